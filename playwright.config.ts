@@ -1,0 +1,49 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from './tests/support/chromium';
+
+// One data folder per run, shared by the main process and its workers through the environment.
+process.env.E2E_RUN_DIR ??= `.tmp/e2e-${Date.now()}`;
+const runDir = process.env.E2E_RUN_DIR;
+
+export const E2E_ADMIN_PASSWORD = 'admin-e2e-password';
+const PORT = 4610;
+const PORT_LOCATIONS_OFF = 4611;
+
+function portal(port: number, name: string, env: Record<string, string> = {}) {
+  return {
+    command: 'node server.mjs',
+    url: `http://127.0.0.1:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATABASE_URL: `sqlite:${runDir}/${name}/portal.sqlite`,
+      UPLOADS_DIR: `${runDir}/${name}/uploads`,
+      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      DEMO_USERS: 'false',
+      ...env,
+    },
+  };
+}
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    browserName: 'chromium',
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+  },
+  webServer: [portal(PORT, 'main'), portal(PORT_LOCATIONS_OFF, 'locations-off', { SHOW_LOCATIONS: 'false' })],
+});
+
+export const LOCATIONS_OFF_URL = `http://127.0.0.1:${PORT_LOCATIONS_OFF}`;

@@ -1,0 +1,64 @@
+/** Every request: security headers, start-up, cross-site refusal, session, page access. */
+import { defineMiddleware, sequence } from 'astro:middleware';
+import { isHttps } from '~/server/config';
+import { whenReady } from '~/server/bootstrap';
+import { clientAddress } from '~/server/http/client-address';
+import { AppError } from '~/server/http/errors';
+import { pageAccess } from '~/server/http/guard';
+import { isCrossSiteRequest } from '~/server/http/origin';
+import { errorResponse } from '~/server/http/respond';
+import { readSessionToken } from '~/server/http/session-cookie';
+import { findActiveSession } from '~/server/services/sessions';
+
+/** The catch-all page: any path no other page claims. */
+const UNKNOWN_PAGE_ROUTE = '/[...path]';
+
+const isApi = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
+
+const securityHeaders = defineMiddleware(async (_context, next) => {
+  const response = await next();
+  const headers = response.headers;
+  headers.set('X-Content-Type-Options', 'nosniff');
+  headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  headers.set('X-Frame-Options', 'DENY');
+  headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+  // Astro sets the CSP (with script and style hashes) on pages; API answers get a closed one.
+  if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  if (isHttps) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  return response;
+});
+
+const startUp = defineMiddleware(async (_context, next) => {
+  await whenReady();
+  return next();
+});
+
+const refuseCrossSite = defineMiddleware((context, next) => {
+  if (!isCrossSiteRequest(context.request, context.url.origin)) return next();
+  const error = new AppError('FORBIDDEN', 'Cross-site requests are forbidden');
+  return isApi(context.url.pathname) ? errorResponse(error) : new Response(error.message, { status: 403 });
+});
+
+const loadSession = defineMiddleware(async (context, next) => {
+  context.locals.clientAddress = clientAddress(context.request, context.clientAddress);
+  const session = await findActiveSession(readSessionToken(context.cookies));
+  context.locals.user = session?.user ?? null;
+  context.locals.sessionId = session?.sessionId ?? null;
+  return next();
+});
+
+/** Pages are decided here, before any HTML; API handlers state their own rule in their first line. */
+const guardPages = defineMiddleware((context, next) => {
+  const { pathname } = context.url;
+  if (isApi(pathname)) return next();
+  if (context.routePattern === UNKNOWN_PAGE_ROUTE) return context.redirect('/');
+  const { user } = context.locals;
+  const access = pageAccess(pathname);
+  if (access === 'public') return next();
+  if (!user) return context.redirect('/login');
+  if (access === 'admin' && user.role !== 'admin') return context.redirect('/dashboard');
+  return next();
+});
+
+export const onRequest = sequence(securityHeaders, startUp, refuseCrossSite, loadSession, guardPages);
+

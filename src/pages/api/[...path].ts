@@ -1,0 +1,7 @@
+import { AppError } from '~/server/http/errors';
+import { handle } from '~/server/http/respond';
+
+// Public: an unknown API path is a 404 in the envelope for everyone.
+export const ALL = handle(async () => {
+  throw new AppError('NOT_FOUND', 'Endpoint not found');
+});

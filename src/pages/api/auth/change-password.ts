@@ -1,0 +1,12 @@
+import { parseJson } from '~/server/http/body';
+import { requireUser } from '~/server/http/guard';
+import { ok, handle } from '~/server/http/respond';
+import { changePassword } from '~/server/services/auth';
+import { changePasswordSchema } from '~/shared/validation';
+
+export const POST = handle(async (context) => {
+  const user = requireUser(context);
+  const payload = await parseJson(context, changePasswordSchema);
+  await changePassword(user.id, context.locals.sessionId!, payload);
+  return ok(null, { message: 'Password changed successfully!' });
+});

@@ -1,0 +1,16 @@
+import { parseJson } from '~/server/http/body';
+import { requireRole } from '~/server/http/guard';
+import { ok, handle } from '~/server/http/respond';
+import { createUser, listUsers } from '~/server/services/users';
+import { createUserSchema } from '~/shared/validation';
+
+export const GET = handle(async (context) => {
+  requireRole(context, 'admin');
+  return ok(await listUsers());
+});
+
+export const POST = handle(async (context) => {
+  requireRole(context, 'admin');
+  const payload = await parseJson(context, createUserSchema);
+  return ok({ user: await createUser(payload) }, { status: 201, message: 'User created successfully' });
+});

@@ -1,0 +1,8 @@
+import { config } from '~/server/config';
+import { requireUser } from '~/server/http/guard';
+import { ok, handle } from '~/server/http/respond';
+
+export const GET = handle(async (context) => {
+  requireUser(context);
+  return ok({ showLocations: config.showLocations });
+});

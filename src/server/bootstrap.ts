@@ -1,0 +1,33 @@
+/** Everything the portal needs before its first answer, done once per process. */
+import { connectDatabase } from './db';
+import { migrateDatabase } from './db/migrate';
+import { loadAppSecret } from './secrets';
+import { purgeOldLoginFailures } from './services/login-limiter';
+import { purgeExpiredSessions } from './services/sessions';
+import { ensureFirstAdmin } from './services/users';
+
+const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
+
+async function housekeeping(): Promise<void> {
+  await purgeExpiredSessions();
+  await purgeOldLoginFailures();
+}
+
+async function start(): Promise<void> {
+  await connectDatabase();
+  await migrateDatabase();
+  loadAppSecret();
+  await ensureFirstAdmin();
+  await housekeeping();
+  setInterval(() => housekeeping().catch((error) => console.error('Housekeeping failed:', error)), HOUSEKEEPING_INTERVAL_MS).unref();
+}
+
+let started: Promise<void> | undefined;
+
+export function whenReady(): Promise<void> {
+  started ??= start().catch((error) => {
+    started = undefined;
+    throw error;
+  });
+  return started;
+}

@@ -1,0 +1,103 @@
+/** Configuration from the environment (design.md "Configuration"); README.md lists every variable. */
+import path from 'node:path';
+
+export type ProviderMode = 'sandbox' | 'http';
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: URL;
+  databaseUrl: string;
+  /** SQLite file path, or null when DATABASE_URL points at PostgreSQL. */
+  sqliteFile: string | null;
+  /** Folder where run-time secrets live: beside the database file. */
+  dataDir: string;
+  uploadsDir: string;
+  appSecret: string | null;
+  adminUsername: string;
+  adminPassword: string | null;
+  provider: ProviderMode;
+  sandboxReceipts: number;
+  sandboxSeed: number;
+  demoUsers: boolean;
+  syncIntervalSeconds: number;
+  showLocations: boolean;
+  loginMaxAttempts: number;
+  loginWindowSeconds: number;
+  /** Failures one client address may make across all usernames per window. */
+  loginMaxAttemptsPerAddress: number;
+  trustProxy: boolean;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  productName: string;
+  designedBy: string;
+  companyEmail: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function text(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  return raw ? raw : fallback;
+}
+
+export function loadConfig(env: Env, cwd = process.cwd()): Config {
+  const port = integer(env, 'PORT', 4321, 0);
+  const publicUrl = new URL(text(env, 'PUBLIC_URL', `http://localhost:${port}`));
+  const databaseUrl = text(env, 'DATABASE_URL', 'sqlite:db/portal.sqlite');
+  let sqliteFile: string | null = null;
+  if (databaseUrl.startsWith('sqlite:')) {
+    sqliteFile = path.resolve(cwd, databaseUrl.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, ''));
+  } else if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
+  }
+  const provider = text(env, 'PROVIDER', 'sandbox');
+  if (provider !== 'sandbox' && provider !== 'http') throw new Error(`PROVIDER must be sandbox or http, got "${provider}"`);
+
+  return {
+    port,
+    host: text(env, 'HOST', 'localhost'),
+    publicUrl,
+    databaseUrl,
+    sqliteFile,
+    dataDir: sqliteFile ? path.dirname(sqliteFile) : path.resolve(cwd, 'db'),
+    uploadsDir: path.resolve(cwd, text(env, 'UPLOADS_DIR', 'uploads')),
+    appSecret: env.APP_SECRET?.trim() || null,
+    adminUsername: text(env, 'ADMIN_USERNAME', 'admin').toLowerCase(),
+    adminPassword: env.ADMIN_PASSWORD || null,
+    provider,
+    sandboxReceipts: integer(env, 'SANDBOX_RECEIPTS', 500, 0),
+    sandboxSeed: integer(env, 'SANDBOX_SEED', 1, 0),
+    demoUsers: flag(env, 'DEMO_USERS', provider === 'sandbox'),
+    syncIntervalSeconds: integer(env, 'SYNC_INTERVAL_SECONDS', 120),
+    showLocations: flag(env, 'SHOW_LOCATIONS', true),
+    loginMaxAttempts: integer(env, 'LOGIN_MAX_ATTEMPTS', 5),
+    loginWindowSeconds: integer(env, 'LOGIN_WINDOW_SECONDS', 900),
+    loginMaxAttemptsPerAddress: integer(env, 'LOGIN_MAX_ATTEMPTS_PER_ADDRESS', 200, 100),
+    trustProxy: flag(env, 'TRUST_PROXY', false),
+    sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 720),
+    sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 168),
+    productName: text(env, 'PRODUCT_NAME', 'Freight Portal'),
+    designedBy: text(env, 'DESIGNED_BY', 'Freight Portal'),
+    companyEmail: text(env, 'COMPANY_EMAIL', 'info@example.com'),
+  };
+}
+
+export const config = loadConfig(process.env);
+export const isHttps = config.publicUrl.protocol === 'https:';

@@ -1,0 +1,40 @@
+/** The one application error: an `errorType` of design.md with its HTTP status. */
+import type { FieldIssue } from '~/shared/validation';
+
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  AUTHENTICATION_ERROR: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  EXTERNAL_API_ERROR: 503,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorType = keyof typeof ERROR_STATUS;
+
+export interface AppErrorOptions {
+  status?: number;
+  details?: FieldIssue[];
+  retryAfter?: number;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly details: FieldIssue[] | undefined;
+  readonly retryAfter: number | undefined;
+
+  constructor(
+    readonly errorType: ErrorType,
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = options.status ?? ERROR_STATUS[errorType];
+    this.details = options.details;
+    this.retryAfter = options.retryAfter;
+  }
+}

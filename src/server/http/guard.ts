@@ -1,0 +1,35 @@
+/** Access rules an endpoint states in its first line; pages get theirs from the middleware's table. */
+import type { APIContext } from 'astro';
+import type { Role } from '~/shared/constants';
+import type { PublicUser } from '~/shared/validation';
+import { AppError } from './errors';
+
+type Context = Pick<APIContext, 'locals'>;
+
+export function requireUser(context: Context): PublicUser {
+  const { user } = context.locals;
+  if (!user) throw new AppError('AUTHENTICATION_ERROR', 'Authentication required');
+  return user;
+}
+
+export function requireRole(context: Context, ...roles: Role[]): PublicUser {
+  const user = requireUser(context);
+  if (!roles.includes(user.role)) throw new AppError('FORBIDDEN', 'You do not have permission to do this');
+  return user;
+}
+
+export type PageAccess = 'public' | 'user' | 'admin';
+
+/** Which pages need what: the first matching prefix wins, everything else needs a signed-in user. */
+const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> = [
+  ['/login', 'public'],
+  ['/logout', 'public'],
+  ['/admin', 'admin'],
+];
+
+export function pageAccess(pathname: string): PageAccess {
+  for (const [prefix, access] of PAGE_ACCESS) {
+    if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return access;
+  }
+  return 'user';
+}

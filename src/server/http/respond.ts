@@ -1,0 +1,37 @@
+/** The response envelope of design.md, and the one place an error becomes an answer. */
+import type { APIContext } from 'astro';
+import { AppError } from './errors';
+
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+
+export function ok<T>(data: T, init: { status?: number; message?: string } = {}): Response {
+  const body = init.message === undefined ? { success: true, data } : { success: true, data, message: init.message };
+  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers: JSON_HEADERS });
+}
+
+export function errorResponse(error: unknown): Response {
+  const appError =
+    error instanceof AppError ? error : new AppError('INTERNAL_ERROR', 'An unexpected error occurred');
+  if (!(error instanceof AppError)) console.error('Unhandled error:', error);
+  const headers: Record<string, string> = { ...JSON_HEADERS };
+  if (appError.retryAfter !== undefined) headers['Retry-After'] = String(appError.retryAfter);
+  const body = {
+    success: false,
+    message: appError.message,
+    errorType: appError.errorType,
+    ...(appError.details && { details: appError.details }),
+    ...(appError.retryAfter !== undefined && { retryAfter: appError.retryAfter }),
+  };
+  return new Response(JSON.stringify(body), { status: appError.status, headers });
+}
+
+/** Wraps an endpoint so that any thrown error is answered in the envelope, never as a bare 500. */
+export function handle(endpoint: (context: APIContext) => Promise<Response>) {
+  return async (context: APIContext): Promise<Response> => {
+    try {
+      return await endpoint(context);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

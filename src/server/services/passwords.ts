@@ -1,0 +1,30 @@
+/** Password hashing: bcrypt at cost 12 over a SHA-256 pre-hash, so all 128 characters count. */
+import { createHash, randomBytes } from 'node:crypto';
+import bcrypt from 'bcrypt';
+
+const BCRYPT_COST = 12;
+
+// bcrypt reads only the first 72 bytes; the base64 SHA-256 (44 bytes, no NUL) carries every character.
+const prehash = (password: string) => createHash('sha256').update(password, 'utf8').digest('base64');
+
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(prehash(password), BCRYPT_COST);
+}
+
+export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  return bcrypt.compare(prehash(password), hash);
+}
+
+let decoyHash: Promise<string> | undefined;
+
+/** Spends the time of one real comparison, so an unknown username answers as slowly as a wrong password. */
+export async function spendVerifyTime(password: string): Promise<false> {
+  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  await bcrypt.compare(prehash(password), await decoyHash);
+  return false;
+}
+
+/** A strong password for generated accounts (24 characters of base64url). */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}

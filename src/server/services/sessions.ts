@@ -1,0 +1,63 @@
+/**
+ * Server-side sessions: the browser holds a random 256-bit token, the database only its SHA-256.
+ * A session ends at logout, after an idle period, or at an absolute age, whichever comes first.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { Op, type Transaction } from 'sequelize';
+import type { PublicUser } from '~/shared/validation';
+import { config } from '../config';
+import { Session, User } from '../db/models';
+import { toPublicUser } from './users';
+
+const MINUTE_MS = 60_000;
+/** lastSeenAt is written at most once a minute, so reading pages does not write on every request. */
+const TOUCH_INTERVAL_MS = MINUTE_MS;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface ActiveSession {
+  sessionId: string;
+  user: PublicUser;
+}
+
+export async function createSession(userId: number, transaction?: Transaction): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  await Session.create(
+    { id: hashToken(token), userId, lastSeenAt: now, expiresAt: new Date(now.getTime() + config.sessionMaxHours * 60 * MINUTE_MS) },
+    { transaction },
+  );
+  return token;
+}
+
+function isExpired(session: Session, now: number): boolean {
+  return session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + config.sessionIdleMinutes * MINUTE_MS <= now;
+}
+
+export async function findActiveSession(token: string | undefined): Promise<ActiveSession | null> {
+  if (!token || token.length > 100) return null;
+  const session = await Session.findByPk(hashToken(token), { include: [{ model: User, required: true }] });
+  if (!session) return null;
+  const user = (session as Session & { User: User }).User;
+  const now = Date.now();
+  if (isExpired(session, now) || !user.isActive) {
+    await session.destroy();
+    return null;
+  }
+  if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await session.update({ lastSeenAt: new Date(now) });
+  return { sessionId: session.id, user: toPublicUser(user) };
+}
+
+export async function endSession(token: string | undefined): Promise<void> {
+  if (token) await Session.destroy({ where: { id: hashToken(token) } });
+}
+
+export async function endUserSessions(userId: number, options: { exceptSessionId?: string; transaction?: Transaction } = {}): Promise<void> {
+  const where = options.exceptSessionId ? { userId, id: { [Op.ne]: options.exceptSessionId } } : { userId };
+  await Session.destroy({ where, transaction: options.transaction });
+}
+
+export async function purgeExpiredSessions(): Promise<void> {
+  const idleCutoff = new Date(Date.now() - config.sessionIdleMinutes * MINUTE_MS);
+  await Session.destroy({ where: { [Op.or]: [{ expiresAt: { [Op.lte]: new Date() } }, { lastSeenAt: { [Op.lte]: idleCutoff } }] } });
+}

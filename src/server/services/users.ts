@@ -1,0 +1,144 @@
+/** Users: listing, creating, editing, resetting and deleting, with the rules that keep an admin around. */
+import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
+import type { z } from 'astro/zod';
+import type { PublicUser, createUserSchema, updateUserSchema } from '~/shared/validation';
+import { sequelize } from '../db';
+import { User } from '../db/models';
+import { AppError } from '../http/errors';
+import { config } from '../config';
+import { generatePassword, hashPassword } from './passwords';
+import { endUserSessions } from './sessions';
+
+type UserRow = Pick<User, 'id' | 'username' | 'fullName' | 'email' | 'role' | 'isActive' | 'lastLogin' | 'createdAt'>;
+
+const toIso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export function toPublicUser(user: UserRow): PublicUser {
+  return {
+    id: user.id,
+    username: user.username,
+    fullName: user.fullName,
+    email: user.email,
+    role: user.role,
+    isActive: Boolean(user.isActive),
+    lastLogin: toIso(user.lastLogin),
+    createdAt: toIso(user.createdAt)!,
+  };
+}
+
+const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'lastLogin', 'createdAt'] as const;
+
+export async function listUsers(): Promise<PublicUser[]> {
+  const rows = await User.findAll({ attributes: [...PUBLIC_COLUMNS], order: [['createdAt', 'ASC'], ['id', 'ASC']], raw: true });
+  return rows.map(toPublicUser);
+}
+
+export async function findUser(id: number): Promise<PublicUser | null> {
+  const row = await User.findByPk(id, { attributes: [...PUBLIC_COLUMNS], raw: true });
+  return row ? toPublicUser(row) : null;
+}
+
+function usernameTaken(): AppError {
+  return new AppError('CONFLICT', 'Username already exists', { details: [{ field: 'username', message: 'Username already exists' }] });
+}
+
+export async function createUser(payload: z.output<typeof createUserSchema>): Promise<PublicUser> {
+  const passwordHash = await hashPassword(payload.password);
+  try {
+    const user = await User.create({
+      username: payload.username,
+      fullName: payload.fullName,
+      email: payload.email,
+      role: payload.role,
+      passwordHash,
+      lastLogin: null,
+    });
+    return toPublicUser(user);
+  } catch (error) {
+    if (error instanceof UniqueConstraintError) throw usernameTaken();
+    throw error;
+  }
+}
+
+async function otherActiveAdmins(userId: number, transaction: Transaction): Promise<number> {
+  return User.count({ where: { role: 'admin', isActive: true, id: { [Op.ne]: userId } }, transaction });
+}
+
+async function loadForChange(id: number, transaction: Transaction): Promise<User> {
+  const user = await User.findByPk(id, { transaction });
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  return user;
+}
+
+export async function updateUser(actor: PublicUser, id: number, payload: z.output<typeof updateUserSchema>): Promise<PublicUser> {
+  return sequelize.transaction(async (transaction) => {
+    const user = await loadForChange(id, transaction);
+    if (actor.id === id && !payload.isActive) throw new AppError('FORBIDDEN', 'You cannot deactivate your own account');
+    if (actor.id === id && payload.role !== user.role) throw new AppError('FORBIDDEN', 'You cannot change your own role');
+    const losesAdmin = user.role === 'admin' && user.isActive && (payload.role !== 'admin' || !payload.isActive);
+    if (losesAdmin && (await otherActiveAdmins(id, transaction)) === 0) {
+      throw new AppError('CONFLICT', 'The last active admin cannot be deactivated or demoted');
+    }
+    const deactivated = user.isActive && !payload.isActive;
+    try {
+      await user.update(
+        { username: payload.username, fullName: payload.fullName, email: payload.email, role: payload.role, isActive: payload.isActive },
+        { transaction },
+      );
+    } catch (error) {
+      if (error instanceof UniqueConstraintError) throw usernameTaken();
+      throw error;
+    }
+    if (deactivated) await endUserSessions(id, { transaction });
+    return toPublicUser(user);
+  });
+}
+
+export async function resetPassword(id: number, newPassword: string): Promise<void> {
+  const passwordHash = await hashPassword(newPassword);
+  await sequelize.transaction(async (transaction) => {
+    const user = await loadForChange(id, transaction);
+    await user.update({ passwordHash }, { transaction });
+    await endUserSessions(id, { transaction });
+  });
+}
+
+export async function deleteUser(actor: PublicUser, id: number): Promise<void> {
+  await sequelize.transaction(async (transaction) => {
+    const user = await loadForChange(id, transaction);
+    if (actor.id === id) throw new AppError('FORBIDDEN', 'You cannot delete your own account');
+    if (user.role === 'admin' && user.isActive && (await otherActiveAdmins(id, transaction)) === 0) {
+      throw new AppError('CONFLICT', 'The last active admin cannot be deleted');
+    }
+    await endUserSessions(id, { transaction });
+    await user.destroy({ transaction });
+  });
+}
+
+/**
+ * On start with no admin in the database, creates one from ADMIN_USERNAME / ADMIN_PASSWORD, or with a
+ * generated password that is printed once.
+ */
+export async function ensureFirstAdmin(log: (line: string) => void = console.log): Promise<void> {
+  if ((await User.count({ where: { role: 'admin' } })) > 0) return;
+  const username = config.adminUsername;
+  if (await User.findOne({ where: { username } })) {
+    throw new Error(`No admin exists and the username "${username}" belongs to another user: set ADMIN_USERNAME to a free name.`);
+  }
+  const password = config.adminPassword ?? generatePassword();
+  await User.create({ username, passwordHash: await hashPassword(password), fullName: 'Administrator', email: null, role: 'admin', lastLogin: null });
+  if (config.adminPassword) {
+    log(`First admin "${username}" created with the password from ADMIN_PASSWORD.`);
+  } else {
+    log(
+      [
+        '',
+        '  First admin created. Sign in with:',
+        `    username: ${username}`,
+        `    password: ${password}`,
+        '  This password is shown only once: change it under Profile Settings.',
+        '',
+      ].join('\n'),
+    );
+  }
+}

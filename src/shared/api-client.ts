@@ -1,0 +1,83 @@
+/**
+ * The browser's client for the portal API (spec section 7): JSON, 30 s timeout, cookies sent,
+ * errors turned into the text of spec section 8, and the session rules of section 4.
+ */
+import { API_TIMEOUT_MS, STORED_USER_KEY } from './constants';
+import type { FieldIssue } from './validation';
+
+export interface ErrorEnvelope {
+  success: false;
+  message?: string;
+  errorType?: string;
+  details?: FieldIssue[] | string;
+  retryAfter?: number;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorEnvelope | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+  get errorType(): string | undefined {
+    return this.body?.errorType;
+  }
+  get isExternal(): boolean {
+    return this.errorType === 'EXTERNAL_API_ERROR';
+  }
+}
+
+/** Spec section 8: message, else details, else the error's own message, else a generic text. */
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError && error.body) {
+    const { message, details } = error.body;
+    if (message) return message;
+    if (Array.isArray(details) && details.length) return details.map((detail) => detail.message).join(', ');
+    if (typeof details === 'string' && details) return details;
+  }
+  if (error instanceof Error && error.message) return error.message;
+  return 'An unexpected error occurred';
+}
+
+/** Calls whose 401 means "wrong credentials", not "session gone". */
+const SESSION_EXEMPT = ['/auth/login', '/auth/profile'];
+
+export function forgetStoredUser(): void {
+  try {
+    localStorage.removeItem(STORED_USER_KEY);
+  } catch {
+    // Storage may be disabled; the server session is what counts.
+  }
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = {
+    method,
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json' },
+    signal: AbortSignal.timeout(API_TIMEOUT_MS),
+  };
+  if (body !== undefined) {
+    init.headers = { ...init.headers, 'Content-Type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(`/api${path}`, init);
+  } catch (error) {
+    throw new ApiError(0, null, error instanceof Error && error.name === 'TimeoutError' ? 'Request timed out' : 'Network error');
+  }
+  const payload = (await response.json().catch(() => null)) as { success?: boolean; data?: T } | ErrorEnvelope | null;
+  if (response.ok && payload && payload.success !== false) return (payload as { data: T }).data;
+
+  const envelope = payload && payload.success === false ? (payload as ErrorEnvelope) : null;
+  const error = new ApiError(response.status, envelope, envelope?.message ?? `Request failed with status ${response.status}`);
+  if (response.status === 401 && !error.isExternal && !SESSION_EXEMPT.includes(path)) {
+    forgetStoredUser();
+    window.location.assign('/login');
+  }
+  throw error;
+}

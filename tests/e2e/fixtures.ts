@@ -1,0 +1,61 @@
+/**
+ * Shared steps for browser tests: signing in through the real form, and arranging users through the
+ * real API as the admin (never by touching the database).
+ */
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_ADMIN_PASSWORD } from '../../playwright.config';
+
+export { expect };
+export const ADMIN = { username: 'admin', password: E2E_ADMIN_PASSWORD };
+
+export interface NewUser {
+  username: string;
+  password: string;
+  fullName?: string;
+  email?: string;
+  role: 'admin' | 'admin-viewer' | 'viewer';
+}
+
+let counter = 0;
+/** A username no other test uses (tests share one portal). */
+export function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36)}${process.pid % 1000}${counter}`.toLowerCase().slice(0, 30);
+}
+
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+export class AdminApi {
+  constructor(private readonly request: APIRequestContext, private readonly baseURL: string) {}
+
+  private headers() {
+    return { Origin: this.baseURL };
+  }
+
+  async signIn(): Promise<void> {
+    const response = await this.request.post('/api/auth/login', { data: ADMIN, headers: this.headers() });
+    expect(response.status()).toBe(200);
+  }
+
+  async createUser(user: NewUser): Promise<{ id: number; username: string }> {
+    const response = await this.request.post('/api/auth/users', { data: user, headers: this.headers() });
+    expect(response.status(), await response.text()).toBe(201);
+    return (await response.json()).data.user;
+  }
+}
+
+export const test = base.extend<{ adminApi: AdminApi }>({
+  adminApi: async ({ playwright, baseURL }, use) => {
+    const request = await playwright.request.newContext({ baseURL: baseURL! });
+    const api = new AdminApi(request, baseURL!);
+    await api.signIn();
+    await use(api);
+    await request.dispose();
+  },
+});
