@@ -1,13 +1,11 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './tests/support/chromium';
+import { E2E_ADMIN_PASSWORD, E2E_PORT, E2E_URL } from './tests/support/e2e-env';
 
 // One data folder per run, shared by the main process and its workers through the environment.
 process.env.E2E_RUN_DIR ??= `.tmp/e2e-${Date.now()}`;
 const runDir = process.env.E2E_RUN_DIR;
 
-export const E2E_ADMIN_PASSWORD = 'admin-e2e-password';
-const PORT = 4610;
-const PORT_LOCATIONS_OFF = 4611;
 
 function portal(port: number, name: string, env: Record<string, string> = {}) {
   return {
@@ -35,15 +33,13 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: 'list',
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: E2E_URL,
     browserName: 'chromium',
     launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
   },
-  webServer: [portal(PORT, 'main'), portal(PORT_LOCATIONS_OFF, 'locations-off', { SHOW_LOCATIONS: 'false' })],
+  webServer: [portal(E2E_PORT, 'main'), portal(E2E_PORT + 1, 'locations-off', { SHOW_LOCATIONS: 'false' })],
 });
-
-export const LOCATIONS_OFF_URL = `http://127.0.0.1:${PORT_LOCATIONS_OFF}`;

@@ -3,7 +3,7 @@
  * real API as the admin (never by touching the database).
  */
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_ADMIN_PASSWORD } from '../../playwright.config';
+import { E2E_ADMIN_PASSWORD } from '../support/e2e-env';
 
 export { expect };
 export const ADMIN = { username: 'admin', password: E2E_ADMIN_PASSWORD };

@@ -1,0 +1,6 @@
+/** Where the browser tests' portals listen; E2E_PORT moves them (two checkouts can test side by side). */
+export const E2E_ADMIN_PASSWORD = 'admin-e2e-password';
+export const E2E_PORT = Number(process.env.E2E_PORT || 4610);
+export const E2E_URL = `http://127.0.0.1:${E2E_PORT}`;
+/** A second portal with SHOW_LOCATIONS=false. */
+export const LOCATIONS_OFF_URL = `http://127.0.0.1:${E2E_PORT + 1}`;
