@@ -33,7 +33,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: 'list',
+  reporter: [['list'], ['json', { outputFile: '.tmp/results/e2e.json' }]],
   use: {
     baseURL: E2E_URL,
     browserName: 'chromium',

@@ -1,0 +1,24 @@
+// Adds up the unit, API and browser test results of `npm test` into one closing line.
+import { readFileSync } from 'node:fs';
+
+const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+for (const suite of ['unit', 'api']) {
+  const result = read(`.tmp/results/${suite}.json`);
+  passed += result.numPassedTests;
+  failed += result.numFailedTests;
+  skipped += result.numPendingTests + result.numTodoTests;
+  console.log(`${suite}: ${result.numPassedTests} passed, ${result.numFailedTests} failed`);
+}
+
+const e2e = read('.tmp/results/e2e.json').stats;
+passed += e2e.expected + e2e.flaky;
+failed += e2e.unexpected;
+skipped += e2e.skipped;
+console.log(`e2e: ${e2e.expected + e2e.flaky} passed, ${e2e.unexpected} failed${e2e.flaky ? ` (${e2e.flaky} flaky, passed on retry)` : ''}`);
+
+console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
