@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api } from '~/shared/api-client';
 import type { PublicUser } from '~/shared/validation';
 import { failureText } from './failure-text';
-import { FormAlert, Modal } from './Modal';
+import { FailureAlert, Modal } from './Modal';
 
 interface DeleteUserModalProps {
   user: PublicUser;
@@ -30,7 +30,7 @@ export function DeleteUserModal({ user, onClose, onDeleted }: DeleteUserModalPro
 
   return (
     <Modal title="Delete User" onClose={close}>
-      <FormAlert message={failure} />
+      <FailureAlert message={failure} />
       <p>
         Are you sure you want to delete <strong>{user.username}</strong>?
       </p>

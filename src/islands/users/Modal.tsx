@@ -40,7 +40,7 @@ export function Modal({ title, onClose, children }: ModalProps) {
   );
 }
 
-export function FormAlert({ message }: { message: string | null }) {
+export function FailureAlert({ message }: { message: string | null }) {
   if (!message) return null;
   return (
     <div role="alert" className="alert alert-error alert-soft mb-4">

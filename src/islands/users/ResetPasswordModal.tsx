@@ -2,7 +2,7 @@ import { useState, type SubmitEvent } from 'react';
 import { api } from '~/shared/api-client';
 import { fieldErrors, resetPasswordSchema, type PublicUser, type ResetPasswordPayload } from '~/shared/validation';
 import { failureText } from './failure-text';
-import { FormAlert, Modal } from './Modal';
+import { FailureAlert, Modal } from './Modal';
 import { TextField } from './fields';
 
 interface ResetPasswordModalProps {
@@ -38,7 +38,7 @@ export function ResetPasswordModal({ user, onClose, onReset }: ResetPasswordModa
   return (
     <Modal title="Reset Password" onClose={close}>
       <form onSubmit={submit} noValidate>
-        <FormAlert message={failure} />
+        <FailureAlert message={failure} />
         <p className="mb-2 text-sm opacity-80">
           Set a new password for <strong>{user.fullName || user.username}</strong>. Their open sessions end; they sign in again with the new password.
         </p>

@@ -11,7 +11,7 @@ import {
   type UpdateUserPayload,
 } from '~/shared/validation';
 import { failureText } from './failure-text';
-import { FormAlert, Modal } from './Modal';
+import { FailureAlert, Modal } from './Modal';
 import { SelectField, TextField } from './fields';
 
 interface UserFormModalProps {
@@ -92,7 +92,7 @@ export function UserFormModal({ user, defaultRole, onClose, onSaved }: UserFormM
   return (
     <Modal title={editing ? 'Edit User' : 'Add User'} onClose={close}>
       <form onSubmit={submit} noValidate>
-        <FormAlert message={failure} />
+        <FailureAlert message={failure} />
         <TextField
           label="Username"
           value={values.username}

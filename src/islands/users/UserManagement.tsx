@@ -91,7 +91,7 @@ export default function UserManagement({ initialUsers, roleFilter, currentUserId
         ) : listed.length === 0 ? (
           <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
             <span className="opacity-50">
-              <UsersIcon />
+              <UsersIcon className="size-12" />
             </span>
             <h2 className="font-semibold">No users</h2>
             <p className="text-sm opacity-70">Get started by creating a new user.</p>

@@ -1,9 +1,13 @@
 /** Outline icons (24 px grid) for the user table's actions; decorative, the buttons carry the names. */
 import type { ReactNode } from 'react';
 
-function Icon({ children }: { children: ReactNode }) {
+interface IconProps {
+  className?: string;
+}
+
+function Icon({ children, className = 'size-5' }: IconProps & { children: ReactNode }) {
   return (
-    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" className="size-5" aria-hidden="true">
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">
       {children}
     </svg>
   );
@@ -35,8 +39,8 @@ export const TrashIcon = () => (
   </Icon>
 );
 
-export const UsersIcon = () => (
-  <Icon>
+export const UsersIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
     <circle cx="9" cy="8" r="3.5" />
     <path d="M2.5 20a6.5 6.5 0 0 1 13 0M16 4.5a3.5 3.5 0 0 1 0 7M18 14.5a6.5 6.5 0 0 1 3.5 5.5" />
   </Icon>
