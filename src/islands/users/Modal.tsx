@@ -1,0 +1,50 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+interface ModalProps {
+  title: string;
+  /** Escape, the backdrop and Cancel buttons all ask to close; the owner decides (not while saving). */
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/** A daisyUI modal on a native <dialog>, opened as modal while mounted (focus trap, Escape, top layer). */
+export function Modal({ title, onClose, children }: ModalProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    dialogRef.current?.showModal();
+  }, []);
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="modal"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        // The dialog stays open until the owner unmounts it, so React state and the DOM agree.
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <div className="modal-box max-w-lg border border-base-300">
+        <h2 id={titleId} className="mb-4 text-lg font-bold">
+          {title}
+        </h2>
+        {children}
+      </div>
+      <div className="modal-backdrop">
+        <button type="button" tabIndex={-1} aria-hidden="true" onClick={onClose} />
+      </div>
+    </dialog>
+  );
+}
+
+export function FailureAlert({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <div role="alert" className="alert alert-error alert-soft mb-4">
+      <span>{message}</span>
+    </div>
+  );
+}

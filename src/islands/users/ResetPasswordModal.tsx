@@ -1,0 +1,69 @@
+import { useState, type SubmitEvent } from 'react';
+import { api } from '~/shared/api-client';
+import { fieldErrors, resetPasswordSchema, type PublicUser, type ResetPasswordPayload } from '~/shared/validation';
+import { failureText } from './failure-text';
+import { FailureAlert, Modal } from './Modal';
+import { TextField } from './fields';
+
+interface ResetPasswordModalProps {
+  user: PublicUser;
+  onClose: () => void;
+  onReset: () => void;
+}
+
+export function ResetPasswordModal({ user, onClose, onReset }: ResetPasswordModalProps) {
+  const [newPassword, setNewPassword] = useState('');
+  const [invalid, setInvalid] = useState<string | undefined>();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const payload: ResetPasswordPayload = { newPassword };
+    const parsed = resetPasswordSchema.safeParse(payload);
+    if (!parsed.success) return setInvalid(fieldErrors(parsed.error).newPassword);
+    setFailure(null);
+    setSaving(true);
+    try {
+      await api('PUT', `/auth/users/${user.id}/reset-password`, payload);
+      return onReset();
+    } catch (error) {
+      setFailure(failureText(error, 'Failed to reset password'));
+    }
+    setSaving(false);
+  }
+
+  const close = () => !saving && onClose();
+
+  return (
+    <Modal title="Reset Password" onClose={close}>
+      <form onSubmit={submit} noValidate>
+        <FailureAlert message={failure} />
+        <p className="mb-2 text-sm opacity-80">
+          Set a new password for <strong>{user.fullName || user.username}</strong>. Their open sessions end; they sign in again with the new password.
+        </p>
+        <TextField
+          label="New Password"
+          type="password"
+          value={newPassword}
+          onChange={(event) => {
+            setNewPassword(event.target.value);
+            setInvalid(undefined);
+          }}
+          error={invalid}
+          autoComplete="new-password"
+          required
+        />
+        <div className="modal-action">
+          <button type="button" className="btn btn-ghost" onClick={close} disabled={saving}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            {saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            Reset Password
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,144 @@
+import { useState, type SubmitEvent } from 'react';
+import { api } from '~/shared/api-client';
+import { ROLES, type Role } from '~/shared/constants';
+import { roleLabel } from '~/shared/format';
+import {
+  createUserSchema,
+  fieldErrors,
+  updateUserSchema,
+  type CreateUserPayload,
+  type PublicUser,
+  type UpdateUserPayload,
+} from '~/shared/validation';
+import { failureText } from './failure-text';
+import { FailureAlert, Modal } from './Modal';
+import { SelectField, TextField } from './fields';
+
+interface UserFormModalProps {
+  /** The user being edited; null to create one. */
+  user: PublicUser | null;
+  defaultRole: Role;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+interface FormValues {
+  username: string;
+  fullName: string;
+  email: string;
+  password: string;
+  role: Role;
+  isActive: boolean;
+}
+
+function startingValues(user: PublicUser | null, defaultRole: Role): FormValues {
+  return {
+    username: user?.username ?? '',
+    fullName: user?.fullName ?? '',
+    email: user?.email ?? '',
+    password: '',
+    role: user?.role ?? defaultRole,
+    isActive: user?.isActive ?? true,
+  };
+}
+
+type Submission =
+  | { errors: Record<string, string> }
+  | { method: 'POST' | 'PUT'; path: string; payload: CreateUserPayload | UpdateUserPayload };
+
+/** Checks the form with the shared schema and, when it passes, says which call saves it. */
+function prepare(user: PublicUser | null, values: FormValues): Submission {
+  const { username, fullName, email, password, role, isActive } = values;
+  if (user) {
+    const payload: UpdateUserPayload = { username, fullName, email, role, isActive };
+    const parsed = updateUserSchema.safeParse(payload);
+    return parsed.success ? { method: 'PUT', path: `/auth/users/${user.id}`, payload } : { errors: fieldErrors(parsed.error) };
+  }
+  const payload: CreateUserPayload = { username, fullName, email, password, role };
+  const parsed = createUserSchema.safeParse(payload);
+  return parsed.success ? { method: 'POST', path: '/auth/users', payload } : { errors: fieldErrors(parsed.error) };
+}
+
+/** Add or edit a user: spec "User Management" and the user-form rules of section 5. */
+export function UserFormModal({ user, defaultRole, onClose, onSaved }: UserFormModalProps) {
+  const editing = user !== null;
+  const [values, setValues] = useState(() => startingValues(user, defaultRole));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  function change<Field extends keyof FormValues>(field: Field, value: FormValues[Field]) {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors(({ [field]: _fixed, ...others }) => others);
+  }
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const submission = prepare(user, values);
+    if ('errors' in submission) return setErrors(submission.errors);
+    setFailure(null);
+    setSaving(true);
+    try {
+      await api(submission.method, submission.path, submission.payload);
+      return onSaved();
+    } catch (error) {
+      setFailure(failureText(error, editing ? 'Failed to update user' : 'Failed to create user'));
+    }
+    setSaving(false);
+  }
+
+  const close = () => !saving && onClose();
+
+  return (
+    <Modal title={editing ? 'Edit User' : 'Add User'} onClose={close}>
+      <form onSubmit={submit} noValidate>
+        <FailureAlert message={failure} />
+        <TextField
+          label="Username"
+          value={values.username}
+          onChange={(event) => change('username', event.target.value.toLowerCase())}
+          error={errors.username}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+        />
+        <TextField label="Full Name" value={values.fullName} onChange={(event) => change('fullName', event.target.value)} error={errors.fullName} autoComplete="off" />
+        <TextField label="Email" type="email" value={values.email} onChange={(event) => change('email', event.target.value)} error={errors.email} autoComplete="off" />
+        {!editing && (
+          <TextField
+            label="Password"
+            type="password"
+            value={values.password}
+            onChange={(event) => change('password', event.target.value)}
+            error={errors.password}
+            autoComplete="new-password"
+            required
+          />
+        )}
+        <SelectField label="Role" value={values.role} onChange={(event) => change('role', event.target.value as Role)} error={errors.role}>
+          {ROLES.map((role) => (
+            <option key={role} value={role}>
+              {roleLabel(role)}
+            </option>
+          ))}
+        </SelectField>
+        {editing && (
+          <label className="label mt-3 cursor-pointer gap-3 text-base-content">
+            <input type="checkbox" className="checkbox checkbox-primary" checked={values.isActive} onChange={(event) => change('isActive', event.target.checked)} />
+            Account is active
+          </label>
+        )}
+        <div className="modal-action">
+          <button type="button" className="btn btn-ghost" onClick={close} disabled={saving}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            {saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            {editing ? 'Save Changes' : 'Create User'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

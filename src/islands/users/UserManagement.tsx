@@ -1,0 +1,125 @@
+/** The admin's user list (spec "User Management (admin)"): all users or one role, with add, edit, reset and delete. */
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '~/shared/api-client';
+import { FEEDBACK_LONG_MS, type Role } from '~/shared/constants';
+import type { PublicUser } from '~/shared/validation';
+import { DeleteUserModal } from './DeleteUserModal';
+import { ResetPasswordModal } from './ResetPasswordModal';
+import { UserFormModal } from './UserFormModal';
+import { UsersTable } from './UsersTable';
+import { failureText } from './failure-text';
+import { PlusIcon, UsersIcon } from './icons';
+import { managementTitle } from './titles';
+
+export interface UserManagementProps {
+  initialUsers: PublicUser[];
+  /** Only users of this role are listed, and new users start with it. */
+  roleFilter: Role | null;
+  currentUserId: number;
+}
+
+type OpenDialog =
+  | { kind: 'create' }
+  | { kind: 'edit'; user: PublicUser }
+  | { kind: 'reset-password'; user: PublicUser }
+  | { kind: 'delete'; user: PublicUser };
+
+/** An object, so that the same text shown twice in a row restarts its timer. */
+interface Notice {
+  text: string;
+}
+
+export default function UserManagement({ initialUsers, roleFilter, currentUserId }: UserManagementProps) {
+  const [users, setUsers] = useState(initialUsers);
+  const [loadFailure, setLoadFailure] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [dialog, setDialog] = useState<OpenDialog | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+
+  const reload = useCallback(async () => {
+    setLoading(true);
+    try {
+      setUsers(await api<PublicUser[]>('GET', '/auth/users'));
+      setLoadFailure(null);
+    } catch (error) {
+      setLoadFailure(failureText(error, 'Failed to load users'));
+    }
+    setLoading(false);
+  }, []);
+
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), FEEDBACK_LONG_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
+
+  const afterChange = () => {
+    setDialog(null);
+    void reload();
+  };
+  const closeDialog = () => setDialog(null);
+  const listed = roleFilter ? users.filter((user) => user.role === roleFilter) : users;
+
+  return (
+    <>
+      <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
+        <div className="flex items-center gap-3">
+          <h1 className="text-2xl font-bold">{managementTitle(roleFilter)}</h1>
+          {loading && <span className="loading loading-spinner loading-sm opacity-70" role="status" aria-label="Loading users" />}
+        </div>
+        <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
+          <PlusIcon />
+          Add User
+        </button>
+      </div>
+
+      {notice && (
+        <div role="status" className="alert alert-success alert-soft mb-4">
+          <span>{notice.text}</span>
+        </div>
+      )}
+
+      <section className="surface rounded-box border border-base-300" aria-label="Users">
+        {loadFailure ? (
+          <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+            <h2 className="text-lg font-semibold text-error">Error loading users</h2>
+            <p className="opacity-80">{loadFailure}</p>
+            <button type="button" className="btn btn-outline btn-sm" onClick={reload} disabled={loading}>
+              Try again
+            </button>
+          </div>
+        ) : listed.length === 0 ? (
+          <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
+            <span className="opacity-50">
+              <UsersIcon className="size-12" />
+            </span>
+            <h2 className="font-semibold">No users</h2>
+            <p className="text-sm opacity-70">Get started by creating a new user.</p>
+          </div>
+        ) : (
+          <UsersTable
+            users={listed}
+            currentUserId={currentUserId}
+            onEdit={(user) => setDialog({ kind: 'edit', user })}
+            onResetPassword={(user) => setDialog({ kind: 'reset-password', user })}
+            onDelete={(user) => setDialog({ kind: 'delete', user })}
+          />
+        )}
+      </section>
+
+      {dialog?.kind === 'create' && <UserFormModal user={null} defaultRole={roleFilter ?? 'viewer'} onClose={closeDialog} onSaved={afterChange} />}
+      {dialog?.kind === 'edit' && <UserFormModal user={dialog.user} defaultRole={dialog.user.role} onClose={closeDialog} onSaved={afterChange} />}
+      {dialog?.kind === 'reset-password' && (
+        <ResetPasswordModal
+          user={dialog.user}
+          onClose={closeDialog}
+          onReset={() => {
+            setNotice({ text: 'Password reset successfully' });
+            afterChange();
+          }}
+        />
+      )}
+      {dialog?.kind === 'delete' && <DeleteUserModal user={dialog.user} onClose={closeDialog} onDeleted={afterChange} />}
+    </>
+  );
+}

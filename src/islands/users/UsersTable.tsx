@@ -1,0 +1,106 @@
+import type { Role } from '~/shared/constants';
+import { roleLabel } from '~/shared/format';
+import type { PublicUser } from '~/shared/validation';
+import { LocalDate } from './LocalDate';
+import { KeyIcon, PencilIcon, TrashIcon } from './icons';
+
+const ROLE_BADGE: Record<Role, string> = {
+  admin: 'badge-primary',
+  'admin-viewer': 'badge-secondary',
+  viewer: 'badge-accent',
+};
+
+interface UsersTableProps {
+  users: PublicUser[];
+  currentUserId: number;
+  onEdit: (user: PublicUser) => void;
+  onResetPassword: (user: PublicUser) => void;
+  onDelete: (user: PublicUser) => void;
+}
+
+function initials(user: PublicUser): string {
+  const words = (user.fullName || user.username).trim().split(/\s+/);
+  return words
+    .slice(0, 2)
+    .map((word) => word.charAt(0).toUpperCase())
+    .join('');
+}
+
+export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDelete }: UsersTableProps) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">User</th>
+            <th scope="col">Role</th>
+            <th scope="col">Status</th>
+            <th scope="col">Last Login</th>
+            <th scope="col">Created</th>
+            <th scope="col" className="text-right">
+              Actions
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.map((user) => (
+            <tr key={user.id} className="hover:bg-base-content/5">
+              <td>
+                <div className="flex items-center gap-3">
+                  <div className="avatar avatar-placeholder" aria-hidden="true">
+                    <div className="w-10 rounded-full bg-neutral text-neutral-content">
+                      <span className="text-sm">{initials(user)}</span>
+                    </div>
+                  </div>
+                  <div className="min-w-0">
+                    <div className="flex items-center gap-2 font-semibold">
+                      <span className="truncate">{user.fullName || user.username}</span>
+                      {user.id === currentUserId && <span className="badge badge-ghost badge-xs">You</span>}
+                    </div>
+                    <div className="text-sm opacity-70">{user.username}</div>
+                    {user.email && <div className="truncate text-sm opacity-60">{user.email}</div>}
+                  </div>
+                </div>
+              </td>
+              <td>
+                <span className={`badge badge-soft whitespace-nowrap ${ROLE_BADGE[user.role]}`}>{roleLabel(user.role)}</span>
+              </td>
+              <td>
+                <span className={`badge badge-soft ${user.isActive ? 'badge-success' : 'badge-error'}`}>{user.isActive ? 'Active' : 'Inactive'}</span>
+              </td>
+              <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : 'Never'}</td>
+              <td className="whitespace-nowrap">
+                <LocalDate value={user.createdAt} />
+              </td>
+              <td>
+                <div className="flex justify-end gap-1">
+                  <button type="button" className="btn btn-ghost btn-sm btn-square" aria-label={`Edit ${user.username}`} title="Edit" onClick={() => onEdit(user)}>
+                    <PencilIcon />
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-sm btn-square"
+                    aria-label={`Reset password for ${user.username}`}
+                    title="Reset password"
+                    onClick={() => onResetPassword(user)}
+                  >
+                    <KeyIcon />
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-sm btn-square text-error"
+                    aria-label={`Delete ${user.username}`}
+                    title="Delete"
+                    onClick={() => onDelete(user)}
+                  >
+                    <TrashIcon />
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

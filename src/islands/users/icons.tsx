@@ -1,0 +1,47 @@
+/** Outline icons (24 px grid) for the user table's actions; decorative, the buttons carry the names. */
+import type { ReactNode } from 'react';
+
+interface IconProps {
+  className?: string;
+}
+
+function Icon({ children, className = 'size-5' }: IconProps & { children: ReactNode }) {
+  return (
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">
+      {children}
+    </svg>
+  );
+}
+
+export const PlusIcon = () => (
+  <Icon>
+    <path d="M12 5v14M5 12h14" />
+  </Icon>
+);
+
+export const PencilIcon = () => (
+  <Icon>
+    <path d="M16.9 3.6a2 2 0 0 1 2.8 0l.7.7a2 2 0 0 1 0 2.8L8.6 18.9 4 20l1.1-4.6L16.9 3.6Z" />
+    <path d="m15 5.5 3.5 3.5" />
+  </Icon>
+);
+
+export const KeyIcon = () => (
+  <Icon>
+    <circle cx="7.5" cy="15.5" r="3.5" />
+    <path d="m10 13 9-9M16 7l2.5 2.5M18.5 4.5 21 7" />
+  </Icon>
+);
+
+export const TrashIcon = () => (
+  <Icon>
+    <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+  </Icon>
+);
+
+export const UsersIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <circle cx="9" cy="8" r="3.5" />
+    <path d="M2.5 20a6.5 6.5 0 0 1 13 0M16 4.5a3.5 3.5 0 0 1 0 7M18 14.5a6.5 6.5 0 0 1 3.5 5.5" />
+  </Icon>
+);
