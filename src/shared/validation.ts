@@ -56,14 +56,15 @@ const emailField = z
   .trim()
   .max(254, 'Email is invalid')
   .refine((value) => value === '' || z.email().safeParse(value).success, 'Email is invalid')
-  .optional()
+  // null as well as absent: the API gives an unset field as null, and a client may send it back so.
+  .nullish()
   .transform((value) => value || null);
 
 const fullNameField = z
   .string()
   .trim()
   .max(100, 'Full name must not exceed 100 characters')
-  .optional()
+  .nullish()
   .transform((value) => value || null);
 
 export const roleSchema = z.enum(ROLES, { error: 'Role must be admin, admin-viewer or viewer' });
