@@ -1,6 +1,6 @@
 /** User administration: GET|POST /api/auth/users, PUT|DELETE /api/auth/users/{id}, PUT /api/auth/users/{id}/reset-password. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, startPortal, type Portal } from '../support/portal';
+import { startPortal, type Portal } from '../support/portal';
 import { ApiClient } from './client';
 import { USER_FIELDS, createUser, expectError, expectNoSecrets, signIn, signedInAdmin, type TestUser } from './helpers';
 
@@ -123,6 +123,14 @@ describe('update', () => {
     expect(response.body.data.user).toMatchObject(expected);
     expect(Object.keys(response.body.data.user).sort()).toEqual(USER_FIELDS);
     expect(byUsername(await listUsers(), 'edited')).toMatchObject(expected);
+  });
+
+  it('when an edit sends fullName and email back as null, as the API itself gives them, then it is accepted', async () => {
+    const listed = byUsername(await listUsers(), 'minimal')!;
+    expect(listed).toMatchObject({ fullName: null, email: null });
+    const response = await admin.put(`/api/auth/users/${listed.id}`, { ...listed, role: 'admin-viewer' });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.data.user).toMatchObject({ username: 'minimal', fullName: null, email: null, role: 'admin-viewer' });
   });
 
   it('when the admin renames a user to a taken username, then 409 CONFLICT and the user is unchanged', async () => {
