@@ -28,6 +28,14 @@ const securityHeaders = defineMiddleware(async (_context, next) => {
   return response;
 });
 
+/** An API path answered by no handler (e.g. a method the endpoint lacks) still answers in the JSON envelope. */
+const apiNotFound = defineMiddleware(async (context, next) => {
+  const response = await next();
+  if (!isApi(context.url.pathname) || response.status !== 404) return response;
+  if (response.headers.get('content-type')?.startsWith('application/json')) return response;
+  return errorResponse(new AppError('NOT_FOUND', 'Endpoint not found'));
+});
+
 const startUp = defineMiddleware(async (_context, next) => {
   await whenReady();
   return next();
@@ -60,5 +68,5 @@ const guardPages = defineMiddleware((context, next) => {
   return next();
 });
 
-export const onRequest = sequence(securityHeaders, startUp, refuseCrossSite, loadSession, guardPages);
+export const onRequest = sequence(securityHeaders, apiNotFound, startUp, refuseCrossSite, loadSession, guardPages);
 

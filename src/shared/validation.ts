@@ -56,6 +56,7 @@ const emailField = z
   .trim()
   .max(254, 'Email is invalid')
   .refine((value) => value === '' || z.email().safeParse(value).success, 'Email is invalid')
+  // null as well as absent: the API gives an unset field as null, and a client may send it back so.
   .nullish()
   .transform((value) => value || null);
 

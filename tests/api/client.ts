@@ -12,6 +12,8 @@ export interface RequestOptions {
   /** Raw body with its own content type (form posts, wrong content types). */
   body?: string;
   headers?: Record<string, string>;
+  /** The Origin header to send instead of the portal's own; null sends none (a script, not a browser). */
+  origin?: string | null;
 }
 
 export class ApiClient {
@@ -20,7 +22,8 @@ export class ApiClient {
   constructor(readonly portal: Portal) {}
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { Origin: this.portal.url, ...options.headers };
+    const origin = options.origin === undefined ? this.portal.url : options.origin;
+    const headers: Record<string, string> = { ...(origin !== null && { Origin: origin }), ...options.headers };
     if (this.cookie) headers.Cookie = this.cookie;
     let body: string | undefined = options.body;
     if (options.json !== undefined) {

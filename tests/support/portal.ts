@@ -15,7 +15,13 @@ export interface Portal {
   dir: string;
   /** Everything the process printed so far. */
   output(): string;
-  stop(): Promise<void>;
+  /** Stops the process and deletes its folder, unless `keepDir` (to start another portal on it). */
+  stop(options?: { keepDir?: boolean }): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Reuse this folder (database, app-secret, uploads) instead of a fresh one: a restart. */
+  dir?: string;
 }
 
 export function freePort(): Promise<number> {
@@ -29,8 +35,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
+export async function startPortal(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Portal> {
+  const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'portal-test-')));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
@@ -71,13 +77,13 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
     url,
     dir,
     output: () => output,
-    async stop() {
-      if (child.exitCode === null) {
+    async stop({ keepDir = false } = {}) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
       }
-      await rm(dir, { recursive: true, force: true });
+      if (!keepDir) await rm(dir, { recursive: true, force: true });
     },
   };
 }

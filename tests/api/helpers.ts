@@ -1,0 +1,79 @@
+/** Shared steps of the API tests: arranging users through the real API, and reading the database file. */
+import path from 'node:path';
+import sqlite3 from 'sqlite3';
+import { expect } from 'vitest';
+import { ADMIN_PASSWORD, type Portal } from '../support/portal';
+import { ApiClient, type ApiResponse } from './client';
+
+/** The User of spec section 3, exactly. */
+export const USER_FIELDS = ['createdAt', 'email', 'fullName', 'id', 'isActive', 'lastLogin', 'role', 'username'];
+
+export type Role = 'admin' | 'admin-viewer' | 'viewer';
+
+export interface TestUser {
+  id: number;
+  username: string;
+  password: string;
+  role: Role;
+}
+
+export async function signedInAdmin(portal: Portal): Promise<ApiClient> {
+  const admin = new ApiClient(portal);
+  await admin.login('admin', ADMIN_PASSWORD);
+  return admin;
+}
+
+/** Creates a user as the admin (one bcrypt hash: keep the count low). */
+export async function createUser(admin: ApiClient, username: string, role: Role = 'viewer', password = `${username}-password`): Promise<TestUser> {
+  const response = await admin.post('/api/auth/users', { username, password, role, fullName: `${username} name`, email: `${username}@example.com` });
+  if (response.status !== 201) throw new Error(`creating ${username} failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return { id: response.body.data.user.id, username, password, role };
+}
+
+export async function signIn(portal: Portal, user: { username: string; password: string }): Promise<ApiClient> {
+  const client = new ApiClient(portal);
+  await client.login(user.username, user.password);
+  return client;
+}
+
+/** Every key anywhere in a JSON value, nested objects and arrays included. */
+export function allKeys(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(allKeys);
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, inner]) => [key, ...allKeys(inner)]);
+  return [];
+}
+
+export function expectNoSecrets(body: unknown): void {
+  expect(allKeys(body).filter((key) => /password|hash/i.test(key))).toEqual([]);
+}
+
+export function expectError(response: ApiResponse, status: number, errorType: string, message?: string | RegExp): void {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  expect(response.body).toMatchObject({ success: false, errorType });
+  expect(typeof response.body.message).toBe('string');
+  if (typeof message === 'string') expect(response.body.message).toBe(message);
+  else if (message) expect(response.body.message).toMatch(message);
+}
+
+/** The portal's session cookie token, from a client's Cookie header value. */
+export function tokenOf(client: ApiClient): string {
+  const match = /^portal_session=(.+)$/.exec(client.cookie ?? '');
+  if (!match) throw new Error(`no session cookie in ${client.cookie}`);
+  return decodeURIComponent(match[1]!);
+}
+
+/** Reads the portal's SQLite file read-only, as an operator would: the tests never write to it. */
+export function queryDatabase<T = Record<string, unknown>>(portal: Portal, sql: string, params: unknown[] = []): Promise<T[]> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(path.join(portal.dir, 'portal.sqlite'), sqlite3.OPEN_READONLY, (openError) => {
+      if (openError) return reject(openError);
+      db.all(sql, params, (error, rows) => {
+        db.close();
+        if (error) reject(error);
+        else resolve(rows as T[]);
+      });
+    });
+  });
+}
+
+export const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;

@@ -1,0 +1,62 @@
+/** Start-up: the first admin's generated password, printed once; the app secret kept beside the database. */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, startPortal, type Portal } from '../support/portal';
+import { ApiClient } from './client';
+
+const running: Portal[] = [];
+afterAll(async () => {
+  for (const portal of running) await portal.stop();
+});
+
+const PRINTED_PASSWORD = /password: (\S+)/;
+
+describe('first start without ADMIN_PASSWORD', () => {
+  let first: Portal;
+  let password: string;
+  let secret: string;
+
+  it('when no ADMIN_PASSWORD is set, then a generated password is printed once and it signs in as admin', async () => {
+    first = await startPortal({ ADMIN_PASSWORD: '' });
+    const output = first.output();
+    const match = PRINTED_PASSWORD.exec(output);
+    expect(match, output).not.toBeNull();
+    password = match![1]!;
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    expect(output.split(password)).toHaveLength(2); // exactly one occurrence
+
+    const response = await new ApiClient(first).post('/api/auth/login', { username: 'admin', password });
+    expect(response.status).toBe(200);
+    expect(response.body.data.user.role).toBe('admin');
+  });
+
+  it('when the portal starts, then app-secret is created beside the database with mode 0600', async () => {
+    const file = path.join(first.dir, 'app-secret');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    secret = (await readFile(file, 'utf8')).trim();
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('when restarted on the same database, then no password is printed again, the old one works and the secret is kept', async () => {
+    await first.stop({ keepDir: true });
+    const second = await startPortal({ ADMIN_PASSWORD: '' }, { dir: first.dir });
+    running.push(second);
+
+    expect(second.output()).not.toContain(password);
+    expect(second.output()).not.toMatch(PRINTED_PASSWORD);
+    expect(second.output()).not.toMatch(/first admin/i);
+    expect((await new ApiClient(second).post('/api/auth/login', { username: 'admin', password })).status).toBe(200);
+    expect((await readFile(path.join(second.dir, 'app-secret'), 'utf8')).trim()).toBe(secret);
+  });
+});
+
+describe('first start with ADMIN_PASSWORD', () => {
+  it('when ADMIN_PASSWORD is set, then the admin signs in with it and the output never shows it', async () => {
+    const portal = await startPortal();
+    running.push(portal);
+    expect(portal.output()).toMatch(/First admin "admin" created/);
+    expect(portal.output()).not.toContain(ADMIN_PASSWORD);
+    expect((await new ApiClient(portal).post('/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '~/server/config';
+
+const CWD = '/srv/portal';
+const load = (env: Record<string, string | undefined>) => loadConfig(env, CWD);
+
+describe('loadConfig defaults', () => {
+  it('when the environment is empty, then every setting has the default of design.md', () => {
+    const config = load({});
+    expect(config).toMatchObject({
+      port: 4321,
+      host: 'localhost',
+      databaseUrl: 'sqlite:db/portal.sqlite',
+      sqliteFile: '/srv/portal/db/portal.sqlite',
+      dataDir: '/srv/portal/db',
+      uploadsDir: '/srv/portal/uploads',
+      appSecret: null,
+      adminUsername: 'admin',
+      adminPassword: null,
+      provider: 'sandbox',
+      sandboxReceipts: 500,
+      sandboxSeed: 1,
+      demoUsers: true,
+      syncIntervalSeconds: 120,
+      showLocations: true,
+      loginMaxAttempts: 5,
+      loginWindowSeconds: 900,
+      trustProxy: false,
+    });
+    expect(config.publicUrl.href).toBe('http://localhost:4321/');
+  });
+
+  it('when PORT is set, then the default PUBLIC_URL follows it', () => {
+    expect(load({ PORT: '8080' }).publicUrl.origin).toBe('http://localhost:8080');
+    expect(load({ PORT: '8080', PUBLIC_URL: 'https://portal.example.com' }).publicUrl.origin).toBe('https://portal.example.com');
+  });
+
+  it('when variables are empty or blank, then the defaults apply', () => {
+    const config = load({ PORT: '', LOGIN_MAX_ATTEMPTS: '  ', SHOW_LOCATIONS: '', ADMIN_PASSWORD: '', APP_SECRET: '  ', ADMIN_USERNAME: ' ' });
+    expect(config).toMatchObject({ port: 4321, loginMaxAttempts: 5, showLocations: true, adminPassword: null, appSecret: null, adminUsername: 'admin' });
+  });
+
+  it('when ADMIN_USERNAME has capitals, then it is lowercased', () => {
+    expect(load({ ADMIN_USERNAME: 'Boss' }).adminUsername).toBe('boss');
+  });
+
+  it('when PROVIDER is http, then demo users default to off', () => {
+    expect(load({ PROVIDER: 'http' }).demoUsers).toBe(false);
+    expect(load({ PROVIDER: 'http', DEMO_USERS: 'true' }).demoUsers).toBe(true);
+  });
+});
+
+describe('loadConfig DATABASE_URL', () => {
+  it.each([
+    ['sqlite:data/portal.sqlite', '/srv/portal/data/portal.sqlite', '/srv/portal/data'],
+    ['sqlite:/var/lib/portal/portal.sqlite', '/var/lib/portal/portal.sqlite', '/var/lib/portal'],
+    ['sqlite:///var/lib/portal/portal.sqlite', '/var/lib/portal/portal.sqlite', '/var/lib/portal'],
+  ])('when DATABASE_URL is %s, then the SQLite file is %s and secrets live in %s', (url, file, dir) => {
+    const config = load({ DATABASE_URL: url });
+    expect(config.sqliteFile).toBe(file);
+    expect(config.dataDir).toBe(dir);
+  });
+
+  it.each(['postgres://portal:secret@db:5432/portal', 'postgresql://portal@db/portal'])('when DATABASE_URL is %s, then there is no SQLite file', (url) => {
+    const config = load({ DATABASE_URL: url });
+    expect(config.databaseUrl).toBe(url);
+    expect(config.sqliteFile).toBeNull();
+    expect(config.dataDir).toBe('/srv/portal/db');
+  });
+
+  it.each(['mysql://db/portal', 'portal.sqlite'])('when DATABASE_URL is %s, then loading throws', (url) => {
+    expect(() => load({ DATABASE_URL: url })).toThrow(/DATABASE_URL/);
+  });
+});
+
+describe('loadConfig flags', () => {
+  it.each(['false', 'FALSE', ' 0 ', 'no', 'off'])('when SHOW_LOCATIONS is %j, then showLocations is false', (value) => {
+    expect(load({ SHOW_LOCATIONS: value }).showLocations).toBe(false);
+  });
+
+  it.each(['true', '1', 'yes', 'on'])('when TRUST_PROXY is %j, then trustProxy is true', (value) => {
+    expect(load({ TRUST_PROXY: value }).trustProxy).toBe(true);
+  });
+
+  it.each([
+    ['SHOW_LOCATIONS', 'maybe'],
+    ['TRUST_PROXY', 'sure'],
+  ])('when %s is %j, then loading throws naming it', (name, value) => {
+    expect(() => load({ [name]: value })).toThrow(name);
+  });
+});
+
+describe('loadConfig numbers', () => {
+  it('when the limits are set, then they are used', () => {
+    expect(load({ LOGIN_MAX_ATTEMPTS: '3', LOGIN_WINDOW_SECONDS: '60', SESSION_IDLE_MINUTES: '1', SESSION_MAX_HOURS: '2' })).toMatchObject({
+      loginMaxAttempts: 3,
+      loginWindowSeconds: 60,
+      sessionIdleMinutes: 1,
+      sessionMaxHours: 2,
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '-1'],
+    ['LOGIN_MAX_ATTEMPTS', '0'],
+    ['LOGIN_MAX_ATTEMPTS', '1.5'],
+    ['LOGIN_WINDOW_SECONDS', 'ten'],
+    ['SESSION_IDLE_MINUTES', '0'],
+    ['LOGIN_MAX_ATTEMPTS_PER_ADDRESS', '50'],
+  ])('when %s is %j, then loading throws naming it', (name, value) => {
+    expect(() => load({ [name]: value })).toThrow(name);
+  });
+
+  it.each([
+    ['PROVIDER', 'magic'],
+    ['PUBLIC_URL', 'not a url'],
+  ])('when %s is %j, then loading throws', (name, value) => {
+    expect(() => load({ [name]: value })).toThrow();
+  });
+});
