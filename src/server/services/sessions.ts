@@ -30,8 +30,9 @@ export async function createSession(userId: number, transaction?: Transaction): 
   return token;
 }
 
-function isExpired(session: Session, now: number): boolean {
-  return session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + config.sessionIdleMinutes * MINUTE_MS <= now;
+/** A session is over at its absolute expiry, or once it has been idle for `idleMinutes`. */
+export function isSessionExpired(session: { expiresAt: Date; lastSeenAt: Date }, now: number, idleMinutes: number): boolean {
+  return session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + idleMinutes * MINUTE_MS <= now;
 }
 
 export async function findActiveSession(token: string | undefined): Promise<ActiveSession | null> {
@@ -40,7 +41,7 @@ export async function findActiveSession(token: string | undefined): Promise<Acti
   if (!session) return null;
   const user = (session as Session & { User: User }).User;
   const now = Date.now();
-  if (isExpired(session, now) || !user.isActive) {
+  if (isSessionExpired(session, now, config.sessionIdleMinutes) || !user.isActive) {
     await session.destroy();
     return null;
   }
