@@ -1,8 +1,9 @@
 /**
  * The Change Password form of spec "Profile Settings". Server-rendered as a plain form post to /profile;
- * once hydrated it validates with the shared schema and calls the API.
+ * once hydrated it validates with the shared schema and calls the API. The inputs are uncontrolled so
+ * that hydration keeps what was typed before it.
  */
-import { useEffect, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { api, errorText } from '~/shared/api-client';
 import { FEEDBACK_LONG_MS, PASSWORD_MAX, PASSWORD_MIN } from '~/shared/constants';
 import { changePasswordFormSchema, fieldErrors } from '~/shared/validation';
@@ -16,7 +17,6 @@ const FIELDS: ReadonlyArray<{ name: Field; label: string; autoComplete: string }
   { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
 ];
 
-const EMPTY: Record<Field, string> = { currentPassword: '', newPassword: '', confirmPassword: '' };
 const SUCCESS_MESSAGE = 'Password changed successfully!';
 
 /** What the server's answer to a form post hands back. */
@@ -29,7 +29,6 @@ export interface ChangePasswordFormProps {
 }
 
 export default function ChangePasswordForm(props: ChangePasswordFormProps) {
-  const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>(props.fieldErrors ?? {});
   const [error, setError] = useState(props.error ?? '');
   const [success, setSuccess] = useState(props.changed ? SUCCESS_MESSAGE : '');
@@ -42,9 +41,7 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
   }, [success]);
 
   function edit(field: Field) {
-    return (event: ChangeEvent<HTMLInputElement>) => {
-      const { value } = event.target;
-      setValues((current) => ({ ...current, [field]: value }));
+    return () => {
       setErrors((current) => ({ ...current, [field]: undefined }));
       setError('');
     };
@@ -54,7 +51,8 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
     event.preventDefault();
     if (pending) return;
     setSuccess('');
-    const parsed = changePasswordFormSchema.safeParse(values);
+    const form = event.currentTarget;
+    const parsed = changePasswordFormSchema.safeParse(Object.fromEntries(new FormData(form)));
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
       return;
@@ -65,7 +63,7 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
     try {
       const { currentPassword, newPassword } = parsed.data;
       await api('POST', '/auth/change-password', { currentPassword, newPassword });
-      setValues(EMPTY);
+      form.reset();
       setSuccess(SUCCESS_MESSAGE);
     } catch (failure) {
       setError(errorText(failure));
@@ -97,7 +95,6 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
             name={name}
             type="password"
             className="input w-full"
-            value={values[name]}
             onChange={edit(name)}
             autoComplete={autoComplete}
             aria-invalid={errors[name] ? true : undefined}

@@ -2,7 +2,7 @@
  * The sign-in form of spec "Login". Server-rendered as a plain form post to /login, so it works before
  * (or without) JavaScript; once hydrated it validates with the shared schema and signs in with fetch.
  */
-import { useEffect, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { api, ApiError, errorText } from '~/shared/api-client';
 import { STORED_USER_KEY } from '~/shared/constants';
 import { formatCountdown, rateLimitMessage } from '~/shared/format';
@@ -25,6 +25,15 @@ export interface LoginFormProps {
 let validation: Promise<typeof import('~/shared/validation')> | undefined;
 const loadValidation = () => (validation ??= import('~/shared/validation'));
 
+/** Lowercases the username as it is typed, keeping the caret where it was. */
+function lowercaseInPlace(input: HTMLInputElement): void {
+  const lowered = input.value.toLowerCase();
+  if (lowered === input.value) return;
+  const { selectionStart, selectionEnd } = input;
+  input.value = lowered;
+  input.setSelectionRange(selectionStart, selectionEnd);
+}
+
 function rememberUser(user: PublicUser): void {
   try {
     localStorage.setItem(STORED_USER_KEY, JSON.stringify(user));
@@ -34,7 +43,6 @@ function rememberUser(user: PublicUser): void {
 }
 
 export default function LoginForm(props: LoginFormProps) {
-  const [values, setValues] = useState<Record<Field, string>>({ username: props.username ?? '', password: '' });
   const [errors, setErrors] = useState<FieldErrors>(props.fieldErrors ?? {});
   const [error, setError] = useState(props.error ?? '');
   const [pending, setPending] = useState(false);
@@ -44,7 +52,13 @@ export default function LoginForm(props: LoginFormProps) {
   const [secondsLeft, setSecondsLeft] = useState(props.retryAfter ?? 0);
   const countingDown = secondsLeft > 0;
 
-  useEffect(() => setHydrated(true), []);
+  const usernameInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    // The inputs are uncontrolled so that hydration keeps what was typed before it; lowercase that too.
+    if (usernameInput.current) lowercaseInPlace(usernameInput.current);
+    setHydrated(true);
+  }, []);
 
   useEffect(() => {
     if (!lockedUntil) return;
@@ -59,8 +73,7 @@ export default function LoginForm(props: LoginFormProps) {
 
   function edit(field: Field) {
     return (event: ChangeEvent<HTMLInputElement>) => {
-      const value = field === 'username' ? event.target.value.toLowerCase() : event.target.value;
-      setValues((current) => ({ ...current, [field]: value }));
+      if (field === 'username') lowercaseInPlace(event.target);
       setErrors((current) => ({ ...current, [field]: undefined }));
       setError('');
     };
@@ -76,6 +89,7 @@ export default function LoginForm(props: LoginFormProps) {
     if (pending || countingDown) return;
     const form = event.currentTarget;
     setPending(true);
+    const values = Object.fromEntries(new FormData(form));
     const rules = await loadValidation().catch(() => null);
     // Without the schemas the plain form post still works: the server validates it the same way.
     if (!rules) return form.submit();
@@ -118,8 +132,9 @@ export default function LoginForm(props: LoginFormProps) {
         <input
           id="login-username"
           name="username"
-          className="input w-full lowercase"
-          value={values.username}
+          ref={usernameInput}
+          className="input w-full"
+          defaultValue={props.username}
           onChange={edit('username')}
           autoComplete="username"
           autoCapitalize="none"
@@ -144,7 +159,6 @@ export default function LoginForm(props: LoginFormProps) {
             name="password"
             type={passwordVisible ? 'text' : 'password'}
             className="grow"
-            value={values.password}
             onChange={edit('password')}
             autoComplete="current-password"
             aria-invalid={errors.password ? true : undefined}
