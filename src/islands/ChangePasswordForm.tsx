@@ -94,7 +94,7 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
             id={`profile-${name}`}
             name={name}
             type="password"
-            className="input w-full"
+            className={errors[name] ? 'input input-error w-full' : 'input w-full'}
             onChange={edit(name)}
             autoComplete={autoComplete}
             aria-invalid={errors[name] ? true : undefined}

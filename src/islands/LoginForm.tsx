@@ -133,7 +133,7 @@ export default function LoginForm(props: LoginFormProps) {
           id="login-username"
           name="username"
           ref={usernameInput}
-          className="input w-full"
+          className={errors.username ? 'input input-error w-full' : 'input w-full'}
           defaultValue={props.username}
           onChange={edit('username')}
           autoComplete="username"
@@ -153,7 +153,7 @@ export default function LoginForm(props: LoginFormProps) {
         <label htmlFor="login-password" className="text-sm font-medium">
           Password
         </label>
-        <div className="input w-full pr-1">
+        <div className={errors.password ? 'input input-error w-full pr-1' : 'input w-full pr-1'}>
           <input
             id="login-password"
             name="password"
