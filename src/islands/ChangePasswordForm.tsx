@@ -1,0 +1,123 @@
+/**
+ * The Change Password form of spec "Profile Settings". Server-rendered as a plain form post to /profile;
+ * once hydrated it validates with the shared schema and calls the API. The inputs are uncontrolled so
+ * that hydration keeps what was typed before it.
+ */
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { api, errorText } from '~/shared/api-client';
+import { FEEDBACK_LONG_MS, PASSWORD_MAX, PASSWORD_MIN } from '~/shared/constants';
+import { changePasswordFormSchema, fieldErrors } from '~/shared/validation';
+
+type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
+type FieldErrors = Partial<Record<Field, string>>;
+
+const FIELDS: ReadonlyArray<{ name: Field; label: string; autoComplete: string }> = [
+  { name: 'currentPassword', label: 'Current Password', autoComplete: 'current-password' },
+  { name: 'newPassword', label: 'New Password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
+];
+
+const SUCCESS_MESSAGE = 'Password changed successfully!';
+
+/** What the server's answer to a form post hands back. */
+export interface ChangePasswordFormProps {
+  /** Lets password managers file the new password under the right account. */
+  username: string;
+  changed?: boolean;
+  error?: string;
+  fieldErrors?: FieldErrors;
+}
+
+export default function ChangePasswordForm(props: ChangePasswordFormProps) {
+  const [errors, setErrors] = useState<FieldErrors>(props.fieldErrors ?? {});
+  const [error, setError] = useState(props.error ?? '');
+  const [success, setSuccess] = useState(props.changed ? SUCCESS_MESSAGE : '');
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    if (!success) return;
+    const timer = setTimeout(() => setSuccess(''), FEEDBACK_LONG_MS);
+    return () => clearTimeout(timer);
+  }, [success]);
+
+  function edit(field: Field) {
+    return () => {
+      setErrors((current) => ({ ...current, [field]: undefined }));
+      setError('');
+    };
+  }
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    setSuccess('');
+    const form = event.currentTarget;
+    const parsed = changePasswordFormSchema.safeParse(Object.fromEntries(new FormData(form)));
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    setError('');
+    setPending(true);
+    try {
+      const { currentPassword, newPassword } = parsed.data;
+      await api('POST', '/auth/change-password', { currentPassword, newPassword });
+      form.reset();
+      setSuccess(SUCCESS_MESSAGE);
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form method="post" action="/profile" noValidate onSubmit={submit} className="flex flex-col gap-4">
+      {success && (
+        <div role="status" className="alert alert-success alert-soft text-sm">
+          {success}
+        </div>
+      )}
+      {error && (
+        <div role="alert" className="alert alert-error alert-soft text-sm">
+          {error}
+        </div>
+      )}
+      <input type="text" name="username" value={props.username} autoComplete="username" readOnly hidden />
+      {FIELDS.map(({ name, label, autoComplete }) => (
+        <div key={name} className="flex flex-col gap-1">
+          <label htmlFor={`profile-${name}`} className="text-sm font-medium">
+            {label}
+          </label>
+          <input
+            id={`profile-${name}`}
+            name={name}
+            type="password"
+            className={errors[name] ? 'input input-error w-full' : 'input w-full'}
+            onChange={edit(name)}
+            autoComplete={autoComplete}
+            aria-invalid={errors[name] ? true : undefined}
+            aria-describedby={errors[name] ? `profile-${name}-error` : undefined}
+          />
+          {errors[name] && (
+            <p id={`profile-${name}-error`} className="text-sm text-error">
+              {errors[name]}
+            </p>
+          )}
+        </div>
+      ))}
+      <div className="rounded-box border border-info/30 bg-info/10 p-4 text-sm">
+        <p className="mb-1 font-medium text-info">Password requirements</p>
+        <ul className="list-disc pl-5 opacity-80">
+          <li>At least {PASSWORD_MIN} characters</li>
+          <li>No more than {PASSWORD_MAX} characters</li>
+          <li>The confirmation must match the new password</li>
+        </ul>
+      </div>
+      <button type="submit" className="btn btn-primary self-start" disabled={pending}>
+        {pending ? 'Changing Password...' : 'Change Password'}
+      </button>
+    </form>
+  );
+}
