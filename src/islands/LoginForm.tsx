@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type SubmitEvent } from 
 import { api, ApiError, errorText } from '~/shared/api-client';
 import { STORED_USER_KEY } from '~/shared/constants';
 import { formatCountdown, rateLimitMessage } from '~/shared/format';
-import type { PublicUser } from '~/shared/validation';
+import { fieldErrors, loginSchema, type PublicUser } from '~/shared/validation';
 
 type Field = 'username' | 'password';
 type FieldErrors = Partial<Record<Field, string>>;
@@ -19,11 +19,6 @@ export interface LoginFormProps {
   /** Seconds the login stays rate limited; starts the countdown. */
   retryAfter?: number;
 }
-
-// The shared schemas (zod) outweigh the rest of the island: they load once the visitor reaches the
-// form rather than with the page, which keeps /login inside its size budget.
-let validation: Promise<typeof import('~/shared/validation')> | undefined;
-const loadValidation = () => (validation ??= import('~/shared/validation'));
 
 /** Lowercases the username as it is typed, keeping the caret where it was. */
 function lowercaseInPlace(input: HTMLInputElement): void {
@@ -89,14 +84,10 @@ export default function LoginForm(props: LoginFormProps) {
     if (pending || countingDown) return;
     const form = event.currentTarget;
     setPending(true);
-    const values = Object.fromEntries(new FormData(form));
-    const rules = await loadValidation().catch(() => null);
-    // Without the schemas the plain form post still works: the server validates it the same way.
-    if (!rules) return form.submit();
-    const parsed = rules.loginSchema.safeParse(values);
+    const parsed = loginSchema.safeParse(Object.fromEntries(new FormData(form)));
     if (!parsed.success) {
       setPending(false);
-      setErrors(rules.fieldErrors(parsed.error));
+      setErrors(fieldErrors(parsed.error));
       return;
     }
     setErrors({});
@@ -119,7 +110,7 @@ export default function LoginForm(props: LoginFormProps) {
   const buttonText = countingDown ? `Wait ${formatCountdown(secondsLeft)}` : pending ? 'Signing in...' : 'Sign in';
 
   return (
-    <form method="post" action="/login" noValidate onSubmit={submit} onFocus={loadValidation} className="flex flex-col gap-4">
+    <form method="post" action="/login" noValidate onSubmit={submit} className="flex flex-col gap-4">
       {message && (
         <div role="alert" className="alert alert-error alert-soft text-sm">
           {message}

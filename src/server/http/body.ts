@@ -1,19 +1,19 @@
 /** Reading request input through the shared schemas: a bad payload is a 4xx with the spec's message. */
 import type { APIContext } from 'astro';
-import type { z } from 'astro/zod';
+import type * as z from 'zod/mini';
 import { toFieldIssues } from '~/shared/validation';
 import { AppError } from './errors';
 
 const MAX_JSON_BYTES = 64 * 1024;
 
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = toFieldIssues(result.error);
   throw new AppError('VALIDATION_ERROR', details[0]?.message ?? 'Invalid request', { details });
 }
 
-export async function parseJson<S extends z.ZodType>(context: Pick<APIContext, 'request'>, schema: S): Promise<z.output<S>> {
+export async function parseJson<S extends z.ZodMiniType>(context: Pick<APIContext, 'request'>, schema: S): Promise<z.output<S>> {
   const { request } = context;
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(contentType)) {

@@ -1,6 +1,5 @@
 /** Signing in and out, and changing one's own password. */
-import type { z } from 'astro/zod';
-import type { ChangePasswordPayload, PublicUser, loginSchema } from '~/shared/validation';
+import type { ChangePasswordPayload, LoginPayload, PublicUser } from '~/shared/validation';
 import { sequelize } from '../db';
 import { User } from '../db/models';
 import { AppError } from '../http/errors';
@@ -11,7 +10,7 @@ import { toPublicUser } from './users';
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
 
-export async function login(payload: z.output<typeof loginSchema>, clientAddress: string): Promise<{ user: PublicUser; token: string }> {
+export async function login(payload: LoginPayload, clientAddress: string): Promise<{ user: PublicUser; token: string }> {
   const { username, password } = payload;
   await assertLoginAllowed(username, clientAddress);
   const user = await User.findOne({ where: { username } });

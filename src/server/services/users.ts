@@ -1,7 +1,6 @@
 /** Users: listing, creating, editing, resetting and deleting, with the rules that keep an admin around. */
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
-import type { z } from 'astro/zod';
-import type { PublicUser, createUserSchema, updateUserSchema } from '~/shared/validation';
+import type { CreateUserInput, PublicUser, UpdateUserInput } from '~/shared/validation';
 import { sequelize } from '../db';
 import { User } from '../db/models';
 import { AppError } from '../http/errors';
@@ -42,7 +41,7 @@ function usernameTaken(): AppError {
   return new AppError('CONFLICT', 'Username already exists', { details: [{ field: 'username', message: 'Username already exists' }] });
 }
 
-export async function createUser(payload: z.output<typeof createUserSchema>): Promise<PublicUser> {
+export async function createUser(payload: CreateUserInput): Promise<PublicUser> {
   const passwordHash = await hashPassword(payload.password);
   try {
     const user = await User.create({
@@ -70,7 +69,7 @@ async function loadForChange(id: number, transaction: Transaction): Promise<User
   return user;
 }
 
-export async function updateUser(actor: PublicUser, id: number, payload: z.output<typeof updateUserSchema>): Promise<PublicUser> {
+export async function updateUser(actor: PublicUser, id: number, payload: UpdateUserInput): Promise<PublicUser> {
   return sequelize.transaction(async (transaction) => {
     const user = await loadForChange(id, transaction);
     if (actor.id === id && !payload.isActive) throw new AppError('FORBIDDEN', 'You cannot deactivate your own account');
