@@ -39,6 +39,20 @@ test.describe('at 1280 px', () => {
     await expect(group[1]!).toHaveAttribute('href', '/admin/users/admin-viewers');
   });
 
+  test('the User Management group opens by itself on the user pages and marks the current one', async ({ page, adminApi }) => {
+    const admin = await adminApi.createUser({ username: uniqueName('shgroup'), password: 'admin-password', role: 'admin' });
+    await signIn(page, admin.username, 'admin-password');
+    await page.goto('/admin/users/viewers');
+    const viewers = menu(page).getByRole('link', { name: 'Viewers', exact: true });
+    await expect(viewers).toBeVisible();
+    await expect(viewers).toHaveAttribute('aria-current', 'page');
+    await expect(menu(page).getByRole('link', { name: 'Admins', exact: true })).toBeVisible();
+
+    await menu(page).getByRole('link', { name: 'Profile', exact: true }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(viewers).toBeHidden();
+  });
+
   test('an admin-viewer sees the capitalised role and no admin entries', async ({ page, adminApi }) => {
     const user = await adminApi.createUser({ username: uniqueName('shav'), fullName: 'Ava Viewer', password: 'user-password', role: 'admin-viewer' });
     await signIn(page, user.username, 'user-password');
