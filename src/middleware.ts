@@ -7,7 +7,7 @@ import { AppError } from '~/server/http/errors';
 import { pageAccess } from '~/server/http/guard';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
-import { readSessionToken } from '~/server/http/session-cookie';
+import { readSessionToken } from '~/server/http/session';
 import { findActiveSession } from '~/server/services/sessions';
 
 /** The catch-all page: any path no other page claims. */
@@ -15,7 +15,7 @@ const UNKNOWN_PAGE_ROUTE = '/[...path]';
 
 const isApi = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
 
-const securityHeaders = defineMiddleware(async (_context, next) => {
+const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();
   const headers = response.headers;
   headers.set('X-Content-Type-Options', 'nosniff');
@@ -25,14 +25,24 @@ const securityHeaders = defineMiddleware(async (_context, next) => {
   // Astro sets the CSP (with script and style hashes) on pages; API answers get a closed one.
   if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
   if (isHttps) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  // A signed-in page must not come back from the browser's cache after sign-out.
+  if (context.locals.user && !headers.has('Cache-Control')) headers.set('Cache-Control', 'private, no-store');
   return response;
 });
 
-/** An API path answered by no handler (e.g. a method the endpoint lacks) still answers in the JSON envelope. */
-const apiNotFound = defineMiddleware(async (context, next) => {
-  const response = await next();
-  if (!isApi(context.url.pathname) || response.status !== 404) return response;
-  if (response.headers.get('content-type')?.startsWith('application/json')) return response;
+/**
+ * Under /api every answer is the JSON envelope: a failure before any handler ran (start-up, session
+ * lookup) and a path or method no handler serves included.
+ */
+const apiEnvelope = defineMiddleware(async (context, next) => {
+  if (!isApi(context.url.pathname)) return next();
+  let response: Response;
+  try {
+    response = await next();
+  } catch (error) {
+    return errorResponse(error);
+  }
+  if (response.status !== 404 || response.headers.get('content-type')?.startsWith('application/json')) return response;
   return errorResponse(new AppError('NOT_FOUND', 'Endpoint not found'));
 });
 
@@ -68,5 +78,5 @@ const guardPages = defineMiddleware((context, next) => {
   return next();
 });
 
-export const onRequest = sequence(securityHeaders, apiNotFound, startUp, refuseCrossSite, loadSession, guardPages);
+export const onRequest = sequence(securityHeaders, apiEnvelope, startUp, refuseCrossSite, loadSession, guardPages);
 

@@ -1,10 +1,11 @@
 import type { APIRoute } from 'astro';
-import { clearSessionCookie, readSessionToken } from '~/server/http/session-cookie';
-import { logout } from '~/server/services/auth';
+import { closeSession } from '~/server/http/session';
 
 /** 'Sign out' as a plain form post, so it works before or without JavaScript. */
 export const POST: APIRoute = async (context) => {
-  await logout(readSessionToken(context.cookies));
-  clearSessionCookie(context.cookies);
+  await closeSession(context);
   return context.redirect('/login', 303);
 };
+
+/** Not a page: like any unknown path, it leads to /. */
+export const GET: APIRoute = ({ redirect }) => redirect('/');

@@ -3,6 +3,7 @@ import { connectDatabase } from './db';
 import { migrateDatabase } from './db/migrate';
 import { loadAppSecret } from './secrets';
 import { purgeOldLoginFailures } from './services/login-limiter';
+import { prepareDecoyHash } from './services/passwords';
 import { purgeExpiredSessions } from './services/sessions';
 import { ensureFirstAdmin } from './services/users';
 
@@ -18,6 +19,7 @@ async function start(): Promise<void> {
   await migrateDatabase();
   loadAppSecret();
   await ensureFirstAdmin();
+  await prepareDecoyHash();
   await housekeeping();
   setInterval(() => housekeeping().catch((error) => console.error('Housekeeping failed:', error)), HOUSEKEEPING_INTERVAL_MS).unref();
 }

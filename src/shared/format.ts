@@ -9,12 +9,9 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return date.toLocaleDateString('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
 }
 
-/** 'admin-viewer' → 'Admin-Viewer' as the top bar shows the role. */
+/** The role capitalised, as the top bar and profile show it: 'admin-viewer' → 'Admin-viewer'. */
 export function capitalizeRole(role: Role): string {
-  return role
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('-');
+  return role.charAt(0).toUpperCase() + role.slice(1);
 }
 
 /** How the user form and tables name a role: admin-viewer is 'admin viewer'. */

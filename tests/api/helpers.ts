@@ -1,4 +1,5 @@
 /** Shared steps of the API tests: arranging users through the real API, and reading the database file. */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import sqlite3 from 'sqlite3';
 import { expect } from 'vitest';
@@ -62,7 +63,7 @@ export function tokenOf(client: ApiClient): string {
   return decodeURIComponent(match[1]!);
 }
 
-/** Reads the portal's SQLite file read-only, as an operator would: the tests never write to it. */
+/** Reads the portal's SQLite file read-only, as an operator would. */
 export function queryDatabase<T = Record<string, unknown>>(portal: Portal, sql: string, params: unknown[] = []): Promise<T[]> {
   return new Promise((resolve, reject) => {
     const db = new sqlite3.Database(path.join(portal.dir, 'portal.sqlite'), sqlite3.OPEN_READONLY, (openError) => {
@@ -71,6 +72,27 @@ export function queryDatabase<T = Record<string, unknown>>(portal: Portal, sql: 
         db.close();
         if (error) reject(error);
         else resolve(rows as T[]);
+      });
+    });
+  });
+}
+
+/**
+ * Moves a session's clock back, as if `minutes` had passed since it was last seen and since it began.
+ * The one write a test makes to the database: waiting out a real idle timeout would take minutes.
+ */
+export function ageSession(portal: Portal, token: string, minutes: number): Promise<void> {
+  const id = createHash('sha256').update(token).digest('hex');
+  const past = new Date(Date.now() - minutes * 60_000).toISOString().replace('T', ' ').replace('Z', ' +00:00');
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(path.join(portal.dir, 'portal.sqlite'), sqlite3.OPEN_READWRITE, (openError) => {
+      if (openError) return reject(openError);
+      db.configure('busyTimeout', 5_000);
+      db.run('UPDATE sessions SET lastSeenAt = ?, createdAt = ? WHERE id = ?', [past, past, id], function (error) {
+        db.close();
+        if (error) reject(error);
+        else if (this.changes !== 1) reject(new Error('no such session'));
+        else resolve();
       });
     });
   });

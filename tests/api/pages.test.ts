@@ -1,11 +1,5 @@
 /**
  * Page-level rules of spec section 2 (route table) and 6 (roles), decided on the server before any HTML.
- *
- * Two groups below depend on work from other branches and are EXPECTED TO FAIL on branch api-tests
- * until that work is merged (they are kept here, in their own file, on purpose):
- *   - "admin pages": needs the admin pages (src/pages/admin/**); until they exist /admin/users is an
- *     unknown path and redirects to / like any other.
- *   - "the login form without JavaScript": needs the form-post handling in src/pages/login.astro.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startPortal, type Portal } from '../support/portal';
@@ -75,14 +69,25 @@ describe('signed in', () => {
   });
 });
 
+describe('signed-in pages and caches', () => {
+  it('when a signed-in page is served, then the browser is told not to store it', async () => {
+    const response = await clients.viewer.get('/profile');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+  });
+});
+
 describe('unknown paths', () => {
+  it('when anyone opens /logout as a page, then 302 to /', async () => {
+    expectRedirect(await anonymous().get('/logout'), '/');
+  });
+
   it.each(['/nope', '/some/deep/path', '/dashboard-old'])('when anyone opens the unknown path %s, then 302 to /', async (path) => {
     expectRedirect(await anonymous().get(path), '/');
     expectRedirect(await clients.viewer.get(path), '/');
   });
 });
 
-// EXPECTED TO FAIL until the admin pages are merged (see the top of this file).
 describe('admin pages', () => {
   it.each(['viewer', 'admin-viewer'] as const)(`when a signed-in %s opens ${ADMIN_PAGE}, then 302 to /dashboard`, async (role) => {
     expectRedirect(await clients[role].get(ADMIN_PAGE), '/dashboard');
@@ -97,7 +102,6 @@ describe('admin pages', () => {
   });
 });
 
-// EXPECTED TO FAIL until the login form's POST handling (src/pages/login.astro) is merged.
 describe('the login form without JavaScript', () => {
   it('when the form is posted with the right credentials from the own origin, then 303 to /dashboard with a working session cookie', async () => {
     const client = anonymous();

@@ -82,6 +82,28 @@ describe('without a trusted proxy', () => {
   });
 });
 
+describe('parallel and indirect guessing', () => {
+  it('when 8 wrong logins for one username arrive at once, then only 3 are checked and the rest answer 429', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => attempt(limited, 'parallel-target', `wrong-password-${index}`)),
+    );
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
+  });
+
+  it('when a signed-in user guesses the current password on change-password, then the guesses count against the limit', async () => {
+    const bob = await createUser(admin, 'bob');
+    const session = new ApiClient(limited);
+    await session.login(bob.username, bob.password);
+    for (let index = 0; index < 3; index += 1) {
+      const response = await session.post('/api/auth/change-password', { currentPassword: `guess-${index}`, newPassword: 'new-password' });
+      expectError(response, 400, 'VALIDATION_ERROR', 'Current password is incorrect');
+    }
+    expectRateLimited(await session.post('/api/auth/change-password', { currentPassword: bob.password, newPassword: 'new-password' }));
+    expectRateLimited(await attempt(limited, bob.username, bob.password));
+  });
+});
+
 describe('with TRUST_PROXY=true', () => {
   const client = (address: string) => ({ 'X-Forwarded-For': address });
 

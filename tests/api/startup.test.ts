@@ -51,6 +51,15 @@ describe('first start without ADMIN_PASSWORD', () => {
   });
 });
 
+describe('first start with credentials the login would refuse', () => {
+  it.each([
+    [{ ADMIN_PASSWORD: 'short' }, 'Password must be at least 6 characters'],
+    [{ ADMIN_USERNAME: 'admin.ops' }, 'Username must contain only alphanumeric characters, hyphens, and underscores'],
+  ])('when started with %j, then the portal refuses to start and says why', async (env, message) => {
+    await expect(startPortal(env)).rejects.toThrow(message);
+  });
+});
+
 describe('first start with ADMIN_PASSWORD', () => {
   it('when ADMIN_PASSWORD is set, then the admin signs in with it and the output never shows it', async () => {
     const portal = await startPortal();

@@ -57,7 +57,7 @@ test.describe('at 1280 px', () => {
     const user = await adminApi.createUser({ username: uniqueName('shav'), fullName: 'Ava Viewer', password: 'user-password', role: 'admin-viewer' });
     await signIn(page, user.username, 'user-password');
     await expect(page.getByRole('banner').getByText('Ava Viewer', { exact: true })).toBeVisible();
-    await expect(page.getByRole('banner').getByText('Admin-Viewer', { exact: true })).toBeVisible();
+    await expect(page.getByRole('banner').getByText('Admin-viewer', { exact: true })).toBeVisible();
     await expect(menu(page).getByRole('link', { name: 'Receipts' })).toBeVisible();
     for (const entry of ADMIN_ENTRIES) await expect(menu(page).getByText(entry, { exact: true })).toHaveCount(0);
   });

@@ -177,17 +177,17 @@ test('deletes a user after a confirmation that the deletion is permanent', async
   await userContext.close();
 });
 
-test('each role view is titled after its role and lists only that role', async ({ page, adminApi }) => {
+test('each role view is titled after its role, lists only that role, and adds users as viewers by default', async ({ page, adminApi }) => {
   const viewer = uniqueName('roleviewer');
   const adminViewer = uniqueName('roleadminv');
   await adminApi.createUser({ username: viewer, password: PASSWORD, role: 'viewer' });
   await adminApi.createUser({ username: adminViewer, password: PASSWORD, role: 'admin-viewer' });
 
   const views = [
-    { path: '/admin/users', title: 'User Management', listed: [ADMIN.username, adminViewer, viewer], defaultRole: 'viewer' },
-    { path: '/admin/users/admins', title: 'Admin Management', listed: [ADMIN.username], defaultRole: 'admin' },
-    { path: '/admin/users/admin-viewers', title: 'Admin Viewer Management', listed: [adminViewer], defaultRole: 'admin-viewer' },
-    { path: '/admin/users/viewers', title: 'Viewer Management', listed: [viewer], defaultRole: 'viewer' },
+    { path: '/admin/users', title: 'User Management', listed: [ADMIN.username, adminViewer, viewer] },
+    { path: '/admin/users/admins', title: 'Admin Management', listed: [ADMIN.username] },
+    { path: '/admin/users/admin-viewers', title: 'Admin Viewer Management', listed: [adminViewer] },
+    { path: '/admin/users/viewers', title: 'Viewer Management', listed: [viewer] },
   ];
   for (const view of views) {
     await page.goto(view.path);
@@ -197,7 +197,7 @@ test('each role view is titled after its role and lists only that role', async (
       await expect(userRow(page, username)).toHaveCount(view.listed.includes(username) ? 1 : 0);
     }
     await page.getByRole('button', { name: 'Add User' }).click();
-    await expect(page.getByRole('dialog', { name: 'Add User' }).getByLabel('Role')).toHaveValue(view.defaultRole);
+    await expect(page.getByRole('dialog', { name: 'Add User' }).getByLabel('Role')).toHaveValue('viewer');
   }
 });
 

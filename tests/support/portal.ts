@@ -58,7 +58,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
 
-  await new Promise<void>((resolve, reject) => {
+  const started = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`portal did not start in time:\n${output}`)), 30_000);
     const check = () => {
       if (output.includes('Portal listening')) {
@@ -72,6 +72,13 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
       reject(new Error(`portal exited with ${code}:\n${output}`));
     });
   });
+  try {
+    await started;
+  } catch (error) {
+    child.kill('SIGTERM');
+    if (!options.dir) await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
 
   return {
     url,

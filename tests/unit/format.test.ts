@@ -21,7 +21,7 @@ describe('capitalizeRole', () => {
   it.each([
     ['admin', 'Admin'],
     ['viewer', 'Viewer'],
-    ['admin-viewer', 'Admin-Viewer'],
+    ['admin-viewer', 'Admin-viewer'],
   ] as const)('when the role is %s, then %s', (role, expected) => {
     expect(capitalizeRole(role)).toBe(expected);
   });

@@ -17,7 +17,6 @@ import { SelectField, TextField } from './fields';
 interface UserFormModalProps {
   /** The user being edited; null to create one. */
   user: PublicUser | null;
-  defaultRole: Role;
   onClose: () => void;
   onSaved: () => void;
 }
@@ -31,13 +30,14 @@ interface FormValues {
   isActive: boolean;
 }
 
-function startingValues(user: PublicUser | null, defaultRole: Role): FormValues {
+/** A new user starts as a viewer (spec: the form's role defaults to viewer). */
+function startingValues(user: PublicUser | null): FormValues {
   return {
     username: user?.username ?? '',
     fullName: user?.fullName ?? '',
     email: user?.email ?? '',
     password: '',
-    role: user?.role ?? defaultRole,
+    role: user?.role ?? 'viewer',
     isActive: user?.isActive ?? true,
   };
 }
@@ -60,9 +60,9 @@ function prepare(user: PublicUser | null, values: FormValues): Submission {
 }
 
 /** Add or edit a user: spec "User Management" and the user-form rules of section 5. */
-export function UserFormModal({ user, defaultRole, onClose, onSaved }: UserFormModalProps) {
+export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
   const editing = user !== null;
-  const [values, setValues] = useState(() => startingValues(user, defaultRole));
+  const [values, setValues] = useState(() => startingValues(user));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

@@ -107,8 +107,8 @@ export default function UserManagement({ initialUsers, roleFilter, currentUserId
         )}
       </section>
 
-      {dialog?.kind === 'create' && <UserFormModal user={null} defaultRole={roleFilter ?? 'viewer'} onClose={closeDialog} onSaved={afterChange} />}
-      {dialog?.kind === 'edit' && <UserFormModal user={dialog.user} defaultRole={dialog.user.role} onClose={closeDialog} onSaved={afterChange} />}
+      {dialog?.kind === 'create' && <UserFormModal user={null} onClose={closeDialog} onSaved={afterChange} />}
+      {dialog?.kind === 'edit' && <UserFormModal user={dialog.user} onClose={closeDialog} onSaved={afterChange} />}
       {dialog?.kind === 'reset-password' && (
         <ResetPasswordModal
           user={dialog.user}

@@ -17,10 +17,15 @@ export function verifyPassword(password: string, hash: string): Promise<boolean>
 
 let decoyHash: Promise<string> | undefined;
 
+/** Made at start-up, so that not even the first unknown username pays for hashing it. */
+export function prepareDecoyHash(): Promise<string> {
+  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  return decoyHash;
+}
+
 /** Spends the time of one real comparison, so an unknown username answers as slowly as a wrong password. */
 export async function spendVerifyTime(password: string): Promise<false> {
-  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
-  await bcrypt.compare(prehash(password), await decoyHash);
+  await bcrypt.compare(prehash(password), await prepareDecoyHash());
   return false;
 }
 

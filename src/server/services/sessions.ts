@@ -13,7 +13,7 @@ const MINUTE_MS = 60_000;
 /** lastSeenAt is written at most once a minute, so reading pages does not write on every request. */
 const TOUCH_INTERVAL_MS = MINUTE_MS;
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export interface ActiveSession {
   sessionId: string;
@@ -49,8 +49,8 @@ export async function findActiveSession(token: string | undefined): Promise<Acti
   return { sessionId: session.id, user: toPublicUser(user) };
 }
 
-export async function endSession(token: string | undefined): Promise<void> {
-  if (token) await Session.destroy({ where: { id: hashToken(token) } });
+export async function endSession(token: string | undefined, transaction?: Transaction): Promise<void> {
+  if (token) await Session.destroy({ where: { id: hashToken(token) }, transaction });
 }
 
 export async function endUserSessions(userId: number, options: { exceptSessionId?: string; transaction?: Transaction } = {}): Promise<void> {

@@ -1,6 +1,6 @@
 /** Users: listing, creating, editing, resetting and deleting, with the rules that keep an admin around. */
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
-import type { CreateUserInput, PublicUser, UpdateUserInput } from '~/shared/validation';
+import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
 import { sequelize } from '../db';
 import { User } from '../db/models';
 import { AppError } from '../http/errors';
@@ -30,11 +30,6 @@ const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive
 export async function listUsers(): Promise<PublicUser[]> {
   const rows = await User.findAll({ attributes: [...PUBLIC_COLUMNS], order: [['createdAt', 'ASC'], ['id', 'ASC']], raw: true });
   return rows.map(toPublicUser);
-}
-
-export async function findUser(id: number): Promise<PublicUser | null> {
-  const row = await User.findByPk(id, { attributes: [...PUBLIC_COLUMNS], raw: true });
-  return row ? toPublicUser(row) : null;
 }
 
 function usernameTaken(): AppError {
@@ -120,12 +115,17 @@ export async function deleteUser(actor: PublicUser, id: number): Promise<void> {
  */
 export async function ensureFirstAdmin(log: (line: string) => void = console.log): Promise<void> {
   if ((await User.count({ where: { role: 'admin' } })) > 0) return;
-  const username = config.adminUsername;
+  const password = config.adminPassword ?? generatePassword();
+  // The same rules as any user: an admin the login form would refuse is no admin at all.
+  const checked = createUserSchema.safeParse({ username: config.adminUsername, password, fullName: 'Administrator', role: 'admin' });
+  if (!checked.success) {
+    throw new Error(`ADMIN_USERNAME / ADMIN_PASSWORD: ${checked.error.issues.map((issue) => issue.message).join('; ')}`);
+  }
+  const { username } = checked.data;
   if (await User.findOne({ where: { username } })) {
     throw new Error(`No admin exists and the username "${username}" belongs to another user: set ADMIN_USERNAME to a free name.`);
   }
-  const password = config.adminPassword ?? generatePassword();
-  await User.create({ username, passwordHash: await hashPassword(password), fullName: 'Administrator', email: null, role: 'admin', lastLogin: null });
+  await createUser(checked.data);
   if (config.adminPassword) {
     log(`First admin "${username}" created with the password from ADMIN_PASSWORD.`);
   } else {

@@ -7,6 +7,6 @@ import { changePasswordSchema } from '~/shared/validation';
 export const POST = handle(async (context) => {
   const user = requireUser(context);
   const payload = await parseJson(context, changePasswordSchema);
-  await changePassword(user.id, context.locals.sessionId!, payload);
+  await changePassword(user, context.locals.sessionId!, context.locals.clientAddress, payload);
   return ok(null, { message: 'Password changed successfully!' });
 });

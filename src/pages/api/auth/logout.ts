@@ -1,10 +1,8 @@
 import { ok, handle } from '~/server/http/respond';
-import { clearSessionCookie, readSessionToken } from '~/server/http/session-cookie';
-import { logout } from '~/server/services/auth';
+import { closeSession } from '~/server/http/session';
 
 // Public: signing out without a session still clears the cookie.
 export const POST = handle(async (context) => {
-  await logout(readSessionToken(context.cookies));
-  clearSessionCookie(context.cookies);
+  await closeSession(context);
   return ok(null, { message: 'Logged out successfully' });
 });
