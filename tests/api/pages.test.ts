@@ -78,6 +78,13 @@ describe('signed-in pages and caches', () => {
 });
 
 describe('unknown paths', () => {
+  it.each(['/admin/users/constructor', '/admin/users/everyone', '/admin/users/viewers/extra'])(
+    'when the admin opens the unknown user view %s, then 302 to /',
+    async (path) => {
+      expectRedirect(await clients.admin.get(path), '/');
+    },
+  );
+
   it('when anyone opens /logout as a page, then 302 to /', async () => {
     expectRedirect(await anonymous().get('/logout'), '/');
   });

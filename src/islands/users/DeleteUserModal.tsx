@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api } from '~/shared/api-client';
 import type { PublicUser } from '~/shared/validation';
 import { failureText } from './failure-text';
-import { FailureAlert, Modal } from './Modal';
+import { FailureAlert, Modal, ModalActions } from './Modal';
 
 interface DeleteUserModalProps {
   user: PublicUser;
@@ -37,15 +37,7 @@ export function DeleteUserModal({ user, onClose, onDeleted }: DeleteUserModalPro
       <p className="mt-2 text-sm opacity-80">
         This permanently deletes the user account and removes all associated data. This action cannot be undone.
       </p>
-      <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={close} disabled={deleting}>
-          Cancel
-        </button>
-        <button type="button" className="btn btn-error" onClick={confirm} disabled={deleting}>
-          {deleting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          Delete User
-        </button>
-      </div>
+      <ModalActions confirm="Delete User" tone="error" busy={deleting} onCancel={close} onConfirm={confirm} />
     </Modal>
   );
 }

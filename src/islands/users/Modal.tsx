@@ -48,3 +48,28 @@ export function FailureAlert({ message }: { message: string | null }) {
     </div>
   );
 }
+
+interface ModalActionsProps {
+  /** Text of the confirming button. */
+  confirm: string;
+  busy: boolean;
+  onCancel: () => void;
+  /** Without it the confirming button submits the surrounding form. */
+  onConfirm?: () => void;
+  tone?: 'primary' | 'error';
+}
+
+/** Cancel and the confirming button, both disabled while the action runs. */
+export function ModalActions({ confirm, busy, onCancel, onConfirm, tone = 'primary' }: ModalActionsProps) {
+  return (
+    <div className="modal-action">
+      <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
+        Cancel
+      </button>
+      <button type={onConfirm ? 'button' : 'submit'} className={tone === 'error' ? 'btn btn-error' : 'btn btn-primary'} onClick={onConfirm} disabled={busy}>
+        {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        {confirm}
+      </button>
+    </div>
+  );
+}

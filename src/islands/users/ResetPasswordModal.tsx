@@ -2,7 +2,7 @@ import { useState, type SubmitEvent } from 'react';
 import { api } from '~/shared/api-client';
 import { fieldErrors, resetPasswordSchema, type PublicUser, type ResetPasswordPayload } from '~/shared/validation';
 import { failureText } from './failure-text';
-import { FailureAlert, Modal } from './Modal';
+import { FailureAlert, Modal, ModalActions } from './Modal';
 import { TextField } from './fields';
 
 interface ResetPasswordModalProps {
@@ -54,15 +54,7 @@ export function ResetPasswordModal({ user, onClose, onReset }: ResetPasswordModa
           autoComplete="new-password"
           required
         />
-        <div className="modal-action">
-          <button type="button" className="btn btn-ghost" onClick={close} disabled={saving}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            Reset Password
-          </button>
-        </div>
+        <ModalActions confirm="Reset Password" busy={saving} onCancel={close} />
       </form>
     </Modal>
   );

@@ -11,7 +11,7 @@ import {
   type UpdateUserPayload,
 } from '~/shared/validation';
 import { failureText } from './failure-text';
-import { FailureAlert, Modal } from './Modal';
+import { FailureAlert, Modal, ModalActions } from './Modal';
 import { SelectField, TextField } from './fields';
 
 interface UserFormModalProps {
@@ -129,15 +129,7 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
             Account is active
           </label>
         )}
-        <div className="modal-action">
-          <button type="button" className="btn btn-ghost" onClick={close} disabled={saving}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {editing ? 'Save Changes' : 'Create User'}
-          </button>
-        </div>
+        <ModalActions confirm={editing ? 'Save Changes' : 'Create User'} busy={saving} onCancel={close} />
       </form>
     </Modal>
   );
