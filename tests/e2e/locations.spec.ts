@@ -52,5 +52,7 @@ test.describe('with SHOW_LOCATIONS=false', () => {
     await expect(menu.getByRole('link', { name: 'Locations' })).toHaveCount(0);
     const response = await page.goto('/locations');
     expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Our Locations' })).toHaveCount(0);
   });
 });
