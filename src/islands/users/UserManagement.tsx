@@ -13,7 +13,7 @@ import { managementTitle } from './titles';
 
 export interface UserManagementProps {
   initialUsers: PublicUser[];
-  /** Only users of this role are listed, and new users start with it. */
+  /** Only users of this role are listed. */
   roleFilter: Role | null;
   currentUserId: number;
 }

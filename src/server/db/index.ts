@@ -2,7 +2,7 @@
 import { Sequelize, Transaction } from 'sequelize';
 import { config } from '../config';
 
-export const BUSY_TIMEOUT_MS = 5_000;
+const BUSY_TIMEOUT_MS = 5_000;
 
 function createSequelize(): Sequelize {
   if (!config.sqliteFile) {
@@ -31,7 +31,7 @@ function createSequelize(): Sequelize {
 
 export const sequelize = createSequelize();
 
-export const isSqlite = sequelize.getDialect() === 'sqlite';
+const isSqlite = sequelize.getDialect() === 'sqlite';
 
 export async function connectDatabase(): Promise<void> {
   await sequelize.authenticate();

@@ -1,7 +1,7 @@
 /** The one application error: an `errorType` of design.md with its HTTP status. */
 import type { FieldIssue } from '~/shared/validation';
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   AUTHENTICATION_ERROR: 401,
   FORBIDDEN: 403,

@@ -7,7 +7,7 @@ import type { LoginPayload, PublicUser } from '~/shared/validation';
 import { config, isHttps } from '../config';
 import { signInUser, signOutUser } from '../services/auth';
 
-export const SESSION_COOKIE = 'portal_session';
+const SESSION_COOKIE = 'portal_session';
 
 type RequestContext = Pick<APIContext, 'cookies' | 'locals'>;
 

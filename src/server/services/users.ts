@@ -113,7 +113,7 @@ export async function deleteUser(actor: PublicUser, id: number): Promise<void> {
  * On start with no admin in the database, creates one from ADMIN_USERNAME / ADMIN_PASSWORD, or with a
  * generated password that is printed once.
  */
-export async function ensureFirstAdmin(log: (line: string) => void = console.log): Promise<void> {
+export async function ensureFirstAdmin(): Promise<void> {
   if ((await User.count({ where: { role: 'admin' } })) > 0) return;
   const password = config.adminPassword ?? generatePassword();
   // The same rules as any user: an admin the login form would refuse is no admin at all.
@@ -127,9 +127,9 @@ export async function ensureFirstAdmin(log: (line: string) => void = console.log
   }
   await createUser(checked.data);
   if (config.adminPassword) {
-    log(`First admin "${username}" created with the password from ADMIN_PASSWORD.`);
+    console.log(`First admin "${username}" created with the password from ADMIN_PASSWORD.`);
   } else {
-    log(
+    console.log(
       [
         '',
         '  First admin created. Sign in with:',
