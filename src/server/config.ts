@@ -17,6 +17,21 @@ export interface Config {
   adminUsername: string;
   adminPassword: string | null;
   provider: ProviderMode;
+  /** Where the server reaches the provider: PROVIDER_URL, or this process's own /sandbox. */
+  providerUrl: string;
+  /** Where the admin's browser is sent to authorize (the sandbox: under PUBLIC_URL). */
+  providerAuthorizeUrl: string;
+  providerTokenUrl: string;
+  providerClientId: string;
+  providerClientSecret: string | null;
+  /** The OAuth2 redirect URI registered with the provider: the portal's callback page. */
+  oauthRedirectUri: string;
+  sandboxAccessTokenSeconds: number;
+  sandboxRefreshTokenSeconds: number;
+  /** The sandbox's test controls (outage, advance, revoke): tests and the benchmark only. */
+  sandboxControl: boolean;
+  mapTileUrl: string;
+  mapTileAttribution: string;
   sandboxReceipts: number;
   sandboxSeed: number;
   demoUsers: boolean;
@@ -57,6 +72,21 @@ function text(env: Env, name: string, fallback: string): string {
   return raw ? raw : fallback;
 }
 
+function required(env: Env, name: string, when: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) throw new Error(`${name} is required with ${when}`);
+  return raw;
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** The address this process reaches itself on, whatever interface it listens on. */
+function loopbackHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const port = integer(env, 'PORT', 4321, 0);
   const publicUrl = new URL(text(env, 'PUBLIC_URL', `http://localhost:${port}`));
@@ -69,10 +99,13 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   }
   const provider = text(env, 'PROVIDER', 'sandbox');
   if (provider !== 'sandbox' && provider !== 'http') throw new Error(`PROVIDER must be sandbox or http, got "${provider}"`);
+  const host = text(env, 'HOST', 'localhost');
+  const providerUrl = trimSlash(provider === 'sandbox' ? `http://${loopbackHost(host)}:${port}/sandbox` : required(env, 'PROVIDER_URL', 'PROVIDER=http'));
+  const browserProviderUrl = provider === 'sandbox' ? `${publicUrl.origin}/sandbox` : providerUrl;
 
   return {
     port,
-    host: text(env, 'HOST', 'localhost'),
+    host,
     publicUrl,
     databaseUrl,
     sqliteFile,
@@ -82,6 +115,17 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     adminUsername: text(env, 'ADMIN_USERNAME', 'admin').toLowerCase(),
     adminPassword: env.ADMIN_PASSWORD || null,
     provider,
+    providerUrl,
+    providerAuthorizeUrl: text(env, 'PROVIDER_AUTHORIZE_URL', `${browserProviderUrl}/oauth/authorize`),
+    providerTokenUrl: text(env, 'PROVIDER_TOKEN_URL', `${providerUrl}/oauth/token`),
+    providerClientId: text(env, 'PROVIDER_CLIENT_ID', 'freight-portal'),
+    providerClientSecret: env.PROVIDER_CLIENT_SECRET?.trim() || null,
+    oauthRedirectUri: `${publicUrl.origin}/admin/tokens/callback`,
+    sandboxAccessTokenSeconds: integer(env, 'SANDBOX_ACCESS_TOKEN_SECONDS', 3600),
+    sandboxRefreshTokenSeconds: integer(env, 'SANDBOX_REFRESH_TOKEN_SECONDS', 30 * 86_400),
+    sandboxControl: flag(env, 'SANDBOX_CONTROL', false),
+    mapTileUrl: text(env, 'MAP_TILE_URL', 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+    mapTileAttribution: text(env, 'MAP_TILE_ATTRIBUTION', '© OpenStreetMap contributors'),
     sandboxReceipts: integer(env, 'SANDBOX_RECEIPTS', 500, 0),
     sandboxSeed: integer(env, 'SANDBOX_SEED', 1, 0),
     demoUsers: flag(env, 'DEMO_USERS', provider === 'sandbox'),

@@ -45,8 +45,25 @@ describe('loadConfig defaults', () => {
   });
 
   it('when PROVIDER is http, then demo users default to off', () => {
-    expect(load({ PROVIDER: 'http' }).demoUsers).toBe(false);
-    expect(load({ PROVIDER: 'http', DEMO_USERS: 'true' }).demoUsers).toBe(true);
+    const http = { PROVIDER: 'http', PROVIDER_URL: 'https://logistics.example.com/api/' };
+    expect(load(http).demoUsers).toBe(false);
+    expect(load({ ...http, DEMO_USERS: 'true' }).demoUsers).toBe(true);
+  });
+
+  it('when PROVIDER is http, then PROVIDER_URL is required and names every provider endpoint', () => {
+    expect(() => load({ PROVIDER: 'http' })).toThrow('PROVIDER_URL is required with PROVIDER=http');
+    const config = load({ PROVIDER: 'http', PROVIDER_URL: 'https://logistics.example.com/api/', PUBLIC_URL: 'https://portal.example.com' });
+    expect(config.providerUrl).toBe('https://logistics.example.com/api');
+    expect(config.providerAuthorizeUrl).toBe('https://logistics.example.com/api/oauth/authorize');
+    expect(config.providerTokenUrl).toBe('https://logistics.example.com/api/oauth/token');
+    expect(config.oauthRedirectUri).toBe('https://portal.example.com/admin/tokens/callback');
+  });
+
+  it('when PROVIDER is sandbox, then the server reaches it on its own port and the browser under PUBLIC_URL', () => {
+    const config = load({ PORT: '5000', HOST: '0.0.0.0', PUBLIC_URL: 'https://portal.example.com' });
+    expect(config.providerUrl).toBe('http://127.0.0.1:5000/sandbox');
+    expect(config.providerTokenUrl).toBe('http://127.0.0.1:5000/sandbox/oauth/token');
+    expect(config.providerAuthorizeUrl).toBe('https://portal.example.com/sandbox/oauth/authorize');
   });
 });
 

@@ -77,3 +77,165 @@ LoginFailure.init(
   },
   { sequelize, tableName: 'login_failures', updatedAt: false },
 );
+
+/** Consignees as imported from the provider; the id is the provider's. */
+export class Consignee extends Model<InferAttributes<Consignee>, InferCreationAttributes<Consignee>> {
+  declare id: number;
+  declare name: string;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+Consignee.init(
+  {
+    id: { type: DataTypes.INTEGER, primaryKey: true },
+    name: { type: DataTypes.STRING(200), allowNull: false },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize, tableName: 'consignees' },
+);
+
+/** Which viewer sees which consignee's receipts. */
+export class ConsigneeAssignment extends Model<InferAttributes<ConsigneeAssignment>, InferCreationAttributes<ConsigneeAssignment>> {
+  declare userId: number;
+  declare consigneeId: number;
+  declare createdAt: CreationOptional<Date>;
+}
+
+ConsigneeAssignment.init(
+  {
+    userId: { type: DataTypes.INTEGER, primaryKey: true },
+    consigneeId: { type: DataTypes.INTEGER, primaryKey: true },
+    createdAt: DataTypes.DATE,
+  },
+  { sequelize, tableName: 'consignee_assignments', updatedAt: false },
+);
+
+User.hasMany(ConsigneeAssignment, { foreignKey: 'userId', onDelete: 'CASCADE' });
+Consignee.hasMany(ConsigneeAssignment, { foreignKey: 'consigneeId', onDelete: 'CASCADE' });
+ConsigneeAssignment.belongsTo(User, { foreignKey: 'userId' });
+ConsigneeAssignment.belongsTo(Consignee, { foreignKey: 'consigneeId' });
+
+/** The mirror of the provider's receipts; the id is the provider's. */
+export class ReceiptRecord extends Model<InferAttributes<ReceiptRecord>, InferCreationAttributes<ReceiptRecord>> {
+  declare id: number;
+  declare number: string;
+  declare receivedDate: Date | null;
+  declare shipperName: string;
+  declare consigneeId: number | null;
+  declare consigneeName: string;
+  declare pieces: number;
+  declare totalWeightValue: number;
+  declare totalVolumeValue: number;
+  declare destination: string;
+  declare status: string;
+  declare modeOfTransportation: string;
+  declare originName: string;
+  declare packageCount: number;
+  /** Receipt number, shipper and consignee in lower case: what the general search matches. */
+  declare searchText: string;
+  declare providerUpdatedAt: Date;
+}
+
+ReceiptRecord.init(
+  {
+    id: { type: DataTypes.INTEGER, primaryKey: true },
+    number: { type: DataTypes.STRING(40), allowNull: false },
+    receivedDate: { type: DataTypes.DATE, allowNull: true },
+    shipperName: { type: DataTypes.STRING(200), allowNull: false },
+    consigneeId: { type: DataTypes.INTEGER, allowNull: true },
+    consigneeName: { type: DataTypes.STRING(200), allowNull: false },
+    pieces: { type: DataTypes.INTEGER, allowNull: false },
+    totalWeightValue: { type: DataTypes.DOUBLE, allowNull: false },
+    totalVolumeValue: { type: DataTypes.DOUBLE, allowNull: false },
+    destination: { type: DataTypes.STRING(200), allowNull: false },
+    status: { type: DataTypes.STRING(100), allowNull: false },
+    modeOfTransportation: { type: DataTypes.STRING(100), allowNull: false },
+    originName: { type: DataTypes.STRING(200), allowNull: false },
+    packageCount: { type: DataTypes.INTEGER, allowNull: false },
+    searchText: { type: DataTypes.STRING(700), allowNull: false },
+    providerUpdatedAt: { type: DataTypes.DATE, allowNull: false },
+  },
+  { sequelize, tableName: 'receipts', timestamps: false },
+);
+
+/** A receipt's commodities (spec "Commodity"), in the provider's order. */
+export class PackageRecord extends Model<InferAttributes<PackageRecord>, InferCreationAttributes<PackageRecord>> {
+  declare id: CreationOptional<number>;
+  declare receiptId: number;
+  declare position: number;
+  declare description: string;
+  declare trackingNumber: string | null;
+  /** The tracking number upper-cased without spaces: what the tracking filter matches. */
+  declare trackingKey: string | null;
+  declare pieces: number;
+  declare totalWeightValue: number;
+  declare totalVolumeValue: number;
+}
+
+PackageRecord.init(
+  {
+    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+    receiptId: { type: DataTypes.INTEGER, allowNull: false },
+    position: { type: DataTypes.INTEGER, allowNull: false },
+    description: { type: DataTypes.STRING(300), allowNull: false },
+    trackingNumber: { type: DataTypes.STRING(64), allowNull: true },
+    trackingKey: { type: DataTypes.STRING(64), allowNull: true },
+    pieces: { type: DataTypes.INTEGER, allowNull: false },
+    totalWeightValue: { type: DataTypes.DOUBLE, allowNull: false },
+    totalVolumeValue: { type: DataTypes.DOUBLE, allowNull: false },
+  },
+  { sequelize, tableName: 'packages', timestamps: false },
+);
+
+ReceiptRecord.hasMany(PackageRecord, { foreignKey: 'receiptId', onDelete: 'CASCADE' });
+PackageRecord.belongsTo(ReceiptRecord, { foreignKey: 'receiptId' });
+
+/** The one row of provider credentials; token values are AES-256-GCM ciphertext. */
+export class ProviderTokenRecord extends Model<InferAttributes<ProviderTokenRecord>, InferCreationAttributes<ProviderTokenRecord>> {
+  declare id: number;
+  declare accessToken: string | null;
+  declare refreshToken: string | null;
+  declare accessTokenExpiresAt: Date | null;
+  declare refreshTokenExpiresAt: Date | null;
+  declare source: string | null;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+ProviderTokenRecord.init(
+  {
+    id: { type: DataTypes.INTEGER, primaryKey: true },
+    accessToken: { type: DataTypes.TEXT, allowNull: true },
+    refreshToken: { type: DataTypes.TEXT, allowNull: true },
+    accessTokenExpiresAt: { type: DataTypes.DATE, allowNull: true },
+    refreshTokenExpiresAt: { type: DataTypes.DATE, allowNull: true },
+    source: { type: DataTypes.STRING(20), allowNull: true },
+    updatedAt: DataTypes.DATE,
+  },
+  { sequelize, tableName: 'provider_tokens', createdAt: false },
+);
+
+/** The one row of mirror bookkeeping. */
+export class SyncState extends Model<InferAttributes<SyncState>, InferCreationAttributes<SyncState>> {
+  declare id: number;
+  declare cursor: string | null;
+  declare lastSuccessAt: Date | null;
+  declare lastFullSyncAt: Date | null;
+  declare lastErrorAt: Date | null;
+  declare lastError: string | null;
+  declare lastConsigneeImportAt: Date | null;
+}
+
+SyncState.init(
+  {
+    id: { type: DataTypes.INTEGER, primaryKey: true },
+    cursor: { type: DataTypes.STRING(200), allowNull: true },
+    lastSuccessAt: { type: DataTypes.DATE, allowNull: true },
+    lastFullSyncAt: { type: DataTypes.DATE, allowNull: true },
+    lastErrorAt: { type: DataTypes.DATE, allowNull: true },
+    lastError: { type: DataTypes.TEXT, allowNull: true },
+    lastConsigneeImportAt: { type: DataTypes.DATE, allowNull: true },
+  },
+  { sequelize, tableName: 'sync_state', timestamps: false },
+);

@@ -1,0 +1,96 @@
+import { DataTypes, type QueryInterface } from 'sequelize';
+
+export async function up(queryInterface: QueryInterface): Promise<void> {
+  await queryInterface.createTable('consignees', {
+    id: { type: DataTypes.INTEGER, primaryKey: true },
+    name: { type: DataTypes.STRING(200), allowNull: false },
+    createdAt: { type: DataTypes.DATE, allowNull: false },
+    updatedAt: { type: DataTypes.DATE, allowNull: false },
+  });
+  await queryInterface.addIndex('consignees', ['name']);
+
+  await queryInterface.createTable('consignee_assignments', {
+    userId: {
+      type: DataTypes.INTEGER,
+      primaryKey: true,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'CASCADE',
+    },
+    consigneeId: {
+      type: DataTypes.INTEGER,
+      primaryKey: true,
+      references: { model: 'consignees', key: 'id' },
+      onDelete: 'CASCADE',
+    },
+    createdAt: { type: DataTypes.DATE, allowNull: false },
+  });
+  await queryInterface.addIndex('consignee_assignments', ['consigneeId']);
+
+  await queryInterface.createTable('receipts', {
+    id: { type: DataTypes.INTEGER, primaryKey: true },
+    number: { type: DataTypes.STRING(40), allowNull: false },
+    receivedDate: { type: DataTypes.DATE, allowNull: true },
+    shipperName: { type: DataTypes.STRING(200), allowNull: false },
+    consigneeId: { type: DataTypes.INTEGER, allowNull: true },
+    consigneeName: { type: DataTypes.STRING(200), allowNull: false },
+    pieces: { type: DataTypes.INTEGER, allowNull: false },
+    totalWeightValue: { type: DataTypes.DOUBLE, allowNull: false },
+    totalVolumeValue: { type: DataTypes.DOUBLE, allowNull: false },
+    destination: { type: DataTypes.STRING(200), allowNull: false },
+    status: { type: DataTypes.STRING(100), allowNull: false },
+    modeOfTransportation: { type: DataTypes.STRING(100), allowNull: false },
+    originName: { type: DataTypes.STRING(200), allowNull: false },
+    packageCount: { type: DataTypes.INTEGER, allowNull: false },
+    searchText: { type: DataTypes.STRING(700), allowNull: false },
+    providerUpdatedAt: { type: DataTypes.DATE, allowNull: false },
+  });
+  for (const key of ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status']) {
+    await queryInterface.addIndex('receipts', [key, 'id']);
+  }
+  await queryInterface.addIndex('receipts', ['consigneeId', 'receivedDate']);
+
+  await queryInterface.createTable('packages', {
+    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+    receiptId: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'receipts', key: 'id' },
+      onDelete: 'CASCADE',
+    },
+    position: { type: DataTypes.INTEGER, allowNull: false },
+    description: { type: DataTypes.STRING(300), allowNull: false },
+    trackingNumber: { type: DataTypes.STRING(64), allowNull: true },
+    trackingKey: { type: DataTypes.STRING(64), allowNull: true },
+    pieces: { type: DataTypes.INTEGER, allowNull: false },
+    totalWeightValue: { type: DataTypes.DOUBLE, allowNull: false },
+    totalVolumeValue: { type: DataTypes.DOUBLE, allowNull: false },
+  });
+  await queryInterface.addIndex('packages', ['receiptId', 'position']);
+  await queryInterface.addIndex('packages', ['trackingKey']);
+
+  await queryInterface.createTable('provider_tokens', {
+    id: { type: DataTypes.INTEGER, primaryKey: true },
+    accessToken: { type: DataTypes.TEXT, allowNull: true },
+    refreshToken: { type: DataTypes.TEXT, allowNull: true },
+    accessTokenExpiresAt: { type: DataTypes.DATE, allowNull: true },
+    refreshTokenExpiresAt: { type: DataTypes.DATE, allowNull: true },
+    source: { type: DataTypes.STRING(20), allowNull: true },
+    updatedAt: { type: DataTypes.DATE, allowNull: false },
+  });
+
+  await queryInterface.createTable('sync_state', {
+    id: { type: DataTypes.INTEGER, primaryKey: true },
+    cursor: { type: DataTypes.STRING(200), allowNull: true },
+    lastSuccessAt: { type: DataTypes.DATE, allowNull: true },
+    lastFullSyncAt: { type: DataTypes.DATE, allowNull: true },
+    lastErrorAt: { type: DataTypes.DATE, allowNull: true },
+    lastError: { type: DataTypes.TEXT, allowNull: true },
+    lastConsigneeImportAt: { type: DataTypes.DATE, allowNull: true },
+  });
+}
+
+export async function down(queryInterface: QueryInterface): Promise<void> {
+  for (const table of ['sync_state', 'provider_tokens', 'packages', 'receipts', 'consignee_assignments', 'consignees']) {
+    await queryInterface.dropTable(table);
+  }
+}

@@ -1,0 +1,76 @@
+/** The upstream provider's wire types and the client interface; docs/provider-api.md is the contract. */
+
+export interface ProviderCommodity {
+  description: string;
+  trackingNumber: string | null;
+  pieces: number;
+  totalWeightValue: number;
+  totalVolumeValue: number;
+}
+
+export interface ProviderReceipt {
+  id: number;
+  number: string;
+  receivedDate: string;
+  shipperName: string;
+  consigneeId: number;
+  consigneeName: string;
+  pieces: number;
+  totalWeightValue: number;
+  totalVolumeValue: number;
+  destination: string;
+  status: string;
+  modeOfTransportation: string;
+  origin: { name: string };
+  commodities: ProviderCommodity[];
+  updatedAt: string;
+}
+
+export interface ProviderConsignee {
+  id: number;
+  name: string;
+}
+
+/** A warehouse arrival scan: a few known keys and whatever else the provider sends. */
+export interface PackageScan {
+  id: number | string;
+  arrival_id: number | string | null;
+  tracking_number: string;
+  scanned_at: string;
+  [field: string]: unknown;
+}
+
+export interface ReceiptChangesPage {
+  receipts: ProviderReceipt[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** OAuth2 token endpoint answer (RFC 6749 §5.1) with the refresh-expiry extension. */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string | null;
+  /** Absolute expiry; null when the provider did not say. */
+  accessTokenExpiresAt: Date | null;
+  refreshTokenExpiresAt: Date | null;
+}
+
+/** What the portal asks of the provider; the HTTP client implements it for every mode. */
+export interface ProviderClient {
+  /** One page of receipts changed after `since` (null: the first page of a full pass). */
+  listReceiptChanges(since: string | null, limit?: number): Promise<ReceiptChangesPage>;
+  getReceipt(id: number): Promise<ProviderReceipt | null>;
+  listConsignees(): Promise<ProviderConsignee[]>;
+  searchPackageScans(trackingNumber: string): Promise<PackageScan[]>;
+}
+
+/** The provider could not be reached or answered with a failure: the portal's EXTERNAL_API_ERROR. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'unreachable' | 'unauthorized' | 'not-connected' | 'bad-response',
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Receipts as the API answers them (spec section 3) and the list query's rules (sections 5, 7, 9).
+ * The island, the pages and the endpoints all read the query through `receiptQuerySchema`.
+ */
+import * as z from 'zod/mini';
+import { DEFAULT_RECEIPT_SORT, RECEIPT_SORT_KEYS, RECEIPTS_PAGE_SIZE, TRACKING_NUMBER_MIN } from './constants';
+
+export const RECEIPTS_MAX_LIMIT = 100;
+export const SEARCH_MAX_LENGTH = 100;
+export const TRACKING_NUMBER_MAX = 64;
+export const TRACKING_NUMBER_MESSAGE = 'Tracking number must be at least 8 characters';
+
+export const commoditySchema = z.object({
+  description: z.string(),
+  trackingNumber: z.nullable(z.string()),
+  pieces: z.number(),
+  totalWeightValue: z.number(),
+  totalVolumeValue: z.number(),
+});
+export type Commodity = z.infer<typeof commoditySchema>;
+
+export const receiptSchema = z.object({
+  id: z.number(),
+  number: z.string(),
+  receivedDate: z.string(),
+  shipperName: z.string(),
+  consigneeName: z.string(),
+  pieces: z.number(),
+  totalWeightValue: z.number(),
+  totalVolumeValue: z.number(),
+  destination: z.string(),
+  status: z.string(),
+  modeOfTransportation: z.string(),
+  origin: z.object({ name: z.string() }),
+  commodities: z.array(commoditySchema),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
+
+export const paginationSchema = z.object({
+  currentPage: z.number(),
+  itemsPerPage: z.number(),
+  totalItems: z.number(),
+  totalPages: z.number(),
+  hasNextPage: z.boolean(),
+  hasPrevPage: z.boolean(),
+});
+export type Pagination = z.infer<typeof paginationSchema>;
+
+export const listMetaSchema = z.object({ cached: z.boolean(), processingTime: z.number() });
+export type ListMeta = z.infer<typeof listMetaSchema>;
+
+/** The list answer: `{ success: true, data, pagination, meta }`. */
+export interface ReceiptList {
+  data: Receipt[];
+  pagination: Pagination;
+  meta: ListMeta;
+}
+
+export const rankedNameSchema = z.object({ name: z.string(), count: z.number() });
+export type RankedName = z.infer<typeof rankedNameSchema>;
+
+export const dashboardStatsSchema = z.object({
+  totalReceipts: z.number(),
+  totalWeight: z.number(),
+  totalVolume: z.number(),
+  totalPieces: z.number(),
+  receiptsThisMonth: z.number(),
+  receiptsThisWeek: z.number(),
+  averageWeight: z.number(),
+  averageVolume: z.number(),
+  topShippers: z.array(rankedNameSchema),
+  topConsignees: z.array(rankedNameSchema),
+});
+export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
+
+/** An external package scan: key/value fields; the UI hides `id` and `arrival_id`. */
+export type PackageScanResult = Record<string, unknown> & { scanned_at?: string };
+
+export type ReceiptSortKey = (typeof RECEIPT_SORT_KEYS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+/** A query-string value: absent, or text after trimming ('' counts as absent, spec section 7). */
+const queryText = z.pipe(
+  z.optional(z.string()),
+  z.transform((value: string | undefined) => value?.trim() || undefined),
+);
+
+function positiveInteger(name: string, fallback: number, max: number) {
+  return z.pipe(
+    queryText,
+    z.transform((value: string | undefined, context) => {
+      if (value === undefined) return fallback;
+      const number = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+      if (!(number >= 1 && number <= max)) {
+        context.issues.push({ code: 'custom', input: value, message: `${name} must be a whole number from 1 to ${max}` });
+        return z.NEVER;
+      }
+      return number;
+    }),
+  );
+}
+
+export const receiptQuerySchema = z.object({
+  page: positiveInteger('page', 1, 1_000_000),
+  limit: positiveInteger('limit', RECEIPTS_PAGE_SIZE, RECEIPTS_MAX_LIMIT),
+  sortBy: z.pipe(
+    queryText,
+    z.transform((value: string | undefined, context): ReceiptSortKey => {
+      if (value === undefined) return DEFAULT_RECEIPT_SORT.sortBy;
+      if ((RECEIPT_SORT_KEYS as readonly string[]).includes(value)) return value as ReceiptSortKey;
+      context.issues.push({ code: 'custom', input: value, message: `sortBy must be one of ${RECEIPT_SORT_KEYS.join(', ')}` });
+      return z.NEVER;
+    }),
+  ),
+  sortOrder: z.pipe(
+    queryText,
+    z.transform((value: string | undefined, context): SortOrder => {
+      if (value === undefined) return DEFAULT_RECEIPT_SORT.sortOrder;
+      const order = value.toLowerCase();
+      if (order === 'asc' || order === 'desc') return order;
+      context.issues.push({ code: 'custom', input: value, message: 'sortOrder must be asc or desc' });
+      return z.NEVER;
+    }),
+  ),
+  search: z.pipe(queryText, z.optional(z.string().check(z.maxLength(SEARCH_MAX_LENGTH, `Search must not exceed ${SEARCH_MAX_LENGTH} characters`)))),
+  trackingNumber: trackingNumberField(true),
+});
+export type ReceiptQuery = z.output<typeof receiptQuerySchema>;
+
+/** The tracking rule of spec section 5, shared by the receipts filter and the package look-up. */
+export function trackingNumberField(optional: boolean) {
+  return z.pipe(
+    queryText,
+    z.transform((value: string | undefined, context) => {
+      if (value === undefined && optional) return undefined;
+      if (value === undefined || value.length < TRACKING_NUMBER_MIN) {
+        context.issues.push({ code: 'custom', input: value, message: TRACKING_NUMBER_MESSAGE });
+        return z.NEVER;
+      }
+      if (value.length > TRACKING_NUMBER_MAX) {
+        context.issues.push({ code: 'custom', input: value, message: `Tracking number must not exceed ${TRACKING_NUMBER_MAX} characters` });
+        return z.NEVER;
+      }
+      return value;
+    }),
+  );
+}
+
+export const packageSearchQuerySchema = z.object({ trackingNumber: trackingNumberField(false) });
+
+/** Reads the list query from a URL's search params (first value of each key). */
+export function readReceiptQuery(params: URLSearchParams) {
+  return receiptQuerySchema.safeParse(Object.fromEntries(params));
+}
+
+/** The query string for a list request or page URL: defaults and empty values left out. */
+export function receiptQueryString(query: Partial<ReceiptQuery>): string {
+  const params = new URLSearchParams();
+  if (query.page && query.page !== 1) params.set('page', String(query.page));
+  if (query.limit && query.limit !== RECEIPTS_PAGE_SIZE) params.set('limit', String(query.limit));
+  if (query.sortBy && query.sortBy !== DEFAULT_RECEIPT_SORT.sortBy) params.set('sortBy', query.sortBy);
+  if (query.sortOrder && query.sortOrder !== DEFAULT_RECEIPT_SORT.sortOrder) params.set('sortOrder', query.sortOrder);
+  if (query.search) params.set('search', query.search);
+  if (query.trackingNumber) params.set('trackingNumber', query.trackingNumber);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
