@@ -86,6 +86,7 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     lastErrorAt: { type: DataTypes.DATE, allowNull: true },
     lastError: { type: DataTypes.TEXT, allowNull: true },
     lastConsigneeImportAt: { type: DataTypes.DATE, allowNull: true },
+    demoUsersCreatedAt: { type: DataTypes.DATE, allowNull: true },
   });
 }
 

@@ -3,6 +3,7 @@ import { connectDatabase } from './db';
 import { migrateDatabase } from './db/migrate';
 import { loadAppSecret } from './secrets';
 import { purgeOldLoginFailures } from './services/login-limiter';
+import { startMirror } from './services/mirror-schedule';
 import { prepareDecoyHash } from './services/passwords';
 import { purgeExpiredSessions } from './services/sessions';
 import { ensureFirstAdmin } from './services/users';
@@ -22,6 +23,8 @@ async function start(): Promise<void> {
   await prepareDecoyHash();
   await housekeeping();
   setInterval(() => housekeeping().catch((error) => console.error('Housekeeping failed:', error)), HOUSEKEEPING_INTERVAL_MS).unref();
+  // Not awaited: in sandbox mode the sync calls this very process, whose requests wait for start().
+  startMirror();
 }
 
 let started: Promise<void> | undefined;

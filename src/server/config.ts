@@ -36,6 +36,10 @@ export interface Config {
   sandboxSeed: number;
   demoUsers: boolean;
   syncIntervalSeconds: number;
+  /** How often a sync is a full pass, which also removes receipts the provider deleted. */
+  syncFullIntervalSeconds: number;
+  /** Password of the sandbox demo customer; generated and printed once when unset. */
+  demoPassword: string | null;
   showLocations: boolean;
   loginMaxAttempts: number;
   loginWindowSeconds: number;
@@ -130,6 +134,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     sandboxSeed: integer(env, 'SANDBOX_SEED', 1, 0),
     demoUsers: flag(env, 'DEMO_USERS', provider === 'sandbox'),
     syncIntervalSeconds: integer(env, 'SYNC_INTERVAL_SECONDS', 120),
+    syncFullIntervalSeconds: integer(env, 'SYNC_FULL_INTERVAL_SECONDS', 3600),
+    demoPassword: env.DEMO_PASSWORD || null,
     showLocations: flag(env, 'SHOW_LOCATIONS', true),
     loginMaxAttempts: integer(env, 'LOGIN_MAX_ATTEMPTS', 5),
     loginWindowSeconds: integer(env, 'LOGIN_WINDOW_SECONDS', 900),

@@ -225,6 +225,8 @@ export class SyncState extends Model<InferAttributes<SyncState>, InferCreationAt
   declare lastErrorAt: Date | null;
   declare lastError: string | null;
   declare lastConsigneeImportAt: Date | null;
+  /** When the sandbox demo customer was made: it is made once, never again after a deletion. */
+  declare demoUsersCreatedAt: Date | null;
 }
 
 SyncState.init(
@@ -236,6 +238,7 @@ SyncState.init(
     lastErrorAt: { type: DataTypes.DATE, allowNull: true },
     lastError: { type: DataTypes.TEXT, allowNull: true },
     lastConsigneeImportAt: { type: DataTypes.DATE, allowNull: true },
+    demoUsersCreatedAt: { type: DataTypes.DATE, allowNull: true },
   },
   { sequelize, tableName: 'sync_state', timestamps: false },
 );

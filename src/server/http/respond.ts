@@ -9,6 +9,11 @@ export function ok<T>(data: T, init: { status?: number; message?: string } = {})
   return new Response(JSON.stringify(body), { status: init.status ?? 200, headers: JSON_HEADERS });
 }
 
+/** A paged list (spec "Receipt list response"): pagination and meta sit beside data. */
+export function okPage<T>(page: { data: T[]; pagination: object; meta: object }): Response {
+  return new Response(JSON.stringify({ success: true, ...page }), { status: 200, headers: JSON_HEADERS });
+}
+
 export function errorResponse(error: unknown): Response {
   const appError =
     error instanceof AppError ? error : new AppError('INTERNAL_ERROR', 'An unexpected error occurred');

@@ -2,7 +2,7 @@
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
 import { sequelize } from '../db';
-import { User } from '../db/models';
+import { ConsigneeAssignment, User } from '../db/models';
 import { AppError } from '../http/errors';
 import { config } from '../config';
 import { generatePassword, hashPassword } from './passwords';
@@ -105,6 +105,7 @@ export async function deleteUser(actor: PublicUser, id: number): Promise<void> {
       throw new AppError('CONFLICT', 'The last active admin cannot be deleted');
     }
     await endUserSessions(id, { transaction });
+    await ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
     await user.destroy({ transaction });
   });
 }

@@ -1,0 +1,10 @@
+import { parseId } from '~/server/http/body';
+import { requireUser } from '~/server/http/guard';
+import { handle, ok } from '~/server/http/respond';
+import { getReceipt } from '~/server/services/receipts';
+
+export const GET = handle(async (context) => {
+  const user = requireUser(context);
+  const id = parseId(context.params.id, 'Receipt');
+  return ok(await getReceipt(user, id));
+});

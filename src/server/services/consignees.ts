@@ -1,0 +1,54 @@
+/** Consignees: imported from the provider; those it no longer has lose their assignments. */
+import { Op } from 'sequelize';
+import { sequelize } from '../db';
+import { Consignee, ConsigneeAssignment } from '../db/models';
+import { providerClient } from '../provider/client';
+import { ProviderError } from '../provider/contract';
+import { providerUnavailable } from './package-tracker';
+import { saveSyncState } from './sync-state';
+
+export interface ImportResult {
+  imported: number;
+  updated: number;
+  deleted: number;
+  errors: string[];
+}
+
+const MAX_NAME_LENGTH = 200;
+
+export async function importConsignees(): Promise<ImportResult> {
+  let incoming;
+  try {
+    incoming = await providerClient().listConsignees();
+  } catch (error) {
+    if (error instanceof ProviderError) throw providerUnavailable(error);
+    throw error;
+  }
+  const result: ImportResult = { imported: 0, updated: 0, deleted: 0, errors: [] };
+  const valid = new Map<number, string>();
+  for (const consignee of incoming) {
+    const name = typeof consignee?.name === 'string' ? consignee.name.trim() : '';
+    if (!Number.isSafeInteger(consignee?.id) || consignee.id < 1 || !name || name.length > MAX_NAME_LENGTH) {
+      result.errors.push(`Skipped a consignee with an invalid id or name: ${JSON.stringify(consignee).slice(0, 120)}`);
+      continue;
+    }
+    valid.set(consignee.id, name);
+  }
+  await sequelize.transaction(async (transaction) => {
+    const existing = new Map((await Consignee.findAll({ attributes: ['id', 'name'], raw: true, transaction })).map((row) => [row.id, row.name]));
+    const changed = [...valid].filter(([id, name]) => existing.get(id) !== name);
+    result.imported = changed.filter(([id]) => !existing.has(id)).length;
+    result.updated = changed.length - result.imported;
+    if (changed.length) {
+      await Consignee.bulkCreate(changed.map(([id, name]) => ({ id, name })), { updateOnDuplicate: ['name', 'updatedAt'], transaction });
+    }
+    const gone = [...existing.keys()].filter((id) => !valid.has(id));
+    if (gone.length) {
+      await ConsigneeAssignment.destroy({ where: { consigneeId: { [Op.in]: gone } }, transaction });
+      await Consignee.destroy({ where: { id: { [Op.in]: gone } }, transaction });
+    }
+    result.deleted = gone.length;
+    await saveSyncState({ lastConsigneeImportAt: new Date() }, transaction);
+  });
+  return result;
+}

@@ -1,0 +1,41 @@
+/**
+ * Background work that keeps the mirror filled: on start the sandbox connects itself and (once)
+ * makes the demo customer, then a full sync runs, then one every SYNC_INTERVAL_SECONDS.
+ */
+import { config } from '../config';
+import { connectSandbox } from '../provider/sandbox/connect';
+import { createDemoCustomer } from './demo';
+import { readProviderTokens } from './provider-tokens';
+import { syncReceipts } from './sync';
+
+let lastReported = '';
+
+/** Logs a failure once, not every interval while the provider stays down. */
+function report(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  if (message === lastReported) return;
+  lastReported = message;
+  console.error(`Receipt sync failed: ${message}`);
+}
+
+async function prepareSandbox(): Promise<void> {
+  if (config.provider !== 'sandbox') return;
+  if (!(await readProviderTokens())?.refreshToken) await connectSandbox();
+  if (config.demoUsers) await createDemoCustomer();
+}
+
+async function syncNow(full: boolean): Promise<void> {
+  try {
+    await syncReceipts({ full });
+    lastReported = '';
+  } catch (error) {
+    report(error);
+  }
+}
+
+export function startMirror(): void {
+  prepareSandbox()
+    .catch(report)
+    .then(() => syncNow(true));
+  setInterval(() => void syncNow(false), config.syncIntervalSeconds * 1000).unref();
+}

@@ -1,0 +1,43 @@
+/** The live package look-up: the provider's warehouse scans for a tracking number. */
+import { QueryTypes } from 'sequelize';
+import type { PackageScanResult } from '~/shared/receipts';
+import type { PublicUser } from '~/shared/validation';
+import { sequelize } from '../db';
+import { providerClient } from '../provider/client';
+import { ProviderError } from '../provider/contract';
+import { AppError } from '../http/errors';
+import { trackingKey, visibleConsigneeIds } from './receipts';
+
+const PROVIDER_RETRY_SECONDS = 60;
+
+export function providerUnavailable(error: ProviderError): AppError {
+  return new AppError('EXTERNAL_API_ERROR', 'The logistics provider is not available right now. Please try again later.', {
+    retryAfter: PROVIDER_RETRY_SECONDS,
+    status: error.kind === 'unreachable' ? 502 : 503,
+  });
+}
+
+/**
+ * Scans for a tracking number. A viewer does not learn about a package that sits on another
+ * consignee's receipt; scans of packages on no receipt yet are nobody's, so everyone sees them.
+ */
+export async function searchPackageScans(user: PublicUser, trackingNumber: string): Promise<PackageScanResult[]> {
+  let scans: PackageScanResult[];
+  try {
+    scans = await providerClient().searchPackageScans(trackingNumber);
+  } catch (error) {
+    if (error instanceof ProviderError) throw providerUnavailable(error);
+    throw error;
+  }
+  const consigneeIds = await visibleConsigneeIds(user);
+  if (consigneeIds === null || scans.length === 0) return scans;
+  const keyOf = (scan: PackageScanResult) => trackingKey(String(scan.tracking_number ?? ''));
+  const rows = await sequelize.query<{ trackingKey: string; consigneeId: number | null }>(
+    `SELECT p."trackingKey", r."consigneeId" FROM "packages" p JOIN "receipts" r ON r."id" = p."receiptId" WHERE p."trackingKey" IN (:keys)`,
+    { type: QueryTypes.SELECT, replacements: { keys: [...new Set(scans.map(keyOf))] } },
+  );
+  const visible = new Set(consigneeIds);
+  const known = new Set(rows.map((row) => row.trackingKey));
+  const theirs = new Set(rows.filter((row) => row.consigneeId !== null && visible.has(row.consigneeId)).map((row) => row.trackingKey));
+  return scans.filter((scan) => !known.has(keyOf(scan)) || theirs.has(keyOf(scan)));
+}

@@ -1,0 +1,164 @@
+/**
+ * The mirror: receipts and their packages copied from the provider, incrementally by the
+ * provider's update time, with a periodic full pass that also removes what the provider deleted.
+ * One sync at a time; callers during a run share its outcome.
+ */
+import { Op, type Transaction } from 'sequelize';
+import { sequelize } from '../db';
+import { PackageRecord, ReceiptRecord } from '../db/models';
+import { config } from '../config';
+import { providerClient } from '../provider/client';
+import type { ProviderReceipt } from '../provider/contract';
+import { clearResponseCache } from './response-cache';
+import { trackingKey } from './receipts';
+import { readSyncState, saveSyncState } from './sync-state';
+
+const PAGE_SIZE = 500;
+const DELETE_CHUNK = 500;
+
+export interface SyncOutcome {
+  full: boolean;
+  /** Receipts written because they were new or changed. */
+  written: number;
+  deleted: number;
+}
+
+type ReceiptRow = ReturnType<ReceiptRecord['get']>;
+type PackageRow = Omit<ReturnType<PackageRecord['get']>, 'id'>;
+
+const text = (value: unknown, max: number) => (typeof value === 'string' ? value.trim().slice(0, max) : '');
+const amount = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
+const date = (value: unknown) => {
+  const parsed = typeof value === 'string' ? new Date(value) : null;
+  return parsed && !Number.isNaN(parsed.getTime()) ? parsed : null;
+};
+
+/** A provider receipt as mirror rows; null when it lacks what identifies it. */
+export function toMirrorRows(receipt: ProviderReceipt): { receipt: ReceiptRow; packages: PackageRow[] } | null {
+  if (!Number.isSafeInteger(receipt?.id) || receipt.id < 1) return null;
+  const number = text(receipt.number, 40);
+  const shipperName = text(receipt.shipperName, 200);
+  const consigneeName = text(receipt.consigneeName, 200);
+  const commodities = Array.isArray(receipt.commodities) ? receipt.commodities : [];
+  const packages = commodities.map((commodity, position) => {
+    const trackingNumber = text(commodity?.trackingNumber, 64) || null;
+    return {
+      receiptId: receipt.id,
+      position,
+      description: text(commodity?.description, 300),
+      trackingNumber,
+      trackingKey: trackingNumber ? trackingKey(trackingNumber) : null,
+      pieces: count(commodity?.pieces),
+      totalWeightValue: amount(commodity?.totalWeightValue),
+      totalVolumeValue: amount(commodity?.totalVolumeValue),
+    };
+  });
+  return {
+    receipt: {
+      id: receipt.id,
+      number,
+      receivedDate: date(receipt.receivedDate),
+      shipperName,
+      consigneeId: Number.isSafeInteger(receipt.consigneeId) ? receipt.consigneeId : null,
+      consigneeName,
+      pieces: count(receipt.pieces),
+      totalWeightValue: amount(receipt.totalWeightValue),
+      totalVolumeValue: amount(receipt.totalVolumeValue),
+      destination: text(receipt.destination, 200),
+      status: text(receipt.status, 100),
+      modeOfTransportation: text(receipt.modeOfTransportation, 100),
+      originName: text(receipt.origin?.name, 200),
+      packageCount: packages.length,
+      searchText: [number, shipperName, consigneeName].join('\n').toLowerCase(),
+      providerUpdatedAt: date(receipt.updatedAt) ?? new Date(0),
+    },
+    packages,
+  };
+}
+
+const UPDATABLE = [
+  'number', 'receivedDate', 'shipperName', 'consigneeId', 'consigneeName', 'pieces', 'totalWeightValue', 'totalVolumeValue',
+  'destination', 'status', 'modeOfTransportation', 'originName', 'packageCount', 'searchText', 'providerUpdatedAt',
+] as const;
+
+/** Writes the receipts of one page that are new or changed; answers how many it wrote. */
+async function writePage(receipts: ProviderReceipt[], transaction: Transaction): Promise<number> {
+  const rows = receipts.map(toMirrorRows).filter((row) => row !== null);
+  // A receipt changed twice within a page: its last version wins.
+  const latest = new Map(rows.map((row) => [row.receipt.id, row]));
+  const known = await ReceiptRecord.findAll({
+    attributes: ['id', 'providerUpdatedAt'],
+    where: { id: { [Op.in]: [...latest.keys()] } },
+    raw: true,
+    transaction,
+  });
+  const knownVersion = new Map(known.map((row) => [row.id, new Date(row.providerUpdatedAt).getTime()]));
+  const changed = [...latest.values()].filter((row) => knownVersion.get(row.receipt.id) !== row.receipt.providerUpdatedAt.getTime());
+  if (changed.length === 0) return 0;
+  const ids = changed.map((row) => row.receipt.id);
+  await PackageRecord.destroy({ where: { receiptId: { [Op.in]: ids } }, transaction });
+  await ReceiptRecord.bulkCreate(
+    changed.map((row) => row.receipt),
+    { updateOnDuplicate: [...UPDATABLE], transaction },
+  );
+  await PackageRecord.bulkCreate(
+    changed.flatMap((row) => row.packages),
+    { transaction },
+  );
+  return changed.length;
+}
+
+async function removeUnseen(seen: Set<number>): Promise<number> {
+  const all = await ReceiptRecord.findAll({ attributes: ['id'], raw: true });
+  const gone = all.map((row) => row.id).filter((id) => !seen.has(id));
+  for (let start = 0; start < gone.length; start += DELETE_CHUNK) {
+    const chunk = gone.slice(start, start + DELETE_CHUNK);
+    await sequelize.transaction(async (transaction) => {
+      await PackageRecord.destroy({ where: { receiptId: { [Op.in]: chunk } }, transaction });
+      await ReceiptRecord.destroy({ where: { id: { [Op.in]: chunk } }, transaction });
+    });
+  }
+  return gone.length;
+}
+
+async function runSync(forceFull: boolean): Promise<SyncOutcome> {
+  const state = await readSyncState();
+  const fullDue = !state.lastFullSyncAt || Date.now() - new Date(state.lastFullSyncAt).getTime() >= config.syncFullIntervalSeconds * 1000;
+  const full = forceFull || fullDue || !state.cursor;
+  const client = providerClient();
+  const seen = new Set<number>();
+  let cursor = full ? null : state.cursor;
+  let written = 0;
+  let deleted = 0;
+  try {
+    for (;;) {
+      const page = await client.listReceiptChanges(cursor, PAGE_SIZE);
+      for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
+      written += await sequelize.transaction((transaction) => writePage(page.receipts, transaction));
+      // Keep the place after every page: an interrupted pass resumes instead of starting over.
+      if (page.nextCursor) cursor = page.nextCursor;
+      if (!full) await saveSyncState({ cursor });
+      if (!page.hasMore) break;
+    }
+    if (full) deleted = await removeUnseen(seen);
+    const now = new Date();
+    await saveSyncState({ cursor, lastSuccessAt: now, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
+    return { full, written, deleted };
+  } catch (error) {
+    await saveSyncState({ lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date() });
+    throw error;
+  } finally {
+    // Even a pass that failed half-way may have written pages.
+    if (written > 0 || deleted > 0) clearResponseCache();
+  }
+}
+
+let running: Promise<SyncOutcome> | undefined;
+
+export function syncReceipts(options: { full?: boolean } = {}): Promise<SyncOutcome> {
+  running ??= runSync(options.full ?? false).finally(() => {
+    running = undefined;
+  });
+  return running;
+}
