@@ -100,6 +100,13 @@ function positiveInteger(name: string, fallback: number, max: number) {
   );
 }
 
+/** The tracking rule of spec section 5, shared by the receipts filter and the package look-up. */
+const trackingNumberText = z.string({ error: TRACKING_NUMBER_MESSAGE }).check(
+  z.trim(),
+  z.refine((value: string) => value.length >= TRACKING_NUMBER_MIN, TRACKING_NUMBER_MESSAGE),
+  z.refine((value: string) => value.length <= TRACKING_NUMBER_MAX, `Tracking number must not exceed ${TRACKING_NUMBER_MAX} characters`),
+);
+
 export const receiptQuerySchema = z.object({
   page: positiveInteger('page', 1, 1_000_000),
   limit: positiveInteger('limit', RECEIPTS_PAGE_SIZE, RECEIPTS_MAX_LIMIT),
@@ -123,30 +130,11 @@ export const receiptQuerySchema = z.object({
     }),
   ),
   search: z.pipe(queryText, z.optional(z.string().check(z.maxLength(SEARCH_MAX_LENGTH, `Search must not exceed ${SEARCH_MAX_LENGTH} characters`)))),
-  trackingNumber: trackingNumberField(true),
+  trackingNumber: z.pipe(queryText, z.optional(trackingNumberText)),
 });
 export type ReceiptQuery = z.output<typeof receiptQuerySchema>;
 
-/** The tracking rule of spec section 5, shared by the receipts filter and the package look-up. */
-export function trackingNumberField(optional: boolean) {
-  return z.pipe(
-    queryText,
-    z.transform((value: string | undefined, context) => {
-      if (value === undefined && optional) return undefined;
-      if (value === undefined || value.length < TRACKING_NUMBER_MIN) {
-        context.issues.push({ code: 'custom', input: value, message: TRACKING_NUMBER_MESSAGE });
-        return z.NEVER;
-      }
-      if (value.length > TRACKING_NUMBER_MAX) {
-        context.issues.push({ code: 'custom', input: value, message: `Tracking number must not exceed ${TRACKING_NUMBER_MAX} characters` });
-        return z.NEVER;
-      }
-      return value;
-    }),
-  );
-}
-
-export const packageSearchQuerySchema = z.object({ trackingNumber: trackingNumberField(false) });
+export const packageSearchQuerySchema = z.object({ trackingNumber: trackingNumberText });
 
 /** Reads the list query from a URL's search params (first value of each key). */
 export function readReceiptQuery(params: URLSearchParams) {

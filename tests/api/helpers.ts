@@ -99,3 +99,45 @@ export function ageSession(portal: Portal, token: string, minutes: number): Prom
 }
 
 export const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/**
+ * Assigns consignees to a viewer by writing the assignment rows, as the admin screens of the admin
+ * issue will; until they exist this is the one way to give a test viewer a scope.
+ */
+export function assignConsignees(portal: Portal, userId: number, consigneeIds: number[]): Promise<void> {
+  const now = new Date().toISOString().replace('T', ' ').replace('Z', ' +00:00');
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(path.join(portal.dir, 'portal.sqlite'), sqlite3.OPEN_READWRITE, (openError) => {
+      if (openError) return reject(openError);
+      db.configure('busyTimeout', 5_000);
+      const values = consigneeIds.map(() => '(?, ?, ?)').join(', ');
+      db.run(`INSERT INTO consignee_assignments (userId, consigneeId, createdAt) VALUES ${values}`, consigneeIds.flatMap((id) => [userId, id, now]), (error) => {
+        db.close();
+        if (error) reject(error);
+        else resolve();
+      });
+    });
+  });
+}
+
+/** Polls until the mirror answers (the first sync runs in the background after start). */
+export async function waitForMirror(client: ApiClient, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await client.get('/api/receipts?limit=1');
+    if (response.status === 200) return;
+    if (Date.now() > deadline) throw new Error(`mirror not ready: ${response.status} ${JSON.stringify(response.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Every receipt the client may see, through the list endpoint, 100 a page. */
+export async function allReceipts(client: ApiClient, query = ''): Promise<Array<Record<string, any>>> {
+  const receipts: Array<Record<string, any>> = [];
+  for (let page = 1; ; page += 1) {
+    const response = await client.get(`/api/receipts?limit=100&page=${page}${query ? `&${query}` : ''}`);
+    if (response.status !== 200) throw new Error(`listing failed: ${response.status} ${JSON.stringify(response.body)}`);
+    receipts.push(...response.body.data);
+    if (!response.body.pagination.hasNextPage) return receipts;
+  }
+}

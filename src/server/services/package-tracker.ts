@@ -6,7 +6,8 @@ import { sequelize } from '../db';
 import { providerClient } from '../provider/client';
 import { ProviderError } from '../provider/contract';
 import { AppError } from '../http/errors';
-import { trackingKey, visibleConsigneeIds } from './receipts';
+import { trackingKey } from './mirror-rows';
+import { visibleConsigneeIds } from './receipts';
 
 const PROVIDER_RETRY_SECONDS = 60;
 

@@ -5,6 +5,7 @@ import type { PublicUser } from '~/shared/validation';
 import { sequelize } from '../db';
 import { ConsigneeAssignment, PackageRecord, ReceiptRecord } from '../db/models';
 import { AppError } from '../http/errors';
+import { trackingKey } from './mirror-rows';
 import { cachedAnswer } from './response-cache';
 import { readSyncState } from './sync-state';
 
@@ -33,9 +34,6 @@ export async function requireMirror(): Promise<void> {
     });
   }
 }
-
-/** Upper case, no spaces: how tracking numbers are compared. */
-export const trackingKey = (trackingNumber: string) => trackingNumber.replace(/\s+/g, '').toUpperCase();
 
 const containsFunction = sequelize.getDialect() === 'sqlite' ? 'instr' : 'strpos';
 

@@ -3,21 +3,11 @@ import { QueryTypes } from 'sequelize';
 import type { DashboardStats, RankedName } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import { sequelize } from '../db';
+import { startOfIsoWeek, startOfMonth } from '../calendar';
 import { cachedAnswer } from './response-cache';
 import { requireMirror, scopeKey, visibleConsigneeIds } from './receipts';
 
 const TOP_ENTRIES = 5;
-
-/** Midnight on the first of this month, server time zone. */
-export function startOfMonth(now: Date): Date {
-  return new Date(now.getFullYear(), now.getMonth(), 1);
-}
-
-/** Midnight on this ISO week's Monday, server time zone. */
-export function startOfIsoWeek(now: Date): Date {
-  const daysSinceMonday = (now.getDay() + 6) % 7;
-  return new Date(now.getFullYear(), now.getMonth(), now.getDate() - daysSinceMonday);
-}
 
 interface Totals {
   totalReceipts: number;

@@ -1,8 +1,8 @@
 /** The one row of mirror bookkeeping: cursor, last success, last error, import and demo dates. */
-import type { Transaction } from 'sequelize';
+import type { InferAttributes, Transaction } from 'sequelize';
 import { SyncState } from '../db/models';
 
-type SyncStateFields = Omit<ReturnType<SyncState['get']>, 'id'>;
+type SyncStateFields = Omit<InferAttributes<SyncState>, 'id'>;
 
 const EMPTY: SyncStateFields = {
   cursor: null,

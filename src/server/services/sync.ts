@@ -9,8 +9,8 @@ import { PackageRecord, ReceiptRecord } from '../db/models';
 import { config } from '../config';
 import { providerClient } from '../provider/client';
 import type { ProviderReceipt } from '../provider/contract';
+import { toMirrorRows } from './mirror-rows';
 import { clearResponseCache } from './response-cache';
-import { trackingKey } from './receipts';
 import { readSyncState, saveSyncState } from './sync-state';
 
 const PAGE_SIZE = 500;
@@ -21,60 +21,6 @@ export interface SyncOutcome {
   /** Receipts written because they were new or changed. */
   written: number;
   deleted: number;
-}
-
-type ReceiptRow = ReturnType<ReceiptRecord['get']>;
-type PackageRow = Omit<ReturnType<PackageRecord['get']>, 'id'>;
-
-const text = (value: unknown, max: number) => (typeof value === 'string' ? value.trim().slice(0, max) : '');
-const amount = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
-const date = (value: unknown) => {
-  const parsed = typeof value === 'string' ? new Date(value) : null;
-  return parsed && !Number.isNaN(parsed.getTime()) ? parsed : null;
-};
-
-/** A provider receipt as mirror rows; null when it lacks what identifies it. */
-export function toMirrorRows(receipt: ProviderReceipt): { receipt: ReceiptRow; packages: PackageRow[] } | null {
-  if (!Number.isSafeInteger(receipt?.id) || receipt.id < 1) return null;
-  const number = text(receipt.number, 40);
-  const shipperName = text(receipt.shipperName, 200);
-  const consigneeName = text(receipt.consigneeName, 200);
-  const commodities = Array.isArray(receipt.commodities) ? receipt.commodities : [];
-  const packages = commodities.map((commodity, position) => {
-    const trackingNumber = text(commodity?.trackingNumber, 64) || null;
-    return {
-      receiptId: receipt.id,
-      position,
-      description: text(commodity?.description, 300),
-      trackingNumber,
-      trackingKey: trackingNumber ? trackingKey(trackingNumber) : null,
-      pieces: count(commodity?.pieces),
-      totalWeightValue: amount(commodity?.totalWeightValue),
-      totalVolumeValue: amount(commodity?.totalVolumeValue),
-    };
-  });
-  return {
-    receipt: {
-      id: receipt.id,
-      number,
-      receivedDate: date(receipt.receivedDate),
-      shipperName,
-      consigneeId: Number.isSafeInteger(receipt.consigneeId) ? receipt.consigneeId : null,
-      consigneeName,
-      pieces: count(receipt.pieces),
-      totalWeightValue: amount(receipt.totalWeightValue),
-      totalVolumeValue: amount(receipt.totalVolumeValue),
-      destination: text(receipt.destination, 200),
-      status: text(receipt.status, 100),
-      modeOfTransportation: text(receipt.modeOfTransportation, 100),
-      originName: text(receipt.origin?.name, 200),
-      packageCount: packages.length,
-      searchText: [number, shipperName, consigneeName].join('\n').toLowerCase(),
-      providerUpdatedAt: date(receipt.updatedAt) ?? new Date(0),
-    },
-    packages,
-  };
 }
 
 const UPDATABLE = [
