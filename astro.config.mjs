@@ -30,6 +30,9 @@ export default defineConfig({
   build: { inlineStylesheets: 'never' },
   vite: {
     plugins: [tailwindcss()],
+    // Leaflet's stylesheet names PNGs for controls and default markers the map never shows
+    // (its markers are SVGs from public/map/): leave them as files rather than base64 in the CSS.
+    build: { assetsInlineLimit: (file) => (file.includes('/node_modules/leaflet/') ? false : undefined) },
     ssr: { external: ['sequelize', 'sqlite3', 'bcrypt', 'umzug'] },
   },
 });

@@ -1,8 +1,9 @@
 /** Every request: security headers, start-up, cross-site refusal, session, page access. */
 import { defineMiddleware, sequence } from 'astro:middleware';
-import { isHttps } from '~/server/config';
+import { config, isHttps } from '~/server/config';
 import { whenReady } from '~/server/bootstrap';
 import { clientAddress } from '~/server/http/client-address';
+import { tileImageSource, withImageSource } from '~/server/http/csp';
 import { AppError } from '~/server/http/errors';
 import { pageAccess } from '~/server/http/guard';
 import { isCrossSiteRequest } from '~/server/http/origin';
@@ -12,6 +13,9 @@ import { findActiveSession } from '~/server/services/sessions';
 
 /** The catch-all page: any path no other page claims. */
 const UNKNOWN_PAGE_ROUTE = '/[...path]';
+
+/** The map tile server of MAP_TILE_URL, whose images the pages' CSP must allow. */
+const TILE_IMAGE_SOURCE = tileImageSource(config.mapTileUrl);
 
 const isApi = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
 
@@ -23,7 +27,8 @@ const securityHeaders = defineMiddleware(async (context, next) => {
   headers.set('X-Frame-Options', 'DENY');
   headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
   // Astro sets the CSP (with script and style hashes) on pages; API answers get a closed one.
-  if (!headers.has('Content-Security-Policy')) headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  const pagePolicy = headers.get('Content-Security-Policy');
+  headers.set('Content-Security-Policy', pagePolicy ? withImageSource(pagePolicy, TILE_IMAGE_SOURCE) : "default-src 'none'; frame-ancestors 'none'");
   if (isHttps) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   // A signed-in page must not come back from the browser's cache after sign-out.
   if (context.locals.user && !headers.has('Cache-Control')) headers.set('Cache-Control', 'private, no-store');

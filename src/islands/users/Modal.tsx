@@ -4,11 +4,13 @@ interface ModalProps {
   title: string;
   /** Escape, the backdrop and Cancel buttons all ask to close; the owner decides (not while saving). */
   onClose: () => void;
+  /** A wider box, for content such as a map. */
+  wide?: boolean;
   children: ReactNode;
 }
 
 /** A daisyUI modal on a native <dialog>, opened as modal while mounted (focus trap, Escape, top layer). */
-export function Modal({ title, onClose, children }: ModalProps) {
+export function Modal({ title, onClose, wide = false, children }: ModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -27,7 +29,7 @@ export function Modal({ title, onClose, children }: ModalProps) {
         onClose();
       }}
     >
-      <div className="modal-box max-w-lg border border-base-300">
+      <div className={`modal-box border border-base-300 ${wide ? 'max-w-3xl' : 'max-w-lg'}`}>
         <h2 id={titleId} className="mb-4 text-lg font-bold">
           {title}
         </h2>

@@ -1,0 +1,84 @@
+/**
+ * The 'Tracking Details' modal (spec section 2 "Tracking map modal"). The default export, so the
+ * receipts island can load it with React.lazy; Leaflet itself loads only once the modal is open.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { receiptMapView } from '~/shared/map-view';
+import type { Receipt } from '~/shared/receipts';
+import { Modal } from '../users/Modal';
+
+export type TrackedReceipt = Pick<Receipt, 'number' | 'status' | 'modeOfTransportation' | 'origin'>;
+
+export interface TrackingMapModalProps {
+  /** The receipt to show; null renders nothing. */
+  receipt: TrackedReceipt | null;
+  /** Leaflet tile URL template (server config MAP_TILE_URL). */
+  tileUrl: string;
+  /** Attribution HTML for the tiles (server config MAP_TILE_ATTRIBUTION). */
+  tileAttribution: string;
+  onClose: () => void;
+}
+
+export default function TrackingMapModal({ receipt, ...props }: TrackingMapModalProps) {
+  return receipt && <TrackingDetails receipt={receipt} {...props} />;
+}
+
+function TrackingDetails({ receipt, tileUrl, tileAttribution, onClose }: TrackingMapModalProps & { receipt: TrackedReceipt }) {
+  return (
+    <Modal title="Tracking Details" onClose={onClose} wide>
+      <dl className="mb-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="opacity-70">Receipt</dt>
+        <dd className="font-medium">{receipt.number}</dd>
+        <dt className="opacity-70">Status</dt>
+        <dd>{receipt.status}</dd>
+        <dt className="opacity-70">Transport Mode</dt>
+        <dd>{receipt.modeOfTransportation}</dd>
+      </dl>
+      <TrackingMap receipt={receipt} tileUrl={tileUrl} tileAttribution={tileAttribution} />
+      <p className="mt-2 text-sm opacity-70">Click and drag to move the map • Scroll to zoom in/out</p>
+      <div className="modal-action">
+        <button type="button" className="btn" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+type MapState = 'loading' | 'ready' | 'failed';
+
+function TrackingMap({ receipt, tileUrl, tileAttribution }: Pick<TrackingMapModalProps, 'tileUrl' | 'tileAttribution'> & { receipt: TrackedReceipt }) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<MapState>('loading');
+  const view = useMemo(() => receiptMapView(receipt), [receipt]);
+
+  useEffect(() => {
+    let removeMap: (() => void) | undefined;
+    let cancelled = false;
+    import('./tracking-map')
+      .then((module) => module.stylesheetLoaded.then(() => module.drawMapView))
+      .then(
+        (drawMapView) => {
+          if (cancelled || !containerRef.current) return;
+          removeMap = drawMapView(containerRef.current, view, { url: tileUrl, attribution: tileAttribution });
+          setState('ready');
+        },
+        () => !cancelled && setState('failed'),
+      );
+    return () => {
+      cancelled = true;
+      removeMap?.();
+    };
+  }, [view, tileUrl, tileAttribution]);
+
+  return (
+    <div className="relative isolate h-80 overflow-hidden rounded-box bg-base-200 sm:h-96">
+      <div ref={containerRef} className="size-full" />
+      {state !== 'ready' && (
+        <div className="absolute inset-0 grid place-items-center text-sm" role="status">
+          {state === 'loading' ? <span className="loading loading-spinner" aria-label="Loading map" /> : 'The map could not be loaded.'}
+        </div>
+      )}
+    </div>
+  );
+}
