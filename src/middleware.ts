@@ -1,6 +1,6 @@
-/** Every request: security headers, start-up, cross-site refusal, session, page access. */
+/** Every request: security headers, the sandbox-only paths, start-up, cross-site refusal, session, page access. */
 import { defineMiddleware, sequence } from 'astro:middleware';
-import { isHttps } from '~/server/config';
+import { config, isHttps } from '~/server/config';
 import { whenReady } from '~/server/bootstrap';
 import { clientAddress } from '~/server/http/client-address';
 import { AppError } from '~/server/http/errors';
@@ -14,6 +14,9 @@ import { findActiveSession } from '~/server/services/sessions';
 const UNKNOWN_PAGE_ROUTE = '/[...path]';
 
 const isApi = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
+const isSandbox = (pathname: string) => pathname === '/sandbox' || pathname.startsWith('/sandbox/');
+/** The sandbox's consent page is a browser form; its token, data and control calls come from servers. */
+const isSandboxServerCall = (pathname: string) => isSandbox(pathname) && pathname.replace(/\/+$/, '') !== '/sandbox/oauth/authorize';
 
 const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();
@@ -46,13 +49,19 @@ const apiEnvelope = defineMiddleware(async (context, next) => {
   return errorResponse(new AppError('NOT_FOUND', 'Endpoint not found'));
 });
 
+/** The built-in sandbox provider exists with PROVIDER=sandbox only. */
+const sandboxOnly = defineMiddleware((context, next) => {
+  if (config.provider !== 'sandbox' && isSandbox(context.url.pathname)) return new Response('Not found', { status: 404 });
+  return next();
+});
+
 const startUp = defineMiddleware(async (_context, next) => {
   await whenReady();
   return next();
 });
 
 const refuseCrossSite = defineMiddleware((context, next) => {
-  if (!isCrossSiteRequest(context.request, context.url.origin)) return next();
+  if (isSandboxServerCall(context.url.pathname) || !isCrossSiteRequest(context.request, context.url.origin)) return next();
   const error = new AppError('FORBIDDEN', 'Cross-site requests are forbidden');
   return isApi(context.url.pathname) ? errorResponse(error) : new Response(error.message, { status: 403 });
 });
@@ -78,5 +87,5 @@ const guardPages = defineMiddleware((context, next) => {
   return next();
 });
 
-export const onRequest = sequence(securityHeaders, apiEnvelope, startUp, refuseCrossSite, loadSession, guardPages);
+export const onRequest = sequence(securityHeaders, apiEnvelope, sandboxOnly, startUp, refuseCrossSite, loadSession, guardPages);
 
