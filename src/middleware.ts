@@ -1,4 +1,4 @@
-/** Every request: security headers, start-up, cross-site refusal, session, page access. */
+/** Every request: security headers, the sandbox-only paths, start-up, cross-site refusal, session, page access. */
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { config, isHttps } from '~/server/config';
 import { whenReady } from '~/server/bootstrap';
@@ -18,6 +18,9 @@ const UNKNOWN_PAGE_ROUTE = '/[...path]';
 const TILE_IMAGE_SOURCE = tileImageSource(config.mapTileUrl);
 
 const isApi = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
+const isSandbox = (pathname: string) => pathname === '/sandbox' || pathname.startsWith('/sandbox/');
+/** The sandbox's consent page is a browser form; its token, data and control calls come from servers. */
+const isSandboxServerCall = (pathname: string) => isSandbox(pathname) && pathname.replace(/\/+$/, '') !== '/sandbox/oauth/authorize';
 
 const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();
@@ -51,13 +54,19 @@ const apiEnvelope = defineMiddleware(async (context, next) => {
   return errorResponse(new AppError('NOT_FOUND', 'Endpoint not found'));
 });
 
+/** The built-in sandbox provider exists with PROVIDER=sandbox only. */
+const sandboxOnly = defineMiddleware((context, next) => {
+  if (config.provider !== 'sandbox' && isSandbox(context.url.pathname)) return new Response('Not found', { status: 404 });
+  return next();
+});
+
 const startUp = defineMiddleware(async (_context, next) => {
   await whenReady();
   return next();
 });
 
 const refuseCrossSite = defineMiddleware((context, next) => {
-  if (!isCrossSiteRequest(context.request, context.url.origin)) return next();
+  if (isSandboxServerCall(context.url.pathname) || !isCrossSiteRequest(context.request, context.url.origin)) return next();
   const error = new AppError('FORBIDDEN', 'Cross-site requests are forbidden');
   return isApi(context.url.pathname) ? errorResponse(error) : new Response(error.message, { status: 403 });
 });
@@ -83,5 +92,5 @@ const guardPages = defineMiddleware((context, next) => {
   return next();
 });
 
-export const onRequest = sequence(securityHeaders, apiEnvelope, startUp, refuseCrossSite, loadSession, guardPages);
+export const onRequest = sequence(securityHeaders, apiEnvelope, sandboxOnly, startUp, refuseCrossSite, loadSession, guardPages);
 

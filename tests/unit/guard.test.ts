@@ -8,6 +8,9 @@ describe('pageAccess', () => {
     ['/login', 'public'],
     ['/login/', 'public'],
     ['/logout', 'public'],
+    ['/sandbox', 'public'],
+    ['/sandbox/oauth/authorize', 'public'],
+    ['/sandbox/v1/receipts', 'public'],
     ['/admin', 'admin'],
     ['/admin/users', 'admin'],
     ['/admin/users/viewers', 'admin'],
@@ -19,6 +22,7 @@ describe('pageAccess', () => {
     ['/locations', 'user'],
     ['/loginx', 'user'],
     ['/administrator', 'user'],
+    ['/sandboxes', 'user'],
     ['/dashboard/admin', 'user'],
   ])('when the path is %s, then access is %s', (path, access) => {
     expect(pageAccess(path)).toBe(access);

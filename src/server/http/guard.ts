@@ -24,6 +24,8 @@ export type PageAccess = 'public' | 'user' | 'admin';
 const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> = [
   ['/login', 'public'],
   ['/logout', 'public'],
+  // The built-in sandbox provider stands in for another company's server: no portal session there.
+  ['/sandbox', 'public'],
   ['/admin', 'admin'],
 ];
 

@@ -1,0 +1,5 @@
+import type { APIRoute } from 'astro';
+import { notFound } from '~/server/provider/sandbox/http';
+
+// Sandbox provider: any path it does not serve.
+export const ALL: APIRoute = () => notFound();

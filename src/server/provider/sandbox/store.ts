@@ -1,0 +1,214 @@
+/**
+ * The sandbox's receipts in memory, kept sorted by (updatedAt, id) so a page after a cursor is one
+ * binary search and a slice. Every change window (SYNC_INTERVAL_SECONDS, applied when changes are
+ * asked for, or at once through the control endpoint) moves a few receipts along their lifecycle,
+ * adds a few and now and then deletes one; a change always gets an updatedAt later than any before.
+ */
+import type { PackageScan, ProviderConsignee, ProviderReceipt, ReceiptChangesPage } from '../contract';
+import {
+  consigneePool,
+  describeRecord,
+  FINAL_STAGE,
+  generateSandbox,
+  Hold,
+  isSettled,
+  receiptOf,
+  STREAM,
+  type ConsigneePool,
+  type SandboxRecord,
+} from './generator';
+import { mixSeed, Random } from './random';
+
+/** After a long quiet spell only the latest windows are applied, so one request never does hours of work. */
+const MAX_CATCH_UP_WINDOWS = 30;
+
+export interface Cursor {
+  updatedAt: number;
+  id: number;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(`${cursor.updatedAt}:${cursor.id}`).toString('base64url');
+}
+
+export function decodeCursor(text: string): Cursor | null {
+  const match = /^(\d{1,15}):(\d{1,15})$/.exec(Buffer.from(text, 'base64url').toString());
+  return match ? { updatedAt: Number(match[1]), id: Number(match[2]) } : null;
+}
+
+const compare = (a: Cursor, b: Cursor) => a.updatedAt - b.updatedAt || a.id - b.id;
+
+export interface WindowChanges {
+  window: number;
+  advanced: number[];
+  added: number[];
+  deleted: number[];
+}
+
+export interface SandboxSamples {
+  receipts: number;
+  consigneeIds: number[];
+  /** Scanned at the warehouse, on no receipt. */
+  trackingNumbersWithoutReceipt: string[];
+  /** Scanned at the warehouse and on a receipt (which may since have been deleted). */
+  scannedPackages: { trackingNumber: string; receiptId: number }[];
+}
+
+export class SandboxStore {
+  readonly consignees: ProviderConsignee[];
+  private readonly byChange: SandboxRecord[];
+  private readonly byId = new Map<number, SandboxRecord>();
+  private readonly scans: Map<string, PackageScan[]>;
+  private readonly orphanTrackingNumbers: string[];
+  private readonly scannedPackages: SandboxSamples['scannedPackages'];
+  private readonly pool: ConsigneePool;
+  private windowsApplied = 0;
+  private latestChange = 0;
+  private nextId: number;
+
+  constructor(
+    private readonly seed: number,
+    count: number,
+    private readonly startedAt: number,
+  ) {
+    const data = generateSandbox(seed, count, startedAt);
+    this.consignees = data.consignees;
+    this.scans = data.scans;
+    this.orphanTrackingNumbers = data.orphanTrackingNumbers;
+    this.scannedPackages = data.scannedPackages;
+    this.pool = consigneePool(data.consignees.length);
+    this.byChange = [...data.records].sort(compare);
+    for (const record of data.records) {
+      this.byId.set(record.id, record);
+      this.latestChange = Math.max(this.latestChange, record.updatedAt);
+    }
+    this.nextId = (data.records.at(-1)?.id ?? 100_000) + 1;
+  }
+
+  get size(): number {
+    return this.byChange.length;
+  }
+
+  /** Receipts changed after `since` (all, without one), oldest change first. */
+  listChanges(since: Cursor | null, limit: number): ReceiptChangesPage {
+    const start = since ? this.firstAfter(since) : 0;
+    const page = this.byChange.slice(start, start + limit);
+    const last = page.at(-1);
+    return {
+      receipts: page.map((record) => this.receiptOf(record)),
+      nextCursor: last ? encodeCursor(last) : since && encodeCursor(since),
+      hasMore: start + page.length < this.byChange.length,
+    };
+  }
+
+  receipt(id: number): ProviderReceipt | null {
+    const record = this.byId.get(id);
+    return record ? this.receiptOf(record) : null;
+  }
+
+  scansFor(trackingNumber: string): PackageScan[] {
+    return this.scans.get(trackingNumber.toUpperCase()) ?? [];
+  }
+
+  samples(): SandboxSamples {
+    return {
+      receipts: this.byChange.length,
+      consigneeIds: this.consignees.map((consignee) => consignee.id),
+      trackingNumbersWithoutReceipt: this.orphanTrackingNumbers.slice(0, 5),
+      scannedPackages: this.scannedPackages.slice(0, 5),
+    };
+  }
+
+  /** Applies the change windows that have passed by `now` (one every `intervalMs` since start). */
+  catchUp(now: number, intervalMs: number): void {
+    const due = Math.floor((now - this.startedAt) / intervalMs);
+    if (due <= this.windowsApplied) return;
+    this.windowsApplied = Math.max(this.windowsApplied, due - MAX_CATCH_UP_WINDOWS);
+    while (this.windowsApplied < due) this.applyWindow(++this.windowsApplied, now);
+  }
+
+  /** Applies the next change window now. */
+  advance(now: number): WindowChanges {
+    return this.applyWindow(++this.windowsApplied, now);
+  }
+
+  private receiptOf(record: SandboxRecord): ProviderReceipt {
+    return receiptOf(this.seed, record, this.consignees);
+  }
+
+  private firstAfter(cursor: Cursor): number {
+    let low = 0;
+    let high = this.byChange.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(this.byChange[middle]!, cursor) > 0) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+
+  private remove(record: SandboxRecord): void {
+    this.byChange.splice(this.firstAfter(record) - 1, 1);
+  }
+
+  private nextStamp(now: number): number {
+    this.latestChange = Math.max(now, this.latestChange + 1);
+    return this.latestChange;
+  }
+
+  /** Everything in window `window` follows from (seed, window) and the state before it. */
+  private applyWindow(window: number, now: number): WindowChanges {
+    const random = new Random(mixSeed(this.seed, STREAM.window, window));
+    const changes: WindowChanges = { window, advanced: [], added: [], deleted: [] };
+
+    const moving = this.byChange.filter((record) => !isSettled(record));
+    const advanceCount = Math.min(moving.length, random.int(2, 5));
+    for (let i = 0; i < advanceCount; i++) {
+      const pick = random.int(i, moving.length - 1);
+      [moving[i], moving[pick]] = [moving[pick]!, moving[i]!];
+      const record = moving[i]!;
+      this.remove(record);
+      advanceRecord(random, record);
+      record.updatedAt = this.nextStamp(now);
+      this.byChange.push(record);
+      changes.advanced.push(record.id);
+    }
+
+    if (this.byChange.length > 0 && random.chance(0.25)) {
+      const record = this.byChange[random.int(0, this.byChange.length - 1)]!;
+      if (!changes.advanced.includes(record.id)) {
+        this.remove(record);
+        this.byId.delete(record.id);
+        changes.deleted.push(record.id);
+      }
+    }
+
+    const addCount = random.int(1, 3);
+    for (let i = 0; i < addCount; i++) {
+      const id = this.nextId++;
+      const record = describeRecord(new Random(mixSeed(this.seed, STREAM.receipt, id)), id, this.pool);
+      record.receivedAt = record.updatedAt = this.nextStamp(now);
+      record.stage = random.chance(0.15) ? -1 : 0;
+      this.byChange.push(record);
+      this.byId.set(id, record);
+      changes.added.push(id);
+    }
+    return changes;
+  }
+}
+
+/** One step along the lifecycle: released from hold, received, shipped, arrived…; sometimes held or cancelled. */
+function advanceRecord(random: Random, record: SandboxRecord): void {
+  if (record.hold === Hold.OnHold) {
+    record.hold = Hold.None;
+    return;
+  }
+  if (record.stage < 0) {
+    record.stage = 0;
+    return;
+  }
+  const roll = random.next();
+  if (roll < 0.05) record.hold = Hold.OnHold;
+  else if (roll < 0.08 && record.stage === 0) record.hold = Hold.Cancelled;
+  else record.stage = Math.min(FINAL_STAGE, record.stage + 1);
+}

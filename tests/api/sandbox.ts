@@ -1,0 +1,83 @@
+/** Steps of the sandbox provider's tests: a PKCE pair, the consent page, the token endpoint, the controls. */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Portal } from '../support/portal';
+
+export const CLIENT_ID = 'freight-portal';
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+export function pkcePair() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export const redirectUriOf = (portal: Portal) => `${portal.url}/admin/tokens/callback`;
+
+export function authorizeParams(portal: Portal, challenge: string, extra: Record<string, string> = {}): URLSearchParams {
+  return new URLSearchParams({
+    response_type: 'code',
+    client_id: CLIENT_ID,
+    redirect_uri: redirectUriOf(portal),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'state-123',
+    scope: 'receipts',
+    ...extra,
+  });
+}
+
+/** Posts the consent form as the browser would (same origin), with the user's decision. */
+export function decide(portal: Portal, params: URLSearchParams, decision: 'authorize' | 'deny', origin = portal.url): Promise<Response> {
+  const body = new URLSearchParams(params);
+  body.set('decision', decision);
+  return fetch(`${portal.url}/sandbox/oauth/authorize`, { method: 'POST', headers: { ...FORM, Origin: origin }, body, redirect: 'manual' });
+}
+
+/** Authorizes on the consent page and returns the code with its verifier. */
+export async function authorizationCode(portal: Portal) {
+  const { verifier, challenge } = pkcePair();
+  const response = await decide(portal, authorizeParams(portal, challenge), 'authorize');
+  const code = new URL(response.headers.get('location')!).searchParams.get('code');
+  if (!code) throw new Error(`no code: ${response.status} ${response.headers.get('location')}`);
+  return { code, verifier };
+}
+
+export interface TokenResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, any>;
+}
+
+export async function tokenRequest(portal: Portal, form: Record<string, string>, headers: Record<string, string> = {}): Promise<TokenResponse> {
+  const response = await fetch(`${portal.url}/sandbox/oauth/token`, { method: 'POST', headers: { ...FORM, ...headers }, body: new URLSearchParams(form) });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+export async function exchangeCode(portal: Portal, code: string, verifier: string, extra: Record<string, string> = {}): Promise<TokenResponse> {
+  return tokenRequest(portal, { grant_type: 'authorization_code', code, redirect_uri: redirectUriOf(portal), client_id: CLIENT_ID, code_verifier: verifier, ...extra });
+}
+
+/** A fresh token pair through the whole authorization code flow. */
+export async function connect(portal: Portal): Promise<{ accessToken: string; refreshToken: string }> {
+  const { code, verifier } = await authorizationCode(portal);
+  const { status, body } = await exchangeCode(portal, code, verifier);
+  if (status !== 200) throw new Error(`token exchange failed: ${status} ${JSON.stringify(body)}`);
+  return { accessToken: body.access_token, refreshToken: body.refresh_token };
+}
+
+export async function sandboxGet(portal: Portal, path: string, accessToken?: string): Promise<{ status: number; headers: Headers; body: any }> {
+  const response = await fetch(`${portal.url}/sandbox${path}`, { headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {} });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // A page, or an empty 404.
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+export async function control(portal: Portal, action: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${portal.url}/sandbox/control/${action}`, { method: action === 'samples' ? 'GET' : 'POST' });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
