@@ -30,6 +30,8 @@ export interface Config {
   sandboxRefreshTokenSeconds: number;
   /** The sandbox's test controls (outage, advance, revoke): tests and the benchmark only. */
   sandboxControl: boolean;
+  /** How often the sandbox's data moves; SYNC_INTERVAL_SECONDS unless set. */
+  sandboxChangeSeconds: number;
   mapTileUrl: string;
   mapTileAttribution: string;
   sandboxReceipts: number;
@@ -128,6 +130,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     sandboxAccessTokenSeconds: integer(env, 'SANDBOX_ACCESS_TOKEN_SECONDS', 3600),
     sandboxRefreshTokenSeconds: integer(env, 'SANDBOX_REFRESH_TOKEN_SECONDS', 30 * 86_400),
     sandboxControl: flag(env, 'SANDBOX_CONTROL', false),
+    sandboxChangeSeconds: integer(env, 'SANDBOX_CHANGE_SECONDS', integer(env, 'SYNC_INTERVAL_SECONDS', 120)),
     mapTileUrl: text(env, 'MAP_TILE_URL', 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
     mapTileAttribution: text(env, 'MAP_TILE_ATTRIBUTION', '© OpenStreetMap contributors'),
     sandboxReceipts: integer(env, 'SANDBOX_RECEIPTS', 500, 0),

@@ -136,9 +136,16 @@ export type ReceiptQuery = z.output<typeof receiptQuerySchema>;
 
 export const packageSearchQuerySchema = z.object({ trackingNumber: trackingNumberText });
 
-/** Reads the list query from a URL's search params (first value of each key). */
+/** A URL's search params as an object of first values: a repeated key cannot override the first. */
+export function firstValues(params: URLSearchParams): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of params) values[key] ??= value;
+  return values;
+}
+
+/** Reads the list query from a URL's search params. */
 export function readReceiptQuery(params: URLSearchParams) {
-  return receiptQuerySchema.safeParse(Object.fromEntries(params));
+  return receiptQuerySchema.safeParse(firstValues(params));
 }
 
 /** The query string for a list request or page URL: defaults and empty values left out. */

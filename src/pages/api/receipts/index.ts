@@ -2,10 +2,10 @@ import { parseWith } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, okPage } from '~/server/http/respond';
 import { listReceipts } from '~/server/services/receipts';
-import { receiptQuerySchema } from '~/shared/receipts';
+import { firstValues, receiptQuerySchema } from '~/shared/receipts';
 
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  const query = parseWith(receiptQuerySchema, Object.fromEntries(context.url.searchParams));
+  const query = parseWith(receiptQuerySchema, firstValues(context.url.searchParams));
   return okPage(await listReceipts(user, query));
 });

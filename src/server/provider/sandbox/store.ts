@@ -1,6 +1,6 @@
 /**
  * The sandbox's receipts in memory, kept sorted by (updatedAt, id) so a page after a cursor is one
- * binary search and a slice. Every change window (SYNC_INTERVAL_SECONDS, applied when changes are
+ * binary search and a slice. Every change window (SANDBOX_CHANGE_SECONDS, applied when changes are
  * asked for, or at once through the control endpoint) moves a few receipts along their lifecycle,
  * adds a few and now and then deletes one; a change always gets an updatedAt later than any before.
  */

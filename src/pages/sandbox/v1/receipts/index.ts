@@ -19,6 +19,6 @@ export const GET: APIRoute = async ({ request, url }) => {
   if (!/^\d{1,4}$/.test(limitText ?? '1') || limit < 1 || limit > MAX_LIMIT) return invalidRequest(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
 
   const store = sandboxStore();
-  store.catchUp(Date.now(), config.syncIntervalSeconds * 1000);
+  store.catchUp(Date.now(), config.sandboxChangeSeconds * 1000);
   return json(store.listChanges(cursor, limit));
 };
