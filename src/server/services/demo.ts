@@ -27,7 +27,7 @@ export async function createDemoCustomer(): Promise<void> {
   const names = consignees.map(({ name }) => name).join(', ');
   console.log(
     config.demoPassword
-      ? `Demo customer "${DEMO_USERNAME}" created with the password from DEMO_PASSWORD; consignees: ${names}.`
-      : ['', '  Demo customer created. Sign in with:', `    username: ${DEMO_USERNAME}`, `    password: ${password}`, `  It sees the receipts of ${names}.`, '  This password is shown only once.', ''].join('\n'),
+      ? `Demo customer "${DEMO_USERNAME}" created with the password from DEMO_PASSWORD; its consignees: ${names}`
+      : ['', '  Demo customer created. Sign in with:', `    username: ${DEMO_USERNAME}`, `    password: ${password}`, `  Its consignees: ${names}`, '  This password is shown only once.', ''].join('\n'),
   );
 }
