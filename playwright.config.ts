@@ -41,5 +41,12 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
   },
-  webServer: [portal(E2E_PORT, 'main'), portal(E2E_PORT + 1, 'locations-off', { SHOW_LOCATIONS: 'false' })],
+  webServer: [
+    // The receipts tests read the sandbox's samples, take it down once, and compare the screens with the
+    // API: one sync at start keeps the data still for the whole run.
+    portal(E2E_PORT, 'main', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '3600' }),
+    portal(E2E_PORT + 1, 'locations-off', { SHOW_LOCATIONS: 'false' }),
+    // Nothing listens on port 9 (discard): the first sync fails, so receipts and statistics are EXTERNAL_API_ERROR.
+    portal(E2E_PORT + 2, 'provider-down', { PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9' }),
+  ],
 });

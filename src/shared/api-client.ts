@@ -53,7 +53,13 @@ export function forgetStoredUser(): void {
   }
 }
 
+/** Calls the API and answers the success envelope's `data`. */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await apiBody<{ data: T }>(method, path, body)).data;
+}
+
+/** Calls the API and answers the whole success body, for answers with more beside `data` (the receipt list). */
+export async function apiBody<T extends { data: unknown }>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = {
     method,
     credentials: 'same-origin',
@@ -70,8 +76,8 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   } catch (error) {
     throw new ApiError(0, null, error instanceof Error && error.name === 'TimeoutError' ? 'Request timed out' : 'Network error');
   }
-  const payload = (await response.json().catch(() => null)) as { success?: boolean; data?: T } | ErrorEnvelope | null;
-  if (response.ok && payload && payload.success !== false) return (payload as { data: T }).data;
+  const payload = (await response.json().catch(() => null)) as { success?: boolean } | null;
+  if (response.ok && payload && payload.success !== false) return payload as T;
 
   const envelope = payload && payload.success === false ? (payload as ErrorEnvelope) : null;
   const error = new ApiError(response.status, envelope, envelope?.message ?? `Request failed with status ${response.status}`);

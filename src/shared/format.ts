@@ -1,5 +1,5 @@
 /** Display formatting of spec section 3 ("Formatting") and a few labels, shared by pages and islands. */
-import type { Role } from './constants';
+import { COUNT_DECIMALS, NUMBER_DECIMALS, type Role } from './constants';
 
 /** MM/DD/YYYY (en-US); missing or invalid gives 'N/A'. */
 export function formatDate(value: string | number | Date | null | undefined): string {
@@ -7,6 +7,44 @@ export function formatDate(value: string | number | Date | null | undefined): st
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return 'N/A';
   return date.toLocaleDateString('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
+}
+
+const numberFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS });
+const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: COUNT_DECIMALS });
+
+const isNumber = (value: number | null | undefined): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** A measure with 3 decimals ('1,234.500'); missing gives '0'. */
+export function formatNumber(value: number | null | undefined): string {
+  return isNumber(value) ? numberFormat.format(value) : '0';
+}
+
+/** A count with no decimals ('1,234'); missing gives '0'. */
+export function formatCount(value: number | null | undefined): string {
+  return isNumber(value) ? countFormat.format(value) : '0';
+}
+
+export function formatWeight(value: number | null | undefined): string {
+  return `${formatNumber(value)} lbs`;
+}
+
+export function formatVolume(value: number | null | undefined): string {
+  return `${formatNumber(value)} ft³`;
+}
+
+export type StatusTone = 'info' | 'success' | 'warning' | 'error' | 'neutral';
+
+const STATUS_TONES: Record<string, StatusTone> = {
+  'in-transit': 'info',
+  delivered: 'success',
+  'on-hold': 'warning',
+  cancelled: 'error',
+  canceled: 'error',
+};
+
+/** Spec section 4: In-Transit blue, Delivered green, On-Hold yellow, Cancelled red, anything else grey. */
+export function statusTone(status: string): StatusTone {
+  return STATUS_TONES[status.trim().toLowerCase().replace(/[\s_-]+/g, '-')] ?? 'neutral';
 }
 
 /** The role capitalised, as the top bar and profile show it: 'admin-viewer' → 'Admin-viewer'. */

@@ -1,14 +1,15 @@
 /**
  * Receipts as the API answers them (spec section 3) and the list query's rules (sections 5, 7, 9).
- * The island, the pages and the endpoints all read the query through `receiptQuerySchema`.
+ * The page and the endpoints read the query through `receiptQuerySchema`; the island, which must not
+ * carry zod, writes it with `receiptQueryString` (receipt-query-string.ts, re-exported here).
  */
 import * as z from 'zod/mini';
 import { DEFAULT_RECEIPT_SORT, RECEIPT_SORT_KEYS, RECEIPTS_PAGE_SIZE, TRACKING_NUMBER_MIN } from './constants';
+import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, TRACKING_NUMBER_MESSAGE } from './receipt-query-string';
+
+export { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, TRACKING_NUMBER_MESSAGE, receiptQueryString } from './receipt-query-string';
 
 export const RECEIPTS_MAX_LIMIT = 100;
-export const SEARCH_MAX_LENGTH = 100;
-export const TRACKING_NUMBER_MAX = 64;
-export const TRACKING_NUMBER_MESSAGE = 'Tracking number must be at least 8 characters';
 
 export const commoditySchema = z.object({
   description: z.string(),
@@ -146,17 +147,4 @@ export function firstValues(params: URLSearchParams): Record<string, string> {
 /** Reads the list query from a URL's search params. */
 export function readReceiptQuery(params: URLSearchParams) {
   return receiptQuerySchema.safeParse(firstValues(params));
-}
-
-/** The query string for a list request or page URL: defaults and empty values left out. */
-export function receiptQueryString(query: Partial<ReceiptQuery>): string {
-  const params = new URLSearchParams();
-  if (query.page && query.page !== 1) params.set('page', String(query.page));
-  if (query.limit && query.limit !== RECEIPTS_PAGE_SIZE) params.set('limit', String(query.limit));
-  if (query.sortBy && query.sortBy !== DEFAULT_RECEIPT_SORT.sortBy) params.set('sortBy', query.sortBy);
-  if (query.sortOrder && query.sortOrder !== DEFAULT_RECEIPT_SORT.sortOrder) params.set('sortOrder', query.sortOrder);
-  if (query.search) params.set('search', query.search);
-  if (query.trackingNumber) params.set('trackingNumber', query.trackingNumber);
-  const text = params.toString();
-  return text ? `?${text}` : '';
 }

@@ -4,3 +4,5 @@ export const E2E_PORT = Number(process.env.E2E_PORT || 4610);
 export const E2E_URL = `http://127.0.0.1:${E2E_PORT}`;
 /** A second portal with SHOW_LOCATIONS=false. */
 export const LOCATIONS_OFF_URL = `http://127.0.0.1:${E2E_PORT + 1}`;
+/** A third portal whose logistics provider never answered: the receipts mirror was never filled. */
+export const PROVIDER_DOWN_URL = `http://127.0.0.1:${E2E_PORT + 2}`;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api, errorText } from '~/shared/api-client';
+import { ApiError, api, apiBody, errorText } from '~/shared/api-client';
 
 describe('errorText (spec section 8)', () => {
   it('when the answer has a message, then the message wins', () => {
@@ -46,6 +46,20 @@ describe('api (spec section 4, session rules)', () => {
   it('when a call succeeds, then its data is returned', async () => {
     answer(200, { success: true, data: { showLocations: false } });
     await expect(api('GET', '/config')).resolves.toEqual({ showLocations: false });
+  });
+
+  it('when the answer carries more beside data, then apiBody returns all of it and api only data', async () => {
+    const body = { success: true, data: [1], pagination: { currentPage: 1 }, meta: { cached: true, processingTime: 3 } };
+    answer(200, body);
+    await expect(apiBody('GET', '/receipts')).resolves.toEqual(body);
+    await expect(api('GET', '/receipts')).resolves.toEqual([1]);
+  });
+
+  it('when apiBody gets a 503 with EXTERNAL_API_ERROR, then an ApiError that is external and no sign-out', async () => {
+    answer(503, { success: false, message: 'Server is Busy', errorType: 'EXTERNAL_API_ERROR' });
+    const error = await apiBody('GET', '/receipts').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 503, isExternal: true });
+    expect(assign).not.toHaveBeenCalled();
   });
 
   it('when an ordinary call answers 401, then the stored user is removed and the browser goes to /login', async () => {

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { capitalizeRole, formatCountdown, formatDate, rateLimitMessage, roleLabel } from '~/shared/format';
+import {
+  capitalizeRole,
+  formatCount,
+  formatCountdown,
+  formatDate,
+  formatNumber,
+  formatVolume,
+  formatWeight,
+  rateLimitMessage,
+  roleLabel,
+  statusTone,
+} from '~/shared/format';
 
 describe('formatDate', () => {
   it('when given a date, then MM/DD/YYYY with leading zeros', () => {
@@ -61,5 +72,59 @@ describe('rateLimitMessage', () => {
 
   it.each([undefined, 0, -1])('when retryAfter is %s, then the generic message', (retryAfter) => {
     expect(rateLimitMessage(retryAfter)).toBe('Too many login attempts. Please try again later.');
+  });
+});
+
+describe('formatNumber, formatWeight, formatVolume (spec section 3)', () => {
+  it.each([
+    [0, '0.000'],
+    [12.5, '12.500'],
+    [3.4125, '3.413'],
+    [1234567.891, '1,234,567.891'],
+    [-2, '-2.000'],
+  ])('when the value is %s, then %s with 3 decimals', (value, expected) => {
+    expect(formatNumber(value)).toBe(expected);
+  });
+
+  it.each([null, undefined, Number.NaN, Number.POSITIVE_INFINITY])('when the value is %s, then 0', (value) => {
+    expect(formatNumber(value)).toBe('0');
+    expect(formatWeight(value)).toBe('0 lbs');
+    expect(formatVolume(value)).toBe('0 ft³');
+  });
+
+  it("when a weight or a volume, then suffixed ' lbs' or ' ft³'", () => {
+    expect(formatWeight(41.25)).toBe('41.250 lbs');
+    expect(formatVolume(3412.1)).toBe('3,412.100 ft³');
+  });
+});
+
+describe('formatCount (spec section 3)', () => {
+  it.each([
+    [0, '0'],
+    [7, '7'],
+    [12345, '12,345'],
+    [2.6, '3'],
+    [null, '0'],
+    [undefined, '0'],
+    [Number.NaN, '0'],
+  ])('when the count is %s, then %s with no decimals', (value, expected) => {
+    expect(formatCount(value)).toBe(expected);
+  });
+});
+
+describe('statusTone (spec section 4)', () => {
+  it.each([
+    ['In-Transit', 'info'],
+    ['in transit', 'info'],
+    ['Delivered', 'success'],
+    ['On-Hold', 'warning'],
+    ['ON_HOLD', 'warning'],
+    ['Cancelled', 'error'],
+    ['Canceled', 'error'],
+    ['Received at MIA warehouse', 'neutral'],
+    ['At destination', 'neutral'],
+    ['', 'neutral'],
+  ] as const)('when the status is %j, then %s', (status, tone) => {
+    expect(statusTone(status)).toBe(tone);
   });
 });

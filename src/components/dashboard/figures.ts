@@ -1,0 +1,8 @@
+/** How each dashboard figure is written (spec section 3), on the server and by the refresh script alike. */
+import { formatCount, formatVolume, formatWeight } from '~/shared/format';
+
+export const FIGURE_FORMATS = { count: formatCount, weight: formatWeight, volume: formatVolume };
+export type FigureFormat = keyof typeof FIGURE_FORMATS;
+
+/** 'N receipts' after a ranked name. */
+export const receiptCount = (count: number) => `${formatCount(count)} receipts`;

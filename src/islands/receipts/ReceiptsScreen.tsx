@@ -1,0 +1,213 @@
+/**
+ * Spec "Receipts" with its details modal and package tracking search. The first page arrives rendered
+ * with the page; later pages come from /api/receipts through the client cache of spec section 7, and
+ * the page URL follows the filters so that Back and a shared link restore them.
+ */
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { api, ApiError, apiBody, type ErrorEnvelope } from '~/shared/api-client';
+import { SERVER_BUSY_TEXT, SERVER_BUSY_TITLE } from '~/shared/messages';
+import { receiptQueryString } from '~/shared/receipt-query-string';
+import type { PackageScanResult, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
+import { createQuery, DATA_CACHE, LIST_CACHE } from '~/stores/query-cache';
+import { ListFooter } from './ListFooter';
+import { ReceiptDetailsModal } from './ReceiptDetailsModal';
+import { ReceiptFilters } from './ReceiptFilters';
+import { ReceiptsTable } from './ReceiptsTable';
+import { TrackingResult, type TrackingLookup } from './TrackingResult';
+
+// Leaflet comes with the map modal, fetched the first time someone presses a status button.
+const TrackingMapModal = lazy(() => import('./TrackingMapModal'));
+
+/** A typing pause after which the search box applies its text. */
+const SEARCH_DELAY_MS = 400;
+
+export interface ReceiptsScreenProps {
+  initialQuery: ReceiptQuery;
+  /** The first page's answer, or null when it failed with `initialError`. */
+  initialList: ReceiptList | null;
+  initialError: { status: number; body: ErrorEnvelope } | null;
+  tileUrl: string;
+  tileAttribution: string;
+}
+
+const loadList = (queryString: string) => apiBody<ReceiptList & { success: true }>('GET', `/receipts${queryString}`);
+const loadScans = (trackingNumber: string) => api<PackageScanResult[]>('GET', `/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber)}`);
+
+export default function ReceiptsScreen({ initialQuery, initialList, initialError, tileUrl, tileAttribution }: ReceiptsScreenProps) {
+  // One cache per mounted screen: on the server each render gets its own, so no answer crosses users.
+  const [list] = useState(() =>
+    createQuery<ReceiptList>(LIST_CACHE, loadList, {
+      initial: {
+        key: receiptQueryString(initialQuery),
+        data: initialList ?? undefined,
+        error: initialError && new ApiError(initialError.status, initialError.body, initialError.body.message ?? ''),
+      },
+    }),
+  );
+  const [scans] = useState(() => createQuery<PackageScanResult[]>(DATA_CACHE, loadScans, { initial: { key: '' } }));
+  const { data: answer, error, fetching } = useStore(list.$state);
+
+  const [query, setQuery] = useState(initialQuery);
+  const [searchText, setSearchText] = useState(initialQuery.search ?? '');
+  const [trackingText, setTrackingText] = useState(initialQuery.trackingNumber ?? '');
+  const [lookup, setLookup] = useState<TrackingLookup>({ kind: 'idle' });
+  /** Counts look-ups, so that one overtaken by a newer one or by a cleared box is dropped. */
+  const lookupRun = useRef(0);
+  const [details, setDetails] = useState<Receipt | null>(null);
+  const [mapReceipt, setMapReceipt] = useState<Receipt | null>(null);
+  const [mapWanted, setMapWanted] = useState(false);
+
+  /** Shows the list for `next` and records it in the page URL as a new history entry. */
+  function apply(next: ReceiptQuery): void {
+    const queryString = receiptQueryString(next);
+    if (queryString !== receiptQueryString(query)) history.pushState(next, '', `${location.pathname}${queryString}`);
+    setQuery(next);
+    list.show(queryString);
+  }
+
+  /** A filter or sort change: back to page 1. */
+  const refine = (change: Partial<ReceiptQuery>) => apply({ ...query, ...change, page: 1 });
+
+  useEffect(() => {
+    // Each history entry of this page carries its query, so Back needs no parsing (and no schema
+    // library) here. A URL with a refused value was rendered with that value's default: show the URL
+    // that matches the list.
+    history.replaceState(initialQuery, '', `${location.pathname}${receiptQueryString(initialQuery)}`);
+    const restore = (event: PopStateEvent) => {
+      const restored = event.state as ReceiptQuery | null;
+      if (!restored) return location.reload();
+      lookupRun.current += 1;
+      setLookup({ kind: 'idle' });
+      setSearchText(restored.search ?? '');
+      setTrackingText(restored.trackingNumber ?? '');
+      setQuery(restored);
+      list.show(receiptQueryString(restored));
+    };
+    addEventListener('popstate', restore);
+    return () => removeEventListener('popstate', restore);
+  }, [initialQuery, list]);
+
+  const typedSearch = searchText.trim() || undefined;
+  useEffect(() => {
+    if (typedSearch === query.search) return;
+    const timer = setTimeout(() => refine({ search: typedSearch }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typedSearch, query]);
+
+  function clearTracking(): void {
+    lookupRun.current += 1;
+    setLookup({ kind: 'idle' });
+    if (query.trackingNumber) refine({ trackingNumber: undefined });
+  }
+
+  async function searchTracking(trackingNumber: string): Promise<void> {
+    const run = ++lookupRun.current;
+    setLookup({ kind: 'searching' });
+    // The look-up is its own filter: it replaces the search, keeps the sort.
+    const filtered: ReceiptQuery = { ...query, page: 1, search: undefined, trackingNumber };
+    try {
+      const found = await list.get(receiptQueryString(filtered));
+      if (run !== lookupRun.current) return;
+      if (found.pagination.totalItems > 0) {
+        setSearchText('');
+        setLookup({ kind: 'idle' });
+        apply(filtered);
+        return;
+      }
+      const results = await scans.get(trackingNumber);
+      if (run !== lookupRun.current) return;
+      setLookup(results.length > 0 ? { kind: 'received', scans: results } : { kind: 'not-received' });
+      if (query.trackingNumber) refine({ trackingNumber: undefined });
+    } catch {
+      if (run === lookupRun.current) setLookup({ kind: 'failed' });
+    }
+  }
+
+  function showMap(receipt: Receipt): void {
+    setMapWanted(true);
+    setMapReceipt(receipt);
+  }
+
+  return (
+    <>
+      <ReceiptFilters
+        query={query}
+        searchText={searchText}
+        onSearchText={setSearchText}
+        onSearchSubmit={() => refine({ search: typedSearch })}
+        onClearSearch={() => {
+          setSearchText('');
+          refine({ search: undefined });
+        }}
+        trackingText={trackingText}
+        onTrackingText={(text) => {
+          setTrackingText(text);
+          if (!text.trim()) clearTracking();
+        }}
+        onTrackingSearch={searchTracking}
+        onSort={refine}
+      />
+
+      <TrackingResult lookup={lookup} />
+
+      <section className="surface relative rounded-box border border-base-content/10" aria-label="Receipts" aria-busy={fetching}>
+        {error ? (
+          <ListFailure error={error} onRetry={list.refetch} />
+        ) : !answer ? (
+          <div className="flex justify-center py-12">
+            <span className="loading loading-spinner" role="status" aria-label="Loading receipts" />
+          </div>
+        ) : answer.data.length === 0 ? (
+          <p className="px-6 py-12 text-center text-lg font-medium">No receipts found</p>
+        ) : (
+          <>
+            <div className={fetching ? 'opacity-60' : undefined}>
+              <ReceiptsTable receipts={answer.data} onShowMap={showMap} onShowDetails={setDetails} />
+            </div>
+            <ListFooter pagination={answer.pagination} meta={answer.meta} shown={answer.data.length} onPage={(page) => apply({ ...query, page })} />
+          </>
+        )}
+        {fetching && answer && <span className="loading loading-spinner loading-sm absolute top-4 right-4" role="status" aria-label="Loading receipts" />}
+      </section>
+
+      {details && <ReceiptDetailsModal receipt={details} onClose={() => setDetails(null)} />}
+      {mapWanted && (
+        <Suspense
+          fallback={
+            <div className="fixed inset-0 z-50 grid place-items-center">
+              <span className="loading loading-spinner" role="status" aria-label="Loading map" />
+            </div>
+          }
+        >
+          <TrackingMapModal receipt={mapReceipt} tileUrl={tileUrl} tileAttribution={tileAttribution} onClose={() => setMapReceipt(null)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+interface ListFailureProps {
+  error: unknown;
+  onRetry: () => void;
+}
+
+/** 'Server is Busy' for an external-API error, else the list's failure text; both offer another try. */
+function ListFailure({ error, onRetry }: ListFailureProps) {
+  const busy = error instanceof ApiError && error.isExternal;
+  return (
+    <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+      {busy ? (
+        <>
+          <h2 className="text-lg font-semibold">{SERVER_BUSY_TITLE}</h2>
+          <p className="max-w-md opacity-80">{SERVER_BUSY_TEXT}</p>
+        </>
+      ) : (
+        <p className="text-error">Failed to load receipts. Please try again later.</p>
+      )}
+      <button type="button" className="btn btn-sm btn-outline" onClick={onRetry}>
+        {busy ? 'Try Again' : 'Retry'}
+      </button>
+    </div>
+  );
+}
