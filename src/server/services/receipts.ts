@@ -42,6 +42,12 @@ export async function requireMirror(): Promise<void> {
 
 const isSqlite = sequelize.getDialect() === 'sqlite';
 const containsFunction = isSqlite ? 'instr' : 'strpos';
+/** The FTS5 trigram index answers "contains" for three characters or more (SQLite only). */
+const TRIGRAM = 3;
+const usesTrigramIndex = (text: string) => isSqlite && [...text].length >= TRIGRAM;
+/** A text as one FTS5 phrase: matched as a plain substring, whatever quotes or operators it holds. */
+const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
 /** SQLite's unary plus keeps the planner from using an index on the column (its documented hint). */
 const withoutIndex = (column: string) => (isSqlite ? `+"${column}"` : `"${column}"`);
 
@@ -59,12 +65,23 @@ function filterSql(consigneeIds: number[] | null, query: ReceiptQuery): FilterSq
     replacements.consigneeIds = consigneeIds;
   }
   if (query.search) {
-    conditions.push(`${containsFunction}("searchText", :search) > 0`);
-    replacements.search = query.search.toLowerCase();
+    const search = query.search.toLowerCase();
+    conditions.push(
+      usesTrigramIndex(search)
+        ? '"id" IN (SELECT "rowid" FROM "receipts_search" WHERE "receipts_search" MATCH :search)'
+        : `${containsFunction}("searchText", :search) > 0`,
+    );
+    replacements.search = usesTrigramIndex(search) ? ftsPhrase(search) : search;
   }
   if (query.trackingNumber) {
-    conditions.push(`"id" IN (SELECT "receiptId" FROM "packages" WHERE ${containsFunction}("trackingKey", :tracking) > 0)`);
-    replacements.tracking = trackingKey(query.trackingNumber);
+    // Tracking numbers are at least 8 characters, so the trigram index always applies.
+    const key = trackingKey(query.trackingNumber);
+    conditions.push(
+      isSqlite
+        ? '"id" IN (SELECT "receiptId" FROM "packages" WHERE "id" IN (SELECT "rowid" FROM "packages_tracking" WHERE "packages_tracking" MATCH :tracking))'
+        : `"id" IN (SELECT "receiptId" FROM "packages" WHERE ${containsFunction}("trackingKey", :tracking) > 0)`,
+    );
+    replacements.tracking = isSqlite ? ftsPhrase(key) : key;
   }
   return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', replacements };
 }
