@@ -67,6 +67,7 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
   });
   await queryInterface.addIndex('packages', ['receiptId', 'position']);
   await queryInterface.addIndex('packages', ['trackingKey']);
+  if (queryInterface.sequelize.getDialect() === 'sqlite') await createSubstringIndexes(queryInterface);
 
   await queryInterface.createTable('provider_tokens', {
     id: { type: DataTypes.INTEGER, primaryKey: true },
@@ -90,7 +91,37 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
   });
 }
 
+/**
+ * Substring search ("contains") cannot use a B-tree index; SQLite's FTS5 trigram tokenizer can. The
+ * two indexes follow their tables through triggers, so every write path keeps them current.
+ */
+async function createSubstringIndexes(queryInterface: QueryInterface): Promise<void> {
+  const statements = [
+    `CREATE VIRTUAL TABLE receipts_search USING fts5(searchText, content='receipts', content_rowid='id', tokenize='trigram')`,
+    `CREATE TRIGGER receipts_search_insert AFTER INSERT ON receipts BEGIN
+       INSERT INTO receipts_search(rowid, searchText) VALUES (new.id, new.searchText); END`,
+    `CREATE TRIGGER receipts_search_delete AFTER DELETE ON receipts BEGIN
+       INSERT INTO receipts_search(receipts_search, rowid, searchText) VALUES ('delete', old.id, old.searchText); END`,
+    `CREATE TRIGGER receipts_search_update AFTER UPDATE OF searchText ON receipts BEGIN
+       INSERT INTO receipts_search(receipts_search, rowid, searchText) VALUES ('delete', old.id, old.searchText);
+       INSERT INTO receipts_search(rowid, searchText) VALUES (new.id, new.searchText); END`,
+    `CREATE VIRTUAL TABLE packages_tracking USING fts5(trackingKey, content='packages', content_rowid='id', tokenize='trigram')`,
+    `CREATE TRIGGER packages_tracking_insert AFTER INSERT ON packages WHEN new.trackingKey IS NOT NULL BEGIN
+       INSERT INTO packages_tracking(rowid, trackingKey) VALUES (new.id, new.trackingKey); END`,
+    `CREATE TRIGGER packages_tracking_delete AFTER DELETE ON packages WHEN old.trackingKey IS NOT NULL BEGIN
+       INSERT INTO packages_tracking(packages_tracking, rowid, trackingKey) VALUES ('delete', old.id, old.trackingKey); END`,
+    `CREATE TRIGGER packages_tracking_update AFTER UPDATE OF trackingKey ON packages BEGIN
+       INSERT INTO packages_tracking(packages_tracking, rowid, trackingKey) SELECT 'delete', old.id, old.trackingKey WHERE old.trackingKey IS NOT NULL;
+       INSERT INTO packages_tracking(rowid, trackingKey) SELECT new.id, new.trackingKey WHERE new.trackingKey IS NOT NULL; END`,
+  ];
+  for (const statement of statements) await queryInterface.sequelize.query(statement);
+}
+
 export async function down(queryInterface: QueryInterface): Promise<void> {
+  if (queryInterface.sequelize.getDialect() === 'sqlite') {
+    await queryInterface.sequelize.query('DROP TABLE IF EXISTS packages_tracking');
+    await queryInterface.sequelize.query('DROP TABLE IF EXISTS receipts_search');
+  }
   for (const table of ['sync_state', 'provider_tokens', 'packages', 'receipts', 'consignee_assignments', 'consignees']) {
     await queryInterface.dropTable(table);
   }

@@ -117,6 +117,17 @@ describe('search and tracking numbers', () => {
     }
   });
 
+  it('when filtering by the last ten characters of a tracking number, with spaces, then the receipt is found', async () => {
+    const receipt = everything.find((row) => row.commodities.some((commodity: any) => commodity.trackingNumber?.length >= 18))!;
+    const trackingNumber: string = receipt.commodities.find((commodity: any) => commodity.trackingNumber?.length >= 18).trackingNumber;
+    const tail = trackingNumber.slice(-10);
+    const spaced = `${tail.slice(0, 5)} ${tail.slice(5)}`;
+    const found = await allReceipts(admin, `trackingNumber=${encodeURIComponent(spaced)}`);
+    expect(found.map((row) => row.id)).toContain(receipt.id);
+    const expected = everything.filter((row) => row.commodities.some((commodity: any) => commodity.trackingNumber?.toUpperCase().includes(tail.toUpperCase())));
+    expect(found.map((row) => row.id).sort()).toEqual(expected.map((row) => row.id).sort());
+  });
+
   it('when the tracking number is shorter than 8 characters, then 400 with the spec message', async () => {
     expectError(await admin.get('/api/receipts?trackingNumber=1Z99999'), 400, 'VALIDATION_ERROR', 'Tracking number must be at least 8 characters');
   });

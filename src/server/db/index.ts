@@ -16,20 +16,31 @@ function createSequelize(): Sequelize {
     transactionType: Transaction.TYPES.IMMEDIATE,
   });
   // Sequelize opens one SQLite connection per transaction and sets no busy timeout on any of them,
-  // so every connection it hands out gets one here (a cheap, synchronous call).
-  const manager = sequelize.connectionManager as unknown as {
-    getConnection(options?: object): Promise<{ configure(option: 'busyTimeout', ms: number): void }>;
-  };
+  // so each connection gets one the first time it is handed out. Only the first time: configure()
+  // takes the connection's mutex, so on a busy connection it would block the event loop.
+  type Connection = { configure(option: 'busyTimeout', ms: number): void };
+  const manager = sequelize.connectionManager as unknown as { getConnection(options?: object): Promise<Connection> };
   const getConnection = manager.getConnection.bind(manager);
+  const configured = new WeakSet<Connection>();
   manager.getConnection = async (options) => {
     const connection = await getConnection(options);
-    connection.configure('busyTimeout', BUSY_TIMEOUT_MS);
+    if (!configured.has(connection)) {
+      connection.configure('busyTimeout', BUSY_TIMEOUT_MS);
+      configured.add(connection);
+    }
     return connection;
   };
   return sequelize;
 }
 
 export const sequelize = createSequelize();
+
+/**
+ * Query options for long reads (table scans, aggregates). With SQLite they run on a connection of
+ * their own: each connection runs one statement at a time, so on the shared one a scan would hold up
+ * every quick query queued behind it. WAL lets that reader run beside the writer.
+ */
+export const HEAVY_READ = { uuid: 'heavy-reads' } as const;
 
 const isSqlite = sequelize.getDialect() === 'sqlite';
 

@@ -1,12 +1,12 @@
 /** Receipts from the mirror: the list with its filters, one receipt, and who may see which. */
-import { Op, fn, col, where as sqlWhere, literal, type WhereOptions } from 'sequelize';
+import { Op, QueryTypes, type WhereOptions } from 'sequelize';
 import type { Commodity, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
-import { sequelize } from '../db';
+import { HEAVY_READ, sequelize } from '../db';
 import { ConsigneeAssignment, PackageRecord, ReceiptRecord } from '../db/models';
 import { AppError } from '../http/errors';
 import { trackingKey } from './mirror-rows';
-import { cachedAnswer } from './response-cache';
+import { cachedAnswer, cachedIdList } from './response-cache';
 import { readSyncState } from './sync-state';
 
 /** Retry-After for "the mirror has nothing yet": about one sync attempt away. */
@@ -26,29 +26,101 @@ export function scopeWhere(consigneeIds: number[] | null): WhereOptions<ReceiptR
 /** Cache key part for a scope: users who see the same consignees share answers. */
 export const scopeKey = (consigneeIds: number[] | null) => (consigneeIds === null ? 'all' : consigneeIds.join(','));
 
+/** Once a sync has succeeded the mirror stays filled, so the database is asked only until then. */
+let mirrorFilled = false;
+
 /** The mirror answers only once it has been filled; before that the provider is the problem. */
 export async function requireMirror(): Promise<void> {
-  if (!(await readSyncState()).lastSuccessAt) {
+  if (mirrorFilled) return;
+  mirrorFilled = Boolean((await readSyncState()).lastSuccessAt);
+  if (!mirrorFilled) {
     throw new AppError('EXTERNAL_API_ERROR', 'Receipts are not available yet: the logistics provider has not answered. Please try again shortly.', {
       retryAfter: NEVER_SYNCED_RETRY_SECONDS,
     });
   }
 }
 
-const containsFunction = sequelize.getDialect() === 'sqlite' ? 'instr' : 'strpos';
+const isSqlite = sequelize.getDialect() === 'sqlite';
+const containsFunction = isSqlite ? 'instr' : 'strpos';
+/** The FTS5 trigram index answers "contains" for three characters or more (SQLite only). */
+const TRIGRAM = 3;
+const usesTrigramIndex = (text: string) => isSqlite && [...text].length >= TRIGRAM;
+/** A text as one FTS5 phrase: matched as a plain substring, whatever quotes or operators it holds. */
+const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
-function contains(column: string, needle: string) {
-  return sqlWhere(fn(containsFunction, col(column), needle), Op.gt, 0);
+/** SQLite's unary plus keeps the planner from using an index on the column (its documented hint). */
+const withoutIndex = (column: string) => (isSqlite ? `+"${column}"` : `"${column}"`);
+
+interface FilterSql {
+  where: string;
+  replacements: Record<string, unknown>;
 }
 
-function listWhere(consigneeIds: number[] | null, query: ReceiptQuery): WhereOptions<ReceiptRecord> {
-  const conditions: WhereOptions<ReceiptRecord>[] = [scopeWhere(consigneeIds)];
-  if (query.search) conditions.push(contains('searchText', query.search.toLowerCase()));
-  if (query.trackingNumber) {
-    const key = sequelize.escape(trackingKey(query.trackingNumber));
-    conditions.push({ id: { [Op.in]: literal(`(SELECT "receiptId" FROM "packages" WHERE ${containsFunction}("trackingKey", ${key}) > 0)`) } });
+/** The list's filters as SQL. */
+function filterSql(consigneeIds: number[] | null, query: ReceiptQuery): FilterSql {
+  const conditions: string[] = [];
+  const replacements: Record<string, unknown> = {};
+  if (consigneeIds !== null) {
+    conditions.push(consigneeIds.length ? '"consigneeId" IN (:consigneeIds)' : '1 = 0');
+    replacements.consigneeIds = consigneeIds;
   }
-  return { [Op.and]: conditions };
+  if (query.search) {
+    const search = query.search.toLowerCase();
+    conditions.push(
+      usesTrigramIndex(search)
+        ? '"id" IN (SELECT "rowid" FROM "receipts_search" WHERE "receipts_search" MATCH :search)'
+        : `${containsFunction}("searchText", :search) > 0`,
+    );
+    replacements.search = usesTrigramIndex(search) ? ftsPhrase(search) : search;
+  }
+  if (query.trackingNumber) {
+    // Tracking numbers are at least 8 characters, so the trigram index always applies.
+    const key = trackingKey(query.trackingNumber);
+    conditions.push(
+      isSqlite
+        ? '"id" IN (SELECT "receiptId" FROM "packages" WHERE "id" IN (SELECT "rowid" FROM "packages_tracking" WHERE "packages_tracking" MATCH :tracking))'
+        : `"id" IN (SELECT "receiptId" FROM "packages" WHERE ${containsFunction}("trackingKey", :tracking) > 0)`,
+    );
+    replacements.tracking = isSqlite ? ftsPhrase(key) : key;
+  }
+  return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', replacements };
+}
+
+const isFiltered = (consigneeIds: number[] | null, query: ReceiptQuery) => consigneeIds !== null || Boolean(query.search || query.trackingNumber);
+
+/** One page of the unfiltered list: the sort key's index leads straight to it. */
+async function unfilteredPage(query: ReceiptQuery): Promise<{ total: number; ids: number[] }> {
+  const { value: total } = await cachedAnswer('count|all', async () => ReceiptRecord.count());
+  const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
+  const rows = await sequelize.query<{ id: number }>(
+    `SELECT "id" FROM "receipts" ORDER BY "${query.sortBy}" ${direction}, "id" ${direction} LIMIT :limit OFFSET :offset`,
+    { type: QueryTypes.SELECT, replacements: { limit: query.limit, offset: (query.page - 1) * query.limit } },
+  );
+  return { total, ids: rows.map((row) => row.id) };
+}
+
+/**
+ * One page of a filtered list. Every matching id is read once per filter and order (until the mirror
+ * changes) and paging slices it: walking a sort index instead is slow whenever the matches cluster at
+ * its far end, as a search for one shipper does when sorting by shipper. A search reads the table
+ * once and sorts the matches; the reads go through their own connection, so that they never hold up
+ * the quick queries of other requests.
+ */
+async function filteredPage(consigneeIds: number[] | null, query: ReceiptQuery): Promise<{ total: number; ids: number[] }> {
+  const key = `${scopeKey(consigneeIds)}|${query.search ?? ''}|${query.trackingNumber ?? ''}|${query.sortBy}|${query.sortOrder}`;
+  const { value: ids } = await cachedIdList(key, async () => {
+    const { where, replacements } = filterSql(consigneeIds, query);
+    const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
+    const order = query.search || query.trackingNumber ? `${withoutIndex(query.sortBy)} ${direction}, ${withoutIndex('id')} ${direction}` : `"${query.sortBy}" ${direction}, "id" ${direction}`;
+    const rows = await sequelize.query<{ id: number }>(`SELECT "id" FROM "receipts" ${where} ORDER BY ${order}`, {
+      type: QueryTypes.SELECT,
+      replacements,
+      ...HEAVY_READ,
+    });
+    return Int32Array.from(rows, (row) => row.id);
+  });
+  const offset = (query.page - 1) * query.limit;
+  return { total: ids.length, ids: Array.from(ids.subarray(offset, offset + query.limit)) };
 }
 
 type ReceiptRow = Omit<ReceiptRecord, 'searchText' | 'providerUpdatedAt'>;
@@ -98,22 +170,17 @@ export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promi
   const consigneeIds = await visibleConsigneeIds(user);
   const key = `receipts|${scopeKey(consigneeIds)}|${JSON.stringify(query)}`;
   const { value, cached } = await cachedAnswer(key, async () => {
-    const where = listWhere(consigneeIds, query);
-    const [totalItems, rows] = await Promise.all([
-      ReceiptRecord.count({ where }),
-      ReceiptRecord.findAll({
-        attributes: [...RECEIPT_COLUMNS],
-        where,
-        order: [[query.sortBy, query.sortOrder], ['id', query.sortOrder]],
-        limit: query.limit,
-        offset: (query.page - 1) * query.limit,
-        raw: true,
-      }),
-    ]);
-    const commodities = await commoditiesOf(rows.map((row) => row.id));
+    const { total: totalItems, ids: pageIds } = isFiltered(consigneeIds, query) ? await filteredPage(consigneeIds, query) : await unfilteredPage(query);
+    const rows = pageIds.length ? await ReceiptRecord.findAll({ attributes: [...RECEIPT_COLUMNS], where: { id: { [Op.in]: pageIds } }, raw: true }) : [];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const commodities = await commoditiesOf(pageIds);
     const totalPages = Math.ceil(totalItems / query.limit);
     return {
-      data: rows.map((row) => toReceipt(row, commodities.get(row.id) ?? [])),
+      // A receipt a sync deleted since its id was read is left out rather than failing the page.
+      data: pageIds.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [toReceipt(row, commodities.get(id) ?? [])] : [];
+      }),
       pagination: {
         currentPage: query.page,
         itemsPerPage: query.limit,
