@@ -34,5 +34,12 @@ export default defineConfig({
     // (its markers are SVGs from public/map/): leave them as files rather than base64 in the CSS.
     build: { assetsInlineLimit: (file) => (file.includes('/node_modules/leaflet/') ? false : undefined) },
     ssr: { external: ['sequelize', 'sqlite3', 'bcrypt', 'umzug'] },
+    // React in one chunk of its own: otherwise the split follows which islands share what, and
+    // /login pays an extra request for a few hundred bytes the receipts screen happened to pull out.
+    environments: {
+      client: {
+        build: { rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/]react[\\/]/ }] } } } },
+      },
+    },
   },
 });

@@ -44,8 +44,10 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     searchText: { type: DataTypes.STRING(700), allowNull: false },
     providerUpdatedAt: { type: DataTypes.DATE, allowNull: false },
   });
+  // One index per sort key, in list order (ties by id), carrying the consignee so that a viewer's
+  // list is read from the index alone.
   for (const key of ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status']) {
-    await queryInterface.addIndex('receipts', [key, 'id']);
+    await queryInterface.addIndex('receipts', [key, 'id', 'consigneeId'], { name: `receipts_by_${key}` });
   }
   await queryInterface.addIndex('receipts', ['consigneeId', 'receivedDate']);
 

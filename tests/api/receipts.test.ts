@@ -85,6 +85,21 @@ describe('list', () => {
   );
 });
 
+describe('sorting a filtered list', () => {
+  // 'an' is matched by a scan, 'wr-' (every receipt number) through the trigram index.
+  it.each(SORT_KEYS.flatMap((key) => ['an', 'wr-'].flatMap((term) => [[key, 'asc', term], [key, 'desc', term]] as const)))(
+    'when a search is sorted by %s %s (search %s), then the pages hold exactly its matches in that order',
+    async (sortBy, sortOrder, term) => {
+      const direction = sortOrder === 'asc' ? 1 : -1;
+      const expected = everything
+        .filter((receipt) => [receipt.number, receipt.shipperName, receipt.consigneeName].some((field: string) => field.toLowerCase().includes(term)))
+        .sort((a, b) => (compare(a[sortBy], b[sortBy]) || Math.sign(a.id - b.id)) * direction);
+      const sorted = await allReceipts(admin, `search=${encodeURIComponent(term)}&sortBy=${sortBy}&sortOrder=${sortOrder}`);
+      expect(sorted.map((receipt) => receipt.id)).toEqual(expected.map((receipt) => receipt.id));
+    },
+  );
+});
+
 describe('search and tracking numbers', () => {
   it('when searching part of a shipper name in another case, then exactly the receipts whose number, shipper or consignee contain it come back', async () => {
     const shipper: string = everything[7]!.shipperName;
