@@ -96,12 +96,11 @@ async function unfilteredPage(query: ReceiptQuery): Promise<{ total: number; ids
   return { total, ids: rows.map((row) => row.id) };
 }
 
-/** Every matching id in list order, read from the sort key's index (see db/migrations/0002). */
+/** Every matching id in ascending list order, read from the sort key's index (see db/migrations/0002). */
 async function readSortedIds(consigneeIds: number[] | null, query: ReceiptQuery): Promise<Int32Array> {
   const { where, replacements } = filterSql(consigneeIds, query);
-  const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
   const ordered = `SELECT "id" FROM "receipts" ${isSqlite ? `INDEXED BY "receipts_by_${query.sortBy}"` : ''} ${where}
-    ORDER BY "${query.sortBy}" ${direction}, "id" ${direction}`;
+    ORDER BY "${query.sortBy}" ASC, "id" ASC`;
   if (!isSqlite) {
     const rows = await sequelize.query<{ id: number }>(ordered, { type: QueryTypes.SELECT, replacements });
     return Int32Array.from(rows, (row) => row.id);
@@ -116,16 +115,21 @@ async function readSortedIds(consigneeIds: number[] | null, query: ReceiptQuery)
 }
 
 /**
- * One page of a filtered list. Every matching id is read once per filter and order (until the mirror
- * changes) by walking the sort key's index, which carries the consignee, and checking each entry
- * against the filter; paging then slices the list. Walking to a page with LIMIT/OFFSET instead is
- * slow whenever the matches cluster at the index's far end, as one shipper's do when sorting by shipper.
+ * One page of a filtered list. Every matching id is read once per filter and sort key (until the
+ * mirror changes) by walking the key's index, which carries the consignee, and checking each entry
+ * against the filter; a page is then a slice, from the end for descending order (ties go by id, so
+ * descending is exactly ascending reversed). Walking to a page with LIMIT/OFFSET instead is slow
+ * whenever the matches cluster at the index's far end, as one shipper's do when sorting by shipper.
  */
 async function filteredPage(consigneeIds: number[] | null, query: ReceiptQuery): Promise<{ total: number; ids: number[] }> {
-  const key = `${scopeKey(consigneeIds)}|${query.search ?? ''}|${query.trackingNumber ?? ''}|${query.sortBy}|${query.sortOrder}`;
-  const { value: ids } = await cachedIdList(key, () => readSortedIds(consigneeIds, query));
-  const offset = (query.page - 1) * query.limit;
-  return { total: ids.length, ids: Array.from(ids.subarray(offset, offset + query.limit)) };
+  const key = `${scopeKey(consigneeIds)}|${query.search ?? ''}|${query.trackingNumber ?? ''}|${query.sortBy}`;
+  const { value: ascending } = await cachedIdList(key, () => readSortedIds(consigneeIds, query));
+  const total = ascending.length;
+  const offset = Math.min((query.page - 1) * query.limit, total);
+  const end = Math.min(offset + query.limit, total);
+  const ids =
+    query.sortOrder === 'asc' ? Array.from(ascending.subarray(offset, end)) : Array.from(ascending.subarray(total - end, total - offset)).reverse();
+  return { total, ids };
 }
 
 type ReceiptRow = Omit<ReceiptRecord, 'searchText' | 'providerUpdatedAt'>;
