@@ -36,11 +36,17 @@ function createSequelize(): Sequelize {
 export const sequelize = createSequelize();
 
 /**
- * Query options for long reads (table scans, aggregates). With SQLite they run on a connection of
- * their own: each connection runs one statement at a time, so on the shared one a scan would hold up
- * every quick query queued behind it. WAL lets that reader run beside the writer.
+ * Query options for long reads (index walks, aggregates). With SQLite they run on connections of
+ * their own, taken in turn: each connection runs one statement at a time, so on the shared one a long
+ * read would hold up every quick query queued behind it. WAL lets these readers run beside the writer.
  */
-export const HEAVY_READ = { uuid: 'heavy-reads' } as const;
+const HEAVY_READ_CONNECTIONS = 2;
+let nextHeavyRead = 0;
+
+export function heavyRead(): { uuid: string } {
+  nextHeavyRead = (nextHeavyRead + 1) % HEAVY_READ_CONNECTIONS;
+  return { uuid: `heavy-reads-${nextHeavyRead}` };
+}
 
 const isSqlite = sequelize.getDialect() === 'sqlite';
 

@@ -2,8 +2,8 @@
 import { Op, QueryTypes, type WhereOptions } from 'sequelize';
 import type { Commodity, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
-import { HEAVY_READ, sequelize } from '../db';
-import { ConsigneeAssignment, PackageRecord, ReceiptRecord } from '../db/models';
+import { heavyRead, sequelize } from '../db';
+import { ConsigneeAssignment, ReceiptRecord } from '../db/models';
 import { AppError } from '../http/errors';
 import { trackingKey } from './mirror-rows';
 import { cachedAnswer, cachedIdList } from './response-cache';
@@ -109,7 +109,7 @@ async function readSortedIds(consigneeIds: number[] | null, query: ReceiptQuery)
   const [row] = await sequelize.query<{ ids: string | null }>(`SELECT group_concat("id") AS "ids" FROM (${ordered})`, {
     type: QueryTypes.SELECT,
     replacements,
-    ...HEAVY_READ,
+    ...heavyRead(),
   });
   return row?.ids ? Int32Array.from(row.ids.split(','), Number) : new Int32Array(0);
 }
@@ -156,21 +156,27 @@ function toReceipt(row: ReceiptRow, commodities: Commodity[]): Receipt {
   };
 }
 
-async function commoditiesOf(receiptIds: number[]): Promise<Map<number, Commodity[]>> {
-  const byReceipt = new Map<number, Commodity[]>();
-  if (receiptIds.length === 0) return byReceipt;
-  const rows = await PackageRecord.findAll({
-    attributes: ['receiptId', 'description', 'trackingNumber', 'pieces', 'totalWeightValue', 'totalVolumeValue'],
-    where: { receiptId: { [Op.in]: receiptIds } },
-    order: [['receiptId', 'ASC'], ['position', 'ASC']],
-    raw: true,
-  });
-  for (const { receiptId, ...commodity } of rows) {
-    const list = byReceipt.get(receiptId) ?? [];
+/** The receipts of these ids with their commodities, in two plain queries (this runs for every page). */
+async function receiptsByIds(ids: number[]): Promise<Map<number, Receipt>> {
+  const receipts = new Map<number, Receipt>();
+  if (ids.length === 0) return receipts;
+  const columns = RECEIPT_COLUMNS.map((column) => `"${column}"`).join(', ');
+  const [rows, packages] = await Promise.all([
+    sequelize.query<ReceiptRow>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids)`, { type: QueryTypes.SELECT, replacements: { ids } }),
+    sequelize.query<Commodity & { receiptId: number }>(
+      `SELECT "receiptId", "description", "trackingNumber", "pieces", "totalWeightValue", "totalVolumeValue"
+         FROM "packages" WHERE "receiptId" IN (:ids) ORDER BY "receiptId", "position"`,
+      { type: QueryTypes.SELECT, replacements: { ids } },
+    ),
+  ]);
+  const commodities = new Map<number, Commodity[]>();
+  for (const { receiptId, ...commodity } of packages) {
+    const list = commodities.get(receiptId) ?? [];
     list.push(commodity);
-    byReceipt.set(receiptId, list);
+    commodities.set(receiptId, list);
   }
-  return byReceipt;
+  for (const row of rows) receipts.set(row.id, toReceipt(row, commodities.get(row.id) ?? []));
+  return receipts;
 }
 
 export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promise<ReceiptList> {
@@ -180,16 +186,11 @@ export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promi
   const key = `receipts|${scopeKey(consigneeIds)}|${JSON.stringify(query)}`;
   const { value, cached } = await cachedAnswer(key, async () => {
     const { total: totalItems, ids: pageIds } = isFiltered(consigneeIds, query) ? await filteredPage(consigneeIds, query) : await unfilteredPage(query);
-    const rows = pageIds.length ? await ReceiptRecord.findAll({ attributes: [...RECEIPT_COLUMNS], where: { id: { [Op.in]: pageIds } }, raw: true }) : [];
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    const commodities = await commoditiesOf(pageIds);
+    const receipts = await receiptsByIds(pageIds);
     const totalPages = Math.ceil(totalItems / query.limit);
     return {
       // A receipt a sync deleted since its id was read is left out rather than failing the page.
-      data: pageIds.flatMap((id) => {
-        const row = byId.get(id);
-        return row ? [toReceipt(row, commodities.get(id) ?? [])] : [];
-      }),
+      data: pageIds.flatMap((id) => receipts.get(id) ?? []),
       pagination: {
         currentPage: query.page,
         itemsPerPage: query.limit,
@@ -206,9 +207,9 @@ export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promi
 export async function getReceipt(user: PublicUser, id: number): Promise<Receipt> {
   await requireMirror();
   const consigneeIds = await visibleConsigneeIds(user);
-  const row = await ReceiptRecord.findOne({ attributes: [...RECEIPT_COLUMNS], where: { [Op.and]: [{ id }, scopeWhere(consigneeIds)] }, raw: true });
+  const visible = await ReceiptRecord.count({ where: { [Op.and]: [{ id }, scopeWhere(consigneeIds)] } });
+  const receipt = visible ? (await receiptsByIds([id])).get(id) : undefined;
   // Someone else's receipt is indistinguishable from one that does not exist.
-  if (!row) throw new AppError('NOT_FOUND', 'Receipt not found');
-  const commodities = await commoditiesOf([row.id]);
-  return toReceipt(row, commodities.get(row.id) ?? []);
+  if (!receipt) throw new AppError('NOT_FOUND', 'Receipt not found');
+  return receipt;
 }

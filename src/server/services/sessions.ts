@@ -3,10 +3,11 @@
  * A session ends at logout, after an idle period, or at an absolute age, whichever comes first.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Op, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { PublicUser } from '~/shared/validation';
 import { config } from '../config';
-import { Session, User } from '../db/models';
+import { sequelize } from '../db';
+import { Session } from '../db/models';
 import { toPublicUser } from './users';
 
 const MINUTE_MS = 60_000;
@@ -35,18 +36,27 @@ export function isSessionExpired(session: { expiresAt: Date; lastSeenAt: Date },
   return session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + idleMinutes * MINUTE_MS <= now;
 }
 
+type SessionRow = { sessionId: string; lastSeenAt: string; expiresAt: string } & Parameters<typeof toPublicUser>[0];
+
+/** Runs on every request, so it is one plain query rather than a model with an include. */
 export async function findActiveSession(token: string | undefined): Promise<ActiveSession | null> {
   if (!token || token.length > 100) return null;
-  const session = await Session.findByPk(hashToken(token), { include: [{ model: User, required: true }] });
-  if (!session) return null;
-  const user = (session as Session & { User: User }).User;
+  const sessionId = hashToken(token);
+  const [row] = await sequelize.query<SessionRow>(
+    `SELECT s."id" AS "sessionId", s."lastSeenAt", s."expiresAt", u."id", u."username", u."fullName", u."email", u."role",
+            u."isActive", u."lastLogin", u."createdAt"
+       FROM "sessions" s JOIN "users" u ON u."id" = s."userId" WHERE s."id" = :sessionId`,
+    { type: QueryTypes.SELECT, replacements: { sessionId } },
+  );
+  if (!row) return null;
   const now = Date.now();
-  if (isSessionExpired(session, now, config.sessionIdleMinutes) || !user.isActive) {
-    await session.destroy();
+  const times = { lastSeenAt: new Date(row.lastSeenAt), expiresAt: new Date(row.expiresAt) };
+  if (isSessionExpired(times, now, config.sessionIdleMinutes) || !row.isActive) {
+    await Session.destroy({ where: { id: sessionId } });
     return null;
   }
-  if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await session.update({ lastSeenAt: new Date(now) });
-  return { sessionId: session.id, user: toPublicUser(user) };
+  if (now - times.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await Session.update({ lastSeenAt: new Date(now) }, { where: { id: sessionId } });
+  return { sessionId, user: toPublicUser(row) };
 }
 
 export async function endSession(token: string | undefined, transaction?: Transaction): Promise<void> {

@@ -2,7 +2,7 @@
 import { QueryTypes } from 'sequelize';
 import type { DashboardStats, RankedName } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
-import { HEAVY_READ, sequelize } from '../db';
+import { heavyRead, sequelize } from '../db';
 import { startOfIsoWeek, startOfMonth } from '../calendar';
 import { cachedAnswer } from './response-cache';
 import { requireMirror, scopeKey, visibleConsigneeIds } from './receipts';
@@ -29,13 +29,13 @@ async function computeStats(consigneeIds: number[] | null, now: Date): Promise<D
             SUM(CASE WHEN "receivedDate" >= :month THEN 1 ELSE 0 END) AS "receiptsThisMonth",
             SUM(CASE WHEN "receivedDate" >= :week THEN 1 ELSE 0 END) AS "receiptsThisWeek"
        FROM "receipts" ${scope}`,
-    { type: QueryTypes.SELECT, replacements: { month: startOfMonth(now), week: startOfIsoWeek(now) }, ...HEAVY_READ },
+    { type: QueryTypes.SELECT, replacements: { month: startOfMonth(now), week: startOfIsoWeek(now) }, ...heavyRead() },
   );
   const top = (column: 'shipperName' | 'consigneeName') =>
     sequelize.query<RankedName>(
       `SELECT "${column}" AS "name", COUNT(*) AS "count" FROM "receipts" ${scope}
         GROUP BY "${column}" ORDER BY "count" DESC, "name" ASC LIMIT ${TOP_ENTRIES}`,
-      { type: QueryTypes.SELECT, ...HEAVY_READ },
+      { type: QueryTypes.SELECT, ...heavyRead() },
     );
   const [topShippers, topConsignees] = await Promise.all([top('shipperName'), top('consigneeName')]);
   const count = Number(totals.totalReceipts);
