@@ -82,6 +82,36 @@ describe('the demo customer', () => {
   });
 });
 
+describe('the live package look-up in a viewer’s scope', () => {
+  it('when a scanned package sits on another consignee’s receipt, then the viewer gets no scans for it, the admin does', async () => {
+    const samples = (await new ApiClient(portal).get('/sandbox/control/samples')).body;
+    const ownIds = new Set(mine().map((receipt) => receipt.id));
+    const foreign = samples.scannedPackages.find((entry: any) => !ownIds.has(entry.receiptId) && everything.some((receipt) => receipt.id === entry.receiptId));
+    expect(foreign).toBeDefined();
+    const path = `/api/package-tracker/search?trackingNumber=${encodeURIComponent(foreign.trackingNumber)}`;
+    const forAdmin = await admin.get(path);
+    expect(forAdmin.status).toBe(200);
+    expect(forAdmin.body.data.length).toBeGreaterThan(0);
+    expect(forAdmin.body.data[0]).toMatchObject({ tracking_number: foreign.trackingNumber });
+    expect(typeof forAdmin.body.data[0].scanned_at).toBe('string');
+    expect((await demo.get(path)).body).toEqual({ success: true, data: [] });
+  });
+
+  it('when a scanned package is on no receipt yet, then every signed-in user sees its scans', async () => {
+    const samples = (await new ApiClient(portal).get('/sandbox/control/samples')).body;
+    const trackingNumber: string = samples.trackingNumbersWithoutReceipt[0];
+    const response = await demo.get(`/api/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber.toLowerCase())}`);
+    expect(response.status).toBe(200);
+    expect(response.body.data.length).toBeGreaterThan(0);
+    expect(response.body.data.every((scan: any) => scan.tracking_number.toUpperCase() === trackingNumber.toUpperCase())).toBe(true);
+  });
+
+  it('when the look-up number is too short, then 400 with the spec message', async () => {
+    expectError(await demo.get('/api/package-tracker/search?trackingNumber=1Z999'), 400, 'VALIDATION_ERROR', 'Tracking number must be at least 8 characters');
+    expectError(await demo.get('/api/package-tracker/search'), 400, 'VALIDATION_ERROR', 'Tracking number must be at least 8 characters');
+  });
+});
+
 describe('a viewer without consignees', () => {
   it('when they list, search or ask for stats, then they get nothing and no error', async () => {
     const list = await stranger.get('/api/receipts');
