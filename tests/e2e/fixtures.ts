@@ -23,8 +23,20 @@ export function uniqueName(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${process.pid % 1000}${counter}`.toLowerCase().slice(0, 30);
 }
 
+/**
+ * Opens a page and waits until its islands have hydrated (Astro drops their `ssr` attribute then), so
+ * that what the test does reaches React rather than the server-rendered HTML.
+ */
+export async function openHydrated(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  // Module scripts have run by the load event; without JavaScript the island element never exists.
+  if (await page.evaluate(() => customElements.get('astro-island') === undefined)) return;
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+/** Signs in through the form the way a person does, once its script runs (so the stored user is kept too). */
 export async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto('/login');
+  await openHydrated(page, '/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -1,15 +1,10 @@
 import type { Page } from '@playwright/test';
 import { STORED_USER_KEY } from '../../src/shared/constants';
-import { expect, signIn, test, uniqueName } from './fixtures';
+import { expect, openHydrated, signIn, test, uniqueName } from './fixtures';
 
 const RATE_LIMIT_MESSAGE = /^Too many login attempts\. Please wait \d+:\d\d before trying again\.$/;
 const WAIT_BUTTON = /^Wait \d+:\d\d$/;
 
-/** Opens /login and waits for the island: the password toggle only appears once it has hydrated. */
-async function openHydratedLogin(page: Page): Promise<void> {
-  await page.goto('/login');
-  await expect(page.getByRole('button', { name: 'Show password' })).toBeVisible();
-}
 
 async function fillLogin(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel('Username').fill(username);
@@ -24,14 +19,14 @@ test('shows the product name, the tagline and the footer', async ({ page }) => {
 });
 
 test('forces the username to lowercase as it is typed', async ({ page }) => {
-  await openHydratedLogin(page);
+  await openHydrated(page, '/login');
   const username = page.getByLabel('Username');
   await username.pressSequentially('MiXeD_User');
   await expect(username).toHaveValue('mixed_user');
 });
 
 test('shows and hides the password with the toggle', async ({ page }) => {
-  await openHydratedLogin(page);
+  await openHydrated(page, '/login');
   const password = page.getByLabel('Password', { exact: true });
   await password.fill('secret-value');
   await expect(password).toHaveAttribute('type', 'password');
@@ -43,7 +38,7 @@ test('shows and hides the password with the toggle', async ({ page }) => {
 });
 
 test('validates with the shared rules and clears a field error when that field is edited', async ({ page }) => {
-  await openHydratedLogin(page);
+  await openHydrated(page, '/login');
   const calls: string[] = [];
   page.on('request', (request) => request.url().includes('/api/auth/login') && calls.push(request.url()));
 
@@ -63,7 +58,7 @@ test('validates with the shared rules and clears a field error when that field i
 
 test('a wrong password shows the server message, cleared when a field is edited', async ({ page, adminApi }) => {
   const user = await adminApi.createUser({ username: uniqueName('wrongpw'), password: 'right-password', role: 'viewer' });
-  await openHydratedLogin(page);
+  await openHydrated(page, '/login');
   await fillLogin(page, user.username, 'wrong-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert')).toHaveText('Invalid username or password');
@@ -83,7 +78,7 @@ test('a viewer signs in, reaches the dashboard and is kept in local storage', as
 
 test('after five failures the sixth answer is 429 and the form counts down', async ({ page }) => {
   const username = uniqueName('locked');
-  await openHydratedLogin(page);
+  await openHydrated(page, '/login');
   await fillLogin(page, username, 'wrong-password');
   const signInButton = page.getByRole('button', { name: 'Sign in' });
   for (let attempt = 1; attempt <= 5; attempt += 1) {
@@ -107,7 +102,7 @@ test('after five failures the sixth answer is 429 and the form counts down', asy
 });
 
 test('a 429 without retryAfter shows the generic message, and an answer without a user is a failure', async ({ page }) => {
-  await openHydratedLogin(page);
+  await openHydrated(page, '/login');
   await fillLogin(page, 'someone', 'some-password');
 
   await page.route('**/api/auth/login', (route) =>

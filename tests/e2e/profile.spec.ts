@@ -1,12 +1,12 @@
 import type { Page } from '@playwright/test';
-import { expect, signIn, test, uniqueName, type AdminApi } from './fixtures';
+import { expect, openHydrated, signIn, test, uniqueName, type AdminApi } from './fixtures';
 
 const PASSWORD = 'first-password';
 
 async function signInAsNewViewer(page: Page, adminApi: AdminApi, prefix: string) {
   const user = await adminApi.createUser({ username: uniqueName(prefix), fullName: 'Pat Profile', password: PASSWORD, role: 'viewer' });
   await signIn(page, user.username, PASSWORD);
-  await page.goto('/profile');
+  await openHydrated(page, '/profile');
   return user;
 }
 
@@ -16,10 +16,6 @@ async function fillPasswords(page: Page, current: string, next: string, confirma
   await page.getByLabel('Confirm New Password').fill(confirmation);
 }
 
-/** Waits until the island has hydrated, so a submit goes through the API rather than a plain post. */
-async function waitForHydration(page: Page): Promise<void> {
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-}
 
 test('shows the read-only username, the role badge and the member-since date', async ({ page, adminApi, browser }) => {
   const user = await signInAsNewViewer(page, adminApi, 'prof');
@@ -48,7 +44,6 @@ test('shows the read-only username, the role badge and the member-since date', a
 
 test('checks the form with the shared rules before calling the server', async ({ page, adminApi }) => {
   await signInAsNewViewer(page, adminApi, 'profval');
-  await waitForHydration(page);
   const calls: string[] = [];
   page.on('request', (request) => request.url().includes('/api/auth/change-password') && calls.push(request.url()));
 
@@ -69,7 +64,6 @@ test('checks the form with the shared rules before calling the server', async ({
 
 test('a wrong current password shows the server message', async ({ page, adminApi }) => {
   await signInAsNewViewer(page, adminApi, 'profwrong');
-  await waitForHydration(page);
   await fillPasswords(page, 'not-my-password', 'new-password', 'new-password');
   await page.getByRole('button', { name: 'Change Password' }).click();
   await expect(page.getByRole('alert')).toHaveText('Current password is incorrect');
@@ -77,7 +71,6 @@ test('a wrong current password shows the server message', async ({ page, adminAp
 
 test('a successful change is confirmed and the new password signs in', async ({ page, adminApi }) => {
   const user = await signInAsNewViewer(page, adminApi, 'profok');
-  await waitForHydration(page);
   await fillPasswords(page, PASSWORD, 'second-password', 'second-password');
   await page.getByRole('button', { name: 'Change Password' }).click();
   await expect(page.getByText('Password changed successfully!')).toBeVisible();

@@ -5,8 +5,8 @@
 import type { Page } from '@playwright/test';
 import { SERVER_BUSY_TEXT } from '../../src/shared/messages';
 import { PROVIDER_DOWN_URL } from '../support/e2e-env';
-import { expect, test } from './fixtures';
-import { openHydrated, signInAsAdmin } from './receipts-data';
+import { expect, openHydrated, test } from './fixtures';
+import { signInAsAdmin } from './receipts-data';
 
 test.use({ baseURL: PROVIDER_DOWN_URL });
 

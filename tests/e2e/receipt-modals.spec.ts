@@ -6,8 +6,8 @@
 import type { Page } from '@playwright/test';
 import { formatCount, formatVolume, formatWeight } from '../../src/shared/format';
 import type { Receipt } from '../../src/shared/receipts';
-import { expect, test } from './fixtures';
-import { findReceipt, openHydrated, signInAsAdmin } from './receipts-data';
+import { expect, openHydrated, test } from './fixtures';
+import { findReceipt, signInAsAdmin } from './receipts-data';
 
 const isInTransit = (receipt: Receipt) => /^in[- ]transit$/i.test(receipt.status);
 const isAir = (receipt: Receipt) => /air|40/i.test(receipt.modeOfTransportation);

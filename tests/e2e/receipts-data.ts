@@ -13,11 +13,6 @@ export async function signInAsAdmin(page: Page, origin = E2E_URL): Promise<void>
   expect(response.status()).toBe(200);
 }
 
-/** Opens a page and waits until its islands have hydrated, so that what the test does reaches React. */
-export async function openHydrated(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-}
 
 export async function receiptList(request: APIRequestContext, queryString = ''): Promise<ReceiptList> {
   const response = await request.get(`/api/receipts${queryString}`);

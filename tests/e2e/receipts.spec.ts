@@ -4,8 +4,8 @@
  */
 import type { Page } from '@playwright/test';
 import { formatCount } from '../../src/shared/format';
-import { expect, test } from './fixtures';
-import { openHydrated, receiptList, signInAsAdmin } from './receipts-data';
+import { expect, openHydrated, test } from './fixtures';
+import { receiptList, signInAsAdmin } from './receipts-data';
 
 const COLUMNS = ['Received Date', 'Receipt #', 'Shipper', 'Consignee', 'Pieces', 'Weight (lbs)', 'Volume (ft³)', 'Destination', 'Status', 'Actions'];
 

@@ -6,8 +6,8 @@
 import type { Page } from '@playwright/test';
 import { formatDate } from '../../src/shared/format';
 import { E2E_URL } from '../support/e2e-env';
-import { expect, test } from './fixtures';
-import { openHydrated, receiptList, signInAsAdmin, trackingNumbersWithoutReceipt } from './receipts-data';
+import { expect, openHydrated, test } from './fixtures';
+import { receiptList, signInAsAdmin, trackingNumbersWithoutReceipt } from './receipts-data';
 
 test.describe.configure({ mode: 'serial' });
 

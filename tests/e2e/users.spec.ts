@@ -5,7 +5,7 @@
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import { E2E_URL } from '../support/e2e-env';
-import { ADMIN, expect, test, uniqueName } from './fixtures';
+import { ADMIN, expect, openHydrated, test, uniqueName } from './fixtures';
 
 const PASSWORD = 'first-pass-1';
 
@@ -25,7 +25,7 @@ test.beforeEach(async ({ page }) => {
 
 test('creates a user once the form accepts it, after refusing bad input with the spec messages', async ({ page }) => {
   const username = uniqueName('create');
-  await page.goto('/admin/users');
+  await openHydrated(page, '/admin/users');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Add User' }).click();
@@ -68,9 +68,9 @@ test('creates a user once the form accepts it, after refusing bad input with the
   await expect(cells.nth(3)).toHaveText('Never');
   await expect(cells.nth(4)).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
 
-  await page.goto('/admin/users/admin-viewers');
+  await openHydrated(page, '/admin/users/admin-viewers');
   await expect(userRow(page, username)).toBeVisible();
-  await page.goto('/admin/users/viewers');
+  await openHydrated(page, '/admin/users/viewers');
   await expect(page.getByRole('heading', { name: 'Viewer Management' })).toBeVisible();
   await expect(userRow(page, username)).toHaveCount(0);
 });
@@ -79,7 +79,7 @@ test('shows the server message for a username that is taken', async ({ page, adm
   const username = uniqueName('taken');
   await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
 
-  await page.goto('/admin/users');
+  await openHydrated(page, '/admin/users');
   await page.getByRole('button', { name: 'Add User' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add User' });
   await dialog.getByLabel('Username').fill(username);
@@ -93,7 +93,7 @@ test('edits the full name and role of a user', async ({ page, adminApi }) => {
   const username = uniqueName('edit');
   await adminApi.createUser({ username, password: PASSWORD, fullName: 'Before Edit', role: 'viewer' });
 
-  await page.goto('/admin/users/viewers');
+  await openHydrated(page, '/admin/users/viewers');
   await expect(userRow(page, username)).toContainText('Before Edit');
   await page.getByRole('button', { name: `Edit ${username}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit User' });
@@ -107,7 +107,7 @@ test('edits the full name and role of a user', async ({ page, adminApi }) => {
   // Now an admin viewer, the user leaves the viewer list.
   await expect(userRow(page, username)).toHaveCount(0);
 
-  await page.goto('/admin/users/admin-viewers');
+  await openHydrated(page, '/admin/users/admin-viewers');
   await expect(userRow(page, username)).toContainText('After Edit');
   await expect(userRow(page, username)).toContainText('admin viewer');
 });
@@ -121,7 +121,7 @@ test('a deactivated user is signed out and cannot sign in again', async ({ page,
   await userPage.goto('/dashboard');
   await expect(userPage).toHaveURL(/\/dashboard$/);
 
-  await page.goto('/admin/users');
+  await openHydrated(page, '/admin/users');
   await page.getByRole('button', { name: `Edit ${username}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit User' });
   await dialog.getByLabel('Account is active').uncheck();
@@ -142,7 +142,7 @@ test('resets a password: the new one signs in, the old one no longer does', asyn
   const newPassword = 'second-pass-2';
   await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
 
-  await page.goto('/admin/users');
+  await openHydrated(page, '/admin/users');
   await page.getByRole('button', { name: `Reset password for ${username}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Reset Password' });
   await dialog.getByLabel('New Password').fill('12345');
@@ -163,7 +163,7 @@ test('deletes a user after a confirmation that the deletion is permanent', async
   const username = uniqueName('delete');
   await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
 
-  await page.goto('/admin/users');
+  await openHydrated(page, '/admin/users');
   await page.getByRole('button', { name: `Delete ${username}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete User' });
   await expect(dialog).toContainText(`Are you sure you want to delete ${username}?`);
@@ -190,7 +190,7 @@ test('each role view is titled after its role, lists only that role, and adds us
     { path: '/admin/users/viewers', title: 'Viewer Management', listed: [viewer] },
   ];
   for (const view of views) {
-    await page.goto(view.path);
+    await openHydrated(page, view.path);
     await expect(page).toHaveTitle(new RegExp(`^${view.title}`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(view.title);
     for (const username of [ADMIN.username, adminViewer, viewer]) {
@@ -206,7 +206,7 @@ test("shows 'Never' until the user's first sign-in, then the date", async ({ pag
   await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
   const lastLogin = userRow(page, username).getByRole('cell').nth(3);
 
-  await page.goto('/admin/users');
+  await openHydrated(page, '/admin/users');
   await expect(lastLogin).toHaveText('Never');
 
   const userContext = await browser.newContext();
@@ -224,7 +224,7 @@ test('a failed reload offers Try again, and an empty list shows the empty state'
     route.fulfill({ status: 500, json: { success: false, message: 'Database is unavailable', errorType: 'INTERNAL_ERROR' } }),
   );
 
-  await page.goto('/admin/users/viewers');
+  await openHydrated(page, '/admin/users/viewers');
   await page.getByRole('button', { name: `Reset password for ${username}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Reset Password' });
   await dialog.getByLabel('New Password').fill('second-pass-2');
@@ -241,7 +241,7 @@ test('a failed reload offers Try again, and an empty list shows the empty state'
 });
 
 test('the admin cannot delete their own account: the server refuses and says why', async ({ page }) => {
-  await page.goto('/admin/users');
+  await openHydrated(page, '/admin/users');
   await page.getByRole('button', { name: `Delete ${ADMIN.username}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete User' });
   await dialog.getByRole('button', { name: 'Delete User' }).click();

@@ -2,8 +2,8 @@
 import type { ReactNode } from 'react';
 import { formatCount, formatVolume, formatWeight } from '~/shared/format';
 import type { Receipt } from '~/shared/receipts';
-import { LocalDate } from '../users/LocalDate';
-import { Modal } from '../users/Modal';
+import { LocalDate } from '../common/LocalDate';
+import { CloseAction, Modal } from '../common/Modal';
 
 interface ReceiptDetailsModalProps {
   receipt: Receipt;
@@ -71,11 +71,7 @@ export function ReceiptDetailsModal({ receipt, onClose }: ReceiptDetailsModalPro
         </>
       )}
 
-      <div className="modal-action">
-        <button type="button" className="btn" onClick={onClose}>
-          Close
-        </button>
-      </div>
+      <CloseAction onClose={onClose} />
     </Modal>
   );
 }

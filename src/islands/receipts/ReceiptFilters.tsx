@@ -1,5 +1,5 @@
 /** The search box with its filter chip, the tracking-number box and the Sort By / Order selects. */
-import type { SubmitEvent } from 'react';
+import type { ReactNode, SubmitEvent } from 'react';
 import { RECEIPT_SORT_KEYS, TRACKING_NUMBER_MIN } from '~/shared/constants';
 import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, TRACKING_NUMBER_MESSAGE } from '~/shared/receipt-query-string';
 import type { ReceiptQuery, ReceiptSortKey, SortOrder } from '~/shared/receipts';
@@ -88,38 +88,17 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
         </form>
 
         <div className="grid grid-cols-2 gap-3">
-          <div className="flex flex-col gap-1">
-            <label htmlFor="receipt-sort-by" className="text-sm font-medium">
-              Sort By
-            </label>
-            <select
-              id="receipt-sort-by"
-              className="select w-full"
-              value={query.sortBy}
-              onChange={(event) => props.onSort({ sortBy: event.target.value as ReceiptSortKey })}
-            >
-              {RECEIPT_SORT_KEYS.map((key) => (
-                <option key={key} value={key}>
-                  {SORT_LABELS[key]}
-                </option>
-              ))}
-            </select>
-          </div>
-
-          <div className="flex flex-col gap-1">
-            <label htmlFor="receipt-sort-order" className="text-sm font-medium">
-              Order
-            </label>
-            <select
-              id="receipt-sort-order"
-              className="select w-full"
-              value={query.sortOrder}
-              onChange={(event) => props.onSort({ sortOrder: event.target.value as SortOrder })}
-            >
-              <option value="desc">Descending</option>
-              <option value="asc">Ascending</option>
-            </select>
-          </div>
+          <SelectField id="receipt-sort-by" label="Sort By" value={query.sortBy} onChange={(sortBy) => props.onSort({ sortBy: sortBy as ReceiptSortKey })}>
+            {RECEIPT_SORT_KEYS.map((key) => (
+              <option key={key} value={key}>
+                {SORT_LABELS[key]}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField id="receipt-sort-order" label="Order" value={query.sortOrder} onChange={(sortOrder) => props.onSort({ sortOrder: sortOrder as SortOrder })}>
+            <option value="desc">Descending</option>
+            <option value="asc">Ascending</option>
+          </SelectField>
         </div>
       </div>
 
@@ -135,5 +114,26 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
         </div>
       )}
     </section>
+  );
+}
+
+interface SelectFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  children: ReactNode;
+}
+
+function SelectField({ id, label, value, onChange, children }: SelectFieldProps) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <select id={id} className="select w-full" value={value} onChange={(event) => onChange(event.target.value)}>
+        {children}
+      </select>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 /** The receipt table of spec "Receipts": ten columns, the status as a coloured map button, View for the details. */
 import { formatCount, formatNumber, statusTone, type StatusTone } from '~/shared/format';
 import type { Receipt } from '~/shared/receipts';
-import { LocalDate } from '../users/LocalDate';
+import { LocalDate } from '../common/LocalDate';
 
 /** Spec section 4: In-Transit blue, Delivered green, On-Hold yellow, Cancelled red, anything else grey. */
 const TONE_BADGE: Record<StatusTone, string> = {

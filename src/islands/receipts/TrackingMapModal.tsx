@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { receiptMapView } from '~/shared/map-view';
 import type { Receipt } from '~/shared/receipts';
-import { Modal } from '../users/Modal';
+import { CloseAction, Modal } from '../common/Modal';
 
 export type TrackedReceipt = Pick<Receipt, 'number' | 'status' | 'modeOfTransportation' | 'origin'>;
 
@@ -36,11 +36,7 @@ function TrackingDetails({ receipt, tileUrl, tileAttribution, onClose }: Trackin
       </dl>
       <TrackingMap receipt={receipt} tileUrl={tileUrl} tileAttribution={tileAttribution} />
       <p className="mt-2 text-sm opacity-70">Click and drag to move the map • Scroll to zoom in/out</p>
-      <div className="modal-action">
-        <button type="button" className="btn" onClick={onClose}>
-          Close
-        </button>
-      </div>
+      <CloseAction onClose={onClose} />
     </Modal>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api } from '~/shared/api-client';
 import type { PublicUser } from '~/shared/validation';
 import { failureText } from './failure-text';
-import { FailureAlert, Modal, ModalActions } from './Modal';
+import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 
 interface DeleteUserModalProps {
   user: PublicUser;

@@ -11,7 +11,7 @@ import {
   type UpdateUserPayload,
 } from '~/shared/validation';
 import { failureText } from './failure-text';
-import { FailureAlert, Modal, ModalActions } from './Modal';
+import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 import { SelectField, TextField } from './fields';
 
 interface UserFormModalProps {

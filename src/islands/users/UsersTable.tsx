@@ -1,7 +1,7 @@
 import type { Role } from '~/shared/constants';
 import { roleLabel } from '~/shared/format';
 import type { PublicUser } from '~/shared/validation';
-import { LocalDate } from './LocalDate';
+import { LocalDate } from '../common/LocalDate';
 import { KeyIcon, PencilIcon, TrashIcon } from './icons';
 
 const ROLE_BADGE: Record<Role, string> = {

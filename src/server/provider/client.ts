@@ -6,6 +6,7 @@
 import * as oauth from 'oauth4webapi';
 import * as z from 'zod/mini';
 import { TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
+import { receiptSchema } from '~/shared/receipts';
 import { config } from '../config';
 import { readProviderTokens, saveProviderTokens, type StoredTokens } from '../services/provider-tokens';
 import { ProviderError, type PackageScan, type ProviderClient, type ProviderConsignee, type ProviderReceipt, type ReceiptChangesPage } from './contract';
@@ -13,34 +14,11 @@ import { asProviderError, isNetworkFailure, requestTokenRefresh, transportOption
 
 const REFRESH_AHEAD_MS = TOKEN_AUTO_REFRESH_MINUTES * 60_000;
 
-const commoditySchema = z.object({
-  description: z.string(),
-  trackingNumber: z.nullable(z.string()),
-  pieces: z.number(),
-  totalWeightValue: z.number(),
-  totalVolumeValue: z.number(),
-});
-
-const receiptSchema = z.object({
-  id: z.number(),
-  number: z.string(),
-  receivedDate: z.string(),
-  shipperName: z.string(),
-  consigneeId: z.number(),
-  consigneeName: z.string(),
-  pieces: z.number(),
-  totalWeightValue: z.number(),
-  totalVolumeValue: z.number(),
-  destination: z.string(),
-  status: z.string(),
-  modeOfTransportation: z.string(),
-  origin: z.object({ name: z.string() }),
-  commodities: z.array(commoditySchema),
-  updatedAt: z.string(),
-});
+/** The provider's receipt is the portal's (docs/provider-api.md) plus its consignee id and change time. */
+const providerReceiptSchema = z.extend(receiptSchema, { consigneeId: z.number(), updatedAt: z.string() });
 
 const changesPageSchema = z.object({
-  receipts: z.array(receiptSchema),
+  receipts: z.array(providerReceiptSchema),
   nextCursor: z.nullable(z.string()),
   hasMore: z.boolean(),
 });
@@ -179,7 +157,7 @@ const httpClient: ProviderClient = {
     const { status, body } = await getJson(`/v1/receipts/${encodeURIComponent(id)}`);
     if (status === 404) return null;
     expectOk(status, '/v1/receipts/{id}');
-    return parsed(receiptSchema, body, 'receipt');
+    return parsed(providerReceiptSchema, body, 'receipt');
   },
 
   async listConsignees(): Promise<ProviderConsignee[]> {

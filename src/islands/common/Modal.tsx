@@ -51,6 +51,17 @@ export function FailureAlert({ message }: { message: string | null }) {
   );
 }
 
+/** The one button of a modal that only shows something. */
+export function CloseAction({ onClose }: { onClose: () => void }) {
+  return (
+    <div className="modal-action">
+      <button type="button" className="btn" onClick={onClose}>
+        Close
+      </button>
+    </div>
+  );
+}
+
 interface ModalActionsProps {
   /** Text of the confirming button. */
   confirm: string;
