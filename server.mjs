@@ -2,7 +2,11 @@
 import http from 'node:http';
 import compression from 'compression';
 import sirv from 'sirv';
-import { handler as astro } from './dist/server/entry.mjs';
+
+// React (and others) choose their production build by NODE_ENV, which a self-hoster rarely sets;
+// React's development build renders pages several times slower. Set before the app is loaded.
+process.env.NODE_ENV ??= 'production';
+const { handler: astro } = await import('./dist/server/entry.mjs');
 
 const port = Number(process.env.PORT || 4321);
 const host = process.env.HOST || 'localhost';

@@ -1,12 +1,15 @@
 /** Display formatting of spec section 3 ("Formatting") and a few labels, shared by pages and islands. */
 import { COUNT_DECIMALS, NUMBER_DECIMALS, type Role } from './constants';
 
+/** One formatter for every date: toLocaleDateString would build a new one on each call. */
+const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
+
 /** MM/DD/YYYY (en-US); missing or invalid gives 'N/A'. */
 export function formatDate(value: string | number | Date | null | undefined): string {
   if (value === null || value === undefined || value === '') return 'N/A';
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return 'N/A';
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
+  return dateFormat.format(date);
 }
 
 const numberFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS });
