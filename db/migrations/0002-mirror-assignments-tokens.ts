@@ -40,7 +40,6 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     status: { type: DataTypes.STRING(100), allowNull: false },
     modeOfTransportation: { type: DataTypes.STRING(100), allowNull: false },
     originName: { type: DataTypes.STRING(200), allowNull: false },
-    packageCount: { type: DataTypes.INTEGER, allowNull: false },
     searchText: { type: DataTypes.STRING(700), allowNull: false },
     providerUpdatedAt: { type: DataTypes.DATE, allowNull: false },
   });

@@ -24,14 +24,13 @@ const receipt: ProviderReceipt = {
 };
 
 describe('toMirrorRows', () => {
-  it('keeps every field, lower-cases the searchable text and counts the packages', () => {
+  it('keeps every field, lower-cases the searchable text and keeps the packages in order', () => {
     const rows = toMirrorRows(receipt)!;
     expect(rows.receipt).toMatchObject({
       id: 104233,
       number: 'WR-104233',
       consigneeId: 17,
       originName: 'Miami, FL',
-      packageCount: 2,
       searchText: 'wr-104233\namazon.com services llc\nparamaribo trading n.v.',
     });
     expect(rows.receipt.receivedDate?.toISOString()).toBe('2026-11-18T15:20:00.000Z');
@@ -41,7 +40,8 @@ describe('toMirrorRows', () => {
   it('turns missing or wrong-typed values into empty text and zeros instead of failing the sync', () => {
     const odd = { ...receipt, shipperName: undefined, pieces: 'many', totalWeightValue: Number.NaN, receivedDate: 'soon', origin: null, commodities: 'none' };
     const rows = toMirrorRows(odd as unknown as ProviderReceipt)!;
-    expect(rows.receipt).toMatchObject({ shipperName: '', pieces: 0, totalWeightValue: 0, receivedDate: null, originName: '', packageCount: 0 });
+    expect(rows.receipt).toMatchObject({ shipperName: '', pieces: 0, totalWeightValue: 0, receivedDate: null, originName: '' });
+    expect(rows.packages).toEqual([]);
   });
 
   it('skips a receipt without a usable id', () => {

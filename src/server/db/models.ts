@@ -132,7 +132,6 @@ export class ReceiptRecord extends Model<InferAttributes<ReceiptRecord>, InferCr
   declare status: string;
   declare modeOfTransportation: string;
   declare originName: string;
-  declare packageCount: number;
   /** Receipt number, shipper and consignee in lower case: what the general search matches. */
   declare searchText: string;
   declare providerUpdatedAt: Date;
@@ -153,7 +152,6 @@ ReceiptRecord.init(
     status: { type: DataTypes.STRING(100), allowNull: false },
     modeOfTransportation: { type: DataTypes.STRING(100), allowNull: false },
     originName: { type: DataTypes.STRING(200), allowNull: false },
-    packageCount: { type: DataTypes.INTEGER, allowNull: false },
     searchText: { type: DataTypes.STRING(700), allowNull: false },
     providerUpdatedAt: { type: DataTypes.DATE, allowNull: false },
   },

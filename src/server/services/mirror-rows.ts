@@ -52,7 +52,6 @@ export function toMirrorRows(receipt: ProviderReceipt): { receipt: ReceiptRow; p
       status: text(receipt.status, 100),
       modeOfTransportation: text(receipt.modeOfTransportation, 100),
       originName: text(receipt.origin?.name, 200),
-      packageCount: packages.length,
       searchText: [number, shipperName, consigneeName].join('\n').toLowerCase(),
       providerUpdatedAt: date(receipt.updatedAt) ?? new Date(0),
     },

@@ -132,13 +132,13 @@ async function filteredPage(consigneeIds: number[] | null, query: ReceiptQuery):
   return { total, ids };
 }
 
-type ReceiptRow = Omit<ReceiptRecord, 'searchText' | 'providerUpdatedAt'>;
+type ListedRow = Omit<ReceiptRecord, 'searchText' | 'providerUpdatedAt'>;
 const RECEIPT_COLUMNS = [
   'id', 'number', 'receivedDate', 'shipperName', 'consigneeId', 'consigneeName', 'pieces', 'totalWeightValue',
-  'totalVolumeValue', 'destination', 'status', 'modeOfTransportation', 'originName', 'packageCount',
+  'totalVolumeValue', 'destination', 'status', 'modeOfTransportation', 'originName',
 ] as const;
 
-function toReceipt(row: ReceiptRow, commodities: Commodity[]): Receipt {
+function toReceipt(row: ListedRow, commodities: Commodity[]): Receipt {
   return {
     id: row.id,
     number: row.number,
@@ -162,7 +162,7 @@ async function receiptsByIds(ids: number[]): Promise<Map<number, Receipt>> {
   if (ids.length === 0) return receipts;
   const columns = RECEIPT_COLUMNS.map((column) => `"${column}"`).join(', ');
   const [rows, packages] = await Promise.all([
-    sequelize.query<ReceiptRow>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids)`, { type: QueryTypes.SELECT, replacements: { ids } }),
+    sequelize.query<ListedRow>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids)`, { type: QueryTypes.SELECT, replacements: { ids } }),
     sequelize.query<Commodity & { receiptId: number }>(
       `SELECT "receiptId", "description", "trackingNumber", "pieces", "totalWeightValue", "totalVolumeValue"
          FROM "packages" WHERE "receiptId" IN (:ids) ORDER BY "receiptId", "position"`,

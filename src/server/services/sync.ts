@@ -25,7 +25,7 @@ export interface SyncOutcome {
 
 const UPDATABLE = [
   'number', 'receivedDate', 'shipperName', 'consigneeId', 'consigneeName', 'pieces', 'totalWeightValue', 'totalVolumeValue',
-  'destination', 'status', 'modeOfTransportation', 'originName', 'packageCount', 'searchText', 'providerUpdatedAt',
+  'destination', 'status', 'modeOfTransportation', 'originName', 'searchText', 'providerUpdatedAt',
 ] as const;
 
 /** Writes the receipts of one page that are new or changed; answers how many it wrote. */
