@@ -1,5 +1,5 @@
 /** Receipts from the mirror: the list with its filters, one receipt, and who may see which. */
-import { Op, QueryTypes, type WhereOptions } from 'sequelize';
+import { Op, QueryTypes, type InferAttributes, type WhereOptions } from 'sequelize';
 import type { Commodity, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import { heavyRead, sequelize } from '../db';
@@ -132,9 +132,9 @@ async function filteredPage(consigneeIds: number[] | null, query: ReceiptQuery):
   return { total, ids };
 }
 
-type ListedRow = Omit<ReceiptRecord, 'searchText' | 'providerUpdatedAt'>;
+type ListedRow = Omit<InferAttributes<ReceiptRecord>, 'consigneeId' | 'searchText' | 'providerUpdatedAt'>;
 const RECEIPT_COLUMNS = [
-  'id', 'number', 'receivedDate', 'shipperName', 'consigneeId', 'consigneeName', 'pieces', 'totalWeightValue',
+  'id', 'number', 'receivedDate', 'shipperName', 'consigneeName', 'pieces', 'totalWeightValue',
   'totalVolumeValue', 'destination', 'status', 'modeOfTransportation', 'originName',
 ] as const;
 
