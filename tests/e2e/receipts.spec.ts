@@ -221,12 +221,20 @@ test('a URL with refused values shows their defaults, keeps the rest and correct
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('the table scrolls sideways inside its card and its buttons stay usable', async ({ page }) => {
+  test('each receipt is a card of labelled values: nothing scrolls sideways and its buttons stay usable', async ({ page }) => {
     await openHydrated(page, '/receipts');
     await expect(dataRows(page)).toHaveCount(20);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     const scroller = receiptsRegion(page).getByRole('table').locator('xpath=..');
-    expect(await scroller.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    expect(await scroller.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const { data } = await receiptList(page.request);
+    const first = dataRows(page).first();
+    await expect(first).toContainText(data[0]!.number);
+    const labels = await first
+      .getByRole('cell')
+      .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content.replaceAll('"', '')));
+    expect(labels).toEqual(['Received Date', 'Receipt #', 'Shipper', 'Consignee', 'Pieces', 'Weight (lbs)', 'Volume (ft³)', 'Destination', 'none', 'none']);
+    await expect(first.getByRole('button', { name: data[0]!.status })).toBeInViewport({ ratio: 1 });
 
     const view = dataRows(page).getByRole('button', { name: 'View', disabled: false }).first();
     await view.click();
