@@ -6,7 +6,6 @@ import { E2E_ADMIN_PASSWORD, E2E_PORT, E2E_URL } from './tests/support/e2e-env';
 process.env.E2E_RUN_DIR ??= `.tmp/e2e-${Date.now()}`;
 const runDir = process.env.E2E_RUN_DIR;
 
-
 function portal(port: number, name: string, env: Record<string, string> = {}) {
   return {
     command: 'node server.mjs',
@@ -48,5 +47,6 @@ export default defineConfig({
     portal(E2E_PORT + 1, 'locations-off', { SHOW_LOCATIONS: 'false' }),
     // Nothing listens on port 9 (discard): the first sync fails, so receipts and statistics are EXTERNAL_API_ERROR.
     portal(E2E_PORT + 2, 'provider-down', { PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9' }),
+    portal(E2E_PORT + 3, 'admin-area', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '3600' }),
   ],
 });

@@ -6,3 +6,8 @@ export const E2E_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const LOCATIONS_OFF_URL = `http://127.0.0.1:${E2E_PORT + 1}`;
 /** A third portal whose logistics provider never answered: the receipts mirror was never filled. */
 export const PROVIDER_DOWN_URL = `http://127.0.0.1:${E2E_PORT + 2}`;
+/**
+ * A fourth portal for the admin-area tests (assignments, branding, provider tokens): they change what
+ * every page shows or take the provider connection away, which must not reach the receipts tests.
+ */
+export const ADMIN_AREA_URL = `http://127.0.0.1:${E2E_PORT + 3}`;
