@@ -1,0 +1,58 @@
+/**
+ * Consignees and their assignment to viewer users (spec sections 3 and 7): the payload schemas the
+ * endpoints parse with and the answer types the assignment screen reads.
+ */
+import * as z from 'zod/mini';
+
+/** More ids than the provider has consignees is a mistake, not a request. */
+export const CONSIGNEE_IDS_MAX = 5_000;
+
+const positiveId = (message: string) => z.number({ error: message }).check(z.int(message), z.positive(message), z.lte(Number.MAX_SAFE_INTEGER, message));
+
+export const userIdPayloadSchema = z.object({ userId: positiveId('userId must be a positive integer') });
+export type UserIdPayload = z.output<typeof userIdPayloadSchema>;
+
+export const consigneeIdsPayloadSchema = z.object({
+  consigneeIds: z
+    .array(positiveId('consigneeIds must be positive integers'), { error: 'consigneeIds must be a list of consignee ids' })
+    .check(
+      z.minLength(1, 'Select at least one consignee'),
+      z.maxLength(CONSIGNEE_IDS_MAX, `At most ${CONSIGNEE_IDS_MAX} consignees at a time`),
+    ),
+});
+export type ConsigneeIdsPayload = z.output<typeof consigneeIdsPayloadSchema>;
+
+export const bulkAssignmentPayloadSchema = z.extend(consigneeIdsPayloadSchema, userIdPayloadSchema.shape);
+export type BulkAssignmentPayload = z.output<typeof bulkAssignmentPayloadSchema>;
+
+export const consigneeSchema = z.object({ id: z.number(), name: z.string() });
+export type ConsigneeDto = z.infer<typeof consigneeSchema>;
+
+export const assignedUserSchema = z.object({ id: z.number(), username: z.string(), fullName: z.nullable(z.string()) });
+export type AssignedUser = z.infer<typeof assignedUserSchema>;
+
+/** One row of GET /api/consignees/assignments: every consignee, assigned or not. */
+export const consigneeAssignmentSchema = z.object({ consignee: consigneeSchema, assignedUsers: z.array(assignedUserSchema) });
+export type ConsigneeAssignmentDto = z.infer<typeof consigneeAssignmentSchema>;
+
+export const importResultSchema = z.object({
+  imported: z.number(),
+  updated: z.number(),
+  deleted: z.number(),
+  errors: z.array(z.string()),
+});
+export type ImportResult = z.infer<typeof importResultSchema>;
+
+export const bulkAddResultSchema = z.object({ added: z.number(), skipped: z.number() });
+export type BulkAddResult = z.infer<typeof bulkAddResultSchema>;
+
+export const bulkReassignResultSchema = z.object({ reassigned: z.number() });
+export type BulkReassignResult = z.infer<typeof bulkReassignResultSchema>;
+
+export const lastImportSchema = z.object({ lastImportDate: z.nullable(z.string()) });
+export type LastImportInfo = z.infer<typeof lastImportSchema>;
+
+/** The result line of spec section 8, shown for 5 seconds after an import. */
+export function importResultMessage(result: ImportResult): string {
+  return `Import completed: ${result.imported} new consignees imported, ${result.updated} updated, ${result.deleted} deleted. ${result.errors.length} errors occurred.`;
+}
