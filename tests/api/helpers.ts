@@ -78,46 +78,43 @@ export function queryDatabase<T = Record<string, unknown>>(portal: Portal, sql: 
 }
 
 /**
- * Moves a session's clock back, as if `minutes` had passed since it was last seen and since it began.
- * The one write a test makes to the database: waiting out a real idle timeout would take minutes.
+ * Writes to the portal's SQLite file, for the few states no call can make (an aged session, a consignee
+ * the provider has since dropped). Resolves with the number of rows changed.
  */
-export function ageSession(portal: Portal, token: string, minutes: number): Promise<void> {
-  const id = createHash('sha256').update(token).digest('hex');
-  const past = new Date(Date.now() - minutes * 60_000).toISOString().replace('T', ' ').replace('Z', ' +00:00');
+export function writeDatabase(portal: Portal, sql: string, params: unknown[] = []): Promise<number> {
   return new Promise((resolve, reject) => {
     const db = new sqlite3.Database(path.join(portal.dir, 'portal.sqlite'), sqlite3.OPEN_READWRITE, (openError) => {
       if (openError) return reject(openError);
       db.configure('busyTimeout', 5_000);
-      db.run('UPDATE sessions SET lastSeenAt = ?, createdAt = ? WHERE id = ?', [past, past, id], function (error) {
+      db.run(sql, params, function (error) {
         db.close();
         if (error) reject(error);
-        else if (this.changes !== 1) reject(new Error('no such session'));
-        else resolve();
+        else resolve(this.changes);
       });
     });
   });
 }
 
-export const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+/** SQLite's form of a Sequelize DATE. */
+export const sqliteDate = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', ' +00:00');
 
 /**
- * Assigns consignees to a viewer by writing the assignment rows, as the admin screens of the admin
- * issue will; until they exist this is the one way to give a test viewer a scope.
+ * Moves a session's clock back, as if `minutes` had passed since it was last seen and since it began:
+ * waiting out a real idle timeout would take minutes.
  */
-export function assignConsignees(portal: Portal, userId: number, consigneeIds: number[]): Promise<void> {
-  const now = new Date().toISOString().replace('T', ' ').replace('Z', ' +00:00');
-  return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(path.join(portal.dir, 'portal.sqlite'), sqlite3.OPEN_READWRITE, (openError) => {
-      if (openError) return reject(openError);
-      db.configure('busyTimeout', 5_000);
-      const values = consigneeIds.map(() => '(?, ?, ?)').join(', ');
-      db.run(`INSERT INTO consignee_assignments (userId, consigneeId, createdAt) VALUES ${values}`, consigneeIds.flatMap((id) => [userId, id, now]), (error) => {
-        db.close();
-        if (error) reject(error);
-        else resolve();
-      });
-    });
-  });
+export async function ageSession(portal: Portal, token: string, minutes: number): Promise<void> {
+  const id = createHash('sha256').update(token).digest('hex');
+  const past = sqliteDate(new Date(Date.now() - minutes * 60_000));
+  const changes = await writeDatabase(portal, 'UPDATE sessions SET lastSeenAt = ?, createdAt = ? WHERE id = ?', [past, past, id]);
+  if (changes !== 1) throw new Error('no such session');
+}
+
+export const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/** Assigns consignees to a viewer through the admin's real call. */
+export async function assignConsignees(admin: ApiClient, userId: number, consigneeIds: number[]): Promise<void> {
+  const response = await admin.post(`/api/consignees/user/${userId}/assign`, { consigneeIds });
+  if (response.status !== 200) throw new Error(`assigning failed: ${response.status} ${JSON.stringify(response.body)}`);
 }
 
 /** Polls until the mirror answers (the first sync runs in the background after start). */

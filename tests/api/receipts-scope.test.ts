@@ -127,7 +127,7 @@ describe('a viewer without consignees', () => {
     const target = everything[5]!;
     const [row] = await queryDatabase<{ id: number }>(portal, 'SELECT consigneeId AS id FROM receipts WHERE id = ?', [target.id]);
     const viewer = await createUser(admin, 'assigned', 'viewer');
-    await assignConsignees(portal, viewer.id, [row!.id]);
+    await assignConsignees(admin, viewer.id, [row!.id]);
     const client = await signIn(portal, viewer);
     const seen = await allReceipts(client);
     const expected = everything.filter((receipt) => receipt.consigneeName === target.consigneeName);

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '~/shared/api-client';
 import { FEEDBACK_LONG_MS, type Role } from '~/shared/constants';
 import type { PublicUser } from '~/shared/validation';
+import { ConsigneeImport } from './ConsigneeImport';
 import { DeleteUserModal } from './DeleteUserModal';
 import { ResetPasswordModal } from './ResetPasswordModal';
 import { UserFormModal } from './UserFormModal';
@@ -16,6 +17,7 @@ export interface UserManagementProps {
   /** Only users of this role are listed. */
   roleFilter: Role | null;
   currentUserId: number;
+  lastImportDate: string | null;
 }
 
 type OpenDialog =
@@ -29,7 +31,7 @@ interface Notice {
   text: string;
 }
 
-export default function UserManagement({ initialUsers, roleFilter, currentUserId }: UserManagementProps) {
+export default function UserManagement({ initialUsers, roleFilter, currentUserId, lastImportDate }: UserManagementProps) {
   const [users, setUsers] = useState(initialUsers);
   const [loadFailure, setLoadFailure] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -67,10 +69,13 @@ export default function UserManagement({ initialUsers, roleFilter, currentUserId
           <h1 className="text-2xl font-bold">{managementTitle(roleFilter)}</h1>
           {loading && <span className="loading loading-spinner loading-sm opacity-70" role="status" aria-label="Loading users" />}
         </div>
-        <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
-          <PlusIcon />
-          Add User
-        </button>
+        <div className="flex flex-wrap items-start gap-3">
+          <ConsigneeImport initialLastImportDate={lastImportDate} />
+          <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
+            <PlusIcon />
+            Add User
+          </button>
+        </div>
       </div>
 
       {notice && (

@@ -5,18 +5,27 @@ import { Consignee, ConsigneeAssignment } from '../db/models';
 import { providerClient } from '../provider/client';
 import { ProviderError } from '../provider/contract';
 import { providerUnavailable } from './package-tracker';
-import { saveSyncState } from './sync-state';
-
-export interface ImportResult {
-  imported: number;
-  updated: number;
-  deleted: number;
-  errors: string[];
-}
+import type { ImportResult, LastImportInfo } from '~/shared/consignees';
+import { readSyncState, saveSyncState } from './sync-state';
 
 const MAX_NAME_LENGTH = 200;
 
-export async function importConsignees(): Promise<ImportResult> {
+let importing: Promise<ImportResult> | null = null;
+
+/** One import at a time: a second click while one runs gets the running one's result. */
+export function importConsignees(): Promise<ImportResult> {
+  importing ??= runImport().finally(() => {
+    importing = null;
+  });
+  return importing;
+}
+
+export async function readLastImport(): Promise<LastImportInfo> {
+  const { lastConsigneeImportAt } = await readSyncState();
+  return { lastImportDate: lastConsigneeImportAt ? new Date(lastConsigneeImportAt).toISOString() : null };
+}
+
+async function runImport(): Promise<ImportResult> {
   let incoming;
   try {
     incoming = await providerClient().listConsignees();

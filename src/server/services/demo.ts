@@ -1,8 +1,8 @@
 /** The sandbox's demo customer: a viewer with three consignees, made once on first start. */
 import { config } from '../config';
-import { sequelize } from '../db';
-import { Consignee, ConsigneeAssignment, User } from '../db/models';
+import { Consignee, User } from '../db/models';
 import { createUserSchema } from '~/shared/validation';
+import { assignConsignees } from './assignments';
 import { importConsignees } from './consignees';
 import { generatePassword } from './passwords';
 import { readSyncState, saveSyncState } from './sync-state';
@@ -20,10 +20,8 @@ export async function createDemoCustomer(): Promise<void> {
   const user = await createUser(
     createUserSchema.parse({ username: DEMO_USERNAME, fullName: 'Demo Customer', password, role: 'viewer' }),
   );
-  await sequelize.transaction(async (transaction) => {
-    await ConsigneeAssignment.bulkCreate(consignees.map(({ id }) => ({ userId: user.id, consigneeId: id })), { transaction });
-    await saveSyncState({ demoUsersCreatedAt: new Date() }, transaction);
-  });
+  await assignConsignees(user.id, consignees.map(({ id }) => id));
+  await saveSyncState({ demoUsersCreatedAt: new Date() });
   const names = consignees.map(({ name }) => name).join(', ');
   console.log(
     config.demoPassword

@@ -74,6 +74,7 @@ export async function updateUser(actor: PublicUser, id: number, payload: UpdateU
       throw new AppError('CONFLICT', 'The last active admin cannot be deactivated or demoted');
     }
     const deactivated = user.isActive && !payload.isActive;
+    const leavesViewers = user.role === 'viewer' && payload.role !== 'viewer';
     try {
       await user.update(
         { username: payload.username, fullName: payload.fullName, email: payload.email, role: payload.role, isActive: payload.isActive },
@@ -84,6 +85,8 @@ export async function updateUser(actor: PublicUser, id: number, payload: UpdateU
       throw error;
     }
     if (deactivated) await endUserSessions(id, { transaction });
+    // Assignments only scope viewers: kept on another role they would come back unseen on a demotion.
+    if (leavesViewers) await ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
     return toPublicUser(user);
   });
 }

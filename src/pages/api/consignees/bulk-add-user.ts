@@ -1,0 +1,11 @@
+import { parseJson } from '~/server/http/body';
+import { requireRole } from '~/server/http/guard';
+import { handle, ok } from '~/server/http/respond';
+import { assignConsignees } from '~/server/services/assignments';
+import { bulkAssignmentPayloadSchema } from '~/shared/consignees';
+
+export const POST = handle(async (context) => {
+  requireRole(context, 'admin');
+  const { consigneeIds, userId } = await parseJson(context, bulkAssignmentPayloadSchema);
+  return ok(await assignConsignees(userId, consigneeIds), { message: 'User added to consignees' });
+});
