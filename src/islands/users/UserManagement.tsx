@@ -3,11 +3,12 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '~/shared/api-client';
 import { FEEDBACK_LONG_MS, type Role } from '~/shared/constants';
 import type { PublicUser } from '~/shared/validation';
-import { ConsigneeImport } from './ConsigneeImport';
 import { DeleteUserModal } from './DeleteUserModal';
 import { ResetPasswordModal } from './ResetPasswordModal';
 import { UserFormModal } from './UserFormModal';
 import { UsersTable } from './UsersTable';
+import { useConsigneeImport } from './use-consignee-import';
+import { LocalDate } from '../common/LocalDate';
 import { failureText } from './failure-text';
 import { PlusIcon, UsersIcon } from './icons';
 import { managementTitle } from './titles';
@@ -37,6 +38,7 @@ export default function UserManagement({ initialUsers, roleFilter, currentUserId
   const [loading, setLoading] = useState(false);
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  const consigneeImport = useConsigneeImport(lastImportDate);
 
   const reload = useCallback(async () => {
     setLoading(true);
@@ -65,18 +67,32 @@ export default function UserManagement({ initialUsers, roleFilter, currentUserId
   return (
     <>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
-        <div className="flex items-center gap-3">
-          <h1 className="text-2xl font-bold">{managementTitle(roleFilter)}</h1>
-          {loading && <span className="loading loading-spinner loading-sm opacity-70" role="status" aria-label="Loading users" />}
+        <div>
+          <div className="flex items-center gap-3">
+            <h1 className="text-2xl font-bold">{managementTitle(roleFilter)}</h1>
+            {loading && <span className="loading loading-spinner loading-sm opacity-70" role="status" aria-label="Loading users" />}
+          </div>
+          <p className="mt-1 text-sm opacity-70">
+            Last consignee import: {consigneeImport.lastImportDate ? <LocalDate value={consigneeImport.lastImportDate} /> : 'Never'}
+          </p>
         </div>
-        <div className="flex flex-wrap items-start gap-3">
-          <ConsigneeImport initialLastImportDate={lastImportDate} />
+        <div className="flex flex-wrap gap-3">
+          <button type="button" className="btn btn-outline" onClick={consigneeImport.runImport} disabled={consigneeImport.importing}>
+            {consigneeImport.importing && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+            {consigneeImport.importing ? 'Importing...' : 'Import Consignees'}
+          </button>
           <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
             <PlusIcon />
             Add User
           </button>
         </div>
       </div>
+
+      {consigneeImport.outcome && (
+        <div role={consigneeImport.outcome.failed ? 'alert' : 'status'} className={`alert alert-soft mb-4 ${consigneeImport.outcome.failed ? 'alert-error' : 'alert-success'}`}>
+          <span>{consigneeImport.outcome.text}</span>
+        </div>
+      )}
 
       {notice && (
         <div role="status" className="alert alert-success alert-soft mb-4">

@@ -1,20 +1,19 @@
-/** 'Import Consignees' and 'Last consignee import: date' of spec "User Management", with the result line of section 8. */
+/** 'Import Consignees' of spec "User Management": the import, its result line (section 8, 5 s) and the last import date. */
 import { useEffect, useState } from 'react';
 import { apiBody, errorText } from '~/shared/api-client';
 import { importResultMessage, type ImportResult, type LastImportInfo } from '~/shared/consignees';
 import { FEEDBACK_LONG_MS } from '~/shared/constants';
-import { LocalDate } from '../common/LocalDate';
 
 /** An object, so that the same text twice in a row restarts its timer. */
-interface Outcome {
+export interface ImportOutcome {
   text: string;
   failed: boolean;
 }
 
-export function ConsigneeImport({ initialLastImportDate }: { initialLastImportDate: string | null }) {
+export function useConsigneeImport(initialLastImportDate: string | null) {
   const [lastImportDate, setLastImportDate] = useState(initialLastImportDate);
   const [importing, setImporting] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
 
   useEffect(() => {
     if (!outcome) return;
@@ -35,20 +34,5 @@ export function ConsigneeImport({ initialLastImportDate }: { initialLastImportDa
     setImporting(false);
   };
 
-  return (
-    <div className="flex flex-col items-end gap-1">
-      <button type="button" className="btn btn-outline" onClick={runImport} disabled={importing}>
-        {importing && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-        {importing ? 'Importing...' : 'Import Consignees'}
-      </button>
-      <p className="text-xs opacity-70">
-        Last consignee import: {lastImportDate ? <LocalDate value={lastImportDate} /> : 'Never'}
-      </p>
-      {outcome && (
-        <div role={outcome.failed ? 'alert' : 'status'} className={`alert alert-soft text-sm ${outcome.failed ? 'alert-error' : 'alert-success'}`}>
-          {outcome.text}
-        </div>
-      )}
-    </div>
-  );
+  return { lastImportDate, importing, outcome, runImport };
 }
