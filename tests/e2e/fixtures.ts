@@ -3,6 +3,7 @@
  * real API as the admin (never by touching the database).
  */
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import type { ConsigneeAssignmentDto, ImportResult } from '../../src/shared/consignees';
 import { E2E_ADMIN_PASSWORD } from '../support/e2e-env';
 
 export { expect };
@@ -59,6 +60,30 @@ export class AdminApi {
     const response = await this.request.post('/api/auth/users', { data: user, headers: this.headers() });
     expect(response.status(), await response.text()).toBe(201);
     return (await response.json()).data.user;
+  }
+
+  async deleteUser(id: number): Promise<void> {
+    const response = await this.request.delete(`/api/auth/users/${id}`, { headers: this.headers() });
+    expect(response.status(), await response.text()).toBe(200);
+  }
+
+  /** Pulls the consignees from the provider (the admin-area portal starts without them). */
+  async importConsignees(): Promise<ImportResult> {
+    const response = await this.request.post('/api/consignees/import', { headers: this.headers() });
+    expect(response.status(), await response.text()).toBe(200);
+    return (await response.json()).data;
+  }
+
+  /** Every consignee with its assigned users, by name. */
+  async assignments(): Promise<ConsigneeAssignmentDto[]> {
+    const response = await this.request.get('/api/consignees/assignments', { headers: this.headers() });
+    expect(response.status(), await response.text()).toBe(200);
+    return (await response.json()).data;
+  }
+
+  async addUserToConsignee(consigneeId: number, userId: number): Promise<void> {
+    const response = await this.request.post(`/api/consignees/${consigneeId}/add-user`, { data: { userId }, headers: this.headers() });
+    expect(response.status(), await response.text()).toBe(200);
   }
 }
 

@@ -1,0 +1,120 @@
+/** One page of the grid: a checkbox per row, Select Page, sortable headers, user chips with × and the row actions. */
+import type { ConsigneeAssignmentDto, AssignedUser } from '~/shared/consignees';
+import type { SortKey, SortOrder } from './grid';
+
+interface AssignmentTableProps {
+  rows: ConsigneeAssignmentDto[];
+  selected: ReadonlySet<number>;
+  /** While a change runs, nothing else can start. */
+  busy: boolean;
+  sortKey: SortKey;
+  sortOrder: SortOrder;
+  onSort: (key: SortKey) => void;
+  onToggleRow: (consigneeId: number) => void;
+  onTogglePage: (select: boolean) => void;
+  onAddUser: (row: ConsigneeAssignmentDto) => void;
+  onReplaceAll: (row: ConsigneeAssignmentDto) => void;
+  onRemoveUser: (row: ConsigneeAssignmentDto, user: AssignedUser) => void;
+}
+
+const SORT_COLUMNS: { key: SortKey; label: string }[] = [
+  { key: 'consignee', label: 'Consignee' },
+  { key: 'user', label: 'Assigned User' },
+];
+
+export function AssignmentTable(props: AssignmentTableProps) {
+  const { rows, selected, busy, sortKey, sortOrder } = props;
+  const selectedOnPage = rows.filter((row) => selected.has(row.consignee.id)).length;
+  const wholePage = rows.length > 0 && selectedOnPage === rows.length;
+
+  return (
+    <div className="overflow-x-auto">
+      <table className="table" aria-label="Consignee assignments">
+        <thead>
+          <tr>
+            <th scope="col" className="w-10">
+              <input
+                type="checkbox"
+                className="checkbox checkbox-sm"
+                aria-label="Select Page"
+                title="Select Page"
+                checked={wholePage}
+                ref={(box) => {
+                  if (box) box.indeterminate = selectedOnPage > 0 && !wholePage;
+                }}
+                onChange={() => props.onTogglePage(!wholePage)}
+              />
+            </th>
+            {SORT_COLUMNS.map(({ key, label }) => {
+              const active = key === sortKey;
+              return (
+                <th key={key} scope="col" aria-sort={active ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}>
+                  <button type="button" className="inline-flex items-center gap-1 font-semibold hover:underline" onClick={() => props.onSort(key)}>
+                    {label}
+                    <span aria-hidden="true" className={active ? '' : 'opacity-30'}>
+                      {active && sortOrder === 'desc' ? '▼' : '▲'}
+                    </span>
+                  </button>
+                </th>
+              );
+            })}
+            <th scope="col" className="text-right">
+              Actions
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const { consignee, assignedUsers } = row;
+            return (
+              <tr key={consignee.id} className={selected.has(consignee.id) ? 'bg-primary/10' : 'hover:bg-base-content/5'}>
+                <td>
+                  <input
+                    type="checkbox"
+                    className="checkbox checkbox-sm"
+                    aria-label={`Select ${consignee.name}`}
+                    checked={selected.has(consignee.id)}
+                    onChange={() => props.onToggleRow(consignee.id)}
+                  />
+                </td>
+                <td className="min-w-40 font-medium">{consignee.name}</td>
+                <td className="min-w-36">
+                  {assignedUsers.length === 0 ? (
+                    <span className="text-sm opacity-60">Unassigned</span>
+                  ) : (
+                    <ul className="flex flex-wrap gap-1" aria-label={`Users of ${consignee.name}`}>
+                      {assignedUsers.map((user) => (
+                        <li key={user.id} className="badge badge-primary badge-soft gap-1 pr-1" title={user.fullName ?? undefined}>
+                          {user.username}
+                          <button
+                            type="button"
+                            className="rounded-full px-1 leading-none hover:bg-base-content/10 disabled:opacity-40"
+                            aria-label={`Remove ${user.username} from ${consignee.name}`}
+                            disabled={busy}
+                            onClick={() => props.onRemoveUser(row, user)}
+                          >
+                            ×
+                          </button>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+                <td>
+                  <div className="flex flex-wrap justify-end gap-1">
+                    <button type="button" className="btn btn-outline btn-primary btn-xs" disabled={busy} onClick={() => props.onAddUser(row)}>
+                      Add User
+                    </button>
+                    <button type="button" className="btn btn-outline btn-xs" disabled={busy} onClick={() => props.onReplaceAll(row)}>
+                      Replace All
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+/** Under the grid: 'Showing X to Y of Z consignees', Previous, numbered page buttons with ellipses, Next. */
+import { formatCount } from '~/shared/format';
+import { pageButtons, type GridPage } from './grid';
+
+interface PagerProps {
+  shown: GridPage;
+  total: number;
+  onPage: (page: number) => void;
+}
+
+export function Pager({ shown, total, onPage }: PagerProps) {
+  const { page, pageCount, first, last } = shown;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-content/10 px-4 py-4 text-sm">
+      <span>
+        Showing {formatCount(first)} to {formatCount(last)} of {formatCount(total)} consignees
+      </span>
+      <nav className="flex flex-wrap items-center gap-1" aria-label="Pagination">
+        <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          Previous
+        </button>
+        {pageButtons(page, pageCount).map((button, index) =>
+          button === 'gap' ? (
+            <span key={`gap-${index}`} className="px-1 opacity-60">
+              …
+            </span>
+          ) : (
+            <button
+              key={button}
+              type="button"
+              className={`btn btn-sm btn-square ${button === page ? 'btn-primary' : 'btn-ghost'}`}
+              aria-label={`Page ${button}`}
+              aria-current={button === page ? 'page' : undefined}
+              onClick={() => onPage(button)}
+            >
+              {button}
+            </button>
+          ),
+        )}
+        <button type="button" className="btn btn-sm" disabled={page >= pageCount} onClick={() => onPage(page + 1)}>
+          Next
+        </button>
+      </nav>
+    </div>
+  );
+}
