@@ -1,21 +1,21 @@
 /**
  * Spec "Token Management": the OAuth2 popup against the built-in sandbox provider (authorize, deny,
- * cancel), manual entry, refresh and clearing. The tests change the portal's one provider
- * connection, so they run one after another and every test leaves working tokens behind: other
- * admin-area tests import consignees through the provider at the same time.
+ * cancel), manual entry, refresh and clearing, on a portal of their own (clearing cuts it off the
+ * provider). The tests change its one provider connection, so they run one after another and each
+ * leaves working tokens behind.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { ADMIN_AREA_URL } from '../support/e2e-env';
+import { TOKENS_URL } from '../support/e2e-env';
 import { ADMIN, expect, openHydrated, test } from './fixtures';
 
-test.use({ baseURL: ADMIN_AREA_URL });
+test.use({ baseURL: TOKENS_URL });
 test.describe.configure({ mode: 'serial' });
 
-const CALLBACK_URL = `${ADMIN_AREA_URL}/admin/tokens/callback`;
+const CALLBACK_URL = `${TOKENS_URL}/admin/tokens/callback`;
 
 test.beforeEach(async ({ page }) => {
-  const response = await page.context().request.post('/api/auth/login', { data: ADMIN, headers: { Origin: ADMIN_AREA_URL } });
+  const response = await page.context().request.post('/api/auth/login', { data: ADMIN, headers: { Origin: TOKENS_URL } });
   expect(response.status()).toBe(200);
   await openHydrated(page, '/admin/tokens');
   await expect(page.getByRole('heading', { name: 'Token Management', level: 1 })).toBeVisible();
@@ -64,7 +64,7 @@ async function authorizeThroughPopup(page: Page): Promise<void> {
 async function sandboxTokenPair(request: APIRequestContext): Promise<{ accessToken: string; refreshToken: string }> {
   const verifier = randomBytes(32).toString('base64url');
   const consent = await request.post('/sandbox/oauth/authorize', {
-    headers: { Origin: ADMIN_AREA_URL },
+    headers: { Origin: TOKENS_URL },
     form: {
       response_type: 'code',
       client_id: 'freight-portal',
