@@ -48,5 +48,6 @@ export default defineConfig({
     // Nothing listens on port 9 (discard): the first sync fails, so receipts and statistics are EXTERNAL_API_ERROR.
     portal(E2E_PORT + 2, 'provider-down', { PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9' }),
     portal(E2E_PORT + 3, 'admin-area', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '3600' }),
+    portal(E2E_PORT + 4, 'tokens', { SYNC_INTERVAL_SECONDS: '3600' }),
   ],
 });

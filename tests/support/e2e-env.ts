@@ -11,3 +11,5 @@ export const PROVIDER_DOWN_URL = `http://127.0.0.1:${E2E_PORT + 2}`;
  * every page shows or take the provider connection away, which must not reach the receipts tests.
  */
 export const ADMIN_AREA_URL = `http://127.0.0.1:${E2E_PORT + 3}`;
+/** A fifth portal for the provider-token tests: clearing the tokens must not cut the others off the provider. */
+export const TOKENS_URL = `http://127.0.0.1:${E2E_PORT + 4}`;

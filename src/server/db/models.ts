@@ -214,6 +214,29 @@ ProviderTokenRecord.init(
   { sequelize, tableName: 'provider_tokens', createdAt: false },
 );
 
+/**
+ * An OAuth2 authorization an admin started: the id is the SHA-256 of its `state`, the PKCE verifier is
+ * AES-256-GCM ciphertext. Used once, by the session that started it, within its lifetime.
+ */
+export class OAuthAuthorization extends Model<InferAttributes<OAuthAuthorization>, InferCreationAttributes<OAuthAuthorization>> {
+  declare id: string;
+  declare sessionId: string;
+  declare codeVerifier: string;
+  declare expiresAt: Date;
+  declare createdAt: CreationOptional<Date>;
+}
+
+OAuthAuthorization.init(
+  {
+    id: { type: DataTypes.STRING(64), primaryKey: true },
+    sessionId: { type: DataTypes.STRING(64), allowNull: false },
+    codeVerifier: { type: DataTypes.TEXT, allowNull: false },
+    expiresAt: { type: DataTypes.DATE, allowNull: false },
+    createdAt: DataTypes.DATE,
+  },
+  { sequelize, tableName: 'oauth_authorizations', updatedAt: false },
+);
+
 /** The one row of mirror bookkeeping. */
 export class SyncState extends Model<InferAttributes<SyncState>, InferCreationAttributes<SyncState>> {
   declare id: number;

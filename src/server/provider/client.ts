@@ -62,6 +62,11 @@ async function refreshStoredTokens(): Promise<string> {
   return tokens.accessToken;
 }
 
+/** True while a refresh grant is under way (spec section 3 "Token status": isRefreshing). */
+export function isRefreshingTokens(): boolean {
+  return refreshing !== null;
+}
+
 /** Exchanges the stored refresh token for new tokens now (the admin's Refresh Token button). */
 export async function refreshProviderTokens(): Promise<void> {
   await sharedRefresh();

@@ -2,13 +2,12 @@
  * The provider's OAuth2 tokens: one row, both values encrypted (src/server/encryption.ts). Token
  * values never leave the server: no log line and no API answer carries them.
  */
+import { TOKEN_SOURCES, type TokenSource } from '~/shared/tokens';
 import { ProviderTokenRecord } from '../db/models';
 import { decryptValue, deriveKey, encryptValue } from '../encryption';
 import type { TokenSet } from '../provider/contract';
 import { loadAppSecret } from '../secrets';
 
-const TOKEN_SOURCES = ['oauth2', 'manual', 'sandbox'] as const;
-export type TokenSource = (typeof TOKEN_SOURCES)[number];
 const isTokenSource = (value: string | null): value is TokenSource => TOKEN_SOURCES.some((source) => source === value);
 
 /** What is stored; a value that no longer decrypts (APP_SECRET changed, row tampered with) is null. */

@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import { api, errorText } from '~/shared/api-client';
+import { FailureAlert, Modal, ModalActions } from '../common/Modal';
+
+interface ClearTokensModalProps {
+  onClose: () => void;
+  onCleared: () => void;
+}
+
+/** Spec section 5 "Clear tokens": asks first. */
+export function ClearTokensModal({ onClose, onCleared }: ClearTokensModalProps) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const [clearing, setClearing] = useState(false);
+
+  async function confirm() {
+    setFailure(null);
+    setClearing(true);
+    try {
+      await api<null>('DELETE', '/tokens/clear');
+      return onCleared();
+    } catch (error) {
+      setFailure(errorText(error));
+    }
+    setClearing(false);
+  }
+
+  const close = () => !clearing && onClose();
+
+  return (
+    <Modal title="Clear Tokens" onClose={close}>
+      <FailureAlert message={failure} />
+      <p>Are you sure you want to clear all tokens? This will require manual token entry to restore API access.</p>
+      <ModalActions confirm="Clear Tokens" tone="error" busy={clearing} onCancel={close} onConfirm={confirm} />
+    </Modal>
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * The admin's Token Management screen (spec "Token Management", sections 4, 5 and 8): the state of
+ * the provider tokens, polled every 30 seconds, and the four ways to change it — the OAuth2 popup,
+ * manual entry, refresh now and clear.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { api, errorText } from '~/shared/api-client';
+import { FEEDBACK_LONG_MS, TOKEN_AUTO_REFRESH_MINUTES, TOKEN_STATUS_POLL_MS } from '~/shared/constants';
+import type { TokenStatus } from '~/shared/tokens';
+import { ClearTokensModal } from './ClearTokensModal';
+import { OAuthPanel } from './OAuthPanel';
+import { AdditionalInformation, TokenCards } from './TokenCards';
+import { UpdateTokensForm } from './UpdateTokensForm';
+import { InfoIcon } from './icons';
+import { useOAuthPopup, type OAuthOutcome } from './use-oauth-popup';
+
+export interface TokenManagementProps {
+  /** The status as the page was rendered; null when it could not be read (the screen then loads it). */
+  initialStatus: TokenStatus | null;
+}
+
+type NoticeTone = 'success' | 'warning' | 'error';
+
+/** An object, so that the same text shown twice in a row restarts its timer. */
+interface Notice {
+  tone: NoticeTone;
+  text: string;
+}
+
+const NOTICE_CLASS: Record<NoticeTone, string> = {
+  success: 'alert-success',
+  warning: 'alert-warning',
+  error: 'alert-error',
+};
+
+export default function TokenManagement({ initialStatus }: TokenManagementProps) {
+  const [status, setStatus] = useState(initialStatus);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [showOAuth, setShowOAuth] = useState(false);
+  const [showForm, setShowForm] = useState(false);
+  const [refreshing, setRefreshing] = useState(false);
+  const [confirmingClear, setConfirmingClear] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setStatus(await api<TokenStatus>('GET', '/tokens/status'));
+      setLoadFailed(false);
+    } catch {
+      setLoadFailed(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    if (!initialStatus) void load();
+    const timer = setInterval(() => void load(), TOKEN_STATUS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [initialStatus, load]);
+
+  // Errors stay until the next action; confirmations go after a while.
+  useEffect(() => {
+    if (!notice || notice.tone === 'error') return;
+    const timer = setTimeout(() => setNotice(null), FEEDBACK_LONG_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
+
+  const oauth = useOAuthPopup(
+    useCallback(
+      (outcome: OAuthOutcome) => {
+        if (!outcome.ok) return setNotice({ tone: 'error', text: outcome.text });
+        setNotice({ tone: 'success', text: 'OAuth2 tokens acquired and stored successfully!' });
+        void load();
+      },
+      [load],
+    ),
+  );
+
+  function startOAuth() {
+    setNotice(null);
+    void oauth.start();
+  }
+
+  async function refresh() {
+    setNotice(null);
+    setRefreshing(true);
+    try {
+      await api<TokenStatus>('POST', '/tokens/refresh');
+      setNotice({ tone: 'success', text: 'Token refreshed successfully' });
+    } catch (error) {
+      setNotice({ tone: 'error', text: errorText(error) });
+    }
+    setRefreshing(false);
+    void load();
+  }
+
+  return (
+    <>
+      <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">Token Management</h1>
+          <p className="mt-1 opacity-70">Credentials for the external logistics provider API</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className="btn btn-outline" aria-expanded={showOAuth} onClick={() => setShowOAuth(!showOAuth)}>
+            {showOAuth ? 'Hide OAuth2' : 'OAuth2 Flow'}
+          </button>
+          <button type="button" className="btn btn-outline" aria-expanded={showForm} onClick={() => setShowForm(!showForm)}>
+            {showForm ? 'Hide Form' : 'Manual Entry'}
+          </button>
+          {status?.canRefresh && (
+            <button type="button" className="btn btn-outline btn-info" onClick={refresh} disabled={refreshing || status.isRefreshing}>
+              {(refreshing || status.isRefreshing) && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+              Refresh Token
+            </button>
+          )}
+          <button type="button" className="btn btn-outline btn-error" onClick={() => setConfirmingClear(true)}>
+            Clear Tokens
+          </button>
+        </div>
+      </div>
+
+      <div className="flex flex-col gap-4">
+        {loadFailed && (
+          <div role="alert" className="alert alert-error alert-soft">
+            <span>Failed to load token status</span>
+          </div>
+        )}
+        {notice && (
+          <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert alert-soft ${NOTICE_CLASS[notice.tone]}`}>
+            <span>{notice.text}</span>
+          </div>
+        )}
+
+        {showOAuth && <OAuthPanel step={oauth.step} onStart={startOAuth} />}
+        {showForm && (
+          <UpdateTokensForm
+            onCancel={() => setShowForm(false)}
+            onUpdated={() => {
+              setShowForm(false);
+              setNotice({ tone: 'success', text: 'Tokens updated successfully' });
+              void load();
+            }}
+          />
+        )}
+
+        <TokenCards status={status} />
+        <AdditionalInformation status={status} />
+
+        <div role="note" className="alert alert-info alert-soft items-start text-sm">
+          <InfoIcon className="size-5 shrink-0" />
+          <span>
+            Access tokens are refreshed automatically {TOKEN_AUTO_REFRESH_MINUTES} minutes before they expire, when a valid refresh token
+            is available.
+          </span>
+        </div>
+      </div>
+
+      {confirmingClear && (
+        <ClearTokensModal
+          onClose={() => setConfirmingClear(false)}
+          onCleared={() => {
+            setConfirmingClear(false);
+            setNotice({ tone: 'warning', text: 'All tokens cleared successfully' });
+            void load();
+          }}
+        />
+      )}
+    </>
+  );
+}

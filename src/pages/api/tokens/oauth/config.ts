@@ -1,0 +1,8 @@
+import { requireRole } from '~/server/http/guard';
+import { handle, ok } from '~/server/http/respond';
+import { readOAuthConfig } from '~/server/services/tokens';
+
+export const GET = handle(async (context) => {
+  requireRole(context, 'admin');
+  return ok(readOAuthConfig());
+});

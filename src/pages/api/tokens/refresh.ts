@@ -1,0 +1,8 @@
+import { requireRole } from '~/server/http/guard';
+import { handle, ok } from '~/server/http/respond';
+import { refreshTokensNow } from '~/server/services/tokens';
+
+export const POST = handle(async (context) => {
+  requireRole(context, 'admin');
+  return ok(await refreshTokensNow(), { message: 'Token refreshed successfully' });
+});

@@ -1,0 +1,11 @@
+import { parseJson } from '~/server/http/body';
+import { requireRole } from '~/server/http/guard';
+import { handle, ok } from '~/server/http/respond';
+import { updateTokensManually } from '~/server/services/tokens';
+import { tokenUpdateSchema } from '~/shared/tokens';
+
+export const POST = handle(async (context) => {
+  requireRole(context, 'admin');
+  const payload = await parseJson(context, tokenUpdateSchema);
+  return ok(await updateTokensManually(payload), { message: 'Tokens updated successfully' });
+});

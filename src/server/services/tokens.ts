@@ -1,0 +1,215 @@
+/**
+ * The admin's side of the provider connection (spec "Token Management"): what is known about the
+ * stored tokens, manual entry, refresh now, clear, and the OAuth2 authorization code flow with PKCE.
+ * No answer of this module carries a token value or the PKCE verifier.
+ */
+import { createHash } from 'node:crypto';
+import { decodeJwt } from 'jose';
+import { Op } from 'sequelize';
+import { TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
+import type { OAuthConfig, OAuthPopupMessage, OAuthStart, TokenInfo, TokenStatus, TokenUpdateInput } from '~/shared/tokens';
+import { config } from '../config';
+import { OAuthAuthorization } from '../db/models';
+import { decryptValue, deriveKey, encryptValue } from '../encryption';
+import { AppError } from '../http/errors';
+import { isRefreshingTokens, refreshProviderTokens } from '../provider/client';
+import { ProviderError } from '../provider/contract';
+import { exchangeAuthorizationCode, PROVIDER_SCOPE, startAuthorization } from '../provider/oauth';
+import { loadAppSecret } from '../secrets';
+import { clearProviderTokens, readProviderTokens, saveProviderTokens, type StoredTokens } from './provider-tokens';
+
+const MINUTE_MS = 60_000;
+/** How long an admin has to finish the provider's login once the popup opened. */
+const AUTHORIZATION_LIFETIME_MS = 10 * MINUTE_MS;
+const PROVIDER_RETRY_SECONDS = 60;
+/** A provider's error text is shown to the admin: a sentence, not a page. */
+const DESCRIPTION_MAX_LENGTH = 300;
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+const isPast = (date: Date | null, now: number) => date !== null && date.getTime() <= now;
+const minutesLeft = (date: Date | null, now: number) => (date ? Math.max(0, Math.floor((date.getTime() - now) / MINUTE_MS)) : null);
+
+function statusOf(stored: StoredTokens | null): TokenStatus {
+  const now = Date.now();
+  const access = stored?.accessToken ? stored.accessTokenExpiresAt : null;
+  const refresh = stored?.refreshToken ? stored.refreshTokenExpiresAt : null;
+  const hasRefreshToken = Boolean(stored?.refreshToken);
+  const isRefreshTokenExpired = isPast(refresh, now);
+  return {
+    hasAccessToken: Boolean(stored?.accessToken),
+    hasRefreshToken,
+    isAccessTokenExpired: isPast(access, now),
+    isRefreshTokenExpired,
+    accessTokenExpiry: iso(access),
+    refreshTokenExpiry: iso(refresh),
+    accessTokenExpiresInMinutes: minutesLeft(access, now),
+    refreshTokenExpiresInMinutes: minutesLeft(refresh, now),
+    canRefresh: hasRefreshToken && !isRefreshTokenExpired,
+    isRefreshing: isRefreshingTokens(),
+    source: stored?.source ?? null,
+    lastUpdated: iso(stored?.updatedAt ?? null),
+  };
+}
+
+export async function readTokenStatus(): Promise<TokenStatus> {
+  return statusOf(await readProviderTokens());
+}
+
+/** A provider URL as it may be shown: credentials an operator put into it are left out. */
+function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href.replace(/\/$/, '');
+  } catch {
+    return '';
+  }
+}
+
+export async function readTokenInfo(): Promise<TokenInfo> {
+  const stored = await readProviderTokens();
+  return {
+    provider: config.provider,
+    providerUrl: displayUrl(config.providerUrl),
+    redirectUri: config.oauthRedirectUri,
+    autoRefreshMinutesBeforeExpiry: TOKEN_AUTO_REFRESH_MINUTES,
+    source: stored?.source ?? null,
+    lastUpdated: iso(stored?.updatedAt ?? null),
+  };
+}
+
+export function readOAuthConfig(): OAuthConfig {
+  return {
+    clientId: config.providerClientId,
+    clientType: config.providerClientSecret ? 'confidential' : 'public',
+    authorizationUrl: displayUrl(config.providerAuthorizeUrl),
+    tokenUrl: displayUrl(config.providerTokenUrl),
+    redirectUri: config.oauthRedirectUri,
+    scope: PROVIDER_SCOPE,
+    codeChallengeMethod: 'S256',
+  };
+}
+
+/** The `exp` of a JWT access token; null for an opaque token (its expiry is then unknown). */
+function jwtExpiry(token: string): Date | null {
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === 'number' && Number.isFinite(exp) ? new Date(exp * 1000) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Spec section 5 "Manual token update"; the payload is already parsed with tokenUpdateSchema. */
+export async function updateTokensManually(input: TokenUpdateInput): Promise<TokenStatus> {
+  const { accessToken, refreshToken, refreshTokenExpirySeconds } = input;
+  await saveProviderTokens(
+    {
+      accessToken,
+      refreshToken,
+      accessTokenExpiresAt: jwtExpiry(accessToken),
+      refreshTokenExpiresAt: refreshTokenExpirySeconds === null ? null : new Date(Date.now() + refreshTokenExpirySeconds * 1000),
+    },
+    'manual',
+  );
+  return readTokenStatus();
+}
+
+function refreshFailure(error: ProviderError): AppError {
+  switch (error.kind) {
+    case 'unreachable':
+      return new AppError('EXTERNAL_API_ERROR', 'The logistics provider could not be reached. Please try again later.', { status: 502, retryAfter: PROVIDER_RETRY_SECONDS });
+    case 'unauthorized':
+      return new AppError('EXTERNAL_API_ERROR', `The provider refused the refresh token: ${error.message.replace(/\.+$/, '')}. Get new tokens with the OAuth2 flow or enter them manually.`, { status: 502 });
+    case 'not-connected':
+      return new AppError('CONFLICT', 'No tokens are stored. Use the OAuth2 flow or enter the tokens manually.');
+    case 'bad-response':
+      return new AppError('EXTERNAL_API_ERROR', 'The logistics provider gave an answer the portal does not understand.', { status: 502 });
+  }
+}
+
+/** The admin's Refresh Token button: one refresh grant now (shared with any refresh already under way). */
+export async function refreshTokensNow(): Promise<TokenStatus> {
+  const stored = await readProviderTokens();
+  if (!stored?.refreshToken) throw new AppError('CONFLICT', 'No refresh token is stored. Use the OAuth2 flow or enter the tokens manually.');
+  if (isPast(stored.refreshTokenExpiresAt, Date.now())) {
+    throw new AppError('CONFLICT', 'The refresh token has expired. Use the OAuth2 flow or enter new tokens manually.');
+  }
+  try {
+    await refreshProviderTokens();
+  } catch (error) {
+    if (error instanceof ProviderError) throw refreshFailure(error);
+    throw error;
+  }
+  return readTokenStatus();
+}
+
+export async function clearTokens(): Promise<void> {
+  await clearProviderTokens();
+}
+
+// The OAuth2 authorization code flow: started by an admin's session, finished on the callback page.
+
+const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
+
+let verifierKey: Buffer | undefined;
+const authorizationKey = () => (verifierKey ??= deriveKey(loadAppSecret(), 'oauth-authorizations'));
+
+/** A fresh PKCE verifier and one-time state, kept for this session only; the browser gets the URL alone. */
+export async function startOAuthAuthorization(sessionId: string): Promise<OAuthStart> {
+  const now = Date.now();
+  await OAuthAuthorization.destroy({ where: { expiresAt: { [Op.lte]: new Date(now) } } });
+  const { authorizationUrl, codeVerifier, state } = await startAuthorization();
+  const id = hashState(state);
+  await OAuthAuthorization.create({
+    id,
+    sessionId,
+    // Bound to its row: a verifier copied to another state does not decrypt.
+    codeVerifier: encryptValue(authorizationKey(), codeVerifier, `codeVerifier:${id}`),
+    expiresAt: new Date(now + AUTHORIZATION_LIFETIME_MS),
+  });
+  return { authorizationUrl };
+}
+
+const STATE_REFUSED = 'This authorization is unknown, expired, already used or was started in another session. Please start the OAuth2 flow again.';
+
+const failure = (error: string, description: string | null): OAuthPopupMessage => ({
+  type: 'oauth2_error',
+  error,
+  error_description: description === null ? null : description.slice(0, DESCRIPTION_MAX_LENGTH),
+});
+
+/** Takes the session's pending authorization for `state` out of the store: each state is good once. */
+async function claimCodeVerifier(sessionId: string, state: string | null): Promise<string | null> {
+  if (!state) return null;
+  const id = hashState(state);
+  const pending = await OAuthAuthorization.findOne({ where: { id, sessionId } });
+  if (!pending) return null;
+  // Whoever deletes the row owns it; a replay racing this request finds nothing to delete.
+  if ((await OAuthAuthorization.destroy({ where: { id, sessionId } })) !== 1) return null;
+  if (pending.expiresAt.getTime() <= Date.now()) return null;
+  return decryptValue(authorizationKey(), pending.codeVerifier, `codeVerifier:${id}`);
+}
+
+/**
+ * The provider sent the admin's browser back to the callback page: the state must be one this
+ * session started and has not used, then the code is exchanged on the server and the tokens stored.
+ * Answers the popup's message, with nothing secret in it.
+ */
+export async function completeOAuthAuthorization(sessionId: string, callbackUrl: URL): Promise<OAuthPopupMessage> {
+  const params = callbackUrl.searchParams;
+  const codeVerifier = await claimCodeVerifier(sessionId, params.get('state'));
+  if (codeVerifier === null) return failure('invalid_state', STATE_REFUSED);
+  const providerError = params.get('error');
+  if (providerError) return failure(providerError.slice(0, 100), params.get('error_description'));
+  try {
+    const tokens = await exchangeAuthorizationCode(callbackUrl, codeVerifier, params.get('state')!);
+    await saveProviderTokens(tokens, 'oauth2');
+  } catch (error) {
+    if (error instanceof ProviderError) return failure(error.kind === 'unreachable' ? 'temporarily_unavailable' : 'token_exchange_failed', error.message);
+    throw error;
+  }
+  const { source, accessTokenExpiry, refreshTokenExpiry } = await readTokenStatus();
+  return { type: 'oauth2_success', data: { source, accessTokenExpiry, refreshTokenExpiry } };
+}

@@ -1,0 +1,202 @@
+/**
+ * Provider tokens (spec "Token Management", sections 3, 4, 5 and 8): the manual update payload with
+ * its rules and messages (the form and POST /api/tokens/update parse with the same schema), the
+ * answers of the token calls, the OAuth2 popup's message, and the pure parts of the screen.
+ */
+import * as z from 'zod/mini';
+import { REFRESH_EXPIRY_MAX_SECONDS, REFRESH_EXPIRY_MIN_SECONDS, TOKEN_WARNING_MINUTES } from './constants';
+
+export const TOKENS_REQUIRED_MESSAGE = 'Both access token and refresh token are required';
+export const EXPIRY_POSITIVE_MESSAGE = 'Refresh token expiry must be a positive number';
+export const EXPIRY_RANGE_MESSAGE = `Refresh token expiry must be between ${REFRESH_EXPIRY_MIN_SECONDS} and ${REFRESH_EXPIRY_MAX_SECONDS} seconds`;
+export const EXPIRY_TWICE_MESSAGE = 'Give the refresh token expiry in one field only';
+/** Far above any real token; a longer value is a paste gone wrong. */
+export const TOKEN_MAX_LENGTH = 16_384;
+export const TOKEN_LENGTH_MESSAGE = `A token must not exceed ${TOKEN_MAX_LENGTH} characters`;
+
+const tokenField = z
+  .string({ error: TOKENS_REQUIRED_MESSAGE })
+  .check(z.trim(), z.minLength(1, TOKENS_REQUIRED_MESSAGE), z.maxLength(TOKEN_MAX_LENGTH, TOKEN_LENGTH_MESSAGE));
+
+/** Seconds as a number or as the text of a number input; absent, null and '' mean "unknown". */
+const expiryField = z.pipe(
+  z.unknown(),
+  z.transform((value, context) => {
+    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return null;
+    const seconds = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+    if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds <= 0) {
+      context.issues.push({ code: 'custom', message: EXPIRY_POSITIVE_MESSAGE, input: value });
+      return z.NEVER;
+    }
+    if (seconds < REFRESH_EXPIRY_MIN_SECONDS || seconds > REFRESH_EXPIRY_MAX_SECONDS) {
+      context.issues.push({ code: 'custom', message: EXPIRY_RANGE_MESSAGE, input: value });
+      return z.NEVER;
+    }
+    return seconds;
+  }),
+);
+
+/** Spec section 3 names the optional expiry refreshTokenExpirySeconds in one reading and refreshTokenExpiry in the other: both are accepted. */
+export const tokenUpdateSchema = z.pipe(
+  z.object({
+    accessToken: tokenField,
+    refreshToken: tokenField,
+    refreshTokenExpirySeconds: z.optional(expiryField),
+    refreshTokenExpiry: z.optional(expiryField),
+  }),
+  z.transform(({ accessToken, refreshToken, refreshTokenExpirySeconds = null, refreshTokenExpiry = null }, context) => {
+    if (refreshTokenExpirySeconds !== null && refreshTokenExpiry !== null && refreshTokenExpirySeconds !== refreshTokenExpiry) {
+      context.issues.push({ code: 'custom', message: EXPIRY_TWICE_MESSAGE, input: refreshTokenExpiry, path: ['refreshTokenExpiry'] });
+      return z.NEVER;
+    }
+    return { accessToken, refreshToken, refreshTokenExpirySeconds: refreshTokenExpirySeconds ?? refreshTokenExpiry };
+  }),
+);
+export type TokenUpdateInput = z.output<typeof tokenUpdateSchema>;
+
+export const TOKEN_SOURCES = ['oauth2', 'manual', 'sandbox'] as const;
+export type TokenSource = (typeof TOKEN_SOURCES)[number];
+
+/** Spec section 3 "Token status": what is known about the stored tokens, never their values. */
+export interface TokenStatus {
+  hasAccessToken: boolean;
+  hasRefreshToken: boolean;
+  isAccessTokenExpired: boolean;
+  isRefreshTokenExpired: boolean;
+  /** ISO date-time; null when not set or unknown. */
+  accessTokenExpiry: string | null;
+  refreshTokenExpiry: string | null;
+  /** Whole minutes left (0 once expired); null when not set or unknown. */
+  accessTokenExpiresInMinutes: number | null;
+  refreshTokenExpiresInMinutes: number | null;
+  canRefresh: boolean;
+  isRefreshing: boolean;
+  source: TokenSource | null;
+  lastUpdated: string | null;
+}
+
+/** GET /api/tokens/info: how the portal reaches its provider (no credential). */
+export interface TokenInfo {
+  provider: 'sandbox' | 'http';
+  providerUrl: string;
+  redirectUri: string;
+  autoRefreshMinutesBeforeExpiry: number;
+  source: TokenSource | null;
+  lastUpdated: string | null;
+}
+
+/** GET /api/tokens/oauth/config: the OAuth2 client as registered with the provider, without its secret. */
+export interface OAuthConfig {
+  clientId: string;
+  clientType: 'public' | 'confidential';
+  authorizationUrl: string;
+  tokenUrl: string;
+  redirectUri: string;
+  scope: string;
+  codeChallengeMethod: 'S256';
+}
+
+/** Spec section 3 "OAuth2 start response". */
+export interface OAuthStart {
+  authorizationUrl: string;
+}
+
+/** What the callback page posts to the screen that opened it (spec section 3 "Popup message"). */
+export type OAuthPopupMessage =
+  | { type: 'oauth2_success'; data: { source: TokenSource | null; accessTokenExpiry: string | null; refreshTokenExpiry: string | null } }
+  | { type: 'oauth2_error'; error: string; error_description: string | null };
+
+const nullableText = z.nullable(z.string());
+const popupMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('oauth2_success'),
+    data: z.object({ source: z.nullable(z.enum(TOKEN_SOURCES)), accessTokenExpiry: nullableText, refreshTokenExpiry: nullableText }),
+  }),
+  z.object({ type: z.literal('oauth2_error'), error: z.string(), error_description: nullableText }),
+]);
+
+/** The popup's message, or null for anything else that arrives on the window (other scripts, extensions). */
+export function readOAuthPopupMessage(data: unknown): OAuthPopupMessage | null {
+  const parsed = popupMessageSchema.safeParse(data);
+  return parsed.success ? parsed.data : null;
+}
+
+const OAUTH_FAILED = 'OAuth2 authorization failed';
+
+/** Spec section 8: the reason is the provider's description, else 'OAuth2 authorization failed'. */
+export function oauthFailureText(description: string | null | undefined): string {
+  return `${OAUTH_FAILED}: ${description?.trim() || OAUTH_FAILED}`;
+}
+
+// The token cards (spec "Token Management" and section 4).
+
+export type TokenStateLabel = 'Not Set' | 'Valid' | 'Expired' | 'Loading...';
+
+export interface TokenFacts {
+  present: boolean;
+  expired: boolean;
+  /** Minutes left; null when the expiry is unknown. */
+  minutesLeft: number | null;
+}
+
+/** The Access Token or Refresh Token part of a status; null while the status is loading. */
+export function tokenFacts(status: TokenStatus | null, which: 'access' | 'refresh'): TokenFacts | null {
+  if (!status) return null;
+  return which === 'access'
+    ? { present: status.hasAccessToken, expired: status.isAccessTokenExpired, minutesLeft: status.accessTokenExpiresInMinutes }
+    : { present: status.hasRefreshToken, expired: status.isRefreshTokenExpired, minutesLeft: status.refreshTokenExpiresInMinutes };
+}
+
+export function tokenStateLabel(facts: TokenFacts | null): TokenStateLabel {
+  if (!facts) return 'Loading...';
+  if (!facts.present) return 'Not Set';
+  return facts.expired ? 'Expired' : 'Valid';
+}
+
+/** 'Expired', 'Xh Ym' or 'Ym'; 'Unknown' when the expiry is not known, '—' without a token. */
+export function timeRemainingText(facts: TokenFacts | null): string {
+  if (!facts || !facts.present) return '—';
+  if (facts.expired) return 'Expired';
+  if (facts.minutesLeft === null) return 'Unknown';
+  const minutes = Math.max(0, Math.floor(facts.minutesLeft));
+  const hours = Math.floor(minutes / 60);
+  return hours > 0 ? `${hours}h ${minutes % 60}m` : `${minutes}m`;
+}
+
+export type TokenTone = 'error' | 'warning' | 'success' | 'neutral';
+
+/** Red when expired, yellow at TOKEN_WARNING_MINUTES or less, green otherwise; grey while loading or not set. */
+export function tokenTone(facts: TokenFacts | null): TokenTone {
+  if (!facts || !facts.present) return 'neutral';
+  if (facts.expired) return 'error';
+  if (facts.minutesLeft !== null && facts.minutesLeft <= TOKEN_WARNING_MINUTES) return 'warning';
+  return 'success';
+}
+
+/** A refresh token whose expiry nobody told us (a provider without the extension, or manual entry without it). */
+export function hasUnknownRefreshExpiry(status: TokenStatus | null): boolean {
+  return status !== null && status.hasRefreshToken && status.refreshTokenExpiry === null;
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'medium' });
+
+/** US short date with the time ('1/5/2027, 2:03:00 PM'); 'Unknown' when missing or invalid. */
+export function formatTokenDateTime(value: string | null): string {
+  if (!value) return 'Unknown';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? 'Unknown' : dateTimeFormat.format(date);
+}
+
+export interface ScreenBox {
+  screenX: number;
+  screenY: number;
+  outerWidth: number;
+  outerHeight: number;
+}
+
+/** window.open features for the login popup: width × height, centred over the portal's window. */
+export function popupFeatures(box: ScreenBox, size: { width: number; height: number }): string {
+  const left = Math.max(0, Math.round(box.screenX + (box.outerWidth - size.width) / 2));
+  const top = Math.max(0, Math.round(box.screenY + (box.outerHeight - size.height) / 2));
+  return `popup=yes,width=${size.width},height=${size.height},left=${left},top=${top}`;
+}

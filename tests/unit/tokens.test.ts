@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EXPIRY_POSITIVE_MESSAGE,
+  EXPIRY_RANGE_MESSAGE,
+  EXPIRY_TWICE_MESSAGE,
+  TOKEN_LENGTH_MESSAGE,
+  TOKENS_REQUIRED_MESSAGE,
+  formatTokenDateTime,
+  hasUnknownRefreshExpiry,
+  oauthFailureText,
+  popupFeatures,
+  readOAuthPopupMessage,
+  timeRemainingText,
+  tokenFacts,
+  tokenStateLabel,
+  tokenTone,
+  tokenUpdateSchema,
+  type TokenStatus,
+} from '~/shared/tokens';
+
+function firstMessage(input: unknown): string | null {
+  const result = tokenUpdateSchema.safeParse(input);
+  return result.success ? null : result.error.issues[0]!.message;
+}
+
+const TOKENS = { accessToken: 'access-value', refreshToken: 'refresh-value' };
+
+describe('tokenUpdateSchema', () => {
+  it('when the spec messages are checked, then they are word for word', () => {
+    expect(TOKENS_REQUIRED_MESSAGE).toBe('Both access token and refresh token are required');
+    expect(EXPIRY_POSITIVE_MESSAGE).toBe('Refresh token expiry must be a positive number');
+  });
+
+  it.each([
+    [{}, TOKENS_REQUIRED_MESSAGE],
+    [{ accessToken: 'a' }, TOKENS_REQUIRED_MESSAGE],
+    [{ refreshToken: 'r' }, TOKENS_REQUIRED_MESSAGE],
+    [{ accessToken: '   ', refreshToken: 'r' }, TOKENS_REQUIRED_MESSAGE],
+    [{ accessToken: 'a', refreshToken: '\n\t ' }, TOKENS_REQUIRED_MESSAGE],
+    [{ accessToken: 5, refreshToken: 'r' }, TOKENS_REQUIRED_MESSAGE],
+    [{ accessToken: 'a'.repeat(16_385), refreshToken: 'r' }, TOKEN_LENGTH_MESSAGE],
+    [{ ...TOKENS, refreshTokenExpirySeconds: 0 }, EXPIRY_POSITIVE_MESSAGE],
+    [{ ...TOKENS, refreshTokenExpirySeconds: -300 }, EXPIRY_POSITIVE_MESSAGE],
+    [{ ...TOKENS, refreshTokenExpirySeconds: 3600.5 }, EXPIRY_POSITIVE_MESSAGE],
+    [{ ...TOKENS, refreshTokenExpirySeconds: '-5' }, EXPIRY_POSITIVE_MESSAGE],
+    [{ ...TOKENS, refreshTokenExpirySeconds: 'soon' }, EXPIRY_POSITIVE_MESSAGE],
+    [{ ...TOKENS, refreshTokenExpirySeconds: true }, EXPIRY_POSITIVE_MESSAGE],
+    [{ ...TOKENS, refreshTokenExpiry: '1e4' }, EXPIRY_POSITIVE_MESSAGE],
+    [{ ...TOKENS, refreshTokenExpirySeconds: 299 }, EXPIRY_RANGE_MESSAGE],
+    [{ ...TOKENS, refreshTokenExpiry: 31_536_001 }, EXPIRY_RANGE_MESSAGE],
+    [{ ...TOKENS, refreshTokenExpirySeconds: 600, refreshTokenExpiry: 900 }, EXPIRY_TWICE_MESSAGE],
+  ])('when the payload is %j, then "%s"', (input, message) => {
+    expect(firstMessage(input)).toBe(message);
+  });
+
+  it('when the tokens have surrounding blanks and no expiry, then they are trimmed and the expiry is unknown', () => {
+    expect(tokenUpdateSchema.parse({ accessToken: '  a \n', refreshToken: '\tr ' })).toEqual({ accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: null });
+    expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: '', refreshTokenExpiry: null })).toMatchObject({ refreshTokenExpirySeconds: null });
+  });
+
+  it('when the expiry is at the limits, in either field or as the text of a number input, then it is accepted', () => {
+    expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: 300 }).refreshTokenExpirySeconds).toBe(300);
+    expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpiry: 31_536_000 }).refreshTokenExpirySeconds).toBe(31_536_000);
+    expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: ' 3600 ' }).refreshTokenExpirySeconds).toBe(3600);
+    expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: 900, refreshTokenExpiry: 900 }).refreshTokenExpirySeconds).toBe(900);
+  });
+});
+
+const STATUS: TokenStatus = {
+  hasAccessToken: true,
+  hasRefreshToken: true,
+  isAccessTokenExpired: false,
+  isRefreshTokenExpired: false,
+  accessTokenExpiry: '2030-01-01T10:00:00.000Z',
+  refreshTokenExpiry: '2030-01-31T09:00:00.000Z',
+  accessTokenExpiresInMinutes: 59,
+  refreshTokenExpiresInMinutes: 43_139,
+  canRefresh: true,
+  isRefreshing: false,
+  source: 'oauth2',
+  lastUpdated: '2030-01-01T09:00:00.000Z',
+};
+
+describe('token cards', () => {
+  const facts = (present: boolean, expired: boolean, minutesLeft: number | null) => ({ present, expired, minutesLeft });
+
+  it('when the status is loading, missing, expired or valid, then the label says so', () => {
+    expect(tokenStateLabel(null)).toBe('Loading...');
+    expect(tokenStateLabel(facts(false, false, null))).toBe('Not Set');
+    expect(tokenStateLabel(facts(true, true, 0))).toBe('Expired');
+    expect(tokenStateLabel(facts(true, false, 10))).toBe('Valid');
+    expect(tokenStateLabel(facts(true, false, null))).toBe('Valid');
+  });
+
+  it.each([
+    [facts(true, true, 0), 'Expired'],
+    [facts(true, false, 0), '0m'],
+    [facts(true, false, 5), '5m'],
+    [facts(true, false, 59), '59m'],
+    [facts(true, false, 60), '1h 0m'],
+    [facts(true, false, 125), '2h 5m'],
+    [facts(true, false, 43_200), '720h 0m'],
+    [facts(true, false, null), 'Unknown'],
+    [facts(false, false, null), '—'],
+  ])('when the token is %j, then the time remaining is "%s"', (input, text) => {
+    expect(timeRemainingText(input)).toBe(text);
+  });
+
+  it('when the time runs out, then the icon turns from green to yellow at 5 minutes and red once expired', () => {
+    expect(tokenTone(facts(true, false, 6))).toBe('success');
+    expect(tokenTone(facts(true, false, null))).toBe('success');
+    expect(tokenTone(facts(true, false, 5))).toBe('warning');
+    expect(tokenTone(facts(true, false, 0))).toBe('warning');
+    expect(tokenTone(facts(true, true, 0))).toBe('error');
+    expect(tokenTone(facts(false, false, null))).toBe('neutral');
+    expect(tokenTone(null)).toBe('neutral');
+  });
+
+  it('when a status is read for either card, then each card gets its own token facts', () => {
+    expect(tokenFacts(null, 'access')).toBeNull();
+    expect(tokenFacts(STATUS, 'access')).toEqual({ present: true, expired: false, minutesLeft: 59 });
+    expect(tokenFacts({ ...STATUS, isRefreshTokenExpired: true, refreshTokenExpiresInMinutes: 0 }, 'refresh')).toEqual({ present: true, expired: true, minutesLeft: 0 });
+  });
+
+  it('when a refresh token has no known expiry, then the warning is due; not without a refresh token', () => {
+    expect(hasUnknownRefreshExpiry(STATUS)).toBe(false);
+    expect(hasUnknownRefreshExpiry({ ...STATUS, refreshTokenExpiry: null, refreshTokenExpiresInMinutes: null })).toBe(true);
+    expect(hasUnknownRefreshExpiry({ ...STATUS, hasRefreshToken: false, refreshTokenExpiry: null })).toBe(false);
+    expect(hasUnknownRefreshExpiry(null)).toBe(false);
+  });
+
+  it('when a date-time is shown, then it is the US short form, and Unknown without one', () => {
+    expect(formatTokenDateTime('2030-01-05T14:03:09.000Z')).toMatch(/^1\/5\/30, \d{1,2}:\d{2}:\d{2}\s?[AP]M$/);
+    expect(formatTokenDateTime(null)).toBe('Unknown');
+    expect(formatTokenDateTime('not a date')).toBe('Unknown');
+  });
+});
+
+describe('OAuth2 popup', () => {
+  it('when the portal window is anywhere on the screen, then the 500×700 popup is centred over it', () => {
+    expect(popupFeatures({ screenX: 100, screenY: 50, outerWidth: 1300, outerHeight: 900 }, { width: 500, height: 700 })).toBe('popup=yes,width=500,height=700,left=500,top=150');
+    expect(popupFeatures({ screenX: 0, screenY: 0, outerWidth: 400, outerHeight: 600 }, { width: 500, height: 700 })).toBe('popup=yes,width=500,height=700,left=0,top=0');
+  });
+
+  it('when a message has the expected type and shape, then it is read; anything else is ignored', () => {
+    const success = { type: 'oauth2_success', data: { source: 'oauth2', accessTokenExpiry: STATUS.accessTokenExpiry, refreshTokenExpiry: null } };
+    const failure = { type: 'oauth2_error', error: 'access_denied', error_description: 'The user denied the authorization request' };
+    expect(readOAuthPopupMessage(success)).toEqual(success);
+    expect(readOAuthPopupMessage(failure)).toEqual(failure);
+    for (const other of [null, 'oauth2_success', { type: 'oauth2_success' }, { type: 'webpackOk' }, { type: 'oauth2_error', error: 1 }, { source: 'react-devtools' }]) {
+      expect(readOAuthPopupMessage(other)).toBeNull();
+    }
+  });
+
+  it('when the provider gives a reason, then it follows the spec prefix; without one the default reason is used', () => {
+    expect(oauthFailureText('The user denied the authorization request')).toBe('OAuth2 authorization failed: The user denied the authorization request');
+    expect(oauthFailureText(null)).toBe('OAuth2 authorization failed: OAuth2 authorization failed');
+    expect(oauthFailureText('  ')).toBe('OAuth2 authorization failed: OAuth2 authorization failed');
+  });
+});
