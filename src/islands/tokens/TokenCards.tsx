@@ -10,7 +10,7 @@ import {
   type TokenTone,
 } from '~/shared/tokens';
 import { LocalDateTime } from './LocalDateTime';
-import { KeyIcon, WarningIcon } from './icons';
+import { KeyIcon, WarningIcon } from '../common/icons';
 
 const TONE_CLASS: Record<TokenTone, string> = {
   error: 'text-error',

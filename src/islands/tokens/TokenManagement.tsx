@@ -11,7 +11,7 @@ import { ClearTokensModal } from './ClearTokensModal';
 import { OAuthPanel } from './OAuthPanel';
 import { AdditionalInformation, TokenCards } from './TokenCards';
 import { UpdateTokensForm } from './UpdateTokensForm';
-import { InfoIcon } from './icons';
+import { InfoIcon } from '../common/icons';
 import { useOAuthPopup, type OAuthOutcome } from './use-oauth-popup';
 
 export interface TokenManagementProps {

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '~/shared/api-client';
 import { OAUTH_POPUP } from '~/shared/constants';
 import { oauthFailureText, popupFeatures, readOAuthPopupMessage, type OAuthStart } from '~/shared/tokens';
-import { failureText } from '../users/failure-text';
+import { failureText } from '../common/failure-text';
 
 export type OAuthOutcome = { ok: true } | { ok: false; text: string };
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '~/shared/api-client';
 import type { PublicUser } from '~/shared/validation';
-import { failureText } from './failure-text';
+import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 
 interface DeleteUserModalProps {

@@ -1,7 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { api } from '~/shared/api-client';
 import { fieldErrors, resetPasswordSchema, type PublicUser, type ResetPasswordPayload } from '~/shared/validation';
-import { failureText } from './failure-text';
+import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 import { TextField } from './fields';
 

@@ -10,7 +10,7 @@ import {
   type PublicUser,
   type UpdateUserPayload,
 } from '~/shared/validation';
-import { failureText } from './failure-text';
+import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 import { SelectField, TextField } from './fields';
 

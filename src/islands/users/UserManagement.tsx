@@ -9,8 +9,8 @@ import { UserFormModal } from './UserFormModal';
 import { UsersTable } from './UsersTable';
 import { useConsigneeImport } from './use-consignee-import';
 import { LocalDate } from '../common/LocalDate';
-import { failureText } from './failure-text';
-import { PlusIcon, UsersIcon } from './icons';
+import { failureText } from '../common/failure-text';
+import { PlusIcon, UsersIcon } from '../common/icons';
 import { managementTitle } from './titles';
 
 export interface UserManagementProps {

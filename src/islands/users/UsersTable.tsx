@@ -2,7 +2,7 @@ import type { Role } from '~/shared/constants';
 import { roleLabel } from '~/shared/format';
 import type { PublicUser } from '~/shared/validation';
 import { LocalDate } from '../common/LocalDate';
-import { KeyIcon, PencilIcon, TrashIcon } from './icons';
+import { KeyIcon, PencilIcon, TrashIcon } from '../common/icons';
 
 const ROLE_BADGE: Record<Role, string> = {
   admin: 'badge-primary',

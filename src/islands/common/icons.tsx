@@ -1,4 +1,4 @@
-/** Outline icons (24 px grid) for the user table's actions; decorative, the buttons carry the names. */
+/** Outline icons (24 px grid) of the admin screens; decorative, the buttons and texts beside them carry the meaning. */
 import type { ReactNode } from 'react';
 
 interface IconProps {
@@ -13,28 +13,28 @@ function Icon({ children, className = 'size-5' }: IconProps & { children: ReactN
   );
 }
 
-export const PlusIcon = () => (
-  <Icon>
+export const PlusIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
     <path d="M12 5v14M5 12h14" />
   </Icon>
 );
 
-export const PencilIcon = () => (
-  <Icon>
+export const PencilIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
     <path d="M16.9 3.6a2 2 0 0 1 2.8 0l.7.7a2 2 0 0 1 0 2.8L8.6 18.9 4 20l1.1-4.6L16.9 3.6Z" />
     <path d="m15 5.5 3.5 3.5" />
   </Icon>
 );
 
-export const KeyIcon = () => (
-  <Icon>
+export const KeyIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
     <circle cx="7.5" cy="15.5" r="3.5" />
     <path d="m10 13 9-9M16 7l2.5 2.5M18.5 4.5 21 7" />
   </Icon>
 );
 
-export const TrashIcon = () => (
-  <Icon>
+export const TrashIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
     <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
   </Icon>
 );
@@ -43,5 +43,19 @@ export const UsersIcon = ({ className }: IconProps) => (
   <Icon className={className}>
     <circle cx="9" cy="8" r="3.5" />
     <path d="M2.5 20a6.5 6.5 0 0 1 13 0M16 4.5a3.5 3.5 0 0 1 0 7M18 14.5a6.5 6.5 0 0 1 3.5 5.5" />
+  </Icon>
+);
+
+export const InfoIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 11v5M12 8h.01" />
+  </Icon>
+);
+
+export const WarningIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <path d="M12 3 2 20h20L12 3Z" />
+    <path d="M12 10v4M12 17h.01" />
   </Icon>
 );
