@@ -5,11 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import sqlite3 from 'sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient } from './client';
-import { createUser, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror } from './helpers';
+import { createUser, expectError, queryDatabase, signIn, signedInAdmin, sqliteDate, waitForMirror, writeDatabase } from './helpers';
 import { connect, control, decide, tokenRequest, CLIENT_ID } from './sandbox';
 
 const STATUS_FIELDS = [
@@ -72,23 +71,6 @@ async function storedState() {
 async function updateTokens(payload: Record<string, unknown>) {
   return admin.post('/api/tokens/update', payload);
 }
-
-/** One write to the database where waiting would take days: a token or an authorization made old. */
-function writeDatabase(sql: string, params: unknown[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(path.join(portal.dir, 'portal.sqlite'), sqlite3.OPEN_READWRITE, (openError) => {
-      if (openError) return reject(openError);
-      db.configure('busyTimeout', 5_000);
-      db.run(sql, params, function (error) {
-        db.close();
-        if (error) reject(error);
-        else resolve(this.changes);
-      });
-    });
-  });
-}
-
-const sqliteDate = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', ' +00:00');
 
 /** The database as bytes on disk, the write-ahead log included. */
 async function databaseText(): Promise<string> {
@@ -331,7 +313,7 @@ describe('refresh', () => {
 
   it('when the refresh token has expired, then 409 says so and the status shows it expired', async () => {
     await updateTokens({ accessToken: 'opaque-access', refreshToken: 'opaque-refresh', refreshTokenExpirySeconds: 300 });
-    expect(await writeDatabase('UPDATE provider_tokens SET refreshTokenExpiresAt = ?', [sqliteDate(new Date(Date.now() - 60_000))])).toBe(1);
+    expect(await writeDatabase(portal, 'UPDATE provider_tokens SET refreshTokenExpiresAt = ?', [sqliteDate(new Date(Date.now() - 60_000))])).toBe(1);
     expectError(await admin.post('/api/tokens/refresh'), 409, 'CONFLICT', 'The refresh token has expired. Use the OAuth2 flow or enter new tokens manually.');
     expect(await status()).toMatchObject({ hasRefreshToken: true, isRefreshTokenExpired: true, refreshTokenExpiresInMinutes: 0, canRefresh: false });
     await reconnect();
@@ -469,7 +451,7 @@ describe('OAuth2 authorization code flow', () => {
 
   it('when the authorization has expired, then its state is refused', async () => {
     const callback = await consent(admin, 'authorize');
-    expect(await writeDatabase('UPDATE oauth_authorizations SET expiresAt = ?', [sqliteDate(new Date(Date.now() - 1_000))])).toBeGreaterThan(0);
+    expect(await writeDatabase(portal, 'UPDATE oauth_authorizations SET expiresAt = ?', [sqliteDate(new Date(Date.now() - 1_000))])).toBeGreaterThan(0);
     const response = await admin.get(callback);
     expect(response.status).toBe(400);
     expect(outcomeOf(response.body)).toMatchObject({ type: 'oauth2_error', error: 'invalid_state' });

@@ -24,7 +24,7 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const titleId = useId();
-  const ids = { access: useId(), refresh: useId(), expiry: useId(), expiryHint: useId() };
+  const ids = { expiry: useId(), expiryHint: useId() };
 
   const filled = accessToken.trim() !== '' && refreshToken.trim() !== '';
 
@@ -44,8 +44,6 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
     setSaving(false);
   }
 
-  const textArea = `textarea textarea-bordered w-full font-mono text-xs ${showValues ? '' : MASKED}`;
-
   return (
     <section className="surface rounded-box border border-base-300 p-5" aria-labelledby={titleId}>
       <h2 id={titleId} className="mb-4 text-lg font-semibold">
@@ -53,38 +51,8 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
       </h2>
       <form noValidate onSubmit={submit} className="flex flex-col gap-4" autoComplete="off">
         <FailureAlert message={failure} />
-        <div className="flex flex-col gap-1">
-          <label htmlFor={ids.access} className="text-sm font-medium">
-            Access Token
-          </label>
-          <textarea
-            id={ids.access}
-            className={textArea}
-            rows={3}
-            spellCheck={false}
-            autoCorrect="off"
-            autoCapitalize="off"
-            value={accessToken}
-            onChange={(event) => setAccessToken(event.target.value)}
-            placeholder="Paste the access token"
-          />
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={ids.refresh} className="text-sm font-medium">
-            Refresh Token
-          </label>
-          <textarea
-            id={ids.refresh}
-            className={textArea}
-            rows={3}
-            spellCheck={false}
-            autoCorrect="off"
-            autoCapitalize="off"
-            value={refreshToken}
-            onChange={(event) => setRefreshToken(event.target.value)}
-            placeholder="Paste the refresh token"
-          />
-        </div>
+        <TokenField label="Access Token" value={accessToken} onChange={setAccessToken} masked={!showValues} />
+        <TokenField label="Refresh Token" value={refreshToken} onChange={setRefreshToken} masked={!showValues} />
         <label className="flex cursor-pointer items-center gap-2 text-sm">
           <input type="checkbox" className="checkbox checkbox-sm" checked={showValues} onChange={(event) => setShowValues(event.target.checked)} />
           Show token values
@@ -120,5 +88,34 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
         </div>
       </form>
     </section>
+  );
+}
+
+interface TokenFieldProps {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  masked: boolean;
+}
+
+function TokenField({ label, value, onChange, masked }: TokenFieldProps) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className={`textarea textarea-bordered w-full font-mono text-xs ${masked ? MASKED : ''}`}
+        rows={3}
+        spellCheck={false}
+        autoCorrect="off"
+        autoCapitalize="off"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        placeholder={`Paste the ${label.toLowerCase()}`}
+      />
+    </div>
   );
 }
