@@ -3,7 +3,7 @@
  * in a real browser. These settings show on every page of the admin-area portal, so each test puts
  * back what it changed.
  */
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { ADMIN_AREA_URL } from '../support/e2e-env';
 import { HTML_AS_PNG_FILE, TEXT_FILE, pngImage } from '../support/images';
 import { ADMIN, expect, openHydrated, test } from './fixtures';
@@ -48,6 +48,21 @@ async function openLoginAnonymously(browser: Browser): Promise<{ page: Page; vio
   return { page, violations, close: () => context.close() };
 }
 
+/** Drops a file on the upload area around `input`, as dragging it from the desktop does. */
+async function dropFile(page: Page, input: Locator, name: string, bytes: Buffer): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(
+    ({ name, data }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], name, { type: 'image/png' }));
+      return transfer;
+    },
+    { name, data: [...bytes] },
+  );
+  const area = page.locator('label').filter({ has: input });
+  await area.dispatchEvent('dragover', { dataTransfer });
+  await area.dispatchEvent('drop', { dataTransfer });
+}
+
 const topBarLogo = (page: Page) => page.getByRole('banner').locator('img[data-brand-logo]');
 const naturalWidth = (page: Page, selector: string) => page.locator(selector).first().evaluate((image: HTMLImageElement) => image.naturalWidth);
 
@@ -56,7 +71,7 @@ test('an uploaded logo shows in the top bar and on the sign-in page; deleting it
   try {
     await openHydrated(page, '/admin/logo');
     await expect(page.getByRole('heading', { name: 'Logo Management' })).toBeVisible();
-    await page.getByLabel('Drop a logo here or click to browse').setInputFiles({ name: 'acme-logo.png', mimeType: 'image/png', buffer: pngImage({ width: 24, height: 24, rgb: [250, 180, 0] }) });
+    await dropFile(page, page.getByLabel('Drop a logo here or click to browse'), 'acme-logo.png', pngImage({ width: 24, height: 24, rgb: [250, 180, 0] }));
 
     await expect(page.getByRole('status')).toHaveText('Logo uploaded successfully');
     const current = page.getByRole('region', { name: 'Current Logo' });

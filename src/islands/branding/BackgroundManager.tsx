@@ -81,7 +81,7 @@ export default function BackgroundManager({ initialInfo, loadFailure }: Backgrou
                 alt="Current background"
                 className="mb-4 aspect-video w-full rounded-box border border-base-content/10 object-cover opacity-[var(--card-opacity,0.9)]"
               />
-              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
                 <dt className="opacity-70">File name</dt>
                 <dd className="truncate" title={info.originalName ?? undefined}>
                   {info.originalName}
@@ -93,7 +93,7 @@ export default function BackgroundManager({ initialInfo, loadFailure }: Backgrou
                 <dt className="opacity-70">Card opacity</dt>
                 <dd>{percent(info.opacity)}</dd>
               </dl>
-              <button type="button" className="btn btn-error btn-outline mt-6" onClick={() => setConfirming(true)} disabled={busy !== null}>
+              <button type="button" className="btn btn-error btn-outline mt-4" onClick={() => setConfirming(true)} disabled={busy !== null}>
                 {busy === 'deleting' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
                 {busy === 'deleting' ? 'Deleting...' : 'Delete Background'}
               </button>
@@ -125,7 +125,7 @@ export default function BackgroundManager({ initialInfo, loadFailure }: Backgrou
             <h2 id="card-opacity-heading" className="mb-4 text-lg font-semibold">
               Card Opacity
             </h2>
-            <div className="mb-2 flex items-baseline justify-between gap-2">
+            <div className="mb-2 flex items-center justify-between gap-2">
               <label htmlFor={sliderId} className="text-sm font-medium">
                 Card opacity
               </label>
@@ -137,7 +137,7 @@ export default function BackgroundManager({ initialInfo, loadFailure }: Backgrou
             <input
               id={sliderId}
               type="range"
-              className="range range-primary range-sm w-full"
+              className="w-full accent-primary"
               min={CARD_OPACITY_MIN}
               max={CARD_OPACITY_MAX}
               step={CARD_OPACITY_STEP}

@@ -66,11 +66,11 @@ export default function LogoManager({ initialInfo, loadFailure }: LogoManagerPro
             Current Logo
           </h2>
           {info.hasLogo && info.logoPath ? (
-            <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
+            <div className="flex flex-wrap items-center gap-4">
               <div className="grid size-28 shrink-0 place-items-center rounded-box border border-base-content/10 bg-base-100 p-2">
                 <img src={info.logoPath} alt="Current logo" className="size-full object-contain" />
               </div>
-              <dl className="grid min-w-0 grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+              <dl className="grid min-w-0 grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
                 <dt className="opacity-70">File name</dt>
                 <dd className="truncate" title={info.originalName ?? undefined}>
                   {info.originalName}
@@ -83,12 +83,12 @@ export default function LogoManager({ initialInfo, loadFailure }: LogoManagerPro
             </div>
           ) : (
             <div className="flex items-center gap-4">
-              <img src="/logo-default.svg" alt="" className="size-16" width="64" height="64" />
+              <img src="/logo-default.svg" alt="" className="h-14 w-14" width="56" height="56" />
               <p className="opacity-70">No logo uploaded. The default icon is shown.</p>
             </div>
           )}
           {info.hasLogo && (
-            <button type="button" className="btn btn-error btn-outline mt-6" onClick={() => setConfirming(true)} disabled={busy !== null}>
+            <button type="button" className="btn btn-error btn-outline mt-4" onClick={() => setConfirming(true)} disabled={busy !== null}>
               {busy === 'deleting' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
               {busy === 'deleting' ? 'Deleting...' : 'Delete Logo'}
             </button>

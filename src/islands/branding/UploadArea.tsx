@@ -40,11 +40,11 @@ export function UploadArea({ label, hint, busy, disabled = false, onFile, icon }
       onDragLeave={() => setDragging(false)}
       onDrop={drop}
       aria-busy={busy}
-      className={`flex flex-col items-center gap-2 rounded-box border-2 border-dashed px-6 py-10 text-center transition-colors focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-primary ${
-        dragging ? 'border-primary bg-primary/10' : 'border-base-content/25'
-      } ${blocked ? 'cursor-progress opacity-70' : 'cursor-pointer hover:border-primary'}`}
+      className={`flex flex-col items-center gap-2 rounded-box border-2 border-dashed px-6 py-10 text-center focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-primary ${
+        dragging ? 'border-primary' : 'border-base-content/25'
+      } ${blocked ? 'opacity-70' : 'cursor-pointer hover:border-primary'}`}
     >
-      <span className="opacity-70">{busy ? <span className="loading loading-spinner loading-md" aria-hidden="true" /> : icon}</span>
+      <span className="opacity-70">{busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : icon}</span>
       <span className="font-medium">{busy ? 'Uploading...' : label}</span>
       <span id={hintId} className="text-sm opacity-70">
         {hint}
@@ -69,7 +69,7 @@ export function UploadArea({ label, hint, busy, disabled = false, onFile, icon }
 }
 
 export const UploadIcon = () => (
-  <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" className="size-10" aria-hidden="true">
+  <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" className="size-12" aria-hidden="true">
     <path d="M12 16V4m0 0-4 4m4-4 4 4" />
     <path d="M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
   </svg>

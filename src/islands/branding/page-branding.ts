@@ -1,7 +1,7 @@
 /**
  * After a change, the page the admin is on shows it at once, as every page will from the next request
- * on (BrandLogo.astro, BrandingStyle in BareLayout.astro). Style properties set through the CSSOM are
- * not inline style attributes: the CSP allows them.
+ * on (BrandLogo.astro, the branding style of BareLayout.astro). Style properties set through the CSSOM are
+ * not style attributes in the markup: the CSP allows them.
  */
 
 /** The logo in the top bar: the upload, or the default icon each logo image names. */

@@ -1,6 +1,6 @@
 /**
  * The uploaded background (cover, centred, fixed) and the card opacity (spec "Shell") as one <style>
- * element on every page (BareLayout.astro). The CSP allows no inline style attribute, and Astro fixes
+ * element on every page (BareLayout.astro). The CSP allows no style attribute, and Astro fixes
  * a page's policy before its layout renders: the middleware adds this element's hash to the policy.
  */
 import { createHash } from 'node:crypto';
