@@ -8,5 +8,7 @@ declare namespace App {
     sessionId: string | null;
     /** Client address for rate limiting, honouring X-Forwarded-For only with TRUST_PROXY. */
     clientAddress: string;
+    /** The branding <style> of a page, when anything differs from the defaults (pages only). */
+    brandingStyle?: import('./server/http/branding-style').BrandingStyle | null;
   }
 }

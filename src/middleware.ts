@@ -3,12 +3,14 @@ import { defineMiddleware, sequence } from 'astro:middleware';
 import { config, isHttps } from '~/server/config';
 import { whenReady } from '~/server/bootstrap';
 import { clientAddress } from '~/server/http/client-address';
-import { tileImageSource, withImageSource } from '~/server/http/csp';
+import { brandingStyle } from '~/server/http/branding-style';
+import { tileImageSource, withImageSource, withStyleSource } from '~/server/http/csp';
 import { AppError } from '~/server/http/errors';
 import { pageAccess } from '~/server/http/guard';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
 import { readSessionToken } from '~/server/http/session';
+import { readBrandingOrDefaults } from '~/server/services/branding';
 import { findActiveSession } from '~/server/services/sessions';
 
 /** The catch-all page: any path no other page claims. */
@@ -92,5 +94,19 @@ const guardPages = defineMiddleware((context, next) => {
   return next();
 });
 
-export const onRequest = sequence(securityHeaders, apiEnvelope, sandboxOnly, startUp, refuseCrossSite, loadSession, guardPages);
+/**
+ * The branding style every page carries (BareLayout.astro), taken once so that the element and the
+ * hash added to the page's policy are of the same state.
+ */
+const brandPages = defineMiddleware(async (context, next) => {
+  if (isApi(context.url.pathname) || isSandboxServerCall(context.url.pathname)) return next();
+  const style = brandingStyle(await readBrandingOrDefaults());
+  context.locals.brandingStyle = style;
+  const response = await next();
+  const policy = response.headers.get('Content-Security-Policy');
+  if (style && policy) response.headers.set('Content-Security-Policy', withStyleSource(policy, style.source));
+  return response;
+});
+
+export const onRequest = sequence(securityHeaders, apiEnvelope, sandboxOnly, startUp, refuseCrossSite, loadSession, guardPages, brandPages);
 

@@ -53,7 +53,7 @@ export function forgetStoredUser(): void {
   }
 }
 
-/** Calls the API and answers the success envelope's `data`. */
+/** Calls the API and answers the success envelope's `data`; a FormData body is sent as multipart. */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   return (await apiBody<{ data: T }>(method, path, body)).data;
 }
@@ -66,7 +66,10 @@ export async function apiBody<T extends { data: unknown }>(method: string, path:
     headers: { Accept: 'application/json' },
     signal: AbortSignal.timeout(API_TIMEOUT_MS),
   };
-  if (body !== undefined) {
+  if (body instanceof FormData) {
+    // A file upload: the browser writes the multipart Content-Type with its boundary.
+    init.body = body;
+  } else if (body !== undefined) {
     init.headers = { ...init.headers, 'Content-Type': 'application/json' };
     init.body = JSON.stringify(body);
   }

@@ -1,5 +1,5 @@
 /** Display formatting of spec section 3 ("Formatting") and a few labels, shared by pages and islands. */
-import { COUNT_DECIMALS, NUMBER_DECIMALS, type Role } from './constants';
+import { COUNT_DECIMALS, NUMBER_DECIMALS, SIZE_BASE, SIZE_UNITS, type Role } from './constants';
 
 /** One formatter for every date: toLocaleDateString would build a new one on each call. */
 const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -10,6 +10,16 @@ export function formatDate(value: string | number | Date | null | undefined): st
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return 'N/A';
   return dateFormat.format(date);
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'short' });
+
+/** Date and time in the US short format ('11/21/26, 8:06 AM'); missing or invalid gives 'N/A'. */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return 'N/A';
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return 'N/A';
+  return dateTimeFormat.format(date);
 }
 
 const numberFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS });
@@ -33,6 +43,19 @@ export function formatWeight(value: number | null | undefined): string {
 
 export function formatVolume(value: number | null | undefined): string {
   return `${formatNumber(value)} ft³`;
+}
+
+/** A file size in Bytes, KB or MB (base 1024): whole bytes, else 2 decimals ('512 Bytes', '1.50 KB', '3.75 MB'). */
+export function formatFileSize(bytes: number | null | undefined): string {
+  if (!isNumber(bytes) || bytes < 0) return '0 Bytes';
+  let value = bytes;
+  let unit = 0;
+  // Compared as shown, so that 1023.999 KB becomes '1.00 MB' rather than '1024.00 KB'.
+  while (unit < SIZE_UNITS.length - 1 && Number(value.toFixed(2)) >= SIZE_BASE) {
+    value /= SIZE_BASE;
+    unit += 1;
+  }
+  return unit === 0 ? `${Math.round(value)} ${SIZE_UNITS[0]}` : `${value.toFixed(2)} ${SIZE_UNITS[unit]}`;
 }
 
 export type StatusTone = 'info' | 'success' | 'warning' | 'error' | 'neutral';

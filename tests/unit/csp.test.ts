@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tileImageSource, withImageSource } from '~/server/http/csp';
+import { tileImageSource, withImageSource, withStyleSource } from '~/server/http/csp';
 
 /** The shape Astro sends: configured directives joined by ';', its own ones by '; '. */
 const PAGE_POLICY =
@@ -60,5 +60,16 @@ describe('withImageSource', () => {
     expect(withImageSource("script-src 'self' https://img-src.example;img-src 'self'", 'https://t.example.com')).toBe(
       "script-src 'self' https://img-src.example;img-src 'self' https://t.example.com",
     );
+  });
+});
+
+describe('withStyleSource', () => {
+  it("when a style hash is added, then it joins style-src only", () => {
+    expect(withStyleSource(PAGE_POLICY, "'sha256-xyz='")).toBe(PAGE_POLICY.replace("style-src 'self' 'sha256-def='", "style-src 'self' 'sha256-def=' 'sha256-xyz='"));
+  });
+
+  it('when the policy has no style-src, then it is left as it is', () => {
+    const closed = "default-src 'none'; frame-ancestors 'none'";
+    expect(withStyleSource(closed, "'sha256-xyz='")).toBe(closed);
   });
 });

@@ -4,6 +4,8 @@ import {
   formatCount,
   formatCountdown,
   formatDate,
+  formatDateTime,
+  formatFileSize,
   formatNumber,
   formatVolume,
   formatWeight,
@@ -126,5 +128,37 @@ describe('statusTone (spec section 4)', () => {
     ['', 'neutral'],
   ] as const)('when the status is %j, then %s', (status, tone) => {
     expect(statusTone(status)).toBe(tone);
+  });
+});
+
+describe('formatFileSize (Bytes, KB or MB, base 1024)', () => {
+  it.each([
+    [0, '0 Bytes'],
+    [1, '1 Bytes'],
+    [1023, '1023 Bytes'],
+    [1024, '1.00 KB'],
+    [1536, '1.50 KB'],
+    [25_825, '25.22 KB'],
+    [1024 * 1024 - 1, '1.00 MB'],
+    [1024 * 1024, '1.00 MB'],
+    [Math.round(3.756 * 1024 * 1024), '3.76 MB'],
+    [5 * 1024 * 1024 * 1024, '5120.00 MB'],
+  ])('when the size is %i bytes, then %s', (bytes, text) => {
+    expect(formatFileSize(bytes)).toBe(text);
+  });
+
+  it.each([null, undefined, Number.NaN, -1])('when the size is %s, then 0 Bytes', (bytes) => {
+    expect(formatFileSize(bytes)).toBe('0 Bytes');
+  });
+});
+
+describe('formatDateTime (US short)', () => {
+  it('when given a date, then M/D/YY, h:mm AM/PM', () => {
+    expect(formatDateTime(new Date(2026, 10, 21, 8, 6))).toBe('11/21/26, 8:06 AM');
+    expect(formatDateTime(new Date(2024, 0, 5, 23, 45))).toBe('1/5/24, 11:45 PM');
+  });
+
+  it.each([null, undefined, '', 'not a date'])('when given %s, then N/A', (value) => {
+    expect(formatDateTime(value)).toBe('N/A');
   });
 });

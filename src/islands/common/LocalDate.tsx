@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { formatDate } from '~/shared/format';
+import { formatDate, formatDateTime } from '~/shared/format';
 
 const neverChanges = () => () => {};
 
@@ -12,11 +12,11 @@ function useHydrated(): boolean {
  * A date in the browser's time zone. The server can only format in its own zone, so the element is
  * rendered afresh once hydrated instead of keeping the server's text.
  */
-export function LocalDate({ value }: { value: string }) {
+export function LocalDate({ value, withTime = false }: { value: string; withTime?: boolean }) {
   const hydrated = useHydrated();
   return (
     <time key={hydrated ? 'browser' : 'server'} dateTime={value} suppressHydrationWarning>
-      {formatDate(value)}
+      {withTime ? formatDateTime(value) : formatDate(value)}
     </time>
   );
 }

@@ -7,7 +7,7 @@ import {
   type InferAttributes,
   type InferCreationAttributes,
 } from 'sequelize';
-import type { Role } from '~/shared/constants';
+import { CARD_OPACITY_DEFAULT, type Role } from '~/shared/constants';
 import { sequelize } from './index';
 
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
@@ -262,4 +262,43 @@ SyncState.init(
     demoUsersCreatedAt: { type: DataTypes.DATE, allowNull: true },
   },
   { sequelize, tableName: 'sync_state', timestamps: false },
+);
+
+export type BrandingImageKind = 'logo' | 'background';
+
+/** The uploaded logo or background: what the file is; its bytes are in UPLOADS_DIR under fileName. */
+export class BrandingImage extends Model<InferAttributes<BrandingImage>, InferCreationAttributes<BrandingImage>> {
+  declare kind: BrandingImageKind;
+  /** Chosen by the server: random, with the extension of the detected format. */
+  declare fileName: string;
+  declare originalName: string;
+  declare contentType: string;
+  declare size: number;
+  declare uploadedAt: Date;
+}
+
+BrandingImage.init(
+  {
+    kind: { type: DataTypes.STRING(20), primaryKey: true },
+    fileName: { type: DataTypes.STRING(100), allowNull: false },
+    originalName: { type: DataTypes.STRING(255), allowNull: false },
+    contentType: { type: DataTypes.STRING(50), allowNull: false },
+    size: { type: DataTypes.INTEGER, allowNull: false },
+    uploadedAt: { type: DataTypes.DATE, allowNull: false },
+  },
+  { sequelize, tableName: 'branding_images', timestamps: false },
+);
+
+/** The one row of branding settings. */
+export class BrandingSettings extends Model<InferAttributes<BrandingSettings>, InferCreationAttributes<BrandingSettings>> {
+  declare id: number;
+  declare cardOpacity: CreationOptional<number>;
+}
+
+BrandingSettings.init(
+  {
+    id: { type: DataTypes.INTEGER, primaryKey: true },
+    cardOpacity: { type: DataTypes.DOUBLE, allowNull: false, defaultValue: CARD_OPACITY_DEFAULT },
+  },
+  { sequelize, tableName: 'branding_settings', timestamps: false },
 );

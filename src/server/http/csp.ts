@@ -1,6 +1,7 @@
 /**
  * The page CSP is fixed at build time (astro.config.mjs), but the map's tile server comes from
- * MAP_TILE_URL at run time: these two pure steps let the middleware allow its images.
+ * MAP_TILE_URL and the branding style from the admin's settings at run time: these pure steps let
+ * the middleware allow them.
  */
 
 /**
@@ -27,12 +28,21 @@ export function tileImageSource(template: string): string | null {
 
 /** The policy with `source` added to its img-src directive; a policy without img-src is left as it is. */
 export function withImageSource(policy: string, source: string | null): string {
+  return withDirectiveSource(policy, 'img-src', source);
+}
+
+/** The policy with `source` (such as a style hash) added to its style-src directive, if it has one. */
+export function withStyleSource(policy: string, source: string | null): string {
+  return withDirectiveSource(policy, 'style-src', source);
+}
+
+function withDirectiveSource(policy: string, directiveName: string, source: string | null): string {
   if (!source) return policy;
   return policy
     .split(';')
     .map((directive) => {
       const [name, ...sources] = directive.trim().split(/\s+/);
-      if (name?.toLowerCase() !== 'img-src' || sources.includes(source)) return directive;
+      if (name?.toLowerCase() !== directiveName || sources.includes(source)) return directive;
       return `${directive.trimEnd()} ${source}`;
     })
     .join(';');

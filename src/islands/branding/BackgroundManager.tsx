@@ -1,0 +1,172 @@
+/**
+ * Spec "Background Management": the current background (thumbnail at the stored card opacity, name,
+ * size, upload time, opacity), delete with confirmation, upload, and the card opacity slider.
+ */
+import { useId, useState } from 'react';
+import { api } from '~/shared/api-client';
+import { BACKGROUND_TEXTS, BACKGROUND_UPLOAD, pickedFileProblem, type BackgroundInfo } from '~/shared/branding';
+import { CARD_OPACITY_MAX, CARD_OPACITY_MIN, CARD_OPACITY_STEP } from '~/shared/constants';
+import { formatFileSize } from '~/shared/format';
+import { LocalDate } from '../common/LocalDate';
+import { Modal, ModalActions } from '../common/Modal';
+import { failureText } from '../users/failure-text';
+import { FeedbackBanner } from './FeedbackBanner';
+import { UploadArea, UploadIcon } from './UploadArea';
+import { useFeedback } from './feedback';
+import { showBackground, showCardOpacity } from './page-branding';
+
+export interface BackgroundManagerProps {
+  initialInfo: BackgroundInfo;
+  /** Set when the server could not read the background for this page. */
+  loadFailure?: string;
+}
+
+const percent = (opacity: number) => `${Math.round(opacity * 100)}%`;
+
+export default function BackgroundManager({ initialInfo, loadFailure }: BackgroundManagerProps) {
+  const [info, setInfo] = useState(initialInfo);
+  const [opacity, setOpacity] = useState(initialInfo.opacity);
+  const [busy, setBusy] = useState<'uploading' | 'deleting' | 'updating' | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const { feedback, succeed, fail, clear } = useFeedback();
+  const shownFeedback = feedback ?? (loadFailure ? { tone: 'error' as const, text: loadFailure } : null);
+  const sliderId = useId();
+  const pending = opacity !== info.opacity;
+
+  async function change(request: () => Promise<BackgroundInfo>, kind: NonNullable<typeof busy>, success: string, failure: string) {
+    clear();
+    setBusy(kind);
+    try {
+      const next = await request();
+      setInfo(next);
+      showBackground(next.backgroundPath);
+      showCardOpacity(next.opacity);
+      succeed(success);
+    } catch (error) {
+      fail(failureText(error, failure));
+    }
+    setBusy(null);
+  }
+
+  function upload(file: File) {
+    const problem = pickedFileProblem(file, BACKGROUND_UPLOAD);
+    if (problem) return fail(problem);
+    const form = new FormData();
+    form.append(BACKGROUND_UPLOAD.field, file);
+    return change(() => api('POST', '/background/upload', form), 'uploading', BACKGROUND_TEXTS.uploaded, BACKGROUND_TEXTS.uploadFailed);
+  }
+
+  function remove() {
+    setConfirming(false);
+    return change(() => api('DELETE', '/background/current'), 'deleting', BACKGROUND_TEXTS.deleted, BACKGROUND_TEXTS.deleteFailed);
+  }
+
+  function updateOpacity() {
+    return change(() => api('PUT', '/background/opacity', { opacity }), 'updating', BACKGROUND_TEXTS.opacityUpdated, BACKGROUND_TEXTS.opacityFailed);
+  }
+
+  return (
+    <>
+      <FeedbackBanner feedback={shownFeedback} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="current-background-heading">
+          <h2 id="current-background-heading" className="mb-4 text-lg font-semibold">
+            Current Background
+          </h2>
+          {info.hasBackground && info.backgroundPath ? (
+            <>
+              {/* At the stored card opacity: the page's --card-opacity, which follows every update. */}
+              <img
+                src={info.backgroundPath}
+                alt="Current background"
+                className="mb-4 aspect-video w-full rounded-box border border-base-content/10 object-cover opacity-[var(--card-opacity,0.9)]"
+              />
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                <dt className="opacity-70">File name</dt>
+                <dd className="truncate" title={info.originalName ?? undefined}>
+                  {info.originalName}
+                </dd>
+                <dt className="opacity-70">Size</dt>
+                <dd>{formatFileSize(info.size)}</dd>
+                <dt className="opacity-70">Uploaded</dt>
+                <dd>{info.uploadedAt && <LocalDate value={info.uploadedAt} withTime />}</dd>
+                <dt className="opacity-70">Card opacity</dt>
+                <dd>{percent(info.opacity)}</dd>
+              </dl>
+              <button type="button" className="btn btn-error btn-outline mt-4" onClick={() => setConfirming(true)} disabled={busy !== null}>
+                {busy === 'deleting' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+                {busy === 'deleting' ? 'Deleting...' : 'Delete Background'}
+              </button>
+            </>
+          ) : (
+            <div className="flex flex-col items-center gap-2 px-4 py-10 text-center">
+              <p className="font-medium">No background image</p>
+              <p className="text-sm opacity-70">Upload an image to customize the main content area background.</p>
+            </div>
+          )}
+        </section>
+
+        <div className="flex flex-col gap-6">
+          <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="upload-background-heading">
+            <h2 id="upload-background-heading" className="mb-4 text-lg font-semibold">
+              Upload Background
+            </h2>
+            <UploadArea
+              label="Click to upload background image"
+              hint="Supported formats: JPG, PNG, GIF, WebP. Maximum size: 4MB."
+              busy={busy === 'uploading'}
+              disabled={busy !== null}
+              onFile={upload}
+              icon={<UploadIcon />}
+            />
+          </section>
+
+          <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="card-opacity-heading">
+            <h2 id="card-opacity-heading" className="mb-4 text-lg font-semibold">
+              Card Opacity
+            </h2>
+            <div className="mb-2 flex items-center justify-between gap-2">
+              <label htmlFor={sliderId} className="text-sm font-medium">
+                Card opacity
+              </label>
+              {/* The slider's aria-valuetext says the same to assistive technology. */}
+              <span className="font-mono text-sm" aria-hidden="true">
+                {percent(opacity)}
+              </span>
+            </div>
+            <input
+              id={sliderId}
+              type="range"
+              className="w-full accent-primary"
+              min={CARD_OPACITY_MIN}
+              max={CARD_OPACITY_MAX}
+              step={CARD_OPACITY_STEP}
+              value={opacity}
+              aria-valuetext={percent(opacity)}
+              onChange={(event) => setOpacity(Number(event.target.value))}
+              disabled={busy === 'updating'}
+            />
+            <div className="mt-1 flex justify-between text-xs opacity-70">
+              <span>10% (More transparent)</span>
+              <span>100% (Fully opaque)</span>
+            </div>
+            <div className="mt-4 flex flex-wrap items-center gap-3">
+              <button type="button" className="btn btn-primary" onClick={updateOpacity} disabled={!pending || busy !== null}>
+                {busy === 'updating' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+                {busy === 'updating' ? 'Updating...' : 'Update Opacity'}
+              </button>
+              {pending && <p className="text-sm opacity-70">Click "Update Opacity" to apply changes</p>}
+            </div>
+          </section>
+        </div>
+      </div>
+
+      {confirming && (
+        <Modal title="Delete Background" onClose={() => setConfirming(false)}>
+          <p>{BACKGROUND_TEXTS.confirmDelete}</p>
+          <ModalActions confirm="Delete Background" tone="error" busy={false} onCancel={() => setConfirming(false)} onConfirm={remove} />
+        </Modal>
+      )}
+    </>
+  );
+}

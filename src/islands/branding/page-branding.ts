@@ -1,0 +1,25 @@
+/**
+ * After a change, the page the admin is on shows it at once, as every page will from the next request
+ * on (BrandLogo.astro, the branding style of BareLayout.astro). Style properties set through the CSSOM are
+ * not style attributes in the markup: the CSP allows them.
+ */
+
+/** The logo in the top bar: the upload, or the default icon each logo image names. */
+export function showLogo(logoPath: string | null): void {
+  for (const image of document.querySelectorAll<HTMLImageElement>('img[data-brand-logo]')) {
+    image.src = logoPath ?? image.dataset.brandLogo!;
+  }
+}
+
+export function showBackground(backgroundPath: string | null): void {
+  const { style } = document.body;
+  style.backgroundImage = backgroundPath ? `url("${backgroundPath}")` : 'none';
+  style.backgroundPosition = 'center';
+  style.backgroundSize = 'cover';
+  style.backgroundAttachment = 'fixed';
+  style.backgroundRepeat = 'no-repeat';
+}
+
+export function showCardOpacity(opacity: number): void {
+  document.documentElement.style.setProperty('--card-opacity', String(opacity));
+}

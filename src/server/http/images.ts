@@ -1,0 +1,22 @@
+/** Answering with a stored logo or background (design.md "Serving"). */
+import type { ImageFile } from '../services/branding';
+import { AppError } from './errors';
+
+const YEAR_SECONDS = 31_536_000;
+
+/**
+ * The stored bytes with the stored type, never sniffed as anything else. Under the URL of the current
+ * upload (its `?v=`) the answer never changes, so browsers keep it for a year; under any other URL it
+ * is checked again each time.
+ */
+export function imageResponse(image: ImageFile | null, what: string): Response {
+  if (!image) throw new AppError('NOT_FOUND', `No ${what} is set`);
+  return new Response(image.body, {
+    headers: {
+      'Content-Type': image.contentType,
+      'Content-Length': String(image.size),
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': image.current ? `public, max-age=${YEAR_SECONDS}, immutable` : 'no-cache',
+    },
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * Receiving one uploaded image: multipart parsed by formidable with the size limit enforced while the
+ * body streams in, the format decided by the file's bytes (never its name or declared type), and the
+ * file kept in UPLOADS_DIR under a name the server chooses. Whatever is refused leaves no file behind.
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { fileTypeFromFile } from 'file-type';
+import formidable, { errors as formidableErrors, multipart } from 'formidable';
+import { IMAGE_CONTENT_TYPES, type ImageExtension, type UploadRules } from '~/shared/branding';
+import { config } from '../config';
+import { AppError } from './errors';
+
+/** Room for the multipart framing around the file: boundaries, part headers, a few small fields. */
+const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
+const ORIGINAL_NAME_MAX = 255;
+
+export interface ReceivedImage {
+  /** Where it now lives in UPLOADS_DIR: random, with the extension of the detected format. */
+  fileName: string;
+  originalName: string;
+  contentType: string;
+  size: number;
+}
+
+interface IncomingFile {
+  stream: WriteStream;
+  filepath: string;
+}
+
+export async function receiveImage(request: Request, rules: UploadRules): Promise<ReceivedImage> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\b/i.test(contentType) || !request.body) throw new AppError('VALIDATION_ERROR', rules.notImage);
+  // A body announced far over the limit is refused before a byte of it is read.
+  const declaredLength = Number(request.headers.get('content-length') ?? 0);
+  if (declaredLength > rules.maxBytes + MULTIPART_OVERHEAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', rules.tooLarge);
+
+  await mkdir(config.uploadsDir, { recursive: true });
+  const incoming: IncomingFile[] = [];
+  try {
+    const file = await parseOneFile(request, rules, incoming);
+    const extension = await detectImageFormat(file, rules);
+    const fileName = `${randomBytes(16).toString('hex')}.${extension}`;
+    await rename(file.filepath, path.join(config.uploadsDir, fileName));
+    return { fileName, originalName: displayName(file.originalFilename, extension), contentType: IMAGE_CONTENT_TYPES[extension], size: file.size };
+  } finally {
+    // After a successful rename the temporary path is gone and this removes nothing.
+    await Promise.all(incoming.map(discard));
+  }
+}
+
+async function parseOneFile(request: Request, rules: UploadRules, incoming: IncomingFile[]): Promise<formidable.File> {
+  const form = formidable({
+    uploadDir: config.uploadsDir,
+    enabledPlugins: [multipart],
+    maxFiles: 1,
+    maxFileSize: rules.maxBytes,
+    // Counted chunk by chunk as the body arrives, unlike maxFileSize (checked when a file ends).
+    maxTotalFileSize: rules.maxBytes,
+    maxFields: 10,
+    maxFieldsSize: 16 * 1024,
+    filename: () => `.incoming-${randomBytes(12).toString('hex')}`,
+    filter: (part) => part.name === rules.field,
+    // Our own streams, so that a refused file is removed only once its stream is closed.
+    fileWriteStreamHandler: (file) => {
+      const { filepath } = file as unknown as formidable.File;
+      const stream = createWriteStream(filepath, { flags: 'wx' });
+      incoming.push({ stream, filepath });
+      return stream;
+    },
+  });
+  const headers: Record<string, string> = Object.fromEntries(request.headers);
+  // Without a length formidable reads nothing unless it is told the body comes in chunks.
+  if (!headers['content-length']) headers['transfer-encoding'] ??= 'chunked';
+  const body = Object.assign(Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>), { headers });
+  let files: formidable.Files;
+  try {
+    [, files] = await form.parse(body as unknown as IncomingMessage);
+  } catch (error) {
+    throw uploadError(error, rules);
+  }
+  const file = files[rules.field]?.[0];
+  if (!file) throw new AppError('VALIDATION_ERROR', rules.notImage);
+  return file;
+}
+
+async function detectImageFormat(file: formidable.File, rules: UploadRules): Promise<ImageExtension> {
+  const detected = await fileTypeFromFile(file.filepath);
+  // An animated PNG is a PNG to every browser.
+  const extension = detected?.ext === 'apng' ? 'png' : detected?.ext;
+  if (extension && Object.hasOwn(IMAGE_CONTENT_TYPES, extension)) return extension as ImageExtension;
+  // An image of another format (SVG, BMP …), or something merely named one, is told the accepted formats.
+  const claimsImage = detected?.mime.startsWith('image/') || file.mimetype?.startsWith('image/');
+  throw new AppError('VALIDATION_ERROR', claimsImage ? rules.notAllowed : rules.notImage);
+}
+
+function uploadError(error: unknown, rules: UploadRules): unknown {
+  const code = error && typeof error === 'object' && 'code' in error ? error.code : undefined;
+  switch (code) {
+    case formidableErrors.biggerThanTotalMaxFileSize:
+    case formidableErrors.biggerThanMaxFileSize:
+      return new AppError('PAYLOAD_TOO_LARGE', rules.tooLarge);
+    case formidableErrors.maxFilesExceeded:
+      return new AppError('VALIDATION_ERROR', 'Upload one file at a time');
+    case formidableErrors.noEmptyFiles:
+    case formidableErrors.smallerThanMinFileSize:
+      return new AppError('VALIDATION_ERROR', rules.notImage);
+  }
+  // Any other refusal of formidable's (broken framing, too many fields) is the sender's mistake.
+  if (error && typeof error === 'object' && 'httpCode' in error) return new AppError('VALIDATION_ERROR', 'The upload could not be read');
+  return error;
+}
+
+/** The sender's file name as a label: no folders, no control characters, a bounded length. */
+function displayName(originalFilename: string | null, extension: ImageExtension): string {
+  const name = (originalFilename ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return (name || `image.${extension}`).slice(0, ORIGINAL_NAME_MAX);
+}
+
+async function discard({ stream, filepath }: IncomingFile): Promise<void> {
+  if (!stream.closed) {
+    await new Promise<void>((resolve) => {
+      stream.once('close', () => resolve());
+      stream.destroy();
+    });
+  }
+  await rm(filepath, { force: true });
+}

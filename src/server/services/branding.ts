@@ -1,0 +1,203 @@
+/**
+ * Logo, background image and card opacity (spec "Logo Management", "Background Management"). Every
+ * page reads them, so they are kept in memory (the portal is one process) and reloaded after each
+ * write: a page view costs no query.
+ */
+import { open, rm, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { BACKGROUND_TEXTS, LOGO_TEXTS, roundCardOpacity, type BackgroundInfo, type LogoInfo } from '~/shared/branding';
+import { CARD_OPACITY_DEFAULT } from '~/shared/constants';
+import { config } from '../config';
+import { BrandingImage, BrandingSettings, type BrandingImageKind } from '../db/models';
+import { AppError } from '../http/errors';
+
+/** A file already stored in UPLOADS_DIR under a name the server chose. */
+export interface NewImage {
+  fileName: string;
+  originalName: string;
+  contentType: string;
+  size: number;
+}
+
+export interface StoredImage extends NewImage {
+  uploadedAt: Date;
+  /** The public URL of its bytes; the upload time in the query changes it with every upload. */
+  url: string;
+}
+
+export interface Branding {
+  logo: StoredImage | null;
+  background: StoredImage | null;
+  cardOpacity: number;
+}
+
+const IMAGE_PATHS: Record<BrandingImageKind, string> = { logo: '/api/logo/image', background: '/api/background/image' };
+const NOTHING_TO_DELETE: Record<BrandingImageKind, string> = { logo: LOGO_TEXTS.nothingToDelete, background: BACKGROUND_TEXTS.nothingToDelete };
+
+const imageVersion = (uploadedAt: Date) => String(uploadedAt.getTime());
+
+function toStoredImage(row: BrandingImage | undefined): StoredImage | null {
+  if (!row) return null;
+  const { fileName, originalName, contentType, size, uploadedAt } = row;
+  return { fileName, originalName, contentType, size, uploadedAt, url: `${IMAGE_PATHS[row.kind]}?v=${imageVersion(uploadedAt)}` };
+}
+
+async function loadBranding(): Promise<Branding> {
+  const [images, settings] = await Promise.all([BrandingImage.findAll(), BrandingSettings.findByPk(1)]);
+  return {
+    logo: toStoredImage(images.find((image) => image.kind === 'logo')),
+    background: toStoredImage(images.find((image) => image.kind === 'background')),
+    cardOpacity: settings?.cardOpacity ?? CARD_OPACITY_DEFAULT,
+  };
+}
+
+let current: Promise<Branding> | undefined;
+
+/** What the layouts show; read from the database once per process. */
+export function readBranding(): Promise<Branding> {
+  current ??= loadBranding().catch((error: unknown) => {
+    current = undefined;
+    throw error;
+  });
+  return current;
+}
+
+const DEFAULT_BRANDING: Branding = { logo: null, background: null, cardOpacity: CARD_OPACITY_DEFAULT };
+
+/** For the layouts: when the settings cannot be read, a page still renders, with the defaults (spec section 8). */
+export async function readBrandingOrDefaults(): Promise<Branding> {
+  try {
+    return await readBranding();
+  } catch (error) {
+    console.error('Reading the logo and background failed:', error);
+    return DEFAULT_BRANDING;
+  }
+}
+
+let writes: Promise<unknown> = Promise.resolve();
+
+/**
+ * Writes run one after another, so that each one replaces what the one before it stored and no file
+ * is left behind by two uploads crossing.
+ */
+function exclusive<T>(write: () => Promise<T>): Promise<T> {
+  const result = writes.then(write);
+  writes = result.catch(() => undefined);
+  return result;
+}
+
+async function reload(): Promise<Branding> {
+  current = undefined;
+  return readBranding();
+}
+
+const removeFile = (fileName: string) => rm(path.join(config.uploadsDir, fileName), { force: true });
+
+/** Records the new file, then removes the one it replaces; if the record fails, the new file goes. */
+function replaceImage(kind: BrandingImageKind, image: NewImage): Promise<Branding> {
+  return exclusive(async () => {
+    const previous = (await readBranding())[kind];
+    try {
+      await BrandingImage.upsert({ kind, ...image, uploadedAt: new Date() });
+    } catch (error) {
+      await removeFile(image.fileName);
+      throw error;
+    }
+    const branding = await reload();
+    if (previous) await removeFile(previous.fileName);
+    return branding;
+  });
+}
+
+function removeImage(kind: BrandingImageKind): Promise<Branding> {
+  return exclusive(async () => {
+    const previous = (await readBranding())[kind];
+    if (!previous) throw new AppError('NOT_FOUND', NOTHING_TO_DELETE[kind]);
+    await BrandingImage.destroy({ where: { kind } });
+    const branding = await reload();
+    await removeFile(previous.fileName);
+    return branding;
+  });
+}
+
+function logoInfoOf({ logo }: Branding): LogoInfo {
+  return {
+    hasLogo: logo !== null,
+    logoPath: logo?.url ?? null,
+    originalName: logo?.originalName ?? null,
+    size: logo?.size ?? null,
+    uploadedAt: logo?.uploadedAt.toISOString() ?? null,
+  };
+}
+
+function backgroundInfoOf({ background, cardOpacity }: Branding): BackgroundInfo {
+  return {
+    hasBackground: background !== null,
+    backgroundPath: background?.url ?? null,
+    originalName: background?.originalName ?? null,
+    size: background?.size ?? null,
+    uploadedAt: background?.uploadedAt.toISOString() ?? null,
+    opacity: cardOpacity,
+  };
+}
+
+export async function readLogoInfo(): Promise<LogoInfo> {
+  return logoInfoOf(await readBranding());
+}
+
+export async function saveLogo(image: NewImage): Promise<LogoInfo> {
+  return logoInfoOf(await replaceImage('logo', image));
+}
+
+export async function deleteLogo(): Promise<LogoInfo> {
+  return logoInfoOf(await removeImage('logo'));
+}
+
+export async function readBackgroundInfo(): Promise<BackgroundInfo> {
+  return backgroundInfoOf(await readBranding());
+}
+
+export async function saveBackground(image: NewImage): Promise<BackgroundInfo> {
+  return backgroundInfoOf(await replaceImage('background', image));
+}
+
+export async function deleteBackground(): Promise<BackgroundInfo> {
+  return backgroundInfoOf(await removeImage('background'));
+}
+
+/** `opacity` has passed the rule of spec section 5 (opacityPayloadSchema); it is stored exactly on its step. */
+export function setCardOpacity(opacity: number): Promise<BackgroundInfo> {
+  return exclusive(async () => {
+    await BrandingSettings.upsert({ id: 1, cardOpacity: roundCardOpacity(opacity) });
+    return backgroundInfoOf(await reload());
+  });
+}
+
+export interface ImageFile {
+  body: ReadableStream<Uint8Array>;
+  contentType: string;
+  size: number;
+  /** Whether `version` names the stored file: only then may the answer be cached for good. */
+  current: boolean;
+}
+
+/** The stored bytes of the logo or background, or null when there is none (or its file is missing). */
+export async function openImage(kind: BrandingImageKind, version: string | null): Promise<ImageFile | null> {
+  const image = (await readBranding())[kind];
+  if (!image) return null;
+  // An open file stays readable even if a new upload removes it meanwhile.
+  let handle: FileHandle;
+  try {
+    handle = await open(path.join(config.uploadsDir, image.fileName));
+  } catch {
+    return null;
+  }
+  const { size } = await handle.stat();
+  return {
+    body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>,
+    contentType: image.contentType,
+    size,
+    current: version === imageVersion(image.uploadedAt),
+  };
+}

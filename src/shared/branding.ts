@@ -1,0 +1,118 @@
+/**
+ * Logo and background (spec "Logo Management", "Background Management", sections 3, 5, 8, 9): the
+ * messages, the accepted formats, the opacity rule and the info answers, shared by screens and server.
+ */
+import * as z from 'zod/mini';
+import { BACKGROUND_MAX_BYTES, CARD_OPACITY_MAX, CARD_OPACITY_MIN, CARD_OPACITY_STEP, LOGO_MAX_BYTES } from './constants';
+
+/** The formats an upload may be, by the file extension its bytes are detected as. */
+export const IMAGE_CONTENT_TYPES = {
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+} as const;
+export type ImageExtension = keyof typeof IMAGE_CONTENT_TYPES;
+
+/** For the file picker's `accept`: what the browser offers first. */
+export const ACCEPTED_IMAGE_TYPES = Object.values(IMAGE_CONTENT_TYPES).join(',');
+
+/** What an upload is refused with: no image at all, too big, or an image of another format. */
+export interface UploadRules {
+  /** The multipart field that carries the file. */
+  field: string;
+  maxBytes: number;
+  notImage: string;
+  tooLarge: string;
+  notAllowed: string;
+}
+
+export const LOGO_UPLOAD: UploadRules = {
+  field: 'logo',
+  maxBytes: LOGO_MAX_BYTES,
+  notImage: 'Please select an image file',
+  tooLarge: 'File size must be less than 1MB',
+  notAllowed: 'Only JPEG, PNG, GIF, and WebP files are allowed',
+};
+
+/** The background has one text for every file that is not an accepted image. */
+export const BACKGROUND_UPLOAD: UploadRules = {
+  field: 'background',
+  maxBytes: BACKGROUND_MAX_BYTES,
+  notImage: 'Please select a valid image file',
+  tooLarge: 'File size must be less than 4MB',
+  notAllowed: 'Please select a valid image file',
+};
+
+export const LOGO_TEXTS = {
+  uploaded: 'Logo uploaded successfully',
+  deleted: 'Logo deleted successfully',
+  loadFailed: 'Failed to load logo information',
+  uploadFailed: 'Upload failed',
+  deleteFailed: 'Delete failed',
+  confirmDelete: 'Are you sure you want to delete the current logo?',
+  nothingToDelete: 'No logo to delete',
+} as const;
+
+export const BACKGROUND_TEXTS = {
+  uploaded: 'Background uploaded successfully!',
+  deleted: 'Background deleted successfully!',
+  opacityUpdated: 'Opacity updated successfully!',
+  loadFailed: 'Failed to fetch background info',
+  uploadFailed: 'Failed to upload background',
+  deleteFailed: 'Failed to delete background',
+  opacityFailed: 'Failed to update opacity',
+  confirmDelete: 'Are you sure you want to delete the background image?',
+  nothingToDelete: 'No background to delete',
+} as const;
+
+/**
+ * The browser's check before sending a picked file, by its declared type and size (the server decides
+ * again by the file's bytes): the text to show, or null when it may be sent.
+ */
+export function pickedFileProblem(file: { type: string; size: number }, rules: UploadRules): string | null {
+  if (!file.type.startsWith('image/')) return rules.notImage;
+  if (file.size > rules.maxBytes) return rules.tooLarge;
+  if (!(Object.values(IMAGE_CONTENT_TYPES) as string[]).includes(file.type)) return rules.notAllowed;
+  return null;
+}
+
+const STEPS_PER_UNIT = Math.round(1 / CARD_OPACITY_STEP);
+
+/** Spec section 5: from 0.1 to 1 in steps of 0.05 (within rounding of the decimal). */
+export function isCardOpacity(value: number): boolean {
+  if (!Number.isFinite(value) || value < CARD_OPACITY_MIN - 1e-9 || value > CARD_OPACITY_MAX + 1e-9) return false;
+  const steps = value * STEPS_PER_UNIT;
+  return Math.abs(steps - Math.round(steps)) < 1e-6;
+}
+
+/** An accepted opacity written exactly on its step (0.35000000000000003 → 0.35). */
+export function roundCardOpacity(value: number): number {
+  return Math.round(value * STEPS_PER_UNIT) / STEPS_PER_UNIT;
+}
+
+export const CARD_OPACITY_MESSAGE = 'Opacity must be a number from 0.1 to 1 in steps of 0.05';
+
+export const opacityPayloadSchema = z.object({
+  opacity: z.number({ error: CARD_OPACITY_MESSAGE }).check(z.refine(isCardOpacity, CARD_OPACITY_MESSAGE)),
+});
+export type OpacityPayload = z.output<typeof opacityPayloadSchema>;
+
+/** GET /api/logo/info (spec section 3, "Logo info"); dates are ISO strings. */
+export interface LogoInfo {
+  hasLogo: boolean;
+  logoPath: string | null;
+  originalName: string | null;
+  size: number | null;
+  uploadedAt: string | null;
+}
+
+/** GET /api/background/info (spec section 3, "Background info"). */
+export interface BackgroundInfo {
+  hasBackground: boolean;
+  backgroundPath: string | null;
+  originalName: string | null;
+  size: number | null;
+  uploadedAt: string | null;
+  opacity: number;
+}
