@@ -178,15 +178,6 @@ export function hasUnknownRefreshExpiry(status: TokenStatus | null): boolean {
   return status !== null && status.hasRefreshToken && status.refreshTokenExpiry === null;
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'medium' });
-
-/** US short date with the time ('1/5/2027, 2:03:00 PM'); 'Unknown' when missing or invalid. */
-export function formatTokenDateTime(value: string | null): string {
-  if (!value) return 'Unknown';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? 'Unknown' : dateTimeFormat.format(date);
-}
-
 export interface ScreenBox {
   screenX: number;
   screenY: number;

@@ -5,7 +5,6 @@ import {
   EXPIRY_TWICE_MESSAGE,
   TOKEN_LENGTH_MESSAGE,
   TOKENS_REQUIRED_MESSAGE,
-  formatTokenDateTime,
   hasUnknownRefreshExpiry,
   oauthFailureText,
   popupFeatures,
@@ -127,12 +126,6 @@ describe('token cards', () => {
     expect(hasUnknownRefreshExpiry({ ...STATUS, refreshTokenExpiry: null, refreshTokenExpiresInMinutes: null })).toBe(true);
     expect(hasUnknownRefreshExpiry({ ...STATUS, hasRefreshToken: false, refreshTokenExpiry: null })).toBe(false);
     expect(hasUnknownRefreshExpiry(null)).toBe(false);
-  });
-
-  it('when a date-time is shown, then it is the US short form, and Unknown without one', () => {
-    expect(formatTokenDateTime('2030-01-05T14:03:09.000Z')).toMatch(/^1\/5\/30, \d{1,2}:\d{2}:\d{2}\s?[AP]M$/);
-    expect(formatTokenDateTime(null)).toBe('Unknown');
-    expect(formatTokenDateTime('not a date')).toBe('Unknown');
   });
 });
 

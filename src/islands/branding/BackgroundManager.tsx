@@ -9,7 +9,7 @@ import { CARD_OPACITY_MAX, CARD_OPACITY_MIN, CARD_OPACITY_STEP } from '~/shared/
 import { formatFileSize } from '~/shared/format';
 import { LocalDate } from '../common/LocalDate';
 import { Modal, ModalActions } from '../common/Modal';
-import { failureText } from '../users/failure-text';
+import { failureText } from '../common/failure-text';
 import { FeedbackBanner } from './FeedbackBanner';
 import { UploadArea, UploadIcon } from './UploadArea';
 import { useFeedback } from './feedback';

@@ -5,7 +5,7 @@ import { LOGO_TEXTS, LOGO_UPLOAD, pickedFileProblem, type LogoInfo } from '~/sha
 import { formatFileSize } from '~/shared/format';
 import { LocalDate } from '../common/LocalDate';
 import { Modal, ModalActions } from '../common/Modal';
-import { failureText } from '../users/failure-text';
+import { failureText } from '../common/failure-text';
 import { FeedbackBanner } from './FeedbackBanner';
 import { UploadArea, UploadIcon } from './UploadArea';
 import { useFeedback } from './feedback';

@@ -9,7 +9,7 @@ import {
   type TokenStatus,
   type TokenTone,
 } from '~/shared/tokens';
-import { LocalDateTime } from './LocalDateTime';
+import { LocalDate } from '../common/LocalDate';
 import { KeyIcon, WarningIcon } from '../common/icons';
 
 const TONE_CLASS: Record<TokenTone, string> = {
@@ -78,7 +78,7 @@ function TokenCard({ title, status }: TokenCardProps) {
         <Fact label="Status">
           <span className={`badge badge-soft ${BADGE_CLASS[label]}`}>{label}</span>
         </Fact>
-        <Fact label="Expires">{facts?.present ? <LocalDateTime value={expiry} /> : '—'}</Fact>
+        <Fact label="Expires">{facts?.present ? expiry ? <LocalDate value={expiry} withTime /> : 'Unknown' : '—'}</Fact>
         <Fact label="Time Remaining">{timeRemainingText(facts)}</Fact>
       </Facts>
       {which === 'refresh' && hasUnknownRefreshExpiry(status) && (
@@ -109,7 +109,7 @@ export function AdditionalInformation({ status }: { status: TokenStatus | null }
       <Facts>
         <Fact label="Source">{status?.source ?? 'Unknown'}</Fact>
         <Fact label="Last Updated">
-          <LocalDateTime value={status?.lastUpdated ?? null} />
+          {status?.lastUpdated ? <LocalDate value={status.lastUpdated} withTime /> : 'Unknown'}
         </Fact>
         <Fact label="Auto-Refresh">{status?.canRefresh ? 'Available' : 'Unavailable'}</Fact>
       </Facts>
