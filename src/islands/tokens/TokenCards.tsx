@@ -78,7 +78,9 @@ function TokenCard({ title, status }: TokenCardProps) {
         <Fact label="Status">
           <span className={`badge badge-soft ${BADGE_CLASS[label]}`}>{label}</span>
         </Fact>
-        <Fact label="Expires">{facts?.present ? expiry ? <LocalDate value={expiry} withTime /> : 'Unknown' : '—'}</Fact>
+        <Fact label="Expires">
+          <ExpiryDate present={Boolean(facts?.present)} expiry={expiry} />
+        </Fact>
         <Fact label="Time Remaining">{timeRemainingText(facts)}</Fact>
       </Facts>
       {which === 'refresh' && hasUnknownRefreshExpiry(status) && (
@@ -115,4 +117,10 @@ export function AdditionalInformation({ status }: { status: TokenStatus | null }
       </Facts>
     </Card>
   );
+}
+
+/** '—' without a token, 'Unknown' for a token whose expiry nobody told us. */
+function ExpiryDate({ present, expiry }: { present: boolean; expiry: string | null }) {
+  if (!present) return <>—</>;
+  return expiry ? <LocalDate value={expiry} withTime /> : <>Unknown</>;
 }
