@@ -4,15 +4,14 @@
  */
 import { useId, useState } from 'react';
 import { api } from '~/shared/api-client';
-import { BACKGROUND_TEXTS, BACKGROUND_UPLOAD, pickedFileProblem, type BackgroundInfo } from '~/shared/branding';
+import { BACKGROUND_TEXTS, BACKGROUND_UPLOAD, type BackgroundInfo } from '~/shared/branding';
 import { CARD_OPACITY_MAX, CARD_OPACITY_MIN, CARD_OPACITY_STEP } from '~/shared/constants';
 import { formatFileSize } from '~/shared/format';
 import { LocalDate } from '../common/LocalDate';
 import { Modal, ModalActions } from '../common/Modal';
-import { failureText } from '../common/failure-text';
 import { FeedbackBanner } from './FeedbackBanner';
 import { UploadArea, UploadIcon } from './UploadArea';
-import { useFeedback } from './feedback';
+import { useBrandingChange } from './feedback';
 import { showBackground, showCardOpacity } from './page-branding';
 
 export interface BackgroundManagerProps {
@@ -26,34 +25,18 @@ const percent = (opacity: number) => `${Math.round(opacity * 100)}%`;
 export default function BackgroundManager({ initialInfo, loadFailure }: BackgroundManagerProps) {
   const [info, setInfo] = useState(initialInfo);
   const [opacity, setOpacity] = useState(initialInfo.opacity);
-  const [busy, setBusy] = useState<'uploading' | 'deleting' | 'updating' | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const { feedback, succeed, fail, clear } = useFeedback();
+  const { busy, feedback, change, upload: uploadFile } = useBrandingChange<BackgroundInfo, 'deleting' | 'updating'>((next) => {
+    setInfo(next);
+    showBackground(next.backgroundPath);
+    showCardOpacity(next.opacity);
+  });
   const shownFeedback = feedback ?? (loadFailure ? { tone: 'error' as const, text: loadFailure } : null);
   const sliderId = useId();
   const pending = opacity !== info.opacity;
 
-  async function change(request: () => Promise<BackgroundInfo>, kind: NonNullable<typeof busy>, success: string, failure: string) {
-    clear();
-    setBusy(kind);
-    try {
-      const next = await request();
-      setInfo(next);
-      showBackground(next.backgroundPath);
-      showCardOpacity(next.opacity);
-      succeed(success);
-    } catch (error) {
-      fail(failureText(error, failure));
-    }
-    setBusy(null);
-  }
-
   function upload(file: File) {
-    const problem = pickedFileProblem(file, BACKGROUND_UPLOAD);
-    if (problem) return fail(problem);
-    const form = new FormData();
-    form.append(BACKGROUND_UPLOAD.field, file);
-    return change(() => api('POST', '/background/upload', form), 'uploading', BACKGROUND_TEXTS.uploaded, BACKGROUND_TEXTS.uploadFailed);
+    return uploadFile(file, BACKGROUND_UPLOAD, '/background/upload', BACKGROUND_TEXTS.uploaded, BACKGROUND_TEXTS.uploadFailed);
   }
 
   function remove() {

@@ -1,14 +1,13 @@
 /** Spec "Logo Management": the current logo with its file name, size and upload time; delete; upload by drop or browse. */
 import { useState } from 'react';
 import { api } from '~/shared/api-client';
-import { LOGO_TEXTS, LOGO_UPLOAD, pickedFileProblem, type LogoInfo } from '~/shared/branding';
+import { LOGO_TEXTS, LOGO_UPLOAD, type LogoInfo } from '~/shared/branding';
 import { formatFileSize } from '~/shared/format';
 import { LocalDate } from '../common/LocalDate';
 import { Modal, ModalActions } from '../common/Modal';
-import { failureText } from '../common/failure-text';
 import { FeedbackBanner } from './FeedbackBanner';
 import { UploadArea, UploadIcon } from './UploadArea';
-import { useFeedback } from './feedback';
+import { useBrandingChange } from './feedback';
 import { showLogo } from './page-branding';
 
 export interface LogoManagerProps {
@@ -19,42 +18,20 @@ export interface LogoManagerProps {
 
 export default function LogoManager({ initialInfo, loadFailure }: LogoManagerProps) {
   const [info, setInfo] = useState(initialInfo);
-  const [busy, setBusy] = useState<'uploading' | 'deleting' | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const { feedback, succeed, fail, clear } = useFeedback();
-  const shownFeedback = feedback ?? (loadFailure ? { tone: 'error' as const, text: loadFailure } : null);
-
-  function changed(next: LogoInfo, message: string) {
+  const { busy, feedback, change, upload: uploadFile } = useBrandingChange<LogoInfo, 'deleting'>((next) => {
     setInfo(next);
     showLogo(next.logoPath);
-    succeed(message);
+  });
+  const shownFeedback = feedback ?? (loadFailure ? { tone: 'error' as const, text: loadFailure } : null);
+
+  function upload(file: File) {
+    return uploadFile(file, LOGO_UPLOAD, '/logo/upload', LOGO_TEXTS.uploaded, LOGO_TEXTS.uploadFailed);
   }
 
-  async function upload(file: File) {
-    const problem = pickedFileProblem(file, LOGO_UPLOAD);
-    if (problem) return fail(problem);
-    clear();
-    setBusy('uploading');
-    try {
-      const form = new FormData();
-      form.append(LOGO_UPLOAD.field, file);
-      changed(await api<LogoInfo>('POST', '/logo/upload', form), LOGO_TEXTS.uploaded);
-    } catch (error) {
-      fail(failureText(error, LOGO_TEXTS.uploadFailed));
-    }
-    setBusy(null);
-  }
-
-  async function remove() {
+  function remove() {
     setConfirming(false);
-    clear();
-    setBusy('deleting');
-    try {
-      changed(await api<LogoInfo>('DELETE', '/logo/current'), LOGO_TEXTS.deleted);
-    } catch (error) {
-      fail(failureText(error, LOGO_TEXTS.deleteFailed));
-    }
-    setBusy(null);
+    return change(() => api('DELETE', '/logo/current'), 'deleting', LOGO_TEXTS.deleted, LOGO_TEXTS.deleteFailed);
   }
 
   return (

@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'react';
+import { api } from '~/shared/api-client';
+import { pickedFileProblem, type UploadRules } from '~/shared/branding';
 import { FEEDBACK_SHORT_MS } from '~/shared/constants';
+import { failureText } from '../common/failure-text';
 
 /** A banner's text; an object, so that the same text shown twice in a row restarts its timer. */
 export interface Feedback {
@@ -23,4 +26,37 @@ export function useFeedback() {
     fail: (text: string) => setFeedback({ tone: 'error', text }),
     clear: () => setFeedback(null),
   };
+}
+
+/**
+ * One change of a branding screen: the busy state while it runs, the new info applied to the screen
+ * and the page, and the banner of spec section 8 afterwards.
+ */
+export function useBrandingChange<Info, OtherChange extends string>(apply: (info: Info) => void) {
+  type Busy = 'uploading' | OtherChange;
+  const [busy, setBusy] = useState<Busy | null>(null);
+  const { feedback, succeed, fail, clear } = useFeedback();
+
+  async function change(request: () => Promise<Info>, kind: Busy, success: string, failure: string) {
+    clear();
+    setBusy(kind);
+    try {
+      apply(await request());
+      succeed(success);
+    } catch (error) {
+      fail(failureText(error, failure));
+    }
+    setBusy(null);
+  }
+
+  /** The picked file, checked in the browser first by the rules the server applies. */
+  function upload(file: File, rules: UploadRules, path: string, success: string, failure: string) {
+    const problem = pickedFileProblem(file, rules);
+    if (problem) return fail(problem);
+    const form = new FormData();
+    form.append(rules.field, file);
+    return change(() => api<Info>('POST', path, form), 'uploading', success, failure);
+  }
+
+  return { busy, feedback, change, upload };
 }

@@ -88,19 +88,25 @@ export async function listUserConsignees(userId: number): Promise<ConsigneeDto[]
   );
 }
 
+/** Assigns the consignees the user does not have yet; resolves with how many that was. */
+async function addMissing(userId: number, consigneeIds: number[], transaction: Transaction): Promise<number> {
+  const existing = new Set(
+    (await ConsigneeAssignment.findAll({ attributes: ['consigneeId'], where: { userId, consigneeId: { [Op.in]: consigneeIds } }, raw: true, transaction })).map(
+      (row) => row.consigneeId,
+    ),
+  );
+  const missing = consigneeIds.filter((consigneeId) => !existing.has(consigneeId));
+  if (missing.length) await ConsigneeAssignment.bulkCreate(missing.map((consigneeId) => ({ userId, consigneeId })), { transaction });
+  return missing.length;
+}
+
 /** Adds the user to each consignee; those it already had are skipped. */
 export async function assignConsignees(userId: number, consigneeIds: number[]): Promise<BulkAddResult> {
   return sequelize.transaction(async (transaction) => {
     await requireViewer(userId, transaction);
     const wanted = await requireConsignees(consigneeIds, transaction);
-    const existing = new Set(
-      (await ConsigneeAssignment.findAll({ attributes: ['consigneeId'], where: { userId, consigneeId: { [Op.in]: wanted } }, raw: true, transaction })).map(
-        (row) => row.consigneeId,
-      ),
-    );
-    const added = wanted.filter((consigneeId) => !existing.has(consigneeId));
-    if (added.length) await ConsigneeAssignment.bulkCreate(added.map((consigneeId) => ({ userId, consigneeId })), { transaction });
-    return { added: added.length, skipped: wanted.length - added.length };
+    const added = await addMissing(userId, wanted, transaction);
+    return { added, skipped: wanted.length - added };
   });
 }
 
@@ -125,13 +131,7 @@ export async function removeUserFromConsignee(consigneeId: number, userId: numbe
 
 async function replaceUsers(consigneeIds: number[], userId: number, transaction: Transaction): Promise<void> {
   await ConsigneeAssignment.destroy({ where: { consigneeId: { [Op.in]: consigneeIds }, userId: { [Op.ne]: userId } }, transaction });
-  const kept = new Set(
-    (await ConsigneeAssignment.findAll({ attributes: ['consigneeId'], where: { userId, consigneeId: { [Op.in]: consigneeIds } }, raw: true, transaction })).map(
-      (row) => row.consigneeId,
-    ),
-  );
-  const added = consigneeIds.filter((consigneeId) => !kept.has(consigneeId));
-  if (added.length) await ConsigneeAssignment.bulkCreate(added.map((consigneeId) => ({ userId, consigneeId })), { transaction });
+  await addMissing(userId, consigneeIds, transaction);
 }
 
 /** The user becomes the consignee's only user. */
