@@ -4,7 +4,7 @@
  * carry zod, writes it with `receiptQueryString` (receipt-query-string.ts, re-exported here).
  */
 import * as z from 'zod/mini';
-import { DEFAULT_RECEIPT_SORT, RECEIPT_SORT_KEYS, RECEIPTS_PAGE_SIZE, TRACKING_NUMBER_MIN } from './constants';
+import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS, RECEIPTS_PAGE_SIZE, TRACKING_NUMBER_MIN } from './constants';
 import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, TRACKING_NUMBER_MESSAGE } from './receipt-query-string';
 
 export { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, TRACKING_NUMBER_MESSAGE, receiptQueryString } from './receipt-query-string';
@@ -77,7 +77,7 @@ export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
 /** An external package scan: key/value fields; the UI hides `id` and `arrival_id`. */
 export type PackageScanResult = Record<string, unknown> & { scanned_at?: string };
 
-export type ReceiptSortKey = (typeof RECEIPT_SORT_KEYS)[number];
+export type ReceiptSortKey = (typeof LIST_SORT_KEYS)[number];
 export type SortOrder = 'asc' | 'desc';
 
 /** A query-string value: absent, or text after trimming ('' counts as absent, spec section 7). */
@@ -115,8 +115,8 @@ export const receiptQuerySchema = z.object({
     queryText,
     z.transform((value: string | undefined, context): ReceiptSortKey => {
       if (value === undefined) return DEFAULT_RECEIPT_SORT.sortBy;
-      if ((RECEIPT_SORT_KEYS as readonly string[]).includes(value)) return value as ReceiptSortKey;
-      context.issues.push({ code: 'custom', input: value, message: `sortBy must be one of ${RECEIPT_SORT_KEYS.join(', ')}` });
+      if ((LIST_SORT_KEYS as readonly string[]).includes(value)) return value as ReceiptSortKey;
+      context.issues.push({ code: 'custom', input: value, message: `sortBy must be one of ${LIST_SORT_KEYS.join(', ')}` });
       return z.NEVER;
     }),
   ),

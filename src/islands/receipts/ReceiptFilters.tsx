@@ -4,7 +4,7 @@ import { RECEIPT_SORT_KEYS, TRACKING_NUMBER_MIN } from '~/shared/constants';
 import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, TRACKING_NUMBER_MESSAGE } from '~/shared/receipt-query-string';
 import type { ReceiptQuery, ReceiptSortKey, SortOrder } from '~/shared/receipts';
 
-const SORT_LABELS: Record<ReceiptSortKey, string> = {
+const SORT_LABELS: Record<(typeof RECEIPT_SORT_KEYS)[number], string> = {
   receivedDate: 'Received Date',
   number: 'Receipt #',
   shipperName: 'Shipper',

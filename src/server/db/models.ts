@@ -132,6 +132,14 @@ export class ReceiptRecord extends Model<InferAttributes<ReceiptRecord>, InferCr
   declare status: string;
   declare modeOfTransportation: string;
   declare originName: string;
+  /** Sort keys of the text columns (src/shared/sort-key.ts): what the list orders by. */
+  declare numberSort: string;
+  declare shipperNameSort: string;
+  declare consigneeNameSort: string;
+  declare statusSort: string;
+  declare destinationSort: string;
+  declare modeOfTransportationSort: string;
+  declare originNameSort: string;
   /** Receipt number, shipper and consignee in lower case: what the general search matches. */
   declare searchText: string;
   declare providerUpdatedAt: Date;
@@ -152,6 +160,13 @@ ReceiptRecord.init(
     status: { type: DataTypes.STRING(100), allowNull: false },
     modeOfTransportation: { type: DataTypes.STRING(100), allowNull: false },
     originName: { type: DataTypes.STRING(200), allowNull: false },
+    numberSort: { type: DataTypes.TEXT, allowNull: false },
+    shipperNameSort: { type: DataTypes.TEXT, allowNull: false },
+    consigneeNameSort: { type: DataTypes.TEXT, allowNull: false },
+    statusSort: { type: DataTypes.TEXT, allowNull: false },
+    destinationSort: { type: DataTypes.TEXT, allowNull: false },
+    modeOfTransportationSort: { type: DataTypes.TEXT, allowNull: false },
+    originNameSort: { type: DataTypes.TEXT, allowNull: false },
     searchText: { type: DataTypes.STRING(700), allowNull: false },
     providerUpdatedAt: { type: DataTypes.DATE, allowNull: false },
   },

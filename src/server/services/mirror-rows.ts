@@ -1,7 +1,40 @@
 /** A provider receipt as the mirror stores it: defensive about whatever the provider sends. */
 import type { InferAttributes } from 'sequelize';
 import type { PackageRecord, ReceiptRecord } from '../db/models';
+import { sortKey } from '~/shared/sort-key';
 import type { ProviderReceipt } from '../provider/contract';
+
+/** The text columns the list sorts by, each with a stored sort key column beside it (`<column>Sort`). */
+export const SORTED_TEXT_COLUMNS = ['number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'originName'] as const;
+export type SortedTextColumn = (typeof SORTED_TEXT_COLUMNS)[number];
+export const sortColumn = (column: SortedTextColumn) => `${column}Sort` as const;
+export type SortKeyColumns = { [C in SortedTextColumn as `${C}Sort`]: string };
+
+export function sortKeysOf(texts: Record<SortedTextColumn, string>): SortKeyColumns {
+  return Object.fromEntries(SORTED_TEXT_COLUMNS.map((column) => [sortColumn(column), sortKey(texts[column])])) as SortKeyColumns;
+}
+
+/**
+ * Searches of one or two characters are below the trigram index's reach. Each receipt's search text
+ * is therefore also indexed by its distinct characters and pairs of characters, each as one token
+ * (code points in hex, joined by 'x', so any tokenizer keeps it whole). Pairs with white space are
+ * left out: a search is trimmed, so no search of two characters holds any.
+ */
+export function shortSearchToken(text: string): string {
+  return [...text].map((character) => character.codePointAt(0)!.toString(16)).join('x');
+}
+
+export function shortSearchTokens(searchText: string): string {
+  const characters = [...searchText];
+  const tokens = new Set<string>();
+  characters.forEach((character, index) => {
+    if (/\s/.test(character)) return;
+    tokens.add(shortSearchToken(character));
+    const next = characters[index + 1];
+    if (next !== undefined && !/\s/.test(next)) tokens.add(shortSearchToken(character + next));
+  });
+  return [...tokens].join(' ');
+}
 
 /** Upper case, no spaces: how tracking numbers are compared. */
 export const trackingKey = (trackingNumber: string) => trackingNumber.replace(/\s+/g, '').toUpperCase();
@@ -37,21 +70,25 @@ export function toMirrorRows(receipt: ProviderReceipt): { receipt: ReceiptRow; p
       totalVolumeValue: amount(commodity?.totalVolumeValue),
     };
   });
+  const texts = {
+    number,
+    shipperName,
+    consigneeName,
+    destination: text(receipt.destination, 200),
+    status: text(receipt.status, 100),
+    modeOfTransportation: text(receipt.modeOfTransportation, 100),
+    originName: text(receipt.origin?.name, 200),
+  };
   return {
     receipt: {
+      ...texts,
+      ...sortKeysOf(texts),
       id: receipt.id,
-      number,
       receivedDate: date(receipt.receivedDate),
-      shipperName,
       consigneeId: Number.isSafeInteger(receipt.consigneeId) ? receipt.consigneeId : null,
-      consigneeName,
       pieces: count(receipt.pieces),
       totalWeightValue: amount(receipt.totalWeightValue),
       totalVolumeValue: amount(receipt.totalVolumeValue),
-      destination: text(receipt.destination, 200),
-      status: text(receipt.status, 100),
-      modeOfTransportation: text(receipt.modeOfTransportation, 100),
-      originName: text(receipt.origin?.name, 200),
       searchText: [number, shipperName, consigneeName].join('\n').toLowerCase(),
       providerUpdatedAt: date(receipt.updatedAt) ?? new Date(0),
     },

@@ -2,10 +2,12 @@
 import { Op, QueryTypes, type InferAttributes, type WhereOptions } from 'sequelize';
 import type { Commodity, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
-import { heavyRead, sequelize } from '../db';
+import { sequelize } from '../db';
 import { ConsigneeAssignment, ReceiptRecord } from '../db/models';
 import { AppError } from '../http/errors';
 import { trackingKey } from './mirror-rows';
+import { pageOfReceiptIds } from './receipt-order';
+import { idsMatchingSearch, idsWithTrackingNumber } from './receipt-search';
 import { cachedAnswer, cachedIdList } from './response-cache';
 import { readSyncState } from './sync-state';
 
@@ -40,96 +42,18 @@ export async function requireMirror(): Promise<void> {
   }
 }
 
-const isSqlite = sequelize.getDialect() === 'sqlite';
-const containsFunction = isSqlite ? 'instr' : 'strpos';
-/** The FTS5 trigram index answers "contains" for three characters or more (SQLite only). */
-const TRIGRAM = 3;
-const usesTrigramIndex = (text: string) => isSqlite && [...text].length >= TRIGRAM;
-/** A text as one FTS5 phrase: matched as a plain substring, whatever quotes or operators it holds. */
-const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
-
-interface FilterSql {
-  where: string;
-  replacements: Record<string, unknown>;
-}
-
-/** The list's filters as SQL. */
-function filterSql(consigneeIds: number[] | null, query: ReceiptQuery): FilterSql {
-  const conditions: string[] = [];
-  const replacements: Record<string, unknown> = {};
-  if (consigneeIds !== null) {
-    conditions.push(consigneeIds.length ? '"consigneeId" IN (:consigneeIds)' : '1 = 0');
-    replacements.consigneeIds = consigneeIds;
-  }
+/** The ids a filter's text matches, kept per text: paging or re-sorting a search reads its index once. */
+function filterIdLists(query: ReceiptQuery): Promise<Float64Array[]> {
+  const lists: Promise<Float64Array>[] = [];
   if (query.search) {
     const search = query.search.toLowerCase();
-    conditions.push(
-      usesTrigramIndex(search)
-        ? '"id" IN (SELECT "rowid" FROM "receipts_search" WHERE "receipts_search" MATCH :search)'
-        : `${containsFunction}("searchText", :search) > 0`,
-    );
-    replacements.search = usesTrigramIndex(search) ? ftsPhrase(search) : search;
+    lists.push(cachedIdList(`search|${search}`, () => idsMatchingSearch(search)));
   }
   if (query.trackingNumber) {
-    // Tracking numbers are at least 8 characters, so the trigram index always applies.
     const key = trackingKey(query.trackingNumber);
-    conditions.push(
-      isSqlite
-        ? '"id" IN (SELECT "receiptId" FROM "packages" WHERE "id" IN (SELECT "rowid" FROM "packages_tracking" WHERE "packages_tracking" MATCH :tracking))'
-        : `"id" IN (SELECT "receiptId" FROM "packages" WHERE ${containsFunction}("trackingKey", :tracking) > 0)`,
-    );
-    replacements.tracking = isSqlite ? ftsPhrase(key) : key;
+    lists.push(cachedIdList(`tracking|${key}`, () => idsWithTrackingNumber(key)));
   }
-  return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', replacements };
-}
-
-const isFiltered = (consigneeIds: number[] | null, query: ReceiptQuery) => consigneeIds !== null || Boolean(query.search || query.trackingNumber);
-
-/** One page of the unfiltered list: the sort key's index leads straight to it. */
-async function unfilteredPage(query: ReceiptQuery): Promise<{ total: number; ids: number[] }> {
-  const { value: total } = await cachedAnswer('count|all', async () => ReceiptRecord.count());
-  const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
-  const rows = await sequelize.query<{ id: number }>(
-    `SELECT "id" FROM "receipts" ORDER BY "${query.sortBy}" ${direction}, "id" ${direction} LIMIT :limit OFFSET :offset`,
-    { type: QueryTypes.SELECT, replacements: { limit: query.limit, offset: (query.page - 1) * query.limit } },
-  );
-  return { total, ids: rows.map((row) => row.id) };
-}
-
-/** Every matching id in ascending list order, read from the sort key's index (see db/migrations/0002). */
-async function readSortedIds(consigneeIds: number[] | null, query: ReceiptQuery): Promise<Int32Array> {
-  const { where, replacements } = filterSql(consigneeIds, query);
-  const ordered = `SELECT "id" FROM "receipts" ${isSqlite ? `INDEXED BY "receipts_by_${query.sortBy}"` : ''} ${where}
-    ORDER BY "${query.sortBy}" ASC, "id" ASC`;
-  if (!isSqlite) {
-    const rows = await sequelize.query<{ id: number }>(ordered, { type: QueryTypes.SELECT, replacements });
-    return Int32Array.from(rows, (row) => row.id);
-  }
-  // One text of ids instead of a row object per receipt: at 100,000 matches that is most of the cost.
-  const [row] = await sequelize.query<{ ids: string | null }>(`SELECT group_concat("id") AS "ids" FROM (${ordered})`, {
-    type: QueryTypes.SELECT,
-    replacements,
-    ...heavyRead(),
-  });
-  return row?.ids ? Int32Array.from(row.ids.split(','), Number) : new Int32Array(0);
-}
-
-/**
- * One page of a filtered list. Every matching id is read once per filter and sort key (until the
- * mirror changes) by walking the key's index, which carries the consignee, and checking each entry
- * against the filter; a page is then a slice, from the end for descending order (ties go by id, so
- * descending is exactly ascending reversed). Walking to a page with LIMIT/OFFSET instead is slow
- * whenever the matches cluster at the index's far end, as one shipper's do when sorting by shipper.
- */
-async function filteredPage(consigneeIds: number[] | null, query: ReceiptQuery): Promise<{ total: number; ids: number[] }> {
-  const key = `${scopeKey(consigneeIds)}|${query.search ?? ''}|${query.trackingNumber ?? ''}|${query.sortBy}`;
-  const { value: ascending } = await cachedIdList(key, () => readSortedIds(consigneeIds, query));
-  const total = ascending.length;
-  const offset = Math.min((query.page - 1) * query.limit, total);
-  const end = Math.min(offset + query.limit, total);
-  const ids =
-    query.sortOrder === 'asc' ? Array.from(ascending.subarray(offset, end)) : Array.from(ascending.subarray(total - end, total - offset)).reverse();
-  return { total, ids };
+  return Promise.all(lists);
 }
 
 type ListedRow = Omit<InferAttributes<ReceiptRecord>, 'consigneeId' | 'searchText' | 'providerUpdatedAt'>;
@@ -185,7 +109,11 @@ export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promi
   const consigneeIds = await visibleConsigneeIds(user);
   const key = `receipts|${scopeKey(consigneeIds)}|${JSON.stringify(query)}`;
   const { value, cached } = await cachedAnswer(key, async () => {
-    const { total: totalItems, ids: pageIds } = isFiltered(consigneeIds, query) ? await filteredPage(consigneeIds, query) : await unfilteredPage(query);
+    const { total: totalItems, ids: pageIds } = await pageOfReceiptIds(
+      { idLists: await filterIdLists(query), consigneeIds },
+      query,
+      { offset: (query.page - 1) * query.limit, limit: query.limit },
+    );
     const receipts = await receiptsByIds(pageIds);
     const totalPages = Math.ceil(totalItems / query.limit);
     return {

@@ -9,7 +9,8 @@ import { PackageRecord, ReceiptRecord } from '../db/models';
 import { config } from '../config';
 import { providerClient } from '../provider/client';
 import type { ProviderReceipt } from '../provider/contract';
-import { toMirrorRows } from './mirror-rows';
+import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
+import { indexShortSearch } from './receipt-search';
 import { clearResponseCache } from './response-cache';
 import { readSyncState, saveSyncState } from './sync-state';
 
@@ -26,6 +27,7 @@ export interface SyncOutcome {
 const UPDATABLE = [
   'number', 'receivedDate', 'shipperName', 'consigneeId', 'consigneeName', 'pieces', 'totalWeightValue', 'totalVolumeValue',
   'destination', 'status', 'modeOfTransportation', 'originName', 'searchText', 'providerUpdatedAt',
+  ...SORTED_TEXT_COLUMNS.map(sortColumn),
 ] as const;
 
 /** Writes the receipts of one page that are new or changed; answers how many it wrote. */
@@ -52,6 +54,7 @@ async function writePage(receipts: ProviderReceipt[], transaction: Transaction):
     changed.flatMap((row) => row.packages),
     { transaction },
   );
+  await indexShortSearch(changed.map((row) => row.receipt), transaction);
   return changed.length;
 }
 

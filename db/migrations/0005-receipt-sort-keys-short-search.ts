@@ -1,0 +1,67 @@
+/**
+ * Lists sort the way people read (stored sort keys, one per text column, see src/shared/sort-key.ts),
+ * and searches of one or two characters get an index of their own (SQLite; see mirror-rows.ts).
+ * Rows mirrored before this migration get their keys and tokens here; the mirror writes them since.
+ */
+import { QueryTypes, type QueryInterface } from 'sequelize';
+import { SORTED_TEXT_COLUMNS, shortSearchTokens, sortColumn, sortKeysOf, type SortedTextColumn } from '../../src/server/services/mirror-rows';
+
+const FILL_BATCH = 2_000;
+const OLD_SORT_INDEXES = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status'];
+
+type TextRow = { id: number; searchText: string } & Record<SortedTextColumn, string>;
+
+export async function up(queryInterface: QueryInterface): Promise<void> {
+  const { sequelize } = queryInterface;
+  const isSqlite = sequelize.getDialect() === 'sqlite';
+  // Keys compare byte by byte: PostgreSQL must not apply a language's collation to them.
+  const keyType = isSqlite ? 'TEXT' : 'TEXT COLLATE "C"';
+  for (const column of SORTED_TEXT_COLUMNS) {
+    await sequelize.query(`ALTER TABLE "receipts" ADD COLUMN "${sortColumn(column)}" ${keyType} NOT NULL DEFAULT ''`);
+  }
+  if (isSqlite) {
+    await sequelize.query(`CREATE VIRTUAL TABLE "receipts_short_search" USING fts5(tokens, content='', contentless_delete=1)`);
+    await sequelize.query(`CREATE TRIGGER "receipts_short_search_delete" AFTER DELETE ON "receipts" BEGIN
+      DELETE FROM "receipts_short_search" WHERE rowid = old."id"; END`);
+  }
+
+  const columns = ['id', 'searchText', ...SORTED_TEXT_COLUMNS].map((column) => `"${column}"`).join(', ');
+  const assignments = SORTED_TEXT_COLUMNS.map((column) => `"${sortColumn(column)}" = :${sortColumn(column)}`).join(', ');
+  for (let after = 0; ; ) {
+    const rows = await sequelize.query<TextRow>(`SELECT ${columns} FROM "receipts" WHERE "id" > :after ORDER BY "id" LIMIT ${FILL_BATCH}`, {
+      type: QueryTypes.SELECT,
+      replacements: { after },
+    });
+    if (rows.length === 0) break;
+    await sequelize.transaction(async (transaction) => {
+      for (const row of rows) {
+        await sequelize.query(`UPDATE "receipts" SET ${assignments} WHERE "id" = :id`, { replacements: { id: row.id, ...sortKeysOf(row) }, transaction });
+        if (isSqlite) {
+          await sequelize.query(`INSERT INTO "receipts_short_search" (rowid, tokens) VALUES (:id, :tokens)`, {
+            replacements: { id: row.id, tokens: shortSearchTokens(row.searchText) },
+            transaction,
+          });
+        }
+      }
+    });
+    after = rows[rows.length - 1]!.id;
+  }
+
+  for (const key of OLD_SORT_INDEXES) await queryInterface.removeIndex('receipts', `receipts_by_${key}`);
+  await queryInterface.addIndex('receipts', ['receivedDate', 'id'], { name: 'receipts_by_receivedDate' });
+  for (const column of SORTED_TEXT_COLUMNS) {
+    await queryInterface.addIndex('receipts', [sortColumn(column), 'id'], { name: `receipts_by_${column}` });
+  }
+}
+
+export async function down(queryInterface: QueryInterface): Promise<void> {
+  const { sequelize } = queryInterface;
+  for (const column of SORTED_TEXT_COLUMNS) await queryInterface.removeIndex('receipts', `receipts_by_${column}`);
+  await queryInterface.removeIndex('receipts', 'receipts_by_receivedDate');
+  for (const key of OLD_SORT_INDEXES) await queryInterface.addIndex('receipts', [key, 'id', 'consigneeId'], { name: `receipts_by_${key}` });
+  if (sequelize.getDialect() === 'sqlite') {
+    await sequelize.query('DROP TRIGGER IF EXISTS "receipts_short_search_delete"');
+    await sequelize.query('DROP TABLE IF EXISTS "receipts_short_search"');
+  }
+  for (const column of SORTED_TEXT_COLUMNS) await queryInterface.removeColumn('receipts', sortColumn(column));
+}
