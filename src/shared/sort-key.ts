@@ -40,15 +40,23 @@ function characterItem(character: string): string {
   return (/\p{L}/u.test(character) ? OTHER_LETTER : OTHER_SYMBOL) + hex6(codePoint);
 }
 
-export function sortKey(text: string): string {
-  const base = text
+/** Lower case without accents, the letters above folded; plain ASCII (most names) needs none of it. */
+function baseLetters(text: string): string {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.toLowerCase();
+  return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[ßæœøłđðĳŀ]/g, (letter) => FOLDED[letter]!);
+}
+
+export function sortKey(text: string): string {
   let key = '';
-  for (const [element] of base.matchAll(/[0-9]+|[\s\S]/gu)) {
-    key += element.length > 1 || (element >= '0' && element <= '9') ? numberItem(element) : characterItem(element);
+  for (const [element] of baseLetters(text).matchAll(/[0-9]+|[a-z]+|[\s\S]/gu)) {
+    const first = element.charCodeAt(0);
+    if (first >= 0x30 && first <= 0x39) key += numberItem(element);
+    else if (first >= 0x61 && first <= 0x7a) key += element;
+    else key += characterItem(element);
   }
   return key;
 }

@@ -49,6 +49,20 @@ describe('the demo customer', () => {
     expect(seen.map((receipt) => receipt.id).sort()).toEqual(mine().map((receipt) => receipt.id).sort());
   });
 
+  it.each([['shipperName', 'asc', 'in'], ['consigneeName', 'desc', 'a'], ['receivedDate', 'desc', 'wr-1']])(
+    'when the demo customer searches and sorts by %s %s (search %s), then exactly its matching receipts come back in order',
+    async (sortBy, sortOrder, term) => {
+      const readingOrder = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare;
+      const compareValues = sortBy === 'receivedDate' ? (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0) : readingOrder;
+      const expected = mine()
+        .filter((receipt) => [receipt.number, receipt.shipperName, receipt.consigneeName].some((field: string) => field.toLowerCase().includes(term)))
+        .sort((a, b) => (compareValues(a[sortBy], b[sortBy]) || Math.sign(a.id - b.id)) * (sortOrder === 'asc' ? 1 : -1));
+      expect(expected.length).toBeGreaterThan(0);
+      const seen = await allReceipts(demo, `search=${term}&sortBy=${sortBy}&sortOrder=${sortOrder}`);
+      expect(seen.map((receipt) => receipt.id)).toEqual(expected.map((receipt) => receipt.id));
+    },
+  );
+
   it('when the demo customer searches for another consignee by name, then nothing comes back', async () => {
     const other = theirs()[0]!;
     const response = await demo.get(`/api/receipts?search=${encodeURIComponent(other.consigneeName)}`);

@@ -94,14 +94,15 @@ describe('reading order', () => {
   it('when sorted by shipper, then eBay Inc. stands between the D and the F names, not after the capitals', async () => {
     const shippers = [...new Set((await allReceipts(admin, 'sortBy=shipperName&sortOrder=asc')).map((receipt) => receipt.shipperName as string))];
     const position = (name: string) => shippers.indexOf(name);
+    expect([position('eBay Inc.'), position('Doral Electronics Wholesale LLC'), position('Hialeah Tire & Wheel Export')]).not.toContain(-1);
     expect(position('eBay Inc.')).toBeGreaterThan(position('Doral Electronics Wholesale LLC'));
     expect(position('eBay Inc.')).toBeLessThan(position('Hialeah Tire & Wheel Export'));
   });
 });
 
 describe('sorting a filtered list', () => {
-  // 'an' is matched by a scan, 'wr-' (every receipt number) through the trigram index.
-  it.each(SORT_KEYS.flatMap((key) => ['an', 'wr-'].flatMap((term) => [[key, 'asc', term], [key, 'desc', term]] as const)))(
+  // 'e' and 'an' are below the trigram index's reach and have their own; 'wr-' (every receipt number) uses the trigrams.
+  it.each(SORT_KEYS.flatMap((key) => ['e', 'an', 'wr-'].flatMap((term) => [[key, 'asc', term], [key, 'desc', term]] as const)))(
     'when a search is sorted by %s %s (search %s), then the pages hold exactly its matches in that order',
     async (sortBy, sortOrder, term) => {
       const direction = sortOrder === 'asc' ? 1 : -1;
@@ -133,6 +134,26 @@ describe('search and tracking numbers', () => {
     const byConsignee = await allReceipts(admin, `search=${encodeURIComponent(receipt.consigneeName)}`);
     expect(byConsignee.map((row) => row.id)).toContain(receipt.id);
     expect(byConsignee.every((row) => [row.number, row.shipperName, row.consigneeName].some((field: string) => field.includes(receipt.consigneeName)))).toBe(true);
+  });
+
+  it.each([['1'], ['0'], ['.'], ['b.'], ['&'], ['ö'], ['zq']])(
+    'when searching the one or two characters %s, then exactly the receipts containing them come back',
+    async (term) => {
+      const expected = everything.filter((receipt) =>
+        [receipt.number, receipt.shipperName, receipt.consigneeName].some((field: string) => field.toLowerCase().includes(term)),
+      );
+      const found = await allReceipts(admin, `search=${encodeURIComponent(term)}`);
+      expect(found.map((receipt) => receipt.id).sort()).toEqual(expected.map((receipt) => receipt.id).sort());
+    },
+  );
+
+  it('when a search and a tracking number are given together, then only receipts matching both come back', async () => {
+    const holder = everything.find((receipt) => receipt.commodities.some((commodity: any) => commodity.trackingNumber))!;
+    const tracking: string = holder.commodities.find((commodity: any) => commodity.trackingNumber).trackingNumber;
+    const both = await allReceipts(admin, `trackingNumber=${encodeURIComponent(tracking)}&search=${encodeURIComponent(holder.number)}`);
+    expect(both.map((receipt) => receipt.id)).toEqual([holder.id]);
+    const other = everything.find((receipt) => receipt.id !== holder.id)!;
+    expect(await allReceipts(admin, `trackingNumber=${encodeURIComponent(tracking)}&search=${encodeURIComponent(other.number)}`)).toEqual([]);
   });
 
   it('when filtering by a tracking number in lower case, then the receipt holding that package comes back', async () => {

@@ -21,18 +21,32 @@ export function sortKeysOf(texts: Record<SortedTextColumn, string>): SortKeyColu
  * left out: a search is trimmed, so no search of two characters holds any.
  */
 export function shortSearchToken(text: string): string {
-  return [...text].map((character) => character.codePointAt(0)!.toString(16)).join('x');
+  return Array.from(text, hexCode).join('x');
+}
+
+const hexCodes = new Map<string, string>();
+function hexCode(character: string): string {
+  let code = hexCodes.get(character);
+  if (code === undefined) {
+    code = character.codePointAt(0)!.toString(16);
+    if (hexCodes.size < 10_000) hexCodes.set(character, code);
+  }
+  return code;
 }
 
 export function shortSearchTokens(searchText: string): string {
-  const characters = [...searchText];
   const tokens = new Set<string>();
-  characters.forEach((character, index) => {
-    if (/\s/.test(character)) return;
-    tokens.add(shortSearchToken(character));
-    const next = characters[index + 1];
-    if (next !== undefined && !/\s/.test(next)) tokens.add(shortSearchToken(character + next));
-  });
+  let previous = '';
+  for (const character of searchText) {
+    if (character <= ' ' || (character > '~' && /\s/.test(character))) {
+      previous = '';
+      continue;
+    }
+    const code = hexCode(character);
+    tokens.add(code);
+    if (previous) tokens.add(`${previous}x${code}`);
+    previous = code;
+  }
   return [...tokens].join(' ');
 }
 
