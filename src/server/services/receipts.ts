@@ -2,23 +2,37 @@
 import { Op, QueryTypes, type InferAttributes, type WhereOptions } from 'sequelize';
 import type { Commodity, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
+import { LRUCache } from 'lru-cache';
 import { sequelize } from '../db';
 import { ConsigneeAssignment, ReceiptRecord } from '../db/models';
+import { forgetOnWrite } from '../db/write-hooks';
 import { AppError } from '../http/errors';
 import { trackingKey } from './mirror-rows';
 import { pageOfReceiptIds } from './receipt-order';
 import { idsMatchingSearch, idsWithTrackingNumber } from './receipt-search';
 import { cachedAnswer, cachedIdList } from './response-cache';
+import { SESSION_RECHECK_MS } from './sessions';
 import { readSyncState } from './sync-state';
 
 /** Retry-After for "the mirror has nothing yet": about one sync attempt away. */
 const NEVER_SYNCED_RETRY_SECONDS = 30;
 
+/**
+ * Viewers' assigned consignees of the last second. Assignments changed by this process are forgotten at
+ * once; by another process, within a second.
+ */
+const recentAssignments = new LRUCache<number, number[]>({ max: 10_000, ttl: SESSION_RECHECK_MS });
+forgetOnWrite(ConsigneeAssignment, ['afterSave', 'afterDestroy', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy'], () => recentAssignments.clear());
+
 /** Which consignees' receipts a user sees: null for all (admin, admin-viewer), else the assigned ids. */
 export async function visibleConsigneeIds(user: PublicUser): Promise<number[] | null> {
   if (user.role !== 'viewer') return null;
+  const recent = recentAssignments.get(user.id);
+  if (recent) return recent;
   const rows = await ConsigneeAssignment.findAll({ attributes: ['consigneeId'], where: { userId: user.id }, order: [['consigneeId', 'ASC']], raw: true });
-  return rows.map((row) => row.consigneeId);
+  const consigneeIds = rows.map((row) => row.consigneeId);
+  recentAssignments.set(user.id, consigneeIds);
+  return consigneeIds;
 }
 
 export function scopeWhere(consigneeIds: number[] | null): WhereOptions<ReceiptRecord> {
