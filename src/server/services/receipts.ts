@@ -70,11 +70,11 @@ function filterIdLists(query: ReceiptQuery): Promise<Float64Array[]> {
   return Promise.all(lists);
 }
 
-type ListedRow = Omit<InferAttributes<ReceiptRecord>, 'consigneeId' | 'searchText' | 'providerUpdatedAt'>;
 const RECEIPT_COLUMNS = [
   'id', 'number', 'receivedDate', 'shipperName', 'consigneeName', 'pieces', 'totalWeightValue',
   'totalVolumeValue', 'destination', 'status', 'modeOfTransportation', 'originName',
 ] as const;
+type ListedRow = Pick<InferAttributes<ReceiptRecord>, (typeof RECEIPT_COLUMNS)[number]>;
 
 function toReceipt(row: ListedRow, commodities: Commodity[]): Receipt {
   return {
