@@ -8,6 +8,7 @@
  * Everything here is dropped with the response cache, whenever a sync changed the mirror.
  */
 import { QueryTypes } from 'sequelize';
+import { DEFAULT_RECEIPT_SORT } from '~/shared/constants';
 import type { ReceiptSortKey, SortOrder } from '~/shared/receipts';
 import { heavyRead, sequelize } from '../db';
 import { sortColumn } from './mirror-rows';
@@ -138,6 +139,11 @@ function markMatches(mirror: MirrorOrders, idLists: Float64Array[], consigneeIds
   const matched = idLists.length + 1;
   for (let slot = 0; slot < marks.length; slot += 1) marks[slot] = marks[slot] === matched ? 1 : 0;
   return { marks, total };
+}
+
+/** Reads the new mirror's ids and its default order now, so that no visitor waits for them after a sync. */
+export async function prepareReceiptOrders(): Promise<void> {
+  await orderOf(await mirrorOrders(), DEFAULT_RECEIPT_SORT.sortBy);
 }
 
 export interface IdPage {

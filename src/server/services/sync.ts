@@ -10,6 +10,7 @@ import { config } from '../config';
 import { providerClient } from '../provider/client';
 import type { ProviderReceipt } from '../provider/contract';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
+import { prepareReceiptOrders } from './receipt-order';
 import { indexShortSearch } from './receipt-search';
 import { clearResponseCache } from './response-cache';
 import { readSyncState, saveSyncState } from './sync-state';
@@ -104,7 +105,10 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
     throw error;
   } finally {
     // Even a pass that failed half-way may have written pages.
-    if (written > 0 || deleted > 0) clearResponseCache();
+    if (written > 0 || deleted > 0) {
+      clearResponseCache();
+      prepareReceiptOrders().catch((error) => console.warn('Receipt orders could not be prepared:', error));
+    }
   }
 }
 
