@@ -3,7 +3,7 @@
  * URL that follows the filters (Back, reload, a shared link). Expected rows come from /api/receipts.
  */
 import type { Page } from '@playwright/test';
-import { formatCount } from '../../src/shared/format';
+import { formatCount, formatVolume, formatWeight } from '../../src/shared/format';
 import { expect, openHydrated, test } from './fixtures';
 import { receiptList, signInAsAdmin } from './receipts-data';
 
@@ -54,6 +54,13 @@ test.describe('without JavaScript', () => {
     await expect(dataRows(page)).toHaveCount(20);
     await expect(footer(page)).toHaveText(`Showing 21 to 40 of ${formatCount(expected.pagination.totalItems)} results`);
     await expect(page.getByText(`Page 2 of ${formatCount(expected.pagination.totalPages)}`)).toBeVisible();
+  });
+
+  test('weights and volumes carry their units in every row (spec section 3)', async ({ page }) => {
+    await page.goto('/receipts');
+    const expected = await receiptList(page.request);
+    const shown = await dataRows(page).evaluateAll((rows) => rows.map((row) => [...(row as HTMLTableRowElement).cells].slice(5, 7).map((cell) => cell.textContent!.trim())));
+    expect(shown).toEqual(expected.data.map((receipt) => [formatWeight(receipt.totalWeightValue), formatVolume(receipt.totalVolumeValue)]));
   });
 });
 
@@ -230,6 +237,8 @@ test.describe('at 390 px', () => {
     const { data } = await receiptList(page.request);
     const first = dataRows(page).first();
     await expect(first).toContainText(data[0]!.number);
+    await expect(first.locator('td[data-label="Weight (lbs)"]')).toHaveText(formatWeight(data[0]!.totalWeightValue));
+    await expect(first.locator('td[data-label="Volume (ft³)"]')).toHaveText(formatVolume(data[0]!.totalVolumeValue));
     const labels = await first
       .getByRole('cell')
       .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content.replaceAll('"', '')));

@@ -1,5 +1,5 @@
 /** The receipt table of spec "Receipts": ten columns, the status as a coloured map button, View for the details. */
-import { formatCount, formatNumber, statusTone, type StatusTone } from '~/shared/format';
+import { formatCount, formatVolume, formatWeight, statusTone, type StatusTone } from '~/shared/format';
 import type { Receipt } from '~/shared/receipts';
 import { LocalDate } from '../common/LocalDate';
 
@@ -67,10 +67,10 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
                 {formatCount(receipt.pieces)}
               </td>
               <td className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`} data-label="Weight (lbs)">
-                {formatNumber(receipt.totalWeightValue)}
+                {formatWeight(receipt.totalWeightValue)}
               </td>
               <td className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`} data-label="Volume (ft³)">
-                {formatNumber(receipt.totalVolumeValue)}
+                {formatVolume(receipt.totalVolumeValue)}
               </td>
               <td className={`min-w-32 ${CARD_CELL}`} data-label="Destination">
                 {receipt.destination}

@@ -1,0 +1,159 @@
+/**
+ * Accessibility with no exceptions: every page, seen by the role that uses it, at a phone's and a
+ * desktop's width, has no violation of WCAG 2.0/2.1 A and AA as axe checks them. Besides the rules axe
+ * runs for those tags, its experimental rules of the same levels run too: among them
+ * label-content-name-mismatch (an accessible name that does not contain the visible text), which
+ * Lighthouse reports.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import axe from 'axe-core';
+import type { Receipt } from '../../src/shared/receipts';
+import { ADMIN_AREA_URL, E2E_URL, TOKENS_URL } from '../support/e2e-env';
+import { ADMIN, AdminApi, expect, openHydrated, test, uniqueName } from './fixtures';
+import { findReceipt } from './receipts-data';
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** Experimental rules are left out of a run by tag; these are the ones of the levels above. */
+const EXPERIMENTAL_WCAG_RULES = axe
+  .getRules(WCAG_TAGS)
+  .filter((rule) => rule.tags.includes('experimental'))
+  .map((rule) => rule.ruleId);
+
+const WIDTHS = [375, 1280];
+const VIEWER_PASSWORD = 'axe-viewer-pass-1';
+
+/** Each violation as 'rule: target (summary)', so that a failure says what and where. */
+async function violations(page: Page): Promise<string[]> {
+  // One after the other: axe runs once at a time in a page.
+  const passes = [await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze(), await new AxeBuilder({ page }).withRules(EXPERIMENTAL_WCAG_RULES).analyze()];
+  return passes.flatMap((result) =>
+    result.violations.flatMap((violation) =>
+      violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} (${node.failureSummary?.replace(/\s+/g, ' ')})`),
+    ),
+  );
+}
+
+/** Soft: one run lists the violations of every page a test visits. */
+async function expectNoViolations(page: Page, what: string): Promise<void> {
+  // A modal or popup fading in shows blended colours: check what stays on screen, once transitions end
+  // (endless and scroll-driven animations never do).
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => {
+      const end = animation.effect?.getComputedTiming().endTime;
+      return animation.playState !== 'running' || typeof end !== 'number' || end === Infinity;
+    }),
+  );
+  expect.soft(await violations(page), `axe violations on ${what}`).toEqual([]);
+}
+
+async function signInWithApi(page: Page, origin: string, credentials: { username: string; password: string }): Promise<void> {
+  const response = await page.context().request.post(`${origin}/api/auth/login`, { data: credentials, headers: { Origin: origin } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+// A customer with the consignee of a receipt that has packages, so that View and the map both open.
+const viewer = { username: uniqueName('axe'), password: VIEWER_PASSWORD };
+let receipt: Receipt;
+
+test.beforeAll(async ({ playwright }) => {
+  const request: APIRequestContext = await playwright.request.newContext({ baseURL: E2E_URL });
+  const admin = new AdminApi(request, E2E_URL);
+  await admin.signIn();
+  await admin.importConsignees();
+  receipt = await findReceipt(request, 'with packages', (candidate) => candidate.commodities.length > 0);
+  const consignee = (await admin.assignments()).find((row) => row.consignee.name === receipt.consigneeName)?.consignee;
+  expect(consignee, `consignee ${receipt.consigneeName}`).toBeDefined();
+  const user = await admin.createUser({ ...viewer, role: 'viewer' });
+  await admin.addUserToConsignee(consignee!.id, user.id);
+  // The user list then shows every role's badge.
+  await admin.createUser({ username: uniqueName('axeav'), password: VIEWER_PASSWORD, role: 'admin-viewer' });
+  await request.dispose();
+});
+
+for (const width of WIDTHS) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 800 } });
+
+    test('the sign-in page', async ({ page }) => {
+      await openHydrated(page, '/login');
+      await expectNoViolations(page, '/login');
+    });
+
+    test('a customer\'s dashboard, receipts, locations and profile', async ({ page }) => {
+      await signInWithApi(page, E2E_URL, viewer);
+      await page.goto('/dashboard');
+      await expect(page.getByRole('region', { name: 'Top Consignees' }).getByRole('listitem')).not.toHaveCount(0);
+      await expectNoViolations(page, '/dashboard');
+
+      await openHydrated(page, '/receipts');
+      await expect(page.getByText(/^Showing 1 to /)).toBeVisible();
+      await expectNoViolations(page, '/receipts');
+
+      for (const path of ['/locations', '/profile']) {
+        await openHydrated(page, path);
+        await expectNoViolations(page, path);
+      }
+    });
+
+    test('a customer\'s receipts with a search, the details modal and the tracking map modal', async ({ page }) => {
+      await signInWithApi(page, E2E_URL, viewer);
+      await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);
+      await expect(page.getByText(`Search: ${receipt.number}`, { exact: true })).toBeVisible();
+      await expectNoViolations(page, '/receipts with a search chip');
+      // Below 1024 px each cell's name starts with its column's label: find the row by its text.
+      const row = page.getByRole('region', { name: 'Receipts' }).getByRole('row').filter({ hasText: receipt.number });
+      await row.getByRole('button', { name: 'View' }).click();
+      const details = page.getByRole('dialog', { name: 'Receipt Details' });
+      await expect(details).toBeVisible();
+      await expectNoViolations(page, 'the receipt details modal');
+      await details.getByRole('button', { name: 'Close' }).click();
+      await expect(details).toBeHidden();
+
+      await row.getByRole('button', { name: receipt.status, exact: true }).click();
+      const map = page.getByRole('dialog', { name: 'Tracking Details' });
+      await expect(map.locator('.leaflet-container')).toBeVisible();
+      await expect(map.getByRole('status', { name: 'Loading map' })).toBeHidden();
+      await expectNoViolations(page, 'the tracking map modal');
+    });
+
+    test('the admin\'s user and branding pages', async ({ page }) => {
+      // On the main portal, whose branding stays the default: the branding tests change the admin-area portal's.
+      await signInWithApi(page, E2E_URL, ADMIN);
+      for (const path of ['/admin/users', '/admin/logo', '/admin/background']) {
+        await openHydrated(page, path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expectNoViolations(page, path);
+      }
+    });
+
+    test('the admin\'s consignee assignments', async ({ page, playwright }) => {
+      // A consignee with a user of this test's own, so that the grid shows assigned users' badges too.
+      const request = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL });
+      const admin = new AdminApi(request, ADMIN_AREA_URL);
+      await admin.signIn();
+      await admin.importConsignees();
+      const { consignee } = (await admin.assignments())[0]!;
+      const user = await admin.createUser({ username: uniqueName('axeas'), password: VIEWER_PASSWORD, role: 'viewer' });
+      await admin.addUserToConsignee(consignee.id, user.id);
+
+      await signInWithApi(page, ADMIN_AREA_URL, ADMIN);
+      await openHydrated(page, `${ADMIN_AREA_URL}/admin/user-consignees`);
+      await expect(page.getByRole('table', { name: 'Consignee assignments' }).getByRole('row')).not.toHaveCount(0);
+      await expectNoViolations(page, '/admin/user-consignees');
+      await page.getByLabel('Search consignees').fill(consignee.name);
+      await expect(page.getByRole('list', { name: `Users of ${consignee.name}` }).getByRole('listitem')).not.toHaveCount(0);
+      await expectNoViolations(page, '/admin/user-consignees with an assigned user');
+
+      await admin.deleteUser(user.id);
+      await request.dispose();
+    });
+
+    test('the admin\'s token management', async ({ page }) => {
+      await signInWithApi(page, TOKENS_URL, ADMIN);
+      await openHydrated(page, `${TOKENS_URL}/admin/tokens`);
+      await expect(page.getByRole('heading', { name: 'Token Management', level: 1 })).toBeVisible();
+      await expectNoViolations(page, '/admin/tokens');
+    });
+  });
+}
