@@ -6,7 +6,7 @@ import { AppError } from '../http/errors';
 import { bookLoginAttempt, clearLoginFailures } from './login-limiter';
 import { hashPassword, spendVerifyTime, verifyPassword } from './passwords';
 import { createSession, endSession, endUserSessions } from './sessions';
-import { toPublicUser } from './users';
+import { toPublicUser } from '../db/public-user';
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
 

@@ -10,7 +10,7 @@ import { config } from '../config';
 import { sequelize } from '../db';
 import { Session, User } from '../db/models';
 import { forgetOnWrite } from '../db/write-hooks';
-import { toPublicUser } from './users';
+import { toPublicUser } from '../db/public-user';
 
 const MINUTE_MS = 60_000;
 /** lastSeenAt is written at most once a minute, so reading pages does not write on every request. */

@@ -3,27 +3,11 @@ import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
 import { sequelize } from '../db';
 import { ConsigneeAssignment, User } from '../db/models';
+import { toPublicUser } from '../db/public-user';
 import { AppError } from '../http/errors';
 import { config } from '../config';
 import { generatePassword, hashPassword } from './passwords';
 import { endUserSessions } from './sessions';
-
-type UserRow = Pick<User, 'id' | 'username' | 'fullName' | 'email' | 'role' | 'isActive' | 'lastLogin' | 'createdAt'>;
-
-const toIso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-
-export function toPublicUser(user: UserRow): PublicUser {
-  return {
-    id: user.id,
-    username: user.username,
-    fullName: user.fullName,
-    email: user.email,
-    role: user.role,
-    isActive: Boolean(user.isActive),
-    lastLogin: toIso(user.lastLogin),
-    createdAt: toIso(user.createdAt)!,
-  };
-}
 
 const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'lastLogin', 'createdAt'] as const;
 

@@ -1,0 +1,20 @@
+/** A user row as the API shows it (spec section 3 "User"): never the password hash. */
+import type { PublicUser } from '~/shared/validation';
+import type { User } from './models';
+
+export type UserRow = Pick<User, 'id' | 'username' | 'fullName' | 'email' | 'role' | 'isActive' | 'lastLogin' | 'createdAt'>;
+
+const toIso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export function toPublicUser(user: UserRow): PublicUser {
+  return {
+    id: user.id,
+    username: user.username,
+    fullName: user.fullName,
+    email: user.email,
+    role: user.role,
+    isActive: Boolean(user.isActive),
+    lastLogin: toIso(user.lastLogin),
+    createdAt: toIso(user.createdAt)!,
+  };
+}
