@@ -1,14 +1,14 @@
 /**
  * What a stranger can send: bodies of any size, control characters, broken URLs, wrong methods, a
  * connection dropped mid-body. Each gets a clear 4xx, costs the server no memory to speak of and
- * leaves no "Unhandled error" in its log.
+ * leaves no "Unhandled error" in its log. And a page that fails shows a plain error page.
  */
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import type { ApiClient } from './client';
-import { expectError, signedInAdmin, waitForMirror } from './helpers';
+import { expectError, signedInAdmin, waitForMirror, writeDatabase } from './helpers';
 
 const MB = 1024 * 1024;
 const STREAMED_BYTES = 300 * MB;
@@ -165,5 +165,27 @@ describe('wrong methods', () => {
 
   it('when a path no endpoint serves is asked for, then it stays a 404', async () => {
     expectError(await admin.request('POST', '/api/no-such-thing'), 404, 'NOT_FOUND', 'Endpoint not found');
+  });
+});
+
+describe('a failing page', () => {
+  it('when a page fails on the server, then it answers a plain 500 page with a way back, logged once with method and path', async () => {
+    // User-Consignee Management lists the assignments; without their table the page cannot render.
+    await writeDatabase(portal, 'ALTER TABLE consignee_assignments RENAME TO assignments_elsewhere');
+    try {
+      const response = await fetch(`${portal.url}/admin/user-consignees`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' });
+      const html = await response.text();
+      expect(response.status).toBe(500);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(html).toContain('Something went wrong');
+      expect(html).toMatch(/<a [^>]*href="\/dashboard"[^>]*>Back to the dashboard<\/a>/);
+      expect(html).not.toMatch(/no such table|SQLITE|\.mjs|\bat \w+ \(/);
+      expect(portal.output().match(/GET \/admin\/user-consignees failed:/g)).toHaveLength(1);
+      expect(portal.output()).toContain('no such table');
+      expect(portal.output()).not.toContain('[ERROR]');
+    } finally {
+      await writeDatabase(portal, 'ALTER TABLE assignments_elsewhere RENAME TO consignee_assignments');
+    }
+    expect((await fetch(`${portal.url}/admin/user-consignees`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' })).status).toBe(200);
   });
 });
