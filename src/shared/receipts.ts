@@ -103,7 +103,7 @@ function positiveInteger(name: string, fallback: number, max: number) {
 
 /** Control characters (a NUL byte and the like) have no place in a search; refused with a clear message. */
 const noControlCharacters = (field: string) =>
-  z.refine((value: string) => !/[\u0000-\u001f\u007f]/.test(value), `${field} must not contain control characters`);
+  z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), `${field} must not contain control characters`);
 
 /** The tracking rule of spec section 5, shared by the receipts filter and the package look-up. */
 const trackingNumberText = z.string({ error: TRACKING_NUMBER_MESSAGE }).check(

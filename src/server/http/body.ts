@@ -33,7 +33,7 @@ export async function* bodyChunks(request: Request, maxBytes: number, tooLarge =
 }
 
 /** The whole body, up to `maxBytes` (see bodyChunks). */
-export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
+export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer>> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of bodyChunks(request, maxBytes)) chunks.push(chunk);
   return Buffer.concat(chunks);
