@@ -81,15 +81,16 @@ const apiEnvelope = defineMiddleware(async (context, next) => {
 
 /**
  * A page that fails is logged once, with its request, and answered by the plain error page
- * (src/pages/500.astro), which Astro renders for an empty 500. Its own failure (the database is gone,
- * say) is not logged again: Astro then renders it without the middleware.
+ * (src/pages/500.astro), which Astro renders for an empty 500. When the middleware fails on the error
+ * page too (the database is gone, say), Astro renders it again without the middleware.
  */
 const pageFailures = defineMiddleware(async (context, next) => {
   if (isApi(context.url.pathname)) return next();
   try {
     return await next();
   } catch (error) {
-    if (context.routePattern !== ERROR_PAGE_ROUTE) console.error(`${context.request.method} ${context.url.pathname} failed:`, error);
+    if (context.routePattern === ERROR_PAGE_ROUTE) throw error;
+    console.error(`${context.request.method} ${context.url.pathname} failed:`, error);
     return new Response(null, { status: 500 });
   }
 });

@@ -169,23 +169,27 @@ describe('wrong methods', () => {
 });
 
 describe('a failing page', () => {
-  it('when a page fails on the server, then it answers a plain 500 page with a way back, logged once with method and path', async () => {
-    // User-Consignee Management lists the assignments; without their table the page cannot render.
-    await writeDatabase(portal, 'ALTER TABLE consignee_assignments RENAME TO assignments_elsewhere');
+  it.each([
+    // User-Consignee Management lists the assignments: the page itself fails.
+    ['/admin/user-consignees', 'consignee_assignments'],
+    // Every request looks up its session: the middleware fails, on the error page too.
+    ['/profile', 'sessions'],
+  ])('when %s fails on the server (its %s table is gone), then it answers a plain 500 page with a way back, logged once with method and path', async (path, table) => {
+    await writeDatabase(portal, `ALTER TABLE ${table} RENAME TO ${table}_elsewhere`);
     try {
-      const response = await fetch(`${portal.url}/admin/user-consignees`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' });
+      const response = await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' });
       const html = await response.text();
       expect(response.status).toBe(500);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(html).toContain('Something went wrong');
       expect(html).toMatch(/<a [^>]*href="\/dashboard"[^>]*>Back to the dashboard<\/a>/);
       expect(html).not.toMatch(/no such table|SQLITE|\.mjs|\bat \w+ \(/);
-      expect(portal.output().match(/GET \/admin\/user-consignees failed:/g)).toHaveLength(1);
+      expect(portal.output().split(`GET ${path} failed:`)).toHaveLength(2);
       expect(portal.output()).toContain('no such table');
       expect(portal.output()).not.toContain('[ERROR]');
     } finally {
-      await writeDatabase(portal, 'ALTER TABLE assignments_elsewhere RENAME TO consignee_assignments');
+      await writeDatabase(portal, `ALTER TABLE ${table}_elsewhere RENAME TO ${table}`);
     }
-    expect((await fetch(`${portal.url}/admin/user-consignees`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' })).status).toBe(200);
+    expect((await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' })).status).toBe(200);
   });
 });
