@@ -27,12 +27,49 @@ const staticFiles = sirv('dist/client', {
 
 const compress = compression();
 
+/** How long the rest of a refused body is read and dropped before the connection is closed. */
+const DISCARD_BODY_MS = 5_000;
+
 function notFound(_req, res) {
   res.statusCode = 404;
   res.end();
 }
 
+/** A URL whose percent-encoding is broken names nothing; Astro would take it for a failure of its own. */
+function isMalformedUrl(url) {
+  try {
+    decodeURIComponent(url);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function malformedUrl(req, res) {
+  const api = req.url.startsWith('/api/');
+  res.writeHead(400, { 'Content-Type': api ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(api ? JSON.stringify({ success: false, message: 'Malformed URL', errorType: 'VALIDATION_ERROR' }) : 'Malformed URL');
+}
+
+/**
+ * A body the portal refused part-way (over its size limit) may still be arriving once the answer is
+ * out. Closing the connection at once could destroy the answer before the sender reads it, so the rest
+ * is read and dropped for a few seconds first (nginx's lingering close).
+ */
+function discardRefusedBody(req, res) {
+  res.once('finish', () => {
+    if (req.complete || req.destroyed) return;
+    const timer = setTimeout(() => req.socket.destroy(), DISCARD_BODY_MS).unref();
+    req.once('end', () => clearTimeout(timer));
+    // The stopped reader still listens for 'readable', which keeps the stream from flowing.
+    req.removeAllListeners('readable');
+    req.on('data', () => {});
+  });
+}
+
 const server = http.createServer((req, res) => {
+  if (isMalformedUrl(req.url)) return malformedUrl(req, res);
+  discardRefusedBody(req, res);
   staticFiles(req, res, () => compress(req, res, () => astro(req, res, () => notFound(req, res))));
 });
 

@@ -1,4 +1,5 @@
-/** Every request: security headers, the sandbox-only paths, start-up, cross-site refusal, session, page access. */
+/** Every request: security headers, the API envelope, page failures, the sandbox-only paths, start-up, cross-site refusal, session, page access. */
+import type { APIContext } from 'astro';
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { config, isHttps } from '~/server/config';
 import { whenReady } from '~/server/bootstrap';
@@ -15,6 +16,7 @@ import { findActiveSession } from '~/server/services/sessions';
 
 /** The catch-all page: any path no other page claims. */
 const UNKNOWN_PAGE_ROUTE = '/[...path]';
+const ERROR_PAGE_ROUTE = '/500';
 
 /** The map tile server of MAP_TILE_URL, whose images the pages' CSP must allow. */
 const TILE_IMAGE_SOURCE = tileImageSource(config.mapTileUrl);
@@ -40,6 +42,27 @@ const securityHeaders = defineMiddleware(async (context, next) => {
   return response;
 });
 
+/** The API's endpoint modules by file, loaded only to tell which methods a path is served with. */
+const API_ENDPOINTS = import.meta.glob<Record<string, unknown>>('./pages/api/**/*.ts');
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The methods the endpoint of a route pattern (`/api/auth/users/[id]`) exports. */
+async function endpointMethods(routePattern: string): Promise<string[]> {
+  const load = API_ENDPOINTS[`./pages${routePattern}.ts`] ?? API_ENDPOINTS[`./pages${routePattern}/index.ts`];
+  if (!load) return [];
+  const endpoint = await load();
+  return HTTP_METHODS.filter((method) => method in endpoint);
+}
+
+/** A path served with other methods is a 405 naming them; anything else no handler serves is a 404. */
+async function notServed(context: APIContext): Promise<Response> {
+  const allowed = await endpointMethods(context.routePattern);
+  if (allowed.length === 0) return errorResponse(new AppError('NOT_FOUND', 'Endpoint not found'));
+  const response = errorResponse(new AppError('METHOD_NOT_ALLOWED', `Method ${context.request.method} is not allowed here; use ${allowed.join(' or ')}`));
+  response.headers.set('Allow', allowed.join(', '));
+  return response;
+}
+
 /**
  * Under /api every answer is the JSON envelope: a failure before any handler ran (start-up, session
  * lookup) and a path or method no handler serves included.
@@ -53,7 +76,23 @@ const apiEnvelope = defineMiddleware(async (context, next) => {
     return errorResponse(error);
   }
   if (response.status !== 404 || response.headers.get('content-type')?.startsWith('application/json')) return response;
-  return errorResponse(new AppError('NOT_FOUND', 'Endpoint not found'));
+  return notServed(context);
+});
+
+/**
+ * A page that fails is logged once, with its request, and answered by the plain error page
+ * (src/pages/500.astro), which Astro renders for an empty 500. When the middleware fails on the error
+ * page too (the database is gone, say), Astro renders it again without the middleware.
+ */
+const pageFailures = defineMiddleware(async (context, next) => {
+  if (isApi(context.url.pathname)) return next();
+  try {
+    return await next();
+  } catch (error) {
+    if (context.routePattern === ERROR_PAGE_ROUTE) throw error;
+    console.error(`${context.request.method} ${context.url.pathname} failed:`, error);
+    return new Response(null, { status: 500 });
+  }
 });
 
 /** The built-in sandbox provider exists with PROVIDER=sandbox only. */
@@ -108,5 +147,5 @@ const brandPages = defineMiddleware(async (context, next) => {
   return response;
 });
 
-export const onRequest = sequence(securityHeaders, apiEnvelope, sandboxOnly, startUp, refuseCrossSite, loadSession, guardPages, brandPages);
+export const onRequest = sequence(securityHeaders, apiEnvelope, pageFailures, sandboxOnly, startUp, refuseCrossSite, loadSession, guardPages, brandPages);
 

@@ -2,7 +2,7 @@
 import { connectDatabase } from './db';
 import { migrateDatabase } from './db/migrate';
 import { loadAppSecret } from './secrets';
-import { purgeOldLoginFailures } from './services/login-limiter';
+import { purgeOldLoginAttempts } from './services/login-limiter';
 import { startMirror } from './services/mirror-schedule';
 import { prepareDecoyHash } from './services/passwords';
 import { purgeExpiredSessions } from './services/sessions';
@@ -12,7 +12,7 @@ const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
 
 async function housekeeping(): Promise<void> {
   await purgeExpiredSessions();
-  await purgeOldLoginFailures();
+  await purgeOldLoginAttempts();
 }
 
 async function start(): Promise<void> {

@@ -101,9 +101,14 @@ function positiveInteger(name: string, fallback: number, max: number) {
   );
 }
 
+/** Control characters (a NUL byte and the like) have no place in a search; refused with a clear message. */
+const noControlCharacters = (field: string) =>
+  z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), `${field} must not contain control characters`);
+
 /** The tracking rule of spec section 5, shared by the receipts filter and the package look-up. */
 const trackingNumberText = z.string({ error: TRACKING_NUMBER_MESSAGE }).check(
   z.trim(),
+  noControlCharacters('Tracking number'),
   z.refine((value: string) => value.length >= TRACKING_NUMBER_MIN, TRACKING_NUMBER_MESSAGE),
   z.refine((value: string) => value.length <= TRACKING_NUMBER_MAX, `Tracking number must not exceed ${TRACKING_NUMBER_MAX} characters`),
 );
@@ -130,7 +135,10 @@ export const receiptQuerySchema = z.object({
       return z.NEVER;
     }),
   ),
-  search: z.pipe(queryText, z.optional(z.string().check(z.maxLength(SEARCH_MAX_LENGTH, `Search must not exceed ${SEARCH_MAX_LENGTH} characters`)))),
+  search: z.pipe(
+    queryText,
+    z.optional(z.string().check(z.maxLength(SEARCH_MAX_LENGTH, `Search must not exceed ${SEARCH_MAX_LENGTH} characters`), noControlCharacters('Search'))),
+  ),
   trackingNumber: z.pipe(queryText, z.optional(trackingNumberText)),
 });
 export type ReceiptQuery = z.output<typeof receiptQuerySchema>;

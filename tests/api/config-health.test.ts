@@ -66,14 +66,15 @@ describe('unknown API paths', () => {
   });
 
   it.each([
-    ['GET', '/api/auth/login'],
-    ['DELETE', '/api/health'],
-    ['PATCH', '/api/auth/profile'],
-    ['POST', '/api/auth/users/1/reset-password'],
-  ])('when %s %s names an existing endpoint with a method it lacks, then still a JSON envelope, never HTML', async (method, path) => {
+    ['GET', '/api/auth/login', 'POST'],
+    ['DELETE', '/api/health', 'GET'],
+    ['PATCH', '/api/auth/profile', 'GET'],
+    ['POST', '/api/auth/users/1/reset-password', 'PUT'],
+  ])('when %s %s names an existing endpoint with a method it lacks, then a 405 in the JSON envelope, never HTML', async (method, path, allow) => {
     const response = await admin.request(method, path);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(response.body).toMatchObject({ success: false, errorType: 'NOT_FOUND' });
-    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ success: false, errorType: 'METHOD_NOT_ALLOWED' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
   });
 });

@@ -13,6 +13,8 @@ export const ADMIN_PASSWORD = 'admin-password-1';
 export interface Portal {
   url: string;
   dir: string;
+  /** The server process, to read its memory from /proc. */
+  pid: number;
   /** Everything the process printed so far. */
   output(): string;
   /** Stops the process and deletes its folder, unless `keepDir` (to start another portal on it). */
@@ -83,6 +85,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
   return {
     url,
     dir,
+    pid: child.pid!,
     output: () => output,
     async stop({ keepDir = false } = {}) {
       if (child.exitCode === null && child.signalCode === null) {

@@ -61,23 +61,6 @@ Session.init(
 User.hasMany(Session, { foreignKey: { name: 'userId', allowNull: false }, onDelete: 'CASCADE' });
 Session.belongsTo(User, { foreignKey: { name: 'userId', allowNull: false }, onDelete: 'CASCADE' });
 
-export class LoginFailure extends Model<InferAttributes<LoginFailure>, InferCreationAttributes<LoginFailure>> {
-  declare id: CreationOptional<number>;
-  declare username: string;
-  declare address: string;
-  declare createdAt: CreationOptional<Date>;
-}
-
-LoginFailure.init(
-  {
-    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    username: { type: DataTypes.STRING(128), allowNull: false },
-    address: { type: DataTypes.STRING(64), allowNull: false },
-    createdAt: DataTypes.DATE,
-  },
-  { sequelize, tableName: 'login_failures', updatedAt: false },
-);
-
 /** Consignees as imported from the provider; the id is the provider's. */
 export class Consignee extends Model<InferAttributes<Consignee>, InferCreationAttributes<Consignee>> {
   declare id: number;

@@ -4,7 +4,47 @@ import type * as z from 'zod/mini';
 import { toFieldIssues } from '~/shared/validation';
 import { AppError } from './errors';
 
-const MAX_JSON_BYTES = 64 * 1024;
+/** JSON bodies and form posts: far more than any of them needs. */
+export const MAX_BODY_BYTES = 64 * 1024;
+const TOO_LARGE = 'Request body is too large';
+
+/**
+ * The request's body chunk by chunk as it arrives, failing with 413 once it passes `maxBytes`: a body
+ * of any size (chunked, without Content-Length) never costs more memory than the limit, and one with a
+ * Content-Length over the limit fails before a byte is read. The rest of a refused body is left unread
+ * (server.mjs discards it): cancelling it would close the connection before the 413 could be sent.
+ */
+export async function* bodyChunks(request: Request, maxBytes: number, tooLarge = TOO_LARGE): AsyncGenerator<Uint8Array> {
+  if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
+  if (!request.body) return;
+  const reader = request.body.getReader();
+  // Only the connection can break a read: the client went away mid-body.
+  const read = () => reader.read().catch(() => Promise.reject(new AppError('VALIDATION_ERROR', 'The request body was cut off')));
+  let received = 0;
+  try {
+    for (let next = await read(); !next.done; next = await read()) {
+      received += next.value.byteLength;
+      if (received > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
+      yield next.value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** The whole body, up to `maxBytes` (see bodyChunks). */
+export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of bodyChunks(request, maxBytes)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** A form post (URL-encoded or multipart) through readBody; a body that is no form reads as an empty one. */
+export async function readForm(request: Request): Promise<FormData> {
+  const body = await readBody(request);
+  const headers = { 'content-type': request.headers.get('content-type') ?? '' };
+  return new Response(body, { headers }).formData().catch(() => new FormData());
+}
 
 export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
@@ -19,10 +59,7 @@ export async function parseJson<S extends z.ZodMiniType>(context: Pick<APIContex
   if (!/^application\/json\b/i.test(contentType)) {
     throw new AppError('VALIDATION_ERROR', 'Content-Type must be application/json', { status: 415 });
   }
-  const declaredLength = Number(request.headers.get('content-length') ?? 0);
-  if (declaredLength > MAX_JSON_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+  const text = new TextDecoder().decode(await readBody(request));
   let input: unknown;
   try {
     input = JSON.parse(text);

@@ -9,11 +9,11 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileTypeFromFile } from 'file-type';
 import formidable, { errors as formidableErrors, multipart } from 'formidable';
 import { IMAGE_CONTENT_TYPES, type ImageExtension, type UploadRules } from '~/shared/branding';
 import { config } from '../config';
+import { bodyChunks } from './body';
 import { AppError } from './errors';
 
 /** Room for the multipart framing around the file: boundaries, part headers, a few small fields. */
@@ -36,9 +36,6 @@ interface IncomingFile {
 export async function receiveImage(request: Request, rules: UploadRules): Promise<ReceivedImage> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(contentType) || !request.body) throw new AppError('VALIDATION_ERROR', rules.notImage);
-  // A body announced far over the limit is refused before a byte of it is read.
-  const declaredLength = Number(request.headers.get('content-length') ?? 0);
-  if (declaredLength > rules.maxBytes + MULTIPART_OVERHEAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', rules.tooLarge);
 
   await mkdir(config.uploadsDir, { recursive: true });
   const incoming: IncomingFile[] = [];
@@ -77,7 +74,9 @@ async function parseOneFile(request: Request, rules: UploadRules, incoming: Inco
   const headers: Record<string, string> = Object.fromEntries(request.headers);
   // Without a length formidable reads nothing unless it is told the body comes in chunks.
   if (!headers['content-length']) headers['transfer-encoding'] ??= 'chunked';
-  const body = Object.assign(Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>), { headers });
+  // The whole body is bounded too, not only the file: parts formidable skips still stream through it.
+  const chunks = bodyChunks(request, rules.maxBytes + MULTIPART_OVERHEAD_BYTES, rules.tooLarge);
+  const body = Object.assign(Readable.from(chunks, { objectMode: false }), { headers });
   let files: formidable.Files;
   try {
     [, files] = await form.parse(body as unknown as IncomingMessage);

@@ -3,7 +3,7 @@ import type { ChangePasswordPayload, LoginPayload, PublicUser } from '~/shared/v
 import { sequelize } from '../db';
 import { User } from '../db/models';
 import { AppError } from '../http/errors';
-import { bookLoginAttempt, clearLoginFailures } from './login-limiter';
+import { checkLoginAttempt } from './login-limiter';
 import { hashPassword, spendVerifyTime, verifyPassword } from './passwords';
 import { createSession, endSession, endUserSessions } from './sessions';
 import { toPublicUser } from '../db/public-user';
@@ -20,11 +20,12 @@ export async function signInUser(
   previousToken?: string,
 ): Promise<{ user: PublicUser; token: string }> {
   const { username, password } = payload;
-  await bookLoginAttempt(username, clientAddress);
-  const user = await User.findOne({ where: { username } });
-  const passwordMatches = user ? await verifyPassword(password, user.passwordHash) : await spendVerifyTime(password);
-  if (!user || !passwordMatches || !user.isActive) throw new AppError('AUTHENTICATION_ERROR', INVALID_CREDENTIALS);
-  await clearLoginFailures(username, clientAddress);
+  const user = await checkLoginAttempt(username, clientAddress, async () => {
+    const account = await User.findOne({ where: { username } });
+    const passwordMatches = account ? await verifyPassword(password, account.passwordHash) : await spendVerifyTime(password);
+    return account && passwordMatches && account.isActive ? account : null;
+  });
+  if (!user) throw new AppError('AUTHENTICATION_ERROR', INVALID_CREDENTIALS);
   return sequelize.transaction(async (transaction) => {
     await endSession(previousToken, transaction);
     await user.update({ lastLogin: new Date() }, { transaction });
@@ -47,15 +48,16 @@ export async function changePassword(
   clientAddress: string,
   payload: ChangePasswordPayload,
 ): Promise<void> {
-  await bookLoginAttempt(user.username, clientAddress);
   const account = await User.findByPk(user.id);
   if (!account) throw new AppError('AUTHENTICATION_ERROR', 'Authentication required');
-  if (!(await verifyPassword(payload.currentPassword, account.passwordHash))) {
+  const confirmed = await checkLoginAttempt(user.username, clientAddress, async () =>
+    (await verifyPassword(payload.currentPassword, account.passwordHash)) ? account : null,
+  );
+  if (!confirmed) {
     throw new AppError('VALIDATION_ERROR', 'Current password is incorrect', {
       details: [{ field: 'currentPassword', message: 'Current password is incorrect' }],
     });
   }
-  await clearLoginFailures(user.username, clientAddress);
   const passwordHash = await hashPassword(payload.newPassword);
   await sequelize.transaction(async (transaction) => {
     await account.update({ passwordHash }, { transaction });

@@ -1,53 +1,140 @@
 /**
  * Login rate limit (design.md): LOGIN_MAX_ATTEMPTS failures for one username from one client address
- * inside LOGIN_WINDOW_SECONDS lock that pair until the oldest of them leaves the window. A looser cap
- * per address stops one client from spraying many usernames.
+ * inside LOGIN_WINDOW_SECONDS (counted from the first of them) lock that pair until the window ends.
+ * A looser cap per address stops one client from spraying many usernames.
  *
- * An attempt is booked as a failure before its password is checked, in the same transaction as the
- * check of the limit, and taken back only when it succeeds: parallel guesses cannot slip through
- * while the first ones are still hashing.
+ * Each counter row holds the window's failures and the checks still running. A check is counted by
+ * one atomic upsert before its password is hashed, and only while failures and running checks stay
+ * under the limit: parallel guesses cannot slip through, and no write lock is held while hashing.
+ * When only running checks fill the limit, an attempt waits for one of them to end rather than being
+ * refused: a correct password takes its check back, so parallel correct sign-ins all get through.
  */
-import { Op, type Transaction } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { rateLimitMessage } from '~/shared/format';
 import { config } from '../config';
 import { sequelize } from '../db';
-import { LoginFailure } from '../db/models';
 import { AppError } from '../http/errors';
 
-const windowStart = () => new Date(Date.now() - config.loginWindowSeconds * 1000);
+type Outcome = 'failed' | 'succeeded' | 'withdrawn';
 
-/** Seconds until the failure that completes the limit leaves the window, or 0 when not limited. */
-async function secondsLocked(where: object, limit: number, transaction: Transaction): Promise<number> {
-  const recent = await LoginFailure.findAll({
-    attributes: ['createdAt'],
-    where: { ...where, createdAt: { [Op.gt]: windowStart() } },
-    order: [['createdAt', 'DESC']],
-    limit,
-    raw: true,
-    transaction,
+interface Counter {
+  key: string;
+  limit: number;
+}
+
+interface CounterRow {
+  failures: number;
+  pending: number;
+  windowStartedAt: number | string;
+}
+
+const windowMs = () => config.loginWindowSeconds * 1000;
+
+/** Attempts under way in this process, per counter key: what a waiting attempt waits for. */
+const running = new Map<string, Set<Promise<void>>>();
+
+/** The only writer of the counters is this process, so a running check it does not know of was lost. */
+const othersRunning = (key: string, own: Promise<void>) => [...(running.get(key) ?? [])].filter((attempt) => attempt !== own);
+
+/** Counts a check when the counter has room; true when it did. */
+async function tryCount({ key, limit }: Counter, now: number): Promise<boolean> {
+  // Opened by a comment: Sequelize's SQLite dialect runs a statement that starts with INSERT INTO without reading its rows.
+  const rows = await sequelize.query(
+    `/* count one check */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt") VALUES (:key, 0, 1, :now)
+     ON CONFLICT ("key") DO UPDATE SET
+       failures = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 0 ELSE login_attempts.failures END,
+       pending = login_attempts.pending + 1
+     WHERE (CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 0 ELSE login_attempts.failures END) + login_attempts.pending < :limit
+     RETURNING pending`,
+    { type: QueryTypes.SELECT, replacements: { key, now, expired: now - windowMs(), limit } },
+  );
+  return rows.length === 1;
+}
+
+async function readCounter(key: string): Promise<CounterRow | undefined> {
+  const [row] = await sequelize.query<CounterRow>('SELECT failures, pending, "windowStartedAt" FROM login_attempts WHERE "key" = :key', {
+    type: QueryTypes.SELECT,
+    replacements: { key },
   });
-  if (recent.length < limit) return 0;
-  const oldest = new Date(recent[recent.length - 1]!.createdAt).getTime();
-  return Math.max(1, Math.ceil((oldest + config.loginWindowSeconds * 1000 - Date.now()) / 1000));
+  return row;
 }
 
-/** Refuses with 429 when the pair or the address is locked; otherwise books the attempt as a failure. */
-export async function bookLoginAttempt(username: string, address: string): Promise<void> {
-  await sequelize.transaction(async (transaction) => {
-    const retryAfter = Math.max(
-      await secondsLocked({ username, address }, config.loginMaxAttempts, transaction),
-      await secondsLocked({ address }, config.loginMaxAttemptsPerAddress, transaction),
-    );
-    if (retryAfter > 0) throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), { retryAfter });
-    await LoginFailure.create({ username, address }, { transaction });
+/** Counts one check on the counter, waiting while running checks fill it; 429 when failures do. */
+async function count(counter: Counter, own: Promise<void>): Promise<void> {
+  for (;;) {
+    const now = Date.now();
+    if (await tryCount(counter, now)) return;
+    const row = await readCounter(counter.key);
+    if (!row) continue;
+    const windowEndsAt = Number(row.windowStartedAt) + windowMs();
+    if (windowEndsAt > now && row.failures >= counter.limit) {
+      const retryAfter = Math.max(1, Math.ceil((windowEndsAt - now) / 1000));
+      throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), { retryAfter });
+    }
+    const others = othersRunning(counter.key, own);
+    if (others.length > 0) await Promise.race(others);
+    else await sequelize.query('UPDATE login_attempts SET pending = 0 WHERE "key" = :key', { replacements: { key: counter.key } });
+  }
+}
+
+const FAILURES_AFTER: Record<Outcome, string> = {
+  // The window starts with its first failure.
+  failed: 'CASE WHEN failures = 0 OR "windowStartedAt" <= :expired THEN 1 ELSE failures + 1 END',
+  succeeded: '0',
+  withdrawn: 'failures',
+};
+
+async function settle(key: string, outcome: Outcome): Promise<void> {
+  const now = Date.now();
+  const startsWindow = outcome === 'failed' ? 'failures = 0 OR "windowStartedAt" <= :expired' : 'FALSE';
+  await sequelize.query(
+    `UPDATE login_attempts SET
+       pending = pending - 1,
+       failures = ${FAILURES_AFTER[outcome]},
+       "windowStartedAt" = CASE WHEN ${startsWindow} THEN :now ELSE "windowStartedAt" END
+     WHERE "key" = :key`,
+    { replacements: { key, now, expired: now - windowMs() } },
+  );
+}
+
+/**
+ * Runs one password check under the limit. `check` answers what the sign-in needs on success and null
+ * on failure; a success wipes the pair's failures. Refuses with 429 when the pair or the address is locked.
+ */
+export async function checkLoginAttempt<T>(username: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
+  const pair: Counter = { key: `user ${username} from ${address}`, limit: config.loginMaxAttempts };
+  const wide: Counter = { key: `address ${address}`, limit: config.loginMaxAttemptsPerAddress };
+  let finish!: () => void;
+  const attempt = new Promise<void>((resolve) => (finish = resolve));
+  for (const { key } of [pair, wide]) running.set(key, (running.get(key) ?? new Set()).add(attempt));
+  try {
+    await count(pair, attempt);
+    try {
+      await count(wide, attempt);
+    } catch (error) {
+      await settle(pair.key, 'withdrawn');
+      throw error;
+    }
+    let result: T | null = null;
+    try {
+      result = await check();
+      return result;
+    } finally {
+      await settle(pair.key, result === null ? 'failed' : 'succeeded');
+      await settle(wide.key, result === null ? 'failed' : 'withdrawn');
+    }
+  } finally {
+    for (const { key } of [pair, wide]) {
+      const attempts = running.get(key)!;
+      attempts.delete(attempt);
+      if (attempts.size === 0) running.delete(key);
+    }
+    finish();
+  }
+}
+
+export async function purgeOldLoginAttempts(): Promise<void> {
+  await sequelize.query('DELETE FROM login_attempts WHERE "windowStartedAt" <= :expired AND pending = 0', {
+    replacements: { expired: Date.now() - windowMs() },
   });
-}
-
-/** A successful sign-in wipes the pair's failures, the booked attempt included. */
-export async function clearLoginFailures(username: string, address: string): Promise<void> {
-  await LoginFailure.destroy({ where: { username, address } });
-}
-
-export async function purgeOldLoginFailures(): Promise<void> {
-  await LoginFailure.destroy({ where: { createdAt: { [Op.lte]: windowStart() } } });
 }

@@ -1,18 +1,27 @@
 /** Password hashing: bcrypt at cost 12 over a SHA-256 pre-hash, so all 128 characters count. */
 import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
+import pLimit from 'p-limit';
 
 const BCRYPT_COST = 12;
+
+/**
+ * bcrypt runs on libuv's thread pool, which the SQLite driver (and file access) share. Unbounded, a
+ * burst of sign-ins takes every thread for seconds and each query, the limiter's included, waits
+ * behind the hashes; so hashes queue here and leave two threads free.
+ */
+const THREAD_POOL_SIZE = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+const hashWork = pLimit(Math.max(1, THREAD_POOL_SIZE - 2));
 
 // bcrypt reads only the first 72 bytes; the base64 SHA-256 (44 bytes, no NUL) carries every character.
 const prehash = (password: string) => createHash('sha256').update(password, 'utf8').digest('base64');
 
 export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(prehash(password), BCRYPT_COST);
+  return hashWork(() => bcrypt.hash(prehash(password), BCRYPT_COST));
 }
 
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(prehash(password), hash);
+  return hashWork(() => bcrypt.compare(prehash(password), hash));
 }
 
 let decoyHash: Promise<string> | undefined;
@@ -25,7 +34,7 @@ export function prepareDecoyHash(): Promise<string> {
 
 /** Spends the time of one real comparison, so an unknown username answers as slowly as a wrong password. */
 export async function spendVerifyTime(password: string): Promise<false> {
-  await bcrypt.compare(prehash(password), await prepareDecoyHash());
+  await verifyPassword(password, await prepareDecoyHash());
   return false;
 }
 
