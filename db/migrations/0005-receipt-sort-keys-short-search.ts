@@ -6,7 +6,7 @@
 import { QueryTypes, type QueryInterface } from 'sequelize';
 import { SORTED_TEXT_COLUMNS, shortSearchTokens, sortColumn, sortKeysOf, type SortedTextColumn } from '../../src/server/services/mirror-rows';
 
-const FILL_BATCH = 2_000;
+const FILL_BATCH = 1_000;
 const OLD_SORT_INDEXES = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status'];
 
 type TextRow = { id: number; searchText: string } & Record<SortedTextColumn, string>;
@@ -25,23 +25,26 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
       DELETE FROM "receipts_short_search" WHERE rowid = old."id"; END`);
   }
 
+  // A batch at a time, each in two statements: one update of all its keys, one insert of all its tokens.
   const columns = ['id', 'searchText', ...SORTED_TEXT_COLUMNS].map((column) => `"${column}"`).join(', ');
-  const assignments = SORTED_TEXT_COLUMNS.map((column) => `"${sortColumn(column)}" = :${sortColumn(column)}`).join(', ');
+  const assignments = SORTED_TEXT_COLUMNS.map((column, index) => `"${sortColumn(column)}" = "keys"."column${index + 2}"`).join(', ');
   for (let after = 0; ; ) {
     const rows = await sequelize.query<TextRow>(`SELECT ${columns} FROM "receipts" WHERE "id" > :after ORDER BY "id" LIMIT ${FILL_BATCH}`, {
       type: QueryTypes.SELECT,
       replacements: { after },
     });
     if (rows.length === 0) break;
+    const keyRows = rows.map((row) => [row.id, ...Object.values(sortKeysOf(row))]);
     await sequelize.transaction(async (transaction) => {
-      for (const row of rows) {
-        await sequelize.query(`UPDATE "receipts" SET ${assignments} WHERE "id" = :id`, { replacements: { id: row.id, ...sortKeysOf(row) }, transaction });
-        if (isSqlite) {
-          await sequelize.query(`INSERT INTO "receipts_short_search" (rowid, tokens) VALUES (:id, :tokens)`, {
-            replacements: { id: row.id, tokens: shortSearchTokens(row.searchText) },
-            transaction,
-          });
-        }
+      await sequelize.query(`UPDATE "receipts" SET ${assignments} FROM (VALUES ${keyRows.map(() => '(?)').join(', ')}) AS "keys" WHERE "receipts"."id" = "keys"."column1"`, {
+        replacements: keyRows,
+        transaction,
+      });
+      if (isSqlite) {
+        await sequelize.query(`INSERT INTO "receipts_short_search" (rowid, tokens) VALUES ${rows.map(() => '(?)').join(', ')}`, {
+          replacements: rows.map((row) => [row.id, shortSearchTokens(row.searchText)]),
+          transaction,
+        });
       }
     });
     after = rows[rows.length - 1]!.id;

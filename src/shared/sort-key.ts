@@ -8,13 +8,26 @@
  * Known limits: punctuation outside ASCII sorts after the ASCII punctuation (by code point), and
  * letters outside the Latin alphabet after z (by code point); a digit run longer than 90 digits is
  * ordered as if it had 90.
+ *
+ * The keys are stored: a change here needs a migration that computes every stored key again.
  */
 
 /** ASCII punctuation, symbols and the space in the root collation's order (Unicode CLDR). */
 const PUNCTUATION = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
 
-/** Latin letters the base-letter comparison treats as other letters or as two (NFKD leaves them whole). */
-const FOLDED: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', ĳ: 'ij', ŀ: 'l' };
+/** Marks a letter of its own that the collation puts right after a Latin letter (ı after i): '|' in the key. */
+const AFTER_LETTER = '\u{E000}';
+
+/**
+ * Latin letters NFKD leaves whole: those the base-letter comparison equals to others, those it puts
+ * right after a letter, and typographic quotes, which it equals to the plain ones.
+ */
+const FOLDED: Record<string, string> = {
+  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', ħ: 'h',
+  ı: `i${AFTER_LETTER}`, ŋ: `n${AFTER_LETTER}`, ŧ: `t${AFTER_LETTER}`, ƒ: `f${AFTER_LETTER}`,
+  '‘': "'", '’': "'", '‚': "'", '‛': "'", '“': '"', '”': '"', '„': '"', '‟': '"',
+};
+const FOLDABLE = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'g');
 
 // Each element of the text becomes one item of the key; its first character says what kind it is, in
 // the order the collation puts the kinds: punctuation < other symbols < numbers < letters < other letters.
@@ -47,7 +60,9 @@ function baseLetters(text: string): string {
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/[ßæœøłđðĳŀ]/g, (letter) => FOLDED[letter]!);
+    .replace(FOLDABLE, (letter) => FOLDED[letter]!)
+    // ŀ (NFKD: l and a middle dot) and l·l are plain l and ll to the collation.
+    .replaceAll('l\u00B7', 'l');
 }
 
 export function sortKey(text: string): string {
@@ -56,6 +71,7 @@ export function sortKey(text: string): string {
     const first = element.charCodeAt(0);
     if (first >= 0x30 && first <= 0x39) key += numberItem(element);
     else if (first >= 0x61 && first <= 0x7a) key += element;
+    else if (element === AFTER_LETTER) key += '|';
     else key += characterItem(element);
   }
   return key;

@@ -5,17 +5,16 @@
  * stops early, one that matches few costs a pass over a typed array (about 0.1 ms per 100,000
  * receipts). The database work of a new search is only reading the ids its index matches.
  *
- * Everything here is dropped with the response cache, whenever a sync changed the mirror.
+ * Everything here is dropped with the response cache whenever a sync changed the mirror, and ages out
+ * as the cache does, so a sync by another process is seen in time too.
  */
 import { QueryTypes } from 'sequelize';
-import { DEFAULT_RECEIPT_SORT } from '~/shared/constants';
+import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS } from '~/shared/constants';
 import type { ReceiptSortKey, SortOrder } from '~/shared/receipts';
 import { heavyRead, sequelize } from '../db';
+import { numberListOf, orderedRows, parseNumberList } from '../db/number-lists';
 import { sortColumn } from './mirror-rows';
-import { parseNumberList } from './receipt-search';
-import { cacheGeneration } from './response-cache';
-
-const isSqlite = sequelize.getDialect() === 'sqlite';
+import { CACHE_MAX_AGE_MS, cacheGeneration } from './response-cache';
 
 /** The column each sort key orders by: the date itself, or a text's stored sort key. */
 const ORDER_COLUMN: Record<ReceiptSortKey, string> = {
@@ -30,9 +29,7 @@ const ORDER_COLUMN: Record<ReceiptSortKey, string> = {
 };
 
 /** The ORDER BY of a sort key, ascending; identical on both databases (receipts without a date first). */
-export const ascendingOrderBy = (sortBy: ReceiptSortKey) => `"${ORDER_COLUMN[sortBy]}" ASC${sortBy === 'receivedDate' ? ' NULLS FIRST' : ''}, "id" ASC`;
-
-const concatenated = (expression: string) => (isSqlite ? `group_concat(${expression})` : `string_agg((${expression})::text, ',')`);
+const ascendingOrderBy = (sortBy: ReceiptSortKey) => `"${ORDER_COLUMN[sortBy]}" ASC${sortBy === 'receivedDate' ? ' NULLS FIRST' : ''}, "id" ASC`;
 
 interface MirrorOrders {
   generation: number;
@@ -49,16 +46,20 @@ let currentGeneration = -1;
 
 async function readMirror(generation: number): Promise<MirrorOrders> {
   const [row] = await sequelize.query<{ ids: string | null; consignees: string | null }>(
-    `SELECT ${concatenated('"id"')} AS "ids", ${concatenated('"consignee"')} AS "consignees"
-       FROM (SELECT "id", COALESCE("consigneeId", 0) AS "consignee" FROM "receipts" ORDER BY "id") AS "mirror"`,
+    `SELECT ${numberListOf('"id"', '"id"')} AS "ids", ${numberListOf('COALESCE("consigneeId", 0)', '"id"')} AS "consignees"
+       FROM ${orderedRows('"receipts"', '"id"')}`,
     { type: QueryTypes.SELECT, ...heavyRead() },
   );
   return { generation, ids: parseNumberList(row?.ids ?? null), consignees: parseNumberList(row?.consignees ?? null), orders: new Map() };
 }
 
+/** Ages out like the response cache, so that another process's sync is seen in time too. */
+let currentReadAt = 0;
+
 function mirrorOrders(): Promise<MirrorOrders> {
   const generation = cacheGeneration();
-  if (!current || currentGeneration !== generation) {
+  if (!current || currentGeneration !== generation || Date.now() - currentReadAt > CACHE_MAX_AGE_MS) {
+    currentReadAt = Date.now();
     currentGeneration = generation;
     current = readMirror(generation);
     // A failed read is not kept: the next request tries again.
@@ -84,13 +85,14 @@ function slotOf(ids: Float64Array, id: number): number {
 }
 
 async function readOrder(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Int32Array> {
-  const [row] = await sequelize.query<{ ids: string | null }>(
-    `SELECT ${concatenated('"id"')} AS "ids" FROM (SELECT "id" FROM "receipts" ORDER BY ${ascendingOrderBy(sortBy)}) AS "ordered"`,
-    { type: QueryTypes.SELECT, ...heavyRead() },
-  );
+  const order = ascendingOrderBy(sortBy);
+  const [row] = await sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf('"id"', order)} AS "ids" FROM ${orderedRows('"receipts"', order)}`, {
+    type: QueryTypes.SELECT,
+    ...heavyRead(),
+  });
   const ordered = parseNumberList(row?.ids ?? null);
   // A receipt a sync added between the two reads has no slot yet; it joins with the next generation.
-  return Int32Array.from(ordered, (id) => slotOf(mirror.ids, id)).filter((slot) => slot >= 0);
+  return Int32Array.from(ordered, (id: number) => slotOf(mirror.ids, id)).filter((slot) => slot >= 0);
 }
 
 function orderOf(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Int32Array> {
@@ -104,49 +106,41 @@ function orderOf(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Int32Arr
 }
 
 /**
- * Marks the slots that every id list holds and whose consignee is in scope; answers how many.
- * Each list is ascending, as is `ids`, so marking one is a merge of the two.
+ * Marks the slots that every id list holds and whose consignee is in scope; answers how many. Each
+ * list is ascending, as is `ids`, so marking one is a merge of the two; a slot's mark counts the lists
+ * that hold it.
  */
 function markMatches(mirror: MirrorOrders, idLists: Float64Array[], consigneeIds: number[] | null): { marks: Uint8Array; total: number } {
   const { ids, consignees } = mirror;
   const marks = new Uint8Array(ids.length);
-  const inScope = consigneeIds === null ? () => true : ((scope) => (slot: number) => scope.has(consignees[slot]!))(new Set(consigneeIds));
-  let total = 0;
-  if (idLists.length === 0) {
-    for (let slot = 0; slot < ids.length; slot += 1) {
-      if (inScope(slot)) {
-        marks[slot] = 1;
-        total += 1;
-      }
-    }
-    return { marks, total };
-  }
-  idLists.forEach((list, level) => {
-    const last = level === idLists.length - 1;
+  for (const [level, list] of idLists.entries()) {
     let slot = 0;
     for (const id of list) {
       while (slot < ids.length && ids[slot]! < id) slot += 1;
       if (slot === ids.length) break;
-      if (ids[slot] !== id || marks[slot] !== level) continue;
-      if (!last) marks[slot] = level + 1;
-      else if (inScope(slot)) {
-        marks[slot] = 1 + level + 1;
-        total += 1;
-      }
+      if (ids[slot] === id && marks[slot] === level) marks[slot] = level + 1;
     }
-  });
-  // Only the slots every list reached (and in scope) carry the final level; make them the 1s.
-  const matched = idLists.length + 1;
-  for (let slot = 0; slot < marks.length; slot += 1) marks[slot] = marks[slot] === matched ? 1 : 0;
+  }
+  const scope = consigneeIds && new Set(consigneeIds);
+  let total = 0;
+  for (let slot = 0; slot < ids.length; slot += 1) {
+    const matched = marks[slot] === idLists.length && (!scope || scope.has(consignees[slot]!));
+    marks[slot] = matched ? 1 : 0;
+    if (matched) total += 1;
+  }
   return { marks, total };
 }
 
-/** Reads the new mirror's ids and its default order now, so that no visitor waits for them after a sync. */
+/** Reads the new mirror's ids and orders now, one after another, so that no visitor waits for them after a sync. */
 export async function prepareReceiptOrders(): Promise<void> {
-  await orderOf(await mirrorOrders(), DEFAULT_RECEIPT_SORT.sortBy);
+  const mirror = await mirrorOrders();
+  for (const sortBy of [DEFAULT_RECEIPT_SORT.sortBy, ...LIST_SORT_KEYS.filter((key) => key !== DEFAULT_RECEIPT_SORT.sortBy)]) {
+    if (mirror.generation !== cacheGeneration()) return;
+    await orderOf(mirror, sortBy);
+  }
 }
 
-export interface IdPage {
+interface IdPage {
   total: number;
   ids: number[];
 }

@@ -1,11 +1,14 @@
 /**
  * The text indexes behind the list's search and tracking filters, and the receipt ids they match.
  * SQLite answers from FTS5 indexes: trigrams for three characters or more, and single characters
- * and pairs for shorter searches; each costs what it matches, not what the table holds.
+ * and pairs for shorter searches; each costs what it matches, not what the table holds. The ids of a
+ * text are kept until the mirror changes, so paging or re-sorting a search reads its index once.
  */
 import { QueryTypes, type Transaction } from 'sequelize';
 import { heavyRead, sequelize } from '../db';
+import { numberListOf, parseNumberList } from '../db/number-lists';
 import { shortSearchToken, shortSearchTokens, trackingKey } from './mirror-rows';
+import { cachedIdList } from './response-cache';
 
 const isSqlite = sequelize.getDialect() === 'sqlite';
 /** The trigram index answers "contains" for three characters or more. */
@@ -21,28 +24,9 @@ export async function indexShortSearch(rows: { id: number; searchText: string }[
   await sequelize.query(`INSERT OR REPLACE INTO "receipts_short_search" (rowid, tokens) VALUES ${values}`, { replacements, transaction });
 }
 
-/** Parses a comma-separated list of whole numbers; far faster than split(',').map(Number) at 100,000. */
-export function parseNumberList(text: string | null): Float64Array {
-  if (!text) return new Float64Array(0);
-  const ids = new Float64Array(Math.floor(text.length / 2) + 1);
-  let count = 0;
-  let value = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === 44) {
-      ids[count++] = value;
-      value = 0;
-    } else {
-      value = value * 10 + (code - 48);
-    }
-  }
-  ids[count++] = value;
-  return ids.slice(0, count);
-}
-
-/** The ids a query selects, as one text rather than a row object each, ascending. */
+/** The ids a query selects, ascending. */
 async function idList(sql: string, replacements: Record<string, unknown>): Promise<Float64Array> {
-  const [row] = await sequelize.query<{ ids: string | null }>(`SELECT ${isSqlite ? 'group_concat("id")' : `string_agg("id"::text, ',')`} AS "ids" FROM (${sql}) AS "matches"`, {
+  const [row] = await sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf('"id"', '"id"')} AS "ids" FROM (${sql}) AS "matches"`, {
     type: QueryTypes.SELECT,
     replacements,
     ...heavyRead(),
@@ -50,9 +34,7 @@ async function idList(sql: string, replacements: Record<string, unknown>): Promi
   return parseNumberList(row?.ids ?? null).sort();
 }
 
-/** Ids of the receipts whose number, shipper or consignee contains `search` (any case), ascending. */
-export function idsMatchingSearch(search: string): Promise<Float64Array> {
-  const text = search.toLowerCase();
+function readIdsMatchingSearch(text: string): Promise<Float64Array> {
   if (!isSqlite) return idList(`SELECT "id" FROM "receipts" WHERE strpos("searchText", :text) > 0`, { text });
   if ([...text].length >= TRIGRAM) {
     return idList(`SELECT rowid AS "id" FROM "receipts_search" WHERE "receipts_search" MATCH :phrase`, { phrase: ftsPhrase(text) });
@@ -62,14 +44,21 @@ export function idsMatchingSearch(search: string): Promise<Float64Array> {
   });
 }
 
+/** Ids of the receipts whose number, shipper or consignee contains `search` (any case), ascending. */
+export function idsMatchingSearch(search: string): Promise<Float64Array> {
+  const text = search.toLowerCase();
+  return cachedIdList(`search|${text}`, () => readIdsMatchingSearch(text));
+}
+
 /** Ids of the receipts with a package whose tracking number contains this one (spaces, case ignored), ascending. */
 export function idsWithTrackingNumber(trackingNumber: string): Promise<Float64Array> {
   const key = trackingKey(trackingNumber);
   // Tracking numbers are at least 8 characters, so the trigram index always applies.
-  return isSqlite
-    ? idList(
-        `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "id" IN (SELECT rowid FROM "packages_tracking" WHERE "packages_tracking" MATCH :phrase)`,
-        { phrase: ftsPhrase(key) },
-      )
-    : idList(`SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE strpos("trackingKey", :key) > 0`, { key });
+  const read = isSqlite
+    ? () =>
+        idList(`SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "id" IN (SELECT rowid FROM "packages_tracking" WHERE "packages_tracking" MATCH :phrase)`, {
+          phrase: ftsPhrase(key),
+        })
+    : () => idList(`SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE strpos("trackingKey", :key) > 0`, { key });
+  return cachedIdList(`tracking|${key}`, read);
 }

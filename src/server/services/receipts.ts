@@ -1,16 +1,14 @@
 /** Receipts from the mirror: the list with its filters, one receipt, and who may see which. */
-import { Op, QueryTypes, type InferAttributes, type WhereOptions } from 'sequelize';
+import { QueryTypes, type InferAttributes } from 'sequelize';
 import type { Commodity, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
-import { LRUCache } from 'lru-cache';
 import { sequelize } from '../db';
 import { ConsigneeAssignment, ReceiptRecord } from '../db/models';
-import { forgetOnWrite } from '../db/write-hooks';
+import { forgetOnWrite, RecentRows } from '../db/write-hooks';
 import { AppError } from '../http/errors';
-import { trackingKey } from './mirror-rows';
 import { pageOfReceiptIds } from './receipt-order';
 import { idsMatchingSearch, idsWithTrackingNumber } from './receipt-search';
-import { cachedAnswer, cachedIdList } from './response-cache';
+import { cachedAnswer } from './response-cache';
 import { SESSION_RECHECK_MS } from './sessions';
 import { readSyncState } from './sync-state';
 
@@ -21,22 +19,16 @@ const NEVER_SYNCED_RETRY_SECONDS = 30;
  * Viewers' assigned consignees of the last second. Assignments changed by this process are forgotten at
  * once; by another process, within a second.
  */
-const recentAssignments = new LRUCache<number, number[]>({ max: 10_000, ttl: SESSION_RECHECK_MS });
-forgetOnWrite(ConsigneeAssignment, ['afterSave', 'afterDestroy', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy'], () => recentAssignments.clear());
+const recentAssignments = new RecentRows<number, number[]>(SESSION_RECHECK_MS);
+forgetOnWrite(ConsigneeAssignment, ['afterSave', 'afterDestroy', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy'], () => recentAssignments.forgetAll());
 
 /** Which consignees' receipts a user sees: null for all (admin, admin-viewer), else the assigned ids. */
 export async function visibleConsigneeIds(user: PublicUser): Promise<number[] | null> {
   if (user.role !== 'viewer') return null;
-  const recent = recentAssignments.get(user.id);
-  if (recent) return recent;
-  const rows = await ConsigneeAssignment.findAll({ attributes: ['consigneeId'], where: { userId: user.id }, order: [['consigneeId', 'ASC']], raw: true });
-  const consigneeIds = rows.map((row) => row.consigneeId);
-  recentAssignments.set(user.id, consigneeIds);
-  return consigneeIds;
-}
-
-export function scopeWhere(consigneeIds: number[] | null): WhereOptions<ReceiptRecord> {
-  return consigneeIds === null ? {} : { consigneeId: { [Op.in]: consigneeIds } };
+  return recentAssignments.read(user.id, async () => {
+    const rows = await ConsigneeAssignment.findAll({ attributes: ['consigneeId'], where: { userId: user.id }, order: [['consigneeId', 'ASC']], raw: true });
+    return rows.map((row) => row.consigneeId);
+  });
 }
 
 /** Cache key part for a scope: users who see the same consignees share answers. */
@@ -56,18 +48,12 @@ export async function requireMirror(): Promise<void> {
   }
 }
 
-/** The ids a filter's text matches, kept per text: paging or re-sorting a search reads its index once. */
+/** The ids each text filter matches. */
 function filterIdLists(query: ReceiptQuery): Promise<Float64Array[]> {
-  const lists: Promise<Float64Array>[] = [];
-  if (query.search) {
-    const search = query.search.toLowerCase();
-    lists.push(cachedIdList(`search|${search}`, () => idsMatchingSearch(search)));
-  }
-  if (query.trackingNumber) {
-    const key = trackingKey(query.trackingNumber);
-    lists.push(cachedIdList(`tracking|${key}`, () => idsWithTrackingNumber(key)));
-  }
-  return Promise.all(lists);
+  return Promise.all([
+    ...(query.search ? [idsMatchingSearch(query.search)] : []),
+    ...(query.trackingNumber ? [idsWithTrackingNumber(query.trackingNumber)] : []),
+  ]);
 }
 
 const RECEIPT_COLUMNS = [
@@ -94,13 +80,21 @@ function toReceipt(row: ListedRow, commodities: Commodity[]): Receipt {
   };
 }
 
-/** The receipts of these ids with their commodities, in two plain queries (this runs for every page). */
-async function receiptsByIds(ids: number[]): Promise<Map<number, Receipt>> {
+/**
+ * The receipts of these ids in the viewer's scope, with their commodities, in two plain queries (this
+ * runs for every page). The scope is checked again here: the ids may come from before a sync that
+ * gave a receipt to another consignee.
+ */
+async function receiptsByIds(ids: number[], consigneeIds: number[] | null): Promise<Map<number, Receipt>> {
   const receipts = new Map<number, Receipt>();
-  if (ids.length === 0) return receipts;
+  if (ids.length === 0 || consigneeIds?.length === 0) return receipts;
   const columns = RECEIPT_COLUMNS.map((column) => `"${column}"`).join(', ');
+  const inScope = consigneeIds === null ? '' : 'AND "consigneeId" IN (:consigneeIds)';
   const [rows, packages] = await Promise.all([
-    sequelize.query<ListedRow>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids)`, { type: QueryTypes.SELECT, replacements: { ids } }),
+    sequelize.query<ListedRow>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids) ${inScope}`, {
+      type: QueryTypes.SELECT,
+      replacements: { ids, consigneeIds },
+    }),
     sequelize.query<Commodity & { receiptId: number }>(
       `SELECT "receiptId", "description", "trackingNumber", "pieces", "totalWeightValue", "totalVolumeValue"
          FROM "packages" WHERE "receiptId" IN (:ids) ORDER BY "receiptId", "position"`,
@@ -128,10 +122,10 @@ export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promi
       query,
       { offset: (query.page - 1) * query.limit, limit: query.limit },
     );
-    const receipts = await receiptsByIds(pageIds);
+    const receipts = await receiptsByIds(pageIds, consigneeIds);
     const totalPages = Math.ceil(totalItems / query.limit);
     return {
-      // A receipt a sync deleted since its id was read is left out rather than failing the page.
+      // A receipt a sync deleted or moved since its id was read is left out rather than failing the page.
       data: pageIds.flatMap((id) => receipts.get(id) ?? []),
       pagination: {
         currentPage: query.page,
@@ -149,8 +143,7 @@ export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promi
 export async function getReceipt(user: PublicUser, id: number): Promise<Receipt> {
   await requireMirror();
   const consigneeIds = await visibleConsigneeIds(user);
-  const visible = await ReceiptRecord.count({ where: { [Op.and]: [{ id }, scopeWhere(consigneeIds)] } });
-  const receipt = visible ? (await receiptsByIds([id])).get(id) : undefined;
+  const receipt = (await receiptsByIds([id], consigneeIds)).get(id);
   // Someone else's receipt is indistinguishable from one that does not exist.
   if (!receipt) throw new AppError('NOT_FOUND', 'Receipt not found');
   return receipt;

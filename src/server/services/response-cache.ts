@@ -4,7 +4,7 @@
  */
 import { LRUCache } from 'lru-cache';
 
-const MAX_AGE_MS = 10 * 60_000;
+export const CACHE_MAX_AGE_MS = 10 * 60_000;
 
 /** Bumped by every clear: an answer computed from data a sync has since replaced is not kept. */
 let generation = 0;
@@ -13,9 +13,9 @@ let generation = 0;
 export const cacheGeneration = () => generation;
 
 /** Whole answers (a list page, a count, the stats): at most 1,000 of them. */
-const answers = new LRUCache<string, { value: unknown }>({ max: 1_000, ttl: MAX_AGE_MS });
+const answers = new LRUCache<string, { value: unknown }>({ max: 1_000, ttl: CACHE_MAX_AGE_MS });
 /** The ids a search matches, ascending: at most 2 million ids (16 MB). */
-const idLists = new LRUCache<string, Float64Array>({ maxSize: 2_000_000, sizeCalculation: (ids) => Math.max(1, ids.length), ttl: MAX_AGE_MS });
+const idLists = new LRUCache<string, Float64Array>({ maxSize: 2_000_000, sizeCalculation: (ids) => Math.max(1, ids.length), ttl: CACHE_MAX_AGE_MS });
 
 export async function cachedAnswer<T>(key: string, compute: () => Promise<T>): Promise<{ value: T; cached: boolean }> {
   const entry = answers.get(key);

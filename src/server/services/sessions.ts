@@ -3,13 +3,12 @@
  * A session ends at logout, after an idle period, or at an absolute age, whichever comes first.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { PublicUser } from '~/shared/validation';
 import { config } from '../config';
 import { sequelize } from '../db';
 import { Session, User } from '../db/models';
-import { forgetOnWrite } from '../db/write-hooks';
+import { forgetOnWrite, RecentRows } from '../db/write-hooks';
 import { toPublicUser } from '../db/public-user';
 
 const MINUTE_MS = 60_000;
@@ -39,25 +38,32 @@ export function isSessionExpired(session: { expiresAt: Date; lastSeenAt: Date },
 }
 
 /**
- * Sessions found in the last second, so that most requests need no query. Any change to a session or
- * a user made by this process forgets them all at once; a session ended by another process (several
- * portals on one database) stops working within SESSION_RECHECK_MS.
+ * Sessions found in the last second, so that most requests need no query. Ending a session or changing
+ * a user in this process forgets them all at once; a session ended by another process (several portals
+ * on one database) stops working within SESSION_RECHECK_MS.
  */
 export const SESSION_RECHECK_MS = 1_000;
-const recentSessions = new LRUCache<string, ActiveSession & { lastSeenAt: number; expiresAt: number }>({ max: 10_000, ttl: SESSION_RECHECK_MS });
-const forgetRecentSessions = () => recentSessions.clear();
+type RecentSession = ActiveSession & { lastSeenAt: number; expiresAt: number };
+const recentSessions = new RecentRows<string, RecentSession>(SESSION_RECHECK_MS);
+const forgetRecentSessions = () => recentSessions.forgetAll();
 forgetOnWrite(User, ['afterSave', 'afterDestroy', 'afterBulkUpdate', 'afterBulkDestroy'], forgetRecentSessions);
 // Touching lastSeenAt changes nothing a request decides on; only ending a session does.
 forgetOnWrite(Session, ['afterDestroy', 'afterBulkDestroy'], forgetRecentSessions);
 
 type SessionRow = { sessionId: string; lastSeenAt: string; expiresAt: string } & Parameters<typeof toPublicUser>[0];
 
-/** Runs on every request, so it is one plain query rather than a model with an include. */
+/** Runs on every request: a session checked within the last second is taken as it was. */
 export async function findActiveSession(token: string | undefined): Promise<ActiveSession | null> {
   if (!token || token.length > 100) return null;
   const sessionId = hashToken(token);
-  const recent = recentSessions.get(sessionId);
-  if (recent && Date.now() - recent.lastSeenAt <= TOUCH_INTERVAL_MS && Date.now() < recent.expiresAt) return { sessionId, user: recent.user };
+  // A copy is usable until the session expires or needs touching, whichever comes first.
+  const usable = (session: RecentSession) => Date.now() < Math.min(session.expiresAt, session.lastSeenAt + TOUCH_INTERVAL_MS);
+  const session = await recentSessions.read(sessionId, () => readActiveSession(sessionId), usable);
+  return session && { sessionId, user: session.user };
+}
+
+/** One plain query rather than a model with an include. */
+async function readActiveSession(sessionId: string): Promise<RecentSession | null> {
   const [row] = await sequelize.query<SessionRow>(
     `SELECT s."id" AS "sessionId", s."lastSeenAt", s."expiresAt", u."id", u."username", u."fullName", u."email", u."role",
             u."isActive", u."lastLogin", u."createdAt"
@@ -76,9 +82,7 @@ export async function findActiveSession(token: string | undefined): Promise<Acti
     await Session.update({ lastSeenAt: new Date(now) }, { where: { id: sessionId } });
     lastSeenAt = now;
   }
-  const user = toPublicUser(row);
-  recentSessions.set(sessionId, { sessionId, user, lastSeenAt, expiresAt: times.expiresAt.getTime() });
-  return { sessionId, user };
+  return { sessionId, user: toPublicUser(row), lastSeenAt, expiresAt: times.expiresAt.getTime() };
 }
 
 export async function endSession(token: string | undefined, transaction?: Transaction): Promise<void> {

@@ -1,0 +1,33 @@
+/**
+ * Long lists of whole numbers read as one text (SQLite's group_concat, PostgreSQL's string_agg)
+ * rather than one row object each: at 100,000 ids that is most of the cost of reading them.
+ */
+import { sequelize } from './index';
+
+const isSqlite = sequelize.getDialect() === 'sqlite';
+
+/** An aggregate of `expression` over the rows in `order` (SQLite keeps the order of an ordered subquery). */
+export const numberListOf = (expression: string, order: string) =>
+  isSqlite ? `group_concat(${expression})` : `string_agg((${expression})::text, ',' ORDER BY ${order})`;
+
+/** The rows of `from` in `order`, ready for numberListOf: an ordered subquery for SQLite, the table for PostgreSQL. */
+export const orderedRows = (from: string, order: string) => (isSqlite ? `(SELECT * FROM ${from} ORDER BY ${order}) AS "ordered"` : `${from} AS "ordered"`);
+
+/** Parses a comma-separated list of whole numbers; far faster than split(',').map(Number). */
+export function parseNumberList(text: string | null): Float64Array {
+  if (!text) return new Float64Array(0);
+  const numbers = new Float64Array(Math.floor(text.length / 2) + 1);
+  let count = 0;
+  let value = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 44) {
+      numbers[count++] = value;
+      value = 0;
+    } else {
+      value = value * 10 + (code - 48);
+    }
+  }
+  numbers[count++] = value;
+  return numbers.slice(0, count);
+}
