@@ -10,6 +10,7 @@ import { CHROMIUM_ARGS, chromiumPath } from '../tests/support/chromium.ts';
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS || 100_000);
 const CONCURRENCY = 10;
 const REQUESTS = 2_000;
+const THROUGHPUT_REQUESTS = 10_000;
 const KB = 1024;
 const DEMO_PASSWORD = 'bench-demo-password';
 const SORT_KEYS = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'origin'];
@@ -112,15 +113,18 @@ function variedPages() {
   return urls.slice(0, REQUESTS);
 }
 
-/** A bare node:http server in a process of its own, answering every request with the bytes the portal sent for `path`. */
+/**
+ * A bare node:http server in a process of its own, answering every request with what the portal
+ * answered for `path`: the same JSON, brotli-compressed once as the portal compresses it (quality 4).
+ */
 async function startBareServer(path, cookie) {
-  const response = await fetch(portal.url + path, { headers: { Cookie: cookie, 'Accept-Encoding': 'gzip, br' } });
-  const body = Buffer.from(await response.arrayBuffer()).toString('base64');
-  const headers = { 'Content-Type': response.headers.get('content-type'), 'Content-Encoding': response.headers.get('content-encoding') ?? 'identity' };
+  const response = await fetch(portal.url + path, { headers: { Cookie: cookie } });
+  const json = await response.text();
   const port = await freePort();
   const source = `
-    const body = Buffer.from(${JSON.stringify(body)}, 'base64');
-    const headers = ${JSON.stringify(headers)};
+    const zlib = require('node:zlib');
+    const body = zlib.brotliCompressSync(${JSON.stringify(json)}, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } });
+    const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Encoding': 'br' };
     require('node:http').createServer((req, res) => { res.writeHead(200, headers); res.end(body); }).listen(${port}, '127.0.0.1', () => console.log('ready'));`;
   const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => child.stdout.once('data', resolve));
@@ -236,7 +240,9 @@ async function load(base, paths, cookie, count) {
   return { timings, filled, errors, rate: timings.length / seconds };
 }
 
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1) : '–');
+function percentile(sorted, p) {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1) : '–';
+}
 
 async function latency(label, paths, cookie) {
   const { timings, filled, errors, rate } = await load(portal.url, paths, cookie, REQUESTS);
@@ -245,8 +251,6 @@ async function latency(label, paths, cookie) {
   const filledNote = filled.length < timings.length ? `; the ${filled.length} pages with receipts: p50 ${percentile(filled, 50)} ms, p99 ${percentile(filled, 99)} ms` : '';
   console.log(`  ${label.padEnd(38)} p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, ${rate.toFixed(0)} req/s, ${errors} errors${filledNote}`);
 }
-
-const THROUGHPUT_REQUESTS = 10_000;
 
 async function throughput(label, base, paths, cookie) {
   await load(base, paths, cookie, 1_000);
