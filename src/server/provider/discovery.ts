@@ -55,12 +55,14 @@ function discover(): Promise<oauth.AuthorizationServer> {
   attempt ??= fetchMetadata(new URL(config.providerIssuer!))
     .then((metadata) => {
       discovered = withOverrides(metadata);
+      if (failures > 0) console.log(`Provider metadata read from ${config.providerIssuer} after ${failures} failed attempts.`);
       lastFailure = null;
       return discovered;
     })
     .catch((error: unknown) => {
       lastFailure = discoveryFailure(error);
       const pause = RETRY_PAUSES_SECONDS[Math.min(failures, RETRY_PAUSES_SECONDS.length - 1)]!;
+      if (failures === 0) console.error(`${lastFailure.message}; trying again, at most every ${RETRY_PAUSES_SECONDS.at(-1)} s.`);
       failures++;
       retryTimer ??= setTimeout(() => {
         retryTimer = null;
@@ -84,4 +86,9 @@ export async function authorizationServer(): Promise<oauth.AuthorizationServer> 
   if (attempt) return attempt;
   if (lastFailure && retryTimer) throw lastFailure;
   return discover();
+}
+
+/** At start: read the metadata now, so that the first admin or sync finds the server described. */
+export function startProviderDiscovery(): void {
+  if (config.providerIssuer !== null) authorizationServer().catch(() => undefined);
 }
