@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './tests/support/chromium';
-import { E2E_ADMIN_PASSWORD, E2E_PORT, E2E_URL } from './tests/support/e2e-env';
+import { E2E_ADMIN_PASSWORD, E2E_PORT, E2E_URL, OIDC_CLIENT_SECRET, OIDC_PORTAL_URL, OIDC_SERVER_URL } from './tests/support/e2e-env';
 
 // One data folder per run, shared by the main process and its workers through the environment.
 process.env.E2E_RUN_DIR ??= `.tmp/e2e-${Date.now()}`;
@@ -49,5 +49,20 @@ export default defineConfig({
     portal(E2E_PORT + 2, 'provider-down', { PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9' }),
     portal(E2E_PORT + 3, 'admin-area', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '3600' }),
     portal(E2E_PORT + 4, 'tokens', { SYNC_INTERVAL_SECONDS: '3600' }),
+    {
+      command: 'node tests/support/oidc-server-main.ts',
+      url: `${OIDC_SERVER_URL}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { OIDC_PORT: String(E2E_PORT + 5), OIDC_REDIRECT_URI: `${OIDC_PORTAL_URL}/admin/tokens/callback`, OIDC_CLIENT_SECRET },
+    },
+    portal(E2E_PORT + 6, 'oidc', {
+      PROVIDER: 'http',
+      PROVIDER_ISSUER: OIDC_SERVER_URL,
+      PROVIDER_URL: `${OIDC_SERVER_URL}/api`,
+      PROVIDER_CLIENT_SECRET: OIDC_CLIENT_SECRET,
+      PROVIDER_SCOPE: 'receipts offline_access',
+      SYNC_INTERVAL_SECONDS: '3600',
+    }),
   ],
 });

@@ -22,7 +22,9 @@ const ERROR_PAGE_ROUTE = '/500';
 const TILE_IMAGE_SOURCE = tileImageSource(config.mapTileUrl);
 
 const isApi = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
-const isSandbox = (pathname: string) => pathname === '/sandbox' || pathname.startsWith('/sandbox/');
+/** The sandbox's paths, and its metadata where RFC 8414 puts it for the issuer …/sandbox. */
+const isSandbox = (pathname: string) =>
+  pathname === '/sandbox' || pathname.startsWith('/sandbox/') || pathname === '/.well-known/oauth-authorization-server/sandbox';
 /** The sandbox's consent page is a browser form; its token, data and control calls come from servers. */
 const isSandboxServerCall = (pathname: string) => isSandbox(pathname) && pathname.replace(/\/+$/, '') !== '/sandbox/oauth/authorize';
 

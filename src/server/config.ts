@@ -3,6 +3,10 @@ import path from 'node:path';
 
 export type ProviderMode = 'sandbox' | 'http';
 
+/** How the portal authenticates at the token and revocation endpoints (RFC 6749 §2.3, RFC 8414 §2). */
+export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
+
 export interface Config {
   port: number;
   host: string;
@@ -19,9 +23,21 @@ export interface Config {
   provider: ProviderMode;
   /** Where the server reaches the provider: PROVIDER_URL, or this process's own /sandbox. */
   providerUrl: string;
-  /** Where the admin's browser is sent to authorize (the sandbox: under PUBLIC_URL). */
-  providerAuthorizeUrl: string;
-  providerTokenUrl: string;
+  /**
+   * The authorization server's issuer, whose metadata (RFC 8414, else OpenID Connect Discovery) names
+   * its endpoints; null: the endpoints below, as configured. The sandbox's is its loopback URL.
+   */
+  providerIssuer: string | null;
+  /** Where the admin's browser is sent to authorize; null: from the issuer's metadata. */
+  providerAuthorizeUrl: string | null;
+  /** The token endpoint; null: from the issuer's metadata. */
+  providerTokenUrl: string | null;
+  /** The RFC 7009 revocation endpoint; null: from the issuer's metadata, if it names one. */
+  providerRevocationUrl: string | null;
+  /** The scopes asked for, space-separated. */
+  providerScope: string;
+  /** PROVIDER_TOKEN_AUTH; null: the best method the server supports (client_secret_basic first). */
+  providerTokenAuth: TokenAuthMethod | null;
   providerClientId: string;
   providerClientSecret: string | null;
   /** The OAuth2 redirect URI registered with the provider: the portal's callback page. */
@@ -86,6 +102,22 @@ function required(env: Env, name: string, when: string): string {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
+function optionalUrl(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  if (!URL.canParse(raw)) throw new Error(`${name} must be a URL, got "${raw}"`);
+  return raw;
+}
+
+function tokenAuth(env: Env, secret: string | null): TokenAuthMethod | null {
+  const raw = env.PROVIDER_TOKEN_AUTH?.trim();
+  if (!raw) return null;
+  const method = TOKEN_AUTH_METHODS.find((known) => known === raw);
+  if (!method) throw new Error(`PROVIDER_TOKEN_AUTH must be one of ${TOKEN_AUTH_METHODS.join(', ')}, got "${raw}"`);
+  if (method !== 'none' && secret === null) throw new Error(`PROVIDER_TOKEN_AUTH=${method} needs PROVIDER_CLIENT_SECRET`);
+  return method;
+}
+
 /** The address this process reaches itself on, whatever interface it listens on. */
 function loopbackHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
@@ -107,7 +139,10 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   if (provider !== 'sandbox' && provider !== 'http') throw new Error(`PROVIDER must be sandbox or http, got "${provider}"`);
   const host = text(env, 'HOST', 'localhost');
   const providerUrl = trimSlash(provider === 'sandbox' ? `http://${loopbackHost(host)}:${port}/sandbox` : required(env, 'PROVIDER_URL', 'PROVIDER=http'));
-  const browserProviderUrl = provider === 'sandbox' ? `${publicUrl.origin}/sandbox` : providerUrl;
+  // The sandbox publishes its metadata like any server; without an issuer the endpoints default under PROVIDER_URL.
+  const providerIssuer = provider === 'sandbox' ? providerUrl : optionalUrl(env, 'PROVIDER_ISSUER');
+  const endpointDefault = (suffix: string) => (providerIssuer === null ? `${providerUrl}${suffix}` : null);
+  const providerClientSecret = env.PROVIDER_CLIENT_SECRET?.trim() || null;
 
   return {
     port,
@@ -122,10 +157,14 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     adminPassword: env.ADMIN_PASSWORD || null,
     provider,
     providerUrl,
-    providerAuthorizeUrl: text(env, 'PROVIDER_AUTHORIZE_URL', `${browserProviderUrl}/oauth/authorize`),
-    providerTokenUrl: text(env, 'PROVIDER_TOKEN_URL', `${providerUrl}/oauth/token`),
+    providerIssuer,
+    providerAuthorizeUrl: optionalUrl(env, 'PROVIDER_AUTHORIZE_URL') ?? endpointDefault('/oauth/authorize'),
+    providerTokenUrl: optionalUrl(env, 'PROVIDER_TOKEN_URL') ?? endpointDefault('/oauth/token'),
+    providerRevocationUrl: optionalUrl(env, 'PROVIDER_REVOCATION_URL'),
+    providerScope: text(env, 'PROVIDER_SCOPE', 'receipts').split(/\s+/).join(' '),
+    providerTokenAuth: tokenAuth(env, providerClientSecret),
     providerClientId: text(env, 'PROVIDER_CLIENT_ID', 'freight-portal'),
-    providerClientSecret: env.PROVIDER_CLIENT_SECRET?.trim() || null,
+    providerClientSecret,
     oauthRedirectUri: `${publicUrl.origin}/admin/tokens/callback`,
     sandboxAccessTokenSeconds: integer(env, 'SANDBOX_ACCESS_TOKEN_SECONDS', 3600),
     sandboxRefreshTokenSeconds: integer(env, 'SANDBOX_REFRESH_TOKEN_SECONDS', 30 * 86_400),

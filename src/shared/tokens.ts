@@ -4,7 +4,28 @@
  * answers of the token calls, the OAuth2 popup's message, and the pure parts of the screen.
  */
 import * as z from 'zod/mini';
-import { REFRESH_EXPIRY_MAX_SECONDS, REFRESH_EXPIRY_MIN_SECONDS, TOKEN_WARNING_MINUTES } from './constants';
+import { REFRESH_EXPIRY_MAX_SECONDS, REFRESH_EXPIRY_MIN_SECONDS, TOKEN_AUTO_REFRESH_MINUTES, TOKEN_WARNING_MINUTES } from './constants';
+
+/** The texts of the provider connection's states, on the token screen, the callback page, the dashboard and in answers. */
+export const CONNECTION_TEXTS = {
+  reconnectRequired: 'Reconnect required',
+  reconnectExplained:
+    "The provider no longer accepts the portal's refresh token, so receipts are not updated. Sign in at the provider again to restore the connection.",
+  providerSaid: (reason: string) => `The provider said: ${reason}`,
+  reconnect: 'Reconnect',
+  refreshRefused: 'The provider no longer accepts the stored refresh token. Reconnect with the OAuth2 flow or enter new tokens manually.',
+  noRefreshToken:
+    'The provider gave no refresh token, so the connection stops when the access token expires. If the provider issues refresh tokens for offline_access, add it to PROVIDER_SCOPE and connect again.',
+  unknownRefreshExpiry: 'The provider did not say when this token expires.',
+  enterExpiryManually: 'If you know its lifetime, enter it with the tokens under Manual Entry.',
+  autoRefresh: `Access tokens are refreshed automatically when ${TOKEN_AUTO_REFRESH_MINUTES} minutes or half of their lifetime remain, whichever comes later, while a valid refresh token is available.`,
+  dashboardNotice: 'The connection to the logistics provider must be renewed: receipts are not updated until an administrator reconnects.',
+  openTokenManagement: 'Open Token Management',
+  cleared: 'All tokens cleared successfully',
+  clearedWithoutRevocation: (reason: string) =>
+    `All tokens cleared, but the provider could not revoke them: ${reason.replace(/\.+$/, '')}. They may stay valid at the provider until they expire.`,
+  providerUnavailable: 'The logistics provider could not be reached. Please try again later.',
+} as const;
 
 export const TOKENS_REQUIRED_MESSAGE = 'Both access token and refresh token are required';
 export const EXPIRY_POSITIVE_MESSAGE = 'Refresh token expiry must be a positive number';
@@ -73,6 +94,17 @@ export interface TokenStatus {
   isRefreshing: boolean;
   source: TokenSource | null;
   lastUpdated: string | null;
+  /** The provider refused the refresh token: no refresh is tried until new tokens are stored. */
+  reconnectRequired: boolean;
+  /** The provider's reason for refusing it, when it gave one. */
+  reconnectReason: string | null;
+}
+
+/** DELETE /api/tokens/clear: the tokens are gone; whether the provider revoked them first. */
+export interface TokenClearResult {
+  /** False when the provider has no revocation endpoint, or the revocation failed. */
+  revoked: boolean;
+  revocationError: string | null;
 }
 
 /** GET /api/tokens/info: how the portal reaches its provider (no credential). */
@@ -87,10 +119,16 @@ export interface TokenInfo {
 
 /** GET /api/tokens/oauth/config: the OAuth2 client as registered with the provider, without its secret. */
 export interface OAuthConfig {
+  /** The issuer whose metadata was discovered; null without PROVIDER_ISSUER. */
+  issuer: string | null;
   clientId: string;
   clientType: 'public' | 'confidential';
+  /** How the client authenticates at the token endpoint. */
+  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post' | 'none';
   authorizationUrl: string;
   tokenUrl: string;
+  /** The RFC 7009 endpoint Clear Tokens revokes at; null when the provider has none. */
+  revocationUrl: string | null;
   redirectUri: string;
   scope: string;
   codeChallengeMethod: 'S256';
@@ -130,11 +168,13 @@ export function oauthFailureText(description: string | null | undefined): string
 
 // The token cards (spec "Token Management" and section 4).
 
-export type TokenStateLabel = 'Not Set' | 'Valid' | 'Expired' | 'Loading...';
+export type TokenStateLabel = 'Not Set' | 'Valid' | 'Expired' | 'Loading...' | typeof CONNECTION_TEXTS.reconnectRequired;
 
 export interface TokenFacts {
   present: boolean;
   expired: boolean;
+  /** The provider refused it (refresh token only). */
+  refused: boolean;
   /** Minutes left; null when the expiry is unknown. */
   minutesLeft: number | null;
 }
@@ -143,20 +183,22 @@ export interface TokenFacts {
 export function tokenFacts(status: TokenStatus | null, which: 'access' | 'refresh'): TokenFacts | null {
   if (!status) return null;
   return which === 'access'
-    ? { present: status.hasAccessToken, expired: status.isAccessTokenExpired, minutesLeft: status.accessTokenExpiresInMinutes }
-    : { present: status.hasRefreshToken, expired: status.isRefreshTokenExpired, minutesLeft: status.refreshTokenExpiresInMinutes };
+    ? { present: status.hasAccessToken, expired: status.isAccessTokenExpired, refused: false, minutesLeft: status.accessTokenExpiresInMinutes }
+    : { present: status.hasRefreshToken, expired: status.isRefreshTokenExpired, refused: status.reconnectRequired, minutesLeft: status.refreshTokenExpiresInMinutes };
 }
 
 export function tokenStateLabel(facts: TokenFacts | null): TokenStateLabel {
   if (!facts) return 'Loading...';
   if (!facts.present) return 'Not Set';
-  return facts.expired ? 'Expired' : 'Valid';
+  if (facts.expired) return 'Expired';
+  return facts.refused ? CONNECTION_TEXTS.reconnectRequired : 'Valid';
 }
 
-/** 'Expired', 'Xh Ym' or 'Ym'; 'Unknown' when the expiry is not known, '—' without a token. */
+/** 'Expired', 'Xh Ym' or 'Ym'; 'Unknown' when the expiry is not known, '—' without a token or with a refused one. */
 export function timeRemainingText(facts: TokenFacts | null): string {
   if (!facts || !facts.present) return '—';
   if (facts.expired) return 'Expired';
+  if (facts.refused) return '—';
   if (facts.minutesLeft === null) return 'Unknown';
   const minutes = Math.max(0, Math.floor(facts.minutesLeft));
   const hours = Math.floor(minutes / 60);
@@ -165,17 +207,22 @@ export function timeRemainingText(facts: TokenFacts | null): string {
 
 export type TokenTone = 'error' | 'warning' | 'success' | 'neutral';
 
-/** Red when expired, yellow at TOKEN_WARNING_MINUTES or less, green otherwise; grey while loading or not set. */
+/** Red when expired or refused, yellow at TOKEN_WARNING_MINUTES or less, green otherwise; grey while loading or not set. */
 export function tokenTone(facts: TokenFacts | null): TokenTone {
   if (!facts || !facts.present) return 'neutral';
-  if (facts.expired) return 'error';
+  if (facts.expired || facts.refused) return 'error';
   if (facts.minutesLeft !== null && facts.minutesLeft <= TOKEN_WARNING_MINUTES) return 'warning';
   return 'success';
 }
 
 /** A refresh token whose expiry nobody told us (a provider without the extension, or manual entry without it). */
 export function hasUnknownRefreshExpiry(status: TokenStatus | null): boolean {
-  return status !== null && status.hasRefreshToken && status.refreshTokenExpiry === null;
+  return status !== null && status.hasRefreshToken && !status.reconnectRequired && status.refreshTokenExpiry === null;
+}
+
+/** Connected without a refresh token: the connection ends with the access token. */
+export function lacksRefreshToken(status: TokenStatus | null): boolean {
+  return status !== null && status.hasAccessToken && !status.hasRefreshToken;
 }
 
 export interface ScreenBox {

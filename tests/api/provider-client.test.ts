@@ -180,18 +180,36 @@ describe('provider client', () => {
     expect((await stored()).refreshToken).not.toBe(before.refreshToken);
   });
 
-  it('when the access token expires within five minutes, then the client refreshes before the call; with more time left it does not', async () => {
+  /** Stores the current tokens again as if they had been stored `agoMs` earlier and expire at `expiresAt`. */
+  async function storeAged(current: Awaited<ReturnType<typeof stored>>, agoMs: number, expiresInMs: number) {
+    await tokens.saveProviderTokens({ ...current, accessToken: current.accessToken!, accessTokenExpiresAt: new Date(Date.now() + expiresInMs) }, 'oauth2');
+    await sequelize.query('UPDATE provider_tokens SET updatedAt = ?', { replacements: [new Date(Date.now() - agoMs).toISOString().replace('T', ' ').replace('Z', ' +00:00')] });
+  }
+
+  it('when an hour\'s access token has less than five minutes left, then the client refreshes before the call; with more time left it does not', async () => {
     const current = await stored();
-    await tokens.saveProviderTokens({ ...current, accessToken: current.accessToken!, accessTokenExpiresAt: new Date(Date.now() + 10 * MINUTE) }, 'oauth2');
+    await storeAged(current, 50 * MINUTE, 10 * MINUTE);
     await client.providerClient().listConsignees();
     expect((await stored()).accessToken).toBe(current.accessToken);
 
-    await tokens.saveProviderTokens({ ...current, accessToken: current.accessToken!, accessTokenExpiresAt: new Date(Date.now() + 4 * MINUTE) }, 'oauth2');
+    await storeAged(current, 56 * MINUTE, 4 * MINUTE);
     await client.providerClient().listConsignees();
     const after = await stored();
     expect(after.accessToken).not.toBe(current.accessToken);
     expect(after.refreshToken).not.toBe(current.refreshToken);
     expect(after.accessTokenExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 50 * MINUTE);
+  });
+
+  it('when a short-lived access token has more than half its lifetime left, then it is used without a refresh; past half, it is refreshed', async () => {
+    const current = await stored();
+    // Four minutes' lifetime, just stored: under the five-minute rule alone every call would refresh.
+    await tokens.saveProviderTokens({ ...current, accessToken: current.accessToken!, accessTokenExpiresAt: new Date(Date.now() + 4 * MINUTE) }, 'oauth2');
+    for (let call = 0; call < 3; call++) await client.providerClient().listConsignees();
+    expect((await stored()).accessToken).toBe(current.accessToken);
+
+    await storeAged(current, 2.5 * MINUTE, 1.5 * MINUTE);
+    await client.providerClient().listConsignees();
+    expect((await stored()).accessToken).not.toBe(current.accessToken);
   });
 
   it('when refreshProviderTokens() is called, then a new pair is stored and the source is kept', async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient } from './client';
 import { createUser, expectError, queryDatabase, signIn, signedInAdmin, sqliteDate, waitForMirror, writeDatabase } from './helpers';
-import { connect, control, decide, tokenRequest, CLIENT_ID } from './sandbox';
+import { connect, control, decide, sandboxGet, tokenRequest, CLIENT_ID } from './sandbox';
 
 const STATUS_FIELDS = [
   'accessTokenExpiresInMinutes',
@@ -21,6 +21,8 @@ const STATUS_FIELDS = [
   'isRefreshTokenExpired',
   'isRefreshing',
   'lastUpdated',
+  'reconnectReason',
+  'reconnectRequired',
   'refreshTokenExpiresInMinutes',
   'refreshTokenExpiry',
   'source',
@@ -166,6 +168,8 @@ describe('status, info and OAuth2 config', () => {
       canRefresh: true,
       isRefreshing: false,
       source: 'sandbox',
+      reconnectRequired: false,
+      reconnectReason: null,
     });
     expect(Date.parse(data.accessTokenExpiry) - Date.now()).toBeGreaterThan(50 * 60_000);
     expect(data.accessTokenExpiresInMinutes).toBeGreaterThanOrEqual(50);
@@ -187,14 +191,17 @@ describe('status, info and OAuth2 config', () => {
     });
   });
 
-  it('when the admin asks for the OAuth2 config, then it describes the public PKCE client without a secret', async () => {
+  it('when the admin asks for the OAuth2 config, then it describes the public PKCE client without a secret, with the endpoints the sandbox\'s metadata names', async () => {
     const response = await admin.get('/api/tokens/oauth/config');
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
+      issuer: `${portal.url}/sandbox`,
       clientId: CLIENT_ID,
       clientType: 'public',
+      tokenEndpointAuthMethod: 'none',
       authorizationUrl: `${portal.url}/sandbox/oauth/authorize`,
       tokenUrl: `${portal.url}/sandbox/oauth/token`,
+      revocationUrl: `${portal.url}/sandbox/oauth/revoke`,
       redirectUri: `${portal.url}/admin/tokens/callback`,
       scope: 'receipts',
       codeChallengeMethod: 'S256',
@@ -302,13 +309,18 @@ describe('refresh', () => {
     expect((await admin.post('/api/tokens/refresh')).status).toBe(200);
   });
 
-  it('when the provider refuses the refresh token, then 502 says so and the tokens stay', async () => {
+  it('when the provider refuses the refresh token, then 502 says so, the tokens stay, reconnect is required and no refresh is tried again until new tokens come', async () => {
     await updateTokens({ accessToken: 'opaque-access', refreshToken: 'not-a-refresh-token-of-this-provider' });
     const before = await status();
     const response = await admin.post('/api/tokens/refresh');
     expectError(response, 502, 'EXTERNAL_API_ERROR', /^The provider refused the refresh token: The refresh token is invalid, expired or already used\./);
-    expect((await status()).lastUpdated).toBe(before.lastUpdated);
+    const after = await status();
+    expect(after.lastUpdated).toBe(before.lastUpdated);
+    expect(after).toMatchObject({ hasRefreshToken: true, canRefresh: false, reconnectRequired: true, reconnectReason: 'The refresh token is invalid, expired or already used' });
+    expectError(await admin.post('/api/tokens/refresh'), 409, 'CONFLICT', 'The provider no longer accepts the stored refresh token. Reconnect with the OAuth2 flow or enter new tokens manually.');
+
     await reconnect();
+    expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false, reconnectReason: null });
   });
 
   it('when the refresh token has expired, then 409 says so and the status shows it expired', async () => {
@@ -321,10 +333,15 @@ describe('refresh', () => {
 });
 
 describe('clear', () => {
-  it('when the admin clears the tokens, then the status is empty, refresh is refused and receipts are still served from the mirror', async () => {
+  it('when the admin clears the tokens, then the provider revokes them, the status is empty, refresh is refused and receipts are still served from the mirror', async () => {
+    const pair = await connect(portal);
+    expect((await updateTokens(pair)).status).toBe(200);
     const response = await admin.delete('/api/tokens/clear');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, data: null, message: 'All tokens cleared successfully' });
+    expect(response.body).toEqual({ success: true, data: { revoked: true, revocationError: null }, message: 'All tokens cleared successfully' });
+    // RFC 7009: both are dead at the provider.
+    expect((await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: pair.refreshToken, client_id: CLIENT_ID })).body.error).toBe('invalid_grant');
+    expect((await sandboxGet(portal, '/v1/consignees', pair.accessToken)).status).toBe(401);
     expect(await status()).toEqual({
       hasAccessToken: false,
       hasRefreshToken: false,
@@ -338,6 +355,8 @@ describe('clear', () => {
       isRefreshing: false,
       source: null,
       lastUpdated: null,
+      reconnectRequired: false,
+      reconnectReason: null,
     });
     expect(await queryDatabase(portal, 'SELECT * FROM provider_tokens')).toEqual([]);
     expectError(await admin.post('/api/tokens/refresh'), 409, 'CONFLICT', 'No refresh token is stored. Use the OAuth2 flow or enter the tokens manually.');
@@ -348,7 +367,7 @@ describe('clear', () => {
     expect((await viewerClient.get('/api/receipts?limit=5')).status).toBe(200);
 
     // Clearing twice is no error.
-    expect((await admin.delete('/api/tokens/clear')).status).toBe(200);
+    expect((await admin.delete('/api/tokens/clear')).body.data).toEqual({ revoked: false, revocationError: null });
     await reconnect();
     expect(await status()).toMatchObject({ hasAccessToken: true, source: 'oauth2' });
   });

@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { CONNECTION_TEXTS } from '../../src/shared/tokens';
 import { TOKENS_URL } from '../support/e2e-env';
 import { ADMIN, expect, openHydrated, test } from './fixtures';
 
@@ -176,7 +177,7 @@ test('manual entry: masked values, the spec rules, Update Tokens, then a refresh
   const refreshCard = card(page, 'Refresh Token');
   await expect(fact(refreshCard, 'Expires')).toHaveText('Unknown');
   await expect(fact(refreshCard, 'Time Remaining')).toHaveText('Unknown');
-  await expect(refreshCard.getByRole('note')).toContainText('expiry could not be determined');
+  await expect(refreshCard.getByRole('note')).toContainText(CONNECTION_TEXTS.unknownRefreshExpiry);
   await expect(page.getByText(pair.accessToken)).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Refresh Token' }).click();

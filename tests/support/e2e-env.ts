@@ -13,3 +13,8 @@ export const PROVIDER_DOWN_URL = `http://127.0.0.1:${E2E_PORT + 2}`;
 export const ADMIN_AREA_URL = `http://127.0.0.1:${E2E_PORT + 3}`;
 /** A fifth portal for the provider-token tests: clearing the tokens must not cut the others off the provider. */
 export const TOKENS_URL = `http://127.0.0.1:${E2E_PORT + 4}`;
+/** An independent OAuth2 server (oidc-provider, tests/support/oidc-server.ts) with its resource server under /api. */
+export const OIDC_SERVER_URL = `http://127.0.0.1:${E2E_PORT + 5}`;
+export const OIDC_CLIENT_SECRET = 'oidc-e2e-client-secret';
+/** A sixth portal connected to that server by discovery (PROVIDER_ISSUER), not to its sandbox. */
+export const OIDC_PORTAL_URL = `http://127.0.0.1:${E2E_PORT + 6}`;

@@ -24,6 +24,8 @@ export interface Portal {
 export interface StartOptions {
   /** Reuse this folder (database, app-secret, uploads) instead of a fresh one: a restart. */
   dir?: string;
+  /** Listen here instead of on a free port (a redirect URI registered before the start). */
+  port?: number;
 }
 
 export function freePort(): Promise<number> {
@@ -39,7 +41,7 @@ export function freePort(): Promise<number> {
 
 export async function startPortal(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Portal> {
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'portal-test-')));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['server.mjs'], {

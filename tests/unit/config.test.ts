@@ -54,16 +54,37 @@ describe('loadConfig defaults', () => {
     expect(() => load({ PROVIDER: 'http' })).toThrow('PROVIDER_URL is required with PROVIDER=http');
     const config = load({ PROVIDER: 'http', PROVIDER_URL: 'https://logistics.example.com/api/', PUBLIC_URL: 'https://portal.example.com' });
     expect(config.providerUrl).toBe('https://logistics.example.com/api');
+    expect(config.providerIssuer).toBeNull();
     expect(config.providerAuthorizeUrl).toBe('https://logistics.example.com/api/oauth/authorize');
     expect(config.providerTokenUrl).toBe('https://logistics.example.com/api/oauth/token');
+    expect(config.providerRevocationUrl).toBeNull();
+    expect(config.providerScope).toBe('receipts');
+    expect(config.providerTokenAuth).toBeNull();
     expect(config.oauthRedirectUri).toBe('https://portal.example.com/admin/tokens/callback');
   });
 
-  it('when PROVIDER is sandbox, then the server reaches it on its own port and the browser under PUBLIC_URL', () => {
+  it('when PROVIDER_ISSUER is set, then the endpoints come from its metadata unless configured', () => {
+    const http = { PROVIDER: 'http', PROVIDER_URL: 'https://logistics.example.com/api', PROVIDER_ISSUER: 'https://login.example.com' };
+    expect(load(http)).toMatchObject({ providerIssuer: 'https://login.example.com', providerAuthorizeUrl: null, providerTokenUrl: null });
+    expect(load({ ...http, PROVIDER_TOKEN_URL: 'https://login.example.com/oauth2/token' }).providerTokenUrl).toBe('https://login.example.com/oauth2/token');
+    expect(() => load({ ...http, PROVIDER_ISSUER: 'login.example.com' })).toThrow('PROVIDER_ISSUER must be a URL, got "login.example.com"');
+  });
+
+  it('when PROVIDER_SCOPE and PROVIDER_TOKEN_AUTH are set, then they are taken; a secret method needs a secret', () => {
+    const http = { PROVIDER: 'http', PROVIDER_URL: 'https://logistics.example.com/api' };
+    expect(load({ ...http, PROVIDER_SCOPE: '  receipts   offline_access ' }).providerScope).toBe('receipts offline_access');
+    expect(load({ ...http, PROVIDER_TOKEN_AUTH: 'client_secret_post', PROVIDER_CLIENT_SECRET: 's' }).providerTokenAuth).toBe('client_secret_post');
+    expect(load({ ...http, PROVIDER_TOKEN_AUTH: 'none' }).providerTokenAuth).toBe('none');
+    expect(() => load({ ...http, PROVIDER_TOKEN_AUTH: 'client_secret_basic' })).toThrow('PROVIDER_TOKEN_AUTH=client_secret_basic needs PROVIDER_CLIENT_SECRET');
+    expect(() => load({ ...http, PROVIDER_TOKEN_AUTH: 'private_key_jwt' })).toThrow('PROVIDER_TOKEN_AUTH must be one of client_secret_basic, client_secret_post, none, got "private_key_jwt"');
+  });
+
+  it('when PROVIDER is sandbox, then the server reaches it on its own port and finds its endpoints by its metadata', () => {
     const config = load({ PORT: '5000', HOST: '0.0.0.0', PUBLIC_URL: 'https://portal.example.com' });
     expect(config.providerUrl).toBe('http://127.0.0.1:5000/sandbox');
-    expect(config.providerTokenUrl).toBe('http://127.0.0.1:5000/sandbox/oauth/token');
-    expect(config.providerAuthorizeUrl).toBe('https://portal.example.com/sandbox/oauth/authorize');
+    expect(config.providerIssuer).toBe('http://127.0.0.1:5000/sandbox');
+    expect(config.providerTokenUrl).toBeNull();
+    expect(config.providerAuthorizeUrl).toBeNull();
   });
 });
 

@@ -6,6 +6,7 @@ import {
   TOKEN_LENGTH_MESSAGE,
   TOKENS_REQUIRED_MESSAGE,
   hasUnknownRefreshExpiry,
+  lacksRefreshToken,
   oauthFailureText,
   popupFeatures,
   readOAuthPopupMessage,
@@ -78,10 +79,12 @@ const STATUS: TokenStatus = {
   isRefreshing: false,
   source: 'oauth2',
   lastUpdated: '2030-01-01T09:00:00.000Z',
+  reconnectRequired: false,
+  reconnectReason: null,
 };
 
 describe('token cards', () => {
-  const facts = (present: boolean, expired: boolean, minutesLeft: number | null) => ({ present, expired, minutesLeft });
+  const facts = (present: boolean, expired: boolean, minutesLeft: number | null, refused = false) => ({ present, expired, refused, minutesLeft });
 
   it('when the status is loading, missing, expired or valid, then the label says so', () => {
     expect(tokenStateLabel(null)).toBe('Loading...');
@@ -89,6 +92,23 @@ describe('token cards', () => {
     expect(tokenStateLabel(facts(true, true, 0))).toBe('Expired');
     expect(tokenStateLabel(facts(true, false, 10))).toBe('Valid');
     expect(tokenStateLabel(facts(true, false, null))).toBe('Valid');
+    expect(tokenStateLabel(facts(true, false, null, true))).toBe('Reconnect required');
+  });
+
+  it('when the provider refused the refresh token, then its card is red, shows no time left and no expiry warning', () => {
+    const refused = { ...STATUS, canRefresh: false, reconnectRequired: true, reconnectReason: 'grant request is invalid', refreshTokenExpiry: null, refreshTokenExpiresInMinutes: null };
+    expect(tokenFacts(refused, 'refresh')).toMatchObject({ present: true, refused: true });
+    expect(tokenFacts(refused, 'access')).toMatchObject({ refused: false });
+    expect(tokenTone(tokenFacts(refused, 'refresh'))).toBe('error');
+    expect(timeRemainingText(tokenFacts(refused, 'refresh'))).toBe('—');
+    expect(hasUnknownRefreshExpiry(refused)).toBe(false);
+  });
+
+  it('when connected without a refresh token, then the warning is due', () => {
+    expect(lacksRefreshToken({ ...STATUS, hasRefreshToken: false, refreshTokenExpiry: null })).toBe(true);
+    expect(lacksRefreshToken(STATUS)).toBe(false);
+    expect(lacksRefreshToken({ ...STATUS, hasAccessToken: false, hasRefreshToken: false })).toBe(false);
+    expect(lacksRefreshToken(null)).toBe(false);
   });
 
   it.each([
@@ -117,8 +137,8 @@ describe('token cards', () => {
 
   it('when a status is read for either card, then each card gets its own token facts', () => {
     expect(tokenFacts(null, 'access')).toBeNull();
-    expect(tokenFacts(STATUS, 'access')).toEqual({ present: true, expired: false, minutesLeft: 59 });
-    expect(tokenFacts({ ...STATUS, isRefreshTokenExpired: true, refreshTokenExpiresInMinutes: 0 }, 'refresh')).toEqual({ present: true, expired: true, minutesLeft: 0 });
+    expect(tokenFacts(STATUS, 'access')).toEqual({ present: true, expired: false, refused: false, minutesLeft: 59 });
+    expect(tokenFacts({ ...STATUS, isRefreshTokenExpired: true, refreshTokenExpiresInMinutes: 0 }, 'refresh')).toEqual({ present: true, expired: true, refused: false, minutesLeft: 0 });
   });
 
   it('when a refresh token has no known expiry, then the warning is due; not without a refresh token', () => {

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { api, errorText } from '~/shared/api-client';
+import type { TokenClearResult } from '~/shared/tokens';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 
 interface ClearTokensModalProps {
   onClose: () => void;
-  onCleared: () => void;
+  onCleared: (result: TokenClearResult) => void;
 }
 
-/** Spec section 5 "Clear tokens": asks first. */
+/** Spec section 5 "Clear tokens": asks first; the provider revokes the tokens when it can. */
 export function ClearTokensModal({ onClose, onCleared }: ClearTokensModalProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const [clearing, setClearing] = useState(false);
@@ -16,8 +17,7 @@ export function ClearTokensModal({ onClose, onCleared }: ClearTokensModalProps) 
     setFailure(null);
     setClearing(true);
     try {
-      await api<null>('DELETE', '/tokens/clear');
-      return onCleared();
+      return onCleared(await api<TokenClearResult>('DELETE', '/tokens/clear'));
     } catch (error) {
       setFailure(errorText(error));
     }

@@ -1,6 +1,7 @@
 /** The Access Token and Refresh Token cards and the Additional Information card of spec "Token Management". */
 import { useId, type ReactNode } from 'react';
 import {
+  CONNECTION_TEXTS,
   hasUnknownRefreshExpiry,
   timeRemainingText,
   tokenFacts,
@@ -24,6 +25,7 @@ const BADGE_CLASS: Record<string, string> = {
   Expired: 'badge-error',
   'Not Set': 'badge-ghost',
   'Loading...': 'badge-ghost',
+  [CONNECTION_TEXTS.reconnectRequired]: 'badge-error',
 };
 
 function Card({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {
@@ -87,8 +89,7 @@ function TokenCard({ title, status }: TokenCardProps) {
         <div role="note" className="alert alert-warning alert-soft mt-4 items-start text-sm">
           <WarningIcon className="size-5 shrink-0" />
           <span>
-            The refresh token's expiry could not be determined: refresh tokens are encrypted, so their expiry cannot be read from
-            them. Enter the expiry manually when you update the tokens.
+            {CONNECTION_TEXTS.unknownRefreshExpiry} {CONNECTION_TEXTS.enterExpiryManually}
           </span>
         </div>
       )}

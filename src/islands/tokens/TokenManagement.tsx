@@ -1,17 +1,17 @@
 /**
  * The admin's Token Management screen (spec "Token Management", sections 4, 5 and 8): the state of
  * the provider tokens, polled every 30 seconds, and the four ways to change it — the OAuth2 popup,
- * manual entry, refresh now and clear.
+ * manual entry, refresh now and clear. A refused refresh token puts Reconnect (the OAuth2 popup) on top.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '~/shared/api-client';
-import { FEEDBACK_LONG_MS, TOKEN_AUTO_REFRESH_MINUTES, TOKEN_STATUS_POLL_MS } from '~/shared/constants';
-import type { TokenStatus } from '~/shared/tokens';
+import { FEEDBACK_LONG_MS, TOKEN_STATUS_POLL_MS } from '~/shared/constants';
+import { CONNECTION_TEXTS, lacksRefreshToken, type TokenClearResult, type TokenStatus } from '~/shared/tokens';
 import { ClearTokensModal } from './ClearTokensModal';
 import { OAuthPanel } from './OAuthPanel';
 import { AdditionalInformation, TokenCards } from './TokenCards';
 import { UpdateTokensForm } from './UpdateTokensForm';
-import { InfoIcon } from '../common/icons';
+import { InfoIcon, WarningIcon } from '../common/icons';
 import { useOAuthPopup, type OAuthOutcome } from './use-oauth-popup';
 
 export interface TokenManagementProps {
@@ -131,6 +131,14 @@ export default function TokenManagement({ initialStatus }: TokenManagementProps)
           </div>
         )}
 
+        {status?.reconnectRequired && <ReconnectAlert reason={status.reconnectReason} busy={oauth.step !== null} onReconnect={startOAuth} />}
+        {lacksRefreshToken(status) && (
+          <div role="note" className="alert alert-warning alert-soft items-start text-sm">
+            <WarningIcon className="size-5 shrink-0" />
+            <span>{CONNECTION_TEXTS.noRefreshToken}</span>
+          </div>
+        )}
+
         {showOAuth && <OAuthPanel step={oauth.step} onStart={startOAuth} />}
         {showForm && (
           <UpdateTokensForm
@@ -148,23 +156,41 @@ export default function TokenManagement({ initialStatus }: TokenManagementProps)
 
         <div role="note" className="alert alert-info alert-soft items-start text-sm">
           <InfoIcon className="size-5 shrink-0" />
-          <span>
-            Access tokens are refreshed automatically {TOKEN_AUTO_REFRESH_MINUTES} minutes before they expire, when a valid refresh token
-            is available.
-          </span>
+          <span>{CONNECTION_TEXTS.autoRefresh}</span>
         </div>
       </div>
 
       {confirmingClear && (
         <ClearTokensModal
           onClose={() => setConfirmingClear(false)}
-          onCleared={() => {
+          onCleared={({ revocationError }: TokenClearResult) => {
             setConfirmingClear(false);
-            setNotice({ tone: 'warning', text: 'All tokens cleared successfully' });
+            setNotice(
+              revocationError === null
+                ? { tone: 'warning', text: CONNECTION_TEXTS.cleared }
+                : { tone: 'error', text: CONNECTION_TEXTS.clearedWithoutRevocation(revocationError) },
+            );
             void load();
           }}
         />
       )}
     </>
+  );
+}
+
+/** The provider refused the refresh token: why, and the OAuth2 popup one click away. */
+function ReconnectAlert({ reason, busy, onReconnect }: { reason: string | null; busy: boolean; onReconnect: () => void }) {
+  return (
+    <div role="alert" className="alert alert-error alert-soft flex flex-wrap items-start justify-between gap-3">
+      <div className="flex flex-col gap-1">
+        <h2 className="font-semibold">{CONNECTION_TEXTS.reconnectRequired}</h2>
+        <p className="text-sm">{CONNECTION_TEXTS.reconnectExplained}</p>
+        {reason && <p className="text-sm opacity-80">{CONNECTION_TEXTS.providerSaid(reason)}</p>}
+      </div>
+      <button type="button" className="btn btn-error btn-sm" onClick={onReconnect} disabled={busy}>
+        {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        {CONNECTION_TEXTS.reconnect}
+      </button>
+    </div>
   );
 }

@@ -196,6 +196,11 @@ export class ProviderTokenRecord extends Model<InferAttributes<ProviderTokenReco
   declare accessTokenExpiresAt: Date | null;
   declare refreshTokenExpiresAt: Date | null;
   declare source: string | null;
+  /** Set when the provider refused the refresh token: only new tokens clear it. */
+  declare reconnectRequiredAt: CreationOptional<Date | null>;
+  declare reconnectReason: CreationOptional<string | null>;
+  /** While in the future, one process is refreshing the tokens; the others wait for its result. */
+  declare refreshLeaseUntil: CreationOptional<Date | null>;
   declare updatedAt: CreationOptional<Date>;
 }
 
@@ -207,6 +212,9 @@ ProviderTokenRecord.init(
     accessTokenExpiresAt: { type: DataTypes.DATE, allowNull: true },
     refreshTokenExpiresAt: { type: DataTypes.DATE, allowNull: true },
     source: { type: DataTypes.STRING(20), allowNull: true },
+    reconnectRequiredAt: { type: DataTypes.DATE, allowNull: true },
+    reconnectReason: { type: DataTypes.TEXT, allowNull: true },
+    refreshLeaseUntil: { type: DataTypes.DATE, allowNull: true },
     updatedAt: DataTypes.DATE,
   },
   { sequelize, tableName: 'provider_tokens', createdAt: false },

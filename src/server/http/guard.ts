@@ -26,6 +26,7 @@ const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> 
   ['/logout', 'public'],
   // The built-in sandbox provider stands in for another company's server: no portal session there.
   ['/sandbox', 'public'],
+  ['/.well-known/oauth-authorization-server/sandbox', 'public'],
   ['/admin', 'admin'],
 ];
 

@@ -1,18 +1,33 @@
 /**
  * The provider's HTTP client (docs/provider-api.md), the same for the sandbox and production. It sends
- * the stored access token, refreshes it 5 minutes before expiry and once after a 401 (then retries
- * once), and lets concurrent callers share one refresh. Every failure is a ProviderError.
+ * the stored access token and refreshes it ahead of expiry and once after a 401 (then retries once).
+ * One refresh runs at a time: in this process callers share it, across processes a lease in the
+ * token row decides. A refresh token the provider refuses is never sent again: the connection then
+ * waits for the admin to reconnect. Every failure is a ProviderError.
  */
 import * as oauth from 'oauth4webapi';
 import * as z from 'zod/mini';
-import { TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
+import { API_TIMEOUT_MS, TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import { receiptSchema } from '~/shared/receipts';
 import { config } from '../config';
-import { readProviderTokens, saveProviderTokens, type StoredTokens } from '../services/provider-tokens';
+import {
+  markReconnectRequired,
+  readProviderTokens,
+  releaseRefreshLease,
+  saveProviderTokens,
+  takeRefreshLease,
+  type StoredTokens,
+} from '../services/provider-tokens';
 import { ProviderError, type PackageScan, type ProviderClient, type ProviderConsignee, type ProviderReceipt, type ReceiptChangesPage } from './contract';
-import { asProviderError, isNetworkFailure, requestTokenRefresh, transportOptions } from './oauth';
+import { asProviderError, requestTokenRefresh } from './oauth';
+import { isNetworkFailure, transportOptions } from './transport';
 
 const REFRESH_AHEAD_MS = TOKEN_AUTO_REFRESH_MINUTES * 60_000;
+/** Longer than any refresh grant may take; a lease left by a process that died ends by itself. */
+const REFRESH_LEASE_MS = API_TIMEOUT_MS + 5_000;
+const LEASE_POLL_MS = 200;
+/** The answers to a refresh grant that mean the refresh token will never work again (RFC 6749 §5.2). */
+const DEAD_REFRESH_TOKEN = new Set(['invalid_grant', 'invalid_client']);
 
 /** The provider's receipt is the portal's (docs/provider-api.md) plus its consignee id and change time. */
 const providerReceiptSchema = z.extend(receiptSchema, { consigneeId: z.number(), updatedAt: z.string() });
@@ -38,7 +53,32 @@ const scansSchema = z.object({
 });
 
 const unauthorized = (message: string) => new ProviderError(message, 'unauthorized');
+const notConnected = () => new ProviderError('The provider is not connected', 'not-connected');
 const expiresWithin = (at: Date | null, ms: number) => at !== null && at.getTime() - Date.now() <= ms;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const usable = (stored: StoredTokens): stored is StoredTokens & { accessToken: string } =>
+  stored.accessToken !== null && !expiresWithin(stored.accessTokenExpiresAt, 0);
+
+/**
+ * Refresh when less than 5 minutes or half of the token's lifetime remain, whichever comes later: a
+ * token of an hour at 5 minutes left, one of 30 seconds at 15. The lifetime runs from when it was stored.
+ */
+function refreshDue(stored: StoredTokens): boolean {
+  if (stored.accessToken === null) return true;
+  const expiresAt = stored.accessTokenExpiresAt?.getTime();
+  if (expiresAt === undefined) return false;
+  const lifetime = expiresAt - stored.updatedAt.getTime();
+  return expiresAt - Date.now() <= Math.min(REFRESH_AHEAD_MS, Math.max(0, lifetime / 2));
+}
+
+/** Why `stored` cannot be refreshed, or null when it can. */
+function refreshRefusal(stored: StoredTokens): ProviderError | null {
+  if (stored.reconnectRequired) return unauthorized('The provider refused the refresh token; reconnect with the OAuth2 flow');
+  if (stored.refreshToken === null) return unauthorized('No refresh token is stored');
+  if (expiresWithin(stored.refreshTokenExpiresAt, 0)) return unauthorized('The refresh token has expired');
+  return null;
+}
 
 let refreshing: Promise<string> | null = null;
 
@@ -51,18 +91,52 @@ function sharedRefresh(): Promise<string> {
 }
 
 async function refreshStoredTokens(): Promise<string> {
-  const stored = await readProviderTokens();
-  if (!stored) throw new ProviderError('The provider is not connected', 'not-connected');
-  if (stored.refreshToken === null) throw unauthorized('No refresh token is stored');
-  if (expiresWithin(stored.refreshTokenExpiresAt, 0)) throw unauthorized('The refresh token has expired');
-  const answer = await requestTokenRefresh(stored.refreshToken);
-  // A provider that does not rotate leaves the stored refresh token in force.
-  const tokens = answer.refreshToken === null ? { ...answer, refreshToken: stored.refreshToken, refreshTokenExpiresAt: stored.refreshTokenExpiresAt } : answer;
-  await saveProviderTokens(tokens, stored.source ?? 'oauth2');
-  return tokens.accessToken;
+  const seen = await readProviderTokens();
+  if (!seen) throw notConnected();
+  const refusal = refreshRefusal(seen);
+  if (refusal) throw refusal;
+  for (let waited = 0; ; waited++) {
+    const lease = await takeRefreshLease(REFRESH_LEASE_MS);
+    if (lease) return refreshUnderLease(seen, lease);
+    // Another process is refreshing: its tokens serve this one too.
+    while ((await readProviderTokens())?.refreshing) await sleep(LEASE_POLL_MS);
+    const after = await readProviderTokens();
+    if (!after) throw notConnected();
+    if (after.reconnectRequired) throw refreshRefusal(after)!;
+    if (after.updatedAt.getTime() !== seen.updatedAt.getTime() && usable(after)) return after.accessToken;
+    if (waited > 0) throw new ProviderError('Another process could not refresh the tokens', 'unreachable');
+  }
 }
 
-/** True while a refresh grant is under way (spec section 3 "Token status": isRefreshing). */
+async function refreshUnderLease(seen: StoredTokens, lease: Date): Promise<string> {
+  let saved = false;
+  try {
+    const stored = await readProviderTokens();
+    if (!stored) throw notConnected();
+    // Another process refreshed between our read and the lease.
+    if (stored.updatedAt.getTime() !== seen.updatedAt.getTime() && usable(stored) && !stored.reconnectRequired) return stored.accessToken;
+    const refusal = refreshRefusal(stored);
+    if (refusal) throw refusal;
+    let answer;
+    try {
+      answer = await requestTokenRefresh(stored.refreshToken!);
+    } catch (error) {
+      if (error instanceof ProviderError && error.oauthError !== null && DEAD_REFRESH_TOKEN.has(error.oauthError)) {
+        await markReconnectRequired(stored.updatedAt, error.message);
+      }
+      throw error;
+    }
+    // A provider that does not rotate leaves the stored refresh token in force.
+    const tokens = answer.refreshToken === null ? { ...answer, refreshToken: stored.refreshToken, refreshTokenExpiresAt: stored.refreshTokenExpiresAt } : answer;
+    await saveProviderTokens(tokens, stored.source ?? 'oauth2');
+    saved = true;
+    return tokens.accessToken;
+  } finally {
+    if (!saved) await releaseRefreshLease(lease);
+  }
+}
+
+/** True while a refresh grant is under way in this process (spec section 3 "Token status": isRefreshing). */
 export function isRefreshingTokens(): boolean {
   return refreshing !== null;
 }
@@ -72,22 +146,20 @@ export async function refreshProviderTokens(): Promise<void> {
   await sharedRefresh();
 }
 
-const usable = (stored: StoredTokens): stored is StoredTokens & { accessToken: string } =>
-  stored.accessToken !== null && !expiresWithin(stored.accessTokenExpiresAt, 0);
-
-/** The access token to send, refreshed first when it expires within TOKEN_AUTO_REFRESH_MINUTES. */
+/** The access token to send, refreshed first when it is due (refreshDue). */
 async function currentAccessToken(): Promise<string> {
   const stored = await readProviderTokens();
-  if (!stored) throw new ProviderError('The provider is not connected', 'not-connected');
-  if (stored.accessToken !== null && !expiresWithin(stored.accessTokenExpiresAt, REFRESH_AHEAD_MS)) return stored.accessToken;
-  if (stored.refreshToken === null) {
+  if (!stored) throw notConnected();
+  if (stored.accessToken !== null && !refreshDue(stored)) return stored.accessToken;
+  const refusal = refreshRefusal(stored);
+  if (refusal) {
     if (usable(stored)) return stored.accessToken;
-    throw unauthorized('The access token has expired and no refresh token is stored');
+    throw stored.refreshToken === null && !stored.reconnectRequired ? unauthorized('The access token has expired and no refresh token is stored') : refusal;
   }
   try {
     return await sharedRefresh();
   } catch (error) {
-    // An early refresh that failed is tried again next time; the current token still serves until then.
+    // An early refresh that failed for a passing reason is tried again next time; the current token serves until then.
     if (usable(stored)) return stored.accessToken;
     throw error;
   }

@@ -46,7 +46,7 @@ export interface ReceiptChangesPage {
   hasMore: boolean;
 }
 
-/** OAuth2 token endpoint answer (RFC 6749 §5.1) with the refresh-expiry extension. */
+/** OAuth2 token endpoint answer (RFC 6749 §5.1) with the optional refresh-expiry extension. */
 export interface TokenSet {
   accessToken: string;
   refreshToken: string | null;
@@ -69,6 +69,8 @@ export class ProviderError extends Error {
   constructor(
     message: string,
     readonly kind: 'unreachable' | 'unauthorized' | 'not-connected' | 'bad-response',
+    /** The OAuth2 error code of a refusal (RFC 6749 §5.2: invalid_grant, invalid_client, …). */
+    readonly oauthError: string | null = null,
   ) {
     super(message);
     this.name = 'ProviderError';

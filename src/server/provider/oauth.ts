@@ -1,30 +1,35 @@
 /**
- * The portal as an OAuth2 client of the provider (authorization code + PKCE S256, refresh grant),
- * on oauth4webapi. The authorization server is described from configuration: no discovery.
+ * The portal as an OAuth2 client of the provider (authorization code + PKCE S256, refresh grant,
+ * RFC 7009 revocation), on oauth4webapi. The server's endpoints come from discovery.ts.
  */
 import * as oauth from 'oauth4webapi';
-import { API_TIMEOUT_MS } from '~/shared/constants';
-import { config } from '../config';
+import { config, type TokenAuthMethod } from '../config';
 import { ProviderError, type TokenSet } from './contract';
-
-export const PROVIDER_SCOPE = 'receipts';
-
-const authorizationServer: oauth.AuthorizationServer = {
-  issuer: config.providerUrl,
-  authorization_endpoint: config.providerAuthorizeUrl,
-  token_endpoint: config.providerTokenUrl,
-  code_challenge_methods_supported: ['S256'],
-};
+import { authorizationServer } from './discovery';
+import { isNetworkFailure, transportOptions } from './transport';
 
 const client: oauth.Client = { client_id: config.providerClientId };
-const clientAuth = config.providerClientSecret ? oauth.ClientSecretPost(config.providerClientSecret) : oauth.None();
 
-/** Per-request transport options: the API timeout, and plain http for the sandbox or a local provider. */
-export function transportOptions() {
-  return {
-    signal: () => AbortSignal.timeout(API_TIMEOUT_MS),
-    [oauth.allowInsecureRequests]: [config.providerUrl, config.providerTokenUrl].some((url) => url.startsWith('http:')),
-  };
+/**
+ * PROVIDER_TOKEN_AUTH, else with a secret the method the server supports, client_secret_basic first
+ * (RFC 6749 §2.3.1; RFC 8414 §2: a server that lists none supports client_secret_basic).
+ */
+export function tokenAuthMethod(supported: string[] | undefined): TokenAuthMethod {
+  if (config.providerTokenAuth) return config.providerTokenAuth;
+  if (config.providerClientSecret === null) return 'none';
+  const methods = supported ?? ['client_secret_basic'];
+  return methods.includes('client_secret_basic') || !methods.includes('client_secret_post') ? 'client_secret_basic' : 'client_secret_post';
+}
+
+function clientAuthentication(as: oauth.AuthorizationServer): oauth.ClientAuth {
+  switch (tokenAuthMethod(as.token_endpoint_auth_methods_supported)) {
+    case 'client_secret_basic':
+      return oauth.ClientSecretBasic(config.providerClientSecret!);
+    case 'client_secret_post':
+      return oauth.ClientSecretPost(config.providerClientSecret!);
+    case 'none':
+      return oauth.None();
+  }
 }
 
 export interface AuthorizationStart {
@@ -36,13 +41,17 @@ export interface AuthorizationStart {
 }
 
 export async function startAuthorization(): Promise<AuthorizationStart> {
+  const as = await authorizationServer();
+  if (!as.authorization_endpoint) throw new ProviderError('The provider names no authorization endpoint', 'bad-response');
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const url = new URL(config.providerAuthorizeUrl);
+  const url = new URL(as.authorization_endpoint);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', config.providerClientId);
   url.searchParams.set('redirect_uri', config.oauthRedirectUri);
-  url.searchParams.set('scope', PROVIDER_SCOPE);
+  url.searchParams.set('scope', config.providerScope);
+  // OpenID servers grant offline_access only with consent asked for (OIDC Core §11); OAuth2 servers ignore prompt.
+  if (config.providerScope.split(' ').includes('offline_access')) url.searchParams.set('prompt', 'consent');
   url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(codeVerifier));
   url.searchParams.set('code_challenge_method', 'S256');
   url.searchParams.set('state', state);
@@ -50,15 +59,17 @@ export async function startAuthorization(): Promise<AuthorizationStart> {
 }
 
 /**
- * Checks the callback (state, error) and exchanges its code for tokens. A refusal by the user or the
- * provider is a ProviderError of kind 'unauthorized' whose message is the provider's description.
+ * Checks the callback (state, error, `iss` when the server sends it) and exchanges its code for
+ * tokens. A refusal by the user or the provider is a ProviderError of kind 'unauthorized' whose
+ * message is the provider's description.
  */
 export async function exchangeAuthorizationCode(callback: URL | URLSearchParams, codeVerifier: string, expectedState: string): Promise<TokenSet> {
   try {
-    const parameters = oauth.validateAuthResponse(authorizationServer, client, callback, expectedState);
-    const response = await oauth.authorizationCodeGrantRequest(authorizationServer, client, clientAuth, parameters, config.oauthRedirectUri, codeVerifier, transportOptions());
+    const as = await authorizationServer();
+    const parameters = oauth.validateAuthResponse(as, client, callback, expectedState);
+    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuthentication(as), parameters, config.oauthRedirectUri, codeVerifier, transportOptions());
     refuseServerFailure(response);
-    return tokenSetOf(await oauth.processAuthorizationCodeResponse(authorizationServer, client, response));
+    return tokenSetOf(await oauth.processAuthorizationCodeResponse(as, client, response));
   } catch (error) {
     throw asProviderError(error);
   }
@@ -67,16 +78,41 @@ export async function exchangeAuthorizationCode(callback: URL | URLSearchParams,
 /** One refresh grant. `refreshToken` of the answer is null when the provider did not rotate it. */
 export async function requestTokenRefresh(refreshToken: string): Promise<TokenSet> {
   try {
-    const response = await oauth.refreshTokenGrantRequest(authorizationServer, client, clientAuth, refreshToken, transportOptions());
+    const as = await authorizationServer();
+    const response = await oauth.refreshTokenGrantRequest(as, client, clientAuthentication(as), refreshToken, transportOptions());
     refuseServerFailure(response);
-    return tokenSetOf(await oauth.processRefreshTokenResponse(authorizationServer, client, response));
+    return tokenSetOf(await oauth.processRefreshTokenResponse(as, client, response));
+  } catch (error) {
+    throw asProviderError(error);
+  }
+}
+
+/**
+ * Revokes the tokens at the provider (RFC 7009), the refresh token first: with it the server ends
+ * the grant. Resolves false when the provider has no revocation endpoint.
+ */
+export async function revokeTokens(tokens: { accessToken: string | null; refreshToken: string | null }): Promise<boolean> {
+  try {
+    const as = await authorizationServer();
+    if (!as.revocation_endpoint) return false;
+    const revocations: Array<[string | null, 'refresh_token' | 'access_token']> = [
+      [tokens.refreshToken, 'refresh_token'],
+      [tokens.accessToken, 'access_token'],
+    ];
+    for (const [token, hint] of revocations) {
+      if (token === null) continue;
+      const response = await oauth.revocationRequest(as, client, clientAuthentication(as), token, { additionalParameters: { token_type_hint: hint }, ...transportOptions() });
+      refuseServerFailure(response);
+      await oauth.processRevocationResponse(response);
+    }
+    return true;
   } catch (error) {
     throw asProviderError(error);
   }
 }
 
 function refuseServerFailure(response: Response): void {
-  if (response.status >= 500) throw new ProviderError(`The provider's token endpoint answered ${response.status}`, 'unreachable');
+  if (response.status >= 500) throw new ProviderError(`The provider answered ${response.status}`, 'unreachable');
 }
 
 const secondsFromNow = (seconds: unknown) =>
@@ -88,25 +124,23 @@ function tokenSetOf(answer: oauth.TokenEndpointResponse): TokenSet {
     accessToken: answer.access_token,
     refreshToken,
     accessTokenExpiresAt: secondsFromNow(answer.expires_in),
+    // An extension (docs/provider-api.md): most servers do not say.
     refreshTokenExpiresAt: refreshToken === null ? null : secondsFromNow(answer['refresh_token_expires_in']),
   };
 }
 
-/** Network failures and time-outs are 'unreachable'; refusals 'unauthorized'; anything odd 'bad-response'. */
+/**
+ * Network failures and time-outs are 'unreachable'; refusals 'unauthorized' with the OAuth2 error
+ * code; anything odd 'bad-response'.
+ */
 export function asProviderError(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof oauth.AuthorizationResponseError || error instanceof oauth.ResponseBodyError) {
-    return new ProviderError(error.error_description || error.error, 'unauthorized');
+    return new ProviderError(error.error_description || error.error, 'unauthorized', error.error);
   }
-  if (error instanceof oauth.WWWAuthenticateChallengeError) return new ProviderError('The provider refused the client', 'unauthorized');
+  // A 401 with a challenge: the server refused the client's authentication.
+  if (error instanceof oauth.WWWAuthenticateChallengeError) return new ProviderError('The provider refused the client', 'unauthorized', 'invalid_client');
   if (isNetworkFailure(error)) return new ProviderError('The provider could not be reached', 'unreachable');
   const detail = error instanceof Error ? error.message : String(error);
   return new ProviderError(`The provider's answer was not understood: ${detail}`, 'bad-response');
-}
-
-export function isNetworkFailure(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  // fetch rejects with a plain TypeError when the connection fails (oauth4webapi's own TypeErrors carry
-  // a code), and with the signal's reason on time-out.
-  return (error instanceof TypeError && !('code' in error)) || error.name === 'TimeoutError' || error.name === 'AbortError';
 }

@@ -1,8 +1,10 @@
 /**
- * Background work that keeps the mirror filled: on start the sandbox connects itself and (once)
- * makes the demo customer, then a full sync runs, then one every SYNC_INTERVAL_SECONDS.
+ * Background work that keeps the mirror filled: on start the provider's metadata is read, the sandbox
+ * connects itself and (once) makes the demo customer, then a full sync runs, then one every
+ * SYNC_INTERVAL_SECONDS.
  */
 import { config } from '../config';
+import { startProviderDiscovery } from '../provider/discovery';
 import { connectSandbox } from '../provider/sandbox/connect';
 import { createDemoCustomer } from './demo';
 import { readProviderTokens } from './provider-tokens';
@@ -34,6 +36,7 @@ async function syncNow(full: boolean): Promise<void> {
 }
 
 export function startMirror(): void {
+  startProviderDiscovery();
   prepareSandbox()
     .catch(report)
     .then(() => syncNow(true));

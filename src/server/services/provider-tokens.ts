@@ -2,6 +2,7 @@
  * The provider's OAuth2 tokens: one row, both values encrypted (src/server/encryption.ts). Token
  * values never leave the server: no log line and no API answer carries them.
  */
+import { Op } from 'sequelize';
 import { TOKEN_SOURCES, type TokenSource } from '~/shared/tokens';
 import { ProviderTokenRecord } from '../db/models';
 import { decryptValue, deriveKey, encryptValue } from '../encryption';
@@ -17,6 +18,11 @@ export interface StoredTokens {
   accessTokenExpiresAt: Date | null;
   refreshTokenExpiresAt: Date | null;
   source: TokenSource | null;
+  /** The provider refused the refresh token (with its reason): the admin must reconnect. */
+  reconnectRequired: { since: Date; reason: string | null } | null;
+  /** A process holds the refresh lease: a refresh grant is under way. */
+  refreshing: boolean;
+  /** When these tokens were stored: their version, and the start of the access token's lifetime. */
   updatedAt: Date;
 }
 
@@ -41,6 +47,8 @@ export async function readProviderTokens(): Promise<StoredTokens | null> {
     accessTokenExpiresAt: accessToken === null ? null : row.accessTokenExpiresAt,
     refreshTokenExpiresAt: refreshToken === null ? null : row.refreshTokenExpiresAt,
     source: isTokenSource(row.source) ? row.source : null,
+    reconnectRequired: row.reconnectRequiredAt ? { since: row.reconnectRequiredAt, reason: row.reconnectReason } : null,
+    refreshing: row.refreshLeaseUntil !== null && row.refreshLeaseUntil.getTime() > Date.now(),
     updatedAt: row.updatedAt,
   };
 }
@@ -54,8 +62,38 @@ export async function saveProviderTokens(tokens: TokenSet, source: TokenSource):
     accessTokenExpiresAt: tokens.accessTokenExpiresAt,
     refreshTokenExpiresAt: tokens.refreshToken === null ? null : tokens.refreshTokenExpiresAt,
     source,
+    reconnectRequiredAt: null,
+    reconnectReason: null,
+    refreshLeaseUntil: null,
     updatedAt: new Date(),
   });
+}
+
+/**
+ * The provider refused the refresh token of the tokens stored at `version`: remember it until new
+ * tokens come. Tokens stored meanwhile (a reconnect, another process's refresh) are left alone.
+ */
+export async function markReconnectRequired(version: Date, reason: string | null): Promise<void> {
+  await ProviderTokenRecord.update(
+    { reconnectRequiredAt: new Date(), reconnectReason: reason, refreshLeaseUntil: null },
+    { where: { id: ROW_ID, updatedAt: version }, silent: true },
+  );
+}
+
+/** Takes the refresh lease for `ms` unless a process holds one; resolves with the lease's end, or null. */
+export async function takeRefreshLease(ms: number): Promise<Date | null> {
+  const now = new Date();
+  const until = new Date(now.getTime() + ms);
+  const [changed] = await ProviderTokenRecord.update(
+    { refreshLeaseUntil: until },
+    { where: { id: ROW_ID, [Op.or]: [{ refreshLeaseUntil: null }, { refreshLeaseUntil: { [Op.lte]: now } }] }, silent: true },
+  );
+  return changed === 1 ? until : null;
+}
+
+/** Gives the lease up, unless it has since gone to another process. */
+export async function releaseRefreshLease(until: Date): Promise<void> {
+  await ProviderTokenRecord.update({ refreshLeaseUntil: null }, { where: { id: ROW_ID, refreshLeaseUntil: until }, silent: true });
 }
 
 export async function clearProviderTokens(): Promise<void> {

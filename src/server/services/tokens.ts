@@ -7,14 +7,15 @@ import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { Op } from 'sequelize';
 import { TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
-import type { OAuthConfig, OAuthPopupMessage, OAuthStart, TokenInfo, TokenStatus, TokenUpdateInput } from '~/shared/tokens';
+import { CONNECTION_TEXTS, type OAuthConfig, type OAuthPopupMessage, type OAuthStart, type TokenClearResult, type TokenInfo, type TokenStatus, type TokenUpdateInput } from '~/shared/tokens';
 import { config } from '../config';
 import { OAuthAuthorization } from '../db/models';
 import { decryptValue, deriveKey, encryptValue } from '../encryption';
 import { AppError } from '../http/errors';
 import { isRefreshingTokens, refreshProviderTokens } from '../provider/client';
 import { ProviderError } from '../provider/contract';
-import { exchangeAuthorizationCode, PROVIDER_SCOPE, startAuthorization } from '../provider/oauth';
+import { authorizationServer } from '../provider/discovery';
+import { exchangeAuthorizationCode, revokeTokens, startAuthorization, tokenAuthMethod } from '../provider/oauth';
 import { loadAppSecret } from '../secrets';
 import { clearProviderTokens, readProviderTokens, saveProviderTokens, type StoredTokens } from './provider-tokens';
 
@@ -44,10 +45,12 @@ function statusOf(stored: StoredTokens | null): TokenStatus {
     refreshTokenExpiry: iso(refresh),
     accessTokenExpiresInMinutes: minutesLeft(access, now),
     refreshTokenExpiresInMinutes: minutesLeft(refresh, now),
-    canRefresh: hasRefreshToken && !isRefreshTokenExpired,
-    isRefreshing: isRefreshingTokens(),
+    canRefresh: hasRefreshToken && !isRefreshTokenExpired && !stored?.reconnectRequired,
+    isRefreshing: isRefreshingTokens() || Boolean(stored?.refreshing),
     source: stored?.source ?? null,
     lastUpdated: iso(stored?.updatedAt ?? null),
+    reconnectRequired: Boolean(stored?.reconnectRequired),
+    reconnectReason: stored?.reconnectRequired?.reason?.slice(0, DESCRIPTION_MAX_LENGTH) ?? null,
   };
 }
 
@@ -79,14 +82,34 @@ export async function readTokenInfo(): Promise<TokenInfo> {
   };
 }
 
-export function readOAuthConfig(): OAuthConfig {
+/** The provider's failure as the admin's answer: 502, with a retry hint when it could not be reached. */
+function providerFailure(error: ProviderError): AppError {
+  return error.kind === 'unreachable'
+    ? new AppError('EXTERNAL_API_ERROR', CONNECTION_TEXTS.providerUnavailable, { status: 502, retryAfter: PROVIDER_RETRY_SECONDS })
+    : new AppError('EXTERNAL_API_ERROR', `The provider could not be used: ${error.message}`, { status: 502 });
+}
+
+async function providerCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw error instanceof ProviderError ? providerFailure(error) : error;
+  }
+}
+
+/** The client as registered and the endpoints in use (discovered or configured). */
+export async function readOAuthConfig(): Promise<OAuthConfig> {
+  const as = await providerCall(authorizationServer);
   return {
+    issuer: config.providerIssuer === null ? null : as.issuer,
     clientId: config.providerClientId,
     clientType: config.providerClientSecret ? 'confidential' : 'public',
-    authorizationUrl: displayUrl(config.providerAuthorizeUrl),
-    tokenUrl: displayUrl(config.providerTokenUrl),
+    tokenEndpointAuthMethod: tokenAuthMethod(as.token_endpoint_auth_methods_supported),
+    authorizationUrl: displayUrl(as.authorization_endpoint ?? ''),
+    tokenUrl: displayUrl(as.token_endpoint ?? ''),
+    revocationUrl: as.revocation_endpoint ? displayUrl(as.revocation_endpoint) : null,
     redirectUri: config.oauthRedirectUri,
-    scope: PROVIDER_SCOPE,
+    scope: config.providerScope,
     codeChallengeMethod: 'S256',
   };
 }
@@ -119,7 +142,7 @@ export async function updateTokensManually(input: TokenUpdateInput): Promise<Tok
 function refreshFailure(error: ProviderError): AppError {
   switch (error.kind) {
     case 'unreachable':
-      return new AppError('EXTERNAL_API_ERROR', 'The logistics provider could not be reached. Please try again later.', { status: 502, retryAfter: PROVIDER_RETRY_SECONDS });
+      return providerFailure(error);
     case 'unauthorized':
       return new AppError('EXTERNAL_API_ERROR', `The provider refused the refresh token: ${error.message.replace(/\.+$/, '')}. Get new tokens with the OAuth2 flow or enter them manually.`, { status: 502 });
     case 'not-connected':
@@ -136,6 +159,7 @@ export async function refreshTokensNow(): Promise<TokenStatus> {
   if (isPast(stored.refreshTokenExpiresAt, Date.now())) {
     throw new AppError('CONFLICT', 'The refresh token has expired. Use the OAuth2 flow or enter new tokens manually.');
   }
+  if (stored.reconnectRequired) throw new AppError('CONFLICT', CONNECTION_TEXTS.refreshRefused);
   try {
     await refreshProviderTokens();
   } catch (error) {
@@ -145,8 +169,23 @@ export async function refreshTokensNow(): Promise<TokenStatus> {
   return readTokenStatus();
 }
 
-export async function clearTokens(): Promise<void> {
+/**
+ * Clear Tokens: the provider revokes them first when it has a revocation endpoint (RFC 7009); a
+ * revocation that fails is reported, and the tokens are deleted all the same.
+ */
+export async function clearTokens(): Promise<TokenClearResult> {
+  const stored = await readProviderTokens();
+  let result: TokenClearResult = { revoked: false, revocationError: null };
+  if (stored) {
+    try {
+      result = { revoked: await revokeTokens(stored), revocationError: null };
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      result = { revoked: false, revocationError: error.message.slice(0, DESCRIPTION_MAX_LENGTH) };
+    }
+  }
   await clearProviderTokens();
+  return result;
 }
 
 // The OAuth2 authorization code flow: started by an admin's session, finished on the callback page.
@@ -160,7 +199,7 @@ const authorizationKey = () => (verifierKey ??= deriveKey(loadAppSecret(), 'oaut
 export async function startOAuthAuthorization(sessionId: string): Promise<OAuthStart> {
   const now = Date.now();
   await OAuthAuthorization.destroy({ where: { expiresAt: { [Op.lte]: new Date(now) } } });
-  const { authorizationUrl, codeVerifier, state } = await startAuthorization();
+  const { authorizationUrl, codeVerifier, state } = await providerCall(startAuthorization);
   const id = hashState(state);
   await OAuthAuthorization.create({
     id,

@@ -1,9 +1,12 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { clearTokens } from '~/server/services/tokens';
+import { CONNECTION_TEXTS } from '~/shared/tokens';
 
+/** The provider revokes the tokens first when it can; they are deleted either way. */
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  await clearTokens();
-  return ok(null, { message: 'All tokens cleared successfully' });
+  const result = await clearTokens();
+  const message = result.revocationError === null ? CONNECTION_TEXTS.cleared : CONNECTION_TEXTS.clearedWithoutRevocation(result.revocationError);
+  return ok(result, { message });
 });

@@ -1,19 +1,23 @@
 /**
- * The sandbox's OAuth2 authorization server (docs/provider-api.md §1): one registered client (this
- * portal), authorization codes with PKCE S256, HS256 JWT access tokens and rotating refresh tokens.
- * Keys are derived from APP_SECRET, so tokens the portal stored keep working after a restart. Refresh
- * tokens carry their own expiry and MAC; the set of used ones is kept in memory.
+ * The sandbox's OAuth2 authorization server (docs/provider-api.md §1): its metadata (RFC 8414), one
+ * registered client (this portal), authorization codes with PKCE S256, HS256 JWT access tokens,
+ * rotating refresh tokens and revocation (RFC 7009). Keys are derived from APP_SECRET, so tokens the
+ * portal stored keep working after a restart. Refresh tokens carry their own expiry and MAC; the
+ * sets of used and revoked ones are kept in memory.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { config } from '../../config';
 import { deriveKey } from '../../encryption';
 import { loadAppSecret } from '../../secrets';
-import { PROVIDER_SCOPE } from '../oauth';
 
 const CODE_LIFETIME_MS = 60_000;
 const ISSUER = config.providerUrl;
 const AUDIENCE = `${config.providerUrl}/v1`;
+/** What the tokens grant. */
+const SANDBOX_SCOPE = 'receipts';
+/** Scopes a client may ask for: refresh tokens come with or without offline_access. */
+const SCOPES_SUPPORTED = [SANDBOX_SCOPE, 'offline_access'];
 
 export const SANDBOX_PROVIDER_NAME = 'Sandbox Logistics';
 
@@ -30,6 +34,24 @@ function signingKeys() {
   if (keys) return keys;
   const secret = loadAppSecret();
   return (keys = { access: deriveKey(secret, 'sandbox-access-tokens'), refresh: deriveKey(secret, 'sandbox-refresh-tokens') });
+}
+
+/** The server's metadata (RFC 8414), at /.well-known/oauth-authorization-server/sandbox. */
+export function sandboxMetadata() {
+  const authMethods = registeredClient.secret === null ? ['none'] : ['client_secret_basic', 'client_secret_post'];
+  return {
+    issuer: ISSUER,
+    // The admin's browser reaches the consent page under PUBLIC_URL; servers reach the rest on loopback.
+    authorization_endpoint: `${config.publicUrl.origin}/sandbox/oauth/authorize`,
+    token_endpoint: `${ISSUER}/oauth/token`,
+    revocation_endpoint: `${ISSUER}/oauth/revoke`,
+    scopes_supported: SCOPES_SUPPORTED,
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: authMethods,
+    revocation_endpoint_auth_methods_supported: authMethods,
+  };
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
@@ -88,8 +110,10 @@ export function checkAuthorizationRequest(params: URLSearchParams): Authorizatio
   const codeChallenge = single(params, 'code_challenge');
   if (!codeChallenge || !CODE_CHALLENGE.test(codeChallenge)) return fail('invalid_request', 'code_challenge must be a BASE64URL-encoded SHA-256 hash (43 characters)');
   const scope = single(params, 'scope');
-  if (scope === undefined || (scope !== null && scope !== PROVIDER_SCOPE)) return fail('invalid_scope', `The only scope is ${PROVIDER_SCOPE}`);
-  return { kind: 'valid', request: { clientId, redirectUri, codeChallenge, state, scope: PROVIDER_SCOPE } };
+  if (scope === undefined || (scope !== null && !scope.split(' ').every((name) => SCOPES_SUPPORTED.includes(name)))) {
+    return fail('invalid_scope', `The only scope is ${SANDBOX_SCOPE}`);
+  }
+  return { kind: 'valid', request: { clientId, redirectUri, codeChallenge, state, scope: SANDBOX_SCOPE } };
 }
 
 interface IssuedCode {
@@ -133,10 +157,12 @@ function authenticateClient(form: URLSearchParams, authorization: string | null)
     const decoded = Buffer.from(basic[1]!, 'base64').toString();
     const colon = decoded.indexOf(':');
     if (colon < 0 || secret !== null) return oauthError('invalid_request', 'Use one client authentication method');
-    const basicId = decodeURIComponent(decoded.slice(0, colon));
+    // Both parts are form-encoded first (RFC 6749 §2.3.1).
+    const formDecoded = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
+    const basicId = formDecoded(decoded.slice(0, colon));
     if (id !== null && id !== basicId) return oauthError('invalid_client', 'Client authentication failed', 401, { 'WWW-Authenticate': 'Basic realm="sandbox"' });
     id = basicId;
-    secret = decodeURIComponent(decoded.slice(colon + 1));
+    secret = formDecoded(decoded.slice(colon + 1));
   }
   const refused = oauthError('invalid_client', 'Client authentication failed', 401, basic ? { 'WWW-Authenticate': 'Basic realm="sandbox"' } : undefined);
   if (id === null || !sameText(id, registeredClient.id)) return refused;
@@ -160,7 +186,7 @@ function issueRefreshToken(clientId: string, expiresAtSeconds: number): string {
 
 const refreshMac = (clientId: string, payload: string) => createHmac('sha256', signingKeys().refresh).update(`${clientId}\n${payload}`).digest('base64url');
 
-/** True once per valid refresh token of this client: rotation makes every token single-use. */
+/** True once per valid refresh token of this client: rotation makes every token single-use, and revocation uses it up. */
 function redeemRefreshToken(token: string, clientId: string): boolean {
   const [nonce, expiry, mac, ...rest] = token.split('.');
   if (!nonce || !expiry || !mac || rest.length > 0) return false;
@@ -173,9 +199,36 @@ function redeemRefreshToken(token: string, clientId: string): boolean {
   return true;
 }
 
+/** jti → expiry (ms) of access tokens revoked one by one. */
+const revokedAccessTokens = new Map<string, number>();
+
+async function revokeAccessToken(token: string): Promise<void> {
+  try {
+    const { payload } = await jwtVerify(token, signingKeys().access, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'], typ: 'at+jwt' });
+    const now = Date.now();
+    for (const [jti, until] of revokedAccessTokens) if (until <= now) revokedAccessTokens.delete(jti);
+    if (payload.jti && payload.exp) revokedAccessTokens.set(payload.jti, payload.exp * 1000);
+  } catch {
+    // Not one of ours, or expired: nothing to revoke.
+  }
+}
+
+/** POST /oauth/revoke (RFC 7009 §2): an unknown or already invalid token is no error. */
+export async function answerRevocationRequest(form: URLSearchParams, authorization: string | null): Promise<TokenAnswer> {
+  for (const name of new Set(form.keys())) {
+    if (form.getAll(name).length > 1) return oauthError('invalid_request', `${name} must be given once`);
+  }
+  const refused = authenticateClient(form, authorization);
+  if (refused) return refused;
+  const token = form.get('token');
+  if (!token) return oauthError('invalid_request', 'token is required');
+  if (!redeemRefreshToken(token, registeredClient.id)) await revokeAccessToken(token);
+  return { status: 200, body: {} };
+}
+
 async function issueTokens(clientId: string): Promise<TokenAnswer> {
   const now = Math.floor(Date.now() / 1000);
-  const accessToken = await new SignJWT({ scope: PROVIDER_SCOPE, rev: revocations })
+  const accessToken = await new SignJWT({ scope: SANDBOX_SCOPE, rev: revocations })
     .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
     .setIssuer(ISSUER)
     .setSubject(clientId)
@@ -192,7 +245,7 @@ async function issueTokens(clientId: string): Promise<TokenAnswer> {
       expires_in: config.sandboxAccessTokenSeconds,
       refresh_token: issueRefreshToken(clientId, now + config.sandboxRefreshTokenSeconds),
       refresh_token_expires_in: config.sandboxRefreshTokenSeconds,
-      scope: PROVIDER_SCOPE,
+      scope: SANDBOX_SCOPE,
     },
   };
 }
@@ -237,7 +290,7 @@ export async function checkBearerToken(authorization: string | null): Promise<Be
   if (!match) return 'missing';
   try {
     const { payload } = await jwtVerify(match[1]!, signingKeys().access, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'], typ: 'at+jwt' });
-    return payload['rev'] === revocations ? 'valid' : 'invalid';
+    return payload['rev'] === revocations && !(payload.jti && revokedAccessTokens.has(payload.jti)) ? 'valid' : 'invalid';
   } catch {
     return 'invalid';
   }

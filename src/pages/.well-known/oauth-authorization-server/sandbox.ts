@@ -1,0 +1,6 @@
+import type { APIRoute } from 'astro';
+import { sandboxMetadata } from '~/server/provider/sandbox/authorization';
+import { json } from '~/server/provider/sandbox/http';
+
+// Sandbox provider: its authorization server metadata (RFC 8414 §3, the issuer's path after the well-known name).
+export const GET: APIRoute = () => json(sandboxMetadata());

@@ -1,0 +1,19 @@
+/** How the portal's requests to the provider travel: one time-out, plain http only where configured. */
+import * as oauth from 'oauth4webapi';
+import { API_TIMEOUT_MS } from '~/shared/constants';
+import { config } from '../config';
+
+/** Per-request options of oauth4webapi: the API timeout, and plain http when the operator configured a provider on http. */
+export function transportOptions() {
+  return {
+    signal: () => AbortSignal.timeout(API_TIMEOUT_MS),
+    [oauth.allowInsecureRequests]: [config.providerUrl, config.providerIssuer, config.providerTokenUrl].some((url) => url?.startsWith('http:')),
+  };
+}
+
+export function isNetworkFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  // fetch rejects with a plain TypeError when the connection fails (oauth4webapi's own TypeErrors carry
+  // a code), and with the signal's reason on time-out.
+  return (error instanceof TypeError && !('code' in error)) || error.name === 'TimeoutError' || error.name === 'AbortError';
+}
