@@ -1,5 +1,6 @@
 /** The response envelope of design.md, and the one place an error becomes an answer. */
 import type { APIContext } from 'astro';
+import { EncodedJson } from './encoded-json';
 import { AppError } from './errors';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
@@ -9,9 +10,28 @@ export function ok<T>(data: T, init: { status?: number; message?: string } = {})
   return new Response(JSON.stringify(body), { status: init.status ?? 200, headers: JSON_HEADERS });
 }
 
-/** A paged list (spec "Receipt list response"): pagination and meta sit beside data. */
-export function okPage<T>(page: { data: T[]; pagination: object; meta: object }): Response {
-  return new Response(JSON.stringify({ success: true, ...page }), { status: 200, headers: JSON_HEADERS });
+/** Cached pages as sent, by their data and then their meta: each such answer is encoded once. */
+const sentPages = new WeakMap<object, Map<string, EncodedJson>>();
+/** A cached page's meta differs only in its processing time (0, 0.1, …): a few forms each at most. */
+const MAX_FORMS_PER_PAGE = 4;
+
+/**
+ * A paged list (spec "Receipt list response"): pagination and meta sit beside data. A page from the
+ * response cache keeps its data object, so sending it again reuses the JSON and compression of the
+ * last time it went out with the same meta.
+ */
+export function okPage<T>(page: { data: T[]; pagination: object; meta: { cached: boolean } }, request: Request): Response {
+  const text = () => JSON.stringify({ success: true, ...page });
+  if (!page.meta.cached) return new Response(text(), { status: 200, headers: JSON_HEADERS });
+  const forms = sentPages.get(page.data) ?? new Map<string, EncodedJson>();
+  sentPages.set(page.data, forms);
+  const metaKey = JSON.stringify(page.meta);
+  let form = forms.get(metaKey);
+  if (!form) {
+    form = new EncodedJson(text());
+    if (forms.size < MAX_FORMS_PER_PAGE) forms.set(metaKey, form);
+  }
+  return form.response(request, JSON_HEADERS);
 }
 
 export function errorResponse(error: unknown): Response {

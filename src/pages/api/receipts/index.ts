@@ -7,5 +7,5 @@ import { firstValues, receiptQuerySchema } from '~/shared/receipts';
 export const GET = handle(async (context) => {
   const user = requireUser(context);
   const query = parseWith(receiptQuerySchema, firstValues(context.url.searchParams));
-  return okPage(await listReceipts(user, query));
+  return okPage(await listReceipts(user, query), context.request);
 });
