@@ -15,6 +15,7 @@ const REQUESTS = 2_000;
 const THROUGHPUT_REQUESTS = 10_000;
 const KB = 1024;
 const DEMO_PASSWORD = 'bench-demo-password';
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 const SORT_KEYS = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'origin'];
 
 console.log(`Starting a portal with a ${RECEIPTS.toLocaleString('en-US')}-receipt sandbox…`);
@@ -211,8 +212,6 @@ async function mapWeight(browser, cookie) {
   await context.close();
   return weight;
 }
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
 /** One GET over the keep-alive agent; the body as received (compressed bytes are not decoded). */
 function get(url, headers) {

@@ -1,9 +1,8 @@
 /**
- * The list's orders, kept in memory for the current mirror: every receipt id in each sort order (read
- * once from that key's index), and each receipt's consignee. A page of a filtered list is then a walk
- * of the order that keeps the matches, stopping at the page's end: a filter that matches most receipts
- * stops early, one that matches few costs a pass over a typed array (about 0.1 ms per 100,000
- * receipts). The database work of a new search is only reading the ids its index matches.
+ * The list's orders, kept in memory for the current mirror: every receipt's slot (its place among the
+ * ids) in each sort order, read once from that key's index, each slot's rank in it, and each
+ * receipt's consignee. The database work of a new search is then only reading the ids its index
+ * matches; ordering them and cutting out the page happens here, in typed arrays.
  *
  * Everything here is dropped with the response cache whenever a sync changed the mirror, and ages out
  * as the cache does, so a sync by another process is seen in time too.
@@ -37,8 +36,15 @@ interface MirrorOrders {
   ids: Float64Array;
   /** The consignee id of each slot (0 for none). */
   consignees: Float64Array;
-  /** Slots in each sort key's ascending order, read when first asked for. */
-  orders: Map<ReceiptSortKey, Promise<Int32Array>>;
+  /** Each sort key's order, read when first asked for. */
+  orders: Map<ReceiptSortKey, Promise<Order>>;
+}
+
+interface Order {
+  /** The slots in ascending order. */
+  slots: Int32Array;
+  /** Each slot's position in `slots` (-1 for a slot that joined after the order was read). */
+  rank: Int32Array;
 }
 
 let current: Promise<MirrorOrders> | undefined;
@@ -70,21 +76,68 @@ function mirrorOrders(): Promise<MirrorOrders> {
   return current;
 }
 
-/** The slot of an id: its position in the ascending ids, or -1 when the mirror had no such receipt. */
-function slotOf(ids: Float64Array, id: number): number {
-  let low = 0;
-  let high = ids.length - 1;
-  while (low <= high) {
+/** The first position from `from` in the ascending `ids` whose id is not below `id`. */
+function positionOf(ids: Float64Array, id: number, from: number): number {
+  let low = from;
+  let high = ids.length;
+  while (low < high) {
     const middle = (low + high) >>> 1;
-    const value = ids[middle]!;
-    if (value === id) return middle;
-    if (value < id) low = middle + 1;
-    else high = middle - 1;
+    if (ids[middle]! < id) low = middle + 1;
+    else high = middle;
   }
-  return -1;
+  return low;
 }
 
-async function readOrder(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Int32Array> {
+/**
+ * The slots of ascending ids that the mirror holds, ascending: a merge of the two lists when the ids
+ * are many, a binary search for each when they are few.
+ */
+function slotsOf(ids: Float64Array, list: Float64Array): Int32Array {
+  const slots = new Int32Array(list.length);
+  let count = 0;
+  const merge = list.length * Math.log2(ids.length + 1) > ids.length;
+  let slot = 0;
+  for (const id of list) {
+    if (merge) while (slot < ids.length && ids[slot]! < id) slot += 1;
+    else slot = positionOf(ids, id, slot);
+    if (slot === ids.length) break;
+    if (ids[slot] === id) slots[count++] = slot;
+  }
+  return slots.subarray(0, count);
+}
+
+/** The slots both ascending lists hold. */
+function bothOf(first: Int32Array, second: Int32Array): Int32Array {
+  const both = new Int32Array(Math.min(first.length, second.length));
+  let count = 0;
+  for (let i = 0, j = 0; i < first.length && j < second.length; ) {
+    if (first[i]! < second[j]!) i += 1;
+    else if (first[i]! > second[j]!) j += 1;
+    else {
+      both[count++] = first[i]!;
+      i += 1;
+      j += 1;
+    }
+  }
+  return both.subarray(0, count);
+}
+
+/** The slots in every id list (each ascending) whose consignee is in scope (null: all), ascending. */
+function matchingSlots(mirror: MirrorOrders, idLists: Float64Array[], consigneeIds: number[] | null): Int32Array {
+  const { ids, consignees } = mirror;
+  const scope = consigneeIds && new Set(consigneeIds);
+  if (idLists.length === 0) {
+    const slots = new Int32Array(ids.length);
+    let count = 0;
+    for (let slot = 0; slot < ids.length; slot += 1) if (!scope || scope.has(consignees[slot]!)) slots[count++] = slot;
+    return slots.subarray(0, count);
+  }
+  let slots = slotsOf(ids, idLists[0]!);
+  for (const list of idLists.slice(1)) slots = bothOf(slots, slotsOf(ids, list));
+  return scope ? slots.filter((slot) => scope.has(consignees[slot]!)) : slots;
+}
+
+async function readOrder(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Order> {
   const order = ascendingOrderBy(sortBy);
   const [row] = await sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf('"id"', order)} AS "ids" FROM ${orderedRows('"receipts"', order)}`, {
     type: QueryTypes.SELECT,
@@ -92,10 +145,16 @@ async function readOrder(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<
   });
   const ordered = parseNumberList(row?.ids ?? null);
   // A receipt a sync added between the two reads has no slot yet; it joins with the next generation.
-  return Int32Array.from(ordered, (id: number) => slotOf(mirror.ids, id)).filter((slot) => slot >= 0);
+  const slots = Int32Array.from(ordered, (id: number) => {
+    const slot = positionOf(mirror.ids, id, 0);
+    return mirror.ids[slot] === id ? slot : -1;
+  }).filter((slot) => slot >= 0);
+  const rank = new Int32Array(mirror.ids.length).fill(-1);
+  slots.forEach((slot, position) => (rank[slot] = position));
+  return { slots, rank };
 }
 
-function orderOf(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Int32Array> {
+function orderOf(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Order> {
   let order = mirror.orders.get(sortBy);
   if (!order) {
     order = readOrder(mirror, sortBy);
@@ -103,32 +162,6 @@ function orderOf(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Int32Arr
     order.catch(() => mirror.orders.delete(sortBy));
   }
   return order;
-}
-
-/**
- * Marks the slots that every id list holds and whose consignee is in scope; answers how many. Each
- * list is ascending, as is `ids`, so marking one is a merge of the two; a slot's mark counts the lists
- * that hold it.
- */
-function markMatches(mirror: MirrorOrders, idLists: Float64Array[], consigneeIds: number[] | null): { marks: Uint8Array; total: number } {
-  const { ids, consignees } = mirror;
-  const marks = new Uint8Array(ids.length);
-  for (const [level, list] of idLists.entries()) {
-    let slot = 0;
-    for (const id of list) {
-      while (slot < ids.length && ids[slot]! < id) slot += 1;
-      if (slot === ids.length) break;
-      if (ids[slot] === id && marks[slot] === level) marks[slot] = level + 1;
-    }
-  }
-  const scope = consigneeIds && new Set(consigneeIds);
-  let total = 0;
-  for (let slot = 0; slot < ids.length; slot += 1) {
-    const matched = marks[slot] === idLists.length && (!scope || scope.has(consignees[slot]!));
-    marks[slot] = matched ? 1 : 0;
-    if (matched) total += 1;
-  }
-  return { marks, total };
 }
 
 /** Reads the new mirror's ids and orders now, one after another, so that no visitor waits for them after a sync. */
@@ -140,33 +173,51 @@ export async function prepareReceiptOrders(): Promise<void> {
   }
 }
 
-interface IdPage {
-  total: number;
-  ids: number[];
+/** The page's slots: the matches ranked in the order and sorted, when that costs less than walking the order. */
+function pageBySorting(matches: Int32Array, order: Order, ascending: boolean, window: { offset: number; limit: number }): Int32Array {
+  const ranks = Int32Array.from(matches, (slot) => order.rank[slot]!).filter((rank) => rank >= 0).sort();
+  const start = ascending ? window.offset : Math.max(0, ranks.length - window.offset - window.limit);
+  const end = ascending ? window.offset + window.limit : ranks.length - window.offset;
+  const page = Int32Array.from(ranks.subarray(start, Math.max(start, end)), (rank) => order.slots[rank]!);
+  return ascending ? page : page.reverse();
+}
+
+/** The page's slots: the order walked from its start (or end), keeping the matches, until the page is full. */
+function pageByWalking(matches: Int32Array | null, order: Order, ascending: boolean, window: { offset: number; limit: number }): Int32Array {
+  const marks = matches && new Uint8Array(order.rank.length);
+  if (marks && matches) for (const slot of matches) marks[slot] = 1;
+  const page = new Int32Array(window.limit);
+  let count = 0;
+  let skip = window.offset;
+  const { slots } = order;
+  for (let step = 0; step < slots.length && count < window.limit; step += 1) {
+    const slot = slots[ascending ? step : slots.length - 1 - step]!;
+    if (marks && marks[slot] !== 1) continue;
+    if (skip > 0) skip -= 1;
+    else page[count++] = slot;
+  }
+  return page.subarray(0, count);
 }
 
 /**
  * One page of receipt ids in the list's order: those in every id list (each ascending) and of the
- * consignees in scope (null: all).
+ * consignees in scope (null: all). Few matches are ranked and sorted; many are found by walking the
+ * order, which stops as soon as the page is full. Each way costs about what the count of matches and
+ * the page's place say, and the count is exact, so the cheaper one is taken.
  */
 export async function pageOfReceiptIds(
   filter: { idLists: Float64Array[]; consigneeIds: number[] | null },
   sort: { sortBy: ReceiptSortKey; sortOrder: SortOrder },
   window: { offset: number; limit: number },
-): Promise<IdPage> {
+): Promise<{ total: number; ids: number[] }> {
   const mirror = await mirrorOrders();
   const order = await orderOf(mirror, sort.sortBy);
   const ascending = sort.sortOrder === 'asc';
-  const unfiltered = filter.idLists.length === 0 && filter.consigneeIds === null;
-  const { marks, total } = unfiltered ? { marks: null, total: order.length } : markMatches(mirror, filter.idLists, filter.consigneeIds);
-  const ids: number[] = [];
-  if (window.offset >= total) return { total, ids };
-  let skip = window.offset;
-  for (let step = 0; step < order.length && ids.length < window.limit; step += 1) {
-    const slot = order[ascending ? step : order.length - 1 - step]!;
-    if (marks && marks[slot] !== 1) continue;
-    if (skip > 0) skip -= 1;
-    else ids.push(mirror.ids[slot]!);
-  }
-  return { total, ids };
+  const matches = filter.idLists.length === 0 && filter.consigneeIds === null ? null : matchingSlots(mirror, filter.idLists, filter.consigneeIds);
+  const total = matches ? matches.length : order.slots.length;
+  if (window.offset >= total) return { total, ids: [] };
+  const sortingCost = total * Math.log2(total + 1);
+  const walkingCost = Math.min(order.slots.length, ((window.offset + window.limit) * order.slots.length) / total);
+  const slots = matches && sortingCost < walkingCost ? pageBySorting(matches, order, ascending, window) : pageByWalking(matches, order, ascending, window);
+  return { total, ids: Array.from(slots, (slot) => mirror.ids[slot]!) };
 }
