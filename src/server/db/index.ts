@@ -48,6 +48,9 @@ export function heavyRead(): { uuid: string } {
   return { uuid: `heavy-reads-${nextHeavyRead}` };
 }
 
+/** Query options for reads of the whole mirror (its orders, after a sync): a connection of their own, so no visitor's query waits behind one. */
+export const mirrorRead = (): { uuid: string } => ({ uuid: 'mirror-reads' });
+
 const isSqlite = sequelize.getDialect() === 'sqlite';
 
 export async function connectDatabase(): Promise<void> {

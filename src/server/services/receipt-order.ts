@@ -10,7 +10,7 @@
 import { QueryTypes } from 'sequelize';
 import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS } from '~/shared/constants';
 import type { ReceiptSortKey, SortOrder } from '~/shared/receipts';
-import { heavyRead, sequelize } from '../db';
+import { mirrorRead, sequelize } from '../db';
 import { numberListOf, orderedRows, parseNumberList } from '../db/number-lists';
 import { sortColumn } from './mirror-rows';
 import { CACHE_MAX_AGE_MS, cacheGeneration } from './response-cache';
@@ -54,7 +54,7 @@ async function readMirror(generation: number): Promise<MirrorOrders> {
   const [row] = await sequelize.query<{ ids: string | null; consignees: string | null }>(
     `SELECT ${numberListOf('"id"', '"id"')} AS "ids", ${numberListOf('COALESCE("consigneeId", 0)', '"id"')} AS "consignees"
        FROM ${orderedRows('"receipts"', '"id"')}`,
-    { type: QueryTypes.SELECT, ...heavyRead() },
+    { type: QueryTypes.SELECT, ...mirrorRead() },
   );
   return { generation, ids: parseNumberList(row?.ids ?? null), consignees: parseNumberList(row?.consignees ?? null), orders: new Map() };
 }
@@ -141,7 +141,7 @@ async function readOrder(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<
   const order = ascendingOrderBy(sortBy);
   const [row] = await sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf('"id"', order)} AS "ids" FROM ${orderedRows('"receipts"', order)}`, {
     type: QueryTypes.SELECT,
-    ...heavyRead(),
+    ...mirrorRead(),
   });
   const ordered = parseNumberList(row?.ids ?? null);
   // A receipt a sync added between the two reads has no slot yet; it joins with the next generation.
