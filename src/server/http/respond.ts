@@ -5,9 +5,17 @@ import { AppError } from './errors';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 
+/**
+ * A JSON answer with its length: the compressing server (server.mjs) then leaves small answers alone
+ * instead of starting a compressor for every one of them.
+ */
+function jsonResponse(text: string, status: number, headers: Record<string, string> = JSON_HEADERS): Response {
+  return new Response(text, { status, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(text)) } });
+}
+
 export function ok<T>(data: T, init: { status?: number; message?: string } = {}): Response {
   const body = init.message === undefined ? { success: true, data } : { success: true, data, message: init.message };
-  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers: JSON_HEADERS });
+  return jsonResponse(JSON.stringify(body), init.status ?? 200);
 }
 
 /** Cached pages as sent, by their data and then their meta: each such answer is encoded once. */
@@ -22,7 +30,7 @@ const MAX_FORMS_PER_PAGE = 4;
  */
 export function okPage<T>(page: { data: T[]; pagination: object; meta: { cached: boolean } }, request: Request): Response {
   const text = () => JSON.stringify({ success: true, ...page });
-  if (!page.meta.cached) return new Response(text(), { status: 200, headers: JSON_HEADERS });
+  if (!page.meta.cached) return jsonResponse(text(), 200);
   const forms = sentPages.get(page.data) ?? new Map<string, EncodedJson>();
   sentPages.set(page.data, forms);
   const metaKey = JSON.stringify(page.meta);
@@ -47,7 +55,7 @@ export function errorResponse(error: unknown): Response {
     ...(appError.details && { details: appError.details }),
     ...(appError.retryAfter !== undefined && { retryAfter: appError.retryAfter }),
   };
-  return new Response(JSON.stringify(body), { status: appError.status, headers });
+  return jsonResponse(JSON.stringify(body), appError.status, headers);
 }
 
 /** Wraps an endpoint so that any thrown error is answered in the envelope, never as a bare 500. */
