@@ -4,9 +4,21 @@
  * gzip), which leaves an answer that already carries a Content-Encoding alone.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 
 const ENCODINGS = ['br', 'gzip', 'identity'];
+/** Browsers send one of a handful of Accept-Encoding headers: each is negotiated once. */
+const chosenEncodings = new LRUCache<string, string>({ max: 64 });
+
+function chosenEncoding(acceptEncoding: string): string {
+  let encoding = chosenEncodings.get(acceptEncoding);
+  if (encoding === undefined) {
+    encoding = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encoding(ENCODINGS) ?? 'identity';
+    chosenEncodings.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
 const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 export class EncodedJson {
@@ -17,7 +29,7 @@ export class EncodedJson {
   constructor(private readonly text: string) {}
 
   response(request: Request, headers: Record<string, string>): Response {
-    const encoding = new Negotiator({ headers: { 'accept-encoding': request.headers.get('accept-encoding') ?? undefined } }).encoding(ENCODINGS);
+    const encoding = chosenEncoding(request.headers.get('accept-encoding') ?? '');
     const body =
       encoding === 'br'
         ? (this.brotli ??= new Uint8Array(brotliCompressSync(this.text, BROTLI_OPTIONS)))
