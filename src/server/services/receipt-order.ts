@@ -34,6 +34,8 @@ interface MirrorOrders {
   generation: number;
   /** Every receipt id, ascending; a receipt's position here is its slot. */
   ids: Float64Array;
+  /** The slot of an id, or -1 when the mirror had no such receipt. */
+  slotOf: (id: number) => number;
   /** The consignee id of each slot (0 for none). */
   consignees: Float64Array;
   /** Each sort key's order, read when first asked for. */
@@ -56,7 +58,8 @@ async function readMirror(generation: number): Promise<MirrorOrders> {
        FROM ${orderedRows('"receipts"', '"id"')}`,
     { type: QueryTypes.SELECT, ...mirrorRead() },
   );
-  return { generation, ids: parseNumberList(row?.ids ?? null), consignees: parseNumberList(row?.consignees ?? null), orders: new Map() };
+  const ids = parseNumberList(row?.ids ?? null);
+  return { generation, ids, slotOf: slotFinder(ids), consignees: parseNumberList(row?.consignees ?? null), orders: new Map() };
 }
 
 /** Ages out like the response cache, so that another process's sync is seen in time too. */
@@ -76,34 +79,34 @@ function mirrorOrders(): Promise<MirrorOrders> {
   return current;
 }
 
-/** The first position from `from` in the ascending `ids` whose id is not below `id`. */
-function positionOf(ids: Float64Array, id: number, from: number): number {
-  let low = from;
-  let high = ids.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (ids[middle]! < id) low = middle + 1;
-    else high = middle;
+/**
+ * Finds slots by id: through a table when the ids are dense enough (providers number their records),
+ * else by binary search.
+ */
+function slotFinder(ids: Float64Array): (id: number) => number {
+  const first = ids[0] ?? 0;
+  const span = ids.length ? ids[ids.length - 1]! - first + 1 : 0;
+  if (span <= 4 * ids.length + 1_024) {
+    const table = new Int32Array(span).fill(-1);
+    ids.forEach((id, slot) => (table[id - first] = slot));
+    return (id) => (id >= first && id - first < span ? table[id - first]! : -1);
   }
-  return low;
+  return (id) => {
+    let low = 0;
+    let high = ids.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      if (ids[middle] === id) return middle;
+      if (ids[middle]! < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  };
 }
 
-/**
- * The slots of ascending ids that the mirror holds, ascending: a merge of the two lists when the ids
- * are many, a binary search for each when they are few.
- */
-function slotsOf(ids: Float64Array, list: Float64Array): Int32Array {
-  const slots = new Int32Array(list.length);
-  let count = 0;
-  const merge = list.length * Math.log2(ids.length + 1) > ids.length;
-  let slot = 0;
-  for (const id of list) {
-    if (merge) while (slot < ids.length && ids[slot]! < id) slot += 1;
-    else slot = positionOf(ids, id, slot);
-    if (slot === ids.length) break;
-    if (ids[slot] === id) slots[count++] = slot;
-  }
-  return slots.subarray(0, count);
+/** The slots of ascending ids that the mirror holds, ascending. */
+function slotsOf(mirror: MirrorOrders, list: Float64Array): Int32Array {
+  return Int32Array.from(list, mirror.slotOf).filter((slot) => slot >= 0);
 }
 
 /** The slots both ascending lists hold. */
@@ -132,8 +135,8 @@ function matchingSlots(mirror: MirrorOrders, idLists: Float64Array[], consigneeI
     for (let slot = 0; slot < ids.length; slot += 1) if (!scope || scope.has(consignees[slot]!)) slots[count++] = slot;
     return slots.subarray(0, count);
   }
-  let slots = slotsOf(ids, idLists[0]!);
-  for (const list of idLists.slice(1)) slots = bothOf(slots, slotsOf(ids, list));
+  let slots = slotsOf(mirror, idLists[0]!);
+  for (const list of idLists.slice(1)) slots = bothOf(slots, slotsOf(mirror, list));
   return scope ? slots.filter((slot) => scope.has(consignees[slot]!)) : slots;
 }
 
@@ -145,10 +148,7 @@ async function readOrder(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<
   });
   const ordered = parseNumberList(row?.ids ?? null);
   // A receipt a sync added between the two reads has no slot yet; it joins with the next generation.
-  const slots = Int32Array.from(ordered, (id: number) => {
-    const slot = positionOf(mirror.ids, id, 0);
-    return mirror.ids[slot] === id ? slot : -1;
-  }).filter((slot) => slot >= 0);
+  const slots = Int32Array.from(ordered, mirror.slotOf).filter((slot) => slot >= 0);
   const rank = new Int32Array(mirror.ids.length).fill(-1);
   slots.forEach((slot, position) => (rank[slot] = position));
   return { slots, rank };
