@@ -8,6 +8,7 @@ import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 
 const ENCODINGS = ['br', 'gzip', 'identity'];
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 /** Browsers send one of a handful of Accept-Encoding headers: each is negotiated once. */
 const chosenEncodings = new LRUCache<string, string>({ max: 64 });
 
@@ -19,7 +20,6 @@ function chosenEncoding(acceptEncoding: string): string {
   }
   return encoding;
 }
-const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 export class EncodedJson {
   private brotli: Uint8Array<ArrayBuffer> | undefined;

@@ -51,6 +51,8 @@ interface Order {
 
 let current: Promise<MirrorOrders> | undefined;
 let currentGeneration = -1;
+/** The orders age out like the response cache, so that another process's sync is seen in time too. */
+let currentReadAt = 0;
 
 async function readMirror(generation: number): Promise<MirrorOrders> {
   const [row] = await sequelize.query<{ ids: string | null; consignees: string | null }>(
@@ -61,9 +63,6 @@ async function readMirror(generation: number): Promise<MirrorOrders> {
   const ids = parseNumberList(row?.ids ?? null);
   return { generation, ids, slotOf: slotFinder(ids), consignees: parseNumberList(row?.consignees ?? null), orders: new Map() };
 }
-
-/** Ages out like the response cache, so that another process's sync is seen in time too. */
-let currentReadAt = 0;
 
 function mirrorOrders(): Promise<MirrorOrders> {
   const generation = cacheGeneration();

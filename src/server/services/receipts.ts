@@ -4,12 +4,11 @@ import type { Commodity, Receipt, ReceiptList, ReceiptQuery } from '~/shared/rec
 import type { PublicUser } from '~/shared/validation';
 import { sequelize } from '../db';
 import { ConsigneeAssignment, ReceiptRecord } from '../db/models';
-import { forgetOnWrite, RecentRows } from '../db/write-hooks';
+import { RecentRows } from '../db/recent-rows';
 import { AppError } from '../http/errors';
 import { pageOfReceiptIds } from './receipt-order';
 import { idsMatchingSearch, idsWithTrackingNumber } from './receipt-search';
 import { cachedAnswer } from './response-cache';
-import { SESSION_RECHECK_MS } from './sessions';
 import { readSyncState } from './sync-state';
 
 /** Retry-After for "the mirror has nothing yet": about one sync attempt away. */
@@ -19,8 +18,8 @@ const NEVER_SYNCED_RETRY_SECONDS = 30;
  * Viewers' assigned consignees of the last second. Assignments changed by this process are forgotten at
  * once; by another process, within a second.
  */
-const recentAssignments = new RecentRows<number, number[]>(SESSION_RECHECK_MS);
-forgetOnWrite(ConsigneeAssignment, ['afterSave', 'afterDestroy', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy'], () => recentAssignments.forgetAll());
+const recentAssignments = new RecentRows<number, number[]>();
+recentAssignments.forgetOnWrite(ConsigneeAssignment, ['afterSave', 'afterDestroy', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy']);
 
 /** Which consignees' receipts a user sees: null for all (admin, admin-viewer), else the assigned ids. */
 export async function visibleConsigneeIds(user: PublicUser): Promise<number[] | null> {

@@ -17,22 +17,23 @@ const answers = new LRUCache<string, { value: unknown }>({ max: 1_000, ttl: CACH
 /** The ids a search matches, ascending: at most 2 million ids (16 MB). */
 const idLists = new LRUCache<string, Float64Array>({ maxSize: 2_000_000, sizeCalculation: (ids) => Math.max(1, ids.length), ttl: CACHE_MAX_AGE_MS });
 
-export async function cachedAnswer<T>(key: string, compute: () => Promise<T>): Promise<{ value: T; cached: boolean }> {
-  const entry = answers.get(key);
-  if (entry) return { value: entry.value as T, cached: true };
+/** The cached value for `key`, or one computed now and kept unless a clear came meanwhile. */
+async function computeOnce<V extends {}>(cache: LRUCache<string, V>, key: string, compute: () => Promise<V>): Promise<{ value: V; cached: boolean }> {
+  const entry = cache.get(key);
+  if (entry !== undefined) return { value: entry, cached: true };
   const startedIn = generation;
   const value = await compute();
-  if (startedIn === generation) answers.set(key, { value });
+  if (startedIn === generation) cache.set(key, value);
   return { value, cached: false };
 }
 
+export async function cachedAnswer<T>(key: string, compute: () => Promise<T>): Promise<{ value: T; cached: boolean }> {
+  const { value: entry, cached } = await computeOnce(answers, key, async () => ({ value: await compute() }));
+  return { value: entry.value as T, cached };
+}
+
 export async function cachedIdList(key: string, compute: () => Promise<Float64Array>): Promise<Float64Array> {
-  const entry = idLists.get(key);
-  if (entry) return entry;
-  const startedIn = generation;
-  const ids = await compute();
-  if (startedIn === generation) idLists.set(key, ids);
-  return ids;
+  return (await computeOnce(idLists, key, compute)).value;
 }
 
 export function clearResponseCache(): void {

@@ -8,7 +8,7 @@ import type { PublicUser } from '~/shared/validation';
 import { config } from '../config';
 import { sequelize } from '../db';
 import { Session, User } from '../db/models';
-import { forgetOnWrite, RecentRows } from '../db/write-hooks';
+import { RecentRows } from '../db/recent-rows';
 import { toPublicUser } from '../db/public-user';
 
 const MINUTE_MS = 60_000;
@@ -40,15 +40,13 @@ export function isSessionExpired(session: { expiresAt: Date; lastSeenAt: Date },
 /**
  * Sessions found in the last second, so that most requests need no query. Ending a session or changing
  * a user in this process forgets them all at once; a session ended by another process (several portals
- * on one database) stops working within SESSION_RECHECK_MS.
+ * on one database) stops working within a second.
  */
-export const SESSION_RECHECK_MS = 1_000;
 type RecentSession = ActiveSession & { lastSeenAt: number; expiresAt: number };
-const recentSessions = new RecentRows<string, RecentSession>(SESSION_RECHECK_MS);
-const forgetRecentSessions = () => recentSessions.forgetAll();
-forgetOnWrite(User, ['afterSave', 'afterDestroy', 'afterBulkUpdate', 'afterBulkDestroy'], forgetRecentSessions);
+const recentSessions = new RecentRows<string, RecentSession>();
+recentSessions.forgetOnWrite(User, ['afterSave', 'afterDestroy', 'afterBulkUpdate', 'afterBulkDestroy']);
 // Touching lastSeenAt changes nothing a request decides on; only ending a session does.
-forgetOnWrite(Session, ['afterDestroy', 'afterBulkDestroy'], forgetRecentSessions);
+recentSessions.forgetOnWrite(Session, ['afterDestroy', 'afterBulkDestroy']);
 
 type SessionRow = { sessionId: string; lastSeenAt: string; expiresAt: string } & Parameters<typeof toPublicUser>[0];
 
