@@ -8,6 +8,8 @@ declare namespace App {
     sessionId: string | null;
     /** Client address for rate limiting, honouring X-Forwarded-For only with TRUST_PROXY. */
     clientAddress: string;
+    /** The request's language: the user's preference, the switcher's cookie, Accept-Language, English. */
+    locale: import('./shared/locale').Locale;
     /** The branding <style> of a page, when anything differs from the defaults (pages only). */
     brandingStyle?: import('./server/http/branding-style').BrandingStyle | null;
   }

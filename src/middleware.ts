@@ -1,4 +1,4 @@
-/** Every request: security headers, the API envelope, page failures, the sandbox-only paths, start-up, cross-site refusal, session, page access. */
+/** Every request: security headers, the API envelope, page failures, the sandbox-only paths, start-up, session, language, cross-site refusal, page access. */
 import type { APIContext } from 'astro';
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { config, isHttps } from '~/server/config';
@@ -8,11 +8,14 @@ import { brandingStyle } from '~/server/http/branding-style';
 import { tileImageSource, withImageSource, withStyleSource } from '~/server/http/csp';
 import { AppError } from '~/server/http/errors';
 import { pageAccess } from '~/server/http/guard';
+import { chooseLocale, inLocale } from '~/server/http/locale';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
 import { readSessionToken } from '~/server/http/session';
 import { readBrandingOrDefaults } from '~/server/services/branding';
 import { findActiveSession } from '~/server/services/sessions';
+import { m } from '~/paraglide/messages.js';
+import { LOCALE_COOKIE } from '~/shared/locale';
 
 /** The catch-all page: any path no other page claims. */
 const UNKNOWN_PAGE_ROUTE = '/[...path]';
@@ -59,8 +62,11 @@ async function endpointMethods(routePattern: string): Promise<string[]> {
 /** A path served with other methods is a 405 naming them; anything else no handler serves is a 404. */
 async function notServed(context: APIContext): Promise<Response> {
   const allowed = await endpointMethods(context.routePattern);
-  if (allowed.length === 0) return errorResponse(new AppError('NOT_FOUND', 'Endpoint not found'));
-  const response = errorResponse(new AppError('METHOD_NOT_ALLOWED', `Method ${context.request.method} is not allowed here; use ${allowed.join(' or ')}`));
+  // Past the language step's scope, so its locale is named.
+  const { locale } = context.locals;
+  if (allowed.length === 0) return errorResponse(new AppError('NOT_FOUND', m.error_endpoint_not_found({}, { locale })));
+  const method = context.request.method;
+  const response = errorResponse(new AppError('METHOD_NOT_ALLOWED', m.error_method_not_allowed({ method, allowed: allowed.join(', ') }, { locale })));
   response.headers.set('Allow', allowed.join(', '));
   return response;
 }
@@ -110,7 +116,7 @@ const startUp = defineMiddleware(async (_context, next) => {
 
 const refuseCrossSite = defineMiddleware((context, next) => {
   if (isSandboxServerCall(context.url.pathname) || !isCrossSiteRequest(context.request, context.url.origin)) return next();
-  const error = new AppError('FORBIDDEN', 'Cross-site requests are forbidden');
+  const error = new AppError('FORBIDDEN', m.error_cross_site());
   return isApi(context.url.pathname) ? errorResponse(error) : new Response(error.message, { status: 403 });
 });
 
@@ -120,6 +126,24 @@ const loadSession = defineMiddleware(async (context, next) => {
   context.locals.user = session?.user ?? null;
   context.locals.sessionId = session?.sessionId ?? null;
   return next();
+});
+
+/**
+ * The request's language (design.md "Languages"): everything after this step, pages, endpoints, API
+ * messages and the islands' server render, reads it from `locals.locale` or through the messages.
+ */
+const resolveLocale = defineMiddleware((context, next) => {
+  const locale = chooseLocale({
+    preference: context.locals.user?.locale,
+    cookie: context.cookies.get(LOCALE_COOKIE)?.value,
+    acceptLanguage: context.request.headers.get('accept-language'),
+  });
+  context.locals.locale = locale;
+  return inLocale(locale, async () => {
+    const response = await next();
+    response.headers.set('Content-Language', locale);
+    return response;
+  });
 });
 
 /** Pages are decided here, before any HTML; API handlers state their own rule in their first line. */
@@ -149,5 +173,16 @@ const brandPages = defineMiddleware(async (context, next) => {
   return response;
 });
 
-export const onRequest = sequence(securityHeaders, apiEnvelope, pageFailures, sandboxOnly, startUp, refuseCrossSite, loadSession, guardPages, brandPages);
+export const onRequest = sequence(
+  securityHeaders,
+  apiEnvelope,
+  pageFailures,
+  sandboxOnly,
+  startUp,
+  loadSession,
+  resolveLocale,
+  refuseCrossSite,
+  guardPages,
+  brandPages,
+);
 

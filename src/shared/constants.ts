@@ -44,7 +44,6 @@ export const MAP_ZOOM_ROUTE = 3;
 export const ANIMATION_AIR_MS = 8_000;
 export const ANIMATION_OCEAN_MS = 12_000;
 
-export const SIZE_UNITS = ['Bytes', 'KB', 'MB'] as const;
 export const SIZE_BASE = 1024;
 export const NUMBER_DECIMALS = 3;
 export const COUNT_DECIMALS = 0;

@@ -1,40 +1,63 @@
-/** Display formatting of spec section 3 ("Formatting") and a few labels, shared by pages and islands. */
-import { COUNT_DECIMALS, NUMBER_DECIMALS, SIZE_BASE, SIZE_UNITS, type Role } from './constants';
+/**
+ * Display formatting of spec section 3 ("Formatting") in the request's language, shared by pages and
+ * islands: English keeps the spec's en-US forms, Dutch gets nl-NL ('1.234,567', '23-11-2026', 24-hour
+ * times). Server and browser format with the same locale, so hydration finds the same text.
+ */
+import { m } from '~/paraglide/messages.js';
+import { getLocale } from '~/paraglide/runtime.js';
+import { COUNT_DECIMALS, NUMBER_DECIMALS, SIZE_BASE, type Role } from './constants';
+import type { Locale } from './locale';
 
-/** One formatter for every date: toLocaleDateString would build a new one on each call. */
-const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
+/** Formatters are costly to build: one per locale and kind, made on first use. */
+function perLocale<T>(build: (locale: Locale) => T): () => T {
+  const built = new Map<Locale, T>();
+  return () => {
+    const locale = getLocale();
+    let formatter = built.get(locale);
+    if (!formatter) {
+      formatter = build(locale);
+      built.set(locale, formatter);
+    }
+    return formatter;
+  };
+}
 
-/** MM/DD/YYYY (en-US); missing or invalid gives 'N/A'. */
+const dateFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }));
+const dateTimeFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }));
+const numberFormat = perLocale(
+  (locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS }),
+);
+const countFormat = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: COUNT_DECIMALS }));
+const sizeFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** '11/23/2026' (en) or '23-11-2026' (nl); missing or invalid gives 'N/A'. */
 export function formatDate(value: string | number | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return 'N/A';
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return 'N/A';
-  return dateFormat.format(date);
+  const date = toDate(value);
+  return date ? dateFormat().format(date) : m.format_not_available();
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeStyle: 'short' });
-
-/** Date and time in the US short format ('11/21/26, 8:06 AM'); missing or invalid gives 'N/A'. */
+/** The short date and time: '11/21/26, 8:06 AM' (en) or '21-11-2026, 08:06' (nl); missing or invalid gives 'N/A'. */
 export function formatDateTime(value: string | number | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return 'N/A';
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return 'N/A';
-  return dateTimeFormat.format(date);
+  const date = toDate(value);
+  return date ? dateTimeFormat().format(date) : m.format_not_available();
 }
-
-const numberFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS });
-const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: COUNT_DECIMALS });
 
 const isNumber = (value: number | null | undefined): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** A measure with 3 decimals ('1,234.500'); missing gives '0'. */
+/** A measure with 3 decimals ('1,234.500' / '1.234,500'); missing gives '0'. */
 export function formatNumber(value: number | null | undefined): string {
-  return isNumber(value) ? numberFormat.format(value) : '0';
+  return isNumber(value) ? numberFormat().format(value) : '0';
 }
 
-/** A count with no decimals ('1,234'); missing gives '0'. */
+/** A count with no decimals ('1,234' / '1.234'); missing gives '0'. */
 export function formatCount(value: number | null | undefined): string {
-  return isNumber(value) ? countFormat.format(value) : '0';
+  return isNumber(value) ? countFormat().format(value) : '0';
 }
 
 export function formatWeight(value: number | null | undefined): string {
@@ -45,42 +68,68 @@ export function formatVolume(value: number | null | undefined): string {
   return `${formatNumber(value)} ft³`;
 }
 
-/** A file size in Bytes, KB or MB (base 1024): whole bytes, else 2 decimals ('512 Bytes', '1.50 KB', '3.75 MB'). */
+/** A file size in Bytes, KB or MB (base 1024): whole bytes, else 2 decimals ('512 Bytes', '1.50 KB', '3,75 MB'). */
 export function formatFileSize(bytes: number | null | undefined): string {
-  if (!isNumber(bytes) || bytes < 0) return '0 Bytes';
+  if (!isNumber(bytes) || bytes < 0) return m.format_bytes({ size: '0' });
   let value = bytes;
   let unit = 0;
   // Compared as shown, so that 1023.999 KB becomes '1.00 MB' rather than '1024.00 KB'.
-  while (unit < SIZE_UNITS.length - 1 && Number(value.toFixed(2)) >= SIZE_BASE) {
+  while (unit < 2 && Number(value.toFixed(2)) >= SIZE_BASE) {
     value /= SIZE_BASE;
     unit += 1;
   }
-  return unit === 0 ? `${Math.round(value)} ${SIZE_UNITS[0]}` : `${value.toFixed(2)} ${SIZE_UNITS[unit]}`;
+  if (unit === 0) return m.format_bytes({ size: String(Math.round(value)) });
+  return `${sizeFormat().format(value)} ${unit === 1 ? 'KB' : 'MB'}`;
 }
 
 export type StatusTone = 'info' | 'success' | 'warning' | 'error' | 'neutral';
 
-const STATUS_TONES: Record<string, StatusTone> = {
-  'in-transit': 'info',
-  delivered: 'success',
-  'on-hold': 'warning',
-  cancelled: 'error',
-  canceled: 'error',
+type KnownStatus = 'in-transit' | 'delivered' | 'on-hold' | 'cancelled';
+
+const KNOWN_STATUSES: Record<string, KnownStatus> = {
+  'in-transit': 'in-transit',
+  delivered: 'delivered',
+  'on-hold': 'on-hold',
+  cancelled: 'cancelled',
+  canceled: 'cancelled',
 };
+
+const STATUS_TONES: Record<KnownStatus, StatusTone> = { 'in-transit': 'info', delivered: 'success', 'on-hold': 'warning', cancelled: 'error' };
+
+const knownStatus = (status: string): KnownStatus | undefined => KNOWN_STATUSES[status.trim().toLowerCase().replace(/[\s_-]+/g, '-')];
 
 /** Spec section 4: In-Transit blue, Delivered green, On-Hold yellow, Cancelled red, anything else grey. */
 export function statusTone(status: string): StatusTone {
-  return STATUS_TONES[status.trim().toLowerCase().replace(/[\s_-]+/g, '-')] ?? 'neutral';
+  const known = knownStatus(status);
+  return known ? STATUS_TONES[known] : 'neutral';
 }
 
-/** The role capitalised, as the top bar and profile show it: 'admin-viewer' → 'Admin-viewer'. */
-export function capitalizeRole(role: Role): string {
-  return role.charAt(0).toUpperCase() + role.slice(1);
+/** A known status in the reader's language; any other status text as the provider sent it. */
+export function statusLabel(status: string): string {
+  switch (knownStatus(status)) {
+    case 'in-transit':
+      return m.status_in_transit();
+    case 'delivered':
+      return m.status_delivered();
+    case 'on-hold':
+      return m.status_on_hold();
+    case 'cancelled':
+      return m.status_cancelled();
+    default:
+      return status;
+  }
 }
 
-/** How the user form and tables name a role: admin-viewer is 'admin viewer'. */
+/** The role as the top bar and profile show it: 'Admin', 'Admin-viewer', 'Viewer' (en). */
+export function roleTitle(role: Role): string {
+  if (role === 'admin') return m.role_title_admin();
+  return role === 'viewer' ? m.role_title_viewer() : m.role_title_admin_viewer();
+}
+
+/** How the user form and tables name a role: 'admin', 'admin viewer', 'viewer' (en). */
 export function roleLabel(role: Role): string {
-  return role.replace('-', ' ');
+  if (role === 'admin') return m.role_label_admin();
+  return role === 'viewer' ? m.role_label_viewer() : m.role_label_admin_viewer();
 }
 
 /** Seconds → 'm:ss', as the login countdown shows them. */
@@ -91,6 +140,6 @@ export function formatCountdown(totalSeconds: number): string {
 
 export function rateLimitMessage(retryAfterSeconds: number | undefined): string {
   return retryAfterSeconds && retryAfterSeconds > 0
-    ? `Too many login attempts. Please wait ${formatCountdown(retryAfterSeconds)} before trying again.`
-    : 'Too many login attempts. Please try again later.';
+    ? m.login_rate_limited_wait({ countdown: formatCountdown(retryAfterSeconds) })
+    : m.login_rate_limited();
 }

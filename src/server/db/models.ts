@@ -8,6 +8,7 @@ import {
   type InferCreationAttributes,
 } from 'sequelize';
 import { CARD_OPACITY_DEFAULT, type Role } from '~/shared/constants';
+import type { Locale } from '~/shared/locale';
 import { sequelize } from './index';
 
 export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
@@ -19,6 +20,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare role: Role;
   declare isActive: CreationOptional<boolean>;
   declare lastLogin: Date | null;
+  declare locale: CreationOptional<Locale | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -33,6 +35,7 @@ User.init(
     role: { type: DataTypes.STRING(20), allowNull: false },
     isActive: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
     lastLogin: { type: DataTypes.DATE, allowNull: true },
+    locale: { type: DataTypes.STRING(10), allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },

@@ -1,8 +1,9 @@
 /** A user row as the API shows it (spec section 3 "User"): never the password hash. */
 import type { PublicUser } from '~/shared/validation';
+import { isLocale } from '~/shared/locale';
 import type { User } from './models';
 
-export type UserRow = Pick<User, 'id' | 'username' | 'fullName' | 'email' | 'role' | 'isActive' | 'lastLogin' | 'createdAt'>;
+export type UserRow = Pick<User, 'id' | 'username' | 'fullName' | 'email' | 'role' | 'isActive' | 'lastLogin' | 'locale' | 'createdAt'>;
 
 const toIso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -15,6 +16,7 @@ export function toPublicUser(user: UserRow): PublicUser {
     role: user.role,
     isActive: Boolean(user.isActive),
     lastLogin: toIso(user.lastLogin),
+    locale: isLocale(user.locale) ? user.locale : null,
     createdAt: toIso(user.createdAt)!,
   };
 }

@@ -2,19 +2,20 @@
 import type { APIContext } from 'astro';
 import type { Role } from '~/shared/constants';
 import type { PublicUser } from '~/shared/validation';
+import { m } from '~/paraglide/messages.js';
 import { AppError } from './errors';
 
 type Context = Pick<APIContext, 'locals'>;
 
 export function requireUser(context: Context): PublicUser {
   const { user } = context.locals;
-  if (!user) throw new AppError('AUTHENTICATION_ERROR', 'Authentication required');
+  if (!user) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
   return user;
 }
 
 export function requireRole(context: Context, ...roles: Role[]): PublicUser {
   const user = requireUser(context);
-  if (!roles.includes(user.role)) throw new AppError('FORBIDDEN', 'You do not have permission to do this');
+  if (!roles.includes(user.role)) throw new AppError('FORBIDDEN', m.error_forbidden());
   return user;
 }
 
@@ -24,6 +25,7 @@ export type PageAccess = 'public' | 'user' | 'admin';
 const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> = [
   ['/login', 'public'],
   ['/logout', 'public'],
+  ['/language', 'public'],
   // The built-in sandbox provider stands in for another company's server: no portal session there.
   ['/sandbox', 'public'],
   ['/.well-known/oauth-authorization-server/sandbox', 'public'],

@@ -1,6 +1,7 @@
 /** The response envelope of design.md, and the one place an error becomes an answer. */
 import type { APIContext } from 'astro';
 import { EncodedJson } from './encoded-json';
+import { m } from '~/paraglide/messages.js';
 import { AppError } from './errors';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
@@ -44,7 +45,7 @@ export function okPage<T>(page: { data: T[]; pagination: object; meta: { cached:
 
 export function errorResponse(error: unknown): Response {
   const appError =
-    error instanceof AppError ? error : new AppError('INTERNAL_ERROR', 'An unexpected error occurred');
+    error instanceof AppError ? error : new AppError('INTERNAL_ERROR', m.error_unexpected());
   if (!(error instanceof AppError)) console.error('Unhandled error:', error);
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (appError.retryAfter !== undefined) headers['Retry-After'] = String(appError.retryAfter);

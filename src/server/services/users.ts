@@ -1,5 +1,6 @@
 /** Users: listing, creating, editing, resetting and deleting, with the rules that keep an admin around. */
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
+import type { Preferences } from '~/shared/locale';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
 import { sequelize } from '../db';
 import { ConsigneeAssignment, User } from '../db/models';
@@ -9,7 +10,7 @@ import { config } from '../config';
 import { generatePassword, hashPassword } from './passwords';
 import { endUserSessions } from './sessions';
 
-const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'lastLogin', 'createdAt'] as const;
+const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'lastLogin', 'locale', 'createdAt'] as const;
 
 export async function listUsers(): Promise<PublicUser[]> {
   const rows = await User.findAll({ attributes: [...PUBLIC_COLUMNS], order: [['createdAt', 'ASC'], ['id', 'ASC']], raw: true });
@@ -128,4 +129,12 @@ export async function ensureFirstAdmin(): Promise<void> {
       ].join('\n'),
     );
   }
+}
+
+/**
+ * Stores a user's preferences (today the language). An update by id: the user may be deleted
+ * meanwhile, and then nothing is written.
+ */
+export async function savePreferences(userId: number, preferences: Preferences): Promise<void> {
+  await User.update({ locale: preferences.locale }, { where: { id: userId } });
 }

@@ -1,0 +1,19 @@
+/**
+ * Compiles messages/{locale}.json into tree-shakeable message functions (src/paraglide), before every
+ * build, check and unit run. Run here rather than as a Vite plugin: the compiler leaves a handle open
+ * for half a minute after it is done, so the process is ended once the files are written.
+ */
+import { compile } from '@inlang/paraglide-js';
+
+await compile({
+  project: './project.inlang',
+  outdir: './src/paraglide',
+  // On the server the request's locale comes from the locale middleware step (AsyncLocalStorage);
+  // in the browser an island sets the locale it was rendered with. Nothing else is consulted.
+  strategy: ['globalVariable', 'baseLocale'],
+  isServer: 'import.meta.env.SSR',
+  emitGitIgnore: false,
+  emitPrettierIgnore: false,
+  emitReadme: false,
+});
+process.exit(0);

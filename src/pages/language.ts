@@ -1,0 +1,36 @@
+import type { APIRoute } from 'astro';
+import { readForm } from '~/server/http/body';
+import { AppError } from '~/server/http/errors';
+import { rememberLocale } from '~/server/http/locale';
+import { savePreferences } from '~/server/services/users';
+import { preferencesSchema } from '~/shared/locale';
+
+const plainRefusal = (status: number, message: string) =>
+  new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+
+/** Only a path of this site: never an address elsewhere ('//host', '/\host'). */
+function returnPath(value: FormDataEntryValue | null): string {
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/';
+}
+
+/**
+ * The language switcher as a plain form post, so it works before sign-in and without JavaScript:
+ * the choice goes into a cookie and, for a signed-in user, into the saved preferences.
+ */
+export const POST: APIRoute = async (context) => {
+  let form: FormData;
+  try {
+    form = await readForm(context.request);
+  } catch (error) {
+    if (error instanceof AppError) return plainRefusal(error.status, error.message);
+    throw error;
+  }
+  const parsed = preferencesSchema.safeParse({ locale: form.get('locale') });
+  if (!parsed.success) return plainRefusal(400, parsed.error.issues[0]?.message ?? '');
+  rememberLocale(context.cookies, parsed.data.locale);
+  if (context.locals.user) await savePreferences(context.locals.user.id, parsed.data);
+  return context.redirect(returnPath(form.get('returnTo')), 303);
+};
+
+/** Not a page: like any unknown path, it leads to /. */
+export const GET: APIRoute = ({ redirect }) => redirect('/');
