@@ -3,7 +3,7 @@
 declare namespace App {
   interface Locals {
     /** The signed-in user, or null for an anonymous request. */
-    user: import('./shared/validation').PublicUser | null;
+    user: import('./shared/validation').SessionUser | null;
     /** Id (token hash) of the current session, when signed in. */
     sessionId: string | null;
     /** Client address for rate limiting, honouring X-Forwarded-For only with TRUST_PROXY. */

@@ -4,7 +4,7 @@
  * it tree-shakes to a few KB, so the login form can carry its rules on a slow link.
  */
 import * as z from 'zod/mini';
-import { locales } from './locale';
+import type { Locale } from './locale';
 import { PASSWORD_MAX, PASSWORD_MIN, ROLES, USERNAME_MAX, USERNAME_MIN } from './constants';
 
 const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -128,11 +128,12 @@ export const publicUserSchema = z.object({
   role: roleSchema,
   isActive: z.boolean(),
   lastLogin: z.nullable(z.string()),
-  /** The saved language preference; null until the user chooses one. */
-  locale: z.nullable(z.enum(locales)),
   createdAt: z.string(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
+
+/** The signed-in user as a request knows it: the User plus the saved language (null until chosen). */
+export type SessionUser = PublicUser & { locale: Locale | null };
 
 export interface FieldIssue {
   field: string;

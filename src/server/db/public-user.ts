@@ -1,9 +1,9 @@
 /** A user row as the API shows it (spec section 3 "User"): never the password hash. */
-import type { PublicUser } from '~/shared/validation';
 import { isLocale } from '~/shared/locale';
+import type { PublicUser, SessionUser } from '~/shared/validation';
 import type { User } from './models';
 
-export type UserRow = Pick<User, 'id' | 'username' | 'fullName' | 'email' | 'role' | 'isActive' | 'lastLogin' | 'locale' | 'createdAt'>;
+export type UserRow = Pick<User, 'id' | 'username' | 'fullName' | 'email' | 'role' | 'isActive' | 'lastLogin' | 'createdAt'>;
 
 const toIso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -16,7 +16,11 @@ export function toPublicUser(user: UserRow): PublicUser {
     role: user.role,
     isActive: Boolean(user.isActive),
     lastLogin: toIso(user.lastLogin),
-    locale: isLocale(user.locale) ? user.locale : null,
     createdAt: toIso(user.createdAt)!,
   };
+}
+
+/** The User plus the saved language, as the signed-in request carries it. */
+export function toSessionUser(user: UserRow & Pick<User, 'locale'>): SessionUser {
+  return { ...toPublicUser(user), locale: isLocale(user.locale) ? user.locale : null };
 }

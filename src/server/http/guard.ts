@@ -1,19 +1,19 @@
 /** Access rules an endpoint states in its first line; pages get theirs from the middleware's table. */
 import type { APIContext } from 'astro';
 import type { Role } from '~/shared/constants';
-import type { PublicUser } from '~/shared/validation';
+import type { SessionUser } from '~/shared/validation';
 import { m } from '~/paraglide/messages.js';
 import { AppError } from './errors';
 
 type Context = Pick<APIContext, 'locals'>;
 
-export function requireUser(context: Context): PublicUser {
+export function requireUser(context: Context): SessionUser {
   const { user } = context.locals;
   if (!user) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
   return user;
 }
 
-export function requireRole(context: Context, ...roles: Role[]): PublicUser {
+export function requireRole(context: Context, ...roles: Role[]): SessionUser {
   const user = requireUser(context);
   if (!roles.includes(user.role)) throw new AppError('FORBIDDEN', m.error_forbidden());
   return user;

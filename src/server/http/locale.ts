@@ -9,7 +9,7 @@ import { overwriteServerAsyncLocalStorage } from '~/paraglide/runtime.js';
 import { baseLocale, isLocale, LOCALE_COOKIE, locales, type Locale } from '~/shared/locale';
 import { isHttps } from '../config';
 
-const requestLocale = new AsyncLocalStorage<{ locale: Locale }>();
+const requestLocale = new AsyncLocalStorage<{ locale?: Locale }>();
 overwriteServerAsyncLocalStorage(requestLocale);
 
 export interface LocaleSources {

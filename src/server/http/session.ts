@@ -3,7 +3,7 @@
  * and closing a session for a request, shared by the JSON API and the plain form posts.
  */
 import type { APIContext, AstroCookies } from 'astro';
-import type { LoginPayload, PublicUser } from '~/shared/validation';
+import type { LoginPayload, SessionUser } from '~/shared/validation';
 import { config, isHttps } from '../config';
 import { signInUser, signOutUser } from '../services/auth';
 
@@ -15,7 +15,7 @@ export function readSessionToken(cookies: AstroCookies): string | undefined {
   return cookies.get(SESSION_COOKIE)?.value;
 }
 
-export async function openSession(context: RequestContext, payload: LoginPayload): Promise<PublicUser> {
+export async function openSession(context: RequestContext, payload: LoginPayload): Promise<SessionUser> {
   const { user, token } = await signInUser(payload, context.locals.clientAddress, readSessionToken(context.cookies));
   context.cookies.set(SESSION_COOKIE, token, {
     httpOnly: true,

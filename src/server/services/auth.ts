@@ -1,12 +1,12 @@
 /** Signing in and out, and changing one's own password. */
-import type { ChangePasswordPayload, LoginPayload, PublicUser } from '~/shared/validation';
+import type { ChangePasswordPayload, LoginPayload, PublicUser, SessionUser } from '~/shared/validation';
 import { sequelize } from '../db';
 import { User } from '../db/models';
 import { AppError } from '../http/errors';
 import { checkLoginAttempt } from './login-limiter';
 import { hashPassword, spendVerifyTime, verifyPassword } from './passwords';
 import { createSession, endSession, endUserSessions } from './sessions';
-import { toPublicUser } from '../db/public-user';
+import { toSessionUser } from '../db/public-user';
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
 
@@ -18,7 +18,7 @@ export async function signInUser(
   payload: LoginPayload,
   clientAddress: string,
   previousToken?: string,
-): Promise<{ user: PublicUser; token: string }> {
+): Promise<{ user: SessionUser; token: string }> {
   const { username, password } = payload;
   const user = await checkLoginAttempt(username, clientAddress, async () => {
     const account = await User.findOne({ where: { username } });
@@ -30,7 +30,7 @@ export async function signInUser(
     await endSession(previousToken, transaction);
     await user.update({ lastLogin: new Date() }, { transaction });
     const token = await createSession(user.id, transaction);
-    return { user: toPublicUser(user), token };
+    return { user: toSessionUser(user), token };
   });
 }
 

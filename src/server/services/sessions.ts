@@ -4,12 +4,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
-import type { PublicUser } from '~/shared/validation';
+import type { SessionUser } from '~/shared/validation';
 import { config } from '../config';
 import { sequelize } from '../db';
 import { Session, User } from '../db/models';
 import { RecentRows } from '../db/recent-rows';
-import { toPublicUser } from '../db/public-user';
+import { toSessionUser } from '../db/public-user';
 
 const MINUTE_MS = 60_000;
 /** lastSeenAt is written at most once a minute, so reading pages does not write on every request. */
@@ -19,7 +19,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 
 export interface ActiveSession {
   sessionId: string;
-  user: PublicUser;
+  user: SessionUser;
 }
 
 export async function createSession(userId: number, transaction?: Transaction): Promise<string> {
@@ -48,7 +48,7 @@ recentSessions.forgetOnWrite(User, ['afterSave', 'afterDestroy', 'afterBulkUpdat
 // Touching lastSeenAt changes nothing a request decides on; only ending a session does.
 recentSessions.forgetOnWrite(Session, ['afterDestroy', 'afterBulkDestroy']);
 
-type SessionRow = { sessionId: string; lastSeenAt: string; expiresAt: string } & Parameters<typeof toPublicUser>[0];
+type SessionRow = { sessionId: string; lastSeenAt: string; expiresAt: string } & Parameters<typeof toSessionUser>[0];
 
 /** Runs on every request: a session checked within the last second is taken as it was. */
 export async function findActiveSession(token: string | undefined): Promise<ActiveSession | null> {
@@ -80,7 +80,7 @@ async function readActiveSession(sessionId: string): Promise<RecentSession | nul
     await Session.update({ lastSeenAt: new Date(now) }, { where: { id: sessionId } });
     lastSeenAt = now;
   }
-  return { sessionId, user: toPublicUser(row), lastSeenAt, expiresAt: times.expiresAt.getTime() };
+  return { sessionId, user: toSessionUser(row), lastSeenAt, expiresAt: times.expiresAt.getTime() };
 }
 
 export async function endSession(token: string | undefined, transaction?: Transaction): Promise<void> {

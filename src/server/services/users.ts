@@ -10,7 +10,7 @@ import { config } from '../config';
 import { generatePassword, hashPassword } from './passwords';
 import { endUserSessions } from './sessions';
 
-const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'lastLogin', 'locale', 'createdAt'] as const;
+const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'lastLogin', 'createdAt'] as const;
 
 export async function listUsers(): Promise<PublicUser[]> {
   const rows = await User.findAll({ attributes: [...PUBLIC_COLUMNS], order: [['createdAt', 'ASC'], ['id', 'ASC']], raw: true });
