@@ -37,6 +37,14 @@ export const receiptSchema = z.object({
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 
+/** A status a receipt took, and when (ISO 8601). */
+export const statusHistoryEntrySchema = z.object({ status: z.string(), at: z.string() });
+export type StatusHistoryEntry = z.infer<typeof statusHistoryEntrySchema>;
+
+/** One receipt as `GET /api/receipts/{id}` answers it: the list's fields plus its status history, oldest first. */
+export const receiptDetailsSchema = z.extend(receiptSchema, { history: z.array(statusHistoryEntrySchema) });
+export type ReceiptDetails = z.infer<typeof receiptDetailsSchema>;
+
 export const paginationSchema = z.object({
   currentPage: z.number(),
   itemsPerPage: z.number(),

@@ -28,7 +28,7 @@ const savedLocale = async (username: string) =>
 /** The switcher as a browser without JavaScript posts it. */
 function postSwitcher(client: ApiClient | null, fields: Record<string, string>, headers: Record<string, string> = {}) {
   const body = new URLSearchParams(fields).toString();
-  const cookie = client?.cookie ? { Cookie: client.cookie } : {};
+  const cookie: Record<string, string> = client?.cookie ? { Cookie: client.cookie } : {};
   return fetch(`${portal.url}/language`, {
     method: 'POST',
     redirect: 'manual',

@@ -191,6 +191,26 @@ PackageRecord.init(
 ReceiptRecord.hasMany(PackageRecord, { foreignKey: 'receiptId', onDelete: 'CASCADE' });
 PackageRecord.belongsTo(ReceiptRecord, { foreignKey: 'receiptId' });
 
+/** One status a receipt took, as the mirror saw it (migration 0009). */
+export class ReceiptStatusChange extends Model<InferAttributes<ReceiptStatusChange>, InferCreationAttributes<ReceiptStatusChange>> {
+  declare id: CreationOptional<number>;
+  declare receiptId: number;
+  declare status: string;
+  declare version: Date;
+  declare at: Date;
+}
+
+ReceiptStatusChange.init(
+  {
+    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+    receiptId: { type: DataTypes.INTEGER, allowNull: false },
+    status: { type: DataTypes.STRING(100), allowNull: false },
+    version: { type: DataTypes.DATE, allowNull: false },
+    at: { type: DataTypes.DATE, allowNull: false },
+  },
+  { sequelize, tableName: 'receipt_status_changes', timestamps: false },
+);
+
 /** The one row of provider credentials; token values are AES-256-GCM ciphertext. */
 export class ProviderTokenRecord extends Model<InferAttributes<ProviderTokenRecord>, InferCreationAttributes<ProviderTokenRecord>> {
   declare id: number;

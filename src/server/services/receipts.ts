@@ -1,11 +1,12 @@
 /** Receipts from the mirror: the list with its filters, one receipt, and who may see which. */
 import { QueryTypes, type InferAttributes } from 'sequelize';
-import type { Commodity, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
+import type { Commodity, Receipt, ReceiptDetails, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import { sequelize } from '../db';
 import { ConsigneeAssignment, ReceiptRecord } from '../db/models';
 import { RecentRows } from '../db/recent-rows';
 import { AppError } from '../http/errors';
+import { readStatusHistory } from './receipt-history';
 import { pageOfReceiptIds } from './receipt-order';
 import { idsMatchingSearch, idsWithTrackingNumber } from './receipt-search';
 import { cachedAnswer } from './response-cache';
@@ -139,11 +140,12 @@ export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promi
   return { ...value, meta: { cached, processingTime: Math.round((performance.now() - startedAt) * 10) / 10 } };
 }
 
-export async function getReceipt(user: PublicUser, id: number): Promise<Receipt> {
+/** One receipt in the user's scope, with its status history. */
+export async function getReceipt(user: PublicUser, id: number): Promise<ReceiptDetails> {
   await requireMirror();
   const consigneeIds = await visibleConsigneeIds(user);
   const receipt = (await receiptsByIds([id], consigneeIds)).get(id);
   // Someone else's receipt is indistinguishable from one that does not exist.
   if (!receipt) throw new AppError('NOT_FOUND', 'Receipt not found');
-  return receipt;
+  return { ...receipt, history: await readStatusHistory(id) };
 }

@@ -10,6 +10,7 @@ import { config } from '../config';
 import { providerClient } from '../provider/client';
 import type { ProviderReceipt } from '../provider/contract';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
+import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
 import { prepareReceiptOrders } from './receipt-order';
 import { indexShortSearch } from './receipt-search';
 import { clearResponseCache } from './response-cache';
@@ -23,6 +24,8 @@ export interface SyncOutcome {
   /** Receipts written because they were new or changed. */
   written: number;
   deleted: number;
+  /** Statuses that changed in this sync (recorded here, not by a sync running beside it). */
+  statusChanges: StatusChange[];
 }
 
 const UPDATABLE = [
@@ -31,20 +34,37 @@ const UPDATABLE = [
   ...SORTED_TEXT_COLUMNS.map(sortColumn),
 ] as const;
 
-/** Writes the receipts of one page that are new or changed; answers how many it wrote. */
-async function writePage(receipts: ProviderReceipt[], transaction: Transaction): Promise<number> {
+interface PageWrite {
+  written: number;
+  statusChanges: StatusChange[];
+}
+
+/**
+ * Writes the receipts of one page that are new or changed, and records the statuses they take; a
+ * receipt's first mirroring records its status as the first entry of its history.
+ */
+async function writePage(receipts: ProviderReceipt[], syncedAt: Date, transaction: Transaction): Promise<PageWrite> {
   const rows = receipts.map(toMirrorRows).filter((row) => row !== null);
   // A receipt changed twice within a page: its last version wins.
   const latest = new Map(rows.map((row) => [row.receipt.id, row]));
   const known = await ReceiptRecord.findAll({
-    attributes: ['id', 'providerUpdatedAt'],
+    attributes: ['id', 'providerUpdatedAt', 'status'],
     where: { id: { [Op.in]: [...latest.keys()] } },
     raw: true,
     transaction,
   });
-  const knownVersion = new Map(known.map((row) => [row.id, new Date(row.providerUpdatedAt).getTime()]));
-  const changed = [...latest.values()].filter((row) => knownVersion.get(row.receipt.id) !== row.receipt.providerUpdatedAt.getTime());
-  if (changed.length === 0) return 0;
+  const stored = new Map(known.map((row) => [row.id, { version: new Date(row.providerUpdatedAt).getTime(), status: row.status }]));
+  const changed = [...latest.values()].filter((row) => stored.get(row.receipt.id)?.version !== row.receipt.providerUpdatedAt.getTime());
+  if (changed.length === 0) return { written: 0, statusChanges: [] };
+  const statusChanges = changed
+    .filter((row) => stored.get(row.receipt.id)?.status !== row.receipt.status)
+    .map(({ receipt }) => ({
+      receiptId: receipt.id,
+      from: stored.get(receipt.id)?.status ?? null,
+      to: receipt.status,
+      version: receipt.providerUpdatedAt,
+      at: receipt.providerUpdatedAt.getTime() > 0 ? receipt.providerUpdatedAt : syncedAt,
+    }));
   const ids = changed.map((row) => row.receipt.id);
   await PackageRecord.destroy({ where: { receiptId: { [Op.in]: ids } }, transaction });
   // Plain rows, no model instances: at 100,000 receipts building instances costs seconds.
@@ -55,7 +75,7 @@ async function writePage(receipts: ProviderReceipt[], transaction: Transaction):
     { transaction },
   );
   await indexShortSearch(changed.map((row) => row.receipt), transaction);
-  return changed.length;
+  return { written: changed.length, statusChanges: await recordStatusChanges(statusChanges, transaction) };
 }
 
 async function removeUnseen(seen: Set<number>): Promise<number> {
@@ -65,6 +85,7 @@ async function removeUnseen(seen: Set<number>): Promise<number> {
     const chunk = gone.slice(start, start + DELETE_CHUNK);
     await sequelize.transaction(async (transaction) => {
       await PackageRecord.destroy({ where: { receiptId: { [Op.in]: chunk } }, transaction });
+      await forgetStatusHistories(chunk, transaction);
       await ReceiptRecord.destroy({ where: { id: { [Op.in]: chunk } }, transaction });
     });
   }
@@ -73,6 +94,7 @@ async function removeUnseen(seen: Set<number>): Promise<number> {
 
 async function runSync(forceFull: boolean): Promise<SyncOutcome> {
   const startedAt = performance.now();
+  const syncedAt = new Date();
   const state = await readSyncState();
   const fullDue = !state.lastFullSyncAt || Date.now() - new Date(state.lastFullSyncAt).getTime() >= config.syncFullIntervalSeconds * 1000;
   const full = forceFull || fullDue || !state.cursor;
@@ -81,6 +103,7 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
   let cursor = full ? null : state.cursor;
   let written = 0;
   let deleted = 0;
+  const statusChanges: StatusChange[] = [];
   try {
     let nextPage = client.listReceiptChanges(cursor, PAGE_SIZE);
     for (;;) {
@@ -91,7 +114,9 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
         nextPage.catch(() => {});
       }
       for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
-      written += await sequelize.transaction((transaction) => writePage(page.receipts, transaction));
+      const pageWrite = await sequelize.transaction((transaction) => writePage(page.receipts, syncedAt, transaction));
+      written += pageWrite.written;
+      statusChanges.push(...pageWrite.statusChanges);
       // Keep the place after every page: an interrupted pass resumes instead of starting over.
       if (page.nextCursor) cursor = page.nextCursor;
       if (!full) await saveSyncState({ cursor });
@@ -104,7 +129,7 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
       console.log(`Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
     }
-    return { full, written, deleted };
+    return { full, written, deleted, statusChanges };
   } catch (error) {
     await saveSyncState({ lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date() });
     throw error;

@@ -1,0 +1,54 @@
+/** Receipts' status histories: recorded by the mirror as it writes, read with a receipt's details. */
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { StatusHistoryEntry } from '~/shared/receipts';
+import { sequelize } from '../db';
+import { ReceiptStatusChange } from '../db/models';
+
+/** A status the mirror is about to store for a receipt; `from` is null on its first mirroring. */
+export interface StatusChange {
+  receiptId: number;
+  from: string | null;
+  to: string;
+  /** The provider's update time of this version: with the status, what makes the change unique. */
+  version: Date;
+  at: Date;
+}
+
+/**
+ * Records the changes, each once: a change another sync recorded already (same receipt, version and
+ * status) is skipped. Answers the ones recorded here, so only those are announced.
+ */
+export async function recordStatusChanges(changes: StatusChange[], transaction: Transaction): Promise<StatusChange[]> {
+  if (changes.length === 0) return [];
+  const rows = changes.map((change) => [change.receiptId, change.to, change.version, change.at]);
+  const values = rows.map(() => '(?)').join(', ');
+  const columns = '"receiptId", "status", "version", "at"';
+  // SQLite: Sequelize runs a statement starting with INSERT without reading rows, so it is phrased as
+  // WITH … INSERT … SELECT (WHERE true keeps ON CONFLICT from being read as part of the SELECT).
+  // PostgreSQL types VALUES in a WITH as text, so it gets the plain form.
+  const insert =
+    sequelize.getDialect() === 'sqlite'
+      ? `WITH "change" (${columns}) AS (VALUES ${values}) INSERT INTO "receipt_status_changes" (${columns}) SELECT * FROM "change" WHERE true`
+      : `INSERT INTO "receipt_status_changes" (${columns}) VALUES ${values}`;
+  const inserted = await sequelize.query<{ receiptId: number }>(
+    `${insert} ON CONFLICT ("receiptId", "version", "status") DO NOTHING RETURNING "receiptId"`,
+    { replacements: rows, type: QueryTypes.SELECT, transaction },
+  );
+  const recorded = new Set(inserted.map((row) => Number(row.receiptId)));
+  return changes.filter((change) => recorded.has(change.receiptId));
+}
+
+export async function forgetStatusHistories(receiptIds: number[], transaction: Transaction): Promise<void> {
+  await ReceiptStatusChange.destroy({ where: { receiptId: receiptIds }, transaction });
+}
+
+/** Oldest first. */
+export async function readStatusHistory(receiptId: number): Promise<StatusHistoryEntry[]> {
+  const rows = await ReceiptStatusChange.findAll({
+    attributes: ['status', 'at'],
+    where: { receiptId },
+    order: [['at', 'ASC'], ['id', 'ASC']],
+    raw: true,
+  });
+  return rows.map((row) => ({ status: row.status, at: new Date(row.at).toISOString() }));
+}
