@@ -33,7 +33,7 @@ export default defineConfig({
     // Leaflet's stylesheet names PNGs for controls and default markers the map never shows
     // (its markers are SVGs from public/map/): leave them as files rather than base64 in the CSS.
     build: { assetsInlineLimit: (file) => (file.includes('/node_modules/leaflet/') ? false : undefined) },
-    ssr: { external: ['sequelize', 'sqlite3', 'bcrypt', 'umzug'] },
+    ssr: { external: ['sequelize', 'sqlite3', 'pg', 'bcrypt', 'umzug', 'nodemailer'] },
     // React in one chunk of its own: otherwise the split follows which islands share what, and
     // /login pays an extra request for a few hundred bytes the receipts screen happened to pull out.
     environments: {

@@ -30,6 +30,8 @@ const isSandbox = (pathname: string) =>
   pathname === '/sandbox' || pathname.startsWith('/sandbox/') || pathname === '/.well-known/oauth-authorization-server/sandbox';
 /** The sandbox's consent page is a browser form; its token, data and control calls come from servers. */
 const isSandboxServerCall = (pathname: string) => isSandbox(pathname) && pathname.replace(/\/+$/, '') !== '/sandbox/oauth/authorize';
+/** RFC 8058: the mail program posts the one-click unsubscribe from its own servers, without our origin. */
+const isOneClickUnsubscribe = (pathname: string) => pathname.startsWith('/email/unsubscribe/');
 
 const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();
@@ -115,7 +117,8 @@ const startUp = defineMiddleware(async (_context, next) => {
 });
 
 const refuseCrossSite = defineMiddleware((context, next) => {
-  if (isSandboxServerCall(context.url.pathname) || !isCrossSiteRequest(context.request, context.url.origin)) return next();
+  const { pathname } = context.url;
+  if (isSandboxServerCall(pathname) || isOneClickUnsubscribe(pathname) || !isCrossSiteRequest(context.request, context.url.origin)) return next();
   const error = new AppError('FORBIDDEN', m.error_cross_site());
   return isApi(context.url.pathname) ? errorResponse(error) : new Response(error.message, { status: 403 });
 });

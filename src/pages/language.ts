@@ -3,7 +3,7 @@ import { readForm } from '~/server/http/body';
 import { AppError } from '~/server/http/errors';
 import { rememberLocale } from '~/server/http/locale';
 import { savePreferences } from '~/server/services/users';
-import { preferencesSchema } from '~/shared/locale';
+import { localeChoiceSchema } from '~/shared/preferences';
 
 const plainRefusal = (status: number, message: string) =>
   new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
@@ -25,10 +25,11 @@ export const POST: APIRoute = async (context) => {
     if (error instanceof AppError) return plainRefusal(error.status, error.message);
     throw error;
   }
-  const parsed = preferencesSchema.safeParse({ locale: form.get('locale') });
+  const parsed = localeChoiceSchema.safeParse({ locale: form.get('locale') });
   if (!parsed.success) return plainRefusal(400, parsed.error.issues[0]?.message ?? '');
-  rememberLocale(context.cookies, parsed.data.locale);
-  if (context.locals.user) await savePreferences(context.locals.user.id, parsed.data);
+  const { locale } = parsed.data;
+  rememberLocale(context.cookies, locale);
+  if (context.locals.user) await savePreferences(context.locals.user.id, { locale }, locale);
   return context.redirect(returnPath(form.get('returnTo')), 303);
 };
 

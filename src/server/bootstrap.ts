@@ -4,6 +4,7 @@ import { migrateDatabase } from './db/migrate';
 import { loadAppSecret } from './secrets';
 import { purgeOldLoginAttempts } from './services/login-limiter';
 import { startMirror } from './services/mirror-schedule';
+import { startOutbox } from './services/outbox';
 import { prepareDecoyHash } from './services/passwords';
 import { purgeExpiredSessions } from './services/sessions';
 import { ensureFirstAdmin } from './services/users';
@@ -23,6 +24,7 @@ async function start(): Promise<void> {
   await prepareDecoyHash();
   await housekeeping();
   setInterval(() => housekeeping().catch((error) => console.error('Housekeeping failed:', error)), HOUSEKEEPING_INTERVAL_MS).unref();
+  startOutbox();
   // Not awaited: in sandbox mode the sync calls this very process, whose requests wait for start().
   startMirror();
 }

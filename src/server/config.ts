@@ -69,6 +69,10 @@ export interface Config {
   productName: string;
   designedBy: string;
   companyEmail: string;
+  /** SMTP_URL (smtp:// or smtps://); null: status e-mails are off. */
+  smtpUrl: string | null;
+  /** The From of status e-mails. */
+  mailFrom: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -106,6 +110,12 @@ function optionalUrl(env: Env, name: string): string | null {
   const raw = env[name]?.trim();
   if (!raw) return null;
   if (!URL.canParse(raw)) throw new Error(`${name} must be a URL, got "${raw}"`);
+  return raw;
+}
+
+function smtpUrl(env: Env): string | null {
+  const raw = optionalUrl(env, 'SMTP_URL');
+  if (raw !== null && !/^smtps?:$/.test(new URL(raw).protocol)) throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${raw}"`);
   return raw;
 }
 
@@ -188,6 +198,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     productName: text(env, 'PRODUCT_NAME', 'Freight Portal'),
     designedBy: text(env, 'DESIGNED_BY', 'Freight Portal'),
     companyEmail: text(env, 'COMPANY_EMAIL', 'info@example.com'),
+    smtpUrl: smtpUrl(env),
+    mailFrom: text(env, 'MAIL_FROM', `"${text(env, 'PRODUCT_NAME', 'Freight Portal')}" <no-reply@${publicUrl.hostname}>`),
   };
 }
 

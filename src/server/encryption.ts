@@ -1,9 +1,9 @@
 /**
  * Values kept encrypted at rest: AES-256-GCM with a fresh 12-byte IV per value and a key derived from
  * APP_SECRET with HKDF, one key per purpose. A value that does not decrypt (another secret, a changed
- * byte, a value moved to another field) reads as absent.
+ * byte, a value moved to another field) reads as absent. Values a link carries are signed (HMAC).
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const ALGORITHM = 'aes-256-gcm';
 const FORMAT = 'v1';
@@ -38,4 +38,19 @@ export function decryptValue(key: Buffer, sealed: string, field: string): string
   } catch {
     return null;
   }
+}
+
+/** `<value>.<HMAC-SHA256 of it>` in base64url: a value anyone may read but nobody can forge. */
+export function signValue(key: Buffer, value: string): string {
+  return `${value}.${createHmac('sha256', key).update(value).digest('base64url')}`;
+}
+
+/** The value of a signed one whose signature holds; null otherwise. */
+export function verifySignedValue(key: Buffer, signed: string): string | null {
+  const cut = signed.lastIndexOf('.');
+  if (cut < 0) return null;
+  const value = signed.slice(0, cut);
+  const given = Buffer.from(signed.slice(cut + 1), 'base64url');
+  const expected = createHmac('sha256', key).update(value).digest();
+  return given.length === expected.length && timingSafeEqual(given, expected) ? value : null;
 }

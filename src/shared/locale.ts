@@ -2,7 +2,6 @@
  * The portal's languages: the catalogues in messages/ and the locales of project.inlang/settings.json.
  * Numbers and dates take the same tag to Intl ('en' formats as en-US, 'nl' as nl-NL).
  */
-import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { baseLocale, isLocale, locales, type Locale } from '~/paraglide/runtime.js';
 
@@ -15,8 +14,3 @@ export const LOCALE_COOKIE = 'portal_locale';
 export function languageName(locale: Locale): string {
   return m.language_name({}, { locale });
 }
-
-export const preferencesSchema = z.object({
-  locale: z.enum(locales, { error: () => m.preferences_locale_invalid({ languages: locales.join(', ') }) }),
-});
-export type Preferences = z.output<typeof preferencesSchema>;

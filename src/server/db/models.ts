@@ -21,6 +21,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare isActive: CreationOptional<boolean>;
   declare lastLogin: Date | null;
   declare locale: CreationOptional<Locale | null>;
+  declare statusEmails: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -36,6 +37,7 @@ User.init(
     isActive: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
     lastLogin: { type: DataTypes.DATE, allowNull: true },
     locale: { type: DataTypes.STRING(10), allowNull: true },
+    statusEmails: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   },
@@ -209,6 +211,44 @@ ReceiptStatusChange.init(
     at: { type: DataTypes.DATE, allowNull: false },
   },
   { sequelize, tableName: 'receipt_status_changes', timestamps: false },
+);
+
+/** An e-mail waiting to be sent, or sent, or given up on (migration 0010). */
+export class OutboxMessage extends Model<InferAttributes<OutboxMessage>, InferCreationAttributes<OutboxMessage>> {
+  declare id: CreationOptional<number>;
+  declare userId: number | null;
+  declare recipient: string;
+  declare subject: string;
+  declare textBody: string;
+  declare htmlBody: string;
+  declare unsubscribeUrl: string | null;
+  declare attempts: CreationOptional<number>;
+  declare nextAttemptAt: Date;
+  declare claimedUntil: CreationOptional<Date | null>;
+  declare lastError: CreationOptional<string | null>;
+  declare sentAt: CreationOptional<Date | null>;
+  declare failedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+}
+
+OutboxMessage.init(
+  {
+    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+    userId: { type: DataTypes.INTEGER, allowNull: true },
+    recipient: { type: DataTypes.STRING(254), allowNull: false },
+    subject: { type: DataTypes.STRING(300), allowNull: false },
+    textBody: { type: DataTypes.TEXT, allowNull: false },
+    htmlBody: { type: DataTypes.TEXT, allowNull: false },
+    unsubscribeUrl: { type: DataTypes.STRING(500), allowNull: true },
+    attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    nextAttemptAt: { type: DataTypes.DATE, allowNull: false },
+    claimedUntil: { type: DataTypes.DATE, allowNull: true },
+    lastError: { type: DataTypes.TEXT, allowNull: true },
+    sentAt: { type: DataTypes.DATE, allowNull: true },
+    failedAt: { type: DataTypes.DATE, allowNull: true },
+    createdAt: DataTypes.DATE,
+  },
+  { sequelize, tableName: 'outbox', updatedAt: false },
 );
 
 /** The one row of provider credentials; token values are AES-256-GCM ciphertext. */

@@ -26,6 +26,8 @@ const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> 
   ['/login', 'public'],
   ['/logout', 'public'],
   ['/language', 'public'],
+  // Opened from an e-mail; the signed token in the link is the authority.
+  ['/email/unsubscribe', 'public'],
   // The built-in sandbox provider stands in for another company's server: no portal session there.
   ['/sandbox', 'public'],
   ['/.well-known/oauth-authorization-server/sandbox', 'public'],

@@ -10,6 +10,8 @@ import { config } from '../config';
 import { providerClient } from '../provider/client';
 import type { ProviderReceipt } from '../provider/contract';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
+import { mailEnabled } from '../mail/mailer';
+import { announceStatusChanges } from './status-emails';
 import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
 import { prepareReceiptOrders } from './receipt-order';
 import { indexShortSearch } from './receipt-search';
@@ -125,6 +127,8 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
     if (full) deleted = await removeUnseen(seen);
     const now = new Date();
     await saveSyncState({ cursor, lastSuccessAt: now, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
+    // Telling customers must never fail the sync that found the news.
+    if (mailEnabled) await announceStatusChanges(statusChanges).catch((error) => console.error('Status e-mails could not be queued:', error));
     if (full) {
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
       console.log(`Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);

@@ -1,12 +1,15 @@
 /** Users: listing, creating, editing, resetting and deleting, with the rules that keep an admin around. */
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
-import type { Preferences } from '~/shared/locale';
+import { m } from '~/paraglide/messages.js';
+import type { Locale } from '~/shared/locale';
+import type { Preferences, PreferencesChange } from '~/shared/preferences';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
 import { sequelize } from '../db';
 import { ConsigneeAssignment, User } from '../db/models';
 import { toPublicUser } from '../db/public-user';
 import { AppError } from '../http/errors';
 import { config } from '../config';
+import { mailEnabled } from '../mail/mailer';
 import { generatePassword, hashPassword } from './passwords';
 import { endUserSessions } from './sessions';
 
@@ -131,10 +134,23 @@ export async function ensureFirstAdmin(): Promise<void> {
   }
 }
 
+/** The stored preferences; the language is the request's when the user never chose one. */
+export async function readPreferences(userId: number, requestLocale: Locale): Promise<Preferences> {
+  const user = await User.findByPk(userId, { attributes: ['locale', 'statusEmails'], raw: true });
+  return { locale: user?.locale ?? requestLocale, statusEmails: Boolean(user?.statusEmails) };
+}
+
 /**
- * Stores a user's preferences (today the language). An update by id: the user may be deleted
- * meanwhile, and then nothing is written.
+ * Changes the named preferences. Status e-mails can be switched on only where the portal sends mail
+ * and the user has an address to send to.
  */
-export async function savePreferences(userId: number, preferences: Preferences): Promise<void> {
-  await User.update({ locale: preferences.locale }, { where: { id: userId } });
+export async function savePreferences(userId: number, change: PreferencesChange, requestLocale: Locale): Promise<Preferences> {
+  const user = await User.findByPk(userId);
+  if (!user) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
+  if (change.statusEmails) {
+    const refusal = !mailEnabled ? m.preferences_mail_off() : !user.email ? m.preferences_email_required() : null;
+    if (refusal) throw new AppError('VALIDATION_ERROR', refusal, { details: [{ field: 'statusEmails', message: refusal }] });
+  }
+  await user.update(change);
+  return { locale: user.locale ?? requestLocale, statusEmails: user.statusEmails };
 }
