@@ -11,7 +11,8 @@ await compile({
   // On the server the request's locale comes from the locale middleware step (AsyncLocalStorage);
   // in the browser an island sets the locale it was rendered with. Nothing else is consulted.
   strategy: ['globalVariable', 'baseLocale'],
-  isServer: 'import.meta.env.SSR',
+  // Vite sets import.meta.env (statically on its builds); Playwright's test files load the catalogue without Vite.
+  isServer: "import.meta.env?.SSR ?? typeof window === 'undefined'",
   emitGitIgnore: false,
   emitPrettierIgnore: false,
   emitReadme: false,

@@ -2,6 +2,7 @@
  * The browser's client for the portal API (spec section 7): JSON, 30 s timeout, cookies sent,
  * errors turned into the text of spec section 8, and the session rules of section 4.
  */
+import { m } from '~/paraglide/messages.js';
 import { API_TIMEOUT_MS, STORED_USER_KEY } from './constants';
 import type { FieldIssue } from './validation';
 
@@ -39,7 +40,7 @@ export function errorText(error: unknown): string {
     if (typeof details === 'string' && details) return details;
   }
   if (error instanceof Error && error.message) return error.message;
-  return 'An unexpected error occurred';
+  return m.error_unexpected();
 }
 
 /** Calls whose 401 means "wrong credentials", not "session gone". */
@@ -77,13 +78,13 @@ export async function apiBody<T extends { data: unknown }>(method: string, path:
   try {
     response = await fetch(`/api${path}`, init);
   } catch (error) {
-    throw new ApiError(0, null, error instanceof Error && error.name === 'TimeoutError' ? 'Request timed out' : 'Network error');
+    throw new ApiError(0, null, error instanceof Error && error.name === 'TimeoutError' ? m.api_request_timed_out() : m.api_network_error());
   }
   const payload = (await response.json().catch(() => null)) as { success?: boolean } | null;
   if (response.ok && payload && payload.success !== false) return payload as T;
 
   const envelope = payload && payload.success === false ? (payload as ErrorEnvelope) : null;
-  const error = new ApiError(response.status, envelope, envelope?.message ?? `Request failed with status ${response.status}`);
+  const error = new ApiError(response.status, envelope, envelope?.message ?? m.api_request_failed({ status: String(response.status) }));
   if (response.status === 401 && !error.isExternal && !SESSION_EXEMPT.includes(path)) {
     forgetStoredUser();
     window.location.assign('/login');

@@ -28,7 +28,8 @@ const numberFormat = perLocale(
   (locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS }),
 );
 const countFormat = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: COUNT_DECIMALS }));
-const sizeFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+/** Sizes have no thousands separator ('5120.00 MB', spec section 3). */
+const sizeFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }));
 
 function toDate(value: string | number | Date | null | undefined): Date | null {
   if (value === null || value === undefined || value === '') return null;

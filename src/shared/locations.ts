@@ -1,7 +1,21 @@
 /** The fixed warehouse list of spec "Locations"; all share the company's contact email. */
+import { m } from '~/paraglide/messages.js';
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
+
+const WEEKDAY_NAMES: Record<Weekday, () => string> = {
+  Monday: m.locations_monday,
+  Tuesday: m.locations_tuesday,
+  Wednesday: m.locations_wednesday,
+  Thursday: m.locations_thursday,
+  Friday: m.locations_friday,
+  Saturday: m.locations_saturday,
+  Sunday: m.locations_sunday,
+};
+
+/** The weekday in the reader's language. */
+export const weekdayName = (day: Weekday) => WEEKDAY_NAMES[day]();
 
 export interface Warehouse {
   name: string;

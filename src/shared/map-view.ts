@@ -2,6 +2,7 @@
  * Where the tracking map shows a receipt (spec section 2 "Tracking map modal", section 9): one pure
  * rule set from status, mode of transportation and origin to a place or a route.
  */
+import { m } from '~/paraglide/messages.js';
 import { ANIMATION_AIR_MS, ANIMATION_OCEAN_MS, MAP_ZOOM_ROUTE, MAP_ZOOM_WAREHOUSE } from './constants';
 import type { Receipt } from './receipts';
 
@@ -11,15 +12,18 @@ export interface MapLocation {
   lng: number;
 }
 
-/** The nine fixed map locations of spec section 9; the warehouses are those of src/shared/locations.ts. */
+/**
+ * The nine fixed map locations of spec section 9; the warehouses are those of src/shared/locations.ts.
+ * Airports and ports go by their own names; a warehouse's name is read in the reader's language.
+ */
 export const MAP_LOCATIONS = {
-  miamiWarehouse: { name: 'Miami warehouse (Doral)', lat: 25.7953, lng: -80.331 },
+  miamiWarehouse: { get name() { return m.map_miami_warehouse(); }, lat: 25.7953, lng: -80.331 },
   miamiAirport: { name: 'Miami International Airport (MIA)', lat: 25.7959, lng: -80.287 },
   portOfMiami: { name: 'Port of Miami', lat: 25.7781, lng: -80.1794 },
   surinameAirport: { name: 'Johan Adolf Pengel International Airport (PBM)', lat: 5.4528, lng: -55.1878 },
-  surinameWarehouse: { name: 'Suriname warehouse (Paramaribo)', lat: 5.852, lng: -55.2038 },
+  surinameWarehouse: { get name() { return m.map_suriname_warehouse(); }, lat: 5.852, lng: -55.2038 },
   portOfParamaribo: { name: 'Port of Paramaribo', lat: 5.818, lng: -55.154 },
-  netherlandsWarehouse: { name: 'Netherlands warehouse (Ridderkerk)', lat: 51.8697, lng: 4.5958 },
+  netherlandsWarehouse: { get name() { return m.map_netherlands_warehouse(); }, lat: 51.8697, lng: 4.5958 },
   amsterdamAirport: { name: 'Amsterdam Airport Schiphol (AMS)', lat: 52.3105, lng: 4.7683 },
   rotterdamPort: { name: 'Port of Rotterdam', lat: 51.95, lng: 4.14 },
 } as const satisfies Record<string, MapLocation>;

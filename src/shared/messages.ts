@@ -1,6 +1,8 @@
-/** Texts shown by more than one screen (spec sections 2 and 8). */
+/** Texts shown by more than one screen (spec sections 2 and 8), built when shown: in the reader's language. */
+import { m } from '~/paraglide/messages.js';
 import { SERVER_BUSY_WAIT_MINUTES } from './constants';
+import { formatCount } from './format';
 
 /** The external-API error panel of the dashboard and the receipts list. */
-export const SERVER_BUSY_TITLE = 'Server is Busy';
-export const SERVER_BUSY_TEXT = `The server is busy right now. If this message is still shown after ${SERVER_BUSY_WAIT_MINUTES} minutes, please contact the company.`;
+export const serverBusyTitle = () => m.common_server_busy_title();
+export const serverBusyText = () => m.common_server_busy_text({ minutes: formatCount(SERVER_BUSY_WAIT_MINUTES) });

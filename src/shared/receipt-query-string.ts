@@ -2,12 +2,15 @@
  * The part of the receipt list query that needs no schema library: its limits, the tracking message
  * and the query string. The receipts island imports only this (and types), so zod stays off /receipts.
  */
-import { DEFAULT_RECEIPT_SORT, RECEIPTS_PAGE_SIZE } from './constants';
+import { m } from '~/paraglide/messages.js';
+import { DEFAULT_RECEIPT_SORT, RECEIPTS_PAGE_SIZE, TRACKING_NUMBER_MIN } from './constants';
+import { formatCount } from './format';
 import type { ReceiptQuery } from './receipts';
 
 export const SEARCH_MAX_LENGTH = 100;
 export const TRACKING_NUMBER_MAX = 64;
-export const TRACKING_NUMBER_MESSAGE = 'Tracking number must be at least 8 characters';
+/** Spec section 5's tracking rule, as the filter and the API say it. */
+export const trackingNumberMessage = () => m.receipts_tracking_number_too_short({ min: formatCount(TRACKING_NUMBER_MIN) });
 
 /** The query string for a list request or page URL: defaults and empty values left out. */
 export function receiptQueryString(query: Partial<ReceiptQuery>): string {

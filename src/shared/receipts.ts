@@ -4,10 +4,12 @@
  * carry zod, writes it with `receiptQueryString` (receipt-query-string.ts, re-exported here).
  */
 import * as z from 'zod/mini';
+import { m } from '~/paraglide/messages.js';
 import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS, RECEIPTS_PAGE_SIZE, TRACKING_NUMBER_MIN } from './constants';
-import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, TRACKING_NUMBER_MESSAGE } from './receipt-query-string';
+import { formatCount } from './format';
+import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from './receipt-query-string';
 
-export { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, TRACKING_NUMBER_MESSAGE, receiptQueryString } from './receipt-query-string';
+export { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage, receiptQueryString } from './receipt-query-string';
 
 export const RECEIPTS_MAX_LIMIT = 100;
 
@@ -101,7 +103,8 @@ function positiveInteger(name: string, fallback: number, max: number) {
       if (value === undefined) return fallback;
       const number = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
       if (!(number >= 1 && number <= max)) {
-        context.issues.push({ code: 'custom', input: value, message: `${name} must be a whole number from 1 to ${max}` });
+        // The bound as a query string writes it (1000000), in either language.
+        context.issues.push({ code: 'custom', input: value, message: m.api_query_whole_number({ name, max: String(max) }) });
         return z.NEVER;
       }
       return number;
@@ -110,15 +113,16 @@ function positiveInteger(name: string, fallback: number, max: number) {
 }
 
 /** Control characters (a NUL byte and the like) have no place in a search; refused with a clear message. */
-const noControlCharacters = (field: string) =>
-  z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), `${field} must not contain control characters`);
+const noControlCharacters = (message: () => string) => z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), { error: message });
 
 /** The tracking rule of spec section 5, shared by the receipts filter and the package look-up. */
-const trackingNumberText = z.string({ error: TRACKING_NUMBER_MESSAGE }).check(
+const trackingNumberText = z.string({ error: trackingNumberMessage }).check(
   z.trim(),
-  noControlCharacters('Tracking number'),
-  z.refine((value: string) => value.length >= TRACKING_NUMBER_MIN, TRACKING_NUMBER_MESSAGE),
-  z.refine((value: string) => value.length <= TRACKING_NUMBER_MAX, `Tracking number must not exceed ${TRACKING_NUMBER_MAX} characters`),
+  noControlCharacters(() => m.api_tracking_number_control_characters()),
+  z.refine((value: string) => value.length >= TRACKING_NUMBER_MIN, { error: trackingNumberMessage }),
+  z.refine((value: string) => value.length <= TRACKING_NUMBER_MAX, {
+    error: () => m.api_tracking_number_too_long({ max: formatCount(TRACKING_NUMBER_MAX) }),
+  }),
 );
 
 export const receiptQuerySchema = z.object({
@@ -129,7 +133,7 @@ export const receiptQuerySchema = z.object({
     z.transform((value: string | undefined, context): ReceiptSortKey => {
       if (value === undefined) return DEFAULT_RECEIPT_SORT.sortBy;
       if ((LIST_SORT_KEYS as readonly string[]).includes(value)) return value as ReceiptSortKey;
-      context.issues.push({ code: 'custom', input: value, message: `sortBy must be one of ${LIST_SORT_KEYS.join(', ')}` });
+      context.issues.push({ code: 'custom', input: value, message: m.api_query_sort_by({ keys: LIST_SORT_KEYS.join(', ') }) });
       return z.NEVER;
     }),
   ),
@@ -139,13 +143,18 @@ export const receiptQuerySchema = z.object({
       if (value === undefined) return DEFAULT_RECEIPT_SORT.sortOrder;
       const order = value.toLowerCase();
       if (order === 'asc' || order === 'desc') return order;
-      context.issues.push({ code: 'custom', input: value, message: 'sortOrder must be asc or desc' });
+      context.issues.push({ code: 'custom', input: value, message: m.api_query_sort_order() });
       return z.NEVER;
     }),
   ),
   search: z.pipe(
     queryText,
-    z.optional(z.string().check(z.maxLength(SEARCH_MAX_LENGTH, `Search must not exceed ${SEARCH_MAX_LENGTH} characters`), noControlCharacters('Search'))),
+    z.optional(
+      z.string().check(
+        z.maxLength(SEARCH_MAX_LENGTH, { error: () => m.api_search_too_long({ max: formatCount(SEARCH_MAX_LENGTH) }) }),
+        noControlCharacters(() => m.api_search_control_characters()),
+      ),
+    ),
   ),
   trackingNumber: z.pipe(queryText, z.optional(trackingNumberText)),
 });

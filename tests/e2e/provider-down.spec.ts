@@ -3,7 +3,7 @@
  * the 'Server is Busy' panels, whose Try Again asks again — retried 3 times, as spec section 7 says.
  */
 import type { Page } from '@playwright/test';
-import { SERVER_BUSY_TEXT } from '../../src/shared/messages';
+import { serverBusyText } from '../../src/shared/messages';
 import { PROVIDER_DOWN_URL } from '../support/e2e-env';
 import { expect, openHydrated, test } from './fixtures';
 import { signInAsAdmin } from './receipts-data';
@@ -11,6 +11,7 @@ import { signInAsAdmin } from './receipts-data';
 test.use({ baseURL: PROVIDER_DOWN_URL });
 
 /** The 'Server is Busy' panel; SERVER_BUSY_TEXT is the spec's advice with its 30 minutes. */
+const SERVER_BUSY_TEXT = serverBusyText();
 const busyPanel = (page: Page) => page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Server is Busy' }) });
 
 /** Counts the calls to `path` from now on. */

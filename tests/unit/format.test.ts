@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import {
-  capitalizeRole,
   formatCount,
   formatCountdown,
   formatDate,
@@ -11,8 +11,11 @@ import {
   formatWeight,
   rateLimitMessage,
   roleLabel,
+  roleTitle,
+  statusLabel,
   statusTone,
 } from '~/shared/format';
+import type { Locale } from '~/shared/locale';
 
 describe('formatDate', () => {
   it('when given a date, then MM/DD/YYYY with leading zeros', () => {
@@ -30,13 +33,13 @@ describe('formatDate', () => {
   });
 });
 
-describe('capitalizeRole', () => {
+describe('roleTitle', () => {
   it.each([
     ['admin', 'Admin'],
     ['viewer', 'Viewer'],
     ['admin-viewer', 'Admin-viewer'],
   ] as const)('when the role is %s, then %s', (role, expected) => {
-    expect(capitalizeRole(role)).toBe(expected);
+    expect(roleTitle(role)).toBe(expected);
   });
 });
 
@@ -160,5 +163,57 @@ describe('formatDateTime (US short)', () => {
 
   it.each([null, undefined, '', 'not a date'])('when given %s, then N/A', (value) => {
     expect(formatDateTime(value)).toBe('N/A');
+  });
+});
+
+describe('per locale (issue 12): English keeps the spec\'s forms, Dutch gets nl-NL', () => {
+  const readIn = (locale: Locale) => overwriteGetLocale(() => locale);
+  afterEach(() => readIn('en'));
+
+  const date = new Date(2026, 10, 23, 8, 6);
+
+  it.each([
+    ['en', '11/23/2026', '11/23/26, 8:06 AM'],
+    ['nl', '23-11-2026', '23-11-2026, 08:06'],
+  ] as const)('when the reader is %s, then the date is %s and the date-time %j', (locale, dateText, dateTimeText) => {
+    readIn(locale);
+    expect(formatDate(date)).toBe(dateText);
+    expect(formatDate('2026-11-23T08:06:00')).toBe(dateText);
+    expect(formatDateTime(date)).toBe(dateTimeText);
+  });
+
+  it.each([
+    ['en', '1,234.567', '1,234.567 lbs', '0.500 ft³', '1,234', 'N/A'],
+    ['nl', '1.234,567', '1.234,567 lbs', '0,500 ft³', '1.234', 'n.v.t.'],
+  ] as const)('when the reader is %s, then numbers read %s (measures, counts and "not available" alike)', (locale, number, weight, volume, count, missing) => {
+    readIn(locale);
+    expect(formatNumber(1234.567)).toBe(number);
+    expect(formatWeight(1234.567)).toBe(weight);
+    expect(formatVolume(0.5)).toBe(volume);
+    expect(formatCount(1234)).toBe(count);
+    expect(formatDate(null)).toBe(missing);
+    expect(formatDateTime('not a date')).toBe(missing);
+  });
+
+  it.each([
+    ['en', ['512 Bytes', '1.50 KB', '5120.00 MB', '0 Bytes']],
+    ['nl', ['512 bytes', '1,50 KB', '5120,00 MB', '0 bytes']],
+  ] as const)('when the reader is %s, then file sizes read %j', (locale, sizes) => {
+    readIn(locale);
+    expect([formatFileSize(512), formatFileSize(1536), formatFileSize(5 * 1024 * 1024 * 1024), formatFileSize(-1)]).toEqual(sizes);
+  });
+
+  it.each([
+    ['en', ['In-Transit', 'Delivered', 'On-Hold', 'Cancelled', 'Cancelled']],
+    ['nl', ['Onderweg', 'Afgeleverd', 'Aangehouden', 'Geannuleerd', 'Geannuleerd']],
+  ] as const)('when the reader is %s, then the known statuses read %j', (locale, labels) => {
+    readIn(locale);
+    expect(['In-Transit', 'delivered', 'ON_HOLD', 'Cancelled', 'Canceled'].map(statusLabel)).toEqual(labels);
+  });
+
+  it.each(['en', 'nl'] as const)('when the reader is %s, then any other provider status stays as sent', (locale) => {
+    readIn(locale);
+    expect(statusLabel('Received at MIA warehouse')).toBe('Received at MIA warehouse');
+    expect(statusLabel('At destination')).toBe('At destination');
   });
 });

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { m } from '~/paraglide/messages.js';
 
 interface ModalProps {
   title: string;
@@ -56,7 +57,7 @@ export function CloseAction({ onClose }: { onClose: () => void }) {
   return (
     <div className="modal-action">
       <button type="button" className="btn" onClick={onClose}>
-        Close
+        {m.common_close()}
       </button>
     </div>
   );
@@ -77,7 +78,7 @@ export function ModalActions({ confirm, busy, onCancel, onConfirm, tone = 'prima
   return (
     <div className="modal-action">
       <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
-        Cancel
+        {m.common_cancel()}
       </button>
       <button type={onConfirm ? 'button' : 'submit'} className={tone === 'error' ? 'btn btn-error' : 'btn btn-primary'} onClick={onConfirm} disabled={busy}>
         {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}

@@ -1,4 +1,5 @@
 /** Under the table: 'Showing X to Y of Z results', the Cached badge, processing time and paging. */
+import { m } from '~/paraglide/messages.js';
 import { formatCount } from '~/shared/format';
 import type { ListMeta, Pagination } from '~/shared/receipts';
 
@@ -15,25 +16,23 @@ export function ListFooter({ pagination, meta, shown, onPage }: ListFooterProps)
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-content/10 px-4 py-4 text-sm">
       <div className="flex flex-wrap items-center gap-2">
-        <span>
-          Showing {formatCount(first)} to {formatCount(first + shown - 1)} of {formatCount(totalItems)} results
-        </span>
-        {meta.cached && <span className="badge badge-success badge-soft badge-sm">Cached</span>}
-        <span className="opacity-60" title="Server processing time">
+        <span>{m.receipts_showing({ from: formatCount(first), to: formatCount(first + shown - 1), total: formatCount(totalItems) })}</span>
+        {meta.cached && <span className="badge badge-success badge-soft badge-sm">{m.receipts_cached()}</span>}
+        <span className="opacity-60" title={m.receipts_processing_time()}>
           {formatCount(meta.processingTime)} ms
         </span>
       </div>
-      <nav className="flex items-center gap-2" aria-label="Pagination">
+      <nav className="flex items-center gap-2" aria-label={m.receipts_pagination()}>
         <button type="button" className="btn btn-sm" disabled={!hasPrevPage} onClick={() => onPage(currentPage - 1)}>
-          Previous
+          {m.receipts_previous()}
         </button>
         {totalPages > 1 && (
           <span className="px-1 whitespace-nowrap">
-            Page {formatCount(currentPage)} of {formatCount(totalPages)}
+            {m.receipts_page_of({ page: formatCount(currentPage), pages: formatCount(totalPages) })}
           </span>
         )}
         <button type="button" className="btn btn-sm" disabled={!hasNextPage} onClick={() => onPage(currentPage + 1)}>
-          Next
+          {m.receipts_next()}
         </button>
       </nav>
     </div>

@@ -1,15 +1,18 @@
 /** The search box with its filter chip, the tracking-number box and the Sort By / Order selects. */
 import type { ReactNode, SubmitEvent } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { RECEIPT_SORT_KEYS, TRACKING_NUMBER_MIN } from '~/shared/constants';
-import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, TRACKING_NUMBER_MESSAGE } from '~/shared/receipt-query-string';
+import { formatCount } from '~/shared/format';
+import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from '~/shared/receipt-query-string';
 import type { ReceiptQuery, ReceiptSortKey, SortOrder } from '~/shared/receipts';
 
-const SORT_LABELS: Record<(typeof RECEIPT_SORT_KEYS)[number], string> = {
-  receivedDate: 'Received Date',
-  number: 'Receipt #',
-  shipperName: 'Shipper',
-  consigneeName: 'Consignee',
-  status: 'Status',
+/** The sortable columns by the names the table gives them. */
+const SORT_LABELS: Record<(typeof RECEIPT_SORT_KEYS)[number], () => string> = {
+  receivedDate: m.receipts_received_date,
+  number: m.receipts_number,
+  shipperName: m.receipts_shipper,
+  consigneeName: m.receipts_consignee,
+  status: m.receipts_status,
 };
 
 interface ReceiptFiltersProps {
@@ -40,19 +43,19 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
   };
 
   return (
-    <section className="surface mb-4 rounded-box border border-base-content/10 p-4" aria-label="Filters">
+    <section className="surface mb-4 rounded-box border border-base-content/10 p-4" aria-label={m.receipts_filters()}>
       <div className="grid gap-3 xl:grid-cols-3">
         {/* A plain GET form too: Enter before the page's script has arrived still searches. */}
         <form role="search" method="get" action="/receipts" onSubmit={submitSearch} className="flex flex-col gap-1">
           <label htmlFor="receipt-search" className="text-sm font-medium">
-            Search
+            {m.receipts_search()}
           </label>
           <input
             id="receipt-search"
             name="search"
             type="search"
             className="input w-full"
-            placeholder="Search receipts, shipper, consignee..."
+            placeholder={m.receipts_search_placeholder()}
             maxLength={SEARCH_MAX_LENGTH}
             value={searchText}
             onChange={(event) => props.onSearchText(event.target.value)}
@@ -61,14 +64,14 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
 
         <form onSubmit={submitTracking} className="flex flex-col gap-1">
           <label htmlFor="tracking-number" className="text-sm font-medium">
-            Tracking Number
+            {m.receipts_tracking_number()}
           </label>
           <div className="flex gap-2">
             <input
               id="tracking-number"
               type="search"
               className="input w-full min-w-0"
-              placeholder="Minimal 8 Characters"
+              placeholder={m.receipts_tracking_number_placeholder({ min: formatCount(TRACKING_NUMBER_MIN) })}
               maxLength={TRACKING_NUMBER_MAX}
               autoComplete="off"
               value={trackingText}
@@ -77,37 +80,37 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
               onChange={(event) => props.onTrackingText(event.target.value)}
             />
             <button type="submit" className="btn btn-primary" disabled={trackingTooShort}>
-              Search
+              {m.receipts_search()}
             </button>
           </div>
           {tracking.length > 0 && trackingTooShort && (
             <p id="tracking-number-error" className="text-sm text-error">
-              {TRACKING_NUMBER_MESSAGE}
+              {trackingNumberMessage()}
             </p>
           )}
         </form>
 
         <div className="grid grid-cols-2 gap-3">
-          <SelectField id="receipt-sort-by" label="Sort By" value={query.sortBy} onChange={(sortBy) => props.onSort({ sortBy: sortBy as ReceiptSortKey })}>
+          <SelectField id="receipt-sort-by" label={m.receipts_sort_by()} value={query.sortBy} onChange={(sortBy) => props.onSort({ sortBy: sortBy as ReceiptSortKey })}>
             {RECEIPT_SORT_KEYS.map((key) => (
               <option key={key} value={key}>
-                {SORT_LABELS[key]}
+                {SORT_LABELS[key]()}
               </option>
             ))}
           </SelectField>
-          <SelectField id="receipt-sort-order" label="Order" value={query.sortOrder} onChange={(sortOrder) => props.onSort({ sortOrder: sortOrder as SortOrder })}>
-            <option value="desc">Descending</option>
-            <option value="asc">Ascending</option>
+          <SelectField id="receipt-sort-order" label={m.receipts_order()} value={query.sortOrder} onChange={(sortOrder) => props.onSort({ sortOrder: sortOrder as SortOrder })}>
+            <option value="desc">{m.receipts_order_descending()}</option>
+            <option value="asc">{m.receipts_order_ascending()}</option>
           </SelectField>
         </div>
       </div>
 
       {query.search && (
         <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
-          <span className="opacity-70">Active filter:</span>
+          <span className="opacity-70">{m.receipts_active_filter()}</span>
           <span className="badge badge-primary badge-soft gap-1">
-            <span>Search: {query.search}</span>
-            <button type="button" className="rounded-full px-1 hover:bg-base-content/5" aria-label="Clear search" onClick={props.onClearSearch}>
+            <span>{m.receipts_search_chip({ search: query.search })}</span>
+            <button type="button" className="rounded-full px-1 hover:bg-base-content/5" aria-label={m.receipts_clear_search()} onClick={props.onClearSearch}>
               ×
             </button>
           </span>

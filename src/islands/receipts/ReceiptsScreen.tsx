@@ -5,11 +5,14 @@
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api, ApiError, apiBody, type ErrorEnvelope } from '~/shared/api-client';
-import { SERVER_BUSY_TEXT, SERVER_BUSY_TITLE } from '~/shared/messages';
+import type { Locale } from '~/shared/locale';
+import { serverBusyText, serverBusyTitle } from '~/shared/messages';
 import { receiptQueryString } from '~/shared/receipt-query-string';
 import type { PackageScanResult, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import { createQuery, DATA_CACHE, LIST_CACHE } from '~/stores/query-cache';
+import { adoptLocale } from '../common/locale';
 import { ListFooter } from './ListFooter';
 import { ReceiptDetailsModal } from './ReceiptDetailsModal';
 import { ReceiptFilters } from './ReceiptFilters';
@@ -23,6 +26,7 @@ const TrackingMapModal = lazy(() => import('./TrackingMapModal'));
 const SEARCH_DELAY_MS = 400;
 
 export interface ReceiptsScreenProps {
+  locale: Locale;
   initialQuery: ReceiptQuery;
   /** The first page's answer, or null when it failed with `initialError`. */
   initialList: ReceiptList | null;
@@ -34,7 +38,8 @@ export interface ReceiptsScreenProps {
 const loadList = (queryString: string) => apiBody<ReceiptList & { success: true }>('GET', `/receipts${queryString}`);
 const loadScans = (trackingNumber: string) => api<PackageScanResult[]>('GET', `/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber)}`);
 
-export default function ReceiptsScreen({ initialQuery, initialList, initialError, tileUrl, tileAttribution }: ReceiptsScreenProps) {
+export default function ReceiptsScreen({ locale, initialQuery, initialList, initialError, tileUrl, tileAttribution }: ReceiptsScreenProps) {
+  adoptLocale(locale);
   // One cache per mounted screen: on the server each render gets its own, so no answer crosses users.
   const [list] = useState(() =>
     createQuery<ReceiptList>(LIST_CACHE, loadList, {
@@ -151,15 +156,15 @@ export default function ReceiptsScreen({ initialQuery, initialList, initialError
 
       <TrackingResult lookup={lookup} />
 
-      <section className="surface relative rounded-box border border-base-content/10" aria-label="Receipts" aria-busy={fetching}>
+      <section className="surface relative rounded-box border border-base-content/10" aria-label={m.receipts_title()} aria-busy={fetching}>
         {error ? (
           <ListFailure error={error} onRetry={list.refetch} />
         ) : !answer ? (
           <div className="flex justify-center py-12">
-            <span className="loading loading-spinner" role="status" aria-label="Loading receipts" />
+            <span className="loading loading-spinner" role="status" aria-label={m.receipts_loading()} />
           </div>
         ) : answer.data.length === 0 ? (
-          <p className="px-6 py-12 text-center text-lg font-medium">No receipts found</p>
+          <p className="px-6 py-12 text-center text-lg font-medium">{m.receipts_none_found()}</p>
         ) : (
           <>
             <div className={fetching ? 'opacity-60' : undefined}>
@@ -168,7 +173,7 @@ export default function ReceiptsScreen({ initialQuery, initialList, initialError
             <ListFooter pagination={answer.pagination} meta={answer.meta} shown={answer.data.length} onPage={(page) => apply({ ...query, page })} />
           </>
         )}
-        {fetching && answer && <span className="loading loading-spinner loading-sm absolute top-4 right-4" role="status" aria-label="Loading receipts" />}
+        {fetching && answer && <span className="loading loading-spinner loading-sm absolute top-4 right-4" role="status" aria-label={m.receipts_loading()} />}
       </section>
 
       {details && <ReceiptDetailsModal receipt={details} onClose={() => setDetails(null)} />}
@@ -176,7 +181,7 @@ export default function ReceiptsScreen({ initialQuery, initialList, initialError
         <Suspense
           fallback={
             <div className="fixed inset-0 z-50 grid place-items-center">
-              <span className="loading loading-spinner" role="status" aria-label="Loading map" />
+              <span className="loading loading-spinner" role="status" aria-label={m.map_loading()} />
             </div>
           }
         >
@@ -199,14 +204,14 @@ function ListFailure({ error, onRetry }: ListFailureProps) {
     <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
       {busy ? (
         <>
-          <h2 className="text-lg font-semibold">{SERVER_BUSY_TITLE}</h2>
-          <p className="max-w-md opacity-80">{SERVER_BUSY_TEXT}</p>
+          <h2 className="text-lg font-semibold">{serverBusyTitle()}</h2>
+          <p className="max-w-md opacity-80">{serverBusyText()}</p>
         </>
       ) : (
-        <p className="text-error">Failed to load receipts. Please try again later.</p>
+        <p className="text-error">{m.receipts_load_failed_try_later()}</p>
       )}
       <button type="button" className="btn btn-sm btn-outline" onClick={onRetry}>
-        {busy ? 'Try Again' : 'Retry'}
+        {busy ? m.common_try_again() : m.common_retry()}
       </button>
     </div>
   );

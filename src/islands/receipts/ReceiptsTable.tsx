@@ -1,5 +1,6 @@
 /** The receipt table of spec "Receipts": ten columns, the status as a coloured map button, View for the details. */
-import { formatCount, formatVolume, formatWeight, statusTone, type StatusTone } from '~/shared/format';
+import { m } from '~/paraglide/messages.js';
+import { formatCount, formatVolume, formatWeight, statusLabel, statusTone, type StatusTone } from '~/shared/format';
 import type { Receipt } from '~/shared/receipts';
 import { LocalDate } from '../common/LocalDate';
 
@@ -25,69 +26,79 @@ interface ReceiptsTableProps {
 }
 
 export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTableProps) {
+  const columns = {
+    receivedDate: m.receipts_received_date(),
+    number: m.receipts_number(),
+    shipper: m.receipts_shipper(),
+    consignee: m.receipts_consignee(),
+    pieces: m.receipts_pieces(),
+    weight: m.receipts_weight_lbs(),
+    volume: m.receipts_volume_ft3(),
+    destination: m.receipts_destination(),
+  };
   return (
     <div className="overflow-x-auto">
       <table className="table table-sm max-lg:block [&_td]:px-2 [&_th]:px-2 [&_th]:whitespace-normal">
         <thead className="max-lg:hidden">
           <tr>
-            <th scope="col">Received Date</th>
-            <th scope="col">Receipt #</th>
-            <th scope="col">Shipper</th>
-            <th scope="col">Consignee</th>
+            <th scope="col">{columns.receivedDate}</th>
+            <th scope="col">{columns.number}</th>
+            <th scope="col">{columns.shipper}</th>
+            <th scope="col">{columns.consignee}</th>
             <th scope="col" className="text-right">
-              Pieces
+              {columns.pieces}
             </th>
             <th scope="col" className="text-right">
-              Weight (lbs)
+              {columns.weight}
             </th>
             <th scope="col" className="text-right">
-              Volume (ft³)
+              {columns.volume}
             </th>
-            <th scope="col">Destination</th>
-            <th scope="col">Status</th>
-            <th scope="col">Actions</th>
+            <th scope="col">{columns.destination}</th>
+            <th scope="col">{m.receipts_status()}</th>
+            <th scope="col">{m.receipts_actions()}</th>
           </tr>
         </thead>
         <tbody className="max-lg:block">
           {receipts.map((receipt) => (
             <tr key={receipt.id} className="hover:bg-base-content/5 max-lg:grid max-lg:grid-cols-2 sm:max-lg:grid-cols-4 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:border-b max-lg:border-base-content/10 max-lg:px-4 max-lg:py-3">
-              <td className={`whitespace-nowrap ${CARD_CELL}`} data-label="Received Date">
+              <td className={`whitespace-nowrap ${CARD_CELL}`} data-label={columns.receivedDate}>
                 <LocalDate value={receipt.receivedDate} />
               </td>
-              <td className={`font-medium whitespace-nowrap ${CARD_CELL}`} data-label="Receipt #">
+              <td className={`font-medium whitespace-nowrap ${CARD_CELL}`} data-label={columns.number}>
                 {receipt.number}
               </td>
-              <td className={`min-w-32 ${CARD_CELL}`} data-label="Shipper">
+              <td className={`min-w-32 ${CARD_CELL}`} data-label={columns.shipper}>
                 {receipt.shipperName}
               </td>
-              <td className={`min-w-32 ${CARD_CELL}`} data-label="Consignee">
+              <td className={`min-w-32 ${CARD_CELL}`} data-label={columns.consignee}>
                 {receipt.consigneeName}
               </td>
-              <td className={`text-right tabular-nums ${CARD_CELL}`} data-label="Pieces">
+              <td className={`text-right tabular-nums ${CARD_CELL}`} data-label={columns.pieces}>
                 {formatCount(receipt.pieces)}
               </td>
-              <td className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`} data-label="Weight (lbs)">
+              <td className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`} data-label={columns.weight}>
                 {formatWeight(receipt.totalWeightValue)}
               </td>
-              <td className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`} data-label="Volume (ft³)">
+              <td className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`} data-label={columns.volume}>
                 {formatVolume(receipt.totalVolumeValue)}
               </td>
-              <td className={`min-w-32 ${CARD_CELL}`} data-label="Destination">
+              <td className={`min-w-32 ${CARD_CELL}`} data-label={columns.destination}>
                 {receipt.destination}
               </td>
               <td className="max-lg:block max-lg:border-0 max-lg:p-0">
                 <button
                   type="button"
                   className={`badge badge-soft h-auto max-w-32 cursor-pointer py-1 text-xs leading-tight font-medium ${TONE_BADGE[statusTone(receipt.status)]}`}
-                  title="Show tracking map"
+                  title={m.receipts_show_tracking_map()}
                   onClick={() => onShowMap(receipt)}
                 >
-                  {receipt.status}
+                  {statusLabel(receipt.status)}
                 </button>
               </td>
               <td className="max-lg:block max-lg:border-0 max-lg:p-0 max-lg:text-right sm:max-lg:col-span-3">
                 <button type="button" className="btn btn-outline btn-sm" disabled={receipt.commodities.length === 0} onClick={() => onShowDetails(receipt)}>
-                  View
+                  {m.receipts_view()}
                 </button>
               </td>
             </tr>

@@ -3,6 +3,8 @@
  * receipts island can load it with React.lazy; Leaflet itself loads only once the modal is open.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { m } from '~/paraglide/messages.js';
+import { statusLabel } from '~/shared/format';
 import { receiptMapView } from '~/shared/map-view';
 import type { Receipt } from '~/shared/receipts';
 import { CloseAction, Modal } from '../common/Modal';
@@ -25,17 +27,17 @@ export default function TrackingMapModal({ receipt, ...props }: TrackingMapModal
 
 function TrackingDetails({ receipt, tileUrl, tileAttribution, onClose }: TrackingMapModalProps & { receipt: TrackedReceipt }) {
   return (
-    <Modal title="Tracking Details" onClose={onClose} wide>
+    <Modal title={m.map_title()} onClose={onClose} wide>
       <dl className="mb-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="opacity-70">Receipt</dt>
+        <dt className="opacity-70">{m.map_receipt()}</dt>
         <dd className="font-medium">{receipt.number}</dd>
-        <dt className="opacity-70">Status</dt>
-        <dd>{receipt.status}</dd>
-        <dt className="opacity-70">Transport Mode</dt>
+        <dt className="opacity-70">{m.map_status()}</dt>
+        <dd>{statusLabel(receipt.status)}</dd>
+        <dt className="opacity-70">{m.map_transport_mode()}</dt>
         <dd>{receipt.modeOfTransportation}</dd>
       </dl>
       <TrackingMap receipt={receipt} tileUrl={tileUrl} tileAttribution={tileAttribution} />
-      <p className="mt-2 text-sm opacity-70">Click and drag to move the map • Scroll to zoom in/out</p>
+      <p className="mt-2 text-sm opacity-70">{m.map_hint()}</p>
       <CloseAction onClose={onClose} />
     </Modal>
   );
@@ -72,7 +74,7 @@ function TrackingMap({ receipt, tileUrl, tileAttribution }: Pick<TrackingMapModa
       <div ref={containerRef} className="size-full" />
       {state !== 'ready' && (
         <div className="absolute inset-0 grid place-items-center text-sm" role="status">
-          {state === 'loading' ? <span className="loading loading-spinner" aria-label="Loading map" /> : 'The map could not be loaded.'}
+          {state === 'loading' ? <span className="loading loading-spinner" aria-label={m.map_loading()} /> : m.map_failed()}
         </div>
       )}
     </div>

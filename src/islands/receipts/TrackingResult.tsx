@@ -1,4 +1,5 @@
 /** The outcome of a tracking-number look-up that found no receipt (spec "Package tracking search"). */
+import { m } from '~/paraglide/messages.js';
 import { formatDate } from '~/shared/format';
 import type { PackageScanResult } from '~/shared/receipts';
 
@@ -12,7 +13,7 @@ const fieldLabel = (key: string) => key.replace(/[_-]+/g, ' ').replace(/\b\w/g, 
 
 function fieldValue(key: string, value: unknown): string {
   if (key === 'scanned_at') return formatDate(value as string);
-  if (value === null || value === undefined || value === '') return 'N/A';
+  if (value === null || value === undefined || value === '') return m.format_not_available();
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
@@ -24,21 +25,21 @@ export function TrackingResult({ lookup }: { lookup: TrackingLookup }) {
       return (
         <div role="status" className="alert alert-soft mb-4">
           <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-          <span>Searching...</span>
+          <span>{m.receipts_tracking_searching()}</span>
         </div>
       );
     case 'failed':
       return (
         <div role="alert" className="alert alert-error alert-soft mb-4">
-          <span>Search failed. Please try again.</span>
+          <span>{m.receipts_tracking_failed()}</span>
         </div>
       );
     case 'not-received':
       return (
         <div role="status" className="alert alert-warning alert-soft mb-4">
           <div>
-            <h2 className="font-semibold">Not Received</h2>
-            <p>This tracking number was not found in our warehouse system</p>
+            <h2 className="font-semibold">{m.receipts_tracking_not_received()}</h2>
+            <p>{m.receipts_tracking_not_in_system()}</p>
           </div>
         </div>
       );
@@ -47,7 +48,7 @@ export function TrackingResult({ lookup }: { lookup: TrackingLookup }) {
         <section role="status" className="alert alert-success alert-soft mb-4" aria-labelledby="tracking-received">
           <div className="flex w-full flex-col gap-2">
             <h2 id="tracking-received" className="font-semibold">
-              Received at Warehouse and in Progress
+              {m.receipts_tracking_received()}
             </h2>
             {lookup.scans.map((scan, index) => (
               <dl key={index} className="grid gap-x-6 gap-y-1 border-t border-base-content/10 pt-2 text-sm md:grid-cols-2 xl:grid-cols-3">

@@ -5,6 +5,8 @@
 // As a URL, not a CSS import: Astro would put an imported stylesheet on the page that imports the island.
 import leafletStylesheetUrl from 'leaflet/dist/leaflet.css?url';
 import { circleMarker, divIcon, icon, latLngBounds, map as leafletMap, marker, polyline, tileLayer, type Map as LeafletMap } from 'leaflet/dist/leaflet-src.esm.js';
+import { m } from '~/paraglide/messages.js';
+import { statusLabel } from '~/shared/format';
 import type { PlaceView, RouteView, MapView } from '~/shared/map-view';
 
 export interface TileSource {
@@ -16,7 +18,7 @@ export interface TileSource {
 
 const ROUTE_COLOR = '#1d4ed8';
 const VEHICLE_SIZE = 32;
-const VEHICLE_NAMES = { plane: 'Plane', ship: 'Ship' } as const;
+const VEHICLE_NAMES = { plane: m.map_plane, ship: m.map_ship } as const;
 
 const warehouseIcon = icon({ iconUrl: '/map/warehouse.svg', iconSize: [32, 42], iconAnchor: [16, 41], popupAnchor: [0, -36] });
 
@@ -56,8 +58,8 @@ function drawPlace(map: LeafletMap, { location, zoom, popup }: PlaceView) {
 function popupContent({ status, transport }: NonNullable<PlaceView['popup']>): HTMLElement {
   const content = document.createElement('div');
   for (const [label, value] of [
-    ['Status', status],
-    ['Transport', transport],
+    [m.map_status(), statusLabel(status)],
+    [m.map_transport(), transport],
   ]) {
     const line = document.createElement('div');
     const name = document.createElement('strong');
@@ -82,7 +84,7 @@ function drawRoute(map: LeafletMap, { from, to, zoom, vehicle, durationMs }: Rou
   const heading = end.subtract(start);
   const image = document.createElement('img');
   image.src = `/map/${vehicle}.svg`;
-  image.alt = VEHICLE_NAMES[vehicle];
+  image.alt = VEHICLE_NAMES[vehicle]();
   image.title = `${from.name} → ${to.name}`;
   image.width = VEHICLE_SIZE;
   image.height = VEHICLE_SIZE;

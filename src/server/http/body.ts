@@ -1,6 +1,7 @@
 /** Reading request input through the shared schemas: a bad payload is a 4xx with the spec's message. */
 import type { APIContext } from 'astro';
 import type * as z from 'zod/mini';
+import { m } from '~/paraglide/messages.js';
 import { toFieldIssues } from '~/shared/validation';
 import { AppError } from './errors';
 
@@ -72,9 +73,9 @@ export async function parseJson<S extends z.ZodMiniType>(context: Pick<APIContex
   return parseWith(schema, input);
 }
 
-/** Route ids are positive integers; anything else names nothing. */
+/** Route ids are positive integers; anything else names nothing. `what` is the thing's name in the request's language. */
 export function parseId(raw: string | undefined, what: string): number {
   const id = Number(raw);
-  if (!raw || !/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(id) || id < 1) throw new AppError('NOT_FOUND', `${what} not found`);
+  if (!raw || !/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(id) || id < 1) throw new AppError('NOT_FOUND', m.error_not_found({ what }));
   return id;
 }

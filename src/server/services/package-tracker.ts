@@ -1,5 +1,6 @@
 /** The live package look-up: the provider's warehouse scans for a tracking number. */
 import { QueryTypes } from 'sequelize';
+import { m } from '~/paraglide/messages.js';
 import type { PackageScanResult } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import { sequelize } from '../db';
@@ -12,7 +13,7 @@ import { visibleConsigneeIds } from './receipts';
 const PROVIDER_RETRY_SECONDS = 60;
 
 export function providerUnavailable(error: ProviderError): AppError {
-  return new AppError('EXTERNAL_API_ERROR', 'The logistics provider is not available right now. Please try again later.', {
+  return new AppError('EXTERNAL_API_ERROR', m.api_provider_unavailable(), {
     retryAfter: PROVIDER_RETRY_SECONDS,
     status: error.kind === 'unreachable' ? 502 : 503,
   });

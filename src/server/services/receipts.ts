@@ -1,5 +1,6 @@
 /** Receipts from the mirror: the list with its filters, one receipt, and who may see which. */
 import { QueryTypes, type InferAttributes } from 'sequelize';
+import { m } from '~/paraglide/messages.js';
 import type { Commodity, Receipt, ReceiptDetails, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import { sequelize } from '../db';
@@ -42,7 +43,7 @@ export async function requireMirror(): Promise<void> {
   if (mirrorFilled) return;
   mirrorFilled = Boolean((await readSyncState()).lastSuccessAt);
   if (!mirrorFilled) {
-    throw new AppError('EXTERNAL_API_ERROR', 'Receipts are not available yet: the logistics provider has not answered. Please try again shortly.', {
+    throw new AppError('EXTERNAL_API_ERROR', m.api_receipts_not_synced(), {
       retryAfter: NEVER_SYNCED_RETRY_SECONDS,
     });
   }
@@ -146,6 +147,6 @@ export async function getReceipt(user: PublicUser, id: number): Promise<ReceiptD
   const consigneeIds = await visibleConsigneeIds(user);
   const receipt = (await receiptsByIds([id], consigneeIds)).get(id);
   // Someone else's receipt is indistinguishable from one that does not exist.
-  if (!receipt) throw new AppError('NOT_FOUND', 'Receipt not found');
+  if (!receipt) throw new AppError('NOT_FOUND', m.error_not_found({ what: m.api_receipt() }));
   return { ...receipt, history: await readStatusHistory(id) };
 }

@@ -1,3 +1,4 @@
+import { m } from '~/paraglide/messages.js';
 import { parseId } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
@@ -5,6 +6,6 @@ import { getReceipt } from '~/server/services/receipts';
 
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  const id = parseId(context.params.id, 'Receipt');
+  const id = parseId(context.params.id, m.api_receipt());
   return ok(await getReceipt(user, id));
 });
