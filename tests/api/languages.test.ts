@@ -46,8 +46,8 @@ describe('GET/PUT /api/auth/profile/preferences', () => {
 
   it('when nothing is saved, then the language in effect for the request is reported', async () => {
     const client = await signIn(portal, customer);
-    expect((await client.get('/api/auth/profile/preferences')).body).toEqual({ success: true, data: { locale: 'en' } });
-    expect((await client.get('/api/auth/profile/preferences', { headers: dutch })).body).toEqual({ success: true, data: { locale: 'nl' } });
+    expect((await client.get('/api/auth/profile/preferences')).body).toEqual({ success: true, data: { locale: 'en', statusEmails: false } });
+    expect((await client.get('/api/auth/profile/preferences', { headers: dutch })).body).toEqual({ success: true, data: { locale: 'nl', statusEmails: false } });
     expect(await savedLocale(customer.username)).toBeNull();
   });
 
@@ -55,10 +55,10 @@ describe('GET/PUT /api/auth/profile/preferences', () => {
     const client = await signIn(portal, customer);
     const saved = await client.put('/api/auth/profile/preferences', { locale: 'nl' });
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ success: true, data: { locale: 'nl' }, message: 'Voorkeuren opgeslagen' });
+    expect(saved.body).toEqual({ success: true, data: { locale: 'nl', statusEmails: false }, message: 'Voorkeuren opgeslagen' });
     expect(await savedLocale(customer.username)).toBe('nl');
 
-    expect((await client.get('/api/auth/profile/preferences', { headers: { 'Accept-Language': 'en' } })).body.data).toEqual({ locale: 'nl' });
+    expect((await client.get('/api/auth/profile/preferences', { headers: { 'Accept-Language': 'en' } })).body.data).toEqual({ locale: 'nl', statusEmails: false });
     const profile = await client.get('/api/auth/profile', { headers: { 'Accept-Language': 'en' } });
     expect(profile.body.data.user).toMatchObject({ username: customer.username, locale: 'nl' });
     const refused = await client.get('/api/auth/users', { headers: { 'Accept-Language': 'en', Cookie: `${client.cookie}; portal_locale=en` } });
@@ -86,10 +86,20 @@ describe('GET/PUT /api/auth/profile/preferences', () => {
     expect(await savedLocale(customer.username)).toBe('en');
   });
 
-  it('when the body lacks the locale, then 400 and nothing changes', async () => {
+  it('when the body names nothing to change, then 400 and nothing changes', async () => {
     const client = await signIn(portal, customer);
-    expectError(await client.put('/api/auth/profile/preferences', {}), 400, 'VALIDATION_ERROR', 'Language must be one of: en, nl');
+    expectError(await client.put('/api/auth/profile/preferences', {}), 400, 'VALIDATION_ERROR', 'Give the locale or statusEmails to change');
+    expectError(await client.put('/api/auth/profile/preferences', []), 400, 'VALIDATION_ERROR');
     expect(await savedLocale(customer.username)).toBe('en');
+  });
+});
+
+describe('status e-mails where the portal sends no e-mail (no SMTP_URL)', () => {
+  it('when a customer with an address switches them on, then 400 and they stay off', async () => {
+    const client = await signIn(portal, customer);
+    const response = await client.put('/api/auth/profile/preferences', { statusEmails: true });
+    expectError(response, 400, 'VALIDATION_ERROR', 'This portal does not send e-mail');
+    expect((await client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(false);
   });
 });
 
