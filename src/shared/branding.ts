@@ -1,8 +1,9 @@
 /**
  * Logo and background (spec "Logo Management", "Background Management", sections 3, 5, 8, 9): the
- * messages, the accepted formats, the opacity rule and the info answers, shared by screens and server.
+ * upload rules, the accepted formats, the opacity rule and the info answers, shared by screens and server.
  */
 import * as z from 'zod/mini';
+import { m } from '~/paraglide/messages.js';
 import { BACKGROUND_MAX_BYTES, CARD_OPACITY_MAX, CARD_OPACITY_MIN, CARD_OPACITY_STEP, LOGO_MAX_BYTES } from './constants';
 
 /** The formats an upload may be, by the file extension its bytes are detected as. */
@@ -17,63 +18,41 @@ export type ImageExtension = keyof typeof IMAGE_CONTENT_TYPES;
 /** For the file picker's `accept`: what the browser offers first. */
 export const ACCEPTED_IMAGE_TYPES = Object.values(IMAGE_CONTENT_TYPES).join(',');
 
-/** What an upload is refused with: no image at all, too big, or an image of another format. */
+/** What an upload is refused with: no image at all, too big, or an image of another format (texts built when shown). */
 export interface UploadRules {
   /** The multipart field that carries the file. */
   field: string;
   maxBytes: number;
-  notImage: string;
-  tooLarge: string;
-  notAllowed: string;
+  notImage: () => string;
+  tooLarge: () => string;
+  notAllowed: () => string;
 }
 
 export const LOGO_UPLOAD: UploadRules = {
   field: 'logo',
   maxBytes: LOGO_MAX_BYTES,
-  notImage: 'Please select an image file',
-  tooLarge: 'File size must be less than 1MB',
-  notAllowed: 'Only JPEG, PNG, GIF, and WebP files are allowed',
+  notImage: () => m.upload_logo_not_image(),
+  tooLarge: () => m.upload_logo_too_large(),
+  notAllowed: () => m.upload_logo_not_allowed(),
 };
 
 /** The background has one text for every file that is not an accepted image. */
 export const BACKGROUND_UPLOAD: UploadRules = {
   field: 'background',
   maxBytes: BACKGROUND_MAX_BYTES,
-  notImage: 'Please select a valid image file',
-  tooLarge: 'File size must be less than 4MB',
-  notAllowed: 'Please select a valid image file',
+  notImage: () => m.upload_background_invalid(),
+  tooLarge: () => m.upload_background_too_large(),
+  notAllowed: () => m.upload_background_invalid(),
 };
-
-export const LOGO_TEXTS = {
-  uploaded: 'Logo uploaded successfully',
-  deleted: 'Logo deleted successfully',
-  loadFailed: 'Failed to load logo information',
-  uploadFailed: 'Upload failed',
-  deleteFailed: 'Delete failed',
-  confirmDelete: 'Are you sure you want to delete the current logo?',
-  nothingToDelete: 'No logo to delete',
-} as const;
-
-export const BACKGROUND_TEXTS = {
-  uploaded: 'Background uploaded successfully!',
-  deleted: 'Background deleted successfully!',
-  opacityUpdated: 'Opacity updated successfully!',
-  loadFailed: 'Failed to fetch background info',
-  uploadFailed: 'Failed to upload background',
-  deleteFailed: 'Failed to delete background',
-  opacityFailed: 'Failed to update opacity',
-  confirmDelete: 'Are you sure you want to delete the background image?',
-  nothingToDelete: 'No background to delete',
-} as const;
 
 /**
  * The browser's check before sending a picked file, by its declared type and size (the server decides
  * again by the file's bytes): the text to show, or null when it may be sent.
  */
 export function pickedFileProblem(file: { type: string; size: number }, rules: UploadRules): string | null {
-  if (!file.type.startsWith('image/')) return rules.notImage;
-  if (file.size > rules.maxBytes) return rules.tooLarge;
-  if (!(Object.values(IMAGE_CONTENT_TYPES) as string[]).includes(file.type)) return rules.notAllowed;
+  if (!file.type.startsWith('image/')) return rules.notImage();
+  if (file.size > rules.maxBytes) return rules.tooLarge();
+  if (!(Object.values(IMAGE_CONTENT_TYPES) as string[]).includes(file.type)) return rules.notAllowed();
   return null;
 }
 
@@ -91,10 +70,10 @@ export function roundCardOpacity(value: number): number {
   return Math.round(value * STEPS_PER_UNIT) / STEPS_PER_UNIT;
 }
 
-export const CARD_OPACITY_MESSAGE = 'Opacity must be a number from 0.1 to 1 in steps of 0.05';
+const opacityRefused = () => m.branding_opacity_invalid();
 
 export const opacityPayloadSchema = z.object({
-  opacity: z.number({ error: CARD_OPACITY_MESSAGE }).check(z.refine(isCardOpacity, CARD_OPACITY_MESSAGE)),
+  opacity: z.number({ error: opacityRefused }).check(z.refine(isCardOpacity, { error: opacityRefused })),
 });
 export type OpacityPayload = z.output<typeof opacityPayloadSchema>;
 

@@ -3,21 +3,27 @@
  * endpoints parse with and the answer types the assignment screen reads.
  */
 import * as z from 'zod/mini';
+import { m } from '~/paraglide/messages.js';
+import { formatCount } from './format';
 
 /** More ids than the provider has consignees is a mistake, not a request. */
 export const CONSIGNEE_IDS_MAX = 5_000;
 
-const positiveId = (message: string) => z.number({ error: message }).check(z.int(message), z.positive(message), z.lte(Number.MAX_SAFE_INTEGER, message));
+/** `message` builds the refusal when it is given, in the request's language. */
+const positiveId = (message: () => string) => {
+  const error = { error: message };
+  return z.number(error).check(z.int(error), z.positive(error), z.lte(Number.MAX_SAFE_INTEGER, error));
+};
 
-export const userIdPayloadSchema = z.object({ userId: positiveId('userId must be a positive integer') });
+export const userIdPayloadSchema = z.object({ userId: positiveId(() => m.consignees_user_id_invalid()) });
 export type UserIdPayload = z.output<typeof userIdPayloadSchema>;
 
 export const consigneeIdsPayloadSchema = z.object({
   consigneeIds: z
-    .array(positiveId('consigneeIds must be positive integers'), { error: 'consigneeIds must be a list of consignee ids' })
+    .array(positiveId(() => m.consignees_ids_invalid()), { error: () => m.consignees_ids_not_list() })
     .check(
-      z.minLength(1, 'Select at least one consignee'),
-      z.maxLength(CONSIGNEE_IDS_MAX, `At most ${CONSIGNEE_IDS_MAX} consignees at a time`),
+      z.minLength(1, { error: () => m.consignees_select_one() }),
+      z.maxLength(CONSIGNEE_IDS_MAX, { error: () => m.consignees_too_many({ max: String(CONSIGNEE_IDS_MAX) }) }),
     ),
 });
 export type ConsigneeIdsPayload = z.output<typeof consigneeIdsPayloadSchema>;
@@ -54,5 +60,10 @@ export type LastImportInfo = z.infer<typeof lastImportSchema>;
 
 /** The result line of spec section 8, shown for 5 seconds after an import. */
 export function importResultMessage(result: ImportResult): string {
-  return `Import completed: ${result.imported} new consignees imported, ${result.updated} updated, ${result.deleted} deleted. ${result.errors.length} errors occurred.`;
+  return m.consignees_import_result({
+    imported: formatCount(result.imported),
+    updated: formatCount(result.updated),
+    deleted: formatCount(result.deleted),
+    errors: formatCount(result.errors.length),
+  });
 }

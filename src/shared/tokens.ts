@@ -4,40 +4,67 @@
  * answers of the token calls, the OAuth2 popup's message, and the pure parts of the screen.
  */
 import * as z from 'zod/mini';
+import { m } from '~/paraglide/messages.js';
 import { REFRESH_EXPIRY_MAX_SECONDS, REFRESH_EXPIRY_MIN_SECONDS, TOKEN_AUTO_REFRESH_MINUTES, TOKEN_WARNING_MINUTES } from './constants';
+import { formatCount } from './format';
 
-/** The texts of the provider connection's states, on the token screen, the callback page, the dashboard and in answers. */
+/**
+ * The texts of the provider connection's states, on the token screen, the callback page, the dashboard
+ * and in answers. Each is built when read, in the language of the request or island reading it.
+ */
 export const CONNECTION_TEXTS = {
-  reconnectRequired: 'Reconnect required',
-  reconnectExplained:
-    "The provider no longer accepts the portal's refresh token, so receipts are not updated. Sign in at the provider again to restore the connection.",
-  providerSaid: (reason: string) => `The provider said: ${reason}`,
-  reconnect: 'Reconnect',
-  refreshRefused: 'The provider no longer accepts the stored refresh token. Reconnect with the OAuth2 flow or enter new tokens manually.',
-  noRefreshToken:
-    'The provider gave no refresh token, so the connection stops when the access token expires. If the provider issues refresh tokens for offline_access, add it to PROVIDER_SCOPE and connect again.',
-  unknownRefreshExpiry: 'The provider did not say when this token expires.',
-  enterExpiryManually: 'If you know its lifetime, enter it with the tokens under Manual Entry.',
-  autoRefresh: `Access tokens are refreshed automatically when ${TOKEN_AUTO_REFRESH_MINUTES} minutes or half of their lifetime remain, whichever comes later, while a valid refresh token is available.`,
-  dashboardNotice: 'The connection to the logistics provider must be renewed: receipts are not updated until an administrator reconnects.',
-  openTokenManagement: 'Open Token Management',
-  cleared: 'All tokens cleared successfully',
-  clearedWithoutRevocation: (reason: string) =>
-    `All tokens cleared, but the provider could not revoke them: ${reason.replace(/\.+$/, '')}. They may stay valid at the provider until they expire.`,
-  providerUnavailable: 'The logistics provider could not be reached. Please try again later.',
-} as const;
+  get reconnectRequired() {
+    return m.tokens_reconnect_required();
+  },
+  get reconnectExplained() {
+    return m.tokens_reconnect_explained();
+  },
+  providerSaid: (reason: string) => m.tokens_provider_said({ reason }),
+  get reconnect() {
+    return m.tokens_reconnect();
+  },
+  get refreshRefused() {
+    return m.tokens_refresh_refused();
+  },
+  get noRefreshToken() {
+    return m.tokens_no_refresh_token();
+  },
+  get unknownRefreshExpiry() {
+    return m.tokens_unknown_refresh_expiry();
+  },
+  get enterExpiryManually() {
+    return m.tokens_enter_expiry_manually();
+  },
+  get autoRefresh() {
+    return m.tokens_auto_refresh({ minutes: formatCount(TOKEN_AUTO_REFRESH_MINUTES) });
+  },
+  get dashboardNotice() {
+    return m.tokens_dashboard_notice();
+  },
+  get openTokenManagement() {
+    return m.tokens_open_token_management();
+  },
+  get cleared() {
+    return m.tokens_cleared();
+  },
+  clearedWithoutRevocation: (reason: string) => m.tokens_cleared_without_revocation({ reason: reason.replace(/\.+$/, '') }),
+  get providerUnavailable() {
+    return m.tokens_provider_unavailable();
+  },
+};
 
-export const TOKENS_REQUIRED_MESSAGE = 'Both access token and refresh token are required';
-export const EXPIRY_POSITIVE_MESSAGE = 'Refresh token expiry must be a positive number';
-export const EXPIRY_RANGE_MESSAGE = `Refresh token expiry must be between ${REFRESH_EXPIRY_MIN_SECONDS} and ${REFRESH_EXPIRY_MAX_SECONDS} seconds`;
-export const EXPIRY_TWICE_MESSAGE = 'Give the refresh token expiry in one field only';
 /** Far above any real token; a longer value is a paste gone wrong. */
 export const TOKEN_MAX_LENGTH = 16_384;
-export const TOKEN_LENGTH_MESSAGE = `A token must not exceed ${TOKEN_MAX_LENGTH} characters`;
+
+const tokensRequired = () => m.tokens_both_required();
 
 const tokenField = z
-  .string({ error: TOKENS_REQUIRED_MESSAGE })
-  .check(z.trim(), z.minLength(1, TOKENS_REQUIRED_MESSAGE), z.maxLength(TOKEN_MAX_LENGTH, TOKEN_LENGTH_MESSAGE));
+  .string({ error: tokensRequired })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: tokensRequired }),
+    z.maxLength(TOKEN_MAX_LENGTH, { error: () => m.tokens_too_long({ max: String(TOKEN_MAX_LENGTH) }) }),
+  );
 
 /** Seconds as a number or as the text of a number input; absent, null and '' mean "unknown". */
 const expiryField = z.pipe(
@@ -46,11 +73,13 @@ const expiryField = z.pipe(
     if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return null;
     const seconds = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
     if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds <= 0) {
-      context.issues.push({ code: 'custom', message: EXPIRY_POSITIVE_MESSAGE, input: value });
+      context.issues.push({ code: 'custom', message: m.tokens_expiry_positive(), input: value });
       return z.NEVER;
     }
     if (seconds < REFRESH_EXPIRY_MIN_SECONDS || seconds > REFRESH_EXPIRY_MAX_SECONDS) {
-      context.issues.push({ code: 'custom', message: EXPIRY_RANGE_MESSAGE, input: value });
+      // Plain digits in every language, as the spec writes these limits.
+      const range = { min: String(REFRESH_EXPIRY_MIN_SECONDS), max: String(REFRESH_EXPIRY_MAX_SECONDS) };
+      context.issues.push({ code: 'custom', message: m.tokens_expiry_range(range), input: value });
       return z.NEVER;
     }
     return seconds;
@@ -67,7 +96,7 @@ export const tokenUpdateSchema = z.pipe(
   }),
   z.transform(({ accessToken, refreshToken, refreshTokenExpirySeconds = null, refreshTokenExpiry = null }, context) => {
     if (refreshTokenExpirySeconds !== null && refreshTokenExpiry !== null && refreshTokenExpirySeconds !== refreshTokenExpiry) {
-      context.issues.push({ code: 'custom', message: EXPIRY_TWICE_MESSAGE, input: refreshTokenExpiry, path: ['refreshTokenExpiry'] });
+      context.issues.push({ code: 'custom', message: m.tokens_expiry_twice(), input: refreshTokenExpiry, path: ['refreshTokenExpiry'] });
       return z.NEVER;
     }
     return { accessToken, refreshToken, refreshTokenExpirySeconds: refreshTokenExpirySeconds ?? refreshTokenExpiry };
@@ -159,16 +188,15 @@ export function readOAuthPopupMessage(data: unknown): OAuthPopupMessage | null {
   return parsed.success ? parsed.data : null;
 }
 
-const OAUTH_FAILED = 'OAuth2 authorization failed';
-
 /** Spec section 8: the reason is the provider's description, else 'OAuth2 authorization failed'. */
 export function oauthFailureText(description: string | null | undefined): string {
-  return `${OAUTH_FAILED}: ${description?.trim() || OAUTH_FAILED}`;
+  return m.tokens_oauth_failed_because({ reason: description?.trim() || m.tokens_oauth_failed() });
 }
 
 // The token cards (spec "Token Management" and section 4).
 
-export type TokenStateLabel = 'Not Set' | 'Valid' | 'Expired' | 'Loading...' | typeof CONNECTION_TEXTS.reconnectRequired;
+/** What a token card's badge says, before it is put in words. */
+export type TokenState = 'loading' | 'not-set' | 'expired' | 'refused' | 'valid';
 
 export interface TokenFacts {
   present: boolean;
@@ -187,22 +215,52 @@ export function tokenFacts(status: TokenStatus | null, which: 'access' | 'refres
     : { present: status.hasRefreshToken, expired: status.isRefreshTokenExpired, refused: status.reconnectRequired, minutesLeft: status.refreshTokenExpiresInMinutes };
 }
 
-export function tokenStateLabel(facts: TokenFacts | null): TokenStateLabel {
-  if (!facts) return 'Loading...';
-  if (!facts.present) return 'Not Set';
-  if (facts.expired) return 'Expired';
-  return facts.refused ? CONNECTION_TEXTS.reconnectRequired : 'Valid';
+export function tokenState(facts: TokenFacts | null): TokenState {
+  if (!facts) return 'loading';
+  if (!facts.present) return 'not-set';
+  if (facts.expired) return 'expired';
+  return facts.refused ? 'refused' : 'valid';
 }
 
-/** 'Expired', 'Xh Ym' or 'Ym'; 'Unknown' when the expiry is not known, '—' without a token or with a refused one. */
+/** 'Loading...', 'Not Set', 'Expired', 'Reconnect required' or 'Valid' (en). */
+export function tokenStateLabel(facts: TokenFacts | null): string {
+  switch (tokenState(facts)) {
+    case 'loading':
+      return m.tokens_state_loading();
+    case 'not-set':
+      return m.tokens_state_not_set();
+    case 'expired':
+      return m.tokens_state_expired();
+    case 'refused':
+      return CONNECTION_TEXTS.reconnectRequired;
+    case 'valid':
+      return m.tokens_state_valid();
+  }
+}
+
+/** 'Expired', 'Xh Ym' or 'Ym' (en); 'Unknown' when the expiry is not known, '—' without a token or with a refused one. */
 export function timeRemainingText(facts: TokenFacts | null): string {
   if (!facts || !facts.present) return '—';
-  if (facts.expired) return 'Expired';
+  if (facts.expired) return m.tokens_state_expired();
   if (facts.refused) return '—';
-  if (facts.minutesLeft === null) return 'Unknown';
+  if (facts.minutesLeft === null) return m.tokens_unknown();
   const minutes = Math.max(0, Math.floor(facts.minutesLeft));
   const hours = Math.floor(minutes / 60);
-  return hours > 0 ? `${hours}h ${minutes % 60}m` : `${minutes}m`;
+  return hours > 0
+    ? m.tokens_hours_minutes({ hours: formatCount(hours), minutes: formatCount(minutes % 60) })
+    : m.tokens_minutes({ minutes: formatCount(minutes) });
+}
+
+/** How the card names where the tokens came from: 'oauth2', 'manual', 'sandbox' (en). */
+export function tokenSourceLabel(source: TokenSource): string {
+  switch (source) {
+    case 'oauth2':
+      return m.tokens_source_oauth2();
+    case 'manual':
+      return m.tokens_source_manual();
+    case 'sandbox':
+      return m.tokens_source_sandbox();
+  }
 }
 
 export type TokenTone = 'error' | 'warning' | 'success' | 'neutral';

@@ -5,9 +5,11 @@
  */
 import { ADMIN_AREA_URL } from '../support/e2e-env';
 import { ADMIN, expect, openHydrated, test } from './fixtures';
-import { formatDate } from '../../src/shared/format';
 
 test.use({ baseURL: ADMIN_AREA_URL });
+
+/** The spec's date form, '11/23/2026', as the English page shows it. */
+const formatDate = (date: Date) => new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
 
 test('imports the consignees and shows the result for 5 seconds and the date of the import', async ({ page }) => {
   const login = await page.context().request.post('/api/auth/login', { data: ADMIN, headers: { Origin: ADMIN_AREA_URL } });

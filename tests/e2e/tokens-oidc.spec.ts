@@ -6,11 +6,24 @@
  * one connection of their portal, so they run in order and each leaves it working.
  */
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { CONNECTION_TEXTS } from '../../src/shared/tokens';
 import { OIDC_PORTAL_URL, OIDC_SERVER_URL } from '../support/e2e-env';
 import { ADMIN, expect, openHydrated, test } from './fixtures';
 
 test.use({ baseURL: OIDC_PORTAL_URL });
+
+/** The spec's English texts (this browser asks for no other language). */
+const CONNECTION_TEXTS = {
+  unknownRefreshExpiry: 'The provider did not say when this token expires.',
+  enterExpiryManually: 'If you know its lifetime, enter it with the tokens under Manual Entry.',
+  reconnectRequired: 'Reconnect required',
+  reconnectExplained: "The provider no longer accepts the portal's refresh token, so receipts are not updated. Sign in at the provider again to restore the connection.",
+  dashboardNotice: 'The connection to the logistics provider must be renewed: receipts are not updated until an administrator reconnects.',
+  openTokenManagement: 'Open Token Management',
+  reconnect: 'Reconnect',
+  noRefreshToken: 'The provider gave no refresh token, so the connection stops when the access token expires. If the provider issues refresh tokens for offline_access, add it to PROVIDER_SCOPE and connect again.',
+  cleared: 'All tokens cleared successfully',
+} as const;
+
 test.describe.configure({ mode: 'serial' });
 
 test.beforeEach(async ({ page }) => {

@@ -6,11 +6,16 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { CONNECTION_TEXTS } from '../../src/shared/tokens';
 import { TOKENS_URL } from '../support/e2e-env';
 import { ADMIN, expect, openHydrated, test } from './fixtures';
 
 test.use({ baseURL: TOKENS_URL });
+
+/** The spec's English texts (this browser asks for no other language). */
+const CONNECTION_TEXTS = {
+  unknownRefreshExpiry: 'The provider did not say when this token expires.',
+} as const;
+
 test.describe.configure({ mode: 'serial' });
 
 const CALLBACK_URL = `${TOKENS_URL}/admin/tokens/callback`;

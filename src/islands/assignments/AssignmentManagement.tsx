@@ -3,20 +3,24 @@
  * its selection and bulk bar, paging, and the user picker. Every change reloads the assignments.
  */
 import { useEffect, useId, useState } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import type { AssignedUser, BulkAddResult, BulkReassignResult, ConsigneeAssignmentDto } from '~/shared/consignees';
 import { FEEDBACK_LONG_MS } from '~/shared/constants';
 import { formatCount } from '~/shared/format';
+import type { Locale } from '~/shared/locale';
 import type { PublicUser } from '~/shared/validation';
 import { Modal, ModalActions } from '../common/Modal';
 import { failureText } from '../common/failure-text';
 import { UsersIcon } from '../common/icons';
+import { adoptLocale } from '../common/locale';
 import { AssignmentTable } from './AssignmentTable';
 import { assignmentCounts, gridPage, userLabel, viewersOf, visibleRows, type GridView, type SortKey, type UserFilter } from './grid';
 import { Pager } from './Pager';
 import { UserPickerModal } from './UserPickerModal';
 
 export interface AssignmentManagementProps {
+  locale: Locale;
   initialAssignments: ConsigneeAssignmentDto[];
   /** The users that can be assigned: role viewer. */
   initialViewers: AssignedUser[];
@@ -39,7 +43,8 @@ interface Notice {
 
 const START_VIEW: GridView = { search: '', filter: { kind: 'all' }, sortKey: 'consignee', sortOrder: 'asc', page: 1 };
 
-const consignees = (count: number) => `${formatCount(count)} ${count === 1 ? 'consignee' : 'consignees'}`;
+const consignees = (count: number) =>
+  count === 1 ? m.assignments_consignee_count_one({ count: formatCount(count) }) : m.assignments_consignee_count_other({ count: formatCount(count) });
 
 function filterValue(filter: UserFilter): string {
   return filter.kind === 'user' ? String(filter.userId) : filter.kind;
@@ -59,13 +64,13 @@ function withoutGoneViewer(view: GridView, viewers: AssignedUser[]): GridView {
 function pickerText(target: PickerTarget): { title: string; hint: string } {
   switch (target.kind) {
     case 'add':
-      return { title: `Add User to ${target.row.consignee.name}`, hint: 'The chosen user also sees this consignee.' };
+      return { title: m.assignments_add_user_to({ target: target.row.consignee.name }), hint: m.assignments_add_user_hint() };
     case 'replace':
-      return { title: `Replace All Users of ${target.row.consignee.name}`, hint: 'The chosen user becomes the only one who sees this consignee.' };
+      return { title: m.assignments_replace_all_of({ target: target.row.consignee.name }), hint: m.assignments_replace_all_hint() };
     case 'bulk-add':
-      return { title: `Add User to ${consignees(target.consigneeIds.length)}`, hint: 'The chosen user also sees every selected consignee.' };
+      return { title: m.assignments_add_user_to({ target: consignees(target.consigneeIds.length) }), hint: m.assignments_bulk_add_hint() };
     case 'bulk-replace':
-      return { title: `Replace Users of ${consignees(target.consigneeIds.length)}`, hint: 'The chosen user becomes the only one who sees each selected consignee.' };
+      return { title: m.assignments_bulk_replace_title({ target: consignees(target.consigneeIds.length) }), hint: m.assignments_bulk_replace_hint() };
   }
 }
 
@@ -78,7 +83,8 @@ async function removeEveryUser(rows: ConsigneeAssignmentDto[]): Promise<void> {
   if (failed) throw failed.reason;
 }
 
-export default function AssignmentManagement({ initialAssignments, initialViewers }: AssignmentManagementProps) {
+export default function AssignmentManagement({ locale, initialAssignments, initialViewers }: AssignmentManagementProps) {
+  adoptLocale(locale);
   const [assignments, setAssignments] = useState(initialAssignments);
   const [viewers, setViewers] = useState(initialViewers);
   const [loadFailures, setLoadFailures] = useState<string[]>([]);
@@ -111,14 +117,14 @@ export default function AssignmentManagement({ initialAssignments, initialViewer
       const present = new Set(rows.map((row) => row.consignee.id));
       setSelected((current) => new Set([...current].filter((id) => present.has(id))));
     } else {
-      failures.push(failureText(assignmentAnswer.reason, 'Failed to fetch consignee assignments'));
+      failures.push(failureText(assignmentAnswer.reason, m.assignments_load_failed()));
     }
     if (userAnswer.status === 'fulfilled') {
       const nextViewers = viewersOf(userAnswer.value);
       setViewers(nextViewers);
       setView((current) => withoutGoneViewer(current, nextViewers));
     } else {
-      failures.push(failureText(userAnswer.reason, 'Failed to fetch users'));
+      failures.push(failureText(userAnswer.reason, m.assignments_users_load_failed()));
     }
     setLoadFailures(failures);
     setLoading(false);
@@ -148,32 +154,33 @@ export default function AssignmentManagement({ initialAssignments, initialViewer
         const { consignee } = target.row;
         return void change(async () => {
           await api('POST', `/consignees/${consignee.id}/add-user`, body);
-          return `Added ${user.username} to ${consignee.name}`;
-        }, 'Failed to add user to consignee');
+          return m.assignments_added({ user: user.username, target: consignee.name });
+        }, m.assignments_add_failed());
       }
       case 'replace': {
         const { consignee } = target.row;
         return void change(async () => {
           await api('POST', `/consignees/reassign/${consignee.id}`, body);
-          return `${user.username} is now the only user of ${consignee.name}`;
-        }, 'Failed to replace users for consignee');
+          return m.assignments_replaced({ user: user.username, target: consignee.name });
+        }, m.assignments_replace_failed());
       }
       case 'bulk-add':
         return void change(
           async () => {
             const { added, skipped } = await api<BulkAddResult>('POST', '/consignees/bulk-add-user', { ...body, consigneeIds: target.consigneeIds });
-            return `Added ${user.username} to ${consignees(added)}${skipped ? ` (${formatCount(skipped)} already had them)` : ''}`;
+            const texts = { user: user.username, target: consignees(added) };
+            return skipped ? m.assignments_added_skipped({ ...texts, skipped: formatCount(skipped) }) : m.assignments_added(texts);
           },
-          'Failed to bulk add user to consignees',
+          m.assignments_bulk_add_failed(),
           clearSelection,
         );
       case 'bulk-replace':
         return void change(
           async () => {
             const { reassigned } = await api<BulkReassignResult>('POST', '/consignees/bulk-reassign', { ...body, consigneeIds: target.consigneeIds });
-            return `${user.username} is now the only user of ${consignees(reassigned)}`;
+            return m.assignments_replaced({ user: user.username, target: consignees(reassigned) });
           },
-          'Failed to bulk replace users for consignees',
+          m.assignments_bulk_replace_failed(),
           clearSelection,
         );
     }
@@ -182,17 +189,17 @@ export default function AssignmentManagement({ initialAssignments, initialViewer
   function removeUser(row: ConsigneeAssignmentDto, user: AssignedUser): void {
     void change(async () => {
       await api('DELETE', `/consignees/${row.consignee.id}/remove-user/${user.id}`);
-      return `Removed ${user.username} from ${row.consignee.name}`;
-    }, 'Failed to remove user from consignee');
+      return m.assignments_removed({ user: user.username, target: row.consignee.name });
+    }, m.assignments_remove_failed());
   }
 
   function removeAll(rows: ConsigneeAssignmentDto[]): void {
     void change(
       async () => {
         await removeEveryUser(rows);
-        return `Removed every user from ${consignees(rows.length)}`;
+        return m.assignments_removed_all({ target: consignees(rows.length) });
       },
-      'Failed to bulk unassign consignees',
+      m.assignments_remove_all_failed(),
       clearSelection,
     );
   }
@@ -230,39 +237,39 @@ export default function AssignmentManagement({ initialAssignments, initialViewer
   return (
     <>
       <div className="mb-4 grid grid-cols-3 gap-2 sm:gap-3">
-        <Count label="Total Consignees" value={counts.total} />
-        <Count label="Assigned" value={counts.assigned} tone="text-success" />
-        <Count label="Unassigned" value={counts.unassigned} tone="text-warning" />
+        <Count label={m.assignments_total()} value={counts.total} />
+        <Count label={m.assignments_assigned()} value={counts.assigned} tone="text-success" />
+        <Count label={m.assignments_unassigned()} value={counts.unassigned} tone="text-warning" />
       </div>
 
       {loadFailures.map((failure) => (
         <div key={failure} role="alert" className="alert alert-error alert-soft mb-4 flex flex-wrap justify-between">
           <span>{failure}</span>
           <button type="button" className="btn btn-sm" onClick={() => void reload()} disabled={loading}>
-            Try again
+            {m.assignments_try_again()}
           </button>
         </div>
       ))}
       {notice && (
         <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert alert-soft mb-4 flex justify-between ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}>
           <span>{notice.text}</span>
-          <button type="button" className="btn btn-ghost btn-xs" aria-label="Dismiss message" onClick={() => setNotice(null)}>
+          <button type="button" className="btn btn-ghost btn-xs" aria-label={m.assignments_dismiss()} onClick={() => setNotice(null)}>
             ×
           </button>
         </div>
       )}
 
-      <section className="surface rounded-box border border-base-content/10" aria-label="Assignments">
+      <section className="surface rounded-box border border-base-content/10" aria-label={m.assignments_region()}>
         <div className="flex flex-wrap items-end gap-3 p-4">
           <div className="flex min-w-48 flex-1 flex-col gap-1">
             <label htmlFor={searchId} className="text-sm font-medium">
-              Search consignees
+              {m.assignments_search_label()}
             </label>
             <input
               id={searchId}
               type="search"
               className="input w-full"
-              placeholder="Consignee name..."
+              placeholder={m.assignments_search_placeholder()}
               autoComplete="off"
               value={view.search}
               onChange={(event) => refine({ search: event.target.value })}
@@ -270,11 +277,11 @@ export default function AssignmentManagement({ initialAssignments, initialViewer
           </div>
           <div className="flex min-w-48 flex-col gap-1 max-sm:flex-1">
             <label htmlFor={filterId} className="text-sm font-medium">
-              User
+              {m.assignments_user_filter()}
             </label>
             <select id={filterId} className="select w-full" value={filterValue(view.filter)} onChange={(event) => refine({ filter: parseFilter(event.target.value) })}>
-              <option value="all">All Users</option>
-              <option value="unassigned">Unassigned</option>
+              <option value="all">{m.assignments_all_users()}</option>
+              <option value="unassigned">{m.assignments_unassigned()}</option>
               {viewers.map((user) => (
                 <option key={user.id} value={user.id}>
                   {userLabel(user)}
@@ -282,23 +289,23 @@ export default function AssignmentManagement({ initialAssignments, initialViewer
               ))}
             </select>
           </div>
-          {(loading || busy) && <span className="loading loading-spinner loading-sm mb-3 opacity-70" role="status" aria-label="Loading assignments" />}
+          {(loading || busy) && <span className="loading loading-spinner loading-sm mb-3 opacity-70" role="status" aria-label={m.assignments_loading()} />}
         </div>
 
         {selectedIds.length > 0 && (
-          <div role="toolbar" aria-label="Bulk actions" className="flex flex-wrap items-center gap-2 border-y border-base-content/10 bg-primary/10 px-4 py-2">
-            <span className="mr-2 font-medium">{formatCount(selectedIds.length)} selected</span>
+          <div role="toolbar" aria-label={m.assignments_bulk_actions()} className="flex flex-wrap items-center gap-2 border-y border-base-content/10 bg-primary/10 px-4 py-2">
+            <span className="mr-2 font-medium">{m.assignments_selected({ count: formatCount(selectedIds.length) })}</span>
             <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={() => setDialog({ kind: 'picker', target: { kind: 'bulk-add', consigneeIds: selectedIds } })}>
-              Add User
+              {m.assignments_add_user()}
             </button>
             <button type="button" className="btn btn-sm" disabled={busy} onClick={() => setDialog({ kind: 'picker', target: { kind: 'bulk-replace', consigneeIds: selectedIds } })}>
-              Replace Users
+              {m.assignments_replace_users()}
             </button>
             <button type="button" className="btn btn-error btn-outline btn-sm" disabled={busy} onClick={() => setDialog({ kind: 'remove-all', rows: selectedRows })}>
-              Remove All
+              {m.assignments_remove_all()}
             </button>
             <button type="button" className="btn btn-ghost btn-sm" onClick={clearSelection}>
-              Clear selection
+              {m.assignments_clear_selection()}
             </button>
           </div>
         )}
@@ -308,14 +315,18 @@ export default function AssignmentManagement({ initialAssignments, initialViewer
             <span className="opacity-50">
               <UsersIcon className="size-12" />
             </span>
-            <h2 className="font-semibold">No consignees found</h2>
+            <h2 className="font-semibold">{m.assignments_empty_title()}</h2>
             <p className="text-sm opacity-70">
               {assignments.length === 0 ? (
                 <>
-                  Consignees come from the provider: use 'Import Consignees' on <a className="link" href="/admin/users">User Management</a>.
+                  {m.assignments_empty_import_lead()}{' '}
+                  <a className="link" href="/admin/users">
+                    {m.assignments_empty_import_link()}
+                  </a>
+                  .
                 </>
               ) : (
-                'No consignee matches this search and user filter.'
+                m.assignments_no_match()
               )}
             </p>
           </div>
@@ -349,11 +360,11 @@ export default function AssignmentManagement({ initialAssignments, initialViewer
         />
       )}
       {dialog?.kind === 'remove-all' && (
-        <Modal title="Remove All Users" onClose={() => setDialog(null)}>
+        <Modal title={m.assignments_remove_all_title()} onClose={() => setDialog(null)}>
           <p>
-            Remove every assigned user from the <strong>{consignees(dialog.rows.length)}</strong> selected? Those users no longer see these consignees' receipts.
+            {m.assignments_remove_all_lead()} <strong>{consignees(dialog.rows.length)}</strong> {m.assignments_remove_all_rest()}
           </p>
-          <ModalActions confirm="Remove All" tone="error" busy={busy} onCancel={() => setDialog(null)} onConfirm={() => removeAll(dialog.rows)} />
+          <ModalActions confirm={m.assignments_remove_all()} tone="error" busy={busy} onCancel={() => setDialog(null)} onConfirm={() => removeAll(dialog.rows)} />
         </Modal>
       )}
     </>

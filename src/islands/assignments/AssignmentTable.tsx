@@ -1,4 +1,5 @@
 /** One page of the grid: a checkbox per row, Select Page, sortable headers, user chips with × and the row actions. */
+import { m } from '~/paraglide/messages.js';
 import type { ConsigneeAssignmentDto, AssignedUser } from '~/shared/consignees';
 import type { SortKey, SortOrder } from './grid';
 
@@ -17,9 +18,9 @@ interface AssignmentTableProps {
   onRemoveUser: (row: ConsigneeAssignmentDto, user: AssignedUser) => void;
 }
 
-const SORT_COLUMNS: { key: SortKey; label: string }[] = [
-  { key: 'consignee', label: 'Consignee' },
-  { key: 'user', label: 'Assigned User' },
+const SORT_COLUMNS: { key: SortKey; label: () => string }[] = [
+  { key: 'consignee', label: () => m.assignments_column_consignee() },
+  { key: 'user', label: () => m.assignments_column_user() },
 ];
 
 export function AssignmentTable(props: AssignmentTableProps) {
@@ -29,15 +30,15 @@ export function AssignmentTable(props: AssignmentTableProps) {
 
   return (
     <div className="overflow-x-auto">
-      <table className="table" aria-label="Consignee assignments">
+      <table className="table" aria-label={m.assignments_table()}>
         <thead>
           <tr>
             <th scope="col" className="w-10">
               <input
                 type="checkbox"
                 className="checkbox checkbox-sm"
-                aria-label="Select Page"
-                title="Select Page"
+                aria-label={m.assignments_select_page()}
+                title={m.assignments_select_page()}
                 checked={wholePage}
                 ref={(box) => {
                   if (box) box.indeterminate = selectedOnPage > 0 && !wholePage;
@@ -50,7 +51,7 @@ export function AssignmentTable(props: AssignmentTableProps) {
               return (
                 <th key={key} scope="col" aria-sort={active ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}>
                   <button type="button" className="inline-flex items-center gap-1 font-semibold hover:underline" onClick={() => props.onSort(key)}>
-                    {label}
+                    {label()}
                     <span aria-hidden="true" className={active ? '' : 'opacity-30'}>
                       {active && sortOrder === 'desc' ? '▼' : '▲'}
                     </span>
@@ -59,7 +60,7 @@ export function AssignmentTable(props: AssignmentTableProps) {
               );
             })}
             <th scope="col" className="text-right">
-              Actions
+              {m.assignments_column_actions()}
             </th>
           </tr>
         </thead>
@@ -72,7 +73,7 @@ export function AssignmentTable(props: AssignmentTableProps) {
                   <input
                     type="checkbox"
                     className="checkbox checkbox-sm"
-                    aria-label={`Select ${consignee.name}`}
+                    aria-label={m.assignments_select_row({ name: consignee.name })}
                     checked={selected.has(consignee.id)}
                     onChange={() => props.onToggleRow(consignee.id)}
                   />
@@ -80,16 +81,16 @@ export function AssignmentTable(props: AssignmentTableProps) {
                 <td className="min-w-40 font-medium">{consignee.name}</td>
                 <td className="min-w-36">
                   {assignedUsers.length === 0 ? (
-                    <span className="text-sm opacity-60">Unassigned</span>
+                    <span className="text-sm opacity-60">{m.assignments_unassigned()}</span>
                   ) : (
-                    <ul className="flex flex-wrap gap-1" aria-label={`Users of ${consignee.name}`}>
+                    <ul className="flex flex-wrap gap-1" aria-label={m.assignments_users_of({ name: consignee.name })}>
                       {assignedUsers.map((user) => (
                         <li key={user.id} className="badge badge-primary badge-soft gap-1 pr-1" title={user.fullName ?? undefined}>
                           {user.username}
                           <button
                             type="button"
                             className="rounded-full px-1 leading-none hover:bg-base-content/10 disabled:opacity-40"
-                            aria-label={`Remove ${user.username} from ${consignee.name}`}
+                            aria-label={m.assignments_remove_user_from({ user: user.username, target: consignee.name })}
                             disabled={busy}
                             onClick={() => props.onRemoveUser(row, user)}
                           >
@@ -103,10 +104,10 @@ export function AssignmentTable(props: AssignmentTableProps) {
                 <td>
                   <div className="flex flex-wrap justify-end gap-1">
                     <button type="button" className="btn btn-outline btn-primary btn-xs" disabled={busy} onClick={() => props.onAddUser(row)}>
-                      Add User
+                      {m.assignments_add_user()}
                     </button>
                     <button type="button" className="btn btn-outline btn-xs" disabled={busy} onClick={() => props.onReplaceAll(row)}>
-                      Replace All
+                      {m.assignments_replace_all()}
                     </button>
                   </div>
                 </td>

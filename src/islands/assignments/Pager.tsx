@@ -1,4 +1,5 @@
 /** Under the grid: 'Showing X to Y of Z consignees', Previous, numbered page buttons with ellipses, Next. */
+import { m } from '~/paraglide/messages.js';
 import { formatCount } from '~/shared/format';
 import { pageButtons, type GridPage } from './grid';
 
@@ -13,11 +14,11 @@ export function Pager({ shown, total, onPage }: PagerProps) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-content/10 px-4 py-4 text-sm">
       <span>
-        Showing {formatCount(first)} to {formatCount(last)} of {formatCount(total)} consignees
+        {m.assignments_showing({ from: formatCount(first), to: formatCount(last), total: formatCount(total) })}
       </span>
-      <nav className="flex flex-wrap items-center gap-1" aria-label="Pagination">
+      <nav className="flex flex-wrap items-center gap-1" aria-label={m.assignments_pagination()}>
         <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          Previous
+          {m.assignments_previous()}
         </button>
         {pageButtons(page, pageCount).map((button, index) =>
           button === 'gap' ? (
@@ -29,7 +30,7 @@ export function Pager({ shown, total, onPage }: PagerProps) {
               key={button}
               type="button"
               className={`btn btn-sm btn-square ${button === page ? 'btn-primary' : 'btn-ghost'}`}
-              aria-label={`Page ${button}`}
+              aria-label={m.assignments_page({ page: formatCount(button) })}
               aria-current={button === page ? 'page' : undefined}
               onClick={() => onPage(button)}
             >
@@ -38,7 +39,7 @@ export function Pager({ shown, total, onPage }: PagerProps) {
           ),
         )}
         <button type="button" className="btn btn-sm" disabled={page >= pageCount} onClick={() => onPage(page + 1)}>
-          Next
+          {m.assignments_next()}
         </button>
       </nav>
     </div>

@@ -1,5 +1,6 @@
 /** The user picker of spec "User-Consignee Management": viewer users only, narrowed by a search; a pick runs the action. */
 import { useId, useState } from 'react';
+import { m } from '~/paraglide/messages.js';
 import type { AssignedUser } from '~/shared/consignees';
 import { Modal } from '../common/Modal';
 
@@ -26,21 +27,21 @@ export function UserPickerModal({ title, hint, viewers, unavailable, onPick, onC
     <Modal title={title} onClose={onClose}>
       <p className="mb-3 text-sm opacity-80">{hint}</p>
       <label htmlFor={searchId} className="mb-1 block text-sm font-medium">
-        Search users
+        {m.assignments_search_users()}
       </label>
       <input
         id={searchId}
         type="search"
         className="input mb-3 w-full"
-        placeholder="Username or full name"
+        placeholder={m.assignments_search_users_placeholder()}
         autoComplete="off"
         value={search}
         onChange={(event) => setSearch(event.target.value)}
       />
       {listed.length === 0 ? (
-        <p className="py-6 text-center text-sm opacity-70">{viewers.length === 0 ? 'No viewer users yet: create one on User Management.' : 'No users found'}</p>
+        <p className="py-6 text-center text-sm opacity-70">{viewers.length === 0 ? m.assignments_no_viewers() : m.assignments_no_users_found()}</p>
       ) : (
-        <ul className="max-h-72 overflow-y-auto rounded-box border border-base-content/10" aria-label="Viewer users">
+        <ul className="max-h-72 overflow-y-auto rounded-box border border-base-content/10" aria-label={m.assignments_viewer_users()}>
           {listed.map((user) => {
             const taken = unavailable?.has(user.id) ?? false;
             return (
@@ -55,7 +56,7 @@ export function UserPickerModal({ title, hint, viewers, unavailable, onPick, onC
                     <span className="block truncate font-medium">{user.fullName || user.username}</span>
                     {user.fullName && <span className="block truncate text-sm opacity-70">{user.username}</span>}
                   </span>
-                  {taken && <span className="badge badge-ghost badge-sm shrink-0">Assigned</span>}
+                  {taken && <span className="badge badge-ghost badge-sm shrink-0">{m.assignments_assigned()}</span>}
                 </button>
               </li>
             );
@@ -64,7 +65,7 @@ export function UserPickerModal({ title, hint, viewers, unavailable, onPick, onC
       )}
       <div className="modal-action">
         <button type="button" className="btn btn-ghost" onClick={onClose}>
-          Cancel
+          {m.assignments_cancel()}
         </button>
       </div>
     </Modal>

@@ -3,11 +3,14 @@
  * size, upload time, opacity), delete with confirmation, upload, and the card opacity slider.
  */
 import { useId, useState } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
-import { BACKGROUND_TEXTS, BACKGROUND_UPLOAD, type BackgroundInfo } from '~/shared/branding';
+import { BACKGROUND_UPLOAD, type BackgroundInfo } from '~/shared/branding';
 import { CARD_OPACITY_MAX, CARD_OPACITY_MIN, CARD_OPACITY_STEP } from '~/shared/constants';
-import { formatFileSize } from '~/shared/format';
+import { formatCount, formatFileSize } from '~/shared/format';
+import type { Locale } from '~/shared/locale';
 import { LocalDate } from '../common/LocalDate';
+import { adoptLocale } from '../common/locale';
 import { Modal, ModalActions } from '../common/Modal';
 import { FeedbackBanner } from './FeedbackBanner';
 import { UploadArea, UploadIcon } from './UploadArea';
@@ -15,14 +18,16 @@ import { useBrandingChange } from './feedback';
 import { showBackground, showCardOpacity } from './page-branding';
 
 export interface BackgroundManagerProps {
+  locale: Locale;
   initialInfo: BackgroundInfo;
   /** Set when the server could not read the background for this page. */
   loadFailure?: string;
 }
 
-const percent = (opacity: number) => `${Math.round(opacity * 100)}%`;
+const percent = (opacity: number) => `${formatCount(Math.round(opacity * 100))}%`;
 
-export default function BackgroundManager({ initialInfo, loadFailure }: BackgroundManagerProps) {
+export default function BackgroundManager({ locale, initialInfo, loadFailure }: BackgroundManagerProps) {
+  adoptLocale(locale);
   const [info, setInfo] = useState(initialInfo);
   const [opacity, setOpacity] = useState(initialInfo.opacity);
   const [confirming, setConfirming] = useState(false);
@@ -36,16 +41,16 @@ export default function BackgroundManager({ initialInfo, loadFailure }: Backgrou
   const pending = opacity !== info.opacity;
 
   function upload(file: File) {
-    return uploadFile(file, BACKGROUND_UPLOAD, '/background/upload', BACKGROUND_TEXTS.uploaded, BACKGROUND_TEXTS.uploadFailed);
+    return uploadFile(file, BACKGROUND_UPLOAD, '/background/upload', m.branding_background_uploaded(), m.branding_background_upload_failed());
   }
 
   function remove() {
     setConfirming(false);
-    return change(() => api('DELETE', '/background/current'), 'deleting', BACKGROUND_TEXTS.deleted, BACKGROUND_TEXTS.deleteFailed);
+    return change(() => api('DELETE', '/background/current'), 'deleting', m.branding_background_deleted(), m.branding_background_delete_failed());
   }
 
   function updateOpacity() {
-    return change(() => api('PUT', '/background/opacity', { opacity }), 'updating', BACKGROUND_TEXTS.opacityUpdated, BACKGROUND_TEXTS.opacityFailed);
+    return change(() => api('PUT', '/background/opacity', { opacity }), 'updating', m.branding_opacity_updated(), m.branding_opacity_failed());
   }
 
   return (
@@ -54,37 +59,37 @@ export default function BackgroundManager({ initialInfo, loadFailure }: Backgrou
       <div className="grid gap-6 lg:grid-cols-2">
         <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="current-background-heading">
           <h2 id="current-background-heading" className="mb-4 text-lg font-semibold">
-            Current Background
+            {m.branding_current_background()}
           </h2>
           {info.hasBackground && info.backgroundPath ? (
             <>
               {/* At the stored card opacity: the page's --card-opacity, which follows every update. */}
               <img
                 src={info.backgroundPath}
-                alt="Current background"
+                alt={m.branding_current_background_alt()}
                 className="mb-4 aspect-video w-full rounded-box border border-base-content/10 object-cover opacity-[var(--card-opacity,0.9)]"
               />
               <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-                <dt className="opacity-70">File name</dt>
+                <dt className="opacity-70">{m.branding_file_name()}</dt>
                 <dd className="truncate" title={info.originalName ?? undefined}>
                   {info.originalName}
                 </dd>
-                <dt className="opacity-70">Size</dt>
+                <dt className="opacity-70">{m.branding_size()}</dt>
                 <dd>{formatFileSize(info.size)}</dd>
-                <dt className="opacity-70">Uploaded</dt>
+                <dt className="opacity-70">{m.branding_uploaded_at()}</dt>
                 <dd>{info.uploadedAt && <LocalDate value={info.uploadedAt} withTime />}</dd>
-                <dt className="opacity-70">Card opacity</dt>
+                <dt className="opacity-70">{m.branding_card_opacity_label()}</dt>
                 <dd>{percent(info.opacity)}</dd>
               </dl>
               <button type="button" className="btn btn-error btn-outline mt-4" onClick={() => setConfirming(true)} disabled={busy !== null}>
                 {busy === 'deleting' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-                {busy === 'deleting' ? 'Deleting...' : 'Delete Background'}
+                {busy === 'deleting' ? m.branding_deleting() : m.branding_delete_background()}
               </button>
             </>
           ) : (
             <div className="flex flex-col items-center gap-2 px-4 py-10 text-center">
-              <p className="font-medium">No background image</p>
-              <p className="text-sm opacity-70">Upload an image to customize the main content area background.</p>
+              <p className="font-medium">{m.branding_no_background()}</p>
+              <p className="text-sm opacity-70">{m.branding_no_background_hint()}</p>
             </div>
           )}
         </section>
@@ -92,11 +97,11 @@ export default function BackgroundManager({ initialInfo, loadFailure }: Backgrou
         <div className="flex flex-col gap-6">
           <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="upload-background-heading">
             <h2 id="upload-background-heading" className="mb-4 text-lg font-semibold">
-              Upload Background
+              {m.branding_upload_background_title()}
             </h2>
             <UploadArea
-              label="Click to upload background image"
-              hint="Supported formats: JPG, PNG, GIF, WebP. Maximum size: 4MB."
+              label={m.branding_upload_background_label()}
+              hint={m.branding_upload_background_hint()}
               busy={busy === 'uploading'}
               disabled={busy !== null}
               onFile={upload}
@@ -106,11 +111,11 @@ export default function BackgroundManager({ initialInfo, loadFailure }: Backgrou
 
           <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="card-opacity-heading">
             <h2 id="card-opacity-heading" className="mb-4 text-lg font-semibold">
-              Card Opacity
+              {m.branding_card_opacity_title()}
             </h2>
             <div className="mb-2 flex items-center justify-between gap-2">
               <label htmlFor={sliderId} className="text-sm font-medium">
-                Card opacity
+                {m.branding_card_opacity_label()}
               </label>
               {/* The slider's aria-valuetext says the same to assistive technology. */}
               <span className="font-mono text-sm" aria-hidden="true">
@@ -130,24 +135,24 @@ export default function BackgroundManager({ initialInfo, loadFailure }: Backgrou
               disabled={busy === 'updating'}
             />
             <div className="mt-1 flex justify-between text-xs opacity-70">
-              <span>10% (More transparent)</span>
-              <span>100% (Fully opaque)</span>
+              <span>{m.branding_opacity_more_transparent({ percent: percent(CARD_OPACITY_MIN) })}</span>
+              <span>{m.branding_opacity_fully_opaque({ percent: percent(CARD_OPACITY_MAX) })}</span>
             </div>
             <div className="mt-4 flex flex-wrap items-center gap-3">
               <button type="button" className="btn btn-primary" onClick={updateOpacity} disabled={!pending || busy !== null}>
                 {busy === 'updating' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-                {busy === 'updating' ? 'Updating...' : 'Update Opacity'}
+                {busy === 'updating' ? m.branding_updating() : m.branding_update_opacity()}
               </button>
-              {pending && <p className="text-sm opacity-70">Click "Update Opacity" to apply changes</p>}
+              {pending && <p className="text-sm opacity-70">{m.branding_opacity_pending()}</p>}
             </div>
           </section>
         </div>
       </div>
 
       {confirming && (
-        <Modal title="Delete Background" onClose={() => setConfirming(false)}>
-          <p>{BACKGROUND_TEXTS.confirmDelete}</p>
-          <ModalActions confirm="Delete Background" tone="error" busy={false} onCancel={() => setConfirming(false)} onConfirm={remove} />
+        <Modal title={m.branding_delete_background()} onClose={() => setConfirming(false)}>
+          <p>{m.branding_background_confirm_delete()}</p>
+          <ModalActions confirm={m.branding_delete_background()} tone="error" busy={false} onCancel={() => setConfirming(false)} onConfirm={remove} />
         </Modal>
       )}
     </>

@@ -1,4 +1,5 @@
 import { useId, useState, type DragEvent, type ReactNode } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { ACCEPTED_IMAGE_TYPES } from '~/shared/branding';
 
 interface UploadAreaProps {
@@ -45,7 +46,7 @@ export function UploadArea({ label, hint, busy, disabled = false, onFile, icon }
       } ${blocked ? 'opacity-70' : 'cursor-pointer hover:border-primary'}`}
     >
       <span className="opacity-70">{busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : icon}</span>
-      <span className="font-medium">{busy ? 'Uploading...' : label}</span>
+      <span className="font-medium">{busy ? m.branding_uploading() : label}</span>
       <span id={hintId} className="text-sm opacity-70">
         {hint}
       </span>

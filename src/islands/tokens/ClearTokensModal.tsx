@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import type { TokenClearResult } from '~/shared/tokens';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
@@ -27,10 +28,10 @@ export function ClearTokensModal({ onClose, onCleared }: ClearTokensModalProps) 
   const close = () => !clearing && onClose();
 
   return (
-    <Modal title="Clear Tokens" onClose={close}>
+    <Modal title={m.tokens_clear_button()} onClose={close}>
       <FailureAlert message={failure} />
-      <p>Are you sure you want to clear all tokens? This will require manual token entry to restore API access.</p>
-      <ModalActions confirm="Clear Tokens" tone="error" busy={clearing} onCancel={close} onConfirm={confirm} />
+      <p>{m.tokens_clear_confirm()}</p>
+      <ModalActions confirm={m.tokens_clear_button()} tone="error" busy={clearing} onCancel={close} onConfirm={confirm} />
     </Modal>
   );
 }

@@ -1,6 +1,13 @@
 /** Spec "Token Management", OAuth2 panel: the button, the flow's progress and the notes. */
 import { useId } from 'react';
+import { m } from '~/paraglide/messages.js';
 import type { OAuthStep } from './use-oauth-popup';
+
+const STEP_TEXTS: Record<OAuthStep, () => string> = {
+  'getting-url': () => m.tokens_step_getting_url(),
+  'opening-login': () => m.tokens_step_opening_login(),
+  waiting: () => m.tokens_step_waiting(),
+};
 
 interface OAuthPanelProps {
   step: OAuthStep | null;
@@ -12,23 +19,23 @@ export function OAuthPanel({ step, onStart }: OAuthPanelProps) {
   return (
     <section className="surface rounded-box border border-base-300 p-5" aria-labelledby={titleId}>
       <h2 id={titleId} className="mb-2 text-lg font-semibold">
-        OAuth2 Authorization
+        {m.tokens_oauth_title()}
       </h2>
-      <p className="mb-4 text-sm opacity-80">Sign in at the logistics provider to get a new access token and refresh token.</p>
+      <p className="mb-4 text-sm opacity-80">{m.tokens_oauth_intro()}</p>
       <button type="button" className="btn btn-primary" onClick={onStart} disabled={step !== null}>
         {step && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-        Get Access &amp; Refresh Token
+        {m.tokens_oauth_start()}
       </button>
       {step && (
         <p role="status" className="mt-3 text-sm">
-          {step}
+          {STEP_TEXTS[step]()}
         </p>
       )}
       <ul className="mt-4 list-disc space-y-1 pl-5 text-sm opacity-80">
-        <li>A popup window opens with the provider's login page.</li>
-        <li>Once you authorize the portal, the tokens are stored automatically.</li>
-        <li>The popup closes itself when the authorization is done.</li>
-        <li>If nothing opens, allow popups for this site and try again.</li>
+        <li>{m.tokens_oauth_note_popup()}</li>
+        <li>{m.tokens_oauth_note_stored()}</li>
+        <li>{m.tokens_oauth_note_closes()}</li>
+        <li>{m.tokens_oauth_note_blocked()}</li>
       </ul>
     </section>
   );

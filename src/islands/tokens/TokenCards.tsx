@@ -1,12 +1,16 @@
 /** The Access Token and Refresh Token cards and the Additional Information card of spec "Token Management". */
 import { useId, type ReactNode } from 'react';
+import { m } from '~/paraglide/messages.js';
 import {
   CONNECTION_TEXTS,
   hasUnknownRefreshExpiry,
   timeRemainingText,
   tokenFacts,
+  tokenSourceLabel,
+  tokenState,
   tokenStateLabel,
   tokenTone,
+  type TokenState,
   type TokenStatus,
   type TokenTone,
 } from '~/shared/tokens';
@@ -20,12 +24,12 @@ const TONE_CLASS: Record<TokenTone, string> = {
   neutral: 'opacity-50',
 };
 
-const BADGE_CLASS: Record<string, string> = {
-  Valid: 'badge-success',
-  Expired: 'badge-error',
-  'Not Set': 'badge-ghost',
-  'Loading...': 'badge-ghost',
-  [CONNECTION_TEXTS.reconnectRequired]: 'badge-error',
+const BADGE_CLASS: Record<TokenState, string> = {
+  valid: 'badge-success',
+  expired: 'badge-error',
+  'not-set': 'badge-ghost',
+  loading: 'badge-ghost',
+  refused: 'badge-error',
 };
 
 function Card({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {
@@ -57,19 +61,17 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 interface TokenCardProps {
-  title: 'Access Token' | 'Refresh Token';
+  which: 'access' | 'refresh';
   status: TokenStatus | null;
 }
 
-function TokenCard({ title, status }: TokenCardProps) {
-  const which = title === 'Access Token' ? 'access' : 'refresh';
+function TokenCard({ which, status }: TokenCardProps) {
   const facts = tokenFacts(status, which);
-  const label = tokenStateLabel(facts);
   const tone = tokenTone(facts);
   const expiry = status && facts?.present ? (which === 'access' ? status.accessTokenExpiry : status.refreshTokenExpiry) : null;
   return (
     <Card
-      title={title}
+      title={which === 'access' ? m.tokens_access_token() : m.tokens_refresh_token()}
       icon={
         <span className={TONE_CLASS[tone]} data-tone={tone} data-testid={`${which}-token-icon`}>
           <KeyIcon className="size-7" />
@@ -77,13 +79,13 @@ function TokenCard({ title, status }: TokenCardProps) {
       }
     >
       <Facts>
-        <Fact label="Status">
-          <span className={`badge badge-soft ${BADGE_CLASS[label]}`}>{label}</span>
+        <Fact label={m.tokens_fact_status()}>
+          <span className={`badge badge-soft ${BADGE_CLASS[tokenState(facts)]}`}>{tokenStateLabel(facts)}</span>
         </Fact>
-        <Fact label="Expires">
+        <Fact label={m.tokens_fact_expires()}>
           <ExpiryDate present={Boolean(facts?.present)} expiry={expiry} />
         </Fact>
-        <Fact label="Time Remaining">{timeRemainingText(facts)}</Fact>
+        <Fact label={m.tokens_fact_time_remaining()}>{timeRemainingText(facts)}</Fact>
       </Facts>
       {which === 'refresh' && hasUnknownRefreshExpiry(status) && (
         <div role="note" className="alert alert-warning alert-soft mt-4 items-start text-sm">
@@ -100,21 +102,21 @@ function TokenCard({ title, status }: TokenCardProps) {
 export function TokenCards({ status }: { status: TokenStatus | null }) {
   return (
     <div className="grid gap-4 md:grid-cols-2">
-      <TokenCard title="Access Token" status={status} />
-      <TokenCard title="Refresh Token" status={status} />
+      <TokenCard which="access" status={status} />
+      <TokenCard which="refresh" status={status} />
     </div>
   );
 }
 
 export function AdditionalInformation({ status }: { status: TokenStatus | null }) {
   return (
-    <Card title="Additional Information">
+    <Card title={m.tokens_additional_information()}>
       <Facts>
-        <Fact label="Source">{status?.source ?? 'Unknown'}</Fact>
-        <Fact label="Last Updated">
-          {status?.lastUpdated ? <LocalDate value={status.lastUpdated} withTime /> : 'Unknown'}
+        <Fact label={m.tokens_fact_source()}>{status?.source ? tokenSourceLabel(status.source) : m.tokens_unknown()}</Fact>
+        <Fact label={m.tokens_fact_last_updated()}>
+          {status?.lastUpdated ? <LocalDate value={status.lastUpdated} withTime /> : m.tokens_unknown()}
         </Fact>
-        <Fact label="Auto-Refresh">{status?.canRefresh ? 'Available' : 'Unavailable'}</Fact>
+        <Fact label={m.tokens_fact_auto_refresh()}>{status?.canRefresh ? m.tokens_available() : m.tokens_unavailable()}</Fact>
       </Facts>
     </Card>
   );
@@ -123,5 +125,5 @@ export function AdditionalInformation({ status }: { status: TokenStatus | null }
 /** '—' without a token, 'Unknown' for a token whose expiry nobody told us. */
 function ExpiryDate({ present, expiry }: { present: boolean; expiry: string | null }) {
   if (!present) return <>—</>;
-  return expiry ? <LocalDate value={expiry} withTime /> : <>Unknown</>;
+  return expiry ? <LocalDate value={expiry} withTime /> : <>{m.tokens_unknown()}</>;
 }

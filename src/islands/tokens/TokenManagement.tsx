@@ -4,17 +4,21 @@
  * manual entry, refresh now and clear. A refused refresh token puts Reconnect (the OAuth2 popup) on top.
  */
 import { useCallback, useEffect, useState } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { FEEDBACK_LONG_MS, TOKEN_STATUS_POLL_MS } from '~/shared/constants';
+import type { Locale } from '~/shared/locale';
 import { CONNECTION_TEXTS, lacksRefreshToken, type TokenClearResult, type TokenStatus } from '~/shared/tokens';
 import { ClearTokensModal } from './ClearTokensModal';
 import { OAuthPanel } from './OAuthPanel';
 import { AdditionalInformation, TokenCards } from './TokenCards';
 import { UpdateTokensForm } from './UpdateTokensForm';
 import { InfoIcon, WarningIcon } from '../common/icons';
+import { adoptLocale } from '../common/locale';
 import { useOAuthPopup, type OAuthOutcome } from './use-oauth-popup';
 
 export interface TokenManagementProps {
+  locale: Locale;
   /** The status as the page was rendered; null when it could not be read (the screen then loads it). */
   initialStatus: TokenStatus | null;
 }
@@ -33,7 +37,8 @@ const NOTICE_CLASS: Record<NoticeTone, string> = {
   error: 'alert-error',
 };
 
-export default function TokenManagement({ initialStatus }: TokenManagementProps) {
+export default function TokenManagement({ locale, initialStatus }: TokenManagementProps) {
+  adoptLocale(locale);
   const [status, setStatus] = useState(initialStatus);
   const [loadFailed, setLoadFailed] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -68,7 +73,7 @@ export default function TokenManagement({ initialStatus }: TokenManagementProps)
     useCallback(
       (outcome: OAuthOutcome) => {
         if (!outcome.ok) return setNotice({ tone: 'error', text: outcome.text });
-        setNotice({ tone: 'success', text: 'OAuth2 tokens acquired and stored successfully!' });
+        setNotice({ tone: 'success', text: m.tokens_oauth_success() });
         void load();
       },
       [load],
@@ -85,7 +90,7 @@ export default function TokenManagement({ initialStatus }: TokenManagementProps)
     setRefreshing(true);
     try {
       await api<TokenStatus>('POST', '/tokens/refresh');
-      setNotice({ tone: 'success', text: 'Token refreshed successfully' });
+      setNotice({ tone: 'success', text: m.tokens_refreshed() });
     } catch (error) {
       setNotice({ tone: 'error', text: errorText(error) });
     }
@@ -97,24 +102,24 @@ export default function TokenManagement({ initialStatus }: TokenManagementProps)
     <>
       <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold">Token Management</h1>
-          <p className="mt-1 opacity-70">Credentials for the external logistics provider API</p>
+          <h1 className="text-2xl font-bold">{m.tokens_title()}</h1>
+          <p className="mt-1 opacity-70">{m.tokens_subtitle()}</p>
         </div>
         <div className="flex flex-wrap gap-2">
           <button type="button" className="btn btn-outline" aria-expanded={showOAuth} onClick={() => setShowOAuth(!showOAuth)}>
-            {showOAuth ? 'Hide OAuth2' : 'OAuth2 Flow'}
+            {showOAuth ? m.tokens_hide_oauth() : m.tokens_show_oauth()}
           </button>
           <button type="button" className="btn btn-outline" aria-expanded={showForm} onClick={() => setShowForm(!showForm)}>
-            {showForm ? 'Hide Form' : 'Manual Entry'}
+            {showForm ? m.tokens_hide_form() : m.tokens_manual_entry()}
           </button>
           {status?.canRefresh && (
             <button type="button" className="btn btn-outline btn-info" onClick={refresh} disabled={refreshing || status.isRefreshing}>
               {(refreshing || status.isRefreshing) && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-              Refresh Token
+              {m.tokens_refresh_button()}
             </button>
           )}
           <button type="button" className="btn btn-outline btn-error" onClick={() => setConfirmingClear(true)}>
-            Clear Tokens
+            {m.tokens_clear_button()}
           </button>
         </div>
       </div>
@@ -122,7 +127,7 @@ export default function TokenManagement({ initialStatus }: TokenManagementProps)
       <div className="flex flex-col gap-4">
         {loadFailed && (
           <div role="alert" className="alert alert-error alert-soft">
-            <span>Failed to load token status</span>
+            <span>{m.tokens_load_failed()}</span>
           </div>
         )}
         {notice && (
@@ -145,7 +150,7 @@ export default function TokenManagement({ initialStatus }: TokenManagementProps)
             onCancel={() => setShowForm(false)}
             onUpdated={() => {
               setShowForm(false);
-              setNotice({ tone: 'success', text: 'Tokens updated successfully' });
+              setNotice({ tone: 'success', text: m.tokens_updated() });
               void load();
             }}
           />

@@ -3,6 +3,7 @@
  * optional refresh token expiry in seconds, parsed with the schema POST /api/tokens/update uses.
  */
 import { useId, useState, type SubmitEvent } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { REFRESH_EXPIRY_MAX_SECONDS, REFRESH_EXPIRY_MIN_SECONDS } from '~/shared/constants';
 import { tokenUpdateSchema } from '~/shared/tokens';
@@ -32,7 +33,7 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
     event.preventDefault();
     if (saving) return;
     const parsed = tokenUpdateSchema.safeParse({ accessToken, refreshToken, refreshTokenExpirySeconds: expirySeconds });
-    if (!parsed.success) return setFailure(parsed.error.issues[0]?.message ?? 'Invalid input');
+    if (!parsed.success) return setFailure(parsed.error.issues[0]?.message ?? m.tokens_invalid_input());
     setFailure(null);
     setSaving(true);
     try {
@@ -47,19 +48,19 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
   return (
     <section className="surface rounded-box border border-base-300 p-5" aria-labelledby={titleId}>
       <h2 id={titleId} className="mb-4 text-lg font-semibold">
-        Update Tokens
+        {m.tokens_update_title()}
       </h2>
       <form noValidate onSubmit={submit} className="flex flex-col gap-4" autoComplete="off">
         <FailureAlert message={failure} />
-        <TokenField label="Access Token" value={accessToken} onChange={setAccessToken} masked={!showValues} />
-        <TokenField label="Refresh Token" value={refreshToken} onChange={setRefreshToken} masked={!showValues} />
+        <TokenField label={m.tokens_access_token()} placeholder={m.tokens_paste_access_token()} value={accessToken} onChange={setAccessToken} masked={!showValues} />
+        <TokenField label={m.tokens_refresh_token()} placeholder={m.tokens_paste_refresh_token()} value={refreshToken} onChange={setRefreshToken} masked={!showValues} />
         <label className="flex cursor-pointer items-center gap-2 text-sm">
           <input type="checkbox" className="checkbox checkbox-sm" checked={showValues} onChange={(event) => setShowValues(event.target.checked)} />
-          Show token values
+          {m.tokens_show_values()}
         </label>
         <div className="flex flex-col gap-1">
           <label htmlFor={ids.expiry} className="text-sm font-medium">
-            Refresh Token Expiry (seconds, optional)
+            {m.tokens_expiry_label()}
           </label>
           <input
             id={ids.expiry}
@@ -74,16 +75,16 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
             aria-describedby={ids.expiryHint}
           />
           <p id={ids.expiryHint} className="text-xs opacity-70">
-            Between {REFRESH_EXPIRY_MIN_SECONDS} and {REFRESH_EXPIRY_MAX_SECONDS} seconds. Leave it empty when unknown.
+            {m.tokens_expiry_hint({ min: String(REFRESH_EXPIRY_MIN_SECONDS), max: String(REFRESH_EXPIRY_MAX_SECONDS) })}
           </p>
         </div>
         <div className="flex flex-wrap justify-end gap-2">
           <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={saving}>
-            Cancel
+            {m.tokens_cancel()}
           </button>
           <button type="submit" className="btn btn-primary" disabled={!filled || saving}>
             {saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            Update Tokens
+            {m.tokens_update_title()}
           </button>
         </div>
       </form>
@@ -93,12 +94,13 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
 
 interface TokenFieldProps {
   label: string;
+  placeholder: string;
   value: string;
   onChange: (value: string) => void;
   masked: boolean;
 }
 
-function TokenField({ label, value, onChange, masked }: TokenFieldProps) {
+function TokenField({ label, placeholder, value, onChange, masked }: TokenFieldProps) {
   const id = useId();
   return (
     <div className="flex flex-col gap-1">
@@ -114,7 +116,7 @@ function TokenField({ label, value, onChange, masked }: TokenFieldProps) {
         autoCapitalize="off"
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        placeholder={`Paste the ${label.toLowerCase()}`}
+        placeholder={placeholder}
       />
     </div>
   );

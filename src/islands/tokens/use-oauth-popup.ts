@@ -4,6 +4,7 @@
  * messages from other origins or other windows are ignored.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { OAUTH_POPUP } from '~/shared/constants';
 import { oauthFailureText, popupFeatures, readOAuthPopupMessage, type OAuthStart } from '~/shared/tokens';
@@ -11,12 +12,8 @@ import { failureText } from '../common/failure-text';
 
 export type OAuthOutcome = { ok: true } | { ok: false; text: string };
 
-export const OAUTH_STEPS = {
-  gettingUrl: 'Getting authorization URL...',
-  openingLogin: 'Opening login window...',
-  waiting: 'Waiting for authorization...',
-} as const;
-export type OAuthStep = (typeof OAUTH_STEPS)[keyof typeof OAUTH_STEPS];
+/** Where the flow is: fetching the provider's URL, loading its login page in the popup, waiting for the admin. */
+export type OAuthStep = 'getting-url' | 'opening-login' | 'waiting';
 
 const POPUP_NAME = 'oauth2-login';
 
@@ -29,7 +26,7 @@ function loginShown(popup: Window): boolean {
   }
 }
 
-/** `step` is the progress text while the flow runs, null when idle. */
+/** `step` is the flow's progress while it runs, null when idle. */
 export function useOAuthPopup(onOutcome: (outcome: OAuthOutcome) => void) {
   const [step, setStep] = useState<OAuthStep | null>(null);
   /** Ends the running flow without a report (the screen went away). */
@@ -43,7 +40,7 @@ export function useOAuthPopup(onOutcome: (outcome: OAuthOutcome) => void) {
     if (abandon.current) return;
     // Opened straight from the click, before any await, so that popup blockers see the user's gesture.
     const popup = window.open('about:blank', POPUP_NAME, popupFeatures(window, OAUTH_POPUP));
-    if (!popup) return report.current({ ok: false, text: 'Failed to open popup window. Please allow popups for this site.' });
+    if (!popup) return report.current({ ok: false, text: m.tokens_popup_blocked() });
 
     let running = true;
     const stop = () => {
@@ -67,25 +64,25 @@ export function useOAuthPopup(onOutcome: (outcome: OAuthOutcome) => void) {
     }
     let opening = false;
     const closedCheck = setInterval(() => {
-      if (popup.closed) return finish({ ok: false, text: 'Authorization was cancelled' });
+      if (popup.closed) return finish({ ok: false, text: m.tokens_oauth_cancelled() });
       if (opening && loginShown(popup)) {
         opening = false;
-        setStep(OAUTH_STEPS.waiting);
+        setStep('waiting');
       }
     }, OAUTH_POPUP.closedCheckMs);
     window.addEventListener('message', onMessage);
     abandon.current = stop;
 
-    setStep(OAUTH_STEPS.gettingUrl);
+    setStep('getting-url');
     let answer: OAuthStart | null;
     try {
       answer = await api<OAuthStart | null>('POST', '/tokens/oauth/authorize');
     } catch (error) {
-      return finish({ ok: false, text: failureText(error, 'Failed to initiate OAuth2 flow') });
+      return finish({ ok: false, text: failureText(error, m.tokens_oauth_start_failed()) });
     }
     if (!running) return;
-    if (!answer?.authorizationUrl) return finish({ ok: false, text: 'Failed to get authorization URL' });
-    setStep(OAUTH_STEPS.openingLogin);
+    if (!answer?.authorizationUrl) return finish({ ok: false, text: m.tokens_oauth_no_url() });
+    setStep('opening-login');
     opening = true;
     popup.location.href = answer.authorizationUrl;
     popup.focus();

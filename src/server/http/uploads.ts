@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileTypeFromFile } from 'file-type';
 import formidable, { errors as formidableErrors, multipart } from 'formidable';
+import { m } from '~/paraglide/messages.js';
 import { IMAGE_CONTENT_TYPES, type ImageExtension, type UploadRules } from '~/shared/branding';
 import { config } from '../config';
 import { bodyChunks } from './body';
@@ -35,7 +36,7 @@ interface IncomingFile {
 
 export async function receiveImage(request: Request, rules: UploadRules): Promise<ReceivedImage> {
   const contentType = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\b/i.test(contentType) || !request.body) throw new AppError('VALIDATION_ERROR', rules.notImage);
+  if (!/^multipart\/form-data\b/i.test(contentType) || !request.body) throw new AppError('VALIDATION_ERROR', rules.notImage());
 
   await mkdir(config.uploadsDir, { recursive: true });
   const incoming: IncomingFile[] = [];
@@ -75,7 +76,7 @@ async function parseOneFile(request: Request, rules: UploadRules, incoming: Inco
   // Without a length formidable reads nothing unless it is told the body comes in chunks.
   if (!headers['content-length']) headers['transfer-encoding'] ??= 'chunked';
   // The whole body is bounded too, not only the file: parts formidable skips still stream through it.
-  const chunks = bodyChunks(request, rules.maxBytes + MULTIPART_OVERHEAD_BYTES, rules.tooLarge);
+  const chunks = bodyChunks(request, rules.maxBytes + MULTIPART_OVERHEAD_BYTES, rules.tooLarge());
   const body = Object.assign(Readable.from(chunks, { objectMode: false }), { headers });
   let files: formidable.Files;
   try {
@@ -84,7 +85,7 @@ async function parseOneFile(request: Request, rules: UploadRules, incoming: Inco
     throw uploadError(error, rules);
   }
   const file = files[rules.field]?.[0];
-  if (!file) throw new AppError('VALIDATION_ERROR', rules.notImage);
+  if (!file) throw new AppError('VALIDATION_ERROR', rules.notImage());
   return file;
 }
 
@@ -95,7 +96,7 @@ async function detectImageFormat(file: formidable.File, rules: UploadRules): Pro
   if (extension && Object.hasOwn(IMAGE_CONTENT_TYPES, extension)) return extension as ImageExtension;
   // An image of another format (SVG, BMP …), or something merely named one, is told the accepted formats.
   const claimsImage = detected?.mime.startsWith('image/') || file.mimetype?.startsWith('image/');
-  throw new AppError('VALIDATION_ERROR', claimsImage ? rules.notAllowed : rules.notImage);
+  throw new AppError('VALIDATION_ERROR', claimsImage ? rules.notAllowed() : rules.notImage());
 }
 
 function uploadError(error: unknown, rules: UploadRules): unknown {
@@ -103,15 +104,15 @@ function uploadError(error: unknown, rules: UploadRules): unknown {
   switch (code) {
     case formidableErrors.biggerThanTotalMaxFileSize:
     case formidableErrors.biggerThanMaxFileSize:
-      return new AppError('PAYLOAD_TOO_LARGE', rules.tooLarge);
+      return new AppError('PAYLOAD_TOO_LARGE', rules.tooLarge());
     case formidableErrors.maxFilesExceeded:
-      return new AppError('VALIDATION_ERROR', 'Upload one file at a time');
+      return new AppError('VALIDATION_ERROR', m.upload_one_file());
     case formidableErrors.noEmptyFiles:
     case formidableErrors.smallerThanMinFileSize:
-      return new AppError('VALIDATION_ERROR', rules.notImage);
+      return new AppError('VALIDATION_ERROR', rules.notImage());
   }
   // Any other refusal of formidable's (broken framing, too many fields) is the sender's mistake.
-  if (error && typeof error === 'object' && 'httpCode' in error) return new AppError('VALIDATION_ERROR', 'The upload could not be read');
+  if (error && typeof error === 'object' && 'httpCode' in error) return new AppError('VALIDATION_ERROR', m.upload_unreadable());
   return error;
 }
 

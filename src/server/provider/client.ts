@@ -7,6 +7,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import * as z from 'zod/mini';
+import { m } from '~/paraglide/messages.js';
 import { API_TIMEOUT_MS, TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import { receiptSchema } from '~/shared/receipts';
 import { config } from '../config';
@@ -53,7 +54,7 @@ const scansSchema = z.object({
 });
 
 const unauthorized = (message: string) => new ProviderError(message, 'unauthorized');
-const notConnected = () => new ProviderError('The provider is not connected', 'not-connected');
+const notConnected = () => new ProviderError(m.tokens_provider_not_connected(), 'not-connected');
 const expiresWithin = (at: Date | null, ms: number) => at !== null && at.getTime() - Date.now() <= ms;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -74,9 +75,9 @@ function refreshDue(stored: StoredTokens): boolean {
 
 /** Why `stored` cannot be refreshed, or null when it can. */
 function refreshRefusal(stored: StoredTokens): ProviderError | null {
-  if (stored.reconnectRequired) return unauthorized('The provider refused the refresh token; reconnect with the OAuth2 flow');
-  if (stored.refreshToken === null) return unauthorized('No refresh token is stored');
-  if (expiresWithin(stored.refreshTokenExpiresAt, 0)) return unauthorized('The refresh token has expired');
+  if (stored.reconnectRequired) return unauthorized(m.tokens_provider_refused_refresh());
+  if (stored.refreshToken === null) return unauthorized(m.tokens_provider_no_refresh_token());
+  if (expiresWithin(stored.refreshTokenExpiresAt, 0)) return unauthorized(m.tokens_provider_refresh_expired());
   return null;
 }
 
@@ -104,7 +105,7 @@ async function refreshStoredTokens(): Promise<string> {
     if (!after) throw notConnected();
     if (after.reconnectRequired) throw refreshRefusal(after)!;
     if (after.updatedAt.getTime() !== seen.updatedAt.getTime() && usable(after)) return after.accessToken;
-    if (waited > 0) throw new ProviderError('Another process could not refresh the tokens', 'unreachable');
+    if (waited > 0) throw new ProviderError(m.tokens_provider_other_process(), 'unreachable');
   }
 }
 
@@ -154,7 +155,7 @@ async function currentAccessToken(): Promise<string> {
   const refusal = refreshRefusal(stored);
   if (refusal) {
     if (usable(stored)) return stored.accessToken;
-    throw stored.refreshToken === null && !stored.reconnectRequired ? unauthorized('The access token has expired and no refresh token is stored') : refusal;
+    throw stored.refreshToken === null && !stored.reconnectRequired ? unauthorized(m.tokens_provider_access_expired()) : refusal;
   }
   try {
     return await sharedRefresh();
@@ -195,28 +196,28 @@ async function getJson(path: string, query: Record<string, string> = {}): Promis
     response = await send(accessToken, url);
     if (response.status === 401) {
       await response.body?.cancel();
-      throw unauthorized('The provider refused the access token');
+      throw unauthorized(m.tokens_provider_refused_access());
     }
   }
   if (response.status >= 500) {
     await response.body?.cancel();
-    throw new ProviderError(`The provider answered ${response.status}`, 'unreachable');
+    throw new ProviderError(m.tokens_provider_answered({ status: String(response.status) }), 'unreachable');
   }
   try {
     return { status: response.status, body: await response.json() };
   } catch (error) {
     if (isNetworkFailure(error)) throw asProviderError(error);
-    throw new ProviderError(`The provider answered ${response.status} without JSON`, 'bad-response');
+    throw new ProviderError(m.tokens_provider_answered_without_json({ status: String(response.status) }), 'bad-response');
   }
 }
 
 function expectOk(status: number, path: string): void {
-  if (status !== 200) throw new ProviderError(`The provider answered ${status} for ${path}`, 'bad-response');
+  if (status !== 200) throw new ProviderError(m.tokens_provider_answered_for({ status: String(status), path }), 'bad-response');
 }
 
 function parsed<T>(schema: z.ZodMiniType<T>, body: unknown, what: string): T {
   const result = schema.safeParse(body);
-  if (!result.success) throw new ProviderError(`The provider's answer for ${what} does not match the contract`, 'bad-response');
+  if (!result.success) throw new ProviderError(m.tokens_provider_breaks_contract({ what }), 'bad-response');
   return result.data;
 }
 

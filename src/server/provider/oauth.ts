@@ -3,6 +3,7 @@
  * RFC 7009 revocation), on oauth4webapi. The server's endpoints come from discovery.ts.
  */
 import * as oauth from 'oauth4webapi';
+import { m } from '~/paraglide/messages.js';
 import { config, type TokenAuthMethod } from '../config';
 import { ProviderError, type TokenSet } from './contract';
 import { authorizationServer } from './discovery';
@@ -42,7 +43,7 @@ export interface AuthorizationStart {
 
 export async function startAuthorization(): Promise<AuthorizationStart> {
   const as = await authorizationServer();
-  if (!as.authorization_endpoint) throw new ProviderError('The provider names no authorization endpoint', 'bad-response');
+  if (!as.authorization_endpoint) throw new ProviderError(m.tokens_provider_no_authorization_endpoint(), 'bad-response');
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint);
@@ -112,7 +113,7 @@ export async function revokeTokens(tokens: { accessToken: string | null; refresh
 }
 
 function refuseServerFailure(response: Response): void {
-  if (response.status >= 500) throw new ProviderError(`The provider answered ${response.status}`, 'unreachable');
+  if (response.status >= 500) throw new ProviderError(m.tokens_provider_answered({ status: String(response.status) }), 'unreachable');
 }
 
 const secondsFromNow = (seconds: unknown) =>
@@ -139,8 +140,8 @@ export function asProviderError(error: unknown): ProviderError {
     return new ProviderError(error.error_description || error.error, 'unauthorized', error.error);
   }
   // A 401 with a challenge: the server refused the client's authentication.
-  if (error instanceof oauth.WWWAuthenticateChallengeError) return new ProviderError('The provider refused the client', 'unauthorized', 'invalid_client');
-  if (isNetworkFailure(error)) return new ProviderError('The provider could not be reached', 'unreachable');
+  if (error instanceof oauth.WWWAuthenticateChallengeError) return new ProviderError(m.tokens_provider_refused_client(), 'unauthorized', 'invalid_client');
+  if (isNetworkFailure(error)) return new ProviderError(m.tokens_provider_unreachable(), 'unreachable');
   const detail = error instanceof Error ? error.message : String(error);
-  return new ProviderError(`The provider's answer was not understood: ${detail}`, 'bad-response');
+  return new ProviderError(m.tokens_provider_not_understood({ detail }), 'bad-response');
 }

@@ -4,6 +4,8 @@
  * repeating a change writes nothing more.
  */
 import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { m } from '~/paraglide/messages.js';
+import { formatCount } from '~/shared/format';
 import type { AssignedUser, BulkAddResult, BulkReassignResult, ConsigneeAssignmentDto, ConsigneeDto } from '~/shared/consignees';
 import { sequelize } from '../db';
 import { Consignee, ConsigneeAssignment, User } from '../db/models';
@@ -13,18 +15,18 @@ const UNKNOWN_IDS_SHOWN = 10;
 
 async function requireUserRow(userId: number, transaction?: Transaction): Promise<User> {
   const user = await User.findByPk(userId, { attributes: ['id', 'role'], transaction });
-  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  if (!user) throw new AppError('NOT_FOUND', m.error_not_found({ what: m.assignments_user_noun() }));
   return user;
 }
 
 async function requireViewer(userId: number, transaction: Transaction): Promise<void> {
   const user = await requireUserRow(userId, transaction);
-  if (user.role !== 'viewer') throw new AppError('VALIDATION_ERROR', 'Only viewer users can be assigned consignees');
+  if (user.role !== 'viewer') throw new AppError('VALIDATION_ERROR', m.assignments_only_viewers());
 }
 
 async function requireConsignee(consigneeId: number, transaction?: Transaction): Promise<ConsigneeDto> {
   const consignee = await Consignee.findByPk(consigneeId, { attributes: ['id', 'name'], raw: true, transaction });
-  if (!consignee) throw new AppError('NOT_FOUND', 'Consignee not found');
+  if (!consignee) throw new AppError('NOT_FOUND', m.error_not_found({ what: m.consignees_noun() }));
   return consignee;
 }
 
@@ -36,11 +38,10 @@ async function requireConsignees(consigneeIds: number[], transaction: Transactio
   );
   const unknown = wanted.filter((id) => !found.has(id));
   if (unknown.length) {
-    const shown = unknown.slice(0, UNKNOWN_IDS_SHOWN).join(', ');
-    const more = unknown.length > UNKNOWN_IDS_SHOWN ? ` and ${unknown.length - UNKNOWN_IDS_SHOWN} more` : '';
-    throw new AppError('VALIDATION_ERROR', `Unknown consignee ids: ${shown}${more}`, {
-      details: [{ field: 'consigneeIds', message: `Unknown consignee ids: ${shown}${more}` }],
-    });
+    const ids = unknown.slice(0, UNKNOWN_IDS_SHOWN).join(', ');
+    const more = unknown.length - UNKNOWN_IDS_SHOWN;
+    const message = more > 0 ? m.assignments_unknown_consignees_more({ ids, more: formatCount(more) }) : m.assignments_unknown_consignees({ ids });
+    throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'consigneeIds', message }] });
   }
   return wanted;
 }

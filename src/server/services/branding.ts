@@ -6,7 +6,8 @@
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { BACKGROUND_TEXTS, LOGO_TEXTS, roundCardOpacity, type BackgroundInfo, type LogoInfo } from '~/shared/branding';
+import { m } from '~/paraglide/messages.js';
+import { roundCardOpacity, type BackgroundInfo, type LogoInfo } from '~/shared/branding';
 import { CARD_OPACITY_DEFAULT } from '~/shared/constants';
 import { config } from '../config';
 import { BrandingImage, BrandingSettings, type BrandingImageKind } from '../db/models';
@@ -33,7 +34,10 @@ export interface Branding {
 }
 
 const IMAGE_PATHS: Record<BrandingImageKind, string> = { logo: '/api/logo/image', background: '/api/background/image' };
-const NOTHING_TO_DELETE: Record<BrandingImageKind, string> = { logo: LOGO_TEXTS.nothingToDelete, background: BACKGROUND_TEXTS.nothingToDelete };
+const NOTHING_TO_DELETE: Record<BrandingImageKind, () => string> = {
+  logo: () => m.branding_logo_nothing_to_delete(),
+  background: () => m.branding_background_nothing_to_delete(),
+};
 
 const imageVersion = (uploadedAt: Date) => String(uploadedAt.getTime());
 
@@ -113,7 +117,7 @@ function replaceImage(kind: BrandingImageKind, image: NewImage): Promise<Brandin
 function removeImage(kind: BrandingImageKind): Promise<Branding> {
   return exclusive(async () => {
     const previous = (await readBranding())[kind];
-    if (!previous) throw new AppError('NOT_FOUND', NOTHING_TO_DELETE[kind]);
+    if (!previous) throw new AppError('NOT_FOUND', NOTHING_TO_DELETE[kind]());
     await BrandingImage.destroy({ where: { kind } });
     const branding = await reload();
     await removeFile(previous.fileName);

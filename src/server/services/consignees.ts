@@ -5,6 +5,7 @@ import { Consignee, ConsigneeAssignment } from '../db/models';
 import { providerClient } from '../provider/client';
 import { ProviderError } from '../provider/contract';
 import { providerUnavailable } from './package-tracker';
+import { m } from '~/paraglide/messages.js';
 import type { ImportResult, LastImportInfo } from '~/shared/consignees';
 import { readSyncState, saveSyncState } from './sync-state';
 
@@ -38,7 +39,7 @@ async function runImport(): Promise<ImportResult> {
   for (const consignee of incoming) {
     const name = typeof consignee?.name === 'string' ? consignee.name.trim() : '';
     if (!Number.isSafeInteger(consignee?.id) || consignee.id < 1 || !name || name.length > MAX_NAME_LENGTH) {
-      result.errors.push(`Skipped a consignee with an invalid id or name: ${JSON.stringify(consignee).slice(0, 120)}`);
+      result.errors.push(m.consignees_skipped_invalid({ consignee: JSON.stringify(consignee).slice(0, 120) }));
       continue;
     }
     valid.set(consignee.id, name);

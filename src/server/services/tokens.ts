@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { Op } from 'sequelize';
+import { m } from '~/paraglide/messages.js';
 import { TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import { CONNECTION_TEXTS, type OAuthConfig, type OAuthPopupMessage, type OAuthStart, type TokenClearResult, type TokenInfo, type TokenStatus, type TokenUpdateInput } from '~/shared/tokens';
 import { config } from '../config';
@@ -86,7 +87,7 @@ export async function readTokenInfo(): Promise<TokenInfo> {
 function providerFailure(error: ProviderError): AppError {
   return error.kind === 'unreachable'
     ? new AppError('EXTERNAL_API_ERROR', CONNECTION_TEXTS.providerUnavailable, { status: 502, retryAfter: PROVIDER_RETRY_SECONDS })
-    : new AppError('EXTERNAL_API_ERROR', `The provider could not be used: ${error.message}`, { status: 502 });
+    : new AppError('EXTERNAL_API_ERROR', m.tokens_provider_unusable({ reason: error.message }), { status: 502 });
 }
 
 async function providerCall<T>(call: () => Promise<T>): Promise<T> {
@@ -144,21 +145,19 @@ function refreshFailure(error: ProviderError): AppError {
     case 'unreachable':
       return providerFailure(error);
     case 'unauthorized':
-      return new AppError('EXTERNAL_API_ERROR', `The provider refused the refresh token: ${error.message.replace(/\.+$/, '')}. Get new tokens with the OAuth2 flow or enter them manually.`, { status: 502 });
+      return new AppError('EXTERNAL_API_ERROR', m.tokens_refresh_token_refused({ reason: error.message.replace(/\.+$/, '') }), { status: 502 });
     case 'not-connected':
-      return new AppError('CONFLICT', 'No tokens are stored. Use the OAuth2 flow or enter the tokens manually.');
+      return new AppError('CONFLICT', m.tokens_none_stored());
     case 'bad-response':
-      return new AppError('EXTERNAL_API_ERROR', 'The logistics provider gave an answer the portal does not understand.', { status: 502 });
+      return new AppError('EXTERNAL_API_ERROR', m.tokens_provider_not_understood_answer(), { status: 502 });
   }
 }
 
 /** The admin's Refresh Token button: one refresh grant now (shared with any refresh already under way). */
 export async function refreshTokensNow(): Promise<TokenStatus> {
   const stored = await readProviderTokens();
-  if (!stored?.refreshToken) throw new AppError('CONFLICT', 'No refresh token is stored. Use the OAuth2 flow or enter the tokens manually.');
-  if (isPast(stored.refreshTokenExpiresAt, Date.now())) {
-    throw new AppError('CONFLICT', 'The refresh token has expired. Use the OAuth2 flow or enter new tokens manually.');
-  }
+  if (!stored?.refreshToken) throw new AppError('CONFLICT', m.tokens_no_refresh_token_stored_action());
+  if (isPast(stored.refreshTokenExpiresAt, Date.now())) throw new AppError('CONFLICT', m.tokens_refresh_token_expired_action());
   if (stored.reconnectRequired) throw new AppError('CONFLICT', CONNECTION_TEXTS.refreshRefused);
   try {
     await refreshProviderTokens();
@@ -211,8 +210,6 @@ export async function startOAuthAuthorization(sessionId: string): Promise<OAuthS
   return { authorizationUrl };
 }
 
-const STATE_REFUSED = 'This authorization is unknown, expired, already used or was started in another session. Please start the OAuth2 flow again.';
-
 const failure = (error: string, description: string | null): OAuthPopupMessage => ({
   type: 'oauth2_error',
   error,
@@ -239,7 +236,7 @@ async function claimCodeVerifier(sessionId: string, state: string | null): Promi
 export async function completeOAuthAuthorization(sessionId: string, callbackUrl: URL): Promise<OAuthPopupMessage> {
   const params = callbackUrl.searchParams;
   const codeVerifier = await claimCodeVerifier(sessionId, params.get('state'));
-  if (codeVerifier === null) return failure('invalid_state', STATE_REFUSED);
+  if (codeVerifier === null) return failure('invalid_state', m.tokens_state_refused());
   const providerError = params.get('error');
   if (providerError) return failure(providerError.slice(0, 100), params.get('error_description'));
   try {

@@ -2,10 +2,11 @@ import { parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { setCardOpacity } from '~/server/services/branding';
-import { BACKGROUND_TEXTS, opacityPayloadSchema } from '~/shared/branding';
+import { opacityPayloadSchema } from '~/shared/branding';
+import { m } from '~/paraglide/messages.js';
 
 export const PUT = handle(async (context) => {
   requireRole(context, 'admin');
   const { opacity } = await parseJson(context, opacityPayloadSchema);
-  return ok(await setCardOpacity(opacity), { message: BACKGROUND_TEXTS.opacityUpdated });
+  return ok(await setCardOpacity(opacity), { message: m.branding_opacity_updated() });
 });

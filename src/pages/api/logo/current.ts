@@ -1,9 +1,9 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { deleteLogo } from '~/server/services/branding';
-import { LOGO_TEXTS } from '~/shared/branding';
+import { m } from '~/paraglide/messages.js';
 
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await deleteLogo(), { message: LOGO_TEXTS.deleted });
+  return ok(await deleteLogo(), { message: m.branding_logo_deleted() });
 });

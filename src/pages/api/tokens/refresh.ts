@@ -1,8 +1,9 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { refreshTokensNow } from '~/server/services/tokens';
+import { m } from '~/paraglide/messages.js';
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await refreshTokensNow(), { message: 'Token refreshed successfully' });
+  return ok(await refreshTokensNow(), { message: m.tokens_refreshed() });
 });

@@ -7,6 +7,7 @@
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import { m } from '~/paraglide/messages.js';
 import { config } from '../../config';
 import { deriveKey } from '../../encryption';
 import { loadAppSecret } from '../../secrets';
@@ -71,7 +72,7 @@ export interface AuthorizationRequest {
 
 export type AuthorizationCheck =
   | { kind: 'valid'; request: AuthorizationRequest }
-  /** Unknown client or redirect URI: shown as an error page, never redirected to (RFC 6749 §4.1.2.1). */
+  /** Unknown client or redirect URI: shown as an error page (in the reader's language), never redirected to (RFC 6749 §4.1.2.1). */
   | { kind: 'refused'; message: string }
   /** Any other fault goes back to the client as an error response. */
   | { kind: 'redirect'; location: string };
@@ -94,9 +95,9 @@ function redirectWith(redirectUri: string, state: string | null, parameters: Rec
 
 export function checkAuthorizationRequest(params: URLSearchParams): AuthorizationCheck {
   const clientId = single(params, 'client_id');
-  if (!clientId || clientId !== registeredClient.id) return { kind: 'refused', message: 'The application asking for access is not registered with this provider.' };
+  if (!clientId || clientId !== registeredClient.id) return { kind: 'refused', message: m.sandbox_client_unknown() };
   const redirectUri = single(params, 'redirect_uri');
-  if (!redirectUri || redirectUri !== registeredClient.redirectUri) return { kind: 'refused', message: 'The redirect URI does not match the one registered for this application.' };
+  if (!redirectUri || redirectUri !== registeredClient.redirectUri) return { kind: 'refused', message: m.sandbox_redirect_mismatch() };
 
   const state = single(params, 'state') ?? null;
   const fail = (error: string, description: string): AuthorizationCheck => ({

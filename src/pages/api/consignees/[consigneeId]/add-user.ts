@@ -3,10 +3,11 @@ import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { addUserToConsignee } from '~/server/services/assignments';
 import { userIdPayloadSchema } from '~/shared/consignees';
+import { m } from '~/paraglide/messages.js';
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
-  const consigneeId = parseId(context.params.consigneeId, 'Consignee');
+  const consigneeId = parseId(context.params.consigneeId, m.consignees_noun());
   const { userId } = await parseJson(context, userIdPayloadSchema);
-  return ok(await addUserToConsignee(consigneeId, userId), { message: 'User added to consignee' });
+  return ok(await addUserToConsignee(consigneeId, userId), { message: m.assignments_user_added() });
 });
