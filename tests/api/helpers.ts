@@ -6,8 +6,8 @@ import { expect } from 'vitest';
 import { ADMIN_PASSWORD, type Portal } from '../support/portal';
 import { ApiClient, type ApiResponse } from './client';
 
-/** The User of spec section 3, exactly. */
-export const USER_FIELDS = ['createdAt', 'email', 'fullName', 'id', 'isActive', 'lastLogin', 'role', 'username'];
+/** The User of spec section 3, exactly, with its saved language (design.md "Languages"). */
+export const USER_FIELDS = ['createdAt', 'email', 'fullName', 'id', 'isActive', 'lastLogin', 'locale', 'role', 'username'];
 
 export type Role = 'admin' | 'admin-viewer' | 'viewer';
 

@@ -2,10 +2,11 @@ import { parseId } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { removeUserFromConsignee } from '~/server/services/assignments';
+import { m } from '~/paraglide/messages.js';
 
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  const consigneeId = parseId(context.params.consigneeId, 'Consignee');
-  const userId = parseId(context.params.userId, 'User');
+  const consigneeId = parseId(context.params.consigneeId, m.validation_consignee_not_found);
+  const userId = parseId(context.params.userId, m.users_not_found);
   return ok(await removeUserFromConsignee(consigneeId, userId), { message: 'User removed from consignee' });
 });
