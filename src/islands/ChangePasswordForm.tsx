@@ -4,23 +4,25 @@
  * that hydration keeps what was typed before it.
  */
 import { useEffect, useState, type SubmitEvent } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { FEEDBACK_LONG_MS, PASSWORD_MAX, PASSWORD_MIN } from '~/shared/constants';
+import type { Locale } from '~/shared/locale';
 import { changePasswordFormSchema, fieldErrors } from '~/shared/validation';
+import { adoptLocale } from './common/locale';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
 type FieldErrors = Partial<Record<Field, string>>;
 
-const FIELDS: ReadonlyArray<{ name: Field; label: string; autoComplete: string }> = [
-  { name: 'currentPassword', label: 'Current Password', autoComplete: 'current-password' },
-  { name: 'newPassword', label: 'New Password', autoComplete: 'new-password' },
-  { name: 'confirmPassword', label: 'Confirm New Password', autoComplete: 'new-password' },
+const FIELDS: ReadonlyArray<{ name: Field; label: () => string; autoComplete: string }> = [
+  { name: 'currentPassword', label: m.profile_current_password, autoComplete: 'current-password' },
+  { name: 'newPassword', label: m.profile_new_password, autoComplete: 'new-password' },
+  { name: 'confirmPassword', label: m.profile_confirm_password, autoComplete: 'new-password' },
 ];
-
-const SUCCESS_MESSAGE = 'Password changed successfully!';
 
 /** What the server's answer to a form post hands back. */
 export interface ChangePasswordFormProps {
+  locale: Locale;
   /** Lets password managers file the new password under the right account. */
   username: string;
   changed?: boolean;
@@ -29,9 +31,10 @@ export interface ChangePasswordFormProps {
 }
 
 export default function ChangePasswordForm(props: ChangePasswordFormProps) {
+  adoptLocale(props.locale);
   const [errors, setErrors] = useState<FieldErrors>(props.fieldErrors ?? {});
   const [error, setError] = useState(props.error ?? '');
-  const [success, setSuccess] = useState(props.changed ? SUCCESS_MESSAGE : '');
+  const [success, setSuccess] = useState(props.changed ? m.profile_password_changed() : '');
   const [pending, setPending] = useState(false);
 
   useEffect(() => {
@@ -64,7 +67,7 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
       const { currentPassword, newPassword } = parsed.data;
       await api('POST', '/auth/change-password', { currentPassword, newPassword });
       form.reset();
-      setSuccess(SUCCESS_MESSAGE);
+      setSuccess(m.profile_password_changed());
     } catch (failure) {
       setError(errorText(failure));
     } finally {
@@ -88,7 +91,7 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
       {FIELDS.map(({ name, label, autoComplete }) => (
         <div key={name} className="flex flex-col gap-1">
           <label htmlFor={`profile-${name}`} className="text-sm font-medium">
-            {label}
+            {label()}
           </label>
           <input
             id={`profile-${name}`}
@@ -108,15 +111,15 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
         </div>
       ))}
       <div className="rounded-box border border-info/30 bg-info/10 p-4 text-sm">
-        <p className="mb-1 font-medium text-info">Password requirements</p>
+        <p className="mb-1 font-medium text-info">{m.profile_password_requirements()}</p>
         <ul className="list-disc pl-5 opacity-80">
-          <li>At least {PASSWORD_MIN} characters</li>
-          <li>No more than {PASSWORD_MAX} characters</li>
-          <li>The confirmation must match the new password</li>
+          <li>{m.profile_requirement_min({ min: PASSWORD_MIN })}</li>
+          <li>{m.profile_requirement_max({ max: PASSWORD_MAX })}</li>
+          <li>{m.profile_requirement_match()}</li>
         </ul>
       </div>
       <button type="submit" className="btn btn-primary self-start" disabled={pending}>
-        {pending ? 'Changing Password...' : 'Change Password'}
+        {pending ? m.profile_changing_password() : m.profile_change_password()}
       </button>
     </form>
   );

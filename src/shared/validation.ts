@@ -1,45 +1,46 @@
 /**
  * The rules and exact messages of spec section 5. Forms and endpoints parse with these same
  * schemas, so the server refuses exactly what the form refuses. Written with zod's mini build:
- * it tree-shakes to a few KB, so the login form can carry its rules on a slow link.
+ * it tree-shakes to a few KB, so the login form can carry its rules on a slow link. Each message is
+ * built when a check fails, so it comes in the language of that request or page.
  */
 import * as z from 'zod/mini';
+import { m } from '~/paraglide/messages.js';
 import type { Locale } from './locale';
 import { PASSWORD_MAX, PASSWORD_MIN, ROLES, USERNAME_MAX, USERNAME_MIN } from './constants';
 
 const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
+/** A check's message, built in the current language when the check fails. */
+const says = (message: () => string) => ({ error: () => message() });
+
+const usernameMin = says(() => m.validation_username_min({ min: USERNAME_MIN }));
+const usernameMax = says(() => m.validation_username_max({ max: USERNAME_MAX }));
+const passwordMin = says(() => m.validation_password_min({ min: PASSWORD_MIN }));
+const passwordMax = says(() => m.validation_password_max({ max: PASSWORD_MAX }));
+
 export const loginSchema = z.object({
   username: z
-    .string({ error: 'Username is required' })
+    .string(says(m.validation_username_required))
     .check(
-      z.minLength(USERNAME_MIN, 'Username must be at least 3 characters'),
-      z.maxLength(USERNAME_MAX, 'Username must not exceed 30 characters'),
-      z.regex(USERNAME_PATTERN, 'Username can only contain letters, numbers, hyphens, and underscores'),
+      z.minLength(USERNAME_MIN, usernameMin),
+      z.maxLength(USERNAME_MAX, usernameMax),
+      z.regex(USERNAME_PATTERN, says(m.validation_username_characters)),
       z.toLowerCase(),
     ),
-  password: z
-    .string({ error: 'Password is required' })
-    .check(
-      z.minLength(PASSWORD_MIN, 'Password must be at least 6 characters'),
-      z.maxLength(PASSWORD_MAX, 'Password must not exceed 128 characters'),
-    ),
+  password: z.string(says(m.validation_password_required)).check(z.minLength(PASSWORD_MIN, passwordMin), z.maxLength(PASSWORD_MAX, passwordMax)),
 });
 export type LoginPayload = z.output<typeof loginSchema>;
 
+const newPasswordMin = says(() => m.validation_new_password_min({ min: PASSWORD_MIN }));
+
 export const changePasswordSchema = z.object({
   currentPassword: z
-    .string({ error: 'Current password is required' })
-    .check(
-      z.minLength(PASSWORD_MIN, 'Current password is required'),
-      z.maxLength(PASSWORD_MAX, 'Password must not exceed 128 characters'),
-    ),
+    .string(says(m.validation_current_password_required))
+    .check(z.minLength(PASSWORD_MIN, says(m.validation_current_password_required)), z.maxLength(PASSWORD_MAX, passwordMax)),
   newPassword: z
-    .string({ error: 'New password must be at least 6 characters' })
-    .check(
-      z.minLength(PASSWORD_MIN, 'New password must be at least 6 characters'),
-      z.maxLength(PASSWORD_MAX, 'New password must not exceed 128 characters'),
-    ),
+    .string(newPasswordMin)
+    .check(z.minLength(PASSWORD_MIN, newPasswordMin), z.maxLength(PASSWORD_MAX, says(() => m.validation_new_password_max({ max: PASSWORD_MAX })))),
 });
 export type ChangePasswordPayload = z.output<typeof changePasswordSchema>;
 
@@ -48,19 +49,19 @@ export const changePasswordFormSchema = z
   .extend(changePasswordSchema, { confirmPassword: z.string() })
   .check(
     z.refine((form) => form.newPassword === form.confirmPassword, {
-      error: "Passwords don't match",
+      error: () => m.validation_passwords_mismatch(),
       path: ['confirmPassword'],
     }),
   );
 
 const usernameField = z
-  .string({ error: 'Username is required' })
+  .string(says(m.validation_username_required))
   .check(
     z.trim(),
-    z.minLength(1, 'Username is required'),
-    z.minLength(USERNAME_MIN, 'Username must be at least 3 characters'),
-    z.maxLength(USERNAME_MAX, 'Username must not exceed 30 characters'),
-    z.regex(USERNAME_PATTERN, 'Username must contain only alphanumeric characters, hyphens, and underscores'),
+    z.minLength(1, says(m.validation_username_required)),
+    z.minLength(USERNAME_MIN, usernameMin),
+    z.maxLength(USERNAME_MAX, usernameMax),
+    z.regex(USERNAME_PATTERN, says(m.validation_username_alphanumeric)),
     z.toLowerCase(),
   );
 
@@ -74,26 +75,24 @@ function optionalText(rules: z.core.$ZodCheck<string>[]) {
   );
 }
 
+const emailInvalid = says(m.validation_email_invalid);
 const emailField = optionalText([
-  z.maxLength(254, 'Email is invalid'),
-  z.refine((value: string) => value === '' || EMAIL.safeParse(value).success, 'Email is invalid'),
+  z.maxLength(254, emailInvalid),
+  z.refine((value: string) => value === '' || EMAIL.safeParse(value).success, emailInvalid),
 ]);
 
-const fullNameField = optionalText([z.maxLength(100, 'Full name must not exceed 100 characters')]);
+const FULL_NAME_MAX = 100;
+const fullNameField = optionalText([z.maxLength(FULL_NAME_MAX, says(() => m.validation_full_name_max({ max: FULL_NAME_MAX })))]);
 
-export const roleSchema = z.enum(ROLES, { error: 'Role must be admin, admin-viewer or viewer' });
+export const roleSchema = z.enum(ROLES, says(m.validation_role_invalid));
 
 export const createUserSchema = z.object({
   username: usernameField,
   fullName: fullNameField,
   email: emailField,
   password: z
-    .string({ error: 'Password is required' })
-    .check(
-      z.minLength(1, 'Password is required'),
-      z.minLength(PASSWORD_MIN, 'Password must be at least 6 characters'),
-      z.maxLength(PASSWORD_MAX, 'Password must not exceed 128 characters'),
-    ),
+    .string(says(m.validation_password_required))
+    .check(z.minLength(1, says(m.validation_password_required)), z.minLength(PASSWORD_MIN, passwordMin), z.maxLength(PASSWORD_MAX, passwordMax)),
   role: z._default(roleSchema, 'viewer'),
 });
 export type CreateUserPayload = z.input<typeof createUserSchema>;
@@ -104,18 +103,15 @@ export const updateUserSchema = z.object({
   fullName: fullNameField,
   email: emailField,
   role: roleSchema,
-  isActive: z.boolean({ error: 'isActive must be true or false' }),
+  isActive: z.boolean(says(m.validation_is_active_invalid)),
 });
 export type UpdateUserPayload = z.input<typeof updateUserSchema>;
 export type UpdateUserInput = z.output<typeof updateUserSchema>;
 
+const resetPasswordMin = says(() => m.validation_password_min_long({ min: PASSWORD_MIN }));
+
 export const resetPasswordSchema = z.object({
-  newPassword: z
-    .string({ error: 'Password must be at least 6 characters long' })
-    .check(
-      z.minLength(PASSWORD_MIN, 'Password must be at least 6 characters long'),
-      z.maxLength(PASSWORD_MAX, 'Password must not exceed 128 characters'),
-    ),
+  newPassword: z.string(resetPasswordMin).check(z.minLength(PASSWORD_MIN, resetPasswordMin), z.maxLength(PASSWORD_MAX, passwordMax)),
 });
 export type ResetPasswordPayload = z.output<typeof resetPasswordSchema>;
 

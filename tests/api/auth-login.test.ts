@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('login', () => {
-  it('when the admin signs in with the right password, then data.user has exactly the spec User fields', async () => {
+  it('when the admin signs in with the right password, then data.user has exactly the spec User fields and the language in effect', async () => {
     const client = new ApiClient(portal);
     const before = Date.now();
     const response = await client.post('/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD });
@@ -27,7 +27,8 @@ describe('login', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ success: true, message: 'Login successful' });
     const { user } = response.body.data;
-    expect(Object.keys(user).sort()).toEqual(USER_FIELDS);
+    expect(Object.keys(user).sort()).toEqual([...USER_FIELDS, 'locale'].sort());
+    expect(user.locale).toBe('en');
     expect(user).toMatchObject({ username: 'admin', role: 'admin', isActive: true, fullName: 'Administrator', email: null });
     expect(typeof user.id).toBe('number');
     expect(new Date(user.createdAt).toISOString()).toBe(user.createdAt);
@@ -160,11 +161,11 @@ describe('login', () => {
 });
 
 describe('profile', () => {
-  it('when signed in, then GET /api/auth/profile answers data.user with exactly the spec fields', async () => {
+  it('when signed in, then GET /api/auth/profile answers data.user with exactly the spec fields and the language in effect', async () => {
     const response = await admin.get('/api/auth/profile');
     expect(response.status).toBe(200);
     expect(response.body.success).toBe(true);
-    expect(Object.keys(response.body.data.user).sort()).toEqual(USER_FIELDS);
+    expect(Object.keys(response.body.data.user).sort()).toEqual([...USER_FIELDS, 'locale'].sort());
     expect(response.body.data.user.username).toBe('admin');
     expectNoSecrets(response.body);
   });

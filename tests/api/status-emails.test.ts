@@ -169,7 +169,7 @@ describe('digests', () => {
   it('when the SMTP server refuses, then the sync still succeeds and the message waits in the outbox with its error', async () => {
     smtp.refusing = true;
     try {
-      const [{ lastSuccessAt: before }] = await queryDatabase<{ lastSuccessAt: string }>(portal, 'SELECT lastSuccessAt FROM sync_state WHERE id = 1');
+      const before = (await queryDatabase<{ lastSuccessAt: string }>(portal, 'SELECT lastSuccessAt FROM sync_state WHERE id = 1'))[0]!.lastSuccessAt;
       await admin.post('/sandbox/control/advance');
       const [waiting] = await eventually(
         () => queryDatabase<{ attempts: number; lastError: string; sentAt: string | null; nextAttemptAt: string }>(
@@ -181,7 +181,7 @@ describe('digests', () => {
       expect(waiting!.sentAt).toBeNull();
       expect(waiting!.lastError).toMatch(/451/);
       expect(Date.parse(waiting!.nextAttemptAt)).toBeGreaterThan(Date.now() + 20_000);
-      const [{ lastSuccessAt: after }] = await queryDatabase<{ lastSuccessAt: string }>(portal, 'SELECT lastSuccessAt FROM sync_state WHERE id = 1');
+      const after = (await queryDatabase<{ lastSuccessAt: string }>(portal, 'SELECT lastSuccessAt FROM sync_state WHERE id = 1'))[0]!.lastSuccessAt;
       expect(after).not.toBe(before);
     } finally {
       smtp.refusing = false;

@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import type { PublicUser } from '~/shared/validation';
 import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
+import { WithStrong } from './WithStrong';
 
 interface DeleteUserModalProps {
   user: PublicUser;
@@ -21,7 +23,7 @@ export function DeleteUserModal({ user, onClose, onDeleted }: DeleteUserModalPro
       await api('DELETE', `/auth/users/${user.id}`);
       return onDeleted();
     } catch (error) {
-      setFailure(failureText(error, 'Failed to delete user'));
+      setFailure(failureText(error, m.users_delete_failed()));
     }
     setDeleting(false);
   }
@@ -29,15 +31,15 @@ export function DeleteUserModal({ user, onClose, onDeleted }: DeleteUserModalPro
   const close = () => !deleting && onClose();
 
   return (
-    <Modal title="Delete User" onClose={close}>
+    <Modal title={m.users_delete_title()} onClose={close}>
       <FailureAlert message={failure} />
       <p>
-        Are you sure you want to delete <strong>{user.username}</strong>?
+        <WithStrong message={(username) => m.users_delete_question({ username })} value={user.username} />
       </p>
       <p className="mt-2 text-sm opacity-80">
-        This permanently deletes the user account and removes all associated data. This action cannot be undone.
+        {m.users_delete_warning()}
       </p>
-      <ModalActions confirm="Delete User" tone="error" busy={deleting} onCancel={close} onConfirm={confirm} />
+      <ModalActions confirm={m.users_delete_title()} tone="error" busy={deleting} onCancel={close} onConfirm={confirm} />
     </Modal>
   );
 }

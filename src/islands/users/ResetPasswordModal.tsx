@@ -1,9 +1,11 @@
 import { useState, type SubmitEvent } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { fieldErrors, resetPasswordSchema, type PublicUser, type ResetPasswordPayload } from '~/shared/validation';
 import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 import { TextField } from './fields';
+import { WithStrong } from './WithStrong';
 
 interface ResetPasswordModalProps {
   user: PublicUser;
@@ -28,7 +30,7 @@ export function ResetPasswordModal({ user, onClose, onReset }: ResetPasswordModa
       await api('PUT', `/auth/users/${user.id}/reset-password`, payload);
       return onReset();
     } catch (error) {
-      setFailure(failureText(error, 'Failed to reset password'));
+      setFailure(failureText(error, m.users_reset_failed()));
     }
     setSaving(false);
   }
@@ -36,14 +38,14 @@ export function ResetPasswordModal({ user, onClose, onReset }: ResetPasswordModa
   const close = () => !saving && onClose();
 
   return (
-    <Modal title="Reset Password" onClose={close}>
+    <Modal title={m.users_reset_title()} onClose={close}>
       <form onSubmit={submit} noValidate>
         <FailureAlert message={failure} />
         <p className="mb-2 text-sm opacity-80">
-          Set a new password for <strong>{user.fullName || user.username}</strong>. Their open sessions end; they sign in again with the new password.
+          <WithStrong message={(name) => m.users_reset_intro({ name })} value={user.fullName || user.username} />
         </p>
         <TextField
-          label="New Password"
+          label={m.users_reset_new_password()}
           type="password"
           value={newPassword}
           onChange={(event) => {
@@ -54,7 +56,7 @@ export function ResetPasswordModal({ user, onClose, onReset }: ResetPasswordModa
           autoComplete="new-password"
           required
         />
-        <ModalActions confirm="Reset Password" busy={saving} onCancel={close} />
+        <ModalActions confirm={m.users_reset_title()} busy={saving} onCancel={close} />
       </form>
     </Modal>
   );

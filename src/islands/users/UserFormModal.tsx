@@ -1,4 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { ROLES, type Role } from '~/shared/constants';
 import { roleLabel } from '~/shared/format';
@@ -82,7 +83,7 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
       await api(submission.method, submission.path, submission.payload);
       return onSaved();
     } catch (error) {
-      setFailure(failureText(error, editing ? 'Failed to update user' : 'Failed to create user'));
+      setFailure(failureText(error, editing ? m.users_update_failed() : m.users_create_failed()));
     }
     setSaving(false);
   }
@@ -90,11 +91,11 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
   const close = () => !saving && onClose();
 
   return (
-    <Modal title={editing ? 'Edit User' : 'Add User'} onClose={close}>
+    <Modal title={editing ? m.users_edit_title() : m.users_add_user()} onClose={close}>
       <form onSubmit={submit} noValidate>
         <FailureAlert message={failure} />
         <TextField
-          label="Username"
+          label={m.users_field_username()}
           value={values.username}
           onChange={(event) => change('username', event.target.value.toLowerCase())}
           error={errors.username}
@@ -103,11 +104,11 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
           spellCheck={false}
           required
         />
-        <TextField label="Full Name" value={values.fullName} onChange={(event) => change('fullName', event.target.value)} error={errors.fullName} autoComplete="off" />
-        <TextField label="Email" type="email" value={values.email} onChange={(event) => change('email', event.target.value)} error={errors.email} autoComplete="off" />
+        <TextField label={m.users_field_full_name()} value={values.fullName} onChange={(event) => change('fullName', event.target.value)} error={errors.fullName} autoComplete="off" />
+        <TextField label={m.users_field_email()} type="email" value={values.email} onChange={(event) => change('email', event.target.value)} error={errors.email} autoComplete="off" />
         {!editing && (
           <TextField
-            label="Password"
+            label={m.users_field_password()}
             type="password"
             value={values.password}
             onChange={(event) => change('password', event.target.value)}
@@ -116,7 +117,7 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
             required
           />
         )}
-        <SelectField label="Role" value={values.role} onChange={(event) => change('role', event.target.value as Role)} error={errors.role}>
+        <SelectField label={m.users_field_role()} value={values.role} onChange={(event) => change('role', event.target.value as Role)} error={errors.role}>
           {ROLES.map((role) => (
             <option key={role} value={role}>
               {roleLabel(role)}
@@ -126,10 +127,10 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
         {editing && (
           <label className="label mt-3 cursor-pointer gap-3 text-base-content">
             <input type="checkbox" className="checkbox checkbox-primary" checked={values.isActive} onChange={(event) => change('isActive', event.target.checked)} />
-            Account is active
+            {m.users_field_active()}
           </label>
         )}
-        <ModalActions confirm={editing ? 'Save Changes' : 'Create User'} busy={saving} onCancel={close} />
+        <ModalActions confirm={editing ? m.users_save_changes() : m.users_create_user()} busy={saving} onCancel={close} />
       </form>
     </Modal>
   );

@@ -1,7 +1,9 @@
 /** The admin's user list (spec "User Management (admin)"): all users or one role, with add, edit, reset and delete. */
 import { useCallback, useEffect, useState } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { FEEDBACK_LONG_MS, type Role } from '~/shared/constants';
+import type { Locale } from '~/shared/locale';
 import type { PublicUser } from '~/shared/validation';
 import { DeleteUserModal } from './DeleteUserModal';
 import { ResetPasswordModal } from './ResetPasswordModal';
@@ -9,11 +11,13 @@ import { UserFormModal } from './UserFormModal';
 import { UsersTable } from './UsersTable';
 import { useConsigneeImport } from './use-consignee-import';
 import { LocalDate } from '../common/LocalDate';
+import { adoptLocale } from '../common/locale';
 import { failureText } from '../common/failure-text';
 import { PlusIcon, UsersIcon } from '../common/icons';
 import { managementTitle } from './titles';
 
 export interface UserManagementProps {
+  locale: Locale;
   initialUsers: PublicUser[];
   /** Only users of this role are listed. */
   roleFilter: Role | null;
@@ -32,7 +36,8 @@ interface Notice {
   text: string;
 }
 
-export default function UserManagement({ initialUsers, roleFilter, currentUserId, lastImportDate }: UserManagementProps) {
+export default function UserManagement({ locale, initialUsers, roleFilter, currentUserId, lastImportDate }: UserManagementProps) {
+  adoptLocale(locale);
   const [users, setUsers] = useState(initialUsers);
   const [loadFailure, setLoadFailure] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -46,7 +51,7 @@ export default function UserManagement({ initialUsers, roleFilter, currentUserId
       setUsers(await api<PublicUser[]>('GET', '/auth/users'));
       setLoadFailure(null);
     } catch (error) {
-      setLoadFailure(failureText(error, 'Failed to load users'));
+      setLoadFailure(failureText(error, m.users_load_failed()));
     }
     setLoading(false);
   }, []);
@@ -70,20 +75,20 @@ export default function UserManagement({ initialUsers, roleFilter, currentUserId
         <div>
           <div className="flex items-center gap-3">
             <h1 className="text-2xl font-bold">{managementTitle(roleFilter)}</h1>
-            {loading && <span className="loading loading-spinner loading-sm opacity-70" role="status" aria-label="Loading users" />}
+            {loading && <span className="loading loading-spinner loading-sm opacity-70" role="status" aria-label={m.users_loading()} />}
           </div>
           <p className="mt-1 text-sm opacity-70">
-            Last consignee import: {consigneeImport.lastImportDate ? <LocalDate value={consigneeImport.lastImportDate} /> : 'Never'}
+            {m.users_last_import()} {consigneeImport.lastImportDate ? <LocalDate value={consigneeImport.lastImportDate} /> : m.users_never()}
           </p>
         </div>
         <div className="flex flex-wrap gap-3">
           <button type="button" className="btn btn-outline" onClick={consigneeImport.runImport} disabled={consigneeImport.importing}>
             {consigneeImport.importing && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            {consigneeImport.importing ? 'Importing...' : 'Import Consignees'}
+            {consigneeImport.importing ? m.users_importing() : m.users_import_consignees()}
           </button>
           <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
             <PlusIcon />
-            Add User
+            {m.users_add_user()}
           </button>
         </div>
       </div>
@@ -100,13 +105,13 @@ export default function UserManagement({ initialUsers, roleFilter, currentUserId
         </div>
       )}
 
-      <section className="surface rounded-box border border-base-300" aria-label="Users">
+      <section className="surface rounded-box border border-base-300" aria-label={m.users_list()}>
         {loadFailure ? (
           <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-            <h2 className="text-lg font-semibold text-error">Error loading users</h2>
+            <h2 className="text-lg font-semibold text-error">{m.users_load_error()}</h2>
             <p className="opacity-80">{loadFailure}</p>
             <button type="button" className="btn btn-outline btn-sm" onClick={reload} disabled={loading}>
-              Try again
+              {m.users_try_again()}
             </button>
           </div>
         ) : listed.length === 0 ? (
@@ -114,8 +119,8 @@ export default function UserManagement({ initialUsers, roleFilter, currentUserId
             <span className="opacity-50">
               <UsersIcon className="size-12" />
             </span>
-            <h2 className="font-semibold">No users</h2>
-            <p className="text-sm opacity-70">Get started by creating a new user.</p>
+            <h2 className="font-semibold">{m.users_empty()}</h2>
+            <p className="text-sm opacity-70">{m.users_empty_hint()}</p>
           </div>
         ) : (
           <UsersTable
@@ -135,7 +140,7 @@ export default function UserManagement({ initialUsers, roleFilter, currentUserId
           user={dialog.user}
           onClose={closeDialog}
           onReset={() => {
-            setNotice({ text: 'Password reset successfully' });
+            setNotice({ text: m.users_password_reset() });
             afterChange();
           }}
         />

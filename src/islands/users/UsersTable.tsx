@@ -1,3 +1,4 @@
+import { m } from '~/paraglide/messages.js';
 import type { Role } from '~/shared/constants';
 import { roleLabel } from '~/shared/format';
 import type { PublicUser } from '~/shared/validation';
@@ -32,13 +33,13 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
       <table className="table">
         <thead>
           <tr>
-            <th scope="col">User</th>
-            <th scope="col">Role</th>
-            <th scope="col">Status</th>
-            <th scope="col">Last Login</th>
-            <th scope="col">Created</th>
+            <th scope="col">{m.users_column_user()}</th>
+            <th scope="col">{m.users_column_role()}</th>
+            <th scope="col">{m.users_column_status()}</th>
+            <th scope="col">{m.users_column_last_login()}</th>
+            <th scope="col">{m.users_column_created()}</th>
             <th scope="col" className="text-right">
-              Actions
+              {m.users_column_actions()}
             </th>
           </tr>
         </thead>
@@ -55,7 +56,7 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
                   <div className="min-w-0">
                     <div className="flex items-center gap-2 font-semibold">
                       <span className="truncate">{user.fullName || user.username}</span>
-                      {user.id === currentUserId && <span className="badge badge-ghost badge-xs">You</span>}
+                      {user.id === currentUserId && <span className="badge badge-ghost badge-xs">{m.users_you()}</span>}
                     </div>
                     <div className="text-sm opacity-70">{user.username}</div>
                     {user.email && <div className="truncate text-sm opacity-60">{user.email}</div>}
@@ -66,22 +67,22 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
                 <span className={`badge badge-soft whitespace-nowrap ${ROLE_BADGE[user.role]}`}>{roleLabel(user.role)}</span>
               </td>
               <td>
-                <span className={`badge badge-soft ${user.isActive ? 'badge-success' : 'badge-error'}`}>{user.isActive ? 'Active' : 'Inactive'}</span>
+                <span className={`badge badge-soft ${user.isActive ? 'badge-success' : 'badge-error'}`}>{user.isActive ? m.users_active() : m.users_inactive()}</span>
               </td>
-              <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : 'Never'}</td>
+              <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : m.users_never()}</td>
               <td className="whitespace-nowrap">
                 <LocalDate value={user.createdAt} />
               </td>
               <td>
                 <div className="flex justify-end gap-1">
-                  <button type="button" className="btn btn-ghost btn-sm btn-square" aria-label={`Edit ${user.username}`} title="Edit" onClick={() => onEdit(user)}>
+                  <button type="button" className="btn btn-ghost btn-sm btn-square" aria-label={m.users_edit_named({ username: user.username })} title={m.users_edit()} onClick={() => onEdit(user)}>
                     <PencilIcon />
                   </button>
                   <button
                     type="button"
                     className="btn btn-ghost btn-sm btn-square"
-                    aria-label={`Reset password for ${user.username}`}
-                    title="Reset password"
+                    aria-label={m.users_reset_password_named({ username: user.username })}
+                    title={m.users_reset_password()}
                     onClick={() => onResetPassword(user)}
                   >
                     <KeyIcon />
@@ -89,8 +90,8 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
                   <button
                     type="button"
                     className="btn btn-ghost btn-sm btn-square text-error"
-                    aria-label={`Delete ${user.username}`}
-                    title="Delete"
+                    aria-label={m.users_delete_named({ username: user.username })}
+                    title={m.users_delete()}
                     onClick={() => onDelete(user)}
                   >
                     <TrashIcon />

@@ -1,9 +1,16 @@
+import { m } from '~/paraglide/messages.js';
 import type { Role } from '~/shared/constants';
-import { roleLabel } from '~/shared/format';
 
-const capitalizeWords = (text: string) => text.replace(/\b\w/g, (letter) => letter.toUpperCase());
-
-/** 'User Management', or '{Role} Management' in a role view ('Admin Viewer Management'). */
+/** 'User Management', or the role view's own title ('Admin Viewer Management'). */
 export function managementTitle(roleFilter: Role | null): string {
-  return roleFilter ? `${capitalizeWords(roleLabel(roleFilter))} Management` : 'User Management';
+  switch (roleFilter) {
+    case 'admin':
+      return m.users_management_title_admin();
+    case 'admin-viewer':
+      return m.users_management_title_admin_viewer();
+    case 'viewer':
+      return m.users_management_title_viewer();
+    default:
+      return m.users_management_title();
+  }
 }

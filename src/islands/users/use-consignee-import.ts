@@ -1,5 +1,6 @@
 /** 'Import Consignees' of spec "User Management": the import, its result line (section 8, 5 s) and the last import date. */
 import { useEffect, useState } from 'react';
+import { m } from '~/paraglide/messages.js';
 import { apiBody, errorText } from '~/shared/api-client';
 import { importResultMessage, type ImportResult, type LastImportInfo } from '~/shared/consignees';
 import { FEEDBACK_LONG_MS } from '~/shared/constants';
@@ -29,7 +30,7 @@ export function useConsigneeImport(initialLastImportDate: string | null) {
       const { data: last } = await apiBody<{ data: LastImportInfo }>('GET', '/consignees/last-import-date');
       setLastImportDate(last.lastImportDate);
     } catch (error) {
-      setOutcome({ text: `Import failed: ${errorText(error)}`, failed: true });
+      setOutcome({ text: m.users_import_failed({ reason: errorText(error) }), failed: true });
     }
     setImporting(false);
   };

@@ -7,7 +7,6 @@ import { AppError } from './errors';
 
 /** JSON bodies and form posts: far more than any of them needs. */
 export const MAX_BODY_BYTES = 64 * 1024;
-const TOO_LARGE = 'Request body is too large';
 
 /**
  * The request's body chunk by chunk as it arrives, failing with 413 once it passes `maxBytes`: a body
@@ -15,12 +14,12 @@ const TOO_LARGE = 'Request body is too large';
  * Content-Length over the limit fails before a byte is read. The rest of a refused body is left unread
  * (server.mjs discards it): cancelling it would close the connection before the 413 could be sent.
  */
-export async function* bodyChunks(request: Request, maxBytes: number, tooLarge = TOO_LARGE): AsyncGenerator<Uint8Array> {
+export async function* bodyChunks(request: Request, maxBytes: number, tooLarge: string = m.validation_body_too_large()): AsyncGenerator<Uint8Array> {
   if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
   if (!request.body) return;
   const reader = request.body.getReader();
   // Only the connection can break a read: the client went away mid-body.
-  const read = () => reader.read().catch(() => Promise.reject(new AppError('VALIDATION_ERROR', 'The request body was cut off')));
+  const read = () => reader.read().catch(() => Promise.reject(new AppError('VALIDATION_ERROR', m.validation_body_cut_off())));
   let received = 0;
   try {
     for (let next = await read(); !next.done; next = await read()) {
@@ -51,31 +50,34 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = toFieldIssues(result.error);
-  throw new AppError('VALIDATION_ERROR', details[0]?.message ?? 'Invalid request', { details });
+  throw new AppError('VALIDATION_ERROR', details[0]?.message ?? m.validation_invalid_request(), { details });
 }
 
 export async function parseJson<S extends z.ZodMiniType>(context: Pick<APIContext, 'request'>, schema: S): Promise<z.output<S>> {
   const { request } = context;
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(contentType)) {
-    throw new AppError('VALIDATION_ERROR', 'Content-Type must be application/json', { status: 415 });
+    throw new AppError('VALIDATION_ERROR', m.validation_json_required(), { status: 415 });
   }
   const text = new TextDecoder().decode(await readBody(request));
   let input: unknown;
   try {
     input = JSON.parse(text);
   } catch {
-    throw new AppError('VALIDATION_ERROR', 'Request body is not valid JSON');
+    throw new AppError('VALIDATION_ERROR', m.validation_json_invalid());
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new AppError('VALIDATION_ERROR', 'Request body must be a JSON object');
+    throw new AppError('VALIDATION_ERROR', m.validation_json_not_object());
   }
   return parseWith(schema, input);
 }
 
-/** Route ids are positive integers; anything else names nothing. `what` is the thing's name in the request's language. */
-export function parseId(raw: string | undefined, what: string): number {
+/**
+ * Route ids are positive integers; anything else names nothing and is refused with `notFound`, the
+ * message a missing row of that kind gets ('User not found'), built in the request's language.
+ */
+export function parseId(raw: string | undefined, notFound: () => string): number {
   const id = Number(raw);
-  if (!raw || !/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(id) || id < 1) throw new AppError('NOT_FOUND', m.error_not_found({ what }));
+  if (!raw || !/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(id) || id < 1) throw new AppError('NOT_FOUND', notFound());
   return id;
 }

@@ -15,7 +15,7 @@ const UNKNOWN_IDS_SHOWN = 10;
 
 async function requireUserRow(userId: number, transaction?: Transaction): Promise<User> {
   const user = await User.findByPk(userId, { attributes: ['id', 'role'], transaction });
-  if (!user) throw new AppError('NOT_FOUND', m.error_not_found({ what: m.assignments_user_noun() }));
+  if (!user) throw new AppError('NOT_FOUND', m.users_not_found());
   return user;
 }
 
@@ -26,7 +26,7 @@ async function requireViewer(userId: number, transaction: Transaction): Promise<
 
 async function requireConsignee(consigneeId: number, transaction?: Transaction): Promise<ConsigneeDto> {
   const consignee = await Consignee.findByPk(consigneeId, { attributes: ['id', 'name'], raw: true, transaction });
-  if (!consignee) throw new AppError('NOT_FOUND', m.error_not_found({ what: m.consignees_noun() }));
+  if (!consignee) throw new AppError('NOT_FOUND', m.validation_consignee_not_found());
   return consignee;
 }
 

@@ -1,4 +1,5 @@
 /** Signing in and out, and changing one's own password. */
+import { m } from '~/paraglide/messages.js';
 import type { ChangePasswordPayload, LoginPayload, PublicUser, SessionUser } from '~/shared/validation';
 import { sequelize } from '../db';
 import { User } from '../db/models';
@@ -7,8 +8,6 @@ import { checkLoginAttempt } from './login-limiter';
 import { hashPassword, spendVerifyTime, verifyPassword } from './passwords';
 import { createSession, endSession, endUserSessions } from './sessions';
 import { toSessionUser } from '../db/public-user';
-
-const INVALID_CREDENTIALS = 'Invalid username or password';
 
 /**
  * Checks the credentials and opens a new session. `previousToken` is the session the browser came
@@ -25,7 +24,7 @@ export async function signInUser(
     const passwordMatches = account ? await verifyPassword(password, account.passwordHash) : await spendVerifyTime(password);
     return account && passwordMatches && account.isActive ? account : null;
   });
-  if (!user) throw new AppError('AUTHENTICATION_ERROR', INVALID_CREDENTIALS);
+  if (!user) throw new AppError('AUTHENTICATION_ERROR', m.auth_invalid_credentials());
   return sequelize.transaction(async (transaction) => {
     await endSession(previousToken, transaction);
     await user.update({ lastLogin: new Date() }, { transaction });
@@ -49,14 +48,13 @@ export async function changePassword(
   payload: ChangePasswordPayload,
 ): Promise<void> {
   const account = await User.findByPk(user.id);
-  if (!account) throw new AppError('AUTHENTICATION_ERROR', 'Authentication required');
+  if (!account) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
   const confirmed = await checkLoginAttempt(user.username, clientAddress, async () =>
     (await verifyPassword(payload.currentPassword, account.passwordHash)) ? account : null,
   );
   if (!confirmed) {
-    throw new AppError('VALIDATION_ERROR', 'Current password is incorrect', {
-      details: [{ field: 'currentPassword', message: 'Current password is incorrect' }],
-    });
+    const message = m.auth_current_password_incorrect();
+    throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'currentPassword', message }] });
   }
   const passwordHash = await hashPassword(payload.newPassword);
   await sequelize.transaction(async (transaction) => {

@@ -147,6 +147,6 @@ export async function getReceipt(user: PublicUser, id: number): Promise<ReceiptD
   const consigneeIds = await visibleConsigneeIds(user);
   const receipt = (await receiptsByIds([id], consigneeIds)).get(id);
   // Someone else's receipt is indistinguishable from one that does not exist.
-  if (!receipt) throw new AppError('NOT_FOUND', m.error_not_found({ what: m.api_receipt() }));
+  if (!receipt) throw new AppError('NOT_FOUND', m.validation_receipt_not_found());
   return { ...receipt, history: await readStatusHistory(id) };
 }

@@ -21,7 +21,8 @@ export async function listUsers(): Promise<PublicUser[]> {
 }
 
 function usernameTaken(): AppError {
-  return new AppError('CONFLICT', 'Username already exists', { details: [{ field: 'username', message: 'Username already exists' }] });
+  const message = m.users_username_taken();
+  return new AppError('CONFLICT', message, { details: [{ field: 'username', message }] });
 }
 
 export async function createUser(payload: CreateUserInput): Promise<PublicUser> {
@@ -48,18 +49,18 @@ async function otherActiveAdmins(userId: number, transaction: Transaction): Prom
 
 async function loadForChange(id: number, transaction: Transaction): Promise<User> {
   const user = await User.findByPk(id, { transaction });
-  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  if (!user) throw new AppError('NOT_FOUND', m.users_not_found());
   return user;
 }
 
 export async function updateUser(actor: PublicUser, id: number, payload: UpdateUserInput): Promise<PublicUser> {
   return sequelize.transaction(async (transaction) => {
     const user = await loadForChange(id, transaction);
-    if (actor.id === id && !payload.isActive) throw new AppError('FORBIDDEN', 'You cannot deactivate your own account');
-    if (actor.id === id && payload.role !== user.role) throw new AppError('FORBIDDEN', 'You cannot change your own role');
+    if (actor.id === id && !payload.isActive) throw new AppError('FORBIDDEN', m.users_cannot_deactivate_self());
+    if (actor.id === id && payload.role !== user.role) throw new AppError('FORBIDDEN', m.users_cannot_change_own_role());
     const losesAdmin = user.role === 'admin' && user.isActive && (payload.role !== 'admin' || !payload.isActive);
     if (losesAdmin && (await otherActiveAdmins(id, transaction)) === 0) {
-      throw new AppError('CONFLICT', 'The last active admin cannot be deactivated or demoted');
+      throw new AppError('CONFLICT', m.users_last_admin_kept());
     }
     const deactivated = user.isActive && !payload.isActive;
     const leavesViewers = user.role === 'viewer' && payload.role !== 'viewer';
@@ -91,9 +92,9 @@ export async function resetPassword(id: number, newPassword: string): Promise<vo
 export async function deleteUser(actor: PublicUser, id: number): Promise<void> {
   await sequelize.transaction(async (transaction) => {
     const user = await loadForChange(id, transaction);
-    if (actor.id === id) throw new AppError('FORBIDDEN', 'You cannot delete your own account');
+    if (actor.id === id) throw new AppError('FORBIDDEN', m.users_cannot_delete_self());
     if (user.role === 'admin' && user.isActive && (await otherActiveAdmins(id, transaction)) === 0) {
-      throw new AppError('CONFLICT', 'The last active admin cannot be deleted');
+      throw new AppError('CONFLICT', m.users_last_admin_not_deleted());
     }
     await endUserSessions(id, { transaction });
     await ConsigneeAssignment.destroy({ where: { userId: id }, transaction });

@@ -2,11 +2,12 @@ import { parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
 import { changePassword } from '~/server/services/auth';
+import { m } from '~/paraglide/messages.js';
 import { changePasswordSchema } from '~/shared/validation';
 
 export const POST = handle(async (context) => {
   const user = requireUser(context);
   const payload = await parseJson(context, changePasswordSchema);
   await changePassword(user, context.locals.sessionId!, context.locals.clientAddress, payload);
-  return ok(null, { message: 'Password changed successfully!' });
+  return ok(null, { message: m.profile_password_changed() });
 });

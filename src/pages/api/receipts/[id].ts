@@ -6,6 +6,6 @@ import { getReceipt } from '~/server/services/receipts';
 
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  const id = parseId(context.params.id, m.api_receipt());
+  const id = parseId(context.params.id, m.validation_receipt_not_found);
   return ok(await getReceipt(user, id));
 });

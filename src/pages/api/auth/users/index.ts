@@ -2,6 +2,7 @@ import { parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
 import { createUser, listUsers } from '~/server/services/users';
+import { m } from '~/paraglide/messages.js';
 import { createUserSchema } from '~/shared/validation';
 
 export const GET = handle(async (context) => {
@@ -12,5 +13,5 @@ export const GET = handle(async (context) => {
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const payload = await parseJson(context, createUserSchema);
-  return ok({ user: await createUser(payload) }, { status: 201, message: 'User created successfully' });
+  return ok({ user: await createUser(payload) }, { status: 201, message: m.users_created() });
 });

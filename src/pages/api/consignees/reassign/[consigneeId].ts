@@ -2,12 +2,12 @@ import { parseId, parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { replaceConsigneeUsers } from '~/server/services/assignments';
-import { userIdPayloadSchema } from '~/shared/consignees';
 import { m } from '~/paraglide/messages.js';
+import { userIdPayloadSchema } from '~/shared/consignees';
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
-  const consigneeId = parseId(context.params.consigneeId, m.consignees_noun());
+  const consigneeId = parseId(context.params.consigneeId, m.validation_consignee_not_found);
   const { userId } = await parseJson(context, userIdPayloadSchema);
   return ok(await replaceConsigneeUsers(consigneeId, userId), { message: m.assignments_users_replaced() });
 });

@@ -2,17 +2,18 @@ import { parseId, parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
 import { deleteUser, updateUser } from '~/server/services/users';
+import { m } from '~/paraglide/messages.js';
 import { updateUserSchema } from '~/shared/validation';
 
 export const PUT = handle(async (context) => {
   const actor = requireRole(context, 'admin');
-  const id = parseId(context.params.id, 'User');
+  const id = parseId(context.params.id, m.users_not_found);
   const payload = await parseJson(context, updateUserSchema);
-  return ok({ user: await updateUser(actor, id, payload) }, { message: 'User updated successfully' });
+  return ok({ user: await updateUser(actor, id, payload) }, { message: m.users_updated() });
 });
 
 export const DELETE = handle(async (context) => {
   const actor = requireRole(context, 'admin');
-  await deleteUser(actor, parseId(context.params.id, 'User'));
-  return ok(null, { message: 'User deleted successfully' });
+  await deleteUser(actor, parseId(context.params.id, m.users_not_found));
+  return ok(null, { message: m.users_deleted() });
 });

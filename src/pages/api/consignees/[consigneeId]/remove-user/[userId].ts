@@ -6,7 +6,7 @@ import { m } from '~/paraglide/messages.js';
 
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  const consigneeId = parseId(context.params.consigneeId, m.consignees_noun());
-  const userId = parseId(context.params.userId, m.assignments_user_noun());
+  const consigneeId = parseId(context.params.consigneeId, m.validation_consignee_not_found);
+  const userId = parseId(context.params.userId, m.users_not_found);
   return ok(await removeUserFromConsignee(consigneeId, userId), { message: m.assignments_user_removed() });
 });
