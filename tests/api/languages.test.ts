@@ -100,6 +100,9 @@ describe('status e-mails where the portal sends no e-mail (no SMTP_URL)', () => 
     const response = await client.put('/api/auth/profile/preferences', { statusEmails: true });
     expectError(response, 400, 'VALIDATION_ERROR', 'This portal does not send e-mail');
     expect((await client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(false);
+    const profile = (await client.get('/profile')).body as string;
+    expect(profile).toContain('This portal does not send e-mail, so status e-mails are not available.');
+    expect(profile).not.toContain('Turn on status e-mails');
   });
 });
 

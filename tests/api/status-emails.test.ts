@@ -188,6 +188,25 @@ describe('digests', () => {
     }
   });
 
+  it('when a customer uses the switch in Profile Settings without JavaScript, then it turns status e-mails back on', async () => {
+    const page = (client: ApiClient) => client.get('/profile').then((response) => response.body as string);
+    expect(await page(dutchCustomer.client)).toContain('Statusmeldingen aanzetten');
+    const form = await fetch(`${portal.url}/profile/status-emails`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: 'statusEmails=true',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: portal.url, Cookie: dutchCustomer.client.cookie! },
+    });
+    expect(form.status).toBe(303);
+    expect((await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(true);
+    expect(await page(dutchCustomer.client)).toContain('Aan: statusmeldingen gaan naar nlklant@example.com.');
+
+    const withoutAddress = await signIn(portal, { username: 'geenadres', password: 'geenadres-password' });
+    const noAddressPage = await page(withoutAddress);
+    expect(noAddressPage).toContain('Status e-mails need an e-mail address on your account');
+    expect(noAddressPage).not.toContain('Turn on status e-mails');
+  });
+
   it('when nobody else opted in, then admins and opted-out customers got nothing', () => {
     const recipients = smtp.messages.map((mail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address);
     expect(recipients).not.toContain('stil@example.com');
