@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import { formatDateTime, statusLabel } from '~/shared/format';
-import { startPortal, type Portal } from '../support/portal';
+import { freePort, startPortal, type Portal } from '../support/portal';
 import { ApiClient } from './client';
 import { allReceipts, signIn, signedInAdmin, waitForMirror } from './helpers';
 
@@ -13,20 +13,26 @@ const DEMO_PASSWORD = 'demo-password-1';
 const DUTCH = { headers: { 'Accept-Language': 'nl-NL,nl;q=0.9' } };
 
 let portal: Portal;
+let downPortal: Portal;
 let admin: ApiClient;
 let demo: ApiClient;
 let own: Array<Record<string, any>>;
 let others: Array<Record<string, any>>;
 
 beforeAll(async () => {
-  portal = await startPortal({
-    SANDBOX_RECEIPTS: '150',
-    SANDBOX_CONTROL: 'true',
-    SYNC_INTERVAL_SECONDS: '1',
-    SANDBOX_CHANGE_SECONDS: '86400',
-    DEMO_USERS: 'true',
-    DEMO_PASSWORD,
-  });
+  const closedPort = await freePort();
+  [portal, downPortal] = await Promise.all([
+    startPortal({
+      SANDBOX_RECEIPTS: '150',
+      SANDBOX_CONTROL: 'true',
+      SYNC_INTERVAL_SECONDS: '1',
+      SANDBOX_CHANGE_SECONDS: '86400',
+      DEMO_USERS: 'true',
+      DEMO_PASSWORD,
+    }),
+    // A provider address where nothing listens: the mirror is never filled.
+    startPortal({ PROVIDER: 'http', PROVIDER_URL: `http://127.0.0.1:${closedPort}/provider` }),
+  ]);
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
   demo = await signIn(portal, { username: 'demo', password: DEMO_PASSWORD });
@@ -36,7 +42,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await portal?.stop();
+  await Promise.all([portal?.stop(), downPortal?.stop()]);
 });
 
 /** The page's timeline: each entry's text, top to bottom. */
@@ -118,6 +124,13 @@ describe('the receipt page', () => {
     expect(response.status).toBe(404);
     expect(response.body).toContain('Ontvangstbewijs niet gevonden');
     expect(response.body).toContain('Terug naar de ontvangstbewijzen');
+  });
+
+  it('when the mirror has never been filled, then 503 with the "Server is Busy" text, not a failure page', async () => {
+    const response = await (await signedInAdmin(downPortal)).get('/receipts/1');
+    expect(response.status).toBe(503);
+    expect(response.body).toContain('Server is Busy');
+    expect(response.body).toMatch(/<a[^>]*href="\/receipts"[^>]*>Back to receipts<\/a>/);
   });
 
   it('when nobody is signed in, then the page sends them to sign in', async () => {
