@@ -64,5 +64,6 @@ export default defineConfig({
       PROVIDER_SCOPE: 'receipts offline_access',
       SYNC_INTERVAL_SECONDS: '3600',
     }),
+    portal(E2E_PORT + 7, 'history', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '1', SANDBOX_CHANGE_SECONDS: '86400', SANDBOX_RECEIPTS: '200' }),
   ],
 });

@@ -4,6 +4,7 @@
 // search mix sends every search once, so it measures the product rather than its caches.
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { freePort, startPortal, ADMIN_PASSWORD } from '../tests/support/portal.ts';
@@ -17,6 +18,8 @@ const WARM_UP_REQUESTS = 500;
 const KB = 1024;
 const DEMO_PASSWORD = 'bench-demo-password';
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+/** How often the server's resident memory is read while the CSV export runs. */
+const MEMORY_SAMPLE_MS = 20;
 const SORT_KEYS = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'origin'];
 
 console.log(`Starting a portal with a ${RECEIPTS.toLocaleString('en-US')}-receipt sandbox…`);
@@ -38,6 +41,9 @@ try {
 
   const admin = await signIn('admin', ADMIN_PASSWORD);
   const customer = await signIn('demo', DEMO_PASSWORD);
+
+  console.log('\nCSV export of every receipt as the admin (streamed a batch at a time: the server\'s memory should barely grow):');
+  await exportAll(admin);
 
   console.log('\nPage weight, first visit as a customer (compressed bytes on the wire), in English and in Dutch:');
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
@@ -91,6 +97,42 @@ try {
   }
 } finally {
   await portal.stop();
+}
+
+/** The server process's resident memory now (VmRSS) and its peak since it started (VmHWM), in bytes. */
+function serverMemory() {
+  const status = readFileSync(`/proc/${portal.pid}/status`, 'utf8');
+  const kilobytes = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)[1]) * KB;
+  return { rss: kilobytes('VmRSS'), peak: kilobytes('VmHWM') };
+}
+
+/**
+ * GET /api/receipts/export.csv unfiltered, read as a browser reads a download, while the server's
+ * VmRSS is sampled: the time, the size, the rows, and the server's memory before and at its highest.
+ * (VmHWM is the process's peak since start, which the full sync may have set; the samples are the export's own.)
+ */
+async function exportAll(cookie) {
+  const before = serverMemory().rss;
+  let highest = before;
+  const sampler = setInterval(() => (highest = Math.max(highest, serverMemory().rss)), MEMORY_SAMPLE_MS);
+  const started = performance.now();
+  let bytes = 0;
+  let lines = 0;
+  try {
+    const response = await fetch(`${portal.url}/api/receipts/export.csv`, { headers: { Cookie: cookie } });
+    if (!response.ok) throw new Error(`export: ${response.status} ${await response.text()}`);
+    for await (const chunk of response.body) {
+      bytes += chunk.byteLength;
+      for (const byte of chunk) if (byte === 0x0a) lines += 1;
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  highest = Math.max(highest, serverMemory().rss);
+  const mb = (value) => `${(value / KB / KB).toFixed(1)} MB`;
+  console.log(`  ${(lines - 1).toLocaleString('en-US')} rows, ${mb(bytes)} in ${seconds.toFixed(2)} s`);
+  console.log(`  server RSS ${mb(before)} before, ${mb(highest)} at most during the export (+${mb(highest - before)}); VmHWM since start ${mb(serverMemory().peak)}`);
 }
 
 /** A small seeded generator, so that every run sends the same mix. */

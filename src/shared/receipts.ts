@@ -160,6 +160,10 @@ export const receiptQuerySchema = z.object({
 });
 export type ReceiptQuery = z.output<typeof receiptQuerySchema>;
 
+/** The CSV export's query: the list's filters and sort, the same rules; page and limit are ignored (it takes every match). */
+export const receiptExportQuerySchema = z.omit(receiptQuerySchema, { page: true, limit: true });
+export type ReceiptExportQuery = z.output<typeof receiptExportQuerySchema>;
+
 export const packageSearchQuerySchema = z.object({ trackingNumber: trackingNumberText });
 
 /** A URL's search params as an object of first values: a repeated key cannot override the first. */

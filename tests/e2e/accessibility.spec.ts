@@ -103,9 +103,9 @@ for (const width of WIDTHS) {
       await expectNoViolations(page, '/receipts with a search chip');
       // Below 1024 px each cell's name starts with its column's label: find the row by its text.
       const row = page.getByRole('region', { name: 'Receipts' }).getByRole('row').filter({ hasText: receipt.number });
-      await row.getByRole('button', { name: 'View' }).click();
+      await row.getByRole('link', { name: 'View' }).click();
       const details = page.getByRole('dialog', { name: 'Receipt Details' });
-      await expect(details).toBeVisible();
+      await expect(details.getByRole('list', { name: 'Status History' })).toBeVisible();
       await expectNoViolations(page, 'the receipt details modal');
       await details.getByRole('button', { name: 'Close' }).click();
       await expect(details).toBeHidden();

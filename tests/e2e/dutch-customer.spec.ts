@@ -122,7 +122,7 @@ test('a customer reads the dashboard and the receipts in Dutch, without a hydrat
   const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: receipt.number, exact: true }) });
   await expect(row).toHaveCount(1);
   await expect(page.getByText(/^Resultaten 1 tot en met \d+ van \d+$/)).toBeVisible();
-  await row.getByRole('button', { name: 'Bekijken' }).click();
+  await row.getByRole('link', { name: 'Bekijken' }).click();
 
   const dialog = page.getByRole('dialog', { name: 'Details van het ontvangstbewijs' });
   await expect(dialog).toBeVisible();

@@ -27,7 +27,7 @@ test.beforeEach(async ({ page }) => {
 test('View opens the receipt details with its packages and their totals; Close closes it', async ({ page }) => {
   const receipt = await findReceipt(page.request, 'with two or more packages', (candidate) => candidate.commodities.length >= 2);
   const row = await showReceipt(page, receipt);
-  await row.getByRole('button', { name: 'View' }).click();
+  await row.getByRole('link', { name: 'View' }).click();
 
   const dialog = page.getByRole('dialog', { name: 'Receipt Details' });
   await expect(dialog).toBeVisible();

@@ -245,7 +245,7 @@ test.describe('at 390 px', () => {
     expect(labels).toEqual(['Received Date', 'Receipt #', 'Shipper', 'Consignee', 'Pieces', 'Weight (lbs)', 'Volume (ft³)', 'Destination', 'none', 'none']);
     await expect(first.getByRole('button', { name: data[0]!.status })).toBeInViewport({ ratio: 1 });
 
-    const view = dataRows(page).getByRole('button', { name: 'View', disabled: false }).first();
+    const view = dataRows(page).getByRole('link', { name: 'View' }).first();
     await view.click();
     await expect(page.getByRole('dialog', { name: 'Receipt Details' })).toBeVisible();
     await page.getByRole('button', { name: 'Close' }).click();

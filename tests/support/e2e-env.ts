@@ -18,3 +18,8 @@ export const OIDC_SERVER_URL = `http://127.0.0.1:${E2E_PORT + 5}`;
 export const OIDC_CLIENT_SECRET = 'oidc-e2e-client-secret';
 /** A sixth portal connected to that server by discovery (PROVIDER_ISSUER), not to its sandbox. */
 export const OIDC_PORTAL_URL = `http://127.0.0.1:${E2E_PORT + 6}`;
+/**
+ * An eighth portal for the status history tests: it syncs every second and its sandbox moves only when
+ * a test advances it, so that a receipt's history grows while the other portals' data stays still.
+ */
+export const HISTORY_URL = `http://127.0.0.1:${E2E_PORT + 7}`;

@@ -1,36 +1,40 @@
-/** Spec "Receipt details modal": the receipt's facts, its packages and their totals. */
-import type { ReactNode } from 'react';
+/**
+ * Spec "Receipt details modal": the receipt's facts, its packages and their totals, and its status
+ * history. The list's row shows at once; the details (with the history) come from
+ * GET /api/receipts/{id} through the screen's cache.
+ */
+import { useStore } from '@nanostores/react';
 import { m } from '~/paraglide/messages.js';
-import { formatCount, formatVolume, formatWeight, statusLabel } from '~/shared/format';
-import type { Receipt } from '~/shared/receipts';
+import { packageTotals, packageViews, receiptFacts } from '~/shared/receipt-view';
+import type { Receipt, ReceiptDetails } from '~/shared/receipts';
+import type { Query } from '~/stores/query-cache';
 import { LocalDate } from '../common/LocalDate';
 import { CloseAction, Modal } from '../common/Modal';
+import { StatusTimeline } from './StatusTimeline';
 
 interface ReceiptDetailsModalProps {
+  /** The list's row, shown while the details load. */
   receipt: Receipt;
+  /** The details, keyed by receipt id; the screen has asked it to show this receipt's. */
+  details: Query<ReceiptDetails>;
   onClose: () => void;
 }
 
-export function ReceiptDetailsModal({ receipt, onClose }: ReceiptDetailsModalProps) {
-  const packages = receipt.commodities;
-  const sum = (pick: (commodity: Receipt['commodities'][number]) => number) => packages.reduce((total, commodity) => total + pick(commodity), 0);
-  const facts: [string, ReactNode][] = [
-    [m.receipts_number(), receipt.number],
-    [m.receipts_received_date(), <LocalDate value={receipt.receivedDate} />],
-    [m.receipts_shipper(), receipt.shipperName],
-    [m.receipts_consignee(), receipt.consigneeName],
-    [m.receipts_destination(), receipt.destination],
-    [m.receipts_status(), statusLabel(receipt.status)],
-    [m.receipts_total_pieces(), formatCount(receipt.pieces)],
-  ];
+export function ReceiptDetailsModal({ receipt, details, onClose }: ReceiptDetailsModalProps) {
+  const state = useStore(details.$state);
+  // While another receipt's details are still shown by the cache, this one's are not there yet.
+  const loaded = state.data?.id === receipt.id ? state.data : undefined;
+  const failed = !loaded && state.key === String(receipt.id) && state.error !== undefined;
+  const shown = loaded ?? receipt;
+  const packages = packageViews(shown.commodities);
 
   return (
     <Modal title={m.receipts_details_title()} onClose={onClose}>
       <dl className="grid gap-3 text-sm md:grid-cols-2">
-        {facts.map(([label, value]) => (
-          <div key={label} className="min-w-0">
-            <dt className="opacity-60">{label}</dt>
-            <dd className="font-medium">{value}</dd>
+        {receiptFacts(shown).map((fact) => (
+          <div key={fact.label} className="min-w-0">
+            <dt className="opacity-60">{fact.label}</dt>
+            <dd className="font-medium">{fact.dateTime === undefined ? fact.text : <LocalDate value={fact.dateTime} />}</dd>
           </div>
         ))}
       </dl>
@@ -41,35 +45,45 @@ export function ReceiptDetailsModal({ receipt, onClose }: ReceiptDetailsModalPro
       ) : (
         <>
           <ul className="flex flex-col gap-2" aria-label={m.receipts_packages()}>
-            {packages.map((commodity, index) => (
+            {packages.map((view, index) => (
               <li key={index} className="rounded-box border border-base-content/10 p-3 text-sm">
-                <p className="font-medium">{commodity.description}</p>
+                <p className="font-medium">{view.description}</p>
                 <p className="opacity-70">
-                  {m.receipts_package_tracking()} <span className="break-all">{commodity.trackingNumber || m.format_not_available()}</span>
+                  {m.receipts_package_tracking()} <span className="break-all">{view.trackingNumber}</span>
                 </p>
                 <p className="mt-1 flex flex-wrap gap-x-4 opacity-80 tabular-nums">
-                  <span>{m.receipts_package_pieces({ pieces: formatCount(commodity.pieces) })}</span>
-                  <span>{m.receipts_package_weight({ weight: formatWeight(commodity.totalWeightValue) })}</span>
-                  <span>{m.receipts_package_volume({ volume: formatVolume(commodity.totalVolumeValue) })}</span>
+                  <span>{view.pieces}</span>
+                  <span>{view.weight}</span>
+                  <span>{view.volume}</span>
                 </p>
               </li>
             ))}
           </ul>
           <dl className="mt-4 grid grid-cols-3 gap-2 rounded-box border border-base-content/10 p-3 text-sm tabular-nums" aria-label={m.receipts_package_totals()}>
-            <div>
-              <dt className="opacity-60">{m.receipts_total_pieces()}</dt>
-              <dd className="font-semibold">{formatCount(sum((commodity) => commodity.pieces))}</dd>
-            </div>
-            <div>
-              <dt className="opacity-60">{m.receipts_total_weight()}</dt>
-              <dd className="font-semibold">{formatWeight(sum((commodity) => commodity.totalWeightValue))}</dd>
-            </div>
-            <div>
-              <dt className="opacity-60">{m.receipts_total_volume()}</dt>
-              <dd className="font-semibold">{formatVolume(sum((commodity) => commodity.totalVolumeValue))}</dd>
-            </div>
+            {packageTotals(shown.commodities).map((total) => (
+              <div key={total.label}>
+                <dt className="opacity-60">{total.label}</dt>
+                <dd className="font-semibold">{total.text}</dd>
+              </div>
+            ))}
           </dl>
         </>
+      )}
+
+      <h3 className="mt-4 mb-2 font-semibold">{m.history_title()}</h3>
+      {loaded ? (
+        <StatusTimeline history={loaded.history} />
+      ) : failed ? (
+        <div role="alert" className="flex flex-wrap items-center gap-3 text-sm">
+          <span className="text-error">{m.history_load_failed()}</span>
+          <button type="button" className="btn btn-sm btn-outline" onClick={details.refetch}>
+            {m.common_retry()}
+          </button>
+        </div>
+      ) : (
+        <div className="flex justify-center py-4">
+          <span className="loading loading-spinner" role="status" aria-label={m.history_loading()} />
+        </div>
       )}
 
       <CloseAction onClose={onClose} />

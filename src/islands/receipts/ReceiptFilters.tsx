@@ -1,9 +1,9 @@
-/** The search box with its filter chip, the tracking-number box and the Sort By / Order selects. */
+/** The search box with its filter chip, the tracking-number box, the Sort By / Order selects and the CSV export of what they select. */
 import type { ReactNode, SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { RECEIPT_SORT_KEYS, TRACKING_NUMBER_MIN } from '~/shared/constants';
 import { formatCount } from '~/shared/format';
-import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from '~/shared/receipt-query-string';
+import { receiptQueryString, SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from '~/shared/receipt-query-string';
 import type { ReceiptQuery, ReceiptSortKey, SortOrder } from '~/shared/receipts';
 
 /** The sortable columns by the names the table gives them. */
@@ -14,6 +14,10 @@ const SORT_LABELS: Record<(typeof RECEIPT_SORT_KEYS)[number], () => string> = {
   consigneeName: m.receipts_consignee,
   status: m.receipts_status,
 };
+
+/** The CSV export of every receipt the list's filters and sort match (page and size do not apply). */
+const exportPath = ({ search, trackingNumber, sortBy, sortOrder }: ReceiptQuery) =>
+  `/api/receipts/export.csv${receiptQueryString({ search, trackingNumber, sortBy, sortOrder })}`;
 
 interface ReceiptFiltersProps {
   query: ReceiptQuery;
@@ -105,17 +109,23 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
         </div>
       </div>
 
-      {query.search && (
-        <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
-          <span className="opacity-70">{m.receipts_active_filter()}</span>
-          <span className="badge badge-primary badge-soft gap-1">
-            <span>{m.receipts_search_chip({ search: query.search })}</span>
-            <button type="button" className="rounded-full px-1 hover:bg-base-content/5" aria-label={m.receipts_clear_search()} onClick={props.onClearSearch}>
-              ×
-            </button>
-          </span>
-        </div>
-      )}
+      <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+        {query.search && (
+          <>
+            <span className="opacity-70">{m.receipts_active_filter()}</span>
+            <span className="badge badge-primary badge-soft gap-1">
+              <span>{m.receipts_search_chip({ search: query.search })}</span>
+              <button type="button" className="rounded-full px-1 hover:bg-base-content/5" aria-label={m.receipts_clear_search()} onClick={props.onClearSearch}>
+                ×
+              </button>
+            </span>
+          </>
+        )}
+        {/* A plain link: the file downloads without JavaScript too, for the filters the page shows. */}
+        <a href={exportPath(query)} download className="btn btn-outline btn-sm ml-auto" title={m.export_csv_hint()}>
+          {m.export_csv()}
+        </a>
+      </div>
     </section>
   );
 }

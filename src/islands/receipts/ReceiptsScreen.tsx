@@ -10,7 +10,7 @@ import { api, ApiError, apiBody, type ErrorEnvelope } from '~/shared/api-client'
 import type { Locale } from '~/shared/locale';
 import { serverBusyText, serverBusyTitle } from '~/shared/messages';
 import { receiptQueryString } from '~/shared/receipt-query-string';
-import type { PackageScanResult, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
+import type { PackageScanResult, Receipt, ReceiptDetails, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import { createQuery, DATA_CACHE, LIST_CACHE } from '~/stores/query-cache';
 import { adoptLocale } from '../common/locale';
 import { ListFooter } from './ListFooter';
@@ -36,6 +36,7 @@ export interface ReceiptsScreenProps {
 }
 
 const loadList = (queryString: string) => apiBody<ReceiptList & { success: true }>('GET', `/receipts${queryString}`);
+const loadDetails = (id: string) => api<ReceiptDetails>('GET', `/receipts/${id}`);
 const loadScans = (trackingNumber: string) => api<PackageScanResult[]>('GET', `/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber)}`);
 
 export default function ReceiptsScreen({ locale, initialQuery, initialList, initialError, tileUrl, tileAttribution }: ReceiptsScreenProps) {
@@ -51,6 +52,7 @@ export default function ReceiptsScreen({ locale, initialQuery, initialList, init
     }),
   );
   const [scans] = useState(() => createQuery<PackageScanResult[]>(DATA_CACHE, loadScans, { initial: { key: '' } }));
+  const [receiptDetails] = useState(() => createQuery<ReceiptDetails>(DATA_CACHE, loadDetails, { initial: { key: '' } }));
   const { data: answer, error, fetching } = useStore(list.$state);
 
   const [query, setQuery] = useState(initialQuery);
@@ -129,6 +131,11 @@ export default function ReceiptsScreen({ locale, initialQuery, initialList, init
     }
   }
 
+  function showDetails(receipt: Receipt): void {
+    receiptDetails.show(String(receipt.id));
+    setDetails(receipt);
+  }
+
   function showMap(receipt: Receipt): void {
     setMapWanted(true);
     setMapReceipt(receipt);
@@ -168,7 +175,7 @@ export default function ReceiptsScreen({ locale, initialQuery, initialList, init
         ) : (
           <>
             <div className={fetching ? 'opacity-60' : undefined}>
-              <ReceiptsTable receipts={answer.data} onShowMap={showMap} onShowDetails={setDetails} />
+              <ReceiptsTable receipts={answer.data} onShowMap={showMap} onShowDetails={showDetails} />
             </div>
             <ListFooter pagination={answer.pagination} meta={answer.meta} shown={answer.data.length} onPage={(page) => apply({ ...query, page })} />
           </>
@@ -176,7 +183,7 @@ export default function ReceiptsScreen({ locale, initialQuery, initialList, init
         {fetching && answer && <span className="loading loading-spinner loading-sm absolute top-4 right-4" role="status" aria-label={m.receipts_loading()} />}
       </section>
 
-      {details && <ReceiptDetailsModal receipt={details} onClose={() => setDetails(null)} />}
+      {details && <ReceiptDetailsModal receipt={details} details={receiptDetails} onClose={() => setDetails(null)} />}
       {mapWanted && (
         <Suspense
           fallback={

@@ -1,4 +1,8 @@
-/** The receipt table of spec "Receipts": ten columns, the status as a coloured map button, View for the details. */
+/**
+ * The receipt table of spec "Receipts": ten columns, the status as a coloured map button, View for the
+ * details: a link to the receipt's page that opens the details modal instead once the island runs.
+ */
+import type { MouseEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { formatCount, formatVolume, formatWeight, statusLabel, statusTone, type StatusTone } from '~/shared/format';
 import type { Receipt } from '~/shared/receipts';
@@ -18,6 +22,12 @@ const TONE_BADGE: Record<StatusTone, string> = {
  * (from data-label), so a phone reads the receipts without scrolling sideways.
  */
 const CARD_CELL = 'max-lg:block max-lg:border-0 max-lg:p-0 max-lg:text-left max-lg:before:block max-lg:before:text-xs max-lg:before:opacity-60 max-lg:before:content-[attr(data-label)]';
+
+/** The receipt's own page: what View opens without JavaScript, in a new tab, or from a copied link. */
+const receiptPath = (receipt: Receipt) => `/receipts/${receipt.id}`;
+
+/** A plain left click opens the modal; a middle click, or one with a modifier key, keeps the browser's way with links. */
+const opensHere = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 interface ReceiptsTableProps {
   receipts: Receipt[];
@@ -97,9 +107,23 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
                 </button>
               </td>
               <td className="max-lg:block max-lg:border-0 max-lg:p-0 max-lg:text-right sm:max-lg:col-span-3">
-                <button type="button" className="btn btn-outline btn-sm" disabled={receipt.commodities.length === 0} onClick={() => onShowDetails(receipt)}>
-                  {m.receipts_view()}
-                </button>
+                {receipt.commodities.length === 0 ? (
+                  <button type="button" className="btn btn-outline btn-sm" disabled>
+                    {m.receipts_view()}
+                  </button>
+                ) : (
+                  <a
+                    href={receiptPath(receipt)}
+                    className="btn btn-outline btn-sm"
+                    onClick={(event) => {
+                      if (!opensHere(event)) return;
+                      event.preventDefault();
+                      onShowDetails(receipt);
+                    }}
+                  >
+                    {m.receipts_view()}
+                  </a>
+                )}
               </td>
             </tr>
           ))}

@@ -185,10 +185,11 @@ function pageBySorting(matches: Int32Array, order: Order, ascending: boolean, wi
 function pageByWalking(matches: Int32Array | null, order: Order, ascending: boolean, window: { offset: number; limit: number }): Int32Array {
   const marks = matches && new Uint8Array(order.rank.length);
   if (marks && matches) for (const slot of matches) marks[slot] = 1;
-  const page = new Int32Array(window.limit);
+  const { slots } = order;
+  // The limit may be unbounded (an export takes every match).
+  const page = new Int32Array(Math.min(window.limit, slots.length));
   let count = 0;
   let skip = window.offset;
-  const { slots } = order;
   for (let step = 0; step < slots.length && count < window.limit; step += 1) {
     const slot = slots[ascending ? step : slots.length - 1 - step]!;
     if (marks && marks[slot] !== 1) continue;
@@ -202,7 +203,8 @@ function pageByWalking(matches: Int32Array | null, order: Order, ascending: bool
  * One page of receipt ids in the list's order: those in every id list (each ascending) and of the
  * consignees in scope (null: all). Few matches are ranked and sorted; many are found by walking the
  * order, which stops as soon as the page is full. Each way costs about what the count of matches and
- * the page's place say, and the count is exact, so the cheaper one is taken.
+ * the page's place say, and the count is exact, so the cheaper one is taken. A limit of Infinity
+ * answers every match from the offset on.
  */
 export async function pageOfReceiptIds(
   filter: { idLists: Float64Array[]; consigneeIds: number[] | null },

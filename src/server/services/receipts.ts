@@ -50,7 +50,7 @@ export async function requireMirror(): Promise<void> {
 }
 
 /** The ids each text filter matches. */
-function filterIdLists(query: ReceiptQuery): Promise<Float64Array[]> {
+export function filterIdLists(query: Pick<ReceiptQuery, 'search' | 'trackingNumber'>): Promise<Float64Array[]> {
   return Promise.all([
     ...(query.search ? [idsMatchingSearch(query.search)] : []),
     ...(query.trackingNumber ? [idsWithTrackingNumber(query.trackingNumber)] : []),
@@ -63,7 +63,10 @@ const RECEIPT_COLUMNS = [
 ] as const;
 type ListedRow = Pick<InferAttributes<ReceiptRecord>, (typeof RECEIPT_COLUMNS)[number]>;
 
-function toReceipt(row: ListedRow, commodities: Commodity[]): Receipt {
+/** A receipt without its packages: one row of the receipts table. */
+export type ReceiptFields = Omit<Receipt, 'commodities'>;
+
+function toReceiptFields(row: ListedRow): ReceiptFields {
   return {
     id: row.id,
     number: row.number,
@@ -77,25 +80,31 @@ function toReceipt(row: ListedRow, commodities: Commodity[]): Receipt {
     status: row.status,
     modeOfTransportation: row.modeOfTransportation,
     origin: { name: row.originName },
-    commodities,
   };
 }
 
-/**
- * The receipts of these ids in the viewer's scope, with their commodities, in two plain queries (this
- * runs for every page). The scope is checked again here: the ids may come from before a sync that
- * gave a receipt to another consignee.
- */
+/** The rows of these ids whose consignee is in scope (null: all). The scope is checked here again: the ids may come from before a sync that gave a receipt to another consignee. */
+function readListedRows(ids: number[], consigneeIds: number[] | null): Promise<ListedRow[]> {
+  const columns = RECEIPT_COLUMNS.map((column) => `"${column}"`).join(', ');
+  const inScope = consigneeIds === null ? '' : 'AND "consigneeId" IN (:consigneeIds)';
+  return sequelize.query<ListedRow>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids) ${inScope}`, {
+    type: QueryTypes.SELECT,
+    replacements: { ids, consigneeIds },
+  });
+}
+
+/** The rows of these ids in the viewer's scope, without their packages, by id. */
+export async function receiptFieldsByIds(ids: number[], consigneeIds: number[] | null): Promise<Map<number, ReceiptFields>> {
+  if (ids.length === 0 || consigneeIds?.length === 0) return new Map();
+  return new Map((await readListedRows(ids, consigneeIds)).map((row) => [row.id, toReceiptFields(row)]));
+}
+
+/** The receipts of these ids in the viewer's scope, with their commodities, in two plain queries (this runs for every page). */
 async function receiptsByIds(ids: number[], consigneeIds: number[] | null): Promise<Map<number, Receipt>> {
   const receipts = new Map<number, Receipt>();
   if (ids.length === 0 || consigneeIds?.length === 0) return receipts;
-  const columns = RECEIPT_COLUMNS.map((column) => `"${column}"`).join(', ');
-  const inScope = consigneeIds === null ? '' : 'AND "consigneeId" IN (:consigneeIds)';
   const [rows, packages] = await Promise.all([
-    sequelize.query<ListedRow>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids) ${inScope}`, {
-      type: QueryTypes.SELECT,
-      replacements: { ids, consigneeIds },
-    }),
+    readListedRows(ids, consigneeIds),
     sequelize.query<Commodity & { receiptId: number }>(
       `SELECT "receiptId", "description", "trackingNumber", "pieces", "totalWeightValue", "totalVolumeValue"
          FROM "packages" WHERE "receiptId" IN (:ids) ORDER BY "receiptId", "position"`,
@@ -108,7 +117,7 @@ async function receiptsByIds(ids: number[], consigneeIds: number[] | null): Prom
     list.push(commodity);
     commodities.set(receiptId, list);
   }
-  for (const row of rows) receipts.set(row.id, toReceipt(row, commodities.get(row.id) ?? []));
+  for (const row of rows) receipts.set(row.id, { ...toReceiptFields(row), commodities: commodities.get(row.id) ?? [] });
   return receipts;
 }
 
