@@ -18,3 +18,8 @@ export const OIDC_SERVER_URL = `http://127.0.0.1:${E2E_PORT + 5}`;
 export const OIDC_CLIENT_SECRET = 'oidc-e2e-client-secret';
 /** A sixth portal connected to that server by discovery (PROVIDER_ISSUER), not to its sandbox. */
 export const OIDC_PORTAL_URL = `http://127.0.0.1:${E2E_PORT + 6}`;
+/**
+ * A seventh portal for "Updated … ago" going stale and "Sync now": it syncs every 2 seconds, and its
+ * tests take its provider down.
+ */
+export const FRESHNESS_URL = `http://127.0.0.1:${E2E_PORT + 7}`;
