@@ -65,5 +65,7 @@ export default defineConfig({
       SYNC_INTERVAL_SECONDS: '3600',
     }),
     portal(E2E_PORT + 7, 'history', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '1', SANDBOX_CHANGE_SECONDS: '86400', SANDBOX_RECEIPTS: '200' }),
+    // Syncs every 2 seconds, so the freshness tests see "Updated … ago" turn into a warning within seconds of an outage.
+    portal(E2E_PORT + 8, 'freshness', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '2', SANDBOX_CHANGE_SECONDS: '86400', SANDBOX_RECEIPTS: '60' }),
   ],
 });

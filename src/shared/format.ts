@@ -24,6 +24,7 @@ function perLocale<T>(build: (locale: Locale) => T): () => T {
 
 const dateFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }));
 const dateTimeFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }));
+const relativeTimeFormat = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 const numberFormat = perLocale(
   (locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS }),
 );
@@ -47,6 +48,25 @@ export function formatDate(value: string | number | Date | null | undefined): st
 export function formatDateTime(value: string | number | Date | null | undefined): string {
   const date = toDate(value);
   return date ? dateTimeFormat().format(date) : m.format_not_available();
+}
+
+const RELATIVE_UNITS: ReadonlyArray<readonly [unit: Intl.RelativeTimeFormatUnit, seconds: number]> = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+];
+
+/**
+ * How long before `now` a moment was, in the largest whole unit up to days: '3 minutes ago', '1 hour
+ * ago', 'yesterday' (en) or '3 minuten geleden', 'gisteren' (nl); under a minute 'now' / 'nu'. A
+ * moment after `now` (clocks a little apart) counts as now.
+ */
+export function formatTimeAgo(value: string | number | Date, now: number | Date): string {
+  const date = toDate(value);
+  if (!date) return m.format_not_available();
+  const seconds = Math.max(0, Math.floor((Number(now) - date.getTime()) / 1000));
+  const [unit, size] = RELATIVE_UNITS.find(([, unitSeconds]) => seconds >= unitSeconds) ?? ['second', 1];
+  return relativeTimeFormat().format(unit === 'second' ? 0 : -Math.floor(seconds / size), unit);
 }
 
 const isNumber = (value: number | null | undefined): value is number => typeof value === 'number' && Number.isFinite(value);

@@ -57,7 +57,8 @@ export const paginationSchema = z.object({
 });
 export type Pagination = z.infer<typeof paginationSchema>;
 
-export const listMetaSchema = z.object({ cached: z.boolean(), processingTime: z.number() });
+/** `lastSyncedAt`: ISO time of the mirror's last successful sync (null before the first). */
+export const listMetaSchema = z.object({ cached: z.boolean(), processingTime: z.number(), lastSyncedAt: z.nullable(z.string()) });
 export type ListMeta = z.infer<typeof listMetaSchema>;
 
 /** The list answer: `{ success: true, data, pagination, meta }`. */

@@ -23,3 +23,8 @@ export const OIDC_PORTAL_URL = `http://127.0.0.1:${E2E_PORT + 6}`;
  * a test advances it, so that a receipt's history grows while the other portals' data stays still.
  */
 export const HISTORY_URL = `http://127.0.0.1:${E2E_PORT + 7}`;
+/**
+ * A ninth portal for "Updated … ago" going stale and "Sync now": it syncs every 2 seconds, and its
+ * tests take its provider down.
+ */
+export const FRESHNESS_URL = `http://127.0.0.1:${E2E_PORT + 8}`;

@@ -4,7 +4,7 @@ import { formatDate, formatDateTime } from '~/shared/format';
 const neverChanges = () => () => {};
 
 /** False while rendering on the server and while hydrating, true once the browser has taken over. */
-function useHydrated(): boolean {
+export function useHydrated(): boolean {
   return useSyncExternalStore(neverChanges, () => true, () => false);
 }
 

@@ -53,6 +53,12 @@ export const InfoIcon = ({ className }: IconProps) => (
   </Icon>
 );
 
+export const ClockIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <path d="M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0ZM12 7v5l3 2" />
+  </Icon>
+);
+
 export const WarningIcon = ({ className }: IconProps) => (
   <Icon className={className}>
     <path d="M12 3 2 20h20L12 3Z" />

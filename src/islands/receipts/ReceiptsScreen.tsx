@@ -12,6 +12,8 @@ import { serverBusyText, serverBusyTitle } from '~/shared/messages';
 import { receiptQueryString } from '~/shared/receipt-query-string';
 import type { PackageScanResult, Receipt, ReceiptDetails, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import { createQuery, DATA_CACHE, LIST_CACHE } from '~/stores/query-cache';
+import { freshnessTickMs, shouldRecheck } from '~/shared/sync';
+import { Freshness, useNow } from '../common/Freshness';
 import { adoptLocale } from '../common/locale';
 import { ListFooter } from './ListFooter';
 import { ReceiptDetailsModal } from './ReceiptDetailsModal';
@@ -33,13 +35,17 @@ export interface ReceiptsScreenProps {
   initialError: { status: number; body: ErrorEnvelope } | null;
   tileUrl: string;
   tileAttribution: string;
+  /** The server's time of rendering (ms): "Updated … ago" is counted from it until hydrated. */
+  renderedAt: number;
+  syncIntervalSeconds: number;
 }
 
 const loadList = (queryString: string) => apiBody<ReceiptList & { success: true }>('GET', `/receipts${queryString}`);
 const loadDetails = (id: string) => api<ReceiptDetails>('GET', `/receipts/${id}`);
 const loadScans = (trackingNumber: string) => api<PackageScanResult[]>('GET', `/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber)}`);
 
-export default function ReceiptsScreen({ locale, initialQuery, initialList, initialError, tileUrl, tileAttribution }: ReceiptsScreenProps) {
+export default function ReceiptsScreen(props: ReceiptsScreenProps) {
+  const { locale, initialQuery, initialList, initialError, tileUrl, tileAttribution, renderedAt, syncIntervalSeconds } = props;
   adoptLocale(locale);
   // One cache per mounted screen: on the server each render gets its own, so no answer crosses users.
   const [list] = useState(() =>
@@ -64,6 +70,19 @@ export default function ReceiptsScreen({ locale, initialQuery, initialList, init
   const [details, setDetails] = useState<Receipt | null>(null);
   const [mapReceipt, setMapReceipt] = useState<Receipt | null>(null);
   const [mapWanted, setMapWanted] = useState(false);
+
+  const now = useNow(renderedAt, freshnessTickMs(syncIntervalSeconds));
+  const lastSyncedAt = answer?.meta.lastSyncedAt ?? null;
+  /** When the shown answer arrived: a time that only looks old for want of asking is asked again first. */
+  const answeredAt = useRef(renderedAt);
+  useEffect(() => {
+    answeredAt.current = Date.now();
+  }, [answer]);
+  useEffect(() => {
+    if (!lastSyncedAt || fetching || document.hidden || !shouldRecheck(lastSyncedAt, answeredAt.current, now, syncIntervalSeconds)) return;
+    answeredAt.current = now;
+    list.refetch();
+  }, [now]);
 
   /** Shows the list for `next` and records it in the page URL as a new history entry. */
   function apply(next: ReceiptQuery): void {
@@ -162,6 +181,12 @@ export default function ReceiptsScreen({ locale, initialQuery, initialList, init
       />
 
       <TrackingResult lookup={lookup} />
+
+      {lastSyncedAt && (
+        <div className="mb-3 flex justify-end">
+          <Freshness lastSyncedAt={lastSyncedAt} now={now} syncIntervalSeconds={syncIntervalSeconds} />
+        </div>
+      )}
 
       <section className="surface relative rounded-box border border-base-content/10" aria-label={m.receipts_title()} aria-busy={fetching}>
         {error ? (

@@ -32,7 +32,7 @@ const BADGE_CLASS: Record<TokenState, string> = {
   refused: 'badge-error',
 };
 
-function Card({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {
+export function Card({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {
   const titleId = useId();
   return (
     <section className="surface rounded-box border border-base-300 p-5" aria-labelledby={titleId}>
@@ -47,11 +47,11 @@ function Card({ title, icon, children }: { title: string; icon?: ReactNode; chil
   );
 }
 
-function Facts({ children }: { children: ReactNode }) {
+export function Facts({ children }: { children: ReactNode }) {
   return <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">{children}</dl>;
 }
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
+export function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <>
       <dt className="opacity-70">{label}</dt>

@@ -9,8 +9,10 @@ import { api, errorText } from '~/shared/api-client';
 import { FEEDBACK_LONG_MS, TOKEN_STATUS_POLL_MS } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
 import { CONNECTION_TEXTS, lacksRefreshToken, type TokenClearResult, type TokenStatus } from '~/shared/tokens';
+import type { SyncStatus } from '~/shared/sync';
 import { ClearTokensModal } from './ClearTokensModal';
 import { OAuthPanel } from './OAuthPanel';
+import { SyncCard } from './SyncCard';
 import { AdditionalInformation, TokenCards } from './TokenCards';
 import { UpdateTokensForm } from './UpdateTokensForm';
 import { InfoIcon, WarningIcon } from '../common/icons';
@@ -21,6 +23,8 @@ export interface TokenManagementProps {
   locale: Locale;
   /** The status as the page was rendered; null when it could not be read (the screen then loads it). */
   initialStatus: TokenStatus | null;
+  /** The mirror's last sync as the page was rendered; null when it could not be read. */
+  initialSyncStatus: SyncStatus | null;
 }
 
 type NoticeTone = 'success' | 'warning' | 'error';
@@ -37,7 +41,7 @@ const NOTICE_CLASS: Record<NoticeTone, string> = {
   error: 'alert-error',
 };
 
-export default function TokenManagement({ locale, initialStatus }: TokenManagementProps) {
+export default function TokenManagement({ locale, initialStatus, initialSyncStatus }: TokenManagementProps) {
   adoptLocale(locale);
   const [status, setStatus] = useState(initialStatus);
   const [loadFailed, setLoadFailed] = useState(false);
@@ -157,7 +161,10 @@ export default function TokenManagement({ locale, initialStatus }: TokenManageme
         )}
 
         <TokenCards status={status} />
-        <AdditionalInformation status={status} />
+        <div className="grid gap-4 md:grid-cols-2">
+          <AdditionalInformation status={status} />
+          <SyncCard initialStatus={initialSyncStatus} />
+        </div>
 
         <div role="note" className="alert alert-info alert-soft items-start text-sm">
           <InfoIcon className="size-5 shrink-0" />

@@ -311,6 +311,9 @@ export class SyncState extends Model<InferAttributes<SyncState>, InferCreationAt
   declare id: number;
   declare cursor: string | null;
   declare lastSuccessAt: Date | null;
+  /** Receipts the last successful sync wrote (new or changed) and removed. */
+  declare lastWritten: number | null;
+  declare lastDeleted: number | null;
   declare lastFullSyncAt: Date | null;
   declare lastErrorAt: Date | null;
   declare lastError: string | null;
@@ -324,6 +327,8 @@ SyncState.init(
     id: { type: DataTypes.INTEGER, primaryKey: true },
     cursor: { type: DataTypes.STRING(200), allowNull: true },
     lastSuccessAt: { type: DataTypes.DATE, allowNull: true },
+    lastWritten: { type: DataTypes.INTEGER, allowNull: true },
+    lastDeleted: { type: DataTypes.INTEGER, allowNull: true },
     lastFullSyncAt: { type: DataTypes.DATE, allowNull: true },
     lastErrorAt: { type: DataTypes.DATE, allowNull: true },
     lastError: { type: DataTypes.TEXT, allowNull: true },

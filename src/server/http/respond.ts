@@ -14,14 +14,24 @@ function jsonResponse(text: string, status: number, headers: Record<string, stri
   return new Response(text, { status, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(text)) } });
 }
 
-export function ok<T>(data: T, init: { status?: number; message?: string } = {}): Response {
-  const body = init.message === undefined ? { success: true, data } : { success: true, data, message: init.message };
+/** `{ success, data, meta?, message? }`: `meta` says about the answer what is not data (how fresh it is). */
+export function ok<T>(data: T, init: { status?: number; message?: string; meta?: object } = {}): Response {
+  const body = {
+    success: true,
+    data,
+    ...(init.meta !== undefined && { meta: init.meta }),
+    ...(init.message !== undefined && { message: init.message }),
+  };
   return jsonResponse(JSON.stringify(body), init.status ?? 200);
 }
 
-/** Cached pages as sent, by their data and then their meta: each such answer is encoded once. */
-const sentPages = new WeakMap<object, Map<string, EncodedJson>>();
-/** A cached page's meta differs only in its processing time (0, 0.1, …): a few forms each at most. */
+/** Cached pages as sent, by their data, their sync time and then their whole meta: each such answer is encoded once. */
+const sentPages = new WeakMap<object, { lastSyncedAt: string | null; forms: Map<string, EncodedJson> }>();
+/**
+ * A cached page's meta differs in its processing time (0, 0.1, …): a few forms each at most. Its sync
+ * time moves on with every sync, also one that changed nothing and so kept the page: the forms of an
+ * earlier sync time are dropped then.
+ */
 const MAX_FORMS_PER_PAGE = 4;
 
 /**
@@ -29,16 +39,22 @@ const MAX_FORMS_PER_PAGE = 4;
  * response cache keeps its data object, so sending it again reuses the JSON and compression of the
  * last time it went out with the same meta.
  */
-export function okPage<T>(page: { data: T[]; pagination: object; meta: { cached: boolean } }, request: Request): Response {
+export function okPage<T>(
+  page: { data: T[]; pagination: object; meta: { cached: boolean; lastSyncedAt: string | null } },
+  request: Request,
+): Response {
   const text = () => JSON.stringify({ success: true, ...page });
   if (!page.meta.cached) return jsonResponse(text(), 200);
-  const forms = sentPages.get(page.data) ?? new Map<string, EncodedJson>();
-  sentPages.set(page.data, forms);
+  let sent = sentPages.get(page.data);
+  if (sent?.lastSyncedAt !== page.meta.lastSyncedAt) {
+    sent = { lastSyncedAt: page.meta.lastSyncedAt, forms: new Map() };
+    sentPages.set(page.data, sent);
+  }
   const metaKey = JSON.stringify(page.meta);
-  let form = forms.get(metaKey);
+  let form = sent.forms.get(metaKey);
   if (!form) {
     form = new EncodedJson(text());
-    if (forms.size < MAX_FORMS_PER_PAGE) forms.set(metaKey, form);
+    if (sent.forms.size < MAX_FORMS_PER_PAGE) sent.forms.set(metaKey, form);
   }
   return form.response(request, JSON_HEADERS);
 }

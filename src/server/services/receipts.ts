@@ -11,7 +11,7 @@ import { readStatusHistory } from './receipt-history';
 import { pageOfReceiptIds } from './receipt-order';
 import { idsMatchingSearch, idsWithTrackingNumber } from './receipt-search';
 import { cachedAnswer } from './response-cache';
-import { readSyncState } from './sync-state';
+import { readLastSyncedAt } from './sync-state';
 
 /** Retry-After for "the mirror has nothing yet": about one sync attempt away. */
 const NEVER_SYNCED_RETRY_SECONDS = 30;
@@ -35,18 +35,15 @@ export async function visibleConsigneeIds(user: PublicUser): Promise<number[] | 
 /** Cache key part for a scope: users who see the same consignees share answers. */
 export const scopeKey = (consigneeIds: number[] | null) => (consigneeIds === null ? 'all' : consigneeIds.join(','));
 
-/** Once a sync has succeeded the mirror stays filled, so the database is asked only until then. */
-let mirrorFilled = false;
-
-/** The mirror answers only once it has been filled; before that the provider is the problem. */
-export async function requireMirror(): Promise<void> {
-  if (mirrorFilled) return;
-  mirrorFilled = Boolean((await readSyncState()).lastSuccessAt);
-  if (!mirrorFilled) {
+/** The mirror answers only once it has been filled; before that the provider is the problem. Answers the last sync's time. */
+export async function requireMirror(): Promise<string> {
+  const lastSyncedAt = await readLastSyncedAt();
+  if (!lastSyncedAt) {
     throw new AppError('EXTERNAL_API_ERROR', m.api_receipts_not_synced(), {
       retryAfter: NEVER_SYNCED_RETRY_SECONDS,
     });
   }
+  return lastSyncedAt;
 }
 
 /** The ids each text filter matches. */
@@ -123,7 +120,7 @@ async function receiptsByIds(ids: number[], consigneeIds: number[] | null): Prom
 
 export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promise<ReceiptList> {
   const startedAt = performance.now();
-  await requireMirror();
+  const lastSyncedAt = await requireMirror();
   const consigneeIds = await visibleConsigneeIds(user);
   const key = `receipts|${scopeKey(consigneeIds)}|${JSON.stringify(query)}`;
   const { value, cached } = await cachedAnswer(key, async () => {
@@ -147,7 +144,8 @@ export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promi
       },
     };
   });
-  return { ...value, meta: { cached, processingTime: Math.round((performance.now() - startedAt) * 10) / 10 } };
+  // The sync time is added per answer, not cached with it: a sync that changed nothing keeps the cache.
+  return { ...value, meta: { cached, processingTime: Math.round((performance.now() - startedAt) * 10) / 10, lastSyncedAt } };
 }
 
 /** One receipt in the user's scope, with its status history. */

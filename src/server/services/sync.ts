@@ -4,11 +4,14 @@
  * One sync at a time; callers during a run share its outcome.
  */
 import { Op, type Transaction } from 'sequelize';
+import { m } from '~/paraglide/messages.js';
+import type { SyncResult, SyncStatus } from '~/shared/sync';
 import { sequelize } from '../db';
 import { PackageRecord, ReceiptRecord } from '../db/models';
 import { config } from '../config';
 import { providerClient } from '../provider/client';
-import type { ProviderReceipt } from '../provider/contract';
+import { ProviderError, type ProviderReceipt } from '../provider/contract';
+import { AppError } from '../http/errors';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
 import { mailEnabled } from '../mail/mailer';
 import { announceStatusChanges } from './status-emails';
@@ -28,6 +31,7 @@ export interface SyncOutcome {
   deleted: number;
   /** Statuses that changed in this sync (recorded here, not by a sync running beside it). */
   statusChanges: StatusChange[];
+  finishedAt: Date;
 }
 
 const UPDATABLE = [
@@ -126,14 +130,14 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
     }
     if (full) deleted = await removeUnseen(seen);
     const now = new Date();
-    await saveSyncState({ cursor, lastSuccessAt: now, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
+    await saveSyncState({ cursor, lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
     // Telling customers must never fail the sync that found the news.
     if (mailEnabled) await announceStatusChanges(statusChanges).catch((error) => console.error('Status e-mails could not be queued:', error));
     if (full) {
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
       console.log(`Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
     }
-    return { full, written, deleted, statusChanges };
+    return { full, written, deleted, statusChanges, finishedAt: now };
   } catch (error) {
     await saveSyncState({ lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date() });
     throw error;
@@ -153,4 +157,45 @@ export function syncReceipts(options: { full?: boolean } = {}): Promise<SyncOutc
     running = undefined;
   });
   return running;
+}
+
+/** Seconds an admin is asked to wait after the provider failed a sync now. */
+const SYNC_RETRY_SECONDS = 30;
+
+function syncFailure(error: ProviderError): AppError {
+  const disconnected = error.kind === 'not-connected' || error.kind === 'unauthorized';
+  return new AppError('EXTERNAL_API_ERROR', disconnected ? m.sync_not_connected() : m.sync_provider_unavailable(), {
+    retryAfter: SYNC_RETRY_SECONDS,
+  });
+}
+
+/** Syncs the mirror now, or joins the sync already running, and tells what it did once it is done. */
+export async function syncReceiptsNow(): Promise<SyncResult> {
+  try {
+    const outcome = await syncReceipts();
+    return {
+      full: outcome.full,
+      written: outcome.written,
+      deleted: outcome.deleted,
+      statusChanges: outcome.statusChanges.length,
+      finishedAt: outcome.finishedAt.toISOString(),
+    };
+  } catch (error) {
+    if (error instanceof ProviderError) throw syncFailure(error);
+    throw error;
+  }
+}
+
+const isoTime = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
+
+/** The last successful sync with its counts, and the error of a later one that failed. */
+export async function readSyncStatus(): Promise<SyncStatus> {
+  const state = await readSyncState();
+  return {
+    lastSyncedAt: isoTime(state.lastSuccessAt),
+    written: state.lastWritten,
+    deleted: state.lastDeleted,
+    lastError: state.lastError,
+    lastErrorAt: isoTime(state.lastErrorAt),
+  };
 }
