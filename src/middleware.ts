@@ -11,6 +11,7 @@ import { pageAccess } from '~/server/http/guard';
 import { chooseLocale, inLocale } from '~/server/http/locale';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
+import { rememberReturnPath } from '~/server/http/return-path';
 import { readSessionToken } from '~/server/http/session';
 import { readBrandingOrDefaults } from '~/server/services/branding';
 import { findActiveSession } from '~/server/services/sessions';
@@ -157,7 +158,10 @@ const guardPages = defineMiddleware((context, next) => {
   const { user } = context.locals;
   const access = pageAccess(pathname);
   if (access === 'public') return next();
-  if (!user) return context.redirect('/login');
+  if (!user) {
+    if (context.request.method === 'GET') rememberReturnPath(context.cookies, pathname + context.url.search);
+    return context.redirect('/login');
+  }
   if (access === 'admin' && user.role !== 'admin') return context.redirect('/dashboard');
   return next();
 });

@@ -2,16 +2,12 @@ import type { APIRoute } from 'astro';
 import { readForm } from '~/server/http/body';
 import { AppError } from '~/server/http/errors';
 import { rememberLocale } from '~/server/http/locale';
+import { localPath } from '~/server/http/return-path';
 import { savePreferences } from '~/server/services/users';
 import { localeChoiceSchema } from '~/shared/preferences';
 
 const plainRefusal = (status: number, message: string) =>
   new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-
-/** Only a path of this site: never an address elsewhere ('//host', '/\host'). */
-function returnPath(value: FormDataEntryValue | null): string {
-  return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/';
-}
 
 /**
  * The language switcher as a plain form post, so it works before sign-in and without JavaScript:
@@ -30,7 +26,7 @@ export const POST: APIRoute = async (context) => {
   const { locale } = parsed.data;
   rememberLocale(context.cookies, locale);
   if (context.locals.user) await savePreferences(context.locals.user.id, { locale }, locale);
-  return context.redirect(returnPath(form.get('returnTo')), 303);
+  return context.redirect(localPath(form.get('returnTo')) ?? '/', 303);
 };
 
 /** Not a page: like any unknown path, it leads to /. */

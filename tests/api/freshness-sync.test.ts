@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient, type ApiResponse } from './client';
-import { createUser, expectError, signedInAdmin, signIn, waitForMirror } from './helpers';
+import { createUser, expectError, signedInAdmin, signIn, waitForMirror, eventually } from './helpers';
 
 const DUTCH = { headers: { 'Accept-Language': 'nl' } };
 
@@ -33,15 +33,6 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const syncedAt = (response: ApiResponse) => Date.parse(response.body.meta.lastSyncedAt);
 const LIST = '/api/receipts?sortBy=number&sortOrder=asc&limit=5';

@@ -117,6 +117,17 @@ export async function assignConsignees(admin: ApiClient, userId: number, consign
   if (response.status !== 200) throw new Error(`assigning failed: ${response.status} ${JSON.stringify(response.body)}`);
 }
 
+/** Polls `probe` until `accept` takes its value (a sync or a delivery happens in the background). */
+export async function eventually<T>(probe: () => T | Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in time; last value: ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Polls until the mirror answers (the first sync runs in the background after start). */
 export async function waitForMirror(client: ApiClient, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
 import { ApiClient } from './client';
-import { assignConsignees, createUser, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror, type TestUser } from './helpers';
+import { assignConsignees, createUser, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror, type TestUser, eventually } from './helpers';
 
 let portal: Portal;
 let smtp: TestSmtpServer;
@@ -26,15 +26,6 @@ const dutchStatus = (status: string) =>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function eventually<T>(probe: () => T | Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value: ${JSON.stringify(value).slice(0, 300)}`);
-    await sleep(200);
-  }
-}
 
 async function customer(name: string, email: string | null, consigneeIds: number[]) {
   const user = await createUser(admin, name);

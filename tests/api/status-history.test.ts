@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient } from './client';
-import { allReceipts, createUser, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror } from './helpers';
+import { allReceipts, createUser, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror, eventually } from './helpers';
 
 let portal: Portal;
 let admin: ApiClient;
@@ -30,15 +30,6 @@ type Entry = { status: string; at: string };
 const historyOf = async (id: number): Promise<Entry[]> => (await admin.get(`/api/receipts/${id}`)).body.data.history;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value: ${JSON.stringify(value).slice(0, 500)}`);
-    await sleep(250);
-  }
-}
 
 describe('status history', () => {
   it('when a receipt is first mirrored, then its history is its current status, once', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient } from './client';
-import { allReceipts, queryDatabase, signedInAdmin, waitForMirror } from './helpers';
+import { allReceipts, queryDatabase, signedInAdmin, waitForMirror, eventually } from './helpers';
 
 let portal: Portal;
 let admin: ApiClient;
@@ -30,15 +30,6 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 interface Advance {
   advanced: number[];
