@@ -1,6 +1,7 @@
 // The portal's HTTP server: precompressed static assets, compressed HTML/JSON, Astro for the rest.
 import http from 'node:http';
 import compression from 'compression';
+import { constants as zlibConstants } from 'node:zlib';
 import sirv from 'sirv';
 
 // React (and others) choose their production build by NODE_ENV, which a self-hoster rarely sets;
@@ -25,7 +26,12 @@ const staticFiles = sirv('dist/client', {
   },
 });
 
-const compress = compression();
+/**
+ * Brotli quality 5 rather than the default 4: a page some 8 % smaller for about 0.04 ms more per 16 KB
+ * (quality 9 and up cost milliseconds). Cached API answers use the same (src/server/http/encoded-json.ts).
+ */
+const BROTLI_QUALITY = 5;
+const compress = compression({ brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } } });
 
 /** How long the rest of a refused body is read and dropped before the connection is closed. */
 const DISCARD_BODY_MS = 5_000;

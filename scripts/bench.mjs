@@ -9,6 +9,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { freePort, startPortal, ADMIN_PASSWORD } from '../tests/support/portal.ts';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/support/chromium.ts';
+import { startSmtpServer } from '../tests/support/smtp-server.ts';
 
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS || 100_000);
 const CONCURRENCY = 10;
@@ -20,10 +21,15 @@ const DEMO_PASSWORD = 'bench-demo-password';
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 /** How often the server's resident memory is read while the CSV export runs. */
 const MEMORY_SAMPLE_MS = 20;
+const DIGEST_CHANGES = 1_000;
 const SORT_KEYS = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'origin'];
 
 console.log(`Starting a portal with a ${RECEIPTS.toLocaleString('en-US')}-receipt sandbox…`);
+// Status e-mails go to a real SMTP server in this process; nobody opts in before the digest figure.
+const smtp = await startSmtpServer();
 const portal = await startPortal({
+  SMTP_URL: smtp.url,
+  SANDBOX_CONTROL: 'true',
   LOGIN_MAX_ATTEMPTS: '1000',
   SANDBOX_RECEIPTS: String(RECEIPTS),
   // The sandbox's data moves and the portal syncs every 30 s, so the runs below include syncs that
@@ -95,8 +101,47 @@ try {
   } finally {
     bare.stop();
   }
+
+  console.log(`\nStatus e-mail digest for ${DIGEST_CHANGES.toLocaleString('en-US')} changed receipts (one customer who sees every consignee):`);
+  await digestOfManyChanges(admin);
 } finally {
   await portal.stop();
+  await smtp.stop();
+}
+
+/**
+ * A customer assigned every consignee opts in; the sandbox moves until that many receipts changed
+ * status; then "Sync now" mirrors the changes and queues the digest, which the outbox sends.
+ */
+async function digestOfManyChanges(adminCookie) {
+  await call('POST', '/api/consignees/import', adminCookie);
+  const consigneeIds = (await (await call('GET', '/api/consignees', adminCookie)).json()).data.map((consignee) => consignee.id);
+  const password = 'bench-digest-password';
+  const created = await (await call('POST', '/api/auth/users', adminCookie, { username: 'digest', password, role: 'viewer', email: 'digest@example.com' })).json();
+  await call('POST', `/api/consignees/user/${created.data.user.id}/assign`, adminCookie, { consigneeIds });
+  await call('PUT', '/api/auth/profile/preferences', await signIn('digest', password), { statusEmails: true });
+  // Whatever a scheduled sync already picked up is out of the way first.
+  await call('POST', '/api/sync', adminCookie);
+  // Receipts the sandbox adds meanwhile are first mirrorings at the sync, not changes: they don't count.
+  const moved = new Set();
+  const added = new Set();
+  // A small sandbox may run out of receipts still moving: then the digest is of as many as moved.
+  for (let windows = 0; moved.size < DIGEST_CHANGES && windows < 3_000; windows += 1) {
+    const window = await (await call('POST', '/sandbox/control/advance')).json();
+    for (const id of window.added) added.add(id);
+    for (const id of window.advanced) if (!added.has(id)) moved.add(id);
+    for (const id of window.deleted) moved.delete(id);
+  }
+  const before = smtp.messages.length;
+  const started = performance.now();
+  const outcome = (await (await call('POST', '/api/sync', adminCookie)).json()).data;
+  const synced = performance.now();
+  while (smtp.messages.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+  const delivered = performance.now();
+  const mail = smtp.messages[before];
+  const lines = mail.text.split('\n').filter((line) => line.includes(' → ')).length;
+  console.log(`  sync now: ${outcome.written.toLocaleString('en-US')} receipts written, ${outcome.statusChanges.toLocaleString('en-US')} status changes, in ${((synced - started) / 1000).toFixed(2)} s (digests queued inside)`);
+  console.log(`  the digest arrived ${((delivered - synced) / 1000).toFixed(2)} s after the sync answered: ${lines.toLocaleString('en-US')} lines, ${(smtp.sizes[before] / KB).toFixed(0)} KB on the wire, ${smtp.messages.length - before} message(s)`);
 }
 
 /** The server process's resident memory now (VmRSS) and its peak since it started (VmHWM), in bytes. */

@@ -4,11 +4,13 @@
  */
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './portal';
+import { freePort } from './portal.ts';
 
 export interface TestSmtpServer {
   url: string;
   messages: ParsedMail[];
+  /** Each accepted message's size as it came over the wire, in bytes, in the order of `messages`. */
+  sizes: number[];
   /** While true, every recipient is refused with a temporary 451. */
   refusing: boolean;
   stop(): Promise<void>;
@@ -16,7 +18,7 @@ export interface TestSmtpServer {
 
 export async function startSmtpServer(): Promise<TestSmtpServer> {
   const port = await freePort();
-  const state: TestSmtpServer = { url: `smtp://127.0.0.1:${port}`, messages: [], refusing: false, stop: async () => {} };
+  const state: TestSmtpServer = { url: `smtp://127.0.0.1:${port}`, messages: [], sizes: [], refusing: false, stop: async () => {} };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -29,12 +31,18 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       callback();
     },
     onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          state.messages.push(mail);
-          callback();
-        })
-        .catch(callback);
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        simpleParser(raw)
+          .then((mail) => {
+            state.messages.push(mail);
+            state.sizes.push(raw.length);
+            callback();
+          })
+          .catch(callback);
+      });
     },
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

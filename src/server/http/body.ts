@@ -1,7 +1,9 @@
 /** Reading request input through the shared schemas: a bad payload is a 4xx with the spec's message. */
 import type { APIContext } from 'astro';
+import { LRUCache } from 'lru-cache';
 import type * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
+import { firstValues } from '~/shared/receipts';
 import { toFieldIssues } from '~/shared/validation';
 import { AppError } from './errors';
 
@@ -51,6 +53,27 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z
   if (result.success) return result.data;
   const details = toFieldIssues(result.error);
   throw new AppError('VALIDATION_ERROR', details[0]?.message ?? m.validation_invalid_request(), { details });
+}
+
+/** Query strings parsed lately, per schema: a list asked for again (paging back, a refetch) skips zod. */
+const parsedQueries = new WeakMap<z.ZodMiniType, LRUCache<string, object>>();
+const PARSED_QUERIES_KEPT = 1_000;
+
+/**
+ * The URL's query (first value of each name) through `schema`, as `parseWith`. The parsed value may be
+ * shared by several requests of the same query string, so it is frozen.
+ */
+export function parseQuery<S extends z.ZodMiniType>(url: URL, schema: S): z.output<S> {
+  let parsed = parsedQueries.get(schema);
+  if (!parsed) {
+    parsed = new LRUCache<string, object>({ max: PARSED_QUERIES_KEPT });
+    parsedQueries.set(schema, parsed);
+  }
+  const known = parsed.get(url.search);
+  if (known) return known as z.output<S>;
+  const value: z.output<S> = parseWith(schema, firstValues(url.searchParams));
+  parsed.set(url.search, Object.freeze(value));
+  return value;
 }
 
 export async function parseJson<S extends z.ZodMiniType>(context: Pick<APIContext, 'request'>, schema: S): Promise<z.output<S>> {

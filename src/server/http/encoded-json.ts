@@ -1,6 +1,6 @@
 /**
  * A JSON answer kept with its compressed forms, for an answer sent again unchanged: it is serialized
- * and compressed once rather than on every request. Compression matches server.mjs (brotli quality 4,
+ * and compressed once rather than on every request. Compression matches server.mjs (brotli quality 5,
  * gzip), which leaves an answer that already carries a Content-Encoding alone.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 
 const ENCODINGS = ['br', 'gzip', 'identity'];
-const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 /** Browsers send one of a handful of Accept-Encoding headers: each is negotiated once. */
 const chosenEncodings = new LRUCache<string, string>({ max: 64 });
 

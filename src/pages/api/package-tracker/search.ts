@@ -1,11 +1,11 @@
-import { parseWith } from '~/server/http/body';
+import { parseQuery } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { searchPackageScans } from '~/server/services/package-tracker';
-import { firstValues, packageSearchQuerySchema } from '~/shared/receipts';
+import { packageSearchQuerySchema } from '~/shared/receipts';
 
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  const { trackingNumber } = parseWith(packageSearchQuerySchema, firstValues(context.url.searchParams));
+  const { trackingNumber } = parseQuery(context.url, packageSearchQuerySchema);
   return ok(await searchPackageScans(user, trackingNumber));
 });

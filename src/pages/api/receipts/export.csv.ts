@@ -1,13 +1,13 @@
-import { parseWith } from '~/server/http/body';
+import { parseQuery } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle } from '~/server/http/respond';
 import { exportReceipts } from '~/server/services/receipt-export';
-import { firstValues, receiptExportQuerySchema } from '~/shared/receipts';
+import { receiptExportQuerySchema } from '~/shared/receipts';
 
 /** Every receipt the list's filters match, as a CSV download (streamed). */
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  const query = parseWith(receiptExportQuerySchema, firstValues(context.url.searchParams));
+  const query = parseQuery(context.url, receiptExportQuerySchema);
   const { filename, body } = await exportReceipts(user, query);
   return new Response(body, {
     headers: {
