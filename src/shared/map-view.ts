@@ -14,18 +14,18 @@ export interface MapLocation {
 
 /**
  * The nine fixed map locations of spec section 9; the warehouses are those of src/shared/locations.ts.
- * Airports and ports go by their own names; a warehouse's name is read in the reader's language.
+ * Airports go by their own names; warehouses and ports are named in the reader's language.
  */
 export const MAP_LOCATIONS = {
   miamiWarehouse: { get name() { return m.map_miami_warehouse(); }, lat: 25.7953, lng: -80.331 },
   miamiAirport: { name: 'Miami International Airport (MIA)', lat: 25.7959, lng: -80.287 },
-  portOfMiami: { name: 'Port of Miami', lat: 25.7781, lng: -80.1794 },
+  portOfMiami: { get name() { return m.map_port_of_miami(); }, lat: 25.7781, lng: -80.1794 },
   surinameAirport: { name: 'Johan Adolf Pengel International Airport (PBM)', lat: 5.4528, lng: -55.1878 },
   surinameWarehouse: { get name() { return m.map_suriname_warehouse(); }, lat: 5.852, lng: -55.2038 },
-  portOfParamaribo: { name: 'Port of Paramaribo', lat: 5.818, lng: -55.154 },
+  portOfParamaribo: { get name() { return m.map_port_of_paramaribo(); }, lat: 5.818, lng: -55.154 },
   netherlandsWarehouse: { get name() { return m.map_netherlands_warehouse(); }, lat: 51.8697, lng: 4.5958 },
   amsterdamAirport: { name: 'Amsterdam Airport Schiphol (AMS)', lat: 52.3105, lng: 4.7683 },
-  rotterdamPort: { name: 'Port of Rotterdam', lat: 51.95, lng: 4.14 },
+  rotterdamPort: { get name() { return m.map_port_of_rotterdam(); }, lat: 51.95, lng: 4.14 },
 } as const satisfies Record<string, MapLocation>;
 
 export interface PlaceView {
