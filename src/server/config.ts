@@ -73,6 +73,8 @@ export interface Config {
   smtpUrl: string | null;
   /** The From of status e-mails. */
   mailFrom: string;
+  /** The outbox's first wait after a failed delivery; it doubles per attempt, up to an hour. */
+  mailRetrySeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -199,6 +201,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     designedBy: text(env, 'DESIGNED_BY', 'Freight Portal'),
     companyEmail: text(env, 'COMPANY_EMAIL', 'info@example.com'),
     smtpUrl: smtpUrl(env),
+    mailRetrySeconds: integer(env, 'MAIL_RETRY_SECONDS', 30),
     mailFrom: text(env, 'MAIL_FROM', `"${text(env, 'PRODUCT_NAME', 'Freight Portal')}" <no-reply@${publicUrl.hostname}>`),
   };
 }

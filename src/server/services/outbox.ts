@@ -5,6 +5,7 @@
  * a day after it was written. Unsent messages survive restarts: they are rows.
  */
 import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { config } from '../config';
 import { sequelize } from '../db';
 import { OutboxMessage } from '../db/models';
 import { mailEnabled, sendMail, type OutgoingMail } from '../mail/mailer';
@@ -13,7 +14,6 @@ const POLL_INTERVAL_MS = 5_000;
 const BATCH = 20;
 /** A claimed message is another process's to retry only after this: longer than any send takes. */
 const CLAIM_MS = 2 * 60_000;
-const FIRST_RETRY_MS = 30_000;
 const LONGEST_RETRY_MS = 60 * 60_000;
 const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 
@@ -37,9 +37,9 @@ export async function enqueueMessages(messages: OutboxEntry[], transaction?: Tra
   kickOutbox();
 }
 
-/** 30 s, 1 min, 2 min, … up to an hour between attempts. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
+/** MAIL_RETRY_SECONDS (30 s), then twice as long each time, up to an hour between attempts. */
+function retryDelayMs(attempts: number): number {
+  return Math.min(config.mailRetrySeconds * 1000 * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
 }
 
 /** Takes the due messages for this process: a claim is one statement, so two processes never share one. */
