@@ -61,9 +61,12 @@ export function clearsUserData({ method, url }: Omit<RequestFacts, 'origin'>, ou
   return outcome.status === 401 || (outcome.finalUrl !== '' && new URL(outcome.finalUrl).pathname === '/login');
 }
 
-/** Only whole, successful same-origin answers are kept (not a redirect, an error or a 304). */
-export function isKeepable(response: { status: number; type: string }): boolean {
-  return response.status === 200 && response.type === 'basic';
+/**
+ * Only whole, successful same-origin answers to the request itself are kept: not an error, a 304, or a
+ * followed redirect (whose answer belongs to another address, such as the sign-in page).
+ */
+export function isKeepable(response: { status: number; type: string; redirected: boolean }): boolean {
+  return response.status === 200 && response.type === 'basic' && !response.redirected;
 }
 
 export const userCacheName = (userId: string) => `${USER_CACHE_PREFIX}${userId}`;
