@@ -2,12 +2,14 @@
 // database with a 100,000-receipt sandbox. Page weights are what Chromium received (compressed bytes on
 // the wire, first visit, empty cache); latencies come from 10 concurrent keep-alive clients, and the
 // search mix sends every search once, so it measures the product rather than its caches.
+// BENCH_DATABASE_URL (a PostgreSQL server's URL, the role with CREATEDB) runs it on a throwaway
+// PostgreSQL database there instead of a SQLite file.
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { freePort, startPortal, ADMIN_PASSWORD } from '../tests/support/portal.ts';
+import { freePort, startPortal, testPostgresUrl, ADMIN_PASSWORD } from '../tests/support/portal.ts';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/support/chromium.ts';
 import { startSmtpServer } from '../tests/support/smtp-server.ts';
 
@@ -24,7 +26,7 @@ const MEMORY_SAMPLE_MS = 20;
 const DIGEST_CHANGES = 1_000;
 const SORT_KEYS = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'origin'];
 
-console.log(`Starting a portal with a ${RECEIPTS.toLocaleString('en-US')}-receipt sandbox…`);
+console.log(`Starting a portal with a ${RECEIPTS.toLocaleString('en-US')}-receipt sandbox on ${testPostgresUrl ? 'PostgreSQL' : 'SQLite'}…`);
 // Status e-mails go to a real SMTP server in this process; nobody opts in before the digest figure.
 const smtp = await startSmtpServer();
 const portal = await startPortal({

@@ -1,4 +1,4 @@
-// Adds up the unit, API and browser test results of `npm test` into one closing line.
+// Adds up the unit, API (SQLite and PostgreSQL) and browser test results of `npm test` into one closing line.
 import { readFileSync } from 'node:fs';
 
 const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
@@ -6,7 +6,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-for (const suite of ['unit', 'api']) {
+for (const suite of ['unit', 'api', 'api-pg']) {
   const result = read(`.tmp/results/${suite}.json`);
   passed += result.numPassedTests;
   failed += result.numFailedTests;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient } from './client';
 import { control } from './sandbox';
-import { createUser, expectError, queryDatabase, signIn, signedInAdmin, sqliteDate, writeDatabase, type TestUser } from './helpers';
+import { createUser, expectError, queryDatabase, signIn, signedInAdmin, databaseDate, writeDatabase, type TestUser } from './helpers';
 
 let portal: Portal;
 let admin: ApiClient;
@@ -82,7 +82,7 @@ describe('import', () => {
 
   it('when the mirror holds a renamed consignee and one the provider dropped, then the import restores one, deletes the other and its assignments', async () => {
     const renamed = consignees[0]!;
-    const now = sqliteDate(new Date());
+    const now = databaseDate(new Date());
     // States only the provider's own changes can make: arranged in the file.
     await writeDatabase(portal, 'UPDATE consignees SET name = ? WHERE id = ?', ['OLD NAME LTD', renamed.id]);
     await writeDatabase(portal, 'INSERT INTO consignees (id, name, createdAt, updatedAt) VALUES (?, ?, ?, ?)', [999_999, 'GONE TRADING', now, now]);

@@ -1,9 +1,11 @@
-/** Shared steps of the API tests: arranging users through the real API, and reading the database file. */
+/** Shared steps of the API tests: arranging users through the real API, and reading the database. */
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { expect } from 'vitest';
-import { ADMIN_PASSWORD, type Portal } from '../support/portal';
+import { ADMIN_PASSWORD, testPostgresUrl, type Portal } from '../support/portal';
 import { ApiClient, type ApiResponse } from './client';
 
 /** The User of spec section 3, exactly. */
@@ -63,10 +65,15 @@ export function tokenOf(client: ApiClient): string {
   return decodeURIComponent(match[1]!);
 }
 
-/** Reads the portal's SQLite file read-only, as an operator would. */
-export function queryDatabase<T = Record<string, unknown>>(portal: Portal, sql: string, params: unknown[] = []): Promise<T[]> {
+/**
+ * Reads the portal's database, as an operator would. The SQL is SQLite's (`?` parameters, bare
+ * camelCase column names); on PostgreSQL it is run as the same statement there (see toPostgres), with
+ * counts as numbers and times as ISO strings, so a test reads the same values on both.
+ */
+export async function queryDatabase<T = Record<string, unknown>>(portal: Portal, sql: string, params: unknown[] = []): Promise<T[]> {
+  if (testPostgresUrl) return (await onPostgres(portal, sql, params)).rows as T[];
   return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(path.join(portal.dir, 'portal.sqlite'), sqlite3.OPEN_READONLY, (openError) => {
+    const db = new sqlite3.Database(sqliteFileOf(portal), sqlite3.OPEN_READONLY, (openError) => {
       if (openError) return reject(openError);
       db.all(sql, params, (error, rows) => {
         db.close();
@@ -78,12 +85,13 @@ export function queryDatabase<T = Record<string, unknown>>(portal: Portal, sql: 
 }
 
 /**
- * Writes to the portal's SQLite file, for the few states no call can make (an aged session, a consignee
+ * Writes to the portal's database, for the few states no call can make (an aged session, a consignee
  * the provider has since dropped). Resolves with the number of rows changed.
  */
-export function writeDatabase(portal: Portal, sql: string, params: unknown[] = []): Promise<number> {
+export async function writeDatabase(portal: Portal, sql: string, params: unknown[] = []): Promise<number> {
+  if (testPostgresUrl) return (await onPostgres(portal, sql, params)).rowCount ?? 0;
   return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(path.join(portal.dir, 'portal.sqlite'), sqlite3.OPEN_READWRITE, (openError) => {
+    const db = new sqlite3.Database(sqliteFileOf(portal), sqlite3.OPEN_READWRITE, (openError) => {
       if (openError) return reject(openError);
       db.configure('busyTimeout', 5_000);
       db.run(sql, params, function (error) {
@@ -95,8 +103,63 @@ export function writeDatabase(portal: Portal, sql: string, params: unknown[] = [
   });
 }
 
-/** SQLite's form of a Sequelize DATE. */
-export const sqliteDate = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', ' +00:00');
+/**
+ * Everything the database holds, as text: on SQLite the file's bytes with its write-ahead log, on
+ * PostgreSQL every row of every table. For asserting that a secret is never stored in the clear.
+ */
+export async function databaseText(portal: Portal): Promise<string> {
+  if (testPostgresUrl) {
+    const tables = await queryDatabase<{ name: string }>(portal, "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'");
+    const dumps = await Promise.all(tables.map(({ name }) => onPostgres(portal, `SELECT t::text AS content FROM "${name}" t`, [])));
+    return dumps.flatMap((dump) => dump.rows.map((row) => row.content as string)).join('\n');
+  }
+  const file = sqliteFileOf(portal);
+  const parts = await Promise.all([file, `${file}-wal`].map((name) => readFile(name).catch(() => Buffer.alloc(0))));
+  return Buffer.concat(parts).toString('latin1');
+}
+
+const sqliteFileOf = (portal: Portal) => path.join(portal.dir, 'portal.sqlite');
+
+/** Counts (bigint) as numbers and times as ISO strings, the forms the tests compare. */
+const postgresTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return Number;
+    if (oid === pg.types.builtins.TIMESTAMPTZ || oid === pg.types.builtins.TIMESTAMP) {
+      const parse = pg.types.getTypeParser(oid, 'text');
+      return (value: string) => (parse(value) as Date).toISOString();
+    }
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  },
+} as pg.CustomTypesConfig;
+
+async function onPostgres(portal: Portal, sql: string, params: unknown[]): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: portal.databaseUrl, types: postgresTypes });
+  await client.connect();
+  try {
+    return await client.query(toPostgres(sql), params);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * SQLite's statement as PostgreSQL's: `?` becomes `$1`, `$2`, …, and camelCase names get the quotes
+ * PostgreSQL needs to keep their case (outside string literals).
+ */
+export function toPostgres(sql: string): string {
+  let parameter = 0;
+  return sql
+    .split(/('(?:[^']|'')*')/)
+    .map((part, index) =>
+      index % 2 === 1
+        ? part
+        : part.replace(/\?/g, () => `$${++parameter}`).replace(/(?<!["\w])([a-z]+[A-Z]\w*)(?!["\w])/g, '"$1"'),
+    )
+    .join('');
+}
+
+/** A time in the form the portal stores it on SQLite, which PostgreSQL reads as the same instant. */
+export const databaseDate = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', ' +00:00');
 
 /**
  * Moves a session's clock back, as if `minutes` had passed since it was last seen and since it began:
@@ -104,7 +167,7 @@ export const sqliteDate = (date: Date) => date.toISOString().replace('T', ' ').r
  */
 export async function ageSession(portal: Portal, token: string, minutes: number): Promise<void> {
   const id = createHash('sha256').update(token).digest('hex');
-  const past = sqliteDate(new Date(Date.now() - minutes * 60_000));
+  const past = databaseDate(new Date(Date.now() - minutes * 60_000));
   const changes = await writeDatabase(portal, 'UPDATE sessions SET lastSeenAt = ?, createdAt = ? WHERE id = ?', [past, past, id]);
   if (changes !== 1) throw new Error('no such session');
 }

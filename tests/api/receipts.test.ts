@@ -149,6 +149,15 @@ describe('search and tracking numbers', () => {
     },
   );
 
+  // PostgreSQL matches with LIKE: its wildcards and escape character must match only themselves.
+  it.each([['e_e'], ['%a%'], ['n\\a'], ['_%_']])('when searching %s, then only receipts containing it literally come back', async (term) => {
+    const expected = everything.filter((receipt) =>
+      [receipt.number, receipt.shipperName, receipt.consigneeName].some((field: string) => field.toLowerCase().includes(term)),
+    );
+    const found = await allReceipts(admin, `search=${encodeURIComponent(term)}`);
+    expect(found.map((receipt) => receipt.id).sort()).toEqual(expected.map((receipt) => receipt.id).sort());
+  });
+
   it('when a search and a tracking number are given together, then only receipts matching both come back', async () => {
     const holder = everything.find((receipt) => receipt.commodities.some((commodity: any) => commodity.trackingNumber))!;
     const tracking: string = holder.commodities.find((commodity: any) => commodity.trackingNumber).trackingNumber;

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortal, type Portal } from '../support/portal';
+import { startPortal, testPostgresUrl, type Portal } from '../support/portal';
 import type { ApiClient } from './client';
 import { expectError, signedInAdmin, waitForMirror, writeDatabase } from './helpers';
 
@@ -185,9 +185,9 @@ describe('a failing page', () => {
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(html).toContain('Something went wrong');
       expect(html).toMatch(/<a [^>]*href="\/dashboard"[^>]*>Back to the dashboard<\/a>/);
-      expect(html).not.toMatch(/no such table|SQLITE|\.mjs|\bat \w+ \(/);
+      expect(html).not.toMatch(/no such table|does not exist|SQLITE|\.mjs|\bat \w+ \(/);
       expect(portal.output().split(`GET ${path} failed:`)).toHaveLength(2);
-      expect(portal.output()).toContain('no such table');
+      expect(portal.output()).toContain(testPostgresUrl ? `relation "${table}" does not exist` : 'no such table');
       expect(portal.output()).not.toContain('[ERROR]');
     } finally {
       await writeDatabase(portal, `ALTER TABLE ${table}_elsewhere RENAME TO ${table}`);

@@ -3,12 +3,10 @@
  * POST /api/tokens/update|refresh|oauth/authorize, DELETE /api/tokens/clear and the OAuth2 callback
  * page, driven over real HTTP against the portal's sandbox provider.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient } from './client';
-import { createUser, expectError, queryDatabase, signIn, signedInAdmin, sqliteDate, waitForMirror, writeDatabase } from './helpers';
+import { createUser, databaseText, expectError, queryDatabase, signIn, signedInAdmin, databaseDate, waitForMirror, writeDatabase } from './helpers';
 import { connect, control, decide, sandboxGet, tokenRequest, CLIENT_ID } from './sandbox';
 
 const STATUS_FIELDS = [
@@ -72,13 +70,6 @@ async function storedState() {
 
 async function updateTokens(payload: Record<string, unknown>) {
   return admin.post('/api/tokens/update', payload);
-}
-
-/** The database as bytes on disk, the write-ahead log included. */
-async function databaseText(): Promise<string> {
-  const file = path.join(portal.dir, 'portal.sqlite');
-  const parts = await Promise.all([file, `${file}-wal`].map((name) => readFile(name).catch(() => Buffer.alloc(0))));
-  return Buffer.concat(parts).toString('latin1');
 }
 
 /** An unsigned JWT with this `exp`: the portal only reads it, the provider would refuse it. */
@@ -325,7 +316,7 @@ describe('refresh', () => {
 
   it('when the refresh token has expired, then 409 says so and the status shows it expired', async () => {
     await updateTokens({ accessToken: 'opaque-access', refreshToken: 'opaque-refresh', refreshTokenExpirySeconds: 300 });
-    expect(await writeDatabase(portal, 'UPDATE provider_tokens SET refreshTokenExpiresAt = ?', [sqliteDate(new Date(Date.now() - 60_000))])).toBe(1);
+    expect(await writeDatabase(portal, 'UPDATE provider_tokens SET refreshTokenExpiresAt = ?', [databaseDate(new Date(Date.now() - 60_000))])).toBe(1);
     expectError(await admin.post('/api/tokens/refresh'), 409, 'CONFLICT', 'The refresh token has expired. Use the OAuth2 flow or enter new tokens manually.');
     expect(await status()).toMatchObject({ hasRefreshToken: true, isRefreshTokenExpired: true, refreshTokenExpiresInMinutes: 0, canRefresh: false });
     await reconnect();
@@ -405,7 +396,7 @@ describe('OAuth2 authorization code flow', () => {
       expect(states).not.toContain(row.id);
       expect(row.codeVerifier).toMatch(/^v1\./);
     }
-    const text = await databaseText();
+    const text = await databaseText(portal);
     for (const state of states) expect(text.includes(state)).toBe(false);
   });
 
@@ -470,7 +461,7 @@ describe('OAuth2 authorization code flow', () => {
 
   it('when the authorization has expired, then its state is refused', async () => {
     const callback = await consent(admin, 'authorize');
-    expect(await writeDatabase(portal, 'UPDATE oauth_authorizations SET expiresAt = ?', [sqliteDate(new Date(Date.now() - 1_000))])).toBeGreaterThan(0);
+    expect(await writeDatabase(portal, 'UPDATE oauth_authorizations SET expiresAt = ?', [databaseDate(new Date(Date.now() - 1_000))])).toBeGreaterThan(0);
     const response = await admin.get(callback);
     expect(response.status).toBe(400);
     expect(outcomeOf(response.body)).toMatchObject({ type: 'oauth2_error', error: 'invalid_state' });
@@ -508,13 +499,13 @@ describe('secrets', () => {
     expect(page.status).toBe(200);
     expectNoTokens(page.body, [pair.accessToken, pair.refreshToken]);
 
-    const stored = await databaseText();
+    const stored = await databaseText(portal);
     expectNoTokens(stored, [pair.accessToken, pair.refreshToken, pair.accessToken.split('.')[2]!]);
 
     // After an OAuth2 flow and a refresh, the tokens the portal got itself are not in clear either.
     await reconnect();
     expect((await admin.post('/api/tokens/refresh')).status).toBe(200);
-    expectNoTokens(await databaseText());
+    expectNoTokens(await databaseText(portal));
     expect(portal.output()).not.toMatch(JWT_SHAPE);
     expect(portal.output()).not.toMatch(REFRESH_SHAPE);
   });

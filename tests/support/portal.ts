@@ -1,18 +1,24 @@
 /**
- * Starts the built portal (`node server.mjs`) as its own process on a fresh SQLite file and a free
- * port, the way a user runs it. Used by the API tests and the benchmark.
+ * Starts the built portal (`node server.mjs`) as its own process on a fresh database and a free port,
+ * the way a user runs it. Used by the API tests and the benchmark. The database is a SQLite file in
+ * the portal's folder, or, with TEST_DATABASE_URL (a PostgreSQL server's URL; the role needs
+ * CREATEDB), a throwaway database of its own on that server, created on start and dropped on stop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 
 export const ADMIN_PASSWORD = 'admin-password-1';
 
 export interface Portal {
   url: string;
   dir: string;
+  /** The portal's DATABASE_URL: `sqlite:…` or `postgres://…`. */
+  databaseUrl: string;
   /** The server process, to read its memory from /proc. */
   pid: number;
   /** Everything the process printed so far. */
@@ -22,7 +28,7 @@ export interface Portal {
 }
 
 export interface StartOptions {
-  /** Reuse this folder (database, app-secret, uploads) instead of a fresh one: a restart. */
+  /** Reuse this folder (its database, app-secret, uploads) instead of a fresh one: a restart. */
   dir?: string;
   /** Listen here instead of on a free port (a redirect URI registered before the start). */
   port?: number;
@@ -39,10 +45,48 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The PostgreSQL server to run on: TEST_DATABASE_URL (API tests) or BENCH_DATABASE_URL (benchmark); SQLite without. */
+export const testPostgresUrl = process.env.TEST_DATABASE_URL || process.env.BENCH_DATABASE_URL || null;
+
+/** Where a portal folder's PostgreSQL database is named, so a restart on the folder finds it again. */
+const DATABASE_NAME_FILE = 'postgres-database';
+
+async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: testPostgresUrl! });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The folder's database: its SQLite file, or its PostgreSQL database, created the first time. */
+async function databaseOf(dir: string): Promise<string> {
+  if (!testPostgresUrl) return `sqlite:${path.join(dir, 'portal.sqlite')}`;
+  const nameFile = path.join(dir, DATABASE_NAME_FILE);
+  let name = await readFile(nameFile, 'utf8').catch(() => null);
+  if (!name) {
+    name = `portal_test_${randomBytes(6).toString('hex')}`;
+    await onServer((client) => client.query(`CREATE DATABASE "${name}"`));
+    await writeFile(nameFile, name);
+  }
+  const url = new URL(testPostgresUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+async function dropDatabaseOf(dir: string): Promise<void> {
+  if (!testPostgresUrl) return;
+  const name = await readFile(path.join(dir, DATABASE_NAME_FILE), 'utf8').catch(() => null);
+  if (name) await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
 export async function startPortal(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Portal> {
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'portal-test-')));
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
+  const databaseUrl = await databaseOf(dir);
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['server.mjs'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
@@ -51,7 +95,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: url,
-      DATABASE_URL: `sqlite:${path.join(dir, 'portal.sqlite')}`,
+      DATABASE_URL: databaseUrl,
       UPLOADS_DIR: path.join(dir, 'uploads'),
       ADMIN_PASSWORD,
       DEMO_USERS: 'false',
@@ -80,13 +124,14 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
     await started;
   } catch (error) {
     child.kill('SIGTERM');
-    if (!options.dir) await rm(dir, { recursive: true, force: true });
+    if (!options.dir) await removeFolder(dir);
     throw error;
   }
 
   return {
     url,
     dir,
+    databaseUrl,
     pid: child.pid!,
     output: () => output,
     async stop({ keepDir = false } = {}) {
@@ -95,7 +140,12 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
         child.kill('SIGTERM');
         await exited;
       }
-      if (!keepDir) await rm(dir, { recursive: true, force: true });
+      if (!keepDir) await removeFolder(dir);
     },
   };
+}
+
+async function removeFolder(dir: string): Promise<void> {
+  await dropDatabaseOf(dir);
+  await rm(dir, { recursive: true, force: true });
 }

@@ -1,7 +1,9 @@
 /**
  * The text indexes behind the list's search and tracking filters, and the receipt ids they match.
  * SQLite answers from FTS5 indexes: trigrams for three characters or more, and single characters
- * and pairs for shorter searches; each costs what it matches, not what the table holds. The ids of a
+ * and pairs for shorter searches; each costs what it matches, not what the table holds. PostgreSQL
+ * answers three characters or more from pg_trgm GIN indexes (migration 0012); shorter texts have no
+ * trigram to look up, so they scan the table, which PostgreSQL does in parallel. The ids of a
  * text are kept until the mirror changes, so paging or re-sorting a search reads its index once.
  */
 import { QueryTypes, type Transaction } from 'sequelize';
@@ -15,6 +17,8 @@ const isSqlite = sequelize.getDialect() === 'sqlite';
 const TRIGRAM = 3;
 /** A text as one FTS5 phrase: matched as a plain substring, whatever quotes or operators it holds. */
 const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+/** A LIKE pattern matching any text that contains `text` (LIKE's escape character is the backslash). */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** Keeps the short-search index of these receipts current (the trigram indexes follow by triggers). */
 export async function indexShortSearch(rows: { id: number; searchText: string }[], transaction: Transaction): Promise<void> {
@@ -35,8 +39,13 @@ async function idList(sql: string, replacements: Record<string, unknown>): Promi
 }
 
 function readIdsMatchingSearch(text: string): Promise<Float64Array> {
-  if (!isSqlite) return idList(`SELECT "id" FROM "receipts" WHERE strpos("searchText", :text) > 0`, { text });
-  if ([...text].length >= TRIGRAM) {
+  const trigrams = [...text].length >= TRIGRAM;
+  if (!isSqlite) {
+    return trigrams
+      ? idList(`SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern`, { pattern: containing(text) })
+      : idList(`SELECT "id" FROM "receipts" WHERE strpos("searchText", :text) > 0`, { text });
+  }
+  if (trigrams) {
     return idList(`SELECT rowid AS "id" FROM "receipts_search" WHERE "receipts_search" MATCH :phrase`, { phrase: ftsPhrase(text) });
   }
   return idList(`SELECT rowid AS "id" FROM "receipts_short_search" WHERE "receipts_short_search" MATCH :token`, {
@@ -59,6 +68,6 @@ export function idsWithTrackingNumber(trackingNumber: string): Promise<Float64Ar
         idList(`SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "id" IN (SELECT rowid FROM "packages_tracking" WHERE "packages_tracking" MATCH :phrase)`, {
           phrase: ftsPhrase(key),
         })
-    : () => idList(`SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE strpos("trackingKey", :key) > 0`, { key });
+    : () => idList(`SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "trackingKey" LIKE :pattern`, { pattern: containing(key) });
   return cachedIdList(`tracking|${key}`, read);
 }

@@ -1,5 +1,5 @@
 /** Users: listing, creating, editing, resetting and deleting, with the rules that keep an admin around. */
-import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { Locale } from '~/shared/locale';
 import type { Preferences, PreferencesChange } from '~/shared/preferences';
@@ -43,8 +43,14 @@ export async function createUser(payload: CreateUserInput): Promise<PublicUser> 
   }
 }
 
+/**
+ * The active admins other than this user. Their rows stay locked until the transaction ends, so two
+ * admins removing each other at once take turns (PostgreSQL; SQLite's immediate transactions already
+ * do), and the second sees the first's change.
+ */
 async function otherActiveAdmins(userId: number, transaction: Transaction): Promise<number> {
-  return User.count({ where: { role: 'admin', isActive: true, id: { [Op.ne]: userId } }, transaction });
+  const admins = await User.findAll({ attributes: ['id'], where: { role: 'admin', isActive: true }, order: [['id', 'ASC']], lock: transaction.LOCK.UPDATE, transaction });
+  return admins.filter((admin) => admin.id !== userId).length;
 }
 
 async function loadForChange(id: number, transaction: Transaction): Promise<User> {
