@@ -16,6 +16,11 @@ export type OAuthOutcome = { ok: true } | { ok: false; text: string };
 export type OAuthStep = 'getting-url' | 'opening-login' | 'waiting';
 
 const POPUP_NAME = 'oauth2-login';
+/**
+ * The callback page posts its message and closes itself: the close can be seen before the message is
+ * handled, so a closed popup means "cancelled" only once this has passed without a message.
+ */
+const CLOSED_GRACE_MS = 500;
 
 /** The provider's page has loaded in the popup: another origin's (unreadable), or our own sandbox's. */
 function loginShown(popup: Window): boolean {
@@ -64,7 +69,11 @@ export function useOAuthPopup(onOutcome: (outcome: OAuthOutcome) => void) {
     }
     let opening = false;
     const closedCheck = setInterval(() => {
-      if (popup.closed) return finish({ ok: false, text: m.tokens_oauth_cancelled() });
+      if (popup.closed) {
+        clearInterval(closedCheck);
+        setTimeout(() => finish({ ok: false, text: m.tokens_oauth_cancelled() }), CLOSED_GRACE_MS);
+        return;
+      }
       if (opening && loginShown(popup)) {
         opening = false;
         setStep('waiting');
