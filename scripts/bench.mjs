@@ -345,14 +345,14 @@ async function mapWeight(browser, cookie) {
 /** One GET over the keep-alive agent; the body as received (compressed bytes are not decoded). */
 function get(url, headers) {
   return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent, headers }, (response) => {
-        const chunks = [];
-        response.on('data', (chunk) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode, encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }));
-        response.on('error', reject);
-      })
-      .on('error', reject);
+    const request = http.get(url, { agent, headers }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode, encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    // A kept-alive socket the server closed just as it was reused: Node's advice is to send again.
+    request.on('error', (error) => (request.reusedSocket && error.code === 'ECONNRESET' ? get(url, headers).then(resolve, reject) : reject(error)));
   });
 }
 
