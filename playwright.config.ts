@@ -8,7 +8,7 @@ const runDir = process.env.E2E_RUN_DIR;
 
 function portal(port: number, name: string, env: Record<string, string> = {}) {
   return {
-    command: 'node server.mjs',
+    command: 'node --experimental-async-context-frame server.mjs',
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
