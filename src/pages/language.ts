@@ -1,13 +1,11 @@
 import type { APIRoute } from 'astro';
 import { readForm } from '~/server/http/body';
 import { AppError } from '~/server/http/errors';
+import { plainRefusal } from '~/server/http/respond';
 import { rememberLocale } from '~/server/http/locale';
 import { localPath } from '~/server/http/return-path';
 import { savePreferences } from '~/server/services/users';
 import { localeChoiceSchema } from '~/shared/preferences';
-
-const plainRefusal = (status: number, message: string) =>
-  new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 
 /**
  * The language switcher as a plain form post, so it works before sign-in and without JavaScript:

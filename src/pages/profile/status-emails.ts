@@ -1,10 +1,8 @@
 import type { APIRoute } from 'astro';
 import { readForm } from '~/server/http/body';
 import { AppError } from '~/server/http/errors';
+import { plainRefusal } from '~/server/http/respond';
 import { savePreferences } from '~/server/services/users';
-
-const plainRefusal = (status: number, message: string) =>
-  new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 
 /**
  * Profile Settings' status e-mail switch as a plain form post (it works without JavaScript): the

@@ -75,6 +75,11 @@ export function errorResponse(error: unknown): Response {
   return jsonResponse(JSON.stringify(body), appError.status, headers);
 }
 
+/** A form post's refusal (no JSON envelope outside /api): the status and the message as plain text. */
+export function plainRefusal(status: number, message: string): Response {
+  return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+}
+
 /** Wraps an endpoint so that any thrown error is answered in the envelope, never as a bare 500. */
 export function handle(endpoint: (context: APIContext) => Promise<Response>) {
   return async (context: APIContext): Promise<Response> => {

@@ -7,6 +7,9 @@ import { ReceiptStatusChange } from '../db/models';
 /** A status the mirror is about to store for a receipt; `from` is null on its first mirroring. */
 export interface StatusChange {
   receiptId: number;
+  /** The receipt's number and consignee as this version has them: what a digest names and who sees it. */
+  number: string;
+  consigneeId: number | null;
   from: string | null;
   to: string;
   /** The provider's update time of this version: with the status, what makes the change unique. */

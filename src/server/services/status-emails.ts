@@ -41,12 +41,6 @@ interface Recipient {
   consigneeId: number;
 }
 
-interface ChangedReceipt {
-  id: number;
-  number: string;
-  consigneeId: number | null;
-}
-
 export interface DigestLine {
   receiptId: number;
   number: string;
@@ -100,18 +94,12 @@ function recipientsFor(consigneeIds: number[]): Promise<Recipient[]> {
 export async function announceStatusChanges(changes: StatusChange[]): Promise<number> {
   const moved = changes.filter((change): change is StatusChange & { from: string } => change.from !== null);
   if (moved.length === 0) return 0;
-  const receipts = await sequelize.query<ChangedReceipt>(`SELECT "id", "number", "consigneeId" FROM "receipts" WHERE "id" IN (:ids)`, {
-    type: QueryTypes.SELECT,
-    replacements: { ids: moved.map((change) => change.receiptId) },
-  });
-  const receiptById = new Map(receipts.map((receipt) => [receipt.id, receipt]));
   const linesByConsignee = new Map<number, DigestLine[]>();
   for (const change of moved) {
-    const receipt = receiptById.get(change.receiptId);
-    if (!receipt || receipt.consigneeId === null) continue;
-    const lines = linesByConsignee.get(receipt.consigneeId) ?? [];
-    lines.push({ receiptId: receipt.id, number: receipt.number, from: change.from, to: change.to });
-    linesByConsignee.set(receipt.consigneeId, lines);
+    if (change.consigneeId === null) continue;
+    const lines = linesByConsignee.get(change.consigneeId) ?? [];
+    lines.push({ receiptId: change.receiptId, number: change.number, from: change.from, to: change.to });
+    linesByConsignee.set(change.consigneeId, lines);
   }
   if (linesByConsignee.size === 0) return 0;
   const recipients = new Map<number, { recipient: Recipient; lines: DigestLine[] }>();

@@ -66,6 +66,8 @@ async function writePage(receipts: ProviderReceipt[], syncedAt: Date, transactio
     .filter((row) => stored.get(row.receipt.id)?.status !== row.receipt.status)
     .map(({ receipt }) => ({
       receiptId: receipt.id,
+      number: receipt.number,
+      consigneeId: receipt.consigneeId,
       from: stored.get(receipt.id)?.status ?? null,
       to: receipt.status,
       version: receipt.providerUpdatedAt,
