@@ -82,7 +82,20 @@ async function databaseOf(dir: string): Promise<string> {
 async function dropDatabaseOf(dir: string): Promise<void> {
   if (!testPostgresUrl) return;
   const name = await readFile(path.join(dir, DATABASE_NAME_FILE), 'utf8').catch(() => null);
-  if (name) await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  if (!name) return;
+  // Not WITH (FORCE): that refuses when an autovacuum worker is in the database (it belongs to no role
+  // we may signal), while a plain DROP stops autovacuum itself. The portal has exited by now; a
+  // connection still closing is waited out.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}"`));
+      return;
+    } catch (error) {
+      const inUse = (error as { code?: string }).code === '55006';
+      if (!inUse || attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
 }
 
 export async function startPortal(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Portal> {
