@@ -320,6 +320,8 @@ export class SyncState extends Model<InferAttributes<SyncState>, InferCreationAt
   declare lastConsigneeImportAt: Date | null;
   /** When the sandbox demo customer was made: it is made once, never again after a deletion. */
   declare demoUsersCreatedAt: Date | null;
+  /** Counts the syncs that changed the mirror; each process follows it to know when its caches are stale. */
+  declare mirrorVersion: CreationOptional<number>;
 }
 
 SyncState.init(
@@ -334,6 +336,7 @@ SyncState.init(
     lastError: { type: DataTypes.TEXT, allowNull: true },
     lastConsigneeImportAt: { type: DataTypes.DATE, allowNull: true },
     demoUsersCreatedAt: { type: DataTypes.DATE, allowNull: true },
+    mirrorVersion: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
   },
   { sequelize, tableName: 'sync_state', timestamps: false },
 );

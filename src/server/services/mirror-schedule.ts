@@ -7,6 +7,7 @@ import { config } from '../config';
 import { startProviderDiscovery } from '../provider/discovery';
 import { connectSandbox } from '../provider/sandbox/connect';
 import { createDemoCustomer } from './demo';
+import { watchMirrorVersion } from './mirror-version';
 import { readProviderTokens } from './provider-tokens';
 import { syncReceipts } from './sync';
 
@@ -37,6 +38,7 @@ async function syncNow(full: boolean): Promise<void> {
 
 export function startMirror(): void {
   startProviderDiscovery();
+  watchMirrorVersion();
   prepareSandbox()
     .catch(report)
     .then(() => syncNow(true));

@@ -4,8 +4,9 @@
  * receipt's consignee. The database work of a new search is then only reading the ids its index
  * matches; ordering them and cutting out the page happens here, in typed arrays.
  *
- * Everything here is dropped with the response cache whenever a sync changed the mirror, and ages out
- * as the cache does, so a sync by another process is seen in time too.
+ * They belong to one state of the mirror: after a sync that changed it, the next state's orders are
+ * read whole (`readReceiptOrders`) before they replace these (`useReceiptOrders`), so that no visitor
+ * waits for them.
  */
 import { QueryTypes } from 'sequelize';
 import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS } from '~/shared/constants';
@@ -13,7 +14,6 @@ import type { ReceiptSortKey, SortOrder } from '~/shared/receipts';
 import { mirrorRead, sequelize } from '../db';
 import { numberListOf, orderedRows, parseNumberList } from '../db/number-lists';
 import { sortColumn } from './mirror-rows';
-import { CACHE_MAX_AGE_MS, cacheGeneration } from './response-cache';
 
 /** The column each sort key orders by: the date itself, or a text's stored sort key. */
 const ORDER_COLUMN: Record<ReceiptSortKey, string> = {
@@ -30,8 +30,7 @@ const ORDER_COLUMN: Record<ReceiptSortKey, string> = {
 /** The ORDER BY of a sort key, ascending; identical on both databases (receipts without a date first). */
 const ascendingOrderBy = (sortBy: ReceiptSortKey) => `"${ORDER_COLUMN[sortBy]}" ASC${sortBy === 'receivedDate' ? ' NULLS FIRST' : ''}, "id" ASC`;
 
-interface MirrorOrders {
-  generation: number;
+export interface MirrorOrders {
   /** Every receipt id, ascending; a receipt's position here is its slot. */
   ids: Float64Array;
   /** The slot of an id, or -1 when the mirror had no such receipt. */
@@ -49,30 +48,26 @@ interface Order {
   rank: Int32Array;
 }
 
+/** The orders visitors are answered from: read on first use, replaced after each sync that changes the mirror. */
 let current: Promise<MirrorOrders> | undefined;
-let currentGeneration = -1;
-/** The orders age out like the response cache, so that another process's sync is seen in time too. */
-let currentReadAt = 0;
 
-async function readMirror(generation: number): Promise<MirrorOrders> {
+async function readMirror(): Promise<MirrorOrders> {
   const [row] = await sequelize.query<{ ids: string | null; consignees: string | null }>(
     `SELECT ${numberListOf('"id"', '"id"')} AS "ids", ${numberListOf('COALESCE("consigneeId", 0)', '"id"')} AS "consignees"
        FROM ${orderedRows('"receipts"', '"id"')}`,
     { type: QueryTypes.SELECT, ...mirrorRead() },
   );
   const ids = parseNumberList(row?.ids ?? null);
-  return { generation, ids, slotOf: slotFinder(ids), consignees: parseNumberList(row?.consignees ?? null), orders: new Map() };
+  return { ids, slotOf: slotFinder(ids), consignees: parseNumberList(row?.consignees ?? null), orders: new Map() };
 }
 
 function mirrorOrders(): Promise<MirrorOrders> {
-  const generation = cacheGeneration();
-  if (!current || currentGeneration !== generation || Date.now() - currentReadAt > CACHE_MAX_AGE_MS) {
-    currentReadAt = Date.now();
-    currentGeneration = generation;
-    current = readMirror(generation);
+  if (!current) {
+    const reading = readMirror();
+    current = reading;
     // A failed read is not kept: the next request tries again.
-    current.catch(() => {
-      if (currentGeneration === generation) current = undefined;
+    reading.catch(() => {
+      if (current === reading) current = undefined;
     });
   }
   return current;
@@ -146,7 +141,7 @@ async function readOrder(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<
     ...mirrorRead(),
   });
   const ordered = parseNumberList(row?.ids ?? null);
-  // A receipt a sync added between the two reads has no slot yet; it joins with the next generation.
+  // A receipt a sync added between the two reads has no slot yet; it joins with the next state's orders.
   const slots = Int32Array.from(ordered, mirror.slotOf).filter((slot) => slot >= 0);
   const rank = new Int32Array(mirror.ids.length).fill(-1);
   slots.forEach((slot, position) => (rank[slot] = position));
@@ -163,13 +158,18 @@ function orderOf(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Order> {
   return order;
 }
 
-/** Reads the new mirror's ids and orders now, one after another, so that no visitor waits for them after a sync. */
-export async function prepareReceiptOrders(): Promise<void> {
-  const mirror = await mirrorOrders();
+/** Reads the mirror's ids and every order as the database holds them now, one after another. */
+export async function readReceiptOrders(): Promise<MirrorOrders> {
+  const mirror = await readMirror();
   for (const sortBy of [DEFAULT_RECEIPT_SORT.sortBy, ...LIST_SORT_KEYS.filter((key) => key !== DEFAULT_RECEIPT_SORT.sortBy)]) {
-    if (mirror.generation !== cacheGeneration()) return;
     await orderOf(mirror, sortBy);
   }
+  return mirror;
+}
+
+/** Answers from these orders from now on (null: read them again on first use). */
+export function useReceiptOrders(mirror: MirrorOrders | null): void {
+  current = mirror ? Promise.resolve(mirror) : undefined;
 }
 
 /** The page's slots: the matches ranked in the order and sorted, when that costs less than walking the order. */

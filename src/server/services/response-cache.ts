@@ -1,16 +1,14 @@
 /**
- * Answers computed from the mirror, kept until the mirror changes. Sync clears them when it wrote
- * anything; entries also age out, so a missed clear can never serve stale data for long.
+ * Answers computed from the mirror, kept until the mirror changes: every process clears them when it
+ * follows a new mirror version (services/mirror-version.ts). Entries also age out, so a missed clear
+ * can never serve stale data for long.
  */
 import { LRUCache } from 'lru-cache';
 
-export const CACHE_MAX_AGE_MS = 10 * 60_000;
+const CACHE_MAX_AGE_MS = 10 * 60_000;
 
 /** Bumped by every clear: an answer computed from data a sync has since replaced is not kept. */
 let generation = 0;
-
-/** Which state of the mirror the caches hold; anything derived from the mirror follows it. */
-export const cacheGeneration = () => generation;
 
 /** Whole answers (a list page, a count, the stats): at most 1,000 of them. */
 const answers = new LRUCache<string, { value: unknown }>({ max: 1_000, ttl: CACHE_MAX_AGE_MS });

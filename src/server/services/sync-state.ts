@@ -15,6 +15,7 @@ const EMPTY: SyncStateFields = {
   lastError: null,
   lastConsigneeImportAt: null,
   demoUsersCreatedAt: null,
+  mirrorVersion: 0,
 };
 
 export async function readSyncState(transaction?: Transaction): Promise<SyncStateFields> {

@@ -16,9 +16,8 @@ import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
 import { mailEnabled } from '../mail/mailer';
 import { announceStatusChanges } from './status-emails';
 import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
-import { prepareReceiptOrders } from './receipt-order';
+import { announceMirrorChange } from './mirror-version';
 import { indexShortSearch } from './receipt-search';
-import { clearResponseCache } from './response-cache';
 import { readSyncState, saveSyncState } from './sync-state';
 
 const PAGE_SIZE = 500;
@@ -145,10 +144,7 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
     throw error;
   } finally {
     // Even a pass that failed half-way may have written pages.
-    if (written > 0 || deleted > 0) {
-      clearResponseCache();
-      prepareReceiptOrders().catch((error) => console.warn('Receipt orders could not be prepared:', error));
-    }
+    if (written > 0 || deleted > 0) await announceMirrorChange();
   }
 }
 
