@@ -20,7 +20,7 @@ async function inspectTarget() {
     return { inUse: await sqliteInUse(config.sqliteFile), tables };
   }
   return onPostgres(async (client) => {
-    const sessions = await client.query('SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = \'client backend\'');
+    const sessions = await client.query("SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'");
     const tables = await client.query("SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'");
     return { inUse: sessions.rows[0].count > 0, tables: tables.rows[0].count };
   });
