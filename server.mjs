@@ -73,7 +73,11 @@ function discardRefusedBody(req, res) {
   });
 }
 
+let shuttingDown = false;
+
 const server = http.createServer((req, res) => {
+  // A request that came on a kept-alive connection during shutdown is answered, and its connection closed.
+  if (shuttingDown) res.setHeader('Connection', 'close');
   if (isMalformedUrl(req.url)) return malformedUrl(req, res);
   discardRefusedBody(req, res);
   staticFiles(req, res, () => compress(req, res, () => astro(req, res, () => notFound(req, res))));
@@ -96,9 +100,40 @@ server.listen(port, host, () => {
   );
 });
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 2_000).unref();
-  });
+/**
+ * The longest a shutdown may take: a request or sync page that hangs must not keep the process alive
+ * (systemd's TimeoutStopSec should be longer, see README.md).
+ */
+const SHUTDOWN_LIMIT_MS = 15_000;
+/** How often connections that fell idle while shutting down are closed. */
+const IDLE_SWEEP_MS = 100;
+
+/**
+ * Stops taking connections, lets the requests in flight finish (keep-alive connections close as they
+ * fall idle) and the app stop its background work at a safe point, then closes the database and exits.
+ */
+function shutDown(signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`${signal} received: finishing the requests and the sync step in progress, then shutting down.`);
+  setTimeout(() => {
+    console.error(`Shutdown did not finish within ${SHUTDOWN_LIMIT_MS / 1000} s; exiting anyway.`);
+    process.exit(1);
+  }, SHUTDOWN_LIMIT_MS).unref();
+  const requestsDone = new Promise((resolve) => server.close(() => resolve()));
+  setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
+  // Set by the app once it has started (src/server/shutdown.ts); before that there is nothing to stop.
+  const shutdownApp = globalThis[Symbol.for('freight-portal.shutdown')];
+  (shutdownApp ? shutdownApp(requestsDone) : requestsDone).then(
+    () => {
+      console.log('Portal shut down cleanly.');
+      process.exit(0);
+    },
+    (error) => {
+      console.error('The portal could not shut down cleanly:', error);
+      process.exit(1);
+    },
+  );
 }
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => shutDown(signal));

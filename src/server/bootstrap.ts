@@ -8,6 +8,7 @@ import { startOutbox } from './services/outbox';
 import { prepareDecoyHash } from './services/passwords';
 import { purgeExpiredSessions } from './services/sessions';
 import { ensureFirstAdmin } from './services/users';
+import { offerShutdown } from './shutdown';
 
 const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
 
@@ -18,6 +19,7 @@ async function housekeeping(): Promise<void> {
 
 async function start(): Promise<void> {
   await connectDatabase();
+  offerShutdown();
   await migrateDatabase();
   loadAppSecret();
   await ensureFirstAdmin();

@@ -18,6 +18,8 @@ export interface Config {
   dataDir: string;
   uploadsDir: string;
   appSecret: string | null;
+  /** Where the generated secret is kept when APP_SECRET is unset: app-secret in dataDir. */
+  appSecretFile: string;
   adminUsername: string;
   adminPassword: string | null;
   provider: ProviderMode;
@@ -156,13 +158,16 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const endpointDefault = (suffix: string) => (providerIssuer === null ? `${providerUrl}${suffix}` : null);
   const providerClientSecret = env.PROVIDER_CLIENT_SECRET?.trim() || null;
 
+  const dataDir = sqliteFile ? path.dirname(sqliteFile) : path.resolve(cwd, 'db');
+
   return {
     port,
     host,
     publicUrl,
     databaseUrl,
     sqliteFile,
-    dataDir: sqliteFile ? path.dirname(sqliteFile) : path.resolve(cwd, 'db'),
+    dataDir,
+    appSecretFile: path.join(dataDir, 'app-secret'),
     uploadsDir: path.resolve(cwd, text(env, 'UPLOADS_DIR', 'uploads')),
     appSecret: env.APP_SECRET?.trim() || null,
     adminUsername: text(env, 'ADMIN_USERNAME', 'admin').toLowerCase(),

@@ -1,7 +1,6 @@
 /** APP_SECRET, or one generated on first start and kept beside the database (mode 0600). */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { config } from './config';
 
 let appSecret: string | undefined;
@@ -9,7 +8,7 @@ let appSecret: string | undefined;
 export function loadAppSecret(): string {
   if (appSecret) return appSecret;
   if (config.appSecret) return (appSecret = config.appSecret);
-  const file = path.join(config.dataDir, 'app-secret');
+  const file = config.appSecretFile;
   try {
     appSecret = readFileSync(file, 'utf8').trim();
   } catch {

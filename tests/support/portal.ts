@@ -26,6 +26,8 @@ export interface Portal {
   pid: number;
   /** Everything the process printed so far. */
   output(): string;
+  /** Settles with the exit code (null when a signal ended it) once the process has exited. */
+  exited: Promise<number | null>;
   /** Stops the process and deletes its folder, unless `keepDir` (to start another portal on it). */
   stop(options?: { keepDir?: boolean }): Promise<void>;
 }
@@ -98,6 +100,15 @@ async function dropDatabaseOf(dir: string): Promise<void> {
   }
 }
 
+/** A fresh portal folder with its (empty) database, for a portal started on it later (`dir` of StartOptions). */
+export async function newPortalFolder(): Promise<{ dir: string; databaseUrl: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
+  return { dir, databaseUrl: await databaseOf(dir) };
+}
+
+/** Deletes a folder of newPortalFolder on which no portal was started, with its database. */
+export const removePortalFolder = (dir: string) => removeFolder(dir);
+
 export async function startPortal(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Portal> {
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'portal-test-')));
   const port = options.port ?? (await freePort());
@@ -121,6 +132,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const started = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`portal did not start in time:\n${output}`)), 30_000);
@@ -150,6 +162,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
     databaseUrl,
     pid: child.pid!,
     output: () => output,
+    exited,
     async stop({ keepDir = false } = {}) {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -13,6 +13,7 @@ describe('loadConfig defaults', () => {
       databaseUrl: 'sqlite:db/portal.sqlite',
       sqliteFile: '/srv/portal/db/portal.sqlite',
       dataDir: '/srv/portal/db',
+      appSecretFile: '/srv/portal/db/app-secret',
       uploadsDir: '/srv/portal/uploads',
       appSecret: null,
       adminUsername: 'admin',

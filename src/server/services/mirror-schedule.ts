@@ -9,9 +9,10 @@ import { connectSandbox } from '../provider/sandbox/connect';
 import { createDemoCustomer } from './demo';
 import { watchMirrorVersion } from './mirror-version';
 import { readProviderTokens } from './provider-tokens';
-import { syncReceipts } from './sync';
+import { stopSync, syncReceipts } from './sync';
 
 let lastReported = '';
+let timer: NodeJS.Timeout | undefined;
 
 /** Logs a failure once, not every interval while the provider stays down. */
 function report(error: unknown): void {
@@ -42,5 +43,11 @@ export function startMirror(): void {
   prepareSandbox()
     .catch(report)
     .then(() => syncNow(true));
-  setInterval(() => void syncNow(false), config.syncIntervalSeconds * 1000).unref();
+  timer = setInterval(() => void syncNow(false), config.syncIntervalSeconds * 1000).unref();
+}
+
+/** Shutdown: no further syncs; the one running finishes the page it is writing and stops. */
+export async function stopMirror(): Promise<void> {
+  clearInterval(timer);
+  await stopSync();
 }

@@ -89,10 +89,12 @@ export async function deliverDueMessages(): Promise<number> {
 
 let running: Promise<void> | undefined;
 let again = false;
+let timer: NodeJS.Timeout | undefined;
+let stopped = false;
 
 /** Runs the worker now (after an enqueue), once at a time; a kick during a run makes it go round again. */
 function kickOutbox(): void {
-  if (!mailEnabled) return;
+  if (!mailEnabled || stopped) return;
   if (running) {
     again = true;
     return;
@@ -100,8 +102,8 @@ function kickOutbox(): void {
   running = (async () => {
     do {
       again = false;
-      while ((await deliverDueMessages()) === BATCH);
-    } while (again);
+      while (!stopped && (await deliverDueMessages()) === BATCH);
+    } while (again && !stopped);
   })()
     .catch((error) => console.error('Outbox failed:', error))
     .finally(() => {
@@ -112,5 +114,12 @@ function kickOutbox(): void {
 export function startOutbox(): void {
   if (!mailEnabled) return;
   kickOutbox();
-  setInterval(kickOutbox, POLL_INTERVAL_MS).unref();
+  timer = setInterval(kickOutbox, POLL_INTERVAL_MS).unref();
+}
+
+/** Shutdown: no more claims; the batch being sent is finished (its messages are marked sent or retried). */
+export async function stopOutbox(): Promise<void> {
+  stopped = true;
+  clearInterval(timer);
+  await running;
 }

@@ -111,6 +111,7 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
   let written = 0;
   let deleted = 0;
   const statusChanges: StatusChange[] = [];
+  let stopped = false;
   try {
     let nextPage = client.listReceiptChanges(cursor, PAGE_SIZE);
     for (;;) {
@@ -128,13 +129,18 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
       if (page.nextCursor) cursor = page.nextCursor;
       if (!full) await saveSyncState({ cursor });
       if (!page.hasMore) break;
+      if (stopRequested) {
+        stopped = true;
+        break;
+      }
     }
-    if (full) deleted = await removeUnseen(seen);
+    // A pass stopped part-way keeps its pages (and its cursor) but is no success, and saw too little to remove anything.
+    if (full && !stopped) deleted = await removeUnseen(seen);
     const now = new Date();
-    await saveSyncState({ cursor, lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
+    if (!stopped) await saveSyncState({ cursor, lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
     // Telling customers must never fail the sync that found the news.
     if (mailEnabled) await announceStatusChanges(statusChanges).catch((error) => console.error('Status e-mails could not be queued:', error));
-    if (full) {
+    if (full && !stopped) {
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
       console.log(`Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
     }
@@ -149,8 +155,16 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
 }
 
 let running: Promise<SyncOutcome> | undefined;
+let stopRequested = false;
+
+/** Shutdown: the page being written is finished, then the sync stops before the next; none starts after. */
+export async function stopSync(): Promise<void> {
+  stopRequested = true;
+  await running?.catch(() => {});
+}
 
 export function syncReceipts(options: { full?: boolean } = {}): Promise<SyncOutcome> {
+  if (stopRequested) return Promise.reject(new ProviderError('The portal is shutting down', 'unreachable'));
   running ??= runSync(options.full ?? false).finally(() => {
     running = undefined;
   });
