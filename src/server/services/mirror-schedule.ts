@@ -7,7 +7,7 @@ import { config } from '../config';
 import { startProviderDiscovery } from '../provider/discovery';
 import { connectSandbox } from '../provider/sandbox/connect';
 import { createDemoCustomer } from './demo';
-import { watchMirrorVersion } from './mirror-version';
+import { stopWatchingMirrorVersion, watchMirrorVersion } from './mirror-version';
 import { readProviderTokens } from './provider-tokens';
 import { stopSync, syncReceipts } from './sync';
 
@@ -50,4 +50,5 @@ export function startMirror(): void {
 export async function stopMirror(): Promise<void> {
   clearInterval(timer);
   await stopSync();
+  await stopWatchingMirrorVersion();
 }

@@ -51,9 +51,17 @@ export async function announceMirrorChange(): Promise<void> {
   }
 }
 
+let watch: NodeJS.Timeout | undefined;
+
 /** Follows the syncs of other processes on the same database. */
 export function watchMirrorVersion(): void {
-  setInterval(() => {
+  watch = setInterval(() => {
     followMirrorVersion().catch((error) => console.warn('The mirror version could not be read:', error));
   }, POLL_MS).unref();
+}
+
+/** Shutdown: no further polls, and the one under way is done before the database closes. */
+export async function stopWatchingMirrorVersion(): Promise<void> {
+  clearInterval(watch);
+  await following?.catch(() => {});
 }
