@@ -64,6 +64,8 @@ try {
       );
     }
   }
+  const worker = await workerWeight(customer);
+  console.log(`  service worker   ${kb(worker.total)} more once a signed-in page registers it (sw.js ${kb(worker.script)}, its offline page ${kb(worker.offlinePage)}; that page's stylesheet is the one already loaded)`);
   const map = await mapWeight(browser, customer);
   console.log(`  opening the map  ${kb(map.total)} of 50 KB more in ${map.requests} requests (CSS ${kb(map.css)}, JS ${kb(map.js)}, other ${kb(map.other)})`);
   await browser.close();
@@ -326,6 +328,14 @@ async function pageWeight(browser, path, cookie, locale) {
   const weight = await done();
   await context.close();
   return weight;
+}
+
+/** What registering the offline service worker downloads beside the page: its script and the page it keeps at install. */
+async function workerWeight(cookie) {
+  const headers = { 'Accept-Encoding': 'gzip, br', Cookie: cookie };
+  const script = (await get(`${portal.url}/sw.js`, headers)).body.length;
+  const offlinePage = (await get(`${portal.url}/offline`, headers)).body.length;
+  return { script, offlinePage, total: script + offlinePage };
 }
 
 /** What opening the tracking map adds to a loaded /receipts page: Leaflet JS + CSS, icons, the modal. */

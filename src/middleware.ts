@@ -12,7 +12,7 @@ import { chooseLocale, inLocale } from '~/server/http/locale';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
 import { rememberReturnPath } from '~/server/http/return-path';
-import { readSessionToken } from '~/server/http/session';
+import { markUser, readSessionToken } from '~/server/http/session';
 import { readBrandingOrDefaults } from '~/server/services/branding';
 import { findActiveSession } from '~/server/services/sessions';
 import { m } from '~/paraglide/messages.js';
@@ -129,6 +129,8 @@ const loadSession = defineMiddleware(async (context, next) => {
   const session = await findActiveSession(readSessionToken(context.cookies));
   context.locals.user = session?.user ?? null;
   context.locals.sessionId = session?.sessionId ?? null;
+  // Sessions that began, or ended, without a sign-in or sign-out here (expiry, older sessions).
+  markUser(context.cookies, session?.user.id ?? null);
   return next();
 });
 

@@ -240,7 +240,7 @@ function ListFailure({ error, onRetry }: ListFailureProps) {
           <p className="max-w-md opacity-80">{serverBusyText()}</p>
         </>
       ) : (
-        <p className="text-error">{m.receipts_load_failed_try_later()}</p>
+        <p className="text-error">{error instanceof ApiError && error.isOffline ? m.offline_needs_connection() : m.receipts_load_failed_try_later()}</p>
       )}
       <button type="button" className="btn btn-sm btn-outline" onClick={onRetry}>
         {busy ? m.common_try_again() : m.common_retry()}
