@@ -36,6 +36,11 @@ export function withStyleSource(policy: string, source: string | null): string {
   return withDirectiveSource(policy, 'style-src', source);
 }
 
+/** The policy with `source` (such as a script hash) added to its script-src directive, if it has one. */
+export function withScriptSource(policy: string, source: string | null): string {
+  return withDirectiveSource(policy, 'script-src', source);
+}
+
 function withDirectiveSource(policy: string, directiveName: string, source: string | null): string {
   if (!source) return policy;
   return policy
