@@ -24,6 +24,9 @@ const beasties = new Beasties({
   preloadFonts: false,
   compress: true,
   logLevel: 'silent',
+  // The theme's colours sit on `:where(:root),:root:has(…),[data-theme=dark]`, which beasties' selector
+  // matching gives up on: without them no colour applies.
+  allowRules: [/:root/, /\[data-theme/],
 });
 
 const computed = new LRUCache<string, Promise<string>>({ max: MAX_SHAPES });
