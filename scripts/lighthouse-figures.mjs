@@ -14,42 +14,39 @@ const LANGUAGES = { en: 'en-US,en;q=0.9', nl: 'nl-NL,nl;q=0.9' };
 
 /** Prints the figures for `baseUrl`, signed in as `customerCookie` (`name=value`) where a page needs it. */
 export async function lighthouseFigures(baseUrl, customerCookie) {
-  const chrome = await launch({ chromePath: chromiumPath(), chromeFlags: ['--headless=new', ...CHROMIUM_ARGS] });
-  try {
-    const pages = [
-      ['/login', null, 'first-contentful-paint', 1.2],
-      ['/dashboard', customerCookie, 'first-contentful-paint', 1.2],
-      ['/receipts', customerCookie, 'interactive', 3.5],
-    ];
-    for (const [path, cookie, metric, budget] of pages) {
-      for (const [language, acceptLanguage] of Object.entries(LANGUAGES)) {
-        const headers = { 'Accept-Language': acceptLanguage };
-        if (cookie) headers.Cookie = cookie;
-        const { lhr } = await lighthouse(
-          baseUrl + path,
-          { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], extraHeaders: headers },
-          {
-            extends: 'lighthouse:default',
-            settings: { formFactor: 'mobile', throttlingMethod: 'simulate', throttling: REGULAR_3G, disableStorageReset: false },
-          },
-        );
-        if (process.env.LIGHTHOUSE_REPORTS) (await import('node:fs')).writeFileSync(`${process.env.LIGHTHOUSE_REPORTS}/${path.slice(1)}-${language}.json`, JSON.stringify(lhr));
-        if (lhr.runtimeError) throw new Error(`${path} ${language}: ${lhr.runtimeError.message}`);
-        if (new URL(lhr.finalDisplayedUrl).pathname !== path) throw new Error(`${path} ${language}: Lighthouse ended on ${lhr.finalDisplayedUrl}`);
-        const label = metric === 'interactive' ? 'time to interactive' : 'first contentful paint';
-        const seconds = lhr.audits[metric].numericValue / 1000;
-        const fcp = lhr.audits['first-contentful-paint'].numericValue / 1000;
-        const accessibility = Math.round(lhr.categories.accessibility.score * 100);
-        const failing = Object.values(lhr.audits).filter((audit) => audit.scoreDisplayMode === 'binary' && audit.score === 0 && lhr.categories.accessibility.auditRefs.some((ref) => ref.id === audit.id));
-        console.log(
-          `  ${path.padEnd(11)} ${language} ${label} ${seconds.toFixed(2)} s (budget ${budget} s)` +
-            (metric === 'interactive' ? `, first contentful paint ${fcp.toFixed(2)} s` : '') +
-            `, accessibility ${accessibility}${failing.length ? ` (failing: ${failing.map((audit) => audit.id).join(', ')})` : ''}`,
-        );
-      }
+  const pages = [
+    ['/login', null, 'first-contentful-paint', 1.2],
+    ['/dashboard', customerCookie, 'first-contentful-paint', 1.2],
+    ['/receipts', customerCookie, 'interactive', 3.5],
+  ];
+  for (const [path, cookie, metric, budget] of pages) {
+    for (const [language, acceptLanguage] of Object.entries(LANGUAGES)) {
+      const headers = { 'Accept-Language': acceptLanguage };
+      if (cookie) headers.Cookie = cookie;
+      // A browser of its own for every run: a first visit, no cookie or cache left by the one before.
+      const chrome = await launch({ chromePath: chromiumPath(), chromeFlags: ['--headless=new', ...CHROMIUM_ARGS] });
+      const { lhr } = await lighthouse(
+        baseUrl + path,
+        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], extraHeaders: headers },
+        {
+          extends: 'lighthouse:default',
+          settings: { formFactor: 'mobile', throttlingMethod: 'simulate', throttling: REGULAR_3G, disableStorageReset: false },
+        },
+      ).finally(() => chrome.kill());
+      if (process.env.LIGHTHOUSE_REPORTS) (await import('node:fs')).writeFileSync(`${process.env.LIGHTHOUSE_REPORTS}/${path.slice(1)}-${language}.json`, JSON.stringify(lhr));
+      if (lhr.runtimeError) throw new Error(`${path} ${language}: ${lhr.runtimeError.message}`);
+      if (new URL(lhr.finalDisplayedUrl).pathname !== path) throw new Error(`${path} ${language}: Lighthouse ended on ${lhr.finalDisplayedUrl}`);
+      const label = metric === 'interactive' ? 'time to interactive' : 'first contentful paint';
+      const seconds = lhr.audits[metric].numericValue / 1000;
+      const fcp = lhr.audits['first-contentful-paint'].numericValue / 1000;
+      const accessibility = Math.round(lhr.categories.accessibility.score * 100);
+      const failing = Object.values(lhr.audits).filter((audit) => audit.scoreDisplayMode === 'binary' && audit.score === 0 && lhr.categories.accessibility.auditRefs.some((ref) => ref.id === audit.id));
+      console.log(
+        `  ${path.padEnd(11)} ${language} ${label} ${seconds.toFixed(2)} s (budget ${budget} s)` +
+          (metric === 'interactive' ? `, first contentful paint ${fcp.toFixed(2)} s` : '') +
+          `, accessibility ${accessibility}${failing.length ? ` (failing: ${failing.map((audit) => audit.id).join(', ')})` : ''}`,
+      );
     }
-  } finally {
-    chrome.kill();
   }
 }
 

@@ -16,6 +16,7 @@ import {
   stylesheetHref,
   SWITCH_ON_SCRIPT,
   withInlineCriticalCss,
+  withLowPriorityModuleScripts,
 } from '~/server/http/first-paint';
 import { AppError } from '~/server/http/errors';
 import { pageAccess } from '~/server/http/guard';
@@ -212,7 +213,7 @@ const firstPaintCss = defineMiddleware(async (context, next) => {
   headers.set('Content-Security-Policy', withScriptSource(withStyleSource(policy, hashSource(rules)), SWITCH_ON_SCRIPT_SOURCE));
   const secure = isHttps ? '; Secure' : '';
   headers.append('Set-Cookie', `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`);
-  return new Response(withInlineCriticalCss(html, rules), { status: response.status, statusText: response.statusText, headers });
+  return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules)), { status: response.status, statusText: response.statusText, headers });
 });
 
 export const onRequest = sequence(

@@ -6,6 +6,7 @@ import {
   stylesheetHref,
   SWITCH_ON_SCRIPT,
   withInlineCriticalCss,
+  withLowPriorityModuleScripts,
 } from '~/server/http/first-paint';
 
 const PAGE =
@@ -59,5 +60,14 @@ describe('withInlineCriticalCss', () => {
   it('when the page links no stylesheet, then it is left as it is', () => {
     const bare = '<html><head></head><body></body></html>';
     expect(withInlineCriticalCss(bare, '.btn{color:red}')).toBe(bare);
+  });
+});
+
+describe('withLowPriorityModuleScripts', () => {
+  it('when the page has module scripts, then each is fetched at low priority', () => {
+    const page = '<script type="module" src="/_astro/a.js"></script><script type="module" src="/_astro/b.js"></script><script>inline()</script>';
+    expect(withLowPriorityModuleScripts(page)).toBe(
+      '<script type="module" fetchpriority="low" src="/_astro/a.js"></script><script type="module" fetchpriority="low" src="/_astro/b.js"></script><script>inline()</script>',
+    );
   });
 });

@@ -56,6 +56,15 @@ export function hashSource(content: string): string {
 }
 
 /**
+ * The page with its module scripts fetched at low priority: they run after parsing anyway (deferred),
+ * so they should not compete with the page's images, nor count as render-blocking for Lighthouse,
+ * which takes any high-priority script for one.
+ */
+export function withLowPriorityModuleScripts(html: string): string {
+  return html.replace(/<script type="module" src="/g, '<script type="module" fetchpriority="low" src="');
+}
+
+/**
  * The page with `criticalCss` inline where its stylesheet link was, the link deferred behind it, and the
  * script that switches it on at the end of the body.
  */
