@@ -12,6 +12,7 @@ import zlib from 'node:zlib';
 import { freePort, startPortal, testPostgresUrl, ADMIN_PASSWORD } from '../tests/support/portal.ts';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/support/chromium.ts';
 import { startSmtpServer } from '../tests/support/smtp-server.ts';
+import { lighthouseFigures } from './lighthouse-figures.mjs';
 
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS || 100_000);
 const CONCURRENCY = 10;
@@ -69,6 +70,9 @@ try {
   const map = await mapWeight(browser, customer);
   console.log(`  opening the map  ${kb(map.total)} of 50 KB more in ${map.requests} requests (CSS ${kb(map.css)}, JS ${kb(map.js)}, other ${kb(map.other)})`);
   await browser.close();
+
+  console.log('\nLighthouse, first visit, simulated Regular 3G (300 ms round trips, 700 kbit/s, 4x CPU slowdown):');
+  await lighthouseFigures(portal.url, customer);
 
   console.log(`\nGET /api/receipts, ${CONCURRENCY} connections, ${REQUESTS} requests a run (budget: new searches p99 ≤ 50 ms, no errors):`);
   const searches = newSearches(2 * REQUESTS + WARM_UP_REQUESTS);

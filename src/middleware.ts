@@ -5,7 +5,19 @@ import { config, isHttps } from '~/server/config';
 import { whenReady } from '~/server/bootstrap';
 import { clientAddress } from '~/server/http/client-address';
 import { brandingStyle } from '~/server/http/branding-style';
-import { tileImageSource, withImageSource, withStyleSource } from '~/server/http/csp';
+import { tileImageSource, withImageSource, withScriptSource, withStyleSource } from '~/server/http/csp';
+import { criticalCss } from '~/server/http/first-paint-css';
+import {
+  hashSource,
+  isStylesheetProbablyCached,
+  STYLESHEET_COOKIE,
+  STYLESHEET_COOKIE_MAX_AGE_SECONDS,
+  stylesheetCookieValue,
+  stylesheetHref,
+  SWITCH_ON_SCRIPT,
+  withInlineCriticalCss,
+  withLowPriorityModuleScripts,
+} from '~/server/http/first-paint';
 import { AppError } from '~/server/http/errors';
 import { pageAccess } from '~/server/http/guard';
 import { chooseLocale, inLocale } from '~/server/http/locale';
@@ -182,6 +194,30 @@ const brandPages = defineMiddleware(async (context, next) => {
   return response;
 });
 
+/** The hash of the script that switches a deferred stylesheet on: the same script on every page. */
+const SWITCH_ON_SCRIPT_SOURCE = hashSource(SWITCH_ON_SCRIPT);
+
+/**
+ * A page for a browser that has probably not cached the stylesheet yet paints from its HTML alone: the
+ * rules it uses inline, the stylesheet after them without blocking (src/server/http/first-paint.ts).
+ */
+const firstPaintCss = defineMiddleware(async (context, next) => {
+  const response = await next();
+  if (context.request.method !== 'GET' || response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html')) return response;
+  const html = await response.text();
+  const href = stylesheetHref(html);
+  const policy = response.headers.get('Content-Security-Policy');
+  if (!href || !policy || isStylesheetProbablyCached(context.cookies.get(STYLESHEET_COOKIE)?.value, href)) return new Response(html, response);
+  const rules = await criticalCss(html);
+  if (!rules) return new Response(html, response);
+  const headers = new Headers(response.headers);
+  headers.delete('Content-Length');
+  headers.set('Content-Security-Policy', withScriptSource(withStyleSource(policy, hashSource(rules)), SWITCH_ON_SCRIPT_SOURCE));
+  const secure = isHttps ? '; Secure' : '';
+  headers.append('Set-Cookie', `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`);
+  return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules)), { status: response.status, statusText: response.statusText, headers });
+});
+
 export const onRequest = sequence(
   securityHeaders,
   apiEnvelope,
@@ -193,5 +229,6 @@ export const onRequest = sequence(
   refuseCrossSite,
   guardPages,
   brandPages,
+  firstPaintCss,
 );
 

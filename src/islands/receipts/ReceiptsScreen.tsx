@@ -15,6 +15,7 @@ import { createQuery, DATA_CACHE, LIST_CACHE } from '~/stores/query-cache';
 import { freshnessTickMs, shouldRecheck } from '~/shared/sync';
 import { Freshness, useNow } from '../common/Freshness';
 import { adoptLocale } from '../common/locale';
+import { takeEarlyMapClick } from './early-clicks';
 import { ListFooter } from './ListFooter';
 import { ReceiptDetailsModal } from './ReceiptDetailsModal';
 import { ReceiptFilters } from './ReceiptFilters';
@@ -159,6 +160,13 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
     setMapWanted(true);
     setMapReceipt(receipt);
   }
+
+  // A status button tapped before this island hydrated (receipts.astro recorded it): its map opens now.
+  useEffect(() => {
+    const receiptId = takeEarlyMapClick();
+    const receipt = answer?.data.find((candidate) => String(candidate.id) === receiptId);
+    if (receipt) showMap(receipt);
+  }, []);
 
   return (
     <>
