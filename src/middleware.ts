@@ -5,16 +5,16 @@ import { config, isHttps } from '~/server/config';
 import { whenReady } from '~/server/bootstrap';
 import { clientAddress } from '~/server/http/client-address';
 import { brandingStyle } from '~/server/http/branding-style';
-import { tileImageSource, withImageSource, withScriptSource, withStyleSource } from '~/server/http/csp';
+import { tileImageSource, withImageSource, withStyleSource } from '~/server/http/csp';
 import { criticalCss } from '~/server/http/first-paint-css';
 import {
   hashSource,
-  isStylesheetProbablyCached,
+  hasIslands,
+  isFirstPage,
   STYLESHEET_COOKIE,
   STYLESHEET_COOKIE_MAX_AGE_SECONDS,
   stylesheetCookieValue,
   stylesheetHref,
-  SWITCH_ON_SCRIPT,
   withInlineCriticalCss,
   withLowPriorityModuleScripts,
 } from '~/server/http/first-paint';
@@ -28,6 +28,7 @@ import { markUser, readSessionToken } from '~/server/http/session';
 import { readBrandingOrDefaults } from '~/server/services/branding';
 import { findActiveSession } from '~/server/services/sessions';
 import { m } from '~/paraglide/messages.js';
+import { OFFLINE_PAGE } from '~/shared/offline-cache';
 import { LOCALE_COOKIE } from '~/shared/locale';
 
 /** The catch-all page: any path no other page claims. */
@@ -194,12 +195,10 @@ const brandPages = defineMiddleware(async (context, next) => {
   return response;
 });
 
-/** The hash of the script that switches a deferred stylesheet on: the same script on every page. */
-const SWITCH_ON_SCRIPT_SOURCE = hashSource(SWITCH_ON_SCRIPT);
-
 /**
- * A page for a browser that has probably not cached the stylesheet yet paints from its HTML alone: the
- * rules it uses inline, the stylesheet after them without blocking (src/server/http/first-paint.ts).
+ * The first page a browser gets from this build paints from its HTML alone: the rules it uses inline
+ * instead of the stylesheet, which the next page links (src/server/http/first-paint.ts). The offline
+ * page is always so: the service worker keeps it on its own, without fetching a stylesheet for it.
  */
 const firstPaintCss = defineMiddleware(async (context, next) => {
   const response = await next();
@@ -207,14 +206,15 @@ const firstPaintCss = defineMiddleware(async (context, next) => {
   const html = await response.text();
   const href = stylesheetHref(html);
   const policy = response.headers.get('Content-Security-Policy');
-  if (!href || !policy || isStylesheetProbablyCached(context.cookies.get(STYLESHEET_COOKIE)?.value, href)) return new Response(html, response);
-  const rules = await criticalCss(html);
-  if (!rules) return new Response(html, response);
+  const offlinePage = context.url.pathname === OFFLINE_PAGE;
+  if (!href || !policy || (!offlinePage && !isFirstPage(context.cookies.get(STYLESHEET_COOKIE)?.value, href))) return new Response(html, response);
   const headers = new Headers(response.headers);
   headers.delete('Content-Length');
-  headers.set('Content-Security-Policy', withScriptSource(withStyleSource(policy, hashSource(rules)), SWITCH_ON_SCRIPT_SOURCE));
   const secure = isHttps ? '; Secure' : '';
-  headers.append('Set-Cookie', `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`);
+  if (!offlinePage) headers.append('Set-Cookie', `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`);
+  const rules = hasIslands(html) ? '' : await criticalCss(html);
+  if (!rules) return new Response(withLowPriorityModuleScripts(html), { status: response.status, statusText: response.statusText, headers });
+  headers.set('Content-Security-Policy', withStyleSource(policy, hashSource(rules)));
   return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules)), { status: response.status, statusText: response.statusText, headers });
 });
 

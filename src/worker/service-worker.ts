@@ -115,14 +115,10 @@ async function keep(cacheName: string, url: string, response: Response, max: num
   await Promise.all(entriesToEvict(await cache.keys(), max).map((key) => cache.delete(key)));
 }
 
-/** The "needs a connection" page and its stylesheets, kept at install (in the language of that moment). */
+/** The "needs a connection" page, kept at install (in the language of that moment); its rules are inline. */
 async function keepOfflinePage(): Promise<void> {
   const response = await fetch(OFFLINE_PAGE);
-  if (!isKeepable(response)) return;
-  const html = await response.clone().text();
-  const stylesheets = [...html.matchAll(/href="(\/_astro\/[^"]+\.css)"/g)].map((match) => match[1]!);
-  const cache = await caches.open(STATIC_CACHE);
-  await Promise.all([cache.put(OFFLINE_PAGE, response), cache.addAll(stylesheets)]);
+  if (isKeepable(response)) await (await caches.open(STATIC_CACHE)).put(OFFLINE_PAGE, response);
 }
 
 async function offlinePage(): Promise<Response> {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  isStylesheetProbablyCached,
+  hasIslands,
+  isFirstPage,
   markupKey,
   stylesheetCookieValue,
   stylesheetHref,
-  SWITCH_ON_SCRIPT,
   withInlineCriticalCss,
   withLowPriorityModuleScripts,
 } from '~/server/http/first-paint';
@@ -22,13 +22,20 @@ describe('stylesheetHref', () => {
   });
 });
 
-describe('isStylesheetProbablyCached', () => {
-  it('when the cookie names this build stylesheet, then yes', () => {
-    expect(isStylesheetProbablyCached(stylesheetCookieValue('/_astro/BareLayout.AbC123.css'), '/_astro/BareLayout.AbC123.css')).toBe(true);
+describe('isFirstPage', () => {
+  it('when the cookie names this build stylesheet, then no', () => {
+    expect(isFirstPage(stylesheetCookieValue('/_astro/BareLayout.AbC123.css'), '/_astro/BareLayout.AbC123.css')).toBe(false);
   });
-  it('when the cookie names an older build or is missing, then no', () => {
-    expect(isStylesheetProbablyCached('BareLayout.Old999.css', '/_astro/BareLayout.AbC123.css')).toBe(false);
-    expect(isStylesheetProbablyCached(undefined, '/_astro/BareLayout.AbC123.css')).toBe(false);
+  it('when the cookie names an older build or is missing, then yes', () => {
+    expect(isFirstPage('BareLayout.Old999.css', '/_astro/BareLayout.AbC123.css')).toBe(true);
+    expect(isFirstPage(undefined, '/_astro/BareLayout.AbC123.css')).toBe(true);
+  });
+});
+
+describe('hasIslands', () => {
+  it('when the page has an island, then yes; when it has only markup and plain scripts, then no', () => {
+    expect(hasIslands(PAGE.replace('</main>', '<astro-island uid="a" component-url="/_astro/X.js"></astro-island></main>'))).toBe(true);
+    expect(hasIslands(PAGE)).toBe(false);
   });
 });
 
@@ -50,12 +57,10 @@ describe('markupKey', () => {
 describe('withInlineCriticalCss', () => {
   const page = withInlineCriticalCss(PAGE, '.btn{color:red}');
 
-  it('when inlined, then the rules come first and the stylesheet is deferred behind them', () => {
-    expect(page).toContain('<style>.btn{color:red}</style><link rel="stylesheet" href="/_astro/BareLayout.AbC123.css" media="print" data-deferred-css></head>');
-    expect(page.match(/<link rel="stylesheet"/g)).toHaveLength(1);
-  });
-  it('when inlined, then the script that switches the stylesheet on ends the body', () => {
-    expect(page.endsWith(`<script>${SWITCH_ON_SCRIPT}</script></body></html>`)).toBe(true);
+  it('when inlined, then the rules take the place of the stylesheet link, which is gone', () => {
+    expect(page).toContain('<title>Sign in</title><style>.btn{color:red}</style></head>');
+    expect(page).not.toContain('<link rel="stylesheet"');
+    expect(page.endsWith('</main></body></html>')).toBe(true);
   });
   it('when the page links no stylesheet, then it is left as it is', () => {
     const bare = '<html><head></head><body></body></html>';

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import Beasties from 'beasties';
 import { LRUCache } from 'lru-cache';
+import { freshnessClass } from '~/islands/common/freshness-style';
 import { markupKey } from './first-paint';
 
 /** Built assets, where server.mjs serves them from. */
@@ -29,6 +30,12 @@ const beasties = new Beasties({
   allowRules: [/:root/, /\[data-theme/],
 });
 
+/**
+ * Classes the pages' plain scripts put on the markup later (a stale "Updated … ago", a field the sign-in
+ * form marks as wrong): an element carrying them joins the markup beasties reads, so their rules are kept.
+ */
+const SCRIPT_CLASSES = [freshnessClass(true), 'input-error'].join(' ');
+
 const computed = new LRUCache<string, Promise<string>>({ max: MAX_SHAPES });
 
 /** The stylesheet rules `html` uses; '' when beasties finds none or fails (the page then waits for the file). */
@@ -45,7 +52,8 @@ export function criticalCss(html: string): Promise<string> {
 async function extractRules(html: string): Promise<string> {
   try {
     // Beasties reads the linked stylesheet only: without the page's own <style>s nothing else is inlined.
-    const processed = await beasties.process(html.replace(/<style[^>]*>[\s\S]*?<\/style>/g, ''));
+    const markup = html.replace(/<style[^>]*>[\s\S]*?<\/style>/g, '').replace('</body>', `<i class="${SCRIPT_CLASSES}"></i></body>`);
+    const processed = await beasties.process(markup);
     return /<style>([\s\S]*?)<\/style>/.exec(processed)?.[1] ?? '';
   } catch (error) {
     console.error('Critical CSS failed:', error);

@@ -1,10 +1,13 @@
 /**
- * First paint from the HTML alone (design.md "Budgets"): on a browser that has probably not cached the
- * site's stylesheet yet, the page carries the rules its own markup uses in a <style>, and the full
- * stylesheet arrives as `media="print"` (fetched at the lowest priority, blocking nothing) until a small
- * script switches it on once loaded. A cookie naming the stylesheet says it was sent: the next pages link
- * it as usual and the browser takes it from its immutable cache. A new build renames the stylesheet, so
- * an old cookie no longer matches and the next page is a first visit again.
+ * First paint from the HTML alone (design.md "Budgets"): the first page a browser gets from this build
+ * carries the rules its own markup uses in a <style> instead of the stylesheet link, so it paints
+ * without another request and downloads no rule it does not use. A cookie naming the stylesheet says a
+ * page was shown: the next pages link the stylesheet as usual, the first of them downloads it, and the
+ * browser takes it from its immutable cache after that. A new build renames the stylesheet, so an old
+ * cookie no longer matches and the next page is a first page again.
+ *
+ * A page with islands links the stylesheet on a first visit too: what its islands render after the
+ * server's markup needs rules that markup does not show.
  *
  * The pure steps live here; the critical rules come from beasties (first-paint-css.ts).
  */
@@ -14,10 +17,6 @@ export const STYLESHEET_COOKIE = 'stylesheet';
 /** A year, like the stylesheet's own cache lifetime (server.mjs). */
 export const STYLESHEET_COOKIE_MAX_AGE_SECONDS = 31_536_000;
 
-/** Switches each deferred stylesheet on once it has loaded (an `onload` attribute is refused by the CSP). */
-export const SWITCH_ON_SCRIPT =
-  "for(const l of document.querySelectorAll('link[data-deferred-css]')){const on=()=>{l.media='all'};l.sheet?on():l.addEventListener('load',on)}";
-
 const STYLESHEET_LINK = /<link rel="stylesheet" href="(\/_astro\/[^"]+\.css)"\s*\/?>/;
 
 /** The href of the page's build stylesheet (`/_astro/….css`), or null when it links none. */
@@ -25,14 +24,19 @@ export function stylesheetHref(html: string): string | null {
   return STYLESHEET_LINK.exec(html)?.[1] ?? null;
 }
 
-/** The value of the cookie that says `href` was sent to this browser: the file's name. */
+/** The value of the cookie that says a page of the build linking `href` was shown: the file's name. */
 export function stylesheetCookieValue(href: string): string {
   return href.slice(href.lastIndexOf('/') + 1);
 }
 
-/** Whether the cookie says this browser was sent this very stylesheet (not an older build's). */
-export function isStylesheetProbablyCached(cookieValue: string | undefined, href: string): boolean {
-  return cookieValue === stylesheetCookieValue(href);
+/** Whether the cookie says this browser was shown a page of this very build (not an older one's). */
+export function isFirstPage(cookieValue: string | undefined, href: string): boolean {
+  return cookieValue !== stylesheetCookieValue(href);
+}
+
+/** Whether the page has islands (React components hydrated in the browser). */
+export function hasIslands(html: string): boolean {
+  return html.includes('<astro-island');
 }
 
 /**
@@ -64,16 +68,9 @@ export function withLowPriorityModuleScripts(html: string): string {
   return html.replace(/<script type="module" src="/g, '<script type="module" fetchpriority="low" src="');
 }
 
-/**
- * The page with `criticalCss` inline where its stylesheet link was, the link deferred behind it, and the
- * script that switches it on at the end of the body.
- */
+/** The page with `criticalCss` inline in place of its stylesheet link. */
 export function withInlineCriticalCss(html: string, criticalCss: string): string {
   const link = STYLESHEET_LINK.exec(html);
   if (!link) return html;
-  const deferred = `<style>${criticalCss}</style><link rel="stylesheet" href="${link[1]}" media="print" data-deferred-css>`;
-  const withStyle = html.slice(0, link.index) + deferred + html.slice(link.index + link[0].length);
-  const bodyEnd = withStyle.lastIndexOf('</body>');
-  const script = `<script>${SWITCH_ON_SCRIPT}</script>`;
-  return bodyEnd === -1 ? withStyle + script : withStyle.slice(0, bodyEnd) + script + withStyle.slice(bodyEnd);
+  return html.slice(0, link.index) + `<style>${criticalCss}</style>` + html.slice(link.index + link[0].length);
 }
