@@ -6,6 +6,7 @@ import { whenReady } from '~/server/bootstrap';
 import { clientAddress } from '~/server/http/client-address';
 import { brandingStyle } from '~/server/http/branding-style';
 import { tileImageSource, withImageSource, withStyleSource } from '~/server/http/csp';
+import { builtModuleImports } from '~/server/http/built-modules';
 import { criticalCss } from '~/server/http/first-paint-css';
 import {
   hashSource,
@@ -213,9 +214,9 @@ const firstPaintCss = defineMiddleware(async (context, next) => {
   const secure = isHttps ? '; Secure' : '';
   if (!offlinePage) headers.append('Set-Cookie', `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`);
   const rules = hasIslands(html) ? '' : await criticalCss(html);
-  if (!rules) return new Response(withLowPriorityModuleScripts(html), { status: response.status, statusText: response.statusText, headers });
+  if (!rules) return new Response(withLowPriorityModuleScripts(html, builtModuleImports), { status: response.status, statusText: response.statusText, headers });
   headers.set('Content-Security-Policy', withStyleSource(policy, hashSource(rules)));
-  return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules)), { status: response.status, statusText: response.statusText, headers });
+  return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules), builtModuleImports), { status: response.status, statusText: response.statusText, headers });
 });
 
 export const onRequest = sequence(

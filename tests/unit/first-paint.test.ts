@@ -4,6 +4,7 @@ import {
   isFirstPage,
   markupKey,
   stylesheetCookieValue,
+  staticImports,
   stylesheetHref,
   withInlineCriticalCss,
   withLowPriorityModuleScripts,
@@ -73,6 +74,24 @@ describe('withLowPriorityModuleScripts', () => {
     const page = '<script type="module" src="/_astro/a.js"></script><script type="module" src="/_astro/b.js"></script><script>inline()</script>';
     expect(withLowPriorityModuleScripts(page)).toBe(
       '<script type="module" fetchpriority="low" src="/_astro/a.js"></script><script type="module" fetchpriority="low" src="/_astro/b.js"></script><script>inline()</script>',
+    );
+  });
+});
+
+describe('staticImports', () => {
+  it('when a built module imports others, then their hrefs beside it, each once', () => {
+    const source = 'import{a as e}from"./core.Ab1.js";import"./side.Cd2.js";import{b}from"./core.Ab1.js";const l=()=>import("./lazy.Ef3.js");';
+    expect(staticImports(source, '/_astro/page.X1.js')).toEqual(['/_astro/core.Ab1.js', '/_astro/side.Cd2.js']);
+  });
+});
+
+describe('withLowPriorityModuleScripts with imports', () => {
+  it('when scripts import modules, then each module is preloaded at low priority once, before the first script needing it', () => {
+    const graph: Record<string, string[]> = { '/_astro/a.js': ['/_astro/core.js'], '/_astro/b.js': ['/_astro/core.js', '/_astro/v.js'], '/_astro/v.js': ['/_astro/core.js'] };
+    const page = '<script type="module" src="/_astro/a.js"></script><script type="module" src="/_astro/b.js"></script>';
+    expect(withLowPriorityModuleScripts(page, (href) => graph[href] ?? [])).toBe(
+      '<link rel="modulepreload" href="/_astro/core.js" fetchpriority="low"><script type="module" fetchpriority="low" src="/_astro/a.js"></script>' +
+        '<link rel="modulepreload" href="/_astro/v.js" fetchpriority="low"><script type="module" fetchpriority="low" src="/_astro/b.js"></script>',
     );
   });
 });

@@ -59,13 +59,33 @@ export function hashSource(content: string): string {
   return `'sha256-${createHash('sha256').update(content).digest('base64')}'`;
 }
 
+/** The modules a built module imports statically (`from"./x.js"`, `import"./x.js"`), as hrefs beside it. */
+export function staticImports(source: string, href: string): string[] {
+  const folder = href.slice(0, href.lastIndexOf('/') + 1);
+  return [...new Set([...source.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)].map((match) => folder + match[1]))];
+}
+
 /**
- * The page with its module scripts fetched at low priority: they run after parsing anyway (deferred),
- * so they should not compete with the page's images, nor count as render-blocking for Lighthouse,
- * which takes any high-priority script for one.
+ * The page with its module scripts, and the modules they import, fetched at low priority: they run
+ * after parsing anyway (deferred), so they should not compete with the page's images, nor count as
+ * render-blocking for Lighthouse, which takes any high-priority script for one. The imports would be
+ * fetched at high priority once the script arrives; a low-priority modulepreload fetches each first.
+ * `importsOf` gives a module's static imports.
  */
-export function withLowPriorityModuleScripts(html: string): string {
-  return html.replace(/<script type="module" src="/g, '<script type="module" fetchpriority="low" src="');
+export function withLowPriorityModuleScripts(html: string, importsOf: (href: string) => readonly string[] = () => []): string {
+  const preloaded = new Set<string>();
+  return html.replace(/<script type="module" src="([^"]+)"/g, (_tag, src: string) => {
+    const links: string[] = [];
+    const pending = [...importsOf(src)];
+    while (pending.length) {
+      const href = pending.shift()!;
+      if (preloaded.has(href)) continue;
+      preloaded.add(href);
+      links.push(`<link rel="modulepreload" href="${href}" fetchpriority="low">`);
+      pending.push(...importsOf(href));
+    }
+    return `${links.join('')}<script type="module" fetchpriority="low" src="${src}"`;
+  });
 }
 
 /** The page with `criticalCss` inline in place of its stylesheet link. */
