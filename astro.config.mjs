@@ -20,6 +20,9 @@ export default defineConfig({
         "img-src 'self' data: blob:",
         "connect-src 'self'",
         "font-src 'self'",
+        // The offline service worker (/sw.js) and the web app manifest.
+        "worker-src 'self'",
+        "manifest-src 'self'",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
@@ -46,7 +49,7 @@ export default defineConfig({
                   { name: 'react', test: /node_modules[\\/]react[\\/]/ },
                   // What every page script and island starts with (API client, formatter, the messages'
                   // runtime), in one file rather than five: on /dashboard each request costs its headers.
-                  { name: 'core', test: /src[\\/](shared[\\/](api-client|format|sync|locale)\.ts|stores[\\/]query-cache\.ts|islands[\\/]common[\\/](locale|freshness-style)\.ts|paraglide[\\/]runtime\.js)/ },
+                  { name: 'core', test: /src[\\/](shared[\\/](api-client|format|sync|locale|offline-cache)\.ts|stores[\\/]query-cache\.ts|islands[\\/]common[\\/](locale|freshness-style)\.ts|paraglide[\\/]runtime\.js)/ },
                 ],
               },
             },

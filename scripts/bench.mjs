@@ -4,14 +4,14 @@
 // search mix sends every search once, so it measures the product rather than its caches.
 // BENCH_DATABASE_URL (a PostgreSQL server's URL, the role with CREATEDB) runs it on a throwaway
 // PostgreSQL database there instead of a SQLite file.
-import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { freePort, startPortal, testPostgresUrl, ADMIN_PASSWORD } from '../tests/support/portal.ts';
-import { CHROMIUM_ARGS, chromiumPath } from '../tests/support/chromium.ts';
 import { startSmtpServer } from '../tests/support/smtp-server.ts';
+import { lighthouseFigures } from './lighthouse-figures.mjs';
+import { pageWeights } from './page-weights.mjs';
 
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS || 100_000);
 const CONCURRENCY = 10;
@@ -53,20 +53,11 @@ try {
   console.log('\nCSV export of every receipt as the admin (streamed a batch at a time: the server\'s memory should barely grow):');
   await exportAll(admin);
 
-  console.log('\nPage weight, first visit as a customer (compressed bytes on the wire), in English and in Dutch:');
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-  for (const [path, cookie, budget] of [['/login', null, 90], ['/dashboard', customer, 30], ['/receipts', customer, 110]]) {
-    for (const locale of ['en-US', 'nl-NL']) {
-      const weight = await pageWeight(browser, path, cookie, locale);
-      console.log(
-        `  ${path.padEnd(11)} ${locale.slice(0, 2)} ${kb(weight.total)} of ${budget} KB in ${weight.requests} requests` +
-          ` (HTML ${kb(weight.html)}, CSS ${kb(weight.css)}, JS ${kb(weight.js)}, other ${kb(weight.other)})`,
-      );
-    }
-  }
-  const map = await mapWeight(browser, customer);
-  console.log(`  opening the map  ${kb(map.total)} of 50 KB more in ${map.requests} requests (CSS ${kb(map.css)}, JS ${kb(map.js)}, other ${kb(map.other)})`);
-  await browser.close();
+  console.log('\nPage weight, first visit as a customer (compressed bytes on the wire, the service worker included), in English and in Dutch:');
+  await pageWeights(portal.url, customer);
+
+  console.log('\nLighthouse, first visit, simulated Regular 3G (300 ms round trips, 700 kbit/s, 4x CPU slowdown):');
+  await lighthouseFigures(portal.url, customer);
 
   console.log(`\nGET /api/receipts, ${CONCURRENCY} connections, ${REQUESTS} requests a run (budget: new searches p99 ≤ 50 ms, no errors):`);
   const searches = newSearches(2 * REQUESTS + WARM_UP_REQUESTS);
@@ -286,62 +277,6 @@ async function signIn(username, password) {
   return response.headers.getSetCookie()[0].split(';')[0];
 }
 
-async function newPage(browser, cookie, locale = 'en-US') {
-  const context = await browser.newContext({ locale });
-  if (cookie) {
-    const [name, value] = cookie.split('=');
-    await context.addCookies([{ name, value, url: portal.url }]);
-  }
-  return { context, page: await context.newPage() };
-}
-
-function recordWeight(page) {
-  const weight = { total: 0, html: 0, css: 0, js: 0, other: 0, requests: 0 };
-  const pending = [];
-  const listener = (request) => {
-    pending.push(
-      request.sizes().then((sizes) => {
-        const bytes = sizes.responseBodySize + sizes.responseHeadersSize;
-        const type = request.resourceType();
-        const kind = type === 'document' ? 'html' : type === 'stylesheet' ? 'css' : type === 'script' ? 'js' : 'other';
-        weight[kind] += bytes;
-        weight.total += bytes;
-        weight.requests += 1;
-      }),
-    );
-  };
-  page.on('requestfinished', listener);
-  return async () => {
-    page.off('requestfinished', listener);
-    await Promise.all(pending);
-    return weight;
-  };
-}
-
-/** The browser's language (Accept-Language) picks the page's: the demo customer has no saved preference. */
-async function pageWeight(browser, path, cookie, locale) {
-  const { context, page } = await newPage(browser, cookie, locale);
-  const done = recordWeight(page);
-  await page.goto(portal.url + path, { waitUntil: 'networkidle' });
-  const weight = await done();
-  await context.close();
-  return weight;
-}
-
-/** What opening the tracking map adds to a loaded /receipts page: Leaflet JS + CSS, icons, the modal. */
-async function mapWeight(browser, cookie) {
-  const { context, page } = await newPage(browser, cookie);
-  await page.goto(`${portal.url}/receipts`, { waitUntil: "networkidle" });
-  const done = recordWeight(page);
-  await page.getByRole('row').nth(1).getByRole('button').first().click();
-  await page.getByRole('dialog', { name: 'Tracking Details' }).waitFor();
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(500);
-  const weight = await done();
-  await context.close();
-  return weight;
-}
-
 /** One GET over the keep-alive agent; the body as received (compressed bytes are not decoded). */
 function get(url, headers) {
   return new Promise((resolve, reject) => {
@@ -410,6 +345,3 @@ async function throughput(base, paths, cookie) {
   return rate;
 }
 
-function kb(bytes) {
-  return `${(bytes / KB).toFixed(1)} KB`;
-}

@@ -6,16 +6,30 @@ import { whenReady } from '~/server/bootstrap';
 import { clientAddress } from '~/server/http/client-address';
 import { brandingStyle } from '~/server/http/branding-style';
 import { tileImageSource, withImageSource, withStyleSource } from '~/server/http/csp';
+import { builtModuleImports } from '~/server/http/built-modules';
+import { criticalCss } from '~/server/http/first-paint-css';
+import {
+  hashSource,
+  hasIslands,
+  isFirstPage,
+  STYLESHEET_COOKIE,
+  STYLESHEET_COOKIE_MAX_AGE_SECONDS,
+  stylesheetCookieValue,
+  stylesheetHref,
+  withInlineCriticalCss,
+  withLowPriorityModuleScripts,
+} from '~/server/http/first-paint';
 import { AppError } from '~/server/http/errors';
 import { pageAccess } from '~/server/http/guard';
 import { chooseLocale, inLocale } from '~/server/http/locale';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
 import { rememberReturnPath } from '~/server/http/return-path';
-import { readSessionToken } from '~/server/http/session';
+import { markUser, readSessionToken } from '~/server/http/session';
 import { readBrandingOrDefaults } from '~/server/services/branding';
 import { findActiveSession } from '~/server/services/sessions';
 import { m } from '~/paraglide/messages.js';
+import { OFFLINE_PAGE } from '~/shared/offline-cache';
 import { LOCALE_COOKIE } from '~/shared/locale';
 
 /** The catch-all page: any path no other page claims. */
@@ -129,6 +143,8 @@ const loadSession = defineMiddleware(async (context, next) => {
   const session = await findActiveSession(readSessionToken(context.cookies));
   context.locals.user = session?.user ?? null;
   context.locals.sessionId = session?.sessionId ?? null;
+  // Sessions that began, or ended, without a sign-in or sign-out here (expiry, older sessions).
+  markUser(context.cookies, session?.user.id ?? null);
   return next();
 });
 
@@ -180,6 +196,29 @@ const brandPages = defineMiddleware(async (context, next) => {
   return response;
 });
 
+/**
+ * The first page a browser gets from this build paints from its HTML alone: the rules it uses inline
+ * instead of the stylesheet, which the next page links (src/server/http/first-paint.ts). The offline
+ * page is always so: the service worker keeps it on its own, without fetching a stylesheet for it.
+ */
+const firstPaintCss = defineMiddleware(async (context, next) => {
+  const response = await next();
+  if (context.request.method !== 'GET' || response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html')) return response;
+  const html = await response.text();
+  const href = stylesheetHref(html);
+  const policy = response.headers.get('Content-Security-Policy');
+  const offlinePage = context.url.pathname === OFFLINE_PAGE;
+  if (!href || !policy || (!offlinePage && !isFirstPage(context.cookies.get(STYLESHEET_COOKIE)?.value, href))) return new Response(html, response);
+  const headers = new Headers(response.headers);
+  headers.delete('Content-Length');
+  const secure = isHttps ? '; Secure' : '';
+  if (!offlinePage) headers.append('Set-Cookie', `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`);
+  const rules = hasIslands(html) ? '' : await criticalCss(html);
+  if (!rules) return new Response(withLowPriorityModuleScripts(html, builtModuleImports), { status: response.status, statusText: response.statusText, headers });
+  headers.set('Content-Security-Policy', withStyleSource(policy, hashSource(rules)));
+  return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules), builtModuleImports), { status: response.status, statusText: response.statusText, headers });
+});
+
 export const onRequest = sequence(
   securityHeaders,
   apiEnvelope,
@@ -191,5 +230,6 @@ export const onRequest = sequence(
   refuseCrossSite,
   guardPages,
   brandPages,
+  firstPaintCss,
 );
 

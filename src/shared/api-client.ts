@@ -4,6 +4,7 @@
  */
 import { m } from '~/paraglide/messages.js';
 import { API_TIMEOUT_MS, STORED_USER_KEY } from './constants';
+import { OFFLINE_ERROR_TYPE, STORED_AT_HEADER } from './offline-cache';
 import type { FieldIssue } from './validation';
 
 export interface ErrorEnvelope {
@@ -29,6 +30,10 @@ export class ApiError extends Error {
   get isExternal(): boolean {
     return this.errorType === 'EXTERNAL_API_ERROR';
   }
+  /** The server could not be reached and the service worker had no earlier answer to give. */
+  get isOffline(): boolean {
+    return this.errorType === OFFLINE_ERROR_TYPE;
+  }
 }
 
 /** Spec section 8: message, else details, else the error's own message, else a generic text. */
@@ -42,6 +47,9 @@ export function errorText(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
   return m.error_unexpected();
 }
+
+/** Fired on `window` with the time (ISO) of an answer that came from the service worker's cache. */
+export const OFFLINE_EVENT = 'portal:offline';
 
 /** Calls whose 401 means "wrong credentials", not "session gone". */
 const SESSION_EXEMPT = ['/auth/login', '/auth/profile'];
@@ -81,9 +89,15 @@ export async function apiBody<T extends { data: unknown }>(method: string, path:
     throw new ApiError(0, null, error instanceof Error && error.name === 'TimeoutError' ? m.api_request_timed_out() : m.api_network_error());
   }
   const payload = (await response.json().catch(() => null)) as { success?: boolean } | null;
-  if (response.ok && payload && payload.success !== false) return payload as T;
+  if (response.ok && payload && payload.success !== false) {
+    // An earlier answer the service worker kept: the shell shows since when (AppShell.astro).
+    const storedAt = response.headers.get(STORED_AT_HEADER);
+    if (storedAt) dispatchEvent(new CustomEvent(OFFLINE_EVENT, { detail: storedAt }));
+    return payload as T;
+  }
 
   const envelope = payload && payload.success === false ? (payload as ErrorEnvelope) : null;
+  if (envelope?.errorType === OFFLINE_ERROR_TYPE) envelope.message = m.offline_needs_connection();
   const error = new ApiError(response.status, envelope, envelope?.message ?? m.api_request_failed({ status: String(response.status) }));
   if (response.status === 401 && !error.isExternal && !SESSION_EXEMPT.includes(path)) {
     forgetStoredUser();

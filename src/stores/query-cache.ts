@@ -24,10 +24,13 @@ export const DATA_CACHE: CachePolicy = { freshMs: 5 * MINUTE, keepMs: 10 * MINUT
 
 export const MAX_RETRIES = 3;
 
-/** After `failures` failed attempts: try again unless the answer was a 4xx or the retries are spent. */
+/**
+ * After `failures` failed attempts: try again unless the answer was a 4xx, the service worker said the
+ * server cannot be reached (it just tried), or the retries are spent.
+ */
 export function shouldRetry(failures: number, error: unknown): boolean {
-  const clientError = error instanceof ApiError && error.status >= 400 && error.status < 500;
-  return !clientError && failures <= MAX_RETRIES;
+  const final = error instanceof ApiError && ((error.status >= 400 && error.status < 500) || error.isOffline);
+  return !final && failures <= MAX_RETRIES;
 }
 
 /** 1 s, 2 s, 4 s … at most 30 s. */

@@ -42,7 +42,7 @@ function expectRateLimited(response: ApiResponse): number {
   expect(response.headers.get('retry-after')).toBe(String(retryAfter));
   const [, minutes, seconds] = MESSAGE.exec(response.body.message)!;
   expect(Number(minutes) * 60 + Number(seconds)).toBe(retryAfter);
-  // No session comes of it.
+  // No session comes of it (the offline cache's user marker may be refreshed beside it).
   expect(response.headers.getSetCookie().filter((cookie) => cookie.startsWith('portal_session='))).toEqual([]);
   return retryAfter;
 }

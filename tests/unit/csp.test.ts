@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tileImageSource, withImageSource, withStyleSource } from '~/server/http/csp';
+import { inlineHash, tileImageSource, withImageSource, withStyleSource } from '~/server/http/csp';
 
 /** The shape Astro sends: configured directives joined by ';', its own ones by '; '. */
 const PAGE_POLICY =
@@ -71,5 +71,11 @@ describe('withStyleSource', () => {
   it('when the policy has no style-src, then it is left as it is', () => {
     const closed = "default-src 'none'; frame-ancestors 'none'";
     expect(withStyleSource(closed, "'sha256-xyz='")).toBe(closed);
+  });
+});
+
+describe('inlineHash', () => {
+  it('when given a script, then the SHA-256 source a browser computes for it', () => {
+    expect(inlineHash("alert('hi')")).toBe('sha256-XTqNqFSUlZHAW7f/OGNYSOEzxKhjdAAGMXoid2VEbJk=');
   });
 });

@@ -23,6 +23,10 @@ describe('shouldRetry and retryDelay', () => {
     expect(shouldRetry(MAX_RETRIES + 1, httpError(status))).toBe(false);
   });
 
+  it("when the service worker answered that the server cannot be reached (it just tried), then no retry", () => {
+    expect(shouldRetry(1, new ApiError(503, { success: false, errorType: 'OFFLINE' }, 'offline'))).toBe(false);
+  });
+
   it('when a plain error (a network failure), then retried like a 5xx', () => {
     expect(shouldRetry(1, new TypeError('Failed to fetch'))).toBe(true);
   });

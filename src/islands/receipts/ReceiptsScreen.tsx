@@ -15,6 +15,7 @@ import { createQuery, DATA_CACHE, LIST_CACHE } from '~/stores/query-cache';
 import { freshnessTickMs, shouldRecheck } from '~/shared/sync';
 import { Freshness, useNow } from '../common/Freshness';
 import { adoptLocale } from '../common/locale';
+import { takeEarlyMapClick } from './early-clicks';
 import { ListFooter } from './ListFooter';
 import { ReceiptDetailsModal } from './ReceiptDetailsModal';
 import { ReceiptFilters } from './ReceiptFilters';
@@ -160,6 +161,13 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
     setMapReceipt(receipt);
   }
 
+  // A status button tapped before this island hydrated (receipts.astro recorded it): its map opens now.
+  useEffect(() => {
+    const receiptId = takeEarlyMapClick();
+    const receipt = answer?.data.find((candidate) => String(candidate.id) === receiptId);
+    if (receipt) showMap(receipt);
+  }, []);
+
   return (
     <>
       <ReceiptFilters
@@ -240,7 +248,7 @@ function ListFailure({ error, onRetry }: ListFailureProps) {
           <p className="max-w-md opacity-80">{serverBusyText()}</p>
         </>
       ) : (
-        <p className="text-error">{m.receipts_load_failed_try_later()}</p>
+        <p className="text-error">{error instanceof ApiError && error.isOffline ? m.offline_needs_connection() : m.receipts_load_failed_try_later()}</p>
       )}
       <button type="button" className="btn btn-sm btn-outline" onClick={onRetry}>
         {busy ? m.common_try_again() : m.common_retry()}

@@ -101,6 +101,7 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
                   type="button"
                   className={`badge badge-soft h-auto max-w-32 cursor-pointer py-1 text-xs leading-tight font-medium ${TONE_BADGE[statusTone(receipt.status)]}`}
                   title={m.receipts_show_tracking_map()}
+                  data-tracking-map={receipt.id}
                   onClick={() => onShowMap(receipt)}
                 >
                   {statusLabel(receipt.status)}

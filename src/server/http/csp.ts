@@ -3,6 +3,7 @@
  * MAP_TILE_URL and the branding style from the admin's settings at run time: these pure steps let
  * the middleware allow them.
  */
+import { createHash } from 'node:crypto';
 
 /**
  * The CSP source (scheme and host) of a Leaflet tile URL template, or null when there is none to add:
@@ -34,6 +35,11 @@ export function withImageSource(policy: string, source: string | null): string {
 /** The policy with `source` (such as a style hash) added to its style-src directive, if it has one. */
 export function withStyleSource(policy: string, source: string | null): string {
   return withDirectiveSource(policy, 'style-src', source);
+}
+
+/** The hash of an inline script or style as Astro's `csp.insertScriptHash` takes it: `sha256-…`. */
+export function inlineHash(content: string): `sha256-${string}` {
+  return `sha256-${createHash('sha256').update(content).digest('base64')}`;
 }
 
 function withDirectiveSource(policy: string, directiveName: string, source: string | null): string {

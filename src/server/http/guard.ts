@@ -26,6 +26,9 @@ const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> 
   ['/login', 'public'],
   ['/logout', 'public'],
   ['/language', 'public'],
+  // The service worker's "needs a connection" page, and what phones read to add the portal to their home screen.
+  ['/offline', 'public'],
+  ['/manifest.webmanifest', 'public'],
   // Opened from an e-mail; the signed token in the link is the authority.
   ['/email/unsubscribe', 'public'],
   // The built-in sandbox provider stands in for another company's server: no portal session there.

@@ -3,6 +3,7 @@
  * and closing a session for a request, shared by the JSON API and the plain form posts.
  */
 import type { APIContext, AstroCookies } from 'astro';
+import { USER_MARKER_COOKIE } from '~/shared/offline-cache';
 import type { LoginPayload, SessionUser } from '~/shared/validation';
 import { config, isHttps } from '../config';
 import { signInUser, signOutUser } from '../services/auth';
@@ -24,10 +25,26 @@ export async function openSession(context: RequestContext, payload: LoginPayload
     secure: isHttps,
     maxAge: config.sessionMaxHours * 3600,
   });
+  markUser(context.cookies, user.id);
   return user;
 }
 
 export async function closeSession(context: RequestContext): Promise<void> {
   await signOutUser(readSessionToken(context.cookies));
   context.cookies.delete(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isHttps });
+  markUser(context.cookies, null);
+}
+
+/**
+ * Names the signed-in user (or no one) in a cookie the service worker can read: it shows kept screens
+ * only to the user they belong to, and drops them for anyone else (src/shared/offline-cache.ts). It
+ * holds no secret; the session cookie stays the authority.
+ */
+export function markUser(cookies: AstroCookies, userId: number | null): void {
+  const marked = cookies.get(USER_MARKER_COOKIE)?.value;
+  if (userId === null) {
+    if (marked !== undefined) cookies.delete(USER_MARKER_COOKIE, { path: '/', sameSite: 'lax', secure: isHttps });
+  } else if (marked !== String(userId)) {
+    cookies.set(USER_MARKER_COOKIE, String(userId), { path: '/', sameSite: 'lax', secure: isHttps, maxAge: config.sessionMaxHours * 3600 });
+  }
 }

@@ -1,0 +1,145 @@
+// Page weights of design.md "Budgets" (compressed bytes on the wire, first visit, as a customer, in
+// English and in Dutch), and what the offline service worker adds. Used by scripts/bench.mjs;
+// `node scripts/page-weights.mjs` runs it alone against a small portal (BENCH_RECEIPTS, default 2,000).
+import { chromium } from '@playwright/test';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, chromiumPath } from '../tests/support/chromium.ts';
+
+const KB = 1024;
+const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+
+/** Prints the weights for `baseUrl`, signed in as `customerCookie` (`name=value`) where a page needs it. */
+export async function pageWeights(baseUrl, customerCookie) {
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  try {
+    for (const [path, cookie, budget] of [['/login', null, 90], ['/dashboard', customerCookie, 30], ['/receipts', customerCookie, 110]]) {
+      for (const locale of ['en-US', 'nl-NL']) {
+        const weight = await pageWeight(browser, baseUrl, path, cookie, locale);
+        console.log(
+          `  ${path.padEnd(11)} ${locale.slice(0, 2)} ${kb(weight.total)} of ${budget} KB in ${weight.requests} requests` +
+            ` (HTML ${kb(weight.html)}, CSS ${kb(weight.css)}, JS ${kb(weight.js)}, other ${kb(weight.other)}, service worker ${kb(weight.worker)})`,
+        );
+      }
+    }
+    const map = await mapWeight(browser, baseUrl, customerCookie);
+    console.log(`  opening the map  ${kb(map.total)} of 50 KB more in ${map.requests} requests (CSS ${kb(map.css)}, JS ${kb(map.js)}, other ${kb(map.other)})`);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function newPage(browser, baseUrl, cookie, locale = 'en-US') {
+  const context = await browser.newContext({ locale });
+  if (cookie) {
+    const [name, value] = cookie.split('=');
+    await context.addCookies([{ name, value, url: baseUrl }]);
+  }
+  return { context, page: await context.newPage() };
+}
+
+/**
+ * Counts every response the context receives: the page's own, and those of the service worker a
+ * signed-in page registers (its script, and what it fetches on install), which count in the budget.
+ */
+function recordWeight(context) {
+  const weight = { total: 0, html: 0, css: 0, js: 0, other: 0, worker: 0, requests: 0 };
+  const pending = [];
+  const listener = (request) => {
+    pending.push(
+      (async () => {
+        // A request the worker answered is counted once, as the worker's own fetch from the network.
+        if ((await request.response())?.fromServiceWorker()) return;
+        const sizes = await request.sizes();
+        // Chromium reports no body for the worker's own script: its compressed length is asked for here.
+        const body = sizes.responseBodySize || (request.resourceType() === 'script' ? await compressedLength(request.url()) : 0);
+        const bytes = body + sizes.responseHeadersSize;
+        const kind = kindOf(request);
+        weight[kind] += bytes;
+        weight.total += bytes;
+        weight.requests += 1;
+      })(),
+    );
+  };
+  context.on('requestfinished', listener);
+  return async () => {
+    context.off('requestfinished', listener);
+    await Promise.all(pending);
+    return weight;
+  };
+}
+
+/** The worker's script and the page it keeps at install are its own; what it fetches for the page is the page's. */
+function kindOf(request) {
+  const { pathname } = new URL(request.url());
+  if (pathname === '/sw.js' || pathname === '/offline') return 'worker';
+  if (request.resourceType() === 'document') return 'html';
+  if (pathname.endsWith('.css')) return 'css';
+  if (pathname.endsWith('.js')) return 'js';
+  return 'other';
+}
+
+/** The length of `url`'s body as sent brotli-compressed (node:http leaves it compressed). */
+function compressedLength(url) {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { 'Accept-Encoding': 'br' } }, (response) => {
+      let length = 0;
+      response.on('data', (chunk) => (length += chunk.length));
+      response.on('end', () => resolve(length));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** The browser's language (Accept-Language) picks the page's: the demo customer has no saved preference. */
+async function pageWeight(browser, baseUrl, path, cookie, locale) {
+  const { context, page } = await newPage(browser, baseUrl, cookie, locale);
+  const done = recordWeight(context);
+  await page.goto(baseUrl + path, { waitUntil: 'networkidle' });
+  // The worker installs after the page has loaded: its fetches count once it is active.
+  if (cookie) await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForLoadState('networkidle');
+  const weight = await done();
+  await context.close();
+  return weight;
+}
+
+/** What opening the tracking map adds to a loaded /receipts page: Leaflet JS + CSS, icons, the modal. */
+async function mapWeight(browser, baseUrl, cookie) {
+  const { context, page } = await newPage(browser, baseUrl, cookie);
+  await page.goto(`${baseUrl}/receipts`, { waitUntil: 'networkidle' });
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const done = recordWeight(context);
+  await page.getByRole('row').nth(1).getByRole('button').first().click();
+  await page.getByRole('dialog', { name: 'Tracking Details' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+  const weight = await done();
+  await context.close();
+  return weight;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { startPortal } = await import('../tests/support/portal.ts');
+  const password = 'bench-demo-password';
+  const receipts = process.env.BENCH_RECEIPTS || '2000';
+  const portal = await startPortal({ DEMO_USERS: 'true', DEMO_PASSWORD: password, SANDBOX_RECEIPTS: receipts, MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
+  try {
+    // The demo customer appears once the first sync has mirrored the sandbox.
+    let response;
+    for (let attempt = 0; attempt < 120 && !response?.ok; attempt += 1) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 500));
+      response = await fetch(`${portal.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { Origin: portal.url, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'demo', password }),
+      });
+    }
+    if (!response.ok) throw new Error(`sign-in: ${response.status}`);
+    console.log(`Page weight, first visit as a customer (compressed bytes on the wire), ${receipts}-receipt sandbox:`);
+    const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('portal_session='));
+    await pageWeights(portal.url, session.split(';')[0]);
+  } finally {
+    await portal.stop();
+  }
+}

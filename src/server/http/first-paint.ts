@@ -1,0 +1,96 @@
+/**
+ * First paint from the HTML alone (design.md "Budgets"): the first page a browser gets from this build
+ * carries the rules its own markup uses in a <style> instead of the stylesheet link, so it paints
+ * without another request and downloads no rule it does not use. A cookie naming the stylesheet says a
+ * page was shown: the next pages link the stylesheet as usual, the first of them downloads it, and the
+ * browser takes it from its immutable cache after that. A new build renames the stylesheet, so an old
+ * cookie no longer matches and the next page is a first page again.
+ *
+ * A page with islands links the stylesheet on a first visit too: what its islands render after the
+ * server's markup needs rules that markup does not show.
+ *
+ * The pure steps live here; the critical rules come from beasties (first-paint-css.ts).
+ */
+import { createHash } from 'node:crypto';
+
+export const STYLESHEET_COOKIE = 'stylesheet';
+/** A year, like the stylesheet's own cache lifetime (server.mjs). */
+export const STYLESHEET_COOKIE_MAX_AGE_SECONDS = 31_536_000;
+
+const STYLESHEET_LINK = /<link rel="stylesheet" href="(\/_astro\/[^"]+\.css)"\s*\/?>/;
+
+/** The href of the page's build stylesheet (`/_astro/….css`), or null when it links none. */
+export function stylesheetHref(html: string): string | null {
+  return STYLESHEET_LINK.exec(html)?.[1] ?? null;
+}
+
+/** The value of the cookie that says a page of the build linking `href` was shown: the file's name. */
+export function stylesheetCookieValue(href: string): string {
+  return href.slice(href.lastIndexOf('/') + 1);
+}
+
+/** Whether the cookie says this browser was shown a page of this very build (not an older one's). */
+export function isFirstPage(cookieValue: string | undefined, href: string): boolean {
+  return cookieValue !== stylesheetCookieValue(href);
+}
+
+/** Whether the page has islands (React components hydrated in the browser). */
+export function hasIslands(html: string): boolean {
+  return html.includes('<astro-island');
+}
+
+/**
+ * What the critical rules depend on: the class names, ids, attribute names and elements of the markup.
+ * Pages with the same set share one computed result (a dashboard differs from another by its figures).
+ */
+export function markupKey(html: string): string {
+  const tokens = new Set<string>();
+  for (const [, name, attributes] of html.matchAll(/<([a-zA-Z][\w-]*)([^>]*)>/g)) {
+    tokens.add(`<${name!.toLowerCase()}`);
+    for (const [, value] of attributes!.matchAll(/\sclass="([^"]*)"/g)) for (const className of value!.split(/\s+/)) if (className) tokens.add(`.${className}`);
+    for (const [, value] of attributes!.matchAll(/\sid="([^"]*)"/g)) tokens.add(`#${value}`);
+    for (const [, attribute] of attributes!.replace(/"[^"]*"/g, '""').matchAll(/\s([a-zA-Z][\w:-]*)/g)) tokens.add(`[${attribute}`);
+  }
+  return createHash('sha256').update([...tokens].sort().join(' ')).digest('base64');
+}
+
+/** The CSP source that allows exactly this inline content: `'sha256-…'`. */
+export function hashSource(content: string): string {
+  return `'sha256-${createHash('sha256').update(content).digest('base64')}'`;
+}
+
+/** The modules a built module imports statically (`from"./x.js"`, `import"./x.js"`), as hrefs beside it. */
+export function staticImports(source: string, href: string): string[] {
+  const folder = href.slice(0, href.lastIndexOf('/') + 1);
+  return [...new Set([...source.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)].map((match) => folder + match[1]))];
+}
+
+/**
+ * The page with its module scripts, and the modules they import, fetched at low priority: they run
+ * after parsing anyway (deferred), so they should not compete with the page's images, nor count as
+ * render-blocking for Lighthouse, which takes any high-priority script for one. The imports would be
+ * fetched at high priority once the script arrives; a low-priority modulepreload fetches each first.
+ * `importsOf` gives a module's static imports.
+ */
+export function withLowPriorityModuleScripts(html: string, importsOf: (href: string) => readonly string[] = () => []): string {
+  const preloaded = new Set<string>();
+  return html.replace(/<script type="module" src="([^"]+)"/g, (_tag, src: string) => {
+    const links: string[] = [];
+    const pending = [...importsOf(src)];
+    while (pending.length) {
+      const href = pending.shift()!;
+      if (preloaded.has(href)) continue;
+      preloaded.add(href);
+      links.push(`<link rel="modulepreload" href="${href}" fetchpriority="low">`);
+      pending.push(...importsOf(href));
+    }
+    return `${links.join('')}<script type="module" fetchpriority="low" src="${src}"`;
+  });
+}
+
+/** The page with `criticalCss` inline in place of its stylesheet link. */
+export function withInlineCriticalCss(html: string, criticalCss: string): string {
+  const link = STYLESHEET_LINK.exec(html);
+  if (!link) return html;
+  return html.slice(0, link.index) + `<style>${criticalCss}</style>` + html.slice(link.index + link[0].length);
+}
