@@ -1,7 +1,7 @@
 /**
  * The mirror: receipts and their packages copied from the provider, incrementally by the
  * provider's update time, with a periodic full pass that also removes what the provider deleted.
- * One sync at a time; callers during a run share its outcome.
+ * One sync at a time, across every process on the database (sync-lease.ts); callers during a run share its outcome.
  */
 import { Op, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
@@ -19,6 +19,7 @@ import { forgetStatusHistories, recordStatusChanges, type StatusChange } from '.
 import { prepareReceiptOrders } from './receipt-order';
 import { indexShortSearch } from './receipt-search';
 import { clearResponseCache } from './response-cache';
+import { syncExclusively } from './sync-lease';
 import { readSyncState, saveSyncState } from './sync-state';
 
 const PAGE_SIZE = 500;
@@ -152,10 +153,18 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
   }
 }
 
-let running: Promise<SyncOutcome> | undefined;
+const toSyncResult = (outcome: SyncOutcome): SyncResult => ({
+  full: outcome.full,
+  written: outcome.written,
+  deleted: outcome.deleted,
+  statusChanges: outcome.statusChanges.length,
+  finishedAt: outcome.finishedAt.toISOString(),
+});
 
-export function syncReceipts(options: { full?: boolean } = {}): Promise<SyncOutcome> {
-  running ??= runSync(options.full ?? false).finally(() => {
+let running: Promise<SyncResult> | undefined;
+
+export function syncReceipts(options: { full?: boolean } = {}): Promise<SyncResult> {
+  running ??= syncExclusively(async () => toSyncResult(await runSync(options.full ?? false))).finally(() => {
     running = undefined;
   });
   return running;
@@ -174,14 +183,7 @@ function syncFailure(error: ProviderError): AppError {
 /** Syncs the mirror now, or joins the sync already running, and tells what it did once it is done. */
 export async function syncReceiptsNow(): Promise<SyncResult> {
   try {
-    const outcome = await syncReceipts();
-    return {
-      full: outcome.full,
-      written: outcome.written,
-      deleted: outcome.deleted,
-      statusChanges: outcome.statusChanges.length,
-      finishedAt: outcome.finishedAt.toISOString(),
-    };
+    return await syncReceipts();
   } catch (error) {
     if (error instanceof ProviderError) throw syncFailure(error);
     throw error;
