@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngFile } from '../support/images';
-import { startPortal, type Portal } from '../support/portal';
+import { newPortalFolder, startPortal, testPostgresUrl, type Portal } from '../support/portal';
 import { ApiClient, type ApiResponse } from './client';
 import { createUser, eventually, expectError, queryDatabase, signedInAdmin, signIn, waitForMirror, type TestUser } from './helpers';
 
@@ -203,4 +203,20 @@ describe('uploaded images', () => {
     expect(Date.now() - since).toBeLessThanOrEqual(ONE_SECOND_AND_A_REQUEST);
     expect((await imageAt(portalB, '/api/logo/image')).bytes.equals(logo)).toBe(true);
   });
+});
+
+describe('start', () => {
+  // On SQLite the processes share one machine, and README asks to start them one after another after an upgrade.
+  it.skipIf(!testPostgresUrl)('when two processes start at once on a new database, then both start (one migrates, the other waits)', async () => {
+    const dir = await newPortalFolder();
+    const env = { PROVIDER: 'http', PROVIDER_URL: `${portalA.url}/sandbox`, PROVIDER_ISSUER: `${portalA.url}/sandbox` };
+    const started = await Promise.allSettled([startPortal(env, { dir }), startPortal(env, { dir })]);
+    const portals = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    try {
+      expect(started.map((result) => (result.status === 'rejected' ? String(result.reason).slice(0, 800) : 'started'))).toEqual(['started', 'started']);
+      for (const portal of portals) expect((await signedInAdmin(portal).then((admin) => admin.get('/api/auth/profile'))).status).toBe(200);
+    } finally {
+      for (const [index, portal] of portals.entries()) await portal.stop({ keepDir: index < portals.length - 1 });
+    }
+  }, 60_000);
 });

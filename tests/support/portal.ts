@@ -104,6 +104,13 @@ async function dropDatabaseOf(dir: string): Promise<void> {
   }
 }
 
+/** A fresh portal folder with its database, for portals started on it at once (several processes of one portal). */
+export async function newPortalFolder(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
+  await databaseOf(dir);
+  return dir;
+}
+
 export async function startPortal(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Portal> {
   const shared = options.dir ?? options.alongside?.dir;
   const dir = shared ?? (await mkdtemp(path.join(tmpdir(), 'portal-test-')));
