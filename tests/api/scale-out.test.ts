@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngFile } from '../support/images';
 import { newPortalFolder, startPortal, testPostgresUrl, type Portal } from '../support/portal';
 import { ApiClient, type ApiResponse } from './client';
-import { createUser, eventually, expectError, queryDatabase, signedInAdmin, signIn, waitForMirror, type TestUser } from './helpers';
+import { createUser, eventually, expectError, queryDatabase, signedInAdmin, signIn, waitForMirror, writeDatabase, type TestUser } from './helpers';
 
 let portalA: Portal;
 let portalB: Portal;
@@ -149,6 +149,20 @@ describe('sync', () => {
     } finally {
       await fetch(`${portalA.url}/sandbox/control/recover`, { method: 'POST' });
     }
+  });
+
+  it('when the process holding the sync lease died, then a sync asked for waits until the lease expires and runs', async () => {
+    // What a process killed mid-sync leaves: the lease held, with no outcome, for three more seconds.
+    const expiresAt = Date.now() + 3_000;
+    await writeDatabase(portalA, 'UPDATE sync_lease SET holder = ?, run = ?, expiresAt = ?, outcome = NULL', ['a-dead-process', 'its-sync', expiresAt]);
+
+    const answer = await adminB.post('/api/sync');
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
+    expect(Date.parse(answer.body.data.finishedAt)).toBeGreaterThanOrEqual(expiresAt);
+    const [lease] = await queryDatabase<{ expiresAt: number | string; run: string }>(portalA, 'SELECT run, expiresAt FROM sync_lease');
+    expect(lease!.run).not.toBe('its-sync');
+    expect(Number(lease!.expiresAt)).toBe(0);
   });
 });
 
