@@ -1,5 +1,5 @@
 /** Everything the portal needs before its first answer, done once per process. */
-import { connectDatabase } from './db';
+import { connectDatabase, oneStartAtATime } from './db';
 import { migrateDatabase } from './db/migrate';
 import { loadAppSecret } from './secrets';
 import { purgeOldLoginAttempts } from './services/login-limiter';
@@ -20,9 +20,11 @@ async function housekeeping(): Promise<void> {
 async function start(): Promise<void> {
   await connectDatabase();
   offerShutdown();
-  await migrateDatabase();
   loadAppSecret();
-  await ensureFirstAdmin();
+  await oneStartAtATime(async () => {
+    await migrateDatabase();
+    await ensureFirstAdmin();
+  });
   await prepareDecoyHash();
   await housekeeping();
   setInterval(() => housekeeping().catch((error) => console.error('Housekeeping failed:', error)), HOUSEKEEPING_INTERVAL_MS).unref();

@@ -3,6 +3,7 @@
  * the way a user runs it. Used by the API tests and the benchmark. The database is a SQLite file in
  * the portal's folder, or, with TEST_DATABASE_URL (a PostgreSQL server's URL; the role needs
  * CREATEDB), a throwaway database of its own on that server, created on start and dropped on stop.
+ * A second process may join a portal's folder and database (`alongside`), as a scaled-out portal runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +38,11 @@ export interface StartOptions {
   dir?: string;
   /** Listen here instead of on a free port (a redirect URI registered before the start). */
   port?: number;
+  /**
+   * Another process of that portal (scaling out): on its database, app-secret and uploads. Stopping
+   * it leaves them to that portal.
+   */
+  alongside?: Portal;
 }
 
 export function freePort(): Promise<number> {
@@ -100,7 +106,7 @@ async function dropDatabaseOf(dir: string): Promise<void> {
   }
 }
 
-/** A fresh portal folder with its (empty) database, for a portal started on it later (`dir` of StartOptions). */
+/** A fresh portal folder with its (empty) database, for portals started on it later (`dir` of StartOptions), one or several at once. */
 export async function newPortalFolder(): Promise<{ dir: string; databaseUrl: string }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
   return { dir, databaseUrl: await databaseOf(dir) };
@@ -110,7 +116,8 @@ export async function newPortalFolder(): Promise<{ dir: string; databaseUrl: str
 export const removePortalFolder = (dir: string) => removeFolder(dir);
 
 export async function startPortal(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Portal> {
-  const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'portal-test-')));
+  const shared = options.dir ?? options.alongside?.dir;
+  const dir = shared ?? (await mkdtemp(path.join(tmpdir(), 'portal-test-')));
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const databaseUrl = await databaseOf(dir);
@@ -152,7 +159,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
     await started;
   } catch (error) {
     child.kill('SIGTERM');
-    if (!options.dir) await removeFolder(dir);
+    if (!shared) await removeFolder(dir);
     throw error;
   }
 
@@ -163,7 +170,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
     pid: child.pid!,
     output: () => output,
     exited,
-    async stop({ keepDir = false } = {}) {
+    async stop({ keepDir = options.alongside !== undefined } = {}) {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');

@@ -61,3 +61,29 @@ export async function connectDatabase(): Promise<void> {
     await sequelize.query('PRAGMA foreign_keys = ON');
   }
 }
+
+/** A key no other advisory lock on the database uses: "FPST" in ASCII. */
+const START_LOCK = 0x4650_5354;
+
+/**
+ * Runs `work` (migrations, the first admin) while no other process on the same PostgreSQL database runs
+ * its own: processes started at once then set up the database one after another. The lock is a
+ * session's, so it is held on a connection of its own. SQLite serves processes of one machine, which
+ * README asks to start one after another after an upgrade.
+ */
+export async function oneStartAtATime<T>(work: () => Promise<T>): Promise<T> {
+  if (isSqlite) return work();
+  type PgConnection = { query(sql: string, values: unknown[]): Promise<unknown> };
+  const manager = sequelize.connectionManager as unknown as { getConnection(): Promise<PgConnection>; releaseConnection(connection: PgConnection): void };
+  const connection = await manager.getConnection();
+  try {
+    await connection.query('SELECT pg_advisory_lock($1)', [START_LOCK]);
+    try {
+      return await work();
+    } finally {
+      await connection.query('SELECT pg_advisory_unlock($1)', [START_LOCK]);
+    }
+  } finally {
+    manager.releaseConnection(connection);
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * Logo, background image and card opacity (spec "Logo Management", "Background Management"). Every
- * page reads them, so they are kept in memory (the portal is one process) and reloaded after each
- * write: a page view costs no query.
+ * page reads them, so they are kept in memory, reloaded after each write of this process and read
+ * again at most once a second for the writes of other processes on the database: a page view costs
+ * no query. The files live in UPLOADS_DIR, which every process serving the portal shares.
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { roundCardOpacity, type BackgroundInfo, type LogoInfo } from '~/shared/b
 import { CARD_OPACITY_DEFAULT } from '~/shared/constants';
 import { config } from '../config';
 import { BrandingImage, BrandingSettings, type BrandingImageKind } from '../db/models';
+import { RECENT_ROWS_MAX_AGE_MS } from '../db/recent-rows';
 import { AppError } from '../http/errors';
 
 /** A file already stored in UPLOADS_DIR under a name the server chose. */
@@ -56,15 +58,17 @@ async function loadBranding(): Promise<Branding> {
   };
 }
 
-let current: Promise<Branding> | undefined;
+let current: { branding: Promise<Branding>; readAt: number } | undefined;
 
-/** What the layouts show; read from the database once per process. */
+/** What the layouts show; read from the database at most once a second. */
 export function readBranding(): Promise<Branding> {
-  current ??= loadBranding().catch((error: unknown) => {
-    current = undefined;
-    throw error;
+  if (current && performance.now() - current.readAt < RECENT_ROWS_MAX_AGE_MS) return current.branding;
+  const reading = { branding: loadBranding(), readAt: performance.now() };
+  current = reading;
+  reading.branding.catch(() => {
+    if (current === reading) current = undefined;
   });
-  return current;
+  return reading.branding;
 }
 
 const DEFAULT_BRANDING: Branding = { logo: null, background: null, cardOpacity: CARD_OPACITY_DEFAULT };
@@ -101,7 +105,8 @@ const removeFile = (fileName: string) => rm(path.join(config.uploadsDir, fileNam
 /** Records the new file, then removes the one it replaces; if the record fails, the new file goes. */
 function replaceImage(kind: BrandingImageKind, image: NewImage): Promise<Branding> {
   return exclusive(async () => {
-    const previous = (await readBranding())[kind];
+    // Read afresh: another process may have replaced the image within the last second.
+    const previous = (await reload())[kind];
     try {
       await BrandingImage.upsert({ kind, ...image, uploadedAt: new Date() });
     } catch (error) {
@@ -116,7 +121,7 @@ function replaceImage(kind: BrandingImageKind, image: NewImage): Promise<Brandin
 
 function removeImage(kind: BrandingImageKind): Promise<Branding> {
   return exclusive(async () => {
-    const previous = (await readBranding())[kind];
+    const previous = (await reload())[kind];
     if (!previous) throw new AppError('NOT_FOUND', NOTHING_TO_DELETE[kind]());
     await BrandingImage.destroy({ where: { kind } });
     const branding = await reload();
@@ -188,7 +193,9 @@ export interface ImageFile {
 
 /** The stored bytes of the logo or background, or null when there is none (or its file is missing). */
 export async function openImage(kind: BrandingImageKind, version: string | null): Promise<ImageFile | null> {
-  const image = (await readBranding())[kind];
+  let image = (await readBranding())[kind];
+  // A later version than this process knows was uploaded through another process.
+  if (Number(version) > (image?.uploadedAt.getTime() ?? 0)) image = (await reload())[kind];
   if (!image) return null;
   // An open file stays readable even if a new upload removes it meanwhile.
   let handle: FileHandle;

@@ -8,6 +8,7 @@
  * under the limit: parallel guesses cannot slip through, and no write lock is held while hashing.
  * When only running checks fill the limit, an attempt waits for one of them to end rather than being
  * refused: a correct password takes its check back, so parallel correct sign-ins all get through.
+ * The counters live in the database only, so several portal processes on it count together.
  */
 import { QueryTypes } from 'sequelize';
 import { rateLimitMessage } from '~/shared/format';
@@ -30,11 +31,20 @@ interface CounterRow {
 
 const windowMs = () => config.loginWindowSeconds * 1000;
 
-/** Attempts under way in this process, per counter key: what a waiting attempt waits for. */
+/** Attempts under way in this process, per counter key: a waiting attempt wakes as soon as one ends. */
 const running = new Map<string, Set<Promise<void>>>();
 
-/** The only writer of the counters is this process, so a running check it does not know of was lost. */
 const othersRunning = (key: string, own: Promise<void>) => [...(running.get(key) ?? [])].filter((attempt) => attempt !== own);
+
+/** How often a waiting attempt looks again: checks running in other processes on the database end unseen. */
+const RECHECK_MS = 50;
+/**
+ * Far longer than a password check takes: running checks that left a counter unchanged this long
+ * were lost with a process that died mid-check, and are forgotten.
+ */
+const LOST_AFTER_MS = 10_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Counts a check when the counter has room; true when it did. */
 async function tryCount({ key, limit }: Counter, now: number): Promise<boolean> {
@@ -61,6 +71,7 @@ async function readCounter(key: string): Promise<CounterRow | undefined> {
 
 /** Counts one check on the counter, waiting while running checks fill it; 429 when failures do. */
 async function count(counter: Counter, own: Promise<void>): Promise<void> {
+  let unchanged: { row: string; since: number } | undefined;
   for (;;) {
     const now = Date.now();
     if (await tryCount(counter, now)) return;
@@ -71,9 +82,16 @@ async function count(counter: Counter, own: Promise<void>): Promise<void> {
       const retryAfter = Math.max(1, Math.ceil((windowEndsAt - now) / 1000));
       throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), { retryAfter });
     }
-    const others = othersRunning(counter.key, own);
-    if (others.length > 0) await Promise.race(others);
-    else await sequelize.query('UPDATE login_attempts SET pending = 0 WHERE "key" = :key', { replacements: { key: counter.key } });
+    const seen = `${row.failures} ${row.pending} ${row.windowStartedAt}`;
+    if (unchanged?.row !== seen) unchanged = { row: seen, since: now };
+    else if (now - unchanged.since >= LOST_AFTER_MS) {
+      await sequelize.query('UPDATE login_attempts SET pending = 0 WHERE "key" = :key AND failures = :failures AND pending = :pending', {
+        replacements: { key: counter.key, failures: row.failures, pending: row.pending },
+      });
+      unchanged = undefined;
+      continue;
+    }
+    await Promise.race([...othersRunning(counter.key, own), sleep(RECHECK_MS)]);
   }
 }
 
@@ -84,12 +102,13 @@ const FAILURES_AFTER: Record<Outcome, string> = {
   withdrawn: 'failures',
 };
 
+/** A check forgotten as lost may still end after all: the count of running checks never goes below zero. */
 async function settle(key: string, outcome: Outcome): Promise<void> {
   const now = Date.now();
   const startsWindow = outcome === 'failed' ? 'failures = 0 OR "windowStartedAt" <= :expired' : 'FALSE';
   await sequelize.query(
     `UPDATE login_attempts SET
-       pending = pending - 1,
+       pending = CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END,
        failures = ${FAILURES_AFTER[outcome]},
        "windowStartedAt" = CASE WHEN ${startsWindow} THEN :now ELSE "windowStartedAt" END
      WHERE "key" = :key`,

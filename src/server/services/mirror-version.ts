@@ -30,7 +30,7 @@ async function followOnce(): Promise<void> {
 }
 
 /** Brings this process to the database's mirror version; a follow already under way may have read an older one, so it runs again after it. */
-async function followMirrorVersion(): Promise<void> {
+export async function followMirrorVersion(): Promise<void> {
   if (following) await following.catch(() => {});
   following ??= followOnce().finally(() => {
     following = undefined;

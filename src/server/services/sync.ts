@@ -1,7 +1,7 @@
 /**
  * The mirror: receipts and their packages copied from the provider, incrementally by the
  * provider's update time, with a periodic full pass that also removes what the provider deleted.
- * One sync at a time; callers during a run share its outcome.
+ * One sync at a time, across every process on the database (sync-lease.ts); callers during a run share its outcome.
  */
 import { Op, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
@@ -16,8 +16,9 @@ import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
 import { mailEnabled } from '../mail/mailer';
 import { announceStatusChanges } from './status-emails';
 import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
-import { announceMirrorChange } from './mirror-version';
+import { announceMirrorChange, followMirrorVersion } from './mirror-version';
 import { indexShortSearch } from './receipt-search';
+import { syncExclusively } from './sync-lease';
 import { readSyncState, saveSyncState } from './sync-state';
 
 const PAGE_SIZE = 500;
@@ -154,7 +155,15 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
   }
 }
 
-let running: Promise<SyncOutcome> | undefined;
+const toSyncResult = (outcome: SyncOutcome): SyncResult => ({
+  full: outcome.full,
+  written: outcome.written,
+  deleted: outcome.deleted,
+  statusChanges: outcome.statusChanges.length,
+  finishedAt: outcome.finishedAt.toISOString(),
+});
+
+let running: Promise<SyncResult> | undefined;
 let stopRequested = false;
 
 /** Shutdown: the page being written is finished, then the sync stops before the next; none starts after. */
@@ -163,11 +172,18 @@ export async function stopSync(): Promise<void> {
   await running?.catch(() => {});
 }
 
-export function syncReceipts(options: { full?: boolean } = {}): Promise<SyncOutcome> {
+/** Syncs the mirror, or joins the sync running in this or another process, and answers its outcome. */
+export function syncReceipts(options: { full?: boolean } = {}): Promise<SyncResult> {
   if (stopRequested) return Promise.reject(new ProviderError('The portal is shutting down', 'unreachable'));
-  running ??= runSync(options.full ?? false).finally(() => {
-    running = undefined;
-  });
+  running ??= syncExclusively(async () => toSyncResult(await runSync(options.full ?? false)))
+    // A sync another process ran is answered here only once this process follows its mirror.
+    .then(async (result) => {
+      await followMirrorVersion().catch((error) => console.warn('The mirror version could not be read:', error));
+      return result;
+    })
+    .finally(() => {
+      running = undefined;
+    });
   return running;
 }
 
@@ -184,14 +200,7 @@ function syncFailure(error: ProviderError): AppError {
 /** Syncs the mirror now, or joins the sync already running, and tells what it did once it is done. */
 export async function syncReceiptsNow(): Promise<SyncResult> {
   try {
-    const outcome = await syncReceipts();
-    return {
-      full: outcome.full,
-      written: outcome.written,
-      deleted: outcome.deleted,
-      statusChanges: outcome.statusChanges.length,
-      finishedAt: outcome.finishedAt.toISOString(),
-    };
+    return await syncReceipts();
   } catch (error) {
     if (error instanceof ProviderError) throw syncFailure(error);
     throw error;

@@ -1,0 +1,120 @@
+/**
+ * One sync at a time across every portal process on the database. A process takes the lease row
+ * (sync_lease) with one conditional UPDATE when it is free or expired, renews it while its sync runs
+ * and releases it with the sync's outcome. A process that finds the lease held waits for that sync
+ * and answers its outcome, as a second caller in one process does. A holder that died leaves a lease
+ * that expires within LEASE_MS; the next caller then takes it over.
+ */
+import { randomUUID } from 'node:crypto';
+import { QueryTypes } from 'sequelize';
+import type { SyncResult } from '~/shared/sync';
+import { sequelize } from '../db';
+import { ProviderError } from '../provider/contract';
+
+/** How long a lease lasts unrenewed: a dead holder blocks syncs for at most this long. */
+const LEASE_MS = 30_000;
+const RENEW_EVERY_MS = 10_000;
+/** How often a waiting process looks whether the sync it joined has ended. */
+const POLL_MS = 200;
+
+const LEASE = 'receipts';
+
+/** This process, as the lease's holder. */
+const processId = randomUUID();
+
+type StoredOutcome =
+  | { result: SyncResult }
+  | { error: { message: string; kind: ProviderError['kind'] | null; oauthError: string | null } };
+
+interface LeaseRow {
+  run: string | null;
+  expiresAt: number | string;
+  outcome: string | null;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function takeLease(run: string): Promise<boolean> {
+  const now = Date.now();
+  // Opened by a comment: Sequelize's SQLite dialect would otherwise not read the rows of an UPDATE.
+  const rows = await sequelize.query(
+    `/* take the sync lease */ UPDATE sync_lease SET holder = :holder, run = :run, "expiresAt" = :until, outcome = NULL
+     WHERE name = :name AND "expiresAt" <= :now RETURNING run`,
+    { type: QueryTypes.SELECT, replacements: { name: LEASE, holder: processId, run, until: now + LEASE_MS, now } },
+  );
+  return rows.length === 1;
+}
+
+async function renewLease(run: string): Promise<void> {
+  const rows = await sequelize.query(
+    `/* renew the sync lease */ UPDATE sync_lease SET "expiresAt" = :until WHERE name = :name AND run = :run RETURNING run`,
+    { type: QueryTypes.SELECT, replacements: { name: LEASE, run, until: Date.now() + LEASE_MS } },
+  );
+  // This process stalled past the lease; the status history's unique key still keeps a change from being recorded twice.
+  if (rows.length === 0) console.warn('The sync lease expired while this process was syncing; another process may sync beside it.');
+}
+
+async function releaseLease(run: string, outcome: StoredOutcome): Promise<void> {
+  await sequelize.query('UPDATE sync_lease SET "expiresAt" = 0, outcome = :outcome WHERE name = :name AND run = :run', {
+    replacements: { name: LEASE, run, outcome: JSON.stringify(outcome) },
+  });
+}
+
+async function readLease(): Promise<LeaseRow | undefined> {
+  const [row] = await sequelize.query<LeaseRow>('SELECT run, "expiresAt", outcome FROM sync_lease WHERE name = :name', {
+    type: QueryTypes.SELECT,
+    replacements: { name: LEASE },
+  });
+  return row;
+}
+
+function storedError(error: unknown): StoredOutcome {
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof ProviderError
+    ? { error: { message, kind: error.kind, oauthError: error.oauthError } }
+    : { error: { message, kind: null, oauthError: null } };
+}
+
+function answer(outcome: StoredOutcome): SyncResult {
+  if ('result' in outcome) return outcome.result;
+  const { message, kind, oauthError } = outcome.error;
+  throw kind ? new ProviderError(message, kind, oauthError) : new Error(message);
+}
+
+async function syncUnderLease(run: string, sync: () => Promise<SyncResult>): Promise<SyncResult> {
+  const renewal = setInterval(() => renewLease(run).catch((error) => console.warn('The sync lease could not be renewed:', error)), RENEW_EVERY_MS);
+  let outcome: StoredOutcome | undefined;
+  try {
+    const result = await sync();
+    outcome = { result };
+    return result;
+  } catch (error) {
+    outcome = storedError(error);
+    throw error;
+  } finally {
+    clearInterval(renewal);
+    await releaseLease(run, outcome!).catch((error) => console.warn('The sync lease could not be released (it expires by itself):', error));
+  }
+}
+
+/** The outcome of the run `run` once it ends; null when it ended without one (its holder died) or cannot be told. */
+async function awaitOutcome(run: string | null): Promise<StoredOutcome | null> {
+  for (;;) {
+    const lease = await readLease();
+    if (!lease || lease.run !== run) return null;
+    if (lease.outcome !== null) return JSON.parse(lease.outcome) as StoredOutcome;
+    if (Number(lease.expiresAt) <= Date.now()) return null;
+    await sleep(POLL_MS);
+  }
+}
+
+/** Runs `sync` under the lease, or, while another process holds it, answers the outcome of that process's sync. */
+export async function syncExclusively(sync: () => Promise<SyncResult>): Promise<SyncResult> {
+  for (;;) {
+    const run = randomUUID();
+    if (await takeLease(run)) return syncUnderLease(run, sync);
+    const held = await readLease();
+    const outcome = await awaitOutcome(held?.run ?? null);
+    if (outcome) return answer(outcome);
+  }
+}
