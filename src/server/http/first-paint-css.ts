@@ -27,7 +27,9 @@ const beasties = new Beasties({
   logLevel: 'silent',
   // The theme's colours sit on `:where(:root),:root:has(…),[data-theme=dark]`, which beasties' selector
   // matching gives up on: without them no colour applies.
-  allowRules: [/:root/, /\[data-theme/],
+  // Rules for a state of a `group` ancestor (focus, hover) are dropped by its matching too: the
+  // freshness tooltip would then not open on a first visit.
+  allowRules: [/:root/, /\[data-theme/, /:where\(\.group\)/],
 });
 
 /**

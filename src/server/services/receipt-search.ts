@@ -2,8 +2,8 @@
  * The text indexes behind the list's search and tracking filters, and the receipt ids they match.
  * SQLite answers from FTS5 indexes: trigrams for three characters or more, and single characters
  * and pairs for shorter searches; each costs what it matches, not what the table holds. PostgreSQL
- * answers three characters or more from pg_trgm GIN indexes (migration 0012); shorter texts have no
- * trigram to look up, so they scan the table, which PostgreSQL does in parallel. The ids of a
+ * answers three characters or more from pg_trgm GIN indexes (migration 0012), and shorter texts from
+ * a GIN index of each receipt's characters and pairs (migration 0015). The ids of a
  * text are kept until the mirror changes, so paging or re-sorting a search reads its index once.
  */
 import { QueryTypes, type Transaction } from 'sequelize';
@@ -43,7 +43,7 @@ function readIdsMatchingSearch(text: string): Promise<Float64Array> {
   if (!isSqlite) {
     return trigrams
       ? idList(`SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern`, { pattern: containing(text) })
-      : idList(`SELECT "id" FROM "receipts" WHERE strpos("searchText", :text) > 0`, { text });
+      : idList(`SELECT "id" FROM "receipts" WHERE portal_short_search_tokens("searchText") @> ARRAY[:text]::text[]`, { text });
   }
   if (trigrams) {
     return idList(`SELECT rowid AS "id" FROM "receipts_search" WHERE "receipts_search" MATCH :phrase`, { phrase: ftsPhrase(text) });
