@@ -139,8 +139,6 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
     if (full && !stopped) deleted = await removeUnseen(seen);
     const now = new Date();
     if (!stopped) await saveSyncState({ cursor, lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
-    // Telling customers must never fail the sync that found the news.
-    if (mailEnabled) await announceStatusChanges(statusChanges).catch((error) => console.error('Status e-mails could not be queued:', error));
     if (full && !stopped) {
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
       console.log(`Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
@@ -150,7 +148,11 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
     await saveSyncState({ lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date() });
     throw error;
   } finally {
-    // Even a pass that failed half-way may have written pages.
+    // Even a pass that failed half-way may have written pages: their changes are in the history now,
+    // so no later sync would find them again. Telling customers must never fail the sync that found the news.
+    if (mailEnabled && statusChanges.length > 0) {
+      await announceStatusChanges(statusChanges).catch((error) => console.error('Status e-mails could not be queued:', error));
+    }
     if (written > 0 || deleted > 0) await announceMirrorChange();
   }
 }
