@@ -12,6 +12,7 @@
  * The pure steps live here; the critical rules come from beasties (first-paint-css.ts).
  */
 import { createHash } from 'node:crypto';
+import postcss, { type AtRule, type Container } from 'postcss';
 
 export const STYLESHEET_COOKIE = 'stylesheet';
 /** A year, like the stylesheet's own cache lifetime (server.mjs). */
@@ -93,4 +94,41 @@ export function withInlineCriticalCss(html: string, criticalCss: string): string
   const link = STYLESHEET_LINK.exec(html);
   if (!link) return html;
   return html.slice(0, link.index) + `<style>${criticalCss}</style>` + html.slice(link.index + link[0].length);
+}
+
+/** Tailwind's fallback for browsers without `@property`: the same custom properties set on every element. */
+const isPropertiesFallback = (node: Container | undefined): boolean =>
+  !!node && ((node.type === 'atrule' && (node as AtRule).name === 'layer' && (node as AtRule).params === 'properties') || isPropertiesFallback(node.parent as Container | undefined));
+
+const VAR_READ = /var\(\s*(--[\w-]+)/g;
+
+/**
+ * The critical `css` of `html` without the registrations of custom properties that neither its rules nor
+ * the page (its own styles) read: `@property --tw-…` and their fallback declarations. Tailwind registers
+ * all of them with every stylesheet while the few rules a page uses read a handful, and a registration
+ * nothing reads changes nothing on the page.
+ */
+export function withoutUnreadCustomProperties(css: string, html: string): string {
+  const root = postcss.parse(css);
+  const read = new Set([...html.matchAll(VAR_READ)].map(([, name]) => name!));
+  root.walkDecls((declaration) => {
+    for (const [, name] of declaration.value.matchAll(VAR_READ)) read.add(name!);
+  });
+  root.walkAtRules('property', (rule) => {
+    if (!read.has(rule.params.trim())) rule.remove();
+  });
+  root.walkDecls(/^--/, (declaration) => {
+    if (!read.has(declaration.prop) && isPropertiesFallback(declaration.parent)) declaration.remove();
+  });
+  removeEmptyBlocks(root);
+  return root.toString();
+}
+
+function removeEmptyBlocks(container: Container): void {
+  for (const node of [...container.nodes]) {
+    if (node.type !== 'rule' && node.type !== 'atrule') continue;
+    if (!node.nodes) continue;
+    removeEmptyBlocks(node);
+    if (node.nodes.length === 0) node.remove();
+  }
 }
