@@ -95,6 +95,15 @@ describe('withLowPriorityModuleScripts with imports', () => {
         '<link rel="modulepreload" href="/_astro/v.js" fetchpriority="low"><script type="module" fetchpriority="low" src="/_astro/b.js"></script>',
     );
   });
+  it("when the page has an island, then its component and renderer and what they import are preloaded at low priority before it, once", () => {
+    const graph: Record<string, string[]> = { '/_astro/Screen.js': ['/_astro/react.js'], '/_astro/client.js': ['/_astro/react.js'] };
+    const island = '<astro-island uid="a" component-url="/_astro/Screen.js" renderer-url="/_astro/client.js" props="{&quot;n&quot;:[0,1]}" client="load">';
+    const page = `<main>${island}<p>rows</p></astro-island>${island}</astro-island></main>`;
+    expect(withLowPriorityModuleScripts(page, (href) => graph[href] ?? [])).toBe(
+      '<main><link rel="modulepreload" href="/_astro/Screen.js" fetchpriority="low"><link rel="modulepreload" href="/_astro/client.js" fetchpriority="low">' +
+        `<link rel="modulepreload" href="/_astro/react.js" fetchpriority="low">${island}<p>rows</p></astro-island>${island}</astro-island></main>`,
+    );
+  });
 });
 
 describe('withoutUnreadCustomProperties', () => {
