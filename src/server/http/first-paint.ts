@@ -133,7 +133,7 @@ export function withoutUnreadCustomProperties(css: string, html: string): string
 }
 
 function removeEmptyBlocks(container: Container): void {
-  for (const node of [...container.nodes]) {
+  for (const node of [...(container.nodes ?? [])]) {
     if (node.type !== 'rule' && node.type !== 'atrule') continue;
     if (!node.nodes) continue;
     removeEmptyBlocks(node);
