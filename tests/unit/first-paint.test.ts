@@ -8,6 +8,7 @@ import {
   stylesheetHref,
   withInlineCriticalCss,
   withLowPriorityModuleScripts,
+  withoutUnreadCustomProperties,
 } from '~/server/http/first-paint';
 
 const PAGE =
@@ -92,6 +93,43 @@ describe('withLowPriorityModuleScripts with imports', () => {
     expect(withLowPriorityModuleScripts(page, (href) => graph[href] ?? [])).toBe(
       '<link rel="modulepreload" href="/_astro/core.js" fetchpriority="low"><script type="module" fetchpriority="low" src="/_astro/a.js"></script>' +
         '<link rel="modulepreload" href="/_astro/v.js" fetchpriority="low"><script type="module" fetchpriority="low" src="/_astro/b.js"></script>',
+    );
+  });
+  it("when the page has an island, then its component and renderer and what they import are preloaded at low priority before it, once", () => {
+    const graph: Record<string, string[]> = { '/_astro/Screen.js': ['/_astro/react.js'], '/_astro/client.js': ['/_astro/react.js'] };
+    const island = '<astro-island uid="a" component-url="/_astro/Screen.js" renderer-url="/_astro/client.js" props="{&quot;n&quot;:[0,1]}" client="load">';
+    const page = `<main>${island}<p>rows</p></astro-island>${island}</astro-island></main>`;
+    expect(withLowPriorityModuleScripts(page, (href) => graph[href] ?? [])).toBe(
+      '<main><link rel="modulepreload" href="/_astro/Screen.js" fetchpriority="low"><link rel="modulepreload" href="/_astro/client.js" fetchpriority="low">' +
+        `<link rel="modulepreload" href="/_astro/react.js" fetchpriority="low">${island}<p>rows</p></astro-island>${island}</astro-island></main>`,
+    );
+  });
+});
+
+describe('withoutUnreadCustomProperties', () => {
+  const CSS =
+    '@layer properties{@supports (not (margin-trim:block)){*,:before,:after{--tw-shadow:0 0 #0000;--tw-rotate-x:initial;--tw-skew-x:initial}}}' +
+    '@layer utilities{.shadow{--tw-shadow:0 1px 3px #0000001a;box-shadow:var(--tw-shadow)}.border{border-width:1px}}' +
+    '@property --tw-shadow{syntax:"*";inherits:false;initial-value:0 0 #0000}' +
+    '@property --tw-rotate-x{syntax:"*";inherits:false}' +
+    '@property --tw-skew-x{syntax:"*";inherits:false}';
+
+  it('when a rule reads a custom property, then its registration and fallback stay; the others go', () => {
+    expect(withoutUnreadCustomProperties(CSS, '<p class="shadow">')).toBe(
+      '@layer properties{@supports (not (margin-trim:block)){*,:before,:after{--tw-shadow:0 0 #0000}}}' +
+        '@layer utilities{.shadow{--tw-shadow:0 1px 3px #0000001a;box-shadow:var(--tw-shadow)}.border{border-width:1px}}' +
+        '@property --tw-shadow{syntax:"*";inherits:false;initial-value:0 0 #0000}',
+    );
+  });
+  it('when the page itself reads one, then it stays too', () => {
+    const css = withoutUnreadCustomProperties(CSS, '<p style="rotate:var(--tw-rotate-x)">');
+    expect(css).toContain('@property --tw-rotate-x{');
+    expect(css).toContain('--tw-rotate-x:initial');
+    expect(css).not.toContain('--tw-skew-x');
+  });
+  it('when no rule reads any, then the fallback block goes as a whole', () => {
+    expect(withoutUnreadCustomProperties(CSS.replace('box-shadow:var(--tw-shadow)', 'box-shadow:none'), '')).toBe(
+      '@layer utilities{.shadow{--tw-shadow:0 1px 3px #0000001a;box-shadow:none}.border{border-width:1px}}',
     );
   });
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Beasties from 'beasties';
 import { LRUCache } from 'lru-cache';
 import { freshnessClass } from '~/islands/common/freshness-style';
-import { markupKey } from './first-paint';
+import { markupKey, withoutUnreadCustomProperties } from './first-paint';
 
 /** Built assets, where server.mjs serves them from. */
 const CLIENT_DIR = path.resolve('dist/client');
@@ -56,7 +56,7 @@ async function extractRules(html: string): Promise<string> {
     // Beasties reads the linked stylesheet only: without the page's own <style>s nothing else is inlined.
     const markup = html.replace(/<style[^>]*>[\s\S]*?<\/style>/g, '').replace('</body>', `<i class="${SCRIPT_CLASSES}"></i></body>`);
     const processed = await beasties.process(markup);
-    return /<style>([\s\S]*?)<\/style>/.exec(processed)?.[1] ?? '';
+    return withoutUnreadCustomProperties(/<style>([\s\S]*?)<\/style>/.exec(processed)?.[1] ?? '', html);
   } catch (error) {
     console.error('Critical CSS failed:', error);
     return '';

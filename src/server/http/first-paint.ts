@@ -12,6 +12,7 @@
  * The pure steps live here; the critical rules come from beasties (first-paint-css.ts).
  */
 import { createHash } from 'node:crypto';
+import postcss, { type AtRule, type Container } from 'postcss';
 
 export const STYLESHEET_COOKIE = 'stylesheet';
 /** A year, like the stylesheet's own cache lifetime (server.mjs). */
@@ -66,17 +67,18 @@ export function staticImports(source: string, href: string): string[] {
 }
 
 /**
- * The page with its module scripts, and the modules they import, fetched at low priority: they run
- * after parsing anyway (deferred), so they should not compete with the page's images, nor count as
- * render-blocking for Lighthouse, which takes any high-priority script for one. The imports would be
- * fetched at high priority once the script arrives; a low-priority modulepreload fetches each first.
- * `importsOf` gives a module's static imports.
+ * The page with its module scripts, the modules of its islands, and the modules they import, fetched at
+ * low priority: they run after parsing anyway (deferred), so they should not compete with the page's
+ * images, nor count as render-blocking for Lighthouse, which takes any high-priority script for one.
+ * The imports would be fetched at high priority once the script arrives, and an island's component and
+ * renderer only once Astro's island script asks for them (an island hydrated on load): a low-priority modulepreload fetches each at
+ * once, instead of a round trip per level of imports. `importsOf` gives a module's static imports.
  */
 export function withLowPriorityModuleScripts(html: string, importsOf: (href: string) => readonly string[] = () => []): string {
   const preloaded = new Set<string>();
-  return html.replace(/<script type="module" src="([^"]+)"/g, (_tag, src: string) => {
+  const preloads = (hrefs: readonly string[]): string => {
     const links: string[] = [];
-    const pending = [...importsOf(src)];
+    const pending = [...hrefs];
     while (pending.length) {
       const href = pending.shift()!;
       if (preloaded.has(href)) continue;
@@ -84,7 +86,14 @@ export function withLowPriorityModuleScripts(html: string, importsOf: (href: str
       links.push(`<link rel="modulepreload" href="${href}" fetchpriority="low">`);
       pending.push(...importsOf(href));
     }
-    return `${links.join('')}<script type="module" fetchpriority="low" src="${src}"`;
+    return links.join('');
+  };
+  return html.replace(/<script type="module" src="([^"]+)"|<astro-island\s[^>]*>/g, (tag, src: string | undefined) => {
+    if (src) return `${preloads(importsOf(src))}<script type="module" fetchpriority="low" src="${src}"`;
+    // Only an island hydrated on load surely needs its modules now (not one waiting to be visible).
+    if (!/\sclient="load"/.test(tag)) return tag;
+    const islandModules = [/\scomponent-url="([^"]+)"/.exec(tag)?.[1], /\srenderer-url="([^"]+)"/.exec(tag)?.[1]].filter((href) => href !== undefined);
+    return preloads(islandModules) + tag;
   });
 }
 
@@ -93,4 +102,41 @@ export function withInlineCriticalCss(html: string, criticalCss: string): string
   const link = STYLESHEET_LINK.exec(html);
   if (!link) return html;
   return html.slice(0, link.index) + `<style>${criticalCss}</style>` + html.slice(link.index + link[0].length);
+}
+
+/** Tailwind's fallback for browsers without `@property`: the same custom properties set on every element. */
+const isPropertiesFallback = (node: Container | undefined): boolean =>
+  !!node && ((node.type === 'atrule' && (node as AtRule).name === 'layer' && (node as AtRule).params === 'properties') || isPropertiesFallback(node.parent as Container | undefined));
+
+const VAR_READ = /var\(\s*(--[\w-]+)/g;
+
+/**
+ * The critical `css` of `html` without the registrations of custom properties that neither its rules nor
+ * the page (its own styles) read: `@property --tw-…` and their fallback declarations. Tailwind registers
+ * all of them with every stylesheet while the few rules a page uses read a handful, and a registration
+ * nothing reads changes nothing on the page.
+ */
+export function withoutUnreadCustomProperties(css: string, html: string): string {
+  const root = postcss.parse(css);
+  const read = new Set([...html.matchAll(VAR_READ)].map(([, name]) => name!));
+  root.walkDecls((declaration) => {
+    for (const [, name] of declaration.value.matchAll(VAR_READ)) read.add(name!);
+  });
+  root.walkAtRules('property', (rule) => {
+    if (!read.has(rule.params.trim())) rule.remove();
+  });
+  root.walkDecls(/^--/, (declaration) => {
+    if (!read.has(declaration.prop) && isPropertiesFallback(declaration.parent)) declaration.remove();
+  });
+  removeEmptyBlocks(root);
+  return root.toString();
+}
+
+function removeEmptyBlocks(container: Container): void {
+  for (const node of [...(container.nodes ?? [])]) {
+    if (node.type !== 'rule' && node.type !== 'atrule') continue;
+    if (!node.nodes) continue;
+    removeEmptyBlocks(node);
+    if (node.nodes.length === 0) node.remove();
+  }
 }
