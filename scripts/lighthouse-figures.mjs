@@ -51,25 +51,9 @@ export async function lighthouseFigures(baseUrl, customerCookie) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { startPortal } = await import('../tests/support/portal.ts');
-  const password = 'bench-demo-password';
-  const portal = await startPortal({ DEMO_USERS: 'true', DEMO_PASSWORD: password, SANDBOX_RECEIPTS: process.env.BENCH_RECEIPTS || '2000', MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
-  try {
-    // The demo customer appears once the first sync has mirrored the sandbox.
-    let response;
-    for (let attempt = 0; attempt < 120 && !response?.ok; attempt += 1) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 500));
-      response = await fetch(`${portal.url}/api/auth/login`, {
-        method: 'POST',
-        headers: { Origin: portal.url, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ username: 'demo', password }),
-      });
-    }
-    if (!response.ok) throw new Error(`sign-in: ${response.status}`);
+  const { withSmallPortal } = await import('./small-portal.mjs');
+  await withSmallPortal(async (url, session) => {
     console.log('Lighthouse, first visit, simulated Regular 3G:');
-    const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('portal_session='));
-    await lighthouseFigures(portal.url, session.split(';')[0]);
-  } finally {
-    await portal.stop();
-  }
+    await lighthouseFigures(url, session);
+  });
 }
