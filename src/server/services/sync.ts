@@ -6,7 +6,7 @@
 import { Op, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { SyncResult, SyncStatus } from '~/shared/sync';
-import { sequelize } from '../db';
+import { sequelize, settleMirrorTables } from '../db';
 import { PackageRecord, ReceiptRecord } from '../db/models';
 import { config } from '../config';
 import { providerClient } from '../provider/client';
@@ -23,6 +23,8 @@ import { readSyncState, saveSyncState } from './sync-state';
 
 const PAGE_SIZE = 500;
 const DELETE_CHUNK = 500;
+/** A sync that wrote or removed this many receipts has the database renew its statistics (settleMirrorTables). */
+const SETTLE_AFTER_ROWS = 5_000;
 
 export interface SyncOutcome {
   full: boolean;
@@ -153,6 +155,7 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
     if (mailEnabled && statusChanges.length > 0) {
       await announceStatusChanges(statusChanges).catch((error) => console.error('Status e-mails could not be queued:', error));
     }
+    if (written + deleted >= SETTLE_AFTER_ROWS) await settleMirrorTables().catch((error) => console.warn('The mirror tables could not be analyzed:', error));
     if (written > 0 || deleted > 0) await announceMirrorChange();
   }
 }
