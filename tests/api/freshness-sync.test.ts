@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient, type ApiResponse } from './client';
+import { advanceUntilDeletion, type SandboxChanges } from './sandbox';
 import { createUser, expectError, signedInAdmin, signIn, waitForMirror, eventually } from './helpers';
 
 const DUTCH = { headers: { 'Accept-Language': 'nl' } };
@@ -81,33 +82,14 @@ describe('meta.lastSyncedAt', () => {
   });
 });
 
-interface Advance {
-  advanced: number[];
-  added: number[];
-  deleted: number[];
-}
-
-/** Advances the sandbox window by window until one deletes a receipt; all the windows' changes together. */
-async function advanceUntilDeletion(): Promise<Advance> {
-  const change: Advance = { advanced: [], added: [], deleted: [] };
-  for (let window = 0; window < 30 && change.deleted.length === 0; window += 1) {
-    const next: Advance = (await sandbox.post('/sandbox/control/advance')).body;
-    change.advanced.push(...next.advanced);
-    change.added.push(...next.added);
-    change.deleted.push(...next.deleted);
-  }
-  expect(change.deleted.length).toBeGreaterThan(0);
-  return change;
-}
-
 describe('POST /api/sync', () => {
   it('when an admin syncs now after the provider changed, then the answer says what the sync wrote and removed', async () => {
-    let matched: { change: Advance; body: any } | undefined;
+    let matched: { change: SandboxChanges; body: any } | undefined;
     // The provider is down while it changes, so that no scheduled sync takes the change first; it comes
     // back just before the sync now. Should a scheduled sync slip in between after all, try again.
     for (let attempt = 0; attempt < 3 && !matched; attempt += 1) {
       await sandbox.post('/sandbox/control/outage');
-      const change = await advanceUntilDeletion();
+      const change = await advanceUntilDeletion(sandbox);
       // A full pass (the one that removes) is due a second after the last one.
       await new Promise((resolve) => setTimeout(resolve, 1_100));
       await sandbox.post('/sandbox/control/recover');

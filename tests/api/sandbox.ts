@@ -1,6 +1,7 @@
 /** Steps of the sandbox provider's tests: a PKCE pair, the consent page, the token endpoint, the controls. */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Portal } from '../support/portal';
+import type { ApiClient } from './client';
 
 export const CLIENT_ID = 'freight-portal';
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -80,4 +81,29 @@ export async function control(portal: Portal, action: string): Promise<{ status:
   const response = await fetch(`${portal.url}/sandbox/control/${action}`, { method: action === 'samples' ? 'GET' : 'POST' });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** What one or more of the sandbox's change windows did. */
+export interface SandboxChanges {
+  advanced: number[];
+  added: number[];
+  deleted: number[];
+}
+
+/**
+ * Applies sandbox windows until one deletes a receipt; all their changes together. A window deletes
+ * with a chance of about one in four, so up to 200 windows make "none deleted" practically impossible.
+ */
+export async function advanceUntilDeletion(client: ApiClient): Promise<SandboxChanges> {
+  const changes: SandboxChanges = { advanced: [], added: [], deleted: [] };
+  for (let window = 0; window < 200 && changes.deleted.length === 0; window += 1) {
+    const response = await client.post('/sandbox/control/advance');
+    if (response.status !== 200) throw new Error(`advance answered ${response.status}`);
+    const next = response.body as SandboxChanges;
+    changes.advanced.push(...next.advanced);
+    changes.added.push(...next.added);
+    changes.deleted.push(...next.deleted);
+  }
+  if (changes.deleted.length === 0) throw new Error('200 sandbox windows deleted nothing');
+  return changes;
 }

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient } from './client';
+import { advanceUntilDeletion, type SandboxChanges } from './sandbox';
 import { allReceipts, databaseText, queryDatabase, signedInAdmin, waitForMirror, eventually } from './helpers';
 
 let portal: Portal;
@@ -28,14 +29,7 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-
-interface Advance {
-  advanced: number[];
-  added: number[];
-  deleted: number[];
-}
-
-async function advanceSandbox(): Promise<Advance> {
+async function advanceSandbox(): Promise<SandboxChanges> {
   const response = await sandbox.post('/sandbox/control/advance');
   expect(response.status).toBe(200);
   return response.body;
@@ -44,19 +38,14 @@ async function advanceSandbox(): Promise<Advance> {
 describe('sync', () => {
   it('when the provider advances statuses, adds and deletes receipts, then the mirror follows', async () => {
     const before = new Map((await allReceipts(admin)).map((receipt) => [receipt.id, receipt]));
-    let change: Advance = { advanced: [], added: [], deleted: [] };
-    // A window may delete nothing; advance until one does (the sandbox deletes now and then).
-    for (let window = 0; window < 10 && change.deleted.length === 0; window += 1) {
-      const next = await advanceSandbox();
-      change = { advanced: [...change.advanced, ...next.advanced], added: [...change.added, ...next.added], deleted: next.deleted };
-    }
+    const change = await advanceUntilDeletion(sandbox);
     expect(change.advanced.length).toBeGreaterThan(0);
     expect(change.added.length).toBeGreaterThan(0);
     expect(change.deleted.length).toBeGreaterThan(0);
 
     const after = await eventually(
       async () => new Map((await allReceipts(admin)).map((receipt) => [receipt.id, receipt])),
-      (mirror) => change.added.every((id) => mirror.has(id)) && change.deleted.every((id) => !mirror.has(id)),
+      (mirror) => change.added.every((id) => change.deleted.includes(id) || mirror.has(id)) && change.deleted.every((id) => !mirror.has(id)),
     );
     const advancedStill = change.advanced.filter((id) => !change.deleted.includes(id) && before.has(id));
     expect(advancedStill.some((id) => after.get(id)!.status !== before.get(id)!.status)).toBe(true);
