@@ -29,13 +29,26 @@ export async function indexShortSearch(rows: { id: number; searchText: string }[
 }
 
 /** The ids a query selects, ascending. */
-async function idList(sql: string, replacements: Record<string, unknown>): Promise<Float64Array> {
+async function idList(sql: string, replacements: Record<string, unknown>, transaction?: Transaction): Promise<Float64Array> {
   const [row] = await sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf('"id"', '"id"')} AS "ids" FROM (${sql}) AS "matches"`, {
     type: QueryTypes.SELECT,
     replacements,
+    transaction,
     ...heavyRead(),
   });
   return parseNumberList(row?.ids ?? null).sort();
+}
+
+/**
+ * A one- or two-character search on PostgreSQL, always from its index. For a text most receipts hold
+ * (a digit, say) the planner prefers reading the table, but that works out every row's tokens anew:
+ * 9 s at 100,000 receipts, where the index, which holds them worked out, answers in 50 ms.
+ */
+function idsFromShortSearchIndex(text: string): Promise<Float64Array> {
+  return sequelize.transaction(async (transaction) => {
+    await sequelize.query('SET LOCAL enable_seqscan = off', { transaction });
+    return idList(`SELECT "id" FROM "receipts" WHERE portal_short_search_tokens("searchText") @> ARRAY[:text]::text[]`, { text }, transaction);
+  });
 }
 
 function readIdsMatchingSearch(text: string): Promise<Float64Array> {
@@ -43,7 +56,7 @@ function readIdsMatchingSearch(text: string): Promise<Float64Array> {
   if (!isSqlite) {
     return trigrams
       ? idList(`SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern`, { pattern: containing(text) })
-      : idList(`SELECT "id" FROM "receipts" WHERE portal_short_search_tokens("searchText") @> ARRAY[:text]::text[]`, { text });
+      : idsFromShortSearchIndex(text);
   }
   if (trigrams) {
     return idList(`SELECT rowid AS "id" FROM "receipts_search" WHERE "receipts_search" MATCH :phrase`, { phrase: ftsPhrase(text) });
