@@ -1,10 +1,43 @@
 /**
  * Lists sort the way people read (stored sort keys, one per text column, see src/shared/sort-key.ts),
- * and searches of one or two characters get an index of their own (SQLite; see mirror-rows.ts).
+ * and searches of one or two characters get an index of their own (SQLite; until migration 0016).
  * Rows mirrored before this migration get their keys and tokens here; the mirror writes them since.
  */
 import { QueryTypes, type QueryInterface } from 'sequelize';
-import { SORTED_TEXT_COLUMNS, shortSearchTokens, sortColumn, sortKeysOf, type SortedTextColumn } from '../../src/server/services/mirror-rows';
+import { SORTED_TEXT_COLUMNS, sortColumn, sortKeysOf, type SortedTextColumn } from '../../src/server/services/mirror-rows';
+
+/**
+ * Searches of one or two characters are below the trigram index's reach. Each receipt's search text
+ * is therefore also indexed by its distinct characters and pairs of characters, each as one token
+ * (code points in hex, joined by 'x', so any tokenizer keeps it whole). Pairs with white space are
+ * left out: a search is trimmed, so no search of two characters holds any.
+ */
+const hexCodes = new Map<string, string>();
+function hexCode(character: string): string {
+  let code = hexCodes.get(character);
+  if (code === undefined) {
+    code = character.codePointAt(0)!.toString(16);
+    if (hexCodes.size < 10_000) hexCodes.set(character, code);
+  }
+  return code;
+}
+
+/** A search text's tokens, as the short-search index holds them (migration 0016 puts them back on a down). */
+export function shortSearchTokens(searchText: string): string {
+  const tokens = new Set<string>();
+  let previous = '';
+  for (const character of searchText) {
+    if (character <= ' ' || (character > '~' && /\s/.test(character))) {
+      previous = '';
+      continue;
+    }
+    const code = hexCode(character);
+    tokens.add(code);
+    if (previous) tokens.add(`${previous}x${code}`);
+    previous = code;
+  }
+  return [...tokens].join(' ');
+}
 
 const FILL_BATCH = 1_000;
 const OLD_SORT_INDEXES = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status'];

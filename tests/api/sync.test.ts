@@ -50,6 +50,18 @@ describe('sync', () => {
     const advancedStill = change.advanced.filter((id) => !change.deleted.includes(id) && before.has(id));
     expect(advancedStill.some((id) => after.get(id)!.status !== before.get(id)!.status)).toBe(true);
     for (const id of change.added) expect(before.has(id)).toBe(false);
+
+    // A search of one character is answered from the search texts kept in memory: they follow the sync
+    // too. Every receipt number starts "WR-", so "w" finds every receipt (read twice in case a later
+    // sync comes between the two lists).
+    const ids = async (query?: string) => (await allReceipts(admin, query)).map((receipt) => receipt.id).sort((a, b) => a - b);
+    const [everyId, foundByW] = await eventually(
+      async () => [await ids(), await ids('search=w')],
+      ([all, found]) => JSON.stringify(all) === JSON.stringify(found),
+    );
+    expect(foundByW).toEqual(everyId);
+    expect(change.added.filter((id) => !change.deleted.includes(id)).every((id) => foundByW!.includes(id))).toBe(true);
+    expect(change.deleted.some((id) => foundByW!.includes(id))).toBe(false);
   });
 
   it('when a sync changed data, then a cached answer is no longer served', async () => {

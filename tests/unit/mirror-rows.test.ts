@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortSearchToken, shortSearchTokens, toMirrorRows, trackingKey } from '~/server/services/mirror-rows';
+import { toMirrorRows, trackingKey } from '~/server/services/mirror-rows';
 import { sortKey } from '~/shared/sort-key';
 import type { ProviderReceipt } from '~/server/provider/contract';
 
@@ -52,18 +52,6 @@ describe('toMirrorRows', () => {
 
   it('compares tracking numbers without case or spaces', () => {
     expect(trackingKey(' tba 123456789012 ')).toBe('TBA123456789012');
-  });
-});
-
-describe('short-search tokens', () => {
-  it('index every character and every pair of neighbours, but no pair across white space', () => {
-    const tokens = shortSearchTokens('wr-1\nab c').split(' ');
-    const expected = ['w', 'r', '-', '1', 'a', 'b', 'c', 'wr', 'r-', '-1', 'ab'].map(shortSearchToken);
-    expect(tokens.sort()).toEqual(expected.sort());
-  });
-
-  it('are one word each, whatever the characters, so that any tokenizer keeps them whole', () => {
-    for (const text of ['b.', '&', 'ö', '"', '日本']) expect(shortSearchToken(text)).toMatch(/^[0-9a-fx]+$/);
   });
 });
 

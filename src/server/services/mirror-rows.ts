@@ -14,42 +14,6 @@ export function sortKeysOf(texts: Record<SortedTextColumn, string>): SortKeyColu
   return Object.fromEntries(SORTED_TEXT_COLUMNS.map((column) => [sortColumn(column), sortKey(texts[column])])) as SortKeyColumns;
 }
 
-/**
- * Searches of one or two characters are below the trigram index's reach. Each receipt's search text
- * is therefore also indexed by its distinct characters and pairs of characters, each as one token
- * (code points in hex, joined by 'x', so any tokenizer keeps it whole). Pairs with white space are
- * left out: a search is trimmed, so no search of two characters holds any.
- */
-export function shortSearchToken(text: string): string {
-  return Array.from(text, hexCode).join('x');
-}
-
-const hexCodes = new Map<string, string>();
-function hexCode(character: string): string {
-  let code = hexCodes.get(character);
-  if (code === undefined) {
-    code = character.codePointAt(0)!.toString(16);
-    if (hexCodes.size < 10_000) hexCodes.set(character, code);
-  }
-  return code;
-}
-
-export function shortSearchTokens(searchText: string): string {
-  const tokens = new Set<string>();
-  let previous = '';
-  for (const character of searchText) {
-    if (character <= ' ' || (character > '~' && /\s/.test(character))) {
-      previous = '';
-      continue;
-    }
-    const code = hexCode(character);
-    tokens.add(code);
-    if (previous) tokens.add(`${previous}x${code}`);
-    previous = code;
-  }
-  return [...tokens].join(' ');
-}
-
 /** Upper case, no spaces: how tracking numbers are compared. */
 export const trackingKey = (trackingNumber: string) => trackingNumber.replace(/\s+/g, '').toUpperCase();
 

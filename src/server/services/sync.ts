@@ -17,7 +17,6 @@ import { mailEnabled } from '../mail/mailer';
 import { announceStatusChanges } from './status-emails';
 import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
 import { announceMirrorChange, followMirrorVersion } from './mirror-version';
-import { indexShortSearch } from './receipt-search';
 import { syncExclusively } from './sync-lease';
 import { readSyncState, saveSyncState } from './sync-state';
 
@@ -84,7 +83,6 @@ async function writePage(receipts: ProviderReceipt[], syncedAt: Date, transactio
     changed.flatMap((row) => row.packages),
     { transaction },
   );
-  await indexShortSearch(changed.map((row) => row.receipt), transaction);
   return { written: changed.length, statusChanges: await recordStatusChanges(statusChanges, transaction) };
 }
 
