@@ -74,3 +74,34 @@ test('a status button tapped before the receipts table hydrated opens its map on
   releaseScripts();
   await expect(page.getByRole('dialog', { name: 'Tracking Details' })).toBeVisible();
 });
+
+test('the receipts page downloads no island code until a person reaches for it, and the first pointer over it hydrates it', async ({ page }) => {
+  await signInAsAdmin(page);
+  const islandScripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script' && request.url().includes('/_astro/')) islandScripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/receipts', { waitUntil: 'load' });
+  const island = page.locator('astro-island[client="interaction"]');
+  await expect(island).toHaveAttribute('ssr', '');
+  // The rows, the View links and the search form already work as HTML.
+  await expect(page.getByRole('link', { name: 'View' }).first()).toHaveAttribute('href', /^\/receipts\/\d+$/);
+  await page.waitForTimeout(1_000);
+  await expect(island).toHaveAttribute('ssr', '');
+  const componentUrl = new URL((await island.getAttribute('component-url'))!, page.url()).pathname;
+  expect(islandScripts).not.toContain(componentUrl);
+
+  await page.getByRole('table').hover();
+  await expect(island).not.toHaveAttribute('ssr');
+  expect(islandScripts).toContain(componentUrl);
+});
+
+test('a search typed and sent before the receipts island hydrated is applied', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/receipts');
+  const searchBox = page.getByRole('searchbox', { name: 'Search', exact: true });
+  await searchBox.fill('inc');
+  await searchBox.press('Enter');
+  await expect(page).toHaveURL(/\/receipts\?search=inc$/);
+  await expect(page.getByText('Search: inc', { exact: true })).toBeVisible();
+});

@@ -26,13 +26,22 @@ export function uniqueName(prefix: string): string {
 
 /**
  * Opens a page and waits until its islands have hydrated (Astro drops their `ssr` attribute then), so
- * that what the test does reaches React rather than the server-rendered HTML.
+ * that what the test does reaches React rather than the server-rendered HTML. An island that waits for
+ * a person (`client:interaction`) is first reached with the pointer, as a person's first move would.
  */
 export async function openHydrated(page: Page, path: string): Promise<void> {
   await page.goto(path);
   // Module scripts have run by the load event; without JavaScript the island element never exists.
   if (await page.evaluate(() => customElements.get('astro-island') === undefined)) return;
+  await hydrateByPointer(page);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+/** Moves the pointer over each island that hydrates at the first interaction and has not yet. */
+export async function hydrateByPointer(page: Page): Promise<void> {
+  for (const island of await page.locator('astro-island[client="interaction"]').all()) {
+    if (await island.getAttribute('ssr') !== null) await island.locator('section').first().hover();
+  }
 }
 
 /** Signs in through the form the way a person does, once its script runs (so the stored user is kept too). */

@@ -90,7 +90,7 @@ export function withLowPriorityModuleScripts(html: string, importsOf: (href: str
   };
   return html.replace(/<script type="module" src="([^"]+)"|<astro-island\s[^>]*>/g, (tag, src: string | undefined) => {
     if (src) return `${preloads(importsOf(src))}<script type="module" fetchpriority="low" src="${src}"`;
-    // Only an island hydrated on load surely needs its modules now (not one waiting to be visible).
+    // Only an island hydrated on load surely needs its modules now (not one waiting to be visible or touched).
     if (!/\sclient="load"/.test(tag)) return tag;
     const islandModules = [/\scomponent-url="([^"]+)"/.exec(tag)?.[1], /\srenderer-url="([^"]+)"/.exec(tag)?.[1]].filter((href) => href !== undefined);
     return preloads(islandModules) + tag;

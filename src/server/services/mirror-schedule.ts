@@ -40,10 +40,10 @@ async function syncNow(full: boolean): Promise<void> {
 export function startMirror(): void {
   startProviderDiscovery();
   watchMirrorVersion();
-  prepareSandbox()
-    .catch(report)
-    .then(() => syncNow(true));
-  timer = setInterval(() => void syncNow(false), config.syncIntervalSeconds * 1000).unref();
+  const prepared = prepareSandbox().catch(report);
+  void prepared.then(() => syncNow(true));
+  // A scheduled sync waits for the start-up steps: none mirrors receipts before the demo customer exists.
+  timer = setInterval(() => void prepared.then(() => syncNow(false)), config.syncIntervalSeconds * 1000).unref();
 }
 
 /** Shutdown: no further syncs; the one running finishes the page it is writing and stops. */

@@ -1,0 +1,25 @@
+/**
+ * `client:interaction`: an island that arrives rendered and usable as HTML (links, a GET search form,
+ * status taps recorded by an inline script) hydrates when a person first reaches for it (pointer,
+ * touch, focus), or after the milliseconds its value gives (when it has something to change on its
+ * own, such as "Updated … ago"). Its modules are preloaded with the page, so on a 3G phone they
+ * download while the page loads but run only when needed, and the page is interactive once painted.
+ */
+import type { ClientDirective } from 'astro';
+
+const INTERACTIONS = ['pointerover', 'pointerdown', 'touchstart', 'focusin'] as const;
+
+const hydrateOnInteraction: ClientDirective = (load, options, island) => {
+  let started = false;
+  const hydrate = async () => {
+    if (started) return;
+    started = true;
+    clearTimeout(timer);
+    for (const type of INTERACTIONS) island.removeEventListener(type, hydrate, true);
+    await (await load())();
+  };
+  const timer = typeof options.value === 'number' ? setTimeout(hydrate, options.value) : undefined;
+  for (const type of INTERACTIONS) island.addEventListener(type, hydrate, { capture: true, passive: true });
+};
+
+export default hydrateOnInteraction;
