@@ -74,6 +74,8 @@ test.beforeAll(async ({ playwright }) => {
 for (const width of WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 } });
+    // axe takes 5 to 20 s over the receipts table on this 2-core machine, twice a page.
+    test.slow();
 
     test('the sign-in page', async ({ page }) => {
       await openHydrated(page, '/login');
