@@ -38,6 +38,20 @@ export class EncodedJson {
           : (this.plain ??= new TextEncoder().encode(this.text));
     const encoded: Record<string, string> = encoding === 'br' || encoding === 'gzip' ? { 'Content-Encoding': encoding } : {};
     // With its length the answer goes out in one write rather than in chunks.
-    return new Response(body, { headers: { ...headers, ...encoded, Vary: 'Accept-Encoding', 'Content-Length': String(body.byteLength) } });
+    return new Response(bytesStream(body), { headers: { ...headers, ...encoded, Vary: 'Accept-Encoding', 'Content-Length': String(body.byteLength) } });
   }
+}
+
+/**
+ * The kept bytes as a body, shared rather than copied: given the bytes themselves, Response copies them
+ * into a new buffer for every answer (a byte stream takes its chunks' buffers over). Nothing writes to
+ * a chunk it reads, so every answer can read the same bytes.
+ */
+function bytesStream(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array<ArrayBuffer>> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
