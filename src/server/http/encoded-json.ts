@@ -8,14 +8,19 @@ import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 
 const ENCODINGS = ['br', 'gzip', 'identity'];
+/** As compression in server.mjs: of encodings the browser accepts equally (`gzip, deflate, br`), brotli, the smaller. */
+const PREFERRED_ENCODINGS = ['br', 'gzip'];
 const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
+/** negotiator 1.x breaks ties by `{ preferred }`, which @types/negotiator leaves out. */
+type EncodingWithPreference = (available: readonly string[], options: { preferred: readonly string[] }) => string | undefined;
 /** Browsers send one of a handful of Accept-Encoding headers: each is negotiated once. */
 const chosenEncodings = new LRUCache<string, string>({ max: 64 });
 
 function chosenEncoding(acceptEncoding: string): string {
   let encoding = chosenEncodings.get(acceptEncoding);
   if (encoding === undefined) {
-    encoding = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encoding(ENCODINGS) ?? 'identity';
+    const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
+    encoding = (negotiator.encoding as EncodingWithPreference).call(negotiator, ENCODINGS, { preferred: PREFERRED_ENCODINGS }) ?? 'identity';
     chosenEncodings.set(acceptEncoding, encoding);
   }
   return encoding;
