@@ -292,4 +292,15 @@ describe('response cache', () => {
     expect(second.body.data).toEqual(first.body.data);
     expect(second.body.pagination).toEqual(first.body.pagination);
   });
+
+  it('when a browser accepts several encodings alike, then a cached answer is compressed as the uncached one was (brotli)', async () => {
+    const query = '/api/receipts?sortBy=number&page=3';
+    const chrome = { headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' } };
+    const first = await admin.get(query, chrome);
+    const second = await admin.get(query, chrome);
+    expect(second.body.meta.cached).toBe(true);
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(second.headers.get('content-encoding')).toBe('br');
+    expect(second.body.data).toEqual(first.body.data);
+  });
 });

@@ -8,14 +8,19 @@ import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 
 const ENCODINGS = ['br', 'gzip', 'identity'];
+/** As compression in server.mjs: of encodings the browser accepts equally (`gzip, deflate, br`), brotli, the smaller. */
+const PREFERRED_ENCODINGS = ['br', 'gzip'];
 const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
+/** negotiator 1.x breaks ties by `{ preferred }`, which @types/negotiator leaves out. */
+type EncodingWithPreference = (available: readonly string[], options: { preferred: readonly string[] }) => string | undefined;
 /** Browsers send one of a handful of Accept-Encoding headers: each is negotiated once. */
 const chosenEncodings = new LRUCache<string, string>({ max: 64 });
 
 function chosenEncoding(acceptEncoding: string): string {
   let encoding = chosenEncodings.get(acceptEncoding);
   if (encoding === undefined) {
-    encoding = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encoding(ENCODINGS) ?? 'identity';
+    const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
+    encoding = (negotiator.encoding as EncodingWithPreference).call(negotiator, ENCODINGS, { preferred: PREFERRED_ENCODINGS }) ?? 'identity';
     chosenEncodings.set(acceptEncoding, encoding);
   }
   return encoding;
@@ -38,6 +43,20 @@ export class EncodedJson {
           : (this.plain ??= new TextEncoder().encode(this.text));
     const encoded: Record<string, string> = encoding === 'br' || encoding === 'gzip' ? { 'Content-Encoding': encoding } : {};
     // With its length the answer goes out in one write rather than in chunks.
-    return new Response(body, { headers: { ...headers, ...encoded, Vary: 'Accept-Encoding', 'Content-Length': String(body.byteLength) } });
+    return new Response(bytesStream(body), { headers: { ...headers, ...encoded, Vary: 'Accept-Encoding', 'Content-Length': String(body.byteLength) } });
   }
+}
+
+/**
+ * The kept bytes as a body, shared rather than copied: given the bytes themselves, Response copies them
+ * into a new buffer for every answer (a byte stream takes its chunks' buffers over). Nothing writes to
+ * a chunk it reads, so every answer can read the same bytes.
+ */
+function bytesStream(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array<ArrayBuffer>> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }

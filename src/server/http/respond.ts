@@ -1,5 +1,6 @@
 /** The response envelope of design.md, and the one place an error becomes an answer. */
 import type { APIContext } from 'astro';
+import { LRUCache } from 'lru-cache';
 import { EncodedJson } from './encoded-json';
 import { m } from '~/paraglide/messages.js';
 import { AppError } from './errors';
@@ -25,10 +26,11 @@ export function ok<T>(data: T, init: { status?: number; message?: string; meta?:
   return jsonResponse(JSON.stringify(body), init.status ?? 200);
 }
 
-/** Cached pages as sent, by their data, their sync time and then their whole meta: each such answer is encoded once. */
-const sentPages = new WeakMap<object, { lastSyncedAt: string | null; forms: Map<string, EncodedJson> }>();
+/** Cached pages as sent, by their data, their sync time and then their processing time: each such answer is encoded once. */
+const sentPages = new WeakMap<object, { lastSyncedAt: string | null; forms: LRUCache<number, EncodedJson> }>();
 /**
- * A cached page's meta differs in its processing time (0, 0.1, …): a few forms each at most. Its sync
+ * A cached page's meta differs in its processing time (0, 0.1, …): a few forms each at most, the ones
+ * sent last, so that a rare time (a pause of the process) does not keep a common one out. Its sync
  * time moves on with every sync, also one that changed nothing and so kept the page: the forms of an
  * earlier sync time are dropped then.
  */
@@ -40,21 +42,22 @@ const MAX_FORMS_PER_PAGE = 4;
  * last time it went out with the same meta.
  */
 export function okPage<T>(
-  page: { data: T[]; pagination: object; meta: { cached: boolean; lastSyncedAt: string | null } },
+  page: { data: T[]; pagination: object; meta: { cached: boolean; processingTime: number; lastSyncedAt: string | null } },
   request: Request,
 ): Response {
   const text = () => JSON.stringify({ success: true, ...page });
   if (!page.meta.cached) return jsonResponse(text(), 200);
   let sent = sentPages.get(page.data);
   if (sent?.lastSyncedAt !== page.meta.lastSyncedAt) {
-    sent = { lastSyncedAt: page.meta.lastSyncedAt, forms: new Map() };
+    sent = { lastSyncedAt: page.meta.lastSyncedAt, forms: new LRUCache({ max: MAX_FORMS_PER_PAGE }) };
     sentPages.set(page.data, sent);
   }
-  const metaKey = JSON.stringify(page.meta);
-  let form = sent.forms.get(metaKey);
+  // The rest of a cached page's meta is the same for every form: `cached` is true and the sync time is the forms'.
+  const { processingTime } = page.meta;
+  let form = sent.forms.get(processingTime);
   if (!form) {
     form = new EncodedJson(text());
-    if (sent.forms.size < MAX_FORMS_PER_PAGE) sent.forms.set(metaKey, form);
+    sent.forms.set(processingTime, form);
   }
   return form.response(request, JSON_HEADERS);
 }

@@ -118,11 +118,23 @@ async function receiptsByIds(ids: number[], consigneeIds: number[] | null): Prom
   return receipts;
 }
 
+/** Each query's part of the cache key: a query string asked for again comes as the same (frozen) object (parseQuery). */
+const queryKeys = new WeakMap<ReceiptQuery, string>();
+
+function queryKey(query: ReceiptQuery): string {
+  let key = queryKeys.get(query);
+  if (key === undefined) {
+    key = JSON.stringify(query);
+    queryKeys.set(query, key);
+  }
+  return key;
+}
+
 export async function listReceipts(user: PublicUser, query: ReceiptQuery): Promise<ReceiptList> {
   const startedAt = performance.now();
   const lastSyncedAt = await requireMirror();
   const consigneeIds = await visibleConsigneeIds(user);
-  const key = `receipts|${scopeKey(consigneeIds)}|${JSON.stringify(query)}`;
+  const key = `receipts|${scopeKey(consigneeIds)}|${queryKey(query)}`;
   const { value, cached } = await cachedAnswer(key, async () => {
     const { total: totalItems, ids: pageIds } = await pageOfReceiptIds(
       { idLists: await filterIdLists(query), consigneeIds },
