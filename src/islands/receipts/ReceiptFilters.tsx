@@ -1,5 +1,5 @@
 /** The search box with its filter chip, the tracking-number box, the Sort By / Order selects and the CSV export of what they select. */
-import type { ReactNode, SubmitEvent } from 'react';
+import { useEffect, useRef, type ReactNode, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { RECEIPT_SORT_KEYS, TRACKING_NUMBER_MIN } from '~/shared/constants';
 import { formatCount } from '~/shared/format';
@@ -36,6 +36,16 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
   const { query, searchText, trackingText } = props;
   const tracking = trackingText.trim();
   const trackingTooShort = tracking.length < TRACKING_NUMBER_MIN;
+  const searchInput = useRef<HTMLInputElement>(null);
+  const trackingInput = useRef<HTMLInputElement>(null);
+
+  // The island hydrates at the first touch (client:interaction): what was typed meanwhile is in the boxes only.
+  useEffect(() => {
+    const typedSearch = searchInput.current!.value;
+    if (typedSearch !== searchText) props.onSearchText(typedSearch);
+    const typedTracking = trackingInput.current!.value;
+    if (typedTracking !== trackingText) props.onTrackingText(typedTracking);
+  }, []);
 
   const submitSearch = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -55,6 +65,7 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
             {m.receipts_search()}
           </label>
           <input
+            ref={searchInput}
             id="receipt-search"
             name="search"
             type="search"
@@ -72,6 +83,7 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
           </label>
           <div className="flex gap-2">
             <input
+              ref={trackingInput}
               id="tracking-number"
               type="search"
               className="input w-full min-w-0"
