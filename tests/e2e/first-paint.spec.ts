@@ -14,6 +14,17 @@ async function blockStylesheets(page: Page): Promise<void> {
   await page.route('**/*.css', (route) => route.abort());
 }
 
+/** Holds the page's scripts back until the returned function is called. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_astro/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 test('a first visit to /login is styled with every stylesheet request refused', async ({ page }) => {
   await blockStylesheets(page);
   await page.goto('/login');
@@ -62,12 +73,7 @@ test('a status button tapped before the receipts table hydrated opens its map on
   await signInAsAdmin(page);
   const receipt = await findReceipt(page.request, 'any', () => true);
   // The island's scripts wait until the tap has been made.
-  let releaseScripts!: () => void;
-  const tapped = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await page.route('**/_astro/*.js', async (route) => {
-    await tapped;
-    await route.continue();
-  });
+  const releaseScripts = await holdScripts(page);
   await page.goto('/receipts', { waitUntil: 'commit' });
   await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
   await page.getByRole('row').filter({ hasText: receipt.number }).getByRole('button', { name: receipt.status, exact: true }).click();
@@ -99,12 +105,7 @@ test('the receipts page downloads no island code until a person reaches for it, 
 test('a search typed before the receipts island hydrated is applied once it has', async ({ page }) => {
   await signInAsAdmin(page);
   // The island's scripts wait until the text has been typed.
-  let releaseScripts!: () => void;
-  const typed = new Promise<void>((resolve) => (releaseScripts = resolve));
-  await page.route('**/_astro/*.js', async (route) => {
-    await typed;
-    await route.continue();
-  });
+  const releaseScripts = await holdScripts(page);
   await page.goto('/receipts', { waitUntil: 'commit' });
   const searchBox = page.getByRole('searchbox', { name: 'Search', exact: true });
   await searchBox.fill('inc');
