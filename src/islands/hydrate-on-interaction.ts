@@ -2,8 +2,8 @@
  * `client:interaction`: an island that arrives rendered and usable as HTML (links, a GET search form,
  * status taps recorded by an inline script) hydrates when a person first reaches for it (pointer,
  * touch, focus), or after the milliseconds its value gives (when it has something to change on its
- * own, such as "Updated … ago"). Its modules are preloaded with the page, so on a 3G phone they
- * download while the page loads but run only when needed, and the page is interactive once painted.
+ * own, such as "Updated … ago"). Its modules are not preloaded: a 3G phone whose reader only reads
+ * downloads none of them, and the page is interactive once painted.
  */
 import type { ClientDirective } from 'astro';
 
