@@ -1,13 +1,15 @@
 /**
- * Searches of one or two characters go through the search texts kept in memory, which are read a range
- * of ids at a time (services/receipt-order.ts): with more receipts than one range, every range counts.
+ * Searches of one or two characters are answered from an index kept in memory, built from the search
+ * texts read a range of ids at a time (services/receipt-order.ts): with more receipts than one range,
+ * every range counts. Two characters in more than two code units (an emoji and a letter) are read from
+ * the table instead.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient } from './client';
 import { allReceipts, signedInAdmin, waitForMirror } from './helpers';
 
-/** More than two ranges of 10,000 ids, the last one short. */
+/** More than four ranges of 5,000 ids, the last one short. */
 const RECEIPTS = 21_500;
 
 let portal: Portal;
@@ -26,7 +28,7 @@ afterAll(async () => {
 });
 
 // 'wr' is in every receipt's number: a receipt whose text a range read missed would be left out.
-it.each([['wr'], ['9'], ['b.'], ['zq']])(
+it.each([['wr'], ['9'], ['b.'], ['zq'], ['é'], ['📦'], ['a📦']])(
   'when the mirror holds more receipts than one read of search texts and someone searches %s, then exactly the receipts containing it come back',
   async (term) => {
     expect(everything.length).toBeGreaterThan(20_000);

@@ -20,10 +20,16 @@ export const textListOf = (expression: string, order: string) =>
 /** The rows of `from` in `order`, ready for numberListOf: an ordered subquery for SQLite, the table for PostgreSQL. */
 export const orderedRows = (from: string, order: string) => (isSqlite ? `(SELECT * FROM ${from} ORDER BY ${order}) AS "ordered"` : `${from} AS "ordered"`);
 
-/** Parses a comma-separated list of whole numbers; far faster than split(',').map(Number). */
+/**
+ * Parses a comma-separated list of whole numbers; far faster than split(',').map(Number). The commas
+ * are counted first, so the array is allocated once at its size: allocating for the longest possible
+ * list and copying out the part used cost more than the parsing.
+ */
 export function parseNumberList(text: string | null): Float64Array {
   if (!text) return new Float64Array(0);
-  const numbers = new Float64Array(Math.floor(text.length / 2) + 1);
+  let commas = 0;
+  for (let at = text.indexOf(','); at !== -1; at = text.indexOf(',', at + 1)) commas += 1;
+  const numbers = new Float64Array(commas + 1);
   let count = 0;
   let value = 0;
   for (let index = 0; index < text.length; index += 1) {
@@ -35,6 +41,6 @@ export function parseNumberList(text: string | null): Float64Array {
       value = value * 10 + (code - 48);
     }
   }
-  numbers[count++] = value;
-  return numbers.slice(0, count);
+  numbers[count] = value;
+  return numbers;
 }

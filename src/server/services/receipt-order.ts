@@ -1,12 +1,13 @@
 /**
  * The list's orders, kept in memory for the current mirror: every receipt's slot (its place among the
  * ids) in each sort order, read once from that key's index, each slot's rank in it, and each
- * receipt's consignee and search text. The database work of a new search is then at most reading the
- * ids its index matches; ordering them and cutting out the page happens here, in typed arrays.
+ * receipt's consignee, and which receipts' search texts hold each character and pair of characters.
+ * The database work of a new search is then at most reading the ids its index matches; ordering them
+ * and cutting out the page happens here, in typed arrays.
  *
- * Searches of one or two characters are answered here from the search texts: no index can make them
- * cheap, as such a text (a digit, a letter) is in thousands of receipts or all of them, and the
- * database would read each of those rows for its id. Going through 100,000 texts takes about 4 ms.
+ * Searches of one or two characters are answered here (ShortTextIndex): the database's trigram
+ * indexes cannot, and such a text (a digit, a letter) is in thousands of receipts or all of them, so
+ * the database would read each of those rows for its id.
  *
  * They belong to one state of the mirror: after a sync that changed it, the next state's orders are
  * read whole (`readReceiptOrders`) before they replace these (`useReceiptOrders`), so that no visitor
@@ -17,6 +18,7 @@ import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS } from '~/shared/constants';
 import type { ReceiptSortKey, SortOrder } from '~/shared/receipts';
 import { mirrorRead, sequelize } from '../db';
 import { numberListOf, orderedRows, parseNumberList, textListOf } from '../db/number-lists';
+import { ShortTextIndex } from '../short-text-index';
 import { sortColumn } from './mirror-rows';
 
 /** The column each sort key orders by: the date itself, or a text's stored sort key. */
@@ -41,8 +43,8 @@ export interface MirrorOrders {
   slotOf: (id: number) => number;
   /** The consignee id of each slot (0 for none). */
   consignees: Float64Array;
-  /** The search text of each slot (number, shipper and consignee, lower case). */
-  searchTexts: string[];
+  /** Which slots' search texts (number, shipper and consignee, lower case) hold a character or a pair. */
+  shortTexts: ShortTextIndex;
   /** Each sort key's order, read when first asked for. */
   orders: Map<ReceiptSortKey, Promise<Order>>;
 }
@@ -59,9 +61,10 @@ let current: Promise<MirrorOrders> | undefined;
 
 /**
  * Search texts are read this many receipts at a time: parsing all 100,000 as one JSON text blocked the
- * server for 13 to 72 ms, during which no request was answered; a tenth of them parses between two requests.
+ * server for 13 to 72 ms, during which no request was answered; parsing and indexing a twentieth of
+ * them takes a few milliseconds between two requests.
  */
-const SEARCH_TEXTS_PER_READ = 10_000;
+const SEARCH_TEXTS_PER_READ = 5_000;
 
 async function readMirror(): Promise<MirrorOrders> {
   const [row] = await sequelize.query<{ ids: string | null; consignees: string | null }>(
@@ -71,12 +74,12 @@ async function readMirror(): Promise<MirrorOrders> {
   );
   const ids = parseNumberList(row?.ids ?? null);
   const slotOf = slotFinder(ids);
-  return { ids, slotOf, consignees: parseNumberList(row?.consignees ?? null), searchTexts: await readSearchTexts(ids, slotOf), orders: new Map() };
+  return { ids, slotOf, consignees: parseNumberList(row?.consignees ?? null), shortTexts: await indexSearchTexts(ids, slotOf), orders: new Map() };
 }
 
-/** Each slot's search text, read by ranges of ids; a receipt a sync added or removed between the reads has none (''). */
-async function readSearchTexts(ids: Float64Array, slotOf: (id: number) => number): Promise<string[]> {
-  const searchTexts = new Array<string>(ids.length).fill('');
+/** The slots' search texts indexed, read by ranges of ids; a receipt a sync added or removed between the reads has none. */
+async function indexSearchTexts(ids: Float64Array, slotOf: (id: number) => number): Promise<ShortTextIndex> {
+  const index = new ShortTextIndex(ids.length);
   for (let start = 0; start < ids.length; start += SEARCH_TEXTS_PER_READ) {
     const range = { first: ids[start]!, last: ids[Math.min(start + SEARCH_TEXTS_PER_READ, ids.length) - 1]! };
     const [row] = await sequelize.query<{ ids: string | null; texts: string | null }>(
@@ -86,21 +89,21 @@ async function readSearchTexts(ids: Float64Array, slotOf: (id: number) => number
     );
     const rangeIds = parseNumberList(row?.ids ?? null);
     const texts: string[] = row?.texts ? JSON.parse(row.texts) : [];
-    rangeIds.forEach((id, index) => {
+    rangeIds.forEach((id, position) => {
       const slot = slotOf(id);
-      if (slot >= 0) searchTexts[slot] = texts[index]!;
+      if (slot >= 0) index.add(slot, texts[position]!);
     });
   }
-  return searchTexts;
+  return index;
 }
 
-/** Ids of the receipts whose search text contains `text` (lower case), ascending. */
+/** Ids of the receipts whose search text contains `text` (lower case, one or two code units), ascending. */
 export async function idsContaining(text: string): Promise<Float64Array> {
-  const { ids, searchTexts } = await mirrorOrders();
-  const found = new Float64Array(ids.length);
-  let count = 0;
-  for (let slot = 0; slot < ids.length; slot += 1) if (searchTexts[slot]!.includes(text)) found[count++] = ids[slot]!;
-  return found.slice(0, count);
+  const { ids, shortTexts } = await mirrorOrders();
+  const slots = shortTexts.slotsContaining(text);
+  const found = new Float64Array(slots.length);
+  for (let position = 0; position < slots.length; position += 1) found[position] = ids[slots[position]!]!;
+  return found;
 }
 
 function mirrorOrders(): Promise<MirrorOrders> {
@@ -142,7 +145,14 @@ function slotFinder(ids: Float64Array): (id: number) => number {
 
 /** The slots of ascending ids that the mirror holds, ascending. */
 function slotsOf(mirror: MirrorOrders, list: Float64Array): Int32Array {
-  return Int32Array.from(list, mirror.slotOf).filter((slot) => slot >= 0);
+  const { slotOf } = mirror;
+  const slots = new Int32Array(list.length);
+  let count = 0;
+  for (const id of list) {
+    const slot = slotOf(id);
+    if (slot >= 0) slots[count++] = slot;
+  }
+  return slots.subarray(0, count);
 }
 
 /** The slots both ascending lists hold. */

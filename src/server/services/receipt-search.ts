@@ -10,6 +10,7 @@ import { QueryTypes } from 'sequelize';
 import { heavyRead, sequelize } from '../db';
 import { numberListOf, parseNumberList } from '../db/number-lists';
 import { trackingKey } from './mirror-rows';
+import { SHORT_TEXT_MAX } from '../short-text-index';
 import { idsContaining } from './receipt-order';
 import { cachedIdList } from './response-cache';
 
@@ -32,7 +33,9 @@ async function idList(sql: string, replacements: Record<string, unknown>): Promi
 }
 
 function readIdsMatchingSearch(text: string): Promise<Float64Array> {
-  if ([...text].length < TRIGRAM) return idsContaining(text);
+  if (text.length <= SHORT_TEXT_MAX) return idsContaining(text);
+  // Fewer than three characters in more code units (an emoji): no index knows them, so the table is read.
+  if ([...text].length < TRIGRAM) return idList(`SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern ESCAPE '\\'`, { pattern: containing(text) });
   return isSqlite
     ? idList(`SELECT rowid AS "id" FROM "receipts_search" WHERE "receipts_search" MATCH :phrase`, { phrase: ftsPhrase(text) })
     : idList(`SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern`, { pattern: containing(text) });
