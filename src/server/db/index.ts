@@ -36,16 +36,27 @@ function createSequelize(): Sequelize {
 export const sequelize = createSequelize();
 
 /**
- * Query options for long reads (index walks, aggregates). With SQLite they run on connections of
- * their own, taken in turn: each connection runs one statement at a time, so on the shared one a long
- * read would hold up every quick query queued behind it. WAL lets these readers run beside the writer.
+ * Long reads (index walks, aggregates). With SQLite they run on connections of their own: each
+ * connection runs one statement at a time, so on the shared one a long read would hold up every quick
+ * query queued behind it. WAL lets these readers run beside the writer. A read goes to the connection
+ * with the fewest reads in flight: taken in turn, a quick read could wait behind a long one while the
+ * other connection stood idle.
  */
 const HEAVY_READ_CONNECTIONS = 2;
-let nextHeavyRead = 0;
+const heavyReadsInFlight = new Array<number>(HEAVY_READ_CONNECTIONS).fill(0);
 
-export function heavyRead(): { uuid: string } {
-  nextHeavyRead = (nextHeavyRead + 1) % HEAVY_READ_CONNECTIONS;
-  return { uuid: `heavy-reads-${nextHeavyRead}` };
+/** Runs `read` with the query options of the least busy long-read connection. */
+export async function heavyRead<T>(read: (options: { uuid: string }) => Promise<T>): Promise<T> {
+  let chosen = 0;
+  for (let connection = 1; connection < HEAVY_READ_CONNECTIONS; connection += 1) {
+    if (heavyReadsInFlight[connection]! < heavyReadsInFlight[chosen]!) chosen = connection;
+  }
+  heavyReadsInFlight[chosen]! += 1;
+  try {
+    return await read({ uuid: `heavy-reads-${chosen}` });
+  } finally {
+    heavyReadsInFlight[chosen]! -= 1;
+  }
 }
 
 /** Query options for reads of the whole mirror (its orders, after a sync): a connection of their own, so no visitor's query waits behind one. */

@@ -24,11 +24,13 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** The ids a query selects, ascending (sorted here: a typed array sorts them faster than the database). */
 async function idList(sql: string, replacements: Record<string, unknown>): Promise<Float64Array> {
-  const [row] = await sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf('"id"')} AS "ids" FROM (${sql}) AS "matches"`, {
-    type: QueryTypes.SELECT,
-    replacements,
-    ...heavyRead(),
-  });
+  const [row] = await heavyRead((connection) =>
+    sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf('"id"')} AS "ids" FROM (${sql}) AS "matches"`, {
+      type: QueryTypes.SELECT,
+      replacements,
+      ...connection,
+    }),
+  );
   return parseNumberList(row?.ids ?? null).sort();
 }
 

@@ -23,19 +23,23 @@ const EMPTY_TOTALS: Totals = { totalReceipts: 0, totalWeight: null, totalVolume:
 async function computeStats(consigneeIds: number[] | null, now: Date): Promise<DashboardStats> {
   // The ids are integers from our own table (and Number() again), so inlining them is safe.
   const scope = consigneeIds === null ? '' : `WHERE "consigneeId" IN (${consigneeIds.map(Number).join(',') || 'NULL'})`;
-  const [totals = EMPTY_TOTALS] = await sequelize.query<Totals>(
-    `SELECT COUNT(*) AS "totalReceipts", SUM("totalWeightValue") AS "totalWeight", SUM("totalVolumeValue") AS "totalVolume",
-            SUM("pieces") AS "totalPieces",
-            SUM(CASE WHEN "receivedDate" >= :month THEN 1 ELSE 0 END) AS "receiptsThisMonth",
-            SUM(CASE WHEN "receivedDate" >= :week THEN 1 ELSE 0 END) AS "receiptsThisWeek"
-       FROM "receipts" ${scope}`,
-    { type: QueryTypes.SELECT, replacements: { month: startOfMonth(now), week: startOfIsoWeek(now) }, ...heavyRead() },
+  const [totals = EMPTY_TOTALS] = await heavyRead((connection) =>
+    sequelize.query<Totals>(
+      `SELECT COUNT(*) AS "totalReceipts", SUM("totalWeightValue") AS "totalWeight", SUM("totalVolumeValue") AS "totalVolume",
+              SUM("pieces") AS "totalPieces",
+              SUM(CASE WHEN "receivedDate" >= :month THEN 1 ELSE 0 END) AS "receiptsThisMonth",
+              SUM(CASE WHEN "receivedDate" >= :week THEN 1 ELSE 0 END) AS "receiptsThisWeek"
+         FROM "receipts" ${scope}`,
+      { type: QueryTypes.SELECT, replacements: { month: startOfMonth(now), week: startOfIsoWeek(now) }, ...connection },
+    ),
   );
   const top = (column: 'shipperName' | 'consigneeName') =>
-    sequelize.query<RankedName>(
-      `SELECT "${column}" AS "name", COUNT(*) AS "count" FROM "receipts" ${scope}
-        GROUP BY "${column}" ORDER BY "count" DESC, "name" ASC LIMIT ${TOP_ENTRIES}`,
-      { type: QueryTypes.SELECT, ...heavyRead() },
+    heavyRead((connection) =>
+      sequelize.query<RankedName>(
+        `SELECT "${column}" AS "name", COUNT(*) AS "count" FROM "receipts" ${scope}
+          GROUP BY "${column}" ORDER BY "count" DESC, "name" ASC LIMIT ${TOP_ENTRIES}`,
+        { type: QueryTypes.SELECT, ...connection },
+      ),
     );
   const [topShippers, topConsignees] = await Promise.all([top('shipperName'), top('consigneeName')]);
   const count = Number(totals.totalReceipts);
