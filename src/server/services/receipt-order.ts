@@ -185,6 +185,7 @@ function bothOf(first: Int32Array, second: Int32Array): Int32Array {
   return both.subarray(0, count);
 }
 
+/** The receipts of these consignees (ids ascending) in this state of the mirror, found on first use. */
 function scopeOf(mirror: MirrorOrders, consigneeIds: number[]): Scope {
   const key = consigneeIds.join(',');
   let scope = mirror.scopes.get(key);
