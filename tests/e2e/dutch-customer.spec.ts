@@ -52,9 +52,6 @@ const fact = (dialog: ReturnType<Page['getByRole']>, label: string) =>
   dialog.getByRole('term').filter({ hasText: new RegExp(`^${label}$`) }).first().locator('xpath=following-sibling::dd');
 
 test('a customer reads the dashboard and the receipts in Dutch, without a hydration mismatch, and switches back to English', async ({ page, adminApi, playwright }) => {
-  // A whole visit: two pages in each language, a search and a modal. It took 31 s in a full run on a
-  // loaded 2-core machine, past the default 30.
-  test.slow();
   // The demo customer: a viewer with the three consignees that have the most receipts.
   const admin = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
   expect((await admin.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
