@@ -79,7 +79,10 @@ for (const path of ['/dashboard', '/receipts']) {
 
 // A portal of their own that syncs every 2 seconds: three missed syncs (6 seconds) make its data stale.
 test.describe.serial('on a portal whose provider goes down', () => {
-  test.use({ baseURL: FRESHNESS_URL });
+  // No offline worker: these tests hold the page's calls with page.route, which Playwright's docs say
+  // to use with service workers blocked (a worker taking control part-way may keep a call from it).
+  // The offline tests cover the worker.
+  test.use({ baseURL: FRESHNESS_URL, serviceWorkers: 'block' });
 
   const sandboxControl = async (request: APIRequestContext, action: 'outage' | 'recover') => {
     const response = await request.post(`/sandbox/control/${action}`, { headers: { Origin: FRESHNESS_URL } });
@@ -125,15 +128,19 @@ test.describe.serial('on a portal whose provider goes down', () => {
     const button = card.getByRole('button', { name: 'Sync now' });
     const announcement = card.getByRole('status');
 
-    // The answer is held back a moment on its way, so that the running state can be seen.
+    // The request is held on its way until the running state has been seen (a fixed pause was at times
+    // shorter than the checks on a loaded machine).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/sync', async (route) => {
-      if (route.request().method() === 'POST') await new Promise((resolve) => setTimeout(resolve, 500));
+      if (route.request().method() === 'POST') await held;
       await route.continue();
     });
     const answered = page.waitForResponse((response) => response.url().endsWith('/api/sync') && response.request().method() === 'POST');
     await button.click();
     await expect(button).toBeDisabled();
     await expect(announcement).toHaveText('Syncing…');
+    release();
     const { data } = await (await answered).json();
     await expect(announcement).toHaveText(`Sync finished. Written: ${data.written}, removed: ${data.deleted}.`);
     await expect(button).toBeEnabled();
