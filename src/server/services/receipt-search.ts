@@ -9,8 +9,8 @@
 import { QueryTypes } from 'sequelize';
 import { heavyRead, sequelize } from '../db';
 import { numberListOf, parseNumberList } from '../db/number-lists';
-import { trackingKey } from './mirror-rows';
 import { SHORT_TEXT_MAX } from '../short-text-index';
+import { trackingKey } from './mirror-rows';
 import { idsContaining } from './receipt-order';
 import { cachedIdList } from './response-cache';
 
