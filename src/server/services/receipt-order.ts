@@ -103,10 +103,10 @@ async function indexSearchTexts(ids: Float64Array, slotOf: (id: number) => numbe
     );
     const rangeIds = parseNumberList(row?.ids ?? null);
     const texts: string[] = row?.texts ? JSON.parse(row.texts) : [];
-    rangeIds.forEach((id, position) => {
-      const slot = slotOf(id);
+    for (let position = 0; position < rangeIds.length; position += 1) {
+      const slot = slotOf(rangeIds[position]!);
       if (slot >= 0) index.add(slot, texts[position]!);
-    });
+    }
   }
   return index;
 }
@@ -141,7 +141,7 @@ function slotFinder(ids: Float64Array): (id: number) => number {
   const span = ids.length ? ids[ids.length - 1]! - first + 1 : 0;
   if (span <= 4 * ids.length + 1_024) {
     const table = new Int32Array(span).fill(-1);
-    ids.forEach((id, slot) => (table[id - first] = slot));
+    for (let slot = 0; slot < ids.length; slot += 1) table[ids[slot]! - first] = slot;
     return (id) => (id >= first && id - first < span ? table[id - first]! : -1);
   }
   return (id) => {
@@ -157,16 +157,18 @@ function slotFinder(ids: Float64Array): (id: number) => number {
   };
 }
 
-/** The slots of ascending ids that the mirror holds, ascending. */
-function slotsOf(mirror: MirrorOrders, list: Float64Array): Int32Array {
-  const { slotOf } = mirror;
-  const slots = new Int32Array(list.length);
+/**
+ * Each value mapped, leaving out those that map to -1, in order. A plain loop: TypedArray.from with a
+ * mapping function and filter take 30 to 50 ms over 100,000 values, a pause no request can interrupt.
+ */
+function mapKnown(values: ArrayLike<number>, map: (value: number) => number): Int32Array {
+  const mapped = new Int32Array(values.length);
   let count = 0;
-  for (const id of list) {
-    const slot = slotOf(id);
-    if (slot >= 0) slots[count++] = slot;
+  for (let position = 0; position < values.length; position += 1) {
+    const value = map(values[position]!);
+    if (value >= 0) mapped[count++] = value;
   }
-  return slots.subarray(0, count);
+  return mapped.subarray(0, count);
 }
 
 /** The slots both ascending lists hold. */
@@ -208,12 +210,12 @@ function scopeOf(mirror: MirrorOrders, consigneeIds: number[]): Scope {
   return scope;
 }
 
-/** The slots in every id list (each ascending) whose consignee is in scope (null: all), ascending. */
-function matchingSlots(mirror: MirrorOrders, idLists: Float64Array[], consigneeIds: number[] | null): Int32Array {
+/** The slots in every id list (each ascending) whose consignee is in scope (null: all), ascending; null when that is every slot. */
+function matchingSlots(mirror: MirrorOrders, idLists: Float64Array[], consigneeIds: number[] | null): Int32Array | null {
   const scope = consigneeIds && scopeOf(mirror, consigneeIds);
-  if (idLists.length === 0) return scope ? scope.slots : Int32Array.from(mirror.ids, (_, slot) => slot);
-  let slots = slotsOf(mirror, idLists[0]!);
-  for (const list of idLists.slice(1)) slots = bothOf(slots, slotsOf(mirror, list));
+  if (idLists.length === 0) return scope ? scope.slots : null;
+  let slots = mapKnown(idLists[0]!, mirror.slotOf);
+  for (const list of idLists.slice(1)) slots = bothOf(slots, mapKnown(list, mirror.slotOf));
   if (!scope) return slots;
   const { marks } = scope;
   let count = 0;
@@ -229,9 +231,9 @@ async function readOrder(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<
   });
   const ordered = parseNumberList(row?.ids ?? null);
   // A receipt a sync added between the two reads has no slot yet; it joins with the next state's orders.
-  const slots = Int32Array.from(ordered, mirror.slotOf).filter((slot) => slot >= 0);
+  const slots = mapKnown(ordered, mirror.slotOf);
   const rank = new Int32Array(mirror.ids.length).fill(-1);
-  slots.forEach((slot, position) => (rank[slot] = position));
+  for (let position = 0; position < slots.length; position += 1) rank[slots[position]!] = position;
   return { slots, rank };
 }
 
@@ -261,10 +263,10 @@ export function useReceiptOrders(mirror: MirrorOrders | null): void {
 
 /** The page's slots: the matches ranked in the order and sorted, when that costs less than walking the order. */
 function pageBySorting(matches: Int32Array, order: Order, ascending: boolean, window: { offset: number; limit: number }): Int32Array {
-  const ranks = Int32Array.from(matches, (slot) => order.rank[slot]!).filter((rank) => rank >= 0).sort();
+  const ranks = mapKnown(matches, (slot) => order.rank[slot]!).sort();
   const start = ascending ? window.offset : Math.max(0, ranks.length - window.offset - window.limit);
   const end = ascending ? window.offset + window.limit : ranks.length - window.offset;
-  const page = Int32Array.from(ranks.subarray(start, Math.max(start, end)), (rank) => order.slots[rank]!);
+  const page = mapKnown(ranks.subarray(start, Math.max(start, end)), (rank) => order.slots[rank]!);
   return ascending ? page : page.reverse();
 }
 
@@ -301,7 +303,7 @@ export async function pageOfReceiptIds(
   const mirror = await mirrorOrders();
   const order = await orderOf(mirror, sort.sortBy);
   const ascending = sort.sortOrder === 'asc';
-  const matches = filter.idLists.length === 0 && filter.consigneeIds === null ? null : matchingSlots(mirror, filter.idLists, filter.consigneeIds);
+  const matches = matchingSlots(mirror, filter.idLists, filter.consigneeIds);
   const total = matches ? matches.length : order.slots.length;
   if (window.offset >= total) return { total, ids: [] };
   const sortingCost = total * Math.log2(total + 1);
