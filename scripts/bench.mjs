@@ -17,7 +17,9 @@ import { pageWeights } from './page-weights.mjs';
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS || 100_000);
 const CONCURRENCY = 10;
 const REQUESTS = 2_000;
-const THROUGHPUT_REQUESTS = 10_000;
+/** Requests sent to each target of the repeated-request figure, in turns of 2,000. */
+const THROUGHPUT_REQUESTS = 20_000;
+const THROUGHPUT_TURNS = 10;
 /**
  * New searches sent before the measured ones, in each scope. The portal's requests reach their steady
  * cost only after some thousands (V8 compiles the hot code on the same two cores meanwhile, and SQLite's
@@ -87,19 +89,11 @@ try {
   const cachedPath = '/api/receipts?sortBy=shipperName&sortOrder=asc&page=3';
   const bare = await startBareServer(cachedPath, admin);
   try {
-    // Three rounds, taking turns, and the median of each: single runs on a shared 2-core machine vary by ±15 %.
-    const rounds = { bare: [], ceiling: [], cached: [] };
-    for (let round = 0; round < 3; round += 1) {
-      rounds.bare.push(await throughput(bare.url, ['/'], null));
-      rounds.ceiling.push(await throughput(portal.url, ['/api/config'], admin));
-      rounds.cached.push(await throughput(portal.url, [cachedPath], admin));
-    }
-    const median = (rates) => [...rates].sort((a, b) => a - b)[1];
-    const [bareRate, ceiling, cachedRate] = [median(rounds.bare), median(rounds.ceiling), median(rounds.cached)];
-    const show = (label, rates) => console.log(`  ${label.padEnd(38)} ${median(rates).toFixed(0)} req/s (rounds: ${rates.map((rate) => rate.toFixed(0)).join(', ')})`);
-    show('bare node:http, same bytes', rounds.bare);
-    show('framework ceiling (GET /api/config)', rounds.ceiling);
-    show('cached GET /api/receipts', rounds.cached);
+    const [bareRate, ceiling, cachedRate] = await throughputs([
+      { label: 'bare node:http, same bytes', base: bare.url, path: '/', cookie: null },
+      { label: 'framework ceiling (GET /api/config)', base: portal.url, path: '/api/config', cookie: admin },
+      { label: 'cached GET /api/receipts', base: portal.url, path: cachedPath, cookie: admin },
+    ]);
     console.log(`  ratios: cached/bare ${(cachedRate / bareRate).toFixed(2)}, ceiling/bare ${(ceiling / bareRate).toFixed(2)}, cached/ceiling ${(cachedRate / ceiling).toFixed(2)}`);
   } finally {
     bare.stop();
@@ -367,10 +361,28 @@ async function latency(label, paths, cookie) {
   console.log(`  ${label.padEnd(38)} p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, ${rate.toFixed(0)} req/s, ${errors} errors${filledNote}${clientNote}`);
 }
 
-async function throughput(base, paths, cookie) {
-  await load(base, paths, cookie, 1_000);
-  const { rate, errors } = await load(base, paths, cookie, THROUGHPUT_REQUESTS);
-  if (errors) throw new Error(`${paths[0]}: ${errors} errors`);
-  return rate;
+/**
+ * Requests/s of each target, taken in short turns, one target after another, so that whatever else the
+ * machine does meanwhile (a sync and the rebuild it brings, the other processes on its two cores)
+ * falls on every target alike: measured in rounds of 10,000 requests, one round could vary by 40 %
+ * and move a ratio by a fifth. Prints each target's rate and the range of its turns.
+ */
+async function throughputs(targets) {
+  for (const { base, path, cookie } of targets) await load(base, [path], cookie, 1_000);
+  const turns = targets.map(() => []);
+  for (let turn = 0; turn < THROUGHPUT_TURNS; turn += 1) {
+    for (const [index, { base, path, cookie }] of targets.entries()) {
+      const { rate, errors } = await load(base, [path], cookie, THROUGHPUT_REQUESTS / THROUGHPUT_TURNS);
+      if (errors) throw new Error(`${path}: ${errors} errors`);
+      turns[index].push(rate);
+    }
+  }
+  return targets.map(({ label }, index) => {
+    // Every turn sends as many requests, so the rate of them all is the harmonic mean of the turns' rates.
+    const rate = turns[index].length / turns[index].reduce((seconds, turnRate) => seconds + 1 / turnRate, 0);
+    const sorted = [...turns[index]].sort((a, b) => a - b);
+    console.log(`  ${label.padEnd(38)} ${rate.toFixed(0)} req/s (turns of ${THROUGHPUT_REQUESTS / THROUGHPUT_TURNS} requests: ${sorted[0].toFixed(0)}–${sorted.at(-1).toFixed(0)})`);
+    return rate;
+  });
 }
 
