@@ -118,9 +118,33 @@ export const removePortalFolder = (dir: string) => removeFolder(dir);
 export async function startPortal(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Portal> {
   const shared = options.dir ?? options.alongside?.dir;
   const dir = shared ?? (await mkdtemp(path.join(tmpdir(), 'portal-test-')));
-  const port = options.port ?? (await freePort());
-  const url = `http://127.0.0.1:${port}`;
   const databaseUrl = await databaseOf(dir);
+  // A free port may be taken before the portal listens on it (another test's portal, or any outgoing
+  // connection's ephemeral port): the start is then tried again on another.
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    try {
+      return await spawnPortal(env, { dir, databaseUrl, port, keepDirByDefault: options.alongside !== undefined });
+    } catch (error) {
+      const portTaken = error instanceof PortTakenError && options.port === undefined && attempt < 5;
+      if (portTaken) continue;
+      if (!shared) await removeFolder(dir);
+      throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+interface SpawnOptions {
+  dir: string;
+  databaseUrl: string;
+  port: number;
+  keepDirByDefault: boolean;
+}
+
+async function spawnPortal(env: Record<string, string>, { dir, databaseUrl, port, keepDirByDefault }: SpawnOptions): Promise<Portal> {
+  const url = `http://127.0.0.1:${port}`;
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server.mjs'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
@@ -152,14 +176,14 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
     child.stdout!.on('data', check);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`portal exited with ${code}:\n${output}`));
+      const ErrorType = output.includes('EADDRINUSE') ? PortTakenError : Error;
+      reject(new ErrorType(`portal exited with ${code}:\n${output}`));
     });
   });
   try {
     await started;
   } catch (error) {
     child.kill('SIGTERM');
-    if (!shared) await removeFolder(dir);
     throw error;
   }
 
@@ -170,7 +194,7 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
     pid: child.pid!,
     output: () => output,
     exited,
-    async stop({ keepDir = options.alongside !== undefined } = {}) {
+    async stop({ keepDir = keepDirByDefault } = {}) {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
