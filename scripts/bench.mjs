@@ -53,6 +53,8 @@ const portal = await startPortal({
   // Tiles are the tile server's bytes, not the portal's (and this machine is offline): an address
   // where nothing listens, so tile requests fail at once and count for nothing.
   MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+  // Behind a proxy, as in production: the sign-in figures send each person's address in X-Forwarded-For.
+  TRUST_PROXY: 'true',
 });
 try {
   const syncLine = await waitForOutput(/Receipt mirror: full sync of (\d+) receipts in ([\d.]+) s/, 300_000);
@@ -82,8 +84,11 @@ try {
   await latency('GET /dashboard (page, customer)', ['/dashboard'], customer);
   await latency('GET /receipts (page, customer)', ['/receipts'], customer);
 
-  console.log('\nA burst of sign-ins (budget: 30 wrong ones for 30 names all 401 within 6 s; a customer\'s list within 1 s meanwhile):');
+  console.log('\nA burst of sign-ins (budget: 30 wrong ones for 30 names from 30 addresses all 401 within 6 s; a customer\'s list within 1 s meanwhile):');
   await signInBurst(customer);
+
+  console.log('\nOne address floods the sign-in (budget: 60 wrong guesses at once keep a correct sign-in from another address at most 1 s beyond its own check):');
+  await signInFlood();
 
   console.log('\nOne repeated request, requests/s (goal: the cached answer ≥ 0.3× bare Node, or ≥ 0.8× the framework ceiling):');
   const cachedPath = '/api/receipts?sortBy=shipperName&sortOrder=asc&page=3';
@@ -249,15 +254,23 @@ async function startBareServer(path, cookie) {
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
-/** 30 wrong sign-ins for 30 names at once, a signed-in customer's list request in the middle of them. */
+/** A sign-in from `address` (the proxy's X-Forwarded-For): its status and how long it took. */
+async function timedSignIn(username, password, address) {
+  const started = performance.now();
+  const response = await fetch(`${portal.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { Origin: portal.url, 'Content-Type': 'application/json', 'X-Forwarded-For': address },
+    body: JSON.stringify({ username, password }),
+  });
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - started };
+}
+
+/** 30 wrong sign-ins for 30 names from 30 addresses at once, a signed-in customer's list request in the middle of them. */
 async function signInBurst(customer) {
   const started = performance.now();
   const attempts = Array.from({ length: 30 }, (_, index) =>
-    fetch(`${portal.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { Origin: portal.url, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: `burst-${index}`, password: `wrong-password-${index}` }),
-    }).then((response) => ({ status: response.status, ms: performance.now() - started })),
+    timedSignIn(`burst-${index}`, `wrong-password-${index}`, `198.51.100.${index + 1}`).then(({ status }) => ({ status, ms: performance.now() - started })),
   );
   await new Promise((resolve) => setTimeout(resolve, 200));
   const listStarted = performance.now();
@@ -268,6 +281,19 @@ async function signInBurst(customer) {
   for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
   const slowest = Math.max(...answers.map((answer) => answer.ms));
   console.log(`  statuses ${JSON.stringify(statuses)}, slowest ${(slowest / 1000).toFixed(1)} s; the customer's list: ${list.status} in ${listMs.toFixed(0)} ms`);
+}
+
+/** 60 wrong guesses at once from one address, and 100 ms later the demo customer's correct sign-in from another. */
+async function signInFlood() {
+  const alone = [];
+  for (let run = 0; run < 3; run++) alone.push((await timedSignIn('demo', DEMO_PASSWORD, '198.51.100.200')).ms);
+  const ownCheck = Math.min(...alone);
+  const guesses = Promise.all(Array.from({ length: 60 }, (_, index) => timedSignIn(`flood-${index}`, `wrong-password-${index}`, '203.0.113.66')));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const correct = await timedSignIn('demo', DEMO_PASSWORD, '198.51.100.200');
+  const statuses = {};
+  for (const { status } of await guesses) statuses[status] = (statuses[status] ?? 0) + 1;
+  console.log(`  the flood: ${JSON.stringify(statuses)}; the correct sign-in: ${correct.status} in ${correct.ms.toFixed(0)} ms, ${(correct.ms - ownCheck).toFixed(0)} ms beyond its own check (${ownCheck.toFixed(0)} ms alone)`);
 }
 
 async function waitForOutput(pattern, timeoutMs) {

@@ -1,7 +1,7 @@
 // `npm run restore -- <backup file> [--force]`: brings a stopped portal back from a file of
 // `npm run backup`: its database, app secret and uploads, in the places the portal's configuration names.
 // It refuses while the database is in use, and replaces a database holding data only with --force.
-import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { extract } from 'tar';
 import sqlite3 from 'sqlite3';
@@ -33,6 +33,8 @@ async function restoreDatabase(unpacked, replace) {
     // Into place by a rename, so the portal never finds half a file; a log of the old database would be replayed into it.
     const incoming = `${config.sqliteFile}.restoring`;
     await rename(path.join(unpacked, ENTRIES.sqlite), incoming);
+    // Owner only, as the portal creates it: it holds password hashes, e-mail addresses and the encrypted tokens.
+    await chmod(incoming, 0o600);
     await Promise.all(['-wal', '-shm'].map((suffix) => rm(`${config.sqliteFile}${suffix}`, { force: true })));
     await rename(incoming, config.sqliteFile);
     return;
@@ -63,7 +65,7 @@ async function main() {
   const [file, ...rest] = args.filter((arg) => arg !== '--force');
   if (!file || rest.length > 0) throw new Refusal(USAGE);
 
-  await mkdir(config.dataDir, { recursive: true });
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const unpacked = await mkdtemp(path.join(config.dataDir, '.portal-restore-'));
   try {
     await extract({ file, cwd: unpacked, strict: true }).catch((error) => {

@@ -5,7 +5,7 @@ import { config, isHttps } from '~/server/config';
 import { whenReady } from '~/server/bootstrap';
 import { clientAddress } from '~/server/http/client-address';
 import { brandingStyle } from '~/server/http/branding-style';
-import { tileImageSource, withImageSource, withStyleSource } from '~/server/http/csp';
+import { tileImageSource, withImageSource, withScriptSource, withStyleSource } from '~/server/http/csp';
 import { builtModuleImports } from '~/server/http/built-modules';
 import { criticalCss } from '~/server/http/first-paint-css';
 import {
@@ -26,6 +26,7 @@ import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
 import { rememberReturnPath } from '~/server/http/return-path';
 import { markUser, readSessionToken } from '~/server/http/session';
+import { FORGET_STORED_USER_SOURCE, forgetsStoredUser } from '~/server/http/stored-profile';
 import { readBrandingOrDefaults } from '~/server/services/branding';
 import { findActiveSession } from '~/server/services/sessions';
 import { m } from '~/paraglide/messages.js';
@@ -183,16 +184,20 @@ const guardPages = defineMiddleware((context, next) => {
 });
 
 /**
- * The branding style every page carries (BareLayout.astro), taken once so that the element and the
- * hash added to the page's policy are of the same state.
+ * What every page may carry inline (BareLayout.astro), allowed in its policy: the branding style,
+ * taken once so that the element and the hash added to the page's policy are of the same state, and
+ * on a page without a session the script that removes a stored profile.
  */
-const brandPages = defineMiddleware(async (context, next) => {
+const allowInlineParts = defineMiddleware(async (context, next) => {
   if (isApi(context.url.pathname) || isSandboxServerCall(context.url.pathname)) return next();
   const style = brandingStyle(await readBrandingOrDefaults());
   context.locals.brandingStyle = style;
   const response = await next();
-  const policy = response.headers.get('Content-Security-Policy');
-  if (style && policy) response.headers.set('Content-Security-Policy', withStyleSource(policy, style.source));
+  let policy = response.headers.get('Content-Security-Policy');
+  if (!policy) return response;
+  if (style) policy = withStyleSource(policy, style.source);
+  if (forgetsStoredUser(context.locals.user, context.url.pathname)) policy = withScriptSource(policy, FORGET_STORED_USER_SOURCE);
+  response.headers.set('Content-Security-Policy', policy);
   return response;
 });
 
@@ -229,7 +234,7 @@ export const onRequest = sequence(
   resolveLocale,
   refuseCrossSite,
   guardPages,
-  brandPages,
+  allowInlineParts,
   firstPaintCss,
 );
 

@@ -1,4 +1,5 @@
 /** Everything the portal needs before its first answer, done once per process. */
+import { config } from './config';
 import { connectDatabase, oneStartAtATime } from './db';
 import { migrateDatabase } from './db/migrate';
 import { loadAppSecret } from './secrets';
@@ -18,6 +19,9 @@ async function housekeeping(): Promise<void> {
 }
 
 async function start(): Promise<void> {
+  if (config.provider === 'sandbox') {
+    console.warn('PROVIDER=sandbox: /sandbox serves generated demo data through a built-in imitation of the logistics provider; do not expose this portal as it is (set PROVIDER=http for real data).');
+  }
   await connectDatabase();
   offerShutdown();
   loadAppSecret();

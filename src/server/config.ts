@@ -81,6 +81,12 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * A session's activity is recorded at most once a minute (src/server/services/sessions.ts): an idle
+ * limit must be several of those minutes, or an active user would be signed out.
+ */
+const SESSION_IDLE_MINUTES_MIN = 5;
+
 function integer(env: Env, name: string, fallback: number, min = 1): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
@@ -200,7 +206,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     loginWindowSeconds: integer(env, 'LOGIN_WINDOW_SECONDS', 900),
     loginMaxAttemptsPerAddress: integer(env, 'LOGIN_MAX_ATTEMPTS_PER_ADDRESS', 200, 100),
     trustProxy: flag(env, 'TRUST_PROXY', false),
-    sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 720),
+    sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 720, SESSION_IDLE_MINUTES_MIN),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 168),
     productName: text(env, 'PRODUCT_NAME', 'Freight Portal'),
     designedBy: text(env, 'DESIGNED_BY', 'Freight Portal'),

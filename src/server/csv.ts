@@ -9,9 +9,22 @@ export type CsvCell = string | number;
 /** A text starting with one of these is run as a formula by spreadsheets (CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** A text cell that would start a formula gets a leading apostrophe, which spreadsheets show as text; numbers stay numbers. */
+/**
+ * The places a spreadsheet may start a cell inside one of ours: after any separator it may split on.
+ * Dutch Excel opens a CSV on `;`, and no quoting survives that split.
+ */
+const AFTER_SEPARATOR = /(?<=[,;\t])/;
+
+/**
+ * A text cell gets an apostrophe, which spreadsheets show as text, wherever a formula could start: at
+ * its start, and after a separator. Numbers stay numbers.
+ */
 export function neutralizeFormula(cell: CsvCell): CsvCell {
-  return typeof cell === 'string' && FORMULA_START.test(cell) ? `'${cell}` : cell;
+  if (typeof cell !== 'string') return cell;
+  return cell
+    .split(AFTER_SEPARATOR)
+    .map((part) => (FORMULA_START.test(part) ? `'${part}` : part))
+    .join('');
 }
 
 /**

@@ -53,3 +53,9 @@ export type Role = (typeof ROLES)[number];
 
 /** Local-storage key under which the signed-in user is kept (spec section 4, Session). */
 export const STORED_USER_KEY = 'user';
+
+/**
+ * Inlined in every page rendered without a session (BareLayout.astro): the profile the sign-in form
+ * stored belongs to a session that is over, so it goes, as the service worker's kept pages do.
+ */
+export const FORGET_STORED_USER_SCRIPT = `try{localStorage.removeItem(${JSON.stringify(STORED_USER_KEY)})}catch(e){}`;

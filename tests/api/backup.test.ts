@@ -4,7 +4,7 @@
  * users, assignments, receipts and branding (logo file included) of the copy, and its app secret.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,8 @@ describe('backup and restore', () => {
 
     const restore = await runScript('restore', [path.join(backupDir, file!)], target);
     expect(restore.code, restore.output).toBe(0);
+    // It holds password hashes, e-mail addresses and the encrypted tokens: readable by its owner only.
+    if (!testPostgresUrl) expect((await stat(path.join(target.dir, 'portal.sqlite'))).mode & 0o777).toBe(0o600);
     restored = await startPortal(NO_PROVIDER, { dir: target.dir });
 
     const restoredAdmin = await signedInAdmin(restored);

@@ -10,7 +10,7 @@ import { SVG_FILE, TEXT_FILE, type UploadFile } from '../support/images';
 import { startPortal, type Portal } from '../support/portal';
 import type { ApiClient, ApiResponse } from './client';
 import { createUser, expectError, signedInAdmin, type TestUser } from './helpers';
-import { authorizeParams, pkcePair, tokenRequest } from './sandbox';
+import { authorizeParams, consentPage, pkcePair, tokenRequest } from './sandbox';
 
 const DUTCH = { 'Accept-Language': 'nl' };
 const nl = { locale: 'nl' } as const;
@@ -122,7 +122,7 @@ describe('logo and background', () => {
 describe('the sandbox provider', () => {
   it('when the consent page is opened by a Dutch reader, then it asks in Dutch; without a language in English', async () => {
     const params = authorizeParams(portal, pkcePair().challenge);
-    const page = (headers: Record<string, string>) => fetch(`${portal.url}/sandbox/oauth/authorize?${params}`, { headers });
+    const page = (headers: Record<string, string>) => consentPage(portal, params, headers);
     const dutch = await (await page(DUTCH)).text();
     expect(dutch).toContain('<html lang="nl"');
     expect(dutch).toContain('>Toestaan</button>');
@@ -134,7 +134,7 @@ describe('the sandbox provider', () => {
 
   it('when an unknown client asks a Dutch reader, then the refusal page is in Dutch', async () => {
     const params = authorizeParams(portal, pkcePair().challenge, { client_id: 'someone-else' });
-    const response = await fetch(`${portal.url}/sandbox/oauth/authorize?${params}`, { headers: DUTCH });
+    const response = await consentPage(portal, params, DUTCH);
     expect(response.status).toBe(400);
     const page = await response.text();
     expect(page).toContain('Autorisatie geweigerd');

@@ -193,6 +193,29 @@ describe('connecting, refreshing and reconnecting', () => {
   });
 });
 
+describe('a refused refresh token is sent once', () => {
+  it.each([
+    ['followed at once by a sync', async () => {
+      const refreshed = await admin.post('/api/tokens/refresh');
+      const synced = await admin.post('/api/sync');
+      return [refreshed, synced];
+    }],
+    ['with a sync at the same moment', () => Promise.all([admin.post('/api/tokens/refresh'), admin.post('/api/sync')])],
+  ])('when the admin\'s refresh is refused %s, then neither the sync nor the scheduled ones send the dead refresh token again', { timeout: 60_000 }, async (_when, refreshAndSync) => {
+    expect(server().revokeRefreshTokens()).toBe(1);
+    const before = server().counts();
+    const [refreshed] = await refreshAndSync();
+    expect(refreshed!.status).toBe(502);
+    expect(await status()).toMatchObject({ reconnectRequired: true, canRefresh: false });
+    // Scheduled syncs (every 3 s) come and go meanwhile.
+    await sleep(2 * SYNC_SECONDS * 1000 + 500);
+    expect(server().counts().refusedRefreshes - before.refusedRefreshes).toBe(1);
+    expect(server().counts().refreshes).toBe(before.refreshes);
+    await connect();
+    expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
+  });
+});
+
 describe('refusals', () => {
   it('when the admin denies at the server, then the callback shows its reason and the tokens stay', async () => {
     const before = await status();

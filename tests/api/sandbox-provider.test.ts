@@ -2,11 +2,13 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
+import { createUser, signedInAdmin, signIn } from './helpers';
 import {
   authorizationCode,
   authorizeParams,
   CLIENT_ID,
   connect,
+  consentPage,
   control,
   decide,
   exchangeCode,
@@ -68,7 +70,7 @@ describe('consent page', () => {
     ['a code_challenge that is no SHA-256', { code_challenge: 'short' }, 'invalid_request'],
     ['another scope', { scope: 'everything' }, 'invalid_scope'],
   ])('when the request has %s, then the client gets the error at its redirect URI with the state', async (_what, extra, error) => {
-    const response = await fetch(`${portal.url}/sandbox/oauth/authorize?${authorizeParams(portal, pkcePair().challenge, extra)}`, { redirect: 'manual' });
+    const response = await consentPage(portal, authorizeParams(portal, pkcePair().challenge, extra));
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe(redirectUriOf(portal));
@@ -96,8 +98,35 @@ describe('consent page', () => {
     });
   });
 
+  it('when nobody is signed in at the portal, then the consent page leads to the sign-in page and coming back there is kept', async () => {
+    const query = authorizeParams(portal, pkcePair().challenge);
+    const response = await fetch(`${portal.url}/sandbox/oauth/authorize?${query}`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/login');
+    expect(response.headers.getSetCookie().join('\n')).toContain(`portal_return_to=${encodeURIComponent(`/sandbox/oauth/authorize?${query}`)}`);
+  });
+
+  it('when a stranger posts "authorize" with a PKCE challenge of their own, then no code comes back, and without a token the data stays closed', async () => {
+    const { verifier, challenge } = pkcePair();
+    const response = await decide(portal, authorizeParams(portal, challenge), 'authorize', { cookie: null });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/login');
+    // Nothing the stranger holds can be exchanged, nor opens the data.
+    expect((await exchangeCode(portal, 'no-code', verifier)).status).toBe(400);
+    for (const path of ['/v1/receipts', '/v1/consignees']) expect((await sandboxGet(portal, path)).status).toBe(401);
+  });
+
+  it('when a customer (no admin) posts "authorize", then no code comes back either', async () => {
+    const admin = await signedInAdmin(portal);
+    const customer = await signIn(portal, await createUser(admin, 'consent-customer'));
+    const response = await decide(portal, authorizeParams(portal, pkcePair().challenge), 'authorize', { cookie: customer.cookie! });
+    expect(response.status).toBe(302);
+    expect(new URL(response.headers.get('location')!, portal.url).searchParams.get('code')).toBeNull();
+    expect(response.headers.get('location')).toBe('/dashboard');
+  });
+
   it('when another site posts the consent form, then it is refused', async () => {
-    const response = await decide(portal, authorizeParams(portal, pkcePair().challenge), 'authorize', 'https://evil.example');
+    const response = await decide(portal, authorizeParams(portal, pkcePair().challenge), 'authorize', { origin: 'https://evil.example' });
     expect(response.status).toBe(403);
     expect(response.headers.get('location')).toBeNull();
   });

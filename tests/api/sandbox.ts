@@ -1,7 +1,7 @@
 /** Steps of the sandbox provider's tests: a PKCE pair, the consent page, the token endpoint, the controls. */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Portal } from '../support/portal';
-import type { ApiClient } from './client';
+import { ADMIN_PASSWORD, type Portal } from '../support/portal';
+import { ApiClient } from './client';
 
 export const CLIENT_ID = 'freight-portal';
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -26,11 +26,43 @@ export function authorizeParams(portal: Portal, challenge: string, extra: Record
   });
 }
 
-/** Posts the consent form as the browser would (same origin), with the user's decision. */
-export function decide(portal: Portal, params: URLSearchParams, decision: 'authorize' | 'deny', origin = portal.url): Promise<Response> {
+/** The sandbox stands in for the forwarder's own software, where staff sign in: its consent page is for the portal's admins. */
+const adminSessions = new WeakMap<Portal, Promise<string>>();
+
+/** The session cookie of the portal's admin, signed in once per portal. */
+export function adminCookie(portal: Portal): Promise<string> {
+  let cookie = adminSessions.get(portal);
+  if (!cookie) {
+    cookie = (async () => {
+      const admin = new ApiClient(portal);
+      await admin.login('admin', ADMIN_PASSWORD);
+      return admin.cookie!;
+    })();
+    adminSessions.set(portal, cookie);
+  }
+  return cookie;
+}
+
+/**
+ * Posts the consent form as the browser would (same origin), with the user's decision: as the
+ * portal's admin unless `cookie` says otherwise (null: nobody signed in).
+ */
+export async function decide(
+  portal: Portal,
+  params: URLSearchParams,
+  decision: 'authorize' | 'deny',
+  { origin = portal.url, cookie }: { origin?: string; cookie?: string | null } = {},
+): Promise<Response> {
   const body = new URLSearchParams(params);
   body.set('decision', decision);
-  return fetch(`${portal.url}/sandbox/oauth/authorize`, { method: 'POST', headers: { ...FORM, Origin: origin }, body, redirect: 'manual' });
+  const session = cookie === undefined ? await adminCookie(portal) : cookie;
+  const headers = { ...FORM, Origin: origin, ...(session !== null && { Cookie: session }) };
+  return fetch(`${portal.url}/sandbox/oauth/authorize`, { method: 'POST', headers, body, redirect: 'manual' });
+}
+
+/** Opens the consent page as the portal's admin, as the Token Management popup does. */
+export async function consentPage(portal: Portal, query: URLSearchParams | string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${portal.url}/sandbox/oauth/authorize?${query}`, { headers: { Cookie: await adminCookie(portal), ...headers }, redirect: 'manual' });
 }
 
 /** Authorizes on the consent page and returns the code with its verifier. */
@@ -66,7 +98,9 @@ export async function connect(portal: Portal): Promise<{ accessToken: string; re
 }
 
 export async function sandboxGet(portal: Portal, path: string, accessToken?: string): Promise<{ status: number; headers: Headers; body: any }> {
-  const response = await fetch(`${portal.url}/sandbox${path}`, { headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {} });
+  // The consent page is the one path a person opens: as the portal's admin.
+  const session = path.startsWith('/oauth/authorize') ? { Cookie: await adminCookie(portal) } : {};
+  const response = await fetch(`${portal.url}/sandbox${path}`, { headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : session, redirect: 'manual' });
   const text = await response.text();
   let body: unknown = text;
   try {

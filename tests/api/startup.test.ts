@@ -1,8 +1,8 @@
 /** Start-up: the first admin's generated password, printed once; the app secret kept beside the database. */
-import { readFile, stat } from 'node:fs/promises';
+import { chmod, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, startPortal, testPostgresUrl, type Portal } from '../support/portal';
+import { ADMIN_PASSWORD, newPortalFolder, startPortal, testPostgresUrl, type Portal } from '../support/portal';
 import { ApiClient } from './client';
 
 const running: Portal[] = [];
@@ -53,6 +53,29 @@ describe('first start without ADMIN_PASSWORD', () => {
   });
 });
 
+describe.skipIf(testPostgresUrl)('the SQLite database file', () => {
+  const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
+
+  it('when the portal creates its database in a folder of its own, then the folder is 0700 and the database with its WAL and shared-memory files 0600', async () => {
+    const { dir } = await newPortalFolder();
+    const dataDir = path.join(dir, 'data');
+    const portal = await startPortal({ DATABASE_URL: `sqlite:${path.join(dataDir, 'portal.sqlite')}` }, { dir });
+    running.push(portal);
+    expect(await modeOf(dataDir)).toBe(0o700);
+    for (const file of ['portal.sqlite', 'portal.sqlite-wal', 'portal.sqlite-shm', 'app-secret']) expect(await modeOf(path.join(dataDir, file)), file).toBe(0o600);
+  });
+
+  it('when an earlier version left the database readable by others, then the next start makes it 0600', async () => {
+    const portal = await startPortal();
+    await portal.stop({ keepDir: true });
+    const file = path.join(portal.dir, 'portal.sqlite');
+    await chmod(file, 0o644);
+    const restarted = await startPortal({}, { dir: portal.dir });
+    running.push(restarted);
+    expect(await modeOf(file)).toBe(0o600);
+  });
+});
+
 describe('first start with credentials the login would refuse', () => {
   it.each([
     [{ ADMIN_PASSWORD: 'short' }, 'Password must be at least 6 characters'],
@@ -69,5 +92,21 @@ describe('first start with ADMIN_PASSWORD', () => {
     expect(portal.output()).toMatch(/First admin "admin" created/);
     expect(portal.output()).not.toContain(ADMIN_PASSWORD);
     expect((await new ApiClient(portal).post('/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
+  });
+});
+
+describe('the built-in sandbox', () => {
+  const WARNING = /PROVIDER=sandbox: \/sandbox serves generated demo data .*; do not expose this portal as it is/;
+
+  it('when the portal starts with the sandbox (the default), then one line says it serves generated demo data and must not be exposed as it is', async () => {
+    const portal = await startPortal();
+    running.push(portal);
+    expect(portal.output().match(new RegExp(WARNING, 'g'))).toHaveLength(1);
+  });
+
+  it('when the portal starts with PROVIDER=http, then no such line is printed', async () => {
+    const portal = await startPortal({ PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9/provider' });
+    running.push(portal);
+    expect(portal.output()).not.toMatch(WARNING);
   });
 });

@@ -71,6 +71,12 @@ export class AdminApi {
     return (await response.json()).data.user;
   }
 
+  /** Sets a new password as the admin does, which ends every session of the user. */
+  async resetPassword(id: number, newPassword: string): Promise<void> {
+    const response = await this.request.put(`/api/auth/users/${id}/reset-password`, { data: { newPassword }, headers: this.headers() });
+    expect(response.status(), await response.text()).toBe(200);
+  }
+
   async deleteUser(id: number): Promise<void> {
     const response = await this.request.delete(`/api/auth/users/${id}`, { headers: this.headers() });
     expect(response.status(), await response.text()).toBe(200);

@@ -138,8 +138,9 @@ test('closing the popup cancels the flow, and a message from another window is i
   await expect(page.getByRole('button', { name: 'Get Access & Refresh Token' })).toBeEnabled();
 });
 
-test('manual entry: masked values, the spec rules, Update Tokens, then a refresh', async ({ page, request }) => {
-  const pair = await sandboxTokenPair(request);
+test('manual entry: masked values, the spec rules, Update Tokens, then a refresh', async ({ page }) => {
+  // As the signed-in admin: the sandbox's consent is for the portal's admins.
+  const pair = await sandboxTokenPair(page.context().request);
 
   await page.getByRole('button', { name: 'Manual Entry' }).click();
   const form = page.getByRole('region', { name: 'Update Tokens' });

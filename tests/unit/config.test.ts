@@ -131,10 +131,10 @@ describe('loadConfig flags', () => {
 
 describe('loadConfig numbers', () => {
   it('when the limits are set, then they are used', () => {
-    expect(load({ LOGIN_MAX_ATTEMPTS: '3', LOGIN_WINDOW_SECONDS: '60', SESSION_IDLE_MINUTES: '1', SESSION_MAX_HOURS: '2' })).toMatchObject({
+    expect(load({ LOGIN_MAX_ATTEMPTS: '3', LOGIN_WINDOW_SECONDS: '60', SESSION_IDLE_MINUTES: '5', SESSION_MAX_HOURS: '2' })).toMatchObject({
       loginMaxAttempts: 3,
       loginWindowSeconds: 60,
-      sessionIdleMinutes: 1,
+      sessionIdleMinutes: 5,
       sessionMaxHours: 2,
     });
   });
@@ -149,6 +149,10 @@ describe('loadConfig numbers', () => {
     ['LOGIN_MAX_ATTEMPTS_PER_ADDRESS', '50'],
   ])('when %s is %j, then loading throws naming it', (name, value) => {
     expect(() => load({ [name]: value })).toThrow(name);
+  });
+
+  it.each(['1', '4'])('when SESSION_IDLE_MINUTES is %j, shorter than the minute between two records of activity allows for, then loading throws a line saying the least it may be', (value) => {
+    expect(() => load({ SESSION_IDLE_MINUTES: value })).toThrow(`SESSION_IDLE_MINUTES must be a whole number of at least 5, got "${value}"`);
   });
 
   it.each([

@@ -1,4 +1,6 @@
 /** The Sequelize instance over DATABASE_URL: SQLite (WAL, busy timeout, foreign keys) or PostgreSQL. */
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { Sequelize, Transaction } from 'sequelize';
 import { config } from '../config';
 
@@ -64,7 +66,30 @@ export const mirrorRead = (): { uuid: string } => ({ uuid: 'mirror-reads' });
 
 const isSqlite = sequelize.getDialect() === 'sqlite';
 
+/** Owner only: the database holds password and session hashes, e-mail addresses and the encrypted tokens. */
+const DATABASE_FILE_MODE = 0o600;
+const DATA_DIR_MODE = 0o700;
+
+/**
+ * Creates the SQLite file readable by its owner only before SQLite opens it (SQLite gives its WAL and
+ * shared-memory files the database file's mode), and the folder when the portal makes it. A file an
+ * earlier version left readable by others is narrowed.
+ */
+function prepareSqliteFile(file: string): void {
+  const dir = path.dirname(file);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
+  try {
+    closeSync(openSync(file, 'wx', DATABASE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  for (const part of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(part) && (statSync(part).mode & 0o077) !== 0) chmodSync(part, DATABASE_FILE_MODE);
+  }
+}
+
 export async function connectDatabase(): Promise<void> {
+  if (config.sqliteFile) prepareSqliteFile(config.sqliteFile);
   await sequelize.authenticate();
   if (isSqlite) {
     await sequelize.query('PRAGMA journal_mode = WAL');

@@ -37,6 +37,11 @@ export function withStyleSource(policy: string, source: string | null): string {
   return withDirectiveSource(policy, 'style-src', source);
 }
 
+/** The policy with `source` (such as a script hash) added to its script-src directive, if it has one. */
+export function withScriptSource(policy: string, source: string | null): string {
+  return withDirectiveSource(policy, 'script-src', source);
+}
+
 /** The hash of an inline script or style as Astro's `csp.insertScriptHash` takes it: `sha256-…`. */
 export function inlineHash(content: string): `sha256-${string}` {
   return `sha256-${createHash('sha256').update(content).digest('base64')}`;

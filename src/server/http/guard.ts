@@ -31,7 +31,10 @@ const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> 
   ['/manifest.webmanifest', 'public'],
   // Opened from an e-mail; the signed token in the link is the authority.
   ['/email/unsubscribe', 'public'],
-  // The built-in sandbox provider stands in for another company's server: no portal session there.
+  // The sandbox stands in for the forwarder's own logistics software, where only staff sign in: its
+  // consent page, which hands out codes for every consignee's data, is for the portal's admins.
+  ['/sandbox/oauth/authorize', 'admin'],
+  // Its token, data and control calls come from servers, which authenticate as OAuth2 clients.
   ['/sandbox', 'public'],
   ['/.well-known/oauth-authorization-server/sandbox', 'public'],
   ['/admin', 'admin'],

@@ -21,7 +21,7 @@ export async function signInUser(
   const { username, password } = payload;
   const user = await checkLoginAttempt(username, clientAddress, async () => {
     const account = await User.findOne({ where: { username } });
-    const passwordMatches = account ? await verifyPassword(password, account.passwordHash) : await spendVerifyTime(password);
+    const passwordMatches = account ? await verifyPassword(password, account.passwordHash, clientAddress) : await spendVerifyTime(password, clientAddress);
     return account && passwordMatches && account.isActive ? account : null;
   });
   if (!user) throw new AppError('AUTHENTICATION_ERROR', m.auth_invalid_credentials());
@@ -50,13 +50,13 @@ export async function changePassword(
   const account = await User.findByPk(user.id);
   if (!account) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
   const confirmed = await checkLoginAttempt(user.username, clientAddress, async () =>
-    (await verifyPassword(payload.currentPassword, account.passwordHash)) ? account : null,
+    (await verifyPassword(payload.currentPassword, account.passwordHash, clientAddress)) ? account : null,
   );
   if (!confirmed) {
     const message = m.auth_current_password_incorrect();
     throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'currentPassword', message }] });
   }
-  const passwordHash = await hashPassword(payload.newPassword);
+  const passwordHash = await hashPassword(payload.newPassword, clientAddress);
   await sequelize.transaction(async (transaction) => {
     await account.update({ passwordHash }, { transaction });
     await endUserSessions(user.id, { exceptSessionId: currentSessionId, transaction });

@@ -9,6 +9,10 @@
  * When only running checks fill the limit, an attempt waits for one of them to end rather than being
  * refused: a correct password takes its check back, so parallel correct sign-ins all get through.
  * The counters live in the database only, so several portal processes on it count together.
+ *
+ * Before any of that, one client address and one username may each have a few checks under way in
+ * this process: more are refused at once with 429, uncounted, so that nobody's backlog of guesses
+ * grows without bound (the checks themselves take turns between addresses, passwords.ts).
  */
 import { QueryTypes } from 'sequelize';
 import { rateLimitMessage } from '~/shared/format';
@@ -30,6 +34,29 @@ interface CounterRow {
 }
 
 const windowMs = () => config.loginWindowSeconds * 1000;
+
+/** Checks one address, or one username, may have under way at once in this process. */
+const MAX_CHECKS_IN_FLIGHT = 4;
+/** What a refused extra check is told to wait: about one password check. */
+const IN_FLIGHT_RETRY_SECONDS = 1;
+
+/** Checks under way in this process, per `address …` and `user …` key. */
+const checksInFlight = new Map<string, number>();
+
+/** Counts a check in for each key, unless one of them has MAX_CHECKS_IN_FLIGHT under way already. */
+function admitCheck(keys: string[]): boolean {
+  if (keys.some((key) => (checksInFlight.get(key) ?? 0) >= MAX_CHECKS_IN_FLIGHT)) return false;
+  for (const key of keys) checksInFlight.set(key, (checksInFlight.get(key) ?? 0) + 1);
+  return true;
+}
+
+function endCheck(keys: string[]): void {
+  for (const key of keys) {
+    const left = checksInFlight.get(key)! - 1;
+    if (left === 0) checksInFlight.delete(key);
+    else checksInFlight.set(key, left);
+  }
+}
 
 /** Attempts under way in this process, per counter key: a waiting attempt wakes as soon as one ends. */
 const running = new Map<string, Set<Promise<void>>>();
@@ -121,6 +148,18 @@ async function settle(key: string, outcome: Outcome): Promise<void> {
  * on failure; a success wipes the pair's failures. Refuses with 429 when the pair or the address is locked.
  */
 export async function checkLoginAttempt<T>(username: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
+  const inFlight = [`address ${address}`, `user ${username}`];
+  if (!admitCheck(inFlight)) {
+    throw new AppError('RATE_LIMITED', rateLimitMessage(IN_FLIGHT_RETRY_SECONDS), { retryAfter: IN_FLIGHT_RETRY_SECONDS });
+  }
+  try {
+    return await checkCounted(username, address, check);
+  } finally {
+    endCheck(inFlight);
+  }
+}
+
+async function checkCounted<T>(username: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
   const pair: Counter = { key: `user ${username} from ${address}`, limit: config.loginMaxAttempts };
   const wide: Counter = { key: `address ${address}`, limit: config.loginMaxAttemptsPerAddress };
   let finish!: () => void;

@@ -10,6 +10,7 @@ import { createDemoCustomer } from './demo';
 import { stopWatchingMirrorVersion, watchMirrorVersion } from './mirror-version';
 import { readProviderTokens } from './provider-tokens';
 import { stopSync, syncReceipts } from './sync';
+import { SyncInterruptedError } from './sync-lease';
 
 let lastReported = '';
 let timer: NodeJS.Timeout | undefined;
@@ -33,7 +34,8 @@ async function syncNow(full: boolean): Promise<void> {
     await syncReceipts({ full });
     lastReported = '';
   } catch (error) {
-    report(error);
+    // A shutdown's stop is no failure: the sync says itself where the next one picks up.
+    if (!(error instanceof SyncInterruptedError)) report(error);
   }
 }
 

@@ -3,7 +3,8 @@
  * (sync_lease) with one conditional UPDATE when it is free or expired, renews it while its sync runs
  * and releases it with the sync's outcome. A process that finds the lease held waits for that sync
  * and answers its outcome, as a second caller in one process does. A holder that died leaves a lease
- * that expires within LEASE_MS; the next caller then takes it over.
+ * that expires within LEASE_MS; the next caller then takes it over. A sync its process stopped part-way
+ * (a shutdown) has no outcome to give: a process waiting for it takes the lease and syncs itself.
  */
 import { randomUUID } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
@@ -22,8 +23,17 @@ const LEASE = 'receipts';
 /** This process, as the lease's holder. */
 const processId = randomUUID();
 
+/** A sync its own process stopped before the end (src/server/shutdown.ts): neither a success nor the provider's failure. */
+export class SyncInterruptedError extends Error {
+  constructor() {
+    super('The sync was stopped part-way because its process is shutting down');
+    this.name = 'SyncInterruptedError';
+  }
+}
+
 type StoredOutcome =
   | { result: SyncResult }
+  | { interrupted: true }
   | { error: { message: string; kind: ProviderError['kind'] | null; oauthError: string | null } };
 
 interface LeaseRow {
@@ -69,13 +79,14 @@ async function readLease(): Promise<LeaseRow | undefined> {
 }
 
 function storedError(error: unknown): StoredOutcome {
+  if (error instanceof SyncInterruptedError) return { interrupted: true };
   const message = error instanceof Error ? error.message : String(error);
   return error instanceof ProviderError
     ? { error: { message, kind: error.kind, oauthError: error.oauthError } }
     : { error: { message, kind: null, oauthError: null } };
 }
 
-function answer(outcome: StoredOutcome): SyncResult {
+function answer(outcome: Exclude<StoredOutcome, { interrupted: true }>): SyncResult {
   if ('result' in outcome) return outcome.result;
   const { message, kind, oauthError } = outcome.error;
   throw kind ? new ProviderError(message, kind, oauthError) : new Error(message);
@@ -108,13 +119,16 @@ async function awaitOutcome(run: string | null): Promise<StoredOutcome | null> {
   }
 }
 
-/** Runs `sync` under the lease, or, while another process holds it, answers the outcome of that process's sync. */
+/**
+ * Runs `sync` under the lease, or, while another process holds it, answers the outcome of that
+ * process's sync; when that one was stopped part-way, or its process died, this one syncs after all.
+ */
 export async function syncExclusively(sync: () => Promise<SyncResult>): Promise<SyncResult> {
   for (;;) {
     const run = randomUUID();
     if (await takeLease(run)) return syncUnderLease(run, sync);
     const held = await readLease();
     const outcome = await awaitOutcome(held?.run ?? null);
-    if (outcome) return answer(outcome);
+    if (outcome && !('interrupted' in outcome)) return answer(outcome);
   }
 }

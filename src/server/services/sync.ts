@@ -17,7 +17,7 @@ import { mailEnabled } from '../mail/mailer';
 import { announceStatusChanges } from './status-emails';
 import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
 import { announceMirrorChange, followMirrorVersion } from './mirror-version';
-import { syncExclusively } from './sync-lease';
+import { SyncInterruptedError, syncExclusively } from './sync-lease';
 import { readSyncState, saveSyncState } from './sync-state';
 
 const PAGE_SIZE = 500;
@@ -135,17 +135,23 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
         break;
       }
     }
-    // A pass stopped part-way keeps its pages (and its cursor) but is no success, and saw too little to remove anything.
-    if (full && !stopped) deleted = await removeUnseen(seen);
+    if (stopped) {
+      // Its pages are kept, but it is no success, and it saw too little to remove anything. An
+      // incremental sync kept its place page by page; a full pass keeps none, so the next is full again.
+      const next = full ? 'the next sync starts the full pass over' : 'the next sync carries on from there';
+      console.log(`Receipt mirror: sync stopped for the shutdown after ${seen.size} receipts (${written} written); ${next}.`);
+      throw new SyncInterruptedError();
+    }
+    if (full) deleted = await removeUnseen(seen);
     const now = new Date();
-    if (!stopped) await saveSyncState({ cursor, lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
-    if (full && !stopped) {
+    await saveSyncState({ cursor, lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
+    if (full) {
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
       console.log(`Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
     }
     return { full, written, deleted, statusChanges, finishedAt: now };
   } catch (error) {
-    await saveSyncState({ lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date() });
+    if (!(error instanceof SyncInterruptedError)) await saveSyncState({ lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date() });
     throw error;
   } finally {
     // Even a pass that failed half-way may have written pages: their changes are in the history now,
@@ -177,7 +183,7 @@ export async function stopSync(): Promise<void> {
 
 /** Syncs the mirror, or joins the sync running in this or another process, and answers its outcome. */
 export function syncReceipts(options: { full?: boolean } = {}): Promise<SyncResult> {
-  if (stopRequested) return Promise.reject(new ProviderError('The portal is shutting down', 'unreachable'));
+  if (stopRequested) return Promise.reject(new SyncInterruptedError());
   running ??= syncExclusively(async () => toSyncResult(await runSync(options.full ?? false)))
     // A sync another process ran is answered here only once this process follows its mirror.
     .then(async (result) => {
@@ -206,6 +212,7 @@ export async function syncReceiptsNow(): Promise<SyncResult> {
     return await syncReceipts();
   } catch (error) {
     if (error instanceof ProviderError) throw syncFailure(error);
+    if (error instanceof SyncInterruptedError) throw new AppError('EXTERNAL_API_ERROR', m.sync_interrupted(), { retryAfter: SYNC_RETRY_SECONDS });
     throw error;
   }
 }
