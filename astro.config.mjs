@@ -5,9 +5,24 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The Node adapter in middleware mode, with our own server entry (src/server/entry.ts): Astro's handler
+ * beside the portal's composition root, which server.mjs builds the portal with. The adapter's API lets
+ * an adapter name its entry (`serverEntrypoint`); this sets ours on the adapter it registers.
+ */
+function nodeAdapterWithPortalEntry() {
+  const adapter = node({ mode: 'middleware' });
+  const registerAdapter = adapter.hooks['astro:config:done'];
+  if (!registerAdapter) throw new Error('@astrojs/node no longer registers its adapter in astro:config:done');
+  const serverEntrypoint = fileURLToPath(new URL('./src/server/entry.ts', import.meta.url));
+  adapter.hooks['astro:config:done'] = (options) =>
+    registerAdapter({ ...options, setAdapter: (registered) => options.setAdapter({ ...registered, serverEntrypoint }) });
+  return adapter;
+}
+
 export default defineConfig({
   output: 'server',
-  adapter: node({ mode: 'middleware' }),
+  adapter: nodeAdapterWithPortalEntry(),
   integrations: [
     react(),
     {

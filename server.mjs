@@ -1,4 +1,6 @@
-// The portal's HTTP server: precompressed static assets, compressed HTML/JSON, Astro for the rest.
+// The portal's HTTP server: precompressed static assets, compressed HTML/JSON, Astro for the rest. It
+// builds the one portal of this process (src/server/portal.ts) and hands it to every request as
+// `locals.portal`.
 import http from 'node:http';
 import compression from 'compression';
 import { constants as zlibConstants } from 'node:zlib';
@@ -7,11 +9,17 @@ import sirv from 'sirv';
 // React (and others) choose their production build by NODE_ENV, which a self-hoster rarely sets;
 // React's development build renders pages several times slower. Set before the app is loaded.
 process.env.NODE_ENV ??= 'production';
-const { handler: astro } = await import('./dist/server/entry.mjs');
+const { handler: astro, createPortal, loadConfig } = await import('./dist/server/entry.mjs');
 
-const port = Number(process.env.PORT || 4321);
-const host = process.env.HOST || 'localhost';
-const publicUrl = process.env.PUBLIC_URL || `http://localhost:${port}`;
+let config;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  console.error(`The portal could not start: ${error.message}`);
+  process.exit(1);
+}
+const { port, host } = config;
+const portal = createPortal(config);
 
 const YEAR_SECONDS = 31_536_000;
 
@@ -80,19 +88,16 @@ const server = http.createServer((req, res) => {
   if (shuttingDown) res.setHeader('Connection', 'close');
   if (isMalformedUrl(req.url)) return malformedUrl(req, res);
   discardRefusedBody(req, res);
-  staticFiles(req, res, () => compress(req, res, () => astro(req, res, () => notFound(req, res))));
+  // Locals are the request's own: the middleware adds the session's user and the language to them.
+  const locals = { portal };
+  staticFiles(req, res, () => compress(req, res, () => astro(req, res, () => notFound(req, res), locals)));
 });
 
-/** Runs start-up work (migrations, first admin) now rather than on the first visitor's request. */
-async function warmUp() {
-  const target = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const response = await fetch(`http://${target}:${port}/api/health`);
-  if (!response.ok) throw new Error(`start-up check answered ${response.status}: ${await response.text()}`);
-}
-
+// The portal starts once the server listens: with the built-in sandbox its first sync is a request to
+// this server. Requests that come meanwhile wait for the start (src/middleware.ts).
 server.listen(port, host, () => {
-  warmUp().then(
-    () => console.log(`Portal listening on ${publicUrl}`),
+  portal.start().then(
+    () => console.log(`Portal listening on ${config.publicUrl.origin}`),
     (error) => {
       console.error('The portal could not start:', error);
       process.exit(1);
@@ -122,9 +127,7 @@ function shutDown(signal) {
   }, SHUTDOWN_LIMIT_MS).unref();
   const requestsDone = new Promise((resolve) => server.close(() => resolve()));
   setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
-  // Set by the app once it has started (src/server/shutdown.ts); before that there is nothing to stop.
-  const shutdownApp = globalThis[Symbol.for('freight-portal.shutdown')];
-  (shutdownApp ? shutdownApp(requestsDone) : requestsDone).then(
+  portal.stop(requestsDone).then(
     () => {
       console.log('Portal shut down cleanly.');
       process.exit(0);

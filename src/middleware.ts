@@ -1,13 +1,13 @@
-/** Every request: security headers, the API envelope, page failures, the sandbox-only paths, start-up, session, language, cross-site refusal, page access. */
+/**
+ * Every request: security headers, the API envelope, page failures, the sandbox-only paths, start-up,
+ * session, language, cross-site refusal, page access. The portal serving it is `locals.portal`
+ * (src/server/portal.ts), handed over by server.mjs.
+ */
 import type { APIContext } from 'astro';
-import { defineMiddleware, sequence } from 'astro:middleware';
-import { config, isHttps } from '~/server/config';
-import { whenReady } from '~/server/bootstrap';
+import { defineMiddleware, sequence } from 'astro/middleware';
 import { clientAddress } from '~/server/http/client-address';
 import { brandingStyle } from '~/server/http/branding-style';
 import { tileImageSource, withImageSource, withScriptSource, withStyleSource } from '~/server/http/csp';
-import { builtModuleImports } from '~/server/http/built-modules';
-import { criticalCss } from '~/server/http/first-paint-css';
 import {
   hashSource,
   hasIslands,
@@ -19,15 +19,14 @@ import {
   withInlineCriticalCss,
   withLowPriorityModuleScripts,
 } from '~/server/http/first-paint';
-import { AppError } from '~/server/http/errors';
+import { AppError } from '~/server/errors';
 import { pageAccess } from '~/server/http/guard';
-import { chooseLocale, inLocale } from '~/server/http/locale';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
 import { rememberReturnPath } from '~/server/http/return-path';
 import { markUser, readSessionToken } from '~/server/http/session';
 import { FORGET_STORED_USER_SOURCE, forgetsStoredUser } from '~/server/http/stored-profile';
-import { readBrandingOrDefaults } from '~/server/services/branding';
+import { chooseLocale, inLocale } from '~/server/locale';
 import { findActiveSession } from '~/server/services/sessions';
 import { m } from '~/paraglide/messages.js';
 import { OFFLINE_PAGE } from '~/shared/offline-cache';
@@ -36,9 +35,6 @@ import { LOCALE_COOKIE } from '~/shared/locale';
 /** The catch-all page: any path no other page claims. */
 const UNKNOWN_PAGE_ROUTE = '/[...path]';
 const ERROR_PAGE_ROUTE = '/500';
-
-/** The map tile server of MAP_TILE_URL, whose images the pages' CSP must allow. */
-const TILE_IMAGE_SOURCE = tileImageSource(config.mapTileUrl);
 
 const isApi = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
 /** The sandbox's paths, and its metadata where RFC 8414 puts it for the issuer …/sandbox. */
@@ -56,10 +52,12 @@ const securityHeaders = defineMiddleware(async (context, next) => {
   headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
   headers.set('X-Frame-Options', 'DENY');
   headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
-  // Astro sets the CSP (with script and style hashes) on pages; API answers get a closed one.
+  // Astro sets the CSP (with script and style hashes) on pages; API answers get a closed one. The map's
+  // tile server (MAP_TILE_URL) is allowed images on pages.
+  const { config } = context.locals.portal;
   const pagePolicy = headers.get('Content-Security-Policy');
-  headers.set('Content-Security-Policy', pagePolicy ? withImageSource(pagePolicy, TILE_IMAGE_SOURCE) : "default-src 'none'; frame-ancestors 'none'");
-  if (isHttps) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  headers.set('Content-Security-Policy', pagePolicy ? withImageSource(pagePolicy, tileImageSource(config.mapTileUrl)) : "default-src 'none'; frame-ancestors 'none'");
+  if (config.isHttps) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   // A signed-in page must not come back from the browser's cache after sign-out.
   if (context.locals.user && !headers.has('Cache-Control')) headers.set('Cache-Control', 'private, no-store');
   return response;
@@ -123,34 +121,37 @@ const pageFailures = defineMiddleware(async (context, next) => {
 
 /** The built-in sandbox provider exists with PROVIDER=sandbox only. */
 const sandboxOnly = defineMiddleware((context, next) => {
-  if (config.provider !== 'sandbox' && isSandbox(context.url.pathname)) return new Response('Not found', { status: 404 });
+  if (!context.locals.portal.sandbox && isSandbox(context.url.pathname)) return new Response('Not found', { status: 404 });
   return next();
 });
 
-const startUp = defineMiddleware(async (_context, next) => {
-  await whenReady();
+/** A request that comes while the portal starts (migrations, the first admin) waits for it. */
+const startUp = defineMiddleware(async (context, next) => {
+  await context.locals.portal.ready;
   return next();
 });
 
 const refuseCrossSite = defineMiddleware((context, next) => {
   const { pathname } = context.url;
-  if (isSandboxServerCall(pathname) || isOneClickUnsubscribe(pathname) || !isCrossSiteRequest(context.request, context.url.origin)) return next();
+  const publicOrigin = context.locals.portal.config.publicUrl.origin;
+  if (isSandboxServerCall(pathname) || isOneClickUnsubscribe(pathname) || !isCrossSiteRequest(context.request, context.url.origin, publicOrigin)) return next();
   const error = new AppError('FORBIDDEN', m.error_cross_site());
   return isApi(context.url.pathname) ? errorResponse(error) : new Response(error.message, { status: 403 });
 });
 
 const loadSession = defineMiddleware(async (context, next) => {
-  context.locals.clientAddress = clientAddress(context.request, context.clientAddress);
-  const session = await findActiveSession(readSessionToken(context.cookies));
+  const { portal } = context.locals;
+  context.locals.clientAddress = clientAddress(context.request, context.clientAddress, portal.config.trustProxy);
+  const session = await findActiveSession(portal, readSessionToken(context.cookies));
   context.locals.user = session?.user ?? null;
   context.locals.sessionId = session?.sessionId ?? null;
   // Sessions that began, or ended, without a sign-in or sign-out here (expiry, older sessions).
-  markUser(context.cookies, session?.user.id ?? null);
+  markUser(context.cookies, session?.user.id ?? null, portal.config);
   return next();
 });
 
 /**
- * The request's language (design.md "Languages"): everything after this step, pages, endpoints, API
+ * The request's language (src/server/locale.ts): everything after this step, pages, endpoints, API
  * messages and the islands' server render, reads it from `locals.locale` or through the messages.
  */
 const resolveLocale = defineMiddleware((context, next) => {
@@ -176,7 +177,7 @@ const guardPages = defineMiddleware((context, next) => {
   const access = pageAccess(pathname);
   if (access === 'public') return next();
   if (!user) {
-    if (context.request.method === 'GET') rememberReturnPath(context.cookies, pathname + context.url.search);
+    if (context.request.method === 'GET') rememberReturnPath(context.cookies, pathname + context.url.search, context.locals.portal.config.isHttps);
     return context.redirect('/login');
   }
   if (access === 'admin' && user.role !== 'admin') return context.redirect('/dashboard');
@@ -190,7 +191,9 @@ const guardPages = defineMiddleware((context, next) => {
  */
 const allowInlineParts = defineMiddleware(async (context, next) => {
   if (isApi(context.url.pathname) || isSandboxServerCall(context.url.pathname)) return next();
-  const style = brandingStyle(await readBrandingOrDefaults());
+  const branding = await context.locals.portal.branding.readOrDefaults();
+  const style = brandingStyle(branding);
+  context.locals.branding = branding;
   context.locals.brandingStyle = style;
   const response = await next();
   let policy = response.headers.get('Content-Security-Policy');
@@ -214,14 +217,16 @@ const firstPaintCss = defineMiddleware(async (context, next) => {
   const policy = response.headers.get('Content-Security-Policy');
   const offlinePage = context.url.pathname === OFFLINE_PAGE;
   if (!href || !policy || (!offlinePage && !isFirstPage(context.cookies.get(STYLESHEET_COOKIE)?.value, href))) return new Response(html, response);
+  const { config, firstPaint } = context.locals.portal;
+  const importsOf = (module: string) => firstPaint.builtModuleImports(module);
   const headers = new Headers(response.headers);
   headers.delete('Content-Length');
-  const secure = isHttps ? '; Secure' : '';
+  const secure = config.isHttps ? '; Secure' : '';
   if (!offlinePage) headers.append('Set-Cookie', `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`);
-  const rules = hasIslands(html) ? '' : await criticalCss(html);
-  if (!rules) return new Response(withLowPriorityModuleScripts(html, builtModuleImports), { status: response.status, statusText: response.statusText, headers });
+  const rules = hasIslands(html) ? '' : await firstPaint.criticalCss(html);
+  if (!rules) return new Response(withLowPriorityModuleScripts(html, importsOf), { status: response.status, statusText: response.statusText, headers });
   headers.set('Content-Security-Policy', withStyleSource(policy, hashSource(rules)));
-  return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules), builtModuleImports), { status: response.status, statusText: response.statusText, headers });
+  return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules), importsOf), { status: response.status, statusText: response.statusText, headers });
 });
 
 export const onRequest = sequence(

@@ -4,9 +4,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
-import { config } from '../../src/server/config.ts';
+import { loadConfig } from '../../src/server/config.ts';
 
-export { config };
+/** The portal's configuration, as `npm run serve` reads it from the environment and `.env`. */
+export const config = loadConfig(process.env);
 
 /** The names inside a backup archive. */
 export const ENTRIES = {

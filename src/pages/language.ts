@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
 import { readForm } from '~/server/http/body';
-import { AppError } from '~/server/http/errors';
+import { AppError } from '~/server/errors';
 import { plainRefusal } from '~/server/http/respond';
-import { rememberLocale } from '~/server/http/locale';
+import { rememberLocale } from '~/server/http/locale-cookie';
 import { localPath } from '~/server/http/return-path';
 import { savePreferences } from '~/server/services/users';
 import { localeChoiceSchema } from '~/shared/preferences';
@@ -22,8 +22,9 @@ export const POST: APIRoute = async (context) => {
   const parsed = localeChoiceSchema.safeParse({ locale: form.get('locale') });
   if (!parsed.success) return plainRefusal(400, parsed.error.issues[0]?.message ?? '');
   const { locale } = parsed.data;
-  rememberLocale(context.cookies, locale);
-  if (context.locals.user) await savePreferences(context.locals.user.id, { locale }, locale);
+  const { portal, user } = context.locals;
+  rememberLocale(context.cookies, locale, portal.config.isHttps);
+  if (user) await savePreferences(portal, user.id, { locale }, locale);
   return context.redirect(localPath(form.get('returnTo')) ?? '/', 303);
 };
 

@@ -1,4 +1,7 @@
-/** Configuration from the environment (design.md "Configuration"); README.md lists every variable. */
+/**
+ * Configuration from the environment; README.md lists every variable. `loadConfig` is pure: the
+ * server (server.mjs) and the command-line scripts read process.env through it, tests pass their own.
+ */
 import path from 'node:path';
 
 export type ProviderMode = 'sandbox' | 'http';
@@ -11,6 +14,8 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: URL;
+  /** PUBLIC_URL is https: cookies are Secure and HSTS is sent. */
+  isHttps: boolean;
   databaseUrl: string;
   /** SQLite file path, or null when DATABASE_URL points at PostgreSQL. */
   sqliteFile: string | null;
@@ -77,6 +82,8 @@ export interface Config {
   mailFrom: string;
   /** The outbox's first wait after a failed delivery; it doubles per attempt, up to an hour. */
   mailRetrySeconds: number;
+  /** bcrypt's cost for new password hashes: 12; only the tests lower it, to stay fast. */
+  passwordHashCost: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -87,11 +94,20 @@ type Env = Record<string, string | undefined>;
  */
 const SESSION_IDLE_MINUTES_MIN = 5;
 
+/** bcrypt's own bounds are 4 to 31; past 15 a sign-in takes seconds. */
+const PASSWORD_HASH_COST_RANGE = [4, 15] as const;
+
 function integer(env: Env, name: string, fallback: number, min = 1): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+  return value;
+}
+
+function bounded(env: Env, name: string, fallback: number, [min, max]: readonly [number, number]): number {
+  const value = integer(env, name, fallback, min);
+  if (value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${env[name]}"`);
   return value;
 }
 
@@ -170,6 +186,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     port,
     host,
     publicUrl,
+    isHttps: publicUrl.protocol === 'https:',
     databaseUrl,
     sqliteFile,
     dataDir,
@@ -214,8 +231,6 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     smtpUrl: smtpUrl(env),
     mailRetrySeconds: integer(env, 'MAIL_RETRY_SECONDS', 30),
     mailFrom: text(env, 'MAIL_FROM', `"${text(env, 'PRODUCT_NAME', 'Freight Portal')}" <no-reply@${publicUrl.hostname}>`),
+    passwordHashCost: bounded(env, 'PASSWORD_HASH_COST', 12, PASSWORD_HASH_COST_RANGE),
   };
 }
-
-export const config = loadConfig(process.env);
-export const isHttps = config.publicUrl.protocol === 'https:';

@@ -1,16 +1,19 @@
-/** APP_SECRET, or one generated on first start and kept beside the database (mode 0600). */
+/**
+ * APP_SECRET, or one generated on first start and kept beside the database (mode 0600), and the keys
+ * derived from it, one per purpose (src/server/encryption.ts).
+ */
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { config } from './config';
+import type { Config } from './config';
+import { deriveKey } from './encryption';
 
-let appSecret: string | undefined;
-
-export function loadAppSecret(): string {
-  if (appSecret) return appSecret;
-  if (config.appSecret) return (appSecret = config.appSecret);
+/** APP_SECRET, else the secret file's, else a new one written there (another process's, if it got there first). */
+export function readAppSecret(config: Pick<Config, 'appSecret' | 'appSecretFile' | 'dataDir'>): string {
+  if (config.appSecret) return config.appSecret;
   const file = config.appSecretFile;
+  let secret: string;
   try {
-    appSecret = readFileSync(file, 'utf8').trim();
+    secret = readFileSync(file, 'utf8').trim();
   } catch {
     mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     const generated = randomBytes(32).toString('base64url');
@@ -20,14 +23,37 @@ export function loadAppSecret(): string {
     writeFileSync(incoming, `${generated}\n`, { mode: 0o600, flag: 'wx' });
     try {
       linkSync(incoming, file);
-      appSecret = generated;
+      secret = generated;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      appSecret = readFileSync(file, 'utf8').trim();
+      secret = readFileSync(file, 'utf8').trim();
     } finally {
       rmSync(incoming, { force: true });
     }
   }
-  if (!appSecret) throw new Error(`${file} is empty: delete it or set APP_SECRET`);
-  return appSecret;
+  if (!secret) throw new Error(`${file} is empty: delete it or set APP_SECRET`);
+  return secret;
+}
+
+/** A key per use of the secret, so that no two uses ever share one. */
+export interface AppKeys {
+  /** Encrypts the provider's stored tokens. */
+  providerTokens: Buffer;
+  /** Encrypts the PKCE verifiers of OAuth2 authorizations under way. */
+  oauthAuthorizations: Buffer;
+  /** Signs the unsubscribe links of status e-mails. */
+  statusEmailUnsubscribe: Buffer;
+  /** The built-in sandbox's token signatures. */
+  sandboxAccessTokens: Buffer;
+  sandboxRefreshTokens: Buffer;
+}
+
+export function deriveAppKeys(secret: string): AppKeys {
+  return {
+    providerTokens: deriveKey(secret, 'provider-tokens'),
+    oauthAuthorizations: deriveKey(secret, 'oauth-authorizations'),
+    statusEmailUnsubscribe: deriveKey(secret, 'status-email-unsubscribe'),
+    sandboxAccessTokens: deriveKey(secret, 'sandbox-access-tokens'),
+    sandboxRefreshTokens: deriveKey(secret, 'sandbox-refresh-tokens'),
+  };
 }

@@ -51,6 +51,9 @@ export const COUNT_DECIMALS = 0;
 export const ROLES = ['admin', 'admin-viewer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** daisyUI's dark base colour, the shell's background (the web app manifest's and the pages' theme colour). */
+export const THEME_COLOUR = '#1d232a';
+
 /** Local-storage key under which the signed-in user is kept (spec section 4, Session). */
 export const STORED_USER_KEY = 'user';
 

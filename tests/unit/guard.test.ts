@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '~/server/http/errors';
+import { AppError } from '~/server/errors';
 import { pageAccess, requireRole, requireUser } from '~/server/http/guard';
 import type { PublicUser } from '~/shared/validation';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { m } from '~/paraglide/messages.js';
-import { chooseLocale, inLocale } from '~/server/http/locale';
+import { chooseLocale, inLocale } from '~/server/locale';
 
 const none = { preference: null, cookie: undefined, acceptLanguage: null };
 

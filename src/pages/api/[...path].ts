@@ -1,4 +1,4 @@
-import { AppError } from '~/server/http/errors';
+import { AppError } from '~/server/errors';
 import { handle } from '~/server/http/respond';
 import { m } from '~/paraglide/messages.js';
 

@@ -1,11 +1,11 @@
-import { AppError } from '~/server/http/errors';
+import { AppError } from '~/server/errors';
 import { ok, handle } from '~/server/http/respond';
 import { checkHealth } from '~/server/services/health';
 import { m } from '~/paraglide/messages.js';
 
 // Public: load balancers and uptime checks call it without a session. Unhealthy is 503, as they expect.
-export const GET = handle(async () => {
-  const { database, uptimeSeconds } = await checkHealth();
+export const GET = handle(async (context) => {
+  const { database, uptimeSeconds } = await checkHealth(context.locals.portal);
   if (!database) throw new AppError('INTERNAL_ERROR', m.page_database_unavailable(), { status: 503 });
   return ok({ status: 'ok', database: 'ok', uptimeSeconds });
 });

@@ -6,11 +6,11 @@ import { syncCountsText } from '~/shared/sync';
 
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await readSyncStatus());
+  return ok(await readSyncStatus(context.locals.portal));
 });
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
-  const result = await syncReceiptsNow();
+  const result = await syncReceiptsNow(context.locals.portal);
   return ok(result, { message: m.sync_finished({ counts: syncCountsText(result.written, result.deleted) }) });
 });

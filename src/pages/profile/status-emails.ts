@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { readForm } from '~/server/http/body';
-import { AppError } from '~/server/http/errors';
+import { AppError } from '~/server/errors';
 import { plainRefusal } from '~/server/http/respond';
 import { savePreferences } from '~/server/services/users';
 
@@ -12,7 +12,7 @@ export const POST: APIRoute = async (context) => {
   const user = context.locals.user!;
   try {
     const form = await readForm(context.request);
-    await savePreferences(user.id, { statusEmails: form.get('statusEmails') === 'true' }, context.locals.locale);
+    await savePreferences(context.locals.portal, user.id, { statusEmails: form.get('statusEmails') === 'true' }, context.locals.locale);
   } catch (error) {
     if (error instanceof AppError) return plainRefusal(error.status, error.message);
     throw error;

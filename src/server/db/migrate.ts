@@ -1,28 +1,33 @@
-/** Applies the migrations of db/migrations in name order; umzug remembers what ran. */
-import type { QueryInterface } from 'sequelize';
+/**
+ * The migrations of db/migrations in name order, run by umzug, which records in the `migrations` table
+ * what ran. Migrations are frozen history: they import nothing of the application's.
+ */
+import type { QueryInterface, Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
-import { sequelize } from './index';
 
 interface MigrationModule {
   up(queryInterface: QueryInterface): Promise<void>;
   down(queryInterface: QueryInterface): Promise<void>;
 }
 
-const modules = import.meta.glob<MigrationModule>('../../../db/migrations/*.ts', { eager: true });
+const MIGRATION_MODULES = import.meta.glob<MigrationModule>('../../../db/migrations/*.ts', { eager: true });
 
-const migrations = Object.entries(modules)
-  .map(([file, module]) => ({
-    name: file.split('/').pop()!.replace(/\.ts$/, ''),
-    up: () => module.up(sequelize.getQueryInterface()),
-    down: () => module.down(sequelize.getQueryInterface()),
-  }))
-  .sort((a, b) => a.name.localeCompare(b.name));
+/** Every migration this build knows, by name (the file name without .ts), in order. */
+export const MIGRATION_NAMES = Object.keys(MIGRATION_MODULES)
+  .map((file) => file.split('/').pop()!.replace(/\.ts$/, ''))
+  .sort((a, b) => a.localeCompare(b));
 
-export async function migrateDatabase(): Promise<void> {
-  const umzug = new Umzug({
-    migrations,
-    storage: new SequelizeStorage({ sequelize, tableName: 'migrations' }),
-    logger: undefined,
-  });
-  await umzug.up();
+function migrator(sequelize: Sequelize): Umzug<QueryInterface> {
+  const migrations = Object.entries(MIGRATION_MODULES)
+    .map(([file, module]) => ({
+      name: file.split('/').pop()!.replace(/\.ts$/, ''),
+      up: () => module.up(sequelize.getQueryInterface()),
+      down: () => module.down(sequelize.getQueryInterface()),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return new Umzug({ migrations, context: sequelize.getQueryInterface(), storage: new SequelizeStorage({ sequelize, tableName: 'migrations' }), logger: undefined });
+}
+
+export async function migrateDatabase(sequelize: Sequelize): Promise<void> {
+  await migrator(sequelize).up();
 }

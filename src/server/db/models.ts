@@ -1,4 +1,8 @@
-/** Sequelize models. Columns mirror the migrations in db/migrations. */
+/**
+ * Sequelize models, defined once per database connection (a model class belongs to one Sequelize
+ * instance). Columns mirror the migrations in db/migrations; tests/in-process/database/migrations.test.ts
+ * compares the two.
+ */
 import {
   DataTypes,
   Model,
@@ -6,376 +10,410 @@ import {
   type ForeignKey,
   type InferAttributes,
   type InferCreationAttributes,
+  type Sequelize,
 } from 'sequelize';
 import { CARD_OPACITY_DEFAULT, type Role } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
-import { sequelize } from './index';
-
-export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
-  declare id: CreationOptional<number>;
-  declare username: string;
-  declare passwordHash: string;
-  declare fullName: string | null;
-  declare email: string | null;
-  declare role: Role;
-  declare isActive: CreationOptional<boolean>;
-  declare lastLogin: Date | null;
-  declare locale: CreationOptional<Locale | null>;
-  declare statusEmails: CreationOptional<boolean>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
-}
-
-User.init(
-  {
-    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    username: { type: DataTypes.STRING(30), allowNull: false, unique: true },
-    passwordHash: { type: DataTypes.STRING(100), allowNull: false },
-    fullName: { type: DataTypes.STRING(100), allowNull: true },
-    email: { type: DataTypes.STRING(254), allowNull: true },
-    role: { type: DataTypes.STRING(20), allowNull: false },
-    isActive: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
-    lastLogin: { type: DataTypes.DATE, allowNull: true },
-    locale: { type: DataTypes.STRING(10), allowNull: true },
-    statusEmails: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-    createdAt: DataTypes.DATE,
-    updatedAt: DataTypes.DATE,
-  },
-  { sequelize, tableName: 'users' },
-);
-
-export class Session extends Model<InferAttributes<Session>, InferCreationAttributes<Session>> {
-  /** SHA-256 of the cookie's token, hex: the token itself is never stored. */
-  declare id: string;
-  declare userId: ForeignKey<User['id']>;
-  declare createdAt: CreationOptional<Date>;
-  declare lastSeenAt: Date;
-  declare expiresAt: Date;
-}
-
-Session.init(
-  {
-    id: { type: DataTypes.STRING(64), primaryKey: true },
-    createdAt: DataTypes.DATE,
-    lastSeenAt: { type: DataTypes.DATE, allowNull: false },
-    expiresAt: { type: DataTypes.DATE, allowNull: false },
-  },
-  { sequelize, tableName: 'sessions', updatedAt: false },
-);
-
-User.hasMany(Session, { foreignKey: { name: 'userId', allowNull: false }, onDelete: 'CASCADE' });
-Session.belongsTo(User, { foreignKey: { name: 'userId', allowNull: false }, onDelete: 'CASCADE' });
-
-/** Consignees as imported from the provider; the id is the provider's. */
-export class Consignee extends Model<InferAttributes<Consignee>, InferCreationAttributes<Consignee>> {
-  declare id: number;
-  declare name: string;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
-}
-
-Consignee.init(
-  {
-    id: { type: DataTypes.INTEGER, primaryKey: true },
-    name: { type: DataTypes.STRING(200), allowNull: false },
-    createdAt: DataTypes.DATE,
-    updatedAt: DataTypes.DATE,
-  },
-  { sequelize, tableName: 'consignees' },
-);
-
-/** Which viewer sees which consignee's receipts. */
-export class ConsigneeAssignment extends Model<InferAttributes<ConsigneeAssignment>, InferCreationAttributes<ConsigneeAssignment>> {
-  declare userId: number;
-  declare consigneeId: number;
-  declare createdAt: CreationOptional<Date>;
-}
-
-ConsigneeAssignment.init(
-  {
-    userId: { type: DataTypes.INTEGER, primaryKey: true },
-    consigneeId: { type: DataTypes.INTEGER, primaryKey: true },
-    createdAt: DataTypes.DATE,
-  },
-  { sequelize, tableName: 'consignee_assignments', updatedAt: false },
-);
-
-User.hasMany(ConsigneeAssignment, { foreignKey: 'userId', onDelete: 'CASCADE' });
-Consignee.hasMany(ConsigneeAssignment, { foreignKey: 'consigneeId', onDelete: 'CASCADE' });
-ConsigneeAssignment.belongsTo(User, { foreignKey: 'userId' });
-ConsigneeAssignment.belongsTo(Consignee, { foreignKey: 'consigneeId' });
-
-/** The mirror of the provider's receipts; the id is the provider's. */
-export class ReceiptRecord extends Model<InferAttributes<ReceiptRecord>, InferCreationAttributes<ReceiptRecord>> {
-  declare id: number;
-  declare number: string;
-  declare receivedDate: Date | null;
-  declare shipperName: string;
-  declare consigneeId: number | null;
-  declare consigneeName: string;
-  declare pieces: number;
-  declare totalWeightValue: number;
-  declare totalVolumeValue: number;
-  declare destination: string;
-  declare status: string;
-  declare modeOfTransportation: string;
-  declare originName: string;
-  /** Sort keys of the text columns (src/shared/sort-key.ts): what the list orders by. */
-  declare numberSort: string;
-  declare shipperNameSort: string;
-  declare consigneeNameSort: string;
-  declare statusSort: string;
-  declare destinationSort: string;
-  declare modeOfTransportationSort: string;
-  declare originNameSort: string;
-  /** Receipt number, shipper and consignee in lower case: what the general search matches. */
-  declare searchText: string;
-  declare providerUpdatedAt: Date;
-}
-
-ReceiptRecord.init(
-  {
-    id: { type: DataTypes.INTEGER, primaryKey: true },
-    number: { type: DataTypes.STRING(40), allowNull: false },
-    receivedDate: { type: DataTypes.DATE, allowNull: true },
-    shipperName: { type: DataTypes.STRING(200), allowNull: false },
-    consigneeId: { type: DataTypes.INTEGER, allowNull: true },
-    consigneeName: { type: DataTypes.STRING(200), allowNull: false },
-    pieces: { type: DataTypes.INTEGER, allowNull: false },
-    totalWeightValue: { type: DataTypes.DOUBLE, allowNull: false },
-    totalVolumeValue: { type: DataTypes.DOUBLE, allowNull: false },
-    destination: { type: DataTypes.STRING(200), allowNull: false },
-    status: { type: DataTypes.STRING(100), allowNull: false },
-    modeOfTransportation: { type: DataTypes.STRING(100), allowNull: false },
-    originName: { type: DataTypes.STRING(200), allowNull: false },
-    numberSort: { type: DataTypes.TEXT, allowNull: false },
-    shipperNameSort: { type: DataTypes.TEXT, allowNull: false },
-    consigneeNameSort: { type: DataTypes.TEXT, allowNull: false },
-    statusSort: { type: DataTypes.TEXT, allowNull: false },
-    destinationSort: { type: DataTypes.TEXT, allowNull: false },
-    modeOfTransportationSort: { type: DataTypes.TEXT, allowNull: false },
-    originNameSort: { type: DataTypes.TEXT, allowNull: false },
-    searchText: { type: DataTypes.STRING(700), allowNull: false },
-    providerUpdatedAt: { type: DataTypes.DATE, allowNull: false },
-  },
-  { sequelize, tableName: 'receipts', timestamps: false },
-);
-
-/** A receipt's commodities (spec "Commodity"), in the provider's order. */
-export class PackageRecord extends Model<InferAttributes<PackageRecord>, InferCreationAttributes<PackageRecord>> {
-  declare id: CreationOptional<number>;
-  declare receiptId: number;
-  declare position: number;
-  declare description: string;
-  declare trackingNumber: string | null;
-  /** The tracking number upper-cased without spaces: what the tracking filter matches. */
-  declare trackingKey: string | null;
-  declare pieces: number;
-  declare totalWeightValue: number;
-  declare totalVolumeValue: number;
-}
-
-PackageRecord.init(
-  {
-    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    receiptId: { type: DataTypes.INTEGER, allowNull: false },
-    position: { type: DataTypes.INTEGER, allowNull: false },
-    description: { type: DataTypes.STRING(300), allowNull: false },
-    trackingNumber: { type: DataTypes.STRING(64), allowNull: true },
-    trackingKey: { type: DataTypes.STRING(64), allowNull: true },
-    pieces: { type: DataTypes.INTEGER, allowNull: false },
-    totalWeightValue: { type: DataTypes.DOUBLE, allowNull: false },
-    totalVolumeValue: { type: DataTypes.DOUBLE, allowNull: false },
-  },
-  { sequelize, tableName: 'packages', timestamps: false },
-);
-
-ReceiptRecord.hasMany(PackageRecord, { foreignKey: 'receiptId', onDelete: 'CASCADE' });
-PackageRecord.belongsTo(ReceiptRecord, { foreignKey: 'receiptId' });
-
-/** One status a receipt took, as the mirror saw it (migration 0009). */
-export class ReceiptStatusChange extends Model<InferAttributes<ReceiptStatusChange>, InferCreationAttributes<ReceiptStatusChange>> {
-  declare id: CreationOptional<number>;
-  declare receiptId: number;
-  declare status: string;
-  declare version: Date;
-  declare at: Date;
-}
-
-ReceiptStatusChange.init(
-  {
-    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    receiptId: { type: DataTypes.INTEGER, allowNull: false },
-    status: { type: DataTypes.STRING(100), allowNull: false },
-    version: { type: DataTypes.DATE, allowNull: false },
-    at: { type: DataTypes.DATE, allowNull: false },
-  },
-  { sequelize, tableName: 'receipt_status_changes', timestamps: false },
-);
-
-/** An e-mail waiting to be sent, or sent, or given up on (migration 0010). */
-export class OutboxMessage extends Model<InferAttributes<OutboxMessage>, InferCreationAttributes<OutboxMessage>> {
-  declare id: CreationOptional<number>;
-  declare userId: number | null;
-  declare recipient: string;
-  declare subject: string;
-  declare textBody: string;
-  declare htmlBody: string;
-  declare unsubscribeUrl: string | null;
-  declare attempts: CreationOptional<number>;
-  declare nextAttemptAt: Date;
-  declare claimedUntil: CreationOptional<Date | null>;
-  declare lastError: CreationOptional<string | null>;
-  declare sentAt: CreationOptional<Date | null>;
-  declare failedAt: CreationOptional<Date | null>;
-  declare createdAt: CreationOptional<Date>;
-}
-
-OutboxMessage.init(
-  {
-    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    userId: { type: DataTypes.INTEGER, allowNull: true },
-    recipient: { type: DataTypes.STRING(254), allowNull: false },
-    subject: { type: DataTypes.STRING(300), allowNull: false },
-    textBody: { type: DataTypes.TEXT, allowNull: false },
-    htmlBody: { type: DataTypes.TEXT, allowNull: false },
-    unsubscribeUrl: { type: DataTypes.STRING(500), allowNull: true },
-    attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-    nextAttemptAt: { type: DataTypes.DATE, allowNull: false },
-    claimedUntil: { type: DataTypes.DATE, allowNull: true },
-    lastError: { type: DataTypes.TEXT, allowNull: true },
-    sentAt: { type: DataTypes.DATE, allowNull: true },
-    failedAt: { type: DataTypes.DATE, allowNull: true },
-    createdAt: DataTypes.DATE,
-  },
-  { sequelize, tableName: 'outbox', updatedAt: false },
-);
-
-/** The one row of provider credentials; token values are AES-256-GCM ciphertext. */
-export class ProviderTokenRecord extends Model<InferAttributes<ProviderTokenRecord>, InferCreationAttributes<ProviderTokenRecord>> {
-  declare id: number;
-  declare accessToken: string | null;
-  declare refreshToken: string | null;
-  declare accessTokenExpiresAt: Date | null;
-  declare refreshTokenExpiresAt: Date | null;
-  declare source: string | null;
-  /** Set when the provider refused the refresh token: only new tokens clear it. */
-  declare reconnectRequiredAt: CreationOptional<Date | null>;
-  declare reconnectReason: CreationOptional<string | null>;
-  /** While in the future, one process is refreshing the tokens; the others wait for its result. */
-  declare refreshLeaseUntil: CreationOptional<Date | null>;
-  declare updatedAt: CreationOptional<Date>;
-}
-
-ProviderTokenRecord.init(
-  {
-    id: { type: DataTypes.INTEGER, primaryKey: true },
-    accessToken: { type: DataTypes.TEXT, allowNull: true },
-    refreshToken: { type: DataTypes.TEXT, allowNull: true },
-    accessTokenExpiresAt: { type: DataTypes.DATE, allowNull: true },
-    refreshTokenExpiresAt: { type: DataTypes.DATE, allowNull: true },
-    source: { type: DataTypes.STRING(20), allowNull: true },
-    reconnectRequiredAt: { type: DataTypes.DATE, allowNull: true },
-    reconnectReason: { type: DataTypes.TEXT, allowNull: true },
-    refreshLeaseUntil: { type: DataTypes.DATE, allowNull: true },
-    updatedAt: DataTypes.DATE,
-  },
-  { sequelize, tableName: 'provider_tokens', createdAt: false },
-);
-
-/**
- * An OAuth2 authorization an admin started: the id is the SHA-256 of its `state`, the PKCE verifier is
- * AES-256-GCM ciphertext. Used once, by the session that started it, within its lifetime.
- */
-export class OAuthAuthorization extends Model<InferAttributes<OAuthAuthorization>, InferCreationAttributes<OAuthAuthorization>> {
-  declare id: string;
-  declare sessionId: string;
-  declare codeVerifier: string;
-  declare expiresAt: Date;
-  declare createdAt: CreationOptional<Date>;
-}
-
-OAuthAuthorization.init(
-  {
-    id: { type: DataTypes.STRING(64), primaryKey: true },
-    sessionId: { type: DataTypes.STRING(64), allowNull: false },
-    codeVerifier: { type: DataTypes.TEXT, allowNull: false },
-    expiresAt: { type: DataTypes.DATE, allowNull: false },
-    createdAt: DataTypes.DATE,
-  },
-  { sequelize, tableName: 'oauth_authorizations', updatedAt: false },
-);
-
-/** The one row of mirror bookkeeping. */
-export class SyncState extends Model<InferAttributes<SyncState>, InferCreationAttributes<SyncState>> {
-  declare id: number;
-  declare cursor: string | null;
-  declare lastSuccessAt: Date | null;
-  /** Receipts the last successful sync wrote (new or changed) and removed. */
-  declare lastWritten: number | null;
-  declare lastDeleted: number | null;
-  declare lastFullSyncAt: Date | null;
-  declare lastErrorAt: Date | null;
-  declare lastError: string | null;
-  declare lastConsigneeImportAt: Date | null;
-  /** When the sandbox demo customer was made: it is made once, never again after a deletion. */
-  declare demoUsersCreatedAt: Date | null;
-  /** Counts the syncs that changed the mirror; each process follows it to know when its caches are stale. */
-  declare mirrorVersion: CreationOptional<number>;
-}
-
-SyncState.init(
-  {
-    id: { type: DataTypes.INTEGER, primaryKey: true },
-    cursor: { type: DataTypes.STRING(200), allowNull: true },
-    lastSuccessAt: { type: DataTypes.DATE, allowNull: true },
-    lastWritten: { type: DataTypes.INTEGER, allowNull: true },
-    lastDeleted: { type: DataTypes.INTEGER, allowNull: true },
-    lastFullSyncAt: { type: DataTypes.DATE, allowNull: true },
-    lastErrorAt: { type: DataTypes.DATE, allowNull: true },
-    lastError: { type: DataTypes.TEXT, allowNull: true },
-    lastConsigneeImportAt: { type: DataTypes.DATE, allowNull: true },
-    demoUsersCreatedAt: { type: DataTypes.DATE, allowNull: true },
-    mirrorVersion: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-  },
-  { sequelize, tableName: 'sync_state', timestamps: false },
-);
 
 export type BrandingImageKind = 'logo' | 'background';
 
-/** The uploaded logo or background: what the file is; its bytes are in UPLOADS_DIR under fileName. */
-export class BrandingImage extends Model<InferAttributes<BrandingImage>, InferCreationAttributes<BrandingImage>> {
-  declare kind: BrandingImageKind;
-  /** Chosen by the server: random, with the extension of the detected format. */
-  declare fileName: string;
-  declare originalName: string;
-  declare contentType: string;
-  declare size: number;
-  declare uploadedAt: Date;
+/** The models of one database connection. */
+export function defineModels(sequelize: Sequelize) {
+  class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
+    declare id: CreationOptional<number>;
+    declare username: string;
+    declare passwordHash: string;
+    declare fullName: string | null;
+    declare email: string | null;
+    declare role: Role;
+    declare isActive: CreationOptional<boolean>;
+    declare lastLogin: Date | null;
+    declare locale: CreationOptional<Locale | null>;
+    declare statusEmails: CreationOptional<boolean>;
+    declare createdAt: CreationOptional<Date>;
+    declare updatedAt: CreationOptional<Date>;
+  }
+
+  User.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      username: { type: DataTypes.STRING(30), allowNull: false, unique: true },
+      passwordHash: { type: DataTypes.STRING(100), allowNull: false },
+      fullName: { type: DataTypes.STRING(100), allowNull: true },
+      email: { type: DataTypes.STRING(254), allowNull: true },
+      role: { type: DataTypes.STRING(20), allowNull: false },
+      isActive: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+      lastLogin: { type: DataTypes.DATE, allowNull: true },
+      locale: { type: DataTypes.STRING(10), allowNull: true },
+      statusEmails: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+    },
+    { sequelize, tableName: 'users' },
+  );
+
+  class Session extends Model<InferAttributes<Session>, InferCreationAttributes<Session>> {
+    /** SHA-256 of the cookie's token, hex: the token itself is never stored. */
+    declare id: string;
+    declare userId: ForeignKey<User['id']>;
+    declare createdAt: CreationOptional<Date>;
+    declare lastSeenAt: Date;
+    declare expiresAt: Date;
+  }
+
+  Session.init(
+    {
+      id: { type: DataTypes.STRING(64), primaryKey: true },
+      createdAt: DataTypes.DATE,
+      lastSeenAt: { type: DataTypes.DATE, allowNull: false },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'sessions', updatedAt: false },
+  );
+
+  User.hasMany(Session, { foreignKey: { name: 'userId', allowNull: false }, onDelete: 'CASCADE' });
+  Session.belongsTo(User, { foreignKey: { name: 'userId', allowNull: false }, onDelete: 'CASCADE' });
+
+  /** Consignees as imported from the provider; the id is the provider's. */
+  class Consignee extends Model<InferAttributes<Consignee>, InferCreationAttributes<Consignee>> {
+    declare id: number;
+    declare name: string;
+    declare createdAt: CreationOptional<Date>;
+    declare updatedAt: CreationOptional<Date>;
+  }
+
+  Consignee.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true },
+      name: { type: DataTypes.STRING(200), allowNull: false },
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+    },
+    { sequelize, tableName: 'consignees' },
+  );
+
+  /** Which viewer sees which consignee's receipts. */
+  class ConsigneeAssignment extends Model<InferAttributes<ConsigneeAssignment>, InferCreationAttributes<ConsigneeAssignment>> {
+    declare userId: number;
+    declare consigneeId: number;
+    declare createdAt: CreationOptional<Date>;
+  }
+
+  ConsigneeAssignment.init(
+    {
+      userId: { type: DataTypes.INTEGER, primaryKey: true },
+      consigneeId: { type: DataTypes.INTEGER, primaryKey: true },
+      createdAt: DataTypes.DATE,
+    },
+    { sequelize, tableName: 'consignee_assignments', updatedAt: false },
+  );
+
+  User.hasMany(ConsigneeAssignment, { foreignKey: 'userId', onDelete: 'CASCADE' });
+  Consignee.hasMany(ConsigneeAssignment, { foreignKey: 'consigneeId', onDelete: 'CASCADE' });
+  ConsigneeAssignment.belongsTo(User, { foreignKey: 'userId' });
+  ConsigneeAssignment.belongsTo(Consignee, { foreignKey: 'consigneeId' });
+
+  /** The mirror of the provider's receipts; the id is the provider's. */
+  class ReceiptRecord extends Model<InferAttributes<ReceiptRecord>, InferCreationAttributes<ReceiptRecord>> {
+    declare id: number;
+    declare number: string;
+    declare receivedDate: Date | null;
+    declare shipperName: string;
+    declare consigneeId: number | null;
+    declare consigneeName: string;
+    declare pieces: number;
+    declare totalWeightValue: number;
+    declare totalVolumeValue: number;
+    declare destination: string;
+    declare status: string;
+    declare modeOfTransportation: string;
+    declare originName: string;
+    /** Sort keys of the text columns (src/shared/sort-key.ts): what the list orders by. */
+    declare numberSort: string;
+    declare shipperNameSort: string;
+    declare consigneeNameSort: string;
+    declare statusSort: string;
+    declare destinationSort: string;
+    declare modeOfTransportationSort: string;
+    declare originNameSort: string;
+    /** Receipt number, shipper and consignee in lower case: what the general search matches. */
+    declare searchText: string;
+    declare providerUpdatedAt: Date;
+  }
+
+  ReceiptRecord.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true },
+      number: { type: DataTypes.STRING(40), allowNull: false },
+      receivedDate: { type: DataTypes.DATE, allowNull: true },
+      shipperName: { type: DataTypes.STRING(200), allowNull: false },
+      consigneeId: { type: DataTypes.INTEGER, allowNull: true },
+      consigneeName: { type: DataTypes.STRING(200), allowNull: false },
+      pieces: { type: DataTypes.INTEGER, allowNull: false },
+      totalWeightValue: { type: DataTypes.DOUBLE, allowNull: false },
+      totalVolumeValue: { type: DataTypes.DOUBLE, allowNull: false },
+      destination: { type: DataTypes.STRING(200), allowNull: false },
+      status: { type: DataTypes.STRING(100), allowNull: false },
+      modeOfTransportation: { type: DataTypes.STRING(100), allowNull: false },
+      originName: { type: DataTypes.STRING(200), allowNull: false },
+      numberSort: { type: DataTypes.TEXT, allowNull: false },
+      shipperNameSort: { type: DataTypes.TEXT, allowNull: false },
+      consigneeNameSort: { type: DataTypes.TEXT, allowNull: false },
+      statusSort: { type: DataTypes.TEXT, allowNull: false },
+      destinationSort: { type: DataTypes.TEXT, allowNull: false },
+      modeOfTransportationSort: { type: DataTypes.TEXT, allowNull: false },
+      originNameSort: { type: DataTypes.TEXT, allowNull: false },
+      searchText: { type: DataTypes.STRING(700), allowNull: false },
+      providerUpdatedAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'receipts', timestamps: false },
+  );
+
+  /** A receipt's commodities (spec "Commodity"), in the provider's order. */
+  class PackageRecord extends Model<InferAttributes<PackageRecord>, InferCreationAttributes<PackageRecord>> {
+    declare id: CreationOptional<number>;
+    declare receiptId: number;
+    declare position: number;
+    declare description: string;
+    declare trackingNumber: string | null;
+    /** The tracking number upper-cased without spaces: what the tracking filter matches. */
+    declare trackingKey: string | null;
+    declare pieces: number;
+    declare totalWeightValue: number;
+    declare totalVolumeValue: number;
+  }
+
+  PackageRecord.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      receiptId: { type: DataTypes.INTEGER, allowNull: false },
+      position: { type: DataTypes.INTEGER, allowNull: false },
+      description: { type: DataTypes.STRING(300), allowNull: false },
+      trackingNumber: { type: DataTypes.STRING(64), allowNull: true },
+      trackingKey: { type: DataTypes.STRING(64), allowNull: true },
+      pieces: { type: DataTypes.INTEGER, allowNull: false },
+      totalWeightValue: { type: DataTypes.DOUBLE, allowNull: false },
+      totalVolumeValue: { type: DataTypes.DOUBLE, allowNull: false },
+    },
+    { sequelize, tableName: 'packages', timestamps: false },
+  );
+
+  ReceiptRecord.hasMany(PackageRecord, { foreignKey: 'receiptId', onDelete: 'CASCADE' });
+  PackageRecord.belongsTo(ReceiptRecord, { foreignKey: 'receiptId' });
+
+  /** One status a receipt took, as the mirror saw it (migration 0009). */
+  class ReceiptStatusChange extends Model<InferAttributes<ReceiptStatusChange>, InferCreationAttributes<ReceiptStatusChange>> {
+    declare id: CreationOptional<number>;
+    declare receiptId: number;
+    declare status: string;
+    declare version: Date;
+    declare at: Date;
+  }
+
+  ReceiptStatusChange.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      receiptId: { type: DataTypes.INTEGER, allowNull: false },
+      status: { type: DataTypes.STRING(100), allowNull: false },
+      version: { type: DataTypes.DATE, allowNull: false },
+      at: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'receipt_status_changes', timestamps: false },
+  );
+
+  /** An e-mail waiting to be sent, or sent, or given up on (migration 0010). */
+  class OutboxMessage extends Model<InferAttributes<OutboxMessage>, InferCreationAttributes<OutboxMessage>> {
+    declare id: CreationOptional<number>;
+    declare userId: number | null;
+    declare recipient: string;
+    declare subject: string;
+    declare textBody: string;
+    declare htmlBody: string;
+    declare unsubscribeUrl: string | null;
+    declare attempts: CreationOptional<number>;
+    declare nextAttemptAt: Date;
+    declare claimedUntil: CreationOptional<Date | null>;
+    declare lastError: CreationOptional<string | null>;
+    declare sentAt: CreationOptional<Date | null>;
+    declare failedAt: CreationOptional<Date | null>;
+    declare createdAt: CreationOptional<Date>;
+  }
+
+  OutboxMessage.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: true },
+      recipient: { type: DataTypes.STRING(254), allowNull: false },
+      subject: { type: DataTypes.STRING(300), allowNull: false },
+      textBody: { type: DataTypes.TEXT, allowNull: false },
+      htmlBody: { type: DataTypes.TEXT, allowNull: false },
+      unsubscribeUrl: { type: DataTypes.STRING(500), allowNull: true },
+      attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      nextAttemptAt: { type: DataTypes.DATE, allowNull: false },
+      claimedUntil: { type: DataTypes.DATE, allowNull: true },
+      lastError: { type: DataTypes.TEXT, allowNull: true },
+      sentAt: { type: DataTypes.DATE, allowNull: true },
+      failedAt: { type: DataTypes.DATE, allowNull: true },
+      createdAt: DataTypes.DATE,
+    },
+    { sequelize, tableName: 'outbox', updatedAt: false },
+  );
+
+  /** The one row of provider credentials; token values are AES-256-GCM ciphertext. */
+  class ProviderTokenRecord extends Model<InferAttributes<ProviderTokenRecord>, InferCreationAttributes<ProviderTokenRecord>> {
+    declare id: number;
+    declare accessToken: string | null;
+    declare refreshToken: string | null;
+    declare accessTokenExpiresAt: Date | null;
+    declare refreshTokenExpiresAt: Date | null;
+    declare source: string | null;
+    /** Set when the provider refused the refresh token: only new tokens clear it. */
+    declare reconnectRequiredAt: CreationOptional<Date | null>;
+    declare reconnectReason: CreationOptional<string | null>;
+    /** While in the future, one process is refreshing the tokens; the others wait for its result. */
+    declare refreshLeaseUntil: CreationOptional<Date | null>;
+    declare updatedAt: CreationOptional<Date>;
+  }
+
+  ProviderTokenRecord.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true },
+      accessToken: { type: DataTypes.TEXT, allowNull: true },
+      refreshToken: { type: DataTypes.TEXT, allowNull: true },
+      accessTokenExpiresAt: { type: DataTypes.DATE, allowNull: true },
+      refreshTokenExpiresAt: { type: DataTypes.DATE, allowNull: true },
+      source: { type: DataTypes.STRING(20), allowNull: true },
+      reconnectRequiredAt: { type: DataTypes.DATE, allowNull: true },
+      reconnectReason: { type: DataTypes.TEXT, allowNull: true },
+      refreshLeaseUntil: { type: DataTypes.DATE, allowNull: true },
+      updatedAt: DataTypes.DATE,
+    },
+    { sequelize, tableName: 'provider_tokens', createdAt: false },
+  );
+
+  /**
+   * An OAuth2 authorization an admin started: the id is the SHA-256 of its `state`, the PKCE verifier is
+   * AES-256-GCM ciphertext. Used once, by the session that started it, within its lifetime.
+   */
+  class OAuthAuthorization extends Model<InferAttributes<OAuthAuthorization>, InferCreationAttributes<OAuthAuthorization>> {
+    declare id: string;
+    declare sessionId: string;
+    declare codeVerifier: string;
+    declare expiresAt: Date;
+    declare createdAt: CreationOptional<Date>;
+  }
+
+  OAuthAuthorization.init(
+    {
+      id: { type: DataTypes.STRING(64), primaryKey: true },
+      sessionId: { type: DataTypes.STRING(64), allowNull: false },
+      codeVerifier: { type: DataTypes.TEXT, allowNull: false },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+      createdAt: DataTypes.DATE,
+    },
+    { sequelize, tableName: 'oauth_authorizations', updatedAt: false },
+  );
+
+  /** The one row of mirror bookkeeping. */
+  class SyncState extends Model<InferAttributes<SyncState>, InferCreationAttributes<SyncState>> {
+    declare id: number;
+    declare cursor: string | null;
+    declare lastSuccessAt: Date | null;
+    /** Receipts the last successful sync wrote (new or changed) and removed. */
+    declare lastWritten: number | null;
+    declare lastDeleted: number | null;
+    declare lastFullSyncAt: Date | null;
+    declare lastErrorAt: Date | null;
+    declare lastError: string | null;
+    declare lastConsigneeImportAt: Date | null;
+    /** When the sandbox demo customer was made: it is made once, never again after a deletion. */
+    declare demoUsersCreatedAt: Date | null;
+    /** Counts the syncs that changed the mirror; each process follows it to know when its caches are stale. */
+    declare mirrorVersion: CreationOptional<number>;
+  }
+
+  SyncState.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true },
+      cursor: { type: DataTypes.STRING(200), allowNull: true },
+      lastSuccessAt: { type: DataTypes.DATE, allowNull: true },
+      lastWritten: { type: DataTypes.INTEGER, allowNull: true },
+      lastDeleted: { type: DataTypes.INTEGER, allowNull: true },
+      lastFullSyncAt: { type: DataTypes.DATE, allowNull: true },
+      lastErrorAt: { type: DataTypes.DATE, allowNull: true },
+      lastError: { type: DataTypes.TEXT, allowNull: true },
+      lastConsigneeImportAt: { type: DataTypes.DATE, allowNull: true },
+      demoUsersCreatedAt: { type: DataTypes.DATE, allowNull: true },
+      mirrorVersion: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    },
+    { sequelize, tableName: 'sync_state', timestamps: false },
+  );
+
+  /** The uploaded logo or background: what the file is; its bytes are in UPLOADS_DIR under fileName. */
+  class BrandingImage extends Model<InferAttributes<BrandingImage>, InferCreationAttributes<BrandingImage>> {
+    declare kind: BrandingImageKind;
+    /** Chosen by the server: random, with the extension of the detected format. */
+    declare fileName: string;
+    declare originalName: string;
+    declare contentType: string;
+    declare size: number;
+    declare uploadedAt: Date;
+  }
+
+  BrandingImage.init(
+    {
+      kind: { type: DataTypes.STRING(20), primaryKey: true },
+      fileName: { type: DataTypes.STRING(100), allowNull: false },
+      originalName: { type: DataTypes.STRING(255), allowNull: false },
+      contentType: { type: DataTypes.STRING(50), allowNull: false },
+      size: { type: DataTypes.INTEGER, allowNull: false },
+      uploadedAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'branding_images', timestamps: false },
+  );
+
+  /** The one row of branding settings. */
+  class BrandingSettings extends Model<InferAttributes<BrandingSettings>, InferCreationAttributes<BrandingSettings>> {
+    declare id: number;
+    declare cardOpacity: CreationOptional<number>;
+  }
+
+  BrandingSettings.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true },
+      cardOpacity: { type: DataTypes.DOUBLE, allowNull: false, defaultValue: CARD_OPACITY_DEFAULT },
+    },
+    { sequelize, tableName: 'branding_settings', timestamps: false },
+  );
+
+  return {
+    User,
+    Session,
+    Consignee,
+    ConsigneeAssignment,
+    ReceiptRecord,
+    PackageRecord,
+    ReceiptStatusChange,
+    OutboxMessage,
+    ProviderTokenRecord,
+    OAuthAuthorization,
+    SyncState,
+    BrandingImage,
+    BrandingSettings,
+  };
 }
 
-BrandingImage.init(
-  {
-    kind: { type: DataTypes.STRING(20), primaryKey: true },
-    fileName: { type: DataTypes.STRING(100), allowNull: false },
-    originalName: { type: DataTypes.STRING(255), allowNull: false },
-    contentType: { type: DataTypes.STRING(50), allowNull: false },
-    size: { type: DataTypes.INTEGER, allowNull: false },
-    uploadedAt: { type: DataTypes.DATE, allowNull: false },
-  },
-  { sequelize, tableName: 'branding_images', timestamps: false },
-);
-
-/** The one row of branding settings. */
-export class BrandingSettings extends Model<InferAttributes<BrandingSettings>, InferCreationAttributes<BrandingSettings>> {
-  declare id: number;
-  declare cardOpacity: CreationOptional<number>;
-}
-
-BrandingSettings.init(
-  {
-    id: { type: DataTypes.INTEGER, primaryKey: true },
-    cardOpacity: { type: DataTypes.DOUBLE, allowNull: false, defaultValue: CARD_OPACITY_DEFAULT },
-  },
-  { sequelize, tableName: 'branding_settings', timestamps: false },
-);
+export type Models = ReturnType<typeof defineModels>;
+export type User = InstanceType<Models['User']>;
+export type Session = InstanceType<Models['Session']>;
+export type Consignee = InstanceType<Models['Consignee']>;
+export type ConsigneeAssignment = InstanceType<Models['ConsigneeAssignment']>;
+export type ReceiptRecord = InstanceType<Models['ReceiptRecord']>;
+export type PackageRecord = InstanceType<Models['PackageRecord']>;
+export type ReceiptStatusChange = InstanceType<Models['ReceiptStatusChange']>;
+export type OutboxMessage = InstanceType<Models['OutboxMessage']>;
+export type ProviderTokenRecord = InstanceType<Models['ProviderTokenRecord']>;
+export type OAuthAuthorization = InstanceType<Models['OAuthAuthorization']>;
+export type SyncState = InstanceType<Models['SyncState']>;
+export type BrandingImage = InstanceType<Models['BrandingImage']>;
+export type BrandingSettings = InstanceType<Models['BrandingSettings']>;

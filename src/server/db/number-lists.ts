@@ -2,23 +2,20 @@
  * Long lists of whole numbers (and of texts) read as one text (SQLite's group_concat, PostgreSQL's string_agg)
  * rather than one row object each: at 100,000 ids that is most of the cost of reading them.
  */
-import { sequelize } from './index';
-
-const isSqlite = sequelize.getDialect() === 'sqlite';
 
 /**
  * An aggregate of `expression` over the rows in `order` (SQLite keeps the order of an ordered subquery),
  * or in no particular order without one: sorting 100,000 ids costs PostgreSQL more than reading them.
  */
-export const numberListOf = (expression: string, order?: string) =>
+export const numberListOf = (isSqlite: boolean, expression: string, order?: string) =>
   isSqlite ? `group_concat(${expression})` : `string_agg((${expression})::text, ','${order ? ` ORDER BY ${order}` : ''})`;
 
 /** A JSON array of `expression` (a text) over the rows in `order`, as for numberListOf. */
-export const textListOf = (expression: string, order: string) =>
+export const textListOf = (isSqlite: boolean, expression: string, order: string) =>
   isSqlite ? `json_group_array(${expression})` : `json_agg(${expression} ORDER BY ${order})::text`;
 
 /** The rows of `from` in `order`, ready for numberListOf: an ordered subquery for SQLite, the table for PostgreSQL. */
-export const orderedRows = (from: string, order: string) => (isSqlite ? `(SELECT * FROM ${from} ORDER BY ${order}) AS "ordered"` : `${from} AS "ordered"`);
+export const orderedRows = (isSqlite: boolean, from: string, order: string) => (isSqlite ? `(SELECT * FROM ${from} ORDER BY ${order}) AS "ordered"` : `${from} AS "ordered"`);
 
 /**
  * Parses a comma-separated list of whole numbers; far faster than split(',').map(Number). The commas

@@ -5,7 +5,7 @@ import type * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { firstValues } from '~/shared/receipts';
 import { toFieldIssues } from '~/shared/validation';
-import { AppError } from './errors';
+import { AppError } from '../errors';
 
 /** JSON bodies and form posts: far more than any of them needs. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -55,25 +55,33 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z
   throw new AppError('VALIDATION_ERROR', details[0]?.message ?? m.validation_invalid_request(), { details });
 }
 
-/** Query strings parsed lately, per schema: a list asked for again (paging back, a refetch) skips zod. */
-const parsedQueries = new WeakMap<z.ZodMiniType, LRUCache<string, object>>();
 const PARSED_QUERIES_KEPT = 1_000;
 
-/**
- * The URL's query (first value of each name) through `schema`, as `parseWith`. The parsed value may be
- * shared by several requests of the same query string, so it is frozen.
- */
-export function parseQuery<S extends z.ZodMiniType>(url: URL, schema: S): z.output<S> {
-  let parsed = parsedQueries.get(schema);
-  if (!parsed) {
-    parsed = new LRUCache<string, object>({ max: PARSED_QUERIES_KEPT });
-    parsedQueries.set(schema, parsed);
+/** Query strings parsed lately, per schema: a list asked for again (paging back, a refetch) skips zod. */
+export class QueryCache {
+  private readonly parsed = new WeakMap<z.ZodMiniType, LRUCache<string, object>>();
+
+  /**
+   * The URL's query (first value of each name) through `schema`, as `parseWith`. The parsed value may be
+   * shared by several requests of the same query string, so it is frozen.
+   */
+  parse<S extends z.ZodMiniType>(url: URL, schema: S): z.output<S> {
+    let parsed = this.parsed.get(schema);
+    if (!parsed) {
+      parsed = new LRUCache<string, object>({ max: PARSED_QUERIES_KEPT });
+      this.parsed.set(schema, parsed);
+    }
+    const known = parsed.get(url.search);
+    if (known) return known as z.output<S>;
+    const value: z.output<S> = parseWith(schema, firstValues(url.searchParams));
+    parsed.set(url.search, Object.freeze(value));
+    return value;
   }
-  const known = parsed.get(url.search);
-  if (known) return known as z.output<S>;
-  const value: z.output<S> = parseWith(schema, firstValues(url.searchParams));
-  parsed.set(url.search, Object.freeze(value));
-  return value;
+}
+
+/** The request's query through `schema` (QueryCache.parse, with the portal's cache). */
+export function parseQuery<S extends z.ZodMiniType>(context: Pick<APIContext, 'url' | 'locals'>, schema: S): z.output<S> {
+  return context.locals.portal.queries.parse(context.url, schema);
 }
 
 export async function parseJson<S extends z.ZodMiniType>(context: Pick<APIContext, 'request'>, schema: S): Promise<z.output<S>> {

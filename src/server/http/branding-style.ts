@@ -13,16 +13,8 @@ export interface BrandingStyle {
   source: string;
 }
 
-/** One per branding state: the state object is replaced on every write. */
-const styles = new WeakMap<Branding, BrandingStyle | null>();
-
 /** Null while everything is at its default: the page then carries no style element at all. */
-export function brandingStyle(branding: Branding): BrandingStyle | null {
-  if (!styles.has(branding)) styles.set(branding, buildStyle(branding));
-  return styles.get(branding) ?? null;
-}
-
-function buildStyle({ background, cardOpacity }: Branding): BrandingStyle | null {
+export function brandingStyle({ background, cardOpacity }: Branding): BrandingStyle | null {
   let css = '';
   if (cardOpacity !== CARD_OPACITY_DEFAULT) css += `:root{--card-opacity:${cardOpacity}}`;
   if (background) {

@@ -1,8 +1,6 @@
 /** The client address the login limiter keys on: X-Forwarded-For only behind a trusted proxy. */
-import { config } from '../config';
-
-export function clientAddress(request: Request, socketAddress: string): string {
-  if (config.trustProxy) {
+export function clientAddress(request: Request, socketAddress: string, trustProxy: boolean): string {
+  if (trustProxy) {
     // The proxy appends the address it saw; earlier entries are whatever the client claimed.
     const forwarded = request.headers.get('x-forwarded-for')?.split(',').map((part) => part.trim()).filter(Boolean);
     const last = forwarded?.at(-1);

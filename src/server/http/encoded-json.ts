@@ -14,16 +14,18 @@ const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 /** negotiator 1.x breaks ties by `{ preferred }`, which @types/negotiator leaves out. */
 type EncodingWithPreference = (available: readonly string[], options: { preferred: readonly string[] }) => string | undefined;
 /** Browsers send one of a handful of Accept-Encoding headers: each is negotiated once. */
-const chosenEncodings = new LRUCache<string, string>({ max: 64 });
+export class EncodingChooser {
+  private readonly chosen = new LRUCache<string, string>({ max: 64 });
 
-function chosenEncoding(acceptEncoding: string): string {
-  let encoding = chosenEncodings.get(acceptEncoding);
-  if (encoding === undefined) {
-    const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
-    encoding = (negotiator.encoding as EncodingWithPreference).call(negotiator, ENCODINGS, { preferred: PREFERRED_ENCODINGS }) ?? 'identity';
-    chosenEncodings.set(acceptEncoding, encoding);
+  choose(acceptEncoding: string): string {
+    let encoding = this.chosen.get(acceptEncoding);
+    if (encoding === undefined) {
+      const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
+      encoding = (negotiator.encoding as EncodingWithPreference).call(negotiator, ENCODINGS, { preferred: PREFERRED_ENCODINGS }) ?? 'identity';
+      this.chosen.set(acceptEncoding, encoding);
+    }
+    return encoding;
   }
-  return encoding;
 }
 
 export class EncodedJson {
@@ -33,8 +35,8 @@ export class EncodedJson {
 
   constructor(private readonly text: string) {}
 
-  response(request: Request, headers: Record<string, string>): Response {
-    const encoding = chosenEncoding(request.headers.get('accept-encoding') ?? '');
+  response(request: Request, headers: Record<string, string>, encodings: EncodingChooser): Response {
+    const encoding = encodings.choose(request.headers.get('accept-encoding') ?? '');
     const body =
       encoding === 'br'
         ? (this.brotli ??= new Uint8Array(brotliCompressSync(this.text, BROTLI_OPTIONS)))

@@ -3,7 +3,7 @@ import type { APIContext } from 'astro';
 import type { Role } from '~/shared/constants';
 import type { SessionUser } from '~/shared/validation';
 import { m } from '~/paraglide/messages.js';
-import { AppError } from './errors';
+import { AppError } from '../errors';
 
 type Context = Pick<APIContext, 'locals'>;
 

@@ -2,7 +2,7 @@
 import { m } from '~/paraglide/messages.js';
 import type { BrandingImageKind } from '../db/models';
 import type { ImageFile } from '../services/branding';
-import { AppError } from './errors';
+import { AppError } from '../errors';
 
 const YEAR_SECONDS = 31_536_000;
 

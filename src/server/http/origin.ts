@@ -3,15 +3,13 @@
  * come from our own origin; the origin may be the request's or PUBLIC_URL's (behind a proxy they
  * differ), and an unsafe request naming any other origin is refused whatever its content type.
  */
-import { config } from '../config';
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 const FORM_LIKE = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
-export function isCrossSiteRequest(request: Request, requestOrigin: string): boolean {
+export function isCrossSiteRequest(request: Request, requestOrigin: string, publicOrigin: string): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.get('origin');
-  const ownOrigin = origin === requestOrigin || origin === config.publicUrl.origin;
+  const ownOrigin = origin === requestOrigin || origin === publicOrigin;
   if (origin !== null && !ownOrigin) return true;
   const contentType = request.headers.get('content-type')?.toLowerCase();
   const formLike = contentType === undefined || FORM_LIKE.some((type) => contentType.includes(type));

@@ -1,9 +1,9 @@
 /** The response envelope of design.md, and the one place an error becomes an answer. */
 import type { APIContext } from 'astro';
 import { LRUCache } from 'lru-cache';
-import { EncodedJson } from './encoded-json';
+import { EncodedJson, EncodingChooser } from './encoded-json';
 import { m } from '~/paraglide/messages.js';
-import { AppError } from './errors';
+import { AppError } from '../errors';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 
@@ -26,8 +26,6 @@ export function ok<T>(data: T, init: { status?: number; message?: string; meta?:
   return jsonResponse(JSON.stringify(body), init.status ?? 200);
 }
 
-/** Cached pages as sent, by their data, their sync time and then their processing time: each such answer is encoded once. */
-const sentPages = new WeakMap<object, { lastSyncedAt: string | null; forms: LRUCache<number, EncodedJson> }>();
 /**
  * A cached page's meta differs in its processing time (0, 0.1, …): a few forms each at most, the ones
  * sent last, so that a rare time (a pause of the process) does not keep a common one out. Its sync
@@ -42,24 +40,34 @@ const MAX_FORMS_PER_PAGE = 4;
  * last time it went out with the same meta.
  */
 export function okPage<T>(
+  context: Pick<APIContext, 'request' | 'locals'>,
   page: { data: T[]; pagination: object; meta: { cached: boolean; processingTime: number; lastSyncedAt: string | null } },
-  request: Request,
 ): Response {
   const text = () => JSON.stringify({ success: true, ...page });
   if (!page.meta.cached) return jsonResponse(text(), 200);
-  let sent = sentPages.get(page.data);
-  if (sent?.lastSyncedAt !== page.meta.lastSyncedAt) {
-    sent = { lastSyncedAt: page.meta.lastSyncedAt, forms: new LRUCache({ max: MAX_FORMS_PER_PAGE }) };
-    sentPages.set(page.data, sent);
+  return context.locals.portal.answerEncodings.response(context.request, page, text);
+}
+
+/** Cached pages as sent, by their data, their sync time and then their processing time: each such answer is encoded once. */
+export class AnswerEncodings {
+  private readonly sentPages = new WeakMap<object, { lastSyncedAt: string | null; forms: LRUCache<number, EncodedJson> }>();
+  private readonly encodings = new EncodingChooser();
+
+  response(request: Request, page: { data: object; meta: { processingTime: number; lastSyncedAt: string | null } }, text: () => string): Response {
+    let sent = this.sentPages.get(page.data);
+    if (sent?.lastSyncedAt !== page.meta.lastSyncedAt) {
+      sent = { lastSyncedAt: page.meta.lastSyncedAt, forms: new LRUCache({ max: MAX_FORMS_PER_PAGE }) };
+      this.sentPages.set(page.data, sent);
+    }
+    // The rest of a cached page's meta is the same for every form: `cached` is true and the sync time is the forms'.
+    const { processingTime } = page.meta;
+    let form = sent.forms.get(processingTime);
+    if (!form) {
+      form = new EncodedJson(text());
+      sent.forms.set(processingTime, form);
+    }
+    return form.response(request, JSON_HEADERS, this.encodings);
   }
-  // The rest of a cached page's meta is the same for every form: `cached` is true and the sync time is the forms'.
-  const { processingTime } = page.meta;
-  let form = sent.forms.get(processingTime);
-  if (!form) {
-    form = new EncodedJson(text());
-    sent.forms.set(processingTime, form);
-  }
-  return form.response(request, JSON_HEADERS);
 }
 
 export function errorResponse(error: unknown): Response {

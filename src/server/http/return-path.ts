@@ -3,19 +3,18 @@
  * in a short-lived cookie rather than the URL, so /login stays /login, and taken once after sign-in.
  */
 import type { AstroCookies } from 'astro';
-import { isHttps } from '../config';
 
 const RETURN_COOKIE = 'portal_return_to';
 const RETURN_MAX_AGE_SECONDS = 15 * 60;
-const COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'lax', secure: isHttps } as const;
+const cookieOptions = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const;
 
 /** Only a path of this site: never an address elsewhere ('//host', '/\host', 'https://…'). */
 export function localPath(value: unknown): string | null {
   return typeof value === 'string' && value.length <= 2_000 && /^\/(?![/\\])/.test(value) ? value : null;
 }
 
-export function rememberReturnPath(cookies: AstroCookies, path: string): void {
-  cookies.set(RETURN_COOKIE, path, { ...COOKIE_OPTIONS, maxAge: RETURN_MAX_AGE_SECONDS });
+export function rememberReturnPath(cookies: AstroCookies, path: string, secure: boolean): void {
+  cookies.set(RETURN_COOKIE, path, { ...cookieOptions(secure), maxAge: RETURN_MAX_AGE_SECONDS });
 }
 
 /** The remembered path, if any; it stays until `forgetReturnPath` (the sign-in that uses it). */
@@ -23,6 +22,6 @@ export function readReturnPath(cookies: AstroCookies): string | null {
   return localPath(cookies.get(RETURN_COOKIE)?.value);
 }
 
-export function forgetReturnPath(cookies: AstroCookies): void {
-  if (cookies.has(RETURN_COOKIE)) cookies.delete(RETURN_COOKIE, COOKIE_OPTIONS);
+export function forgetReturnPath(cookies: AstroCookies, secure: boolean): void {
+  if (cookies.has(RETURN_COOKIE)) cookies.delete(RETURN_COOKIE, cookieOptions(secure));
 }

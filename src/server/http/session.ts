@@ -5,34 +5,39 @@
 import type { APIContext, AstroCookies } from 'astro';
 import { USER_MARKER_COOKIE } from '~/shared/offline-cache';
 import type { LoginPayload, SessionUser } from '~/shared/validation';
-import { config, isHttps } from '../config';
-import { signInUser, signOutUser } from '../services/auth';
+import type { Config } from '../config';
+import { signInUser } from '../services/auth';
+import { endSession } from '../services/sessions';
 
 const SESSION_COOKIE = 'portal_session';
 
 type RequestContext = Pick<APIContext, 'cookies' | 'locals'>;
+type CookieConfig = Pick<Config, 'isHttps' | 'sessionMaxHours'>;
 
 export function readSessionToken(cookies: AstroCookies): string | undefined {
   return cookies.get(SESSION_COOKIE)?.value;
 }
 
 export async function openSession(context: RequestContext, payload: LoginPayload): Promise<SessionUser> {
-  const { user, token } = await signInUser(payload, context.locals.clientAddress, readSessionToken(context.cookies));
+  const { portal } = context.locals;
+  const { config } = portal;
+  const { user, token } = await signInUser(portal, payload, context.locals.clientAddress, readSessionToken(context.cookies));
   context.cookies.set(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
     path: '/',
-    secure: isHttps,
+    secure: config.isHttps,
     maxAge: config.sessionMaxHours * 3600,
   });
-  markUser(context.cookies, user.id);
+  markUser(context.cookies, user.id, config);
   return user;
 }
 
 export async function closeSession(context: RequestContext): Promise<void> {
-  await signOutUser(readSessionToken(context.cookies));
-  context.cookies.delete(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isHttps });
-  markUser(context.cookies, null);
+  const { portal } = context.locals;
+  await endSession(portal, readSessionToken(context.cookies));
+  context.cookies.delete(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: portal.config.isHttps });
+  markUser(context.cookies, null, portal.config);
 }
 
 /**
@@ -40,11 +45,11 @@ export async function closeSession(context: RequestContext): Promise<void> {
  * only to the user they belong to, and drops them for anyone else (src/shared/offline-cache.ts). It
  * holds no secret; the session cookie stays the authority.
  */
-export function markUser(cookies: AstroCookies, userId: number | null): void {
+export function markUser(cookies: AstroCookies, userId: number | null, config: CookieConfig): void {
   const marked = cookies.get(USER_MARKER_COOKIE)?.value;
   if (userId === null) {
-    if (marked !== undefined) cookies.delete(USER_MARKER_COOKIE, { path: '/', sameSite: 'lax', secure: isHttps });
+    if (marked !== undefined) cookies.delete(USER_MARKER_COOKIE, { path: '/', sameSite: 'lax', secure: config.isHttps });
   } else if (marked !== String(userId)) {
-    cookies.set(USER_MARKER_COOKIE, String(userId), { path: '/', sameSite: 'lax', secure: isHttps, maxAge: config.sessionMaxHours * 3600 });
+    cookies.set(USER_MARKER_COOKIE, String(userId), { path: '/', sameSite: 'lax', secure: config.isHttps, maxAge: config.sessionMaxHours * 3600 });
   }
 }

@@ -13,9 +13,8 @@ import { fileTypeFromFile } from 'file-type';
 import formidable, { errors as formidableErrors, multipart } from 'formidable';
 import { m } from '~/paraglide/messages.js';
 import { IMAGE_CONTENT_TYPES, type ImageExtension, type UploadRules } from '~/shared/branding';
-import { config } from '../config';
 import { bodyChunks } from './body';
-import { AppError } from './errors';
+import { AppError } from '../errors';
 
 /** Room for the multipart framing around the file: boundaries, part headers, a few small fields. */
 const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
@@ -34,17 +33,18 @@ interface IncomingFile {
   filepath: string;
 }
 
-export async function receiveImage(request: Request, rules: UploadRules): Promise<ReceivedImage> {
+/** Receives the request's one image into `uploadsDir` (UPLOADS_DIR). */
+export async function receiveImage(request: Request, rules: UploadRules, uploadsDir: string): Promise<ReceivedImage> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(contentType) || !request.body) throw new AppError('VALIDATION_ERROR', rules.notImage());
 
-  await mkdir(config.uploadsDir, { recursive: true });
+  await mkdir(uploadsDir, { recursive: true });
   const incoming: IncomingFile[] = [];
   try {
-    const file = await parseOneFile(request, rules, incoming);
+    const file = await parseOneFile(request, rules, uploadsDir, incoming);
     const extension = await detectImageFormat(file, rules);
     const fileName = `${randomBytes(16).toString('hex')}.${extension}`;
-    await rename(file.filepath, path.join(config.uploadsDir, fileName));
+    await rename(file.filepath, path.join(uploadsDir, fileName));
     return { fileName, originalName: displayName(file.originalFilename, extension), contentType: IMAGE_CONTENT_TYPES[extension], size: file.size };
   } finally {
     // After a successful rename the temporary path is gone and this removes nothing.
@@ -52,9 +52,9 @@ export async function receiveImage(request: Request, rules: UploadRules): Promis
   }
 }
 
-async function parseOneFile(request: Request, rules: UploadRules, incoming: IncomingFile[]): Promise<formidable.File> {
+async function parseOneFile(request: Request, rules: UploadRules, uploadsDir: string, incoming: IncomingFile[]): Promise<formidable.File> {
   const form = formidable({
-    uploadDir: config.uploadsDir,
+    uploadDir: uploadsDir,
     enabledPlugins: [multipart],
     maxFiles: 1,
     maxFileSize: rules.maxBytes,

@@ -1,10 +1,6 @@
 /** The SMTP connection of SMTP_URL (nodemailer); without it the portal sends no e-mail. */
 import nodemailer, { type Transporter } from 'nodemailer';
-import { config } from '../config';
-
-export const mailEnabled = config.smtpUrl !== null;
-
-let transporter: Transporter | undefined;
+import type { Config } from '../config';
 
 export interface OutgoingMail {
   to: string;
@@ -15,19 +11,34 @@ export interface OutgoingMail {
   unsubscribeUrl: string | null;
 }
 
-export async function sendMail(mail: OutgoingMail): Promise<void> {
-  if (!config.smtpUrl) throw new Error('SMTP_URL is not set');
-  // Short timeouts: a server that does not answer delays the outbox, it must not hold it for minutes.
-  transporter ??= nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
-  await transporter.sendMail({
-    from: config.mailFrom,
-    to: mail.to,
-    subject: mail.subject,
-    text: mail.text,
-    html: mail.html,
-    ...(mail.unsubscribeUrl && {
-      list: { unsubscribe: mail.unsubscribeUrl },
-      headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-    }),
-  });
+export class Mailer {
+  readonly enabled: boolean;
+  private transporter: Transporter | undefined;
+
+  constructor(private readonly config: Pick<Config, 'smtpUrl' | 'mailFrom'>) {
+    this.enabled = config.smtpUrl !== null;
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    const { smtpUrl, mailFrom } = this.config;
+    if (!smtpUrl) throw new Error('SMTP_URL is not set');
+    // Short timeouts: a server that does not answer delays the outbox, it must not hold it for minutes.
+    this.transporter ??= nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+    await this.transporter.sendMail({
+      from: mailFrom,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      ...(mail.unsubscribeUrl && {
+        list: { unsubscribe: mail.unsubscribeUrl },
+        headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      }),
+    });
+  }
+
+  /** Closes the pooled connection, if one was opened. */
+  close(): void {
+    this.transporter?.close();
+  }
 }

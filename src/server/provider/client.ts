@@ -10,17 +10,9 @@ import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { API_TIMEOUT_MS, TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import { receiptSchema } from '~/shared/receipts';
-import { config } from '../config';
-import {
-  markReconnectRequired,
-  readProviderTokens,
-  releaseRefreshLease,
-  saveProviderTokens,
-  takeRefreshLease,
-  type StoredTokens,
-} from '../services/provider-tokens';
 import { ProviderError, type PackageScan, type ProviderClient, type ProviderConsignee, type ProviderReceipt, type ReceiptChangesPage } from './contract';
-import { asProviderError, requestTokenRefresh } from './oauth';
+import { asProviderError, requestTokenRefresh, type OAuthDeps } from './oauth';
+import type { StoredTokens, TokenStore } from './token-store';
 import { isNetworkFailure, transportOptions } from './transport';
 
 const REFRESH_AHEAD_MS = TOKEN_AUTO_REFRESH_MINUTES * 60_000;
@@ -55,159 +47,207 @@ const scansSchema = z.object({
 
 const unauthorized = (message: string) => new ProviderError(message, 'unauthorized');
 const notConnected = () => new ProviderError(m.tokens_provider_not_connected(), 'not-connected');
-const expiresWithin = (at: Date | null, ms: number) => at !== null && at.getTime() - Date.now() <= ms;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const usable = (stored: StoredTokens): stored is StoredTokens & { accessToken: string } =>
-  stored.accessToken !== null && !expiresWithin(stored.accessTokenExpiresAt, 0);
-
-/**
- * Refresh when less than 5 minutes or half of the token's lifetime remain, whichever comes later: a
- * token of an hour at 5 minutes left, one of 30 seconds at 15. The lifetime runs from when it was stored.
- */
-function refreshDue(stored: StoredTokens): boolean {
-  if (stored.accessToken === null) return true;
-  const expiresAt = stored.accessTokenExpiresAt?.getTime();
-  if (expiresAt === undefined) return false;
-  const lifetime = expiresAt - stored.updatedAt.getTime();
-  return expiresAt - Date.now() <= Math.min(REFRESH_AHEAD_MS, Math.max(0, lifetime / 2));
+export interface ProviderClientDeps extends OAuthDeps {
+  tokenStore: TokenStore;
 }
 
-/** Why `stored` cannot be refreshed, or null when it can. */
-function refreshRefusal(stored: StoredTokens): ProviderError | null {
-  if (stored.reconnectRequired) return unauthorized(m.tokens_provider_refused_refresh());
-  if (stored.refreshToken === null) return unauthorized(m.tokens_provider_no_refresh_token());
-  if (expiresWithin(stored.refreshTokenExpiresAt, 0)) return unauthorized(m.tokens_provider_refresh_expired());
-  return null;
-}
+/** The HTTP client of the provider's API, for the sandbox and production alike. */
+export class HttpProviderClient implements ProviderClient {
+  /** The refresh grant under way in this process, which every caller shares. */
+  private refreshing: Promise<string> | null = null;
 
-let refreshing: Promise<string> | null = null;
+  constructor(private readonly deps: ProviderClientDeps) {}
 
-/** One refresh grant at a time for the whole process; resolves with the new access token. */
-function sharedRefresh(): Promise<string> {
-  refreshing ??= refreshStoredTokens().finally(() => {
-    refreshing = null;
-  });
-  return refreshing;
-}
-
-async function refreshStoredTokens(): Promise<string> {
-  const seen = await readProviderTokens();
-  if (!seen) throw notConnected();
-  const refusal = refreshRefusal(seen);
-  if (refusal) throw refusal;
-  for (let waited = 0; ; waited++) {
-    const lease = await takeRefreshLease(REFRESH_LEASE_MS);
-    if (lease) return refreshUnderLease(seen, lease);
-    // Another process is refreshing: its tokens serve this one too.
-    while ((await readProviderTokens())?.refreshing) await sleep(LEASE_POLL_MS);
-    const after = await readProviderTokens();
-    if (!after) throw notConnected();
-    if (after.reconnectRequired) throw refreshRefusal(after)!;
-    if (after.updatedAt.getTime() !== seen.updatedAt.getTime() && usable(after)) return after.accessToken;
-    if (waited > 0) throw new ProviderError(m.tokens_provider_other_process(), 'unreachable');
+  async listReceiptChanges(since: string | null, limit?: number): Promise<ReceiptChangesPage> {
+    const query: Record<string, string> = {};
+    if (since !== null) query.since = since;
+    if (limit !== undefined) query.limit = String(limit);
+    const { status, body } = await this.getJson('/v1/receipts', query);
+    expectOk(status, '/v1/receipts');
+    return parsed(changesPageSchema, body, 'receipts');
   }
-}
 
-async function refreshUnderLease(seen: StoredTokens, lease: Date): Promise<string> {
-  let saved = false;
-  try {
-    const stored = await readProviderTokens();
-    if (!stored) throw notConnected();
-    // Another process refreshed between our read and the lease.
-    if (stored.updatedAt.getTime() !== seen.updatedAt.getTime() && usable(stored) && !stored.reconnectRequired) return stored.accessToken;
-    const refusal = refreshRefusal(stored);
+  async getReceipt(id: number): Promise<ProviderReceipt | null> {
+    const { status, body } = await this.getJson(`/v1/receipts/${encodeURIComponent(id)}`);
+    if (status === 404) return null;
+    expectOk(status, '/v1/receipts/{id}');
+    return parsed(providerReceiptSchema, body, 'receipt');
+  }
+
+  async listConsignees(): Promise<ProviderConsignee[]> {
+    const { status, body } = await this.getJson('/v1/consignees');
+    expectOk(status, '/v1/consignees');
+    return parsed(consigneesSchema, body, 'consignees').consignees;
+  }
+
+  async searchPackageScans(trackingNumber: string): Promise<PackageScan[]> {
+    const { status, body } = await this.getJson('/v1/package-scans', { trackingNumber });
+    expectOk(status, '/v1/package-scans');
+    return parsed(scansSchema, body, 'package scans').scans;
+  }
+
+  /** True while a refresh grant is under way in this process (Token Management's "isRefreshing"). */
+  isRefreshingTokens(): boolean {
+    return this.refreshing !== null;
+  }
+
+  /** Exchanges the stored refresh token for new tokens now (the admin's Refresh Token button). */
+  async refreshTokens(): Promise<void> {
+    await this.sharedRefresh();
+  }
+
+  private expiresWithin(at: Date | null, ms: number): boolean {
+    return at !== null && at.getTime() - this.deps.clock.now() <= ms;
+  }
+
+  private usable(stored: StoredTokens): stored is StoredTokens & { accessToken: string } {
+    return stored.accessToken !== null && !this.expiresWithin(stored.accessTokenExpiresAt, 0);
+  }
+
+  /**
+   * Refresh when less than 5 minutes or half of the token's lifetime remain, whichever comes later: a
+   * token of an hour at 5 minutes left, one of 30 seconds at 15. The lifetime runs from when it was stored.
+   */
+  private refreshDue(stored: StoredTokens): boolean {
+    if (stored.accessToken === null) return true;
+    const expiresAt = stored.accessTokenExpiresAt?.getTime();
+    if (expiresAt === undefined) return false;
+    const lifetime = expiresAt - stored.updatedAt.getTime();
+    return expiresAt - this.deps.clock.now() <= Math.min(REFRESH_AHEAD_MS, Math.max(0, lifetime / 2));
+  }
+
+  /** Why `stored` cannot be refreshed, or null when it can. */
+  private refreshRefusal(stored: StoredTokens): ProviderError | null {
+    if (stored.reconnectRequired) return unauthorized(m.tokens_provider_refused_refresh());
+    if (stored.refreshToken === null) return unauthorized(m.tokens_provider_no_refresh_token());
+    if (this.expiresWithin(stored.refreshTokenExpiresAt, 0)) return unauthorized(m.tokens_provider_refresh_expired());
+    return null;
+  }
+
+  /**
+   * One refresh grant at a time for the whole process; resolves with the new access token. Every path
+   * that refreshes comes here (the admin's button, a sync, a call that met a 401) and the stored state
+   * is read again once the lease is held: a refresh token the provider refused is never sent again.
+   */
+  private sharedRefresh(): Promise<string> {
+    this.refreshing ??= this.refreshStoredTokens().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async refreshStoredTokens(): Promise<string> {
+    const { tokenStore } = this.deps;
+    const seen = await tokenStore.read();
+    if (!seen) throw notConnected();
+    const refusal = this.refreshRefusal(seen);
     if (refusal) throw refusal;
-    let answer;
+    for (let waited = 0; ; waited++) {
+      const lease = await tokenStore.takeRefreshLease(REFRESH_LEASE_MS);
+      if (lease) return this.refreshUnderLease(seen, lease);
+      // Another process is refreshing: its tokens serve this one too.
+      while ((await tokenStore.read())?.refreshing) await sleep(LEASE_POLL_MS);
+      const after = await tokenStore.read();
+      if (!after) throw notConnected();
+      if (after.reconnectRequired) throw this.refreshRefusal(after)!;
+      if (after.updatedAt.getTime() !== seen.updatedAt.getTime() && this.usable(after)) return after.accessToken;
+      if (waited > 0) throw new ProviderError(m.tokens_provider_other_process(), 'unreachable');
+    }
+  }
+
+  private async refreshUnderLease(seen: StoredTokens, lease: Date): Promise<string> {
+    const { tokenStore } = this.deps;
+    let saved = false;
     try {
-      answer = await requestTokenRefresh(stored.refreshToken!);
-    } catch (error) {
-      if (error instanceof ProviderError && error.oauthError !== null && DEAD_REFRESH_TOKEN.has(error.oauthError)) {
-        await markReconnectRequired(stored.updatedAt, error.message);
+      const stored = await tokenStore.read();
+      if (!stored) throw notConnected();
+      // Another process refreshed between our read and the lease.
+      if (stored.updatedAt.getTime() !== seen.updatedAt.getTime() && this.usable(stored) && !stored.reconnectRequired) return stored.accessToken;
+      const refusal = this.refreshRefusal(stored);
+      if (refusal) throw refusal;
+      let answer;
+      try {
+        answer = await requestTokenRefresh(this.deps, stored.refreshToken!);
+      } catch (error) {
+        if (error instanceof ProviderError && error.oauthError !== null && DEAD_REFRESH_TOKEN.has(error.oauthError)) {
+          await tokenStore.markReconnectRequired(stored.updatedAt, error.message);
+        }
+        throw error;
       }
+      // A provider that does not rotate leaves the stored refresh token in force.
+      const tokens = answer.refreshToken === null ? { ...answer, refreshToken: stored.refreshToken, refreshTokenExpiresAt: stored.refreshTokenExpiresAt } : answer;
+      await tokenStore.save(tokens, stored.source ?? 'oauth2');
+      saved = true;
+      return tokens.accessToken;
+    } finally {
+      if (!saved) await tokenStore.releaseRefreshLease(lease);
+    }
+  }
+
+  /** The access token to send, refreshed first when it is due (refreshDue). */
+  private async currentAccessToken(): Promise<string> {
+    const stored = await this.deps.tokenStore.read();
+    if (!stored) throw notConnected();
+    if (stored.accessToken !== null && !this.refreshDue(stored)) return stored.accessToken;
+    const refusal = this.refreshRefusal(stored);
+    if (refusal) {
+      if (this.usable(stored)) return stored.accessToken;
+      throw stored.refreshToken === null && !stored.reconnectRequired ? unauthorized(m.tokens_provider_access_expired()) : refusal;
+    }
+    try {
+      return await this.sharedRefresh();
+    } catch (error) {
+      // An early refresh that failed for a passing reason is tried again next time; the current token serves until then.
+      if (this.usable(stored)) return stored.accessToken;
       throw error;
     }
-    // A provider that does not rotate leaves the stored refresh token in force.
-    const tokens = answer.refreshToken === null ? { ...answer, refreshToken: stored.refreshToken, refreshTokenExpiresAt: stored.refreshTokenExpiresAt } : answer;
-    await saveProviderTokens(tokens, stored.source ?? 'oauth2');
-    saved = true;
-    return tokens.accessToken;
-  } finally {
-    if (!saved) await releaseRefreshLease(lease);
   }
-}
 
-/** True while a refresh grant is under way in this process (spec section 3 "Token status": isRefreshing). */
-export function isRefreshingTokens(): boolean {
-  return refreshing !== null;
-}
-
-/** Exchanges the stored refresh token for new tokens now (the admin's Refresh Token button). */
-export async function refreshProviderTokens(): Promise<void> {
-  await sharedRefresh();
-}
-
-/** The access token to send, refreshed first when it is due (refreshDue). */
-async function currentAccessToken(): Promise<string> {
-  const stored = await readProviderTokens();
-  if (!stored) throw notConnected();
-  if (stored.accessToken !== null && !refreshDue(stored)) return stored.accessToken;
-  const refusal = refreshRefusal(stored);
-  if (refusal) {
-    if (usable(stored)) return stored.accessToken;
-    throw stored.refreshToken === null && !stored.reconnectRequired ? unauthorized(m.tokens_provider_access_expired()) : refusal;
+  /** After a 401 with `rejected`: the token another caller has refreshed meanwhile, or a refresh of our own. */
+  private async renewedAccessToken(rejected: string): Promise<string> {
+    const stored = await this.deps.tokenStore.read();
+    if (stored && this.usable(stored) && stored.accessToken !== rejected) return stored.accessToken;
+    return this.sharedRefresh();
   }
-  try {
-    return await sharedRefresh();
-  } catch (error) {
-    // An early refresh that failed for a passing reason is tried again next time; the current token serves until then.
-    if (usable(stored)) return stored.accessToken;
-    throw error;
-  }
-}
 
-/** After a 401 with `rejected`: the token another caller has refreshed meanwhile, or a refresh of our own. */
-async function renewedAccessToken(rejected: string): Promise<string> {
-  const stored = await readProviderTokens();
-  if (stored && usable(stored) && stored.accessToken !== rejected) return stored.accessToken;
-  return sharedRefresh();
-}
-
-async function send(accessToken: string, url: URL): Promise<Response> {
-  try {
-    return await oauth.protectedResourceRequest(accessToken, 'GET', url, new Headers({ Accept: 'application/json' }), undefined, transportOptions());
-  } catch (error) {
-    // A 401 with a Bearer challenge arrives as this error; the caller decides what a 401 means.
-    if (error instanceof oauth.WWWAuthenticateChallengeError) return error.response;
-    throw asProviderError(error);
-  }
-}
-
-/** GET a data path with the Bearer token; resolves with the answer's status and parsed body. */
-async function getJson(path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
-  const url = new URL(`${config.providerUrl}${path}`);
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-
-  let accessToken = await currentAccessToken();
-  let response = await send(accessToken, url);
-  if (response.status === 401) {
-    await response.body?.cancel();
-    accessToken = await renewedAccessToken(accessToken);
-    response = await send(accessToken, url);
-    if (response.status === 401) {
-      await response.body?.cancel();
-      throw unauthorized(m.tokens_provider_refused_access());
+  private async send(accessToken: string, url: URL): Promise<Response> {
+    try {
+      return await oauth.protectedResourceRequest(accessToken, 'GET', url, new Headers({ Accept: 'application/json' }), undefined, transportOptions(this.deps.config));
+    } catch (error) {
+      // A 401 with a Bearer challenge arrives as this error; the caller decides what a 401 means.
+      if (error instanceof oauth.WWWAuthenticateChallengeError) return error.response;
+      throw asProviderError(error);
     }
   }
-  if (response.status >= 500) {
-    await response.body?.cancel();
-    throw new ProviderError(m.tokens_provider_answered({ status: String(response.status) }), 'unreachable');
-  }
-  try {
-    return { status: response.status, body: await response.json() };
-  } catch (error) {
-    if (isNetworkFailure(error)) throw asProviderError(error);
-    throw new ProviderError(m.tokens_provider_answered_without_json({ status: String(response.status) }), 'bad-response');
+
+  /** GET a data path with the Bearer token; resolves with the answer's status and parsed body. */
+  private async getJson(path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+    const url = new URL(`${this.deps.config.providerUrl}${path}`);
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+
+    let accessToken = await this.currentAccessToken();
+    let response = await this.send(accessToken, url);
+    if (response.status === 401) {
+      await response.body?.cancel();
+      accessToken = await this.renewedAccessToken(accessToken);
+      response = await this.send(accessToken, url);
+      if (response.status === 401) {
+        await response.body?.cancel();
+        throw unauthorized(m.tokens_provider_refused_access());
+      }
+    }
+    if (response.status >= 500) {
+      await response.body?.cancel();
+      throw new ProviderError(m.tokens_provider_answered({ status: String(response.status) }), 'unreachable');
+    }
+    try {
+      return { status: response.status, body: await response.json() };
+    } catch (error) {
+      if (isNetworkFailure(error)) throw asProviderError(error);
+      throw new ProviderError(m.tokens_provider_answered_without_json({ status: String(response.status) }), 'bad-response');
+    }
   }
 }
 
@@ -219,39 +259,4 @@ function parsed<T>(schema: z.ZodMiniType<T>, body: unknown, what: string): T {
   const result = schema.safeParse(body);
   if (!result.success) throw new ProviderError(m.tokens_provider_breaks_contract({ what }), 'bad-response');
   return result.data;
-}
-
-const httpClient: ProviderClient = {
-  async listReceiptChanges(since: string | null, limit?: number): Promise<ReceiptChangesPage> {
-    const query: Record<string, string> = {};
-    if (since !== null) query.since = since;
-    if (limit !== undefined) query.limit = String(limit);
-    const { status, body } = await getJson('/v1/receipts', query);
-    expectOk(status, '/v1/receipts');
-    return parsed(changesPageSchema, body, 'receipts');
-  },
-
-  async getReceipt(id: number): Promise<ProviderReceipt | null> {
-    const { status, body } = await getJson(`/v1/receipts/${encodeURIComponent(id)}`);
-    if (status === 404) return null;
-    expectOk(status, '/v1/receipts/{id}');
-    return parsed(providerReceiptSchema, body, 'receipt');
-  },
-
-  async listConsignees(): Promise<ProviderConsignee[]> {
-    const { status, body } = await getJson('/v1/consignees');
-    expectOk(status, '/v1/consignees');
-    return parsed(consigneesSchema, body, 'consignees').consignees;
-  },
-
-  async searchPackageScans(trackingNumber: string): Promise<PackageScan[]> {
-    const { status, body } = await getJson('/v1/package-scans', { trackingNumber });
-    expectOk(status, '/v1/package-scans');
-    return parsed(scansSchema, body, 'package scans').scans;
-  },
-};
-
-/** The provider client of this process (sandbox and production alike speak HTTP). */
-export function providerClient(): ProviderClient {
-  return httpClient;
 }

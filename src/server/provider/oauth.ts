@@ -4,26 +4,39 @@
  */
 import * as oauth from 'oauth4webapi';
 import { m } from '~/paraglide/messages.js';
-import { config, type TokenAuthMethod } from '../config';
+import type { Clock } from '../clock';
+import type { Config, TokenAuthMethod } from '../config';
 import { ProviderError, type TokenSet } from './contract';
-import { authorizationServer } from './discovery';
+import type { ProviderDiscovery } from './discovery';
 import { isNetworkFailure, transportOptions } from './transport';
 
-const client: oauth.Client = { client_id: config.providerClientId };
+type ClientConfig = Pick<
+  Config,
+  'providerClientId' | 'providerClientSecret' | 'providerTokenAuth' | 'oauthRedirectUri' | 'providerScope' | 'providerUrl' | 'providerIssuer' | 'providerTokenUrl'
+>;
+
+/** What the portal needs to act as the provider's OAuth2 client. */
+export interface OAuthDeps {
+  config: ClientConfig;
+  discovery: Pick<ProviderDiscovery, 'authorizationServer'>;
+  clock: Clock;
+}
+
+const clientOf = (config: ClientConfig): oauth.Client => ({ client_id: config.providerClientId });
 
 /**
  * PROVIDER_TOKEN_AUTH, else with a secret the method the server supports, client_secret_basic first
  * (RFC 6749 §2.3.1; RFC 8414 §2: a server that lists none supports client_secret_basic).
  */
-export function tokenAuthMethod(supported: string[] | undefined): TokenAuthMethod {
+export function tokenAuthMethod(config: Pick<Config, 'providerTokenAuth' | 'providerClientSecret'>, supported: string[] | undefined): TokenAuthMethod {
   if (config.providerTokenAuth) return config.providerTokenAuth;
   if (config.providerClientSecret === null) return 'none';
   const methods = supported ?? ['client_secret_basic'];
   return methods.includes('client_secret_basic') || !methods.includes('client_secret_post') ? 'client_secret_basic' : 'client_secret_post';
 }
 
-function clientAuthentication(as: oauth.AuthorizationServer): oauth.ClientAuth {
-  switch (tokenAuthMethod(as.token_endpoint_auth_methods_supported)) {
+function clientAuthentication(config: ClientConfig, as: oauth.AuthorizationServer): oauth.ClientAuth {
+  switch (tokenAuthMethod(config, as.token_endpoint_auth_methods_supported)) {
     case 'client_secret_basic':
       return oauth.ClientSecretBasic(config.providerClientSecret!);
     case 'client_secret_post':
@@ -41,8 +54,8 @@ export interface AuthorizationStart {
   state: string;
 }
 
-export async function startAuthorization(): Promise<AuthorizationStart> {
-  const as = await authorizationServer();
+export async function startAuthorization({ config, discovery }: OAuthDeps): Promise<AuthorizationStart> {
+  const as = await discovery.authorizationServer();
   if (!as.authorization_endpoint) throw new ProviderError(m.tokens_provider_no_authorization_endpoint(), 'bad-response');
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
@@ -64,25 +77,28 @@ export async function startAuthorization(): Promise<AuthorizationStart> {
  * tokens. A refusal by the user or the provider is a ProviderError of kind 'unauthorized' whose
  * message is the provider's description.
  */
-export async function exchangeAuthorizationCode(callback: URL | URLSearchParams, codeVerifier: string, expectedState: string): Promise<TokenSet> {
+export async function exchangeAuthorizationCode(deps: OAuthDeps, callback: URL | URLSearchParams, codeVerifier: string, expectedState: string): Promise<TokenSet> {
+  const { config, discovery, clock } = deps;
+  const client = clientOf(config);
   try {
-    const as = await authorizationServer();
+    const as = await discovery.authorizationServer();
     const parameters = oauth.validateAuthResponse(as, client, callback, expectedState);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuthentication(as), parameters, config.oauthRedirectUri, codeVerifier, transportOptions());
+    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuthentication(config, as), parameters, config.oauthRedirectUri, codeVerifier, transportOptions(config));
     refuseServerFailure(response);
-    return tokenSetOf(await oauth.processAuthorizationCodeResponse(as, client, response));
+    return tokenSetOf(clock, await oauth.processAuthorizationCodeResponse(as, client, response));
   } catch (error) {
     throw asProviderError(error);
   }
 }
 
 /** One refresh grant. `refreshToken` of the answer is null when the provider did not rotate it. */
-export async function requestTokenRefresh(refreshToken: string): Promise<TokenSet> {
+export async function requestTokenRefresh({ config, discovery, clock }: OAuthDeps, refreshToken: string): Promise<TokenSet> {
+  const client = clientOf(config);
   try {
-    const as = await authorizationServer();
-    const response = await oauth.refreshTokenGrantRequest(as, client, clientAuthentication(as), refreshToken, transportOptions());
+    const as = await discovery.authorizationServer();
+    const response = await oauth.refreshTokenGrantRequest(as, client, clientAuthentication(config, as), refreshToken, transportOptions(config));
     refuseServerFailure(response);
-    return tokenSetOf(await oauth.processRefreshTokenResponse(as, client, response));
+    return tokenSetOf(clock, await oauth.processRefreshTokenResponse(as, client, response));
   } catch (error) {
     throw asProviderError(error);
   }
@@ -92,9 +108,10 @@ export async function requestTokenRefresh(refreshToken: string): Promise<TokenSe
  * Revokes the tokens at the provider (RFC 7009), the refresh token first: with it the server ends
  * the grant. Resolves false when the provider has no revocation endpoint.
  */
-export async function revokeTokens(tokens: { accessToken: string | null; refreshToken: string | null }): Promise<boolean> {
+export async function revokeTokens({ config, discovery }: OAuthDeps, tokens: { accessToken: string | null; refreshToken: string | null }): Promise<boolean> {
+  const client = clientOf(config);
   try {
-    const as = await authorizationServer();
+    const as = await discovery.authorizationServer();
     if (!as.revocation_endpoint) return false;
     const revocations: Array<[string | null, 'refresh_token' | 'access_token']> = [
       [tokens.refreshToken, 'refresh_token'],
@@ -102,7 +119,7 @@ export async function revokeTokens(tokens: { accessToken: string | null; refresh
     ];
     for (const [token, hint] of revocations) {
       if (token === null) continue;
-      const response = await oauth.revocationRequest(as, client, clientAuthentication(as), token, { additionalParameters: { token_type_hint: hint }, ...transportOptions() });
+      const response = await oauth.revocationRequest(as, client, clientAuthentication(config, as), token, { additionalParameters: { token_type_hint: hint }, ...transportOptions(config) });
       refuseServerFailure(response);
       await oauth.processRevocationResponse(response);
     }
@@ -116,10 +133,8 @@ function refuseServerFailure(response: Response): void {
   if (response.status >= 500) throw new ProviderError(m.tokens_provider_answered({ status: String(response.status) }), 'unreachable');
 }
 
-const secondsFromNow = (seconds: unknown) =>
-  typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(Date.now() + seconds * 1000) : null;
-
-function tokenSetOf(answer: oauth.TokenEndpointResponse): TokenSet {
+function tokenSetOf(clock: Clock, answer: oauth.TokenEndpointResponse): TokenSet {
+  const secondsFromNow = (seconds: unknown) => (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(clock.now() + seconds * 1000) : null);
   const refreshToken = answer.refresh_token ?? null;
   return {
     accessToken: answer.access_token,

@@ -1,10 +1,12 @@
 /** How the portal's requests to the provider travel: one time-out, plain http only where configured. */
 import * as oauth from 'oauth4webapi';
 import { API_TIMEOUT_MS } from '~/shared/constants';
-import { config } from '../config';
+import type { Config } from '../config';
+
+export type TransportConfig = Pick<Config, 'providerUrl' | 'providerIssuer' | 'providerTokenUrl'>;
 
 /** Per-request options of oauth4webapi: the API timeout, and plain http when the operator configured a provider on http. */
-export function transportOptions() {
+export function transportOptions(config: TransportConfig) {
   return {
     signal: () => AbortSignal.timeout(API_TIMEOUT_MS),
     [oauth.allowInsecureRequests]: [config.providerUrl, config.providerIssuer, config.providerTokenUrl].some((url) => url?.startsWith('http:')),

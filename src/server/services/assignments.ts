@@ -7,34 +7,34 @@ import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { formatCount } from '~/shared/format';
 import type { AssignedUser, BulkAddResult, BulkReassignResult, ConsigneeAssignmentDto, ConsigneeDto } from '~/shared/consignees';
-import { sequelize } from '../db';
-import { Consignee, ConsigneeAssignment, User } from '../db/models';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
+import type { Database } from '../db/database';
+import type { User } from '../db/models';
 
 const UNKNOWN_IDS_SHOWN = 10;
 
-async function requireUserRow(userId: number, transaction?: Transaction): Promise<User> {
-  const user = await User.findByPk(userId, { attributes: ['id', 'role'], transaction });
+async function requireUserRow(db: Database, userId: number, transaction?: Transaction): Promise<User> {
+  const user = await db.models.User.findByPk(userId, { attributes: ['id', 'role'], transaction });
   if (!user) throw new AppError('NOT_FOUND', m.users_not_found());
   return user;
 }
 
-async function requireViewer(userId: number, transaction: Transaction): Promise<void> {
-  const user = await requireUserRow(userId, transaction);
+async function requireViewer(db: Database, userId: number, transaction: Transaction): Promise<void> {
+  const user = await requireUserRow(db, userId, transaction);
   if (user.role !== 'viewer') throw new AppError('VALIDATION_ERROR', m.assignments_only_viewers());
 }
 
-async function requireConsignee(consigneeId: number, transaction?: Transaction): Promise<ConsigneeDto> {
-  const consignee = await Consignee.findByPk(consigneeId, { attributes: ['id', 'name'], raw: true, transaction });
+async function requireConsignee(db: Database, consigneeId: number, transaction?: Transaction): Promise<ConsigneeDto> {
+  const consignee = await db.models.Consignee.findByPk(consigneeId, { attributes: ['id', 'name'], raw: true, transaction });
   if (!consignee) throw new AppError('NOT_FOUND', m.validation_consignee_not_found());
   return consignee;
 }
 
 /** The ids, each once; all of them must exist, or nothing is done. */
-async function requireConsignees(consigneeIds: number[], transaction: Transaction): Promise<number[]> {
+async function requireConsignees(db: Database, consigneeIds: number[], transaction: Transaction): Promise<number[]> {
   const wanted = [...new Set(consigneeIds)];
   const found = new Set(
-    (await Consignee.findAll({ attributes: ['id'], where: { id: { [Op.in]: wanted } }, raw: true, transaction })).map((row) => row.id),
+    (await db.models.Consignee.findAll({ attributes: ['id'], where: { id: { [Op.in]: wanted } }, raw: true, transaction })).map((row) => row.id),
   );
   const unknown = wanted.filter((id) => !found.has(id));
   if (unknown.length) {
@@ -48,8 +48,8 @@ async function requireConsignees(consigneeIds: number[], transaction: Transactio
 
 type AssignedUserRow = AssignedUser & { consigneeId: number };
 
-async function assignedUsersOf(consigneeIds: number[] | null, transaction?: Transaction): Promise<Map<number, AssignedUser[]>> {
-  const rows = await sequelize.query<AssignedUserRow>(
+async function assignedUsersOf(db: Database, consigneeIds: number[] | null, transaction?: Transaction): Promise<Map<number, AssignedUser[]>> {
+  const rows = await db.sequelize.query<AssignedUserRow>(
     `SELECT a."consigneeId", u."id", u."username", u."fullName"
        FROM "consignee_assignments" a JOIN "users" u ON u."id" = a."userId"
       ${consigneeIds === null ? '' : 'WHERE a."consigneeId" IN (:consigneeIds)'}
@@ -65,24 +65,24 @@ async function assignedUsersOf(consigneeIds: number[] | null, transaction?: Tran
   return byConsignee;
 }
 
-async function assignmentOf(consignee: ConsigneeDto, transaction?: Transaction): Promise<ConsigneeAssignmentDto> {
-  const users = await assignedUsersOf([consignee.id], transaction);
+async function assignmentOf(db: Database, consignee: ConsigneeDto, transaction?: Transaction): Promise<ConsigneeAssignmentDto> {
+  const users = await assignedUsersOf(db, [consignee.id], transaction);
   return { consignee, assignedUsers: users.get(consignee.id) ?? [] };
 }
 
-export async function listConsignees(): Promise<ConsigneeDto[]> {
-  return Consignee.findAll({ attributes: ['id', 'name'], order: [['name', 'ASC'], ['id', 'ASC']], raw: true });
+export async function listConsignees({ db }: { db: Database }): Promise<ConsigneeDto[]> {
+  return db.models.Consignee.findAll({ attributes: ['id', 'name'], order: [['name', 'ASC'], ['id', 'ASC']], raw: true });
 }
 
 /** Every consignee, assigned or not, with its users. */
-export async function listAssignments(): Promise<ConsigneeAssignmentDto[]> {
-  const [consignees, users] = await Promise.all([listConsignees(), assignedUsersOf(null)]);
+export async function listAssignments({ db }: { db: Database }): Promise<ConsigneeAssignmentDto[]> {
+  const [consignees, users] = await Promise.all([listConsignees({ db }), assignedUsersOf(db, null)]);
   return consignees.map((consignee) => ({ consignee, assignedUsers: users.get(consignee.id) ?? [] }));
 }
 
-export async function listUserConsignees(userId: number): Promise<ConsigneeDto[]> {
-  await requireUserRow(userId);
-  return sequelize.query<ConsigneeDto>(
+export async function listUserConsignees({ db }: { db: Database }, userId: number): Promise<ConsigneeDto[]> {
+  await requireUserRow(db, userId);
+  return db.sequelize.query<ConsigneeDto>(
     `SELECT c."id", c."name" FROM "consignee_assignments" a JOIN "consignees" c ON c."id" = a."consigneeId"
       WHERE a."userId" = :userId ORDER BY c."name", c."id"`,
     { type: QueryTypes.SELECT, replacements: { userId } },
@@ -90,67 +90,67 @@ export async function listUserConsignees(userId: number): Promise<ConsigneeDto[]
 }
 
 /** Assigns the consignees the user does not have yet; resolves with how many that was. */
-async function addMissing(userId: number, consigneeIds: number[], transaction: Transaction): Promise<number> {
+async function addMissing(db: Database, userId: number, consigneeIds: number[], transaction: Transaction): Promise<number> {
   const existing = new Set(
-    (await ConsigneeAssignment.findAll({ attributes: ['consigneeId'], where: { userId, consigneeId: { [Op.in]: consigneeIds } }, raw: true, transaction })).map(
+    (await db.models.ConsigneeAssignment.findAll({ attributes: ['consigneeId'], where: { userId, consigneeId: { [Op.in]: consigneeIds } }, raw: true, transaction })).map(
       (row) => row.consigneeId,
     ),
   );
   const missing = consigneeIds.filter((consigneeId) => !existing.has(consigneeId));
-  if (missing.length) await ConsigneeAssignment.bulkCreate(missing.map((consigneeId) => ({ userId, consigneeId })), { transaction });
+  if (missing.length) await db.models.ConsigneeAssignment.bulkCreate(missing.map((consigneeId) => ({ userId, consigneeId })), { transaction });
   return missing.length;
 }
 
 /** Adds the user to each consignee; those it already had are skipped. */
-export async function assignConsignees(userId: number, consigneeIds: number[]): Promise<BulkAddResult> {
-  return sequelize.transaction(async (transaction) => {
-    await requireViewer(userId, transaction);
-    const wanted = await requireConsignees(consigneeIds, transaction);
-    const added = await addMissing(userId, wanted, transaction);
+export async function assignConsignees({ db }: { db: Database }, userId: number, consigneeIds: number[]): Promise<BulkAddResult> {
+  return db.sequelize.transaction(async (transaction) => {
+    await requireViewer(db, userId, transaction);
+    const wanted = await requireConsignees(db, consigneeIds, transaction);
+    const added = await addMissing(db, userId, wanted, transaction);
     return { added, skipped: wanted.length - added };
   });
 }
 
-export async function addUserToConsignee(consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
-  return sequelize.transaction(async (transaction) => {
-    const consignee = await requireConsignee(consigneeId, transaction);
-    await requireViewer(userId, transaction);
-    await ConsigneeAssignment.findOrCreate({ where: { userId, consigneeId }, transaction });
-    return assignmentOf(consignee, transaction);
+export async function addUserToConsignee({ db }: { db: Database }, consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
+  return db.sequelize.transaction(async (transaction) => {
+    const consignee = await requireConsignee(db, consigneeId, transaction);
+    await requireViewer(db, userId, transaction);
+    await db.models.ConsigneeAssignment.findOrCreate({ where: { userId, consigneeId }, transaction });
+    return assignmentOf(db, consignee, transaction);
   });
 }
 
 /** Removing is allowed whatever the user's role, and removing what is not there changes nothing. */
-export async function removeUserFromConsignee(consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
-  return sequelize.transaction(async (transaction) => {
-    const consignee = await requireConsignee(consigneeId, transaction);
-    await requireUserRow(userId, transaction);
-    await ConsigneeAssignment.destroy({ where: { userId, consigneeId }, transaction });
-    return assignmentOf(consignee, transaction);
+export async function removeUserFromConsignee({ db }: { db: Database }, consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
+  return db.sequelize.transaction(async (transaction) => {
+    const consignee = await requireConsignee(db, consigneeId, transaction);
+    await requireUserRow(db, userId, transaction);
+    await db.models.ConsigneeAssignment.destroy({ where: { userId, consigneeId }, transaction });
+    return assignmentOf(db, consignee, transaction);
   });
 }
 
-async function replaceUsers(consigneeIds: number[], userId: number, transaction: Transaction): Promise<void> {
-  await ConsigneeAssignment.destroy({ where: { consigneeId: { [Op.in]: consigneeIds }, userId: { [Op.ne]: userId } }, transaction });
-  await addMissing(userId, consigneeIds, transaction);
+async function replaceUsers(db: Database, consigneeIds: number[], userId: number, transaction: Transaction): Promise<void> {
+  await db.models.ConsigneeAssignment.destroy({ where: { consigneeId: { [Op.in]: consigneeIds }, userId: { [Op.ne]: userId } }, transaction });
+  await addMissing(db, userId, consigneeIds, transaction);
 }
 
 /** The user becomes the consignee's only user. */
-export async function replaceConsigneeUsers(consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
-  return sequelize.transaction(async (transaction) => {
-    const consignee = await requireConsignee(consigneeId, transaction);
-    await requireViewer(userId, transaction);
-    await replaceUsers([consigneeId], userId, transaction);
-    return assignmentOf(consignee, transaction);
+export async function replaceConsigneeUsers({ db }: { db: Database }, consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
+  return db.sequelize.transaction(async (transaction) => {
+    const consignee = await requireConsignee(db, consigneeId, transaction);
+    await requireViewer(db, userId, transaction);
+    await replaceUsers(db, [consigneeId], userId, transaction);
+    return assignmentOf(db, consignee, transaction);
   });
 }
 
 /** The user becomes the only user of every listed consignee. */
-export async function replaceUsersOfConsignees(consigneeIds: number[], userId: number): Promise<BulkReassignResult> {
-  return sequelize.transaction(async (transaction) => {
-    await requireViewer(userId, transaction);
-    const wanted = await requireConsignees(consigneeIds, transaction);
-    await replaceUsers(wanted, userId, transaction);
+export async function replaceUsersOfConsignees({ db }: { db: Database }, consigneeIds: number[], userId: number): Promise<BulkReassignResult> {
+  return db.sequelize.transaction(async (transaction) => {
+    await requireViewer(db, userId, transaction);
+    const wanted = await requireConsignees(db, consigneeIds, transaction);
+    await replaceUsers(db, wanted, userId, transaction);
     return { reassigned: wanted.length };
   });
 }

@@ -1,35 +1,39 @@
 /** Consignees: imported from the provider; those it no longer has lose their assignments. */
 import { Op } from 'sequelize';
-import { sequelize } from '../db';
-import { Consignee, ConsigneeAssignment } from '../db/models';
-import { providerClient } from '../provider/client';
-import { ProviderError } from '../provider/contract';
-import { providerUnavailable } from './package-tracker';
 import { m } from '~/paraglide/messages.js';
 import type { ImportResult, LastImportInfo } from '~/shared/consignees';
-import { readSyncState, saveSyncState } from './sync-state';
+import type { Clock } from '../clock';
+import type { Database } from '../db/database';
+import { ProviderError, type ProviderClient } from '../provider/contract';
+import type { SingleFlight } from '../single-flight';
+import { providerUnavailable } from './package-tracker';
+import { readSyncState, saveSyncState, type LastSyncTime } from './sync-state';
 
 const MAX_NAME_LENGTH = 200;
 
-let importing: Promise<ImportResult> | null = null;
-
-/** One import at a time: a second click while one runs gets the running one's result. */
-export function importConsignees(): Promise<ImportResult> {
-  importing ??= runImport().finally(() => {
-    importing = null;
-  });
-  return importing;
+export interface ConsigneeImportDeps {
+  db: Database;
+  lastSync: LastSyncTime;
+  provider: ProviderClient;
+  clock: Clock;
+  /** One import at a time: a second click while one runs gets the running one's result. */
+  consigneeImports: SingleFlight<ImportResult>;
 }
 
-export async function readLastImport(): Promise<LastImportInfo> {
-  const { lastConsigneeImportAt } = await readSyncState();
+export function importConsignees(deps: ConsigneeImportDeps): Promise<ImportResult> {
+  return deps.consigneeImports.run(() => runImport(deps));
+}
+
+export async function readLastImport(deps: { db: Database }): Promise<LastImportInfo> {
+  const { lastConsigneeImportAt } = await readSyncState(deps);
   return { lastImportDate: lastConsigneeImportAt ? new Date(lastConsigneeImportAt).toISOString() : null };
 }
 
-async function runImport(): Promise<ImportResult> {
+async function runImport(deps: ConsigneeImportDeps): Promise<ImportResult> {
+  const { db, provider, clock } = deps;
   let incoming;
   try {
-    incoming = await providerClient().listConsignees();
+    incoming = await provider.listConsignees();
   } catch (error) {
     if (error instanceof ProviderError) throw providerUnavailable(error);
     throw error;
@@ -44,7 +48,8 @@ async function runImport(): Promise<ImportResult> {
     }
     valid.set(consignee.id, name);
   }
-  await sequelize.transaction(async (transaction) => {
+  const { Consignee, ConsigneeAssignment } = db.models;
+  await db.sequelize.transaction(async (transaction) => {
     const existing = new Map((await Consignee.findAll({ attributes: ['id', 'name'], raw: true, transaction })).map((row) => [row.id, row.name]));
     const changed = [...valid].filter(([id, name]) => existing.get(id) !== name);
     result.imported = changed.filter(([id]) => !existing.has(id)).length;
@@ -58,7 +63,7 @@ async function runImport(): Promise<ImportResult> {
       await Consignee.destroy({ where: { id: { [Op.in]: gone } }, transaction });
     }
     result.deleted = gone.length;
-    await saveSyncState({ lastConsigneeImportAt: new Date() }, transaction);
+    await saveSyncState(deps, { lastConsigneeImportAt: new Date(clock.now()) }, transaction);
   });
   return result;
 }

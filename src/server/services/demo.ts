@@ -1,31 +1,51 @@
-/** The sandbox's demo customer: a viewer with three consignees, made once on first start. */
-import { config } from '../config';
-import { Consignee, User } from '../db/models';
+/**
+ * What a portal on its built-in sandbox does before its first sync: it connects itself to the sandbox,
+ * and once makes the demo customer, a viewer with three consignees.
+ */
 import { createUserSchema } from '~/shared/validation';
+import type { Config } from '../config';
+import type { OAuthDeps } from '../provider/oauth';
+import { connectSandbox } from '../provider/sandbox/connect';
+import type { Sandbox } from '../provider/sandbox/state';
+import type { TokenStore } from '../provider/token-store';
 import { assignConsignees } from './assignments';
-import { importConsignees } from './consignees';
+import { importConsignees, type ConsigneeImportDeps } from './consignees';
 import { generatePassword } from './passwords';
 import { readSyncState, saveSyncState } from './sync-state';
-import { createUser } from './users';
+import { createUser, type UserDeps } from './users';
 
 export const DEMO_USERNAME = 'demo';
 const DEMO_CONSIGNEES = 3;
 
-export async function createDemoCustomer(): Promise<void> {
-  if ((await readSyncState()).demoUsersCreatedAt) return;
-  if ((await Consignee.count()) === 0) await importConsignees();
-  if (await User.findOne({ where: { username: DEMO_USERNAME } })) return;
-  const consignees = await Consignee.findAll({ attributes: ['id', 'name'], order: [['id', 'ASC']], limit: DEMO_CONSIGNEES, raw: true });
+export type DemoDeps = ConsigneeImportDeps & UserDeps & { config: Pick<Config, 'demoPassword'> };
+
+export async function createDemoCustomer(deps: DemoDeps): Promise<void> {
+  const { db, config } = deps;
+  if ((await readSyncState(deps)).demoUsersCreatedAt) return;
+  if ((await db.models.Consignee.count()) === 0) await importConsignees(deps);
+  if (await db.models.User.findOne({ where: { username: DEMO_USERNAME } })) return;
+  const consignees = await db.models.Consignee.findAll({ attributes: ['id', 'name'], order: [['id', 'ASC']], limit: DEMO_CONSIGNEES, raw: true });
   const password = config.demoPassword ?? generatePassword();
-  const user = await createUser(
-    createUserSchema.parse({ username: DEMO_USERNAME, fullName: 'Demo Customer', password, role: 'viewer' }),
-  );
-  await assignConsignees(user.id, consignees.map(({ id }) => id));
-  await saveSyncState({ demoUsersCreatedAt: new Date() });
+  const user = await createUser(deps, createUserSchema.parse({ username: DEMO_USERNAME, fullName: 'Demo Customer', password, role: 'viewer' }));
+  await assignConsignees(deps, user.id, consignees.map(({ id }) => id));
+  await saveSyncState(deps, { demoUsersCreatedAt: new Date(deps.clock.now()) });
   const names = consignees.map(({ name }) => name).join(', ');
   console.log(
     config.demoPassword
       ? `Demo customer "${DEMO_USERNAME}" created with the password from DEMO_PASSWORD; its consignees: ${names}`
       : ['', '  Demo customer created. Sign in with:', `    username: ${DEMO_USERNAME}`, `    password: ${password}`, `  Its consignees: ${names}`, '  This password is shown only once.', ''].join('\n'),
   );
+}
+
+export type SandboxPreparationDeps = DemoDeps &
+  OAuthDeps & {
+    config: Pick<Config, 'demoPassword' | 'demoUsers'>;
+    sandbox: Sandbox;
+    tokenStore: TokenStore;
+  };
+
+/** Connects the portal to its sandbox unless it holds a refresh token already, then makes the demo customer (once). */
+export async function prepareSandboxPortal(deps: SandboxPreparationDeps): Promise<void> {
+  if (!(await deps.tokenStore.read())?.refreshToken) await connectSandbox(deps);
+  if (deps.config.demoUsers) await createDemoCustomer(deps);
 }

@@ -1,8 +1,8 @@
 /** What /api/health reports: whether the database answers a query. */
-import { sequelize } from '../db';
+import type { Database } from '../db/database';
 
-export async function checkHealth(): Promise<{ database: boolean; uptimeSeconds: number }> {
-  const database = await sequelize.query('SELECT 1').then(
+export async function checkHealth({ db }: { db: Database }): Promise<{ database: boolean; uptimeSeconds: number }> {
+  const database = await db.sequelize.query('SELECT 1').then(
     () => true,
     () => false,
   );

@@ -16,9 +16,10 @@
  */
 import { QueryTypes } from 'sequelize';
 import { rateLimitMessage } from '~/shared/format';
-import { config } from '../config';
-import { sequelize } from '../db';
-import { AppError } from '../http/errors';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { AppError } from '../errors';
 
 type Outcome = 'failed' | 'succeeded' | 'withdrawn';
 
@@ -33,36 +34,10 @@ interface CounterRow {
   windowStartedAt: number | string;
 }
 
-const windowMs = () => config.loginWindowSeconds * 1000;
-
 /** Checks one address, or one username, may have under way at once in this process. */
 const MAX_CHECKS_IN_FLIGHT = 4;
 /** What a refused extra check is told to wait: about one password check. */
 const IN_FLIGHT_RETRY_SECONDS = 1;
-
-/** Checks under way in this process, per `address …` and `user …` key. */
-const checksInFlight = new Map<string, number>();
-
-/** Counts a check in for each key, unless one of them has MAX_CHECKS_IN_FLIGHT under way already. */
-function admitCheck(keys: string[]): boolean {
-  if (keys.some((key) => (checksInFlight.get(key) ?? 0) >= MAX_CHECKS_IN_FLIGHT)) return false;
-  for (const key of keys) checksInFlight.set(key, (checksInFlight.get(key) ?? 0) + 1);
-  return true;
-}
-
-function endCheck(keys: string[]): void {
-  for (const key of keys) {
-    const left = checksInFlight.get(key)! - 1;
-    if (left === 0) checksInFlight.delete(key);
-    else checksInFlight.set(key, left);
-  }
-}
-
-/** Attempts under way in this process, per counter key: a waiting attempt wakes as soon as one ends. */
-const running = new Map<string, Set<Promise<void>>>();
-
-const othersRunning = (key: string, own: Promise<void>) => [...(running.get(key) ?? [])].filter((attempt) => attempt !== own);
-
 /** How often a waiting attempt looks again: checks running in other processes on the database end unseen. */
 const RECHECK_MS = 50;
 /**
@@ -73,55 +48,6 @@ const LOST_AFTER_MS = 10_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Counts a check when the counter has room; true when it did. */
-async function tryCount({ key, limit }: Counter, now: number): Promise<boolean> {
-  // Opened by a comment: Sequelize's SQLite dialect runs a statement that starts with INSERT INTO without reading its rows.
-  const rows = await sequelize.query(
-    `/* count one check */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt") VALUES (:key, 0, 1, :now)
-     ON CONFLICT ("key") DO UPDATE SET
-       failures = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 0 ELSE login_attempts.failures END,
-       pending = login_attempts.pending + 1
-     WHERE (CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 0 ELSE login_attempts.failures END) + login_attempts.pending < :limit
-     RETURNING pending`,
-    { type: QueryTypes.SELECT, replacements: { key, now, expired: now - windowMs(), limit } },
-  );
-  return rows.length === 1;
-}
-
-async function readCounter(key: string): Promise<CounterRow | undefined> {
-  const [row] = await sequelize.query<CounterRow>('SELECT failures, pending, "windowStartedAt" FROM login_attempts WHERE "key" = :key', {
-    type: QueryTypes.SELECT,
-    replacements: { key },
-  });
-  return row;
-}
-
-/** Counts one check on the counter, waiting while running checks fill it; 429 when failures do. */
-async function count(counter: Counter, own: Promise<void>): Promise<void> {
-  let unchanged: { row: string; since: number } | undefined;
-  for (;;) {
-    const now = Date.now();
-    if (await tryCount(counter, now)) return;
-    const row = await readCounter(counter.key);
-    if (!row) continue;
-    const windowEndsAt = Number(row.windowStartedAt) + windowMs();
-    if (windowEndsAt > now && row.failures >= counter.limit) {
-      const retryAfter = Math.max(1, Math.ceil((windowEndsAt - now) / 1000));
-      throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), { retryAfter });
-    }
-    const seen = `${row.failures} ${row.pending} ${row.windowStartedAt}`;
-    if (unchanged?.row !== seen) unchanged = { row: seen, since: now };
-    else if (now - unchanged.since >= LOST_AFTER_MS) {
-      await sequelize.query('UPDATE login_attempts SET pending = 0 WHERE "key" = :key AND failures = :failures AND pending = :pending', {
-        replacements: { key: counter.key, failures: row.failures, pending: row.pending },
-      });
-      unchanged = undefined;
-      continue;
-    }
-    await Promise.race([...othersRunning(counter.key, own), sleep(RECHECK_MS)]);
-  }
-}
-
 const FAILURES_AFTER: Record<Outcome, string> = {
   // The window starts with its first failure.
   failed: 'CASE WHEN failures = 0 OR "windowStartedAt" <= :expired THEN 1 ELSE failures + 1 END',
@@ -129,70 +55,159 @@ const FAILURES_AFTER: Record<Outcome, string> = {
   withdrawn: 'failures',
 };
 
-/** A check forgotten as lost may still end after all: the count of running checks never goes below zero. */
-async function settle(key: string, outcome: Outcome): Promise<void> {
-  const now = Date.now();
-  const startsWindow = outcome === 'failed' ? 'failures = 0 OR "windowStartedAt" <= :expired' : 'FALSE';
-  await sequelize.query(
-    `UPDATE login_attempts SET
-       pending = CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END,
-       failures = ${FAILURES_AFTER[outcome]},
-       "windowStartedAt" = CASE WHEN ${startsWindow} THEN :now ELSE "windowStartedAt" END
-     WHERE "key" = :key`,
-    { replacements: { key, now, expired: now - windowMs() } },
-  );
+export interface LoginLimiterDeps {
+  db: Database;
+  config: Pick<Config, 'loginMaxAttempts' | 'loginMaxAttemptsPerAddress' | 'loginWindowSeconds'>;
+  clock: Clock;
 }
 
-/**
- * Runs one password check under the limit. `check` answers what the sign-in needs on success and null
- * on failure; a success wipes the pair's failures. Refuses with 429 when the pair or the address is locked.
- */
-export async function checkLoginAttempt<T>(username: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
-  const inFlight = [`address ${address}`, `user ${username}`];
-  if (!admitCheck(inFlight)) {
-    throw new AppError('RATE_LIMITED', rateLimitMessage(IN_FLIGHT_RETRY_SECONDS), { retryAfter: IN_FLIGHT_RETRY_SECONDS });
-  }
-  try {
-    return await checkCounted(username, address, check);
-  } finally {
-    endCheck(inFlight);
-  }
-}
+export class LoginLimiter {
+  /** Attempts under way in this process, per counter key: a waiting attempt wakes as soon as one ends. */
+  private readonly running = new Map<string, Set<Promise<void>>>();
+  /** Checks under way in this process, per `address …` and `user …` key. */
+  private readonly checksInFlight = new Map<string, number>();
 
-async function checkCounted<T>(username: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
-  const pair: Counter = { key: `user ${username} from ${address}`, limit: config.loginMaxAttempts };
-  const wide: Counter = { key: `address ${address}`, limit: config.loginMaxAttemptsPerAddress };
-  let finish!: () => void;
-  const attempt = new Promise<void>((resolve) => (finish = resolve));
-  for (const { key } of [pair, wide]) running.set(key, (running.get(key) ?? new Set()).add(attempt));
-  try {
-    await count(pair, attempt);
-    try {
-      await count(wide, attempt);
-    } catch (error) {
-      await settle(pair.key, 'withdrawn');
-      throw error;
+  constructor(private readonly deps: LoginLimiterDeps) {}
+
+  private get windowMs(): number {
+    return this.deps.config.loginWindowSeconds * 1000;
+  }
+
+  /**
+   * Runs one password check under the limit. `check` answers what the sign-in needs on success and null
+   * on failure; a success wipes the pair's failures. Refuses with 429 when the pair or the address is
+   * locked, or already has MAX_CHECKS_IN_FLIGHT checks under way (then without counting a failure).
+   */
+  async checkLoginAttempt<T>(username: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
+    const inFlight = [`address ${address}`, `user ${username}`];
+    if (!this.admitCheck(inFlight)) {
+      throw new AppError('RATE_LIMITED', rateLimitMessage(IN_FLIGHT_RETRY_SECONDS), { retryAfter: IN_FLIGHT_RETRY_SECONDS });
     }
-    let result: T | null = null;
     try {
-      result = await check();
-      return result;
+      return await this.checkCounted(username, address, check);
     } finally {
-      await settle(pair.key, result === null ? 'failed' : 'succeeded');
-      await settle(wide.key, result === null ? 'failed' : 'withdrawn');
+      this.endCheck(inFlight);
     }
-  } finally {
-    for (const { key } of [pair, wide]) {
-      const attempts = running.get(key)!;
-      attempts.delete(attempt);
-      if (attempts.size === 0) running.delete(key);
-    }
-    finish();
   }
-}
 
-export async function purgeOldLoginAttempts(): Promise<void> {
-  await sequelize.query('DELETE FROM login_attempts WHERE "windowStartedAt" <= :expired AND pending = 0', {
-    replacements: { expired: Date.now() - windowMs() },
-  });
+  async purgeOldLoginAttempts(): Promise<void> {
+    await this.deps.db.sequelize.query('DELETE FROM login_attempts WHERE "windowStartedAt" <= :expired AND pending = 0', {
+      replacements: { expired: this.deps.clock.now() - this.windowMs },
+    });
+  }
+
+  /** Counts a check in for each key, unless one of them has MAX_CHECKS_IN_FLIGHT under way already. */
+  private admitCheck(keys: string[]): boolean {
+    if (keys.some((key) => (this.checksInFlight.get(key) ?? 0) >= MAX_CHECKS_IN_FLIGHT)) return false;
+    for (const key of keys) this.checksInFlight.set(key, (this.checksInFlight.get(key) ?? 0) + 1);
+    return true;
+  }
+
+  private endCheck(keys: string[]): void {
+    for (const key of keys) {
+      const left = this.checksInFlight.get(key)! - 1;
+      if (left === 0) this.checksInFlight.delete(key);
+      else this.checksInFlight.set(key, left);
+    }
+  }
+
+  private async checkCounted<T>(username: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
+    const { config } = this.deps;
+    const pair: Counter = { key: `user ${username} from ${address}`, limit: config.loginMaxAttempts };
+    const wide: Counter = { key: `address ${address}`, limit: config.loginMaxAttemptsPerAddress };
+    let finish!: () => void;
+    const attempt = new Promise<void>((resolve) => (finish = resolve));
+    for (const { key } of [pair, wide]) this.running.set(key, (this.running.get(key) ?? new Set()).add(attempt));
+    try {
+      await this.count(pair, attempt);
+      try {
+        await this.count(wide, attempt);
+      } catch (error) {
+        await this.settle(pair.key, 'withdrawn');
+        throw error;
+      }
+      let result: T | null = null;
+      try {
+        result = await check();
+        return result;
+      } finally {
+        await this.settle(pair.key, result === null ? 'failed' : 'succeeded');
+        await this.settle(wide.key, result === null ? 'failed' : 'withdrawn');
+      }
+    } finally {
+      for (const { key } of [pair, wide]) {
+        const attempts = this.running.get(key)!;
+        attempts.delete(attempt);
+        if (attempts.size === 0) this.running.delete(key);
+      }
+      finish();
+    }
+  }
+
+  private othersRunning(key: string, own: Promise<void>): Promise<void>[] {
+    return [...(this.running.get(key) ?? [])].filter((attempt) => attempt !== own);
+  }
+
+  /** Counts a check when the counter has room; true when it did. */
+  private async tryCount({ key, limit }: Counter, now: number): Promise<boolean> {
+    // Opened by a comment: Sequelize's SQLite dialect runs a statement that starts with INSERT INTO without reading its rows.
+    const rows = await this.deps.db.sequelize.query(
+      `/* count one check */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt") VALUES (:key, 0, 1, :now)
+       ON CONFLICT ("key") DO UPDATE SET
+         failures = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 0 ELSE login_attempts.failures END,
+         pending = login_attempts.pending + 1
+       WHERE (CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 0 ELSE login_attempts.failures END) + login_attempts.pending < :limit
+       RETURNING pending`,
+      { type: QueryTypes.SELECT, replacements: { key, now, expired: now - this.windowMs, limit } },
+    );
+    return rows.length === 1;
+  }
+
+  private async readCounter(key: string): Promise<CounterRow | undefined> {
+    const [row] = await this.deps.db.sequelize.query<CounterRow>('SELECT failures, pending, "windowStartedAt" FROM login_attempts WHERE "key" = :key', {
+      type: QueryTypes.SELECT,
+      replacements: { key },
+    });
+    return row;
+  }
+
+  /** Counts one check on the counter, waiting while running checks fill it; 429 when failures do. */
+  private async count(counter: Counter, own: Promise<void>): Promise<void> {
+    let unchanged: { row: string; since: number } | undefined;
+    for (;;) {
+      const now = this.deps.clock.now();
+      if (await this.tryCount(counter, now)) return;
+      const row = await this.readCounter(counter.key);
+      if (!row) continue;
+      const windowEndsAt = Number(row.windowStartedAt) + this.windowMs;
+      if (windowEndsAt > now && row.failures >= counter.limit) {
+        const retryAfter = Math.max(1, Math.ceil((windowEndsAt - now) / 1000));
+        throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), { retryAfter });
+      }
+      const seen = `${row.failures} ${row.pending} ${row.windowStartedAt}`;
+      if (unchanged?.row !== seen) unchanged = { row: seen, since: now };
+      else if (now - unchanged.since >= LOST_AFTER_MS) {
+        await this.deps.db.sequelize.query('UPDATE login_attempts SET pending = 0 WHERE "key" = :key AND failures = :failures AND pending = :pending', {
+          replacements: { key: counter.key, failures: row.failures, pending: row.pending },
+        });
+        unchanged = undefined;
+        continue;
+      }
+      await Promise.race([...this.othersRunning(counter.key, own), sleep(RECHECK_MS)]);
+    }
+  }
+
+  /** A check forgotten as lost may still end after all: the count of running checks never goes below zero. */
+  private async settle(key: string, outcome: Outcome): Promise<void> {
+    const now = this.deps.clock.now();
+    const startsWindow = outcome === 'failed' ? 'failures = 0 OR "windowStartedAt" <= :expired' : 'FALSE';
+    await this.deps.db.sequelize.query(
+      `UPDATE login_attempts SET
+         pending = CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END,
+         failures = ${FAILURES_AFTER[outcome]},
+         "windowStartedAt" = CASE WHEN ${startsWindow} THEN :now ELSE "windowStartedAt" END
+       WHERE "key" = :key`,
+      { replacements: { key, now, expired: now - this.windowMs } },
+    );
+  }
 }

@@ -1,56 +1,58 @@
 /**
- * Background work that keeps the mirror filled: on start the provider's metadata is read, the sandbox
- * connects itself and (once) makes the demo customer, then a full sync runs, then one every
- * SYNC_INTERVAL_SECONDS.
+ * Background work that keeps the mirror filled: on start the preparations run (the provider's
+ * metadata, the sandbox's own connection and demo customer), then a full sync, then one every
+ * SYNC_INTERVAL_SECONDS; other processes' syncs are followed meanwhile.
  */
-import { config } from '../config';
-import { startProviderDiscovery } from '../provider/discovery';
-import { connectSandbox } from '../provider/sandbox/connect';
-import { createDemoCustomer } from './demo';
-import { stopWatchingMirrorVersion, watchMirrorVersion } from './mirror-version';
-import { readProviderTokens } from './provider-tokens';
-import { stopSync, syncReceipts } from './sync';
+import type { Config } from '../config';
+import type { MirrorFollower } from './mirror-version';
 import { SyncInterruptedError } from './sync-lease';
+import type { SyncRunner } from './sync';
 
-let lastReported = '';
-let timer: NodeJS.Timeout | undefined;
-
-/** Logs a failure once, not every interval while the provider stays down. */
-function report(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  if (message === lastReported) return;
-  lastReported = message;
-  console.error(`Receipt sync failed: ${message}`);
+export interface MirrorScheduleDeps {
+  config: Pick<Config, 'syncIntervalSeconds'>;
+  syncRuns: SyncRunner;
+  mirror: MirrorFollower;
+  /** What must be done before the first sync; a failure is logged and the syncs go ahead. */
+  prepare: () => Promise<void>;
 }
 
-async function prepareSandbox(): Promise<void> {
-  if (config.provider !== 'sandbox') return;
-  if (!(await readProviderTokens())?.refreshToken) await connectSandbox();
-  if (config.demoUsers) await createDemoCustomer();
-}
+export class MirrorSchedule {
+  private lastReported = '';
+  private timer: NodeJS.Timeout | undefined;
 
-async function syncNow(full: boolean): Promise<void> {
-  try {
-    await syncReceipts({ full });
-    lastReported = '';
-  } catch (error) {
-    // A shutdown's stop is no failure: the sync says itself where the next one picks up.
-    if (!(error instanceof SyncInterruptedError)) report(error);
+  constructor(private readonly deps: MirrorScheduleDeps) {}
+
+  start(): void {
+    const { config, mirror, prepare } = this.deps;
+    mirror.startWatching();
+    const prepared = prepare().catch((error) => this.report(error));
+    void prepared.then(() => this.syncNow(true));
+    // A scheduled sync waits for the start-up steps: none mirrors receipts before the demo customer exists.
+    this.timer = setInterval(() => void prepared.then(() => this.syncNow(false)), config.syncIntervalSeconds * 1000).unref();
   }
-}
 
-export function startMirror(): void {
-  startProviderDiscovery();
-  watchMirrorVersion();
-  const prepared = prepareSandbox().catch(report);
-  void prepared.then(() => syncNow(true));
-  // A scheduled sync waits for the start-up steps: none mirrors receipts before the demo customer exists.
-  timer = setInterval(() => void prepared.then(() => syncNow(false)), config.syncIntervalSeconds * 1000).unref();
-}
+  /** Shutdown: no further syncs; the one running finishes the page it is writing and stops. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.deps.syncRuns.stop();
+    await this.deps.mirror.stopWatching();
+  }
 
-/** Shutdown: no further syncs; the one running finishes the page it is writing and stops. */
-export async function stopMirror(): Promise<void> {
-  clearInterval(timer);
-  await stopSync();
-  await stopWatchingMirrorVersion();
+  /** Logs a failure once, not every interval while the provider stays down. */
+  private report(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message === this.lastReported) return;
+    this.lastReported = message;
+    console.error(`Receipt sync failed: ${message}`);
+  }
+
+  private async syncNow(full: boolean): Promise<void> {
+    try {
+      await this.deps.syncRuns.syncReceipts({ full });
+      this.lastReported = '';
+    } catch (error) {
+      // A shutdown's stop is no failure: the sync says itself where the next one picks up.
+      if (!(error instanceof SyncInterruptedError)) this.report(error);
+    }
+  }
 }

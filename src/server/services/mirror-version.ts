@@ -4,64 +4,75 @@
  * within a second (it is polled). Following reads the new state's list orders first and only then
  * drops the answers of the old state, so no visitor waits behind the reads a sync brings about.
  */
-import { SyncState } from '../db/models';
-import { readReceiptOrders, useReceiptOrders } from './receipt-order';
-import { clearResponseCache } from './response-cache';
+import type { Database } from '../db/database';
+import type { ReceiptIndex } from './receipt-order';
+import type { ResponseCache } from './response-cache';
 
 const POLL_MS = 1_000;
 
-/** The version this process's caches hold; null until first read. */
-let followed: number | null = null;
-let following: Promise<void> | undefined;
-
-async function readMirrorVersion(): Promise<number> {
-  const row = await SyncState.findByPk(1, { attributes: ['mirrorVersion'], raw: true });
-  return row?.mirrorVersion ?? 0;
+export interface MirrorFollowerDeps {
+  db: Database;
+  receiptIndex: ReceiptIndex;
+  responseCache: ResponseCache;
 }
 
-async function followOnce(): Promise<void> {
-  const version = await readMirrorVersion();
-  if (version === followed) return;
-  // The first time, nothing is known of what the caches were built from: they start over, the orders on first use.
-  const orders = followed === null ? null : await readReceiptOrders();
-  clearResponseCache();
-  useReceiptOrders(orders);
-  followed = version;
-}
+export class MirrorFollower {
+  /** The version this process's caches hold; null until first read. */
+  private followed: number | null = null;
+  private following: Promise<void> | undefined;
+  private watch: NodeJS.Timeout | undefined;
 
-/** Brings this process to the database's mirror version; a follow already under way may have read an older one, so it runs again after it. */
-export async function followMirrorVersion(): Promise<void> {
-  if (following) await following.catch(() => {});
-  following ??= followOnce().finally(() => {
-    following = undefined;
-  });
-  return following;
-}
+  constructor(private readonly deps: MirrorFollowerDeps) {}
 
-/** Tells every process that the mirror changed, and follows it here before answering. */
-export async function announceMirrorChange(): Promise<void> {
-  try {
-    await SyncState.increment('mirrorVersion', { by: 1, where: { id: 1 } });
-    await followMirrorVersion();
-  } catch (error) {
-    // This process at least stops answering from the old state; other processes' caches age out.
-    console.warn('The mirror version could not be counted up:', error);
-    clearResponseCache();
-    useReceiptOrders(null);
+  /** Brings this process to the database's mirror version; a follow already under way may have read an older one, so it runs again after it. */
+  async follow(): Promise<void> {
+    if (this.following) await this.following.catch(() => {});
+    this.following ??= this.followOnce().finally(() => {
+      this.following = undefined;
+    });
+    return this.following;
   }
-}
 
-let watch: NodeJS.Timeout | undefined;
+  /** Tells every process that the mirror changed, and follows it here before answering. */
+  async announceChange(): Promise<void> {
+    const { db, responseCache, receiptIndex } = this.deps;
+    try {
+      await db.models.SyncState.increment('mirrorVersion', { by: 1, where: { id: 1 } });
+      await this.follow();
+    } catch (error) {
+      // This process at least stops answering from the old state; other processes' caches age out.
+      console.warn('The mirror version could not be counted up:', error);
+      responseCache.clear();
+      receiptIndex.use(null);
+    }
+  }
 
-/** Follows the syncs of other processes on the same database. */
-export function watchMirrorVersion(): void {
-  watch = setInterval(() => {
-    followMirrorVersion().catch((error) => console.warn('The mirror version could not be read:', error));
-  }, POLL_MS).unref();
-}
+  /** Follows the syncs of other processes on the same database. */
+  startWatching(): void {
+    this.watch = setInterval(() => {
+      this.follow().catch((error) => console.warn('The mirror version could not be read:', error));
+    }, POLL_MS).unref();
+  }
 
-/** Shutdown: no further polls, and the one under way is done before the database closes. */
-export async function stopWatchingMirrorVersion(): Promise<void> {
-  clearInterval(watch);
-  await following?.catch(() => {});
+  /** Shutdown: no further polls, and the one under way is done before the database closes. */
+  async stopWatching(): Promise<void> {
+    clearInterval(this.watch);
+    await this.following?.catch(() => {});
+  }
+
+  private async readVersion(): Promise<number> {
+    const row = await this.deps.db.models.SyncState.findByPk(1, { attributes: ['mirrorVersion'], raw: true });
+    return row?.mirrorVersion ?? 0;
+  }
+
+  private async followOnce(): Promise<void> {
+    const { responseCache, receiptIndex } = this.deps;
+    const version = await this.readVersion();
+    if (version === this.followed) return;
+    // The first time, nothing is known of what the caches were built from: they start over, the orders on first use.
+    const orders = this.followed === null ? null : await receiptIndex.read();
+    responseCache.clear();
+    receiptIndex.use(orders);
+    this.followed = version;
+  }
 }

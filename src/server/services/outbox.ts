@@ -5,10 +5,11 @@
  * a day after it was written. Unsent messages survive restarts: they are rows.
  */
 import { Op, QueryTypes, type Transaction } from 'sequelize';
-import { config } from '../config';
-import { sequelize } from '../db';
-import { OutboxMessage } from '../db/models';
-import { mailEnabled, sendMail, type OutgoingMail } from '../mail/mailer';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import type { OutboxMessage } from '../db/models';
+import type { Mailer, OutgoingMail } from '../mail/mailer';
 
 const POLL_INTERVAL_MS = 5_000;
 const BATCH = 20;
@@ -19,10 +20,18 @@ const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 
 export type OutboxEntry = OutgoingMail & { userId: number | null };
 
-export async function enqueueMessages(messages: OutboxEntry[], transaction?: Transaction): Promise<void> {
+export interface OutboxDeps {
+  db: Database;
+  clock: Clock;
+  config: Pick<Config, 'mailRetrySeconds'>;
+  mailer: Mailer;
+}
+
+/** Writes the messages for the worker to send, and wakes it. */
+export async function enqueueMessages({ db, clock, outbox }: { db: Database; clock: Clock; outbox: Outbox }, messages: OutboxEntry[], transaction?: Transaction): Promise<void> {
   if (messages.length === 0) return;
-  const now = new Date();
-  await OutboxMessage.bulkCreate(
+  const now = new Date(clock.now());
+  await db.models.OutboxMessage.bulkCreate(
     messages.map((message) => ({
       userId: message.userId,
       recipient: message.to,
@@ -31,95 +40,103 @@ export async function enqueueMessages(messages: OutboxEntry[], transaction?: Tra
       htmlBody: message.html,
       unsubscribeUrl: message.unsubscribeUrl,
       nextAttemptAt: now,
+      // Written by the portal's clock, as every time the outbox compares it with.
+      createdAt: now,
     })),
     { transaction },
   );
-  kickOutbox();
+  outbox.kick();
 }
 
-/** MAIL_RETRY_SECONDS (30 s), then twice as long each time, up to an hour between attempts. */
-function retryDelayMs(attempts: number): number {
-  return Math.min(config.mailRetrySeconds * 1000 * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
-}
+/** The worker: sends what is due, once at a time in this process, every few seconds and at each enqueue. */
+export class Outbox {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
-/** Takes the due messages for this process: a claim is one statement, so two processes never share one. */
-async function claimDueMessages(now: Date): Promise<number[]> {
-  const claimable = `"sentAt" IS NULL AND "failedAt" IS NULL AND "nextAttemptAt" <= :now AND ("claimedUntil" IS NULL OR "claimedUntil" < :now)`;
-  // WITH first: Sequelize reads no rows from a statement starting with UPDATE on SQLite.
-  const rows = await sequelize.query<{ id: number }>(
-    `WITH "due" AS (SELECT "id" FROM "outbox" WHERE ${claimable} ORDER BY "id" LIMIT ${BATCH})
-     UPDATE "outbox" SET "claimedUntil" = :until WHERE "id" IN (SELECT "id" FROM "due") AND ${claimable} RETURNING "id"`,
-    { type: QueryTypes.SELECT, replacements: { now, until: new Date(now.getTime() + CLAIM_MS) } },
-  );
-  return rows.map((row) => Number(row.id));
-}
+  constructor(private readonly deps: OutboxDeps) {}
 
-async function deliver(message: OutboxMessage): Promise<void> {
-  try {
-    await sendMail({
-      to: message.recipient,
-      subject: message.subject,
-      text: message.textBody,
-      html: message.htmlBody,
-      unsubscribeUrl: message.unsubscribeUrl,
-    });
-    await message.update({ sentAt: new Date(), claimedUntil: null, lastError: null });
-  } catch (error) {
-    const attempts = message.attempts + 1;
-    const now = Date.now();
-    const giveUp = now - new Date(message.createdAt).getTime() + retryDelayMs(attempts) > GIVE_UP_AFTER_MS;
-    await message.update({
-      attempts,
-      lastError: error instanceof Error ? error.message : String(error),
-      claimedUntil: null,
-      nextAttemptAt: new Date(now + retryDelayMs(attempts)),
-      ...(giveUp && { failedAt: new Date(now) }),
-    });
+  /** MAIL_RETRY_SECONDS (30 s), then twice as long each time, up to an hour between attempts. */
+  retryDelayMs(attempts: number): number {
+    return Math.min(this.deps.config.mailRetrySeconds * 1000 * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
   }
-}
 
-/** Sends what is due now; answers how many messages it tried. */
-export async function deliverDueMessages(): Promise<number> {
-  const ids = await claimDueMessages(new Date());
-  if (ids.length === 0) return 0;
-  const messages = await OutboxMessage.findAll({ where: { id: { [Op.in]: ids } }, order: [['id', 'ASC']] });
-  for (const message of messages) await deliver(message);
-  return messages.length;
-}
-
-let running: Promise<void> | undefined;
-let again = false;
-let timer: NodeJS.Timeout | undefined;
-let stopped = false;
-
-/** Runs the worker now (after an enqueue), once at a time; a kick during a run makes it go round again. */
-function kickOutbox(): void {
-  if (!mailEnabled || stopped) return;
-  if (running) {
-    again = true;
-    return;
+  /** Sends what is due now; answers how many messages it tried. */
+  async deliverDueMessages(): Promise<number> {
+    const ids = await this.claimDueMessages(new Date(this.deps.clock.now()));
+    if (ids.length === 0) return 0;
+    const messages = await this.deps.db.models.OutboxMessage.findAll({ where: { id: { [Op.in]: ids } }, order: [['id', 'ASC']] });
+    for (const message of messages) await this.deliver(message);
+    return messages.length;
   }
-  running = (async () => {
-    do {
-      again = false;
-      while (!stopped && (await deliverDueMessages()) === BATCH);
-    } while (again && !stopped);
-  })()
-    .catch((error) => console.error('Outbox failed:', error))
-    .finally(() => {
-      running = undefined;
-    });
-}
 
-export function startOutbox(): void {
-  if (!mailEnabled) return;
-  kickOutbox();
-  timer = setInterval(kickOutbox, POLL_INTERVAL_MS).unref();
-}
+  /** Runs the worker now (after an enqueue), once at a time; a kick during a run makes it go round again. */
+  kick(): void {
+    if (!this.deps.mailer.enabled || this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        while (!this.stopped && (await this.deliverDueMessages()) === BATCH);
+      } while (this.again && !this.stopped);
+    })()
+      .catch((error) => console.error('Outbox failed:', error))
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
 
-/** Shutdown: no more claims; the batch being sent is finished (its messages are marked sent or retried). */
-export async function stopOutbox(): Promise<void> {
-  stopped = true;
-  clearInterval(timer);
-  await running;
+  start(): void {
+    if (!this.deps.mailer.enabled) return;
+    this.kick();
+    this.timer = setInterval(() => this.kick(), POLL_INTERVAL_MS).unref();
+  }
+
+  /** Shutdown: no more claims; the batch being sent is finished (its messages are marked sent or retried). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Takes the due messages for this process: a claim is one statement, so two processes never share one. */
+  private async claimDueMessages(now: Date): Promise<number[]> {
+    const claimable = `"sentAt" IS NULL AND "failedAt" IS NULL AND "nextAttemptAt" <= :now AND ("claimedUntil" IS NULL OR "claimedUntil" < :now)`;
+    // WITH first: Sequelize reads no rows from a statement starting with UPDATE on SQLite.
+    const rows = await this.deps.db.sequelize.query<{ id: number }>(
+      `WITH "due" AS (SELECT "id" FROM "outbox" WHERE ${claimable} ORDER BY "id" LIMIT ${BATCH})
+       UPDATE "outbox" SET "claimedUntil" = :until WHERE "id" IN (SELECT "id" FROM "due") AND ${claimable} RETURNING "id"`,
+      { type: QueryTypes.SELECT, replacements: { now, until: new Date(now.getTime() + CLAIM_MS) } },
+    );
+    return rows.map((row) => Number(row.id));
+  }
+
+  private async deliver(message: OutboxMessage): Promise<void> {
+    const { mailer, clock } = this.deps;
+    try {
+      await mailer.send({
+        to: message.recipient,
+        subject: message.subject,
+        text: message.textBody,
+        html: message.htmlBody,
+        unsubscribeUrl: message.unsubscribeUrl,
+      });
+      await message.update({ sentAt: new Date(clock.now()), claimedUntil: null, lastError: null });
+    } catch (error) {
+      const attempts = message.attempts + 1;
+      const now = clock.now();
+      const giveUp = now - new Date(message.createdAt).getTime() + this.retryDelayMs(attempts) > GIVE_UP_AFTER_MS;
+      await message.update({
+        attempts,
+        lastError: error instanceof Error ? error.message : String(error),
+        claimedUntil: null,
+        nextAttemptAt: new Date(now + this.retryDelayMs(attempts)),
+        ...(giveUp && { failedAt: new Date(now) }),
+      });
+    }
+  }
 }

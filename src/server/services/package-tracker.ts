@@ -3,12 +3,10 @@ import { QueryTypes } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { PackageScanResult } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
-import { sequelize } from '../db';
-import { providerClient } from '../provider/client';
-import { ProviderError } from '../provider/contract';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
+import { ProviderError, type ProviderClient } from '../provider/contract';
 import { trackingKey } from './mirror-rows';
-import { visibleConsigneeIds } from './receipts';
+import { visibleConsigneeIds, type ScopeDeps } from './receipts';
 
 const PROVIDER_RETRY_SECONDS = 60;
 
@@ -23,18 +21,18 @@ export function providerUnavailable(error: ProviderError): AppError {
  * Scans for a tracking number. A viewer does not learn about a package that sits on another
  * consignee's receipt; scans of packages on no receipt yet are nobody's, so everyone sees them.
  */
-export async function searchPackageScans(user: PublicUser, trackingNumber: string): Promise<PackageScanResult[]> {
+export async function searchPackageScans(deps: ScopeDeps & { provider: ProviderClient }, user: PublicUser, trackingNumber: string): Promise<PackageScanResult[]> {
   let scans: PackageScanResult[];
   try {
-    scans = await providerClient().searchPackageScans(trackingNumber);
+    scans = await deps.provider.searchPackageScans(trackingNumber);
   } catch (error) {
     if (error instanceof ProviderError) throw providerUnavailable(error);
     throw error;
   }
-  const consigneeIds = await visibleConsigneeIds(user);
+  const consigneeIds = await visibleConsigneeIds(deps, user);
   if (consigneeIds === null || scans.length === 0) return scans;
   const keyOf = (scan: PackageScanResult) => trackingKey(String(scan.tracking_number ?? ''));
-  const rows = await sequelize.query<{ trackingKey: string; consigneeId: number | null }>(
+  const rows = await deps.db.sequelize.query<{ trackingKey: string; consigneeId: number | null }>(
     `SELECT p."trackingKey", r."consigneeId" FROM "packages" p JOIN "receipts" r ON r."id" = p."receiptId" WHERE p."trackingKey" IN (:keys)`,
     { type: QueryTypes.SELECT, replacements: { keys: [...new Set(scans.map(keyOf))] } },
   );

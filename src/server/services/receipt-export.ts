@@ -9,9 +9,9 @@ import { statusLabel } from '~/shared/format';
 import type { ReceiptExportQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import { csvLines, UTF8_BOM, type CsvCell } from '../csv';
-import { inLocale } from '../http/locale';
-import { pageOfReceiptIds } from './receipt-order';
-import { filterIdLists, receiptFieldsByIds, requireMirror, visibleConsigneeIds, type ReceiptFields } from './receipts';
+import { inLocale } from '../locale';
+import type { Clock } from '../clock';
+import { filterIdLists, receiptFieldsByIds, requireMirror, visibleConsigneeIds, type ReceiptDeps, type ReceiptFields } from './receipts';
 
 export const EXPORT_BATCH_SIZE = 1_000;
 
@@ -55,10 +55,11 @@ export interface ReceiptExport {
   body: ReadableStream<Uint8Array>;
 }
 
-export async function exportReceipts(user: PublicUser, query: ReceiptExportQuery, now = new Date()): Promise<ReceiptExport> {
-  await requireMirror();
-  const consigneeIds = await visibleConsigneeIds(user);
-  const { ids } = await pageOfReceiptIds({ idLists: await filterIdLists(query), consigneeIds }, query, { offset: 0, limit: Infinity });
+export async function exportReceipts(deps: ReceiptDeps & { clock: Clock }, user: PublicUser, query: ReceiptExportQuery): Promise<ReceiptExport> {
+  const now = new Date(deps.clock.now());
+  await requireMirror(deps);
+  const consigneeIds = await visibleConsigneeIds(deps, user);
+  const { ids } = await deps.receiptIndex.pageOfReceiptIds({ idLists: await filterIdLists(deps, query), consigneeIds }, query, { offset: 0, limit: Infinity });
   // The stream is read after the request's handler has returned: its texts are built in the request's language explicitly.
   const locale = getLocale();
   const encoder = new TextEncoder();
@@ -72,7 +73,7 @@ export async function exportReceipts(user: PublicUser, query: ReceiptExportQuery
       if (next >= ids.length) return controller.close();
       const batch = ids.slice(next, next + EXPORT_BATCH_SIZE);
       next += batch.length;
-      const receipts = await receiptFieldsByIds(batch, consigneeIds);
+      const receipts = await receiptFieldsByIds(deps, batch, consigneeIds);
       // A receipt a sync deleted or gave to another consignee since its id was read is left out.
       const rows = inLocale(locale, () =>
         batch.flatMap((id) => {

@@ -1,8 +1,7 @@
 /** Receipts' status histories: recorded by the mirror as it writes, read with a receipt's details. */
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { StatusHistoryEntry } from '~/shared/receipts';
-import { sequelize } from '../db';
-import { ReceiptStatusChange } from '../db/models';
+import type { Database } from '../db/database';
 
 /** A status the mirror is about to store for a receipt; `from` is null on its first mirroring. */
 export interface StatusChange {
@@ -21,7 +20,7 @@ export interface StatusChange {
  * Records the changes, each once: a change another sync recorded already (same receipt, version and
  * status) is skipped. Answers the ones recorded here, so only those are announced.
  */
-export async function recordStatusChanges(changes: StatusChange[], transaction: Transaction): Promise<StatusChange[]> {
+export async function recordStatusChanges({ db }: { db: Database }, changes: StatusChange[], transaction: Transaction): Promise<StatusChange[]> {
   if (changes.length === 0) return [];
   const rows = changes.map((change) => [change.receiptId, change.to, change.version, change.at]);
   const values = rows.map(() => '(?)').join(', ');
@@ -30,10 +29,10 @@ export async function recordStatusChanges(changes: StatusChange[], transaction: 
   // WITH … INSERT … SELECT (WHERE true keeps ON CONFLICT from being read as part of the SELECT).
   // PostgreSQL types VALUES in a WITH as text, so it gets the plain form.
   const insert =
-    sequelize.getDialect() === 'sqlite'
+    db.isSqlite
       ? `WITH "change" (${columns}) AS (VALUES ${values}) INSERT INTO "receipt_status_changes" (${columns}) SELECT * FROM "change" WHERE true`
       : `INSERT INTO "receipt_status_changes" (${columns}) VALUES ${values}`;
-  const inserted = await sequelize.query<{ receiptId: number }>(
+  const inserted = await db.sequelize.query<{ receiptId: number }>(
     `${insert} ON CONFLICT ("receiptId", "version", "status") DO NOTHING RETURNING "receiptId"`,
     { replacements: rows, type: QueryTypes.SELECT, transaction },
   );
@@ -41,13 +40,13 @@ export async function recordStatusChanges(changes: StatusChange[], transaction: 
   return changes.filter((change) => recorded.has(change.receiptId));
 }
 
-export async function forgetStatusHistories(receiptIds: number[], transaction: Transaction): Promise<void> {
-  await ReceiptStatusChange.destroy({ where: { receiptId: receiptIds }, transaction });
+export async function forgetStatusHistories({ db }: { db: Database }, receiptIds: number[], transaction: Transaction): Promise<void> {
+  await db.models.ReceiptStatusChange.destroy({ where: { receiptId: receiptIds }, transaction });
 }
 
 /** Oldest first. */
-export async function readStatusHistory(receiptId: number): Promise<StatusHistoryEntry[]> {
-  const rows = await ReceiptStatusChange.findAll({
+export async function readStatusHistory({ db }: { db: Database }, receiptId: number): Promise<StatusHistoryEntry[]> {
+  const rows = await db.models.ReceiptStatusChange.findAll({
     attributes: ['status', 'at'],
     where: { receiptId },
     order: [['at', 'ASC'], ['id', 'ASC']],

@@ -10,14 +10,14 @@
  * the database would read each of those rows for its id.
  *
  * They belong to one state of the mirror: after a sync that changed it, the next state's orders are
- * read whole (`readReceiptOrders`) before they replace these (`useReceiptOrders`), so that no visitor
+ * read whole (`ReceiptIndex.read`) before they replace these (`ReceiptIndex.use`), so that no visitor
  * waits for them.
  */
 import { LRUCache } from 'lru-cache';
 import { QueryTypes } from 'sequelize';
 import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS } from '~/shared/constants';
 import type { ReceiptSortKey, SortOrder } from '~/shared/receipts';
-import { mirrorRead, sequelize } from '../db';
+import type { Database } from '../db/database';
 import { numberListOf, orderedRows, parseNumberList, textListOf } from '../db/number-lists';
 import { ShortTextIndex } from '../short-text-index';
 import { sortColumn } from './mirror-rows';
@@ -70,9 +70,6 @@ interface Order {
   rank: Int32Array;
 }
 
-/** The orders visitors are answered from: read on first use, replaced after each sync that changes the mirror. */
-let current: Promise<MirrorOrders> | undefined;
-
 /**
  * Search texts are read this many receipts at a time: parsing all 100,000 as one JSON text blocked the
  * server for 13 to 72 ms, during which no request was answered; parsing and indexing a twentieth of
@@ -80,26 +77,28 @@ let current: Promise<MirrorOrders> | undefined;
  */
 const SEARCH_TEXTS_PER_READ = 5_000;
 
-async function readMirror(): Promise<MirrorOrders> {
-  const [row] = await sequelize.query<{ ids: string | null; consignees: string | null }>(
-    `SELECT ${numberListOf('"id"', '"id"')} AS "ids", ${numberListOf('COALESCE("consigneeId", 0)', '"id"')} AS "consignees"
-       FROM ${orderedRows('"receipts"', '"id"')}`,
-    { type: QueryTypes.SELECT, ...mirrorRead() },
+async function readMirror(db: Database): Promise<MirrorOrders> {
+  const { isSqlite } = db;
+  const [row] = await db.sequelize.query<{ ids: string | null; consignees: string | null }>(
+    `SELECT ${numberListOf(isSqlite, '"id"', '"id"')} AS "ids", ${numberListOf(isSqlite, 'COALESCE("consigneeId", 0)', '"id"')} AS "consignees"
+       FROM ${orderedRows(isSqlite, '"receipts"', '"id"')}`,
+    { type: QueryTypes.SELECT, ...db.mirrorRead() },
   );
   const ids = parseNumberList(row?.ids ?? null);
   const slotOf = slotFinder(ids);
-  return { ids, slotOf, consignees: parseNumberList(row?.consignees ?? null), shortTexts: await indexSearchTexts(ids, slotOf), orders: new Map(), scopes: new LRUCache({ max: MAX_SCOPES }) };
+  return { ids, slotOf, consignees: parseNumberList(row?.consignees ?? null), shortTexts: await indexSearchTexts(db, ids, slotOf), orders: new Map(), scopes: new LRUCache({ max: MAX_SCOPES }) };
 }
 
 /** The slots' search texts indexed, read by ranges of ids; a receipt a sync added or removed between the reads has none. */
-async function indexSearchTexts(ids: Float64Array, slotOf: (id: number) => number): Promise<ShortTextIndex> {
+async function indexSearchTexts(db: Database, ids: Float64Array, slotOf: (id: number) => number): Promise<ShortTextIndex> {
+  const { isSqlite } = db;
   const index = new ShortTextIndex(ids.length);
   for (let start = 0; start < ids.length; start += SEARCH_TEXTS_PER_READ) {
     const range = { first: ids[start]!, last: ids[Math.min(start + SEARCH_TEXTS_PER_READ, ids.length) - 1]! };
-    const [row] = await sequelize.query<{ ids: string | null; texts: string | null }>(
-      `SELECT ${numberListOf('"id"', '"id"')} AS "ids", ${textListOf('"searchText"', '"id"')} AS "texts"
-         FROM ${orderedRows('(SELECT "id", "searchText" FROM "receipts" WHERE "id" BETWEEN :first AND :last)', '"id"')}`,
-      { type: QueryTypes.SELECT, replacements: range, ...mirrorRead() },
+    const [row] = await db.sequelize.query<{ ids: string | null; texts: string | null }>(
+      `SELECT ${numberListOf(isSqlite, '"id"', '"id"')} AS "ids", ${textListOf(isSqlite, '"searchText"', '"id"')} AS "texts"
+         FROM ${orderedRows(isSqlite, '(SELECT "id", "searchText" FROM "receipts" WHERE "id" BETWEEN :first AND :last)', '"id"')}`,
+      { type: QueryTypes.SELECT, replacements: range, ...db.mirrorRead() },
     );
     const rangeIds = parseNumberList(row?.ids ?? null);
     const texts: string[] = row?.texts ? JSON.parse(row.texts) : [];
@@ -111,26 +110,6 @@ async function indexSearchTexts(ids: Float64Array, slotOf: (id: number) => numbe
   return index;
 }
 
-/** Ids of the receipts whose search text contains `text` (lower case, one or two code units), ascending. */
-export async function idsContaining(text: string): Promise<Float64Array> {
-  const { ids, shortTexts } = await mirrorOrders();
-  const slots = shortTexts.slotsContaining(text);
-  const found = new Float64Array(slots.length);
-  for (let position = 0; position < slots.length; position += 1) found[position] = ids[slots[position]!]!;
-  return found;
-}
-
-function mirrorOrders(): Promise<MirrorOrders> {
-  if (!current) {
-    const reading = readMirror();
-    current = reading;
-    // A failed read is not kept: the next request tries again.
-    reading.catch(() => {
-      if (current === reading) current = undefined;
-    });
-  }
-  return current;
-}
 
 /**
  * Finds slots by id: through a table when the ids are dense enough (providers number their records),
@@ -223,11 +202,12 @@ function matchingSlots(mirror: MirrorOrders, idLists: Float64Array[], consigneeI
   return slots.subarray(0, count);
 }
 
-async function readOrder(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Order> {
+async function readOrder(db: Database, mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Order> {
   const order = ascendingOrderBy(sortBy);
-  const [row] = await sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf('"id"', order)} AS "ids" FROM ${orderedRows('"receipts"', order)}`, {
+  const { isSqlite } = db;
+  const [row] = await db.sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf(isSqlite, '"id"', order)} AS "ids" FROM ${orderedRows(isSqlite, '"receipts"', order)}`, {
     type: QueryTypes.SELECT,
-    ...mirrorRead(),
+    ...db.mirrorRead(),
   });
   const ordered = parseNumberList(row?.ids ?? null);
   // A receipt a sync added between the two reads has no slot yet; it joins with the next state's orders.
@@ -237,28 +217,14 @@ async function readOrder(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<
   return { slots, rank };
 }
 
-function orderOf(mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Order> {
+function orderOf(db: Database, mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Order> {
   let order = mirror.orders.get(sortBy);
   if (!order) {
-    order = readOrder(mirror, sortBy);
+    order = readOrder(db, mirror, sortBy);
     mirror.orders.set(sortBy, order);
     order.catch(() => mirror.orders.delete(sortBy));
   }
   return order;
-}
-
-/** Reads the mirror's ids and every order as the database holds them now, one after another. */
-export async function readReceiptOrders(): Promise<MirrorOrders> {
-  const mirror = await readMirror();
-  for (const sortBy of [DEFAULT_RECEIPT_SORT.sortBy, ...LIST_SORT_KEYS.filter((key) => key !== DEFAULT_RECEIPT_SORT.sortBy)]) {
-    await orderOf(mirror, sortBy);
-  }
-  return mirror;
-}
-
-/** Answers from these orders from now on (null: read them again on first use). */
-export function useReceiptOrders(mirror: MirrorOrders | null): void {
-  current = mirror ? Promise.resolve(mirror) : undefined;
 }
 
 /** The page's slots: the matches ranked in the order and sorted, when that costs less than walking the order. */
@@ -289,25 +255,70 @@ function pageByWalking(matches: Int32Array | null, order: Order, ascending: bool
 }
 
 /**
- * One page of receipt ids in the list's order: those in every id list (each ascending) and of the
- * consignees in scope (null: all). Few matches are ranked and sorted; many are found by walking the
- * order, which stops as soon as the page is full. Each way costs about what the count of matches and
- * the page's place say, and the count is exact, so the cheaper one is taken. A limit of Infinity
- * answers every match from the offset on.
+ * The list's orders and short-text index of the mirror state this process answers from: read on first
+ * use, replaced after each sync that changes the mirror (mirror-version.ts).
  */
-export async function pageOfReceiptIds(
-  filter: { idLists: Float64Array[]; consigneeIds: number[] | null },
-  sort: { sortBy: ReceiptSortKey; sortOrder: SortOrder },
-  window: { offset: number; limit: number },
-): Promise<{ total: number; ids: number[] }> {
-  const mirror = await mirrorOrders();
-  const order = await orderOf(mirror, sort.sortBy);
-  const ascending = sort.sortOrder === 'asc';
-  const matches = matchingSlots(mirror, filter.idLists, filter.consigneeIds);
-  const total = matches ? matches.length : order.slots.length;
-  if (window.offset >= total) return { total, ids: [] };
-  const sortingCost = total * Math.log2(total + 1);
-  const walkingCost = Math.min(order.slots.length, ((window.offset + window.limit) * order.slots.length) / total);
-  const slots = matches && sortingCost < walkingCost ? pageBySorting(matches, order, ascending, window) : pageByWalking(matches, order, ascending, window);
-  return { total, ids: Array.from(slots, (slot) => mirror.ids[slot]!) };
+export class ReceiptIndex {
+  private current: Promise<MirrorOrders> | undefined;
+
+  constructor(private readonly db: Database) {}
+
+  /** Reads the mirror's ids and every order as the database holds them now, one after another. */
+  async read(): Promise<MirrorOrders> {
+    const mirror = await readMirror(this.db);
+    for (const sortBy of [DEFAULT_RECEIPT_SORT.sortBy, ...LIST_SORT_KEYS.filter((key) => key !== DEFAULT_RECEIPT_SORT.sortBy)]) {
+      await orderOf(this.db, mirror, sortBy);
+    }
+    return mirror;
+  }
+
+  /** Answers from these orders from now on (null: read them again on first use). */
+  use(mirror: MirrorOrders | null): void {
+    this.current = mirror ? Promise.resolve(mirror) : undefined;
+  }
+
+  /** Ids of the receipts whose search text contains `text` (lower case, one or two code units), ascending. */
+  async idsContaining(text: string): Promise<Float64Array> {
+    const { ids, shortTexts } = await this.mirrorOrders();
+    const slots = shortTexts.slotsContaining(text);
+    const found = new Float64Array(slots.length);
+    for (let position = 0; position < slots.length; position += 1) found[position] = ids[slots[position]!]!;
+    return found;
+  }
+
+  /**
+   * One page of receipt ids in the list's order: those in every id list (each ascending) and of the
+   * consignees in scope (null: all). Few matches are ranked and sorted; many are found by walking the
+   * order, which stops as soon as the page is full. Each way costs about what the count of matches and
+   * the page's place say, and the count is exact, so the cheaper one is taken. A limit of Infinity
+   * answers every match from the offset on.
+   */
+  async pageOfReceiptIds(
+    filter: { idLists: Float64Array[]; consigneeIds: number[] | null },
+    sort: { sortBy: ReceiptSortKey; sortOrder: SortOrder },
+    window: { offset: number; limit: number },
+  ): Promise<{ total: number; ids: number[] }> {
+    const mirror = await this.mirrorOrders();
+    const order = await orderOf(this.db, mirror, sort.sortBy);
+    const ascending = sort.sortOrder === 'asc';
+    const matches = matchingSlots(mirror, filter.idLists, filter.consigneeIds);
+    const total = matches ? matches.length : order.slots.length;
+    if (window.offset >= total) return { total, ids: [] };
+    const sortingCost = total * Math.log2(total + 1);
+    const walkingCost = Math.min(order.slots.length, ((window.offset + window.limit) * order.slots.length) / total);
+    const slots = matches && sortingCost < walkingCost ? pageBySorting(matches, order, ascending, window) : pageByWalking(matches, order, ascending, window);
+    return { total, ids: Array.from(slots, (slot) => mirror.ids[slot]!) };
+  }
+
+  private mirrorOrders(): Promise<MirrorOrders> {
+    if (!this.current) {
+      const reading = readMirror(this.db);
+      this.current = reading;
+      // A failed read is not kept: the next request tries again.
+      reading.catch(() => {
+        if (this.current === reading) this.current = undefined;
+      });
+    }
+    return this.current;
+  }
 }

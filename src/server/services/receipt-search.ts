@@ -7,14 +7,19 @@
  * so paging or re-sorting a search finds them once.
  */
 import { QueryTypes } from 'sequelize';
-import { heavyRead, sequelize } from '../db';
+import type { Database } from '../db/database';
 import { numberListOf, parseNumberList } from '../db/number-lists';
 import { SHORT_TEXT_MAX } from '../short-text-index';
 import { trackingKey } from './mirror-rows';
-import { idsContaining } from './receipt-order';
-import { cachedIdList } from './response-cache';
+import type { ReceiptIndex } from './receipt-order';
+import type { ResponseCache } from './response-cache';
 
-const isSqlite = sequelize.getDialect() === 'sqlite';
+export interface SearchDeps {
+  db: Database;
+  receiptIndex: ReceiptIndex;
+  responseCache: ResponseCache;
+}
+
 /** The trigram index answers "contains" for three characters or more. */
 const TRIGRAM = 3;
 /** A text as one FTS5 phrase: matched as a plain substring, whatever quotes or operators it holds. */
@@ -23,9 +28,9 @@ const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** The ids a query selects, ascending (sorted here: a typed array sorts them faster than the database). */
-async function idList(sql: string, replacements: Record<string, unknown>): Promise<Float64Array> {
-  const [row] = await heavyRead((connection) =>
-    sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf('"id"')} AS "ids" FROM (${sql}) AS "matches"`, {
+async function idList(db: Database, sql: string, replacements: Record<string, unknown>): Promise<Float64Array> {
+  const [row] = await db.heavyRead((connection) =>
+    db.sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf(db.isSqlite, '"id"')} AS "ids" FROM (${sql}) AS "matches"`, {
       type: QueryTypes.SELECT,
       replacements,
       ...connection,
@@ -34,30 +39,30 @@ async function idList(sql: string, replacements: Record<string, unknown>): Promi
   return parseNumberList(row?.ids ?? null).sort();
 }
 
-function readIdsMatchingSearch(text: string): Promise<Float64Array> {
-  if (text.length <= SHORT_TEXT_MAX) return idsContaining(text);
+function readIdsMatchingSearch({ db, receiptIndex }: SearchDeps, text: string): Promise<Float64Array> {
+  if (text.length <= SHORT_TEXT_MAX) return receiptIndex.idsContaining(text);
   // Fewer than three characters in more code units (an emoji): no index knows them, so the table is read.
-  if ([...text].length < TRIGRAM) return idList(`SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern ESCAPE '\\'`, { pattern: containing(text) });
-  return isSqlite
-    ? idList(`SELECT rowid AS "id" FROM "receipts_search" WHERE "receipts_search" MATCH :phrase`, { phrase: ftsPhrase(text) })
-    : idList(`SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern`, { pattern: containing(text) });
+  if ([...text].length < TRIGRAM) return idList(db, `SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern ESCAPE '\\'`, { pattern: containing(text) });
+  return db.isSqlite
+    ? idList(db, `SELECT rowid AS "id" FROM "receipts_search" WHERE "receipts_search" MATCH :phrase`, { phrase: ftsPhrase(text) })
+    : idList(db, `SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern`, { pattern: containing(text) });
 }
 
 /** Ids of the receipts whose number, shipper or consignee contains `search` (any case), ascending. */
-export function idsMatchingSearch(search: string): Promise<Float64Array> {
+export function idsMatchingSearch(deps: SearchDeps, search: string): Promise<Float64Array> {
   const text = search.toLowerCase();
-  return cachedIdList(`search|${text}`, () => readIdsMatchingSearch(text));
+  return deps.responseCache.idList(`search|${text}`, () => readIdsMatchingSearch(deps, text));
 }
 
 /** Ids of the receipts with a package whose tracking number contains this one (spaces, case ignored), ascending. */
-export function idsWithTrackingNumber(trackingNumber: string): Promise<Float64Array> {
+export function idsWithTrackingNumber({ db, responseCache }: SearchDeps, trackingNumber: string): Promise<Float64Array> {
   const key = trackingKey(trackingNumber);
   // Tracking numbers are at least 8 characters, so the trigram index always applies.
-  const read = isSqlite
+  const read = db.isSqlite
     ? () =>
-        idList(`SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "id" IN (SELECT rowid FROM "packages_tracking" WHERE "packages_tracking" MATCH :phrase)`, {
+        idList(db, `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "id" IN (SELECT rowid FROM "packages_tracking" WHERE "packages_tracking" MATCH :phrase)`, {
           phrase: ftsPhrase(key),
         })
-    : () => idList(`SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "trackingKey" LIKE :pattern`, { pattern: containing(key) });
-  return cachedIdList(`tracking|${key}`, read);
+    : () => idList(db, `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "trackingKey" LIKE :pattern`, { pattern: containing(key) });
+  return responseCache.idList(`tracking|${key}`, read);
 }

@@ -2,10 +2,18 @@
 import { QueryTypes } from 'sequelize';
 import type { DashboardStats, RankedName } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
-import { heavyRead, sequelize } from '../db';
 import { startOfIsoWeek, startOfMonth } from '../calendar';
-import { cachedAnswer } from './response-cache';
-import { requireMirror, scopeKey, visibleConsigneeIds } from './receipts';
+import type { Clock } from '../clock';
+import type { Database } from '../db/database';
+import { requireMirror, scopeKey, visibleConsigneeIds, type ScopeDeps } from './receipts';
+import type { ResponseCache } from './response-cache';
+import type { LastSyncTime } from './sync-state';
+
+export interface StatsDeps extends ScopeDeps {
+  lastSync: LastSyncTime;
+  responseCache: ResponseCache;
+  clock: Clock;
+}
 
 const TOP_ENTRIES = 5;
 
@@ -20,11 +28,11 @@ interface Totals {
 
 const EMPTY_TOTALS: Totals = { totalReceipts: 0, totalWeight: null, totalVolume: null, totalPieces: null, receiptsThisMonth: null, receiptsThisWeek: null };
 
-async function computeStats(consigneeIds: number[] | null, now: Date): Promise<DashboardStats> {
+async function computeStats(db: Database, consigneeIds: number[] | null, now: Date): Promise<DashboardStats> {
   // The ids are integers from our own table (and Number() again), so inlining them is safe.
   const scope = consigneeIds === null ? '' : `WHERE "consigneeId" IN (${consigneeIds.map(Number).join(',') || 'NULL'})`;
-  const [totals = EMPTY_TOTALS] = await heavyRead((connection) =>
-    sequelize.query<Totals>(
+  const [totals = EMPTY_TOTALS] = await db.heavyRead((connection) =>
+    db.sequelize.query<Totals>(
       `SELECT COUNT(*) AS "totalReceipts", SUM("totalWeightValue") AS "totalWeight", SUM("totalVolumeValue") AS "totalVolume",
               SUM("pieces") AS "totalPieces",
               SUM(CASE WHEN "receivedDate" >= :month THEN 1 ELSE 0 END) AS "receiptsThisMonth",
@@ -34,8 +42,8 @@ async function computeStats(consigneeIds: number[] | null, now: Date): Promise<D
     ),
   );
   const top = (column: 'shipperName' | 'consigneeName') =>
-    heavyRead((connection) =>
-      sequelize.query<RankedName>(
+    db.heavyRead((connection) =>
+      db.sequelize.query<RankedName>(
         `SELECT "${column}" AS "name", COUNT(*) AS "count" FROM "receipts" ${scope}
           GROUP BY "${column}" ORDER BY "count" DESC, "name" ASC LIMIT ${TOP_ENTRIES}`,
         { type: QueryTypes.SELECT, ...connection },
@@ -59,11 +67,12 @@ async function computeStats(consigneeIds: number[] | null, now: Date): Promise<D
   };
 }
 
-export async function getDashboardStats(user: PublicUser, now = new Date()): Promise<DashboardStats> {
-  await requireMirror();
-  const consigneeIds = await visibleConsigneeIds(user);
+export async function getDashboardStats(deps: StatsDeps, user: PublicUser): Promise<DashboardStats> {
+  const now = new Date(deps.clock.now());
+  await requireMirror(deps);
+  const consigneeIds = await visibleConsigneeIds(deps, user);
   // The day is part of the key: "this week" and "this month" move at midnight even without a sync.
   const day = `${now.getFullYear()}-${now.getMonth()}-${now.getDate()}`;
-  const { value } = await cachedAnswer(`stats|${scopeKey(consigneeIds)}|${day}`, () => computeStats(consigneeIds, now));
+  const { value } = await deps.responseCache.answer(`stats|${scopeKey(consigneeIds)}|${day}`, () => computeStats(deps.db, consigneeIds, now));
   return value;
 }

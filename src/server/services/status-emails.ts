@@ -7,28 +7,38 @@ import { QueryTypes } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { baseLocale, isLocale } from '~/shared/locale';
 import { statusLabel } from '~/shared/format';
-import { config } from '../config';
-import { sequelize } from '../db';
-import { User } from '../db/models';
-import { deriveKey, signValue, verifySignedValue } from '../encryption';
-import { inLocale } from '../http/locale';
-import { loadAppSecret } from '../secrets';
-import { enqueueMessages, type OutboxEntry } from './outbox';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { signValue, verifySignedValue } from '../encryption';
+import { inLocale } from '../locale';
+import type { AppKeys } from '../secrets';
+import { enqueueMessages, type Outbox, type OutboxEntry } from './outbox';
 import type { StatusChange } from './receipt-history';
 
-const unsubscribeKey = () => deriveKey(loadAppSecret(), 'status-email-unsubscribe');
+/** What writing a digest takes: the portal's address and name, and the key that signs its links. */
+export interface DigestDeps {
+  config: Pick<Config, 'publicUrl' | 'productName'>;
+  keys: Pick<AppKeys, 'statusEmailUnsubscribe'>;
+}
+
+export interface StatusEmailDeps extends DigestDeps {
+  db: Database;
+  clock: Clock;
+  outbox: Outbox;
+}
 
 /** The link in every status e-mail that turns them off: the user's id, signed. */
-export function unsubscribeUrl(userId: number): string {
-  return new URL(`/email/unsubscribe/${signValue(unsubscribeKey(), `u${userId}`)}`, config.publicUrl).href;
+export function unsubscribeUrl({ config, keys }: DigestDeps, userId: number): string {
+  return new URL(`/email/unsubscribe/${signValue(keys.statusEmailUnsubscribe, `u${userId}`)}`, config.publicUrl).href;
 }
 
 /** Turns status e-mails off for the user a link was made for; false when the link is not one of ours. */
-export async function unsubscribeByToken(token: string): Promise<boolean> {
-  const value = token.length <= 200 ? verifySignedValue(unsubscribeKey(), token) : null;
+export async function unsubscribeByToken({ db, keys }: { db: Database; keys: Pick<AppKeys, 'statusEmailUnsubscribe'> }, token: string): Promise<boolean> {
+  const value = token.length <= 200 ? verifySignedValue(keys.statusEmailUnsubscribe, token) : null;
   const userId = value && /^u\d{1,15}$/.test(value) ? Number(value.slice(1)) : null;
   if (userId === null) return false;
-  await User.update({ statusEmails: false }, { where: { id: userId } });
+  await db.models.User.update({ statusEmails: false }, { where: { id: userId } });
   return true;
 }
 
@@ -51,11 +61,11 @@ export interface DigestLine {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
 
-const receiptUrl = (receiptId: number) => new URL(`/receipts/${receiptId}`, config.publicUrl).href;
-
 /** One digest in the reader's language: plain text, and a small HTML part saying the same. */
-export function composeDigest(recipient: { name: string; userId: number }, lines: DigestLine[]): Omit<OutboxEntry, 'to'> {
-  const unsubscribe = unsubscribeUrl(recipient.userId);
+export function composeDigest(deps: DigestDeps, recipient: { name: string; userId: number }, lines: DigestLine[]): Omit<OutboxEntry, 'to'> {
+  const { config } = deps;
+  const receiptUrl = (receiptId: number) => new URL(`/receipts/${receiptId}`, config.publicUrl).href;
+  const unsubscribe = unsubscribeUrl(deps, recipient.userId);
   const change = (line: DigestLine) => m.email_status_line({ number: line.number, from: statusLabel(line.from), to: statusLabel(line.to) });
   const text = [
     m.email_greeting({ name: recipient.name }),
@@ -80,8 +90,8 @@ export function composeDigest(recipient: { name: string; userId: number }, lines
 }
 
 /** The customers to tell about these consignees' receipts: opted in, active, with an address. */
-function recipientsFor(consigneeIds: number[]): Promise<Recipient[]> {
-  return sequelize.query<Recipient>(
+function recipientsFor(db: Database, consigneeIds: number[]): Promise<Recipient[]> {
+  return db.sequelize.query<Recipient>(
     `SELECT u."id", u."email", u."fullName", u."username", u."locale", a."consigneeId"
        FROM "users" u JOIN "consignee_assignments" a ON a."userId" = u."id"
       WHERE u."role" = 'viewer' AND u."isActive" = :yes AND u."statusEmails" = :yes AND u."email" IS NOT NULL
@@ -91,7 +101,7 @@ function recipientsFor(consigneeIds: number[]): Promise<Recipient[]> {
 }
 
 /** Queues one digest per customer for the status changes of one sync (first mirrorings aside). */
-export async function announceStatusChanges(changes: StatusChange[]): Promise<number> {
+export async function announceStatusChanges(deps: StatusEmailDeps, changes: StatusChange[]): Promise<number> {
   const moved = changes.filter((change): change is StatusChange & { from: string } => change.from !== null);
   if (moved.length === 0) return 0;
   const linesByConsignee = new Map<number, DigestLine[]>();
@@ -103,17 +113,17 @@ export async function announceStatusChanges(changes: StatusChange[]): Promise<nu
   }
   if (linesByConsignee.size === 0) return 0;
   const recipients = new Map<number, { recipient: Recipient; lines: DigestLine[] }>();
-  for (const row of await recipientsFor([...linesByConsignee.keys()])) {
+  for (const row of await recipientsFor(deps.db, [...linesByConsignee.keys()])) {
     const entry = recipients.get(row.id) ?? { recipient: row, lines: [] };
     entry.lines.push(...(linesByConsignee.get(row.consigneeId) ?? []));
     recipients.set(row.id, entry);
   }
   const messages = [...recipients.values()].map(({ recipient, lines }) =>
     inLocale(isLocale(recipient.locale) ? recipient.locale : baseLocale, () => ({
-      ...composeDigest({ name: recipient.fullName || recipient.username, userId: recipient.id }, lines.sort((a, b) => a.number.localeCompare(b.number))),
+      ...composeDigest(deps, { name: recipient.fullName || recipient.username, userId: recipient.id }, lines.sort((a, b) => a.number.localeCompare(b.number))),
       to: recipient.email,
     })),
   );
-  await enqueueMessages(messages);
+  await enqueueMessages(deps, messages);
   return messages.length;
 }

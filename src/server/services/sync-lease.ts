@@ -9,8 +9,16 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import type { SyncResult } from '~/shared/sync';
-import { sequelize } from '../db';
+import type { Clock } from '../clock';
+import type { Database } from '../db/database';
 import { ProviderError } from '../provider/contract';
+
+/** Who takes the lease: a process (one portal), named once. */
+export interface LeaseHolder {
+  db: Database;
+  clock: Clock;
+  holderId: string;
+}
 
 /** How long a lease lasts unrenewed: a dead holder blocks syncs for at most this long. */
 const LEASE_MS = 30_000;
@@ -19,9 +27,6 @@ const RENEW_EVERY_MS = 10_000;
 const POLL_MS = 200;
 
 const LEASE = 'receipts';
-
-/** This process, as the lease's holder. */
-const processId = randomUUID();
 
 /** A sync its own process stopped before the end (src/server/shutdown.ts): neither a success nor the provider's failure. */
 export class SyncInterruptedError extends Error {
@@ -44,34 +49,34 @@ interface LeaseRow {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function takeLease(run: string): Promise<boolean> {
-  const now = Date.now();
+async function takeLease({ db, clock, holderId }: LeaseHolder, run: string): Promise<boolean> {
+  const now = clock.now();
   // Opened by a comment: Sequelize's SQLite dialect would otherwise not read the rows of an UPDATE.
-  const rows = await sequelize.query(
+  const rows = await db.sequelize.query(
     `/* take the sync lease */ UPDATE sync_lease SET holder = :holder, run = :run, "expiresAt" = :until, outcome = NULL
      WHERE name = :name AND "expiresAt" <= :now RETURNING run`,
-    { type: QueryTypes.SELECT, replacements: { name: LEASE, holder: processId, run, until: now + LEASE_MS, now } },
+    { type: QueryTypes.SELECT, replacements: { name: LEASE, holder: holderId, run, until: now + LEASE_MS, now } },
   );
   return rows.length === 1;
 }
 
-async function renewLease(run: string): Promise<void> {
-  const rows = await sequelize.query(
+async function renewLease({ db, clock }: LeaseHolder, run: string): Promise<void> {
+  const rows = await db.sequelize.query(
     `/* renew the sync lease */ UPDATE sync_lease SET "expiresAt" = :until WHERE name = :name AND run = :run RETURNING run`,
-    { type: QueryTypes.SELECT, replacements: { name: LEASE, run, until: Date.now() + LEASE_MS } },
+    { type: QueryTypes.SELECT, replacements: { name: LEASE, run, until: clock.now() + LEASE_MS } },
   );
   // This process stalled past the lease; the status history's unique key still keeps a change from being recorded twice.
   if (rows.length === 0) console.warn('The sync lease expired while this process was syncing; another process may sync beside it.');
 }
 
-async function releaseLease(run: string, outcome: StoredOutcome): Promise<void> {
-  await sequelize.query('UPDATE sync_lease SET "expiresAt" = 0, outcome = :outcome WHERE name = :name AND run = :run', {
+async function releaseLease({ db }: LeaseHolder, run: string, outcome: StoredOutcome): Promise<void> {
+  await db.sequelize.query('UPDATE sync_lease SET "expiresAt" = 0, outcome = :outcome WHERE name = :name AND run = :run', {
     replacements: { name: LEASE, run, outcome: JSON.stringify(outcome) },
   });
 }
 
-async function readLease(): Promise<LeaseRow | undefined> {
-  const [row] = await sequelize.query<LeaseRow>('SELECT run, "expiresAt", outcome FROM sync_lease WHERE name = :name', {
+async function readLease({ db }: LeaseHolder): Promise<LeaseRow | undefined> {
+  const [row] = await db.sequelize.query<LeaseRow>('SELECT run, "expiresAt", outcome FROM sync_lease WHERE name = :name', {
     type: QueryTypes.SELECT,
     replacements: { name: LEASE },
   });
@@ -92,8 +97,8 @@ function answer(outcome: Exclude<StoredOutcome, { interrupted: true }>): SyncRes
   throw kind ? new ProviderError(message, kind, oauthError) : new Error(message);
 }
 
-async function syncUnderLease(run: string, sync: () => Promise<SyncResult>): Promise<SyncResult> {
-  const renewal = setInterval(() => renewLease(run).catch((error) => console.warn('The sync lease could not be renewed:', error)), RENEW_EVERY_MS);
+async function syncUnderLease(holder: LeaseHolder, run: string, sync: () => Promise<SyncResult>): Promise<SyncResult> {
+  const renewal = setInterval(() => renewLease(holder, run).catch((error) => console.warn('The sync lease could not be renewed:', error)), RENEW_EVERY_MS);
   let outcome: StoredOutcome | undefined;
   try {
     const result = await sync();
@@ -104,17 +109,17 @@ async function syncUnderLease(run: string, sync: () => Promise<SyncResult>): Pro
     throw error;
   } finally {
     clearInterval(renewal);
-    await releaseLease(run, outcome!).catch((error) => console.warn('The sync lease could not be released (it expires by itself):', error));
+    await releaseLease(holder, run, outcome!).catch((error) => console.warn('The sync lease could not be released (it expires by itself):', error));
   }
 }
 
 /** The outcome of the run `run` once it ends; null when it ended without one (its holder died) or cannot be told. */
-async function awaitOutcome(run: string | null): Promise<StoredOutcome | null> {
+async function awaitOutcome(holder: LeaseHolder, run: string | null): Promise<StoredOutcome | null> {
   for (;;) {
-    const lease = await readLease();
+    const lease = await readLease(holder);
     if (!lease || lease.run !== run) return null;
     if (lease.outcome !== null) return JSON.parse(lease.outcome) as StoredOutcome;
-    if (Number(lease.expiresAt) <= Date.now()) return null;
+    if (Number(lease.expiresAt) <= holder.clock.now()) return null;
     await sleep(POLL_MS);
   }
 }
@@ -123,12 +128,12 @@ async function awaitOutcome(run: string | null): Promise<StoredOutcome | null> {
  * Runs `sync` under the lease, or, while another process holds it, answers the outcome of that
  * process's sync; when that one was stopped part-way, or its process died, this one syncs after all.
  */
-export async function syncExclusively(sync: () => Promise<SyncResult>): Promise<SyncResult> {
+export async function syncExclusively(holder: LeaseHolder, sync: () => Promise<SyncResult>): Promise<SyncResult> {
   for (;;) {
     const run = randomUUID();
-    if (await takeLease(run)) return syncUnderLease(run, sync);
-    const held = await readLease();
-    const outcome = await awaitOutcome(held?.run ?? null);
+    if (await takeLease(holder, run)) return syncUnderLease(holder, run, sync);
+    const held = await readLease(holder);
+    const outcome = await awaitOutcome(holder, held?.run ?? null);
     if (outcome && !('interrupted' in outcome)) return answer(outcome);
   }
 }

@@ -1,6 +1,7 @@
 /** The one row of mirror bookkeeping: cursor, last success, last error, import and demo dates. */
 import type { InferAttributes, Transaction } from 'sequelize';
-import { SyncState } from '../db/models';
+import type { Database } from '../db/database';
+import type { SyncState } from '../db/models';
 import { RECENT_ROWS_MAX_AGE_MS } from '../db/recent-rows';
 
 type SyncStateFields = Omit<InferAttributes<SyncState>, 'id'>;
@@ -18,10 +19,13 @@ const EMPTY: SyncStateFields = {
   mirrorVersion: 0,
 };
 
-export async function readSyncState(transaction?: Transaction): Promise<SyncStateFields> {
-  const row = await SyncState.findByPk(1, { raw: true, transaction });
+export async function readSyncState({ db }: { db: Database }, transaction?: Transaction): Promise<SyncStateFields> {
+  const row = await db.models.SyncState.findByPk(1, { raw: true, transaction });
   return row ?? EMPTY;
 }
+
+/** The later of two ISO times: a read that began before this process's own sync never undoes it. */
+const later = (known: string | null, seen: string | null) => (known !== null && (seen === null || Date.parse(known) >= Date.parse(seen)) ? known : seen);
 
 /**
  * The last successful sync's time (ISO) as this process knows it. Every list and statistics answer
@@ -29,42 +33,43 @@ export async function readSyncState(transaction?: Transaction): Promise<SyncStat
  * database is read on first use, and again at most once a second (in the background, the known time
  * answering meanwhile) for syncs of other processes on the same database.
  */
-let lastSuccess: { at: string | null; readAt: number } | undefined;
-let rereading: Promise<void> | undefined;
+export class LastSyncTime {
+  private known: { at: string | null; readAt: number } | undefined;
+  private rereading: Promise<void> | undefined;
 
-/** The later of two ISO times: a read that began before this process's own sync never undoes it. */
-const later = (known: string | null, seen: string | null) => (known !== null && (seen === null || Date.parse(known) >= Date.parse(seen)) ? known : seen);
+  constructor(private readonly db: Database) {}
 
-function rememberLastSuccess(at: string | null): void {
-  lastSuccess = { at: later(lastSuccess?.at ?? null, at), readAt: lastSuccess?.readAt ?? performance.now() };
-}
-
-function rereadLastSuccess(): Promise<void> {
-  rereading ??= (async () => {
-    const readAt = performance.now();
-    const row = await SyncState.findByPk(1, { attributes: ['lastSuccessAt'], raw: true });
-    const at = row?.lastSuccessAt ? new Date(row.lastSuccessAt).toISOString() : null;
-    lastSuccess = { at: later(lastSuccess?.at ?? null, at), readAt };
-  })().finally(() => {
-    rereading = undefined;
-  });
-  return rereading;
-}
-
-export async function readLastSyncedAt(): Promise<string | null> {
-  if (!lastSuccess) await rereadLastSuccess();
-  else if (performance.now() - lastSuccess.readAt >= RECENT_ROWS_MAX_AGE_MS) {
-    rereadLastSuccess().catch((error) => console.warn('The last sync time could not be read:', error));
+  remember(at: string | null): void {
+    this.known = { at: later(this.known?.at ?? null, at), readAt: this.known?.readAt ?? performance.now() };
   }
-  return lastSuccess?.at ?? null;
+
+  async read(): Promise<string | null> {
+    if (!this.known) await this.reread();
+    else if (performance.now() - this.known.readAt >= RECENT_ROWS_MAX_AGE_MS) {
+      this.reread().catch((error) => console.warn('The last sync time could not be read:', error));
+    }
+    return this.known?.at ?? null;
+  }
+
+  private reread(): Promise<void> {
+    this.rereading ??= (async () => {
+      const readAt = performance.now();
+      const row = await this.db.models.SyncState.findByPk(1, { attributes: ['lastSuccessAt'], raw: true });
+      const at = row?.lastSuccessAt ? new Date(row.lastSuccessAt).toISOString() : null;
+      this.known = { at: later(this.known?.at ?? null, at), readAt };
+    })().finally(() => {
+      this.rereading = undefined;
+    });
+    return this.rereading;
+  }
 }
 
-export async function saveSyncState(fields: Partial<SyncStateFields>, transaction?: Transaction): Promise<void> {
-  const [row] = await SyncState.findOrCreate({ where: { id: 1 }, defaults: { id: 1, ...EMPTY }, transaction });
+export async function saveSyncState({ db, lastSync }: { db: Database; lastSync: LastSyncTime }, fields: Partial<SyncStateFields>, transaction?: Transaction): Promise<void> {
+  const [row] = await db.models.SyncState.findOrCreate({ where: { id: 1 }, defaults: { id: 1, ...EMPTY }, transaction });
   await row.update(fields, { transaction });
   const { lastSuccessAt } = fields;
   if (!lastSuccessAt) return;
-  const remember = () => rememberLastSuccess(lastSuccessAt.toISOString());
+  const remember = () => lastSync.remember(lastSuccessAt.toISOString());
   if (transaction) transaction.afterCommit(remember);
   else remember();
 }

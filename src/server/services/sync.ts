@@ -3,22 +3,22 @@
  * provider's update time, with a periodic full pass that also removes what the provider deleted.
  * One sync at a time, across every process on the database (sync-lease.ts); callers during a run share its outcome.
  */
+import { randomUUID } from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { SyncResult, SyncStatus } from '~/shared/sync';
-import { sequelize, settleMirrorTables } from '../db';
-import { PackageRecord, ReceiptRecord } from '../db/models';
-import { config } from '../config';
-import { providerClient } from '../provider/client';
-import { ProviderError, type ProviderReceipt } from '../provider/contract';
-import { AppError } from '../http/errors';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { AppError } from '../errors';
+import type { Mailer } from '../mail/mailer';
+import { ProviderError, type ProviderClient, type ProviderReceipt } from '../provider/contract';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
-import { mailEnabled } from '../mail/mailer';
-import { announceStatusChanges } from './status-emails';
+import type { MirrorFollower } from './mirror-version';
 import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
-import { announceMirrorChange, followMirrorVersion } from './mirror-version';
-import { SyncInterruptedError, syncExclusively } from './sync-lease';
-import { readSyncState, saveSyncState } from './sync-state';
+import { announceStatusChanges, type StatusEmailDeps } from './status-emails';
+import { SyncInterruptedError, syncExclusively, type LeaseHolder } from './sync-lease';
+import { readSyncState, saveSyncState, type LastSyncTime } from './sync-state';
 
 const PAGE_SIZE = 500;
 const DELETE_CHUNK = 500;
@@ -41,6 +41,17 @@ const UPDATABLE = [
   ...SORTED_TEXT_COLUMNS.map(sortColumn),
 ] as const;
 
+/** What a sync takes. */
+export interface SyncDeps extends StatusEmailDeps {
+  db: Database;
+  clock: Clock;
+  config: StatusEmailDeps['config'] & Pick<Config, 'syncFullIntervalSeconds'>;
+  provider: ProviderClient;
+  mailer: Pick<Mailer, 'enabled'>;
+  lastSync: LastSyncTime;
+  mirror: MirrorFollower;
+}
+
 interface PageWrite {
   written: number;
   statusChanges: StatusChange[];
@@ -50,7 +61,8 @@ interface PageWrite {
  * Writes the receipts of one page that are new or changed, and records the statuses they take; a
  * receipt's first mirroring records its status as the first entry of its history.
  */
-async function writePage(receipts: ProviderReceipt[], syncedAt: Date, transaction: Transaction): Promise<PageWrite> {
+async function writePage(db: Database, receipts: ProviderReceipt[], syncedAt: Date, transaction: Transaction): Promise<PageWrite> {
+  const { ReceiptRecord, PackageRecord } = db.models;
   const rows = receipts.map(toMirrorRows).filter((row) => row !== null);
   // A receipt changed twice within a page: its last version wins.
   const latest = new Map(rows.map((row) => [row.receipt.id, row]));
@@ -78,35 +90,37 @@ async function writePage(receipts: ProviderReceipt[], syncedAt: Date, transactio
   await PackageRecord.destroy({ where: { receiptId: { [Op.in]: ids } }, transaction });
   // Plain rows, no model instances: at 100,000 receipts building instances costs seconds.
   const upsert = { transaction, updateOnDuplicate: [...UPDATABLE], upsertKeys: ['id'] };
-  await sequelize.getQueryInterface().bulkInsert('receipts', changed.map((row) => row.receipt), upsert, ReceiptRecord.getAttributes());
+  await db.sequelize.getQueryInterface().bulkInsert('receipts', changed.map((row) => row.receipt), upsert, ReceiptRecord.getAttributes());
   await PackageRecord.bulkCreate(
     changed.flatMap((row) => row.packages),
     { transaction },
   );
-  return { written: changed.length, statusChanges: await recordStatusChanges(statusChanges, transaction) };
+  return { written: changed.length, statusChanges: await recordStatusChanges({ db }, statusChanges, transaction) };
 }
 
-async function removeUnseen(seen: Set<number>): Promise<number> {
+async function removeUnseen(db: Database, seen: Set<number>): Promise<number> {
+  const { ReceiptRecord, PackageRecord } = db.models;
   const all = await ReceiptRecord.findAll({ attributes: ['id'], raw: true });
   const gone = all.map((row) => row.id).filter((id) => !seen.has(id));
   for (let start = 0; start < gone.length; start += DELETE_CHUNK) {
     const chunk = gone.slice(start, start + DELETE_CHUNK);
-    await sequelize.transaction(async (transaction) => {
+    await db.sequelize.transaction(async (transaction) => {
       await PackageRecord.destroy({ where: { receiptId: { [Op.in]: chunk } }, transaction });
-      await forgetStatusHistories(chunk, transaction);
+      await forgetStatusHistories({ db }, chunk, transaction);
       await ReceiptRecord.destroy({ where: { id: { [Op.in]: chunk } }, transaction });
     });
   }
   return gone.length;
 }
 
-async function runSync(forceFull: boolean): Promise<SyncOutcome> {
+/** One sync: `stopRequested` is asked after every page, so a shutdown stops it at a page's end. */
+async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => boolean): Promise<SyncOutcome> {
+  const { db, clock, config, provider: client } = deps;
   const startedAt = performance.now();
-  const syncedAt = new Date();
-  const state = await readSyncState();
-  const fullDue = !state.lastFullSyncAt || Date.now() - new Date(state.lastFullSyncAt).getTime() >= config.syncFullIntervalSeconds * 1000;
+  const syncedAt = new Date(clock.now());
+  const state = await readSyncState(deps);
+  const fullDue = !state.lastFullSyncAt || clock.now() - new Date(state.lastFullSyncAt).getTime() >= config.syncFullIntervalSeconds * 1000;
   const full = forceFull || fullDue || !state.cursor;
-  const client = providerClient();
   const seen = new Set<number>();
   let cursor = full ? null : state.cursor;
   let written = 0;
@@ -123,14 +137,14 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
         nextPage.catch(() => {});
       }
       for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
-      const pageWrite = await sequelize.transaction((transaction) => writePage(page.receipts, syncedAt, transaction));
+      const pageWrite = await db.sequelize.transaction((transaction) => writePage(db, page.receipts, syncedAt, transaction));
       written += pageWrite.written;
       statusChanges.push(...pageWrite.statusChanges);
       // Keep the place after every page: an interrupted pass resumes instead of starting over.
       if (page.nextCursor) cursor = page.nextCursor;
-      if (!full) await saveSyncState({ cursor });
+      if (!full) await saveSyncState(deps, { cursor });
       if (!page.hasMore) break;
-      if (stopRequested) {
+      if (stopRequested()) {
         stopped = true;
         break;
       }
@@ -142,25 +156,25 @@ async function runSync(forceFull: boolean): Promise<SyncOutcome> {
       console.log(`Receipt mirror: sync stopped for the shutdown after ${seen.size} receipts (${written} written); ${next}.`);
       throw new SyncInterruptedError();
     }
-    if (full) deleted = await removeUnseen(seen);
-    const now = new Date();
-    await saveSyncState({ cursor, lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
+    if (full) deleted = await removeUnseen(db, seen);
+    const now = new Date(clock.now());
+    await saveSyncState(deps, { cursor, lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
     if (full) {
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
       console.log(`Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
     }
     return { full, written, deleted, statusChanges, finishedAt: now };
   } catch (error) {
-    if (!(error instanceof SyncInterruptedError)) await saveSyncState({ lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date() });
+    if (!(error instanceof SyncInterruptedError)) await saveSyncState(deps, { lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date(clock.now()) });
     throw error;
   } finally {
     // Even a pass that failed half-way may have written pages: their changes are in the history now,
     // so no later sync would find them again. Telling customers must never fail the sync that found the news.
-    if (mailEnabled && statusChanges.length > 0) {
-      await announceStatusChanges(statusChanges).catch((error) => console.error('Status e-mails could not be queued:', error));
+    if (deps.mailer.enabled && statusChanges.length > 0) {
+      await announceStatusChanges(deps, statusChanges).catch((error) => console.error('Status e-mails could not be queued:', error));
     }
-    if (written + deleted >= SETTLE_AFTER_ROWS) await settleMirrorTables().catch((error) => console.warn('The mirror tables could not be analyzed:', error));
-    if (written > 0 || deleted > 0) await announceMirrorChange();
+    if (written + deleted >= SETTLE_AFTER_ROWS) await db.settleMirrorTables().catch((error) => console.warn('The mirror tables could not be analyzed:', error));
+    if (written > 0 || deleted > 0) await deps.mirror.announceChange();
   }
 }
 
@@ -172,28 +186,40 @@ const toSyncResult = (outcome: SyncOutcome): SyncResult => ({
   finishedAt: outcome.finishedAt.toISOString(),
 });
 
-let running: Promise<SyncResult> | undefined;
-let stopRequested = false;
+/**
+ * This process's syncs: one at a time (callers during a run share its outcome), and across processes
+ * one at a time through the lease (sync-lease.ts). The composition root owns one.
+ */
+export class SyncRunner {
+  private running: Promise<SyncResult> | undefined;
+  private stopRequested = false;
+  /** This process, as the lease's holder. */
+  private readonly holderId = randomUUID();
 
-/** Shutdown: the page being written is finished, then the sync stops before the next; none starts after. */
-export async function stopSync(): Promise<void> {
-  stopRequested = true;
-  await running?.catch(() => {});
-}
+  constructor(private readonly deps: SyncDeps) {}
 
-/** Syncs the mirror, or joins the sync running in this or another process, and answers its outcome. */
-export function syncReceipts(options: { full?: boolean } = {}): Promise<SyncResult> {
-  if (stopRequested) return Promise.reject(new SyncInterruptedError());
-  running ??= syncExclusively(async () => toSyncResult(await runSync(options.full ?? false)))
-    // A sync another process ran is answered here only once this process follows its mirror.
-    .then(async (result) => {
-      await followMirrorVersion().catch((error) => console.warn('The mirror version could not be read:', error));
-      return result;
-    })
-    .finally(() => {
-      running = undefined;
-    });
-  return running;
+  /** Syncs the mirror, or joins the sync running in this or another process, and answers its outcome. */
+  syncReceipts(options: { full?: boolean } = {}): Promise<SyncResult> {
+    if (this.stopRequested) return Promise.reject(new SyncInterruptedError());
+    const { deps } = this;
+    const holder: LeaseHolder = { db: deps.db, clock: deps.clock, holderId: this.holderId };
+    this.running ??= syncExclusively(holder, async () => toSyncResult(await runSync(deps, options.full ?? false, () => this.stopRequested)))
+      // A sync another process ran is answered here only once this process follows its mirror.
+      .then(async (result) => {
+        await deps.mirror.follow().catch((error) => console.warn('The mirror version could not be read:', error));
+        return result;
+      })
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  /** Shutdown: the page being written is finished, then the sync stops before the next; none starts after. */
+  async stop(): Promise<void> {
+    this.stopRequested = true;
+    await this.running?.catch(() => {});
+  }
 }
 
 /** Seconds an admin is asked to wait after the provider failed a sync now. */
@@ -207,9 +233,9 @@ function syncFailure(error: ProviderError): AppError {
 }
 
 /** Syncs the mirror now, or joins the sync already running, and tells what it did once it is done. */
-export async function syncReceiptsNow(): Promise<SyncResult> {
+export async function syncReceiptsNow({ syncRuns }: { syncRuns: SyncRunner }): Promise<SyncResult> {
   try {
-    return await syncReceipts();
+    return await syncRuns.syncReceipts();
   } catch (error) {
     if (error instanceof ProviderError) throw syncFailure(error);
     if (error instanceof SyncInterruptedError) throw new AppError('EXTERNAL_API_ERROR', m.sync_interrupted(), { retryAfter: SYNC_RETRY_SECONDS });
@@ -220,8 +246,8 @@ export async function syncReceiptsNow(): Promise<SyncResult> {
 const isoTime = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
 
 /** The last successful sync with its counts, and the error of a later one that failed. */
-export async function readSyncStatus(): Promise<SyncStatus> {
-  const state = await readSyncState();
+export async function readSyncStatus(deps: { db: Database }): Promise<SyncStatus> {
+  const state = await readSyncState(deps);
   return {
     lastSyncedAt: isoTime(state.lastSuccessAt),
     written: state.lastWritten,

@@ -9,16 +9,25 @@ import { Op } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import { CONNECTION_TEXTS, type OAuthConfig, type OAuthPopupMessage, type OAuthStart, type TokenClearResult, type TokenInfo, type TokenStatus, type TokenUpdateInput } from '~/shared/tokens';
-import { config } from '../config';
-import { OAuthAuthorization } from '../db/models';
-import { decryptValue, deriveKey, encryptValue } from '../encryption';
-import { AppError } from '../http/errors';
-import { isRefreshingTokens, refreshProviderTokens } from '../provider/client';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { decryptValue, encryptValue } from '../encryption';
+import { AppError } from '../errors';
+import type { HttpProviderClient } from '../provider/client';
 import { ProviderError } from '../provider/contract';
-import { authorizationServer } from '../provider/discovery';
-import { exchangeAuthorizationCode, revokeTokens, startAuthorization, tokenAuthMethod } from '../provider/oauth';
-import { loadAppSecret } from '../secrets';
-import { clearProviderTokens, readProviderTokens, saveProviderTokens, type StoredTokens } from './provider-tokens';
+import { exchangeAuthorizationCode, revokeTokens, startAuthorization, tokenAuthMethod, type OAuthDeps } from '../provider/oauth';
+import type { StoredTokens } from '../provider/token-store';
+import type { AppKeys } from '../secrets';
+import type { ProviderTokenStore } from './provider-tokens';
+
+/** What the admin's side of the provider connection takes. */
+export interface TokenDeps extends OAuthDeps {
+  config: OAuthDeps['config'] & Pick<Config, 'provider' | 'providerUrl' | 'providerIssuer'>;
+  db: Database;
+  keys: Pick<AppKeys, 'oauthAuthorizations'>;
+  tokenStore: ProviderTokenStore;
+  provider: Pick<HttpProviderClient, 'isRefreshingTokens' | 'refreshTokens'>;
+}
 
 const MINUTE_MS = 60_000;
 /** How long an admin has to finish the provider's login once the popup opened. */
@@ -31,8 +40,8 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const isPast = (date: Date | null, now: number) => date !== null && date.getTime() <= now;
 const minutesLeft = (date: Date | null, now: number) => (date ? Math.max(0, Math.floor((date.getTime() - now) / MINUTE_MS)) : null);
 
-function statusOf(stored: StoredTokens | null): TokenStatus {
-  const now = Date.now();
+function statusOf({ clock, provider }: Pick<TokenDeps, 'clock' | 'provider'>, stored: StoredTokens | null): TokenStatus {
+  const now = clock.now();
   const access = stored?.accessToken ? stored.accessTokenExpiresAt : null;
   const refresh = stored?.refreshToken ? stored.refreshTokenExpiresAt : null;
   const hasRefreshToken = Boolean(stored?.refreshToken);
@@ -47,7 +56,7 @@ function statusOf(stored: StoredTokens | null): TokenStatus {
     accessTokenExpiresInMinutes: minutesLeft(access, now),
     refreshTokenExpiresInMinutes: minutesLeft(refresh, now),
     canRefresh: hasRefreshToken && !isRefreshTokenExpired && !stored?.reconnectRequired,
-    isRefreshing: isRefreshingTokens() || Boolean(stored?.refreshing),
+    isRefreshing: provider.isRefreshingTokens() || Boolean(stored?.refreshing),
     source: stored?.source ?? null,
     lastUpdated: iso(stored?.updatedAt ?? null),
     reconnectRequired: Boolean(stored?.reconnectRequired),
@@ -55,8 +64,8 @@ function statusOf(stored: StoredTokens | null): TokenStatus {
   };
 }
 
-export async function readTokenStatus(): Promise<TokenStatus> {
-  return statusOf(await readProviderTokens());
+export async function readTokenStatus(deps: Pick<TokenDeps, 'clock' | 'provider' | 'tokenStore'>): Promise<TokenStatus> {
+  return statusOf(deps, await deps.tokenStore.read());
 }
 
 /** A provider URL as it may be shown: credentials an operator put into it are left out. */
@@ -71,8 +80,8 @@ function displayUrl(url: string): string {
   }
 }
 
-export async function readTokenInfo(): Promise<TokenInfo> {
-  const stored = await readProviderTokens();
+export async function readTokenInfo({ config, tokenStore }: Pick<TokenDeps, 'config' | 'tokenStore'>): Promise<TokenInfo> {
+  const stored = await tokenStore.read();
   return {
     provider: config.provider,
     providerUrl: displayUrl(config.providerUrl),
@@ -99,13 +108,13 @@ async function providerCall<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** The client as registered and the endpoints in use (discovered or configured). */
-export async function readOAuthConfig(): Promise<OAuthConfig> {
-  const as = await providerCall(authorizationServer);
+export async function readOAuthConfig({ config, discovery }: Pick<TokenDeps, 'config' | 'discovery'>): Promise<OAuthConfig> {
+  const as = await providerCall(() => discovery.authorizationServer());
   return {
     issuer: config.providerIssuer === null ? null : as.issuer,
     clientId: config.providerClientId,
     clientType: config.providerClientSecret ? 'confidential' : 'public',
-    tokenEndpointAuthMethod: tokenAuthMethod(as.token_endpoint_auth_methods_supported),
+    tokenEndpointAuthMethod: tokenAuthMethod(config, as.token_endpoint_auth_methods_supported),
     authorizationUrl: displayUrl(as.authorization_endpoint ?? ''),
     tokenUrl: displayUrl(as.token_endpoint ?? ''),
     revocationUrl: as.revocation_endpoint ? displayUrl(as.revocation_endpoint) : null,
@@ -126,18 +135,18 @@ function jwtExpiry(token: string): Date | null {
 }
 
 /** Spec section 5 "Manual token update"; the payload is already parsed with tokenUpdateSchema. */
-export async function updateTokensManually(input: TokenUpdateInput): Promise<TokenStatus> {
+export async function updateTokensManually(deps: TokenDeps, input: TokenUpdateInput): Promise<TokenStatus> {
   const { accessToken, refreshToken, refreshTokenExpirySeconds } = input;
-  await saveProviderTokens(
+  await deps.tokenStore.save(
     {
       accessToken,
       refreshToken,
       accessTokenExpiresAt: jwtExpiry(accessToken),
-      refreshTokenExpiresAt: refreshTokenExpirySeconds === null ? null : new Date(Date.now() + refreshTokenExpirySeconds * 1000),
+      refreshTokenExpiresAt: refreshTokenExpirySeconds === null ? null : new Date(deps.clock.now() + refreshTokenExpirySeconds * 1000),
     },
     'manual',
   );
-  return readTokenStatus();
+  return readTokenStatus(deps);
 }
 
 function refreshFailure(error: ProviderError): AppError {
@@ -154,36 +163,36 @@ function refreshFailure(error: ProviderError): AppError {
 }
 
 /** The admin's Refresh Token button: one refresh grant now (shared with any refresh already under way). */
-export async function refreshTokensNow(): Promise<TokenStatus> {
-  const stored = await readProviderTokens();
+export async function refreshTokensNow(deps: TokenDeps): Promise<TokenStatus> {
+  const stored = await deps.tokenStore.read();
   if (!stored?.refreshToken) throw new AppError('CONFLICT', m.tokens_no_refresh_token_stored_action());
-  if (isPast(stored.refreshTokenExpiresAt, Date.now())) throw new AppError('CONFLICT', m.tokens_refresh_token_expired_action());
+  if (isPast(stored.refreshTokenExpiresAt, deps.clock.now())) throw new AppError('CONFLICT', m.tokens_refresh_token_expired_action());
   if (stored.reconnectRequired) throw new AppError('CONFLICT', CONNECTION_TEXTS.refreshRefused);
   try {
-    await refreshProviderTokens();
+    await deps.provider.refreshTokens();
   } catch (error) {
     if (error instanceof ProviderError) throw refreshFailure(error);
     throw error;
   }
-  return readTokenStatus();
+  return readTokenStatus(deps);
 }
 
 /**
  * Clear Tokens: the provider revokes them first when it has a revocation endpoint (RFC 7009); a
  * revocation that fails is reported, and the tokens are deleted all the same.
  */
-export async function clearTokens(): Promise<TokenClearResult> {
-  const stored = await readProviderTokens();
+export async function clearTokens(deps: TokenDeps): Promise<TokenClearResult> {
+  const stored = await deps.tokenStore.read();
   let result: TokenClearResult = { revoked: false, revocationError: null };
   if (stored) {
     try {
-      result = { revoked: await revokeTokens(stored), revocationError: null };
+      result = { revoked: await revokeTokens(deps, stored), revocationError: null };
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       result = { revoked: false, revocationError: error.message.slice(0, DESCRIPTION_MAX_LENGTH) };
     }
   }
-  await clearProviderTokens();
+  await deps.tokenStore.clear();
   return result;
 }
 
@@ -191,20 +200,18 @@ export async function clearTokens(): Promise<TokenClearResult> {
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
-let verifierKey: Buffer | undefined;
-const authorizationKey = () => (verifierKey ??= deriveKey(loadAppSecret(), 'oauth-authorizations'));
-
 /** A fresh PKCE verifier and one-time state, kept for this session only; the browser gets the URL alone. */
-export async function startOAuthAuthorization(sessionId: string): Promise<OAuthStart> {
-  const now = Date.now();
-  await OAuthAuthorization.destroy({ where: { expiresAt: { [Op.lte]: new Date(now) } } });
-  const { authorizationUrl, codeVerifier, state } = await providerCall(startAuthorization);
+export async function startOAuthAuthorization(deps: TokenDeps, sessionId: string): Promise<OAuthStart> {
+  const { db, clock, keys } = deps;
+  const now = clock.now();
+  await db.models.OAuthAuthorization.destroy({ where: { expiresAt: { [Op.lte]: new Date(now) } } });
+  const { authorizationUrl, codeVerifier, state } = await providerCall(() => startAuthorization(deps));
   const id = hashState(state);
-  await OAuthAuthorization.create({
+  await db.models.OAuthAuthorization.create({
     id,
     sessionId,
     // Bound to its row: a verifier copied to another state does not decrypt.
-    codeVerifier: encryptValue(authorizationKey(), codeVerifier, `codeVerifier:${id}`),
+    codeVerifier: encryptValue(keys.oauthAuthorizations, codeVerifier, `codeVerifier:${id}`),
     expiresAt: new Date(now + AUTHORIZATION_LIFETIME_MS),
   });
   return { authorizationUrl };
@@ -217,15 +224,16 @@ const failure = (error: string, description: string | null): OAuthPopupMessage =
 });
 
 /** Takes the session's pending authorization for `state` out of the store: each state is good once. */
-async function claimCodeVerifier(sessionId: string, state: string | null): Promise<string | null> {
+async function claimCodeVerifier({ db, clock, keys }: TokenDeps, sessionId: string, state: string | null): Promise<string | null> {
   if (!state) return null;
   const id = hashState(state);
+  const { OAuthAuthorization } = db.models;
   const pending = await OAuthAuthorization.findOne({ where: { id, sessionId } });
   if (!pending) return null;
   // Whoever deletes the row owns it; a replay racing this request finds nothing to delete.
   if ((await OAuthAuthorization.destroy({ where: { id, sessionId } })) !== 1) return null;
-  if (pending.expiresAt.getTime() <= Date.now()) return null;
-  return decryptValue(authorizationKey(), pending.codeVerifier, `codeVerifier:${id}`);
+  if (pending.expiresAt.getTime() <= clock.now()) return null;
+  return decryptValue(keys.oauthAuthorizations, pending.codeVerifier, `codeVerifier:${id}`);
 }
 
 /**
@@ -233,19 +241,19 @@ async function claimCodeVerifier(sessionId: string, state: string | null): Promi
  * session started and has not used, then the code is exchanged on the server and the tokens stored.
  * Answers the popup's message, with nothing secret in it.
  */
-export async function completeOAuthAuthorization(sessionId: string, callbackUrl: URL): Promise<OAuthPopupMessage> {
+export async function completeOAuthAuthorization(deps: TokenDeps, sessionId: string, callbackUrl: URL): Promise<OAuthPopupMessage> {
   const params = callbackUrl.searchParams;
-  const codeVerifier = await claimCodeVerifier(sessionId, params.get('state'));
+  const codeVerifier = await claimCodeVerifier(deps, sessionId, params.get('state'));
   if (codeVerifier === null) return failure('invalid_state', m.tokens_state_refused());
   const providerError = params.get('error');
   if (providerError) return failure(providerError.slice(0, 100), params.get('error_description'));
   try {
-    const tokens = await exchangeAuthorizationCode(callbackUrl, codeVerifier, params.get('state')!);
-    await saveProviderTokens(tokens, 'oauth2');
+    const tokens = await exchangeAuthorizationCode(deps, callbackUrl, codeVerifier, params.get('state')!);
+    await deps.tokenStore.save(tokens, 'oauth2');
   } catch (error) {
     if (error instanceof ProviderError) return failure(error.kind === 'unreachable' ? 'temporarily_unavailable' : 'token_exchange_failed', error.message);
     throw error;
   }
-  const { source, accessTokenExpiry, refreshTokenExpiry } = await readTokenStatus();
+  const { source, accessTokenExpiry, refreshTokenExpiry } = await readTokenStatus(deps);
   return { type: 'oauth2_success', data: { source, accessTokenExpiry, refreshTokenExpiry } };
 }

@@ -4,19 +4,24 @@ import { m } from '~/paraglide/messages.js';
 import type { Locale } from '~/shared/locale';
 import type { Preferences, PreferencesChange } from '~/shared/preferences';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
-import { sequelize } from '../db';
-import { ConsigneeAssignment, User } from '../db/models';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import type { User } from '../db/models';
 import { toPublicUser } from '../db/public-user';
-import { AppError } from '../http/errors';
-import { config } from '../config';
-import { mailEnabled } from '../mail/mailer';
-import { generatePassword, hashPassword } from './passwords';
+import { AppError } from '../errors';
+import type { Mailer } from '../mail/mailer';
+import { generatePassword, type PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
+
+export interface UserDeps {
+  db: Database;
+  passwords: PasswordHasher;
+}
 
 const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'lastLogin', 'createdAt'] as const;
 
-export async function listUsers(): Promise<PublicUser[]> {
-  const rows = await User.findAll({ attributes: [...PUBLIC_COLUMNS], order: [['createdAt', 'ASC'], ['id', 'ASC']], raw: true });
+export async function listUsers({ db }: { db: Database }): Promise<PublicUser[]> {
+  const rows = await db.models.User.findAll({ attributes: [...PUBLIC_COLUMNS], order: [['createdAt', 'ASC'], ['id', 'ASC']], raw: true });
   return rows.map(toPublicUser);
 }
 
@@ -25,10 +30,10 @@ function usernameTaken(): AppError {
   return new AppError('CONFLICT', message, { details: [{ field: 'username', message }] });
 }
 
-export async function createUser(payload: CreateUserInput): Promise<PublicUser> {
-  const passwordHash = await hashPassword(payload.password);
+export async function createUser({ db, passwords }: UserDeps, payload: CreateUserInput): Promise<PublicUser> {
+  const passwordHash = await passwords.hash(payload.password);
   try {
-    const user = await User.create({
+    const user = await db.models.User.create({
       username: payload.username,
       fullName: payload.fullName,
       email: payload.email,
@@ -48,24 +53,24 @@ export async function createUser(payload: CreateUserInput): Promise<PublicUser> 
  * admins removing each other at once take turns (PostgreSQL; SQLite's immediate transactions already
  * do), and the second sees the first's change.
  */
-async function otherActiveAdmins(userId: number, transaction: Transaction): Promise<number> {
-  const admins = await User.findAll({ attributes: ['id'], where: { role: 'admin', isActive: true }, order: [['id', 'ASC']], lock: transaction.LOCK.UPDATE, transaction });
+async function otherActiveAdmins(db: Database, userId: number, transaction: Transaction): Promise<number> {
+  const admins = await db.models.User.findAll({ attributes: ['id'], where: { role: 'admin', isActive: true }, order: [['id', 'ASC']], lock: transaction.LOCK.UPDATE, transaction });
   return admins.filter((admin) => admin.id !== userId).length;
 }
 
-async function loadForChange(id: number, transaction: Transaction): Promise<User> {
-  const user = await User.findByPk(id, { transaction });
+async function loadForChange(db: Database, id: number, transaction: Transaction): Promise<User> {
+  const user = await db.models.User.findByPk(id, { transaction });
   if (!user) throw new AppError('NOT_FOUND', m.users_not_found());
   return user;
 }
 
-export async function updateUser(actor: PublicUser, id: number, payload: UpdateUserInput): Promise<PublicUser> {
-  return sequelize.transaction(async (transaction) => {
-    const user = await loadForChange(id, transaction);
+export async function updateUser({ db }: { db: Database }, actor: PublicUser, id: number, payload: UpdateUserInput): Promise<PublicUser> {
+  return db.sequelize.transaction(async (transaction) => {
+    const user = await loadForChange(db, id, transaction);
     if (actor.id === id && !payload.isActive) throw new AppError('FORBIDDEN', m.users_cannot_deactivate_self());
     if (actor.id === id && payload.role !== user.role) throw new AppError('FORBIDDEN', m.users_cannot_change_own_role());
     const losesAdmin = user.role === 'admin' && user.isActive && (payload.role !== 'admin' || !payload.isActive);
-    if (losesAdmin && (await otherActiveAdmins(id, transaction)) === 0) {
+    if (losesAdmin && (await otherActiveAdmins(db, id, transaction)) === 0) {
       throw new AppError('CONFLICT', m.users_last_admin_kept());
     }
     const deactivated = user.isActive && !payload.isActive;
@@ -79,31 +84,31 @@ export async function updateUser(actor: PublicUser, id: number, payload: UpdateU
       if (error instanceof UniqueConstraintError) throw usernameTaken();
       throw error;
     }
-    if (deactivated) await endUserSessions(id, { transaction });
+    if (deactivated) await endUserSessions({ db }, id, { transaction });
     // Assignments only scope viewers: kept on another role they would come back unseen on a demotion.
-    if (leavesViewers) await ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
+    if (leavesViewers) await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
     return toPublicUser(user);
   });
 }
 
-export async function resetPassword(id: number, newPassword: string): Promise<void> {
-  const passwordHash = await hashPassword(newPassword);
-  await sequelize.transaction(async (transaction) => {
-    const user = await loadForChange(id, transaction);
+export async function resetPassword({ db, passwords }: UserDeps, id: number, newPassword: string): Promise<void> {
+  const passwordHash = await passwords.hash(newPassword);
+  await db.sequelize.transaction(async (transaction) => {
+    const user = await loadForChange(db, id, transaction);
     await user.update({ passwordHash }, { transaction });
-    await endUserSessions(id, { transaction });
+    await endUserSessions({ db }, id, { transaction });
   });
 }
 
-export async function deleteUser(actor: PublicUser, id: number): Promise<void> {
-  await sequelize.transaction(async (transaction) => {
-    const user = await loadForChange(id, transaction);
+export async function deleteUser({ db }: { db: Database }, actor: PublicUser, id: number): Promise<void> {
+  await db.sequelize.transaction(async (transaction) => {
+    const user = await loadForChange(db, id, transaction);
     if (actor.id === id) throw new AppError('FORBIDDEN', m.users_cannot_delete_self());
-    if (user.role === 'admin' && user.isActive && (await otherActiveAdmins(id, transaction)) === 0) {
+    if (user.role === 'admin' && user.isActive && (await otherActiveAdmins(db, id, transaction)) === 0) {
       throw new AppError('CONFLICT', m.users_last_admin_not_deleted());
     }
-    await endUserSessions(id, { transaction });
-    await ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
+    await endUserSessions({ db }, id, { transaction });
+    await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
     await user.destroy({ transaction });
   });
 }
@@ -112,8 +117,9 @@ export async function deleteUser(actor: PublicUser, id: number): Promise<void> {
  * On start with no admin in the database, creates one from ADMIN_USERNAME / ADMIN_PASSWORD, or with a
  * generated password that is printed once.
  */
-export async function ensureFirstAdmin(): Promise<void> {
-  if ((await User.count({ where: { role: 'admin' } })) > 0) return;
+export async function ensureFirstAdmin(deps: UserDeps & { config: Pick<Config, 'adminUsername' | 'adminPassword'> }): Promise<void> {
+  const { db, config } = deps;
+  if ((await db.models.User.count({ where: { role: 'admin' } })) > 0) return;
   const password = config.adminPassword ?? generatePassword();
   // The same rules as any user: an admin the login form would refuse is no admin at all.
   const checked = createUserSchema.safeParse({ username: config.adminUsername, password, fullName: 'Administrator', role: 'admin' });
@@ -121,10 +127,10 @@ export async function ensureFirstAdmin(): Promise<void> {
     throw new Error(`ADMIN_USERNAME / ADMIN_PASSWORD: ${checked.error.issues.map((issue) => issue.message).join('; ')}`);
   }
   const { username } = checked.data;
-  if (await User.findOne({ where: { username } })) {
+  if (await db.models.User.findOne({ where: { username } })) {
     throw new Error(`No admin exists and the username "${username}" belongs to another user: set ADMIN_USERNAME to a free name.`);
   }
-  await createUser(checked.data);
+  await createUser(deps, checked.data);
   if (config.adminPassword) {
     console.log(`First admin "${username}" created with the password from ADMIN_PASSWORD.`);
   } else {
@@ -142,8 +148,8 @@ export async function ensureFirstAdmin(): Promise<void> {
 }
 
 /** The stored preferences; the language is the request's when the user never chose one. */
-export async function readPreferences(userId: number, requestLocale: Locale): Promise<Preferences> {
-  const user = await User.findByPk(userId, { attributes: ['locale', 'statusEmails'], raw: true });
+export async function readPreferences({ db }: { db: Database }, userId: number, requestLocale: Locale): Promise<Preferences> {
+  const user = await db.models.User.findByPk(userId, { attributes: ['locale', 'statusEmails'], raw: true });
   return { locale: user?.locale ?? requestLocale, statusEmails: Boolean(user?.statusEmails) };
 }
 
@@ -151,11 +157,16 @@ export async function readPreferences(userId: number, requestLocale: Locale): Pr
  * Changes the named preferences. Status e-mails can be switched on only where the portal sends mail
  * and the user has an address to send to.
  */
-export async function savePreferences(userId: number, change: PreferencesChange, requestLocale: Locale): Promise<Preferences> {
-  const user = await User.findByPk(userId);
+export async function savePreferences(
+  { db, mailer }: { db: Database; mailer: Pick<Mailer, 'enabled'> },
+  userId: number,
+  change: PreferencesChange,
+  requestLocale: Locale,
+): Promise<Preferences> {
+  const user = await db.models.User.findByPk(userId);
   if (!user) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
   if (change.statusEmails) {
-    const refusal = !mailEnabled ? m.preferences_mail_off() : !user.email ? m.preferences_email_required() : null;
+    const refusal = !mailer.enabled ? m.preferences_mail_off() : !user.email ? m.preferences_email_required() : null;
     if (refusal) throw new AppError('VALIDATION_ERROR', refusal, { details: [{ field: 'statusEmails', message: refusal }] });
   }
   await user.update(change);

@@ -1,8 +1,7 @@
 /** The web app manifest: what a phone needs to offer "Add to home screen" and open the portal like an app. */
+import { THEME_COLOUR } from '~/shared/constants';
 import type { StoredImage } from './branding';
 
-/** daisyUI's dark base colour, the shell's background. */
-export const THEME_COLOUR = '#1d232a';
 const DEFAULT_ICON = { src: '/logo-default.svg', type: 'image/svg+xml' };
 
 export interface WebManifest {

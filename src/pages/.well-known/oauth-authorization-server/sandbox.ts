@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro';
-import { sandboxMetadata } from '~/server/provider/sandbox/authorization';
-import { json } from '~/server/provider/sandbox/http';
+import { json, sandboxOf } from '~/server/provider/sandbox/http';
 
 // Sandbox provider: its authorization server metadata (RFC 8414 §3, the issuer's path after the well-known name).
-export const GET: APIRoute = () => json(sandboxMetadata());
+export const GET: APIRoute = (context) => json(sandboxOf(context).authorization.metadata());

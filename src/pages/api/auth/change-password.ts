@@ -8,6 +8,6 @@ import { changePasswordSchema } from '~/shared/validation';
 export const POST = handle(async (context) => {
   const user = requireUser(context);
   const payload = await parseJson(context, changePasswordSchema);
-  await changePassword(user, context.locals.sessionId!, context.locals.clientAddress, payload);
+  await changePassword(context.locals.portal, user, context.locals.sessionId!, context.locals.clientAddress, payload);
   return ok(null, { message: m.profile_password_changed() });
 });

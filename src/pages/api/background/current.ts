@@ -1,9 +1,8 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { deleteBackground } from '~/server/services/branding';
 import { m } from '~/paraglide/messages.js';
 
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await deleteBackground(), { message: m.branding_background_deleted() });
+  return ok(await context.locals.portal.branding.deleteBackground(), { message: m.branding_background_deleted() });
 });

@@ -1,9 +1,8 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { readBackgroundInfo } from '~/server/services/branding';
 
 // The admin screen's call; pages read the background on the server (the branding style of BareLayout.astro).
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await readBackgroundInfo());
+  return ok(await context.locals.portal.branding.readBackgroundInfo());
 });

@@ -1,12 +1,11 @@
 import { parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { setCardOpacity } from '~/server/services/branding';
 import { opacityPayloadSchema } from '~/shared/branding';
 import { m } from '~/paraglide/messages.js';
 
 export const PUT = handle(async (context) => {
   requireRole(context, 'admin');
   const { opacity } = await parseJson(context, opacityPayloadSchema);
-  return ok(await setCardOpacity(opacity), { message: m.branding_opacity_updated() });
+  return ok(await context.locals.portal.branding.setCardOpacity(opacity), { message: m.branding_opacity_updated() });
 });

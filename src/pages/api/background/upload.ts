@@ -1,12 +1,11 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { receiveImage } from '~/server/http/uploads';
-import { saveBackground } from '~/server/services/branding';
 import { BACKGROUND_UPLOAD } from '~/shared/branding';
 import { m } from '~/paraglide/messages.js';
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
-  const image = await receiveImage(context.request, BACKGROUND_UPLOAD);
-  return ok(await saveBackground(image), { message: m.branding_background_uploaded() });
+  const image = await receiveImage(context.request, BACKGROUND_UPLOAD, context.locals.portal.config.uploadsDir);
+  return ok(await context.locals.portal.branding.saveBackground(image), { message: m.branding_background_uploaded() });
 });

@@ -4,5 +4,5 @@ import { listAssignments } from '~/server/services/assignments';
 
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await listAssignments());
+  return ok(await listAssignments(context.locals.portal));
 });

@@ -8,5 +8,5 @@ import { m } from '~/paraglide/messages.js';
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const { consigneeIds, userId } = await parseJson(context, bulkAssignmentPayloadSchema);
-  return ok(await assignConsignees(userId, consigneeIds), { message: m.assignments_user_added_to_many() });
+  return ok(await assignConsignees(context.locals.portal, userId, consigneeIds), { message: m.assignments_user_added_to_many() });
 });

@@ -8,5 +8,5 @@ import { m } from '~/paraglide/messages.js';
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const { consigneeIds, userId } = await parseJson(context, bulkAssignmentPayloadSchema);
-  return ok(await replaceUsersOfConsignees(consigneeIds, userId), { message: m.assignments_users_replaced() });
+  return ok(await replaceUsersOfConsignees(context.locals.portal, consigneeIds, userId), { message: m.assignments_users_replaced() });
 });

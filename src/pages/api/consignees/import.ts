@@ -5,6 +5,6 @@ import { importResultMessage } from '~/shared/consignees';
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
-  const result = await importConsignees();
+  const result = await importConsignees(context.locals.portal);
   return ok(result, { message: importResultMessage(result) });
 });

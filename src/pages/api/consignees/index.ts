@@ -4,5 +4,5 @@ import { listConsignees } from '~/server/services/assignments';
 
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await listConsignees());
+  return ok(await listConsignees(context.locals.portal));
 });

@@ -4,5 +4,5 @@ import { readLastImport } from '~/server/services/consignees';
 
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await readLastImport());
+  return ok(await readLastImport(context.locals.portal));
 });

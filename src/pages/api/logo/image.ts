@@ -1,8 +1,7 @@
 import { imageResponse } from '~/server/http/images';
 import { handle } from '~/server/http/respond';
-import { openImage } from '~/server/services/branding';
 
 // Public: the sign-in page shows the logo.
 export const GET = handle(async (context) => {
-  return imageResponse(await openImage('logo', context.url.searchParams.get('v')), 'logo');
+  return imageResponse(await context.locals.portal.branding.openImage('logo', context.url.searchParams.get('v')), 'logo');
 });

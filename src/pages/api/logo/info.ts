@@ -1,9 +1,8 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { readLogoInfo } from '~/server/services/branding';
 
 // The admin screen's call; pages read the logo on the server (BrandLogo.astro).
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await readLogoInfo());
+  return ok(await context.locals.portal.branding.readLogoInfo());
 });

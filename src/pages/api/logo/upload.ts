@@ -1,12 +1,11 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { receiveImage } from '~/server/http/uploads';
-import { saveLogo } from '~/server/services/branding';
 import { LOGO_UPLOAD } from '~/shared/branding';
 import { m } from '~/paraglide/messages.js';
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
-  const image = await receiveImage(context.request, LOGO_UPLOAD);
-  return ok(await saveLogo(image), { message: m.branding_logo_uploaded() });
+  const image = await receiveImage(context.request, LOGO_UPLOAD, context.locals.portal.config.uploadsDir);
+  return ok(await context.locals.portal.branding.saveLogo(image), { message: m.branding_logo_uploaded() });
 });

@@ -6,6 +6,6 @@ import { packageSearchQuerySchema } from '~/shared/receipts';
 
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  const { trackingNumber } = parseQuery(context.url, packageSearchQuerySchema);
-  return ok(await searchPackageScans(user, trackingNumber));
+  const { trackingNumber } = parseQuery(context, packageSearchQuerySchema);
+  return ok(await searchPackageScans(context.locals.portal, user, trackingNumber));
 });

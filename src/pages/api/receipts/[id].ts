@@ -7,5 +7,5 @@ import { getReceipt } from '~/server/services/receipts';
 export const GET = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.validation_receipt_not_found);
-  return ok(await getReceipt(user, id));
+  return ok(await getReceipt(context.locals.portal, user, id));
 });

@@ -7,8 +7,8 @@ import { receiptExportQuerySchema } from '~/shared/receipts';
 /** Every receipt the list's filters match, as a CSV download (streamed). */
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  const query = parseQuery(context.url, receiptExportQuerySchema);
-  const { filename, body } = await exportReceipts(user, query);
+  const query = parseQuery(context, receiptExportQuerySchema);
+  const { filename, body } = await exportReceipts(context.locals.portal, user, query);
   return new Response(body, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',

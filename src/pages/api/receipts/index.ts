@@ -6,6 +6,6 @@ import { receiptQuerySchema } from '~/shared/receipts';
 
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  const query = parseQuery(context.url, receiptQuerySchema);
-  return okPage(await listReceipts(user, query), context.request);
+  const query = parseQuery(context, receiptQuerySchema);
+  return okPage(context, await listReceipts(context.locals.portal, user, query));
 });

@@ -6,7 +6,7 @@ import { CONNECTION_TEXTS } from '~/shared/tokens';
 /** The provider revokes the tokens first when it can; they are deleted either way. */
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  const result = await clearTokens();
+  const result = await clearTokens(context.locals.portal);
   const message = result.revocationError === null ? CONNECTION_TEXTS.cleared : CONNECTION_TEXTS.clearedWithoutRevocation(result.revocationError);
   return ok(result, { message });
 });

@@ -4,5 +4,5 @@ import { readTokenInfo } from '~/server/services/tokens';
 
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await readTokenInfo());
+  return ok(await readTokenInfo(context.locals.portal));
 });

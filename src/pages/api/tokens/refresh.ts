@@ -5,5 +5,5 @@ import { m } from '~/paraglide/messages.js';
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await refreshTokensNow(), { message: m.tokens_refreshed() });
+  return ok(await refreshTokensNow(context.locals.portal), { message: m.tokens_refreshed() });
 });

@@ -4,5 +4,5 @@ import { readTokenStatus } from '~/server/services/tokens';
 
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await readTokenStatus());
+  return ok(await readTokenStatus(context.locals.portal));
 });

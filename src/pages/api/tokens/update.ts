@@ -8,5 +8,5 @@ import { m } from '~/paraglide/messages.js';
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const payload = await parseJson(context, tokenUpdateSchema);
-  return ok(await updateTokensManually(payload), { message: m.tokens_updated() });
+  return ok(await updateTokensManually(context.locals.portal, payload), { message: m.tokens_updated() });
 });

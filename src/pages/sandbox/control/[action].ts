@@ -1,20 +1,22 @@
 import type { APIRoute } from 'astro';
-import { config } from '~/server/config';
-import { revokeAccessTokens } from '~/server/provider/sandbox/authorization';
-import { json, notFound } from '~/server/provider/sandbox/http';
-import { sandboxStore, setSandboxDown } from '~/server/provider/sandbox/state';
+import { json, notFound, sandboxOf } from '~/server/provider/sandbox/http';
+import type { Sandbox } from '~/server/provider/sandbox/state';
 
 /** Test and benchmark controls (SANDBOX_CONTROL=true only); docs/provider-api.md §3. */
-const actions = new Map<string, () => unknown>([
-  ['advance', () => sandboxStore().advance(Date.now())],
-  ['outage', () => (setSandboxDown(true), { down: true })],
-  ['recover', () => (setSandboxDown(false), { down: false })],
-  ['revoke', () => (revokeAccessTokens(), { revoked: true })],
-]);
-
-export const POST: APIRoute = ({ params }) => {
-  const action = config.sandboxControl ? actions.get(params.action ?? '') : undefined;
-  return action ? json(action()) : notFound();
+const ACTIONS: Readonly<Record<string, (sandbox: Sandbox) => unknown>> = {
+  advance: (sandbox) => sandbox.store().advance(sandbox.clock.now()),
+  outage: (sandbox) => ((sandbox.down = true), { down: true }),
+  recover: (sandbox) => ((sandbox.down = false), { down: false }),
+  revoke: (sandbox) => (sandbox.authorization.revokeAccessTokens(), { revoked: true }),
 };
 
-export const GET: APIRoute = ({ params }) => (config.sandboxControl && params.action === 'samples' ? json(sandboxStore().samples()) : notFound());
+export const POST: APIRoute = (context) => {
+  const sandbox = sandboxOf(context);
+  const action = sandbox.config.sandboxControl && Object.hasOwn(ACTIONS, context.params.action ?? '') ? ACTIONS[context.params.action!] : undefined;
+  return action ? json(action(sandbox)) : notFound();
+};
+
+export const GET: APIRoute = (context) => {
+  const sandbox = sandboxOf(context);
+  return sandbox.config.sandboxControl && context.params.action === 'samples' ? json(sandbox.store().samples()) : notFound();
+};

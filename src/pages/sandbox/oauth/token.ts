@@ -1,14 +1,14 @@
 import type { APIRoute } from 'astro';
 import { readBody } from '~/server/http/body';
-import { AppError } from '~/server/http/errors';
-import { answerTokenRequest } from '~/server/provider/sandbox/authorization';
-import { invalidRequest, json } from '~/server/provider/sandbox/http';
+import { AppError } from '~/server/errors';
+import { invalidRequest, json, sandboxOf } from '~/server/provider/sandbox/http';
 
 const FORM = 'application/x-www-form-urlencoded';
 const MAX_BODY_BYTES = 8_192;
 
 // Sandbox provider: the OAuth2 token endpoint (RFC 6749 §3.2, docs/provider-api.md §1).
-export const POST: APIRoute = async ({ request }) => {
+export const POST: APIRoute = async (context) => {
+  const { request } = context;
   if (!request.headers.get('content-type')?.toLowerCase().startsWith(FORM)) return invalidRequest(`The body must be ${FORM}`);
   let body: string;
   try {
@@ -17,6 +17,6 @@ export const POST: APIRoute = async ({ request }) => {
     if (!(error instanceof AppError)) throw error;
     return json({ error: 'invalid_request', error_description: error.message }, error.status);
   }
-  const answer = await answerTokenRequest(new URLSearchParams(body), request.headers.get('authorization'));
+  const answer = await sandboxOf(context).authorization.answerTokenRequest(new URLSearchParams(body), request.headers.get('authorization'));
   return json(answer.body, answer.status, { Pragma: 'no-cache', ...answer.headers });
 };

@@ -1,10 +1,10 @@
 import type { APIRoute } from 'astro';
-import { json, refuseDataRequest } from '~/server/provider/sandbox/http';
-import { sandboxStore } from '~/server/provider/sandbox/state';
+import { json, refuseDataRequest, sandboxOf } from '~/server/provider/sandbox/http';
 
 // Sandbox provider: every consignee (docs/provider-api.md §2).
-export const GET: APIRoute = async ({ request }) => {
-  const refusal = await refuseDataRequest(request);
+export const GET: APIRoute = async (context) => {
+  const sandbox = sandboxOf(context);
+  const refusal = await refuseDataRequest(sandbox, context.request);
   if (refusal) return refusal;
-  return json({ consignees: sandboxStore().consignees });
+  return json({ consignees: sandbox.store().consignees });
 };

@@ -1,6 +1,5 @@
 /** Answers of the sandbox's endpoints: plain JSON as the provider contract has it, not the portal's envelope. */
-import { checkBearerToken } from './authorization';
-import { isSandboxDown } from './state';
+import type { Sandbox } from './state';
 
 const OUTAGE_RETRY_SECONDS = 60;
 
@@ -13,12 +12,19 @@ export const notFound = () => json({ error: 'not_found' }, 404);
 export const invalidRequest = (description: string) => json({ error: 'invalid_request', error_description: description }, 400);
 
 /** What every data call passes first: the simulated outage, then the Bearer token (RFC 6750 §3). */
-export async function refuseDataRequest(request: Request): Promise<Response | null> {
-  if (isSandboxDown()) {
+export async function refuseDataRequest(sandbox: Sandbox, request: Request): Promise<Response | null> {
+  if (sandbox.down) {
     return json({ error: 'temporarily_unavailable', error_description: 'The sandbox provider is down (simulated outage)' }, 503, { 'Retry-After': String(OUTAGE_RETRY_SECONDS) });
   }
-  const bearer = await checkBearerToken(request.headers.get('authorization'));
+  const bearer = await sandbox.authorization.checkBearerToken(request.headers.get('authorization'));
   if (bearer === 'valid') return null;
   const challenge = bearer === 'missing' ? 'Bearer realm="sandbox"' : 'Bearer realm="sandbox", error="invalid_token", error_description="The access token is invalid, expired or revoked"';
   return json({ error: bearer === 'missing' ? 'invalid_request' : 'invalid_token' }, 401, { 'WWW-Authenticate': challenge });
+}
+
+/** The portal's sandbox: the middleware answers 404 to every sandbox path when there is none. */
+export function sandboxOf(context: { locals: App.Locals }): Sandbox {
+  const { sandbox } = context.locals.portal;
+  if (!sandbox) throw new Error('The sandbox is not running (PROVIDER is not sandbox)');
+  return sandbox;
 }

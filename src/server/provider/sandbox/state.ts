@@ -1,17 +1,41 @@
-/** The sandbox's process-wide state: its data (generated on first use) and the simulated outage. */
-import { config } from '../../config';
+/**
+ * The built-in sandbox provider of one portal: its data (generated on first use), the simulated
+ * outage, and its authorization server. The composition root makes one with PROVIDER=sandbox.
+ */
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { AppKeys } from '../../secrets';
+import { SandboxAuthorizationServer, type SandboxAuthorizationConfig } from './authorization';
 import { SandboxStore } from './store';
 
-let store: SandboxStore | undefined;
+export type SandboxConfig = SandboxAuthorizationConfig & Pick<Config, 'sandboxSeed' | 'sandboxReceipts' | 'sandboxChangeSeconds' | 'sandboxControl'>;
 
-export function sandboxStore(): SandboxStore {
-  return (store ??= new SandboxStore(config.sandboxSeed, config.sandboxReceipts, Date.now()));
-}
+export class Sandbox {
+  readonly authorization: SandboxAuthorizationServer;
+  /** The provider is "down" (the control endpoint's outage): data calls answer 503. */
+  down = false;
+  private data: SandboxStore | undefined;
 
-let down = false;
+  constructor(private readonly deps: { config: SandboxConfig; keys: Pick<AppKeys, 'sandboxAccessTokens' | 'sandboxRefreshTokens'>; clock: Clock }) {
+    this.authorization = new SandboxAuthorizationServer(deps);
+  }
 
-export const isSandboxDown = () => down;
+  get config(): SandboxConfig {
+    return this.deps.config;
+  }
 
-export function setSandboxDown(value: boolean): void {
-  down = value;
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  store(): SandboxStore {
+    return (this.data ??= new SandboxStore(this.deps.config.sandboxSeed, this.deps.config.sandboxReceipts, this.deps.clock.now()));
+  }
+
+  /** The data as it is now: change windows that have passed since the last look are applied first. */
+  currentStore(): SandboxStore {
+    const store = this.store();
+    store.catchUp(this.deps.clock.now(), this.deps.config.sandboxChangeSeconds * 1000);
+    return store;
+  }
 }

@@ -1,6 +1,7 @@
 import { parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
-import { inLocale, rememberLocale } from '~/server/http/locale';
+import { rememberLocale } from '~/server/http/locale-cookie';
+import { inLocale } from '~/server/locale';
 import { ok, handle } from '~/server/http/respond';
 import { readPreferences, savePreferences } from '~/server/services/users';
 import { m } from '~/paraglide/messages.js';
@@ -8,14 +9,14 @@ import { preferencesChangeSchema } from '~/shared/preferences';
 
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  return ok(await readPreferences(user.id, context.locals.locale));
+  return ok(await readPreferences(context.locals.portal, user.id, context.locals.locale));
 });
 
 /** Changes the named preferences; the answer already speaks the language chosen. */
 export const PUT = handle(async (context) => {
   const user = requireUser(context);
   const change = await parseJson(context, preferencesChangeSchema);
-  const preferences = await savePreferences(user.id, change, context.locals.locale);
-  if (change.locale) rememberLocale(context.cookies, change.locale);
+  const preferences = await savePreferences(context.locals.portal, user.id, change, context.locals.locale);
+  if (change.locale) rememberLocale(context.cookies, change.locale, context.locals.portal.config.isHttps);
   return inLocale(preferences.locale, () => ok(preferences, { message: m.preferences_saved() }));
 });

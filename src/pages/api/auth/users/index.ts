@@ -7,11 +7,11 @@ import { createUserSchema } from '~/shared/validation';
 
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await listUsers());
+  return ok(await listUsers(context.locals.portal));
 });
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const payload = await parseJson(context, createUserSchema);
-  return ok({ user: await createUser(payload) }, { status: 201, message: m.users_created() });
+  return ok({ user: await createUser(context.locals.portal, payload) }, { status: 201, message: m.users_created() });
 });

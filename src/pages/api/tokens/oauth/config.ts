@@ -4,5 +4,5 @@ import { readOAuthConfig } from '~/server/services/tokens';
 
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await readOAuthConfig());
+  return ok(await readOAuthConfig(context.locals.portal));
 });

@@ -1,12 +1,12 @@
 import type { APIRoute } from 'astro';
-import { json, notFound, refuseDataRequest } from '~/server/provider/sandbox/http';
-import { sandboxStore } from '~/server/provider/sandbox/state';
+import { json, notFound, refuseDataRequest, sandboxOf } from '~/server/provider/sandbox/http';
 
 // Sandbox provider: one receipt (docs/provider-api.md §2).
-export const GET: APIRoute = async ({ request, params }) => {
-  const refusal = await refuseDataRequest(request);
+export const GET: APIRoute = async (context) => {
+  const sandbox = sandboxOf(context);
+  const refusal = await refuseDataRequest(sandbox, context.request);
   if (refusal) return refusal;
-  const id = params.id ?? '';
-  const receipt = /^\d{1,9}$/.test(id) ? sandboxStore().receipt(Number(id)) : null;
+  const id = context.params.id ?? '';
+  const receipt = /^\d{1,9}$/.test(id) ? sandbox.store().receipt(Number(id)) : null;
   return receipt ? json(receipt) : notFound();
 };

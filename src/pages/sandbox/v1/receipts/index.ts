@@ -1,15 +1,15 @@
 import type { APIRoute } from 'astro';
-import { config } from '~/server/config';
-import { invalidRequest, json, refuseDataRequest } from '~/server/provider/sandbox/http';
-import { sandboxStore } from '~/server/provider/sandbox/state';
+import { invalidRequest, json, refuseDataRequest, sandboxOf } from '~/server/provider/sandbox/http';
 import { decodeCursor } from '~/server/provider/sandbox/store';
 
 const DEFAULT_LIMIT = 500;
 const MAX_LIMIT = 1000;
 
 // Sandbox provider: receipts changed after a cursor (docs/provider-api.md §2).
-export const GET: APIRoute = async ({ request, url }) => {
-  const refusal = await refuseDataRequest(request);
+export const GET: APIRoute = async (context) => {
+  const { request, url } = context;
+  const sandbox = sandboxOf(context);
+  const refusal = await refuseDataRequest(sandbox, request);
   if (refusal) return refusal;
   const since = url.searchParams.get('since');
   const cursor = since === null ? null : decodeCursor(since);
@@ -18,7 +18,5 @@ export const GET: APIRoute = async ({ request, url }) => {
   const limit = limitText === null ? DEFAULT_LIMIT : Number(limitText);
   if (!/^\d{1,4}$/.test(limitText ?? '1') || limit < 1 || limit > MAX_LIMIT) return invalidRequest(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
 
-  const store = sandboxStore();
-  store.catchUp(Date.now(), config.sandboxChangeSeconds * 1000);
-  return json(store.listChanges(cursor, limit));
+  return json(sandbox.currentStore().listChanges(cursor, limit));
 };

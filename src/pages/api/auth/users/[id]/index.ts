@@ -9,11 +9,11 @@ export const PUT = handle(async (context) => {
   const actor = requireRole(context, 'admin');
   const id = parseId(context.params.id, m.users_not_found);
   const payload = await parseJson(context, updateUserSchema);
-  return ok({ user: await updateUser(actor, id, payload) }, { message: m.users_updated() });
+  return ok({ user: await updateUser(context.locals.portal, actor, id, payload) }, { message: m.users_updated() });
 });
 
 export const DELETE = handle(async (context) => {
   const actor = requireRole(context, 'admin');
-  await deleteUser(actor, parseId(context.params.id, m.users_not_found));
+  await deleteUser(context.locals.portal, actor, parseId(context.params.id, m.users_not_found));
   return ok(null, { message: m.users_deleted() });
 });

@@ -9,6 +9,6 @@ export const PUT = handle(async (context) => {
   requireRole(context, 'admin');
   const id = parseId(context.params.id, m.users_not_found);
   const { newPassword } = await parseJson(context, resetPasswordSchema);
-  await resetPassword(id, newPassword);
+  await resetPassword(context.locals.portal, id, newPassword);
   return ok(null, { message: m.users_password_reset() });
 });

@@ -9,5 +9,5 @@ export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const userId = parseId(context.params.userId, m.users_not_found);
   const { consigneeIds } = await parseJson(context, consigneeIdsPayloadSchema);
-  return ok(await assignConsignees(userId, consigneeIds), { message: m.assignments_consignees_assigned() });
+  return ok(await assignConsignees(context.locals.portal, userId, consigneeIds), { message: m.assignments_consignees_assigned() });
 });

@@ -6,5 +6,5 @@ import { m } from '~/paraglide/messages.js';
 
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await listUserConsignees(parseId(context.params.userId, m.users_not_found)));
+  return ok(await listUserConsignees(context.locals.portal, parseId(context.params.userId, m.users_not_found)));
 });

@@ -1,4 +1,7 @@
-/** The one application error: an `errorType` of design.md with its HTTP status. */
+/**
+ * The one application error: what went wrong, in the reader's language, and the `errorType` of the
+ * API's envelope with the HTTP status it is answered with (the API's contract, README.md "API").
+ */
 import type { FieldIssue } from '~/shared/validation';
 
 const ERROR_STATUS = {

@@ -1,0 +1,196 @@
+/**
+ * The composition root: one portal, made from its configuration. It builds and owns everything that
+ * has state or timers (the database, the caches, the provider's client, the sync, the outbox, the
+ * mail, the sandbox) and hands them to the services, which hold none of their own. server.mjs makes
+ * one and passes it to every request as `locals.portal`; in-process tests make their own, with a
+ * clock they move. docs/architecture.md explains the whole.
+ */
+import { systemClock, type Clock } from './clock';
+import type { Config } from './config';
+import { Database } from './db/database';
+import { migrateDatabase } from './db/migrate';
+import { AnswerEncodings } from './http/respond';
+import { FirstPaint } from './http/first-paint-css';
+import { QueryCache } from './http/body';
+import { Mailer } from './mail/mailer';
+import { HttpProviderClient } from './provider/client';
+import { ProviderDiscovery } from './provider/discovery';
+import { Sandbox } from './provider/sandbox/state';
+import { deriveAppKeys, readAppSecret, type AppKeys } from './secrets';
+import { BrandingStore } from './services/branding';
+import { prepareSandboxPortal } from './services/demo';
+import { LoginLimiter } from './services/login-limiter';
+import { MirrorSchedule } from './services/mirror-schedule';
+import { MirrorFollower } from './services/mirror-version';
+import { Outbox } from './services/outbox';
+import { PasswordHasher } from './services/passwords';
+import { ProviderTokenStore } from './services/provider-tokens';
+import { ReceiptIndex } from './services/receipt-order';
+import { createAssignmentCache, type AssignmentCache } from './services/receipts';
+import { ResponseCache } from './services/response-cache';
+import { createSessionCache, purgeExpiredSessions, type SessionCache } from './services/sessions';
+import { SyncRunner } from './services/sync';
+import { LastSyncTime } from './services/sync-state';
+import { ensureFirstAdmin } from './services/users';
+import { SingleFlight } from './single-flight';
+import type { ImportResult } from '~/shared/consignees';
+
+const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
+
+export interface PortalOptions {
+  /** The time the portal's rules go by; the system clock unless a test brings its own. */
+  clock?: Clock;
+  /**
+   * Background work: the scheduled syncs (and the first one), following other processes' syncs, the
+   * outbox's polling, housekeeping. In-process tests that drive each step themselves turn it off.
+   */
+  background?: boolean;
+  /** Where the built client assets are (the first-paint rules are read from them). */
+  clientDir?: string;
+}
+
+export interface Portal {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly db: Database;
+  readonly keys: AppKeys;
+  readonly passwords: PasswordHasher;
+  readonly loginLimiter: LoginLimiter;
+  readonly sessionCache: SessionCache;
+  readonly assignmentCache: AssignmentCache;
+  readonly receiptIndex: ReceiptIndex;
+  readonly responseCache: ResponseCache;
+  readonly lastSync: LastSyncTime;
+  readonly mirror: MirrorFollower;
+  readonly syncRuns: SyncRunner;
+  readonly mailer: Mailer;
+  readonly outbox: Outbox;
+  readonly branding: BrandingStore;
+  readonly discovery: ProviderDiscovery;
+  readonly tokenStore: ProviderTokenStore;
+  readonly provider: HttpProviderClient;
+  /** The built-in sandbox provider, with PROVIDER=sandbox; null otherwise. */
+  readonly sandbox: Sandbox | null;
+  readonly consigneeImports: SingleFlight<ImportResult>;
+  readonly queries: QueryCache;
+  readonly answerEncodings: AnswerEncodings;
+  readonly firstPaint: FirstPaint;
+  /**
+   * Connects the database, migrates it and makes the first admin: then the portal can answer. With
+   * `background`, the scheduled work starts too; in sandbox mode the first sync asks this very server,
+   * so call it once the server listens (its requests wait for `ready`).
+   */
+  start(): Promise<void>;
+  /** Settles once start() has (and rejects if it failed): what requests wait for. */
+  readonly ready: Promise<void>;
+  /**
+   * A clean stop: no new syncs or e-mails, the sync's page and the outbox's batch finished, then the
+   * database closed once `requestsDone` settles.
+   */
+  stop(requestsDone?: Promise<void>): Promise<void>;
+}
+
+export function createPortal(config: Config, options: PortalOptions = {}): Portal {
+  const clock = options.clock ?? systemClock;
+  const background = options.background ?? true;
+  const db = new Database(config);
+  const keys = deriveAppKeys(readAppSecret(config));
+  const passwords = new PasswordHasher(config.passwordHashCost);
+  const responseCache = new ResponseCache();
+  const receiptIndex = new ReceiptIndex(db);
+  const lastSync = new LastSyncTime(db);
+  const mirror = new MirrorFollower({ db, receiptIndex, responseCache });
+  const mailer = new Mailer(config);
+  const outbox = new Outbox({ db, clock, config, mailer });
+  const discovery = new ProviderDiscovery(config);
+  const tokenStore = new ProviderTokenStore({ db, clock, key: keys.providerTokens });
+  const provider = new HttpProviderClient({ config, discovery, clock, tokenStore });
+  const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
+  const syncRuns = new SyncRunner({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox });
+
+  const parts = {
+    config,
+    clock,
+    db,
+    keys,
+    passwords,
+    loginLimiter: new LoginLimiter({ db, config, clock }),
+    sessionCache: createSessionCache(db),
+    assignmentCache: createAssignmentCache(db),
+    receiptIndex,
+    responseCache,
+    lastSync,
+    mirror,
+    syncRuns,
+    mailer,
+    outbox,
+    branding: new BrandingStore({ db, clock, config }),
+    discovery,
+    tokenStore,
+    provider,
+    sandbox,
+    consigneeImports: new SingleFlight<ImportResult>(),
+    queries: new QueryCache(),
+    answerEncodings: new AnswerEncodings(),
+    firstPaint: new FirstPaint(options.clientDir),
+  };
+
+  const schedule = new MirrorSchedule({
+    config,
+    syncRuns,
+    mirror,
+    prepare: async () => {
+      discovery.start();
+      if (sandbox) await prepareSandboxPortal({ ...parts, sandbox });
+    },
+  });
+  let housekeeping: NodeJS.Timeout | undefined;
+  const keepHouse = async () => {
+    await purgeExpiredSessions(parts);
+    await parts.loginLimiter.purgeOldLoginAttempts();
+  };
+
+  let startReady!: () => void;
+  let failReady!: (error: unknown) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    startReady = resolve;
+    failReady = reject;
+  });
+  // Nobody may be waiting yet; a failed start is reported by start() itself.
+  ready.catch(() => {});
+
+  return {
+    ...parts,
+    ready,
+    async start() {
+      try {
+        if (sandbox) {
+          console.warn('PROVIDER=sandbox: /sandbox serves generated demo data through a built-in imitation of the logistics provider; do not expose this portal as it is (set PROVIDER=http for real data).');
+        }
+        await db.connect();
+        await db.oneStartAtATime(async () => {
+          await migrateDatabase(db.sequelize);
+          await ensureFirstAdmin(parts);
+        });
+        await passwords.prepareDecoy();
+        await keepHouse();
+        if (background) {
+          housekeeping = setInterval(() => keepHouse().catch((error) => console.error('Housekeeping failed:', error)), HOUSEKEEPING_INTERVAL_MS).unref();
+          outbox.start();
+          schedule.start();
+        }
+        startReady();
+      } catch (error) {
+        failReady(error);
+        throw error;
+      }
+    },
+    async stop(requestsDone = Promise.resolve()) {
+      clearInterval(housekeeping);
+      discovery.stop();
+      await Promise.all([schedule.stop(), outbox.stop(), requestsDone]);
+      mailer.close();
+      await db.close();
+    },
+  };
+}
