@@ -20,6 +20,8 @@ function portal(port: number, name: string, env: Record<string, string> = {}) {
       UPLOADS_DIR: `${runDir}/${name}/uploads`,
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       DEMO_USERS: 'false',
+      // bcrypt's lowest cost: the browser tests create and sign in many users.
+      PASSWORD_HASH_COST: '4',
       ...env,
     },
   };

@@ -1,25 +1,36 @@
+/**
+ * The test tiers (docs/architecture.md "Tests"): unit (pure logic), in-process (a real portal in the
+ * test process: services, the HTTP API and the pages, no build), process (the built server as its own
+ * process: start-up, shutdown, several processes, what only the build makes, the command-line tools).
+ * Each tier on SQLite; the tests of the database layer again on PostgreSQL (the -pg projects, which set
+ * TEST_DATABASE=postgres). Astro's Vite configuration compiles the .astro pages the in-process tier renders.
+ */
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { getViteConfig } from 'astro/config';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
-export default defineConfig({
+/** Tests that touch what differs between the databases: queries, migrations, search and sort, locking, leases, several processes. */
+const DATABASE_TESTS = ['tests/in-process/database/**/*.test.ts'];
+const DATABASE_PROCESS_TESTS = ['tests/process/database/**/*.test.ts'];
+
+// In-process tests mostly wait on their portals' I/O: more workers than cores keep both cores busy.
+const inProcess = { environment: 'node' as const, testTimeout: 20_000, hookTimeout: 60_000, maxWorkers: 4 };
+const spawned = { environment: 'node' as const, testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 2 };
+
+export default getViteConfig({
   resolve: { alias: { '~': src } },
   test: {
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
-      {
-        extends: true,
-        test: {
-          name: 'api',
-          include: ['tests/api/**/*.test.ts'],
-          environment: 'node',
-          // Each file starts its own portal on a fresh database; bcrypt at cost 12 is deliberately slow.
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          maxWorkers: 2,
-        },
-      },
+      // Run together (test:fast, test:pg), projects of different worker counts go one after another, in this order.
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'in-process', include: ['tests/in-process/**/*.test.ts'], env: { TEST_DATABASE: 'sqlite' }, ...inProcess, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'in-process-pg', include: DATABASE_TESTS, env: { TEST_DATABASE: 'postgres' }, ...inProcess, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'process', include: ['tests/process/**/*.test.ts'], env: { TEST_DATABASE: 'sqlite' }, ...spawned, sequence: { groupOrder: 3 } } },
+      { extends: true, test: { name: 'process-pg', include: DATABASE_PROCESS_TESTS, env: { TEST_DATABASE: 'postgres' }, ...spawned, sequence: { groupOrder: 4 } } },
     ],
   },
-});
+} as Parameters<typeof getViteConfig>[0],
+  // Pages render as the build renders them, without the dev toolbar's source annotations.
+  { devToolbar: { enabled: false } },
+);

@@ -55,6 +55,8 @@ const portal = await startPortal({
   MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
   // Behind a proxy, as in production: the sign-in figures send each person's address in X-Forwarded-For.
   TRUST_PROXY: 'true',
+  // Production's bcrypt cost, which the tests lower.
+  PASSWORD_HASH_COST: '12',
 });
 try {
   const syncLine = await waitForOutput(/Receipt mirror: full sync of (\d+) receipts in ([\d.]+) s/, 300_000);

@@ -1,4 +1,4 @@
-// Adds up the unit, API (SQLite and PostgreSQL) and browser test results of `npm test` into one closing line.
+// Adds up the results of every tier of `npm test` (unit, in-process, process, PostgreSQL, browser) into one closing line.
 import { existsSync, readFileSync } from 'node:fs';
 
 const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
@@ -6,10 +6,10 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-for (const suite of ['unit', 'api', 'api-pg']) {
-  // The PostgreSQL leg is skipped on a machine without PostgreSQL (scripts/test-api-pg.mjs said so).
-  if (suite === 'api-pg' && !existsSync(`.tmp/results/${suite}.json`)) {
-    console.log('api-pg: skipped (no PostgreSQL server)');
+for (const suite of ['unit', 'in-process', 'process', 'pg']) {
+  // The PostgreSQL leg is skipped on a machine without PostgreSQL (scripts/test-pg.mjs said so).
+  if (suite === 'pg' && !existsSync(`.tmp/results/${suite}.json`)) {
+    console.log('pg: skipped (no PostgreSQL server)');
     continue;
   }
   const result = read(`.tmp/results/${suite}.json`);

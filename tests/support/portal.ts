@@ -1,17 +1,15 @@
 /**
  * Starts the built portal (`node server.mjs`) as its own process on a fresh database and a free port,
- * the way a user runs it. Used by the API tests and the benchmark. The database is a SQLite file in
- * the portal's folder, or, with TEST_DATABASE_URL (a PostgreSQL server's URL; the role needs
- * CREATEDB), a throwaway database of its own on that server, created on start and dropped on stop.
+ * the way a user runs it. Used by the spawned-process tests and the benchmark. The database is a SQLite
+ * file in the portal's folder, or a throwaway PostgreSQL database (tests/support/test-database.ts).
  * A second process may join a portal's folder and database (`alongside`), as a scaled-out portal runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { createTestDatabase, dropTestDatabase, testPostgresUrl } from './test-database';
 
 export const ADMIN_PASSWORD = 'admin-password-1';
 
@@ -56,55 +54,10 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The PostgreSQL server to run on: TEST_DATABASE_URL (API tests) or BENCH_DATABASE_URL (benchmark); SQLite without. */
-export const testPostgresUrl = process.env.TEST_DATABASE_URL || process.env.BENCH_DATABASE_URL || null;
+export { testPostgresUrl };
 
-/** Where a portal folder's PostgreSQL database is named, so a restart on the folder finds it again. */
-const DATABASE_NAME_FILE = 'postgres-database';
-
-async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: testPostgresUrl! });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The folder's database: its SQLite file, or its PostgreSQL database, created the first time. */
-async function databaseOf(dir: string): Promise<string> {
-  if (!testPostgresUrl) return `sqlite:${path.join(dir, 'portal.sqlite')}`;
-  const nameFile = path.join(dir, DATABASE_NAME_FILE);
-  let name = await readFile(nameFile, 'utf8').catch(() => null);
-  if (!name) {
-    name = `portal_test_${randomBytes(6).toString('hex')}`;
-    await onServer((client) => client.query(`CREATE DATABASE "${name}"`));
-    await writeFile(nameFile, name);
-  }
-  const url = new URL(testPostgresUrl);
-  url.pathname = `/${name}`;
-  return url.href;
-}
-
-async function dropDatabaseOf(dir: string): Promise<void> {
-  if (!testPostgresUrl) return;
-  const name = await readFile(path.join(dir, DATABASE_NAME_FILE), 'utf8').catch(() => null);
-  if (!name) return;
-  // Not WITH (FORCE): that refuses when an autovacuum worker is in the database (it belongs to no role
-  // we may signal), while a plain DROP stops autovacuum itself. The portal has exited by now; a
-  // connection still closing is waited out.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}"`));
-      return;
-    } catch (error) {
-      const inUse = (error as { code?: string }).code === '55006';
-      if (!inUse || attempt === 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-    }
-  }
-}
+const databaseOf = createTestDatabase;
+const dropDatabaseOf = (dir: string) => dropTestDatabase(dir);
 
 /** A fresh portal folder with its (empty) database, for portals started on it later (`dir` of StartOptions), one or several at once. */
 export async function newPortalFolder(): Promise<{ dir: string; databaseUrl: string }> {
@@ -157,6 +110,8 @@ async function spawnPortal(env: Record<string, string>, { dir, databaseUrl, port
       UPLOADS_DIR: path.join(dir, 'uploads'),
       ADMIN_PASSWORD,
       DEMO_USERS: 'false',
+      // bcrypt's lowest cost keeps the tests fast; the tests of the cost itself, and the benchmark, set 12.
+      PASSWORD_HASH_COST: '4',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

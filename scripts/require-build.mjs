@@ -1,0 +1,25 @@
+// Before the tiers that run the built server (tests/process, the browser tests): builds when dist/ is
+// older than anything it is built from, so that no test runs against a build of older code.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const BUILT = 'dist/server/entry.mjs';
+const SOURCES = ['src', 'db', 'messages', 'public', 'project.inlang', 'astro.config.mjs', 'server.mjs', 'package.json'];
+/** Written by the build itself: no reason to build again. */
+const GENERATED = [path.join('src', 'paraglide')];
+
+function newestChange(entry) {
+  if (GENERATED.includes(entry) || !existsSync(entry)) return 0;
+  const stats = statSync(entry);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return Math.max(stats.mtimeMs, ...readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
+}
+
+const builtAt = existsSync(BUILT) ? statSync(BUILT).mtimeMs : 0;
+const stale = SOURCES.find((entry) => newestChange(entry) > builtAt);
+if (stale) {
+  console.log(builtAt ? `dist/ is older than ${stale}: building first.` : 'No build yet: building first.');
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  process.exit(build.status ?? 1);
+}

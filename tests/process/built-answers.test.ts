@@ -1,0 +1,51 @@
+/**
+ * What only the built server makes (server.mjs and the build): the compression of uncached answers
+ * beside the cached ones' own, and the pages' Content-Security-Policy.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../support/api-client';
+import { signedInAdmin, waitForMirror } from '../support/api-steps';
+import { startPortal, type Portal } from '../support/portal';
+import { authorizeParams, CLIENT_ID, pkcePair, sandboxGet } from '../support/sandbox-steps';
+
+let portal: Portal;
+let admin: ApiClient;
+
+beforeAll(async () => {
+  portal = await startPortal({ SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '300' });
+  admin = await signedInAdmin(portal);
+  await waitForMirror(admin);
+});
+
+afterAll(async () => {
+  await portal?.stop();
+});
+
+describe('response cache', () => {
+  it('when a browser accepts several encodings alike, then a cached answer is compressed as the uncached one was (brotli)', async () => {
+    const query = '/api/receipts?sortBy=number&page=3';
+    const chrome = { headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' } };
+    const first = await admin.get(query, chrome);
+    const second = await admin.get(query, chrome);
+    expect(second.body.meta.cached).toBe(true);
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(second.headers.get('content-encoding')).toBe('br');
+    expect(second.body.data).toEqual(first.body.data);
+  });
+});
+
+describe("the sandbox's consent page", () => {
+  it('when the authorize URL is valid, then the page names the client and the scope and offers Authorize and Deny, without React', async () => {
+    const { status, headers, body } = await sandboxGet(portal, `/oauth/authorize?${authorizeParams(portal, pkcePair().challenge)}`);
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toContain('text/html');
+    expect(body).toContain('Authorize Freight Portal');
+    expect(body).toContain(CLIENT_ID);
+    expect(body).toContain('receipts');
+    expect(body).toMatch(/<button[^>]*value="authorize"[^>]*>Authorize<\/button>/);
+    expect(body).toMatch(/<button[^>]*value="deny"[^>]*>Deny<\/button>/);
+    expect(body).toMatch(/<form method="post"/);
+    expect(body).not.toContain('astro-island');
+    expect(headers.get('content-security-policy')).toContain("form-action 'self'");
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Simultaneous sign-ins: bursts of password checks neither fail, nor stall the other requests, nor
+ * let parallel guesses past the limit, nor count correct sign-ins as failures. One client address (and
+ * one username) may have 4 checks under way; more are refused at once, uncounted, and the checks take
+ * turns between addresses, so one address's guesses never hold up another's sign-in. The portal sits
+ * behind a trusted proxy here (TRUST_PROXY): each request says its client address in X-Forwarded-For.
+ */
+import bcrypt from 'bcrypt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPortal, type Portal } from '../support/portal';
+import { ApiClient, type ApiResponse } from '../support/api-client';
+import { createUser, signedInAdmin, waitForMirror, type TestUser } from '../support/api-steps';
+
+const BURST = 30;
+const DEMO_PASSWORD = 'demo-password-1';
+/** design budget on a 2-core machine of its own: the hash work of the burst (about 4 s) and some room. */
+const BURST_BUDGET_MS = 6_000;
+/** Checks one address or one username may have under way at once (src/server/services/login-limiter.ts). */
+const IN_FLIGHT = 4;
+/** How much longer another address's correct sign-in may take while one address floods the portal. */
+const FAIRNESS_BUDGET_MS = 1_000;
+
+let portal: Portal;
+let customer: ApiClient;
+let carol: TestUser;
+
+const ATTACKER = '203.0.113.66';
+/** A distinct client address per index, as many people's browsers would have. */
+const addressOf = (index: number) => `198.51.100.${index + 1}`;
+
+function attempt(username: string, password: string, address = addressOf(200)): Promise<ApiResponse> {
+  return new ApiClient(portal).post('/api/auth/login', { username, password }, { headers: { 'X-Forwarded-For': address } });
+}
+
+beforeAll(async () => {
+  // Production's bcrypt cost: the budgets here are about the time password checks take.
+  portal = await startPortal({ SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '300', DEMO_USERS: 'true', DEMO_PASSWORD, TRUST_PROXY: 'true', PASSWORD_HASH_COST: '12' });
+  const admin = await signedInAdmin(portal);
+  await waitForMirror(admin);
+  carol = await createUser(admin, 'carol');
+  customer = new ApiClient(portal);
+  expect((await customer.post('/api/auth/login', { username: 'demo', password: DEMO_PASSWORD }, { headers: { 'X-Forwarded-For': addressOf(201) } })).status).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  await portal?.stop();
+});
+
+/**
+ * What the burst's hash work alone takes on this machine right now, two checks at a time as the server
+ * runs them. On a machine busy with other work the budget grows with it, and only with it.
+ */
+async function hashWorkMs(): Promise<number> {
+  const hash = await bcrypt.hash('calibration', 12);
+  const started = performance.now();
+  await Promise.all([bcrypt.compare('wrong-1', hash), bcrypt.compare('wrong-2', hash)]);
+  return ((performance.now() - started) * BURST) / 2;
+}
+
+async function timed<T>(work: Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = performance.now();
+  const result = await work;
+  return { result, ms: performance.now() - started };
+}
+
+const statusCounts = (responses: ApiResponse[]) =>
+  responses.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+
+describe('a burst of sign-ins', () => {
+  it(`when ${BURST} people sign in wrongly at once, each from their own address, then all answer 401 within 6 s (on a machine of its own) and a customer's list answers within 1 s meanwhile`, async () => {
+    const budget = Math.max(BURST_BUDGET_MS, 1.5 * (await hashWorkMs()));
+    const burst = timed(Promise.all(Array.from({ length: BURST }, (_, index) => attempt(`burst-${index}`, `wrong-password-${index}`, addressOf(index)))));
+    // Once the burst is queued on the server's password checks.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const list = await timed(customer.get('/api/receipts'));
+    const { result: responses, ms } = await burst;
+    console.log(`burst of ${BURST} names: ${JSON.stringify(statusCounts(responses))} in ${Math.round(ms)} ms (budget ${Math.round(budget)} ms); customer's list ${Math.round(list.ms)} ms`);
+    expect(statusCounts(responses)).toEqual({ 401: BURST });
+    expect(ms).toBeLessThan(budget);
+    expect(list.result.status).toBe(200);
+    expect(list.result.body.data.length).toBeGreaterThan(0);
+    expect(list.ms).toBeLessThan(1_000);
+  }, 120_000);
+
+  it(`when ${BURST} wrong sign-ins for one name come from one address at once, then ${IN_FLIGHT} are checked (401) and the rest answer 429 at once, uncounted: the right password still signs in`, async () => {
+    const target = await createUser(await signedInAdmin(portal), 'one-target');
+    const { result: responses } = await timed(Promise.all(Array.from({ length: BURST }, (_, index) => attempt(target.username, `wrong-password-${index}`, ATTACKER))));
+    console.log(`burst of ${BURST} for one name: ${JSON.stringify(statusCounts(responses))}`);
+    expect(statusCounts(responses)).toEqual({ 401: IN_FLIGHT, 429: BURST - IN_FLIGHT });
+    for (const refused of responses.filter((response) => response.status === 429)) {
+      expect(refused.body).toMatchObject({ success: false, errorType: 'RATE_LIMITED', retryAfter: 1 });
+      expect(refused.headers.get('retry-after')).toBe('1');
+    }
+    // 4 failures counted, under the limit of 5: the refused ones counted nothing.
+    expect((await attempt(target.username, target.password, ATTACKER)).status).toBe(200);
+  });
+
+  it(`when one name is guessed from ${BURST} addresses at once, then no more than ${IN_FLIGHT} of the guesses are checked at a time`, async () => {
+    const responses = await Promise.all(Array.from({ length: BURST }, (_, index) => attempt('spread-target', `wrong-password-${index}`, addressOf(index))));
+    expect(statusCounts(responses)).toEqual({ 401: IN_FLIGHT, 429: BURST - IN_FLIGHT });
+  });
+
+  it(`when 8 correct sign-ins for one user arrive at once, then ${IN_FLIGHT} succeed, the others are asked to retry in a second, and retrying succeeds`, async () => {
+    const responses = await Promise.all(Array.from({ length: 8 }, () => attempt(carol.username, carol.password)));
+    expect(statusCounts(responses)).toEqual({ 200: IN_FLIGHT, 429: 8 - IN_FLIGHT });
+    expect((await attempt(carol.username, carol.password)).status).toBe(200);
+  });
+});
+
+describe('fairness between addresses', () => {
+  it(`when one address sends 60 wrong guesses in parallel, then a correct sign-in from another address takes at most ${FAIRNESS_BUDGET_MS} ms longer than on its own`, async () => {
+    const alone = [];
+    for (let run = 0; run < 3; run++) alone.push((await timed(attempt(carol.username, carol.password, addressOf(50)))).ms);
+    const ownCheck = Math.min(...alone);
+
+    const guesses = Promise.all(Array.from({ length: 60 }, (_, index) => attempt(`flood-${index}`, `wrong-password-${index}`, ATTACKER)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const { result, ms } = await timed(attempt(carol.username, carol.password, addressOf(50)));
+    const flood = statusCounts(await guesses);
+    console.log(`60 guesses from one address: ${JSON.stringify(flood)}; a correct sign-in from another address took ${Math.round(ms)} ms (alone ${Math.round(ownCheck)} ms)`);
+    expect(result.status).toBe(200);
+    expect(ms - ownCheck).toBeLessThanOrEqual(FAIRNESS_BUDGET_MS);
+    expect(flood).toEqual({ 401: IN_FLIGHT, 429: 60 - IN_FLIGHT });
+  }, 60_000);
+});

@@ -1,0 +1,63 @@
+/**
+ * The database a test's portal runs on: a SQLite file in its folder, or, when the test run is on
+ * PostgreSQL (TEST_DATABASE=postgres, as the PostgreSQL projects set it), a throwaway database of its
+ * own on the server of TEST_DATABASE_URL (the role needs CREATEDB), created on start and dropped on stop.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+
+export const DEFAULT_TEST_DATABASE_URL = 'postgres://portal:portal@127.0.0.1:5432/postgres';
+
+/** The PostgreSQL server to run on, when this run is on PostgreSQL; null for SQLite. */
+export const testPostgresUrl =
+  process.env.TEST_DATABASE === 'postgres' ? process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL : process.env.BENCH_DATABASE_URL || null;
+
+/** Where a portal folder's PostgreSQL database is named, so a restart on the folder finds it again. */
+const DATABASE_NAME_FILE = 'postgres-database';
+
+async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: testPostgresUrl! });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The folder's database URL: its SQLite file, or its PostgreSQL database, created the first time. */
+export async function createTestDatabase(dir: string): Promise<string> {
+  if (!testPostgresUrl) return `sqlite:${path.join(dir, 'portal.sqlite')}`;
+  const nameFile = path.join(dir, DATABASE_NAME_FILE);
+  let name = await readFile(nameFile, 'utf8').catch(() => null);
+  if (!name) {
+    name = `portal_test_${randomBytes(6).toString('hex')}`;
+    await onServer((client) => client.query(`CREATE DATABASE "${name}"`));
+    await writeFile(nameFile, name);
+  }
+  const url = new URL(testPostgresUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+/** Drops the folder's PostgreSQL database, if it has one (a SQLite file goes with the folder). */
+export async function dropTestDatabase(dir: string, databaseUrl?: string): Promise<void> {
+  if (!testPostgresUrl || databaseUrl?.startsWith('sqlite:')) return;
+  const name = await readFile(path.join(dir, DATABASE_NAME_FILE), 'utf8').catch(() => null);
+  if (!name) return;
+  // Not WITH (FORCE): that refuses when an autovacuum worker is in the database (it belongs to no role
+  // we may signal), while a plain DROP stops autovacuum itself. The portal has stopped by now; a
+  // connection still closing is waited out.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}"`));
+      return;
+    } catch (error) {
+      const inUse = (error as { code?: string }).code === '55006';
+      if (!inUse || attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}
