@@ -114,6 +114,7 @@ function positiveInteger(name: string, fallback: number, max: number) {
 }
 
 /** Control characters (a NUL byte and the like) have no place in a search; refused with a clear message. */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const noControlCharacters = (message: () => string) => z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), { error: message });
 
 /** The tracking rule of spec section 5, shared by the receipts filter and the package look-up. */

@@ -55,7 +55,7 @@ describe('the outbox across a restart', () => {
     const received = smtp.messages.length;
     portal = await startPortal(env, { dir: portal.dir });
 
-    const [sent] = await eventually(outbox, (rows) => rows[0]?.sentAt != null, 20_000);
+    const [sent] = await eventually(outbox, (rows) => rows[0]?.sentAt !== null && rows[0]?.sentAt !== undefined, 20_000);
     expect(sent!.id).toBe(refused!.id);
     expect(sent!.sentAt).not.toBeNull();
     expect(smtp.messages[received]!.text).toContain('The status of these receipts has changed:');

@@ -1,5 +1,4 @@
 /** Shared steps of the API tests of both tiers: arranging users through the real API, and reading the database. */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';

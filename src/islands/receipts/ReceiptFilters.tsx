@@ -45,6 +45,7 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
     if (typedSearch !== searchText) props.onSearchText(typedSearch);
     const typedTracking = trackingInput.current!.value;
     if (typedTracking !== trackingText) props.onTrackingText(typedTracking);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration: later typing reaches the handlers itself
   }, []);
 
   const submitSearch = (event: SubmitEvent<HTMLFormElement>) => {

@@ -83,6 +83,7 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
     if (!lastSyncedAt || fetching || document.hidden || !shouldRecheck(lastSyncedAt, answeredAt.current, now, syncIntervalSeconds)) return;
     answeredAt.current = now;
     list.refetch();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the clock's tick asks; a new answer or sync time alone must not refetch
   }, [now]);
 
   /** Shows the list for `next` and records it in the page URL as a new history entry. */
@@ -120,6 +121,7 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
     if (typedSearch === query.search) return;
     const timer = setTimeout(() => refine({ search: typedSearch }), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- refine is made anew each render; the typed text and the query decide
   }, [typedSearch, query]);
 
   function clearTracking(): void {
@@ -165,7 +167,9 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
   useEffect(() => {
     const receiptId = takeEarlyMapClick();
     const receipt = answer?.data.find((candidate) => String(candidate.id) === receiptId);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- once, at hydration: a tap the server-rendered page recorded
     if (receipt) showMap(receipt);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration
   }, []);
 
   return (

@@ -61,6 +61,7 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
   }, []);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the status is fetched from the server, then polled
     if (!initialStatus) void load();
     const timer = setInterval(() => void load(), TOKEN_STATUS_POLL_MS);
     return () => clearInterval(timer);

@@ -4,13 +4,13 @@
  * within RECENT_ROWS_MAX_AGE_MS.
  */
 import { LRUCache } from 'lru-cache';
-import type { ModelStatic, Transaction } from 'sequelize';
+import type { Model, ModelStatic, Transaction } from 'sequelize';
 
 export const RECENT_ROWS_MAX_AGE_MS = 1_000;
 
 type WriteHook = 'afterSave' | 'afterDestroy' | 'afterBulkCreate' | 'afterBulkUpdate' | 'afterBulkDestroy';
 
-export class RecentRows<K extends {}, V extends {}> {
+export class RecentRows<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
   private readonly rows = new LRUCache<K, V>({ max: 10_000, ttl: RECENT_ROWS_MAX_AGE_MS });
   /** Counts forgets: a read that a forget overtook is answered but not kept. */
   private forgets = 0;
@@ -26,7 +26,7 @@ export class RecentRows<K extends {}, V extends {}> {
   }
 
   /** Forgets every copy after each such write, and again once its transaction commits: a read in between may have kept the old row. */
-  forgetOnWrite(model: ModelStatic<any>, hooks: readonly WriteHook[]): void {
+  forgetOnWrite(model: ModelStatic<Model>, hooks: readonly WriteHook[]): void {
     for (const hook of hooks) {
       model.addHook(hook, (...hookArguments: unknown[]) => {
         this.forgetAll();

@@ -118,6 +118,7 @@ function uploadError(error: unknown, rules: UploadRules): unknown {
 
 /** The sender's file name as a label: no folders, no control characters, a bounded length. */
 function displayName(originalFilename: string | null, extension: ImageExtension): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it removes
   const name = (originalFilename ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return (name || `image.${extension}`).slice(0, ORIGINAL_NAME_MAX);
 }

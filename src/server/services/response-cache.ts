@@ -43,7 +43,7 @@ export class ResponseCache {
   }
 
   /** The cached value for `key`, or one computed now and kept unless a clear came meanwhile. */
-  private async computeOnce<V extends {}>(cache: LRUCache<string, V>, key: string, compute: () => Promise<V>): Promise<{ value: V; cached: boolean }> {
+  private async computeOnce<V extends NonNullable<unknown>>(cache: LRUCache<string, V>, key: string, compute: () => Promise<V>): Promise<{ value: V; cached: boolean }> {
     const entry = cache.get(key);
     if (entry !== undefined) return { value: entry, cached: true };
     const startedIn = this.generation;
