@@ -74,7 +74,10 @@ export default defineConfig({
                   { name: 'react', test: /node_modules[\\/]react[\\/]/ },
                   // What every page script and island starts with (API client, formatter, the messages'
                   // runtime), in one file rather than five: on /dashboard each request costs its headers.
-                  { name: 'core', test: /src[\\/](shared[\\/](api-client|format|sync|locale|offline-cache)\.ts|stores[\\/]query-cache\.ts|islands[\\/]common[\\/](locale|freshness-style)\.ts|paraglide[\\/]runtime\.js)/ },
+                  {
+                    name: 'core',
+                    test: /src[\\/](shared[\\/](api-client|format|sync|locale|offline-cache)\.ts|stores[\\/]query-cache\.ts|islands[\\/]common[\\/](locale|freshness-style)\.ts|paraglide[\\/]runtime\.js)/,
+                  },
                 ],
               },
             },

@@ -18,19 +18,32 @@ const DATABASE_PROCESS_TESTS = ['tests/process/database/**/*.test.ts'];
 const inProcess = { environment: 'node' as const, testTimeout: 20_000, hookTimeout: 60_000, maxWorkers: 4 };
 const spawned = { environment: 'node' as const, testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 2 };
 
-export default getViteConfig({
-  resolve: { alias: { '~': src } },
-  test: {
-    projects: [
-      // Run together (test:fast, test:pg), projects of different worker counts go one after another, in this order.
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'in-process', include: ['tests/in-process/**/*.test.ts'], env: { TEST_DATABASE: 'sqlite' }, ...inProcess, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'in-process-pg', include: DATABASE_TESTS, env: { TEST_DATABASE: 'postgres' }, ...inProcess, sequence: { groupOrder: 2 } } },
-      { extends: true, test: { name: 'process', include: ['tests/process/**/*.test.ts'], env: { TEST_DATABASE: 'sqlite' }, ...spawned, sequence: { groupOrder: 3 } } },
-      { extends: true, test: { name: 'process-pg', include: DATABASE_PROCESS_TESTS, env: { TEST_DATABASE: 'postgres' }, ...spawned, sequence: { groupOrder: 4 } } },
-    ],
-  },
-} as Parameters<typeof getViteConfig>[0],
+export default getViteConfig(
+  {
+    resolve: { alias: { '~': src } },
+    test: {
+      projects: [
+        // Run together (test:fast, test:pg), projects of different worker counts go one after another, in this order.
+        { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } } },
+        {
+          extends: true,
+          test: { name: 'in-process', include: ['tests/in-process/**/*.test.ts'], env: { TEST_DATABASE: 'sqlite' }, ...inProcess, sequence: { groupOrder: 1 } },
+        },
+        {
+          extends: true,
+          test: { name: 'in-process-pg', include: DATABASE_TESTS, env: { TEST_DATABASE: 'postgres' }, ...inProcess, sequence: { groupOrder: 2 } },
+        },
+        {
+          extends: true,
+          test: { name: 'process', include: ['tests/process/**/*.test.ts'], env: { TEST_DATABASE: 'sqlite' }, ...spawned, sequence: { groupOrder: 3 } },
+        },
+        {
+          extends: true,
+          test: { name: 'process-pg', include: DATABASE_PROCESS_TESTS, env: { TEST_DATABASE: 'postgres' }, ...spawned, sequence: { groupOrder: 4 } },
+        },
+      ],
+    },
+  } as Parameters<typeof getViteConfig>[0],
   // Pages render as the build renders them, without the dev toolbar's source annotations.
   { devToolbar: { enabled: false } },
 );

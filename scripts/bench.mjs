@@ -65,7 +65,7 @@ try {
   const admin = await signIn('admin', ADMIN_PASSWORD);
   const customer = await signIn('demo', DEMO_PASSWORD);
 
-  console.log('\nCSV export of every receipt as the admin (streamed a batch at a time: the server\'s memory should barely grow):');
+  console.log("\nCSV export of every receipt as the admin (streamed a batch at a time: the server's memory should barely grow):");
   await exportAll(admin);
 
   console.log('\nPage weight, first visit as a customer (compressed bytes on the wire, the service worker included), in English and in Dutch:');
@@ -86,10 +86,12 @@ try {
   await latency('GET /dashboard (page, customer)', ['/dashboard'], customer);
   await latency('GET /receipts (page, customer)', ['/receipts'], customer);
 
-  console.log('\nA burst of sign-ins (budget: 30 wrong ones for 30 names from 30 addresses all 401 within 6 s; a customer\'s list within 1 s meanwhile):');
+  console.log("\nA burst of sign-ins (budget: 30 wrong ones for 30 names from 30 addresses all 401 within 6 s; a customer's list within 1 s meanwhile):");
   await signInBurst(customer);
 
-  console.log('\nOne address floods the sign-in (budget: 60 wrong guesses at once keep a correct sign-in from another address at most 1 s beyond its own check):');
+  console.log(
+    '\nOne address floods the sign-in (budget: 60 wrong guesses at once keep a correct sign-in from another address at most 1 s beyond its own check):',
+  );
   await signInFlood();
 
   console.log('\nOne repeated request, requests/s (goal: the cached answer ≥ 0.3× bare Node, or ≥ 0.8× the framework ceiling):');
@@ -101,7 +103,9 @@ try {
       { label: 'framework ceiling (GET /api/config)', base: portal.url, path: '/api/config', cookie: admin },
       { label: 'cached GET /api/receipts', base: portal.url, path: cachedPath, cookie: admin },
     ]);
-    console.log(`  ratios: cached/bare ${(cachedRate / bareRate).toFixed(2)}, ceiling/bare ${(ceiling / bareRate).toFixed(2)}, cached/ceiling ${(cachedRate / ceiling).toFixed(2)}`);
+    console.log(
+      `  ratios: cached/bare ${(cachedRate / bareRate).toFixed(2)}, ceiling/bare ${(ceiling / bareRate).toFixed(2)}, cached/ceiling ${(cachedRate / ceiling).toFixed(2)}`,
+    );
   } finally {
     bare.stop();
   }
@@ -121,7 +125,9 @@ async function digestOfManyChanges(adminCookie) {
   await call('POST', '/api/consignees/import', adminCookie);
   const consigneeIds = (await (await call('GET', '/api/consignees', adminCookie)).json()).data.map((consignee) => consignee.id);
   const password = 'bench-digest-password';
-  const created = await (await call('POST', '/api/auth/users', adminCookie, { username: 'digest', password, role: 'viewer', email: 'digest@example.com' })).json();
+  const created = await (
+    await call('POST', '/api/auth/users', adminCookie, { username: 'digest', password, role: 'viewer', email: 'digest@example.com' })
+  ).json();
   await call('POST', `/api/consignees/user/${created.data.user.id}/assign`, adminCookie, { consigneeIds });
   await call('PUT', '/api/auth/profile/preferences', await signIn('digest', password), { statusEmails: true });
   // Whatever a scheduled sync already picked up is out of the way first.
@@ -156,9 +162,15 @@ async function digestOfManyChanges(adminCookie) {
   const delivered = performance.now();
   const mail = smtp.messages[before];
   const lines = mail.text.split('\n').filter((line) => line.includes(' → ')).length;
-  console.log(`  the sandbox moved ${moved.size.toLocaleString('en-US')} receipts (and added ${added.size.toLocaleString('en-US')}) while the provider was down`);
-  console.log(`  sync now: ${outcome.written.toLocaleString('en-US')} receipts written, ${outcome.statusChanges.toLocaleString('en-US')} status changes, in ${((synced - started) / 1000).toFixed(2)} s (digests queued inside)`);
-  console.log(`  the digest arrived ${((delivered - synced) / 1000).toFixed(2)} s after the sync answered: ${lines.toLocaleString('en-US')} lines, ${(smtp.sizes[before] / KB).toFixed(0)} KB on the wire, ${smtp.messages.length - before} message(s)`);
+  console.log(
+    `  the sandbox moved ${moved.size.toLocaleString('en-US')} receipts (and added ${added.size.toLocaleString('en-US')}) while the provider was down`,
+  );
+  console.log(
+    `  sync now: ${outcome.written.toLocaleString('en-US')} receipts written, ${outcome.statusChanges.toLocaleString('en-US')} status changes, in ${((synced - started) / 1000).toFixed(2)} s (digests queued inside)`,
+  );
+  console.log(
+    `  the digest arrived ${((delivered - synced) / 1000).toFixed(2)} s after the sync answered: ${lines.toLocaleString('en-US')} lines, ${(smtp.sizes[before] / KB).toFixed(0)} KB on the wire, ${smtp.messages.length - before} message(s)`,
+  );
 }
 
 /** The server process's resident memory now (VmRSS) and its peak since it started (VmHWM), in bytes. */
@@ -194,13 +206,15 @@ async function exportAll(cookie) {
   highest = Math.max(highest, serverMemory().rss);
   const mb = (value) => `${(value / KB / KB).toFixed(1)} MB`;
   console.log(`  ${(lines - 1).toLocaleString('en-US')} rows, ${mb(bytes)} in ${seconds.toFixed(2)} s`);
-  console.log(`  server RSS ${mb(before)} before, ${mb(highest)} at most during the export (+${mb(highest - before)}); VmHWM since start ${mb(serverMemory().peak)}`);
+  console.log(
+    `  server RSS ${mb(before)} before, ${mb(highest)} at most during the export (+${mb(highest - before)}); VmHWM since start ${mb(serverMemory().peak)}`,
+  );
 }
 
 /** A small seeded generator, so that every run sends the same mix. */
 function seededRandom(seed) {
   let state = seed;
-  return () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
 }
 
 /**
@@ -282,7 +296,9 @@ async function signInBurst(customer) {
   const statuses = {};
   for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
   const slowest = Math.max(...answers.map((answer) => answer.ms));
-  console.log(`  statuses ${JSON.stringify(statuses)}, slowest ${(slowest / 1000).toFixed(1)} s; the customer's list: ${list.status} in ${listMs.toFixed(0)} ms`);
+  console.log(
+    `  statuses ${JSON.stringify(statuses)}, slowest ${(slowest / 1000).toFixed(1)} s; the customer's list: ${list.status} in ${listMs.toFixed(0)} ms`,
+  );
 }
 
 /** 60 wrong guesses at once from one address, and 100 ms later the demo customer's correct sign-in from another. */
@@ -295,7 +311,9 @@ async function signInFlood() {
   const correct = await timedSignIn('demo', DEMO_PASSWORD, '198.51.100.200');
   const statuses = {};
   for (const { status } of await guesses) statuses[status] = (statuses[status] ?? 0) + 1;
-  console.log(`  the flood: ${JSON.stringify(statuses)}; the correct sign-in: ${correct.status} in ${correct.ms.toFixed(0)} ms, ${(correct.ms - ownCheck).toFixed(0)} ms beyond its own check (${ownCheck.toFixed(0)} ms alone)`);
+  console.log(
+    `  the flood: ${JSON.stringify(statuses)}; the correct sign-in: ${correct.status} in ${correct.ms.toFixed(0)} ms, ${(correct.ms - ownCheck).toFixed(0)} ms beyond its own check (${ownCheck.toFixed(0)} ms alone)`,
+  );
 }
 
 async function waitForOutput(pattern, timeoutMs) {
@@ -384,9 +402,14 @@ async function latency(label, paths, cookie) {
   clientDelay.disable();
   const pct = (p) => percentile(timings, p);
   // Pages past a search's end answer without reading rows; the pages with receipts are shown on their own.
-  const filledNote = filled.length && filled.length < timings.length ? `; the ${filled.length} pages with receipts: p50 ${percentile(filled, 50)} ms, p99 ${percentile(filled, 99)} ms` : '';
+  const filledNote =
+    filled.length && filled.length < timings.length
+      ? `; the ${filled.length} pages with receipts: p50 ${percentile(filled, 50)} ms, p99 ${percentile(filled, 99)} ms`
+      : '';
   const clientNote = `; this client's event loop late by p99 ${(clientDelay.percentile(99) / 1e6 - LOOP_SAMPLE_MS).toFixed(1)} ms`;
-  console.log(`  ${label.padEnd(38)} p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, ${rate.toFixed(0)} req/s, ${errors} errors${filledNote}${clientNote}`);
+  console.log(
+    `  ${label.padEnd(38)} p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, ${rate.toFixed(0)} req/s, ${errors} errors${filledNote}${clientNote}`,
+  );
 }
 
 /**
@@ -409,8 +432,9 @@ async function throughputs(targets) {
     // Every turn sends as many requests, so the rate of them all is the harmonic mean of the turns' rates.
     const rate = turns[index].length / turns[index].reduce((seconds, turnRate) => seconds + 1 / turnRate, 0);
     const sorted = [...turns[index]].sort((a, b) => a - b);
-    console.log(`  ${label.padEnd(38)} ${rate.toFixed(0)} req/s (turns of ${THROUGHPUT_REQUESTS / THROUGHPUT_TURNS} requests: ${sorted[0].toFixed(0)}–${sorted.at(-1).toFixed(0)})`);
+    console.log(
+      `  ${label.padEnd(38)} ${rate.toFixed(0)} req/s (turns of ${THROUGHPUT_REQUESTS / THROUGHPUT_TURNS} requests: ${sorted[0].toFixed(0)}–${sorted.at(-1).toFixed(0)})`,
+    );
     return rate;
   });
 }
-

@@ -13,7 +13,11 @@ const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
 export async function pageWeights(baseUrl, customerCookie) {
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
-    for (const [path, cookie, budget] of [['/login', null, 90], ['/dashboard', customerCookie, 30], ['/receipts', customerCookie, 110]]) {
+    for (const [path, cookie, budget] of [
+      ['/login', null, 90],
+      ['/dashboard', customerCookie, 30],
+      ['/receipts', customerCookie, 110],
+    ]) {
       for (const locale of ['en-US', 'nl-NL']) {
         const weight = await pageWeight(browser, baseUrl, path, cookie, locale);
         console.log(
@@ -82,12 +86,14 @@ function kindOf(request) {
 /** The length of `url`'s body as sent brotli-compressed (node:http leaves it compressed). */
 function compressedLength(url) {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { 'Accept-Encoding': 'br' } }, (response) => {
-      let length = 0;
-      response.on('data', (chunk) => (length += chunk.length));
-      response.on('end', () => resolve(length));
-      response.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(url, { headers: { 'Accept-Encoding': 'br' } }, (response) => {
+        let length = 0;
+        response.on('data', (chunk) => (length += chunk.length));
+        response.on('end', () => resolve(length));
+        response.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 

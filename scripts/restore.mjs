@@ -6,7 +6,18 @@ import path from 'node:path';
 import { extract } from 'tar';
 import sqlite3 from 'sqlite3';
 import {
-  BACKUP_FORMAT, ENTRIES, Refusal, config, databaseKind, onPostgres, openSqlite, runMain, runPostgresTool, sqliteAll, sqliteClose, sqliteInUse,
+  BACKUP_FORMAT,
+  ENTRIES,
+  Refusal,
+  config,
+  databaseKind,
+  onPostgres,
+  openSqlite,
+  runMain,
+  runPostgresTool,
+  sqliteAll,
+  sqliteClose,
+  sqliteInUse,
 } from './lib/portal-data.mjs';
 
 const USAGE = 'Usage: npm run restore -- <backup file> [--force]';
@@ -20,7 +31,9 @@ async function inspectTarget() {
     return { inUse: await sqliteInUse(config.sqliteFile), tables };
   }
   return onPostgres(async (client) => {
-    const sessions = await client.query("SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'");
+    const sessions = await client.query(
+      "SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+    );
     const tables = await client.query("SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'");
     return { inUse: sessions.rows[0].count > 0, tables: tables.rows[0].count };
   });
@@ -74,17 +87,23 @@ async function main() {
     const manifest = JSON.parse(await readFile(path.join(unpacked, ENTRIES.manifest), 'utf8').catch(() => 'null'));
     if (manifest?.format !== BACKUP_FORMAT) throw new Refusal(`${file} is not a backup of the portal (no manifest of format ${BACKUP_FORMAT}).`);
     if (manifest.database !== databaseKind) {
-      throw new Refusal(`${file} holds a ${manifest.database} database, but DATABASE_URL names a ${databaseKind} one: restore it with a DATABASE_URL of its kind.`);
+      throw new Refusal(
+        `${file} holds a ${manifest.database} database, but DATABASE_URL names a ${databaseKind} one: restore it with a DATABASE_URL of its kind.`,
+      );
     }
     const secret = (await readFile(path.join(unpacked, ENTRIES.secret), 'utf8')).trim();
     if (config.appSecret && config.appSecret !== secret) {
-      throw new Refusal("APP_SECRET differs from the backup's secret, so the stored tokens could not be read: set APP_SECRET to the backup's (its app-secret file) or unset it.");
+      throw new Refusal(
+        "APP_SECRET differs from the backup's secret, so the stored tokens could not be read: set APP_SECRET to the backup's (its app-secret file) or unset it.",
+      );
     }
 
     const target = await inspectTarget();
     if (target.inUse) throw new Refusal(`The database ${targetName()} is in use: stop the portal (and anything else connected to it) first.`);
     if (target.tables > 0 && !force) {
-      throw new Refusal(`The database ${targetName()} already holds data, which restoring replaces. To replace it, run again with --force: npm run restore -- ${file} --force`);
+      throw new Refusal(
+        `The database ${targetName()} already holds data, which restoring replaces. To replace it, run again with --force: npm run restore -- ${file} --force`,
+      );
     }
 
     await restoreDatabase(unpacked, target.tables > 0);

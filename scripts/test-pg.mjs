@@ -25,8 +25,12 @@ try {
   process.exit(0);
 }
 
-const run = spawnSync('npx', ['vitest', 'run', '--project', 'in-process-pg', '--project', 'process-pg', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULT_FILE}`], {
-  stdio: 'inherit',
-  env: { ...process.env, TEST_DATABASE_URL: url },
-});
+const run = spawnSync(
+  'npx',
+  ['vitest', 'run', '--project', 'in-process-pg', '--project', 'process-pg', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULT_FILE}`],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, TEST_DATABASE_URL: url },
+  },
+);
 process.exit(run.status ?? 1);

@@ -56,7 +56,10 @@ const securityHeaders = defineMiddleware(async (context, next) => {
   // tile server (MAP_TILE_URL) is allowed images on pages.
   const { config } = context.locals.portal;
   const pagePolicy = headers.get('Content-Security-Policy');
-  headers.set('Content-Security-Policy', pagePolicy ? withImageSource(pagePolicy, tileImageSource(config.mapTileUrl)) : "default-src 'none'; frame-ancestors 'none'");
+  headers.set(
+    'Content-Security-Policy',
+    pagePolicy ? withImageSource(pagePolicy, tileImageSource(config.mapTileUrl)) : "default-src 'none'; frame-ancestors 'none'",
+  );
   if (config.isHttps) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   // A signed-in page must not come back from the browser's cache after sign-out.
   if (context.locals.user && !headers.has('Cache-Control')) headers.set('Cache-Control', 'private, no-store');
@@ -222,11 +225,19 @@ const firstPaintCss = defineMiddleware(async (context, next) => {
   const headers = new Headers(response.headers);
   headers.delete('Content-Length');
   const secure = config.isHttps ? '; Secure' : '';
-  if (!offlinePage) headers.append('Set-Cookie', `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`);
+  if (!offlinePage)
+    headers.append(
+      'Set-Cookie',
+      `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`,
+    );
   const rules = hasIslands(html) ? '' : await firstPaint.criticalCss(html);
   if (!rules) return new Response(withLowPriorityModuleScripts(html, importsOf), { status: response.status, statusText: response.statusText, headers });
   headers.set('Content-Security-Policy', withStyleSource(policy, hashSource(rules)));
-  return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules), importsOf), { status: response.status, statusText: response.statusText, headers });
+  return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules), importsOf), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 });
 
 export const onRequest = sequence(
@@ -242,4 +253,3 @@ export const onRequest = sequence(
   allowInlineParts,
   firstPaintCss,
 );
-

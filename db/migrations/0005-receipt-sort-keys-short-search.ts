@@ -14,7 +14,7 @@ type SortedTextColumn = (typeof SORTED_TEXT_COLUMNS)[number];
 const sortColumn = (column: SortedTextColumn) => `${column}Sort` as const;
 
 /** ASCII punctuation, symbols and the space in the root collation's order (Unicode CLDR). */
-const PUNCTUATION = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
+const PUNCTUATION = ' _-,;:!?.\'"()[]{}@*/\\&#%`^+<=>|~$';
 
 /** Marks a letter of its own that the collation puts right after a Latin letter (ı after i): '|' in the key. */
 const AFTER_LETTER = '\u{E000}';
@@ -24,9 +24,26 @@ const AFTER_LETTER = '\u{E000}';
  * right after a letter, and typographic quotes, which it equals to the plain ones.
  */
 const FOLDED: Record<string, string> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', ħ: 'h',
-  ı: `i${AFTER_LETTER}`, ŋ: `n${AFTER_LETTER}`, ŧ: `t${AFTER_LETTER}`, ƒ: `f${AFTER_LETTER}`,
-  '‘': "'", '’': "'", '‚': "'", '‛': "'", '“': '"', '”': '"', '„': '"', '‟': '"',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  ħ: 'h',
+  ı: `i${AFTER_LETTER}`,
+  ŋ: `n${AFTER_LETTER}`,
+  ŧ: `t${AFTER_LETTER}`,
+  ƒ: `f${AFTER_LETTER}`,
+  '‘': "'",
+  '’': "'",
+  '‚': "'",
+  '‛': "'",
+  '“': '"',
+  '”': '"',
+  '„': '"',
+  '‟': '"',
 };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'g');
 
@@ -57,13 +74,15 @@ function characterItem(character: string): string {
 /** Lower case without accents, the letters above folded; plain ASCII (most names) needs none of it. */
 function baseLetters(text: string): string {
   if (/^[\x20-\x7e]*$/.test(text)) return text.toLowerCase();
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(FOLDABLE, (letter) => FOLDED[letter]!)
-    // ŀ (NFKD: l and a middle dot) and l·l are plain l and ll to the collation.
-    .replaceAll('l\u00B7', 'l');
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(FOLDABLE, (letter) => FOLDED[letter]!)
+      // ŀ (NFKD: l and a middle dot) and l·l are plain l and ll to the collation.
+      .replaceAll('l\u00B7', 'l')
+  );
 }
 
 /**
@@ -141,7 +160,7 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
   // A batch at a time, each in two statements: one update of all its keys, one insert of all its tokens.
   const columns = ['id', 'searchText', ...SORTED_TEXT_COLUMNS].map((column) => `"${column}"`).join(', ');
   const assignments = SORTED_TEXT_COLUMNS.map((column, index) => `"${sortColumn(column)}" = "keys"."column${index + 2}"`).join(', ');
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await sequelize.query<TextRow>(`SELECT ${columns} FROM "receipts" WHERE "id" > :after ORDER BY "id" LIMIT ${FILL_BATCH}`, {
       type: QueryTypes.SELECT,
       replacements: { after },
@@ -149,10 +168,13 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     if (rows.length === 0) break;
     const keyRows = rows.map((row) => [row.id, ...Object.values(sortKeysOf(row))]);
     await sequelize.transaction(async (transaction) => {
-      await sequelize.query(`UPDATE "receipts" SET ${assignments} FROM (VALUES ${keyRows.map(() => '(?)').join(', ')}) AS "keys" WHERE "receipts"."id" = "keys"."column1"`, {
-        replacements: keyRows,
-        transaction,
-      });
+      await sequelize.query(
+        `UPDATE "receipts" SET ${assignments} FROM (VALUES ${keyRows.map(() => '(?)').join(', ')}) AS "keys" WHERE "receipts"."id" = "keys"."column1"`,
+        {
+          replacements: keyRows,
+          transaction,
+        },
+      );
       if (isSqlite) {
         await sequelize.query(`INSERT INTO "receipts_short_search" (rowid, tokens) VALUES ${rows.map(() => '(?)').join(', ')}`, {
           replacements: rows.map((row) => [row.id, shortSearchTokens(row.searchText)]),

@@ -31,7 +31,7 @@ export async function down(queryInterface: QueryInterface): Promise<void> {
   await sequelize.query(`CREATE VIRTUAL TABLE "receipts_short_search" USING fts5(tokens, content='', contentless_delete=1)`);
   await sequelize.query(`CREATE TRIGGER "receipts_short_search_delete" AFTER DELETE ON "receipts" BEGIN
     DELETE FROM "receipts_short_search" WHERE rowid = old."id"; END`);
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await sequelize.query<{ id: number; searchText: string }>(
       `SELECT "id", "searchText" FROM "receipts" WHERE "id" > :after ORDER BY "id" LIMIT ${FILL_BATCH}`,
       { type: QueryTypes.SELECT, replacements: { after } },

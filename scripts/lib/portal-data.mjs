@@ -42,7 +42,8 @@ export function openSqlite(file, mode) {
 }
 
 export const sqliteExec = (db, sql) => new Promise((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
-export const sqliteAll = (db, sql, params = []) => new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
+export const sqliteAll = (db, sql, params = []) =>
+  new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
 export const sqliteClose = (db) => new Promise((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
 
 /** A consistent copy of the live database (VACUUM INTO reads one snapshot, beside the portal's writes). */
@@ -106,7 +107,9 @@ export async function runPostgresTool(name, args) {
       stdio: ['ignore', 'inherit', 'inherit'],
       env: { ...process.env, ...(password && { PGPASSWORD: password }) },
     });
-    child.once('error', (error) => reject(new Refusal(`${tool} could not be run (${error.message}): install PostgreSQL's client tools (apt-get install postgresql-client).`)));
+    child.once('error', (error) =>
+      reject(new Refusal(`${tool} could not be run (${error.message}): install PostgreSQL's client tools (apt-get install postgresql-client).`)),
+    );
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Refusal(`${name} failed with exit code ${code}.`))));
   });
 }

@@ -1,5 +1,5 @@
 /** Brings a server-rendered Freshness.astro up to date in the browser: its time, text, warning and exact time. */
-import { freshnessClass } from '~/islands/common/freshness-style';
+import { freshnessClass } from '~/shared/freshness-style';
 import { describeFreshness } from '~/shared/sync';
 
 export function showFreshness(element: HTMLElement, lastSyncedAt: string | null, now: number): void {

@@ -16,7 +16,9 @@ const hydrateOnInteraction: ClientDirective = (load, options, island) => {
     started = true;
     clearTimeout(timer);
     for (const type of INTERACTIONS) island.removeEventListener(type, hydrate, true);
-    await (await load())();
+    await (
+      await load()
+    )();
   };
   const timer = typeof options.value === 'number' ? setTimeout(hydrate, options.value) : undefined;
   for (const type of INTERACTIONS) island.addEventListener(type, hydrate, { capture: true, passive: true });

@@ -165,7 +165,9 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     async start() {
       try {
         if (sandbox) {
-          console.warn('PROVIDER=sandbox: /sandbox serves generated demo data through a built-in imitation of the logistics provider; do not expose this portal as it is (set PROVIDER=http for real data).');
+          console.warn(
+            'PROVIDER=sandbox: /sandbox serves generated demo data through a built-in imitation of the logistics provider; do not expose this portal as it is (set PROVIDER=http for real data).',
+          );
         }
         await db.connect();
         await db.oneStartAtATime(async () => {

@@ -16,6 +16,11 @@ export class SingleFlight<T> {
 
   /** The run under way, if any, settled either way. */
   settled(): Promise<void> {
-    return this.running ? this.running.then(() => undefined, () => undefined) : Promise.resolve();
+    return this.running
+      ? this.running.then(
+          () => undefined,
+          () => undefined,
+        )
+      : Promise.resolve();
   }
 }

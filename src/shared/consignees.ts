@@ -20,7 +20,10 @@ export type UserIdPayload = z.output<typeof userIdPayloadSchema>;
 
 export const consigneeIdsPayloadSchema = z.object({
   consigneeIds: z
-    .array(positiveId(() => m.consignees_ids_invalid()), { error: () => m.consignees_ids_not_list() })
+    .array(
+      positiveId(() => m.consignees_ids_invalid()),
+      { error: () => m.consignees_ids_not_list() },
+    )
     .check(
       z.minLength(1, { error: () => m.consignees_select_one() }),
       z.maxLength(CONSIGNEE_IDS_MAX, { error: () => m.consignees_too_many({ max: String(CONSIGNEE_IDS_MAX) }) }),

@@ -25,9 +25,7 @@ function perLocale<T>(build: (locale: Locale) => T): () => T {
 const dateFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }));
 const dateTimeFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }));
 const relativeTimeFormat = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
-const numberFormat = perLocale(
-  (locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS }),
-);
+const numberFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS }));
 const countFormat = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: COUNT_DECIMALS }));
 /** Sizes have no thousands separator ('5120.00 MB', spec section 3). */
 const sizeFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }));
@@ -117,7 +115,13 @@ const KNOWN_STATUSES: Record<string, KnownStatus> = {
 
 const STATUS_TONES: Record<KnownStatus, StatusTone> = { 'in-transit': 'info', delivered: 'success', 'on-hold': 'warning', cancelled: 'error' };
 
-const knownStatus = (status: string): KnownStatus | undefined => KNOWN_STATUSES[status.trim().toLowerCase().replace(/[\s_-]+/g, '-')];
+const knownStatus = (status: string): KnownStatus | undefined =>
+  KNOWN_STATUSES[
+    status
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]+/g, '-')
+  ];
 
 /** Spec section 4: In-Transit blue, Delivered green, On-Hold yellow, Cancelled red, anything else grey. */
 export function statusTone(status: string): StatusTone {
@@ -160,7 +164,5 @@ export function formatCountdown(totalSeconds: number): string {
 }
 
 export function rateLimitMessage(retryAfterSeconds: number | undefined): string {
-  return retryAfterSeconds && retryAfterSeconds > 0
-    ? m.login_rate_limited_wait({ countdown: formatCountdown(retryAfterSeconds) })
-    : m.login_rate_limited();
+  return retryAfterSeconds && retryAfterSeconds > 0 ? m.login_rate_limited_wait({ countdown: formatCountdown(retryAfterSeconds) }) : m.login_rate_limited();
 }

@@ -17,15 +17,51 @@ export interface MapLocation {
  * Airports go by their own names; warehouses and ports are named in the reader's language.
  */
 export const MAP_LOCATIONS = {
-  miamiWarehouse: { get name() { return m.map_miami_warehouse(); }, lat: 25.7953, lng: -80.331 },
+  miamiWarehouse: {
+    get name() {
+      return m.map_miami_warehouse();
+    },
+    lat: 25.7953,
+    lng: -80.331,
+  },
   miamiAirport: { name: 'Miami International Airport (MIA)', lat: 25.7959, lng: -80.287 },
-  portOfMiami: { get name() { return m.map_port_of_miami(); }, lat: 25.7781, lng: -80.1794 },
+  portOfMiami: {
+    get name() {
+      return m.map_port_of_miami();
+    },
+    lat: 25.7781,
+    lng: -80.1794,
+  },
   surinameAirport: { name: 'Johan Adolf Pengel International Airport (PBM)', lat: 5.4528, lng: -55.1878 },
-  surinameWarehouse: { get name() { return m.map_suriname_warehouse(); }, lat: 5.852, lng: -55.2038 },
-  portOfParamaribo: { get name() { return m.map_port_of_paramaribo(); }, lat: 5.818, lng: -55.154 },
-  netherlandsWarehouse: { get name() { return m.map_netherlands_warehouse(); }, lat: 51.8697, lng: 4.5958 },
+  surinameWarehouse: {
+    get name() {
+      return m.map_suriname_warehouse();
+    },
+    lat: 5.852,
+    lng: -55.2038,
+  },
+  portOfParamaribo: {
+    get name() {
+      return m.map_port_of_paramaribo();
+    },
+    lat: 5.818,
+    lng: -55.154,
+  },
+  netherlandsWarehouse: {
+    get name() {
+      return m.map_netherlands_warehouse();
+    },
+    lat: 51.8697,
+    lng: 4.5958,
+  },
   amsterdamAirport: { name: 'Amsterdam Airport Schiphol (AMS)', lat: 52.3105, lng: 4.7683 },
-  rotterdamPort: { get name() { return m.map_port_of_rotterdam(); }, lat: 51.95, lng: 4.14 },
+  rotterdamPort: {
+    get name() {
+      return m.map_port_of_rotterdam();
+    },
+    lat: 51.95,
+    lng: 4.14,
+  },
 } as const satisfies Record<string, MapLocation>;
 
 export interface PlaceView {
@@ -59,7 +95,12 @@ const AT_DESTINATION = ['received at sme warehouse', 'destination'];
 const normalize = (text: string | null | undefined) => (text ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
 const containsAny = (text: string, parts: string[]) => parts.some((part) => text.includes(part));
 
-const place = (location: MapLocation, popup?: PlaceView['popup']): PlaceView => ({ kind: 'place', location, zoom: MAP_ZOOM_WAREHOUSE, ...(popup && { popup }) });
+const place = (location: MapLocation, popup?: PlaceView['popup']): PlaceView => ({
+  kind: 'place',
+  location,
+  zoom: MAP_ZOOM_WAREHOUSE,
+  ...(popup && { popup }),
+});
 
 export function receiptMapView(receipt: MapViewInput): MapView {
   const status = normalize(receipt.status);

@@ -10,9 +10,9 @@ export const preferencesSchema = z.object({
 export type Preferences = z.output<typeof preferencesSchema>;
 
 /** A PUT names what it changes; the rest stays. It must name something. */
-export const preferencesChangeSchema = z.partial(preferencesSchema).check(
-  z.refine((change) => change.locale !== undefined || change.statusEmails !== undefined, { error: () => m.preferences_nothing_to_change() }),
-);
+export const preferencesChangeSchema = z
+  .partial(preferencesSchema)
+  .check(z.refine((change) => change.locale !== undefined || change.statusEmails !== undefined, { error: () => m.preferences_nothing_to_change() }));
 export type PreferencesChange = z.output<typeof preferencesChangeSchema>;
 
 /** The language switcher's form: only the language. */

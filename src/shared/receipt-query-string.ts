@@ -1,16 +1,9 @@
 /**
- * The part of the receipt list query that needs no schema library: its limits, the tracking message
- * and the query string. The receipts island imports only this (and types), so zod stays off /receipts.
+ * The receipt list's query string, without the schema library: the receipts island imports this,
+ * receipt-limits.ts and types only, so zod stays off /receipts.
  */
-import { m } from '~/paraglide/messages.js';
-import { DEFAULT_RECEIPT_SORT, RECEIPTS_PAGE_SIZE, TRACKING_NUMBER_MIN } from './constants';
-import { formatCount } from './format';
+import { DEFAULT_RECEIPT_SORT, RECEIPTS_PAGE_SIZE } from './constants';
 import type { ReceiptQuery } from './receipts';
-
-export const SEARCH_MAX_LENGTH = 100;
-export const TRACKING_NUMBER_MAX = 64;
-/** Spec section 5's tracking rule, as the filter and the API say it. */
-export const trackingNumberMessage = () => m.receipts_tracking_number_too_short({ min: formatCount(TRACKING_NUMBER_MIN) });
 
 /** The query string for a list request or page URL: defaults and empty values left out. */
 export function receiptQueryString(query: Partial<ReceiptQuery>): string {

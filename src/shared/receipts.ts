@@ -7,9 +7,7 @@ import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS, RECEIPTS_PAGE_SIZE, TRACKING_NUMBER_MIN } from './constants';
 import { formatCount } from './format';
-import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from './receipt-query-string';
-
-export { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage, receiptQueryString } from './receipt-query-string';
+import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from './receipt-limits';
 
 export const RECEIPTS_MAX_LIMIT = 100;
 

@@ -13,7 +13,7 @@
  */
 
 /** ASCII punctuation, symbols and the space in the root collation's order (Unicode CLDR). */
-const PUNCTUATION = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
+const PUNCTUATION = ' _-,;:!?.\'"()[]{}@*/\\&#%`^+<=>|~$';
 
 /** Marks a letter of its own that the collation puts right after a Latin letter (ı after i): '|' in the key. */
 const AFTER_LETTER = '\u{E000}';
@@ -23,9 +23,26 @@ const AFTER_LETTER = '\u{E000}';
  * right after a letter, and typographic quotes, which it equals to the plain ones.
  */
 const FOLDED: Record<string, string> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', ħ: 'h',
-  ı: `i${AFTER_LETTER}`, ŋ: `n${AFTER_LETTER}`, ŧ: `t${AFTER_LETTER}`, ƒ: `f${AFTER_LETTER}`,
-  '‘': "'", '’': "'", '‚': "'", '‛': "'", '“': '"', '”': '"', '„': '"', '‟': '"',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  ħ: 'h',
+  ı: `i${AFTER_LETTER}`,
+  ŋ: `n${AFTER_LETTER}`,
+  ŧ: `t${AFTER_LETTER}`,
+  ƒ: `f${AFTER_LETTER}`,
+  '‘': "'",
+  '’': "'",
+  '‚': "'",
+  '‛': "'",
+  '“': '"',
+  '”': '"',
+  '„': '"',
+  '‟': '"',
 };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'g');
 
@@ -56,13 +73,15 @@ function characterItem(character: string): string {
 /** Lower case without accents, the letters above folded; plain ASCII (most names) needs none of it. */
 function baseLetters(text: string): string {
   if (/^[\x20-\x7e]*$/.test(text)) return text.toLowerCase();
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(FOLDABLE, (letter) => FOLDED[letter]!)
-    // ŀ (NFKD: l and a middle dot) and l·l are plain l and ll to the collation.
-    .replaceAll('l\u00B7', 'l');
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(FOLDABLE, (letter) => FOLDED[letter]!)
+      // ŀ (NFKD: l and a middle dot) and l·l are plain l and ll to the collation.
+      .replaceAll('l\u00B7', 'l')
+  );
 }
 
 export function sortKey(text: string): string {

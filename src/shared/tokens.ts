@@ -212,7 +212,12 @@ export function tokenFacts(status: TokenStatus | null, which: 'access' | 'refres
   if (!status) return null;
   return which === 'access'
     ? { present: status.hasAccessToken, expired: status.isAccessTokenExpired, refused: false, minutesLeft: status.accessTokenExpiresInMinutes }
-    : { present: status.hasRefreshToken, expired: status.isRefreshTokenExpired, refused: status.reconnectRequired, minutesLeft: status.refreshTokenExpiresInMinutes };
+    : {
+        present: status.hasRefreshToken,
+        expired: status.isRefreshTokenExpired,
+        refused: status.reconnectRequired,
+        minutesLeft: status.refreshTokenExpiresInMinutes,
+      };
 }
 
 export function tokenState(facts: TokenFacts | null): TokenState {

@@ -38,21 +38,23 @@ export const changePasswordSchema = z.object({
   currentPassword: z
     .string(says(m.validation_current_password_required))
     .check(z.minLength(PASSWORD_MIN, says(m.validation_current_password_required)), z.maxLength(PASSWORD_MAX, passwordMax)),
-  newPassword: z
-    .string(newPasswordMin)
-    .check(z.minLength(PASSWORD_MIN, newPasswordMin), z.maxLength(PASSWORD_MAX, says(() => m.validation_new_password_max({ max: PASSWORD_MAX })))),
+  newPassword: z.string(newPasswordMin).check(
+    z.minLength(PASSWORD_MIN, newPasswordMin),
+    z.maxLength(
+      PASSWORD_MAX,
+      says(() => m.validation_new_password_max({ max: PASSWORD_MAX })),
+    ),
+  ),
 });
 export type ChangePasswordPayload = z.output<typeof changePasswordSchema>;
 
 /** The profile form adds a confirmation that never leaves the browser. */
-export const changePasswordFormSchema = z
-  .extend(changePasswordSchema, { confirmPassword: z.string() })
-  .check(
-    z.refine((form) => form.newPassword === form.confirmPassword, {
-      error: () => m.validation_passwords_mismatch(),
-      path: ['confirmPassword'],
-    }),
-  );
+export const changePasswordFormSchema = z.extend(changePasswordSchema, { confirmPassword: z.string() }).check(
+  z.refine((form) => form.newPassword === form.confirmPassword, {
+    error: () => m.validation_passwords_mismatch(),
+    path: ['confirmPassword'],
+  }),
+);
 
 const usernameField = z
   .string(says(m.validation_username_required))
@@ -76,13 +78,15 @@ function optionalText(rules: z.core.$ZodCheck<string>[]) {
 }
 
 const emailInvalid = says(m.validation_email_invalid);
-const emailField = optionalText([
-  z.maxLength(254, emailInvalid),
-  z.refine((value: string) => value === '' || EMAIL.safeParse(value).success, emailInvalid),
-]);
+const emailField = optionalText([z.maxLength(254, emailInvalid), z.refine((value: string) => value === '' || EMAIL.safeParse(value).success, emailInvalid)]);
 
 const FULL_NAME_MAX = 100;
-const fullNameField = optionalText([z.maxLength(FULL_NAME_MAX, says(() => m.validation_full_name_max({ max: FULL_NAME_MAX })))]);
+const fullNameField = optionalText([
+  z.maxLength(
+    FULL_NAME_MAX,
+    says(() => m.validation_full_name_max({ max: FULL_NAME_MAX })),
+  ),
+]);
 
 export const roleSchema = z.enum(ROLES, says(m.validation_role_invalid));
 

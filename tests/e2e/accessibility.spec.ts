@@ -82,7 +82,7 @@ for (const width of WIDTHS) {
       await expectNoViolations(page, '/login');
     });
 
-    test('a customer\'s dashboard, receipts, locations and profile', async ({ page }) => {
+    test("a customer's dashboard, receipts, locations and profile", async ({ page }) => {
       await signInWithApi(page, E2E_URL, viewer);
       await page.goto('/dashboard');
       await expect(page.getByRole('region', { name: 'Top Consignees' }).getByRole('listitem')).not.toHaveCount(0);
@@ -98,7 +98,7 @@ for (const width of WIDTHS) {
       }
     });
 
-    test('a customer\'s receipts with a search, the details modal and the tracking map modal', async ({ page }) => {
+    test("a customer's receipts with a search, the details modal and the tracking map modal", async ({ page }) => {
       await signInWithApi(page, E2E_URL, viewer);
       await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);
       await expect(page.getByText(`Search: ${receipt.number}`, { exact: true })).toBeVisible();
@@ -119,7 +119,7 @@ for (const width of WIDTHS) {
       await expectNoViolations(page, 'the tracking map modal');
     });
 
-    test('the admin\'s user and branding pages', async ({ page }) => {
+    test("the admin's user and branding pages", async ({ page }) => {
       // On the main portal, whose branding stays the default: the branding tests change the admin-area portal's.
       await signInWithApi(page, E2E_URL, ADMIN);
       for (const path of ['/admin/users', '/admin/logo', '/admin/background']) {
@@ -129,7 +129,7 @@ for (const width of WIDTHS) {
       }
     });
 
-    test('the admin\'s consignee assignments', async ({ page, playwright }) => {
+    test("the admin's consignee assignments", async ({ page, playwright }) => {
       // A consignee with a user of this test's own, so that the grid shows assigned users' badges too.
       const request = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL });
       const admin = new AdminApi(request, ADMIN_AREA_URL);
@@ -151,7 +151,7 @@ for (const width of WIDTHS) {
       await request.dispose();
     });
 
-    test('the admin\'s token management', async ({ page }) => {
+    test("the admin's token management", async ({ page }) => {
       await signInWithApi(page, TOKENS_URL, ADMIN);
       await openHydrated(page, `${TOKENS_URL}/admin/tokens`);
       await expect(page.getByRole('heading', { name: 'Token Management', level: 1 })).toBeVisible();

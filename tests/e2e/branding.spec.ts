@@ -64,7 +64,11 @@ async function dropFile(page: Page, input: Locator, name: string, bytes: Buffer)
 }
 
 const topBarLogo = (page: Page) => page.getByRole('banner').locator('img[data-brand-logo]');
-const naturalWidth = (page: Page, selector: string) => page.locator(selector).first().evaluate((image: HTMLImageElement) => image.naturalWidth);
+const naturalWidth = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((image: HTMLImageElement) => image.naturalWidth);
 
 test('an uploaded logo shows in the top bar and on the sign-in page; deleting it brings the default icon back', async ({ page, browser }) => {
   const violations = recordCspViolations(page);
@@ -132,7 +136,9 @@ test('a background and a new card opacity show on the cards, the thumbnail and t
     await expect(page.getByText('Upload an image to customize the main content area background.')).toBeVisible();
     await expect(page.getByText('Supported formats: JPG, PNG, GIF, WebP. Maximum size: 4MB.')).toBeVisible();
 
-    await page.getByLabel('Click to upload background image').setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: pngImage({ width: 160, height: 90, rgb: [20, 90, 140] }) });
+    await page
+      .getByLabel('Click to upload background image')
+      .setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: pngImage({ width: 160, height: 90, rgb: [20, 90, 140] }) });
     await expect(page.getByRole('status')).toHaveText('Background uploaded successfully!');
     const current = page.getByRole('region', { name: 'Current Background' });
     await expect(current.getByText('harbour.png')).toBeVisible();
@@ -183,7 +189,9 @@ test('a background and a new card opacity show on the cards, the thumbnail and t
 test('files that are not accepted images are refused with the spec messages, and nothing changes', async ({ page }) => {
   await openHydrated(page, '/admin/logo');
   // Named and declared a PNG: only the server, reading the bytes, can tell.
-  await page.getByLabel('Drop a logo here or click to browse').setInputFiles({ name: HTML_AS_PNG_FILE.name, mimeType: HTML_AS_PNG_FILE.type, buffer: HTML_AS_PNG_FILE.bytes });
+  await page
+    .getByLabel('Drop a logo here or click to browse')
+    .setInputFiles({ name: HTML_AS_PNG_FILE.name, mimeType: HTML_AS_PNG_FILE.type, buffer: HTML_AS_PNG_FILE.bytes });
   await expect(page.getByRole('alert')).toHaveText('Only JPEG, PNG, GIF, and WebP files are allowed');
   await page.getByLabel('Drop a logo here or click to browse').setInputFiles({ name: TEXT_FILE.name, mimeType: TEXT_FILE.type, buffer: TEXT_FILE.bytes });
   await expect(page.getByRole('alert')).toHaveText('Please select an image file');

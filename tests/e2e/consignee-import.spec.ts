@@ -29,7 +29,9 @@ test('imports the consignees and shows the result for 5 seconds and the date of 
 
   // A second import finds nothing new; the page shows the same date after a reload, from the server.
   await button.click();
-  await expect(page.getByRole('status').filter({ hasText: 'Import completed: 0 new consignees imported, 0 updated, 0 deleted. 0 errors occurred.' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Import completed: 0 new consignees imported, 0 updated, 0 deleted. 0 errors occurred.' }),
+  ).toBeVisible();
   await page.reload();
   await expect(page.getByText(`Last consignee import: ${formatDate(new Date())}`)).toBeVisible();
 });

@@ -9,7 +9,11 @@ test.use({ baseURL: ADMIN_AREA_URL });
 
 const PASSWORD = 'scope-pass-1';
 
-test('a viewer sees nothing before an assignment, then exactly the assigned consignee on the dashboard and the receipts list', async ({ page, adminApi, playwright }) => {
+test('a viewer sees nothing before an assignment, then exactly the assigned consignee on the dashboard and the receipts list', async ({
+  page,
+  adminApi,
+  playwright,
+}) => {
   const admin = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
   expect((await admin.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
   expect((await admin.post('/api/consignees/import')).status()).toBe(200);
@@ -33,7 +37,10 @@ test('a viewer sees nothing before an assignment, then exactly the assigned cons
   await expect(topConsignees.getByRole('listitem')).toContainText(consignee.name);
 
   await openHydrated(page, '/receipts');
-  const consigneeCells = page.getByRole('row').filter({ has: page.getByRole('cell') }).locator('td:nth-child(4)');
+  const consigneeCells = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') })
+    .locator('td:nth-child(4)');
   await expect(consigneeCells.first()).toHaveText(consignee.name);
   expect(new Set(await consigneeCells.allTextContents())).toEqual(new Set([consignee.name]));
 

@@ -24,7 +24,7 @@ const card = (page: Page, title: string) => page.getByRole('region', { name: tit
 const fact = (region: Locator, label: string) => region.locator(`dt:text-is("${label}") + dd`);
 const notText = { name: TEXT_FILE.name, mimeType: TEXT_FILE.type, buffer: TEXT_FILE.bytes };
 
-test('Token Management is in Dutch: cards, buttons, the manual form\'s rule and the clear confirmation', async ({ page }) => {
+test("Token Management is in Dutch: cards, buttons, the manual form's rule and the clear confirmation", async ({ page }) => {
   await openHydrated(page, '/admin/tokens');
   await expect(page).toHaveTitle(/^Tokenbeheer · /);
   await expect(heading(page, 'Tokenbeheer')).toBeVisible();
@@ -60,7 +60,8 @@ test('the consignee assignments are in Dutch: counts, search, an empty result an
   await openHydrated(page, '/admin/user-consignees');
   await expect(heading(page, 'Gebruikers en geadresseerden')).toBeVisible();
   await expect(page.getByText('Koppel geadresseerden aan klanten')).toBeVisible();
-  for (const label of ['Totaal geadresseerden', 'Gekoppeld', 'Niet gekoppeld']) await expect(page.getByRole('group', { name: label, exact: true })).toBeVisible();
+  for (const label of ['Totaal geadresseerden', 'Gekoppeld', 'Niet gekoppeld'])
+    await expect(page.getByRole('group', { name: label, exact: true })).toBeVisible();
   const table = page.getByRole('table', { name: 'Koppelingen van geadresseerden' });
   await expect(table.getByRole('button', { name: 'Geadresseerde' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Paginering' }).getByRole('button', { name: 'Volgende' })).toBeVisible();

@@ -46,18 +46,31 @@ async function json<T>(request: APIRequestContext, path: string): Promise<T> {
 
 const figure = (page: Page, label: string) => page.getByRole('region', { name: label, exact: true }).getByRole('paragraph').first();
 const receiptsRegion = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
-const dataRows = (page: Page, region: string) => receiptsRegion(page, region).getByRole('row').filter({ has: page.getByRole('cell') });
+const dataRows = (page: Page, region: string) =>
+  receiptsRegion(page, region)
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') });
 /** The value beside a label of the details modal. */
 const fact = (dialog: ReturnType<Page['getByRole']>, label: string) =>
-  dialog.getByRole('term').filter({ hasText: new RegExp(`^${label}$`) }).first().locator('xpath=following-sibling::dd');
+  dialog
+    .getByRole('term')
+    .filter({ hasText: new RegExp(`^${label}$`) })
+    .first()
+    .locator('xpath=following-sibling::dd');
 
-test('a customer reads the dashboard and the receipts in Dutch, without a hydration mismatch, and switches back to English', async ({ page, adminApi, playwright }) => {
+test('a customer reads the dashboard and the receipts in Dutch, without a hydration mismatch, and switches back to English', async ({
+  page,
+  adminApi,
+  playwright,
+}) => {
   // The demo customer: a viewer with the three consignees that have the most receipts.
   const admin = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
   expect((await admin.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
   expect((await admin.post('/api/consignees/import')).status()).toBe(200);
   const top: DashboardStats['topConsignees'] = (await json<DashboardStats>(admin, '/api/receipts/stats')).topConsignees.slice(0, CONSIGNEE_COUNT);
-  const consignees = (await json<Array<{ id: number; name: string }>>(admin, '/api/consignees')).filter((consignee) => top.some((entry) => entry.name === consignee.name));
+  const consignees = (await json<Array<{ id: number; name: string }>>(admin, '/api/consignees')).filter((consignee) =>
+    top.some((entry) => entry.name === consignee.name),
+  );
   expect(consignees).toHaveLength(CONSIGNEE_COUNT);
   const username = uniqueName('klant');
   const customer = await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
@@ -101,7 +114,16 @@ test('a customer reads the dashboard and the receipts in Dutch, without a hydrat
   await openHydrated(page, '/receipts');
   await expect(page.getByRole('heading', { name: 'Ontvangstbewijzen', level: 1 })).toBeVisible();
   await expect(receiptsRegion(page, 'Ontvangstbewijzen').getByRole('columnheader')).toHaveText([
-    'Ontvangstdatum', 'Ontvangstbewijsnr.', 'Afzender', 'Geadresseerde', 'Colli', 'Gewicht (lbs)', 'Volume (ft³)', 'Bestemming', 'Status', 'Acties',
+    'Ontvangstdatum',
+    'Ontvangstbewijsnr.',
+    'Afzender',
+    'Geadresseerde',
+    'Colli',
+    'Gewicht (lbs)',
+    'Volume (ft³)',
+    'Bestemming',
+    'Status',
+    'Acties',
   ]);
   await expect(dataRows(page, 'Ontvangstbewijzen')).toHaveCount(20);
   await expect(page.getByText(`Resultaten 1 tot en met 20 van ${inDutch(() => formatCount(list.pagination.totalItems))}`, { exact: true })).toBeVisible();

@@ -40,7 +40,7 @@ export async function openHydrated(page: Page, path: string): Promise<void> {
 /** Moves the pointer over each island that hydrates at the first interaction and has not yet. */
 export async function hydrateByPointer(page: Page): Promise<void> {
   for (const island of await page.locator('astro-island[client="interaction"]').all()) {
-    if (await island.getAttribute('ssr') !== null) await island.locator('section').first().hover();
+    if ((await island.getAttribute('ssr')) !== null) await island.locator('section').first().hover();
   }
 }
 
@@ -54,7 +54,10 @@ export async function signIn(page: Page, username: string, password: string): Pr
 }
 
 export class AdminApi {
-  constructor(private readonly request: APIRequestContext, private readonly baseURL: string) {}
+  constructor(
+    private readonly request: APIRequestContext,
+    private readonly baseURL: string,
+  ) {}
 
   private headers() {
     return { Origin: this.baseURL };

@@ -93,7 +93,10 @@ test.describe.serial('on a portal whose provider goes down', () => {
     await signInAsAdmin(page, FRESHNESS_URL);
   });
 
-  test('when syncs stop, the open receipts screen and the dashboard warn in words and colour; once they resume, the warning goes', async ({ browser, page }) => {
+  test('when syncs stop, the open receipts screen and the dashboard warn in words and colour; once they resume, the warning goes', async ({
+    browser,
+    page,
+  }) => {
     await openHydrated(page, '/receipts');
     await expect(page.getByText('Updated just now')).toBeVisible();
     await expect(page.getByText(STALE_TEXT)).toBeHidden();

@@ -5,7 +5,6 @@ import { expect, openHydrated, signIn, test, uniqueName } from './fixtures';
 const RATE_LIMIT_MESSAGE = /^Too many login attempts\. Please wait \d+:\d\d before trying again\.$/;
 const WAIT_BUTTON = /^Wait \d+:\d\d$/;
 
-
 async function fillLogin(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
@@ -105,9 +104,7 @@ test('a 429 without retryAfter shows the generic message, and an answer without 
   await openHydrated(page, '/login');
   await fillLogin(page, 'someone', 'some-password');
 
-  await page.route('**/api/auth/login', (route) =>
-    route.fulfill({ status: 429, json: { success: false, message: 'Slow down', errorType: 'RATE_LIMITED' } }),
-  );
+  await page.route('**/api/auth/login', (route) => route.fulfill({ status: 429, json: { success: false, message: 'Slow down', errorType: 'RATE_LIMITED' } }));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert')).toHaveText('Too many login attempts. Please try again later.');
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();

@@ -46,7 +46,11 @@ async function firstReceipt(page: Page): Promise<Receipt> {
 const banner = (page: Page) => page.getByRole('status').filter({ hasText: /offline/ });
 const totalReceipts = (page: Page) => page.getByRole('region', { name: 'Total Receipts', exact: true }).getByRole('paragraph').first();
 
-test('offline, the last dashboard, receipts and receipt page open with the banner; a new search needs a connection; back online the banner goes', async ({ page, context, playwright }) => {
+test('offline, the last dashboard, receipts and receipt page open with the banner; a new search needs a connection; back online the banner goes', async ({
+  page,
+  context,
+  playwright,
+}) => {
   const customer = await newCustomer(playwright, 0);
   await signIn(page, customer.username, PASSWORD);
   await workerInControl(page);
@@ -94,7 +98,10 @@ test.describe('in Dutch', () => {
 
   test('the offline banner is in Dutch', async ({ page, context, playwright }) => {
     const customer = await newCustomer(playwright, 0);
-    const signedIn = await page.request.post('/api/auth/login', { data: { username: customer.username, password: PASSWORD }, headers: { Origin: ADMIN_AREA_URL } });
+    const signedIn = await page.request.post('/api/auth/login', {
+      data: { username: customer.username, password: PASSWORD },
+      headers: { Origin: ADMIN_AREA_URL },
+    });
     expect(signedIn.status()).toBe(200);
     await page.goto('/dashboard');
     await workerInControl(page);
@@ -107,7 +114,7 @@ test.describe('in Dutch', () => {
   });
 });
 
-test('after sign-out nothing of the user is shown offline, and another user never sees the first one\'s kept data', async ({ page, context, playwright }) => {
+test("after sign-out nothing of the user is shown offline, and another user never sees the first one's kept data", async ({ page, context, playwright }) => {
   const first = await newCustomer(playwright, 0);
   const second = await newCustomer(playwright, 1);
   await signIn(page, first.username, PASSWORD);

@@ -16,7 +16,6 @@ async function fillPasswords(page: Page, current: string, next: string, confirma
   await page.getByLabel('Confirm New Password').fill(confirmation);
 }
 
-
 test('shows the read-only username, the role badge and the member-since date', async ({ page, adminApi, browser }) => {
   const user = await signInAsNewViewer(page, adminApi, 'prof');
   await expect(page.getByRole('heading', { name: 'Profile Settings' })).toBeVisible();

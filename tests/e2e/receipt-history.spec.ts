@@ -14,8 +14,32 @@ import { E2E_URL, HISTORY_URL } from '../support/e2e-env';
 import { expect, openHydrated, test } from './fixtures';
 import { receiptList, signInAsAdmin } from './receipts-data';
 
-const ENGLISH_HEADER = ['Received Date', 'Receipt Number', 'Shipper', 'Consignee', 'Pieces', 'Weight (lbs)', 'Volume (ft³)', 'Destination', 'Status', 'Mode of Transportation', 'Origin'];
-const DUTCH_HEADER = ['Ontvangstdatum', 'Ontvangstbewijsnummer', 'Afzender', 'Geadresseerde', 'Colli', 'Gewicht (lbs)', 'Volume (ft³)', 'Bestemming', 'Status', 'Vervoerswijze', 'Herkomst'];
+const ENGLISH_HEADER = [
+  'Received Date',
+  'Receipt Number',
+  'Shipper',
+  'Consignee',
+  'Pieces',
+  'Weight (lbs)',
+  'Volume (ft³)',
+  'Destination',
+  'Status',
+  'Mode of Transportation',
+  'Origin',
+];
+const DUTCH_HEADER = [
+  'Ontvangstdatum',
+  'Ontvangstbewijsnummer',
+  'Afzender',
+  'Geadresseerde',
+  'Colli',
+  'Gewicht (lbs)',
+  'Volume (ft³)',
+  'Bestemming',
+  'Status',
+  'Vervoerswijze',
+  'Herkomst',
+];
 
 /** A receipt with packages (so View is offered) whose status the provider moved, once the mirror has recorded the move. */
 async function receiptThatMoved(request: APIRequestContext): Promise<ReceiptDetails> {
@@ -82,7 +106,9 @@ test.describe('status history', () => {
     await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);
     const [tab] = await Promise.all([
       page.context().waitForEvent('page'),
-      rowOf(page, receipt.number).getByRole('link', { name: 'View' }).click({ modifiers: ['ControlOrMeta'] }),
+      rowOf(page, receipt.number)
+        .getByRole('link', { name: 'View' })
+        .click({ modifiers: ['ControlOrMeta'] }),
     ]);
     await expect(tab).toHaveURL(`${HISTORY_URL}/receipts/${receipt.id}`);
     await expect(tab.getByRole('heading', { level: 1, name: `Receipt ${receipt.number}` })).toBeVisible();

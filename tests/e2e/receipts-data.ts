@@ -13,7 +13,6 @@ export async function signInAsAdmin(page: Page, origin = E2E_URL): Promise<void>
   expect(response.status()).toBe(200);
 }
 
-
 export async function receiptList(request: APIRequestContext, queryString = ''): Promise<ReceiptList> {
   const response = await request.get(`/api/receipts${queryString}`);
   expect(response.status(), await response.text()).toBe(200);

@@ -59,7 +59,9 @@ test.describe('without JavaScript', () => {
   test('weights and volumes carry their units in every row (spec section 3)', async ({ page }) => {
     await page.goto('/receipts');
     const expected = await receiptList(page.request);
-    const shown = await dataRows(page).evaluateAll((rows) => rows.map((row) => [...(row as HTMLTableRowElement).cells].slice(5, 7).map((cell) => cell.textContent!.trim())));
+    const shown = await dataRows(page).evaluateAll((rows) =>
+      rows.map((row) => [...(row as HTMLTableRowElement).cells].slice(5, 7).map((cell) => cell.textContent!.trim())),
+    );
     expect(shown).toEqual(expected.data.map((receipt) => [formatWeight(receipt.totalWeightValue), formatVolume(receipt.totalVolumeValue)]));
   });
 });
@@ -239,9 +241,7 @@ test.describe('at 390 px', () => {
     await expect(first).toContainText(data[0]!.number);
     await expect(first.locator('td[data-label="Weight (lbs)"]')).toHaveText(formatWeight(data[0]!.totalWeightValue));
     await expect(first.locator('td[data-label="Volume (ft³)"]')).toHaveText(formatVolume(data[0]!.totalVolumeValue));
-    const labels = await first
-      .getByRole('cell')
-      .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content.replaceAll('"', '')));
+    const labels = await first.getByRole('cell').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content.replaceAll('"', '')));
     expect(labels).toEqual(['Received Date', 'Receipt #', 'Shipper', 'Consignee', 'Pieces', 'Weight (lbs)', 'Volume (ft³)', 'Destination', 'none', 'none']);
     await expect(first.getByRole('button', { name: data[0]!.status })).toBeInViewport({ ratio: 1 });
 

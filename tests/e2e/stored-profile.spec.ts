@@ -9,7 +9,13 @@ const storedProfile = (page: Page) => page.evaluate(() => localStorage.getItem('
 
 test('a session ended on the server leaves no profile behind: the receipt link that leads to sign-in removes it', async ({ page, adminApi }) => {
   const username = uniqueName('profile');
-  const user = await adminApi.createUser({ username, password: 'profile-password-1', fullName: 'Profile Keeper', email: `${username}@example.com`, role: 'viewer' });
+  const user = await adminApi.createUser({
+    username,
+    password: 'profile-password-1',
+    fullName: 'Profile Keeper',
+    email: `${username}@example.com`,
+    role: 'viewer',
+  });
   await signIn(page, username, 'profile-password-1');
   expect(JSON.parse((await storedProfile(page))!)).toMatchObject({ id: user.id, username, fullName: 'Profile Keeper' });
   // Signed-in pages keep it.

@@ -16,11 +16,13 @@ const CONNECTION_TEXTS = {
   unknownRefreshExpiry: 'The provider did not say when this token expires.',
   enterExpiryManually: 'If you know its lifetime, enter it with the tokens under Manual Entry.',
   reconnectRequired: 'Reconnect required',
-  reconnectExplained: "The provider no longer accepts the portal's refresh token, so receipts are not updated. Sign in at the provider again to restore the connection.",
+  reconnectExplained:
+    "The provider no longer accepts the portal's refresh token, so receipts are not updated. Sign in at the provider again to restore the connection.",
   dashboardNotice: 'The connection to the logistics provider must be renewed: receipts are not updated until an administrator reconnects.',
   openTokenManagement: 'Open Token Management',
   reconnect: 'Reconnect',
-  noRefreshToken: 'The provider gave no refresh token, so the connection stops when the access token expires. If the provider issues refresh tokens for offline_access, add it to PROVIDER_SCOPE and connect again.',
+  noRefreshToken:
+    'The provider gave no refresh token, so the connection stops when the access token expires. If the provider issues refresh tokens for offline_access, add it to PROVIDER_SCOPE and connect again.',
   cleared: 'All tokens cleared successfully',
 } as const;
 
@@ -37,7 +39,8 @@ const card = (page: Page, title: string) => page.getByRole('region', { name: tit
 const fact = (region: Locator, label: string) => region.locator(`dt:text-is("${label}") + dd`);
 
 async function serverControl(request: APIRequestContext, action: string): Promise<Record<string, number>> {
-  const response = action === 'counts' ? await request.get(`${OIDC_SERVER_URL}/test-control/counts`) : await request.post(`${OIDC_SERVER_URL}/test-control/${action}`);
+  const response =
+    action === 'counts' ? await request.get(`${OIDC_SERVER_URL}/test-control/counts`) : await request.post(`${OIDC_SERVER_URL}/test-control/${action}`);
   expect(response.status()).toBe(200);
   return response.json();
 }
@@ -61,7 +64,7 @@ async function connect(page: Page): Promise<void> {
   await expect(page.getByRole('status').filter({ hasText: 'OAuth2 tokens acquired and stored successfully!' })).toBeVisible();
 }
 
-test('the popup signs in at the discovered server; the refresh token\'s unknown expiry is said as it is', async ({ page }) => {
+test("the popup signs in at the discovered server; the refresh token's unknown expiry is said as it is", async ({ page }) => {
   await connect(page);
   await expect(fact(card(page, 'Access Token'), 'Status')).toHaveText('Valid');
   const refreshCard = card(page, 'Refresh Token');

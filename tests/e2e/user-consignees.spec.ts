@@ -34,14 +34,17 @@ const rowOf = (page: Page, consignee: string) =>
   page.getByRole('row').filter({ has: page.getByRole('checkbox', { name: `Select ${consignee}`, exact: true }) });
 const rowBoxes = (page: Page) => page.getByRole('table', { name: 'Consignee assignments' }).getByRole('checkbox', { name: /^Select (?!Page$)/ });
 const count = (page: Page, label: string) => page.getByRole('group', { name: label, exact: true });
-const chipRemover = (page: Page, username: string, consignee: string) => page.getByRole('button', { name: `Remove ${username} from ${consignee}`, exact: true });
+const chipRemover = (page: Page, username: string, consignee: string) =>
+  page.getByRole('button', { name: `Remove ${username} from ${consignee}`, exact: true });
 const searchBox = (page: Page) => page.getByLabel('Search consignees');
 const userFilter = (page: Page) => page.getByLabel('User', { exact: true });
 const bulkBar = (page: Page) => page.getByRole('toolbar', { name: 'Bulk actions' });
-const pageButton = (page: Page, number: number) => page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: `Page ${number}`, exact: true });
+const pageButton = (page: Page, number: number) =>
+  page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: `Page ${number}`, exact: true });
 
 /** The consignee names of the rows shown, top to bottom. */
-const shownNames = async (page: Page) => (await rowBoxes(page).evaluateAll((boxes) => boxes.map((box) => box.getAttribute('aria-label')))).map((label) => label!.slice('Select '.length));
+const shownNames = async (page: Page) =>
+  (await rowBoxes(page).evaluateAll((boxes) => boxes.map((box) => box.getAttribute('aria-label')))).map((label) => label!.slice('Select '.length));
 
 function countsOf(rows: ConsigneeAssignmentDto[]) {
   const assigned = rows.filter((row) => row.assignedUsers.length > 0).length;
@@ -156,7 +159,9 @@ test('Select Page and the bulk Add User: the picker lists viewers only and its s
   for (const consignee of mine) await expect(chipRemover(page, first.username, consignee)).toBeVisible();
   await expect(bulkBar(page)).toBeHidden();
   // Nobody else's user was on these consignees, so each of them is newly assigned.
-  await expect.poll(() => shownCounts(page)).toEqual({ total: before.total, assigned: before.assigned + mine.length, unassigned: before.unassigned - mine.length });
+  await expect
+    .poll(() => shownCounts(page))
+    .toEqual({ total: before.total, assigned: before.assigned + mine.length, unassigned: before.unassigned - mine.length });
 });
 
 test('the user filter shows one viewer’s consignees or the unassigned ones, from page 1', async ({ page }) => {
@@ -253,7 +258,10 @@ test('a failed change shows the server’s message, or the spec text when there 
   // A request that never gets an answer has no message of its own.
   await page.route('**/api/consignees/*/add-user', (route) => route.abort());
   await rowOf(page, target).getByRole('button', { name: 'Add User' }).click();
-  await page.getByRole('dialog', { name: `Add User to ${target}` }).getByRole('button', { name: second.username }).click();
+  await page
+    .getByRole('dialog', { name: `Add User to ${target}` })
+    .getByRole('button', { name: second.username })
+    .click();
   await expect(page.getByRole('alert').filter({ hasText: 'Failed to add user to consignee' })).toBeVisible();
   await expect(chipRemover(page, second.username, target)).toHaveCount(0);
 });
@@ -277,7 +285,9 @@ test('Remove All makes one removal call per assigned user and leaves the selecte
   for (const consignee of mine) await expect(rowOf(page, consignee)).toContainText('Unassigned');
   expect(removals).toHaveLength(before.reduce((sum, row) => sum + row.assignedUsers.length, 0));
   await expect(bulkBar(page)).toBeHidden();
-  await expect.poll(() => shownCounts(page)).toEqual({ total: counts.total, assigned: counts.assigned - mine.length, unassigned: counts.unassigned + mine.length });
+  await expect
+    .poll(() => shownCounts(page))
+    .toEqual({ total: counts.total, assigned: counts.assigned - mine.length, unassigned: counts.unassigned + mine.length });
   await userFilter(page).selectOption({ label: `${first.fullName} (${first.username})` });
   await expect(page.getByRole('heading', { name: 'No consignees found' })).toBeVisible();
 });

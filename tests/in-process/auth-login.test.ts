@@ -51,7 +51,12 @@ describe('login', () => {
   it.each([
     ['a username of 2 characters', { username: 'ab', password: 'secret1' }, 'username', 'Username must be at least 3 characters'],
     ['a username of 31 characters', { username: 'a'.repeat(31), password: 'secret1' }, 'username', 'Username must not exceed 30 characters'],
-    ['a username with a space and "!"', { username: 'bad name!', password: 'secret1' }, 'username', 'Username can only contain letters, numbers, hyphens, and underscores'],
+    [
+      'a username with a space and "!"',
+      { username: 'bad name!', password: 'secret1' },
+      'username',
+      'Username can only contain letters, numbers, hyphens, and underscores',
+    ],
     ['a password of 5 characters', { username: 'admin', password: '12345' }, 'password', 'Password must be at least 6 characters'],
     ['a password of 129 characters', { username: 'admin', password: 'p'.repeat(129) }, 'password', 'Password must not exceed 128 characters'],
     ['no username', { password: 'secret1' }, 'username', 'Username is required'],
@@ -135,7 +140,10 @@ describe('login', () => {
     const response = await new ApiClient(portal).login('admin', ADMIN_PASSWORD);
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith('portal_session='));
     expect(cookie).toBeDefined();
-    const attributes = cookie!.split(';').slice(1).map((part) => part.trim().toLowerCase());
+    const attributes = cookie!
+      .split(';')
+      .slice(1)
+      .map((part) => part.trim().toLowerCase());
     expect(attributes).toContain('httponly');
     expect(attributes).toContain('samesite=lax');
     expect(attributes).toContain('path=/');

@@ -34,7 +34,6 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-
 const syncedAt = (response: ApiResponse) => Date.parse(response.body.meta.lastSyncedAt);
 const LIST = '/api/receipts?sortBy=number&sortOrder=asc&limit=5';
 
@@ -59,11 +58,17 @@ describe('meta.lastSyncedAt', () => {
     expect(first.body.meta.cached).toBe(true);
     const firstStats = await admin.get('/api/receipts/stats');
 
-    const later = await eventually(() => admin.get(LIST), (response) => syncedAt(response) > syncedAt(first));
+    const later = await eventually(
+      () => admin.get(LIST),
+      (response) => syncedAt(response) > syncedAt(first),
+    );
     // Nothing changed, so the cache was kept: the same cached page now says a newer sync time.
     expect(later.body.meta.cached).toBe(true);
     expect(later.body.data).toEqual(first.body.data);
-    await eventually(() => admin.get('/api/receipts/stats'), (response) => syncedAt(response) > syncedAt(firstStats));
+    await eventually(
+      () => admin.get('/api/receipts/stats'),
+      (response) => syncedAt(response) > syncedAt(firstStats),
+    );
   });
 
   it('when another process on the same database syncs, then this one reports its time within about a second', async () => {
@@ -74,7 +79,11 @@ describe('meta.lastSyncedAt', () => {
       const otherAdmin = await signedInAdmin(other);
       const seen = await otherAdmin.get(LIST);
       expect(seen.status).toBe(200);
-      await eventually(() => otherAdmin.get(LIST), (response) => syncedAt(response) > syncedAt(seen), 10_000);
+      await eventually(
+        () => otherAdmin.get(LIST),
+        (response) => syncedAt(response) > syncedAt(seen),
+        10_000,
+      );
     } finally {
       await other.stop({ keepDir: true });
     }
@@ -92,7 +101,10 @@ describe('POST /api/sync', () => {
       // A full pass (the one that removes) is due a second after the last one: the portal's clock moves on.
       portal.clock.advance(1_100);
       await sandbox.post('/sandbox/control/recover');
-      const response = await eventually(() => admin.post('/api/sync'), (answer) => answer.status === 200);
+      const response = await eventually(
+        () => admin.post('/api/sync'),
+        (answer) => answer.status === 200,
+      );
       const written = new Set([...change.advanced, ...change.added].filter((id) => !change.deleted.includes(id))).size;
       const deleted = change.deleted.filter((id) => !change.added.includes(id)).length;
       if (response.body.data.written === written && response.body.data.deleted === deleted) matched = { change, body: response.body };
@@ -140,7 +152,10 @@ describe('POST /api/sync', () => {
     expect((await sandbox.post('/sandbox/control/outage')).status).toBe(200);
     try {
       // A scheduled sync that began before the outage may still end well: ask until one fails.
-      const failed = await eventually(() => admin.post('/api/sync'), (response) => response.status !== 200);
+      const failed = await eventually(
+        () => admin.post('/api/sync'),
+        (response) => response.status !== 200,
+      );
       expectError(
         failed,
         503,
@@ -164,7 +179,10 @@ describe('POST /api/sync', () => {
     } finally {
       await sandbox.post('/sandbox/control/recover');
     }
-    const recovered = await eventually(() => admin.post('/api/sync'), (response) => response.status === 200);
+    const recovered = await eventually(
+      () => admin.post('/api/sync'),
+      (response) => response.status === 200,
+    );
     expect(recovered.body.data.written).toBeGreaterThanOrEqual(0);
     expect((await admin.get('/api/sync')).body.data).toMatchObject({ lastError: null, lastErrorAt: null });
   });

@@ -60,8 +60,10 @@ describe('consignee assignments', () => {
     expectError(english, 404, 'NOT_FOUND', 'Consignee not found');
   });
 
-  it('when a bulk assignment names unknown consignees or no user, then the refusal is in the reader\'s language', async () => {
-    const unknown = await inBothLanguages((headers) => admin.post('/api/consignees/bulk-add-user', { consigneeIds: [MISSING_ID], userId: viewer.id }, { headers }));
+  it("when a bulk assignment names unknown consignees or no user, then the refusal is in the reader's language", async () => {
+    const unknown = await inBothLanguages((headers) =>
+      admin.post('/api/consignees/bulk-add-user', { consigneeIds: [MISSING_ID], userId: viewer.id }, { headers }),
+    );
     expectError(unknown.dutch, 400, 'VALIDATION_ERROR', m.assignments_unknown_consignees({ ids: String(MISSING_ID) }, nl));
     expectError(unknown.english, 400, 'VALIDATION_ERROR', `Unknown consignee ids: ${MISSING_ID}`);
     const noUser = await inBothLanguages((headers) => admin.post('/api/consignees/bulk-add-user', { consigneeIds: [1] }, { headers }));
@@ -78,7 +80,7 @@ describe('provider tokens', () => {
     expectError(english, 400, 'VALIDATION_ERROR', 'Both access token and refresh token are required');
   });
 
-  it('when the refresh token expiry is out of range, then the limits are named in the reader\'s language', async () => {
+  it("when the refresh token expiry is out of range, then the limits are named in the reader's language", async () => {
     const payload = { accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: 10 };
     const { dutch, english } = await inBothLanguages((headers) => admin.post('/api/tokens/update', payload, { headers }));
     expectError(dutch, 400, 'VALIDATION_ERROR', 'De geldigheidsduur van het refresh token moet tussen 300 en 31536000 seconden liggen');
@@ -93,7 +95,7 @@ describe('logo and background', () => {
     expectError(english, 400, 'VALIDATION_ERROR', 'Please select an image file');
   });
 
-  it('when an SVG is uploaded as the logo or the background, then the accepted formats are named in the reader\'s language', async () => {
+  it("when an SVG is uploaded as the logo or the background, then the accepted formats are named in the reader's language", async () => {
     const logo = await inBothLanguages((headers) => upload('logo', SVG_FILE, headers));
     expectError(logo.dutch, 400, 'VALIDATION_ERROR', 'Alleen JPEG-, PNG-, GIF- en WebP-bestanden zijn toegestaan');
     expectError(logo.english, 400, 'VALIDATION_ERROR', 'Only JPEG, PNG, GIF, and WebP files are allowed');
@@ -102,7 +104,7 @@ describe('logo and background', () => {
     expectError(background.english, 400, 'VALIDATION_ERROR', 'Please select a valid image file');
   });
 
-  it('when there is no logo to delete or the opacity is refused, then the answer is in the reader\'s language', async () => {
+  it("when there is no logo to delete or the opacity is refused, then the answer is in the reader's language", async () => {
     const nothing = await inBothLanguages((headers) => admin.delete('/api/logo/current', { headers }));
     expectError(nothing.dutch, 404, 'NOT_FOUND', 'Er is geen logo om te verwijderen');
     expectError(nothing.english, 404, 'NOT_FOUND', 'No logo to delete');
@@ -111,7 +113,7 @@ describe('logo and background', () => {
     expectError(opacity.english, 400, 'VALIDATION_ERROR', 'Opacity must be a number from 0.1 to 1 in steps of 0.05');
   });
 
-  it('when the opacity is saved, then the confirmation is in the reader\'s language', async () => {
+  it("when the opacity is saved, then the confirmation is in the reader's language", async () => {
     const { dutch, english } = await inBothLanguages((headers) => admin.put('/api/background/opacity', { opacity: 0.5 }, { headers }));
     expect(dutch.status).toBe(200);
     expect(dutch.body.message).toBe('De dekking is bijgewerkt.');
@@ -141,7 +143,7 @@ describe('the sandbox provider', () => {
     expect(page).toContain('De toepassing die om toegang vraagt, is niet bij dit systeem geregistreerd.');
   });
 
-  it('when its token endpoint is asked in Dutch, then it still answers in English, as the other company\'s server would', async () => {
+  it("when its token endpoint is asked in Dutch, then it still answers in English, as the other company's server would", async () => {
     const response = await tokenRequest(portal, { client_id: 'freight-portal' }, DUTCH);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'invalid_request', error_description: 'grant_type is required' });

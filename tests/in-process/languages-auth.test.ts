@@ -69,7 +69,12 @@ describe('login validation', () => {
 
 describe('wrong credentials and the rate limit', () => {
   it('when the password is wrong with Accept-Language nl, then 401 AUTHENTICATION_ERROR in Dutch; without it, in English', async () => {
-    expectError(await attempt({ username: 'nobody', password: 'wrong-password' }, DUTCH), 401, 'AUTHENTICATION_ERROR', 'Gebruikersnaam of wachtwoord is onjuist');
+    expectError(
+      await attempt({ username: 'nobody', password: 'wrong-password' }, DUTCH),
+      401,
+      'AUTHENTICATION_ERROR',
+      'Gebruikersnaam of wachtwoord is onjuist',
+    );
     expectError(await attempt({ username: 'nobody', password: 'wrong-password' }), 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
   });
 
@@ -90,7 +95,12 @@ describe('user management', () => {
     expectError(await admin.put('/api/auth/users/abc', {}, { headers: DUTCH }), 404, 'NOT_FOUND', 'Gebruiker niet gevonden');
     expectError(await admin.get('/api/consignees/user/abc', { headers: DUTCH }), 404, 'NOT_FOUND', 'Gebruiker niet gevonden');
     const self = await admin.get('/api/auth/profile');
-    expectError(await admin.delete(`/api/auth/users/${self.body.data.user.id}`, { headers: DUTCH }), 403, 'FORBIDDEN', 'U kunt uw eigen account niet verwijderen');
+    expectError(
+      await admin.delete(`/api/auth/users/${self.body.data.user.id}`, { headers: DUTCH }),
+      403,
+      'FORBIDDEN',
+      'U kunt uw eigen account niet verwijderen',
+    );
 
     const created = await admin.post('/api/auth/users', { username: 'sanne', password: 'sanne-password' }, { headers: DUTCH });
     expect(created.status).toBe(201);

@@ -33,7 +33,11 @@ afterAll(async () => {
 
 describe('bad query parameters', () => {
   it.each([
-    ['/api/receipts?sortBy=password', 'sortBy moet een van de volgende waarden zijn: receivedDate, number, shipperName, consigneeName, status, destination, modeOfTransportation, origin', 'sortBy must be one of receivedDate, number, shipperName, consigneeName, status, destination, modeOfTransportation, origin'],
+    [
+      '/api/receipts?sortBy=password',
+      'sortBy moet een van de volgende waarden zijn: receivedDate, number, shipperName, consigneeName, status, destination, modeOfTransportation, origin',
+      'sortBy must be one of receivedDate, number, shipperName, consigneeName, status, destination, modeOfTransportation, origin',
+    ],
     ['/api/receipts?sortOrder=sideways', 'sortOrder moet asc of desc zijn', 'sortOrder must be asc or desc'],
     ['/api/receipts?page=0', 'page moet een geheel getal van 1 tot en met 1000000 zijn', 'page must be a whole number from 1 to 1000000'],
     ['/api/receipts?limit=101', 'limit moet een geheel getal van 1 tot en met 100 zijn', 'limit must be a whole number from 1 to 100'],
@@ -41,8 +45,16 @@ describe('bad query parameters', () => {
     [`/api/receipts?search=${'a'.repeat(101)}`, 'De zoekopdracht mag niet langer zijn dan 100 tekens', 'Search must not exceed 100 characters'],
     ['/api/receipts?trackingNumber=1Z99999', 'Het trackingnummer moet minstens 8 tekens lang zijn', 'Tracking number must be at least 8 characters'],
     ['/api/package-tracker/search', 'Het trackingnummer moet minstens 8 tekens lang zijn', 'Tracking number must be at least 8 characters'],
-    ['/api/package-tracker/search?trackingNumber=1Z999%0AAA10123', 'Het trackingnummer mag geen stuurtekens bevatten', 'Tracking number must not contain control characters'],
-    [`/api/package-tracker/search?trackingNumber=${'9'.repeat(65)}`, 'Het trackingnummer mag niet langer zijn dan 64 tekens', 'Tracking number must not exceed 64 characters'],
+    [
+      '/api/package-tracker/search?trackingNumber=1Z999%0AAA10123',
+      'Het trackingnummer mag geen stuurtekens bevatten',
+      'Tracking number must not contain control characters',
+    ],
+    [
+      `/api/package-tracker/search?trackingNumber=${'9'.repeat(65)}`,
+      'Het trackingnummer mag niet langer zijn dan 64 tekens',
+      'Tracking number must not exceed 64 characters',
+    ],
   ])('when %s is asked for in Dutch, then 400 VALIDATION_ERROR in Dutch; in English or without a language, in English', async (path, dutch, english) => {
     expectError(await admin.get(path, DUTCH), 400, 'VALIDATION_ERROR', dutch);
     expectError(await admin.get(path, ENGLISH), 400, 'VALIDATION_ERROR', english);

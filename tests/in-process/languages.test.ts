@@ -38,7 +38,7 @@ function postSwitcher(client: ApiClient | null, fields: Record<string, string>, 
 }
 
 describe('GET/PUT /api/auth/profile/preferences', () => {
-  it('when nobody is signed in, then 401 in the browser\'s language', async () => {
+  it("when nobody is signed in, then 401 in the browser's language", async () => {
     const response = await new ApiClient(portal).get('/api/auth/profile/preferences', { headers: dutch });
     expectError(response, 401, 'AUTHENTICATION_ERROR', 'U moet ingelogd zijn');
     expectError(await new ApiClient(portal).get('/api/auth/profile/preferences'), 401, 'AUTHENTICATION_ERROR', 'Authentication required');
@@ -47,7 +47,10 @@ describe('GET/PUT /api/auth/profile/preferences', () => {
   it('when nothing is saved, then the language in effect for the request is reported', async () => {
     const client = await signIn(portal, customer);
     expect((await client.get('/api/auth/profile/preferences')).body).toEqual({ success: true, data: { locale: 'en', statusEmails: false } });
-    expect((await client.get('/api/auth/profile/preferences', { headers: dutch })).body).toEqual({ success: true, data: { locale: 'nl', statusEmails: false } });
+    expect((await client.get('/api/auth/profile/preferences', { headers: dutch })).body).toEqual({
+      success: true,
+      data: { locale: 'nl', statusEmails: false },
+    });
     expect(await savedLocale(customer.username)).toBeNull();
   });
 
@@ -58,7 +61,10 @@ describe('GET/PUT /api/auth/profile/preferences', () => {
     expect(saved.body).toEqual({ success: true, data: { locale: 'nl', statusEmails: false }, message: 'Voorkeuren opgeslagen' });
     expect(await savedLocale(customer.username)).toBe('nl');
 
-    expect((await client.get('/api/auth/profile/preferences', { headers: { 'Accept-Language': 'en' } })).body.data).toEqual({ locale: 'nl', statusEmails: false });
+    expect((await client.get('/api/auth/profile/preferences', { headers: { 'Accept-Language': 'en' } })).body.data).toEqual({
+      locale: 'nl',
+      statusEmails: false,
+    });
     const profile = await client.get('/api/auth/profile', { headers: { 'Accept-Language': 'en' } });
     expect(profile.body.data.user).toMatchObject({ username: customer.username, locale: 'nl' });
     const refused = await client.get('/api/auth/users', { headers: { 'Accept-Language': 'en', Cookie: `${client.cookie}; portal_locale=en` } });

@@ -14,6 +14,7 @@ import { startInProcessPortal, type InProcessPortal } from '../support/in-proces
 import { freePort } from '../support/portal';
 import type { ApiClient } from '../support/api-client';
 import { expectError, signedInAdmin } from '../support/api-steps';
+import { connectAtServer, consentAtServer } from '../support/oidc-steps';
 
 const ACCESS_SECONDS = 30;
 const SYNC_SECONDS = 3;
@@ -77,61 +78,24 @@ async function status(): Promise<Record<string, any>> {
   return response.body.data;
 }
 
-/** A browser's visit to the authorization server: cookies kept, redirects followed by the caller. */
-function browser() {
-  const cookies = new Map<string, string>();
-  return async (url: string, form?: URLSearchParams): Promise<Response> => {
-    const response = await fetch(url, {
-      method: form ? 'POST' : 'GET',
-      headers: { Cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '), ...(form && { 'Content-Type': 'application/x-www-form-urlencoded' }) },
-      body: form,
-      redirect: 'manual',
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
-      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) cookies.delete(name);
-      else cookies.set(name, value);
-    }
-    return response;
-  };
-}
-
-/** The admin starts the OAuth2 flow and decides on the server's consent page; resolves with the callback URL. */
-async function consent(decision: 'authorize' | 'deny'): Promise<URL> {
-  const started = await admin.post('/api/tokens/oauth/authorize');
-  expect(started.status, JSON.stringify(started.body)).toBe(200);
-  const visit = browser();
-  let url = started.body.data.authorizationUrl as string;
-  for (let hops = 0; hops < 12; hops++) {
-    if (url.startsWith(portal.url)) return new URL(url);
-    let response = await visit(url);
-    if (response.status === 200) {
-      const page = await response.text();
-      const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1];
-      if (!action) throw new Error(`no consent form at ${url}:\n${page.slice(0, 400)}`);
-      response = await visit(new URL(action, url).href, new URLSearchParams({ decision }));
-    }
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`${response.status} without a redirect at ${url}: ${(await response.text()).slice(0, 400)}`);
-    url = new URL(location, url).href;
-  }
-  throw new Error('too many redirects');
-}
-
-async function connect(): Promise<string> {
-  const callback = await consent('authorize');
-  const page = await admin.get(callback.pathname + callback.search);
-  expect(page.status, String(page.body).slice(0, 500)).toBe(200);
-  expect(page.body).toContain('OAuth2 tokens acquired and stored successfully!');
-  return page.body;
-}
+const consent = (decision: 'authorize' | 'deny') => consentAtServer(portal, admin, decision);
+const connect = () => connectAtServer(portal, admin);
 
 describe('discovery', () => {
   it('when the server is down at start, then the portal says so, and finds the server by its OpenID metadata once it is up', async () => {
     expectError(await admin.get('/api/tokens/oauth/config'), 502, 'EXTERNAL_API_ERROR', CONNECTION_TEXTS.providerUnavailable);
-    oidc = await startOidcServer({ port: oidcPort, redirectUri: `${portal.url}/admin/tokens/callback`, clientSecret: CLIENT_SECRET, accessTokenSeconds: ACCESS_SECONDS });
-    const response = await until(() => admin.get('/api/tokens/oauth/config'), (answer) => answer.status === 200, 15_000, 'discovery after the server came up');
+    oidc = await startOidcServer({
+      port: oidcPort,
+      redirectUri: `${portal.url}/admin/tokens/callback`,
+      clientSecret: CLIENT_SECRET,
+      accessTokenSeconds: ACCESS_SECONDS,
+    });
+    const response = await until(
+      () => admin.get('/api/tokens/oauth/config'),
+      (answer) => answer.status === 200,
+      15_000,
+      'discovery after the server came up',
+    );
     // Issuer ≠ API URL: the endpoints are the issuer's, from its metadata (it has no RFC 8414 document).
     expect(response.body.data).toEqual({
       issuer: server().issuer,
@@ -152,13 +116,30 @@ describe('discovery', () => {
 describe('connecting, refreshing and reconnecting', () => {
   it('when the admin authorizes, then the code is exchanged with the client secret and the issuer checked, the tokens are stored and the receipts mirrored', async () => {
     const started = new URL((await admin.post('/api/tokens/oauth/authorize')).body.data.authorizationUrl);
-    expect(Object.fromEntries(started.searchParams)).toMatchObject({ scope: 'receipts offline_access', prompt: 'consent', code_challenge_method: 'S256', client_id: OIDC_CLIENT_ID });
+    expect(Object.fromEntries(started.searchParams)).toMatchObject({
+      scope: 'receipts offline_access',
+      prompt: 'consent',
+      code_challenge_method: 'S256',
+      client_id: OIDC_CLIENT_ID,
+    });
 
     await connect();
     const data = await status();
-    expect(data).toMatchObject({ source: 'oauth2', hasAccessToken: true, hasRefreshToken: true, canRefresh: true, reconnectRequired: false, refreshTokenExpiry: null });
+    expect(data).toMatchObject({
+      source: 'oauth2',
+      hasAccessToken: true,
+      hasRefreshToken: true,
+      canRefresh: true,
+      reconnectRequired: false,
+      refreshTokenExpiry: null,
+    });
     expect(Date.parse(data.accessTokenExpiry) - portal.clock.now()).toBeLessThanOrEqual(ACCESS_SECONDS * 1000);
-    const receipts = await until(() => admin.get('/api/receipts?limit=10'), (answer) => answer.status === 200 && answer.body.pagination.totalItems === 6, 15_000, 'the mirror');
+    const receipts = await until(
+      () => admin.get('/api/receipts?limit=10'),
+      (answer) => answer.status === 200 && answer.body.pagination.totalItems === 6,
+      15_000,
+      'the mirror',
+    );
     expect(receipts.body.data.map((receipt: { number: string }) => receipt.number)).toContain('OP-7001');
   });
 
@@ -215,13 +196,16 @@ describe('connecting, refreshing and reconnecting', () => {
 
 describe('a refused refresh token is sent once', () => {
   it.each([
-    ['followed at once by a sync', async () => {
-      const refreshed = await admin.post('/api/tokens/refresh');
-      const synced = await admin.post('/api/sync');
-      return [refreshed, synced];
-    }],
+    [
+      'followed at once by a sync',
+      async () => {
+        const refreshed = await admin.post('/api/tokens/refresh');
+        const synced = await admin.post('/api/sync');
+        return [refreshed, synced];
+      },
+    ],
     ['with a sync at the same moment', () => Promise.all([admin.post('/api/tokens/refresh'), admin.post('/api/sync')])],
-  ])('when the admin\'s refresh is refused %s, then neither that sync nor later ones send the dead refresh token again', async (_when, refreshAndSync) => {
+  ])("when the admin's refresh is refused %s, then neither that sync nor later ones send the dead refresh token again", async (_when, refreshAndSync) => {
     expect(server().revokeRefreshTokens()).toBe(1);
     const before = server().counts();
     const [refreshed] = await refreshAndSync();
@@ -276,7 +260,7 @@ describe('refusals', () => {
 });
 
 describe('clear', () => {
-  it('when the admin clears the tokens, then the server revokes the portal\'s refresh token first', async () => {
+  it("when the admin clears the tokens, then the server revokes the portal's refresh token first", async () => {
     // Earlier connections' refresh tokens are still live at the server: the portal only knows its own.
     const live = server().counts().liveRefreshTokens;
     const response = await admin.delete('/api/tokens/clear');

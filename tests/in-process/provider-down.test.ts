@@ -42,7 +42,10 @@ describe('before the first sync', () => {
   });
 
   it('when the sync fails, then its error is kept in the sync state', async () => {
-    const [state] = await queryDatabase<{ lastSuccessAt: string | null; lastError: string | null }>(portal, 'SELECT lastSuccessAt, lastError FROM sync_state WHERE id = 1');
+    const [state] = await queryDatabase<{ lastSuccessAt: string | null; lastError: string | null }>(
+      portal,
+      'SELECT lastSuccessAt, lastError FROM sync_state WHERE id = 1',
+    );
     expect(state?.lastSuccessAt).toBeNull();
     expect(state?.lastError).toBeTruthy();
   });

@@ -50,10 +50,16 @@ afterAll(async () => {
 function timelineOf(html: string, label = 'Status History'): string[] {
   const list = new RegExp(`<ol[^>]*aria-label="${label}"[^>]*>([\\s\\S]*?)</ol>`).exec(html);
   if (!list) return [];
-  return [...list[1]!.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/g)].map((item) => item[1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
+  return [...list[1]!.matchAll(/<li[^>]*>([\s\S]*?)<\/li>/g)].map((item) =>
+    item[1]!
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 }
 
-const escapeHtml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+const escapeHtml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -91,7 +97,9 @@ describe('the receipt page', () => {
     const { id, history } = await receiptWithTwoStatuses();
     const html: string = (await admin.get(`/receipts/${id}`)).body;
     const newestFirst = [...history].reverse();
-    expect(timelineOf(html)).toEqual(newestFirst.map((entry, index) => `${statusLabel(entry.status)}${index === 0 ? ' Current status' : ''} ${formatDateTime(entry.at)}`));
+    expect(timelineOf(html)).toEqual(
+      newestFirst.map((entry, index) => `${statusLabel(entry.status)}${index === 0 ? ' Current status' : ''} ${formatDateTime(entry.at)}`),
+    );
   });
 
   it('when the page is asked for in Dutch, then it is Dutch', async () => {
@@ -100,7 +108,9 @@ describe('the receipt page', () => {
     expect(html).toContain(`<title>Ontvangstbewijs ${receipt.number}`);
     // The Dutch label, built in Dutch for this expectation only: the portal in this process reads the same messages.
     const dutchStatus = inLocale('nl', () => statusLabel(receipt.status));
-    expect(timelineOf(html, 'Statusverloop')).toEqual([expect.stringMatching(new RegExp(`^${dutchStatus} Huidige status \\d{2}-\\d{2}-\\d{4}, \\d{2}:\\d{2}$`))]);
+    expect(timelineOf(html, 'Statusverloop')).toEqual([
+      expect.stringMatching(new RegExp(`^${dutchStatus} Huidige status \\d{2}-\\d{2}-\\d{4}, \\d{2}:\\d{2}$`)),
+    ]);
   });
 
   it.each([

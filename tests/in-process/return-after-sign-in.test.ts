@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 const cookiePair = (response: Response, name: string) =>
-  response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`))?.split(';')[0];
+  response.headers
+    .getSetCookie()
+    .find((line) => line.startsWith(`${name}=`))
+    ?.split(';')[0];
 
 function signInByForm(cookie: string | undefined) {
   return fetch(`${portal.url}/login`, {

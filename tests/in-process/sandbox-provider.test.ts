@@ -28,7 +28,12 @@ let httpPortal: InProcessPortal;
 
 beforeAll(async () => {
   [portal, plainSandbox, httpPortal] = await Promise.all([
-    startInProcessPortal({ SANDBOX_CONTROL: 'true', SANDBOX_RECEIPTS: String(RECEIPTS), SANDBOX_ACCESS_TOKEN_SECONDS: String(ACCESS_SECONDS), SANDBOX_REFRESH_TOKEN_SECONDS: String(REFRESH_SECONDS) }),
+    startInProcessPortal({
+      SANDBOX_CONTROL: 'true',
+      SANDBOX_RECEIPTS: String(RECEIPTS),
+      SANDBOX_ACCESS_TOKEN_SECONDS: String(ACCESS_SECONDS),
+      SANDBOX_REFRESH_TOKEN_SECONDS: String(REFRESH_SECONDS),
+    }),
     startInProcessPortal({ SANDBOX_RECEIPTS: '20' }),
     startInProcessPortal({ PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9/provider' }),
   ]);
@@ -171,17 +176,33 @@ describe('token endpoint', () => {
   it.each([
     { what: 'no grant_type', form: { client_id: CLIENT_ID }, error: 'invalid_request' },
     { what: 'an unknown grant_type', form: { client_id: CLIENT_ID, grant_type: 'password' }, error: 'unsupported_grant_type' },
-    { what: 'a code grant without its verifier', form: { client_id: CLIENT_ID, grant_type: 'authorization_code', code: 'x', redirect_uri: 'x' }, error: 'invalid_request' },
-    { what: 'a repeated parameter', form: { client_id: CLIENT_ID, grant_type: 'refresh_token', refresh_token: 'a', refresh_token2: 'b' }, error: 'invalid_request' },
+    {
+      what: 'a code grant without its verifier',
+      form: { client_id: CLIENT_ID, grant_type: 'authorization_code', code: 'x', redirect_uri: 'x' },
+      error: 'invalid_request',
+    },
+    {
+      what: 'a repeated parameter',
+      form: { client_id: CLIENT_ID, grant_type: 'refresh_token', refresh_token: 'a', refresh_token2: 'b' },
+      error: 'invalid_request',
+    },
   ])('when the token request has $what, then the error is $error', async ({ form, error }) => {
     const body = new URLSearchParams(Object.entries(form).map(([name, value]) => [name.replace(/2$/, ''), value]));
-    const response = await fetch(`${portal.url}/sandbox/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body });
+    const response = await fetch(`${portal.url}/sandbox/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body,
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toBe(error);
   });
 
   it('when the body is JSON instead of a form, then it is invalid_request', async () => {
-    const response = await fetch(`${portal.url}/sandbox/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":"refresh_token"}' });
+    const response = await fetch(`${portal.url}/sandbox/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"grant_type":"refresh_token"}',
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toBe('invalid_request');
   });
@@ -218,11 +239,14 @@ describe('data endpoints', () => {
     ({ accessToken } = await connect(portal));
   });
 
-  it.each(['/v1/receipts', '/v1/receipts/100001', '/v1/consignees', '/v1/package-scans?trackingNumber=1Z0000000000000000'])('when %s is called without a token, then 401 with a Bearer challenge', async (path) => {
-    const { status, headers } = await sandboxGet(portal, path);
-    expect(status).toBe(401);
-    expect(headers.get('www-authenticate')).toMatch(/^Bearer /);
-  });
+  it.each(['/v1/receipts', '/v1/receipts/100001', '/v1/consignees', '/v1/package-scans?trackingNumber=1Z0000000000000000'])(
+    'when %s is called without a token, then 401 with a Bearer challenge',
+    async (path) => {
+      const { status, headers } = await sandboxGet(portal, path);
+      expect(status).toBe(401);
+      expect(headers.get('www-authenticate')).toMatch(/^Bearer /);
+    },
+  );
 
   it('when the token is not one the sandbox issued, then 401 with error="invalid_token"', async () => {
     const forged = `${accessToken.slice(0, accessToken.lastIndexOf('.'))}.c2lnbmF0dXJl`;
@@ -258,7 +282,23 @@ describe('data endpoints', () => {
     expect(one.status).toBe(200);
     expect(one.body).toEqual(receipt);
     expect(Object.keys(one.body).sort()).toEqual(
-      ['commodities', 'consigneeId', 'consigneeName', 'destination', 'id', 'modeOfTransportation', 'number', 'origin', 'pieces', 'receivedDate', 'shipperName', 'status', 'totalVolumeValue', 'totalWeightValue', 'updatedAt'].sort(),
+      [
+        'commodities',
+        'consigneeId',
+        'consigneeName',
+        'destination',
+        'id',
+        'modeOfTransportation',
+        'number',
+        'origin',
+        'pieces',
+        'receivedDate',
+        'shipperName',
+        'status',
+        'totalVolumeValue',
+        'totalWeightValue',
+        'updatedAt',
+      ].sort(),
     );
     for (const path of ['/v1/receipts/1', '/v1/receipts/abc', '/v1/receipts/99999999999']) {
       const missing = await sandboxGet(portal, path, accessToken);
@@ -283,7 +323,12 @@ describe('data endpoints', () => {
     const found = await sandboxGet(portal, `/v1/package-scans?trackingNumber=${encodeURIComponent(orphan.toLowerCase())}`, accessToken);
     expect(found.status).toBe(200);
     expect(found.body.scans.length).toBeGreaterThanOrEqual(1);
-    expect(found.body.scans[0]).toMatchObject({ id: expect.anything(), arrival_id: expect.anything(), tracking_number: orphan, scanned_at: expect.any(String) });
+    expect(found.body.scans[0]).toMatchObject({
+      id: expect.anything(),
+      arrival_id: expect.anything(),
+      tracking_number: orphan,
+      scanned_at: expect.any(String),
+    });
 
     const onReceipt = await sandboxGet(portal, `/v1/package-scans?trackingNumber=${scanned.trackingNumber}`, accessToken);
     expect(onReceipt.body.scans[0].tracking_number).toBe(scanned.trackingNumber);
@@ -379,9 +424,16 @@ describe('controls', () => {
 });
 
 describe('other provider modes', () => {
-  it.each(['', '/oauth/authorize', '/oauth/token', '/v1/receipts', '/v1/consignees', '/control/samples'])('when PROVIDER=http, then /sandbox%s is 404', async (path) => {
-    expect((await sandboxGet(httpPortal, path)).status).toBe(404);
-    const post = await fetch(`${httpPortal.url}/sandbox${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token' });
-    expect(post.status).toBe(404);
-  });
+  it.each(['', '/oauth/authorize', '/oauth/token', '/v1/receipts', '/v1/consignees', '/control/samples'])(
+    'when PROVIDER=http, then /sandbox%s is 404',
+    async (path) => {
+      expect((await sandboxGet(httpPortal, path)).status).toBe(404);
+      const post = await fetch(`${httpPortal.url}/sandbox${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=refresh_token',
+      });
+      expect(post.status).toBe(404);
+    },
+  );
 });

@@ -31,14 +31,17 @@ const answers = [
 ] as const;
 
 describe('security headers', () => {
-  it.each(answers)('when %s is served over http, then it carries nosniff, a CSP with frame-ancestors none and a Referrer-Policy, but no HSTS', async (_what, path, status) => {
-    const response = await new ApiClient(portal).get(path);
-    expect(response.status).toBe(status);
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-    expect(response.headers.get('strict-transport-security')).toBeNull();
-  });
+  it.each(answers)(
+    'when %s is served over http, then it carries nosniff, a CSP with frame-ancestors none and a Referrer-Policy, but no HSTS',
+    async (_what, path, status) => {
+      const response = await new ApiClient(portal).get(path);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(response.headers.get('strict-transport-security')).toBeNull();
+    },
+  );
 
   it.each(answers)('when PUBLIC_URL is https and %s is served, then it carries HSTS', async (_what, path, status) => {
     const response = await new ApiClient(httpsPortal).get(path);
@@ -51,7 +54,10 @@ describe('security headers', () => {
     const client = new ApiClient(httpsPortal);
     const response = await client.login('admin', ADMIN_PASSWORD);
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith('portal_session='))!;
-    const attributes = cookie.split(';').slice(1).map((part) => part.trim().toLowerCase());
+    const attributes = cookie
+      .split(';')
+      .slice(1)
+      .map((part) => part.trim().toLowerCase());
     expect(attributes).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=lax', 'path=/']));
     expect((await client.get('/api/auth/profile')).status).toBe(200);
   });
@@ -76,7 +82,12 @@ describe('cross-site requests', () => {
   it('when another site posts a form to /api/auth/logout, then 403 and the session lives on', async () => {
     const client = new ApiClient(portal);
     await client.login('admin', ADMIN_PASSWORD);
-    expectError(await client.request('POST', '/api/auth/logout', { body: '', headers: FORM, origin: EVIL }), 403, 'FORBIDDEN', 'Cross-site requests are forbidden');
+    expectError(
+      await client.request('POST', '/api/auth/logout', { body: '', headers: FORM, origin: EVIL }),
+      403,
+      'FORBIDDEN',
+      'Cross-site requests are forbidden',
+    );
     expectError(await client.request('POST', '/api/auth/logout', { origin: EVIL }), 403, 'FORBIDDEN');
     expect((await client.get('/api/auth/profile')).status).toBe(200);
   });

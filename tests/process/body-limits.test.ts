@@ -59,7 +59,9 @@ async function bodyRoutes(): Promise<BodyRoute[]> {
   for (const file of await routeFiles(PAGES)) {
     const source = await readFile(file, 'utf8');
     const methods = file.endsWith('.astro')
-      ? /request\.method === 'POST'/.test(source) ? ['POST'] : []
+      ? /request\.method === 'POST'/.test(source)
+        ? ['POST']
+        : []
       : [...source.matchAll(/export const (POST|PUT|ALL)\b/g)].flatMap(([, method]) => (method === 'ALL' ? ['POST', 'PUT'] : [method!]));
     for (const method of new Set(methods)) routes.push({ method: method as BodyRoute['method'], path: pathOf(file), file: path.relative(PAGES, file) });
   }
@@ -148,7 +150,14 @@ describe('every route that takes a body', () => {
     const routes = await bodyRoutes();
     // The walk finds what it must: the API, the pages' forms and the sandbox's endpoints.
     expect(routes.map((route) => `${route.method} ${route.path}`)).toEqual(
-      expect.arrayContaining(['POST /api/auth/login', 'PUT /api/auth/users/1', 'POST /login', 'POST /sandbox/oauth/authorize', 'POST /sandbox/oauth/token', 'POST /sandbox/oauth/revoke']),
+      expect.arrayContaining([
+        'POST /api/auth/login',
+        'PUT /api/auth/users/1',
+        'POST /login',
+        'POST /sandbox/oauth/authorize',
+        'POST /sandbox/oauth/token',
+        'POST /sandbox/oauth/revoke',
+      ]),
     );
     const grown: string[] = [];
     // Signing out would end the admin's session for the routes after it.
@@ -158,7 +167,8 @@ describe('every route that takes a body', () => {
         await stream(route.method, route.path, headers, head, 0);
         let answer: StreamedAnswer | undefined;
         const growth = await peakGrowthMb(async () => (answer = await stream(route.method, route.path, headers, head, 50 * MB)));
-        if (growth > 20) grown.push(`${route.method} ${route.path} (${route.file}) with ${kind}: +${growth.toFixed(0)} MB, ${answer!.status} after ${answer!.sentMb} MB`);
+        if (growth > 20)
+          grown.push(`${route.method} ${route.path} (${route.file}) with ${kind}: +${growth.toFixed(0)} MB, ${answer!.status} after ${answer!.sentMb} MB`);
       }
     }
     expect(grown).toEqual([]);

@@ -7,17 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  GIF_IMAGE,
-  HTML_AS_PNG_FILE,
-  JPEG_IMAGE,
-  SVG_FILE,
-  TEXT_FILE,
-  WEBP_IMAGE,
-  pngFile,
-  pngImage,
-  type UploadFile,
-} from '../support/images';
+import { GIF_IMAGE, HTML_AS_PNG_FILE, JPEG_IMAGE, SVG_FILE, TEXT_FILE, WEBP_IMAGE, pngFile, pngImage, type UploadFile } from '../support/images';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient, type ApiResponse } from '../support/api-client';
 import { createUser, expectError, signIn, signedInAdmin } from '../support/api-steps';
@@ -174,7 +164,12 @@ describe('logo', () => {
       ['an HTML page named .png and declared image/png', () => upload(admin, 'logo', HTML_AS_PNG_FILE), 400, LOGO_NOT_ALLOWED],
       ['a text file', () => upload(admin, 'logo', TEXT_FILE), 400, LOGO_NOT_IMAGE],
       ['a 1.1 MB PNG', () => upload(admin, 'logo', pngFile('big.png', { size: Math.round(1.1 * MB) })), 413, LOGO_TOO_LARGE],
-      ['a 1.1 MB PNG sent without a length', () => upload(admin, 'logo', pngFile('big.png', { size: Math.round(1.1 * MB) }), { chunked: true }), 413, LOGO_TOO_LARGE],
+      [
+        'a 1.1 MB PNG sent without a length',
+        () => upload(admin, 'logo', pngFile('big.png', { size: Math.round(1.1 * MB) }), { chunked: true }),
+        413,
+        LOGO_TOO_LARGE,
+      ],
       ['a PNG one byte over 1 MB', () => upload(admin, 'logo', pngFile('big.png', { size: MB + 1 })), 413, LOGO_TOO_LARGE],
       ['a form without a file', () => upload(admin, 'logo', null), 400, LOGO_NOT_IMAGE],
       ['an image in another field only', () => upload(admin, 'logo', null, { extra: [{ field: 'image', file: pngFile('x.png') }] }), 400, LOGO_NOT_IMAGE],
@@ -276,9 +271,15 @@ describe('background', () => {
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
     expect(image.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
 
-    for (const [client, page] of [[others.anonymous, '/login'], [admin, '/dashboard'], [others.viewer, '/receipts']] as const) {
+    for (const [client, page] of [
+      [others.anonymous, '/login'],
+      [admin, '/dashboard'],
+      [others.viewer, '/receipts'],
+    ] as const) {
       const style = await brandingStyleOf(client, page);
-      expect(style.css).toContain(`body{background-image:url("${stored.backgroundPath}");background-position:center;background-size:cover;background-attachment:fixed`);
+      expect(style.css).toContain(
+        `body{background-image:url("${stored.backgroundPath}");background-position:center;background-size:cover;background-attachment:fixed`,
+      );
       expect(style.allowed).toBe(true);
     }
   });
@@ -303,7 +304,12 @@ describe('background', () => {
       ['an HTML page named .png and declared image/png', () => upload(admin, 'background', HTML_AS_PNG_FILE), 400, BACKGROUND_INVALID],
       ['a text file', () => upload(admin, 'background', TEXT_FILE), 400, BACKGROUND_INVALID],
       ['a 4.3 MB PNG', () => upload(admin, 'background', pngFile('huge.png', { size: Math.round(4.3 * MB) })), 413, BACKGROUND_TOO_LARGE],
-      ['a 4.3 MB PNG sent without a length', () => upload(admin, 'background', pngFile('huge.png', { size: Math.round(4.3 * MB) }), { chunked: true }), 413, BACKGROUND_TOO_LARGE],
+      [
+        'a 4.3 MB PNG sent without a length',
+        () => upload(admin, 'background', pngFile('huge.png', { size: Math.round(4.3 * MB) }), { chunked: true }),
+        413,
+        BACKGROUND_TOO_LARGE,
+      ],
       ['a form without a file', () => upload(admin, 'background', null), 400, BACKGROUND_INVALID],
     ];
 
@@ -348,7 +354,10 @@ describe('background', () => {
       expect(response.body.data).toMatchObject({ hasBackground: true, opacity: 0.35 });
       expect((await info('background')).opacity).toBe(0.35);
 
-      for (const [client, page] of [[others.anonymous, '/login'], [others.viewer, '/dashboard']] as const) {
+      for (const [client, page] of [
+        [others.anonymous, '/login'],
+        [others.viewer, '/dashboard'],
+      ] as const) {
         const style = await brandingStyleOf(client, page);
         expect(style.css).toMatch(/^:root\{--card-opacity:0\.35\}body\{background-image/);
         expect(style.allowed).toBe(true);

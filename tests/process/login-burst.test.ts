@@ -34,12 +34,21 @@ function attempt(username: string, password: string, address = addressOf(200)): 
 
 beforeAll(async () => {
   // Production's bcrypt cost: the budgets here are about the time password checks take.
-  portal = await startPortal({ SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '300', DEMO_USERS: 'true', DEMO_PASSWORD, TRUST_PROXY: 'true', PASSWORD_HASH_COST: '12' });
+  portal = await startPortal({
+    SYNC_INTERVAL_SECONDS: '3600',
+    SANDBOX_RECEIPTS: '300',
+    DEMO_USERS: 'true',
+    DEMO_PASSWORD,
+    TRUST_PROXY: 'true',
+    PASSWORD_HASH_COST: '12',
+  });
   const admin = await signedInAdmin(portal);
   await waitForMirror(admin);
   carol = await createUser(admin, 'carol');
   customer = new ApiClient(portal);
-  expect((await customer.post('/api/auth/login', { username: 'demo', password: DEMO_PASSWORD }, { headers: { 'X-Forwarded-For': addressOf(201) } })).status).toBe(200);
+  expect(
+    (await customer.post('/api/auth/login', { username: 'demo', password: DEMO_PASSWORD }, { headers: { 'X-Forwarded-For': addressOf(201) } })).status,
+  ).toBe(200);
 }, 120_000);
 
 afterAll(async () => {
@@ -74,7 +83,9 @@ describe('a burst of sign-ins', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const list = await timed(customer.get('/api/receipts'));
     const { result: responses, ms } = await burst;
-    console.log(`burst of ${BURST} names: ${JSON.stringify(statusCounts(responses))} in ${Math.round(ms)} ms (budget ${Math.round(budget)} ms); customer's list ${Math.round(list.ms)} ms`);
+    console.log(
+      `burst of ${BURST} names: ${JSON.stringify(statusCounts(responses))} in ${Math.round(ms)} ms (budget ${Math.round(budget)} ms); customer's list ${Math.round(list.ms)} ms`,
+    );
     expect(statusCounts(responses)).toEqual({ 401: BURST });
     expect(ms).toBeLessThan(budget);
     expect(list.result.status).toBe(200);
@@ -84,7 +95,9 @@ describe('a burst of sign-ins', () => {
 
   it(`when ${BURST} wrong sign-ins for one name come from one address at once, then ${IN_FLIGHT} are checked (401) and the rest answer 429 at once, uncounted: the right password still signs in`, async () => {
     const target = await createUser(await signedInAdmin(portal), 'one-target');
-    const { result: responses } = await timed(Promise.all(Array.from({ length: BURST }, (_, index) => attempt(target.username, `wrong-password-${index}`, ATTACKER))));
+    const { result: responses } = await timed(
+      Promise.all(Array.from({ length: BURST }, (_, index) => attempt(target.username, `wrong-password-${index}`, ATTACKER))),
+    );
     console.log(`burst of ${BURST} for one name: ${JSON.stringify(statusCounts(responses))}`);
     expect(statusCounts(responses)).toEqual({ 401: IN_FLIGHT, 429: BURST - IN_FLIGHT });
     for (const refused of responses.filter((response) => response.status === 429)) {
@@ -117,7 +130,9 @@ describe('fairness between addresses', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const { result, ms } = await timed(attempt(carol.username, carol.password, addressOf(50)));
     const flood = statusCounts(await guesses);
-    console.log(`60 guesses from one address: ${JSON.stringify(flood)}; a correct sign-in from another address took ${Math.round(ms)} ms (alone ${Math.round(ownCheck)} ms)`);
+    console.log(
+      `60 guesses from one address: ${JSON.stringify(flood)}; a correct sign-in from another address took ${Math.round(ms)} ms (alone ${Math.round(ownCheck)} ms)`,
+    );
     expect(result.status).toBe(200);
     expect(ms - ownCheck).toBeLessThanOrEqual(FAIRNESS_BUDGET_MS);
     expect(flood).toEqual({ 401: IN_FLIGHT, 429: 60 - IN_FLIGHT });

@@ -17,7 +17,11 @@ async function policy(path: string): Promise<string> {
   return (await new ApiClient(portal).get(path)).headers.get('content-security-policy') ?? '';
 }
 
-const directive = (csp: string, name: string) => csp.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `));
+const directive = (csp: string, name: string) =>
+  csp
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(`${name} `));
 
 describe('map tiles and the CSP', () => {
   it('when a page is served, then its img-src also allows the tile server of MAP_TILE_URL and the rest of its policy stays', async () => {

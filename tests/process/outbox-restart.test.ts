@@ -65,4 +65,3 @@ describe('the outbox across a restart', () => {
     expect(smtp.messages.length - received).toBe(rows.length);
   });
 });
-

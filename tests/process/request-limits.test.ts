@@ -143,12 +143,15 @@ describe('control characters', () => {
 });
 
 describe('malformed URLs', () => {
-  it.each(['/%E0%A4%A', '/api/receipts?search=%', '/receipts?search=%E0%A4%A'])('when %s is asked for, then it is a 400, not logged as an error', async (path) => {
-    const response = await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' });
-    expect(response.status).toBe(400);
-    if (path.startsWith('/api/')) expect(await response.json()).toMatchObject({ success: false, errorType: 'VALIDATION_ERROR', message: 'Malformed URL' });
-    expect(portal.output()).not.toMatch(/\[ERROR\]|Unhandled error/);
-  });
+  it.each(['/%E0%A4%A', '/api/receipts?search=%', '/receipts?search=%E0%A4%A'])(
+    'when %s is asked for, then it is a 400, not logged as an error',
+    async (path) => {
+      const response = await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' });
+      expect(response.status).toBe(400);
+      if (path.startsWith('/api/')) expect(await response.json()).toMatchObject({ success: false, errorType: 'VALIDATION_ERROR', message: 'Malformed URL' });
+      expect(portal.output()).not.toMatch(/\[ERROR\]|Unhandled error/);
+    },
+  );
 });
 
 describe('wrong methods', () => {
@@ -174,24 +177,27 @@ describe('a failing page', () => {
     ['/admin/user-consignees', 'consignee_assignments'],
     // Every request looks up its session: the middleware fails, on the error page too.
     ['/profile', 'sessions'],
-  ])('when %s fails on the server (its %s table is gone), then it answers a plain 500 page with a way back, logged once with method and path', async (path, table) => {
-    await writeDatabase(portal, `ALTER TABLE ${table} RENAME TO ${table}_elsewhere`);
-    // A session checked in the last second is taken as it was; past that, the lookup meets the change.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    try {
-      const response = await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' });
-      const html = await response.text();
-      expect(response.status).toBe(500);
-      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(html).toContain('Something went wrong');
-      expect(html).toMatch(/<a [^>]*href="\/dashboard"[^>]*>Back to the dashboard<\/a>/);
-      expect(html).not.toMatch(/no such table|does not exist|SQLITE|\.mjs|\bat \w+ \(/);
-      expect(portal.output().split(`GET ${path} failed:`)).toHaveLength(2);
-      expect(portal.output()).toContain(testPostgresUrl ? `relation "${table}" does not exist` : 'no such table');
-      expect(portal.output()).not.toContain('[ERROR]');
-    } finally {
-      await writeDatabase(portal, `ALTER TABLE ${table}_elsewhere RENAME TO ${table}`);
-    }
-    expect((await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' })).status).toBe(200);
-  });
+  ])(
+    'when %s fails on the server (its %s table is gone), then it answers a plain 500 page with a way back, logged once with method and path',
+    async (path, table) => {
+      await writeDatabase(portal, `ALTER TABLE ${table} RENAME TO ${table}_elsewhere`);
+      // A session checked in the last second is taken as it was; past that, the lookup meets the change.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      try {
+        const response = await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' });
+        const html = await response.text();
+        expect(response.status).toBe(500);
+        expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(html).toContain('Something went wrong');
+        expect(html).toMatch(/<a [^>]*href="\/dashboard"[^>]*>Back to the dashboard<\/a>/);
+        expect(html).not.toMatch(/no such table|does not exist|SQLITE|\.mjs|\bat \w+ \(/);
+        expect(portal.output().split(`GET ${path} failed:`)).toHaveLength(2);
+        expect(portal.output()).toContain(testPostgresUrl ? `relation "${table}" does not exist` : 'no such table');
+        expect(portal.output()).not.toContain('[ERROR]');
+      } finally {
+        await writeDatabase(portal, `ALTER TABLE ${table}_elsewhere RENAME TO ${table}`);
+      }
+      expect((await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' })).status).toBe(200);
+    },
+  );
 });

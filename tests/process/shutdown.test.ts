@@ -62,7 +62,11 @@ describe('shutdown', () => {
     const admin = await signedInAdmin(portal);
     const logo = pngFile('slow-logo.png', { size: 200_000 }).bytes;
     const upload = await slowUpload(admin.cookie!, logo);
-    const inProgress = await eventually(() => receiptCount(portal), (count) => count > 0, 30_000);
+    const inProgress = await eventually(
+      () => receiptCount(portal),
+      (count) => count > 0,
+      30_000,
+    );
     expect(inProgress, 'the first sync is still running').toBeLessThan(RECEIPTS);
 
     process.kill(portal.pid, 'SIGTERM');
@@ -84,7 +88,11 @@ describe('shutdown', () => {
     expect([undefined, { cursor: null, lastSuccessAt: null, lastError: null }]).toContainEqual(state);
 
     restarted = await startPortal(env, { dir: portal.dir });
-    await eventually(() => receiptCount(restarted!), (count) => count === RECEIPTS, 60_000);
+    await eventually(
+      () => receiptCount(restarted!),
+      (count) => count === RECEIPTS,
+      60_000,
+    );
     const logoInfo = (await (await signedInAdmin(restarted)).get('/api/logo/info')).body.data;
     expect(logoInfo).toMatchObject({ hasLogo: true, originalName: 'slow-logo.png', size: logo.length });
   }, 120_000);

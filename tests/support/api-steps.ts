@@ -158,11 +158,7 @@ export function toPostgres(sql: string): string {
   let parameter = 0;
   return sql
     .split(/('(?:[^']|'')*')/)
-    .map((part, index) =>
-      index % 2 === 1
-        ? part
-        : part.replace(/\?/g, () => `$${++parameter}`).replace(/(?<!["\w])([a-z]+[A-Z]\w*)(?!["\w])/g, '"$1"'),
-    )
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(/\?/g, () => `$${++parameter}`).replace(/(?<!["\w])([a-z]+[A-Z]\w*)(?!["\w])/g, '"$1"')))
     .join('');
 }
 

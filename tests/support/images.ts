@@ -28,7 +28,12 @@ const TEXT_CHUNK_OVERHEAD = 12 + 'Comment\0'.length;
  * A valid RGB PNG of one colour. With `size`, an ancillary tEXt chunk pads it to exactly that many
  * bytes; decoders skip such a chunk, so the image stays as valid as before.
  */
-export function pngImage({ width = 4, height = 4, rgb = [51, 102, 204], size }: { width?: number; height?: number; rgb?: [number, number, number]; size?: number } = {}): Buffer {
+export function pngImage({
+  width = 4,
+  height = 4,
+  rgb = [51, 102, 204],
+  size,
+}: { width?: number; height?: number; rgb?: [number, number, number]; size?: number } = {}): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);

@@ -18,7 +18,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import reactRenderer from '@astrojs/react/server.js';
-import type { APIContext, AstroCookies } from 'astro';
+import type { APIContext, APIRoute, AstroCookies } from 'astro';
 import { createRequestFromNodeRequest, writeResponse } from 'astro/app/node';
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import { createContext } from 'astro/middleware';
@@ -30,7 +30,7 @@ import { createPortal, type Portal } from '~/server/portal';
 import { ADMIN_PASSWORD } from './portal';
 import { createTestDatabase, dropTestDatabase } from './test-database';
 
-type EndpointModule = Record<string, unknown>;
+type EndpointModule = Record<string, APIRoute>;
 type PageModule = { default: Parameters<AstroContainer['renderToResponse']>[0] };
 
 // Globs leave dot-folders out; Astro routes .well-known as any other.
@@ -48,7 +48,11 @@ type Route = {
 } & ({ kind: 'endpoint'; load: () => Promise<EndpointModule> } | { kind: 'page'; load: () => Promise<PageModule> });
 
 function routeOf(file: string, handler: Pick<Route, 'kind' | 'load'>): Route {
-  const pattern = `/${file.replace(/^\/src\/pages\//, '').replace(/\.(ts|astro)$/, '').replace(/(^|\/)index$/, '')}`.replace(/\/$/, '') || '/';
+  const pattern =
+    `/${file
+      .replace(/^\/src\/pages\//, '')
+      .replace(/\.(ts|astro)$/, '')
+      .replace(/(^|\/)index$/, '')}`.replace(/\/$/, '') || '/';
   const segments = pattern
     .split('/')
     .filter(Boolean)
@@ -94,14 +98,19 @@ function container(): Promise<AstroContainer> {
 
 /** A page rendered as Astro renders it, with the cookies it set. */
 async function renderPage(page: PageModule, context: APIContext): Promise<Response> {
-  const response = await (await container()).renderToResponse(page.default, { request: context.request, params: context.params, locals: context.locals, partial: false });
+  const response = await (
+    await container()
+  ).renderToResponse(page.default, { request: context.request, params: context.params, locals: context.locals, partial: false });
   const cookies = Reflect.get(response, Symbol.for('astro.cookies')) as AstroCookies | undefined;
   for (const cookie of cookies?.headers() ?? []) response.headers.append('Set-Cookie', cookie);
   return response;
 }
 
 function match(pathname: string): { route: Route; params: Record<string, string | undefined> } | null {
-  const parts = pathname.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+  const parts = pathname
+    .split('/')
+    .filter(Boolean)
+    .map((part) => decodeURIComponent(part));
   for (const route of ROUTES) {
     const params: Record<string, string | undefined> = {};
     let matched = true;
@@ -130,7 +139,14 @@ async function answer(portal: Portal, incoming: http.IncomingMessage): Promise<R
   const url = new URL(request.url);
   const found = match(url.pathname);
   const locals = { portal } as App.Locals;
-  const context = createContext({ request, params: found?.params ?? {}, locals, clientAddress: incoming.socket.remoteAddress ?? '127.0.0.1' }) as unknown as APIContext;
+  const context = createContext({
+    request,
+    params: found?.params ?? {},
+    locals,
+    clientAddress: incoming.socket.remoteAddress ?? '127.0.0.1',
+    // The portal chooses the locale itself (src/server/locale.ts); Astro's i18n is not configured.
+    defaultLocale: 'en',
+  });
   Object.assign(context, { routePattern: found?.route.pattern ?? '' });
   const render = async (): Promise<Response> => {
     if (!found) return new Response(null, { status: 404 });

@@ -24,6 +24,37 @@ export interface OidcServerOptions {
   redirectUri: string;
   clientSecret: string;
   accessTokenSeconds: number;
+  /** What the resource server holds: six fixed receipts of two consignees unless given. */
+  data?: OidcData;
+}
+
+export interface OidcConsignee {
+  id: number;
+  name: string;
+}
+
+/** A receipt as docs/provider-api.md describes it (the fields the portal reads). */
+export interface OidcReceipt {
+  id: number;
+  number: string;
+  receivedDate: string;
+  shipperName: string;
+  consigneeId: number;
+  consigneeName: string;
+  pieces: number;
+  totalWeightValue: number;
+  totalVolumeValue: number;
+  destination: string;
+  status: string;
+  modeOfTransportation: string;
+  origin: { name: string };
+  commodities: Array<{ description: string; trackingNumber: string; pieces: number; totalWeightValue: number; totalVolumeValue: number }>;
+  updatedAt: string;
+}
+
+export interface OidcData {
+  consignees: OidcConsignee[];
+  receipts: OidcReceipt[];
 }
 
 export interface OidcCounts {
@@ -45,6 +76,8 @@ export interface OidcServer {
   setIssueRefreshTokens(issue: boolean): void;
   /** The server's administrator revokes every refresh token; resolves with how many were live. */
   revokeRefreshTokens(): number;
+  /** New versions of these receipts (or new receipts): the next incremental sync receives them. */
+  changeReceipts(receipts: OidcReceipt[]): void;
   stop(): Promise<void>;
 }
 
@@ -96,8 +129,8 @@ const CONSIGNEES = [
   { id: 502, name: 'Nickerie Rice Mills' },
 ];
 
-/** Six receipts, changed in this order; a cursor is the number of changes seen. */
-const RECEIPTS = Array.from({ length: 6 }, (_, index) => {
+/** Six receipts, changed in this order. */
+const RECEIPTS: OidcReceipt[] = Array.from({ length: 6 }, (_, index) => {
   const consignee = CONSIGNEES[index % CONSIGNEES.length]!;
   const day = String(index + 1).padStart(2, '0');
   return {
@@ -114,7 +147,9 @@ const RECEIPTS = Array.from({ length: 6 }, (_, index) => {
     status: 'Received',
     modeOfTransportation: '40 - Air',
     origin: { name: 'Miami, FL' },
-    commodities: [{ description: 'Spare parts', trackingNumber: `1ZOIDC${7001 + index}`, pieces: 1 + index, totalWeightValue: 10 + index, totalVolumeValue: 1.5 + index }],
+    commodities: [
+      { description: 'Spare parts', trackingNumber: `1ZOIDC${7001 + index}`, pieces: 1 + index, totalWeightValue: 10 + index, totalVolumeValue: 1.5 + index },
+    ],
     updatedAt: `2026-03-${day}T13:00:00.000Z`,
   };
 });
@@ -153,6 +188,12 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
   const apiUrl = `${issuer}/api`;
   const store = new Map<string, Stored>();
   const counts = { refreshes: 0, refusedRefreshes: 0, dataCalls: 0 };
+  const consignees = options.data?.consignees ?? CONSIGNEES;
+  /** Every version of every receipt in the order they changed; a cursor is the number of changes seen. */
+  const changes = [...(options.data?.receipts ?? RECEIPTS)];
+  /** The latest version of each receipt changed after the first `from` changes, in the order of their last change. */
+  const changedSince = (from: number) => [...new Map(changes.slice(from).map((receipt) => [receipt.id, receipt])).values()];
+  const latest = () => changedSince(0);
   let issueRefreshTokens = true;
 
   const configuration: Configuration = {
@@ -198,7 +239,8 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
   provider.on('grant.error', (ctx) => isRefresh(ctx) && counts.refusedRefreshes++);
   const oidc = provider.callback();
 
-  const liveRefreshTokens = () => [...store].filter(([key, entry]) => key.startsWith('RefreshToken:') && !entry.payload.consumed && entry.expiresAt > Date.now()).length;
+  const liveRefreshTokens = () =>
+    [...store].filter(([key, entry]) => key.startsWith('RefreshToken:') && !entry.payload.consumed && entry.expiresAt > Date.now()).length;
 
   function revokeRefreshTokens(): number {
     const live = liveRefreshTokens();
@@ -219,7 +261,12 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     }
     const decision = (await readForm(req)).get('decision');
     if (decision !== 'authorize') {
-      return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user denied the authorization request' }, { mergeWithLastSubmission: false });
+      return provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'The user denied the authorization request' },
+        { mergeWithLastSubmission: false },
+      );
     }
     const grant = new provider.Grant({ accountId: OIDC_ACCOUNT, clientId: String(details.params['client_id']) });
     const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
@@ -240,20 +287,23 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     if (path === '/v1/receipts') {
       const since = url.searchParams.get('since');
       const from = since === null ? 0 : Number(since.replace(/^c/, ''));
-      if (!Number.isInteger(from) || from < 0 || from > RECEIPTS.length) return send(res, 400, { error: 'invalid_request', error_description: 'since is no cursor' });
-      return send(res, 200, { receipts: RECEIPTS.slice(from), nextCursor: `c${RECEIPTS.length}`, hasMore: false });
+      if (!Number.isInteger(from) || from < 0 || from > changes.length)
+        return send(res, 400, { error: 'invalid_request', error_description: 'since is no cursor' });
+      return send(res, 200, { receipts: changedSince(from), nextCursor: `c${changes.length}`, hasMore: false });
     }
     const one = /^\/v1\/receipts\/(\d+)$/.exec(path);
     if (one) {
-      const receipt = RECEIPTS.find((candidate) => candidate.id === Number(one[1]));
+      const receipt = latest().find((candidate) => candidate.id === Number(one[1]));
       return receipt ? send(res, 200, receipt) : send(res, 404, { error: 'not_found' });
     }
-    if (path === '/v1/consignees') return send(res, 200, { consignees: CONSIGNEES });
+    if (path === '/v1/consignees') return send(res, 200, { consignees });
     if (path === '/v1/package-scans') {
       const trackingNumber = url.searchParams.get('trackingNumber');
       if (!trackingNumber) return send(res, 400, { error: 'invalid_request', error_description: 'trackingNumber is required' });
-      const receipt = RECEIPTS.find((candidate) => candidate.commodities[0]!.trackingNumber.toLowerCase() === trackingNumber.toLowerCase());
-      const scans = receipt ? [{ id: receipt.id, arrival_id: 1, tracking_number: receipt.commodities[0]!.trackingNumber, scanned_at: receipt.receivedDate, carrier: 'UPS' }] : [];
+      const receipt = latest().find((candidate) => candidate.commodities[0]?.trackingNumber.toLowerCase() === trackingNumber.toLowerCase());
+      const scans = receipt
+        ? [{ id: receipt.id, arrival_id: 1, tracking_number: receipt.commodities[0]!.trackingNumber, scanned_at: receipt.receivedDate, carrier: 'UPS' }]
+        : [];
       return send(res, 200, { scans });
     }
     return send(res, 404, { error: 'not_found' });
@@ -292,6 +342,9 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
       issueRefreshTokens = issue;
     },
     revokeRefreshTokens,
+    changeReceipts(receipts: OidcReceipt[]) {
+      changes.push(...receipts);
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

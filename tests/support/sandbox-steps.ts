@@ -87,7 +87,14 @@ export async function tokenRequest(portal: Portal, form: Record<string, string>,
 }
 
 export async function exchangeCode(portal: Portal, code: string, verifier: string, extra: Record<string, string> = {}): Promise<TokenResponse> {
-  return tokenRequest(portal, { grant_type: 'authorization_code', code, redirect_uri: redirectUriOf(portal), client_id: CLIENT_ID, code_verifier: verifier, ...extra });
+  return tokenRequest(portal, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUriOf(portal),
+    client_id: CLIENT_ID,
+    code_verifier: verifier,
+    ...extra,
+  });
 }
 
 /** A fresh token pair through the whole authorization code flow. */
@@ -100,8 +107,11 @@ export async function connect(portal: Portal): Promise<{ accessToken: string; re
 
 export async function sandboxGet(portal: Portal, path: string, accessToken?: string): Promise<{ status: number; headers: Headers; body: any }> {
   // The consent page is the one path a person opens: as the portal's admin.
-  const session = path.startsWith('/oauth/authorize') ? { Cookie: await adminCookie(portal) } : {};
-  const response = await fetch(`${portal.url}/sandbox${path}`, { headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : session, redirect: 'manual' });
+  const session: Record<string, string> = path.startsWith('/oauth/authorize') ? { Cookie: await adminCookie(portal) } : {};
+  const response = await fetch(`${portal.url}/sandbox${path}`, {
+    headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : session,
+    redirect: 'manual',
+  });
   const text = await response.text();
   let body: unknown = text;
   try {

@@ -8,7 +8,17 @@ describe('errorText (spec section 8)', () => {
   });
 
   it("when there is no message but a details list, then the details' messages joined with ', '", () => {
-    const error = new ApiError(400, { success: false, details: [{ field: 'a', message: 'First' }, { field: 'b', message: 'Second' }] }, 'fallback');
+    const error = new ApiError(
+      400,
+      {
+        success: false,
+        details: [
+          { field: 'a', message: 'First' },
+          { field: 'b', message: 'Second' },
+        ],
+      },
+      'fallback',
+    );
     expect(errorText(error)).toBe('First, Second');
   });
 
@@ -32,7 +42,10 @@ describe('api (spec section 4, session rules)', () => {
   const removeItem = vi.fn();
 
   function answer(status: number, body: unknown) {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })),
+    );
     vi.stubGlobal('window', { location: { assign } });
     vi.stubGlobal('localStorage', { removeItem });
   }

@@ -25,11 +25,14 @@ describe('opacityPayloadSchema', () => {
     expect(opacityPayloadSchema.parse({ opacity: 0.35 })).toEqual({ opacity: 0.35 });
   });
 
-  it.each([{ opacity: 'abc' }, { opacity: '0.5' }, { opacity: null }, {}, { opacity: 1.5 }])('when the payload is %j, then the one clear message', (payload) => {
-    const result = opacityPayloadSchema.safeParse(payload);
-    expect(result.success).toBe(false);
-    expect(result.error?.issues.map((issue) => issue.message)).toEqual(['Opacity must be a number from 0.1 to 1 in steps of 0.05']);
-  });
+  it.each([{ opacity: 'abc' }, { opacity: '0.5' }, { opacity: null }, {}, { opacity: 1.5 }])(
+    'when the payload is %j, then the one clear message',
+    (payload) => {
+      const result = opacityPayloadSchema.safeParse(payload);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues.map((issue) => issue.message)).toEqual(['Opacity must be a number from 0.1 to 1 in steps of 0.05']);
+    },
+  );
 });
 
 describe('pickedFileProblem (the browser check before sending)', () => {

@@ -45,8 +45,14 @@ describe('message catalogues', () => {
     'when %s is compared with English, then it has exactly the same messages',
     (locale) => {
       const translated = catalogue(locale);
-      expect(Object.keys(translated).filter((key) => !(key in base)), 'messages English lacks').toEqual([]);
-      expect(Object.keys(base).filter((key) => !(key in translated)), `messages ${locale} lacks`).toEqual([]);
+      expect(
+        Object.keys(translated).filter((key) => !(key in base)),
+        'messages English lacks',
+      ).toEqual([]);
+      expect(
+        Object.keys(base).filter((key) => !(key in translated)),
+        `messages ${locale} lacks`,
+      ).toEqual([]);
     },
   );
 

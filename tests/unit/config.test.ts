@@ -77,7 +77,9 @@ describe('loadConfig defaults', () => {
     expect(load({ ...http, PROVIDER_TOKEN_AUTH: 'client_secret_post', PROVIDER_CLIENT_SECRET: 's' }).providerTokenAuth).toBe('client_secret_post');
     expect(load({ ...http, PROVIDER_TOKEN_AUTH: 'none' }).providerTokenAuth).toBe('none');
     expect(() => load({ ...http, PROVIDER_TOKEN_AUTH: 'client_secret_basic' })).toThrow('PROVIDER_TOKEN_AUTH=client_secret_basic needs PROVIDER_CLIENT_SECRET');
-    expect(() => load({ ...http, PROVIDER_TOKEN_AUTH: 'private_key_jwt' })).toThrow('PROVIDER_TOKEN_AUTH must be one of client_secret_basic, client_secret_post, none, got "private_key_jwt"');
+    expect(() => load({ ...http, PROVIDER_TOKEN_AUTH: 'private_key_jwt' })).toThrow(
+      'PROVIDER_TOKEN_AUTH must be one of client_secret_basic, client_secret_post, none, got "private_key_jwt"',
+    );
   });
 
   it('when PROVIDER is sandbox, then the server reaches it on its own port and finds its endpoints by its metadata', () => {
@@ -151,9 +153,12 @@ describe('loadConfig numbers', () => {
     expect(() => load({ [name]: value })).toThrow(name);
   });
 
-  it.each(['1', '4'])('when SESSION_IDLE_MINUTES is %j, shorter than the minute between two records of activity allows for, then loading throws a line saying the least it may be', (value) => {
-    expect(() => load({ SESSION_IDLE_MINUTES: value })).toThrow(`SESSION_IDLE_MINUTES must be a whole number of at least 5, got "${value}"`);
-  });
+  it.each(['1', '4'])(
+    'when SESSION_IDLE_MINUTES is %j, shorter than the minute between two records of activity allows for, then loading throws a line saying the least it may be',
+    (value) => {
+      expect(() => load({ SESSION_IDLE_MINUTES: value })).toThrow(`SESSION_IDLE_MINUTES must be a whole number of at least 5, got "${value}"`);
+    },
+  );
 
   it.each([
     ['PROVIDER', 'magic'],

@@ -56,7 +56,7 @@ describe('withImageSource', () => {
     expect(withImageSource(PAGE_POLICY, null)).toBe(PAGE_POLICY);
   });
 
-  it("when a directive merely mentions img-src in a source, then only the img-src directive changes", () => {
+  it('when a directive merely mentions img-src in a source, then only the img-src directive changes', () => {
     expect(withImageSource("script-src 'self' https://img-src.example;img-src 'self'", 'https://t.example.com')).toBe(
       "script-src 'self' https://img-src.example;img-src 'self' https://t.example.com",
     );
@@ -64,8 +64,10 @@ describe('withImageSource', () => {
 });
 
 describe('withStyleSource', () => {
-  it("when a style hash is added, then it joins style-src only", () => {
-    expect(withStyleSource(PAGE_POLICY, "'sha256-xyz='")).toBe(PAGE_POLICY.replace("style-src 'self' 'sha256-def='", "style-src 'self' 'sha256-def=' 'sha256-xyz='"));
+  it('when a style hash is added, then it joins style-src only', () => {
+    expect(withStyleSource(PAGE_POLICY, "'sha256-xyz='")).toBe(
+      PAGE_POLICY.replace("style-src 'self' 'sha256-def='", "style-src 'self' 'sha256-def=' 'sha256-xyz='"),
+    );
   });
 
   it('when the policy has no style-src, then it is left as it is', () => {

@@ -17,9 +17,12 @@ describe('neutralizeFormula', () => {
     ['a;b;-2', "a;b;'-2"],
     ['x\t+1', "x\t'+1"],
     ['=1;=2', "'=1;'=2"],
-  ])('when a text cell holds a separator followed by a formula (%j), then the part after it gets an apostrophe too, as a spreadsheet splitting there would start a cell with it', (text, guarded) => {
-    expect(neutralizeFormula(text)).toBe(guarded);
-  });
+  ])(
+    'when a text cell holds a separator followed by a formula (%j), then the part after it gets an apostrophe too, as a spreadsheet splitting there would start a cell with it',
+    (text, guarded) => {
+      expect(neutralizeFormula(text)).toBe(guarded);
+    },
+  );
 
   it.each(['Miami, FL', 'a;b', 'Box 1; 2 kg', 'WR;1+2'])('when a separator is followed by no formula character (%j), then the text stays as it is', (text) => {
     expect(neutralizeFormula(text)).toBe(text);

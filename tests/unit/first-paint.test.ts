@@ -88,14 +88,18 @@ describe('staticImports', () => {
 
 describe('withLowPriorityModuleScripts with imports', () => {
   it('when scripts import modules, then each module is preloaded at low priority once, before the first script needing it', () => {
-    const graph: Record<string, string[]> = { '/_astro/a.js': ['/_astro/core.js'], '/_astro/b.js': ['/_astro/core.js', '/_astro/v.js'], '/_astro/v.js': ['/_astro/core.js'] };
+    const graph: Record<string, string[]> = {
+      '/_astro/a.js': ['/_astro/core.js'],
+      '/_astro/b.js': ['/_astro/core.js', '/_astro/v.js'],
+      '/_astro/v.js': ['/_astro/core.js'],
+    };
     const page = '<script type="module" src="/_astro/a.js"></script><script type="module" src="/_astro/b.js"></script>';
     expect(withLowPriorityModuleScripts(page, (href) => graph[href] ?? [])).toBe(
       '<link rel="modulepreload" href="/_astro/core.js" fetchpriority="low"><script type="module" fetchpriority="low" src="/_astro/a.js"></script>' +
         '<link rel="modulepreload" href="/_astro/v.js" fetchpriority="low"><script type="module" fetchpriority="low" src="/_astro/b.js"></script>',
     );
   });
-  it("when the page has an island, then its component and renderer and what they import are preloaded at low priority before it, once", () => {
+  it('when the page has an island, then its component and renderer and what they import are preloaded at low priority before it, once', () => {
     const graph: Record<string, string[]> = { '/_astro/Screen.js': ['/_astro/react.js'], '/_astro/client.js': ['/_astro/react.js'] };
     const island = '<astro-island uid="a" component-url="/_astro/Screen.js" renderer-url="/_astro/client.js" props="{&quot;n&quot;:[0,1]}" client="load">';
     const page = `<main>${island}<p>rows</p></astro-island>${island}</astro-island></main>`;

@@ -166,7 +166,7 @@ describe('formatDateTime (US short)', () => {
   });
 });
 
-describe('per locale (issue 12): English keeps the spec\'s forms, Dutch gets nl-NL', () => {
+describe("per locale (issue 12): English keeps the spec's forms, Dutch gets nl-NL", () => {
   const readIn = (locale: Locale) => overwriteGetLocale(() => locale);
   afterEach(() => readIn('en'));
 

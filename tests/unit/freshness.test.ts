@@ -36,7 +36,9 @@ describe('formatTimeAgo', () => {
 
   it('when given a Date, a timestamp or an ISO string, then the same text', () => {
     const value = ago(3 * MINUTE);
-    expect([formatTimeAgo(new Date(value), NOW), formatTimeAgo(Date.parse(value), new Date(NOW)), formatTimeAgo(value, NOW)]).toEqual(Array(3).fill('3 minutes ago'));
+    expect([formatTimeAgo(new Date(value), NOW), formatTimeAgo(Date.parse(value), new Date(NOW)), formatTimeAgo(value, NOW)]).toEqual(
+      Array(3).fill('3 minutes ago'),
+    );
   });
 });
 
@@ -83,7 +85,7 @@ describe('describeFreshness', () => {
     expect(describeFreshness(ago(HOUR), NOW, 120).text).toBe(hour);
   });
 
-  it('when asked, then the exact time is the short date and time in the reader\'s language, and stale follows the rule', () => {
+  it("when asked, then the exact time is the short date and time in the reader's language, and stale follows the rule", () => {
     const lastSyncedAt = new Date(2026, 10, 23, 8, 6).toISOString();
     const now = Date.parse(lastSyncedAt) + 10 * MINUTE * 1000;
     expect(describeFreshness(lastSyncedAt, now, 120)).toEqual({
@@ -108,7 +110,7 @@ describe('freshnessTickMs', () => {
 });
 
 describe('syncCountsText', () => {
-  it('when counts are shown, then they are formatted in the reader\'s language', () => {
+  it("when counts are shown, then they are formatted in the reader's language", () => {
     expect(syncCountsText(1234, 5)).toBe('Written: 1,234, removed: 5');
     readIn('nl');
     expect(syncCountsText(1234, 5)).toBe('Bijgewerkt: 1.234, verwijderd: 5');

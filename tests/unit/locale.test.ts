@@ -29,7 +29,7 @@ describe('chooseLocale (design.md "Languages")', () => {
     expect(chooseLocale({ ...none, cookie: 'nl', acceptLanguage: 'en' })).toBe('nl');
   });
 
-  it("when the user saved a preference, then it beats the cookie and the browser", () => {
+  it('when the user saved a preference, then it beats the cookie and the browser', () => {
     expect(chooseLocale({ preference: 'en', cookie: 'nl', acceptLanguage: 'nl' })).toBe('en');
     expect(chooseLocale({ preference: 'nl', cookie: 'en', acceptLanguage: 'en' })).toBe('nl');
   });

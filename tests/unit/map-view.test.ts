@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { MAP_LOCATIONS, receiptMapView, type MapViewInput } from '~/shared/map-view';
 
-const { miamiWarehouse, miamiAirport, portOfMiami, surinameAirport, surinameWarehouse, portOfParamaribo, netherlandsWarehouse, amsterdamAirport, rotterdamPort } =
-  MAP_LOCATIONS;
+const {
+  miamiWarehouse,
+  miamiAirport,
+  portOfMiami,
+  surinameAirport,
+  surinameWarehouse,
+  portOfParamaribo,
+  netherlandsWarehouse,
+  amsterdamAirport,
+  rotterdamPort,
+} = MAP_LOCATIONS;
 
-const view = (status: string, modeOfTransportation = 'Ocean', origin = 'Miami, FL') => receiptMapView({ status, modeOfTransportation, origin: { name: origin } });
+const view = (status: string, modeOfTransportation = 'Ocean', origin = 'Miami, FL') =>
+  receiptMapView({ status, modeOfTransportation, origin: { name: origin } });
 
 describe('MAP_LOCATIONS', () => {
   it('when the spec names nine fixed locations, then there are nine, each with a name and real coordinates', () => {
@@ -58,7 +68,14 @@ describe('receiptMapView: warehouses', () => {
 });
 
 describe('receiptMapView: in transit by air', () => {
-  const airRoute = (from: typeof miamiAirport | typeof amsterdamAirport) => ({ kind: 'route', from, to: surinameAirport, zoom: 3, vehicle: 'plane', durationMs: 8000 });
+  const airRoute = (from: typeof miamiAirport | typeof amsterdamAirport) => ({
+    kind: 'route',
+    from,
+    to: surinameAirport,
+    zoom: 3,
+    vehicle: 'plane',
+    durationMs: 8000,
+  });
 
   it.each([
     ['In Transit', 'Air'],
@@ -79,17 +96,30 @@ describe('receiptMapView: in transit by air', () => {
     },
   );
 
-  it.each(['Amsterdam', 'Schiphol', 'Amsterdam Schiphol Airport', 'Rotterdam'])("when the origin is '%s' (not the full airport name), then the plane leaves from Miami airport", (origin) => {
-    expect(view('In-Transit', 'Air', origin)).toEqual(airRoute(miamiAirport));
-  });
+  it.each(['Amsterdam', 'Schiphol', 'Amsterdam Schiphol Airport', 'Rotterdam'])(
+    "when the origin is '%s' (not the full airport name), then the plane leaves from Miami airport",
+    (origin) => {
+      expect(view('In-Transit', 'Air', origin)).toEqual(airRoute(miamiAirport));
+    },
+  );
 });
 
 describe('receiptMapView: in transit by ocean', () => {
-  const oceanRoute = (from: typeof portOfMiami | typeof rotterdamPort) => ({ kind: 'route', from, to: portOfParamaribo, zoom: 3, vehicle: 'ship', durationMs: 12000 });
-
-  it.each(['Ocean', '10 - Vessel, Non-Containerized', '11 - Vessel Containerized', 'Truck', ''])("when in transit with the mode '%s', then a ship sails from the Port of Miami in 12 s at zoom 3", (mode) => {
-    expect(view('In Transit', mode)).toEqual(oceanRoute(portOfMiami));
+  const oceanRoute = (from: typeof portOfMiami | typeof rotterdamPort) => ({
+    kind: 'route',
+    from,
+    to: portOfParamaribo,
+    zoom: 3,
+    vehicle: 'ship',
+    durationMs: 12000,
   });
+
+  it.each(['Ocean', '10 - Vessel, Non-Containerized', '11 - Vessel Containerized', 'Truck', ''])(
+    "when in transit with the mode '%s', then a ship sails from the Port of Miami in 12 s at zoom 3",
+    (mode) => {
+      expect(view('In Transit', mode)).toEqual(oceanRoute(portOfMiami));
+    },
+  );
 
   it.each(['Rotterdam', 'Port of ROTTERDAM', 'rotterdam, nl'])("when the origin is '%s', then the ship sails from the Rotterdam port", (origin) => {
     expect(view('In-Transit', 'Ocean', origin)).toEqual(oceanRoute(rotterdamPort));

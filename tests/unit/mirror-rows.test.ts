@@ -35,7 +35,10 @@ describe('toMirrorRows', () => {
       searchText: 'wr-104233\namazon.com services llc\nparamaribo trading n.v.',
     });
     expect(rows.receipt.receivedDate?.toISOString()).toBe('2026-11-18T15:20:00.000Z');
-    expect(rows.packages.map((row) => [row.position, row.trackingKey])).toEqual([[0, '1Z999AA10123456784'], [1, null]]);
+    expect(rows.packages.map((row) => [row.position, row.trackingKey])).toEqual([
+      [0, '1Z999AA10123456784'],
+      [1, null],
+    ]);
   });
 
   it('turns missing or wrong-typed values into empty text and zeros instead of failing the sync', () => {

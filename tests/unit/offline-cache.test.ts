@@ -16,12 +16,12 @@ const ORIGIN = 'https://portal.example';
 const get = (path: string, origin = ORIGIN) => ({ method: 'GET', url: new URL(path, origin), origin: ORIGIN });
 
 describe('cacheStrategy', () => {
-  it.each([
-    '/_astro/core.DIHdHeHH.js',
-    '/_astro/BareLayout.EDfqU_pH.css',
-  ])('when %s (a hashed build file) is asked for, then it is served from the cache first', (path) => {
-    expect(cacheStrategy(get(path))).toBe('cache-first');
-  });
+  it.each(['/_astro/core.DIHdHeHH.js', '/_astro/BareLayout.EDfqU_pH.css'])(
+    'when %s (a hashed build file) is asked for, then it is served from the cache first',
+    (path) => {
+      expect(cacheStrategy(get(path))).toBe('cache-first');
+    },
+  );
 
   it.each([
     '/dashboard',

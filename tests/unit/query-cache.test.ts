@@ -23,7 +23,7 @@ describe('shouldRetry and retryDelay', () => {
     expect(shouldRetry(MAX_RETRIES + 1, httpError(status))).toBe(false);
   });
 
-  it("when the service worker answered that the server cannot be reached (it just tried), then no retry", () => {
+  it('when the service worker answered that the server cannot be reached (it just tried), then no retry', () => {
     expect(shouldRetry(1, new ApiError(503, { success: false, errorType: 'OFFLINE' }, 'offline'))).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readReceiptQuery, receiptQueryString, packageSearchQuerySchema } from '~/shared/receipts';
+import { receiptQueryString } from '~/shared/receipt-query-string';
+import { readReceiptQuery, packageSearchQuerySchema } from '~/shared/receipts';
 
 const read = (query: string) => readReceiptQuery(new URLSearchParams(query));
 const messages = (query: string) => {

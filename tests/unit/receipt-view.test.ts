@@ -31,7 +31,7 @@ describe('statusTimeline', () => {
     expect(timeline[0]!.when).toMatch(/^\d{2}-\d{2}-\d{4}, \d{2}:\d{2}$/);
   });
 
-  it('when the history is empty, then so is the timeline; the caller\'s own history is left as it was', () => {
+  it("when the history is empty, then so is the timeline; the caller's own history is left as it was", () => {
     expect(statusTimeline([])).toEqual([]);
     const copy = structuredClone(history);
     statusTimeline(copy);

@@ -30,7 +30,9 @@ describe('sandbox data generation', () => {
     const other = receiptsOf(2);
     expect(other).toHaveLength(COUNT);
     expect(other.map((receipt) => receipt.shipperName)).not.toEqual(receipts.map((receipt) => receipt.shipperName));
-    expect(other.flatMap((receipt) => receipt.commodities.map((c) => c.trackingNumber))).not.toEqual(receipts.flatMap((receipt) => receipt.commodities.map((c) => c.trackingNumber)));
+    expect(other.flatMap((receipt) => receipt.commodities.map((c) => c.trackingNumber))).not.toEqual(
+      receipts.flatMap((receipt) => receipt.commodities.map((c) => c.trackingNumber)),
+    );
   });
 
   it('when asked for N receipts, then there are N with unique ids and WR- numbers', () => {
@@ -53,7 +55,18 @@ describe('sandbox data generation', () => {
 
   it('when generated, then every status of the map and the status colours occurs, In-Transit by air and by ocean', () => {
     const statuses = new Set(receipts.map((receipt) => receipt.status));
-    for (const status of ['Received at MIA warehouse', 'Received at NL warehouse', 'In-Transit', 'Arrived', 'At destination', 'Received at SME warehouse', 'Delivered', 'On-Hold', 'Cancelled', 'Pending']) {
+    for (const status of [
+      'Received at MIA warehouse',
+      'Received at NL warehouse',
+      'In-Transit',
+      'Arrived',
+      'At destination',
+      'Received at SME warehouse',
+      'Delivered',
+      'On-Hold',
+      'Cancelled',
+      'Pending',
+    ]) {
       expect(statuses, status).toContain(status);
     }
     const inTransit = receipts.filter((receipt) => receipt.status === 'In-Transit');
@@ -129,8 +142,16 @@ describe('sandbox data generation', () => {
 
   it('when packages carry tracking numbers, then each has a carrier format (UPS, FedEx, USPS, Amazon), every format occurs, and some receipts have none', () => {
     const numbers = receipts.flatMap((receipt) => receipt.commodities.flatMap((commodity) => (commodity.trackingNumber ? [commodity.trackingNumber] : [])));
-    for (const number of numbers) expect(Object.values(TRACKING_FORMATS).some((format) => format.test(number)), number).toBe(true);
-    for (const [carrier, format] of Object.entries(TRACKING_FORMATS)) expect(numbers.some((number) => format.test(number)), carrier).toBe(true);
+    for (const number of numbers)
+      expect(
+        Object.values(TRACKING_FORMATS).some((format) => format.test(number)),
+        number,
+      ).toBe(true);
+    for (const [carrier, format] of Object.entries(TRACKING_FORMATS))
+      expect(
+        numbers.some((number) => format.test(number)),
+        carrier,
+      ).toBe(true);
     expect(new Set(numbers).size).toBe(numbers.length);
     const untracked = receipts.filter((receipt) => receipt.commodities.every((commodity) => commodity.trackingNumber === null));
     expect(untracked.length).toBeGreaterThan(0);
@@ -139,7 +160,9 @@ describe('sandbox data generation', () => {
 
   it('when packages were scanned, then some scans are for packages on receipts and some for packages on no receipt', () => {
     const data = generateSandbox(1, COUNT, NOW);
-    const onReceipts = new Set(receipts.flatMap((receipt) => receipt.commodities.flatMap((commodity) => (commodity.trackingNumber ? [commodity.trackingNumber] : []))));
+    const onReceipts = new Set(
+      receipts.flatMap((receipt) => receipt.commodities.flatMap((commodity) => (commodity.trackingNumber ? [commodity.trackingNumber] : []))),
+    );
     expect(data.orphanTrackingNumbers.length).toBeGreaterThanOrEqual(10);
     for (const tracking of data.orphanTrackingNumbers) {
       expect(onReceipts.has(tracking)).toBe(false);

@@ -29,9 +29,12 @@ describe('cursor', () => {
     expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
   });
 
-  it.each(['', 'abc', Buffer.from('1:x').toString('base64url'), Buffer.from('1.5:2').toString('base64url'), Buffer.from('-1:2').toString('base64url')])('when the cursor is %j, then it is refused', (text) => {
-    expect(decodeCursor(text)).toBeNull();
-  });
+  it.each(['', 'abc', Buffer.from('1:x').toString('base64url'), Buffer.from('1.5:2').toString('base64url'), Buffer.from('-1:2').toString('base64url')])(
+    'when the cursor is %j, then it is refused',
+    (text) => {
+      expect(decodeCursor(text)).toBeNull();
+    },
+  );
 });
 
 describe('paging', () => {
@@ -98,7 +101,18 @@ describe('change windows', () => {
 
   it('when a receipt advances, then its status moves along the lifecycle', () => {
     const store = new SandboxStore(1, 300, NOW);
-    const lifecycle = ['Pending', 'Received at MIA warehouse', 'Received at NL warehouse', 'In-Transit', 'Arrived', 'At destination', 'Received at SME warehouse', 'Delivered', 'On-Hold', 'Cancelled'];
+    const lifecycle = [
+      'Pending',
+      'Received at MIA warehouse',
+      'Received at NL warehouse',
+      'In-Transit',
+      'Arrived',
+      'At destination',
+      'Received at SME warehouse',
+      'Delivered',
+      'On-Hold',
+      'Cancelled',
+    ];
     const moves = new Set<string>();
     for (let window = 1; window <= 30; window++) {
       const statuses = new Map(pageThrough(store, null, 1000).receipts.map((receipt) => [receipt.id, receipt.status]));

@@ -58,7 +58,7 @@ describe('sortKey', () => {
   it('agrees with Intl.Collator (base, numeric) on random names of letters, accents, digits and punctuation', () => {
     const alphabet = [...'aAbBeEéÉèzZoOöøØsSßiIıħhnŋ0123456789 -.,&/()\'’"“_'];
     let seed = 12345;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const word = () => Array.from({ length: 1 + Math.floor(random() * 8) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
     const texts = Array.from({ length: 2000 }, word);
     const disagreements = [];

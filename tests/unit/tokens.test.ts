@@ -51,7 +51,11 @@ describe('tokenUpdateSchema', () => {
   });
 
   it('when the tokens have surrounding blanks and no expiry, then they are trimmed and the expiry is unknown', () => {
-    expect(tokenUpdateSchema.parse({ accessToken: '  a \n', refreshToken: '\tr ' })).toEqual({ accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: null });
+    expect(tokenUpdateSchema.parse({ accessToken: '  a \n', refreshToken: '\tr ' })).toEqual({
+      accessToken: 'a',
+      refreshToken: 'r',
+      refreshTokenExpirySeconds: null,
+    });
     expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: '', refreshTokenExpiry: null })).toMatchObject({ refreshTokenExpirySeconds: null });
   });
 
@@ -93,7 +97,14 @@ describe('token cards', () => {
   });
 
   it('when the provider refused the refresh token, then its card is red, shows no time left and no expiry warning', () => {
-    const refused = { ...STATUS, canRefresh: false, reconnectRequired: true, reconnectReason: 'grant request is invalid', refreshTokenExpiry: null, refreshTokenExpiresInMinutes: null };
+    const refused = {
+      ...STATUS,
+      canRefresh: false,
+      reconnectRequired: true,
+      reconnectReason: 'grant request is invalid',
+      refreshTokenExpiry: null,
+      refreshTokenExpiresInMinutes: null,
+    };
     expect(tokenFacts(refused, 'refresh')).toMatchObject({ present: true, refused: true });
     expect(tokenFacts(refused, 'access')).toMatchObject({ refused: false });
     expect(tokenTone(tokenFacts(refused, 'refresh'))).toBe('error');
@@ -135,7 +146,12 @@ describe('token cards', () => {
   it('when a status is read for either card, then each card gets its own token facts', () => {
     expect(tokenFacts(null, 'access')).toBeNull();
     expect(tokenFacts(STATUS, 'access')).toEqual({ present: true, expired: false, refused: false, minutesLeft: 59 });
-    expect(tokenFacts({ ...STATUS, isRefreshTokenExpired: true, refreshTokenExpiresInMinutes: 0 }, 'refresh')).toEqual({ present: true, expired: true, refused: false, minutesLeft: 0 });
+    expect(tokenFacts({ ...STATUS, isRefreshTokenExpired: true, refreshTokenExpiresInMinutes: 0 }, 'refresh')).toEqual({
+      present: true,
+      expired: true,
+      refused: false,
+      minutesLeft: 0,
+    });
   });
 
   it('when a refresh token has no known expiry, then the warning is due; not without a refresh token', () => {
@@ -148,8 +164,12 @@ describe('token cards', () => {
 
 describe('OAuth2 popup', () => {
   it('when the portal window is anywhere on the screen, then the 500×700 popup is centred over it', () => {
-    expect(popupFeatures({ screenX: 100, screenY: 50, outerWidth: 1300, outerHeight: 900 }, { width: 500, height: 700 })).toBe('popup=yes,width=500,height=700,left=500,top=150');
-    expect(popupFeatures({ screenX: 0, screenY: 0, outerWidth: 400, outerHeight: 600 }, { width: 500, height: 700 })).toBe('popup=yes,width=500,height=700,left=0,top=0');
+    expect(popupFeatures({ screenX: 100, screenY: 50, outerWidth: 1300, outerHeight: 900 }, { width: 500, height: 700 })).toBe(
+      'popup=yes,width=500,height=700,left=500,top=150',
+    );
+    expect(popupFeatures({ screenX: 0, screenY: 0, outerWidth: 400, outerHeight: 600 }, { width: 500, height: 700 })).toBe(
+      'popup=yes,width=500,height=700,left=0,top=0',
+    );
   });
 
   it('when a message has the expected type and shape, then it is read; anything else is ignored', () => {
@@ -157,7 +177,14 @@ describe('OAuth2 popup', () => {
     const failure = { type: 'oauth2_error', error: 'access_denied', error_description: 'The user denied the authorization request' };
     expect(readOAuthPopupMessage(success)).toEqual(success);
     expect(readOAuthPopupMessage(failure)).toEqual(failure);
-    for (const other of [null, 'oauth2_success', { type: 'oauth2_success' }, { type: 'webpackOk' }, { type: 'oauth2_error', error: 1 }, { source: 'react-devtools' }]) {
+    for (const other of [
+      null,
+      'oauth2_success',
+      { type: 'oauth2_success' },
+      { type: 'webpackOk' },
+      { type: 'oauth2_error', error: 1 },
+      { source: 'react-devtools' },
+    ]) {
       expect(readOAuthPopupMessage(other)).toBeNull();
     }
   });

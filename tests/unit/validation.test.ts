@@ -48,10 +48,13 @@ describe('changePasswordSchema', () => {
   });
 
   it('when the payload is valid, then it passes unchanged', () => {
-    expect(changePasswordSchema.parse({ currentPassword: 'old-secret', newPassword: 'new-secret' })).toEqual({ currentPassword: 'old-secret', newPassword: 'new-secret' });
+    expect(changePasswordSchema.parse({ currentPassword: 'old-secret', newPassword: 'new-secret' })).toEqual({
+      currentPassword: 'old-secret',
+      newPassword: 'new-secret',
+    });
   });
 
-  it("when the form's confirmation differs, then \"Passwords don't match\" on confirmPassword", () => {
+  it('when the form\'s confirmation differs, then "Passwords don\'t match" on confirmPassword', () => {
     const result = changePasswordFormSchema.safeParse({ currentPassword: 'old-secret', newPassword: 'new-secret', confirmPassword: 'new-secreT' });
     expect(result.success).toBe(false);
     expect(toFieldIssues(result.error!)).toEqual([{ field: 'confirmPassword', message: "Passwords don't match" }]);

@@ -251,7 +251,10 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
         </div>
       ))}
       {notice && (
-        <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert alert-soft mb-4 flex justify-between ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}>
+        <div
+          role={notice.tone === 'error' ? 'alert' : 'status'}
+          className={`alert alert-soft mb-4 flex justify-between ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}
+        >
           <span>{notice.text}</span>
           <button type="button" className="btn btn-ghost btn-xs" aria-label={m.assignments_dismiss()} onClick={() => setNotice(null)}>
             ×
@@ -279,7 +282,12 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
             <label htmlFor={filterId} className="text-sm font-medium">
               {m.assignments_user_filter()}
             </label>
-            <select id={filterId} className="select w-full" value={filterValue(view.filter)} onChange={(event) => refine({ filter: parseFilter(event.target.value) })}>
+            <select
+              id={filterId}
+              className="select w-full"
+              value={filterValue(view.filter)}
+              onChange={(event) => refine({ filter: parseFilter(event.target.value) })}
+            >
               <option value="all">{m.assignments_all_users()}</option>
               <option value="unassigned">{m.assignments_unassigned()}</option>
               {viewers.map((user) => (
@@ -293,15 +301,34 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
         </div>
 
         {selectedIds.length > 0 && (
-          <div role="toolbar" aria-label={m.assignments_bulk_actions()} className="flex flex-wrap items-center gap-2 border-y border-base-content/10 bg-primary/10 px-4 py-2">
+          <div
+            role="toolbar"
+            aria-label={m.assignments_bulk_actions()}
+            className="flex flex-wrap items-center gap-2 border-y border-base-content/10 bg-primary/10 px-4 py-2"
+          >
             <span className="mr-2 font-medium">{m.assignments_selected({ count: formatCount(selectedIds.length) })}</span>
-            <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={() => setDialog({ kind: 'picker', target: { kind: 'bulk-add', consigneeIds: selectedIds } })}>
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              disabled={busy}
+              onClick={() => setDialog({ kind: 'picker', target: { kind: 'bulk-add', consigneeIds: selectedIds } })}
+            >
               {m.assignments_add_user()}
             </button>
-            <button type="button" className="btn btn-sm" disabled={busy} onClick={() => setDialog({ kind: 'picker', target: { kind: 'bulk-replace', consigneeIds: selectedIds } })}>
+            <button
+              type="button"
+              className="btn btn-sm"
+              disabled={busy}
+              onClick={() => setDialog({ kind: 'picker', target: { kind: 'bulk-replace', consigneeIds: selectedIds } })}
+            >
               {m.assignments_replace_users()}
             </button>
-            <button type="button" className="btn btn-error btn-outline btn-sm" disabled={busy} onClick={() => setDialog({ kind: 'remove-all', rows: selectedRows })}>
+            <button
+              type="button"
+              className="btn btn-error btn-outline btn-sm"
+              disabled={busy}
+              onClick={() => setDialog({ kind: 'remove-all', rows: selectedRows })}
+            >
               {m.assignments_remove_all()}
             </button>
             <button type="button" className="btn btn-ghost btn-sm" onClick={clearSelection}>
@@ -364,7 +391,13 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
           <p>
             {m.assignments_remove_all_lead()} <strong>{consignees(dialog.rows.length)}</strong> {m.assignments_remove_all_rest()}
           </p>
-          <ModalActions confirm={m.assignments_remove_all()} tone="error" busy={busy} onCancel={() => setDialog(null)} onConfirm={() => removeAll(dialog.rows)} />
+          <ModalActions
+            confirm={m.assignments_remove_all()}
+            tone="error"
+            busy={busy}
+            onCancel={() => setDialog(null)}
+            onConfirm={() => removeAll(dialog.rows)}
+          />
         </Modal>
       )}
     </>

@@ -31,7 +31,12 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
   const [info, setInfo] = useState(initialInfo);
   const [opacity, setOpacity] = useState(initialInfo.opacity);
   const [confirming, setConfirming] = useState(false);
-  const { busy, feedback, change, upload: uploadFile } = useBrandingChange<BackgroundInfo, 'deleting' | 'updating'>((next) => {
+  const {
+    busy,
+    feedback,
+    change,
+    upload: uploadFile,
+  } = useBrandingChange<BackgroundInfo, 'deleting' | 'updating'>((next) => {
     setInfo(next);
     showBackground(next.backgroundPath);
     showCardOpacity(next.opacity);

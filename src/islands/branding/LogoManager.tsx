@@ -24,7 +24,12 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
   adoptLocale(locale);
   const [info, setInfo] = useState(initialInfo);
   const [confirming, setConfirming] = useState(false);
-  const { busy, feedback, change, upload: uploadFile } = useBrandingChange<LogoInfo, 'deleting'>((next) => {
+  const {
+    busy,
+    feedback,
+    change,
+    upload: uploadFile,
+  } = useBrandingChange<LogoInfo, 'deleting'>((next) => {
     setInfo(next);
     showLogo(next.logoPath);
   });

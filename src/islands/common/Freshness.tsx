@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { describeFreshness } from '~/shared/sync';
 import { ClockIcon, WarningIcon } from './icons';
-import { FRESHNESS_TIME_CLASS, FRESHNESS_TOOLTIP_CLASS, freshnessClass } from './freshness-style';
+import { FRESHNESS_TIME_CLASS, FRESHNESS_TOOLTIP_CLASS, freshnessClass } from '~/shared/freshness-style';
 import { useHydrated } from './LocalDate';
 
 interface FreshnessProps {

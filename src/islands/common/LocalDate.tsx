@@ -5,7 +5,11 @@ const neverChanges = () => () => {};
 
 /** False while rendering on the server and while hydrating, true once the browser has taken over. */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(neverChanges, () => true, () => false);
+  return useSyncExternalStore(
+    neverChanges,
+    () => true,
+    () => false,
+  );
 }
 
 /**

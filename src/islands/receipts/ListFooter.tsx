@@ -27,9 +27,7 @@ export function ListFooter({ pagination, meta, shown, onPage }: ListFooterProps)
           {m.receipts_previous()}
         </button>
         {totalPages > 1 && (
-          <span className="px-1 whitespace-nowrap">
-            {m.receipts_page_of({ page: formatCount(currentPage), pages: formatCount(totalPages) })}
-          </span>
+          <span className="px-1 whitespace-nowrap">{m.receipts_page_of({ page: formatCount(currentPage), pages: formatCount(totalPages) })}</span>
         )}
         <button type="button" className="btn btn-sm" disabled={!hasNextPage} onClick={() => onPage(currentPage + 1)}>
           {m.receipts_next()}

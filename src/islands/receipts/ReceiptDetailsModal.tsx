@@ -59,7 +59,10 @@ export function ReceiptDetailsModal({ receipt, details, onClose }: ReceiptDetail
               </li>
             ))}
           </ul>
-          <dl className="mt-4 grid grid-cols-3 gap-2 rounded-box border border-base-content/10 p-3 text-sm tabular-nums" aria-label={m.receipts_package_totals()}>
+          <dl
+            className="mt-4 grid grid-cols-3 gap-2 rounded-box border border-base-content/10 p-3 text-sm tabular-nums"
+            aria-label={m.receipts_package_totals()}
+          >
             {packageTotals(shown.commodities).map((total) => (
               <div key={total.label}>
                 <dt className="opacity-60">{total.label}</dt>

@@ -3,7 +3,8 @@ import { useEffect, useRef, type ReactNode, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { RECEIPT_SORT_KEYS, TRACKING_NUMBER_MIN } from '~/shared/constants';
 import { formatCount } from '~/shared/format';
-import { receiptQueryString, SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from '~/shared/receipt-query-string';
+import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from '~/shared/receipt-limits';
+import { receiptQueryString } from '~/shared/receipt-query-string';
 import type { ReceiptQuery, ReceiptSortKey, SortOrder } from '~/shared/receipts';
 
 /** The sortable columns by the names the table gives them. */
@@ -108,14 +109,24 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
         </form>
 
         <div className="grid grid-cols-2 gap-3">
-          <SelectField id="receipt-sort-by" label={m.receipts_sort_by()} value={query.sortBy} onChange={(sortBy) => props.onSort({ sortBy: sortBy as ReceiptSortKey })}>
+          <SelectField
+            id="receipt-sort-by"
+            label={m.receipts_sort_by()}
+            value={query.sortBy}
+            onChange={(sortBy) => props.onSort({ sortBy: sortBy as ReceiptSortKey })}
+          >
             {RECEIPT_SORT_KEYS.map((key) => (
               <option key={key} value={key}>
                 {SORT_LABELS[key]()}
               </option>
             ))}
           </SelectField>
-          <SelectField id="receipt-sort-order" label={m.receipts_order()} value={query.sortOrder} onChange={(sortOrder) => props.onSort({ sortOrder: sortOrder as SortOrder })}>
+          <SelectField
+            id="receipt-sort-order"
+            label={m.receipts_order()}
+            value={query.sortOrder}
+            onChange={(sortOrder) => props.onSort({ sortOrder: sortOrder as SortOrder })}
+          >
             <option value="desc">{m.receipts_order_descending()}</option>
             <option value="asc">{m.receipts_order_ascending()}</option>
           </SelectField>

@@ -21,7 +21,8 @@ const TONE_BADGE: Record<StatusTone, string> = {
  * Below 1024 px (the spec's mobile breakpoint) a row becomes a card and every cell shows its column name above its value
  * (from data-label), so a phone reads the receipts without scrolling sideways.
  */
-const CARD_CELL = 'max-lg:block max-lg:border-0 max-lg:p-0 max-lg:text-left max-lg:before:block max-lg:before:text-xs max-lg:before:opacity-60 max-lg:before:content-[attr(data-label)]';
+const CARD_CELL =
+  'max-lg:block max-lg:border-0 max-lg:p-0 max-lg:text-left max-lg:before:block max-lg:before:text-xs max-lg:before:opacity-60 max-lg:before:content-[attr(data-label)]';
 
 /** The receipt's own page: what View opens without JavaScript, in a new tab, or from a copied link. */
 const receiptPath = (receipt: Receipt) => `/receipts/${receipt.id}`;
@@ -71,7 +72,10 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
         </thead>
         <tbody className="max-lg:block">
           {receipts.map((receipt) => (
-            <tr key={receipt.id} className="hover:bg-base-content/5 max-lg:grid max-lg:grid-cols-2 sm:max-lg:grid-cols-4 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:border-b max-lg:border-base-content/10 max-lg:px-4 max-lg:py-3">
+            <tr
+              key={receipt.id}
+              className="hover:bg-base-content/5 max-lg:grid max-lg:grid-cols-2 sm:max-lg:grid-cols-4 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:border-b max-lg:border-base-content/10 max-lg:px-4 max-lg:py-3"
+            >
               <td className={`whitespace-nowrap ${CARD_CELL}`} data-label={columns.receivedDate}>
                 <LocalDate value={receipt.receivedDate} />
               </td>

@@ -4,7 +4,17 @@
  */
 // As a URL, not a CSS import: Astro would put an imported stylesheet on the page that imports the island.
 import leafletStylesheetUrl from 'leaflet/dist/leaflet.css?url';
-import { circleMarker, divIcon, icon, latLngBounds, map as leafletMap, marker, polyline, tileLayer, type Map as LeafletMap } from 'leaflet/dist/leaflet-src.esm.js';
+import {
+  circleMarker,
+  divIcon,
+  icon,
+  latLngBounds,
+  map as leafletMap,
+  marker,
+  polyline,
+  tileLayer,
+  type Map as LeafletMap,
+} from 'leaflet/dist/leaflet-src.esm.js';
 import { m } from '~/paraglide/messages.js';
 import { statusLabel } from '~/shared/format';
 import type { PlaceView, RouteView, MapView } from '~/shared/map-view';
@@ -89,8 +99,7 @@ function drawRoute(map: LeafletMap, { from, to, zoom, vehicle, durationMs }: Rou
   image.width = VEHICLE_SIZE;
   image.height = VEHICLE_SIZE;
   // The plane is drawn nose up and turns to its heading; the ship is drawn bow right and only faces west or east.
-  image.style.transform =
-    vehicle === 'plane' ? `rotate(${(Math.atan2(heading.x, -heading.y) * 180) / Math.PI}deg)` : heading.x < 0 ? 'scaleX(-1)' : '';
+  image.style.transform = vehicle === 'plane' ? `rotate(${(Math.atan2(heading.x, -heading.y) * 180) / Math.PI}deg)` : heading.x < 0 ? 'scaleX(-1)' : '';
   const half = VEHICLE_SIZE / 2;
   const mover = marker(reducedMotion ? to : from, {
     icon: divIcon({ html: image, className: '', iconSize: [VEHICLE_SIZE, VEHICLE_SIZE], iconAnchor: [half, half] }),

@@ -113,9 +113,7 @@ export function AdditionalInformation({ status }: { status: TokenStatus | null }
     <Card title={m.tokens_additional_information()}>
       <Facts>
         <Fact label={m.tokens_fact_source()}>{status?.source ? tokenSourceLabel(status.source) : m.tokens_unknown()}</Fact>
-        <Fact label={m.tokens_fact_last_updated()}>
-          {status?.lastUpdated ? <LocalDate value={status.lastUpdated} withTime /> : m.tokens_unknown()}
-        </Fact>
+        <Fact label={m.tokens_fact_last_updated()}>{status?.lastUpdated ? <LocalDate value={status.lastUpdated} withTime /> : m.tokens_unknown()}</Fact>
         <Fact label={m.tokens_fact_auto_refresh()}>{status?.canRefresh ? m.tokens_available() : m.tokens_unavailable()}</Fact>
       </Facts>
     </Card>

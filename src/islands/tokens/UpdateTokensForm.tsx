@@ -52,8 +52,20 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
       </h2>
       <form noValidate onSubmit={submit} className="flex flex-col gap-4" autoComplete="off">
         <FailureAlert message={failure} />
-        <TokenField label={m.tokens_access_token()} placeholder={m.tokens_paste_access_token()} value={accessToken} onChange={setAccessToken} masked={!showValues} />
-        <TokenField label={m.tokens_refresh_token()} placeholder={m.tokens_paste_refresh_token()} value={refreshToken} onChange={setRefreshToken} masked={!showValues} />
+        <TokenField
+          label={m.tokens_access_token()}
+          placeholder={m.tokens_paste_access_token()}
+          value={accessToken}
+          onChange={setAccessToken}
+          masked={!showValues}
+        />
+        <TokenField
+          label={m.tokens_refresh_token()}
+          placeholder={m.tokens_paste_refresh_token()}
+          value={refreshToken}
+          onChange={setRefreshToken}
+          masked={!showValues}
+        />
         <label className="flex cursor-pointer items-center gap-2 text-sm">
           <input type="checkbox" className="checkbox checkbox-sm" checked={showValues} onChange={(event) => setShowValues(event.target.checked)} />
           {m.tokens_show_values()}

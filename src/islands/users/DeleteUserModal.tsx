@@ -36,9 +36,7 @@ export function DeleteUserModal({ user, onClose, onDeleted }: DeleteUserModalPro
       <p>
         <WithStrong message={(username) => m.users_delete_question({ username })} value={user.username} />
       </p>
-      <p className="mt-2 text-sm opacity-80">
-        {m.users_delete_warning()}
-      </p>
+      <p className="mt-2 text-sm opacity-80">{m.users_delete_warning()}</p>
       <ModalActions confirm={m.users_delete_title()} tone="error" busy={deleting} onCancel={close} onConfirm={confirm} />
     </Modal>
   );

@@ -3,14 +3,7 @@ import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { ROLES, type Role } from '~/shared/constants';
 import { roleLabel } from '~/shared/format';
-import {
-  createUserSchema,
-  fieldErrors,
-  updateUserSchema,
-  type CreateUserPayload,
-  type PublicUser,
-  type UpdateUserPayload,
-} from '~/shared/validation';
+import { createUserSchema, fieldErrors, updateUserSchema, type CreateUserPayload, type PublicUser, type UpdateUserPayload } from '~/shared/validation';
 import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 import { SelectField, TextField } from './fields';
@@ -43,9 +36,7 @@ function startingValues(user: PublicUser | null): FormValues {
   };
 }
 
-type Submission =
-  | { errors: Record<string, string> }
-  | { method: 'POST' | 'PUT'; path: string; payload: CreateUserPayload | UpdateUserPayload };
+type Submission = { errors: Record<string, string> } | { method: 'POST' | 'PUT'; path: string; payload: CreateUserPayload | UpdateUserPayload };
 
 /** Checks the form with the shared schema and, when it passes, says which call saves it. */
 function prepare(user: PublicUser | null, values: FormValues): Submission {
@@ -104,8 +95,21 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
           spellCheck={false}
           required
         />
-        <TextField label={m.users_field_full_name()} value={values.fullName} onChange={(event) => change('fullName', event.target.value)} error={errors.fullName} autoComplete="off" />
-        <TextField label={m.users_field_email()} type="email" value={values.email} onChange={(event) => change('email', event.target.value)} error={errors.email} autoComplete="off" />
+        <TextField
+          label={m.users_field_full_name()}
+          value={values.fullName}
+          onChange={(event) => change('fullName', event.target.value)}
+          error={errors.fullName}
+          autoComplete="off"
+        />
+        <TextField
+          label={m.users_field_email()}
+          type="email"
+          value={values.email}
+          onChange={(event) => change('email', event.target.value)}
+          error={errors.email}
+          autoComplete="off"
+        />
         {!editing && (
           <TextField
             label={m.users_field_password()}
@@ -126,7 +130,12 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
         </SelectField>
         {editing && (
           <label className="label mt-3 cursor-pointer gap-3 text-base-content">
-            <input type="checkbox" className="checkbox checkbox-primary" checked={values.isActive} onChange={(event) => change('isActive', event.target.checked)} />
+            <input
+              type="checkbox"
+              className="checkbox checkbox-primary"
+              checked={values.isActive}
+              onChange={(event) => change('isActive', event.target.checked)}
+            />
             {m.users_field_active()}
           </label>
         )}

@@ -25,11 +25,7 @@ export interface UserManagementProps {
   lastImportDate: string | null;
 }
 
-type OpenDialog =
-  | { kind: 'create' }
-  | { kind: 'edit'; user: PublicUser }
-  | { kind: 'reset-password'; user: PublicUser }
-  | { kind: 'delete'; user: PublicUser };
+type OpenDialog = { kind: 'create' } | { kind: 'edit'; user: PublicUser } | { kind: 'reset-password'; user: PublicUser } | { kind: 'delete'; user: PublicUser };
 
 /** An object, so that the same text shown twice in a row restarts its timer. */
 interface Notice {
@@ -94,7 +90,10 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
       </div>
 
       {consigneeImport.outcome && (
-        <div role={consigneeImport.outcome.failed ? 'alert' : 'status'} className={`alert alert-soft mb-4 ${consigneeImport.outcome.failed ? 'alert-error' : 'alert-success'}`}>
+        <div
+          role={consigneeImport.outcome.failed ? 'alert' : 'status'}
+          className={`alert alert-soft mb-4 ${consigneeImport.outcome.failed ? 'alert-error' : 'alert-success'}`}
+        >
           <span>{consigneeImport.outcome.text}</span>
         </div>
       )}

@@ -67,7 +67,9 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
                 <span className={`badge badge-soft whitespace-nowrap ${ROLE_BADGE[user.role]}`}>{roleLabel(user.role)}</span>
               </td>
               <td>
-                <span className={`badge badge-soft ${user.isActive ? 'badge-success' : 'badge-error'}`}>{user.isActive ? m.users_active() : m.users_inactive()}</span>
+                <span className={`badge badge-soft ${user.isActive ? 'badge-success' : 'badge-error'}`}>
+                  {user.isActive ? m.users_active() : m.users_inactive()}
+                </span>
               </td>
               <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : m.users_never()}</td>
               <td className="whitespace-nowrap">
@@ -75,7 +77,13 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
               </td>
               <td>
                 <div className="flex justify-end gap-1">
-                  <button type="button" className="btn btn-ghost btn-sm btn-square" aria-label={m.users_edit_named({ username: user.username })} title={m.users_edit()} onClick={() => onEdit(user)}>
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-sm btn-square"
+                    aria-label={m.users_edit_named({ username: user.username })}
+                    title={m.users_edit()}
+                    onClick={() => onEdit(user)}
+                  >
                     <PencilIcon />
                   </button>
                   <button

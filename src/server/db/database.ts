@@ -130,7 +130,10 @@ export class Database {
   async oneStartAtATime<T>(work: () => Promise<T>): Promise<T> {
     if (this.isSqlite) return work();
     type PgConnection = { query(sql: string, values: unknown[]): Promise<unknown> };
-    const manager = this.sequelize.connectionManager as unknown as { getConnection(): Promise<PgConnection>; releaseConnection(connection: PgConnection): void };
+    const manager = this.sequelize.connectionManager as unknown as {
+      getConnection(): Promise<PgConnection>;
+      releaseConnection(connection: PgConnection): void;
+    };
     const connection = await manager.getConnection();
     try {
       await connection.query('SELECT pg_advisory_lock($1)', [START_LOCK]);

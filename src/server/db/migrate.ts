@@ -12,11 +12,6 @@ interface MigrationModule {
 
 const MIGRATION_MODULES = import.meta.glob<MigrationModule>('../../../db/migrations/*.ts', { eager: true });
 
-/** Every migration this build knows, by name (the file name without .ts), in order. */
-export const MIGRATION_NAMES = Object.keys(MIGRATION_MODULES)
-  .map((file) => file.split('/').pop()!.replace(/\.ts$/, ''))
-  .sort((a, b) => a.localeCompare(b));
-
 function migrator(sequelize: Sequelize): Umzug<QueryInterface> {
   const migrations = Object.entries(MIGRATION_MODULES)
     .map(([file, module]) => ({
@@ -25,7 +20,12 @@ function migrator(sequelize: Sequelize): Umzug<QueryInterface> {
       down: () => module.down(sequelize.getQueryInterface()),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
-  return new Umzug({ migrations, context: sequelize.getQueryInterface(), storage: new SequelizeStorage({ sequelize, tableName: 'migrations' }), logger: undefined });
+  return new Umzug({
+    migrations,
+    context: sequelize.getQueryInterface(),
+    storage: new SequelizeStorage({ sequelize, tableName: 'migrations' }),
+    logger: undefined,
+  });
 }
 
 export async function migrateDatabase(sequelize: Sequelize): Promise<void> {

@@ -3,15 +3,7 @@
  * instance). Columns mirror the migrations in db/migrations; tests/in-process/database/migrations.test.ts
  * compares the two.
  */
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type ForeignKey,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type ForeignKey, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import { CARD_OPACITY_DEFAULT, type Role } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
 

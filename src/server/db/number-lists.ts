@@ -15,7 +15,8 @@ export const textListOf = (isSqlite: boolean, expression: string, order: string)
   isSqlite ? `json_group_array(${expression})` : `json_agg(${expression} ORDER BY ${order})::text`;
 
 /** The rows of `from` in `order`, ready for numberListOf: an ordered subquery for SQLite, the table for PostgreSQL. */
-export const orderedRows = (isSqlite: boolean, from: string, order: string) => (isSqlite ? `(SELECT * FROM ${from} ORDER BY ${order}) AS "ordered"` : `${from} AS "ordered"`);
+export const orderedRows = (isSqlite: boolean, from: string, order: string) =>
+  isSqlite ? `(SELECT * FROM ${from} ORDER BY ${order}) AS "ordered"` : `${from} AS "ordered"`;
 
 /**
  * Parses a comma-separated list of whole numbers; far faster than split(',').map(Number). The commas

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Beasties from 'beasties';
 import { LRUCache } from 'lru-cache';
-import { freshnessClass } from '~/islands/common/freshness-style';
+import { freshnessClass } from '~/shared/freshness-style';
 import { markupKey, staticImports, withoutUnreadCustomProperties } from './first-paint';
 
 /** Page shapes are few (a page, its empty and failed states, per language); this bounds odd ones. */

@@ -52,7 +52,9 @@ export function markupKey(html: string): string {
     for (const [, value] of attributes!.matchAll(/\sid="([^"]*)"/g)) tokens.add(`#${value}`);
     for (const [, attribute] of attributes!.replace(/"[^"]*"/g, '""').matchAll(/\s([a-zA-Z][\w:-]*)/g)) tokens.add(`[${attribute}`);
   }
-  return createHash('sha256').update([...tokens].sort().join(' ')).digest('base64');
+  return createHash('sha256')
+    .update([...tokens].sort().join(' '))
+    .digest('base64');
 }
 
 /** The CSP source that allows exactly this inline content: `'sha256-…'`. */
@@ -106,7 +108,9 @@ export function withInlineCriticalCss(html: string, criticalCss: string): string
 
 /** Tailwind's fallback for browsers without `@property`: the same custom properties set on every element. */
 const isPropertiesFallback = (node: Container | undefined): boolean =>
-  !!node && ((node.type === 'atrule' && (node as AtRule).name === 'layer' && (node as AtRule).params === 'properties') || isPropertiesFallback(node.parent as Container | undefined));
+  !!node &&
+  ((node.type === 'atrule' && (node as AtRule).name === 'layer' && (node as AtRule).params === 'properties') ||
+    isPropertiesFallback(node.parent as Container | undefined));
 
 const VAR_READ = /var\(\s*(--[\w-]+)/g;
 

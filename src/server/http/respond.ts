@@ -71,8 +71,7 @@ export class AnswerEncodings {
 }
 
 export function errorResponse(error: unknown): Response {
-  const appError =
-    error instanceof AppError ? error : new AppError('INTERNAL_ERROR', m.error_unexpected());
+  const appError = error instanceof AppError ? error : new AppError('INTERNAL_ERROR', m.error_unexpected());
   if (!(error instanceof AppError)) console.error('Unhandled error:', error);
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (appError.retryAfter !== undefined) headers['Retry-After'] = String(appError.retryAfter);

@@ -116,10 +116,12 @@ function uploadError(error: unknown, rules: UploadRules): unknown {
   return error;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what it removes
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /** The sender's file name as a label: no folders, no control characters, a bounded length. */
 function displayName(originalFilename: string | null, extension: ImageExtension): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what it removes
-  const name = (originalFilename ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const name = (originalFilename ?? '').split(/[\\/]/).pop()!.replace(CONTROL_CHARACTERS, '').trim();
   return (name || `image.${extension}`).slice(0, ORIGINAL_NAME_MAX);
 }
 

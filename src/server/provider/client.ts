@@ -20,7 +20,7 @@ const REFRESH_AHEAD_MS = TOKEN_AUTO_REFRESH_MINUTES * 60_000;
 const REFRESH_LEASE_MS = API_TIMEOUT_MS + 5_000;
 const LEASE_POLL_MS = 200;
 /** The answers to a refresh grant that mean the refresh token will never work again (RFC 6749 §5.2). */
-const DEAD_REFRESH_TOKEN = new Set(['invalid_grant', 'invalid_client']);
+const DEAD_REFRESH_TOKEN: ReadonlySet<string> = new Set(['invalid_grant', 'invalid_client']);
 
 /** The provider's receipt is the portal's (docs/provider-api.md) plus its consignee id and change time. */
 const providerReceiptSchema = z.extend(receiptSchema, { consigneeId: z.number(), updatedAt: z.string() });
@@ -177,7 +177,8 @@ export class HttpProviderClient implements ProviderClient {
         throw error;
       }
       // A provider that does not rotate leaves the stored refresh token in force.
-      const tokens = answer.refreshToken === null ? { ...answer, refreshToken: stored.refreshToken, refreshTokenExpiresAt: stored.refreshTokenExpiresAt } : answer;
+      const tokens =
+        answer.refreshToken === null ? { ...answer, refreshToken: stored.refreshToken, refreshTokenExpiresAt: stored.refreshTokenExpiresAt } : answer;
       await tokenStore.save(tokens, stored.source ?? 'oauth2');
       saved = true;
       return tokens.accessToken;
@@ -214,7 +215,14 @@ export class HttpProviderClient implements ProviderClient {
 
   private async send(accessToken: string, url: URL): Promise<Response> {
     try {
-      return await oauth.protectedResourceRequest(accessToken, 'GET', url, new Headers({ Accept: 'application/json' }), undefined, transportOptions(this.deps.config));
+      return await oauth.protectedResourceRequest(
+        accessToken,
+        'GET',
+        url,
+        new Headers({ Accept: 'application/json' }),
+        undefined,
+        transportOptions(this.deps.config),
+      );
     } catch (error) {
       // A 401 with a Bearer challenge arrives as this error; the caller decides what a 401 means.
       if (error instanceof oauth.WWWAuthenticateChallengeError) return error.response;

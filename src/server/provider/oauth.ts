@@ -12,7 +12,14 @@ import { isNetworkFailure, transportOptions } from './transport';
 
 type ClientConfig = Pick<
   Config,
-  'providerClientId' | 'providerClientSecret' | 'providerTokenAuth' | 'oauthRedirectUri' | 'providerScope' | 'providerUrl' | 'providerIssuer' | 'providerTokenUrl'
+  | 'providerClientId'
+  | 'providerClientSecret'
+  | 'providerTokenAuth'
+  | 'oauthRedirectUri'
+  | 'providerScope'
+  | 'providerUrl'
+  | 'providerIssuer'
+  | 'providerTokenUrl'
 >;
 
 /** What the portal needs to act as the provider's OAuth2 client. */
@@ -77,13 +84,26 @@ export async function startAuthorization({ config, discovery }: OAuthDeps): Prom
  * tokens. A refusal by the user or the provider is a ProviderError of kind 'unauthorized' whose
  * message is the provider's description.
  */
-export async function exchangeAuthorizationCode(deps: OAuthDeps, callback: URL | URLSearchParams, codeVerifier: string, expectedState: string): Promise<TokenSet> {
+export async function exchangeAuthorizationCode(
+  deps: OAuthDeps,
+  callback: URL | URLSearchParams,
+  codeVerifier: string,
+  expectedState: string,
+): Promise<TokenSet> {
   const { config, discovery, clock } = deps;
   const client = clientOf(config);
   try {
     const as = await discovery.authorizationServer();
     const parameters = oauth.validateAuthResponse(as, client, callback, expectedState);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuthentication(config, as), parameters, config.oauthRedirectUri, codeVerifier, transportOptions(config));
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      clientAuthentication(config, as),
+      parameters,
+      config.oauthRedirectUri,
+      codeVerifier,
+      transportOptions(config),
+    );
     refuseServerFailure(response);
     return tokenSetOf(clock, await oauth.processAuthorizationCodeResponse(as, client, response));
   } catch (error) {
@@ -119,7 +139,10 @@ export async function revokeTokens({ config, discovery }: OAuthDeps, tokens: { a
     ];
     for (const [token, hint] of revocations) {
       if (token === null) continue;
-      const response = await oauth.revocationRequest(as, client, clientAuthentication(config, as), token, { additionalParameters: { token_type_hint: hint }, ...transportOptions(config) });
+      const response = await oauth.revocationRequest(as, client, clientAuthentication(config, as), token, {
+        additionalParameters: { token_type_hint: hint },
+        ...transportOptions(config),
+      });
       refuseServerFailure(response);
       await oauth.processRevocationResponse(response);
     }
@@ -134,7 +157,8 @@ function refuseServerFailure(response: Response): void {
 }
 
 function tokenSetOf(clock: Clock, answer: oauth.TokenEndpointResponse): TokenSet {
-  const secondsFromNow = (seconds: unknown) => (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(clock.now() + seconds * 1000) : null);
+  const secondsFromNow = (seconds: unknown) =>
+    typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? new Date(clock.now() + seconds * 1000) : null;
   const refreshToken = answer.refresh_token ?? null;
   return {
     accessToken: answer.access_token,

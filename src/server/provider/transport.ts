@@ -9,6 +9,7 @@ export type TransportConfig = Pick<Config, 'providerUrl' | 'providerIssuer' | 'p
 export function transportOptions(config: TransportConfig) {
   return {
     signal: () => AbortSignal.timeout(API_TIMEOUT_MS),
+    // Marked deprecated to flag its risk; it is oauth4webapi's one switch for a provider on plain http.
     [oauth.allowInsecureRequests]: [config.providerUrl, config.providerIssuer, config.providerTokenUrl].some((url) => url?.startsWith('http:')),
   };
 }

@@ -71,7 +71,14 @@ async function assignmentOf(db: Database, consignee: ConsigneeDto, transaction?:
 }
 
 export async function listConsignees({ db }: { db: Database }): Promise<ConsigneeDto[]> {
-  return db.models.Consignee.findAll({ attributes: ['id', 'name'], order: [['name', 'ASC'], ['id', 'ASC']], raw: true });
+  return db.models.Consignee.findAll({
+    attributes: ['id', 'name'],
+    order: [
+      ['name', 'ASC'],
+      ['id', 'ASC'],
+    ],
+    raw: true,
+  });
 }
 
 /** Every consignee, assigned or not, with its users. */
@@ -92,12 +99,21 @@ export async function listUserConsignees({ db }: { db: Database }, userId: numbe
 /** Assigns the consignees the user does not have yet; resolves with how many that was. */
 async function addMissing(db: Database, userId: number, consigneeIds: number[], transaction: Transaction): Promise<number> {
   const existing = new Set(
-    (await db.models.ConsigneeAssignment.findAll({ attributes: ['consigneeId'], where: { userId, consigneeId: { [Op.in]: consigneeIds } }, raw: true, transaction })).map(
-      (row) => row.consigneeId,
-    ),
+    (
+      await db.models.ConsigneeAssignment.findAll({
+        attributes: ['consigneeId'],
+        where: { userId, consigneeId: { [Op.in]: consigneeIds } },
+        raw: true,
+        transaction,
+      })
+    ).map((row) => row.consigneeId),
   );
   const missing = consigneeIds.filter((consigneeId) => !existing.has(consigneeId));
-  if (missing.length) await db.models.ConsigneeAssignment.bulkCreate(missing.map((consigneeId) => ({ userId, consigneeId })), { transaction });
+  if (missing.length)
+    await db.models.ConsigneeAssignment.bulkCreate(
+      missing.map((consigneeId) => ({ userId, consigneeId })),
+      { transaction },
+    );
   return missing.length;
 }
 

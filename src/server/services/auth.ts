@@ -26,7 +26,9 @@ export async function signInUser(
   const { username, password } = payload;
   const user = await loginLimiter.checkLoginAttempt(username, clientAddress, async () => {
     const account = await db.models.User.findOne({ where: { username } });
-    const passwordMatches = account ? await passwords.verify(password, account.passwordHash, clientAddress) : await passwords.spendVerifyTime(password, clientAddress);
+    const passwordMatches = account
+      ? await passwords.verify(password, account.passwordHash, clientAddress)
+      : await passwords.spendVerifyTime(password, clientAddress);
     return account && passwordMatches && account.isActive ? account : null;
   });
   if (!user) throw new AppError('AUTHENTICATION_ERROR', m.auth_invalid_credentials());

@@ -55,7 +55,10 @@ async function runImport(deps: ConsigneeImportDeps): Promise<ImportResult> {
     result.imported = changed.filter(([id]) => !existing.has(id)).length;
     result.updated = changed.length - result.imported;
     if (changed.length) {
-      await Consignee.bulkCreate(changed.map(([id, name]) => ({ id, name })), { updateOnDuplicate: ['name', 'updatedAt'], transaction });
+      await Consignee.bulkCreate(
+        changed.map(([id, name]) => ({ id, name })),
+        { updateOnDuplicate: ['name', 'updatedAt'], transaction },
+      );
     }
     const gone = [...existing.keys()].filter((id) => !valid.has(id));
     if (gone.length) {

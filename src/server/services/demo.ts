@@ -27,13 +27,25 @@ export async function createDemoCustomer(deps: DemoDeps): Promise<void> {
   const consignees = await db.models.Consignee.findAll({ attributes: ['id', 'name'], order: [['id', 'ASC']], limit: DEMO_CONSIGNEES, raw: true });
   const password = config.demoPassword ?? generatePassword();
   const user = await createUser(deps, createUserSchema.parse({ username: DEMO_USERNAME, fullName: 'Demo Customer', password, role: 'viewer' }));
-  await assignConsignees(deps, user.id, consignees.map(({ id }) => id));
+  await assignConsignees(
+    deps,
+    user.id,
+    consignees.map(({ id }) => id),
+  );
   await saveSyncState(deps, { demoUsersCreatedAt: new Date(deps.clock.now()) });
   const names = consignees.map(({ name }) => name).join(', ');
   console.log(
     config.demoPassword
       ? `Demo customer "${DEMO_USERNAME}" created with the password from DEMO_PASSWORD; its consignees: ${names}`
-      : ['', '  Demo customer created. Sign in with:', `    username: ${DEMO_USERNAME}`, `    password: ${password}`, `  Its consignees: ${names}`, '  This password is shown only once.', ''].join('\n'),
+      : [
+          '',
+          '  Demo customer created. Sign in with:',
+          `    username: ${DEMO_USERNAME}`,
+          `    password: ${password}`,
+          `  Its consignees: ${names}`,
+          '  This password is shown only once.',
+          '',
+        ].join('\n'),
   );
 }
 

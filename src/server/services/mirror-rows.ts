@@ -73,4 +73,3 @@ export function toMirrorRows(receipt: ProviderReceipt): { receipt: ReceiptRow; p
     packages,
   };
 }
-

@@ -28,7 +28,11 @@ export interface OutboxDeps {
 }
 
 /** Writes the messages for the worker to send, and wakes it. */
-export async function enqueueMessages({ db, clock, outbox }: { db: Database; clock: Clock; outbox: Outbox }, messages: OutboxEntry[], transaction?: Transaction): Promise<void> {
+export async function enqueueMessages(
+  { db, clock, outbox }: { db: Database; clock: Clock; outbox: Outbox },
+  messages: OutboxEntry[],
+  transaction?: Transaction,
+): Promise<void> {
   if (messages.length === 0) return;
   const now = new Date(clock.now());
   await db.models.OutboxMessage.bulkCreate(

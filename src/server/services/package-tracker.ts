@@ -21,7 +21,11 @@ export function providerUnavailable(error: ProviderError): AppError {
  * Scans for a tracking number. A viewer does not learn about a package that sits on another
  * consignee's receipt; scans of packages on no receipt yet are nobody's, so everyone sees them.
  */
-export async function searchPackageScans(deps: ScopeDeps & { provider: ProviderClient }, user: PublicUser, trackingNumber: string): Promise<PackageScanResult[]> {
+export async function searchPackageScans(
+  deps: ScopeDeps & { provider: ProviderClient },
+  user: PublicUser,
+  trackingNumber: string,
+): Promise<PackageScanResult[]> {
   let scans: PackageScanResult[];
   try {
     scans = await deps.provider.searchPackageScans(trackingNumber);

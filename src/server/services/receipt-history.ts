@@ -28,10 +28,9 @@ export async function recordStatusChanges({ db }: { db: Database }, changes: Sta
   // SQLite: Sequelize runs a statement starting with INSERT without reading rows, so it is phrased as
   // WITH … INSERT … SELECT (WHERE true keeps ON CONFLICT from being read as part of the SELECT).
   // PostgreSQL types VALUES in a WITH as text, so it gets the plain form.
-  const insert =
-    db.isSqlite
-      ? `WITH "change" (${columns}) AS (VALUES ${values}) INSERT INTO "receipt_status_changes" (${columns}) SELECT * FROM "change" WHERE true`
-      : `INSERT INTO "receipt_status_changes" (${columns}) VALUES ${values}`;
+  const insert = db.isSqlite
+    ? `WITH "change" (${columns}) AS (VALUES ${values}) INSERT INTO "receipt_status_changes" (${columns}) SELECT * FROM "change" WHERE true`
+    : `INSERT INTO "receipt_status_changes" (${columns}) VALUES ${values}`;
   const inserted = await db.sequelize.query<{ receiptId: number }>(
     `${insert} ON CONFLICT ("receiptId", "version", "status") DO NOTHING RETURNING "receiptId"`,
     { replacements: rows, type: QueryTypes.SELECT, transaction },
@@ -49,7 +48,10 @@ export async function readStatusHistory({ db }: { db: Database }, receiptId: num
   const rows = await db.models.ReceiptStatusChange.findAll({
     attributes: ['status', 'at'],
     where: { receiptId },
-    order: [['at', 'ASC'], ['id', 'ASC']],
+    order: [
+      ['at', 'ASC'],
+      ['id', 'ASC'],
+    ],
     raw: true,
   });
   return rows.map((row) => ({ status: row.status, at: new Date(row.at).toISOString() }));

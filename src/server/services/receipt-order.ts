@@ -86,7 +86,14 @@ async function readMirror(db: Database): Promise<MirrorOrders> {
   );
   const ids = parseNumberList(row?.ids ?? null);
   const slotOf = slotFinder(ids);
-  return { ids, slotOf, consignees: parseNumberList(row?.consignees ?? null), shortTexts: await indexSearchTexts(db, ids, slotOf), orders: new Map(), scopes: new LRUCache({ max: MAX_SCOPES }) };
+  return {
+    ids,
+    slotOf,
+    consignees: parseNumberList(row?.consignees ?? null),
+    shortTexts: await indexSearchTexts(db, ids, slotOf),
+    orders: new Map(),
+    scopes: new LRUCache({ max: MAX_SCOPES }),
+  };
 }
 
 /** The slots' search texts indexed, read by ranges of ids; a receipt a sync added or removed between the reads has none. */
@@ -109,7 +116,6 @@ async function indexSearchTexts(db: Database, ids: Float64Array, slotOf: (id: nu
   }
   return index;
 }
-
 
 /**
  * Finds slots by id: through a table when the ids are dense enough (providers number their records),
@@ -154,7 +160,7 @@ function mapKnown(values: ArrayLike<number>, map: (value: number) => number): In
 function bothOf(first: Int32Array, second: Int32Array): Int32Array {
   const both = new Int32Array(Math.min(first.length, second.length));
   let count = 0;
-  for (let i = 0, j = 0; i < first.length && j < second.length; ) {
+  for (let i = 0, j = 0; i < first.length && j < second.length;) {
     if (first[i]! < second[j]!) i += 1;
     else if (first[i]! > second[j]!) j += 1;
     else {
@@ -205,10 +211,13 @@ function matchingSlots(mirror: MirrorOrders, idLists: Float64Array[], consigneeI
 async function readOrder(db: Database, mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Order> {
   const order = ascendingOrderBy(sortBy);
   const { isSqlite } = db;
-  const [row] = await db.sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf(isSqlite, '"id"', order)} AS "ids" FROM ${orderedRows(isSqlite, '"receipts"', order)}`, {
-    type: QueryTypes.SELECT,
-    ...db.mirrorRead(),
-  });
+  const [row] = await db.sequelize.query<{ ids: string | null }>(
+    `SELECT ${numberListOf(isSqlite, '"id"', order)} AS "ids" FROM ${orderedRows(isSqlite, '"receipts"', order)}`,
+    {
+      type: QueryTypes.SELECT,
+      ...db.mirrorRead(),
+    },
+  );
   const ordered = parseNumberList(row?.ids ?? null);
   // A receipt a sync added between the two reads has no slot yet; it joins with the next state's orders.
   const slots = mapKnown(ordered, mirror.slotOf);

@@ -60,9 +60,13 @@ export function idsWithTrackingNumber({ db, responseCache }: SearchDeps, trackin
   // Tracking numbers are at least 8 characters, so the trigram index always applies.
   const read = db.isSqlite
     ? () =>
-        idList(db, `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "id" IN (SELECT rowid FROM "packages_tracking" WHERE "packages_tracking" MATCH :phrase)`, {
-          phrase: ftsPhrase(key),
-        })
+        idList(
+          db,
+          `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "id" IN (SELECT rowid FROM "packages_tracking" WHERE "packages_tracking" MATCH :phrase)`,
+          {
+            phrase: ftsPhrase(key),
+          },
+        )
     : () => idList(db, `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "trackingKey" LIKE :pattern`, { pattern: containing(key) });
   return responseCache.idList(`tracking|${key}`, read);
 }

@@ -40,7 +40,12 @@ export interface ReceiptDeps extends ScopeDeps, SearchDeps {
 export async function visibleConsigneeIds({ db, assignmentCache }: ScopeDeps, user: PublicUser): Promise<number[] | null> {
   if (user.role !== 'viewer') return null;
   return assignmentCache.read(user.id, async () => {
-    const rows = await db.models.ConsigneeAssignment.findAll({ attributes: ['consigneeId'], where: { userId: user.id }, order: [['consigneeId', 'ASC']], raw: true });
+    const rows = await db.models.ConsigneeAssignment.findAll({
+      attributes: ['consigneeId'],
+      where: { userId: user.id },
+      order: [['consigneeId', 'ASC']],
+      raw: true,
+    });
     return rows.map((row) => row.consigneeId);
   });
 }
@@ -68,8 +73,18 @@ export function filterIdLists(deps: SearchDeps, query: Pick<ReceiptQuery, 'searc
 }
 
 const RECEIPT_COLUMNS = [
-  'id', 'number', 'receivedDate', 'shipperName', 'consigneeName', 'pieces', 'totalWeightValue',
-  'totalVolumeValue', 'destination', 'status', 'modeOfTransportation', 'originName',
+  'id',
+  'number',
+  'receivedDate',
+  'shipperName',
+  'consigneeName',
+  'pieces',
+  'totalWeightValue',
+  'totalVolumeValue',
+  'destination',
+  'status',
+  'modeOfTransportation',
+  'originName',
 ] as const;
 type ListedRow = Pick<InferAttributes<ReceiptRecord>, (typeof RECEIPT_COLUMNS)[number]>;
 
@@ -138,11 +153,10 @@ export async function listReceipts(deps: ReceiptDeps, user: PublicUser, query: R
   const consigneeIds = await visibleConsigneeIds(deps, user);
   const key = `receipts|${scopeKey(consigneeIds)}|${responseCache.keyOf(query)}`;
   const { value, cached } = await responseCache.answer(key, async () => {
-    const { total: totalItems, ids: pageIds } = await receiptIndex.pageOfReceiptIds(
-      { idLists: await filterIdLists(deps, query), consigneeIds },
-      query,
-      { offset: (query.page - 1) * query.limit, limit: query.limit },
-    );
+    const { total: totalItems, ids: pageIds } = await receiptIndex.pageOfReceiptIds({ idLists: await filterIdLists(deps, query), consigneeIds }, query, {
+      offset: (query.page - 1) * query.limit,
+      limit: query.limit,
+    });
     const receipts = await receiptsByIds(db, pageIds, consigneeIds);
     const totalPages = Math.ceil(totalItems / query.limit);
     return {

@@ -13,7 +13,11 @@ export class ResponseCache {
   /** Whole answers (a list page, a count, the stats): at most 1,000 of them. */
   private readonly answers = new LRUCache<string, { value: unknown }>({ max: 1_000, ttl: CACHE_MAX_AGE_MS });
   /** The ids a search matches, ascending: at most 2 million ids (16 MB). */
-  private readonly idLists = new LRUCache<string, Float64Array>({ maxSize: 2_000_000, sizeCalculation: (ids) => Math.max(1, ids.length), ttl: CACHE_MAX_AGE_MS });
+  private readonly idLists = new LRUCache<string, Float64Array>({
+    maxSize: 2_000_000,
+    sizeCalculation: (ids) => Math.max(1, ids.length),
+    ttl: CACHE_MAX_AGE_MS,
+  });
   /** Each query's part of a cache key: a query string asked for again comes as the same (frozen) object (src/server/http/body.ts). */
   private readonly queryKeys = new WeakMap<object, string>();
 
@@ -43,7 +47,11 @@ export class ResponseCache {
   }
 
   /** The cached value for `key`, or one computed now and kept unless a clear came meanwhile. */
-  private async computeOnce<V extends NonNullable<unknown>>(cache: LRUCache<string, V>, key: string, compute: () => Promise<V>): Promise<{ value: V; cached: boolean }> {
+  private async computeOnce<V extends NonNullable<unknown>>(
+    cache: LRUCache<string, V>,
+    key: string,
+    compute: () => Promise<V>,
+  ): Promise<{ value: V; cached: boolean }> {
     const entry = cache.get(key);
     if (entry !== undefined) return { value: entry, cached: true };
     const startedIn = this.generation;

@@ -120,7 +120,11 @@ export async function announceStatusChanges(deps: StatusEmailDeps, changes: Stat
   }
   const messages = [...recipients.values()].map(({ recipient, lines }) =>
     inLocale(isLocale(recipient.locale) ? recipient.locale : baseLocale, () => ({
-      ...composeDigest(deps, { name: recipient.fullName || recipient.username, userId: recipient.id }, lines.sort((a, b) => a.number.localeCompare(b.number))),
+      ...composeDigest(
+        deps,
+        { name: recipient.fullName || recipient.username, userId: recipient.id },
+        lines.sort((a, b) => a.number.localeCompare(b.number)),
+      ),
       to: recipient.email,
     })),
   );

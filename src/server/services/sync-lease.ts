@@ -37,9 +37,7 @@ export class SyncInterruptedError extends Error {
 }
 
 type StoredOutcome =
-  | { result: SyncResult }
-  | { interrupted: true }
-  | { error: { message: string; kind: ProviderError['kind'] | null; oauthError: string | null } };
+  { result: SyncResult } | { interrupted: true } | { error: { message: string; kind: ProviderError['kind'] | null; oauthError: string | null } };
 
 interface LeaseRow {
   run: string | null;

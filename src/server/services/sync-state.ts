@@ -64,7 +64,11 @@ export class LastSyncTime {
   }
 }
 
-export async function saveSyncState({ db, lastSync }: { db: Database; lastSync: LastSyncTime }, fields: Partial<SyncStateFields>, transaction?: Transaction): Promise<void> {
+export async function saveSyncState(
+  { db, lastSync }: { db: Database; lastSync: LastSyncTime },
+  fields: Partial<SyncStateFields>,
+  transaction?: Transaction,
+): Promise<void> {
   const [row] = await db.models.SyncState.findOrCreate({ where: { id: 1 }, defaults: { id: 1, ...EMPTY }, transaction });
   await row.update(fields, { transaction });
   const { lastSuccessAt } = fields;

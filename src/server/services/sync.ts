@@ -36,8 +36,20 @@ export interface SyncOutcome {
 }
 
 const UPDATABLE = [
-  'number', 'receivedDate', 'shipperName', 'consigneeId', 'consigneeName', 'pieces', 'totalWeightValue', 'totalVolumeValue',
-  'destination', 'status', 'modeOfTransportation', 'originName', 'searchText', 'providerUpdatedAt',
+  'number',
+  'receivedDate',
+  'shipperName',
+  'consigneeId',
+  'consigneeName',
+  'pieces',
+  'totalWeightValue',
+  'totalVolumeValue',
+  'destination',
+  'status',
+  'modeOfTransportation',
+  'originName',
+  'searchText',
+  'providerUpdatedAt',
   ...SORTED_TEXT_COLUMNS.map(sortColumn),
 ] as const;
 
@@ -90,7 +102,12 @@ async function writePage(db: Database, receipts: ProviderReceipt[], syncedAt: Da
   await PackageRecord.destroy({ where: { receiptId: { [Op.in]: ids } }, transaction });
   // Plain rows, no model instances: at 100,000 receipts building instances costs seconds.
   const upsert = { transaction, updateOnDuplicate: [...UPDATABLE], upsertKeys: ['id'] };
-  await db.sequelize.getQueryInterface().bulkInsert('receipts', changed.map((row) => row.receipt), upsert, ReceiptRecord.getAttributes());
+  await db.sequelize.getQueryInterface().bulkInsert(
+    'receipts',
+    changed.map((row) => row.receipt),
+    upsert,
+    ReceiptRecord.getAttributes(),
+  );
   await PackageRecord.bulkCreate(
     changed.flatMap((row) => row.packages),
     { transaction },
@@ -158,14 +175,23 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
     }
     if (full) deleted = await removeUnseen(db, seen);
     const now = new Date(clock.now());
-    await saveSyncState(deps, { cursor, lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, ...(full && { lastFullSyncAt: now }) });
+    await saveSyncState(deps, {
+      cursor,
+      lastSuccessAt: now,
+      lastWritten: written,
+      lastDeleted: deleted,
+      lastError: null,
+      lastErrorAt: null,
+      ...(full && { lastFullSyncAt: now }),
+    });
     if (full) {
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
       console.log(`Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
     }
     return { full, written, deleted, statusChanges, finishedAt: now };
   } catch (error) {
-    if (!(error instanceof SyncInterruptedError)) await saveSyncState(deps, { lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date(clock.now()) });
+    if (!(error instanceof SyncInterruptedError))
+      await saveSyncState(deps, { lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date(clock.now()) });
     throw error;
   } finally {
     // Even a pass that failed half-way may have written pages: their changes are in the history now,

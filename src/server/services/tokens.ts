@@ -8,7 +8,16 @@ import { decodeJwt } from 'jose';
 import { Op } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
-import { CONNECTION_TEXTS, type OAuthConfig, type OAuthPopupMessage, type OAuthStart, type TokenClearResult, type TokenInfo, type TokenStatus, type TokenUpdateInput } from '~/shared/tokens';
+import {
+  CONNECTION_TEXTS,
+  type OAuthConfig,
+  type OAuthPopupMessage,
+  type OAuthStart,
+  type TokenClearResult,
+  type TokenInfo,
+  type TokenStatus,
+  type TokenUpdateInput,
+} from '~/shared/tokens';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { decryptValue, encryptValue } from '../encryption';

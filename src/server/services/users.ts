@@ -21,7 +21,14 @@ export interface UserDeps {
 const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'lastLogin', 'createdAt'] as const;
 
 export async function listUsers({ db }: { db: Database }): Promise<PublicUser[]> {
-  const rows = await db.models.User.findAll({ attributes: [...PUBLIC_COLUMNS], order: [['createdAt', 'ASC'], ['id', 'ASC']], raw: true });
+  const rows = await db.models.User.findAll({
+    attributes: [...PUBLIC_COLUMNS],
+    order: [
+      ['createdAt', 'ASC'],
+      ['id', 'ASC'],
+    ],
+    raw: true,
+  });
   return rows.map(toPublicUser);
 }
 
@@ -54,7 +61,13 @@ export async function createUser({ db, passwords }: UserDeps, payload: CreateUse
  * do), and the second sees the first's change.
  */
 async function otherActiveAdmins(db: Database, userId: number, transaction: Transaction): Promise<number> {
-  const admins = await db.models.User.findAll({ attributes: ['id'], where: { role: 'admin', isActive: true }, order: [['id', 'ASC']], lock: transaction.LOCK.UPDATE, transaction });
+  const admins = await db.models.User.findAll({
+    attributes: ['id'],
+    where: { role: 'admin', isActive: true },
+    order: [['id', 'ASC']],
+    lock: transaction.LOCK.UPDATE,
+    transaction,
+  });
   return admins.filter((admin) => admin.id !== userId).length;
 }
 

@@ -44,7 +44,9 @@ async function usersByConsignee(ids: number[]): Promise<Record<number, string[]>
   const response = await admin.get('/api/consignees/assignments');
   expect(response.status).toBe(200);
   const rows: Array<{ consignee: { id: number }; assignedUsers: Array<{ username: string }> }> = response.body.data;
-  return Object.fromEntries(rows.filter((row) => ids.includes(row.consignee.id)).map((row) => [row.consignee.id, row.assignedUsers.map((user) => user.username)]));
+  return Object.fromEntries(
+    rows.filter((row) => ids.includes(row.consignee.id)).map((row) => [row.consignee.id, row.assignedUsers.map((user) => user.username)]),
+  );
 }
 
 describe('import', () => {
@@ -55,7 +57,7 @@ describe('import', () => {
     expect((await admin.get('/api/consignees')).body.data).toEqual([]);
   });
 
-  it("when the admin imports, then every provider consignee is new, the message says so, and the import date is set", async () => {
+  it('when the admin imports, then every provider consignee is new, the message says so, and the import date is set', async () => {
     const before = Date.now();
     const response = await admin.post('/api/consignees/import');
     expect(response.status).toBe(200);
@@ -165,8 +167,18 @@ describe('assign to a user', () => {
   it('when the admin assigns to an admin, an admin-viewer or an unknown user, then 4xx and nothing is written', async () => {
     const before = await assignmentRows();
     const consigneeIds = [consignees[3]!.id];
-    expectError(await admin.post(`/api/consignees/user/${adminId}/assign`, { consigneeIds }), 400, 'VALIDATION_ERROR', 'Only viewer users can be assigned consignees');
-    expectError(await admin.post(`/api/consignees/user/${adminViewer.id}/assign`, { consigneeIds }), 400, 'VALIDATION_ERROR', 'Only viewer users can be assigned consignees');
+    expectError(
+      await admin.post(`/api/consignees/user/${adminId}/assign`, { consigneeIds }),
+      400,
+      'VALIDATION_ERROR',
+      'Only viewer users can be assigned consignees',
+    );
+    expectError(
+      await admin.post(`/api/consignees/user/${adminViewer.id}/assign`, { consigneeIds }),
+      400,
+      'VALIDATION_ERROR',
+      'Only viewer users can be assigned consignees',
+    );
     expectError(await admin.post('/api/consignees/user/987654/assign', { consigneeIds }), 404, 'NOT_FOUND', 'User not found');
     expectError(await admin.post('/api/consignees/user/abc/assign', { consigneeIds }), 404, 'NOT_FOUND', 'User not found');
     expectError(await admin.get('/api/consignees/user/987654'), 404, 'NOT_FOUND', 'User not found');
@@ -227,10 +239,25 @@ describe('one consignee', () => {
     const consignee = consignees[6]!;
     expectError(await admin.post('/api/consignees/888888/add-user', { userId: viewerA.id }), 404, 'NOT_FOUND', 'Consignee not found');
     expectError(await admin.post(`/api/consignees/${consignee.id}/add-user`, { userId: 987_654 }), 404, 'NOT_FOUND', 'User not found');
-    expectError(await admin.post(`/api/consignees/${consignee.id}/add-user`, { userId: adminId }), 400, 'VALIDATION_ERROR', 'Only viewer users can be assigned consignees');
-    expectError(await admin.post(`/api/consignees/${consignee.id}/add-user`, { userId: 'viewera' }), 400, 'VALIDATION_ERROR', 'userId must be a positive integer');
+    expectError(
+      await admin.post(`/api/consignees/${consignee.id}/add-user`, { userId: adminId }),
+      400,
+      'VALIDATION_ERROR',
+      'Only viewer users can be assigned consignees',
+    );
+    expectError(
+      await admin.post(`/api/consignees/${consignee.id}/add-user`, { userId: 'viewera' }),
+      400,
+      'VALIDATION_ERROR',
+      'userId must be a positive integer',
+    );
     expectError(await admin.post('/api/consignees/reassign/888888', { userId: viewerA.id }), 404, 'NOT_FOUND', 'Consignee not found');
-    expectError(await admin.post(`/api/consignees/reassign/${consignee.id}`, { userId: adminViewer.id }), 400, 'VALIDATION_ERROR', 'Only viewer users can be assigned consignees');
+    expectError(
+      await admin.post(`/api/consignees/reassign/${consignee.id}`, { userId: adminViewer.id }),
+      400,
+      'VALIDATION_ERROR',
+      'Only viewer users can be assigned consignees',
+    );
     expectError(await admin.delete(`/api/consignees/888888/remove-user/${viewerA.id}`), 404, 'NOT_FOUND', 'Consignee not found');
     expectError(await admin.delete(`/api/consignees/${consignee.id}/remove-user/987654`), 404, 'NOT_FOUND', 'User not found');
     expect(await assignmentRows()).toEqual(before);
@@ -272,9 +299,24 @@ describe('bulk', () => {
   it('when a bulk call names an unknown consignee or a non-viewer, then 4xx and not one row changes', async () => {
     const before = await assignmentRows();
     const ids = consignees.slice(12, 15).map((consignee) => consignee.id);
-    expectError(await admin.post('/api/consignees/bulk-add-user', { consigneeIds: [...ids, 777_777], userId: viewerA.id }), 400, 'VALIDATION_ERROR', 'Unknown consignee ids: 777777');
-    expectError(await admin.post('/api/consignees/bulk-reassign', { consigneeIds: [...ids, 777_777], userId: viewerA.id }), 400, 'VALIDATION_ERROR', 'Unknown consignee ids: 777777');
-    expectError(await admin.post('/api/consignees/bulk-add-user', { consigneeIds: ids, userId: adminId }), 400, 'VALIDATION_ERROR', 'Only viewer users can be assigned consignees');
+    expectError(
+      await admin.post('/api/consignees/bulk-add-user', { consigneeIds: [...ids, 777_777], userId: viewerA.id }),
+      400,
+      'VALIDATION_ERROR',
+      'Unknown consignee ids: 777777',
+    );
+    expectError(
+      await admin.post('/api/consignees/bulk-reassign', { consigneeIds: [...ids, 777_777], userId: viewerA.id }),
+      400,
+      'VALIDATION_ERROR',
+      'Unknown consignee ids: 777777',
+    );
+    expectError(
+      await admin.post('/api/consignees/bulk-add-user', { consigneeIds: ids, userId: adminId }),
+      400,
+      'VALIDATION_ERROR',
+      'Only viewer users can be assigned consignees',
+    );
     expectError(await admin.post('/api/consignees/bulk-reassign', { consigneeIds: ids, userId: 987_654 }), 404, 'NOT_FOUND', 'User not found');
     expectError(await admin.post('/api/consignees/bulk-add-user', { consigneeIds: ids }), 400, 'VALIDATION_ERROR', 'userId must be a positive integer');
     expect(await assignmentRows()).toEqual(before);

@@ -61,7 +61,11 @@ describe('two processes on one database', () => {
     expect(expected).not.toEqual(before);
 
     const followedAt = Date.now();
-    await eventually(async () => summary(await allReceipts(readingAdmin, byStatus)), (now) => JSON.stringify(now) === JSON.stringify(expected), 5_000);
+    await eventually(
+      async () => summary(await allReceipts(readingAdmin, byStatus)),
+      (now) => JSON.stringify(now) === JSON.stringify(expected),
+      5_000,
+    );
     expect(Date.now() - followedAt).toBeLessThan(5_000);
     expect((await readingAdmin.get(statsPath)).body.data).toEqual(expectedStats);
     expect(summary((await readingAdmin.get(firstPage)).body.data)).toEqual(expected.slice(0, 7));

@@ -21,9 +21,17 @@ let clientSide: InProcessPortal;
 let client: Portal;
 
 beforeAll(async () => {
-  portal = await startInProcessPortal({ SANDBOX_CONTROL: 'true', SANDBOX_RECEIPTS: '150', SANDBOX_ACCESS_TOKEN_SECONDS: String(ACCESS_SECONDS), SANDBOX_REFRESH_TOKEN_SECONDS: String(REFRESH_SECONDS) });
+  portal = await startInProcessPortal({
+    SANDBOX_CONTROL: 'true',
+    SANDBOX_RECEIPTS: '150',
+    SANDBOX_ACCESS_TOKEN_SECONDS: String(ACCESS_SECONDS),
+    SANDBOX_REFRESH_TOKEN_SECONDS: String(REFRESH_SECONDS),
+  });
   // Its own syncs would use the tokens these tests set up: it runs no background work.
-  clientSide = await startInProcessPortal({ PUBLIC_URL: portal.url, PROVIDER: 'http', PROVIDER_URL: `${portal.url}/sandbox`, APP_SECRET: 'provider-client-test-secret' }, { background: false });
+  clientSide = await startInProcessPortal(
+    { PUBLIC_URL: portal.url, PROVIDER: 'http', PROVIDER_URL: `${portal.url}/sandbox`, APP_SECRET: 'provider-client-test-secret' },
+    { background: false },
+  );
   client = clientSide.portal;
 });
 
@@ -101,12 +109,12 @@ describe('authorization code flow (oauth.ts)', () => {
     expect(row.refreshToken).not.toContain(set.refreshToken!.split('.')[0]);
   });
 
-  it('when the admin denies, then the exchange fails as unauthorized with the provider\'s description', async () => {
+  it("when the admin denies, then the exchange fails as unauthorized with the provider's description", async () => {
     const { callback, codeVerifier, state } = await consent('deny');
     await expectProviderError(exchangeAuthorizationCode(client, callback, codeVerifier, state), 'unauthorized', 'The user denied the authorization request');
   });
 
-  it('when the callback\'s state is not the one sent, then the exchange fails', async () => {
+  it("when the callback's state is not the one sent, then the exchange fails", async () => {
     const { callback, codeVerifier } = await consent('authorize');
     await expectProviderError(exchangeAuthorizationCode(client, callback, codeVerifier, 'another-state'), 'bad-response');
   });
@@ -153,14 +161,23 @@ describe('provider client', () => {
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).not.toBe(before.refreshToken);
     expect(after.source).toBe('oauth2');
-    expect((await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: before.refreshToken!, client_id: CLIENT_ID })).body.error).toBe('invalid_grant');
+    expect((await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: before.refreshToken!, client_id: CLIENT_ID })).body.error).toBe(
+      'invalid_grant',
+    );
   });
 
   it('when many calls meet a refused token at once, then they share one refresh and all succeed', async () => {
     const before = await stored();
     await control(portal, 'revoke');
     const { provider } = client;
-    const answers = await Promise.all([provider.listConsignees(), provider.listConsignees(), provider.listReceiptChanges(null, 5), provider.getReceipt(100001), provider.searchPackageScans('12345678'), provider.listConsignees()]);
+    const answers = await Promise.all([
+      provider.listConsignees(),
+      provider.listConsignees(),
+      provider.listReceiptChanges(null, 5),
+      provider.getReceipt(100001),
+      provider.searchPackageScans('12345678'),
+      provider.listConsignees(),
+    ]);
     expect(answers).toHaveLength(6);
     expect((await stored()).refreshToken).not.toBe(before.refreshToken);
   });
@@ -171,7 +188,7 @@ describe('provider client', () => {
     await writeDatabase(clientSide, 'UPDATE provider_tokens SET updatedAt = ?', [databaseDate(new Date(Date.now() - agoMs))]);
   }
 
-  it('when an hour\'s access token has less than five minutes left, then the client refreshes before the call; with more time left it does not', async () => {
+  it("when an hour's access token has less than five minutes left, then the client refreshes before the call; with more time left it does not", async () => {
     const current = await stored();
     await storeAged(current, 50 * MINUTE, 10 * MINUTE);
     await client.provider.listConsignees();
@@ -197,7 +214,7 @@ describe('provider client', () => {
     expect((await stored()).accessToken).not.toBe(current.accessToken);
   });
 
-  it('when the client refreshes the tokens (the admin\'s button), then a new pair is stored and the source is kept', async () => {
+  it("when the client refreshes the tokens (the admin's button), then a new pair is stored and the source is kept", async () => {
     const before = await stored();
     await client.provider.refreshTokens();
     const after = await stored();
@@ -216,7 +233,10 @@ describe('provider client', () => {
 
   it('when the access token has expired and there is no refresh token, then the call fails as unauthorized', async () => {
     const current = await stored();
-    await client.tokenStore.save({ accessToken: current.accessToken!, accessTokenExpiresAt: new Date(Date.now() - MINUTE), refreshToken: null, refreshTokenExpiresAt: null }, 'manual');
+    await client.tokenStore.save(
+      { accessToken: current.accessToken!, accessTokenExpiresAt: new Date(Date.now() - MINUTE), refreshToken: null, refreshTokenExpiresAt: null },
+      'manual',
+    );
     await expectProviderError(client.provider.listConsignees(), 'unauthorized');
   });
 
@@ -241,7 +261,10 @@ describe('provider client', () => {
   it('when a stored value no longer decrypts, then it reads as absent and the client gets a new access token with the refresh token', async () => {
     const current = await stored();
     // One character of the IV changed, the way a damaged or tampered row would look.
-    await writeDatabase(clientSide, "UPDATE provider_tokens SET accessToken = 'v1.' || (CASE WHEN substr(accessToken, 4, 1) = 'A' THEN 'B' ELSE 'A' END) || substr(accessToken, 5)");
+    await writeDatabase(
+      clientSide,
+      "UPDATE provider_tokens SET accessToken = 'v1.' || (CASE WHEN substr(accessToken, 4, 1) = 'A' THEN 'B' ELSE 'A' END) || substr(accessToken, 5)",
+    );
     const read = await stored();
     expect(read.accessToken).toBeNull();
     expect(read.refreshToken).toBe(current.refreshToken);

@@ -86,9 +86,7 @@ describe('without a trusted proxy', () => {
 
 describe('parallel and indirect guessing', () => {
   it('when 8 wrong logins for one username arrive at once, then only 3 are checked and the rest answer 429', async () => {
-    const responses = await Promise.all(
-      Array.from({ length: 8 }, (_, index) => attempt(limited, 'parallel-target', `wrong-password-${index}`)),
-    );
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, index) => attempt(limited, 'parallel-target', `wrong-password-${index}`)));
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
   });

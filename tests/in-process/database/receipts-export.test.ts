@@ -12,8 +12,32 @@ import { allReceipts, expectError, queryDatabase, signIn, signedInAdmin, waitFor
 const DEMO_PASSWORD = 'demo-password-1';
 const RECEIPTS = 2_500;
 const DUTCH = { 'Accept-Language': 'nl-NL,nl;q=0.9' };
-const ENGLISH_HEADER = ['Received Date', 'Receipt Number', 'Shipper', 'Consignee', 'Pieces', 'Weight (lbs)', 'Volume (ft³)', 'Destination', 'Status', 'Mode of Transportation', 'Origin'];
-const DUTCH_HEADER = ['Ontvangstdatum', 'Ontvangstbewijsnummer', 'Afzender', 'Geadresseerde', 'Colli', 'Gewicht (lbs)', 'Volume (ft³)', 'Bestemming', 'Status', 'Vervoerswijze', 'Herkomst'];
+const ENGLISH_HEADER = [
+  'Received Date',
+  'Receipt Number',
+  'Shipper',
+  'Consignee',
+  'Pieces',
+  'Weight (lbs)',
+  'Volume (ft³)',
+  'Destination',
+  'Status',
+  'Mode of Transportation',
+  'Origin',
+];
+const DUTCH_HEADER = [
+  'Ontvangstdatum',
+  'Ontvangstbewijsnummer',
+  'Afzender',
+  'Geadresseerde',
+  'Colli',
+  'Gewicht (lbs)',
+  'Volume (ft³)',
+  'Bestemming',
+  'Status',
+  'Vervoerswijze',
+  'Herkomst',
+];
 
 let portal: InProcessPortal;
 let admin: ApiClient;
@@ -56,7 +80,9 @@ describe('the CSV export', () => {
     expect(headers.get('content-disposition')).toBe(`attachment; filename="receipts-${new Date().toISOString().slice(0, 10)}.csv"`);
     expect(headers.get('cache-control')).toBe('no-store');
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(bytes.toString('utf8', 3)).toMatch(/^Received Date,Receipt Number,Shipper,Consignee,Pieces,Weight \(lbs\),Volume \(ft³\),Destination,Status,Mode of Transportation,Origin\r\n/);
+    expect(bytes.toString('utf8', 3)).toMatch(
+      /^Received Date,Receipt Number,Shipper,Consignee,Pieces,Weight \(lbs\),Volume \(ft³\),Destination,Status,Mode of Transportation,Origin\r\n/,
+    );
     // More rows than one batch: all of them, each once.
     expect(rows).toHaveLength(RECEIPTS + 1);
     expect(new Set(numbersOf(rows)).size).toBe(RECEIPTS);
@@ -138,7 +164,11 @@ describe('the CSV export', () => {
 
   it('when a text cell starts like a spreadsheet formula, then it gets an apostrophe so that it is shown, not run', async () => {
     const [first, second] = await queryDatabase<{ id: number; number: string }>(portal, 'SELECT id, number FROM receipts ORDER BY id LIMIT 2 OFFSET 5');
-    await writeDatabase(portal, 'UPDATE receipts SET shipperName = ?, destination = ? WHERE id = ?', ['=HYPERLINK("http://evil.example","Click")', '@SUM(A1:A9)', first!.id]);
+    await writeDatabase(portal, 'UPDATE receipts SET shipperName = ?, destination = ? WHERE id = ?', [
+      '=HYPERLINK("http://evil.example","Click")',
+      '@SUM(A1:A9)',
+      first!.id,
+    ]);
     await writeDatabase(portal, 'UPDATE receipts SET shipperName = ?, destination = ? WHERE id = ?', ['-2+3', '+31 Rotterdam', second!.id]);
     const { rows } = await download(admin, '?sortBy=number');
     const byNumber = new Map(rows.map((cells) => [cells[1], cells]));

@@ -46,10 +46,18 @@ describe('the demo customer', () => {
 
   it('when the demo customer lists receipts, then exactly the receipts of its consignees come back', async () => {
     const seen = await allReceipts(demo);
-    expect(seen.map((receipt) => receipt.id).sort()).toEqual(mine().map((receipt) => receipt.id).sort());
+    expect(seen.map((receipt) => receipt.id).sort()).toEqual(
+      mine()
+        .map((receipt) => receipt.id)
+        .sort(),
+    );
   });
 
-  it.each([['shipperName', 'asc', 'in'], ['consigneeName', 'desc', 'a'], ['receivedDate', 'desc', 'wr-1']])(
+  it.each([
+    ['shipperName', 'asc', 'in'],
+    ['consigneeName', 'desc', 'a'],
+    ['receivedDate', 'desc', 'wr-1'],
+  ])(
     'when the demo customer searches and sorts by %s %s (search %s), then exactly its matching receipts come back in order',
     async (sortBy, sortOrder, term) => {
       const readingOrder = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare;
@@ -91,7 +99,10 @@ describe('the demo customer', () => {
     const own = mine();
     expect(stats.totalReceipts).toBe(own.length);
     expect(stats.totalPieces).toBe(own.reduce((total, receipt) => total + receipt.pieces, 0));
-    expect(stats.totalWeight).toBeCloseTo(own.reduce((total, receipt) => total + receipt.totalWeightValue, 0), 6);
+    expect(stats.totalWeight).toBeCloseTo(
+      own.reduce((total, receipt) => total + receipt.totalWeightValue, 0),
+      6,
+    );
     expect(stats.topConsignees.map((entry: any) => entry.name).every((name: string) => demoConsignees.includes(name))).toBe(true);
   });
 });

@@ -5,8 +5,19 @@ import { ApiClient } from '../../support/api-client';
 import { allReceipts, createUser, expectError, signIn, signedInAdmin, waitForMirror } from '../../support/api-steps';
 
 const RECEIPT_FIELDS = [
-  'commodities', 'consigneeName', 'destination', 'id', 'modeOfTransportation', 'number', 'origin', 'pieces', 'receivedDate',
-  'shipperName', 'status', 'totalVolumeValue', 'totalWeightValue',
+  'commodities',
+  'consigneeName',
+  'destination',
+  'id',
+  'modeOfTransportation',
+  'number',
+  'origin',
+  'pieces',
+  'receivedDate',
+  'shipperName',
+  'status',
+  'totalVolumeValue',
+  'totalWeightValue',
 ];
 const COMMODITY_FIELDS = ['description', 'pieces', 'totalVolumeValue', 'totalWeightValue', 'trackingNumber'];
 const SORT_KEYS = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'origin'] as const;
@@ -79,7 +90,15 @@ describe('list', () => {
     expect(everything.some((receipt) => receipt.commodities.some((commodity: any) => /^1Z[0-9A-Z]{16}$/.test(commodity.trackingNumber)))).toBe(true);
   });
 
-  it.each(SORT_KEYS.flatMap((key) => [[key, 'asc'], [key, 'desc']] as const))(
+  it.each(
+    SORT_KEYS.flatMap(
+      (key) =>
+        [
+          [key, 'asc'],
+          [key, 'desc'],
+        ] as const,
+    ),
+  )(
     'when sorted by %s %s, then the pages hold every receipt in the order people read (case, accents ignored, numbers by value), ties by id',
     async (sortBy, sortOrder) => {
       const sorted = await allReceipts(admin, `sortBy=${sortBy}&sortOrder=${sortOrder}`);
@@ -103,18 +122,25 @@ describe('reading order', () => {
 describe('sorting a filtered list', () => {
   // 'e' and 'an' are below the trigram index's reach and have their own; 'wr-' (every receipt number) uses the trigrams.
   // Many matches are paged by walking the order, few ('hialeah': one small shipper) by sorting them; 'b.v' meets both.
-  it.each(SORT_KEYS.flatMap((key) => ['e', 'an', 'wr-', 'b.v', 'hialeah'].flatMap((term) => [[key, 'asc', term], [key, 'desc', term]] as const)))(
-    'when a search is sorted by %s %s (search %s), then the pages hold exactly its matches in that order',
-    async (sortBy, sortOrder, term) => {
-      const direction = sortOrder === 'asc' ? 1 : -1;
-      const expected = everything
-        .filter((receipt) => [receipt.number, receipt.shipperName, receipt.consigneeName].some((field: string) => field.toLowerCase().includes(term)))
-        .sort((a, b) => bySortKey(sortBy)(a, b) * direction);
-      expect(expected.length).toBeGreaterThan(0);
-      const sorted = await allReceipts(admin, `search=${encodeURIComponent(term)}&sortBy=${sortBy}&sortOrder=${sortOrder}`);
-      expect(sorted.map((receipt) => receipt.id)).toEqual(expected.map((receipt) => receipt.id));
-    },
-  );
+  it.each(
+    SORT_KEYS.flatMap((key) =>
+      ['e', 'an', 'wr-', 'b.v', 'hialeah'].flatMap(
+        (term) =>
+          [
+            [key, 'asc', term],
+            [key, 'desc', term],
+          ] as const,
+      ),
+    ),
+  )('when a search is sorted by %s %s (search %s), then the pages hold exactly its matches in that order', async (sortBy, sortOrder, term) => {
+    const direction = sortOrder === 'asc' ? 1 : -1;
+    const expected = everything
+      .filter((receipt) => [receipt.number, receipt.shipperName, receipt.consigneeName].some((field: string) => field.toLowerCase().includes(term)))
+      .sort((a, b) => bySortKey(sortBy)(a, b) * direction);
+    expect(expected.length).toBeGreaterThan(0);
+    const sorted = await allReceipts(admin, `search=${encodeURIComponent(term)}&sortBy=${sortBy}&sortOrder=${sortOrder}`);
+    expect(sorted.map((receipt) => receipt.id)).toEqual(expected.map((receipt) => receipt.id));
+  });
 });
 
 describe('search and tracking numbers', () => {
@@ -135,7 +161,9 @@ describe('search and tracking numbers', () => {
     expect(byNumber.body.data.map((row: any) => row.id)).toContain(receipt.id);
     const byConsignee = await allReceipts(admin, `search=${encodeURIComponent(receipt.consigneeName)}`);
     expect(byConsignee.map((row) => row.id)).toContain(receipt.id);
-    expect(byConsignee.every((row) => [row.number, row.shipperName, row.consigneeName].some((field: string) => field.includes(receipt.consigneeName)))).toBe(true);
+    expect(byConsignee.every((row) => [row.number, row.shipperName, row.consigneeName].some((field: string) => field.includes(receipt.consigneeName)))).toBe(
+      true,
+    );
   });
 
   it.each([['1'], ['0'], ['.'], ['b.'], ['&'], ['ö'], ['zq']])(
@@ -203,8 +231,17 @@ describe('search and tracking numbers', () => {
 
 describe('hostile and odd parameters', () => {
   it.each([
-    ['page=0'], ['page=-3'], ['page=abc'], ['page=99999999999'], ['limit=101'], ['limit=0'], ['limit=1e2'],
-    ['sortBy=passwordHash'], ['sortBy=id;DROP TABLE receipts'], ['sortOrder=1'], [`search=${'x'.repeat(101)}`],
+    ['page=0'],
+    ['page=-3'],
+    ['page=abc'],
+    ['page=99999999999'],
+    ['limit=101'],
+    ['limit=0'],
+    ['limit=1e2'],
+    ['sortBy=passwordHash'],
+    ['sortBy=id;DROP TABLE receipts'],
+    ['sortOrder=1'],
+    [`search=${'x'.repeat(101)}`],
   ])('when the query is %s, then 400 VALIDATION_ERROR', async (query) => {
     expectError(await admin.get(`/api/receipts?${query}`), 400, 'VALIDATION_ERROR');
   });
@@ -275,7 +312,10 @@ describe('statistics', () => {
     const top = (key: string) => {
       const counts = new Map<string, number>();
       for (const receipt of everything) counts.set(receipt[key], (counts.get(receipt[key]) ?? 0) + 1);
-      return [...counts].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || compare(a.name, b.name)).slice(0, 5);
+      return [...counts]
+        .map(([name, count]) => ({ name, count }))
+        .sort((a, b) => b.count - a.count || compare(a.name, b.name))
+        .slice(0, 5);
     };
     expect(stats.topShippers).toEqual(top('shipperName'));
     expect(stats.topConsignees).toEqual(top('consigneeName'));

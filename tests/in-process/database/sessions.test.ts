@@ -73,7 +73,9 @@ describe('timeouts', () => {
 
       idle.clock.advance(721 * 60_000);
       expectError(await client.get('/api/auth/profile'), 401, 'AUTHENTICATION_ERROR');
-      const rows = await queryDatabase(idle, 'SELECT COUNT(*) AS count FROM sessions WHERE id = ?', [createHash('sha256').update(tokenOf(client)).digest('hex')]);
+      const rows = await queryDatabase(idle, 'SELECT COUNT(*) AS count FROM sessions WHERE id = ?', [
+        createHash('sha256').update(tokenOf(client)).digest('hex'),
+      ]);
       expect(rows[0]).toEqual({ count: 0 });
     } finally {
       await idle.stop();

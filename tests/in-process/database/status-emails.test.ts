@@ -7,7 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
 import { ApiClient } from '../../support/api-client';
-import { assignConsignees, createUser, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror, type TestUser, eventually } from '../../support/api-steps';
+import {
+  assignConsignees,
+  createUser,
+  expectError,
+  queryDatabase,
+  signIn,
+  signedInAdmin,
+  waitForMirror,
+  type TestUser,
+  eventually,
+} from '../../support/api-steps';
 
 let portal: InProcessPortal;
 let smtp: TestSmtpServer;
@@ -18,13 +28,15 @@ let quietCustomer: TestUser & { client: ApiClient };
 
 /** A header as it was sent (mailparser folds List-* headers into one object). */
 const header = (mail: ParsedMail, name: string) =>
-  mail.headerLines.find((line) => line.key === name.toLowerCase())?.line.slice(name.length + 1).replace(/\r\n\s+/g, ' ').trim();
+  mail.headerLines
+    .find((line) => line.key === name.toLowerCase())
+    ?.line.slice(name.length + 1)
+    .replace(/\r\n\s+/g, ' ')
+    .trim();
 const unsubscribeLink = (mail: ParsedMail) => /^<(.+)>$/.exec(header(mail, 'List-Unsubscribe') ?? '')![1]!;
 /** The four statuses the portal knows, as the Dutch catalogue names them; others stay as sent. */
 const dutchStatus = (status: string) =>
   ({ 'In-Transit': 'Onderweg', Delivered: 'Afgeleverd', 'On-Hold': 'Aangehouden', Cancelled: 'Geannuleerd' })[status] ?? status;
-
-
 
 async function customer(name: string, email: string | null, consigneeIds: number[]) {
   const user = await createUser(admin, name);
@@ -81,8 +93,17 @@ describe('the opt-in (PUT /api/auth/profile/preferences statusEmails)', () => {
 
   it('when a user without an e-mail address switches them on, then 400 naming the field, and nothing changes', async () => {
     const noAddress = await customer('geenadres', null, []);
-    const response = await noAddress.client.put('/api/auth/profile/preferences', { statusEmails: true, locale: 'nl' }, { headers: { 'Accept-Language': 'nl' } });
-    expectError(response, 400, 'VALIDATION_ERROR', 'Voor statusmeldingen per e-mail is een e-mailadres in uw account nodig; vraag een beheerder dit toe te voegen');
+    const response = await noAddress.client.put(
+      '/api/auth/profile/preferences',
+      { statusEmails: true, locale: 'nl' },
+      { headers: { 'Accept-Language': 'nl' } },
+    );
+    expectError(
+      response,
+      400,
+      'VALIDATION_ERROR',
+      'Voor statusmeldingen per e-mail is een e-mailadres in uw account nodig; vraag een beheerder dit toe te voegen',
+    );
     expect(response.body.details).toEqual([{ field: 'statusEmails', message: response.body.message }]);
     expect((await noAddress.client.get('/api/auth/profile/preferences')).body.data).toEqual({ locale: 'en', statusEmails: false });
   });
@@ -99,7 +120,10 @@ describe('digests', () => {
     );
     // Several more syncs, and the outbox empty again: still one digest each.
     for (let sync = 0; sync < 3; sync++) await portal.portal.syncRuns.syncReceipts();
-    await eventually(() => queryDatabase<{ waiting: number }>(portal, 'SELECT COUNT(*) AS waiting FROM outbox WHERE sentAt IS NULL AND failedAt IS NULL'), ([row]) => row!.waiting === 0);
+    await eventually(
+      () => queryDatabase<{ waiting: number }>(portal, 'SELECT COUNT(*) AS waiting FROM outbox WHERE sentAt IS NULL AND failedAt IS NULL'),
+      ([row]) => row!.waiting === 0,
+    );
     const received = smtp.messages.slice(before);
     const to = (mail: (typeof received)[number]) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address;
     expect(received.map(to).sort()).toEqual(['enklant@example.com', 'nlklant@example.com']);
@@ -144,7 +168,11 @@ describe('digests', () => {
     expect((await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(true);
 
     // RFC 8058: a POST from the mail provider's servers, no Origin, no cookie.
-    const oneClick = await fetch(link, { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const oneClick = await fetch(link, {
+      method: 'POST',
+      body: 'List-Unsubscribe=One-Click',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(oneClick.status).toBe(200);
     expect((await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(false);
   });
@@ -153,7 +181,11 @@ describe('digests', () => {
     const mail = smtp.messages.find((message) => message.text?.includes('Hello enklant name'))!;
     const link = unsubscribeLink(mail);
     const forged = link.replace(/\/u(\d+)\./, (_, id) => `/u${Number(id) + 1}.`);
-    const response = await fetch(forged, { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const response = await fetch(forged, {
+      method: 'POST',
+      body: 'List-Unsubscribe=One-Click',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(404);
     expect((await englishCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(true);
   });
@@ -164,10 +196,11 @@ describe('digests', () => {
       const before = (await queryDatabase<{ lastSuccessAt: string }>(portal, 'SELECT lastSuccessAt FROM sync_state WHERE id = 1'))[0]!.lastSuccessAt;
       await admin.post('/sandbox/control/advance');
       const [waiting] = await eventually(
-        () => queryDatabase<{ attempts: number; lastError: string; sentAt: string | null; nextAttemptAt: string }>(
-          portal,
-          `SELECT attempts, lastError, sentAt, nextAttemptAt FROM outbox WHERE recipient = 'enklant@example.com' ORDER BY id DESC LIMIT 1`,
-        ),
+        () =>
+          queryDatabase<{ attempts: number; lastError: string; sentAt: string | null; nextAttemptAt: string }>(
+            portal,
+            `SELECT attempts, lastError, sentAt, nextAttemptAt FROM outbox WHERE recipient = 'enklant@example.com' ORDER BY id DESC LIMIT 1`,
+          ),
         ([row]) => (row?.attempts ?? 0) >= 1,
       );
       expect(waiting!.sentAt).toBeNull();

@@ -30,7 +30,6 @@ afterAll(async () => {
 type Entry = { status: string; at: string };
 const historyOf = async (id: number): Promise<Entry[]> => (await admin.get(`/api/receipts/${id}`)).body.data.history;
 
-
 describe('status history', () => {
   it('when a receipt is first mirrored, then its history is its current status, once', async () => {
     const receipts = await allReceipts(admin);

@@ -69,12 +69,18 @@ describe('sync', () => {
     await admin.get(query);
     expect((await admin.get(query)).body.meta.cached).toBe(true);
     await advanceSandbox();
-    await eventually(() => admin.get(query), (response) => response.body.meta.cached === false);
+    await eventually(
+      () => admin.get(query),
+      (response) => response.body.meta.cached === false,
+    );
   });
 
   it('when access tokens expire between syncs, then the refresh token rotates and syncs keep succeeding', async () => {
-    const read = () => queryDatabase<{ refreshToken: string; lastSuccessAt: string }>(portal,
-      'SELECT t.refreshToken, s.lastSuccessAt FROM provider_tokens t, sync_state s WHERE t.id = 1 AND s.id = 1');
+    const read = () =>
+      queryDatabase<{ refreshToken: string; lastSuccessAt: string }>(
+        portal,
+        'SELECT t.refreshToken, s.lastSuccessAt FROM provider_tokens t, sync_state s WHERE t.id = 1 AND s.id = 1',
+      );
     const [first] = await read();
     await eventually(read, ([now]) => now!.refreshToken !== first!.refreshToken && now!.lastSuccessAt !== first!.lastSuccessAt, 10_000);
   });

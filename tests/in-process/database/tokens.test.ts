@@ -6,7 +6,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient } from '../../support/api-client';
-import { createUser, databaseText, expectError, queryDatabase, signIn, signedInAdmin, databaseDate, waitForMirror, writeDatabase } from '../../support/api-steps';
+import {
+  createUser,
+  databaseText,
+  expectError,
+  queryDatabase,
+  signIn,
+  signedInAdmin,
+  databaseDate,
+  waitForMirror,
+  writeDatabase,
+} from '../../support/api-steps';
 import { connect, control, decide, sandboxGet, tokenRequest, CLIENT_ID } from '../../support/sandbox-steps';
 
 const STATUS_FIELDS = [
@@ -96,7 +106,12 @@ async function consent(client: ApiClient, decision: 'authorize' | 'deny'): Promi
 function outcomeOf(html: string): Record<string, any> {
   const match = /data-oauth-outcome="([^"]*)"/.exec(html);
   if (!match) throw new Error(`no outcome on the page:\n${html.slice(0, 500)}`);
-  const json = match[1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const json = match[1]!
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
   return JSON.parse(json);
 }
 
@@ -182,7 +197,7 @@ describe('status, info and OAuth2 config', () => {
     });
   });
 
-  it('when the admin asks for the OAuth2 config, then it describes the public PKCE client without a secret, with the endpoints the sandbox\'s metadata names', async () => {
+  it("when the admin asks for the OAuth2 config, then it describes the public PKCE client without a secret, with the endpoints the sandbox's metadata names", async () => {
     const response = await admin.get('/api/tokens/oauth/config');
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
@@ -220,7 +235,10 @@ describe('manual update', () => {
   });
 
   it('when the body is not JSON, then it is refused with a clear message', async () => {
-    const response = await admin.post('/api/tokens/update', undefined, { body: 'accessToken=a&refreshToken=r', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const response = await admin.post('/api/tokens/update', undefined, {
+      body: 'accessToken=a&refreshToken=r',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expectError(response, 415, 'VALIDATION_ERROR', 'Content-Type must be application/json');
   });
 
@@ -232,7 +250,13 @@ describe('manual update', () => {
     const data = response.body.data;
     expect(Object.keys(data).sort()).toEqual(STATUS_FIELDS);
     const exp = JSON.parse(Buffer.from(pair.accessToken.split('.')[1]!, 'base64url').toString()).exp;
-    expect(data).toMatchObject({ source: 'manual', hasAccessToken: true, hasRefreshToken: true, canRefresh: true, accessTokenExpiry: new Date(exp * 1000).toISOString() });
+    expect(data).toMatchObject({
+      source: 'manual',
+      hasAccessToken: true,
+      hasRefreshToken: true,
+      canRefresh: true,
+      accessTokenExpiry: new Date(exp * 1000).toISOString(),
+    });
     expect(Math.abs(Date.parse(data.refreshTokenExpiry) - (Date.now() + 86_400_000))).toBeLessThan(60_000);
     expect(data.refreshTokenExpiresInMinutes).toBeGreaterThanOrEqual(1438);
     expect(data.refreshTokenExpiresInMinutes).toBeLessThanOrEqual(1440);
@@ -307,8 +331,18 @@ describe('refresh', () => {
     expectError(response, 502, 'EXTERNAL_API_ERROR', /^The provider refused the refresh token: The refresh token is invalid, expired or already used\./);
     const after = await status();
     expect(after.lastUpdated).toBe(before.lastUpdated);
-    expect(after).toMatchObject({ hasRefreshToken: true, canRefresh: false, reconnectRequired: true, reconnectReason: 'The refresh token is invalid, expired or already used' });
-    expectError(await admin.post('/api/tokens/refresh'), 409, 'CONFLICT', 'The provider no longer accepts the stored refresh token. Reconnect with the OAuth2 flow or enter new tokens manually.');
+    expect(after).toMatchObject({
+      hasRefreshToken: true,
+      canRefresh: false,
+      reconnectRequired: true,
+      reconnectReason: 'The refresh token is invalid, expired or already used',
+    });
+    expectError(
+      await admin.post('/api/tokens/refresh'),
+      409,
+      'CONFLICT',
+      'The provider no longer accepts the stored refresh token. Reconnect with the OAuth2 flow or enter new tokens manually.',
+    );
 
     await reconnect();
     expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false, reconnectReason: null });
@@ -331,7 +365,9 @@ describe('clear', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { revoked: true, revocationError: null }, message: 'All tokens cleared successfully' });
     // RFC 7009: both are dead at the provider.
-    expect((await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: pair.refreshToken, client_id: CLIENT_ID })).body.error).toBe('invalid_grant');
+    expect((await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: pair.refreshToken, client_id: CLIENT_ID })).body.error).toBe(
+      'invalid_grant',
+    );
     expect((await sandboxGet(portal, '/v1/consignees', pair.accessToken)).status).toBe(401);
     expect(await status()).toEqual({
       hasAccessToken: false,
@@ -390,7 +426,10 @@ describe('OAuth2 authorization code flow', () => {
     expect(a!.searchParams.get('code_challenge')).not.toBe(b!.searchParams.get('code_challenge'));
 
     // Stored by the state's hash, with the verifier encrypted: neither the state nor a verifier in clear.
-    const rows = await queryDatabase<{ id: string; codeVerifier: string; sessionId: string }>(portal, 'SELECT id, codeVerifier, sessionId FROM oauth_authorizations');
+    const rows = await queryDatabase<{ id: string; codeVerifier: string; sessionId: string }>(
+      portal,
+      'SELECT id, codeVerifier, sessionId FROM oauth_authorizations',
+    );
     const states = [a!, b!].map((url) => url.searchParams.get('state')!);
     for (const row of rows) {
       expect(states).not.toContain(row.id);
@@ -467,7 +506,7 @@ describe('OAuth2 authorization code flow', () => {
     expect(outcomeOf(response.body)).toMatchObject({ type: 'oauth2_error', error: 'invalid_state' });
   });
 
-  it('when the admin denies at the provider, then the page shows the provider\'s reason and the tokens stay', async () => {
+  it("when the admin denies at the provider, then the page shows the provider's reason and the tokens stay", async () => {
     const before = await storedState();
     const response = await admin.get(await consent(admin, 'deny'));
     expect(response.status).toBe(400);

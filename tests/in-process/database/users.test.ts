@@ -44,7 +44,12 @@ describe('list', () => {
     const users = response.body.data;
     expect(users.map((user: { username: string }) => user.username)).toEqual(expect.arrayContaining(['admin', 'viewer1', 'adminviewer1', 'target']));
     for (const user of users) expect(Object.keys(user).sort()).toEqual(USER_FIELDS);
-    expect(byUsername(users, 'adminviewer1')).toMatchObject({ role: 'admin-viewer', isActive: true, email: 'adminviewer1@example.com', lastLogin: expect.any(String) });
+    expect(byUsername(users, 'adminviewer1')).toMatchObject({
+      role: 'admin-viewer',
+      isActive: true,
+      email: 'adminviewer1@example.com',
+      lastLogin: expect.any(String),
+    });
     expectNoSecrets(response.body);
   });
 });
@@ -62,7 +67,14 @@ describe('create', () => {
     expect(response.body).toMatchObject({ success: true, message: 'User created successfully' });
     const { user } = response.body.data;
     expect(Object.keys(user).sort()).toEqual(USER_FIELDS);
-    expect(user).toMatchObject({ username: 'newuser', fullName: 'New User', email: 'new.user@example.com', role: 'admin-viewer', isActive: true, lastLogin: null });
+    expect(user).toMatchObject({
+      username: 'newuser',
+      fullName: 'New User',
+      email: 'new.user@example.com',
+      role: 'admin-viewer',
+      isActive: true,
+      lastLogin: null,
+    });
     expectNoSecrets(response.body);
 
     expect(byUsername(await listUsers(), 'newuser')).toEqual(user);
@@ -91,8 +103,18 @@ describe('create', () => {
     ['no username', { password: 'secret1' }, 'username', 'Username is required'],
     ['an empty username', { username: '', password: 'secret1' }, 'username', 'Username is required'],
     ['a username of 2 characters', { username: 'ab', password: 'secret1' }, 'username', 'Username must be at least 3 characters'],
-    ['a username with a space', { username: 'bad name', password: 'secret1' }, 'username', 'Username must contain only alphanumeric characters, hyphens, and underscores'],
-    ['a username with a dot', { username: 'bad.name', password: 'secret1' }, 'username', 'Username must contain only alphanumeric characters, hyphens, and underscores'],
+    [
+      'a username with a space',
+      { username: 'bad name', password: 'secret1' },
+      'username',
+      'Username must contain only alphanumeric characters, hyphens, and underscores',
+    ],
+    [
+      'a username with a dot',
+      { username: 'bad.name', password: 'secret1' },
+      'username',
+      'Username must contain only alphanumeric characters, hyphens, and underscores',
+    ],
     ['an email without @', { username: 'goodname', email: 'not-an-email', password: 'secret1' }, 'email', 'Email is invalid'],
     ['no password', { username: 'goodname' }, 'password', 'Password is required'],
     ['an empty password', { username: 'goodname', password: '' }, 'password', 'Password is required'],
@@ -143,7 +165,12 @@ describe('update', () => {
   it.each([
     ['no isActive', { username: 'target', role: 'viewer' }, 'isActive', 'isActive must be true or false'],
     ['an invalid email', { username: 'target', role: 'viewer', isActive: true, email: 'a@' }, 'email', 'Email is invalid'],
-    ['a username with a space', { username: 'tar get', role: 'viewer', isActive: true }, 'username', 'Username must contain only alphanumeric characters, hyphens, and underscores'],
+    [
+      'a username with a space',
+      { username: 'tar get', role: 'viewer', isActive: true },
+      'username',
+      'Username must contain only alphanumeric characters, hyphens, and underscores',
+    ],
     ['no role', { username: 'target', isActive: true }, 'role', 'Role must be admin, admin-viewer or viewer'],
   ])('when the edit has %s, then 400 VALIDATION_ERROR and nothing changes', async (_case, payload, field, message) => {
     const before = await listUsers();
@@ -229,7 +256,13 @@ describe('access', () => {
       ['DELETE', `/api/auth/users/${target.id}`, undefined],
       ['PUT', `/api/auth/users/${target.id}/reset-password`, { newPassword: 'taken-over' }],
     ] as const;
-  const labels = ['GET /api/auth/users', 'POST /api/auth/users', 'PUT /api/auth/users/{id}', 'DELETE /api/auth/users/{id}', 'PUT /api/auth/users/{id}/reset-password'];
+  const labels = [
+    'GET /api/auth/users',
+    'POST /api/auth/users',
+    'PUT /api/auth/users/{id}',
+    'DELETE /api/auth/users/{id}',
+    'PUT /api/auth/users/{id}/reset-password',
+  ];
   const roleCases = ['viewer', 'admin-viewer'].flatMap((role) => labels.map((label, index) => [role, label, index] as const));
 
   it.each(roleCases)('when a signed-in %s calls %s, then 403 FORBIDDEN and nothing changes', async (role, _label, index) => {

@@ -144,7 +144,9 @@ describe('backup and restore', () => {
 
     const refused = await runScript('restore', [backupFile], target);
     expect(refused.code).toBe(1);
-    expect(refused.output).toContain(`already holds data, which restoring replaces. To replace it, run again with --force: npm run restore -- ${backupFile} --force`);
+    expect(refused.output).toContain(
+      `already holds data, which restoring replaces. To replace it, run again with --force: npm run restore -- ${backupFile} --force`,
+    );
 
     const forced = await runScript('restore', [backupFile, '--force'], target);
     expect(forced.code, forced.output).toBe(0);

@@ -7,7 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngFile } from '../../support/images';
 import { newPortalFolder, startPortal, testPostgresUrl, type Portal } from '../../support/portal';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
-import { createUser, eventually, expectError, queryDatabase, signedInAdmin, signIn, waitForMirror, writeDatabase, type TestUser } from '../../support/api-steps';
+import {
+  createUser,
+  eventually,
+  expectError,
+  queryDatabase,
+  signedInAdmin,
+  signIn,
+  waitForMirror,
+  writeDatabase,
+  type TestUser,
+} from '../../support/api-steps';
 
 let portalA: Portal;
 let portalB: Portal;
@@ -76,7 +86,7 @@ describe('sessions', () => {
     expect(await msUntilRefused(inB, Date.now())).toBeLessThanOrEqual(ONE_SECOND_AND_A_REQUEST);
   });
 
-  it('when the admin deactivates a user in process A, then process B refuses the user\'s session within a second', async () => {
+  it("when the admin deactivates a user in process A, then process B refuses the user's session within a second", async () => {
     const user = await createUser(adminA, 'scale-deactivated');
     const inB = await signIn(portalB, user);
     expect((await inB.get('/api/auth/profile')).status).toBe(200);
@@ -85,7 +95,7 @@ describe('sessions', () => {
     expect(await msUntilRefused(inB, Date.now())).toBeLessThanOrEqual(ONE_SECOND_AND_A_REQUEST);
   });
 
-  it('when a user changes the password in process B, then the user\'s other session is refused by process A within a second', async () => {
+  it("when a user changes the password in process B, then the user's other session is refused by process A within a second", async () => {
     const user = await createUser(adminA, 'scale-password');
     const other = await signIn(portalA, user);
     const current = await signIn(portalB, user);
@@ -134,8 +144,10 @@ describe('sync', () => {
     expect(inB.body.data).toEqual(inA.body.data);
 
     expect(await historyEntries()).toBe(entriesBefore + inA.body.data.statusChanges);
-    const doubled = await queryDatabase(portalA,
-      'SELECT receiptId, status, version FROM receipt_status_changes GROUP BY receiptId, status, version HAVING COUNT(*) > 1');
+    const doubled = await queryDatabase(
+      portalA,
+      'SELECT receiptId, status, version FROM receipt_status_changes GROUP BY receiptId, status, version HAVING COUNT(*) > 1',
+    );
     expect(doubled).toEqual([]);
   });
 
@@ -213,7 +225,11 @@ describe('uploaded images', () => {
     expect(servedByB.status).toBe(200);
     expect(servedByB.bytes.equals(logo)).toBe(true);
     const since = Date.now();
-    await eventually(() => adminB.get('/api/logo/info'), (response) => response.body.data.logoPath === logoPath, 5_000);
+    await eventually(
+      () => adminB.get('/api/logo/info'),
+      (response) => response.body.data.logoPath === logoPath,
+      5_000,
+    );
     expect(Date.now() - since).toBeLessThanOrEqual(ONE_SECOND_AND_A_REQUEST);
     expect((await imageAt(portalB, '/api/logo/image')).bytes.equals(logo)).toBe(true);
   });
@@ -221,16 +237,20 @@ describe('uploaded images', () => {
 
 describe('start', () => {
   // On SQLite the processes share one machine, and README asks to start them one after another after an upgrade.
-  it.skipIf(!testPostgresUrl)('when two processes start at once on a new database, then both start (one migrates, the other waits)', async () => {
-    const { dir } = await newPortalFolder();
-    const env = { PROVIDER: 'http', PROVIDER_URL: `${portalA.url}/sandbox`, PROVIDER_ISSUER: `${portalA.url}/sandbox` };
-    const started = await Promise.allSettled([startPortal(env, { dir }), startPortal(env, { dir })]);
-    const portals = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-    try {
-      expect(started.map((result) => (result.status === 'rejected' ? String(result.reason).slice(0, 800) : 'started'))).toEqual(['started', 'started']);
-      for (const portal of portals) expect((await signedInAdmin(portal).then((admin) => admin.get('/api/auth/profile'))).status).toBe(200);
-    } finally {
-      for (const [index, portal] of portals.entries()) await portal.stop({ keepDir: index < portals.length - 1 });
-    }
-  }, 60_000);
+  it.skipIf(!testPostgresUrl)(
+    'when two processes start at once on a new database, then both start (one migrates, the other waits)',
+    async () => {
+      const { dir } = await newPortalFolder();
+      const env = { PROVIDER: 'http', PROVIDER_URL: `${portalA.url}/sandbox`, PROVIDER_ISSUER: `${portalA.url}/sandbox` };
+      const started = await Promise.allSettled([startPortal(env, { dir }), startPortal(env, { dir })]);
+      const portals = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      try {
+        expect(started.map((result) => (result.status === 'rejected' ? String(result.reason).slice(0, 800) : 'started'))).toEqual(['started', 'started']);
+        for (const portal of portals) expect((await signedInAdmin(portal).then((admin) => admin.get('/api/auth/profile'))).status).toBe(200);
+      } finally {
+        for (const [index, portal] of portals.entries()) await portal.stop({ keepDir: index < portals.length - 1 });
+      }
+    },
+    60_000,
+  );
 });

@@ -62,7 +62,8 @@ describe.skipIf(testPostgresUrl)('the SQLite database file', () => {
     const portal = await startPortal({ DATABASE_URL: `sqlite:${path.join(dataDir, 'portal.sqlite')}` }, { dir });
     running.push(portal);
     expect(await modeOf(dataDir)).toBe(0o700);
-    for (const file of ['portal.sqlite', 'portal.sqlite-wal', 'portal.sqlite-shm', 'app-secret']) expect(await modeOf(path.join(dataDir, file)), file).toBe(0o600);
+    for (const file of ['portal.sqlite', 'portal.sqlite-wal', 'portal.sqlite-shm', 'app-secret'])
+      expect(await modeOf(path.join(dataDir, file)), file).toBe(0o600);
   });
 
   it('when an earlier version left the database readable by others, then the next start makes it 0600', async () => {

@@ -48,7 +48,11 @@ describe('a sync stopped by a shutdown', () => {
     process.kill(portalA.pid, 'SIGTERM');
     const answerA = await inA;
     expect(answerA.status).toBe(503);
-    expect(answerA.body).toMatchObject({ success: false, errorType: 'EXTERNAL_API_ERROR', message: expect.stringMatching(/^The sync was stopped because the portal is shutting down/) });
+    expect(answerA.body).toMatchObject({
+      success: false,
+      errorType: 'EXTERNAL_API_ERROR',
+      message: expect.stringMatching(/^The sync was stopped because the portal is shutting down/),
+    });
     expect(await portalA.exited).toBe(0);
     const afterSignal = portalA.output().split('SIGTERM received')[1]!;
     expect(afterSignal).toMatch(/sync stopped for the shutdown after \d+ receipts \(\d+ written\); the next sync starts the full pass over/);
@@ -61,7 +65,10 @@ describe('a sync stopped by a shutdown', () => {
     expect(answerB.body.data.written).toBeGreaterThan(0);
     expect(answerB.body.data.written).toBeLessThan(RECEIPTS);
     expect(await receiptCount()).toBe(RECEIPTS);
-    const [state] = await queryDatabase<{ lastSuccessAt: string | null; lastWritten: number }>(portalA, 'SELECT "lastSuccessAt", "lastWritten" FROM sync_state');
+    const [state] = await queryDatabase<{ lastSuccessAt: string | null; lastWritten: number }>(
+      portalA,
+      'SELECT "lastSuccessAt", "lastWritten" FROM sync_state',
+    );
     expect(state?.lastSuccessAt).not.toBeNull();
     expect(state?.lastWritten).toBe(answerB.body.data.written);
   }, 120_000);

@@ -9,6 +9,7 @@ export const GET: APIRoute = async (context) => {
   const refusal = await refuseDataRequest(sandbox, context.request);
   if (refusal) return refusal;
   const trackingNumber = context.url.searchParams.get('trackingNumber')?.trim() ?? '';
-  if (!trackingNumber || trackingNumber.length > TRACKING_NUMBER_MAX) return invalidRequest(`trackingNumber is required (at most ${TRACKING_NUMBER_MAX} characters)`);
+  if (!trackingNumber || trackingNumber.length > TRACKING_NUMBER_MAX)
+    return invalidRequest(`trackingNumber is required (at most ${TRACKING_NUMBER_MAX} characters)`);
   return json({ scans: sandbox.store().scansFor(trackingNumber) });
 };

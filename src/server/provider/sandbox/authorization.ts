@@ -30,7 +30,14 @@ export interface RegisteredClient {
 
 export type SandboxAuthorizationConfig = Pick<
   Config,
-  'providerUrl' | 'providerClientId' | 'productName' | 'oauthRedirectUri' | 'providerClientSecret' | 'publicUrl' | 'sandboxAccessTokenSeconds' | 'sandboxRefreshTokenSeconds'
+  | 'providerUrl'
+  | 'providerClientId'
+  | 'productName'
+  | 'oauthRedirectUri'
+  | 'providerClientSecret'
+  | 'publicUrl'
+  | 'sandboxAccessTokenSeconds'
+  | 'sandboxRefreshTokenSeconds'
 >;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
@@ -98,7 +105,9 @@ export class SandboxAuthorizationServer {
   /** jti → expiry (ms) of access tokens revoked one by one. */
   private readonly revokedAccessTokens = new Map<string, number>();
 
-  constructor(private readonly deps: { config: SandboxAuthorizationConfig; keys: Pick<AppKeys, 'sandboxAccessTokens' | 'sandboxRefreshTokens'>; clock: Clock }) {
+  constructor(
+    private readonly deps: { config: SandboxAuthorizationConfig; keys: Pick<AppKeys, 'sandboxAccessTokens' | 'sandboxRefreshTokens'>; clock: Clock },
+  ) {
     const { config } = deps;
     this.issuer = config.providerUrl;
     this.audience = `${config.providerUrl}/v1`;
@@ -137,11 +146,13 @@ export class SandboxAuthorizationServer {
       location: redirectWith(redirectUri, state, { error, error_description: description }),
     });
     const responseType = single(params, 'response_type');
-    if (responseType !== 'code') return responseType ? fail('unsupported_response_type', 'Only response_type=code is supported') : fail('invalid_request', 'response_type is required');
+    if (responseType !== 'code')
+      return responseType ? fail('unsupported_response_type', 'Only response_type=code is supported') : fail('invalid_request', 'response_type is required');
     if (single(params, 'state') === undefined) return fail('invalid_request', 'state must be given once');
     if (single(params, 'code_challenge_method') !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
     const codeChallenge = single(params, 'code_challenge');
-    if (!codeChallenge || !CODE_CHALLENGE.test(codeChallenge)) return fail('invalid_request', 'code_challenge must be a BASE64URL-encoded SHA-256 hash (43 characters)');
+    if (!codeChallenge || !CODE_CHALLENGE.test(codeChallenge))
+      return fail('invalid_request', 'code_challenge must be a BASE64URL-encoded SHA-256 hash (43 characters)');
     const scope = single(params, 'scope');
     if (scope === undefined || (scope !== null && !scope.split(' ').every((name) => SCOPES_SUPPORTED.includes(name)))) {
       return fail('invalid_scope', `The only scope is ${SANDBOX_SCOPE}`);
@@ -181,9 +192,11 @@ export class SandboxAuthorizationServer {
       if (!code || !redirectUri || !verifier) return oauthError('invalid_request', 'code, redirect_uri and code_verifier are required');
       const issued = this.codes.get(code);
       this.codes.delete(code);
-      if (!issued || issued.expiresAt <= this.deps.clock.now() || issued.request.clientId !== clientId) return oauthError('invalid_grant', 'The authorization code is invalid, expired or already used');
+      if (!issued || issued.expiresAt <= this.deps.clock.now() || issued.request.clientId !== clientId)
+        return oauthError('invalid_grant', 'The authorization code is invalid, expired or already used');
       if (issued.request.redirectUri !== redirectUri) return oauthError('invalid_grant', 'redirect_uri does not match the authorization request');
-      if (!CODE_VERIFIER.test(verifier) || sha256(verifier) !== issued.request.codeChallenge) return oauthError('invalid_grant', 'The code_verifier does not match the code_challenge');
+      if (!CODE_VERIFIER.test(verifier) || sha256(verifier) !== issued.request.codeChallenge)
+        return oauthError('invalid_grant', 'The code_verifier does not match the code_challenge');
       return this.issueTokens(clientId);
     }
     if (grantType === 'refresh_token') {
@@ -192,7 +205,9 @@ export class SandboxAuthorizationServer {
       if (!this.redeemRefreshToken(refreshToken, clientId)) return oauthError('invalid_grant', 'The refresh token is invalid, expired or already used');
       return this.issueTokens(clientId);
     }
-    return grantType ? oauthError('unsupported_grant_type', `grant_type ${grantType} is not supported`) : oauthError('invalid_request', 'grant_type is required');
+    return grantType
+      ? oauthError('unsupported_grant_type', `grant_type ${grantType} is not supported`)
+      : oauthError('invalid_request', 'grant_type is required');
   }
 
   /** POST /oauth/revoke (RFC 7009 §2): an unknown or already invalid token is no error. */
@@ -248,7 +263,8 @@ export class SandboxAuthorizationServer {
       // Both parts are form-encoded first (RFC 6749 §2.3.1).
       const formDecoded = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
       const basicId = formDecoded(decoded.slice(0, colon));
-      if (id !== null && id !== basicId) return oauthError('invalid_client', 'Client authentication failed', 401, { 'WWW-Authenticate': 'Basic realm="sandbox"' });
+      if (id !== null && id !== basicId)
+        return oauthError('invalid_client', 'Client authentication failed', 401, { 'WWW-Authenticate': 'Basic realm="sandbox"' });
       id = basicId;
       secret = formDecoded(decoded.slice(colon + 1));
     }

@@ -44,15 +44,45 @@ export const SHIPPERS: readonly Shipper[] = [
 
 export const GOODS: Record<Goods, { descriptions: readonly string[]; poundsPerPiece: readonly [number, number] }> = {
   general: {
-    descriptions: ['Household goods', 'Kitchen appliances', 'Clothing and shoes', 'Toys and games', 'Books', 'Bedding and towels', 'Personal care products', 'Vitamins and supplements', 'Baby products', 'Small electronics'],
+    descriptions: [
+      'Household goods',
+      'Kitchen appliances',
+      'Clothing and shoes',
+      'Toys and games',
+      'Books',
+      'Bedding and towels',
+      'Personal care products',
+      'Vitamins and supplements',
+      'Baby products',
+      'Small electronics',
+    ],
     poundsPerPiece: [1, 25],
   },
   hardware: {
-    descriptions: ['Power tools', 'Plumbing fittings', 'Interior paint', 'Electrical wire', 'Ceiling fan', 'Door hardware', 'Garden hose and fittings', 'Tile adhesive', 'Water heater'],
+    descriptions: [
+      'Power tools',
+      'Plumbing fittings',
+      'Interior paint',
+      'Electrical wire',
+      'Ceiling fan',
+      'Door hardware',
+      'Garden hose and fittings',
+      'Tile adhesive',
+      'Water heater',
+    ],
     poundsPerPiece: [4, 60],
   },
   electronics: {
-    descriptions: ['Laptop computer', 'Flat-screen TV', 'Mobile phones', 'Audio equipment', 'Printer and ink', 'Networking equipment', 'Camera equipment', 'Computer monitor'],
+    descriptions: [
+      'Laptop computer',
+      'Flat-screen TV',
+      'Mobile phones',
+      'Audio equipment',
+      'Printer and ink',
+      'Networking equipment',
+      'Camera equipment',
+      'Computer monitor',
+    ],
     poundsPerPiece: [2, 45],
   },
   auto: {
@@ -162,7 +192,14 @@ export const MODES: Record<Transport, readonly string[]> = {
   ocean: ['Ocean', '11 - Vessel, Containerized', '11 - Vessel, Containerized', '10 - Vessel, Non-Containerized'],
 };
 
-export const DESTINATIONS: readonly string[] = ['Paramaribo, Suriname', 'Paramaribo, Suriname', 'Paramaribo, Suriname', 'Paramaribo, Suriname', 'Nieuw Nickerie, Suriname', 'Lelydorp, Suriname'];
+export const DESTINATIONS: readonly string[] = [
+  'Paramaribo, Suriname',
+  'Paramaribo, Suriname',
+  'Paramaribo, Suriname',
+  'Paramaribo, Suriname',
+  'Nieuw Nickerie, Suriname',
+  'Lelydorp, Suriname',
+];
 
 export const WAREHOUSE_STATUS: Record<Region, string> = { MIA: 'Received at MIA warehouse', NL: 'Received at NL warehouse' };
 
@@ -174,8 +211,18 @@ export const LIFECYCLE: Record<Transport, readonly string[]> = {
 
 /** Days each step takes, from the warehouse onwards (consolidation, the trip, unloading, pick-up). */
 export const STEP_DAYS: Record<Transport, readonly (readonly [number, number])[]> = {
-  air: [[1, 12], [1, 3], [0.5, 2], [1, 20]],
-  ocean: [[3, 21], [10, 24], [2, 7], [1, 20]],
+  air: [
+    [1, 12],
+    [1, 3],
+    [0.5, 2],
+    [1, 20],
+  ],
+  ocean: [
+    [3, 21],
+    [10, 24],
+    [2, 7],
+    [1, 20],
+  ],
 };
 
 export const PENDING = 'Pending';

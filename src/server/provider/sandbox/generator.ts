@@ -264,7 +264,16 @@ function periodStarts(now: number): { week: number; month: number } {
   return { week, month };
 }
 
-function arrivalScan(random: Random, id: number, arrivalId: number, tracking: string, scannedAt: number, region: Region, pieces: number, weightLbs: number): PackageScan {
+function arrivalScan(
+  random: Random,
+  id: number,
+  arrivalId: number,
+  tracking: string,
+  scannedAt: number,
+  region: Region,
+  pieces: number,
+  weightLbs: number,
+): PackageScan {
   return {
     id,
     arrival_id: arrivalId,
@@ -321,7 +330,9 @@ export function generateSandbox(seed: number, count: number, now: number): Sandb
     const scannedAt = record.receivedAt - scanRandom.between(1, 48) * HOUR_MS;
     const region = ROUTES[record.route]!.region;
     scannedPackages.push({ trackingNumber: tracked.trackingNumber, receiptId: record.id });
-    scans.set(tracked.trackingNumber.toUpperCase(), [arrivalScan(scanRandom, scanId++, arrivalId++, tracked.trackingNumber, scannedAt, region, tracked.pieces, tracked.totalWeightValue)]);
+    scans.set(tracked.trackingNumber.toUpperCase(), [
+      arrivalScan(scanRandom, scanId++, arrivalId++, tracked.trackingNumber, scannedAt, region, tracked.pieces, tracked.totalWeightValue),
+    ]);
   }
 
   const orphanRandom = new Random(mixSeed(seed, STREAM.orphans));
@@ -335,7 +346,10 @@ export function generateSandbox(seed: number, count: number, now: number): Sandb
     const weight = Math.round(orphanRandom.between(1, 60) * 100) / 100;
     const arrival = [arrivalScan(orphanRandom, scanId++, arrivalId, tracking, scannedAt, region, pieces, weight)];
     // Some parcels are scanned twice: at the dock and when put away.
-    if (orphanRandom.chance(0.3)) arrival.push(arrivalScan(orphanRandom, scanId++, arrivalId, tracking, Math.min(now, scannedAt + orphanRandom.between(1, 6) * HOUR_MS), region, pieces, weight));
+    if (orphanRandom.chance(0.3))
+      arrival.push(
+        arrivalScan(orphanRandom, scanId++, arrivalId, tracking, Math.min(now, scannedAt + orphanRandom.between(1, 6) * HOUR_MS), region, pieces, weight),
+      );
     arrivalId++;
     scans.set(tracking.toUpperCase(), arrival);
     orphanTrackingNumbers.push(tracking);

@@ -1,0 +1,57 @@
+/** The admin's side of the OAuth2 flow against an authorization server (tests/support/oidc-server.ts), as a browser walks it. */
+import { expect } from 'vitest';
+import type { ApiClient } from './api-client';
+
+/** A browser's visit to the authorization server: cookies kept, redirects followed by the caller. */
+function browser() {
+  const cookies = new Map<string, string>();
+  return async (url: string, form?: URLSearchParams): Promise<Response> => {
+    const response = await fetch(url, {
+      method: form ? 'POST' : 'GET',
+      headers: {
+        Cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(form && { 'Content-Type': 'application/x-www-form-urlencoded' }),
+      },
+      body: form,
+      redirect: 'manual',
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) cookies.delete(name);
+      else cookies.set(name, value);
+    }
+    return response;
+  };
+}
+
+/** The admin starts the OAuth2 flow and decides on the server's consent page; resolves with the callback URL. */
+export async function consentAtServer(portal: { url: string }, admin: ApiClient, decision: 'authorize' | 'deny'): Promise<URL> {
+  const started = await admin.post('/api/tokens/oauth/authorize');
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const visit = browser();
+  let url = started.body.data.authorizationUrl as string;
+  for (let hops = 0; hops < 12; hops++) {
+    if (url.startsWith(portal.url)) return new URL(url);
+    let response = await visit(url);
+    if (response.status === 200) {
+      const page = await response.text();
+      const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1];
+      if (!action) throw new Error(`no consent form at ${url}:\n${page.slice(0, 400)}`);
+      response = await visit(new URL(action, url).href, new URLSearchParams({ decision }));
+    }
+    const location = response.headers.get('location');
+    if (!location) throw new Error(`${response.status} without a redirect at ${url}: ${(await response.text()).slice(0, 400)}`);
+    url = new URL(location, url).href;
+  }
+  throw new Error('too many redirects');
+}
+
+/** The admin authorizes the portal at the server; resolves with the callback page's HTML. */
+export async function connectAtServer(portal: { url: string }, admin: ApiClient): Promise<string> {
+  const callback = await consentAtServer(portal, admin, 'authorize');
+  const page = await admin.get(callback.pathname + callback.search);
+  expect(page.status, String(page.body).slice(0, 500)).toBe(200);
+  expect(page.body).toContain('OAuth2 tokens acquired and stored successfully!');
+  return page.body;
+}

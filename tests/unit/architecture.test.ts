@@ -1,0 +1,222 @@
+/**
+ * The shape docs/architecture.md describes, held by the code itself: layers import downward, nothing
+ * imports in a circle, server modules hold no state of their own (src/server/portal.ts owns it all),
+ * and migrations stay frozen history. Read from the sources with TypeScript's own parser.
+ */
+import { existsSync, globSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+
+const SOURCES = globSync('src/**/*.{ts,tsx,astro}', { cwd: ROOT }).filter((file) => !file.startsWith('src/paraglide/'));
+
+/** The script parts of a file: an .astro file's frontmatter and <script> elements. */
+function scriptOf(file: string): string {
+  const text = read(file);
+  if (!file.endsWith('.astro')) return text;
+  const frontmatter = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '';
+  const scripts = [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]);
+  return [frontmatter, ...scripts].join('\n');
+}
+
+/** The project files a file imports (static, dynamic and type-only); packages left out. */
+function importsOf(file: string, text = scriptOf(file)): string[] {
+  const found: string[] = [];
+  for (const { fileName: specifier } of ts.preProcessFile(text, true, true).importedFiles) {
+    let target: string;
+    if (specifier.startsWith('~/')) target = `src/${specifier.slice(2)}`;
+    else if (specifier.startsWith('.')) target = path.join(path.dirname(file), specifier);
+    else continue;
+    const stem = target.replace(/\.js$/, '');
+    const resolved = [target, `${stem}.ts`, `${stem}.tsx`, `${stem}/index.ts`].find((candidate) => {
+      const full = path.join(ROOT, candidate);
+      return existsSync(full) && statSync(full).isFile();
+    });
+    if (!resolved) throw new Error(`${file} imports ${specifier}, which is no file here`);
+    found.push(resolved);
+  }
+  return found;
+}
+
+const GRAPH = new Map(SOURCES.map((file) => [file, importsOf(file)]));
+
+const under =
+  (...folders: string[]) =>
+  (file: string) =>
+    folders.some((folder) => file === folder || file.startsWith(`${folder}/`));
+const PARAGLIDE = under('src/paraglide');
+const SHARED = under('src/shared');
+const BROWSER = under('src/islands', 'src/stores', 'src/worker');
+const SERVER = under('src/server');
+
+/** Every import from a file matching `from` to a file matching `to`, as "a → b". */
+function importsBetween(from: (file: string) => boolean, to: (file: string) => boolean): string[] {
+  return [...GRAPH].flatMap(([file, targets]) => (from(file) ? targets.filter(to).map((target) => `${file} → ${target}`) : []));
+}
+
+describe('layers', () => {
+  it('when the graph is read, then it holds the project (a guard against a parser that finds nothing)', () => {
+    expect(GRAPH.size).toBeGreaterThan(150);
+    expect(GRAPH.get('src/server/portal.ts')).toContain('src/server/services/sync.ts');
+  });
+
+  it('when shared code imports, then only shared code and the message catalogue (it is the bottom layer)', () => {
+    expect(importsBetween(SHARED, (file) => !SHARED(file) && !PARAGLIDE(file))).toEqual([]);
+  });
+
+  it('when browser code imports, then never server code', () => {
+    expect(importsBetween(BROWSER, SERVER)).toEqual([]);
+  });
+
+  it('when the database layer imports, then only itself, the configuration and shared code', () => {
+    const allowed = under('src/server/db', 'src/server/config.ts', 'src/shared');
+    expect(importsBetween(under('src/server/db'), (file) => !allowed(file) && !PARAGLIDE(file))).toEqual([]);
+  });
+
+  it('when services import, then never HTTP code, pages, components or the composition root', () => {
+    const above = under('src/server/http', 'src/pages', 'src/components', 'src/layouts', 'src/middleware.ts', 'src/server/portal.ts', 'src/server/entry.ts');
+    expect(importsBetween(under('src/server/services'), above)).toEqual([]);
+  });
+
+  it('when the provider client imports, then never services or HTTP code (services call it, not the reverse)', () => {
+    expect(importsBetween(under('src/server/provider'), under('src/server/services', 'src/server/http', 'src/server/portal.ts'))).toEqual([]);
+  });
+
+  it('when components and layouts import, then never services, the database or the provider (pages hand them what they show)', () => {
+    expect(importsBetween(under('src/components', 'src/layouts'), under('src/server/services', 'src/server/db', 'src/server/provider'))).toEqual([]);
+  });
+
+  it('when anything imports the composition root, then only the server entry (the rest receives its parts)', () => {
+    expect(importsBetween(() => true, under('src/server/portal.ts')).sort()).toEqual([
+      'src/env.d.ts → src/server/portal.ts',
+      'src/server/entry.ts → src/server/portal.ts',
+    ]);
+  });
+});
+
+describe('cycles', () => {
+  it('when the imports are followed, then no file comes back to itself', () => {
+    // Tarjan's strongly connected components: every component of more than one file is a cycle.
+    const index = new Map<string, number>();
+    const lowLink = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[][] = [];
+    const visit = (file: string) => {
+      index.set(file, index.size);
+      lowLink.set(file, index.get(file)!);
+      stack.push(file);
+      onStack.add(file);
+      for (const target of GRAPH.get(file) ?? []) {
+        if (!index.has(target)) {
+          visit(target);
+          lowLink.set(file, Math.min(lowLink.get(file)!, lowLink.get(target)!));
+        } else if (onStack.has(target)) {
+          lowLink.set(file, Math.min(lowLink.get(file)!, index.get(target)!));
+        }
+      }
+      if (lowLink.get(file) !== index.get(file)) return;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== file);
+      if (component.length > 1 || GRAPH.get(file)?.includes(file)) cycles.push(component.sort());
+    };
+    for (const file of GRAPH.keys()) if (!index.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+});
+
+/** Constructors whose instances cannot change after construction. */
+const IMMUTABLE_INSTANCES = new Set([
+  'RegExp',
+  'URL',
+  'TextEncoder',
+  'TextDecoder',
+  'Intl.NumberFormat',
+  'Intl.DateTimeFormat',
+  'Intl.Collator',
+  'Intl.PluralRules',
+]);
+
+/** What a module does at its top level that makes it hold state: a reassignable binding, a mutable instance, a statement run on import. */
+function moduleStateOf(file: string, text = read(file)): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const findings: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isExpressionStatement(statement)) findings.push(`runs on import: ${statement.getText().slice(0, 60)}`);
+    if (!ts.isVariableStatement(statement)) continue;
+    const { declarationList } = statement;
+    const isConst = (declarationList.flags & ts.NodeFlags.Const) !== 0;
+    for (const declaration of declarationList.declarations) {
+      const name = declaration.name.getText();
+      if (!isConst) findings.push(`reassignable ${name}`);
+      const readonlyType = declaration.type?.getText().startsWith('Readonly') ?? false;
+      const findInstances = (node: ts.Node) => {
+        if (ts.isFunctionLike(node)) return;
+        if (ts.isNewExpression(node) && !IMMUTABLE_INSTANCES.has(node.expression.getText()) && !readonlyType) {
+          findings.push(`${name} holds a new ${node.expression.getText()}`);
+        }
+        ts.forEachChild(node, findInstances);
+      };
+      if (declaration.initializer) findInstances(declaration.initializer);
+    }
+  }
+  return findings.map((finding) => `${file}: ${finding}`);
+}
+
+describe('state', () => {
+  const serverModules = SOURCES.filter(
+    (file) => /\.tsx?$/.test(file) && (SERVER(file) || SHARED(file) || file === 'src/middleware.ts' || file.startsWith('src/pages/')),
+  );
+
+  it('when a server or shared module is loaded, then it holds no state of its own (the composition root owns it)', () => {
+    expect(serverModules.length).toBeGreaterThan(100);
+    expect(serverModules.flatMap((file) => moduleStateOf(file))).toEqual([]);
+  });
+
+  it('when a module holds state in any of these ways, then the check names each (the check itself works)', () => {
+    const planted = [
+      'let count = 0;',
+      'const seen = new Map<string, number>();',
+      'const cache = { entries: new Set<string>() };',
+      'const SAFE: ReadonlySet<string> = new Set(["GET"]);',
+      'const PATTERN = new RegExp("a+");',
+      'const make = () => new Map();',
+      'setInterval(() => {}, 1000);',
+    ].join('\n');
+    expect(moduleStateOf('src/server/example.ts', planted)).toEqual([
+      'src/server/example.ts: reassignable count',
+      'src/server/example.ts: seen holds a new Map',
+      'src/server/example.ts: cache holds a new Set',
+      'src/server/example.ts: runs on import: setInterval(() => {}, 1000);',
+    ]);
+  });
+});
+
+/** `./0005-…` from `0016-…`: a migration may reuse the frozen code of one before it. */
+function isEarlierMigration(file: string, specifier: string): boolean {
+  const imported = /^\.\/(\d{4})-[a-z0-9-]+$/.exec(specifier)?.[1];
+  return imported !== undefined && imported < path.basename(file).slice(0, 4);
+}
+
+describe('migrations', () => {
+  it('when a migration imports, then nothing of the application, only earlier migrations (they are frozen history)', () => {
+    const migrations = globSync('db/migrations/*.ts', { cwd: ROOT });
+    expect(migrations.length).toBeGreaterThan(10);
+    const imported = migrations.flatMap((file) =>
+      ts
+        .preProcessFile(read(file), true, true)
+        .importedFiles.map(({ fileName }) => fileName)
+        .filter((specifier) => !isEarlierMigration(file, specifier) && (specifier.startsWith('.') || specifier.startsWith('~/')))
+        .map((specifier) => `${file} → ${specifier}`),
+    );
+    expect(imported).toEqual([]);
+  });
+});
