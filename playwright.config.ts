@@ -44,6 +44,11 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
   },
+  projects: [
+    // Signs the admin in once per portal; every test runs after it (tests/e2e/auth.setup.ts).
+    { name: 'setup', testMatch: /auth\.setup\.ts$/ },
+    { name: 'chromium', dependencies: ['setup'] },
+  ],
   webServer: [
     // The receipts tests read the sandbox's samples, take it down once, and compare the screens with the
     // API: one sync at start keeps the data still for the whole run.

@@ -1,4 +1,4 @@
-// `npm run bench`: the budgets of design.md, measured on a portal started from the build on a temporary
+// `npm run bench`: the figures and their budgets (printed beside each), measured on a portal started from the build on a temporary
 // database with a 100,000-receipt sandbox. Page weights are what Chromium received (compressed bytes on
 // the wire, first visit, empty cache); latencies come from 10 concurrent keep-alive clients, and the
 // search mix sends every search once, so it measures the product rather than its caches.

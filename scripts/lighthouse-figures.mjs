@@ -1,4 +1,4 @@
-// The Lighthouse figures of design.md "Budgets": first contentful paint of /login and /dashboard, time to
+// The Lighthouse figures against their budgets (in lighthouseFigures below): first contentful paint of /login and /dashboard, time to
 // interactive of /receipts and the accessibility score of the three, first visit (empty cache, no
 // cookie but the session's), simulated Regular 3G, in English and in Dutch (Accept-Language: the
 // customer has no saved language). Used by scripts/bench.mjs; `node scripts/lighthouse-figures.mjs`
@@ -8,14 +8,14 @@ import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/support/chromium.ts';
 
-/** Lighthouse's "Regular 3G" as design.md states it: 300 ms round trips, 700 kbit/s, 4x CPU slowdown. */
+/** Lighthouse's "Regular 3G": 300 ms round trips, 700 kbit/s, 4x CPU slowdown. */
 const REGULAR_3G = { rttMs: 300, throughputKbps: 700, cpuSlowdownMultiplier: 4 };
 const LANGUAGES = { en: 'en-US,en;q=0.9', nl: 'nl-NL,nl;q=0.9' };
 
 /** Prints the figures for `baseUrl`, signed in as `customerCookie` (`name=value`) where a page needs it. */
 export async function lighthouseFigures(baseUrl, customerCookie) {
   // First paint: the simulation spends 1.2 s before the document's first byte (2 round trips of DNS, the
-  // TCP handshake, the request), so design.md's 1.2 s is read as that floor plus 150 ms for the server and the render.
+  // TCP handshake, the request), so the budget is that floor plus 150 ms for the server and the render (README.md "First paint on slow links").
   const pages = [
     ['/login', null, 'first-contentful-paint', 1.35],
     ['/dashboard', customerCookie, 'first-contentful-paint', 1.35],

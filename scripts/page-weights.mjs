@@ -1,4 +1,4 @@
-// Page weights of design.md "Budgets" (compressed bytes on the wire, first visit, as a customer, in
+// Page weights against their budgets (in pageWeights below; compressed bytes on the wire, first visit, as a customer, in
 // English and in Dutch), and what the offline service worker adds. Used by scripts/bench.mjs;
 // `node scripts/page-weights.mjs` runs it alone against a small portal (BENCH_RECEIPTS, default 2,000).
 import { chromium } from '@playwright/test';

@@ -1,6 +1,6 @@
 import { DataTypes, type QueryInterface } from 'sequelize';
 
-/** A user's language preference (design.md "Languages"): null until the user chooses one. */
+/** A user's language preference (README.md "Languages"): null until the user chooses one. */
 export async function up(queryInterface: QueryInterface): Promise<void> {
   await queryInterface.addColumn('users', 'locale', { type: DataTypes.STRING(10), allowNull: true });
 }

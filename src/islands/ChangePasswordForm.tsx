@@ -1,5 +1,5 @@
 /**
- * The Change Password form of spec "Profile Settings". Server-rendered as a plain form post to /profile;
+ * The Change Password form of Profile Settings. Server-rendered as a plain form post to /profile;
  * once hydrated it validates with the shared schema and calls the API. The inputs are uncontrolled so
  * that hydration keeps what was typed before it.
  */

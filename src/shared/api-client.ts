@@ -1,6 +1,6 @@
 /**
- * The browser's client for the portal API (spec section 7): JSON, 30 s timeout, cookies sent,
- * errors turned into the text of spec section 8, and the session rules of section 4.
+ * The browser's client for the portal API: JSON, 30 s timeout, cookies sent, errors turned into one
+ * text (errorText), and the session rule: a 401 outside sign-in forgets the stored user and goes to /login.
  */
 import { m } from '~/paraglide/messages.js';
 import { API_TIMEOUT_MS, STORED_USER_KEY } from './constants';
@@ -36,7 +36,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Spec section 8: message, else details, else the error's own message, else a generic text. */
+/** The text an error shows: the answer's message, else its details, else the error's own message, else a generic text. */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError && error.body) {
     const { message, details } = error.body;

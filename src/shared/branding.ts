@@ -1,5 +1,5 @@
 /**
- * Logo and background (spec "Logo Management", "Background Management", sections 3, 5, 8, 9): the
+ * Logo and background, for the Logo Management and Background Management screens: the
  * upload rules, the accepted formats, the opacity rule and the info answers, shared by screens and server.
  */
 import * as z from 'zod/mini';
@@ -58,7 +58,7 @@ export function pickedFileProblem(file: { type: string; size: number }, rules: U
 
 const STEPS_PER_UNIT = Math.round(1 / CARD_OPACITY_STEP);
 
-/** Spec section 5: from 0.1 to 1 in steps of 0.05 (within rounding of the decimal). */
+/** A card opacity: from 0.1 to 1 in steps of 0.05 (within rounding of the decimal). */
 export function isCardOpacity(value: number): boolean {
   if (!Number.isFinite(value) || value < CARD_OPACITY_MIN - 1e-9 || value > CARD_OPACITY_MAX + 1e-9) return false;
   const steps = value * STEPS_PER_UNIT;
@@ -77,7 +77,7 @@ export const opacityPayloadSchema = z.object({
 });
 export type OpacityPayload = z.output<typeof opacityPayloadSchema>;
 
-/** GET /api/logo/info (spec section 3, "Logo info"); dates are ISO strings. */
+/** GET /api/logo/info; dates are ISO strings. */
 export interface LogoInfo {
   hasLogo: boolean;
   logoPath: string | null;
@@ -86,7 +86,7 @@ export interface LogoInfo {
   uploadedAt: string | null;
 }
 
-/** GET /api/background/info (spec section 3, "Background info"). */
+/** GET /api/background/info. */
 export interface BackgroundInfo {
   hasBackground: boolean;
   backgroundPath: string | null;

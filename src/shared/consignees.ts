@@ -1,5 +1,5 @@
 /**
- * Consignees and their assignment to viewer users (spec sections 3 and 7): the payload schemas the
+ * Consignees and their assignment to viewer users: the payload schemas the
  * endpoints parse with and the answer types the assignment screen reads.
  */
 import * as z from 'zod/mini';
@@ -61,7 +61,7 @@ export type BulkReassignResult = z.infer<typeof bulkReassignResultSchema>;
 export const lastImportSchema = z.object({ lastImportDate: z.nullable(z.string()) });
 export type LastImportInfo = z.infer<typeof lastImportSchema>;
 
-/** The result line of spec section 8, shown for 5 seconds after an import. */
+/** The import's result line, shown for 5 seconds after an import. */
 export function importResultMessage(result: ImportResult): string {
   return m.consignees_import_result({
     imported: formatCount(result.imported),

@@ -1,4 +1,4 @@
-/** Business constants and limits of spec section 9, in one place for browser and server. */
+/** Business constants and limits, in one place for browser and server. */
 
 export const API_TIMEOUT_MS = 30_000;
 export const DASHBOARD_REFETCH_MS = 300_000;
@@ -54,8 +54,10 @@ export type Role = (typeof ROLES)[number];
 /** daisyUI's dark base colour, the shell's background (the web app manifest's and the pages' theme colour). */
 export const THEME_COLOUR = '#1d232a';
 
-/** Local-storage key under which the signed-in user is kept (spec section 4, Session). */
+/** Local-storage key under which the signed-in user is kept; it goes when the session does (sign-out, a 401, a page without a session). */
 export const STORED_USER_KEY = 'user';
+/** The cookie that carries the session token (src/server/http/session.ts). */
+export const SESSION_COOKIE = 'portal_session';
 
 /**
  * Inlined in every page rendered without a session (BareLayout.astro): the profile the sign-in form

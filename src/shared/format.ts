@@ -1,6 +1,6 @@
 /**
- * Display formatting of spec section 3 ("Formatting") in the request's language, shared by pages and
- * islands: English keeps the spec's en-US forms, Dutch gets nl-NL ('1.234,567', '23-11-2026', 24-hour
+ * Display formatting in the request's language, shared by pages and
+ * islands: English gets en-US ('1,234.567', '11/23/2026'), Dutch gets nl-NL ('1.234,567', '23-11-2026', 24-hour
  * times). Server and browser format with the same locale, so hydration finds the same text.
  */
 import { m } from '~/paraglide/messages.js';
@@ -27,7 +27,7 @@ const dateTimeFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { d
 const relativeTimeFormat = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 const numberFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS }));
 const countFormat = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: COUNT_DECIMALS }));
-/** Sizes have no thousands separator ('5120.00 MB', spec section 3). */
+/** Sizes have no thousands separator ('5120.00 MB'). */
 const sizeFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }));
 
 function toDate(value: string | number | Date | null | undefined): Date | null {
@@ -123,7 +123,7 @@ const knownStatus = (status: string): KnownStatus | undefined =>
       .replace(/[\s_-]+/g, '-')
   ];
 
-/** Spec section 4: In-Transit blue, Delivered green, On-Hold yellow, Cancelled red, anything else grey. */
+/** The status colours: In-Transit blue, Delivered green, On-Hold yellow, Cancelled red, anything else grey. */
 export function statusTone(status: string): StatusTone {
   const known = knownStatus(status);
   return known ? STATUS_TONES[known] : 'neutral';

@@ -1,4 +1,4 @@
-/** The fixed warehouse list of spec "Locations"; all share the company's contact email. */
+/** The fixed warehouse list of the Locations page; all share the company's contact email. */
 import { m } from '~/paraglide/messages.js';
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;

@@ -1,5 +1,5 @@
 /**
- * Where the tracking map shows a receipt (spec section 2 "Tracking map modal", section 9): one pure
+ * Where the tracking map ('Tracking Details' modal) shows a receipt: one pure
  * rule set from status, mode of transportation and origin to a place or a route.
  */
 import { m } from '~/paraglide/messages.js';
@@ -13,7 +13,7 @@ export interface MapLocation {
 }
 
 /**
- * The nine fixed map locations of spec section 9; the warehouses are those of src/shared/locations.ts.
+ * The nine fixed map locations; the warehouses are those of src/shared/locations.ts.
  * Airports go by their own names; warehouses and ports are named in the reader's language.
  */
 export const MAP_LOCATIONS = {

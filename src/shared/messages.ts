@@ -1,4 +1,4 @@
-/** Texts shown by more than one screen (spec sections 2 and 8), built when shown: in the reader's language. */
+/** Texts shown by more than one screen, built when shown: in the reader's language. */
 import { m } from '~/paraglide/messages.js';
 import { SERVER_BUSY_WAIT_MINUTES } from './constants';
 import { formatCount } from './format';

@@ -78,7 +78,7 @@ export function statusTimeline(history: StatusHistoryEntry[]): TimelineEntry[] {
     .reverse();
 }
 
-/** The dot of a timeline entry by its status's colour (spec section 4: In-Transit blue, Delivered green, …). */
+/** The dot of a timeline entry by its status's colour (statusTone: In-Transit blue, Delivered green, …). */
 export const TIMELINE_DOT: Record<StatusTone, string> = {
   info: 'bg-info',
   success: 'bg-success',

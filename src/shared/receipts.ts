@@ -1,5 +1,5 @@
 /**
- * Receipts as the API answers them (spec section 3) and the list query's rules (sections 5, 7, 9).
+ * Receipts as the API answers them and the list query's rules (filters, sort, paging).
  * The page and the endpoints read the query through `receiptQuerySchema`; the island, which must not
  * carry zod, writes it with `receiptQueryString` (receipt-query-string.ts, re-exported here).
  */
@@ -89,7 +89,7 @@ export type PackageScanResult = Record<string, unknown> & { scanned_at?: string 
 export type ReceiptSortKey = (typeof LIST_SORT_KEYS)[number];
 export type SortOrder = 'asc' | 'desc';
 
-/** A query-string value: absent, or text after trimming ('' counts as absent, spec section 7). */
+/** A query-string value: absent, or text after trimming ('' counts as absent). */
 const queryText = z.pipe(
   z.optional(z.string()),
   z.transform((value: string | undefined) => value?.trim() || undefined),
@@ -115,7 +115,7 @@ function positiveInteger(name: string, fallback: number, max: number) {
 // eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const noControlCharacters = (message: () => string) => z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), { error: message });
 
-/** The tracking rule of spec section 5, shared by the receipts filter and the package look-up. */
+/** The tracking-number rule (its length, no control characters), shared by the receipts filter and the package look-up. */
 const trackingNumberText = z.string({ error: trackingNumberMessage }).check(
   z.trim(),
   noControlCharacters(() => m.api_tracking_number_control_characters()),

@@ -1,5 +1,5 @@
 /**
- * Provider tokens (spec "Token Management", sections 3, 4, 5 and 8): the manual update payload with
+ * Provider tokens, for the Token Management screen and the server: the manual update payload with
  * its rules and messages (the form and POST /api/tokens/update parse with the same schema), the
  * answers of the token calls, the OAuth2 popup's message, and the pure parts of the screen.
  */
@@ -77,7 +77,7 @@ const expiryField = z.pipe(
       return z.NEVER;
     }
     if (seconds < REFRESH_EXPIRY_MIN_SECONDS || seconds > REFRESH_EXPIRY_MAX_SECONDS) {
-      // Plain digits in every language, as the spec writes these limits.
+      // Plain digits in every language, as the seconds are typed into the field.
       const range = { min: String(REFRESH_EXPIRY_MIN_SECONDS), max: String(REFRESH_EXPIRY_MAX_SECONDS) };
       context.issues.push({ code: 'custom', message: m.tokens_expiry_range(range), input: value });
       return z.NEVER;
@@ -86,7 +86,7 @@ const expiryField = z.pipe(
   }),
 );
 
-/** Spec section 3 names the optional expiry refreshTokenExpirySeconds in one reading and refreshTokenExpiry in the other: both are accepted. */
+/** The optional expiry may come as refreshTokenExpirySeconds or as refreshTokenExpiry: both are accepted (the same value if both are given). */
 export const tokenUpdateSchema = z.pipe(
   z.object({
     accessToken: tokenField,
@@ -107,7 +107,7 @@ export type TokenUpdateInput = z.output<typeof tokenUpdateSchema>;
 export const TOKEN_SOURCES = ['oauth2', 'manual', 'sandbox'] as const;
 export type TokenSource = (typeof TOKEN_SOURCES)[number];
 
-/** Spec section 3 "Token status": what is known about the stored tokens, never their values. */
+/** GET /api/tokens/status: what is known about the stored tokens, never their values. */
 export interface TokenStatus {
   hasAccessToken: boolean;
   hasRefreshToken: boolean;
@@ -163,12 +163,12 @@ export interface OAuthConfig {
   codeChallengeMethod: 'S256';
 }
 
-/** Spec section 3 "OAuth2 start response". */
+/** The answer of POST /api/tokens/oauth/authorize: where the popup goes to sign in. */
 export interface OAuthStart {
   authorizationUrl: string;
 }
 
-/** What the callback page posts to the screen that opened it (spec section 3 "Popup message"). */
+/** What the callback page posts to the screen that opened it. */
 export type OAuthPopupMessage =
   | { type: 'oauth2_success'; data: { source: TokenSource | null; accessTokenExpiry: string | null; refreshTokenExpiry: string | null } }
   | { type: 'oauth2_error'; error: string; error_description: string | null };
@@ -188,12 +188,12 @@ export function readOAuthPopupMessage(data: unknown): OAuthPopupMessage | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Spec section 8: the reason is the provider's description, else 'OAuth2 authorization failed'. */
+/** The OAuth2 failure text: the reason is the provider's description, else 'OAuth2 authorization failed'. */
 export function oauthFailureText(description: string | null | undefined): string {
   return m.tokens_oauth_failed_because({ reason: description?.trim() || m.tokens_oauth_failed() });
 }
 
-// The token cards (spec "Token Management" and section 4).
+// The token cards of the Token Management screen.
 
 /** What a token card's badge says, before it is put in words. */
 export type TokenState = 'loading' | 'not-set' | 'expired' | 'refused' | 'valid';

@@ -1,5 +1,5 @@
 /**
- * The rules and exact messages of spec section 5. Forms and endpoints parse with these same
+ * The input rules (limits in constants.ts) and their exact messages (messages/en.json). Forms and endpoints parse with these same
  * schemas, so the server refuses exactly what the form refuses. Written with zod's mini build:
  * it tree-shakes to a few KB, so the login form can carry its rules on a slow link. Each message is
  * built when a check fails, so it comes in the language of that request or page.
@@ -119,7 +119,7 @@ export const resetPasswordSchema = z.object({
 });
 export type ResetPasswordPayload = z.output<typeof resetPasswordSchema>;
 
-/** The User of spec section 3 as every answer carries it: never a password or hash. */
+/** A user as every answer carries it: never a password or hash. */
 export const publicUserSchema = z.object({
   id: z.number(),
   username: z.string(),

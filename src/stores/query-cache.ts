@@ -1,5 +1,5 @@
 /**
- * The client's data cache and retry rules of spec section 7: answers stay fresh for a while (no
+ * The client's data cache and retry rules: answers stay fresh for a while (no
  * refetch then), are kept a while longer once nothing shows them, and are never refetched on focus,
  * reconnect or mount; loads are retried up to 3 times, except on a 4xx answer.
  *

@@ -6,11 +6,11 @@
  * Lighthouse reports.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import axe from 'axe-core';
 import type { Receipt } from '../../src/shared/receipts';
 import { ADMIN_AREA_URL, E2E_URL, TOKENS_URL } from '../support/e2e-env';
-import { ADMIN, AdminApi, expect, openHydrated, test, uniqueName } from './fixtures';
+import { AdminApi, adminRequest, expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
 import { findReceipt } from './receipts-data';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -57,9 +57,8 @@ const viewer = { username: uniqueName('axe'), password: VIEWER_PASSWORD };
 let receipt: Receipt;
 
 test.beforeAll(async ({ playwright }) => {
-  const request: APIRequestContext = await playwright.request.newContext({ baseURL: E2E_URL });
+  const request = await adminRequest(playwright, E2E_URL);
   const admin = new AdminApi(request, E2E_URL);
-  await admin.signIn();
   await admin.importConsignees();
   receipt = await findReceipt(request, 'with packages', (candidate) => candidate.commodities.length > 0);
   const consignee = (await admin.assignments()).find((row) => row.consignee.name === receipt.consigneeName)?.consignee;
@@ -121,7 +120,7 @@ for (const width of WIDTHS) {
 
     test("the admin's user and branding pages", async ({ page }) => {
       // On the main portal, whose branding stays the default: the branding tests change the admin-area portal's.
-      await signInWithApi(page, E2E_URL, ADMIN);
+      await signInAsAdmin(page, E2E_URL);
       for (const path of ['/admin/users', '/admin/logo', '/admin/background']) {
         await openHydrated(page, path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -131,15 +130,13 @@ for (const width of WIDTHS) {
 
     test("the admin's consignee assignments", async ({ page, playwright }) => {
       // A consignee with a user of this test's own, so that the grid shows assigned users' badges too.
-      const request = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL });
-      const admin = new AdminApi(request, ADMIN_AREA_URL);
-      await admin.signIn();
+      const admin = new AdminApi(await adminRequest(playwright, ADMIN_AREA_URL), ADMIN_AREA_URL);
       await admin.importConsignees();
       const { consignee } = (await admin.assignments())[0]!;
       const user = await admin.createUser({ username: uniqueName('axeas'), password: VIEWER_PASSWORD, role: 'viewer' });
       await admin.addUserToConsignee(consignee.id, user.id);
 
-      await signInWithApi(page, ADMIN_AREA_URL, ADMIN);
+      await signInAsAdmin(page, ADMIN_AREA_URL);
       await openHydrated(page, `${ADMIN_AREA_URL}/admin/user-consignees`);
       await expect(page.getByRole('table', { name: 'Consignee assignments' }).getByRole('row')).not.toHaveCount(0);
       await expectNoViolations(page, '/admin/user-consignees');
@@ -148,11 +145,10 @@ for (const width of WIDTHS) {
       await expectNoViolations(page, '/admin/user-consignees with an assigned user');
 
       await admin.deleteUser(user.id);
-      await request.dispose();
     });
 
     test("the admin's token management", async ({ page }) => {
-      await signInWithApi(page, TOKENS_URL, ADMIN);
+      await signInAsAdmin(page, TOKENS_URL);
       await openHydrated(page, `${TOKENS_URL}/admin/tokens`);
       await expect(page.getByRole('heading', { name: 'Token Management', level: 1 })).toBeVisible();
       await expectNoViolations(page, '/admin/tokens');

@@ -1,12 +1,12 @@
 /**
- * Spec "Logo Management", "Background Management" and the shell's logo, background and card opacity,
+ * The Logo Management and Background Management screens and the shell's logo, background and card opacity,
  * in a real browser. These settings show on every page of the admin-area portal, so each test puts
  * back what it changed.
  */
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { ADMIN_AREA_URL } from '../support/e2e-env';
 import { HTML_AS_PNG_FILE, TEXT_FILE, pngImage } from '../support/images';
-import { ADMIN, expect, openHydrated, test } from './fixtures';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL });
 // One after another: each changes what the others look at.
@@ -25,8 +25,7 @@ function recordCspViolations(page: Page): string[] {
 }
 
 test.beforeEach(async ({ page }) => {
-  const response = await page.context().request.post('/api/auth/login', { data: ADMIN, headers: { Origin: ADMIN_AREA_URL } });
-  expect(response.status()).toBe(200);
+  await signInAsAdmin(page, ADMIN_AREA_URL);
 });
 
 /** Puts the shared portal back as the other admin-area tests expect it: no logo, no background, opacity 0.9. */
@@ -186,7 +185,7 @@ test('a background and a new card opacity show on the cards, the thumbnail and t
   }
 });
 
-test('files that are not accepted images are refused with the spec messages, and nothing changes', async ({ page }) => {
+test('files that are not accepted images are refused with their exact messages, and nothing changes', async ({ page }) => {
   await openHydrated(page, '/admin/logo');
   // Named and declared a PNG: only the server, reading the bytes, can tell.
   await page

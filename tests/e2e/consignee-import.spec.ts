@@ -1,19 +1,18 @@
 /**
- * Spec "User Management (admin)": 'Import Consignees' and 'Last consignee import: date', with the
- * result line of section 8 that goes after 5 seconds. On the admin-area portal, where other tests
+ * User Management: 'Import Consignees' and 'Last consignee import: date', with the
+ * result line that goes after 5 seconds. On the admin-area portal, where other tests
  * may import too, so the counts are read, not assumed.
  */
 import { ADMIN_AREA_URL } from '../support/e2e-env';
-import { ADMIN, expect, openHydrated, test } from './fixtures';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL });
 
-/** The spec's date form, '11/23/2026', as the English page shows it. */
+/** The en-US date form, '11/23/2026', as the English page shows it. */
 const formatDate = (date: Date) => new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
 
 test('imports the consignees and shows the result for 5 seconds and the date of the import', async ({ page }) => {
-  const login = await page.context().request.post('/api/auth/login', { data: ADMIN, headers: { Origin: ADMIN_AREA_URL } });
-  expect(login.status()).toBe(200);
+  await signInAsAdmin(page, ADMIN_AREA_URL);
   await openHydrated(page, '/admin/users');
 
   const button = page.getByRole('button', { name: 'Import Consignees' });

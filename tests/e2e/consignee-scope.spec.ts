@@ -3,7 +3,7 @@
  * assigned to them, and nothing until one is. Arranged through the admin's real calls.
  */
 import { ADMIN_AREA_URL } from '../support/e2e-env';
-import { ADMIN, expect, openHydrated, signIn, test, uniqueName } from './fixtures';
+import { adminRequest, expect, openHydrated, signIn, test, uniqueName } from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL });
 
@@ -14,8 +14,7 @@ test('a viewer sees nothing before an assignment, then exactly the assigned cons
   adminApi,
   playwright,
 }) => {
-  const admin = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
-  expect((await admin.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
+  const admin = await adminRequest(playwright, ADMIN_AREA_URL);
   expect((await admin.post('/api/consignees/import')).status()).toBe(200);
   // The consignee of the newest receipt: one that surely has receipts.
   const newest = (await (await admin.get('/api/receipts?limit=1')).json()).data[0];

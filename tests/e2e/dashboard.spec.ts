@@ -1,13 +1,13 @@
 /**
- * Spec "Dashboard": the figures of /api/receipts/stats, formatted per spec section 3, rendered on the
+ * The dashboard: the figures of /api/receipts/stats, written as src/components/dashboard/figures.ts says, rendered on the
  * server with no React, and refetched every 5 minutes.
  */
 import type { Page } from '@playwright/test';
 import { FIGURE_FORMATS, receiptCount } from '../../src/components/dashboard/figures';
 import { DASHBOARD_REFETCH_MS } from '../../src/shared/constants';
 import type { DashboardStats } from '../../src/shared/receipts';
-import { expect, test } from './fixtures';
-import { dashboardStats, signInAsAdmin } from './receipts-data';
+import { expect, signInAsAdmin, test } from './fixtures';
+import { dashboardStats } from './receipts-data';
 
 const CARDS: [label: string, figure: keyof DashboardStats, format: keyof typeof FIGURE_FORMATS, hint?: string][] = [
   ['Total Receipts', 'totalReceipts', 'count'],

@@ -1,5 +1,5 @@
 /**
- * Issue 12, the admin screens in Dutch: a browser whose language is Dutch (Accept-Language: nl) gets
+ * The admin screens in Dutch: a browser whose language is Dutch (Accept-Language: nl) gets
  * Token Management, the consignee assignments, logo and background, and the sandbox provider's consent
  * page in Dutch. On the admin-area portal, which other files change at the same time: these tests only
  * look, open dialogs and try files that are refused, so they change nothing (the admin keeps no saved
@@ -9,13 +9,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { ADMIN_AREA_URL } from '../support/e2e-env';
 import { TEXT_FILE } from '../support/images';
-import { ADMIN, expect, openHydrated, test } from './fixtures';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL, locale: 'nl-NL' });
 
 test.beforeEach(async ({ page }) => {
-  const response = await page.context().request.post('/api/auth/login', { data: ADMIN, headers: { Origin: ADMIN_AREA_URL } });
-  expect(response.status()).toBe(200);
+  await signInAsAdmin(page, ADMIN_AREA_URL);
 });
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, level: 1 });

@@ -1,11 +1,11 @@
 /**
- * Issue 14 "Slow and dropping links": a first visit paints from the HTML alone (the rules the page uses
+ * First paint on slow links (README.md "First paint on slow links"): a first visit paints from the HTML alone (the rules the page uses
  * are inline instead of the stylesheet), the next page downloads the stylesheet and later ones take it
  * from the cache, and a status button tapped before the receipts island hydrated still opens its map.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { findReceipt, signInAsAdmin } from './receipts-data';
+import { expect, signInAsAdmin, test } from './fixtures';
+import { findReceipt } from './receipts-data';
 
 /** daisyUI dark's primary colour, which the Sign in button is filled with. */
 const PRIMARY_BUTTON = 'oklch(0.58 0.233 277.117)';

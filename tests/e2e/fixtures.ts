@@ -1,10 +1,14 @@
 /**
- * Shared steps for browser tests: signing in through the real form, and arranging users through the
- * real API as the admin (never by touching the database).
+ * Shared steps for browser tests: signing in through the real form, the admin's session (signed in once
+ * per portal by auth.setup.ts), and arranging users through the real API as the admin (never by
+ * touching the database).
  */
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import type { ConsigneeAssignmentDto, ImportResult } from '../../src/shared/consignees';
-import { E2E_ADMIN_PASSWORD } from '../support/e2e-env';
+import { SESSION_COOKIE } from '../../src/shared/constants';
+import { E2E_ADMIN_PASSWORD, E2E_URL } from '../support/e2e-env';
 
 export { expect };
 export const ADMIN = { username: 'admin', password: E2E_ADMIN_PASSWORD };
@@ -53,6 +57,25 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/** Where auth.setup.ts keeps the admin's signed-in browser state for the portal at `origin`. */
+export function adminStatePath(origin: string): string {
+  return path.join(process.env.E2E_RUN_DIR!, 'auth', `admin-${new URL(origin).port}.json`);
+}
+
+/**
+ * Gives the page's browser the admin's session on the portal at `origin`; `page.request` then shares it.
+ * The session cookie only: the browser is otherwise new (it has, say, no stylesheet in its cache).
+ */
+export async function signInAsAdmin(page: Page, origin = E2E_URL): Promise<void> {
+  const state = JSON.parse(readFileSync(adminStatePath(origin), 'utf8')) as { cookies: Parameters<ReturnType<Page['context']>['addCookies']>[0] };
+  await page.context().addCookies(state.cookies.filter((cookie) => cookie.name === SESSION_COOKIE));
+}
+
+/** An API client with the admin's session on the portal at `origin`. */
+export function adminRequest(playwright: PlaywrightWorkerArgs['playwright'], origin: string): Promise<APIRequestContext> {
+  return playwright.request.newContext({ baseURL: origin, extraHTTPHeaders: { Origin: origin }, storageState: adminStatePath(origin) });
+}
+
 export class AdminApi {
   constructor(
     private readonly request: APIRequestContext,
@@ -61,11 +84,6 @@ export class AdminApi {
 
   private headers() {
     return { Origin: this.baseURL };
-  }
-
-  async signIn(): Promise<void> {
-    const response = await this.request.post('/api/auth/login', { data: ADMIN, headers: this.headers() });
-    expect(response.status()).toBe(200);
   }
 
   async createUser(user: NewUser): Promise<{ id: number; username: string }> {
@@ -107,10 +125,8 @@ export class AdminApi {
 
 export const test = base.extend<{ adminApi: AdminApi }>({
   adminApi: async ({ playwright, baseURL }, use) => {
-    const request = await playwright.request.newContext({ baseURL: baseURL! });
-    const api = new AdminApi(request, baseURL!);
-    await api.signIn();
-    await use(api);
+    const request = await adminRequest(playwright, baseURL!);
+    await use(new AdminApi(request, baseURL!));
     await request.dispose();
   },
 });

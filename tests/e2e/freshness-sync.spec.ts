@@ -1,13 +1,13 @@
 /**
- * Issue 13, part 4: the dashboard and the receipts screen say how fresh their data is ("Updated 3
+ * Freshness: the dashboard and the receipts screen say how fresh their data is ("Updated 3
  * minutes ago", the exact time on hover and focus, a warning once syncs have stopped), and an admin
  * syncs now from Token Management.
  */
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { formatDateTime } from '../../src/shared/format';
 import { FRESHNESS_URL } from '../support/e2e-env';
-import { expect, openHydrated, test } from './fixtures';
-import { signInAsAdmin } from './receipts-data';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
+import {} from './receipts-data';
 
 const STALE_TEXT = 'The data may be out of date.';
 

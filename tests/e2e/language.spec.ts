@@ -1,5 +1,5 @@
 /**
- * The language of the sign-in page and the shell (design.md "Languages"): the switcher works without
+ * The language of the sign-in page and the shell (README.md "Languages"): the switcher works without
  * JavaScript, a signed-in choice is saved, and the saved preference beats the switcher's cookie and the
  * browser's Accept-Language.
  */
@@ -120,7 +120,7 @@ test.describe('with a Dutch browser', () => {
   });
 });
 
-test('the language switcher leaves the English sign-in page as the spec has it', async ({ page }) => {
+test('the language switcher leaves the English sign-in page as it is', async ({ page }) => {
   await page.goto('/login');
   await expect(page.getByRole('form', { name: 'Language' }).getByRole('button', { name: 'English' })).toHaveAttribute('aria-current', 'true');
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();

@@ -119,7 +119,7 @@ test('a 429 without retryAfter shows the generic message, and an answer without 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the form posts, shows the spec messages and signs in', async ({ page, adminApi }) => {
+  test('the form posts, shows the exact messages and signs in', async ({ page, adminApi }) => {
     const user = await adminApi.createUser({ username: uniqueName('nojs'), password: 'nojs-password', role: 'viewer' });
     await page.goto('/login');
     await expect(page.getByRole('button', { name: 'Show password' })).toHaveCount(0);

@@ -1,13 +1,13 @@
 /**
- * Issue 14, offline reading: once signed in, the service worker keeps the customer's last screens and
+ * Offline reading (README.md "Offline reading and the home screen"): once signed in, the service worker keeps the customer's last screens and
  * answers; offline they open again under a banner, while what was never fetched says it needs a
  * connection. What is kept belongs to one user: sign-out and another user's sign-in remove it. And the
  * web app manifest that lets a phone add the portal to its home screen.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { Receipt } from '../../src/shared/receipts';
 import { ADMIN_AREA_URL } from '../support/e2e-env';
-import { ADMIN, expect, openHydrated, signIn, test, uniqueName } from './fixtures';
+import { adminRequest, expect, openHydrated, signIn, test, uniqueName } from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL });
 
@@ -16,9 +16,8 @@ const ENGLISH_BANNER = /^You are offline — showing data from \d{1,2}\/\d{1,2}\
 const NEEDS_CONNECTION = 'This needs a connection to the server. Please try again once you are back online.';
 
 /** A customer (viewer) assigned the consignee at `rank` in the list of consignees by receipts. */
-async function newCustomer(playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } }, rank: number) {
-  const admin = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
-  expect((await admin.post('/api/auth/login', { data: ADMIN })).status()).toBe(200);
+async function newCustomer(playwright: Parameters<typeof adminRequest>[0], rank: number) {
+  const admin = await adminRequest(playwright, ADMIN_AREA_URL);
   expect((await admin.post('/api/consignees/import')).status()).toBe(200);
   const consignees = (await (await admin.get('/api/consignees')).json()).data as Array<{ id: number; name: string }>;
   const consignee = consignees[rank]!;

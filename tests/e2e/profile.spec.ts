@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, openHydrated, signIn, test, uniqueName, type AdminApi } from './fixtures';
+import { expect, openHydrated, signIn, test, type AdminApi, uniqueName } from './fixtures';
 
 const PASSWORD = 'first-password';
 

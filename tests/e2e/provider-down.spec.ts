@@ -1,16 +1,16 @@
 /**
- * Spec "Dashboard" and "Receipts" when the logistics provider has never answered (EXTERNAL_API_ERROR):
- * the 'Server is Busy' panels, whose Try Again asks again — retried 3 times, as spec section 7 says.
+ * The dashboard and the receipts screen when the logistics provider has never answered (EXTERNAL_API_ERROR):
+ * the 'Server is Busy' panels, whose Try Again asks again — retried 3 times (MAX_RETRIES, src/stores/query-cache.ts).
  */
 import type { Page } from '@playwright/test';
 import { serverBusyText } from '../../src/shared/messages';
 import { PROVIDER_DOWN_URL } from '../support/e2e-env';
-import { expect, openHydrated, test } from './fixtures';
-import { signInAsAdmin } from './receipts-data';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
+import {} from './receipts-data';
 
 test.use({ baseURL: PROVIDER_DOWN_URL });
 
-/** The 'Server is Busy' panel; SERVER_BUSY_TEXT is the spec's advice with its 30 minutes. */
+/** The 'Server is Busy' panel; SERVER_BUSY_TEXT is its advice with the 30 minutes to wait. */
 const SERVER_BUSY_TEXT = serverBusyText();
 const busyPanel = (page: Page) => page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Server is Busy' }) });
 

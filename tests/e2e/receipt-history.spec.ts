@@ -1,5 +1,5 @@
 /**
- * Issue 13 in the browser: a receipt's status history in the details modal and on the receipt's own
+ * Status history and export in the browser: a receipt's status history in the details modal and on the receipt's own
  * page (which works without JavaScript, for links from e-mails), View as a link to that page, and the
  * CSV export of the current search. The history tests use a portal whose sandbox moves only when told
  * (HISTORY_URL); the export tests the main portal, whose data stays still for the run.
@@ -11,8 +11,8 @@ import { overwriteGetLocale } from '../../src/paraglide/runtime.js';
 import { formatDateTime, statusLabel } from '../../src/shared/format';
 import type { Receipt, ReceiptDetails } from '../../src/shared/receipts';
 import { E2E_URL, HISTORY_URL } from '../support/e2e-env';
-import { expect, openHydrated, test } from './fixtures';
-import { receiptList, signInAsAdmin } from './receipts-data';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
+import { receiptList } from './receipts-data';
 
 const ENGLISH_HEADER = [
   'Received Date',

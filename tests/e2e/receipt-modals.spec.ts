@@ -1,13 +1,13 @@
 /**
- * Spec "Receipt details modal" and "Tracking map modal" as opened from the receipts table. Receipts
+ * The receipt details modal and the tracking map modal as opened from the receipts table. Receipts
  * for each case are found through the API; the table is narrowed to one by searching its number.
  * Map tiles cannot load offline, so the map is checked by Leaflet's own parts: route, vehicle, marker.
  */
 import type { Page } from '@playwright/test';
 import { formatCount, formatVolume, formatWeight } from '../../src/shared/format';
 import type { Receipt } from '../../src/shared/receipts';
-import { expect, openHydrated, test } from './fixtures';
-import { findReceipt, signInAsAdmin } from './receipts-data';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
+import { findReceipt } from './receipts-data';
 
 const isInTransit = (receipt: Receipt) => /^in[- ]transit$/i.test(receipt.status);
 const isAir = (receipt: Receipt) => /air|40/i.test(receipt.modeOfTransportation);

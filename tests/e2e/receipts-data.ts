@@ -2,16 +2,9 @@
  * The sandbox data the receipts and dashboard tests look at, read through the portal's own API as the
  * admin (who sees every receipt) and the sandbox's test controls — never from the database.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import type { DashboardStats, Receipt, ReceiptList } from '../../src/shared/receipts';
-import { E2E_URL } from '../support/e2e-env';
-import { ADMIN, expect } from './fixtures';
-
-/** Signs the page's browser context in as the admin of the portal at `origin`; `page.request` then shares the session. */
-export async function signInAsAdmin(page: Page, origin = E2E_URL): Promise<void> {
-  const response = await page.request.post(`${origin}/api/auth/login`, { data: ADMIN, headers: { Origin: origin } });
-  expect(response.status()).toBe(200);
-}
+import { expect } from './fixtures';
 
 export async function receiptList(request: APIRequestContext, queryString = ''): Promise<ReceiptList> {
   const response = await request.get(`/api/receipts${queryString}`);

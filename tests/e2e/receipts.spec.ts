@@ -1,11 +1,11 @@
 /**
- * Spec "Receipts": the list rendered with the page, search with its chip, sort, paging, and the page
+ * The receipts screen: the list rendered with the page, search with its chip, sort, paging, and the page
  * URL that follows the filters (Back, reload, a shared link). Expected rows come from /api/receipts.
  */
 import type { Page } from '@playwright/test';
 import { formatCount, formatVolume, formatWeight } from '../../src/shared/format';
-import { expect, openHydrated, test } from './fixtures';
-import { receiptList, signInAsAdmin } from './receipts-data';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
+import { receiptList } from './receipts-data';
 
 const COLUMNS = ['Received Date', 'Receipt #', 'Shipper', 'Consignee', 'Pieces', 'Weight (lbs)', 'Volume (ft³)', 'Destination', 'Status', 'Actions'];
 
@@ -56,7 +56,7 @@ test.describe('without JavaScript', () => {
     await expect(page.getByText(`Page 2 of ${formatCount(expected.pagination.totalPages)}`)).toBeVisible();
   });
 
-  test('weights and volumes carry their units in every row (spec section 3)', async ({ page }) => {
+  test('weights and volumes carry their units in every row', async ({ page }) => {
     await page.goto('/receipts');
     const expected = await receiptList(page.request);
     const shown = await dataRows(page).evaluateAll((rows) =>

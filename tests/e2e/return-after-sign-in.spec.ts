@@ -1,10 +1,9 @@
 import { test } from '@playwright/test';
 import { E2E_URL } from '../support/e2e-env';
-import { ADMIN, AdminApi, expect, openHydrated } from './fixtures';
+import { ADMIN, adminRequest, expect, openHydrated } from './fixtures';
 
-test('a receipt link opened while signed out leads, after signing in, to that receipt rather than the dashboard', async ({ page, request }) => {
-  await new AdminApi(request, E2E_URL).signIn();
-  const list = await request.get('/api/receipts?limit=1');
+test('a receipt link opened while signed out leads, after signing in, to that receipt rather than the dashboard', async ({ page, playwright }) => {
+  const list = await (await adminRequest(playwright, E2E_URL)).get('/api/receipts?limit=1');
   const receiptId = (await list.json()).data[0].id as number;
 
   await page.goto(`/receipts/${receiptId}`);

@@ -7,11 +7,11 @@
  */
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { OIDC_PORTAL_URL, OIDC_SERVER_URL } from '../support/e2e-env';
-import { ADMIN, expect, openHydrated, test } from './fixtures';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 
 test.use({ baseURL: OIDC_PORTAL_URL });
 
-/** The spec's English texts (this browser asks for no other language). */
+/** The English texts (messages/en.json; this browser asks for no other language). */
 const CONNECTION_TEXTS = {
   unknownRefreshExpiry: 'The provider did not say when this token expires.',
   enterExpiryManually: 'If you know its lifetime, enter it with the tokens under Manual Entry.',
@@ -29,8 +29,7 @@ const CONNECTION_TEXTS = {
 test.describe.configure({ mode: 'serial' });
 
 test.beforeEach(async ({ page }) => {
-  const response = await page.context().request.post('/api/auth/login', { data: ADMIN, headers: { Origin: OIDC_PORTAL_URL } });
-  expect(response.status()).toBe(200);
+  await signInAsAdmin(page, OIDC_PORTAL_URL);
   await openHydrated(page, '/admin/tokens');
   await expect(page.getByRole('heading', { name: 'Token Management', level: 1 })).toBeVisible();
 });

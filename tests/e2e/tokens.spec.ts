@@ -1,5 +1,5 @@
 /**
- * Spec "Token Management": the OAuth2 popup against the built-in sandbox provider (authorize, deny,
+ * Token Management: the OAuth2 popup against the built-in sandbox provider (authorize, deny,
  * cancel), manual entry, refresh and clearing, on a portal of their own (clearing cuts it off the
  * provider). The tests change its one provider connection, so they run one after another and each
  * leaves working tokens behind.
@@ -7,11 +7,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { TOKENS_URL } from '../support/e2e-env';
-import { ADMIN, expect, openHydrated, test } from './fixtures';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 
 test.use({ baseURL: TOKENS_URL });
 
-/** The spec's English texts (this browser asks for no other language). */
+/** The English texts (messages/en.json; this browser asks for no other language). */
 const CONNECTION_TEXTS = {
   unknownRefreshExpiry: 'The provider did not say when this token expires.',
 } as const;
@@ -21,8 +21,7 @@ test.describe.configure({ mode: 'serial' });
 const CALLBACK_URL = `${TOKENS_URL}/admin/tokens/callback`;
 
 test.beforeEach(async ({ page }) => {
-  const response = await page.context().request.post('/api/auth/login', { data: ADMIN, headers: { Origin: TOKENS_URL } });
-  expect(response.status()).toBe(200);
+  await signInAsAdmin(page, TOKENS_URL);
   await openHydrated(page, '/admin/tokens');
   await expect(page.getByRole('heading', { name: 'Token Management', level: 1 })).toBeVisible();
 });
@@ -138,7 +137,7 @@ test('closing the popup cancels the flow, and a message from another window is i
   await expect(page.getByRole('button', { name: 'Get Access & Refresh Token' })).toBeEnabled();
 });
 
-test('manual entry: masked values, the spec rules, Update Tokens, then a refresh', async ({ page }) => {
+test('manual entry: masked values, the form rules, Update Tokens, then a refresh', async ({ page }) => {
   // As the signed-in admin: the sandbox's consent is for the portal's admins.
   const pair = await sandboxTokenPair(page.context().request);
 

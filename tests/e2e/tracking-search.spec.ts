@@ -1,13 +1,13 @@
 /**
- * Spec "Package tracking search" on the receipts screen: the 8-character rule, a number on a receipt
+ * Package tracking search on the receipts screen: the 8-character rule, a number on a receipt
  * (the table is filtered), a number scanned at the warehouse but on no receipt, an unknown number, a
  * failing look-up, and clearing the box. Serial: the failure test takes the sandbox provider down.
  */
 import type { Page } from '@playwright/test';
 import { formatDate } from '../../src/shared/format';
 import { E2E_URL } from '../support/e2e-env';
-import { expect, openHydrated, test } from './fixtures';
-import { receiptList, signInAsAdmin, trackingNumbersWithoutReceipt } from './receipts-data';
+import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
+import { receiptList, trackingNumbersWithoutReceipt } from './receipts-data';
 
 test.describe.configure({ mode: 'serial' });
 

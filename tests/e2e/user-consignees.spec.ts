@@ -1,5 +1,5 @@
 /**
- * Spec "User-Consignee Management (admin)" at /admin/user-consignees, against the admin-area portal.
+ * User-Consignee Management at /admin/user-consignees, against the admin-area portal.
  * Other files use that portal at the same time: these tests assign only their own viewers, and only to
  * the consignees found by one search term that nobody else's user is on; deleting those viewers at the
  * end removes every assignment they made. Counts are compared with what the page itself shows, since
@@ -8,7 +8,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { ConsigneeAssignmentDto } from '../../src/shared/consignees';
 import { ADMIN_AREA_URL } from '../support/e2e-env';
-import { ADMIN, AdminApi, expect, openHydrated, test, uniqueName } from './fixtures';
+import { ADMIN, AdminApi, adminRequest, expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL });
 test.describe.configure({ mode: 'serial' });
@@ -57,16 +57,14 @@ async function shownCounts(page: Page) {
 }
 
 async function openGrid(page: Page) {
-  const response = await page.context().request.post('/api/auth/login', { data: ADMIN, headers: { Origin: ADMIN_AREA_URL } });
-  expect(response.status()).toBe(200);
+  await signInAsAdmin(page, ADMIN_AREA_URL);
   await openHydrated(page, '/admin/user-consignees');
   await expect(page.getByRole('heading', { name: 'User-Consignee Management' })).toBeVisible();
 }
 
 test.beforeAll(async ({ playwright }) => {
-  request = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL });
+  request = await adminRequest(playwright, ADMIN_AREA_URL);
   api = new AdminApi(request, ADMIN_AREA_URL);
-  await api.signIn();
   // The portal starts without consignees; another file may be importing too, or have the provider down for a moment.
   if ((await api.assignments()).length === 0) await expect(async () => void (await api.importConsignees())).toPass({ timeout: 20_000 });
   first.username = uniqueName('grida');
@@ -240,7 +238,7 @@ test('bulk Replace Users on two rows; the Assigned User and Consignee headers so
   await expect.poll(() => shownNames(page)).toEqual([...mine].reverse());
 });
 
-test('a failed change shows the server’s message, or the spec text when there is none', async ({ page }) => {
+test('a failed change shows the server’s message, or the standard text when there is none', async ({ page }) => {
   const target = mine[0]!;
   const leaving = await api.createUser({ username: uniqueName('gridgone'), password: PASSWORD, role: 'viewer' });
   const consigneeId = (await api.assignments()).find((row) => row.consignee.name === target)!.consignee.id;

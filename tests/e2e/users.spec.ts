@@ -1,11 +1,11 @@
 /**
- * Spec "User Management (admin)": the admin's user screens at /admin/users and its three role views.
+ * User Management: the admin's user screens at /admin/users and its three role views.
  * Other test files use the same portal at the same time, so every test creates its own users and
  * never counts rows.
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import { E2E_URL } from '../support/e2e-env';
-import { ADMIN, expect, openHydrated, test, uniqueName } from './fixtures';
+import { ADMIN, expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
 
 const PASSWORD = 'first-pass-1';
 
@@ -20,10 +20,10 @@ function userRow(page: Page, username: string) {
 }
 
 test.beforeEach(async ({ page }) => {
-  expect((await signInThroughApi(page.context(), ADMIN.username, ADMIN.password)).status()).toBe(200);
+  await signInAsAdmin(page);
 });
 
-test('creates a user once the form accepts it, after refusing bad input with the spec messages', async ({ page }) => {
+test('creates a user once the form accepts it, after refusing bad input with the exact messages', async ({ page }) => {
   const username = uniqueName('create');
   await openHydrated(page, '/admin/users');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('login', () => {
-  it('when the admin signs in with the right password, then data.user has exactly the spec User fields and the language in effect', async () => {
+  it('when the admin signs in with the right password, then data.user has exactly the public User fields and the language in effect', async () => {
     const client = new ApiClient(portal);
     const before = Date.now();
     const response = await client.post('/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD });
@@ -61,7 +61,7 @@ describe('login', () => {
     ['a password of 129 characters', { username: 'admin', password: 'p'.repeat(129) }, 'password', 'Password must not exceed 128 characters'],
     ['no username', { password: 'secret1' }, 'username', 'Username is required'],
     ['no password', { username: 'admin' }, 'password', 'Password is required'],
-  ])('when the payload has %s, then 400 VALIDATION_ERROR with the spec message', async (_case, payload, field, message) => {
+  ])('when the payload has %s, then 400 VALIDATION_ERROR with the exact message', async (_case, payload, field, message) => {
     const response = await new ApiClient(portal).post('/api/auth/login', payload);
     expectError(response, 400, 'VALIDATION_ERROR', message);
     expect(response.body.details).toContainEqual({ field, message });
@@ -170,7 +170,7 @@ describe('login', () => {
 });
 
 describe('profile', () => {
-  it('when signed in, then GET /api/auth/profile answers data.user with exactly the spec fields and the language in effect', async () => {
+  it('when signed in, then GET /api/auth/profile answers data.user with exactly the public User fields and the language in effect', async () => {
     const response = await admin.get('/api/auth/profile');
     expect(response.status).toBe(200);
     expect(response.body.success).toBe(true);

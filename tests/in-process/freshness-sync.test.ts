@@ -1,5 +1,5 @@
 /**
- * Issue 13, part 4: how fresh the mirror is (`meta.lastSyncedAt` on the list and the statistics) and
+ * How fresh the mirror is (`meta.lastSyncedAt` on the list and the statistics) and
  * "Sync now" (POST /api/sync: admins only, answers what the sync wrote and removed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * Issue 12 for the admin calls: consignee assignments, provider tokens and logo/background answer in
- * the request's language (Accept-Language: nl gives Dutch, no header gives the spec's English), with
+ * Languages in the admin calls: consignee assignments, provider tokens and logo/background answer in
+ * the request's language (Accept-Language: nl gives Dutch, no header gives English), with
  * the same status and errorType either way. The sandbox's consent page follows the reader's language;
  * its token endpoint plays another company's server and stays English.
  */

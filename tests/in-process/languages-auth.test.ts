@@ -1,5 +1,5 @@
 /**
- * Sign-in, user and body messages in the request's language (design.md "Languages"): Dutch for
+ * Sign-in, user and body messages in the request's language (README.md "Languages"): Dutch for
  * `Accept-Language: nl`, English without it, and a signed-in user's saved preference above the header.
  * The status and errorType never change with the language.
  */
@@ -39,7 +39,7 @@ describe('login validation', () => {
     expect(response.headers.get('content-language')).toBe('nl');
   });
 
-  it('when the same login comes without Accept-Language, then the messages are the spec English ones', async () => {
+  it('when the same login comes without Accept-Language, then the messages are the English ones', async () => {
     const response = await attempt({ username: 'ab', password: 'abc' });
     expectError(response, 400, 'VALIDATION_ERROR', 'Username must be at least 3 characters');
     expect(response.body.details).toEqual([
@@ -78,7 +78,7 @@ describe('wrong credentials and the rate limit', () => {
     expectError(await attempt({ username: 'nobody', password: 'wrong-password' }), 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
   });
 
-  it('when a username is locked, then the 429 counts down in Dutch for nl and in the spec English otherwise', async () => {
+  it('when a username is locked, then the 429 counts down in Dutch for nl and in English otherwise', async () => {
     for (let index = 0; index < 3; index += 1) await attempt({ username: 'locked', password: `wrong-password-${index}` }, DUTCH);
 
     const dutch = await attempt({ username: 'locked', password: 'wrong-password' }, DUTCH);

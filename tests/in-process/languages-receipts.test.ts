@@ -1,5 +1,5 @@
 /**
- * Issue 12 for the receipts API: every `message` of /api/receipts* and /api/package-tracker* follows the
+ * Languages in the receipts API: every `message` of /api/receipts* and /api/package-tracker* follows the
  * request's language (Accept-Language here), while status and errorType stay what they were.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

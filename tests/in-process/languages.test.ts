@@ -1,5 +1,5 @@
 /**
- * Which language the portal speaks (design.md "Languages"): the preferences API, the switcher's plain
+ * Which language the portal speaks (README.md "Languages"): the preferences API, the switcher's plain
  * form post, and the order preference → cookie → Accept-Language → English, on API answers and pages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

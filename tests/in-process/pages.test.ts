@@ -1,5 +1,5 @@
 /**
- * Page-level rules of spec section 2 (route table) and 6 (roles), decided on the server before any HTML.
+ * Page-level rules (which path leads where, and which role may open which page), decided on the server before any HTML.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';

@@ -1,5 +1,5 @@
 /**
- * The receipt page GET /receipts/{id} (issue 13), where the status e-mails link: the receipt and its
+ * The receipt page GET /receipts/{id}, where the status e-mails link: the receipt and its
  * status history rendered on the server, for the receipt's owner only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Logo and background (spec "Logo Management", "Background Management", sections 3, 5, 7, 8, 9):
+ * Logo and background:
  * POST /api/logo/upload, GET /api/logo/info, DELETE /api/logo/current, the background's four calls,
  * the public image endpoints, and what every page then carries.
  */
@@ -178,7 +178,7 @@ describe('logo', () => {
       ['a JSON body', () => admin.post('/api/logo/upload', { logo: 'data:image/png;base64,AAAA' }), 400, LOGO_NOT_IMAGE],
     ];
 
-    it.each(refusals)('when the admin uploads %s, then it is refused with the spec message', async (_case, send, status, message) => {
+    it.each(refusals)('when the admin uploads %s, then it is refused with the exact message', async (_case, send, status, message) => {
       const before = await info('logo');
       const filesBefore = await storedFiles();
       expect(before.hasLogo).toBe(true);
@@ -313,7 +313,7 @@ describe('background', () => {
       ['a form without a file', () => upload(admin, 'background', null), 400, BACKGROUND_INVALID],
     ];
 
-    it.each(refusals)('when the admin uploads %s, then it is refused with the spec message', async (_case, send, status, message) => {
+    it.each(refusals)('when the admin uploads %s, then it is refused with the exact message', async (_case, send, status, message) => {
       const before = await info('background');
       const filesBefore = await storedFiles();
       expect(before.hasBackground).toBe(true);

@@ -16,7 +16,7 @@ export interface Portal extends PortalAddress {
 
 const onPostgresDatabase = (portal: Portal) => !portal.databaseUrl.startsWith('sqlite:');
 
-/** The User of spec section 3, exactly. */
+/** The fields of a public User (src/shared/validation.ts), exactly. */
 export const USER_FIELDS = ['createdAt', 'email', 'fullName', 'id', 'isActive', 'lastLogin', 'role', 'username'];
 
 export type Role = 'admin' | 'admin-viewer' | 'viewer';

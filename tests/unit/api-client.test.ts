@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api, apiBody, errorText } from '~/shared/api-client';
 
-describe('errorText (spec section 8)', () => {
+describe('errorText (message, else details, else the error, else a generic text)', () => {
   it('when the answer has a message, then the message wins', () => {
     const error = new ApiError(400, { success: false, message: 'Username already exists', details: [{ field: 'username', message: 'other' }] }, 'fallback');
     expect(errorText(error)).toBe('Username already exists');
@@ -37,7 +37,7 @@ describe('errorText (spec section 8)', () => {
   });
 });
 
-describe('api (spec section 4, session rules)', () => {
+describe('api (session rules)', () => {
   const assign = vi.fn();
   const removeItem = vi.fn();
 

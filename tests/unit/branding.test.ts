@@ -3,7 +3,7 @@ import { BACKGROUND_UPLOAD, LOGO_UPLOAD, isCardOpacity, opacityPayloadSchema, pi
 
 const MB = 1024 * 1024;
 
-describe('isCardOpacity (spec section 5: 0.1 to 1 in steps of 0.05)', () => {
+describe('isCardOpacity (0.1 to 1 in steps of 0.05)', () => {
   it.each([0.1, 0.15, 0.35, 0.5, 0.9, 0.95, 1, 0.1 + 0.2, 0.7 * 0.5])('when the value is %s, then it is accepted', (value) => {
     expect(isCardOpacity(value)).toBe(true);
   });

@@ -5,7 +5,7 @@ const CWD = '/srv/portal';
 const load = (env: Record<string, string | undefined>) => loadConfig(env, CWD);
 
 describe('loadConfig defaults', () => {
-  it('when the environment is empty, then every setting has the default of design.md', () => {
+  it('when the environment is empty, then every setting has its default (README.md "Configuration")', () => {
     const config = load({});
     expect(config).toMatchObject({
       port: 4321,

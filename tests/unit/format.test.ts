@@ -70,7 +70,7 @@ describe('formatCountdown', () => {
 });
 
 describe('rateLimitMessage', () => {
-  it('when retryAfter is known, then the countdown message of the spec', () => {
+  it('when retryAfter is known, then the countdown message', () => {
     expect(rateLimitMessage(75)).toBe('Too many login attempts. Please wait 1:15 before trying again.');
     expect(rateLimitMessage(9)).toBe('Too many login attempts. Please wait 0:09 before trying again.');
   });
@@ -80,7 +80,7 @@ describe('rateLimitMessage', () => {
   });
 });
 
-describe('formatNumber, formatWeight, formatVolume (spec section 3)', () => {
+describe('formatNumber, formatWeight, formatVolume', () => {
   it.each([
     [0, '0.000'],
     [12.5, '12.500'],
@@ -103,7 +103,7 @@ describe('formatNumber, formatWeight, formatVolume (spec section 3)', () => {
   });
 });
 
-describe('formatCount (spec section 3)', () => {
+describe('formatCount', () => {
   it.each([
     [0, '0'],
     [7, '7'],
@@ -117,7 +117,7 @@ describe('formatCount (spec section 3)', () => {
   });
 });
 
-describe('statusTone (spec section 4)', () => {
+describe('statusTone', () => {
   it.each([
     ['In-Transit', 'info'],
     ['in transit', 'info'],
@@ -166,7 +166,7 @@ describe('formatDateTime (US short)', () => {
   });
 });
 
-describe("per locale (issue 12): English keeps the spec's forms, Dutch gets nl-NL", () => {
+describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
   const readIn = (locale: Locale) => overwriteGetLocale(() => locale);
   afterEach(() => readIn('en'));
 

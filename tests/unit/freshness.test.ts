@@ -1,4 +1,4 @@
-/** "Updated 3 minutes ago" (issue 13, part 4): the relative time in both languages and the staleness rule. */
+/** "Updated 3 minutes ago": the relative time in both languages and the staleness rule. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import { formatTimeAgo } from '~/shared/format';

@@ -4,7 +4,7 @@ import { chooseLocale, inLocale } from '~/server/locale';
 
 const none = { preference: null, cookie: undefined, acceptLanguage: null };
 
-describe('chooseLocale (design.md "Languages")', () => {
+describe('chooseLocale (README.md "Languages")', () => {
   it('when nothing says otherwise, then English', () => {
     expect(chooseLocale(none)).toBe('en');
   });

@@ -17,7 +17,7 @@ const view = (status: string, modeOfTransportation = 'Ocean', origin = 'Miami, F
   receiptMapView({ status, modeOfTransportation, origin: { name: origin } });
 
 describe('MAP_LOCATIONS', () => {
-  it('when the spec names nine fixed locations, then there are nine, each with a name and real coordinates', () => {
+  it('when the fixed locations are listed, then there are nine, each with a name and real coordinates', () => {
     const locations = Object.values(MAP_LOCATIONS);
     expect(locations).toHaveLength(9);
     expect(new Set(locations.map((location) => location.name)).size).toBe(9);

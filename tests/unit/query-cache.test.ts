@@ -5,7 +5,7 @@ import { createQuery, DATA_CACHE, LIST_CACHE, MAX_RETRIES, retryDelay, shouldRet
 const MINUTE = 60_000;
 const httpError = (status: number) => new ApiError(status, { success: false, message: `status ${status}` }, `status ${status}`);
 
-describe('cache policies (spec section 7)', () => {
+describe('cache policies', () => {
   it('when a receipt list, then fresh 2 minutes and kept 5; other data fresh 5 and kept 10', () => {
     expect(LIST_CACHE).toEqual({ freshMs: 2 * MINUTE, keepMs: 5 * MINUTE });
     expect(DATA_CACHE).toEqual({ freshMs: 5 * MINUTE, keepMs: 10 * MINUTE });

@@ -18,7 +18,7 @@ describe('receipt list query', () => {
     expect(read('search=%20Amazon%20').data?.search).toBe('Amazon');
   });
 
-  it('accepts every spec sort key and either order in any case', () => {
+  it('accepts every sort key of the screen and either order in any case', () => {
     for (const key of ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status']) {
       expect(read(`sortBy=${key}&sortOrder=ASC`).data).toMatchObject({ sortBy: key, sortOrder: 'asc' });
     }

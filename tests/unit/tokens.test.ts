@@ -20,7 +20,7 @@ function firstMessage(input: unknown): string | null {
 
 const TOKENS = { accessToken: 'access-value', refreshToken: 'refresh-value' };
 
-// The spec's messages, word for word (English: no request sets another language here).
+// The English messages (messages/en.json), word for word: no request sets another language here.
 const TOKENS_REQUIRED_MESSAGE = 'Both access token and refresh token are required';
 const EXPIRY_POSITIVE_MESSAGE = 'Refresh token expiry must be a positive number';
 const EXPIRY_RANGE_MESSAGE = 'Refresh token expiry must be between 300 and 31536000 seconds';
@@ -189,7 +189,7 @@ describe('OAuth2 popup', () => {
     }
   });
 
-  it('when the provider gives a reason, then it follows the spec prefix; without one the default reason is used', () => {
+  it('when the provider gives a reason, then it follows the "OAuth2 authorization failed: " prefix; without one the default reason is used', () => {
     expect(oauthFailureText('The user denied the authorization request')).toBe('OAuth2 authorization failed: The user denied the authorization request');
     expect(oauthFailureText(null)).toBe('OAuth2 authorization failed: OAuth2 authorization failed');
     expect(oauthFailureText('  ')).toBe('OAuth2 authorization failed: OAuth2 authorization failed');

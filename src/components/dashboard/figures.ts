@@ -1,4 +1,4 @@
-/** How each dashboard figure is written (spec section 3), on the server and by the refresh script alike. */
+/** How each dashboard figure is written, on the server and by the refresh script alike. */
 import { m } from '~/paraglide/messages.js';
 import { formatCount, formatVolume, formatWeight } from '~/shared/format';
 

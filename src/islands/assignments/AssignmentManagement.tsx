@@ -1,5 +1,5 @@
 /**
- * Spec "User-Consignee Management (admin)": the counts, search and user filter, the sortable grid with
+ * The admin's User-Consignee Management screen: the counts, search and user filter, the sortable grid with
  * its selection and bulk bar, paging, and the user picker. Every change reloads the assignments.
  */
 import { useEffect, useId, useState } from 'react';
@@ -74,7 +74,7 @@ function pickerText(target: PickerTarget): { title: string; hint: string } {
   }
 }
 
-/** Remove All of the bulk bar: one removal call per assigned user (spec section 7); every call is made even when one fails. */
+/** Remove All of the bulk bar: one removal call per assigned user (the API has no bulk removal); every call is made even when one fails. */
 async function removeEveryUser(rows: ConsigneeAssignmentDto[]): Promise<void> {
   const removals = rows.flatMap(({ consignee, assignedUsers }) =>
     assignedUsers.map((user) => api('DELETE', `/consignees/${consignee.id}/remove-user/${user.id}`)),
@@ -204,7 +204,7 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
     );
   }
 
-  /** Search and user filter start again on page 1 (spec section 4, Paging). */
+  /** Search and user filter start again on page 1 (the page shown may not exist among fewer rows). */
   const refine = (next: Partial<GridView>) => setView((current) => ({ ...current, ...next, page: 1 }));
   const sortBy = (sortKey: SortKey) =>
     setView((current) => ({ ...current, sortKey, sortOrder: current.sortKey === sortKey && current.sortOrder === 'asc' ? 'desc' : 'asc' }));

@@ -1,4 +1,4 @@
-/** The user picker of spec "User-Consignee Management": viewer users only, narrowed by a search; a pick runs the action. */
+/** The user picker of User-Consignee Management: viewer users only, narrowed by a search; a pick runs the action. */
 import { useId, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import type { AssignedUser } from '~/shared/consignees';

@@ -94,7 +94,7 @@ export function userLabel(user: AssignedUser): string {
   return user.fullName ? `${user.fullName} (${user.username})` : user.username;
 }
 
-/** The users the picker and the user filter offer: viewers only (spec section 6), by username. */
+/** The users the picker and the user filter offer: viewers only (assignments limit only a viewer's receipts), by username. */
 export function viewersOf(users: readonly PublicUser[]): AssignedUser[] {
   return users
     .filter((user) => user.role === 'viewer')

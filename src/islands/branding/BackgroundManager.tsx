@@ -1,5 +1,5 @@
 /**
- * Spec "Background Management": the current background (thumbnail at the stored card opacity, name,
+ * The Background Management screen: the current background (thumbnail at the stored card opacity, name,
  * size, upload time, opacity), delete with confirmation, upload, and the card opacity slider.
  */
 import { useId, useState } from 'react';

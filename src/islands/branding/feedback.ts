@@ -30,7 +30,7 @@ export function useFeedback() {
 
 /**
  * One change of a branding screen: the busy state while it runs, the new info applied to the screen
- * and the page, and the banner of spec section 8 afterwards.
+ * and the page, and the success or error banner (useFeedback) afterwards.
  */
 export function useBrandingChange<Info, OtherChange extends string>(apply: (info: Info) => void) {
   type Busy = 'uploading' | OtherChange;

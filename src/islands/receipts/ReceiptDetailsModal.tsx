@@ -1,5 +1,5 @@
 /**
- * Spec "Receipt details modal": the receipt's facts, its packages and their totals, and its status
+ * The receipt details modal: the receipt's facts, its packages and their totals, and its status
  * history. The list's row shows at once; the details (with the history) come from
  * GET /api/receipts/{id} through the screen's cache.
  */

@@ -1,6 +1,6 @@
 /**
- * Spec "Receipts" with its details modal and package tracking search. The first page arrives rendered
- * with the page; later pages come from /api/receipts through the client cache of spec section 7, and
+ * The receipts screen with its details modal and package tracking search. The first page arrives rendered
+ * with the page; later pages come from /api/receipts through the client cache (src/stores/query-cache.ts), and
  * the page URL follows the filters so that Back and a shared link restore them.
  */
 import { useStore } from '@nanostores/react';

@@ -1,5 +1,5 @@
 /**
- * The receipt table of spec "Receipts": ten columns, the status as a coloured map button, View for the
+ * The receipt table of the receipts screen: ten columns, the status as a coloured map button, View for the
  * details: a link to the receipt's page that opens the details modal instead once the island runs.
  */
 import type { MouseEvent } from 'react';
@@ -8,7 +8,7 @@ import { formatCount, formatVolume, formatWeight, statusLabel, statusTone, type 
 import type { Receipt } from '~/shared/receipts';
 import { LocalDate } from '../common/LocalDate';
 
-/** Spec section 4: In-Transit blue, Delivered green, On-Hold yellow, Cancelled red, anything else grey. */
+/** The status colours (statusTone): In-Transit blue, Delivered green, On-Hold yellow, Cancelled red, anything else grey. */
 const TONE_BADGE: Record<StatusTone, string> = {
   info: 'badge-info',
   success: 'badge-success',
@@ -18,7 +18,7 @@ const TONE_BADGE: Record<StatusTone, string> = {
 };
 
 /**
- * Below 1024 px (the spec's mobile breakpoint) a row becomes a card and every cell shows its column name above its value
+ * Below 1024 px (MOBILE_BREAKPOINT_PX) a row becomes a card and every cell shows its column name above its value
  * (from data-label), so a phone reads the receipts without scrolling sideways.
  */
 const CARD_CELL =

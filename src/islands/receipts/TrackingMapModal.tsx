@@ -1,5 +1,5 @@
 /**
- * The 'Tracking Details' modal (spec section 2 "Tracking map modal"). The default export, so the
+ * The 'Tracking Details' modal: a receipt on the tracking map. The default export, so the
  * receipts island can load it with React.lazy; Leaflet itself loads only once the modal is open.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';

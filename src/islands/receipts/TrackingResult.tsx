@@ -1,4 +1,4 @@
-/** The outcome of a tracking-number look-up that found no receipt (spec "Package tracking search"). */
+/** The outcome of a tracking-number look-up that found no receipt. */
 import { m } from '~/paraglide/messages.js';
 import { formatDate } from '~/shared/format';
 import type { PackageScanResult } from '~/shared/receipts';

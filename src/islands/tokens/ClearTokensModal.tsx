@@ -9,7 +9,7 @@ interface ClearTokensModalProps {
   onCleared: (result: TokenClearResult) => void;
 }
 
-/** Spec section 5 "Clear tokens": asks first; the provider revokes the tokens when it can. */
+/** Clear tokens: asks first; the provider revokes the tokens when it can. */
 export function ClearTokensModal({ onClose, onCleared }: ClearTokensModalProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const [clearing, setClearing] = useState(false);

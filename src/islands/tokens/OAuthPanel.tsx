@@ -1,4 +1,4 @@
-/** Spec "Token Management", OAuth2 panel: the button, the flow's progress and the notes. */
+/** Token Management's OAuth2 panel: the button, the flow's progress and the notes. */
 import { useId } from 'react';
 import { m } from '~/paraglide/messages.js';
 import type { OAuthStep } from './use-oauth-popup';

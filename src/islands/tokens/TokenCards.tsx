@@ -1,4 +1,4 @@
-/** The Access Token and Refresh Token cards and the Additional Information card of spec "Token Management". */
+/** The Access Token and Refresh Token cards and the Additional Information card of the Token Management screen. */
 import { useId, type ReactNode } from 'react';
 import { m } from '~/paraglide/messages.js';
 import {

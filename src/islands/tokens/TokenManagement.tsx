@@ -1,5 +1,5 @@
 /**
- * The admin's Token Management screen (spec "Token Management", sections 4, 5 and 8): the state of
+ * The admin's Token Management screen: the state of
  * the provider tokens, polled every 30 seconds, and the four ways to change it — the OAuth2 popup,
  * manual entry, refresh now and clear. A refused refresh token puts Reconnect (the OAuth2 popup) on top.
  */

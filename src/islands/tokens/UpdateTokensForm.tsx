@@ -1,5 +1,5 @@
 /**
- * Spec "Token Management", Update Tokens form: both tokens (masked until 'Show token values'), an
+ * Token Management's Update Tokens form: both tokens (masked until 'Show token values'), an
  * optional refresh token expiry in seconds, parsed with the schema POST /api/tokens/update uses.
  */
 import { useId, useState, type SubmitEvent } from 'react';

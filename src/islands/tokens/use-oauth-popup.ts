@@ -1,5 +1,5 @@
 /**
- * The OAuth2 popup flow of spec section 4: get the authorization URL, show the provider's login in a
+ * The OAuth2 popup flow: get the authorization URL, show the provider's login in a
  * centred popup, then wait for the callback page's message. Closing the popup cancels the flow;
  * messages from other origins or other windows are ignored.
  */

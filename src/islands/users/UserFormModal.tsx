@@ -24,7 +24,7 @@ interface FormValues {
   isActive: boolean;
 }
 
-/** A new user starts as a viewer (spec: the form's role defaults to viewer). */
+/** A new user starts as a viewer, the role with the least access, until the admin picks another. */
 function startingValues(user: PublicUser | null): FormValues {
   return {
     username: user?.username ?? '',
@@ -51,7 +51,7 @@ function prepare(user: PublicUser | null, values: FormValues): Submission {
   return parsed.success ? { method: 'POST', path: '/auth/users', payload } : { errors: fieldErrors(parsed.error) };
 }
 
-/** Add or edit a user: spec "User Management" and the user-form rules of section 5. */
+/** Add or edit a user, with the user-form rules of src/shared/validation.ts. */
 export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
   const editing = user !== null;
   const [values, setValues] = useState(() => startingValues(user));

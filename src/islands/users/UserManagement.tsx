@@ -1,4 +1,4 @@
-/** The admin's user list (spec "User Management (admin)"): all users or one role, with add, edit, reset and delete. */
+/** The admin's user list: all users or one role, with add, edit, reset and delete. */
 import { useCallback, useEffect, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';

@@ -161,7 +161,7 @@ export function defineModels(sequelize: Sequelize) {
     { sequelize, tableName: 'receipts', timestamps: false },
   );
 
-  /** A receipt's commodities (spec "Commodity"), in the provider's order. */
+  /** A receipt's commodities (the provider's `commodities`, docs/provider-api.md §2), in the provider's order. */
   class PackageRecord extends Model<InferAttributes<PackageRecord>, InferCreationAttributes<PackageRecord>> {
     declare id: CreationOptional<number>;
     declare receiptId: number;

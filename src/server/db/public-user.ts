@@ -1,4 +1,4 @@
-/** A user row as the API shows it (spec section 3 "User"): never the password hash. */
+/** A user row as the API shows it: never the password hash. */
 import { isLocale } from '~/shared/locale';
 import type { PublicUser, SessionUser } from '~/shared/validation';
 import type { User } from './models';

@@ -1,4 +1,4 @@
-/** Reading request input through the shared schemas: a bad payload is a 4xx with the spec's message. */
+/** Reading request input through the shared schemas: a bad payload is a 4xx with the schema's message. */
 import type { APIContext } from 'astro';
 import { LRUCache } from 'lru-cache';
 import type * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 /**
- * The uploaded background (cover, centred, fixed) and the card opacity (spec "Shell") as one <style>
+ * The uploaded background (cover, centred, fixed) and the card opacity as one <style>
  * element on every page (BareLayout.astro). The CSP allows no style attribute, and Astro fixes
  * a page's policy before its layout renders: the middleware adds this element's hash to the policy.
  */

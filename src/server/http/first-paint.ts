@@ -1,5 +1,5 @@
 /**
- * First paint from the HTML alone (design.md "Budgets"): the first page a browser gets from this build
+ * First paint from the HTML alone (README.md "First paint on slow links"): the first page a browser gets from this build
  * carries the rules its own markup uses in a <style> instead of the stylesheet link, so it paints
  * without another request and downloads no rule it does not use. A cookie naming the stylesheet says a
  * page was shown: the next pages link the stylesheet as usual, the first of them downloads it, and the

@@ -1,4 +1,4 @@
-/** Answering with a stored logo or background (design.md "Serving"). */
+/** Answering with a stored logo or background: its stored type, never sniffed; cached for a year under the current upload's URL. */
 import { m } from '~/paraglide/messages.js';
 import type { BrandingImageKind } from '../db/models';
 import type { ImageFile } from '../services/branding';

@@ -1,4 +1,4 @@
-/** The response envelope of design.md, and the one place an error becomes an answer. */
+/** The API's response envelope ({ success, data } or { success: false, message, errorType }), and the one place an error becomes an answer. */
 import type { APIContext } from 'astro';
 import { LRUCache } from 'lru-cache';
 import { EncodedJson, EncodingChooser } from './encoded-json';
@@ -35,7 +35,7 @@ export function ok<T>(data: T, init: { status?: number; message?: string; meta?:
 const MAX_FORMS_PER_PAGE = 4;
 
 /**
- * A paged list (spec "Receipt list response"): pagination and meta sit beside data. A page from the
+ * A paged list (the receipt list's answer): pagination and meta sit beside data. A page from the
  * response cache keeps its data object, so sending it again reuses the JSON and compression of the
  * last time it went out with the same meta.
  */

@@ -3,13 +3,12 @@
  * and closing a session for a request, shared by the JSON API and the plain form posts.
  */
 import type { APIContext, AstroCookies } from 'astro';
+import { SESSION_COOKIE } from '~/shared/constants';
 import { USER_MARKER_COOKIE } from '~/shared/offline-cache';
 import type { LoginPayload, SessionUser } from '~/shared/validation';
 import type { Config } from '../config';
 import { signInUser } from '../services/auth';
 import { endSession } from '../services/sessions';
-
-const SESSION_COOKIE = 'portal_session';
 
 type RequestContext = Pick<APIContext, 'cookies' | 'locals'>;
 type CookieConfig = Pick<Config, 'isHttps' | 'sessionMaxHours'>;

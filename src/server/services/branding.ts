@@ -1,5 +1,5 @@
 /**
- * Logo, background image and card opacity (spec "Logo Management", "Background Management"). Every
+ * Logo, background image and card opacity. Every
  * page reads them, so they are kept in memory, reloaded after each write of this process and read
  * again at most once a second for the writes of other processes on the database: a page view costs
  * no query. The files live in UPLOADS_DIR, which every process serving the portal shares.

@@ -1,5 +1,5 @@
 /**
- * Login rate limit (design.md): LOGIN_MAX_ATTEMPTS failures for one username from one client address
+ * Login rate limit (settings in README.md "Configuration"): LOGIN_MAX_ATTEMPTS failures for one username from one client address
  * inside LOGIN_WINDOW_SECONDS (counted from the first of them) lock that pair until the window ends.
  * A looser cap per address stops one client from spraying many usernames.
  *

@@ -1,4 +1,4 @@
-/** Dashboard statistics over the mirror, in the viewer's scope (spec "Dashboard statistics"). */
+/** Dashboard statistics over the mirror, in the viewer's scope (GET /api/receipts/stats). */
 import { QueryTypes } from 'sequelize';
 import type { DashboardStats, RankedName } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';

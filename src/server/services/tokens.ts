@@ -1,5 +1,5 @@
 /**
- * The admin's side of the provider connection (spec "Token Management"): what is known about the
+ * The admin's side of the provider connection (the Token Management screen): what is known about the
  * stored tokens, manual entry, refresh now, clear, and the OAuth2 authorization code flow with PKCE.
  * No answer of this module carries a token value or the PKCE verifier.
  */
@@ -143,7 +143,7 @@ function jwtExpiry(token: string): Date | null {
   }
 }
 
-/** Spec section 5 "Manual token update"; the payload is already parsed with tokenUpdateSchema. */
+/** Manual token update (POST /api/tokens/update); the payload is already parsed with tokenUpdateSchema. */
 export async function updateTokensManually(deps: TokenDeps, input: TokenUpdateInput): Promise<TokenStatus> {
   const { accessToken, refreshToken, refreshTokenExpirySeconds } = input;
   await deps.tokenStore.save(

@@ -1,4 +1,4 @@
-/** Consignee import and assignment: every /api/consignees call of spec section 7, as admin and as everyone else. */
+/** Consignee import and assignment: every /api/consignees call, as admin and as everyone else. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient } from '../../support/api-client';

@@ -1,5 +1,5 @@
 /**
- * GET /api/receipts/export.csv (issue 13): every receipt the list's filters match in the caller's
+ * GET /api/receipts/export.csv: every receipt the list's filters match in the caller's
  * scope, in the list's order, as a UTF-8 CSV download a spreadsheet opens safely. The sandbox has more
  * receipts than one export batch, so a full export is written in several.
  */

@@ -131,7 +131,7 @@ describe('the live package look-up in a viewer’s scope', () => {
     expect(response.body.data.every((scan: any) => scan.tracking_number.toUpperCase() === trackingNumber.toUpperCase())).toBe(true);
   });
 
-  it('when the look-up number is too short, then 400 with the spec message', async () => {
+  it('when the look-up number is too short, then 400 with the exact message', async () => {
     expectError(await demo.get('/api/package-tracker/search?trackingNumber=1Z999'), 400, 'VALIDATION_ERROR', 'Tracking number must be at least 8 characters');
     expectError(await demo.get('/api/package-tracker/search'), 400, 'VALIDATION_ERROR', 'Tracking number must be at least 8 characters');
   });

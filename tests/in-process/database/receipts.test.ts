@@ -52,7 +52,7 @@ function bySortKey(sortBy: SortKey) {
 }
 
 describe('list', () => {
-  it('when the list is asked for without parameters, then it answers page 1 of 20, newest received first, in the spec shape', async () => {
+  it('when the list is asked for without parameters, then it answers page 1 of 20, newest received first, as data, pagination and meta', async () => {
     const response = await admin.get('/api/receipts');
     expect(response.status).toBe(200);
     const { data, pagination, meta } = response.body;
@@ -217,7 +217,7 @@ describe('search and tracking numbers', () => {
     expect(found.map((row) => row.id).sort()).toEqual(expected.map((row) => row.id).sort());
   });
 
-  it('when the tracking number is shorter than 8 characters, then 400 with the spec message', async () => {
+  it('when the tracking number is shorter than 8 characters, then 400 with the exact message', async () => {
     expectError(await admin.get('/api/receipts?trackingNumber=1Z99999'), 400, 'VALIDATION_ERROR', 'Tracking number must be at least 8 characters');
   });
 

@@ -131,7 +131,7 @@ describe('change password', () => {
     ['a new password of 129 characters', { currentPassword: ADMIN_PASSWORD, newPassword: 'n'.repeat(129) }, 'New password must not exceed 128 characters'],
     ['a current password of 5 characters', { currentPassword: '12345', newPassword: 'another-secret' }, 'Current password is required'],
     ['no current password', { newPassword: 'another-secret' }, 'Current password is required'],
-  ])('when the payload has %s, then 400 with the spec message', async (_case, payload, message) => {
+  ])('when the payload has %s, then 400 with the exact message', async (_case, payload, message) => {
     expectError(await admin.post('/api/auth/change-password', payload), 400, 'VALIDATION_ERROR', message);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Status e-mails (issue 13, part 2) through a real SMTP server: the opt-in, one digest per customer per
+ * Status e-mails through a real SMTP server: the opt-in, one digest per customer per
  * sync in their language, the one-click unsubscribe, and delivery that never holds up a sync.
  */
 import type { ParsedMail } from 'mailparser';

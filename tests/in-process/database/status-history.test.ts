@@ -1,5 +1,5 @@
 /**
- * Status history (issue 13, part 1): the mirror records every status it sees a receipt take, and
+ * Status history: the mirror records every status it sees a receipt take, and
  * GET /api/receipts/{id} answers it oldest first, in the caller's scope.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Provider tokens (spec "Token Management", sections 3, 5, 7): GET /api/tokens/status|info|oauth/config,
+ * Provider tokens: GET /api/tokens/status|info|oauth/config,
  * POST /api/tokens/update|refresh|oauth/authorize, DELETE /api/tokens/clear and the OAuth2 callback
  * page, driven over real HTTP against the portal's sandbox provider.
  */
@@ -163,7 +163,7 @@ describe('access', () => {
 });
 
 describe('status, info and OAuth2 config', () => {
-  it('when the portal has connected itself to the sandbox, then the status has every spec field and says valid', async () => {
+  it('when the portal has connected itself to the sandbox, then the status has every TokenStatus field and says valid', async () => {
     const data = await status();
     expect(Object.keys(data).sort()).toEqual(STATUS_FIELDS);
     expect(data).toMatchObject({

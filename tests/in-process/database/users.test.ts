@@ -37,7 +37,7 @@ async function listUsers(client = admin): Promise<Array<Record<string, any>>> {
 const byUsername = (users: Array<Record<string, any>>, username: string) => users.find((user) => user.username === username);
 
 describe('list', () => {
-  it('when the admin lists users, then every user has exactly the spec fields and no secret', async () => {
+  it('when the admin lists users, then every user has exactly the public User fields and no secret', async () => {
     const response = await admin.get('/api/auth/users');
     expect(response.status).toBe(200);
     expect(response.body.success).toBe(true);
@@ -120,7 +120,7 @@ describe('create', () => {
     ['an empty password', { username: 'goodname', password: '' }, 'password', 'Password is required'],
     ['a password of 5 characters', { username: 'goodname', password: '12345' }, 'password', 'Password must be at least 6 characters'],
     ['an unknown role', { username: 'goodname', password: 'secret1', role: 'superuser' }, 'role', 'Role must be admin, admin-viewer or viewer'],
-  ])('when the new user has %s, then 400 VALIDATION_ERROR with the spec message and nothing is written', async (_case, payload, field, message) => {
+  ])('when the new user has %s, then 400 VALIDATION_ERROR with the exact message and nothing is written', async (_case, payload, field, message) => {
     const before = await listUsers();
     const response = await admin.post('/api/auth/users', payload);
     expectError(response, 400, 'VALIDATION_ERROR', message);
@@ -220,7 +220,7 @@ describe('reset password', () => {
   it.each([
     ['a password of 5 characters', { newPassword: '12345' }, 'Password must be at least 6 characters long'],
     ['no password', {}, 'Password must be at least 6 characters long'],
-  ])('when the new password is %s, then 400 with the spec message and the old password still works', async (_case, payload, message) => {
+  ])('when the new password is %s, then 400 with the exact message and the old password still works', async (_case, payload, message) => {
     const response = await admin.put(`/api/auth/users/${target.id}/reset-password`, payload);
     expectError(response, 400, 'VALIDATION_ERROR', message);
     expect(response.body.details).toContainEqual({ field: 'newPassword', message });
