@@ -160,6 +160,16 @@ describe('loadConfig numbers', () => {
     },
   );
 
+  it('when PASSWORD_HASH_COST is not set, then bcrypt works at cost 12; the tests may lower it to 4, and 15 is the most', () => {
+    expect(load({}).passwordHashCost).toBe(12);
+    expect(load({ PASSWORD_HASH_COST: '4' }).passwordHashCost).toBe(4);
+    expect(load({ PASSWORD_HASH_COST: '15' }).passwordHashCost).toBe(15);
+  });
+
+  it.each(['3', '16', '0', 'twelve', '12.5'])('when PASSWORD_HASH_COST is %j, then loading throws naming it', (value) => {
+    expect(() => load({ PASSWORD_HASH_COST: value })).toThrow('PASSWORD_HASH_COST');
+  });
+
   it.each([
     ['PROVIDER', 'magic'],
     ['PUBLIC_URL', 'not a url'],
