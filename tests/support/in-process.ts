@@ -27,7 +27,7 @@ import { onRequest } from '~/middleware';
 import type { Clock } from '~/server/clock';
 import { loadConfig } from '~/server/config';
 import { createPortal, type Portal } from '~/server/portal';
-import { ADMIN_PASSWORD } from './portal';
+import { testPortalEnv } from './portal';
 import { createTestDatabase, dropTestDatabase } from './test-database';
 
 type EndpointModule = Record<string, APIRoute>;
@@ -253,20 +253,7 @@ export async function startInProcessPortal(env: Record<string, string> = {}, opt
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  const config = loadConfig(
-    {
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATABASE_URL: databaseUrl,
-      UPLOADS_DIR: path.join(dir, 'uploads'),
-      ADMIN_PASSWORD,
-      DEMO_USERS: 'false',
-      PASSWORD_HASH_COST: '4',
-      ...env,
-    },
-    dir,
-  );
+  const config = loadConfig({ ...testPortalEnv({ dir, databaseUrl, port }), ...env }, dir);
   const clock = new TestClock();
   const releaseConsole = captureConsole(lines);
   portal = createPortal(config, { clock, background: options.background ?? true });

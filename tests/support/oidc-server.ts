@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ProviderConsignee, ProviderReceipt } from '../../src/server/provider/contract.ts';
 import Provider, { errors, type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 
 export const OIDC_CLIENT_ID = 'freight-portal';
@@ -28,33 +29,9 @@ export interface OidcServerOptions {
   data?: OidcData;
 }
 
-export interface OidcConsignee {
-  id: number;
-  name: string;
-}
-
-/** A receipt as docs/provider-api.md describes it (the fields the portal reads). */
-export interface OidcReceipt {
-  id: number;
-  number: string;
-  receivedDate: string;
-  shipperName: string;
-  consigneeId: number;
-  consigneeName: string;
-  pieces: number;
-  totalWeightValue: number;
-  totalVolumeValue: number;
-  destination: string;
-  status: string;
-  modeOfTransportation: string;
-  origin: { name: string };
-  commodities: Array<{ description: string; trackingNumber: string; pieces: number; totalWeightValue: number; totalVolumeValue: number }>;
-  updatedAt: string;
-}
-
 export interface OidcData {
-  consignees: OidcConsignee[];
-  receipts: OidcReceipt[];
+  consignees: ProviderConsignee[];
+  receipts: ProviderReceipt[];
 }
 
 export interface OidcCounts {
@@ -77,7 +54,7 @@ export interface OidcServer {
   /** The server's administrator revokes every refresh token; resolves with how many were live. */
   revokeRefreshTokens(): number;
   /** New versions of these receipts (or new receipts): the next incremental sync receives them. */
-  changeReceipts(receipts: OidcReceipt[]): void;
+  changeReceipts(receipts: ProviderReceipt[]): void;
   stop(): Promise<void>;
 }
 
@@ -130,7 +107,7 @@ const CONSIGNEES = [
 ];
 
 /** Six receipts, changed in this order. */
-const RECEIPTS: OidcReceipt[] = Array.from({ length: 6 }, (_, index) => {
+const RECEIPTS: ProviderReceipt[] = Array.from({ length: 6 }, (_, index) => {
   const consignee = CONSIGNEES[index % CONSIGNEES.length]!;
   const day = String(index + 1).padStart(2, '0');
   return {
@@ -300,7 +277,7 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     if (path === '/v1/package-scans') {
       const trackingNumber = url.searchParams.get('trackingNumber');
       if (!trackingNumber) return send(res, 400, { error: 'invalid_request', error_description: 'trackingNumber is required' });
-      const receipt = latest().find((candidate) => candidate.commodities[0]?.trackingNumber.toLowerCase() === trackingNumber.toLowerCase());
+      const receipt = latest().find((candidate) => candidate.commodities[0]?.trackingNumber?.toLowerCase() === trackingNumber.toLowerCase());
       const scans = receipt
         ? [{ id: receipt.id, arrival_id: 1, tracking_number: receipt.commodities[0]!.trackingNumber, scanned_at: receipt.receivedDate, carrier: 'UPS' }]
         : [];
@@ -342,7 +319,7 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
       issueRefreshTokens = issue;
     },
     revokeRefreshTokens,
-    changeReceipts(receipts: OidcReceipt[]) {
+    changeReceipts(receipts: ProviderReceipt[]) {
       changes.push(...receipts);
     },
     stop: () =>

@@ -89,6 +89,21 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
 
 class PortTakenError extends Error {}
 
+/** What every test portal runs with, spawned or in-process: its own address, database and uploads, a known admin password. */
+export function testPortalEnv({ dir, databaseUrl, port }: { dir: string; databaseUrl: string; port: number }): Record<string, string> {
+  return {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: databaseUrl,
+    UPLOADS_DIR: path.join(dir, 'uploads'),
+    ADMIN_PASSWORD,
+    DEMO_USERS: 'false',
+    // bcrypt's lowest cost keeps the tests fast; the tests of the cost itself, and the benchmark, set 12.
+    PASSWORD_HASH_COST: '4',
+  };
+}
+
 interface SpawnOptions {
   dir: string;
   databaseUrl: string;
@@ -101,19 +116,7 @@ async function spawnPortal(env: Record<string, string>, { dir, databaseUrl, port
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server.mjs'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATABASE_URL: databaseUrl,
-      UPLOADS_DIR: path.join(dir, 'uploads'),
-      ADMIN_PASSWORD,
-      DEMO_USERS: 'false',
-      // bcrypt's lowest cost keeps the tests fast; the tests of the cost itself, and the benchmark, set 12.
-      PASSWORD_HASH_COST: '4',
-      ...env,
-    },
+    env: { ...process.env, ...testPortalEnv({ dir, databaseUrl, port }), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));

@@ -12,7 +12,8 @@ import { LIST_SORT_KEYS } from '~/shared/constants';
 import type { ApiClient } from '../../support/api-client';
 import { assignConsignees, createUser, signIn, signedInAdmin } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
-import { OIDC_CLIENT_ID, startOidcServer, type OidcData, type OidcReceipt, type OidcServer } from '../../support/oidc-server';
+import type { ProviderReceipt } from '~/server/provider/contract';
+import { OIDC_CLIENT_ID, startOidcServer, type OidcData, type OidcServer } from '../../support/oidc-server';
 import { connectAtServer } from '../../support/oidc-steps';
 import { freePort } from '../../support/portal';
 
@@ -42,7 +43,7 @@ function receiptOf(id: number, consigneeNames: string[]) {
       receivedDate: fc.option(fc.constantFrom(...DATES), { freq: 6, nil: '' }),
       trackingNumbers: fc.array(fc.array(fc.constantFrom(...TRACKING_CHARACTERS), { minLength: 10, maxLength: 14 }), { maxLength: 3 }),
     })
-    .map((fields): OidcReceipt => ({
+    .map((fields): ProviderReceipt => ({
       id,
       number: fields.number,
       receivedDate: fields.receivedDate,
@@ -98,7 +99,7 @@ interface ListQuery {
 }
 
 /** Searches of one, two and three or more characters: cut from the receipts' own texts (in any case), or made up. */
-function queryOf(receipts: () => OidcReceipt[], users: number) {
+function queryOf(receipts: () => ProviderReceipt[], users: number) {
   const cut = (text: string, start: number, length: number) =>
     [...text]
       .slice(start % Math.max(1, [...text].length))
@@ -121,7 +122,7 @@ function queryOf(receipts: () => OidcReceipt[], users: number) {
     .record({ receipt: fc.nat(), start: fc.nat({ max: 4 }), spaced: fc.boolean(), lower: fc.boolean() })
     .map(({ receipt, start, spaced, lower }) => {
       const withTracking = receipts().filter((candidate) => candidate.commodities.length > 0);
-      const whole = withTracking[receipt % withTracking.length]!.commodities[0]!.trackingNumber;
+      const whole = withTracking[receipt % withTracking.length]!.commodities[0]!.trackingNumber!;
       // At least the 8 characters the API asks for.
       const begin = start % (whole.length - 7);
       const tracking = whole.slice(begin, begin + 8 + (start % 2));
