@@ -12,7 +12,7 @@ import zlib from 'node:zlib';
 import { freePort, startPortal, testPostgresUrl, ADMIN_PASSWORD } from '../tests/support/portal.ts';
 import { startSmtpServer } from '../tests/support/smtp-server.ts';
 import { lighthouseFigures } from './lighthouse-figures.mjs';
-import { pageWeights } from './page-weights.mjs';
+import { brandedLoginWeights, pageWeights } from './page-weights.mjs';
 
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS || 100_000);
 const CONCURRENCY = 10;
@@ -70,6 +70,8 @@ try {
 
   console.log('\nPage weight, first visit as a customer (compressed bytes on the wire, the service worker included), in English and in Dutch:');
   await pageWeights(portal.url, customer);
+  console.log('\nUploaded images, first visit to /login (compressed bytes on the wire):');
+  await brandedLoginWeights(portal.url, admin);
 
   console.log('\nLighthouse, first visit, simulated Regular 3G (300 ms round trips, 700 kbit/s, 4x CPU slowdown):');
   await lighthouseFigures(portal.url, customer);

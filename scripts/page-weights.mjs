@@ -136,10 +136,56 @@ async function mapWeight(browser, baseUrl, cookie) {
   return weight;
 }
 
+/**
+ * A first visit to /login once an admin has uploaded a 2 MB, 3000 × 2000 camera photo as the background
+ * and a 900 × 900 logo, on a phone (390 × 844 at 2×) and a desktop (1280 × 900): every byte on the wire,
+ * and the background's and the logo's share. Puts the portal back without them afterwards.
+ */
+export async function brandedLoginWeights(baseUrl, adminCookie) {
+  const { cameraPhoto } = await import('../tests/support/images.ts');
+  const upload = async (kind, name, type, bytes) => {
+    const form = new FormData();
+    form.append(kind, new Blob([bytes], { type }), name);
+    const response = await fetch(`${baseUrl}/api/${kind}/upload`, { method: 'POST', headers: { Cookie: adminCookie, Origin: baseUrl }, body: form });
+    if (!response.ok) throw new Error(`${kind} upload: ${response.status} ${await response.text()}`);
+  };
+  const photo = await cameraPhoto({ width: 3000, height: 2000 });
+  await upload('background', 'IMG_2041.JPG', 'image/jpeg', photo);
+  await upload('logo', 'logo.png', 'image/png', await cameraPhoto({ width: 900, height: 900 }));
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  try {
+    for (const [label, screen, budget] of [
+      ['phone 390×844 at 2×', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }, 150],
+      ['desktop 1280×900', { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 }, 350],
+    ]) {
+      const context = await browser.newContext(screen);
+      const responses = [];
+      context.on('requestfinished', (request) => {
+        responses.push(request.sizes().then((size) => ({ url: request.url(), bytes: size.responseBodySize + size.responseHeadersSize })));
+      });
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' });
+      const all = await Promise.all(responses);
+      await context.close();
+      const sum = (pattern) => all.filter(({ url }) => pattern.test(url)).reduce((total, { bytes }) => total + bytes, 0);
+      console.log(
+        `  /login with a ${kb(photo.length)} photo as the background, ${label}: ${kb(sum(/./))} of ${budget} KB` +
+          ` (background ${kb(sum(/\/api\/background\/image/))}, logo ${kb(sum(/\/api\/logo\/image/))} of 15 KB)`,
+      );
+    }
+  } finally {
+    await browser.close();
+    for (const kind of ['background', 'logo'])
+      await fetch(`${baseUrl}/api/${kind}/current`, { method: 'DELETE', headers: { Cookie: adminCookie, Origin: baseUrl } });
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { withSmallPortal } = await import('./small-portal.mjs');
-  await withSmallPortal(async (url, session, receipts) => {
+  await withSmallPortal(async (url, session, receipts, admin) => {
     console.log(`Page weight, first visit as a customer (compressed bytes on the wire), ${receipts}-receipt sandbox:`);
     await pageWeights(url, session);
+    console.log('Uploaded images, first visit to /login (compressed bytes on the wire):');
+    await brandedLoginWeights(url, admin);
   });
 }

@@ -173,6 +173,8 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
         await db.oneStartAtATime(async () => {
           await migrateDatabase(db.sequelize);
           await ensureFirstAdmin(parts);
+          // Once, for a logo or background uploaded before pages were sent their sizes.
+          await parts.branding.makeMissingVariants();
         });
         await passwords.prepareDecoy();
         await keepHouse();

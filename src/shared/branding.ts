@@ -77,10 +77,25 @@ export const opacityPayloadSchema = z.object({
 });
 export type OpacityPayload = z.output<typeof opacityPayloadSchema>;
 
+/** The logo's displayed sizes in CSS pixels (a square box): the top bar's and the sign-in page's. */
+export const LOGO_DISPLAY_SIZES = { topBar: 32, signIn: 56 } as const;
+export type LogoPlace = keyof typeof LOGO_DISPLAY_SIZES;
+/** The home-screen icon's sizes a phone asks the web app manifest for. */
+export const HOME_SCREEN_ICON_SIZES = [192, 512] as const;
+
+/**
+ * The widths made of a background: a phone's screen at 1× and at 2× (390 px × 2), a laptop's, a large
+ * screen's. Pages pick one by the screen's width and pixel density (src/server/http/branding-style.ts).
+ */
+export const BACKGROUND_WIDTHS = [640, 800, 1280, 1920] as const;
+
 /** GET /api/logo/info; dates are ISO strings. */
 export interface LogoInfo {
   hasLogo: boolean;
+  /** The logo as pages show it (a variant sized for the sign-in page at 2×), never the original. */
   logoPath: string | null;
+  /** The upload as it came, for the admin to download. */
+  originalPath: string | null;
   originalName: string | null;
   size: number | null;
   uploadedAt: string | null;
@@ -89,7 +104,10 @@ export interface LogoInfo {
 /** GET /api/background/info. */
 export interface BackgroundInfo {
   hasBackground: boolean;
+  /** The background as pages show it on a laptop (a variant), never the original. */
   backgroundPath: string | null;
+  /** The upload as it came, for the admin to download. */
+  originalPath: string | null;
   originalName: string | null;
   size: number | null;
   uploadedAt: string | null;

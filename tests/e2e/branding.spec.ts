@@ -5,15 +5,17 @@
  */
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { ADMIN_AREA_URL } from '../support/e2e-env';
-import { HTML_AS_PNG_FILE, TEXT_FILE, pngImage } from '../support/images';
+import { HTML_AS_PNG_FILE, TEXT_FILE, cameraPhoto, pngImage } from '../support/images';
 import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL });
 // One after another: each changes what the others look at.
 test.describe.configure({ mode: 'serial' });
 
-const LOGO_IMAGE = /^\/api\/logo\/image\?v=\d+$/;
-const BACKGROUND_IMAGE = /url\("http:\/\/127\.0\.0\.1:\d+\/api\/background\/image\?v=\d+"\)/;
+/** One of the logo's sizes (never the upload): WebP as the screen shows it after an upload, else the page's fallback format. */
+const LOGO_IMAGE = /^\/api\/logo\/image\/\d+\.(webp|png)\?v=\d+$/;
+/** One of the background's widths (never the upload), in AVIF as the server's CSS offers it first, or WebP as the screen sets it after an upload. */
+const BACKGROUND_IMAGE = /"http:\/\/127\.0\.0\.1:\d+\/api\/background\/image\/\d+\.(avif|webp)\?v=\d+"/;
 
 /** Every console error the Content Security Policy raised on a page: there must be none. */
 function recordCspViolations(page: Page): string[] {
@@ -199,4 +201,94 @@ test('files that are not accepted images are refused with their exact messages, 
   await page.getByLabel('Click to upload background image').setInputFiles({ name: TEXT_FILE.name, mimeType: TEXT_FILE.type, buffer: TEXT_FILE.bytes });
   await expect(page.getByRole('alert')).toHaveText('Please select a valid image file');
   await expect(page.getByText('No background image', { exact: true })).toBeVisible();
+});
+
+/** Every response of a first visit to /login on this screen, as compressed bytes on the wire (headers included), by URL. */
+async function firstVisitOfLogin(browser: Browser, screen: { width: number; height: number; deviceScaleFactor: number; isMobile: boolean }) {
+  const { width, height, ...device } = screen;
+  const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: { width, height }, ...device, hasTouch: device.isMobile });
+  const page = await context.newPage();
+  const sizes: Array<Promise<[string, number]>> = [];
+  page.on('requestfinished', (request) => {
+    sizes.push(request.sizes().then((size) => [request.url(), size.responseBodySize + size.responseHeadersSize]));
+  });
+  await page.goto('/login');
+  // The background is a CSS image: it is fetched once the page is laid out, and counts like the rest.
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/api/background/image/'))))
+    .toBe(true);
+  await page.waitForLoadState('networkidle');
+  const responses = await Promise.all(sizes);
+  await context.close();
+  const total = responses.reduce((sum, [, bytes]) => sum + bytes, 0);
+  const of = (pattern: RegExp) => responses.filter(([url]) => pattern.test(url));
+  return { total, background: of(/\/api\/background\/image\//), logo: of(/\/api\/logo\/image\//), urls: responses.map(([url]) => url) };
+}
+
+const KB = 1024;
+
+test('with a 2 MB camera photo as the background, a first visit to /login stays within 150 KB on a phone and 350 KB on a desktop, the logo within 15 KB', async ({
+  page,
+  browser,
+}) => {
+  const headers = { Origin: ADMIN_AREA_URL };
+  const photo = await cameraPhoto({ width: 3000, height: 2000 });
+  expect(photo.length).toBeGreaterThan(1.8 * 1024 * KB);
+  try {
+    const background = await page.request.post('/api/background/upload', {
+      headers,
+      multipart: { background: { name: 'IMG_2041.JPG', mimeType: 'image/jpeg', buffer: photo } },
+    });
+    expect(background.status(), await background.text()).toBe(200);
+    // A 900 × 900 logo of some 200 KB, as an admin might upload one.
+    const logo = await page.request.post('/api/logo/upload', {
+      headers,
+      multipart: { logo: { name: 'logo.png', mimeType: 'image/png', buffer: await cameraPhoto({ width: 900, height: 900 }) } },
+    });
+    expect(logo.status(), await logo.text()).toBe(200);
+
+    const phone = await firstVisitOfLogin(browser, { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true });
+    expect(phone.background.map(([url]) => new URL(url).pathname)).toEqual(['/api/background/image/800.avif']);
+    expect(phone.total, phone.urls.join('\n')).toBeLessThanOrEqual(150 * KB);
+    expect(phone.logo.map(([url]) => new URL(url).pathname)).toEqual(['/api/logo/image/112.webp']);
+    expect(phone.logo[0]![1]).toBeLessThanOrEqual(15 * KB);
+
+    const desktop = await firstVisitOfLogin(browser, { width: 1280, height: 900, deviceScaleFactor: 1, isMobile: false });
+    expect(desktop.background.map(([url]) => new URL(url).pathname)).toEqual(['/api/background/image/1280.avif']);
+    expect(desktop.total, desktop.urls.join('\n')).toBeLessThanOrEqual(350 * KB);
+    expect(desktop.logo[0]![1]).toBeLessThanOrEqual(15 * KB);
+    for (const visit of [phone, desktop]) expect(visit.urls.some((url) => /\/api\/(logo|background)\/image\?/.test(url))).toBe(false);
+  } finally {
+    await restoreDefaults(page.request, 'background');
+    await restoreDefaults(page.request, 'logo');
+  }
+});
+
+test('while the background photo is still on its way, the sign-in card is already painted and readable', async ({ page, browser }) => {
+  const upload = await page.request.post('/api/background/upload', {
+    headers: { Origin: ADMIN_AREA_URL },
+    multipart: { background: { name: 'harbour.jpg', mimeType: 'image/jpeg', buffer: await cameraPhoto({ width: 1600, height: 1000 }) } },
+  });
+  expect(upload.status(), await upload.text()).toBe(200);
+  const context = await browser.newContext({ baseURL: ADMIN_AREA_URL });
+  try {
+    const visitor = await context.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await visitor.route('**/api/background/image/**', async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await visitor.goto('/login', { waitUntil: 'domcontentloaded' });
+    await expect.poll(() => asked).toBe(true);
+    await expect.poll(() => visitor.evaluate(() => performance.getEntriesByType('paint').some((entry) => entry.name === 'first-contentful-paint'))).toBe(true);
+    await expect(visitor.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(visitor.getByLabel('Username')).toBeVisible();
+    release();
+  } finally {
+    await context.close();
+    await restoreDefaults(page.request, 'background');
+  }
 });

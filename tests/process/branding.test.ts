@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GIF_IMAGE, HTML_AS_PNG_FILE, JPEG_IMAGE, SVG_FILE, TEXT_FILE, WEBP_IMAGE, pngFile, pngImage, type UploadFile } from '../support/images';
+import { GIF_IMAGE, HTML_AS_PNG_FILE, JPEG_IMAGE, SVG_FILE, TEXT_FILE, WEBP_IMAGE, pngFile, pngImage } from '../support/images';
+import { backgroundUrlsOf, fetchImage, uploadImage } from '../support/branding-steps';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient, type ApiResponse } from '../support/api-client';
 import { createUser, expectError, signIn, signedInAdmin } from '../support/api-steps';
@@ -36,37 +37,19 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-interface UploadOptions {
-  /** Sent without Content-Length (chunked), so that only the limit while streaming can stop it. */
-  chunked?: boolean;
-  /** More parts after the file. */
-  extra?: Array<{ field: string; file: UploadFile }>;
-  origin?: string;
-}
+const upload = uploadImage;
 
-/** A multipart upload the way a browser's FormData sends it, with the client's session. */
-async function upload(client: ApiClient, kind: 'logo' | 'background', file: UploadFile | null, options: UploadOptions = {}): Promise<ApiResponse> {
-  const form = new FormData();
-  const blobOf = ({ bytes, type }: UploadFile) => new Blob([new Uint8Array(bytes)], { type });
-  if (file) form.append(kind, blobOf(file), file.name);
-  else form.append('note', 'no file here');
-  for (const part of options.extra ?? []) form.append(part.field, blobOf(part.file), part.file.name);
-  const encoded = new Response(form);
-  const headers: Record<string, string> = { Origin: options.origin ?? portal.url, 'Content-Type': encoded.headers.get('content-type')! };
-  if (client.cookie) headers.Cookie = client.cookie;
-  const body = options.chunked ? encoded.body! : Buffer.from(await encoded.arrayBuffer());
-  const response = await fetch(`${portal.url}/api/${kind}/upload`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
-
-async function fetchImage(url: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const response = await fetch(`${portal.url}${url}`);
-  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
-}
+/** An image as `client` gets it; by default as someone not signed in, as the sign-in page's visitor. */
+const fetchAs = (url: string, client: ApiClient = new ApiClient(portal)) => fetchImage(client, url);
 
 /** What is in UPLOADS_DIR, temporary files included. */
 async function storedFiles(): Promise<string[]> {
   return (await readdir(path.join(portal.dir, 'uploads')).catch(() => [] as string[])).sort();
+}
+
+/** The uploads as they came: the files that are not variants (`<name>-<width>.<extension>`). */
+async function originals(): Promise<string[]> {
+  return (await storedFiles()).filter((file) => !/-\d+\.\w+$/.test(file));
 }
 
 async function info(kind: 'logo' | 'background'): Promise<Record<string, any>> {
@@ -79,7 +62,7 @@ async function info(kind: 'logo' | 'background'): Promise<Record<string, any>> {
 async function brandingStyleOf(client: ApiClient, page: string): Promise<{ css: string | null; allowed: boolean }> {
   const response = await client.get(page);
   expect(response.status).toBe(200);
-  const css = /<style>(:root\{--card-opacity[^<]*|body\{background-image[^<]*)<\/style>/.exec(response.body)?.[1] ?? null;
+  const css = /<style>((?::root|body)\{[^<]*)<\/style>/.exec(response.body)?.[1] ?? null;
   const policy = response.headers.get('content-security-policy') ?? '';
   const styleSources = /(?:^|;)\s*style-src ([^;]*)/.exec(policy)?.[1]?.split(/\s+/) ?? [];
   const hash = css && `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
@@ -109,7 +92,7 @@ describe('who may call', () => {
   );
 
   it('after all those refusals, nothing was stored', async () => {
-    expect(await info('logo')).toEqual({ hasLogo: false, logoPath: null, originalName: null, size: null, uploadedAt: null });
+    expect(await info('logo')).toEqual({ hasLogo: false, logoPath: null, originalPath: null, originalName: null, size: null, uploadedAt: null });
     expect(await info('background')).toMatchObject({ hasBackground: false, opacity: 0.9 });
     expect(await storedFiles()).toEqual([]);
   });
@@ -123,12 +106,13 @@ describe('who may call', () => {
 describe('logo', () => {
   const firstLogo = pngFile('Company Logo.png', { rgb: [200, 30, 30] });
 
-  it('when there is no logo, then the info says so and the image endpoint answers 404', async () => {
-    expect(await info('logo')).toEqual({ hasLogo: false, logoPath: null, originalName: null, size: null, uploadedAt: null });
-    expect((await fetchImage('/api/logo/image')).status).toBe(404);
+  it('when there is no logo, then the info says so and the image endpoints answer 404', async () => {
+    expect(await info('logo')).toEqual({ hasLogo: false, logoPath: null, originalPath: null, originalName: null, size: null, uploadedAt: null });
+    expect((await fetchAs('/api/logo/image', admin)).status).toBe(404);
+    expect((await fetchAs('/api/logo/image/56.webp')).status).toBe(404);
   });
 
-  it('when the admin uploads a PNG, then it is stored under a name of the server and served with its type, nosniff and a long cache', async () => {
+  it('when the admin uploads a PNG, then it is stored under a name of the server, its variant served publicly with its type, nosniff and a long cache', async () => {
     const before = Date.now();
     const response = await upload(admin, 'logo', firstLogo);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -136,24 +120,31 @@ describe('logo', () => {
     const stored = response.body.data;
     expect(stored).toMatchObject({ hasLogo: true, originalName: 'Company Logo.png', size: firstLogo.bytes.length });
     expect(Date.parse(stored.uploadedAt)).toBeGreaterThanOrEqual(before - 1000);
-    expect(stored.logoPath).toBe(`/api/logo/image?v=${Date.parse(stored.uploadedAt)}`);
+    const version = Date.parse(stored.uploadedAt);
+    expect(stored.originalPath).toBe(`/api/logo/image?v=${version}`);
+    // A 4 × 4 logo is smaller than any displayed size: its one variant is its own size.
+    expect(stored.logoPath).toBe(`/api/logo/image/4.webp?v=${version}`);
     expect(await info('logo')).toEqual(stored);
 
-    const files = await storedFiles();
+    const files = await originals();
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^[0-9a-f]{32}\.png$/);
 
     // Public: the sign-in page shows it to people not yet signed in.
-    const image = await fetchImage(stored.logoPath);
+    const image = await fetchAs(stored.logoPath);
     expect(image.status).toBe(200);
-    expect(image.bytes.equals(firstLogo.bytes)).toBe(true);
-    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(image.headers.get('content-type')).toBe('image/webp');
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
     expect(image.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // The upload itself is the admin's: a download, whole.
+    const original = await fetchAs(stored.originalPath, admin);
+    expect(original.bytes.equals(firstLogo.bytes)).toBe(true);
+    expect(original.headers.get('content-type')).toBe('image/png');
+    expect((await fetchAs(stored.originalPath)).status).toBe(401);
   });
 
   it('when the image is asked for under another version than the current one, then it is not cached for good', async () => {
-    const image = await fetchImage('/api/logo/image?v=1');
+    const image = await fetchAs('/api/logo/image/4.webp?v=1');
     expect(image.status).toBe(200);
     expect(image.headers.get('cache-control')).toBe('no-cache');
   });
@@ -187,7 +178,7 @@ describe('logo', () => {
 
       expect(await info('logo')).toEqual(before);
       expect(await storedFiles()).toEqual(filesBefore);
-      const image = await fetchImage(before.logoPath);
+      const image = await fetchAs(before.originalPath, admin);
       expect(image.bytes.equals(firstLogo.bytes)).toBe(true);
     });
   });
@@ -211,18 +202,21 @@ describe('logo', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.data.logoPath).not.toBe(before.logoPath);
 
-    const files = await storedFiles();
+    const files = await originals();
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(new RegExp(`^[0-9a-f]{32}\\.${extension}$`));
-    const image = await fetchImage(response.body.data.logoPath);
+    const image = await fetchAs(response.body.data.originalPath, admin);
     expect(image.bytes.equals(bytes)).toBe(true);
     expect(image.headers.get('content-type')).toBe(type === 'application/octet-stream' ? 'image/png' : type);
+    // Only this upload's variants are left: the old logo's went with it.
+    const stem = files[0]!.replace(/\.\w+$/, '');
+    expect((await storedFiles()).filter((file) => !file.startsWith(stem))).toEqual([]);
   });
 
   it('when a logo is set, then the sign-in page shows it, with the script that falls back to the default icon', async () => {
     const { logoPath } = await info('logo');
     const page = await others.anonymous.get('/login');
-    expect(page.body).toContain(`src="${logoPath}"`);
+    expect(page.body).toContain(`<source type="image/webp" srcset="${logoPath} 1x">`);
     expect(page.body).toContain('data-brand-logo="/logo-default.svg"');
     expect(page.body).toMatch(/<script type="module">[^<]*data-brand-logo[^<]*<\/script>/);
   });
@@ -232,9 +226,9 @@ describe('logo', () => {
     const response = await admin.delete('/api/logo/current');
     expect(response.status).toBe(200);
     expect(response.body.message).toBe('Logo deleted successfully');
-    expect(response.body.data).toEqual({ hasLogo: false, logoPath: null, originalName: null, size: null, uploadedAt: null });
+    expect(response.body.data).toEqual({ hasLogo: false, logoPath: null, originalPath: null, originalName: null, size: null, uploadedAt: null });
     expect(await info('logo')).toEqual(response.body.data);
-    expect((await fetchImage(logoPath)).status).toBe(404);
+    expect((await fetchAs(logoPath)).status).toBe(404);
     expect((await storedFiles()).filter((file) => /\.(png|jpg|gif|webp)$/.test(file))).toEqual([]);
 
     const page = await others.anonymous.get('/login');
@@ -252,7 +246,15 @@ describe('background', () => {
   const firstBackground = pngFile('harbour.png', { width: 16, height: 9, rgb: [10, 80, 120] });
 
   it('when nothing was set, then the info has no background and the default opacity 0.9', async () => {
-    expect(await info('background')).toEqual({ hasBackground: false, backgroundPath: null, originalName: null, size: null, uploadedAt: null, opacity: 0.9 });
+    expect(await info('background')).toEqual({
+      hasBackground: false,
+      backgroundPath: null,
+      originalPath: null,
+      originalName: null,
+      size: null,
+      uploadedAt: null,
+      opacity: 0.9,
+    });
     expect(await brandingStyleOf(others.anonymous, '/login')).toEqual({ css: null, allowed: false });
   });
 
@@ -262,14 +264,15 @@ describe('background', () => {
     expect(response.body.message).toBe('Background uploaded successfully!');
     const stored = response.body.data;
     expect(stored).toMatchObject({ hasBackground: true, originalName: 'harbour.png', size: firstBackground.bytes.length, opacity: 0.9 });
-    expect(stored.backgroundPath).toBe(`/api/background/image?v=${Date.parse(stored.uploadedAt)}`);
+    // A 16 × 9 background is narrower than any width made: its one width, in the three formats.
+    expect(stored.backgroundPath).toBe(`/api/background/image/16.webp?v=${Date.parse(stored.uploadedAt)}`);
     expect(await info('background')).toEqual(stored);
 
-    const image = await fetchImage(stored.backgroundPath);
-    expect(image.bytes.equals(firstBackground.bytes)).toBe(true);
-    expect(image.headers.get('content-type')).toBe('image/png');
+    const image = await fetchAs(stored.backgroundPath);
+    expect(image.headers.get('content-type')).toBe('image/webp');
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
     expect(image.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetchAs(stored.originalPath, admin)).bytes.equals(firstBackground.bytes)).toBe(true);
 
     for (const [client, page] of [
       [others.anonymous, '/login'],
@@ -277,9 +280,9 @@ describe('background', () => {
       [others.viewer, '/receipts'],
     ] as const) {
       const style = await brandingStyleOf(client, page);
-      expect(style.css).toContain(
-        `body{background-image:url("${stored.backgroundPath}");background-position:center;background-size:cover;background-attachment:fixed`,
-      );
+      expect(style.css).toContain('body{background-position:center;background-size:cover;background-attachment:fixed;background-repeat:no-repeat}');
+      const variants = ['avif', 'webp', 'jpg'].map((extension) => stored.backgroundPath.replace('.webp', `.${extension}`));
+      expect(backgroundUrlsOf(`<style>${style.css}</style>`).sort()).toEqual(variants.sort());
       expect(style.allowed).toBe(true);
     }
   });
@@ -287,15 +290,17 @@ describe('background', () => {
   it('when the admin uploads a 1.1 MB PNG (over the logo limit, under 4MB), then it is accepted', async () => {
     const response = await upload(admin, 'background', pngFile('large.png', { size: Math.round(1.1 * MB) }));
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    expect(await storedFiles()).toHaveLength(1);
+    expect(await originals()).toHaveLength(1);
   });
 
   it('when the admin uploads the first background again, then it replaces the large one and the old file is removed', async () => {
     const response = await upload(admin, 'background', firstBackground);
     expect(response.status).toBe(200);
-    const files = await storedFiles();
+    const files = await originals();
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^[0-9a-f]{32}\.png$/);
+    const stem = files[0]!.replace(/\.\w+$/, '');
+    expect((await storedFiles()).filter((file) => !file.startsWith(stem))).toEqual([]);
   });
 
   describe('refused uploads leave the background, its file and the folder as they were', () => {
@@ -322,7 +327,7 @@ describe('background', () => {
 
       expect(await info('background')).toEqual(before);
       expect(await storedFiles()).toEqual(filesBefore);
-      expect((await fetchImage(before.backgroundPath)).bytes.equals(firstBackground.bytes)).toBe(true);
+      expect((await fetchAs(before.originalPath, admin)).bytes.equals(firstBackground.bytes)).toBe(true);
     });
   });
 
@@ -359,7 +364,7 @@ describe('background', () => {
         [others.viewer, '/dashboard'],
       ] as const) {
         const style = await brandingStyleOf(client, page);
-        expect(style.css).toMatch(/^:root\{--card-opacity:0\.35\}body\{background-image/);
+        expect(style.css).toMatch(/^:root\{--card-opacity:0\.35\}body\{background-position/);
         expect(style.allowed).toBe(true);
       }
     });
@@ -371,7 +376,7 @@ describe('background', () => {
     portal = await startPortal({ LOGIN_MAX_ATTEMPTS: '1000' }, { dir: portal.dir });
     admin = await signedInAdmin(portal);
     expect(await info('background')).toEqual(before);
-    expect((await fetchImage(before.backgroundPath)).bytes.equals(firstBackground.bytes)).toBe(true);
+    expect((await fetchAs(before.originalPath, admin)).bytes.equals(firstBackground.bytes)).toBe(true);
     expect((await brandingStyleOf(new ApiClient(portal), '/login')).css).toContain('--card-opacity:0.35');
   });
 
@@ -380,8 +385,16 @@ describe('background', () => {
     const response = await admin.delete('/api/background/current');
     expect(response.status).toBe(200);
     expect(response.body.message).toBe('Background deleted successfully!');
-    expect(response.body.data).toEqual({ hasBackground: false, backgroundPath: null, originalName: null, size: null, uploadedAt: null, opacity: 0.35 });
-    expect((await fetchImage(backgroundPath)).status).toBe(404);
+    expect(response.body.data).toEqual({
+      hasBackground: false,
+      backgroundPath: null,
+      originalPath: null,
+      originalName: null,
+      size: null,
+      uploadedAt: null,
+      opacity: 0.35,
+    });
+    expect((await fetchAs(backgroundPath)).status).toBe(404);
     expect(await storedFiles()).toEqual([]);
     expect(await brandingStyleOf(new ApiClient(portal), '/login')).toEqual({ css: ':root{--card-opacity:0.35}', allowed: true });
     expectError(await admin.delete('/api/background/current'), 404, 'NOT_FOUND', 'No background to delete');

@@ -1,8 +1,10 @@
 /**
  * Real file bytes for the upload tests: small valid JPEG, GIF and WebP images, PNGs built here
- * (optionally padded to an exact size with a text chunk, still valid), and files that only pretend.
+ * (optionally padded to an exact size with a text chunk, still valid), a camera's photo with its EXIF
+ * data, an animated GIF, decompression bombs, and files that only pretend.
  */
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32, createDeflate, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
 
 export interface UploadFile {
   bytes: Buffer;
@@ -76,3 +78,74 @@ export const HTML_AS_PNG_FILE: UploadFile = {
 export const TEXT_FILE: UploadFile = { bytes: Buffer.from('Just some notes, not a picture.\n'), name: 'notes.txt', type: 'text/plain' };
 
 export const pngFile = (name: string, options?: Parameters<typeof pngImage>[0]): UploadFile => ({ bytes: pngImage(options), name, type: 'image/png' });
+
+/**
+ * A photo as a camera writes it: smooth colour with fine grain, JPEG quality 85 (about 2 MB at the
+ * default 3000 × 2000), and EXIF data with the camera's make, a GPS position (its map datum the marker
+ * `WGS-84`) and an orientation (6: the camera was held upright, the pixels lie on their side).
+ */
+export async function cameraPhoto({ width = 3000, height = 2000, orientation = 1 } = {}): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  let seed = 7;
+  const grain = () => ((seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) / 0x7fffffff - 0.5) * 60;
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const index = (y * width + x) * 3;
+      const noise = grain();
+      pixels[index] = Math.max(0, Math.min(255, 120 + 100 * Math.sin(x / 170) + noise));
+      pixels[index + 1] = Math.max(0, Math.min(255, 110 + 90 * Math.cos(y / 130) + noise));
+      pixels[index + 2] = Math.max(0, Math.min(255, 140 + 80 * Math.sin((x + y) / 250) + noise));
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .withMetadata({ orientation })
+    .withExifMerge({ IFD0: { Make: 'Canon', Model: 'EOS R6' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '5/1 49/1 0/1', GPSMapDatum: 'WGS-84' } })
+    .toBuffer();
+}
+
+/** A GIF of two frames (red, then blue), `width` × `height` each. */
+export async function animatedGif(width = 40, height = 20): Promise<Buffer> {
+  const frames = await Promise.all(
+    [
+      { r: 255, g: 0, b: 0 },
+      { r: 0, g: 0, b: 255 },
+    ].map((colour) =>
+      sharp({ create: { width, height, channels: 3, background: colour } })
+        .png()
+        .toBuffer(),
+    ),
+  );
+  return sharp(frames, { join: { animated: true } })
+    .gif()
+    .toBuffer();
+}
+
+/**
+ * A valid PNG of `width` × `height` black pixels. Deflate shrinks rows of zeros about a thousandfold:
+ * 15,000 × 15,000 (225 megapixels, 675 MB to decode) is a file of some 650 KB, a decompression bomb.
+ */
+export async function largePng(width: number, height: number): Promise<Buffer> {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const deflate = createDeflate({ level: 9 });
+  const compressed: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => compressed.push(chunk));
+  const ended = new Promise((resolve) => deflate.on('end', resolve));
+  const row = Buffer.alloc(1 + width * 3);
+  for (let y = 0; y < height; y += 1) {
+    if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await ended;
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', Buffer.concat(compressed)), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A PNG whose header is sound and whose pixel data is not: its format is detected, its pixels cannot be decoded. */
+export function brokenPng(): Buffer {
+  const valid = pngImage({ width: 64, height: 64 });
+  const header = valid.subarray(0, PNG_SIGNATURE.length + 25);
+  return Buffer.concat([header, pngChunk('IDAT', Buffer.from('not deflate data at all')), pngChunk('IEND', Buffer.alloc(0))]);
+}

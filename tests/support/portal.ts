@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, dropTestDatabase, testPostgresUrl } from './test-database';
+import { createTestDatabase, dropTestDatabase, testPostgresUrl } from './test-database.ts';
 
 export const ADMIN_PASSWORD = 'admin-password-1';
 

@@ -1,18 +1,65 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { brandingStyle } from '~/server/http/branding-style';
+import { brandingStyle, logoPicture } from '~/server/http/branding-style';
+import type { VariantFormat } from '~/server/images/variants';
 import type { Branding, StoredImage } from '~/server/services/branding';
 
-const background: StoredImage = {
-  fileName: 'a1.png',
-  originalName: 'harbour.png',
-  contentType: 'image/png',
-  size: 100,
-  uploadedAt: new Date(1_700_000_000_000),
-  url: '/api/background/image?v=1700000000000',
-};
+const EXTENSIONS: Record<VariantFormat, string> = { avif: 'avif', webp: 'webp', jpeg: 'jpg', png: 'png', gif: 'gif' };
+
+function image(kind: 'logo' | 'background', sizes: Array<[number, number]>, formats: VariantFormat[]): StoredImage {
+  return {
+    fileName: 'a1.jpg',
+    originalName: 'harbour.jpg',
+    contentType: 'image/jpeg',
+    size: 2_000_000,
+    uploadedAt: new Date(1_700_000_000_000),
+    url: `/api/${kind}/image?v=1700000000000`,
+    variants: sizes.flatMap(([width, height]) =>
+      formats.map((format) => ({
+        name: `${width}.${EXTENSIONS[format]}`,
+        fileName: `a1-${width}.${EXTENSIONS[format]}`,
+        width,
+        height,
+        format,
+        size: 1000,
+        url: `/api/${kind}/image/${width}.${EXTENSIONS[format]}?v=1700000000000`,
+      })),
+    ),
+  };
+}
+
+const background = image(
+  'background',
+  [
+    [640, 427],
+    [800, 533],
+    [1280, 853],
+    [1920, 1280],
+  ],
+  ['avif', 'webp', 'jpeg'],
+);
 
 const sha256 = (css: string) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
+
+/**
+ * What a browser of this width (CSS pixels) and density takes from the CSS: the last body rule whose
+ * media query holds, its image-set() (an image-set() browser), or its url() (one without).
+ */
+function chosenBackground(css: string, width: number, density: number, imageSet = true): string | null {
+  let chosen: string | null = null;
+  for (const [, media, body] of css.matchAll(/(?:@media ([^{]*)\{)?body\{([^}]*)\}/g)) {
+    const holds = (media ?? '').split(' and ').every((condition) => {
+      const minWidth = /min-width:(\d+)px/.exec(condition);
+      const minResolution = /min-resolution:([\d.]+)dppx/.exec(condition);
+      if (minWidth) return width >= Number(minWidth[1]);
+      if (minResolution) return density >= Number(minResolution[1]);
+      return condition === '';
+    });
+    const declaration = imageSet ? /image-set\(url\("([^"]+)"\)/.exec(body!) : /background-image:url\("([^"]+)"\)/.exec(body!);
+    if (holds && declaration) chosen = declaration[1]!;
+  }
+  return chosen;
+}
 
 describe('brandingStyle', () => {
   it('when everything is at its default, then there is no style element at all', () => {
@@ -24,16 +71,102 @@ describe('brandingStyle', () => {
     expect(style).toEqual({ css: ':root{--card-opacity:0.35}', source: sha256(':root{--card-opacity:0.35}') });
   });
 
-  it('when a background is set, then it covers the page, centred and fixed', () => {
-    const style = brandingStyle({ logo: null, background, cardOpacity: 0.9 });
-    expect(style?.css).toBe(
-      'body{background-image:url("/api/background/image?v=1700000000000");background-position:center;background-size:cover;background-attachment:fixed;background-repeat:no-repeat}',
+  it('when a background is set, then it covers the page, centred and fixed, and the hash is of exactly that CSS', () => {
+    const style = brandingStyle({ logo: null, background, cardOpacity: 0.9 })!;
+    expect(style.css).toContain('body{background-position:center;background-size:cover;background-attachment:fixed;background-repeat:no-repeat}');
+    expect(style.source).toBe(sha256(style.css));
+  });
+
+  it('when a background is set, then the page never names the upload itself, only its variants', () => {
+    const { css } = brandingStyle({ logo: null, background, cardOpacity: 0.9 })!;
+    expect(css).not.toContain('/api/background/image?');
+    expect(css).toContain('/api/background/image/800.avif?v=1700000000000');
+  });
+
+  it.each([
+    [390, 2, '800.avif'],
+    [390, 1, '640.avif'],
+    [320, 3, '1280.avif'],
+    [768, 1, '800.avif'],
+    [1280, 1, '1280.avif'],
+    [1280, 2, '1920.avif'],
+    [1920, 1, '1920.avif'],
+    [2560, 1, '1920.avif'],
+  ])('when the screen is %i px wide at %i×, then the smallest variant at least as wide in device pixels is taken: %s', (width, density, expected) => {
+    const { css } = brandingStyle({ logo: null, background, cardOpacity: 0.9 })!;
+    expect(chosenBackground(css, width, density)).toBe(`/api/background/image/${expected}?v=1700000000000`);
+  });
+
+  it('when each rule names its formats, then AVIF comes first, then WebP, then JPEG; without image-set() the JPEG of the same width', () => {
+    const { css } = brandingStyle({ logo: null, background, cardOpacity: 0.9 })!;
+    expect(css).toContain(
+      'image-set(url("/api/background/image/640.avif?v=1700000000000") type("image/avif"),url("/api/background/image/640.webp?v=1700000000000") type("image/webp"),url("/api/background/image/640.jpg?v=1700000000000") type("image/jpeg"))',
     );
-    expect(style?.source).toBe(sha256(style!.css));
+    expect(chosenBackground(css, 390, 2, false)).toBe('/api/background/image/800.jpg?v=1700000000000');
+  });
+
+  it('when the upload is narrower than the larger widths, then only the widths it has are offered', () => {
+    const small = image('background', [[900, 600]], ['avif', 'webp', 'jpeg']);
+    const { css } = brandingStyle({ logo: null, background: small, cardOpacity: 0.9 })!;
+    expect(css).not.toContain('@media');
+    expect(chosenBackground(css, 1920, 2)).toBe('/api/background/image/900.avif?v=1700000000000');
+  });
+
+  it('when the variants are not made yet, then no background is sent at all (never the upload)', () => {
+    const unmade = { ...background, variants: [] };
+    expect(brandingStyle({ logo: null, background: unmade, cardOpacity: 0.9 })).toBeNull();
   });
 
   it('when asked twice for the same state, then the same answer (the element and the policy are computed apart and must agree)', () => {
     const branding: Branding = { logo: null, background, cardOpacity: 0.5 };
     expect(brandingStyle(branding)).toEqual(brandingStyle({ ...branding }));
+  });
+});
+
+describe('logoPicture', () => {
+  const square = image(
+    'logo',
+    [
+      [32, 32],
+      [56, 56],
+      [64, 64],
+      [112, 112],
+    ],
+    ['webp', 'png'],
+  );
+
+  it('when the logo shows in the top bar, then 32 px at 1× and 64 px at 2×, WebP first and PNG for the rest', () => {
+    expect(logoPicture(square, 'topBar')).toEqual({
+      sources: [{ type: 'image/webp', srcset: '/api/logo/image/32.webp?v=1700000000000 1x, /api/logo/image/64.webp?v=1700000000000 2x' }],
+      src: '/api/logo/image/32.png?v=1700000000000',
+      srcset: '/api/logo/image/32.png?v=1700000000000 1x, /api/logo/image/64.png?v=1700000000000 2x',
+    });
+  });
+
+  it('when a wide logo shows on the sign-in page, then the variants whose longer side fits 56 and 112 px', () => {
+    const wide = image(
+      'logo',
+      [
+        [32, 11],
+        [56, 19],
+        [64, 21],
+        [112, 37],
+      ],
+      ['webp', 'jpeg'],
+    );
+    expect(logoPicture(wide, 'signIn')?.srcset).toBe('/api/logo/image/56.jpg?v=1700000000000 1x, /api/logo/image/112.jpg?v=1700000000000 2x');
+  });
+
+  it('when the logo is smaller than its place, then its largest variant serves both densities, named once (at 1×, its own size)', () => {
+    const tiny = image('logo', [[20, 20]], ['webp', 'png']);
+    expect(logoPicture(tiny, 'signIn')).toEqual({
+      sources: [{ type: 'image/webp', srcset: '/api/logo/image/20.webp?v=1700000000000 1x' }],
+      src: '/api/logo/image/20.png?v=1700000000000',
+      srcset: '/api/logo/image/20.png?v=1700000000000 1x',
+    });
+  });
+
+  it('when the variants are not made yet, then there is no picture (the default icon shows)', () => {
+    expect(logoPicture({ ...square, variants: [] }, 'topBar')).toBeNull();
   });
 });

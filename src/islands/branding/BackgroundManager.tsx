@@ -86,6 +86,11 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
                 <dt className="opacity-70">{m.branding_card_opacity_label()}</dt>
                 <dd>{percent(info.opacity)}</dd>
               </dl>
+              {info.originalPath && (
+                <a href={info.originalPath} download className="link mt-2 block text-sm">
+                  {m.branding_download_original()}
+                </a>
+              )}
               <button type="button" className="btn btn-error btn-outline mt-4" onClick={() => setConfirming(true)} disabled={busy !== null}>
                 {busy === 'deleting' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
                 {busy === 'deleting' ? m.branding_deleting() : m.branding_delete_background()}

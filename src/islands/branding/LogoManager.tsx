@@ -67,6 +67,11 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
                 <dt className="opacity-70">{m.branding_uploaded_at()}</dt>
                 <dd>{info.uploadedAt && <LocalDate value={info.uploadedAt} withTime />}</dd>
               </dl>
+              {info.originalPath && (
+                <a href={info.originalPath} download className="link text-sm">
+                  {m.branding_download_original()}
+                </a>
+              )}
             </div>
           ) : (
             <div className="flex items-center gap-4">

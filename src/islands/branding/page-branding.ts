@@ -7,6 +7,9 @@
 /** The logo in the top bar: the upload, or the default icon each logo image names. */
 export function showLogo(logoPath: string | null): void {
   for (const image of document.querySelectorAll<HTMLImageElement>('img[data-brand-logo]')) {
+    // Inside <picture> the sources choose the file: they go, so that this one shows.
+    image.parentElement?.querySelectorAll('source').forEach((source) => source.remove());
+    image.removeAttribute('srcset');
     image.src = logoPath ?? image.dataset.brandLogo!;
   }
 }

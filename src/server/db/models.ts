@@ -350,6 +350,8 @@ export function defineModels(sequelize: Sequelize) {
     declare contentType: string;
     declare size: number;
     declare uploadedAt: Date;
+    /** The sizes and formats pages send (JSON of src/server/images/variants.ts's ImageVariant[]); null until made. */
+    declare variants: string | null;
   }
 
   BrandingImage.init(
@@ -360,6 +362,7 @@ export function defineModels(sequelize: Sequelize) {
       contentType: { type: DataTypes.STRING(50), allowNull: false },
       size: { type: DataTypes.INTEGER, allowNull: false },
       uploadedAt: { type: DataTypes.DATE, allowNull: false },
+      variants: { type: DataTypes.TEXT, allowNull: true },
     },
     { sequelize, tableName: 'branding_images', timestamps: false },
   );

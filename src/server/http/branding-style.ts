@@ -1,11 +1,18 @@
 /**
- * The uploaded background (cover, centred, fixed) and the card opacity as one <style>
- * element on every page (BareLayout.astro). The CSP allows no style attribute, and Astro fixes
- * a page's policy before its layout renders: the middleware adds this element's hash to the policy.
+ * The uploaded background (cover, centred, fixed) and the card opacity as one <style> element on every
+ * page (BareLayout.astro), and the logo's <picture> sources (BrandLogo.astro). The CSP allows no style
+ * attribute, and Astro fixes a page's policy before its layout renders: the middleware adds this
+ * element's hash to the policy.
+ *
+ * The background is one of its variants, never the upload itself: the smallest at least as wide as the
+ * screen's width in device pixels (a 390 px phone at 2× gets the 800 px one), in AVIF or WebP where the
+ * browser takes them, else JPEG. A CSS background never holds up the first paint.
  */
 import { createHash } from 'node:crypto';
+import { LOGO_DISPLAY_SIZES, type LogoPlace } from '~/shared/branding';
 import { CARD_OPACITY_DEFAULT } from '~/shared/constants';
-import type { Branding } from '../services/branding';
+import type { VariantFormat } from '../images/variants';
+import type { Branding, StoredImage } from '../services/branding';
 
 export interface BrandingStyle {
   css: string;
@@ -13,14 +20,84 @@ export interface BrandingStyle {
   source: string;
 }
 
+type Variant = StoredImage['variants'][number];
+
+/** Pixel densities a rule is written for: 1×, 2× (from 1.5) and 3× (from 2.5). */
+const DENSITIES = [
+  { density: 1, query: '' },
+  { density: 2, query: '(min-resolution:1.5dppx)' },
+  { density: 3, query: '(min-resolution:2.5dppx)' },
+];
+
+const PHOTO_FORMATS: readonly VariantFormat[] = ['avif', 'webp', 'jpeg'];
+
+/** One width's background: JPEG for a browser without image-set(), then the best format the browser takes. */
+function backgroundRule(byFormat: ReadonlyMap<VariantFormat, Variant>): string {
+  const types = PHOTO_FORMATS.filter((format) => byFormat.has(format)).map((format) => `url("${byFormat.get(format)!.url}") type("image/${format}")`);
+  const fallback = byFormat.get('jpeg') ?? [...byFormat.values()][0]!;
+  // The URLs are the server's own paths with a number: nothing in them can close the string.
+  return `body{background-image:url("${fallback.url}");background-image:image-set(${types.join(',')})}`;
+}
+
+function backgroundCss(background: StoredImage): string {
+  const widths = new Map<number, Map<VariantFormat, Variant>>();
+  for (const variant of background.variants) {
+    const formats = widths.get(variant.width) ?? new Map<VariantFormat, Variant>();
+    formats.set(variant.format, variant);
+    widths.set(variant.width, formats);
+  }
+  const sorted = [...widths.entries()].sort(([a], [b]) => a - b);
+  if (sorted.length === 0) return '';
+  let css = `body{background-position:center;background-size:cover;background-attachment:fixed;background-repeat:no-repeat}${backgroundRule(sorted[0]![1])}`;
+  // Later rules win: each takes over from the screen width at which the width before it falls short.
+  for (const { density, query } of DENSITIES) {
+    for (let index = 1; index < sorted.length; index += 1) {
+      const minWidth = Math.floor(sorted[index - 1]![0] / density) + 1;
+      css += `@media (min-width:${minWidth}px)${query ? ` and ${query}` : ''}{${backgroundRule(sorted[index]![1])}}`;
+    }
+  }
+  return css;
+}
+
 /** Null while everything is at its default: the page then carries no style element at all. */
 export function brandingStyle({ background, cardOpacity }: Branding): BrandingStyle | null {
   let css = '';
   if (cardOpacity !== CARD_OPACITY_DEFAULT) css += `:root{--card-opacity:${cardOpacity}}`;
-  if (background) {
-    // The URL is the server's own path and a number: nothing in it can close the string.
-    css += `body{background-image:url("${background.url}");background-position:center;background-size:cover;background-attachment:fixed;background-repeat:no-repeat}`;
-  }
+  if (background) css += backgroundCss(background);
   if (!css) return null;
   return { css, source: `'sha256-${createHash('sha256').update(css).digest('base64')}'` };
+}
+
+export interface LogoPicture {
+  /** WebP for the browsers that take it, as `srcset` with 1× and 2×. */
+  sources: Array<{ type: string; srcset: string }>;
+  /** The fallback format at 1×, with its 2× in `srcset`. */
+  src: string;
+  srcset: string;
+}
+
+/** The smallest variant whose larger side reaches `size` pixels, else the largest there is. */
+function variantFor(variants: readonly Variant[], size: number): Variant | undefined {
+  const sorted = [...variants].sort((a, b) => a.width - b.width);
+  return sorted.find((variant) => Math.max(variant.width, variant.height) >= size) ?? sorted.at(-1);
+}
+
+/** The logo at one place's displayed size (a square box) at 1× and 2×; null until its variants exist. */
+export function logoPicture(logo: StoredImage, place: LogoPlace): LogoPicture | null {
+  const size = LOGO_DISPLAY_SIZES[place];
+  const byFormat = (format: VariantFormat) => logo.variants.filter((variant) => variant.format === format);
+  const fallbackFormat = logo.variants.find((variant) => variant.format !== 'webp')?.format;
+  if (!fallbackFormat) return null;
+  const srcset = (variants: readonly Variant[]) => {
+    const [single, double] = [variantFor(variants, size)!.url, variantFor(variants, size * 2)!.url];
+    // One file for both: a 2x descriptor would have the browser show it at half its size.
+    return single === double ? `${single} 1x` : `${single} 1x, ${double} 2x`;
+  };
+  const webp = byFormat('webp');
+  const fallback = byFormat(fallbackFormat);
+  return {
+    sources: webp.length ? [{ type: 'image/webp', srcset: srcset(webp) }] : [],
+    src: variantFor(fallback, size)!.url,
+    srcset: srcset(fallback),
+  };
 }

@@ -1,4 +1,4 @@
-/** Answering with a stored logo or background: its stored type, never sniffed; cached for a year under the current upload's URL. */
+/** Answering with a stored logo or background, or one of their variants: its stored type, never sniffed; cached for a year under the current upload's URL. */
 import { m } from '~/paraglide/messages.js';
 import type { BrandingImageKind } from '../db/models';
 import type { ImageFile } from '../services/branding';
@@ -11,16 +11,23 @@ const NOT_SET: Record<BrandingImageKind, () => string> = { logo: () => m.upload_
 /**
  * The stored bytes with the stored type, never sniffed as anything else. Under the URL of the current
  * upload (its `?v=`) the answer never changes, so browsers keep it for a year; under any other URL it
- * is checked again each time.
+ * is checked again each time. A `download` (the admin's original) is saved under its uploaded name and
+ * kept by the admin's browser only.
  */
-export function imageResponse(image: ImageFile | null, kind: BrandingImageKind): Response {
+export function imageResponse(image: ImageFile | null, kind: BrandingImageKind, { download = false } = {}): Response {
   if (!image) throw new AppError('NOT_FOUND', NOT_SET[kind]());
-  return new Response(image.body, {
-    headers: {
-      'Content-Type': image.contentType,
-      'Content-Length': String(image.size),
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': image.current ? `public, max-age=${YEAR_SECONDS}, immutable` : 'no-cache',
-    },
+  const headers = new Headers({
+    'Content-Type': image.contentType,
+    'Content-Length': String(image.size),
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': image.current ? `${download ? 'private' : 'public'}, max-age=${YEAR_SECONDS}, immutable` : 'no-cache',
   });
+  if (download) headers.set('Content-Disposition', contentDisposition(image.name));
+  return new Response(image.body, { headers });
+}
+
+/** RFC 6266: an ASCII name for every browser, and the exact one (UTF-8) for those that read filename*. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

@@ -3,12 +3,16 @@
  * page reads them, so they are kept in memory, reloaded after each write of this process and read
  * again at most once a second for the writes of other processes on the database: a page view costs
  * no query. The files live in UPLOADS_DIR, which every process serving the portal shares.
+ *
+ * Pages never send an upload as it came: each is made into sizes and formats for screens when it is
+ * uploaded (src/server/images/variants.ts), and an image uploaded before that is made so at start-up.
+ * The original stays for the admin to download.
  */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { m } from '~/paraglide/messages.js';
-import { roundCardOpacity, type BackgroundInfo, type LogoInfo } from '~/shared/branding';
+import { BACKGROUND_WIDTHS, HOME_SCREEN_ICON_SIZES, LOGO_DISPLAY_SIZES, roundCardOpacity, type BackgroundInfo, type LogoInfo } from '~/shared/branding';
 import { CARD_OPACITY_DEFAULT } from '~/shared/constants';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -16,6 +20,16 @@ import type { Database } from '../db/database';
 import type { BrandingImage, BrandingImageKind } from '../db/models';
 import { RECENT_ROWS_MAX_AGE_MS } from '../db/recent-rows';
 import { AppError } from '../errors';
+import {
+  ImageTooLargeError,
+  ImageUnreadableError,
+  MAX_IMAGE_PIXELS,
+  VARIANT_CONTENT_TYPES,
+  makeVariants,
+  removeVariants,
+  type ImageVariant,
+  type VariantPlan,
+} from '../images/variants';
 
 /** A file already stored in UPLOADS_DIR under a name the server chose. */
 export interface NewImage {
@@ -27,8 +41,10 @@ export interface NewImage {
 
 export interface StoredImage extends NewImage {
   uploadedAt: Date;
-  /** The public URL of its bytes; the upload time in the query changes it with every upload. */
+  /** The URL of the original (for the admin); the upload time in the query changes it with every upload. */
   url: string;
+  /** What pages send, each with its URL; empty until made. */
+  variants: Array<ImageVariant & { url: string }>;
 }
 
 export interface Branding {
@@ -38,17 +54,36 @@ export interface Branding {
 }
 
 const IMAGE_PATHS: Record<BrandingImageKind, string> = { logo: '/api/logo/image', background: '/api/background/image' };
+
+const PLANS: Record<BrandingImageKind, VariantPlan> = {
+  // Each displayed size at 1× and 2×, and the home screen's icons.
+  logo: { bounds: [...Object.values(LOGO_DISPLAY_SIZES).flatMap((size) => [size, size * 2]), ...HOME_SCREEN_ICON_SIZES], fit: 'box', kind: 'graphic' },
+  background: { bounds: BACKGROUND_WIDTHS, fit: 'width', kind: 'photo' },
+};
 const NOTHING_TO_DELETE: Record<BrandingImageKind, () => string> = {
   logo: () => m.branding_logo_nothing_to_delete(),
   background: () => m.branding_background_nothing_to_delete(),
 };
 
 const imageVersion = (uploadedAt: Date) => String(uploadedAt.getTime());
+/** The original's file name without its extension: its variants are named after it. */
+const stemOf = (fileName: string) => fileName.replace(/\.[a-z]+$/, '');
 
 function toStoredImage(row: BrandingImage | undefined): StoredImage | null {
   if (!row) return null;
   const { fileName, originalName, contentType, size, uploadedAt } = row;
-  return { fileName, originalName, contentType, size, uploadedAt, url: `${IMAGE_PATHS[row.kind]}?v=${imageVersion(uploadedAt)}` };
+  const version = imageVersion(uploadedAt);
+  const variants = (row.variants ? (JSON.parse(row.variants) as ImageVariant[]) : []).map((variant) => ({
+    ...variant,
+    url: `${IMAGE_PATHS[row.kind]}/${variant.name}?v=${version}`,
+  }));
+  return { fileName, originalName, contentType, size, uploadedAt, url: `${IMAGE_PATHS[row.kind]}?v=${version}`, variants };
+}
+
+/** The WebP variant closest above `width` (the largest when none is), for a screen that shows one image. */
+function displayVariant(image: StoredImage | null, width: number): string | null {
+  const webp = image?.variants.filter((variant) => variant.format === 'webp') ?? [];
+  return (webp.find((variant) => variant.width >= width) ?? webp.at(-1))?.url ?? null;
 }
 
 const DEFAULT_BRANDING: Branding = { logo: null, background: null, cardOpacity: CARD_OPACITY_DEFAULT };
@@ -56,7 +91,8 @@ const DEFAULT_BRANDING: Branding = { logo: null, background: null, cardOpacity: 
 function logoInfoOf({ logo }: Branding): LogoInfo {
   return {
     hasLogo: logo !== null,
-    logoPath: logo?.url ?? null,
+    logoPath: displayVariant(logo, LOGO_DISPLAY_SIZES.signIn * 2),
+    originalPath: logo?.url ?? null,
     originalName: logo?.originalName ?? null,
     size: logo?.size ?? null,
     uploadedAt: logo?.uploadedAt.toISOString() ?? null,
@@ -66,7 +102,8 @@ function logoInfoOf({ logo }: Branding): LogoInfo {
 function backgroundInfoOf({ background, cardOpacity }: Branding): BackgroundInfo {
   return {
     hasBackground: background !== null,
-    backgroundPath: background?.url ?? null,
+    backgroundPath: displayVariant(background, 1280),
+    originalPath: background?.url ?? null,
     originalName: background?.originalName ?? null,
     size: background?.size ?? null,
     uploadedAt: background?.uploadedAt.toISOString() ?? null,
@@ -112,7 +149,7 @@ export class BrandingStore {
   }
 
   async saveLogo(image: NewImage): Promise<LogoInfo> {
-    return logoInfoOf(await this.replaceImage('logo', image));
+    return logoInfoOf(await this.replaceImage('logo', image, await this.prepareVariants('logo', image)));
   }
 
   async deleteLogo(): Promise<LogoInfo> {
@@ -124,7 +161,7 @@ export class BrandingStore {
   }
 
   async saveBackground(image: NewImage): Promise<BackgroundInfo> {
-    return backgroundInfoOf(await this.replaceImage('background', image));
+    return backgroundInfoOf(await this.replaceImage('background', image, await this.prepareVariants('background', image)));
   }
 
   async deleteBackground(): Promise<BackgroundInfo> {
@@ -139,26 +176,78 @@ export class BrandingStore {
     });
   }
 
-  /** The stored bytes of the logo or background, or null when there is none (or its file is missing). */
+  /** The original upload of the logo or background, or null when there is none (or its file is missing). */
   async openImage(kind: BrandingImageKind, version: string | null): Promise<ImageFile | null> {
-    let image = (await this.read())[kind];
+    const image = await this.imageOfVersion(kind, version);
+    return image && this.openFile(image.fileName, image.originalName, image.contentType, version === imageVersion(image.uploadedAt));
+  }
+
+  /** One of the sizes pages send (`800.avif`), or null when the image has no such variant. */
+  async openVariant(kind: BrandingImageKind, name: string, version: string | null): Promise<ImageFile | null> {
+    const image = await this.imageOfVersion(kind, version);
+    const variant = image?.variants.find((candidate) => candidate.name === name);
+    return variant ? this.openFile(variant.fileName, variant.name, VARIANT_CONTENT_TYPES[variant.format], version === imageVersion(image!.uploadedAt)) : null;
+  }
+
+  /**
+   * Start-up: makes the variants of an image uploaded before pages were sent variants. Each is made
+   * once: the variants are recorded with the image. A failure is logged; the portal starts all the same.
+   */
+  async makeMissingVariants(): Promise<void> {
+    const { BrandingImage } = this.deps.db.models;
+    for (const row of await BrandingImage.findAll({ where: { variants: null } })) {
+      const image = toStoredImage(row)!;
+      try {
+        const variants = await makeVariants(this.pathOf(image.fileName), this.deps.config.uploadsDir, stemOf(image.fileName), PLANS[row.kind]);
+        const [updated] = await BrandingImage.update({ variants: JSON.stringify(variants) }, { where: { kind: row.kind, fileName: row.fileName } });
+        // Replaced meanwhile (another process, an upload): these files belong to nothing.
+        if (updated === 0) await removeVariants(this.deps.config.uploadsDir, variants);
+        else console.log(`Made the ${row.kind}'s ${variants.length} sizes for screens from the image uploaded before.`);
+      } catch (error) {
+        console.error(`The ${row.kind}'s sizes for screens could not be made; pages show none until it is uploaded again:`, error);
+      }
+    }
+    this.current = undefined;
+  }
+
+  private async imageOfVersion(kind: BrandingImageKind, version: string | null): Promise<StoredImage | null> {
+    const image = (await this.read())[kind];
     // A later version than this process knows was uploaded through another process.
-    if (Number(version) > (image?.uploadedAt.getTime() ?? 0)) image = (await this.reload())[kind];
-    if (!image) return null;
+    if (Number(version) > (image?.uploadedAt.getTime() ?? 0)) return (await this.reload())[kind];
+    return image;
+  }
+
+  private async openFile(fileName: string, name: string, contentType: string, current: boolean): Promise<ImageFile | null> {
     // An open file stays readable even if a new upload removes it meanwhile.
     let handle: FileHandle;
     try {
-      handle = await open(path.join(this.deps.config.uploadsDir, image.fileName));
+      handle = await open(this.pathOf(fileName));
     } catch {
       return null;
     }
     const { size } = await handle.stat();
-    return {
-      body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>,
-      contentType: image.contentType,
-      size,
-      current: version === imageVersion(image.uploadedAt),
-    };
+    return { body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>, contentType, size, name, current };
+  }
+
+  private pathOf(fileName: string): string {
+    return path.join(this.deps.config.uploadsDir, fileName);
+  }
+
+  /** The upload's variants; an image that cannot be made into them is refused (400) and its file removed. */
+  private async prepareVariants(kind: BrandingImageKind, image: NewImage): Promise<ImageVariant[]> {
+    try {
+      return await makeVariants(this.pathOf(image.fileName), this.deps.config.uploadsDir, stemOf(image.fileName), PLANS[kind]);
+    } catch (error) {
+      await this.removeFile(image.fileName);
+      if (error instanceof ImageTooLargeError) {
+        throw new AppError(
+          'VALIDATION_ERROR',
+          m.upload_image_too_large({ width: String(error.width), height: String(error.height), max: String(MAX_IMAGE_PIXELS / 1_000_000) }),
+        );
+      }
+      if (error instanceof ImageUnreadableError) throw new AppError('VALIDATION_ERROR', m.upload_image_unreadable());
+      throw error;
+    }
   }
 
   private async load(): Promise<Branding> {
@@ -187,22 +276,26 @@ export class BrandingStore {
   }
 
   private removeFile(fileName: string): Promise<void> {
-    return rm(path.join(this.deps.config.uploadsDir, fileName), { force: true });
+    return rm(this.pathOf(fileName), { force: true });
   }
 
-  /** Records the new file, then removes the one it replaces; if the record fails, the new file goes. */
-  private replaceImage(kind: BrandingImageKind, image: NewImage): Promise<Branding> {
+  private async removeFiles({ fileName, variants }: { fileName: string; variants: readonly ImageVariant[] }): Promise<void> {
+    await Promise.all([this.removeFile(fileName), removeVariants(this.deps.config.uploadsDir, variants)]);
+  }
+
+  /** Records the new files, then removes those they replace; if the record fails, the new files go. */
+  private replaceImage(kind: BrandingImageKind, image: NewImage, variants: ImageVariant[]): Promise<Branding> {
     return this.exclusive(async () => {
       // Read afresh: another process may have replaced the image within the last second.
       const previous = (await this.reload())[kind];
       try {
-        await this.deps.db.models.BrandingImage.upsert({ kind, ...image, uploadedAt: new Date(this.deps.clock.now()) });
+        await this.deps.db.models.BrandingImage.upsert({ kind, ...image, uploadedAt: new Date(this.deps.clock.now()), variants: JSON.stringify(variants) });
       } catch (error) {
-        await this.removeFile(image.fileName);
+        await this.removeFiles({ fileName: image.fileName, variants });
         throw error;
       }
       const branding = await this.reload();
-      if (previous) await this.removeFile(previous.fileName);
+      if (previous) await this.removeFiles(previous);
       return branding;
     });
   }
@@ -213,7 +306,7 @@ export class BrandingStore {
       if (!previous) throw new AppError('NOT_FOUND', NOTHING_TO_DELETE[kind]());
       await this.deps.db.models.BrandingImage.destroy({ where: { kind } });
       const branding = await this.reload();
-      await this.removeFile(previous.fileName);
+      await this.removeFiles(previous);
       return branding;
     });
   }
@@ -223,6 +316,8 @@ export interface ImageFile {
   body: ReadableStream<Uint8Array>;
   contentType: string;
   size: number;
+  /** The name to save it under: the uploaded name for the original, the variant's own name otherwise. */
+  name: string;
   /** Whether `version` names the stored file: only then may the answer be cached for good. */
   current: boolean;
 }

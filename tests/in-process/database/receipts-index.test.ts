@@ -229,38 +229,59 @@ function describeDataset(name: string, idSpace: number, count: number) {
     /** The queries asked of the first state: asked again of the next, whose answers must not be the cached old ones. */
     const asked: ListQuery[] = [];
 
+    /** The OAuth2 server, and the portal on the port its redirect URI names (another is tried if that one is taken meanwhile). */
+    async function startBoth(): Promise<void> {
+      for (let attempt = 1; ; attempt += 1) {
+        const portalPort = await freePort();
+        server = await startOidcServer({
+          redirectUri: `http://127.0.0.1:${portalPort}/admin/tokens/callback`,
+          clientSecret: CLIENT_SECRET,
+          accessTokenSeconds: 3600,
+          data,
+        });
+        try {
+          portal = await startInProcessPortal(
+            {
+              PROVIDER: 'http',
+              PROVIDER_ISSUER: server.issuer,
+              PROVIDER_URL: server.apiUrl,
+              PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
+              PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
+              PROVIDER_SCOPE: 'receipts offline_access',
+              LOGIN_MAX_ATTEMPTS: '1000',
+            },
+            { port: portalPort, background: false },
+          );
+          return;
+        } catch (error) {
+          await server.stop();
+          if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt === 3) throw error;
+        }
+      }
+    }
+
     beforeAll(async () => {
-      const portalPort = await freePort();
-      server = await startOidcServer({
-        redirectUri: `http://127.0.0.1:${portalPort}/admin/tokens/callback`,
-        clientSecret: CLIENT_SECRET,
-        accessTokenSeconds: 3600,
-        data,
-      });
-      portal = await startInProcessPortal(
-        {
-          PROVIDER: 'http',
-          PROVIDER_ISSUER: server.issuer,
-          PROVIDER_URL: server.apiUrl,
-          PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
-          PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
-          PROVIDER_SCOPE: 'receipts offline_access',
-          LOGIN_MAX_ATTEMPTS: '1000',
-        },
-        { port: portalPort, background: false },
-      );
-      const admin = await signedInAdmin(portal);
-      await connectAtServer(portal, admin);
-      const sync = await admin.post('/api/sync');
-      expect(sync.status, JSON.stringify(sync.body)).toBe(200);
-      expect((await admin.post('/api/consignees/import')).status).toBe(200);
-      viewers.push({ client: admin, consigneeIds: null });
-      // Random scopes: none, one, several, every consignee.
-      const scopes = fc.sample(fc.uniqueArray(fc.integer({ min: 1, max: CONSIGNEE_COUNT }), { maxLength: CONSIGNEE_COUNT }), { seed: SEED, numRuns: 5 });
-      for (const [index, scope] of [[], ...scopes].entries()) {
-        const user = await createUser(admin, `viewer${index}`, 'viewer');
-        if (scope.length) await assignConsignees(admin, user.id, scope);
-        viewers.push({ client: await signIn(portal, user), consigneeIds: [...scope].sort((a, b) => a - b) });
+      try {
+        await startBoth();
+        const admin = await signedInAdmin(portal);
+        await connectAtServer(portal, admin);
+        const sync = await admin.post('/api/sync');
+        expect(sync.status, JSON.stringify(sync.body)).toBe(200);
+        const imported = await admin.post('/api/consignees/import');
+        expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+        viewers.push({ client: admin, consigneeIds: null });
+        // Random scopes: none, one, several, every consignee.
+        const scopes = fc.sample(fc.uniqueArray(fc.integer({ min: 1, max: CONSIGNEE_COUNT }), { maxLength: CONSIGNEE_COUNT }), { seed: SEED, numRuns: 5 });
+        for (const [index, scope] of [[], ...scopes].entries()) {
+          const user = await createUser(admin, `viewer${index}`, 'viewer');
+          if (scope.length) await assignConsignees(admin, user.id, scope);
+          viewers.push({ client: await signIn(portal, user), consigneeIds: [...scope].sort((a, b) => a - b) });
+        }
+      } catch (error) {
+        // The data is the seed's: say which, with what the portal logged.
+        throw new Error(`setting up with PROPERTY_SEED=${SEED} failed: ${error instanceof Error ? error.message : String(error)}\n${portal?.output() ?? ''}`, {
+          cause: error,
+        });
       }
     }, 60_000);
 

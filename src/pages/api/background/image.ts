@@ -1,7 +1,9 @@
+import { requireRole } from '~/server/http/guard';
 import { imageResponse } from '~/server/http/images';
 import { handle } from '~/server/http/respond';
 
-// Public: the background shows on the sign-in page too.
+// The upload as it came, for the admin's download: pages send its variants (image/[variant].ts).
 export const GET = handle(async (context) => {
-  return imageResponse(await context.locals.portal.branding.openImage('background', context.url.searchParams.get('v')), 'background');
+  requireRole(context, 'admin');
+  return imageResponse(await context.locals.portal.branding.openImage('background', context.url.searchParams.get('v')), 'background', { download: true });
 });

@@ -1,7 +1,9 @@
+import { requireRole } from '~/server/http/guard';
 import { imageResponse } from '~/server/http/images';
 import { handle } from '~/server/http/respond';
 
-// Public: the sign-in page shows the logo.
+// The upload as it came, for the admin's download: pages send its variants (image/[variant].ts).
 export const GET = handle(async (context) => {
-  return imageResponse(await context.locals.portal.branding.openImage('logo', context.url.searchParams.get('v')), 'logo');
+  requireRole(context, 'admin');
+  return imageResponse(await context.locals.portal.branding.openImage('logo', context.url.searchParams.get('v')), 'logo', { download: true });
 });
