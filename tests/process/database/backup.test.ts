@@ -12,6 +12,7 @@ import { newPortalFolder, removePortalFolder, startPortal, testPostgresUrl, type
 import { pngFile } from '../../support/images';
 import type { ApiClient } from '../../support/api-client';
 import { allReceipts, assignConsignees, createUser, signIn, signedInAdmin, waitForMirror, type TestUser } from '../../support/api-steps';
+import { fetchImage } from '../../support/branding-steps';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -126,8 +127,11 @@ describe('backup and restore', () => {
 
     const logoInfo = (await restoredAdmin.get('/api/logo/info')).body.data;
     expect(logoInfo).toMatchObject({ hasLogo: true, originalName: 'company-logo.png', size: logo.length });
-    const image = await fetch(`${restored.url}${logoInfo.logoPath}`);
-    expect(Buffer.from(await image.arrayBuffer()).equals(logo)).toBe(true);
+    // Pages get the prepared variant; the admin downloads the original, byte for byte.
+    const shown = await fetchImage(restoredAdmin, logoInfo.logoPath);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('content-type')).toMatch(/^image\//);
+    expect((await fetchImage(restoredAdmin, logoInfo.originalPath)).bytes.equals(logo)).toBe(true);
     expect((await restoredAdmin.get('/api/background/info')).body.data).toMatchObject({ opacity: 0.7 });
     if (!testPostgresUrl) {
       // With SQLite the secret lives beside the database; with PostgreSQL both portals read the same db/app-secret.
