@@ -18,6 +18,7 @@ import { AssignmentTable } from './AssignmentTable';
 import { assignmentCounts, gridPage, userLabel, viewersOf, visibleRows, type GridView, type SortKey, type UserFilter } from './grid';
 import { Pager } from './Pager';
 import { UserPickerModal } from './UserPickerModal';
+import { ReadyFieldset } from '../common/ReadyFieldset';
 
 export interface AssignmentManagementProps {
   locale: Locale;
@@ -235,7 +236,7 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
   }
 
   return (
-    <>
+    <ReadyFieldset>
       <div className="mb-4 grid grid-cols-3 gap-2 sm:gap-3">
         <Count label={m.assignments_total()} value={counts.total} />
         <Count label={m.assignments_assigned()} value={counts.assigned} tone="text-success" />
@@ -400,7 +401,7 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
           />
         </Modal>
       )}
-    </>
+    </ReadyFieldset>
   );
 }
 

@@ -16,6 +16,7 @@ import { FeedbackBanner } from './FeedbackBanner';
 import { UploadArea, UploadIcon } from './UploadArea';
 import { useBrandingChange } from './feedback';
 import { showBackground, showCardOpacity } from './page-branding';
+import { ReadyFieldset } from '../common/ReadyFieldset';
 
 export interface BackgroundManagerProps {
   locale: Locale;
@@ -59,7 +60,7 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
   }
 
   return (
-    <>
+    <ReadyFieldset>
       <FeedbackBanner feedback={shownFeedback} />
       <div className="grid gap-6 lg:grid-cols-2">
         <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="current-background-heading">
@@ -165,6 +166,6 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
           <ModalActions confirm={m.branding_delete_background()} tone="error" busy={false} onCancel={() => setConfirming(false)} onConfirm={remove} />
         </Modal>
       )}
-    </>
+    </ReadyFieldset>
   );
 }

@@ -12,6 +12,7 @@ import { FeedbackBanner } from './FeedbackBanner';
 import { UploadArea, UploadIcon } from './UploadArea';
 import { useBrandingChange } from './feedback';
 import { showLogo } from './page-branding';
+import { ReadyFieldset } from '../common/ReadyFieldset';
 
 export interface LogoManagerProps {
   locale: Locale;
@@ -45,7 +46,7 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
   }
 
   return (
-    <>
+    <ReadyFieldset>
       <FeedbackBanner feedback={shownFeedback} />
       <div className="grid gap-6 lg:grid-cols-2">
         <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="current-logo-heading">
@@ -108,6 +109,6 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
           <ModalActions confirm={m.branding_delete_logo()} tone="error" busy={false} onCancel={() => setConfirming(false)} onConfirm={remove} />
         </Modal>
       )}
-    </>
+    </ReadyFieldset>
   );
 }

@@ -1,18 +1,26 @@
 /** Under the table: 'Showing X to Y of Z results', the Cached badge, processing time and paging. */
+import type { MouseEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { formatCount } from '~/shared/format';
-import type { ListMeta, Pagination } from '~/shared/receipts';
+import type { ListMeta, Pagination, ReceiptQuery } from '~/shared/receipts';
+import { QueryForm } from './QueryForm';
 
 interface ListFooterProps {
+  query: ReceiptQuery;
   pagination: Pagination;
   meta: ListMeta;
   shown: number;
   onPage: (page: number) => void;
 }
 
-export function ListFooter({ pagination, meta, shown, onPage }: ListFooterProps) {
+export function ListFooter({ query, pagination, meta, shown, onPage }: ListFooterProps) {
   const { currentPage, itemsPerPage, totalItems, totalPages, hasPrevPage, hasNextPage } = pagination;
   const first = (currentPage - 1) * itemsPerPage + 1;
+  // Submit buttons of a GET form (?page=N with the other parameters): a tap before hydration loads that page.
+  const goTo = (page: number) => (event: MouseEvent<HTMLButtonElement>) => {
+    event.preventDefault();
+    onPage(page);
+  };
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-content/10 px-4 py-4 text-sm">
       <div className="flex flex-wrap items-center gap-2">
@@ -22,17 +30,17 @@ export function ListFooter({ pagination, meta, shown, onPage }: ListFooterProps)
           {formatCount(meta.processingTime)} ms
         </span>
       </div>
-      <nav className="flex items-center gap-2" aria-label={m.receipts_pagination()}>
-        <button type="button" className="btn btn-sm" disabled={!hasPrevPage} onClick={() => onPage(currentPage - 1)}>
+      <QueryForm query={query} omit={['page']} className="flex items-center gap-2" role="navigation" aria-label={m.receipts_pagination()}>
+        <button type="submit" name="page" value={currentPage - 1} className="btn btn-sm" disabled={!hasPrevPage} onClick={goTo(currentPage - 1)}>
           {m.receipts_previous()}
         </button>
         {totalPages > 1 && (
           <span className="px-1 whitespace-nowrap">{m.receipts_page_of({ page: formatCount(currentPage), pages: formatCount(totalPages) })}</span>
         )}
-        <button type="button" className="btn btn-sm" disabled={!hasNextPage} onClick={() => onPage(currentPage + 1)}>
+        <button type="submit" name="page" value={currentPage + 1} className="btn btn-sm" disabled={!hasNextPage} onClick={goTo(currentPage + 1)}>
           {m.receipts_next()}
         </button>
-      </nav>
+      </QueryForm>
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { formatCount } from '~/shared/format';
 import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from '~/shared/receipt-limits';
 import { receiptQueryString } from '~/shared/receipt-query-string';
 import type { ReceiptQuery, ReceiptSortKey, SortOrder } from '~/shared/receipts';
+import { useHydrated } from '../common/use-hydrated';
+import { QueryForm } from './QueryForm';
 
 /** The sortable columns by the names the table gives them. */
 const SORT_LABELS: Record<(typeof RECEIPT_SORT_KEYS)[number], () => string> = {
@@ -35,6 +37,7 @@ interface ReceiptFiltersProps {
 
 export function ReceiptFilters(props: ReceiptFiltersProps) {
   const { query, searchText, trackingText } = props;
+  const hydrated = useHydrated();
   const tracking = trackingText.trim();
   const trackingTooShort = tracking.length < TRACKING_NUMBER_MIN;
   const searchInput = useRef<HTMLInputElement>(null);
@@ -62,7 +65,7 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
     <section className="surface mb-4 rounded-box border border-base-content/10 p-4" aria-label={m.receipts_filters()}>
       <div className="grid gap-3 xl:grid-cols-3">
         {/* A plain GET form too: Enter before the page's script has arrived still searches. */}
-        <form role="search" method="get" action="/receipts" onSubmit={submitSearch} className="flex flex-col gap-1">
+        <QueryForm query={query} omit={['search', 'page']} role="search" onSubmit={submitSearch} className="flex flex-col gap-1">
           <label htmlFor="receipt-search" className="text-sm font-medium">
             {m.receipts_search()}
           </label>
@@ -77,9 +80,10 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
             value={searchText}
             onChange={(event) => props.onSearchText(event.target.value)}
           />
-        </form>
+        </QueryForm>
 
-        <form onSubmit={submitTracking} className="flex flex-col gap-1">
+        {/* Before hydration a submit is kept and run once the island is ready (early-clicks.ts); without JavaScript it filters the list. */}
+        <QueryForm query={query} omit={['search', 'trackingNumber', 'page']} onSubmit={submitTracking} className="flex flex-col gap-1" data-replay-tracking="">
           <label htmlFor="tracking-number" className="text-sm font-medium">
             {m.receipts_tracking_number()}
           </label>
@@ -87,6 +91,7 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
             <input
               ref={trackingInput}
               id="tracking-number"
+              name="trackingNumber"
               type="search"
               className="input w-full min-w-0"
               placeholder={m.receipts_tracking_number_placeholder({ min: formatCount(TRACKING_NUMBER_MIN) })}
@@ -97,7 +102,8 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
               aria-describedby={tracking.length > 0 && trackingTooShort ? 'tracking-number-error' : undefined}
               onChange={(event) => props.onTrackingText(event.target.value)}
             />
-            <button type="submit" className="btn btn-primary" disabled={trackingTooShort}>
+            {/* Enabled until hydrated: what was typed meanwhile is checked once the island runs the search. */}
+            <button type="submit" className="btn btn-primary" disabled={hydrated && trackingTooShort}>
               {m.receipts_search()}
             </button>
           </div>
@@ -106,11 +112,13 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
               {trackingNumberMessage()}
             </p>
           )}
-        </form>
+        </QueryForm>
 
-        <div className="grid grid-cols-2 gap-3">
+        {/* Before hydration a choice submits this GET form (early-clicks.ts); without JavaScript, Apply does. */}
+        <QueryForm query={query} omit={['sortBy', 'sortOrder', 'page']} className="grid grid-cols-2 gap-3" data-submit-on-change="">
           <SelectField
             id="receipt-sort-by"
+            name="sortBy"
             label={m.receipts_sort_by()}
             value={query.sortBy}
             onChange={(sortBy) => props.onSort({ sortBy: sortBy as ReceiptSortKey })}
@@ -123,6 +131,7 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
           </SelectField>
           <SelectField
             id="receipt-sort-order"
+            name="sortOrder"
             label={m.receipts_order()}
             value={query.sortOrder}
             onChange={(sortOrder) => props.onSort({ sortOrder: sortOrder as SortOrder })}
@@ -130,19 +139,32 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
             <option value="desc">{m.receipts_order_descending()}</option>
             <option value="asc">{m.receipts_order_ascending()}</option>
           </SelectField>
-        </div>
+          <noscript>
+            <button type="submit" className="btn btn-sm col-span-2">
+              {m.receipts_apply_sort()}
+            </button>
+          </noscript>
+        </QueryForm>
       </div>
 
       <div className="mt-3 flex flex-wrap items-center gap-2 text-sm">
         {query.search && (
           <>
             <span className="opacity-70">{m.receipts_active_filter()}</span>
-            <span className="badge badge-primary badge-soft gap-1">
+            <QueryForm query={query} omit={['search', 'page']} className="badge badge-primary badge-soft gap-1">
               <span>{m.receipts_search_chip({ search: query.search })}</span>
-              <button type="button" className="rounded-full px-1 hover:bg-base-content/5" aria-label={m.receipts_clear_search()} onClick={props.onClearSearch}>
+              <button
+                type="submit"
+                className="rounded-full px-1 hover:bg-base-content/5"
+                aria-label={m.receipts_clear_search()}
+                onClick={(event) => {
+                  event.preventDefault();
+                  props.onClearSearch();
+                }}
+              >
                 ×
               </button>
-            </span>
+            </QueryForm>
           </>
         )}
         {/* A plain link: the file downloads without JavaScript too, for the filters the page shows. */}
@@ -156,19 +178,20 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
 
 interface SelectFieldProps {
   id: string;
+  name: string;
   label: string;
   value: string;
   onChange: (value: string) => void;
   children: ReactNode;
 }
 
-function SelectField({ id, label, value, onChange, children }: SelectFieldProps) {
+function SelectField({ id, name, label, value, onChange, children }: SelectFieldProps) {
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <select id={id} className="select w-full" value={value} onChange={(event) => onChange(event.target.value)}>
+      <select id={id} name={name} className="select w-full" value={value} onChange={(event) => onChange(event.target.value)}>
         {children}
       </select>
     </div>

@@ -7,6 +7,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api, ApiError, apiBody, type ErrorEnvelope } from '~/shared/api-client';
+import { TRACKING_NUMBER_MIN } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
 import { serverBusyText, serverBusyTitle } from '~/shared/messages';
 import { receiptQueryString } from '~/shared/receipt-query-string';
@@ -15,8 +16,9 @@ import { createQuery, DATA_CACHE, LIST_CACHE } from '~/stores/query-cache';
 import { freshnessTickMs, shouldRecheck } from '~/shared/sync';
 import { Freshness, useNow } from '../common/Freshness';
 import { adoptLocale } from '../common/locale';
-import { takeEarlyMapClick } from './early-clicks';
+import { takeEarlyActions } from './early-clicks';
 import { ListFooter } from './ListFooter';
+import { QueryForm } from './QueryForm';
 import { ReceiptDetailsModal } from './ReceiptDetailsModal';
 import { ReceiptFilters } from './ReceiptFilters';
 import { ReceiptsTable } from './ReceiptsTable';
@@ -163,12 +165,14 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
     setMapReceipt(receipt);
   }
 
-  // A status button tapped before this island hydrated (receipts.astro recorded it): its map opens now.
+  // A status button or a tracking search tapped before this island hydrated (receipts.astro recorded it): it is answered now.
   useEffect(() => {
-    const receiptId = takeEarlyMapClick();
-    const receipt = answer?.data.find((candidate) => String(candidate.id) === receiptId);
+    const { mapReceiptId, trackingNumber } = takeEarlyActions();
+    const receipt = answer?.data.find((candidate) => String(candidate.id) === mapReceiptId);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- once, at hydration: a tap the server-rendered page recorded
     if (receipt) showMap(receipt);
+    const typed = trackingNumber?.trim() ?? '';
+    if (typed.length >= TRACKING_NUMBER_MIN) void searchTracking(typed);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration
   }, []);
 
@@ -202,7 +206,7 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
 
       <section className="surface relative rounded-box border border-base-content/10" aria-label={m.receipts_title()} aria-busy={fetching}>
         {error ? (
-          <ListFailure error={error} onRetry={list.refetch} />
+          <ListFailure query={query} error={error} onRetry={list.refetch} />
         ) : !answer ? (
           <div className="flex justify-center py-12">
             <span className="loading loading-spinner" role="status" aria-label={m.receipts_loading()} />
@@ -214,7 +218,13 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
             <div className={fetching ? 'opacity-60' : undefined}>
               <ReceiptsTable receipts={answer.data} onShowMap={showMap} onShowDetails={showDetails} />
             </div>
-            <ListFooter pagination={answer.pagination} meta={answer.meta} shown={answer.data.length} onPage={(page) => apply({ ...query, page })} />
+            <ListFooter
+              query={query}
+              pagination={answer.pagination}
+              meta={answer.meta}
+              shown={answer.data.length}
+              onPage={(page) => apply({ ...query, page })}
+            />
           </>
         )}
         {fetching && answer && <span className="loading loading-spinner loading-sm absolute top-4 right-4" role="status" aria-label={m.receipts_loading()} />}
@@ -237,12 +247,13 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
 }
 
 interface ListFailureProps {
+  query: ReceiptQuery;
   error: unknown;
   onRetry: () => void;
 }
 
 /** 'Server is Busy' for an external-API error, else the list's failure text; both offer another try. */
-function ListFailure({ error, onRetry }: ListFailureProps) {
+function ListFailure({ query, error, onRetry }: ListFailureProps) {
   const busy = error instanceof ApiError && error.isExternal;
   return (
     <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
@@ -254,9 +265,19 @@ function ListFailure({ error, onRetry }: ListFailureProps) {
       ) : (
         <p className="text-error">{error instanceof ApiError && error.isOffline ? m.offline_needs_connection() : m.receipts_load_failed_try_later()}</p>
       )}
-      <button type="button" className="btn btn-sm btn-outline" onClick={onRetry}>
-        {busy ? m.common_try_again() : m.common_retry()}
-      </button>
+      {/* Before hydration, another try is the same page loaded again. */}
+      <QueryForm query={query} omit={[]}>
+        <button
+          type="submit"
+          className="btn btn-sm btn-outline"
+          onClick={(event) => {
+            event.preventDefault();
+            onRetry();
+          }}
+        >
+          {busy ? m.common_try_again() : m.common_retry()}
+        </button>
+      </QueryForm>
     </div>
   );
 }

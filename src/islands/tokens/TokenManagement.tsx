@@ -18,6 +18,7 @@ import { UpdateTokensForm } from './UpdateTokensForm';
 import { InfoIcon, WarningIcon } from '../common/icons';
 import { adoptLocale } from '../common/locale';
 import { useOAuthPopup, type OAuthOutcome } from './use-oauth-popup';
+import { ReadyFieldset } from '../common/ReadyFieldset';
 
 export interface TokenManagementProps {
   locale: Locale;
@@ -104,7 +105,7 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
   }
 
   return (
-    <>
+    <ReadyFieldset>
       <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-bold">{m.tokens_title()}</h1>
@@ -187,7 +188,7 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
           }}
         />
       )}
-    </>
+    </ReadyFieldset>
   );
 }
 

@@ -15,6 +15,7 @@ import { adoptLocale } from '../common/locale';
 import { failureText } from '../common/failure-text';
 import { PlusIcon, UsersIcon } from '../common/icons';
 import { managementTitle } from './titles';
+import { ReadyFieldset } from '../common/ReadyFieldset';
 
 export interface UserManagementProps {
   locale: Locale;
@@ -66,7 +67,7 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
   const listed = roleFilter ? users.filter((user) => user.role === roleFilter) : users;
 
   return (
-    <>
+    <ReadyFieldset>
       <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
         <div>
           <div className="flex items-center gap-3">
@@ -145,6 +146,6 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
         />
       )}
       {dialog?.kind === 'delete' && <DeleteUserModal user={dialog.user} onClose={closeDialog} onDeleted={afterChange} />}
-    </>
+    </ReadyFieldset>
   );
 }

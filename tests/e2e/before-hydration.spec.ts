@@ -1,0 +1,110 @@
+/**
+ * No tap lost before an island hydrates: with the islands' scripts held back (a slow link), each
+ * control of /receipts works as a link or a GET form, or is kept and replayed once the island runs; the
+ * admin screens' controls are visibly disabled until their island can answer them.
+ */
+import type { Locator, Page } from '@playwright/test';
+import { formatCount } from '~/shared/format';
+import { expect, signInAsAdmin, test } from './fixtures';
+import { receiptList } from './receipts-data';
+
+/** Holds the islands' scripts back until the returned function is called. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_astro/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+const notHydrated = (page: Page) => expect(page.locator('astro-island[ssr]')).toHaveCount(1);
+
+test.beforeEach(async ({ page }) => {
+  await signInAsAdmin(page);
+});
+
+test('Next and Previous before hydration load the next and the previous page, keeping the sort', async ({ page }) => {
+  const { totalPages } = (await receiptList(page.request, '?sortBy=shipperName')).pagination;
+  await holdScripts(page);
+  await page.goto('/receipts?sortBy=shipperName', { waitUntil: 'commit' });
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/receipts\?sortBy=shipperName&page=2$/);
+  await expect(page.getByText(`Page 2 of ${formatCount(totalPages)}`)).toBeVisible();
+  const secondPage = (await receiptList(page.request, '?sortBy=shipperName&page=2')).data.map((receipt) => receipt.number);
+  await expect(page.getByRole('row').nth(1)).toContainText(secondPage[0]!);
+
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(page).toHaveURL(/\/receipts\?sortBy=shipperName&page=1$/);
+  await expect(page.getByText(`Page 1 of ${formatCount(totalPages)}`)).toBeVisible();
+  await notHydrated(page);
+});
+
+test('Sort By and Order before hydration apply at once, through their GET form', async ({ page }) => {
+  await holdScripts(page);
+  await page.goto('/receipts?search=inc', { waitUntil: 'commit' });
+  await page.getByLabel('Sort By').selectOption({ label: 'Shipper' });
+  await expect(page).toHaveURL(/\/receipts\?search=inc&sortBy=shipperName&sortOrder=desc$/);
+  await expect(page.getByLabel('Sort By')).toHaveValue('shipperName');
+  await page.getByLabel('Order').selectOption({ label: 'Ascending' });
+  await expect(page).toHaveURL(/\/receipts\?search=inc&sortBy=shipperName&sortOrder=asc$/);
+  const expected = (await receiptList(page.request, '?search=inc&sortBy=shipperName&sortOrder=asc')).data.map((receipt) => receipt.number);
+  await expect(page.getByRole('row').nth(1)).toContainText(expected[0]!);
+  await notHydrated(page);
+});
+
+test('a search sent with Enter before hydration filters the list, and its chip clears it', async ({ page }) => {
+  await holdScripts(page);
+  await page.goto('/receipts?sortOrder=asc', { waitUntil: 'commit' });
+  await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('inc');
+  await page.getByRole('searchbox', { name: 'Search', exact: true }).press('Enter');
+  await expect(page).toHaveURL(/\/receipts\?sortOrder=asc&search=inc$/);
+  await expect(page.getByText('Search: inc', { exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Clear search' }).click();
+  await expect(page).toHaveURL(/\/receipts\?sortOrder=asc$/);
+  await expect(page.getByText('Search: inc', { exact: true })).toHaveCount(0);
+  await notHydrated(page);
+});
+
+test('a tracking-number search tapped before hydration is run once the island is ready', async ({ page }) => {
+  const receipt = (await receiptList(page.request, '?page=2')).data.find((candidate) => candidate.commodities.some((commodity) => commodity.trackingNumber))!;
+  const trackingNumber = receipt.commodities.find((commodity) => commodity.trackingNumber)!.trackingNumber!;
+  const releaseScripts = await holdScripts(page);
+  await page.goto('/receipts', { waitUntil: 'commit' });
+  await page.getByRole('searchbox', { name: 'Tracking Number' }).fill(trackingNumber);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await notHydrated(page);
+  releaseScripts();
+  await expect(page).toHaveURL(new RegExp(`\\?trackingNumber=${trackingNumber}$`));
+  await expect(page.getByRole('row').filter({ hasText: receipt.number })).toBeVisible();
+});
+
+const ADMIN_SCREENS: Array<{ path: string; control: (page: Page) => Locator }> = [
+  { path: '/admin/users', control: (page) => page.getByRole('button', { name: 'Add User' }) },
+  { path: '/admin/user-consignees', control: (page) => page.getByRole('searchbox', { name: 'Search consignees' }) },
+  { path: '/admin/tokens', control: (page) => page.getByRole('button', { name: /^(OAuth2 Flow|Manual Entry)$/ }).first() },
+  { path: '/admin/logo', control: (page) => page.getByLabel('Drop a logo here or click to browse') },
+  { path: '/admin/background', control: (page) => page.getByRole('button', { name: 'Click to upload background image' }) },
+];
+
+for (const { path, control } of ADMIN_SCREENS) {
+  test(`${path}: the island's controls are disabled until it can answer them`, async ({ page }) => {
+    const releaseScripts = await holdScripts(page);
+    await page.goto(path, { waitUntil: 'commit' });
+    await expect(control(page)).toBeDisabled();
+    const island = page.locator('astro-island');
+    const controls = [
+      ...(await island.getByRole('button').all()),
+      ...(await island.getByRole('textbox').all()),
+      ...(await island.getByRole('searchbox').all()),
+      ...(await island.getByRole('combobox').all()),
+    ];
+    expect(controls.length).toBeGreaterThan(0);
+    for (const each of controls) await expect(each).toBeDisabled();
+    await notHydrated(page);
+    releaseScripts();
+    await expect(control(page)).toBeEnabled();
+  });
+}
