@@ -11,6 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { freePort, startPortal, testPostgresUrl, ADMIN_PASSWORD } from '../tests/support/portal.ts';
 import { startSmtpServer } from '../tests/support/smtp-server.ts';
+import { firstSearchFigures } from './first-search.mjs';
 import { lighthouseFigures } from './lighthouse-figures.mjs';
 import { brandedLoginWeights, pageWeights } from './page-weights.mjs';
 
@@ -75,6 +76,9 @@ try {
 
   console.log('\nLighthouse, first visit, simulated Regular 3G (300 ms round trips, 700 kbit/s, 4x CPU slowdown):');
   await lighthouseFigures(portal.url, customer);
+
+  console.log('\nThe first search on /receipts, first visit on a phone, Regular 3G (300 ms round trips, 700 kbit/s, 4x CPU slowdown):');
+  await firstSearchFigures(portal.url, customer);
 
   console.log(`\nGET /api/receipts, ${CONCURRENCY} connections, ${REQUESTS} requests a run (budget: new searches p99 ≤ 50 ms, no errors):`);
   const searches = newSearches(2 * REQUESTS + 2 * WARM_UP_REQUESTS);

@@ -68,6 +68,57 @@ test('a search sent with Enter before hydration filters the list, and its chip c
   await notHydrated(page);
 });
 
+test('a search typed before hydration is answered by the server after the typing pause, and the island takes over later', async ({ page }) => {
+  const expected = (await receiptList(page.request, '?search=inc')).data.map((receipt) => receipt.number);
+  const releaseScripts = await holdScripts(page);
+  await page.goto('/receipts', { waitUntil: 'commit' });
+  const searchBox = page.getByRole('searchbox', { name: 'Search', exact: true });
+  await searchBox.pressSequentially('inc');
+  await expect(page).toHaveURL(/\/receipts\?search=inc$/);
+  await expect(page.getByText('Search: inc', { exact: true })).toBeVisible();
+  await expect(page.getByRole('row').nth(1)).toContainText(expected[0]!);
+  // The box keeps the focus and the caret at the end: typing goes on where it was.
+  await expect(searchBox).toBeFocused();
+  await notHydrated(page);
+  await page.keyboard.type('z');
+  await expect(page).toHaveURL(/\/receipts\?search=incz$/);
+  await expect(searchBox).toHaveValue('incz');
+  // Back shows the list of the address it goes back to.
+  await page.goBack({ waitUntil: 'commit' });
+  await expect(page).toHaveURL(/\/receipts\?search=inc$/);
+  await expect(page.getByRole('row').nth(1)).toContainText(expected[0]!);
+  await expect(searchBox).toHaveValue('inc');
+
+  releaseScripts();
+  await page.getByRole('region', { name: 'Receipts', exact: true }).hover();
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await searchBox.fill('inc');
+  await expect(page).toHaveURL(/\/receipts\?search=inc$/);
+  await expect(page.getByRole('row').nth(1)).toContainText(expected[0]!);
+});
+
+test('a search typed while the island hydrates is applied by the island at once', async ({ page }) => {
+  const releaseScripts = await holdScripts(page);
+  // The server's answer to the typed search never comes: the island, once ready, answers instead.
+  await page.route(
+    (url) => url.pathname === '/receipts' && url.searchParams.has('search'),
+    () => {},
+  );
+  await page.goto('/receipts', { waitUntil: 'commit' });
+  const searchBox = page.getByRole('searchbox', { name: 'Search', exact: true });
+  const listAnswer = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/receipts' && new URL(response.url()).searchParams.get('search') === 'inc',
+  );
+  await searchBox.fill('inc');
+  await notHydrated(page);
+  releaseScripts();
+  await page.getByRole('table').hover();
+  await listAnswer;
+  await expect(page).toHaveURL(/\/receipts\?search=inc$/);
+  await expect(page.getByText('Search: inc', { exact: true })).toBeVisible();
+  await expect(searchBox).toHaveValue('inc');
+});
+
 test('a tracking-number search tapped before hydration is run once the island is ready', async ({ page }) => {
   const receipt = (await receiptList(page.request, '?page=2')).data.find((candidate) => candidate.commodities.some((commodity) => commodity.trackingNumber))!;
   const trackingNumber = receipt.commodities.find((commodity) => commodity.trackingNumber)!.trackingNumber!;

@@ -45,10 +45,13 @@ test('a first visit to /dashboard is styled with every stylesheet request refuse
 });
 
 test('the first page downloads no stylesheet, the next one downloads it once, and later ones take it from a cache', async ({ page }) => {
-  // Stylesheet downloads from the server, by the page or by the service worker on its behalf.
+  // Stylesheet downloads from the server, by the page or by the service worker on its behalf. Whether the
+  // worker controls a page yet depends on when it activated: its own fetch of a stylesheet the page already
+  // had comes from the browser's cache, and carries no bytes over the wire.
   const downloads: string[] = [];
   page.context().on('requestfinished', async (request) => {
-    if (request.url().endsWith('.css') && !(await request.response())?.fromServiceWorker()) downloads.push(request.url());
+    if (!request.url().endsWith('.css') || (await request.response())?.fromServiceWorker()) return;
+    if ((await request.sizes()).responseBodySize > 0) downloads.push(request.url());
   });
   await signInAsAdmin(page);
   await page.goto('/dashboard');
@@ -100,18 +103,4 @@ test('the receipts page downloads no island code until a person reaches for it, 
   await page.getByRole('table').hover();
   await expect(island).not.toHaveAttribute('ssr');
   expect(islandScripts).toContain(componentUrl);
-});
-
-test('a search typed before the receipts island hydrated is applied once it has', async ({ page }) => {
-  await signInAsAdmin(page);
-  // The island's scripts wait until the text has been typed.
-  const releaseScripts = await holdScripts(page);
-  await page.goto('/receipts', { waitUntil: 'commit' });
-  const searchBox = page.getByRole('searchbox', { name: 'Search', exact: true });
-  await searchBox.fill('inc');
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
-  releaseScripts();
-  await expect(page).toHaveURL(/\/receipts\?search=inc$/);
-  await expect(page.getByText('Search: inc', { exact: true })).toBeVisible();
-  await expect(searchBox).toHaveValue('inc');
 });

@@ -18,6 +18,7 @@ describe('the scripts’ modules on plain Node', () => {
     'tests/support/chromium.ts',
     'scripts/page-weights.mjs',
     'scripts/lighthouse-figures.mjs',
+    'scripts/first-search.mjs',
     'scripts/small-portal.mjs',
   ])('when %s is imported, then it loads', (file) => {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(path.join(ROOT, file))})`], {

@@ -26,8 +26,8 @@ interface ReceiptFiltersProps {
   query: ReceiptQuery;
   searchText: string;
   onSearchText: (text: string) => void;
-  /** Applies the typed search at once (Enter) instead of after the typing pause. */
-  onSearchSubmit: () => void;
+  /** Applies `text` as the search at once (Enter) instead of after the typing pause. */
+  onSearchSubmit: (text: string) => void;
   onClearSearch: () => void;
   trackingText: string;
   onTrackingText: (text: string) => void;
@@ -43,10 +43,11 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
   const searchInput = useRef<HTMLInputElement>(null);
   const trackingInput = useRef<HTMLInputElement>(null);
 
-  // The island hydrates at the first touch (client:interaction): what was typed meanwhile is in the boxes only.
+  // The island hydrates at the first touch (client:interaction): what was typed meanwhile is in the boxes
+  // only. A search typed then has had its pause already: it applies at once.
   useEffect(() => {
     const typedSearch = searchInput.current!.value;
-    if (typedSearch !== searchText) props.onSearchText(typedSearch);
+    if (typedSearch !== searchText) props.onSearchSubmit(typedSearch);
     const typedTracking = trackingInput.current!.value;
     if (typedTracking !== trackingText) props.onTrackingText(typedTracking);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration: later typing reaches the handlers itself
@@ -54,7 +55,7 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
 
   const submitSearch = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    props.onSearchSubmit();
+    props.onSearchSubmit(searchText);
   };
   const submitTracking = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -64,8 +65,17 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
   return (
     <section className="surface mb-4 rounded-box border border-base-content/10 p-4" aria-label={m.receipts_filters()}>
       <div className="grid gap-3 xl:grid-cols-3">
-        {/* A plain GET form too: Enter before the page's script has arrived still searches. */}
-        <QueryForm query={query} omit={['search', 'page']} role="search" onSubmit={submitSearch} className="flex flex-col gap-1">
+        {/* A plain GET form too: before the island has hydrated, Enter loads the search's page, and typing gets it
+            from the server after the pause (early-clicks.ts). */}
+        <QueryForm
+          query={query}
+          omit={['search', 'page']}
+          role="search"
+          onSubmit={submitSearch}
+          className="flex flex-col gap-1"
+          data-search-as-typed=""
+          data-hydrate-ignore=""
+        >
           <label htmlFor="receipt-search" className="text-sm font-medium">
             {m.receipts_search()}
           </label>

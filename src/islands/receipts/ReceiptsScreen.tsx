@@ -4,7 +4,7 @@
  * the page URL follows the filters so that Back and a shared link restore them.
  */
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api, ApiError, apiBody, type ErrorEnvelope } from '~/shared/api-client';
 import { TRACKING_NUMBER_MIN } from '~/shared/constants';
@@ -16,7 +16,7 @@ import { createQuery, DATA_CACHE, LIST_CACHE } from '~/stores/query-cache';
 import { freshnessTickMs, shouldRecheck } from '~/shared/sync';
 import { Freshness, useNow } from '../common/Freshness';
 import { adoptLocale } from '../common/locale';
-import { takeEarlyActions } from './early-clicks';
+import { SEARCH_PAUSE_MS, takeEarlyActions } from './early-clicks';
 import { ListFooter } from './ListFooter';
 import { QueryForm } from './QueryForm';
 import { ReceiptDetailsModal } from './ReceiptDetailsModal';
@@ -26,9 +26,6 @@ import { TrackingResult, type TrackingLookup } from './TrackingResult';
 
 // Leaflet comes with the map modal, fetched the first time someone presses a status button.
 const TrackingMapModal = lazy(() => import('./TrackingMapModal'));
-
-/** A typing pause after which the search box applies its text. */
-const SEARCH_DELAY_MS = 400;
 
 export interface ReceiptsScreenProps {
   locale: Locale;
@@ -99,7 +96,9 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
   /** A filter or sort change: back to page 1. */
   const refine = (change: Partial<ReceiptQuery>) => apply({ ...query, ...change, page: 1 });
 
-  useEffect(() => {
+  // A layout effect: it marks the page's own history entry before any passive effect (a search typed
+  // before hydration, ReceiptFilters) adds the next one.
+  useLayoutEffect(() => {
     // Each history entry of this page carries its query, so Back needs no parsing (and no schema
     // library) here. A URL with a refused value was rendered with that value's default: show the URL
     // that matches the list.
@@ -121,7 +120,7 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
   const typedSearch = searchText.trim() || undefined;
   useEffect(() => {
     if (typedSearch === query.search) return;
-    const timer = setTimeout(() => refine({ search: typedSearch }), SEARCH_DELAY_MS);
+    const timer = setTimeout(() => refine({ search: typedSearch }), SEARCH_PAUSE_MS);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- refine is made anew each render; the typed text and the query decide
   }, [typedSearch, query]);
@@ -182,7 +181,10 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
         query={query}
         searchText={searchText}
         onSearchText={setSearchText}
-        onSearchSubmit={() => refine({ search: typedSearch })}
+        onSearchSubmit={(text) => {
+          setSearchText(text);
+          refine({ search: text.trim() || undefined });
+        }}
         onClearSearch={() => {
           setSearchText('');
           refine({ search: undefined });
