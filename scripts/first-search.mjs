@@ -40,19 +40,20 @@ export async function firstSearchFigures(baseUrl, customerCookie) {
   }
 }
 
-/** Three-letter pieces of shipper names on the first pages, each a search nobody has made yet. */
+/** Three-letter pieces of the shippers' and consignees' names on the first page, each a search nobody has made yet. */
 async function unseenTerms(baseUrl, cookie, count) {
-  const response = await fetch(`${baseUrl}/api/receipts?limit=100&sortBy=shipperName`, { headers: { Cookie: cookie } });
+  const response = await fetch(`${baseUrl}/api/receipts?limit=100`, { headers: { Cookie: cookie } });
   if (!response.ok) throw new Error(`/api/receipts: ${response.status}`);
-  const names = (await response.json()).data.map((receipt) => receipt.shipperName.toLowerCase());
+  const names = (await response.json()).data.flatMap((receipt) => [receipt.shipperName, receipt.consigneeName]).map((name) => name.toLowerCase());
   const terms = new Set();
   for (const name of names)
-    for (let start = 1; start + 3 <= name.length && terms.size < count; start += 3) {
+    for (let start = 1; start + 3 <= name.length; start += 1) {
       const term = name.slice(start, start + 3);
       if (/^[a-z]{3}$/.test(term)) terms.add(term);
     }
   if (terms.size < count) throw new Error(`only ${terms.size} search terms found`);
-  return [...terms];
+  // Spread over the names rather than the first name's pieces, which would find much the same receipts.
+  return [...terms].filter((_, index, all) => index % Math.floor(all.length / count) === 0).slice(0, count);
 }
 
 /** Milliseconds from the tap in the search box to the list filtered by `term`. */

@@ -62,7 +62,7 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
   return (
     <ReadyFieldset>
       <FeedbackBanner feedback={shownFeedback} />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="current-background-heading">
           <h2 id="current-background-heading" className="mb-4 text-lg font-semibold">
             {m.branding_current_background()}

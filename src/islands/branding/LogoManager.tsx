@@ -48,7 +48,7 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
   return (
     <ReadyFieldset>
       <FeedbackBanner feedback={shownFeedback} />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="current-logo-heading">
           <h2 id="current-logo-heading" className="mb-4 text-lg font-semibold">
             {m.branding_current_logo()}

@@ -30,17 +30,19 @@ export function ListFooter({ query, pagination, meta, shown, onPage }: ListFoote
           {formatCount(meta.processingTime)} ms
         </span>
       </div>
-      <QueryForm query={query} omit={['page']} className="flex items-center gap-2" role="navigation" aria-label={m.receipts_pagination()}>
-        <button type="submit" name="page" value={currentPage - 1} className="btn btn-sm" disabled={!hasPrevPage} onClick={goTo(currentPage - 1)}>
-          {m.receipts_previous()}
-        </button>
-        {totalPages > 1 && (
-          <span className="px-1 whitespace-nowrap">{m.receipts_page_of({ page: formatCount(currentPage), pages: formatCount(totalPages) })}</span>
-        )}
-        <button type="submit" name="page" value={currentPage + 1} className="btn btn-sm" disabled={!hasNextPage} onClick={goTo(currentPage + 1)}>
-          {m.receipts_next()}
-        </button>
-      </QueryForm>
+      <nav aria-label={m.receipts_pagination()}>
+        <QueryForm query={query} omit={['page']} className="flex items-center gap-2">
+          <button type="submit" name="page" value={currentPage - 1} className="btn btn-sm" disabled={!hasPrevPage} onClick={goTo(currentPage - 1)}>
+            {m.receipts_previous()}
+          </button>
+          {totalPages > 1 && (
+            <span className="px-1 whitespace-nowrap">{m.receipts_page_of({ page: formatCount(currentPage), pages: formatCount(totalPages) })}</span>
+          )}
+          <button type="submit" name="page" value={currentPage + 1} className="btn btn-sm" disabled={!hasNextPage} onClick={goTo(currentPage + 1)}>
+            {m.receipts_next()}
+          </button>
+        </QueryForm>
+      </nav>
     </div>
   );
 }

@@ -30,7 +30,7 @@ export function ReceiptDetailsModal({ receipt, details, onClose }: ReceiptDetail
 
   return (
     <Modal title={m.receipts_details_title()} onClose={onClose}>
-      <dl className="grid gap-3 text-sm md:grid-cols-2">
+      <dl className="grid grid-cols-1 gap-3 text-sm md:grid-cols-2">
         {receiptFacts(shown).map((fact) => (
           <div key={fact.label} className="min-w-0">
             <dt className="opacity-60">{fact.label}</dt>

@@ -64,7 +64,7 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
 
   return (
     <section className="surface mb-4 rounded-box border border-base-content/10 p-4" aria-label={m.receipts_filters()}>
-      <div className="grid gap-3 xl:grid-cols-3">
+      <div className="grid grid-cols-1 gap-3 xl:grid-cols-3">
         {/* A plain GET form too: before the island has hydrated, Enter loads the search's page, and typing gets it
             from the server after the pause (early-clicks.ts). */}
         <QueryForm

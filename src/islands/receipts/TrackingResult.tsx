@@ -51,7 +51,7 @@ export function TrackingResult({ lookup }: { lookup: TrackingLookup }) {
               {m.receipts_tracking_received()}
             </h2>
             {lookup.scans.map((scan, index) => (
-              <dl key={index} className="grid gap-x-6 gap-y-1 border-t border-base-content/10 pt-2 text-sm md:grid-cols-2 xl:grid-cols-3">
+              <dl key={index} className="grid grid-cols-1 gap-x-6 gap-y-1 border-t border-base-content/10 pt-2 text-sm md:grid-cols-2 xl:grid-cols-3">
                 {Object.entries(scan)
                   .filter(([key]) => !HIDDEN_FIELDS.has(key))
                   .map(([key, value]) => (

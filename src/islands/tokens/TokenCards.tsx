@@ -101,7 +101,7 @@ function TokenCard({ which, status }: TokenCardProps) {
 
 export function TokenCards({ status }: { status: TokenStatus | null }) {
   return (
-    <div className="grid gap-4 md:grid-cols-2">
+    <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
       <TokenCard which="access" status={status} />
       <TokenCard which="refresh" status={status} />
     </div>

@@ -163,7 +163,7 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
         )}
 
         <TokenCards status={status} />
-        <div className="grid gap-4 md:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
           <AdditionalInformation status={status} />
           <SyncCard initialStatus={initialSyncStatus} />
         </div>

@@ -1,0 +1,114 @@
+/**
+ * Every screen fits its screen: at 390 px and 1280 px, in English and in Dutch, as a customer and as the
+ * admin, no page is wider than the window, and no element of the main content is cut off by a box
+ * that hides what overflows it (a box that scrolls keeps it reachable). A screenshot of each is kept
+ * with the test's results.
+ */
+import type { APIRequestContext, Page, PlaywrightWorkerArgs, TestInfo } from '@playwright/test';
+import type { DashboardStats } from '../../src/shared/receipts';
+import { ADMIN_AREA_URL } from '../support/e2e-env';
+import { adminRequest, adminStatePath, expect, hydrateByPointer, test, uniqueName } from './fixtures';
+
+test.use({ baseURL: ADMIN_AREA_URL });
+
+const SCREENS = [
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+  { name: 'desktop', viewport: { width: 1280, height: 900 } },
+];
+const LANGUAGES = ['en-US', 'nl-NL'];
+const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile'];
+const ADMIN_PAGES = [...CUSTOMER_PAGES, '/admin/users', '/admin/user-consignees', '/admin/tokens', '/admin/logo', '/admin/background'];
+const PASSWORD = 'layout-pass-1';
+
+async function json<T>(request: APIRequestContext, path: string): Promise<T> {
+  const response = await request.get(path);
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).data;
+}
+
+/** A customer with the three consignees that have the most receipts; its session cookie. */
+async function customerSession(playwright: PlaywrightWorkerArgs['playwright']): Promise<{ name: string; value: string }> {
+  const admin = await adminRequest(playwright, ADMIN_AREA_URL);
+  expect((await admin.post('/api/consignees/import')).status()).toBe(200);
+  const top = (await json<DashboardStats>(admin, '/api/receipts/stats')).topConsignees.slice(0, 3);
+  const consignees = (await json<Array<{ id: number; name: string }>>(admin, '/api/consignees')).filter((consignee) =>
+    top.some((entry) => entry.name === consignee.name),
+  );
+  const username = uniqueName('layout');
+  const created = await admin.post('/api/auth/users', { data: { username, password: PASSWORD, role: 'viewer' } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()).data.user;
+  for (const consignee of consignees) expect((await admin.post(`/api/consignees/${consignee.id}/add-user`, { data: { userId: id } })).status()).toBe(200);
+  // A request context of its own: signing in where the admin's session is would end that session.
+  const customer = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
+  const signedIn = await customer.post('/api/auth/login', { data: { username, password: PASSWORD } });
+  expect(signedIn.status()).toBe(200);
+  await customer.dispose();
+  await admin.dispose();
+  const cookie = signedIn
+    .headers()
+    ['set-cookie']!.split('\n')
+    .find((line) => line.startsWith('portal_session='))!;
+  const [name, value] = cookie.split(';')[0]!.split('=');
+  return { name: name!, value: value! };
+}
+
+/** What overflows: the page's width beyond the window, and each element a hiding box cuts off. */
+function overflows(page: Page): Promise<{ pageWidth: number; windowWidth: number; cutOff: string[]; widest: string[] }> {
+  return page.evaluate(() => {
+    const describe = (element: Element) =>
+      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''} "${(element.textContent ?? '').trim().slice(0, 40)}"`;
+    const cutOff: string[] = [];
+    for (const element of document.querySelectorAll('main *')) {
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || getComputedStyle(element).visibility === 'hidden') continue;
+      for (let ancestor = element.parentElement; ancestor; ancestor = ancestor.parentElement) {
+        const overflowX = getComputedStyle(ancestor).overflowX;
+        if (overflowX === 'auto' || overflowX === 'scroll') break;
+        if (overflowX !== 'hidden' && overflowX !== 'clip') continue;
+        const frame = ancestor.getBoundingClientRect();
+        if (box.right > frame.right + 1 || box.left < frame.left - 1) cutOff.push(describe(element));
+        break;
+      }
+    }
+    // The innermost elements reaching past the window's right edge: what makes a page too wide.
+    const pastEdge = [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > innerWidth + 1);
+    const widest = pastEdge.filter((element) => !pastEdge.some((other) => other !== element && element.contains(other))).map(describe);
+    return { pageWidth: document.documentElement.scrollWidth, windowWidth: innerWidth, cutOff, widest };
+  });
+}
+
+async function checkPage(page: Page, path: string, testInfo: TestInfo): Promise<void> {
+  await page.goto(path);
+  await hydrateByPointer(page);
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await expect(page.getByRole('status', { name: /loading|laden/i })).toHaveCount(0);
+  await testInfo.attach(`${path.slice(1).replaceAll('/', '-')}.png`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+  const found = await overflows(page);
+  expect.soft(found.pageWidth, `${path}: the page is wider than the window, by ${found.widest.join(', ')}`).toBeLessThanOrEqual(found.windowWidth);
+  expect.soft(found.cutOff, `${path}: cut off by their box`).toEqual([]);
+}
+
+for (const screen of SCREENS) {
+  for (const locale of LANGUAGES) {
+    test.describe(`${screen.name}, ${locale}`, () => {
+      test.use({ viewport: screen.viewport, locale });
+
+      test('every page fits, as a customer', async ({ browser, playwright }, testInfo) => {
+        const session = await customerSession(playwright);
+        const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale });
+        await context.addCookies([{ ...session, url: ADMIN_AREA_URL }]);
+        const page = await context.newPage();
+        for (const path of CUSTOMER_PAGES) await checkPage(page, path, testInfo);
+        await context.close();
+      });
+
+      test('every page fits, as the admin', async ({ browser }, testInfo) => {
+        const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale, storageState: adminStatePath(ADMIN_AREA_URL) });
+        const page = await context.newPage();
+        for (const path of ADMIN_PAGES) await checkPage(page, path, testInfo);
+        await context.close();
+      });
+    });
+  }
+}
