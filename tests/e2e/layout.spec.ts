@@ -71,6 +71,20 @@ function overflows(page: Page): Promise<{ pageWidth: number; windowWidth: number
         break;
       }
     }
+    // A table's last column (its actions) in view inside the box it scrolls in, without scrolling.
+    for (const table of document.querySelectorAll('main table')) {
+      const frame = (table.closest('.overflow-x-auto') ?? table.parentElement!).getBoundingClientRect();
+      for (const cell of table.querySelectorAll('tr > :last-child')) {
+        const box = cell.getBoundingClientRect();
+        if (box.width > 0 && (box.right > frame.right + 1 || box.left < frame.left - 1)) cutOff.push(`out of view: ${describe(cell)}`);
+      }
+    }
+    // A status badge keeps to two lines at most.
+    for (const badge of document.querySelectorAll('main table [data-tracking-map]')) {
+      const style = getComputedStyle(badge);
+      const lines = (badge.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight);
+      if (Math.round(lines) > 2) cutOff.push(`${Math.round(lines)} lines: ${describe(badge)}`);
+    }
     // The innermost elements reaching past the window's right edge: what makes a page too wide.
     const pastEdge = [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > innerWidth + 1);
     const widest = pastEdge.filter((element) => !pastEdge.some((other) => other !== element && element.contains(other))).map(describe);
@@ -86,7 +100,7 @@ async function checkPage(page: Page, path: string, testInfo: TestInfo): Promise<
   await testInfo.attach(`${path.slice(1).replaceAll('/', '-')}.png`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
   const found = await overflows(page);
   expect.soft(found.pageWidth, `${path}: the page is wider than the window, by ${found.widest.join(', ')}`).toBeLessThanOrEqual(found.windowWidth);
-  expect.soft(found.cutOff, `${path}: cut off by their box`).toEqual([]);
+  expect.soft(found.cutOff, `${path}: cut off, out of view or too tall`).toEqual([]);
 }
 
 for (const screen of SCREENS) {

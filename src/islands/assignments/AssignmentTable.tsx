@@ -30,7 +30,7 @@ export function AssignmentTable(props: AssignmentTableProps) {
 
   return (
     <div className="overflow-x-auto">
-      <table className="table" aria-label={m.assignments_table()}>
+      <table className="table table-pinned" aria-label={m.assignments_table()}>
         <thead>
           <tr>
             <th scope="col" className="w-10">

@@ -2,7 +2,7 @@
  * The receipt table of the receipts screen: ten columns, the status as a coloured map button, View for the
  * details: a link to the receipt's page that opens the details modal instead once the island runs.
  */
-import type { MouseEvent } from 'react';
+import { Fragment, type MouseEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { formatCount, formatVolume, formatWeight, statusLabel, statusTone, type StatusTone } from '~/shared/format';
 import type { Receipt } from '~/shared/receipts';
@@ -49,7 +49,7 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
   };
   return (
     <div className="overflow-x-auto">
-      <table className="table table-sm max-lg:block [&_td]:px-2 [&_th]:px-2 [&_th]:whitespace-normal">
+      <table className="table table-sm max-lg:block lg:table-pinned [&_td]:px-2 [&_th]:px-2 [&_th]:whitespace-normal">
         <thead className="max-lg:hidden">
           <tr>
             <th scope="col">{columns.receivedDate}</th>
@@ -82,10 +82,10 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
               <td className={`font-medium whitespace-nowrap ${CARD_CELL}`} data-label={columns.number}>
                 {receipt.number}
               </td>
-              <td className={`min-w-32 ${CARD_CELL}`} data-label={columns.shipper}>
+              <td className={`min-w-24 ${CARD_CELL}`} data-label={columns.shipper}>
                 {receipt.shipperName}
               </td>
-              <td className={`min-w-32 ${CARD_CELL}`} data-label={columns.consignee}>
+              <td className={`min-w-24 ${CARD_CELL}`} data-label={columns.consignee}>
                 {receipt.consigneeName}
               </td>
               <td className={`text-right tabular-nums ${CARD_CELL}`} data-label={columns.pieces}>
@@ -97,18 +97,18 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
               <td className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`} data-label={columns.volume}>
                 {formatVolume(receipt.totalVolumeValue)}
               </td>
-              <td className={`min-w-32 ${CARD_CELL}`} data-label={columns.destination}>
+              <td className={`min-w-24 ${CARD_CELL}`} data-label={columns.destination}>
                 {receipt.destination}
               </td>
               <td className="max-lg:block max-lg:border-0 max-lg:p-0">
                 <button
                   type="button"
-                  className={`badge badge-soft h-auto max-w-32 cursor-pointer py-1 text-xs leading-tight font-medium ${TONE_BADGE[statusTone(receipt.status)]}`}
+                  className={`badge badge-soft h-auto min-w-32 max-w-40 cursor-pointer py-1 text-xs leading-tight font-medium ${TONE_BADGE[statusTone(receipt.status)]}`}
                   title={m.receipts_show_tracking_map()}
                   data-tracking-map={receipt.id}
                   onClick={() => onShowMap(receipt)}
                 >
-                  {statusLabel(receipt.status)}
+                  <UnbrokenWords text={statusLabel(receipt.status)} />
                 </button>
               </td>
               <td className="max-lg:block max-lg:border-0 max-lg:p-0 max-lg:text-right sm:max-lg:col-span-3">
@@ -135,5 +135,19 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Text that wraps between its words only: never inside one, nor at a hyphen ("On-Hold"). One span, so that a flex badge wraps it as one text. */
+function UnbrokenWords({ text }: { text: string }) {
+  return (
+    <span>
+      {text.split(' ').map((word, index) => (
+        <Fragment key={index}>
+          {index > 0 && ' '}
+          <span className="whitespace-nowrap">{word}</span>
+        </Fragment>
+      ))}
+    </span>
   );
 }

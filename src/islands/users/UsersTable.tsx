@@ -30,7 +30,7 @@ function initials(user: PublicUser): string {
 export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDelete }: UsersTableProps) {
   return (
     <div className="overflow-x-auto">
-      <table className="table">
+      <table className="table table-pinned">
         <thead>
           <tr>
             <th scope="col">{m.users_column_user()}</th>
