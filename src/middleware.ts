@@ -23,6 +23,7 @@ import { AppError } from '~/server/errors';
 import { pageAccess } from '~/server/http/guard';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
+import { leaveNotice } from '~/server/http/redirect-notice';
 import { rememberReturnPath } from '~/server/http/return-path';
 import { markUser, readSessionToken } from '~/server/http/session';
 import { FORGET_STORED_USER_SOURCE, forgetsStoredUser } from '~/server/http/stored-profile';
@@ -175,15 +176,22 @@ const resolveLocale = defineMiddleware((context, next) => {
 const guardPages = defineMiddleware((context, next) => {
   const { pathname } = context.url;
   if (isApi(pathname)) return next();
-  if (context.routePattern === UNKNOWN_PAGE_ROUTE) return context.redirect('/');
   const { user } = context.locals;
+  const secure = context.locals.portal.config.isHttps;
+  if (context.routePattern === UNKNOWN_PAGE_ROUTE) {
+    if (user) leaveNotice(context.cookies, 'missing', secure);
+    return context.redirect('/');
+  }
   const access = pageAccess(pathname);
   if (access === 'public') return next();
   if (!user) {
-    if (context.request.method === 'GET') rememberReturnPath(context.cookies, pathname + context.url.search, context.locals.portal.config.isHttps);
+    if (context.request.method === 'GET') rememberReturnPath(context.cookies, pathname + context.url.search, secure);
     return context.redirect('/login');
   }
-  if (access === 'admin' && user.role !== 'admin') return context.redirect('/dashboard');
+  if (access === 'admin' && user.role !== 'admin') {
+    leaveNotice(context.cookies, 'admin-only', secure);
+    return context.redirect('/dashboard');
+  }
   return next();
 });
 

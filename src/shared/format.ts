@@ -24,6 +24,9 @@ function perLocale<T>(build: (locale: Locale) => T): () => T {
 
 const dateFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }));
 const dateTimeFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }));
+/** A time of day as the reader writes it: '04:30 PM' in English, '16:30' in Dutch. */
+const timeOfDayFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }));
+const regionNames = perLocale((locale) => new Intl.DisplayNames(locale, { type: 'region' }));
 const relativeTimeFormat = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 const numberFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS }));
 const countFormat = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: COUNT_DECIMALS }));
@@ -103,7 +106,9 @@ export function formatFileSize(bytes: number | null | undefined): string {
 
 export type StatusTone = 'info' | 'success' | 'warning' | 'error' | 'neutral';
 
-type KnownStatus = 'in-transit' | 'delivered' | 'on-hold' | 'cancelled';
+/** The spec's statuses, and the warehouse statuses the provider sends (the sandbox's among them). */
+type KnownStatus =
+  'in-transit' | 'delivered' | 'on-hold' | 'cancelled' | 'pending' | 'arrived' | 'at-destination' | 'received-mia' | 'received-nl' | 'received-sme';
 
 const KNOWN_STATUSES: Record<string, KnownStatus> = {
   'in-transit': 'in-transit',
@@ -111,9 +116,29 @@ const KNOWN_STATUSES: Record<string, KnownStatus> = {
   'on-hold': 'on-hold',
   cancelled: 'cancelled',
   canceled: 'cancelled',
+  pending: 'pending',
+  arrived: 'arrived',
+  'at-destination': 'at-destination',
+  'received-at-mia-warehouse': 'received-mia',
+  'received-at-nl-warehouse': 'received-nl',
+  'received-at-sme-warehouse': 'received-sme',
 };
 
-const STATUS_TONES: Record<KnownStatus, StatusTone> = { 'in-transit': 'info', delivered: 'success', 'on-hold': 'warning', cancelled: 'error' };
+/** The spec's colours for its four statuses; the warehouse statuses stay grey, as any other. */
+const STATUS_TONES: Partial<Record<KnownStatus, StatusTone>> = { 'in-transit': 'info', delivered: 'success', 'on-hold': 'warning', cancelled: 'error' };
+
+const STATUS_LABELS: Record<KnownStatus, () => string> = {
+  'in-transit': m.status_in_transit,
+  delivered: m.status_delivered,
+  'on-hold': m.status_on_hold,
+  cancelled: m.status_cancelled,
+  pending: m.status_pending,
+  arrived: m.status_arrived,
+  'at-destination': m.status_at_destination,
+  'received-mia': m.status_received_mia,
+  'received-nl': m.status_received_nl,
+  'received-sme': m.status_received_sme,
+};
 
 const knownStatus = (status: string): KnownStatus | undefined =>
   KNOWN_STATUSES[
@@ -126,23 +151,13 @@ const knownStatus = (status: string): KnownStatus | undefined =>
 /** The status colours: In-Transit blue, Delivered green, On-Hold yellow, Cancelled red, anything else grey. */
 export function statusTone(status: string): StatusTone {
   const known = knownStatus(status);
-  return known ? STATUS_TONES[known] : 'neutral';
+  return (known && STATUS_TONES[known]) || 'neutral';
 }
 
 /** A known status in the reader's language; any other status text as the provider sent it. */
 export function statusLabel(status: string): string {
-  switch (knownStatus(status)) {
-    case 'in-transit':
-      return m.status_in_transit();
-    case 'delivered':
-      return m.status_delivered();
-    case 'on-hold':
-      return m.status_on_hold();
-    case 'cancelled':
-      return m.status_cancelled();
-    default:
-      return status;
-  }
+  const known = knownStatus(status);
+  return known ? STATUS_LABELS[known]() : status;
 }
 
 /** The role as the top bar and profile show it: 'Admin', 'Admin-viewer', 'Viewer' (en). */
@@ -165,4 +180,15 @@ export function formatCountdown(totalSeconds: number): string {
 
 export function rateLimitMessage(retryAfterSeconds: number | undefined): string {
   return retryAfterSeconds && retryAfterSeconds > 0 ? m.login_rate_limited_wait({ countdown: formatCountdown(retryAfterSeconds) }) : m.login_rate_limited();
+}
+
+/** A 24-hour 'HH:MM' in the reader's way: '09:00 AM' (en), '09:00' (nl). */
+export function formatTimeOfDay(time: string): string {
+  const [hours, minutes] = time.split(':').map(Number);
+  return timeOfDayFormat().format(Date.UTC(1970, 0, 1, hours, minutes));
+}
+
+/** A country by its ISO 3166 code, in the reader's language: 'NL' is 'Netherlands' (en), 'Nederland' (nl). */
+export function formatCountry(code: string): string {
+  return regionNames().of(code) ?? code;
 }

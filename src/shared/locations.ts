@@ -1,5 +1,6 @@
 /** The fixed warehouse list of the Locations page; all share the company's contact email. */
 import { m } from '~/paraglide/messages.js';
+import { formatTimeOfDay } from './format';
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -17,17 +18,24 @@ const WEEKDAY_NAMES: Record<Weekday, () => string> = {
 /** The weekday in the reader's language. */
 export const weekdayName = (day: Weekday) => WEEKDAY_NAMES[day]();
 
+/** Opening and closing, 24-hour 'HH:MM': shown in the reader's way (formatTimeOfDay). */
+export interface OpenHours {
+  opens: string;
+  closes: string;
+}
+
 export interface Warehouse {
   name: string;
   address: string;
   city: string;
-  country: string;
+  /** ISO 3166 code: the page names the country in the reader's language (formatCountry). */
+  countryCode: string;
   phone: string | null;
   /** Opening hours per weekday; null when closed. */
-  hours: Record<Weekday, string | null>;
+  hours: Record<Weekday, OpenHours | null>;
 }
 
-function mondayToFriday(hours: string): Record<Exclude<Weekday, 'Saturday' | 'Sunday'>, string> {
+function mondayToFriday(hours: OpenHours): Record<Exclude<Weekday, 'Saturday' | 'Sunday'>, OpenHours> {
   return { Monday: hours, Tuesday: hours, Wednesday: hours, Thursday: hours, Friday: hours };
 }
 
@@ -36,25 +44,25 @@ export const WAREHOUSES: readonly Warehouse[] = [
     name: 'MIAMI (Doral)',
     address: '8200 NW 25th Street, Suite 110',
     city: 'Doral, FL 33122',
-    country: 'United States',
+    countryCode: 'US',
     phone: '+1 (305) 592-4410',
-    hours: { ...mondayToFriday('09:00 AM - 04:30 PM'), Saturday: null, Sunday: null },
+    hours: { ...mondayToFriday({ opens: '09:00', closes: '16:30' }), Saturday: null, Sunday: null },
   },
   {
     name: 'RIDDERKERK',
     address: 'Handelsweg 12',
     city: '2988 DB Ridderkerk',
-    country: 'Netherlands',
+    countryCode: 'NL',
     phone: null,
-    hours: { ...mondayToFriday('10:00 AM - 06:00 PM'), Saturday: '10:00 AM - 05:00 PM', Sunday: null },
+    hours: { ...mondayToFriday({ opens: '10:00', closes: '18:00' }), Saturday: { opens: '10:00', closes: '17:00' }, Sunday: null },
   },
   {
     name: 'PARAMARIBO',
     address: 'Industrieweg Noord 24',
     city: 'Paramaribo',
-    country: 'Suriname',
+    countryCode: 'SR',
     phone: '+597 432-810',
-    hours: { ...mondayToFriday('09:00 AM - 05:00 PM'), Saturday: null, Sunday: null },
+    hours: { ...mondayToFriday({ opens: '09:00', closes: '17:00' }), Saturday: null, Sunday: null },
   },
 ];
 
@@ -62,3 +70,6 @@ export const WAREHOUSES: readonly Warehouse[] = [
 export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^+\d]/g, '')}`;
 }
+
+/** '09:00 AM - 04:30 PM' (en), '09:00 - 16:30' (nl). */
+export const openHoursText = ({ opens, closes }: OpenHours) => `${formatTimeOfDay(opens)} - ${formatTimeOfDay(closes)}`;

@@ -56,3 +56,34 @@ test.describe('with SHOW_LOCATIONS=false', () => {
     await expect(page.getByRole('heading', { name: 'Our Locations' })).toHaveCount(0);
   });
 });
+
+test.describe('in Dutch', () => {
+  test.use({ locale: 'nl-NL' });
+
+  test('the hours are written the Dutch way, the countries named in Dutch, and the menu names the page as its title does', async ({
+    page,
+    adminApi,
+    baseURL,
+  }) => {
+    const user = await adminApi.createUser({ username: uniqueName('loc'), password: 'user-password', role: 'viewer' });
+    const signedIn = await page.request.post('/api/auth/login', {
+      data: { username: user.username, password: 'user-password' },
+      headers: { Origin: baseURL! },
+    });
+    expect(signedIn.status()).toBe(200);
+    await page.goto('/dashboard');
+    await page.getByRole('navigation', { name: 'Hoofdmenu' }).getByRole('link', { name: 'Vestigingen' }).click();
+    await expect(page).toHaveURL(/\/locations$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Onze vestigingen');
+    const card = (name: string) =>
+      page
+        .getByRole('main')
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name, exact: true }) });
+    await expect(card('MIAMI (Doral)').locator('address')).toContainText('Verenigde Staten');
+    await expect(card('MIAMI (Doral)').getByText('09:00 - 16:30', { exact: true })).toHaveCount(5);
+    await expect(card('RIDDERKERK').locator('address')).toContainText('Nederland');
+    await expect(card('RIDDERKERK').locator('dt', { hasText: 'Zaterdag' }).locator('+ dd')).toHaveText('10:00 - 17:00');
+    await expect(card('PARAMARIBO').locator('address')).toContainText('Suriname');
+  });
+});

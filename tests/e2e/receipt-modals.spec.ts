@@ -120,3 +120,27 @@ test.describe('the status button opens the tracking map', () => {
     await expect(dialog).toBeHidden();
   });
 });
+
+test.describe('the tracking map without its tiles, on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('when the tile server cannot be reached, the map says so, and a phone is told to drag and pinch', async ({ page }) => {
+    const receipt = await findReceipt(page.request, 'in transit by air', (candidate) => isInTransit(candidate) && isAir(candidate));
+    // Every address but the portal's own: the tile server is out of reach.
+    await page.route(
+      (url) => url.hostname !== '127.0.0.1',
+      (route) => route.abort(),
+    );
+    // On a phone the list is cards: the one receipt the search finds, by its status button.
+    await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);
+    await expect(page.getByText(receipt.number, { exact: true })).toHaveCount(1);
+    await page.getByRole('button', { name: receipt.status, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Tracking Details' });
+    await expect(dialog.getByRole('status').filter({ hasText: "The map's tiles could not be loaded" })).toBeVisible();
+    await expect(dialog.locator('path[stroke-dasharray="8 8"]')).toHaveCount(1);
+    await expect(dialog.getByText('Drag to move the map • Pinch to zoom in/out', { exact: true })).toBeVisible();
+    await expect(dialog.getByText('Click and drag to move the map • Scroll to zoom in/out', { exact: true })).toBeHidden();
+    // The close button at the top is in view without scrolling the window.
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport();
+  });
+});

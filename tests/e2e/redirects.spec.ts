@@ -23,6 +23,11 @@ test('signed in, /login and / lead to the dashboard and an unknown path goes thr
   expect(redirectChain(await page.goto('/login'))).toEqual(['/login', '/dashboard']);
   expect(redirectChain(await page.goto('/'))).toEqual(['/', '/dashboard']);
   expect(redirectChain(await page.goto('/no/such/page'))).toEqual(['/no/such/page', '/', '/dashboard']);
+  // Told why, once: the next visit to the dashboard says nothing.
+  await expect(page.getByRole('status').filter({ hasText: "That page doesn't exist." })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await expect(page.getByText("That page doesn't exist.")).toHaveCount(0);
 });
 
 test('signed out, an unknown path goes through / to /login', async ({ page }) => {
@@ -45,6 +50,7 @@ for (const role of ['viewer', 'admin-viewer'] as const) {
     for (const path of ['/admin/users', '/admin/logo', '/admin/tokens']) {
       await page.goto(path);
       await expect(page, `visiting ${path}`).toHaveURL(/\/dashboard$/);
+      await expect(page.getByRole('status').filter({ hasText: 'That page is for administrators.' })).toBeVisible();
     }
   });
 }

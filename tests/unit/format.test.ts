@@ -2,11 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import {
   formatCount,
+  formatCountry,
   formatCountdown,
   formatDate,
   formatDateTime,
   formatFileSize,
   formatNumber,
+  formatTimeOfDay,
   formatVolume,
   formatWeight,
   rateLimitMessage,
@@ -173,6 +175,15 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
   const date = new Date(2026, 10, 23, 8, 6);
 
   it.each([
+    ['en', ['09:00 AM', '04:30 PM', '12:00 AM'], ['United States', 'Netherlands', 'Suriname']],
+    ['nl', ['09:00', '16:30', '00:00'], ['Verenigde Staten', 'Nederland', 'Suriname']],
+  ] as const)('when the reader is %s, then times of day read %j and countries %j', (locale, times, countries) => {
+    readIn(locale);
+    expect(['09:00', '16:30', '00:00'].map(formatTimeOfDay)).toEqual(times);
+    expect(['US', 'NL', 'SR'].map(formatCountry)).toEqual(countries);
+  });
+
+  it.each([
     ['en', '11/23/2026', '11/23/26, 8:06 AM'],
     ['nl', '23-11-2026', '23-11-2026, 08:06'],
   ] as const)('when the reader is %s, then the date is %s and the date-time %j', (locale, dateText, dateTimeText) => {
@@ -211,9 +222,17 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
     expect(['In-Transit', 'delivered', 'ON_HOLD', 'Cancelled', 'Canceled'].map(statusLabel)).toEqual(labels);
   });
 
-  it.each(['en', 'nl'] as const)('when the reader is %s, then any other provider status stays as sent', (locale) => {
+  it.each([
+    ['en', ['Pending', 'Received at MIA warehouse', 'Received at NL warehouse', 'Received at SME warehouse', 'Arrived', 'At destination']],
+    ['nl', ['In afwachting', 'Ontvangen in magazijn MIA', 'Ontvangen in magazijn NL', 'Ontvangen in magazijn SME', 'Aangekomen', 'Op bestemming']],
+  ] as const)("when the reader is %s, then the provider's warehouse statuses read %j", (locale, labels) => {
     readIn(locale);
-    expect(statusLabel('Received at MIA warehouse')).toBe('Received at MIA warehouse');
-    expect(statusLabel('At destination')).toBe('At destination');
+    const sent = ['Pending', 'Received at MIA warehouse', 'received at NL warehouse', 'Received at SME warehouse', 'Arrived', 'At destination'];
+    expect(sent.map(statusLabel)).toEqual(labels);
+  });
+
+  it.each(['en', 'nl'] as const)('when the reader is %s, then a status nobody knows stays as sent', (locale) => {
+    readIn(locale);
+    expect(statusLabel('Awaiting customs inspection')).toBe('Awaiting customs inspection');
   });
 });

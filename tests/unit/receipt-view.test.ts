@@ -24,10 +24,10 @@ describe('statusTimeline', () => {
     expect(timeline[0]!.when).toBe(formatDateTime('2026-03-09T08:06:00.000Z'));
   });
 
-  it('when the reader is Dutch, then known statuses and the date and time are Dutch; other statuses stay as the provider sent them', () => {
+  it('when the reader is Dutch, then known statuses and the date and time are Dutch', () => {
     overwriteGetLocale(() => 'nl');
     const timeline = statusTimeline(history);
-    expect(timeline.map((entry) => entry.label)).toEqual(['Afgeleverd', 'Onderweg', 'Received at MIA warehouse']);
+    expect(timeline.map((entry) => entry.label)).toEqual(['Afgeleverd', 'Onderweg', 'Ontvangen in magazijn MIA']);
     expect(timeline[0]!.when).toMatch(/^\d{2}-\d{2}-\d{4}, \d{2}:\d{2}$/);
   });
 

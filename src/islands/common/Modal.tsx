@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { m } from '~/paraglide/messages.js';
+import { CloseIcon } from './icons';
 
 interface ModalProps {
   title: string;
@@ -30,10 +31,17 @@ export function Modal({ title, onClose, wide = false, children }: ModalProps) {
         onClose();
       }}
     >
-      <div className={`modal-box border border-base-300 ${wide ? 'max-w-3xl' : 'max-w-lg'}`}>
-        <h2 id={titleId} className="mb-4 text-lg font-bold">
-          {title}
-        </h2>
+      {/* Clear of the screen's edges on a desktop; on a phone the footer's actions stay at the bottom (ModalActions). */}
+      <div className={`modal-box border border-base-300 sm:max-h-[calc(100dvh-4rem)] ${wide ? 'max-w-3xl' : 'max-w-lg'}`}>
+        <div className="mb-4 flex items-start justify-between gap-3">
+          <h2 id={titleId} className="text-lg font-bold">
+            {title}
+          </h2>
+          {/* At the top, where a long window's end may be a screen or two down. */}
+          <button type="button" className="btn btn-circle btn-ghost btn-sm -mt-1 -mr-2 shrink-0" aria-label={m.common_close()} onClick={onClose}>
+            <CloseIcon className="size-5" />
+          </button>
+        </div>
         {children}
       </div>
       <div className="modal-backdrop">
@@ -52,17 +60,6 @@ export function FailureAlert({ message }: { message: string | null }) {
   );
 }
 
-/** The one button of a modal that only shows something. */
-export function CloseAction({ onClose }: { onClose: () => void }) {
-  return (
-    <div className="modal-action">
-      <button type="button" className="btn" onClick={onClose}>
-        {m.common_close()}
-      </button>
-    </div>
-  );
-}
-
 interface ModalActionsProps {
   /** Text of the confirming button. */
   confirm: string;
@@ -76,7 +73,7 @@ interface ModalActionsProps {
 /** Cancel and the confirming button, both disabled while the action runs. */
 export function ModalActions({ confirm, busy, onCancel, onConfirm, tone = 'primary' }: ModalActionsProps) {
   return (
-    <div className="modal-action">
+    <div className="modal-action max-sm:sticky max-sm:bottom-0 max-sm:bg-base-100 max-sm:pt-3">
       <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
         {m.common_cancel()}
       </button>

@@ -29,6 +29,12 @@ export const PlusIcon = ({ className }: IconProps) => (
   </Icon>
 );
 
+export const CloseIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <path d="M6 6l12 12M18 6L6 18" />
+  </Icon>
+);
+
 export const PencilIcon = ({ className }: IconProps) => (
   <Icon className={className}>
     <path d="M16.9 3.6a2 2 0 0 1 2.8 0l.7.7a2 2 0 0 1 0 2.8L8.6 18.9 4 20l1.1-4.6L16.9 3.6Z" />

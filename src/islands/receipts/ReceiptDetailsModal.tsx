@@ -9,7 +9,7 @@ import { packageTotals, packageViews, receiptFacts } from '~/shared/receipt-view
 import type { Receipt, ReceiptDetails } from '~/shared/receipts';
 import type { Query } from '~/stores/query-cache';
 import { LocalDate } from '../common/LocalDate';
-import { CloseAction, Modal } from '../common/Modal';
+import { Modal } from '../common/Modal';
 import { StatusTimeline } from './StatusTimeline';
 
 interface ReceiptDetailsModalProps {
@@ -88,8 +88,6 @@ export function ReceiptDetailsModal({ receipt, details, onClose }: ReceiptDetail
           <span className="loading loading-spinner" role="status" aria-label={m.history_loading()} />
         </div>
       )}
-
-      <CloseAction onClose={onClose} />
     </Modal>
   );
 }

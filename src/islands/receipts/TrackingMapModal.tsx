@@ -7,7 +7,7 @@ import { m } from '~/paraglide/messages.js';
 import { statusLabel } from '~/shared/format';
 import { receiptMapView } from '~/shared/map-view';
 import type { Receipt } from '~/shared/receipts';
-import { CloseAction, Modal } from '../common/Modal';
+import { Modal } from '../common/Modal';
 
 export type TrackedReceipt = Pick<Receipt, 'number' | 'status' | 'modeOfTransportation' | 'origin'>;
 
@@ -37,8 +37,9 @@ function TrackingDetails({ receipt, tileUrl, tileAttribution, onClose }: Trackin
         <dd>{receipt.modeOfTransportation}</dd>
       </dl>
       <TrackingMap receipt={receipt} tileUrl={tileUrl} tileAttribution={tileAttribution} />
-      <p className="mt-2 text-sm opacity-70">{m.map_hint()}</p>
-      <CloseAction onClose={onClose} />
+      {/* How to move the map, as the reader's pointer does it: a finger, or a mouse. */}
+      <p className="mt-2 text-sm opacity-70 pointer-coarse:hidden">{m.map_hint()}</p>
+      <p className="mt-2 hidden text-sm opacity-70 pointer-coarse:block">{m.map_hint_touch()}</p>
     </Modal>
   );
 }
@@ -48,6 +49,7 @@ type MapState = 'loading' | 'ready' | 'failed';
 function TrackingMap({ receipt, tileUrl, tileAttribution }: Pick<TrackingMapModalProps, 'tileUrl' | 'tileAttribution'> & { receipt: TrackedReceipt }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<MapState>('loading');
+  const [tilesMissing, setTilesMissing] = useState(false);
   const view = useMemo(() => receiptMapView(receipt), [receipt]);
 
   useEffect(() => {
@@ -58,7 +60,7 @@ function TrackingMap({ receipt, tileUrl, tileAttribution }: Pick<TrackingMapModa
       .then(
         (drawMapView) => {
           if (cancelled || !containerRef.current) return;
-          removeMap = drawMapView(containerRef.current, view, { url: tileUrl, attribution: tileAttribution });
+          removeMap = drawMapView(containerRef.current, view, { url: tileUrl, attribution: tileAttribution }, (shown) => !cancelled && setTilesMissing(!shown));
           setState('ready');
         },
         () => !cancelled && setState('failed'),
@@ -72,6 +74,12 @@ function TrackingMap({ receipt, tileUrl, tileAttribution }: Pick<TrackingMapModa
   return (
     <div className="relative isolate h-80 overflow-hidden rounded-box bg-base-200 sm:h-96">
       <div ref={containerRef} className="size-full" />
+      {/* The route and its pins are drawn without the tiles: say why the land is plain grey. */}
+      {state === 'ready' && tilesMissing && (
+        <p className="absolute inset-x-0 top-0 z-[1000] bg-base-100/90 px-3 py-2 text-center text-sm" role="status">
+          {m.map_tiles_failed()}
+        </p>
+      )}
       {state !== 'ready' && (
         <div className="absolute inset-0 grid place-items-center text-sm" role="status">
           {state === 'loading' ? <span className="loading loading-spinner" aria-label={m.map_loading()} /> : m.map_failed()}

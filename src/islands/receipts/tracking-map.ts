@@ -42,11 +42,22 @@ export const stylesheetLoaded = new Promise<void>((resolve, reject) => {
   document.head.append(link);
 });
 
-/** Shows `view` in `container`; the returned function stops the animation and removes the map. */
-export function drawMapView(container: HTMLElement, view: MapView, tiles: TileSource): () => void {
+/**
+ * Shows `view` in `container`; the returned function stops the animation and removes the map.
+ * `onTiles(false)` when a tile fails before any has arrived (the tile server is out of reach), `onTiles(true)` once one arrives.
+ */
+export function drawMapView(container: HTMLElement, view: MapView, tiles: TileSource, onTiles: (shown: boolean) => void = () => {}): () => void {
   const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
   const map = leafletMap(container, { zoomAnimation: !reducedMotion, fadeAnimation: !reducedMotion, markerZoomAnimation: !reducedMotion });
-  tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 }).addTo(map);
+  let tileShown = false;
+  tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 })
+    .on('tileload', () => {
+      if (!tileShown) onTiles((tileShown = true));
+    })
+    .on('tileerror', () => {
+      if (!tileShown) onTiles(false);
+    })
+    .addTo(map);
   if (view.kind === 'place') {
     drawPlace(map, view);
     return () => map.remove();

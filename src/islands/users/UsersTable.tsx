@@ -95,11 +95,13 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
                   >
                     <KeyIcon />
                   </button>
+                  {/* One's own account cannot be deleted (the server refuses too): not offered, with the reason. */}
                   <button
                     type="button"
                     className="btn btn-ghost btn-sm btn-square text-error"
                     aria-label={m.users_delete_named({ username: user.username })}
-                    title={m.users_delete()}
+                    title={user.id === currentUserId ? m.users_cannot_delete_self() : m.users_delete()}
+                    disabled={user.id === currentUserId}
                     onClick={() => onDelete(user)}
                   >
                     <TrashIcon />

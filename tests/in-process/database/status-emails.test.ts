@@ -35,8 +35,20 @@ const header = (mail: ParsedMail, name: string) =>
     .trim();
 const unsubscribeLink = (mail: ParsedMail) => /^<(.+)>$/.exec(header(mail, 'List-Unsubscribe') ?? '')![1]!;
 /** The four statuses the portal knows, as the Dutch catalogue names them; others stay as sent. */
+/** The sandbox's statuses as a Dutch reader gets them (messages/nl.json). */
 const dutchStatus = (status: string) =>
-  ({ 'In-Transit': 'Onderweg', Delivered: 'Afgeleverd', 'On-Hold': 'Aangehouden', Cancelled: 'Geannuleerd' })[status] ?? status;
+  ({
+    'In-Transit': 'Onderweg',
+    Delivered: 'Afgeleverd',
+    'On-Hold': 'Aangehouden',
+    Cancelled: 'Geannuleerd',
+    Pending: 'In afwachting',
+    Arrived: 'Aangekomen',
+    'At destination': 'Op bestemming',
+    'Received at MIA warehouse': 'Ontvangen in magazijn MIA',
+    'Received at NL warehouse': 'Ontvangen in magazijn NL',
+    'Received at SME warehouse': 'Ontvangen in magazijn SME',
+  })[status] ?? status;
 
 async function customer(name: string, email: string | null, consigneeIds: number[]) {
   const user = await createUser(admin, name);
