@@ -31,7 +31,7 @@ import { chooseLocale, inLocale } from '~/server/locale';
 import { findActiveSession } from '~/server/services/sessions';
 import { m } from '~/paraglide/messages.js';
 import { OFFLINE_PAGE } from '~/shared/offline-cache';
-import { LOCALE_COOKIE } from '~/shared/locale';
+import { LOCALE_COOKIE, LOCALE_LINK_PARAMETER } from '~/shared/locale';
 
 /** The catch-all page: any path no other page claims. */
 const UNKNOWN_PAGE_ROUTE = '/[...path]';
@@ -161,6 +161,7 @@ const loadSession = defineMiddleware(async (context, next) => {
 const resolveLocale = defineMiddleware((context, next) => {
   const locale = chooseLocale({
     preference: context.locals.user?.locale,
+    link: context.url.searchParams.get(LOCALE_LINK_PARAMETER),
     cookie: context.cookies.get(LOCALE_COOKIE)?.value,
     acceptLanguage: context.request.headers.get('accept-language'),
   });

@@ -12,14 +12,17 @@ import { baseLocale, isLocale, locales, type Locale } from '~/shared/locale';
 export interface LocaleSources {
   /** The signed-in user's saved preference. */
   preference: string | null | undefined;
+  /** The language a link names (`?lang=`): a status e-mail's links open in the e-mail's language. */
+  link?: string | null;
   /** The switcher's cookie. */
   cookie: string | undefined;
   acceptLanguage: string | null;
 }
 
-/** The user's preference, then the switcher's cookie, then Accept-Language, then English. */
-export function chooseLocale({ preference, cookie, acceptLanguage }: LocaleSources): Locale {
+/** The user's preference, then the link's language, then the switcher's cookie, then Accept-Language, then English. */
+export function chooseLocale({ preference, link, cookie, acceptLanguage }: LocaleSources): Locale {
   if (isLocale(preference)) return preference;
+  if (isLocale(link)) return link;
   if (isLocale(cookie)) return cookie;
   if (acceptLanguage) {
     const [preferred] = new Negotiator({ headers: { 'accept-language': acceptLanguage } }).languages([...locales]);

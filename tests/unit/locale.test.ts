@@ -34,6 +34,12 @@ describe('chooseLocale (README.md "Languages")', () => {
     expect(chooseLocale({ preference: 'nl', cookie: 'en', acceptLanguage: 'en' })).toBe('nl');
   });
 
+  it("when a link names its language (a status e-mail's), then it beats the cookie and the browser, not a saved preference", () => {
+    expect(chooseLocale({ ...none, link: 'nl', cookie: 'en', acceptLanguage: 'en' })).toBe('nl');
+    expect(chooseLocale({ preference: 'en', link: 'nl', cookie: undefined, acceptLanguage: null })).toBe('en');
+    expect(chooseLocale({ ...none, link: 'fr', acceptLanguage: 'nl' })).toBe('nl');
+  });
+
   it('when a cookie or preference names no known language, then it is passed over', () => {
     expect(chooseLocale({ preference: 'de', cookie: 'xx', acceptLanguage: 'nl' })).toBe('nl');
   });

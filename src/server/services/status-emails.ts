@@ -5,7 +5,8 @@
  */
 import { QueryTypes } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import { baseLocale, isLocale } from '~/shared/locale';
+import { getLocale } from '~/paraglide/runtime.js';
+import { baseLocale, isLocale, LOCALE_LINK_PARAMETER } from '~/shared/locale';
 import { statusLabel } from '~/shared/format';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -28,9 +29,16 @@ export interface StatusEmailDeps extends DigestDeps {
   outbox: Outbox;
 }
 
+/** An address of the portal for a link in an e-mail: it opens in the e-mail's language. */
+function linkInEmail({ config }: DigestDeps, path: string): string {
+  const url = new URL(path, config.publicUrl);
+  url.searchParams.set(LOCALE_LINK_PARAMETER, getLocale());
+  return url.href;
+}
+
 /** The link in every status e-mail that turns them off: the user's id, signed. */
-export function unsubscribeUrl({ config, keys }: DigestDeps, userId: number): string {
-  return new URL(`/email/unsubscribe/${signValue(keys.statusEmailUnsubscribe, `u${userId}`)}`, config.publicUrl).href;
+export function unsubscribeUrl(deps: DigestDeps, userId: number): string {
+  return linkInEmail(deps, `/email/unsubscribe/${signValue(deps.keys.statusEmailUnsubscribe, `u${userId}`)}`);
 }
 
 /** Turns status e-mails off for the user a link was made for; false when the link is not one of ours. */
@@ -64,7 +72,7 @@ const escapeHtml = (text: string) =>
 /** One digest in the reader's language: plain text, and a small HTML part saying the same. */
 export function composeDigest(deps: DigestDeps, recipient: { name: string; userId: number }, lines: DigestLine[]): Omit<OutboxEntry, 'to'> {
   const { config } = deps;
-  const receiptUrl = (receiptId: number) => new URL(`/receipts/${receiptId}`, config.publicUrl).href;
+  const receiptUrl = (receiptId: number) => linkInEmail(deps, `/receipts/${receiptId}`);
   const unsubscribe = unsubscribeUrl(deps, recipient.userId);
   const change = (line: DigestLine) => m.email_status_line({ number: line.number, from: statusLabel(line.from), to: statusLabel(line.to) });
   const text = [
