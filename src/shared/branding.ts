@@ -77,9 +77,33 @@ export const opacityPayloadSchema = z.object({
 });
 export type OpacityPayload = z.output<typeof opacityPayloadSchema>;
 
-/** The logo's displayed sizes in CSS pixels (a square box): the top bar's and the sign-in page's. */
-export const LOGO_DISPLAY_SIZES = { topBar: 32, signIn: 56 } as const;
-export type LogoPlace = keyof typeof LOGO_DISPLAY_SIZES;
+/** A width and a height in pixels. */
+export interface Box {
+  width: number;
+  height: number;
+}
+
+/**
+ * The boxes the logo is fitted into, in CSS pixels, keeping its proportions: a wordmark fills the width,
+ * a square icon the height. The top bar's and the sign-in page's.
+ */
+export const LOGO_BOXES = { topBar: { width: 160, height: 40 }, signIn: { width: 224, height: 64 } } as const satisfies Record<string, Box>;
+export type LogoPlace = keyof typeof LOGO_BOXES;
+
+/** Of one picture's sizes, the smallest that fills `box` as the largest would (`fitInBox`); the largest when none does. */
+export function sizeFilling<T extends Box>(sizes: readonly T[], box: Box): T | undefined {
+  const sorted = [...sizes].sort((a, b) => a.width - b.width);
+  const largest = sorted.at(-1);
+  if (!largest) return undefined;
+  const wanted = fitInBox(largest, box);
+  return sorted.find((size) => size.width >= wanted.width) ?? largest;
+}
+
+/** `size` scaled down to fit `box`, proportions kept; never enlarged. */
+export function fitInBox(size: Box, box: Box): Box {
+  const scale = Math.min(1, box.width / size.width, box.height / size.height);
+  return { width: Math.max(1, Math.round(size.width * scale)), height: Math.max(1, Math.round(size.height * scale)) };
+}
 /** The home-screen icon's sizes a phone asks the web app manifest for. */
 export const HOME_SCREEN_ICON_SIZES = [192, 512] as const;
 

@@ -250,7 +250,8 @@ test('with a 2 MB camera photo as the background, a first visit to /login stays 
     const phone = await firstVisitOfLogin(browser, { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true });
     expect(phone.background.map(([url]) => new URL(url).pathname)).toEqual(['/api/background/image/800.avif']);
     expect(phone.total, phone.urls.join('\n')).toBeLessThanOrEqual(150 * KB);
-    expect(phone.logo.map(([url]) => new URL(url).pathname)).toEqual(['/api/logo/image/112.webp']);
+    // The sign-in page's 64 px box at 2×.
+    expect(phone.logo.map(([url]) => new URL(url).pathname)).toEqual(['/api/logo/image/128.webp']);
     expect(phone.logo[0]![1]).toBeLessThanOrEqual(15 * KB);
 
     const desktop = await firstVisitOfLogin(browser, { width: 1280, height: 900, deviceScaleFactor: 1, isMobile: false });
@@ -290,5 +291,34 @@ test('while the background photo is still on its way, the sign-in card is alread
   } finally {
     await context.close();
     await restoreDefaults(page.request, 'background');
+  }
+});
+
+test('a wordmark keeps its proportions in the top bar and on the sign-in page, and a square logo stays square', async ({ page, browser }) => {
+  const upload = async (name: string, width: number, height: number) => {
+    const answer = await page.request.post('/api/logo/upload', {
+      multipart: { logo: { name, mimeType: 'image/png', buffer: pngImage({ width, height, rgb: [20, 90, 200] }) } },
+      headers: { Origin: ADMIN_AREA_URL },
+    });
+    expect(answer.status(), await answer.text()).toBe(200);
+  };
+  const shownSize = async (logo: Locator) => {
+    await expect.poll(() => logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+    const box = (await logo.boundingBox())!;
+    return { width: Math.round(box.width), height: Math.round(box.height) };
+  };
+  try {
+    await upload('wordmark.png', 400, 120);
+    await page.goto('/dashboard');
+    expect(await shownSize(topBarLogo(page))).toEqual({ width: 133, height: 40 });
+    const login = await openLoginAnonymously(browser);
+    expect(await shownSize(login.page.locator('main img[data-brand-logo]'))).toEqual({ width: 213, height: 64 });
+    await login.close();
+
+    await upload('icon.png', 300, 300);
+    await page.goto('/dashboard');
+    expect(await shownSize(topBarLogo(page))).toEqual({ width: 40, height: 40 });
+  } finally {
+    await restoreDefaults(page.request, 'logo');
   }
 });

@@ -154,18 +154,31 @@ describe('images refused before they are decoded', () => {
 });
 
 describe('the logo', () => {
-  it('when a 900 × 900 logo is uploaded, then the pages offer it at the top bar’s 32 px and the sign-in page’s 56 px, at 1× and 2×, in WebP and PNG', async () => {
+  it('when a 900 × 900 logo is uploaded, then it stays square: 40 px in the top bar and 64 px on the sign-in page, at 1× and 2×, in WebP and PNG', async () => {
     const response = await uploadImage(admin, 'logo', pngFile('Logo.png', { width: 900, height: 900, rgb: [200, 30, 30] }));
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const page = (await anonymous.get('/login')).body as string;
     const picture = /<picture>([\s\S]*?)<\/picture>/.exec(page)?.[1] ?? '';
-    expect(picture).toMatch(/<source type="image\/webp" srcset="\/api\/logo\/image\/56\.webp\?v=\d+ 1x, \/api\/logo\/image\/112\.webp\?v=\d+ 2x"/);
-    expect(picture).toMatch(/src="\/api\/logo\/image\/56\.png\?v=\d+"/);
+    expect(picture).toMatch(/<source type="image\/webp" srcset="\/api\/logo\/image\/64\.webp\?v=\d+ 1x, \/api\/logo\/image\/128\.webp\?v=\d+ 2x"/);
+    expect(picture).toMatch(/src="\/api\/logo\/image\/64\.png\?v=\d+"/);
+    expect(picture).toMatch(/width="64" height="64"/);
     const dashboard = (await admin.get('/dashboard')).body as string;
-    expect(dashboard).toMatch(/srcset="\/api\/logo\/image\/32\.webp\?v=\d+ 1x, \/api\/logo\/image\/64\.webp\?v=\d+ 2x"/);
+    expect(dashboard).toMatch(/srcset="\/api\/logo\/image\/40\.webp\?v=\d+ 1x, \/api\/logo\/image\/80\.webp\?v=\d+ 2x"/);
+    expect(dashboard).toMatch(/width="40" height="40"/);
     expect(page).not.toContain(response.body.data.originalPath);
-    const largest = await fetchImage(anonymous, /src="(\/api\/logo\/image\/56\.png[^"]+)"/.exec(page)![1]!.replace('/56.png', '/112.png'));
-    expect((await sharp(largest.bytes).metadata()).width).toBe(112);
+    const largest = await fetchImage(anonymous, /src="(\/api\/logo\/image\/64\.png[^"]+)"/.exec(page)![1]!.replace('/64.png', '/128.png'));
+    expect((await sharp(largest.bytes).metadata()).width).toBe(128);
+  });
+
+  it('when a 400 × 120 wordmark is uploaded, then it keeps its proportions: 133 × 40 in the top bar, 213 × 64 on the sign-in page', async () => {
+    const response = await uploadImage(admin, 'logo', pngFile('wordmark.png', { width: 400, height: 120, rgb: [20, 90, 200] }));
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const signIn = /<picture>([\s\S]*?)<\/picture>/.exec((await anonymous.get('/login')).body as string)?.[1] ?? '';
+    expect(signIn).toMatch(/width="213" height="64"/);
+    const topBar = /<picture>([\s\S]*?)<\/picture>/.exec((await admin.get('/dashboard')).body as string)?.[1] ?? '';
+    expect(topBar).toMatch(/width="133" height="40"/);
+    const shown = await fetchImage(anonymous, /src="(\/api\/logo\/image\/[^"]+)"/.exec(topBar)![1]!);
+    expect(await sharp(shown.bytes).metadata()).toMatchObject({ width: 133, height: 40 });
   });
 
   it('when an animated GIF is uploaded, then its variants still move: an animated WebP and GIF', async () => {

@@ -124,37 +124,52 @@ describe('brandingStyle', () => {
 });
 
 describe('logoPicture', () => {
+  // The variants a square logo gets: its boxes at 1× and 2× (src/server/services/branding.ts), and the home screen's.
   const square = image(
     'logo',
     [
-      [32, 32],
-      [56, 56],
+      [40, 40],
       [64, 64],
-      [112, 112],
+      [80, 80],
+      [128, 128],
+      [192, 192],
+      [512, 512],
     ],
     ['webp', 'png'],
   );
 
-  it('when the logo shows in the top bar, then 32 px at 1× and 64 px at 2×, WebP first and PNG for the rest', () => {
+  it('when a square logo shows in the top bar, then square at 40 px (80 px at 2×), WebP first and PNG for the rest', () => {
     expect(logoPicture(square, 'topBar')).toEqual({
-      sources: [{ type: 'image/webp', srcset: '/api/logo/image/32.webp?v=1700000000000 1x, /api/logo/image/64.webp?v=1700000000000 2x' }],
-      src: '/api/logo/image/32.png?v=1700000000000',
-      srcset: '/api/logo/image/32.png?v=1700000000000 1x, /api/logo/image/64.png?v=1700000000000 2x',
+      sources: [{ type: 'image/webp', srcset: '/api/logo/image/40.webp?v=1700000000000 1x, /api/logo/image/80.webp?v=1700000000000 2x' }],
+      src: '/api/logo/image/40.png?v=1700000000000',
+      srcset: '/api/logo/image/40.png?v=1700000000000 1x, /api/logo/image/80.png?v=1700000000000 2x',
+      width: 40,
+      height: 40,
     });
   });
 
-  it('when a wide logo shows on the sign-in page, then the variants whose longer side fits 56 and 112 px', () => {
-    const wide = image(
+  it('when a 400 × 120 wordmark shows, then it keeps its proportions: 133 × 40 in the top bar, 213 × 64 on the sign-in page', () => {
+    const wordmark = image(
       'logo',
       [
-        [32, 11],
-        [56, 19],
-        [64, 21],
-        [112, 37],
+        [133, 40],
+        [192, 58],
+        [213, 64],
+        [267, 80],
+        [400, 120],
       ],
-      ['webp', 'jpeg'],
+      ['webp', 'png'],
     );
-    expect(logoPicture(wide, 'signIn')?.srcset).toBe('/api/logo/image/56.jpg?v=1700000000000 1x, /api/logo/image/112.jpg?v=1700000000000 2x');
+    expect(logoPicture(wordmark, 'topBar')).toMatchObject({
+      srcset: '/api/logo/image/133.png?v=1700000000000 1x, /api/logo/image/267.png?v=1700000000000 2x',
+      width: 133,
+      height: 40,
+    });
+    expect(logoPicture(wordmark, 'signIn')).toMatchObject({
+      srcset: '/api/logo/image/213.png?v=1700000000000 1x, /api/logo/image/400.png?v=1700000000000 2x',
+      width: 213,
+      height: 64,
+    });
   });
 
   it('when the logo is smaller than its place, then its largest variant serves both densities, named once (at 1×, its own size)', () => {
@@ -163,6 +178,8 @@ describe('logoPicture', () => {
       sources: [{ type: 'image/webp', srcset: '/api/logo/image/20.webp?v=1700000000000 1x' }],
       src: '/api/logo/image/20.png?v=1700000000000',
       srcset: '/api/logo/image/20.png?v=1700000000000 1x',
+      width: 20,
+      height: 20,
     });
   });
 

@@ -9,7 +9,7 @@
  * browser takes them, else JPEG. A CSS background never holds up the first paint.
  */
 import { createHash } from 'node:crypto';
-import { LOGO_DISPLAY_SIZES, type LogoPlace } from '~/shared/branding';
+import { fitInBox, LOGO_BOXES, sizeFilling, type LogoPlace } from '~/shared/branding';
 import { CARD_OPACITY_DEFAULT } from '~/shared/constants';
 import type { VariantFormat } from '../images/variants';
 import type { Branding, StoredImage } from '../services/branding';
@@ -74,30 +74,30 @@ export interface LogoPicture {
   /** The fallback format at 1×, with its 2× in `srcset`. */
   src: string;
   srcset: string;
+  /** Its size on the page in CSS pixels: the place's box, filled with the logo's proportions. */
+  width: number;
+  height: number;
 }
 
-/** The smallest variant whose larger side reaches `size` pixels, else the largest there is. */
-function variantFor(variants: readonly Variant[], size: number): Variant | undefined {
-  const sorted = [...variants].sort((a, b) => a.width - b.width);
-  return sorted.find((variant) => Math.max(variant.width, variant.height) >= size) ?? sorted.at(-1);
-}
-
-/** The logo at one place's displayed size (a square box) at 1× and 2×; null until its variants exist. */
+/** The logo fitted into the place's box (a wordmark wide, an icon square) at 1× and 2×; null until its variants exist. */
 export function logoPicture(logo: StoredImage, place: LogoPlace): LogoPicture | null {
-  const size = LOGO_DISPLAY_SIZES[place];
+  const box = LOGO_BOXES[place];
+  const doubleBox = { width: box.width * 2, height: box.height * 2 };
   const byFormat = (format: VariantFormat) => logo.variants.filter((variant) => variant.format === format);
   const fallbackFormat = logo.variants.find((variant) => variant.format !== 'webp')?.format;
   if (!fallbackFormat) return null;
   const srcset = (variants: readonly Variant[]) => {
-    const [single, double] = [variantFor(variants, size)!.url, variantFor(variants, size * 2)!.url];
+    const [single, double] = [sizeFilling(variants, box)!.url, sizeFilling(variants, doubleBox)!.url];
     // One file for both: a 2x descriptor would have the browser show it at half its size.
     return single === double ? `${single} 1x` : `${single} 1x, ${double} 2x`;
   };
   const webp = byFormat('webp');
   const fallback = byFormat(fallbackFormat);
+  const largest = sizeFilling(fallback, { width: Infinity, height: Infinity })!;
   return {
     sources: webp.length ? [{ type: 'image/webp', srcset: srcset(webp) }] : [],
-    src: variantFor(fallback, size)!.url,
+    src: sizeFilling(fallback, box)!.url,
     srcset: srcset(fallback),
+    ...fitInBox(largest, box),
   };
 }

@@ -7,6 +7,7 @@
  */
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fitInBox, type Box } from '~/shared/branding';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 
 /** 40 megapixels: a 7,500 × 5,300 photo. More is a decompression bomb, or more than any screen shows. */
@@ -35,13 +36,11 @@ export interface ImageVariant {
   size: number;
 }
 
-export interface VariantPlan {
-  /** Each variant's bound in pixels: its width (`width`), or the larger side (`box`). */
-  bounds: readonly number[];
-  fit: 'width' | 'box';
+/** Each variant's bound: a width (a photo for screens of that width), or a box it fits in (a logo). */
+export type VariantPlan = ({ fit: 'width'; widths: readonly number[] } | { fit: 'box'; boxes: readonly Box[] }) & {
   /** A photo (AVIF, WebP, JPEG) or a graphic (WebP and a lossless or animated fallback). */
   kind: 'photo' | 'graphic';
-}
+};
 
 export class ImageTooLargeError extends Error {
   constructor(
@@ -90,9 +89,9 @@ function formatsOf(plan: VariantPlan, header: Metadata, animated: boolean): Vari
 /** The upright size of each variant: each bound applied, never larger than the image, each size once. */
 function sizesOf(plan: VariantPlan, width: number, height: number): Array<{ width: number; height: number }> {
   const sizes = new Map<number, { width: number; height: number }>();
-  for (const bound of plan.bounds) {
-    const scale = Math.min(1, bound / (plan.fit === 'width' ? width : Math.max(width, height)));
-    const size = { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+  const boxes = plan.fit === 'box' ? plan.boxes : plan.widths.map((bound) => ({ width: bound, height: Infinity }));
+  for (const box of boxes) {
+    const size = fitInBox({ width, height }, box);
     sizes.set(size.width, size);
   }
   return [...sizes.values()].sort((a, b) => a.width - b.width);

@@ -12,7 +12,7 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { m } from '~/paraglide/messages.js';
-import { BACKGROUND_WIDTHS, HOME_SCREEN_ICON_SIZES, LOGO_DISPLAY_SIZES, roundCardOpacity, type BackgroundInfo, type LogoInfo } from '~/shared/branding';
+import { BACKGROUND_WIDTHS, HOME_SCREEN_ICON_SIZES, LOGO_BOXES, roundCardOpacity, sizeFilling, type BackgroundInfo, type LogoInfo } from '~/shared/branding';
 import { CARD_OPACITY_DEFAULT } from '~/shared/constants';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -57,8 +57,15 @@ const IMAGE_PATHS: Record<BrandingImageKind, string> = { logo: '/api/logo/image'
 
 const PLANS: Record<BrandingImageKind, VariantPlan> = {
   // Each displayed size at 1× and 2×, and the home screen's icons.
-  logo: { bounds: [...Object.values(LOGO_DISPLAY_SIZES).flatMap((size) => [size, size * 2]), ...HOME_SCREEN_ICON_SIZES], fit: 'box', kind: 'graphic' },
-  background: { bounds: BACKGROUND_WIDTHS, fit: 'width', kind: 'photo' },
+  logo: {
+    fit: 'box',
+    boxes: [
+      ...Object.values(LOGO_BOXES).flatMap((box) => [box, { width: box.width * 2, height: box.height * 2 }]),
+      ...HOME_SCREEN_ICON_SIZES.map((size) => ({ width: size, height: size })),
+    ],
+    kind: 'graphic',
+  },
+  background: { fit: 'width', widths: BACKGROUND_WIDTHS, kind: 'photo' },
 };
 const NOTHING_TO_DELETE: Record<BrandingImageKind, () => string> = {
   logo: () => m.branding_logo_nothing_to_delete(),
@@ -91,7 +98,11 @@ const DEFAULT_BRANDING: Branding = { logo: null, background: null, cardOpacity: 
 function logoInfoOf({ logo }: Branding): LogoInfo {
   return {
     hasLogo: logo !== null,
-    logoPath: displayVariant(logo, LOGO_DISPLAY_SIZES.signIn * 2),
+    logoPath:
+      sizeFilling(logo?.variants.filter((variant) => variant.format === 'webp') ?? [], {
+        width: LOGO_BOXES.signIn.width * 2,
+        height: LOGO_BOXES.signIn.height * 2,
+      })?.url ?? null,
     originalPath: logo?.url ?? null,
     originalName: logo?.originalName ?? null,
     size: logo?.size ?? null,
