@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { TOKENS_URL } from '../support/e2e-env';
-import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
+import { ADMIN, expect, openHydrated, signIn, signInAsAdmin, test } from './fixtures';
 
 test.use({ baseURL: TOKENS_URL });
 
@@ -220,4 +220,30 @@ test('clearing asks first, then every card says Not Set; the OAuth2 flow connect
 
   await authorizeThroughPopup(page);
   await expectConnected(page, 'oauth2');
+});
+
+test('a sign-in window sent to another page of the portal ends the flow at once, with the reason', async ({ page }) => {
+  if (await page.getByRole('button', { name: 'OAuth2 Flow' }).isVisible()) await page.getByRole('button', { name: 'OAuth2 Flow' }).click();
+  const popup = await openLoginPopup(page);
+  // The session ends while the provider's page is open: Authorize then lands on the portal's sign-in page.
+  await page.context().clearCookies();
+  const closed = popup.waitForEvent('close');
+  await popup.getByRole('button', { name: 'Authorize' }).click();
+  await closed;
+  await expect(page.getByRole('alert').filter({ hasText: "The sign-in window opened /login of the portal instead of the provider's sign-in." })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Get Access & Refresh Token' })).toBeEnabled();
+});
+
+test('opened at another address than PUBLIC_URL, Token Management says where to go before any popup', async ({ browser }) => {
+  const elsewhere = TOKENS_URL.replace('127.0.0.1', 'localhost');
+  const context = await browser.newContext({ baseURL: elsewhere });
+  const page = await context.newPage();
+  await signIn(page, ADMIN.username, ADMIN.password);
+  await openHydrated(page, '/admin/tokens');
+  if (await page.getByRole('button', { name: 'OAuth2 Flow' }).isVisible()) await page.getByRole('button', { name: 'OAuth2 Flow' }).click();
+  const warning = page.getByRole('alert').filter({ hasText: `The provider sends you back to ${TOKENS_URL} after signing in` });
+  await expect(warning).toBeVisible();
+  await expect(warning.getByRole('link', { name: `${TOKENS_URL}/admin/tokens` })).toHaveAttribute('href', `${TOKENS_URL}/admin/tokens`);
+  await expect(page.getByRole('button', { name: 'Get Access & Refresh Token' })).toBeDisabled();
+  await context.close();
 });

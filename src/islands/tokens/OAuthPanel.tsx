@@ -11,10 +11,12 @@ const STEP_TEXTS: Record<OAuthStep, () => string> = {
 
 interface OAuthPanelProps {
   step: OAuthStep | null;
+  /** Where Token Management should be opened instead, when this page is at another address than PUBLIC_URL. */
+  elsewhereUrl: string | null;
   onStart: () => void;
 }
 
-export function OAuthPanel({ step, onStart }: OAuthPanelProps) {
+export function OAuthPanel({ step, elsewhereUrl, onStart }: OAuthPanelProps) {
   const titleId = useId();
   return (
     <section className="surface rounded-box border border-base-300 p-5" aria-labelledby={titleId}>
@@ -22,7 +24,8 @@ export function OAuthPanel({ step, onStart }: OAuthPanelProps) {
         {m.tokens_oauth_title()}
       </h2>
       <p className="mb-4 text-sm opacity-80">{m.tokens_oauth_intro()}</p>
-      <button type="button" className="btn btn-primary" onClick={onStart} disabled={step !== null}>
+      {elsewhereUrl && <ElsewhereWarning url={elsewhereUrl} />}
+      <button type="button" className="btn btn-primary" onClick={onStart} disabled={step !== null || elsewhereUrl !== null}>
         {step && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
         {m.tokens_oauth_start()}
       </button>
@@ -38,5 +41,17 @@ export function OAuthPanel({ step, onStart }: OAuthPanelProps) {
         <li>{m.tokens_oauth_note_blocked()}</li>
       </ul>
     </section>
+  );
+}
+
+/** The provider sends the admin back to PUBLIC_URL's address: the sign-in can only finish there. */
+export function ElsewhereWarning({ url }: { url: string }) {
+  return (
+    <p role="alert" className="alert alert-warning alert-soft mb-4 block text-sm">
+      {m.tokens_origin_elsewhere({ origin: new URL(url).origin })}{' '}
+      <a href={url} className="link font-medium">
+        {url}
+      </a>
+    </p>
   );
 }

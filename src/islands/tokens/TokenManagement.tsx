@@ -11,13 +11,13 @@ import type { Locale } from '~/shared/locale';
 import { CONNECTION_TEXTS, lacksRefreshToken, type TokenClearResult, type TokenStatus } from '~/shared/tokens';
 import type { SyncStatus } from '~/shared/sync';
 import { ClearTokensModal } from './ClearTokensModal';
-import { OAuthPanel } from './OAuthPanel';
+import { ElsewhereWarning, OAuthPanel } from './OAuthPanel';
 import { SyncCard } from './SyncCard';
 import { AdditionalInformation, TokenCards } from './TokenCards';
 import { UpdateTokensForm } from './UpdateTokensForm';
 import { InfoIcon, WarningIcon } from '../common/icons';
 import { adoptLocale } from '../common/locale';
-import { useOAuthPopup, type OAuthOutcome } from './use-oauth-popup';
+import { useOAuthPopup, useTokenPageElsewhere, type OAuthOutcome } from './use-oauth-popup';
 import { ReadyFieldset } from '../common/ReadyFieldset';
 
 export interface TokenManagementProps {
@@ -26,6 +26,8 @@ export interface TokenManagementProps {
   initialStatus: TokenStatus | null;
   /** The mirror's last sync as the page was rendered; null when it could not be read. */
   initialSyncStatus: SyncStatus | null;
+  /** PUBLIC_URL's origin, where the provider sends the admin back. */
+  publicOrigin: string;
 }
 
 type NoticeTone = 'success' | 'warning' | 'error';
@@ -42,7 +44,7 @@ const NOTICE_CLASS: Record<NoticeTone, string> = {
   error: 'alert-error',
 };
 
-export default function TokenManagement({ locale, initialStatus, initialSyncStatus }: TokenManagementProps) {
+export default function TokenManagement({ locale, initialStatus, initialSyncStatus, publicOrigin }: TokenManagementProps) {
   adoptLocale(locale);
   const [status, setStatus] = useState(initialStatus);
   const [loadFailed, setLoadFailed] = useState(false);
@@ -86,9 +88,10 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
     ),
   );
 
+  const elsewhereUrl = useTokenPageElsewhere(publicOrigin);
   function startOAuth() {
     setNotice(null);
-    void oauth.start();
+    if (!elsewhereUrl) void oauth.start();
   }
 
   async function refresh() {
@@ -142,7 +145,9 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
           </div>
         )}
 
-        {status?.reconnectRequired && <ReconnectAlert reason={status.reconnectReason} busy={oauth.step !== null} onReconnect={startOAuth} />}
+        {status?.reconnectRequired && (
+          <ReconnectAlert reason={status.reconnectReason} busy={oauth.step !== null} elsewhereUrl={elsewhereUrl} onReconnect={startOAuth} />
+        )}
         {lacksRefreshToken(status) && (
           <div role="note" className="alert alert-warning alert-soft items-start text-sm">
             <WarningIcon className="size-5 shrink-0" />
@@ -150,7 +155,7 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
           </div>
         )}
 
-        {showOAuth && <OAuthPanel step={oauth.step} onStart={startOAuth} />}
+        {showOAuth && <OAuthPanel step={oauth.step} elsewhereUrl={elsewhereUrl} onStart={startOAuth} />}
         {showForm && (
           <UpdateTokensForm
             onCancel={() => setShowForm(false)}
@@ -193,15 +198,26 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
 }
 
 /** The provider refused the refresh token: why, and the OAuth2 popup one click away. */
-function ReconnectAlert({ reason, busy, onReconnect }: { reason: string | null; busy: boolean; onReconnect: () => void }) {
+function ReconnectAlert({
+  reason,
+  busy,
+  elsewhereUrl,
+  onReconnect,
+}: {
+  reason: string | null;
+  busy: boolean;
+  elsewhereUrl: string | null;
+  onReconnect: () => void;
+}) {
   return (
     <div role="alert" className="alert alert-error alert-soft flex flex-wrap items-start justify-between gap-3">
       <div className="flex flex-col gap-1">
         <h2 className="font-semibold">{CONNECTION_TEXTS.reconnectRequired}</h2>
         <p className="text-sm">{CONNECTION_TEXTS.reconnectExplained}</p>
         {reason && <p className="text-sm opacity-80">{CONNECTION_TEXTS.providerSaid(reason)}</p>}
+        {elsewhereUrl && <ElsewhereWarning url={elsewhereUrl} />}
       </div>
-      <button type="button" className="btn btn-error btn-sm" onClick={onReconnect} disabled={busy}>
+      <button type="button" className="btn btn-error btn-sm" onClick={onReconnect} disabled={busy || elsewhereUrl !== null}>
         {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
         {CONNECTION_TEXTS.reconnect}
       </button>

@@ -3,7 +3,7 @@
  * centred popup, then wait for the callback page's message. Closing the popup cancels the flow;
  * messages from other origins or other windows are ignored.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { OAUTH_POPUP } from '~/shared/constants';
@@ -29,6 +29,35 @@ function loginShown(popup: Window): boolean {
   } catch {
     return true;
   }
+}
+
+/** Pages of the portal itself the popup passes through on the way: the built-in sandbox's sign-in, and the callback. */
+const EXPECTED_OWN_PAGES = ['/sandbox/oauth/authorize', '/admin/tokens/callback'];
+
+/** The popup shows a page of the portal that is not on the way (its sign-in, say, without a session): its path. */
+function strayPage(popup: Window): string | null {
+  try {
+    const { origin, pathname } = popup.location;
+    if (origin !== window.location.origin || popup.location.href === 'about:blank') return null;
+    return EXPECTED_OWN_PAGES.includes(pathname) ? null : pathname;
+  } catch {
+    // Another origin's page, unreadable: the provider's.
+    return null;
+  }
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * The address Token Management should be opened at when this page is at another one (the provider sends
+ * the admin back to PUBLIC_URL's origin, whose session this page does not share); null when here is right.
+ */
+export function useTokenPageElsewhere(publicOrigin: string): string | null {
+  return useSyncExternalStore(
+    noSubscription,
+    () => (window.location.origin === publicOrigin ? null : `${publicOrigin}/admin/tokens`),
+    () => null,
+  );
 }
 
 /** `step` is the flow's progress while it runs, null when idle. */
@@ -74,6 +103,9 @@ export function useOAuthPopup(onOutcome: (outcome: OAuthOutcome) => void) {
         setTimeout(() => finish({ ok: false, text: m.tokens_oauth_cancelled() }), CLOSED_GRACE_MS);
         return;
       }
+      // Sent to another page of the portal instead of the provider's sign-in: it will never come back.
+      const stray = strayPage(popup);
+      if (stray) return finish({ ok: false, text: m.tokens_popup_stray({ path: stray }) });
       if (opening && loginShown(popup)) {
         opening = false;
         setStep('waiting');
