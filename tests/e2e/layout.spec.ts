@@ -103,6 +103,32 @@ async function checkPage(page: Page, path: string, testInfo: TestInfo): Promise<
   expect.soft(found.cutOff, `${path}: cut off, out of view or too tall`).toEqual([]);
 }
 
+/** The texts the checks look for, in each language (messages/*.json). */
+const TEXTS = {
+  'en-US': { close: 'Close', view: 'View', addUser: 'Add User', edit: /^Edit /, resetPassword: /^Reset password for / },
+  'nl-NL': { close: 'Sluiten', view: 'Bekijken', addUser: 'Gebruiker toevoegen', edit: / bewerken$/, resetPassword: /^Wachtwoord van / },
+} as const;
+
+/** Opens a modal with `open`, checks it fits the window with its Close at the top in view, and closes it with Escape. */
+async function checkModal(page: Page, name: string, open: () => Promise<void>, texts: (typeof TEXTS)[keyof typeof TEXTS], testInfo: TestInfo) {
+  await open();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog, name).toBeVisible();
+  await expect(page.getByRole('status', { name: /loading|laden/i })).toHaveCount(0);
+  await testInfo.attach(`${name}.png`, { body: await page.screenshot(), contentType: 'image/png' });
+  const fit = await page.evaluate(() => {
+    const box = document.querySelector('dialog[open] .modal-box')!;
+    const { left, right } = box.getBoundingClientRect();
+    return { left, right, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth, windowWidth: innerWidth };
+  });
+  expect.soft(fit.left, `${name}: the window's left edge`).toBeGreaterThanOrEqual(0);
+  expect.soft(fit.right, `${name}: the window's right edge`).toBeLessThanOrEqual(fit.windowWidth);
+  expect.soft(fit.scrollWidth, `${name}: wider than its window`).toBeLessThanOrEqual(fit.clientWidth + 1);
+  await expect.soft(dialog.getByRole('button', { name: texts.close, exact: true }), `${name}: Close at the top`).toBeInViewport();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+}
+
 for (const screen of SCREENS) {
   for (const locale of LANGUAGES) {
     test.describe(`${screen.name}, ${locale}`, () => {
@@ -114,6 +140,10 @@ for (const screen of SCREENS) {
         await context.addCookies([{ ...session, url: ADMIN_AREA_URL }]);
         const page = await context.newPage();
         for (const path of CUSTOMER_PAGES) await checkPage(page, path, testInfo);
+        const texts = TEXTS[locale as keyof typeof TEXTS];
+        await checkPage(page, '/receipts', testInfo);
+        await checkModal(page, 'receipt-details', () => page.getByRole('link', { name: texts.view, exact: true }).first().click(), texts, testInfo);
+        await checkModal(page, 'tracking-map', () => page.locator('[data-tracking-map]').first().click(), texts, testInfo);
         await context.close();
       });
 
@@ -121,6 +151,11 @@ for (const screen of SCREENS) {
         const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale, storageState: adminStatePath(ADMIN_AREA_URL) });
         const page = await context.newPage();
         for (const path of ADMIN_PAGES) await checkPage(page, path, testInfo);
+        const texts = TEXTS[locale as keyof typeof TEXTS];
+        await checkPage(page, '/admin/users', testInfo);
+        await checkModal(page, 'add-user', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
+        await checkModal(page, 'edit-user', () => page.getByRole('button', { name: texts.edit }).first().click(), texts, testInfo);
+        await checkModal(page, 'reset-password', () => page.getByRole('button', { name: texts.resetPassword }).first().click(), texts, testInfo);
         await context.close();
       });
     });
