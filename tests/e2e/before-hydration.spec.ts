@@ -5,19 +5,8 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { formatCount } from '~/shared/format';
-import { expect, signInAsAdmin, test } from './fixtures';
+import { expect, holdScripts, signInAsAdmin, test } from './fixtures';
 import { receiptList } from './receipts-data';
-
-/** Holds the islands' scripts back until the returned function is called. */
-async function holdScripts(page: Page): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_astro/*.js', async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 const notHydrated = (page: Page) => expect(page.locator('astro-island[ssr]')).toHaveCount(1);
 

@@ -133,6 +133,11 @@ test('a customer reads the dashboard and the receipts in Dutch, without a hydrat
   await expect(firstRow.getByRole('cell').first()).toHaveText(inDutch(() => formatDate(first.receivedDate)));
   await expect(firstRow.getByRole('cell').first()).toHaveText(/^\d{2}-\d{2}-\d{4}$/);
   await expect(firstRow.getByRole('button', { name: inDutch(() => statusLabel(first.status)) })).toHaveAttribute('title', 'Trackingkaart tonen');
+  // The provider's warehouse statuses read in Dutch too (messages/nl.json), not as the provider sent them.
+  const atWarehouse = list.data.find((receipt) => /^Received at (MIA|NL) warehouse$/.test(receipt.status));
+  expect(atWarehouse, 'a receipt at a warehouse on the first page').toBeDefined();
+  const atWarehouseRow = dataRows(page, 'Ontvangstbewijzen').filter({ hasText: atWarehouse!.number });
+  await expect(atWarehouseRow.getByRole('button', { name: `Ontvangen in magazijn ${/MIA|NL/.exec(atWarehouse!.status)![0]}`, exact: true })).toBeVisible();
 
   // Search, then the details modal of the heaviest receipt on the page that has packages.
   const receipt: Receipt = list.data.filter((candidate) => candidate.commodities.length > 0).sort((a, b) => b.totalWeightValue - a.totalWeightValue)[0]!;

@@ -4,7 +4,7 @@
  * from the cache, and a status button tapped before the receipts island hydrated still opens its map.
  */
 import type { Page } from '@playwright/test';
-import { expect, signInAsAdmin, test } from './fixtures';
+import { expect, holdScripts, signInAsAdmin, test } from './fixtures';
 import { findReceipt } from './receipts-data';
 
 /** daisyUI dark's primary colour, which the Sign in button is filled with. */
@@ -12,17 +12,6 @@ const PRIMARY_BUTTON = 'oklch(0.58 0.233 277.117)';
 
 async function blockStylesheets(page: Page): Promise<void> {
   await page.route('**/*.css', (route) => route.abort());
-}
-
-/** Holds the page's scripts back until the returned function is called. */
-async function holdScripts(page: Page): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_astro/*.js', async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
 }
 
 test('a first visit to /login is styled with every stylesheet request refused', async ({ page }) => {

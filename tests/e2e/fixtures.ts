@@ -135,3 +135,14 @@ export const test = base.extend<{ adminApi: AdminApi }>({
     await request.dispose();
   },
 });
+
+/** Holds the pages' scripts (`/_astro/*.js`) back, as a slow link would, until the returned function is called. */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_astro/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}

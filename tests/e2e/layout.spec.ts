@@ -105,8 +105,24 @@ async function checkPage(page: Page, path: string, testInfo: TestInfo): Promise<
 
 /** The texts the checks look for, in each language (messages/*.json). */
 const TEXTS = {
-  'en-US': { close: 'Close', view: 'View', addUser: 'Add User', edit: /^Edit /, resetPassword: /^Reset password for / },
-  'nl-NL': { close: 'Sluiten', view: 'Bekijken', addUser: 'Gebruiker toevoegen', edit: / bewerken$/, resetPassword: /^Wachtwoord van / },
+  'en-US': {
+    close: 'Close',
+    view: 'View',
+    addUser: 'Add User',
+    edit: /^Edit /,
+    resetPassword: /^Reset password for /,
+    deleteUser: /^Delete /,
+    clearTokens: 'Clear Tokens',
+  },
+  'nl-NL': {
+    close: 'Sluiten',
+    view: 'Bekijken',
+    addUser: 'Gebruiker toevoegen',
+    edit: / bewerken$/,
+    resetPassword: /^Wachtwoord van /,
+    deleteUser: / verwijderen$/,
+    clearTokens: 'Tokens wissen',
+  },
 } as const;
 
 /** Opens a modal with `open`, checks it fits the window with its Close at the top in view, and closes it with Escape. */
@@ -147,7 +163,9 @@ for (const screen of SCREENS) {
         await context.close();
       });
 
-      test('every page fits, as the admin', async ({ browser }, testInfo) => {
+      test('every page fits, as the admin', async ({ browser, playwright }, testInfo) => {
+        // Consignees to assign, and a user besides the admin to open the modals of.
+        await customerSession(playwright);
         const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale, storageState: adminStatePath(ADMIN_AREA_URL) });
         const page = await context.newPage();
         for (const path of ADMIN_PAGES) await checkPage(page, path, testInfo);
@@ -156,6 +174,12 @@ for (const screen of SCREENS) {
         await checkModal(page, 'add-user', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
         await checkModal(page, 'edit-user', () => page.getByRole('button', { name: texts.edit }).first().click(), texts, testInfo);
         await checkModal(page, 'reset-password', () => page.getByRole('button', { name: texts.resetPassword }).first().click(), texts, testInfo);
+        // Another user's: one's own Delete is not offered. Escape cancels each confirmation: nothing changes.
+        await checkModal(page, 'delete-user', () => page.getByRole('button', { name: texts.deleteUser, disabled: false }).first().click(), texts, testInfo);
+        await checkPage(page, '/admin/user-consignees', testInfo);
+        await checkModal(page, 'user-picker', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
+        await checkPage(page, '/admin/tokens', testInfo);
+        await checkModal(page, 'clear-tokens', () => page.getByRole('button', { name: texts.clearTokens, exact: true }).click(), texts, testInfo);
         await context.close();
       });
     });

@@ -3,7 +3,7 @@ import { m } from '~/paraglide/messages.js';
 import { describeFreshness } from '~/shared/sync';
 import { ClockIcon, WarningIcon } from './icons';
 import { FRESHNESS_TIME_CLASS, FRESHNESS_TOOLTIP_CLASS, freshnessClass } from '~/shared/freshness-style';
-import { useHydrated } from './LocalDate';
+import { useHydrated } from './use-hydrated';
 
 interface FreshnessProps {
   lastSyncedAt: string;

@@ -1,16 +1,5 @@
-import { useSyncExternalStore } from 'react';
 import { formatDate, formatDateTime } from '~/shared/format';
-
-const neverChanges = () => () => {};
-
-/** False while rendering on the server and while hydrating, true once the browser has taken over. */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    neverChanges,
-    () => true,
-    () => false,
-  );
-}
+import { useHydrated } from './use-hydrated';
 
 /**
  * A date in the browser's time zone. The server can only format in its own zone, so the element is
