@@ -6,7 +6,8 @@
  */
 import type { APIRequestContext, Page, PlaywrightWorkerArgs, TestInfo } from '@playwright/test';
 import type { DashboardStats } from '../../src/shared/receipts';
-import { ADMIN_AREA_URL } from '../support/e2e-env';
+import { ADMIN_AREA_URL, LOCATIONS_OFF_URL } from '../support/e2e-env';
+import { pngImage } from '../support/images';
 import { adminRequest, adminStatePath, expect, hydrateByPointer, test, uniqueName } from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL });
@@ -113,6 +114,10 @@ const TEXTS = {
     resetPassword: /^Reset password for /,
     deleteUser: /^Delete /,
     clearTokens: 'Clear Tokens',
+    selectRow: /^Select (?!Page$)/,
+    removeAll: 'Remove All',
+    deleteLogo: 'Delete Logo',
+    deleteBackground: 'Delete Background',
   },
   'nl-NL': {
     close: 'Sluiten',
@@ -122,6 +127,10 @@ const TEXTS = {
     resetPassword: /^Wachtwoord van /,
     deleteUser: / verwijderen$/,
     clearTokens: 'Tokens wissen',
+    selectRow: /(?<!^Pagina) selecteren$/,
+    removeAll: 'Alle ontkoppelen',
+    deleteLogo: 'Logo verwijderen',
+    deleteBackground: 'Achtergrond verwijderen',
   },
 } as const;
 
@@ -141,6 +150,9 @@ async function checkModal(page: Page, name: string, open: () => Promise<void>, t
   expect.soft(fit.right, `${name}: the window's right edge`).toBeLessThanOrEqual(fit.windowWidth);
   expect.soft(fit.scrollWidth, `${name}: wider than its window`).toBeLessThanOrEqual(fit.clientWidth + 1);
   await expect.soft(dialog.getByRole('button', { name: texts.close, exact: true }), `${name}: Close at the top`).toBeInViewport();
+  // Its actions (Cancel and the confirming button) in view too, without scrolling the window.
+  const actions = dialog.locator('.modal-action');
+  if ((await actions.count()) > 0) await expect.soft(actions.last(), `${name}: its actions`).toBeInViewport();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 }
@@ -178,6 +190,14 @@ for (const screen of SCREENS) {
         await checkModal(page, 'delete-user', () => page.getByRole('button', { name: texts.deleteUser, disabled: false }).first().click(), texts, testInfo);
         await checkPage(page, '/admin/user-consignees', testInfo);
         await checkModal(page, 'user-picker', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
+        await page.getByRole('checkbox', { name: texts.selectRow }).first().check();
+        await checkModal(
+          page,
+          'remove-all',
+          () => page.getByRole('toolbar').getByRole('button', { name: texts.removeAll, exact: true }).click(),
+          texts,
+          testInfo,
+        );
         await checkPage(page, '/admin/tokens', testInfo);
         await checkModal(page, 'clear-tokens', () => page.getByRole('button', { name: texts.clearTokens, exact: true }).click(), texts, testInfo);
         await context.close();
@@ -185,3 +205,51 @@ for (const screen of SCREENS) {
     });
   }
 }
+
+// The logo's and the background's delete confirmations need an upload: on a portal no other test's
+// branding depends on, one screen and language after another, and put back without them.
+test('the logo and background delete confirmations fit at both widths, in both languages', async ({ browser, playwright }, testInfo) => {
+  const admin = await adminRequest(playwright, LOCATIONS_OFF_URL);
+  const upload = async (kind: 'logo' | 'background') => {
+    const answer = await admin.post(`/api/${kind}/upload`, {
+      multipart: { [kind]: { name: `${kind}.png`, mimeType: 'image/png', buffer: pngImage({ width: 400, height: 120, rgb: [20, 90, 200] }) } },
+    });
+    expect(answer.status(), await answer.text()).toBe(200);
+  };
+  try {
+    await upload('logo');
+    await upload('background');
+    for (const screen of SCREENS) {
+      for (const locale of LANGUAGES) {
+        const texts = TEXTS[locale as keyof typeof TEXTS];
+        const context = await browser.newContext({
+          baseURL: LOCATIONS_OFF_URL,
+          viewport: screen.viewport,
+          locale,
+          storageState: adminStatePath(LOCATIONS_OFF_URL),
+        });
+        const page = await context.newPage();
+        await checkPage(page, '/admin/logo', testInfo);
+        await checkModal(
+          page,
+          `delete-logo-${screen.name}-${locale}`,
+          () => page.getByRole('button', { name: texts.deleteLogo, exact: true }).click(),
+          texts,
+          testInfo,
+        );
+        await checkPage(page, '/admin/background', testInfo);
+        await checkModal(
+          page,
+          `delete-background-${screen.name}-${locale}`,
+          () => page.getByRole('button', { name: texts.deleteBackground, exact: true }).click(),
+          texts,
+          testInfo,
+        );
+        await context.close();
+      }
+    }
+  } finally {
+    for (const kind of ['logo', 'background']) expect([200, 404]).toContain((await admin.delete(`/api/${kind}/current`)).status());
+    await admin.dispose();
+  }
+});
