@@ -143,9 +143,14 @@ async function checkModal(page: Page, name: string, open: () => Promise<void>, t
   await testInfo.attach(`${name}.png`, { body: await page.screenshot(), contentType: 'image/png' });
   const fit = await page.evaluate(() => {
     const box = document.querySelector('dialog[open] .modal-box')!;
-    const { left, right } = box.getBoundingClientRect();
-    return { left, right, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth, windowWidth: innerWidth };
+    const { left, right, top, bottom } = box.getBoundingClientRect();
+    return { left, right, top, bottom, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth, windowWidth: innerWidth, windowHeight: innerHeight };
   });
+  // On a desktop the window keeps clear of the screen's top and bottom edges.
+  if (fit.windowWidth >= 1024) {
+    expect.soft(fit.top, `${name}: room above`).toBeGreaterThanOrEqual(16);
+    expect.soft(fit.bottom, `${name}: room below`).toBeLessThanOrEqual(fit.windowHeight - 16);
+  }
   expect.soft(fit.left, `${name}: the window's left edge`).toBeGreaterThanOrEqual(0);
   expect.soft(fit.right, `${name}: the window's right edge`).toBeLessThanOrEqual(fit.windowWidth);
   expect.soft(fit.scrollWidth, `${name}: wider than its window`).toBeLessThanOrEqual(fit.clientWidth + 1);
