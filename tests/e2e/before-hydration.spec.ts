@@ -66,6 +66,9 @@ test('a search typed before hydration is answered by the server after the typing
   await expect(page).toHaveURL(/\/receipts\?search=inc$/);
   await expect(page.getByText('Search: inc', { exact: true })).toBeVisible();
   await expect(page.getByRole('row').nth(1)).toContainText(expected[0]!);
+  // Only the island was replaced: one island, and nothing of the page's script shows as text.
+  await expect(page.locator('astro-island')).toHaveCount(1);
+  await expect(page.getByText(/pushState|innerHTML/)).toHaveCount(0);
   // The box keeps the focus and the caret at the end: typing goes on where it was.
   await expect(searchBox).toBeFocused();
   await notHydrated(page);
@@ -89,7 +92,7 @@ test('a search typed before hydration is answered by the server after the typing
 test('a search typed while the island hydrates is applied by the island at once', async ({ page }) => {
   const releaseScripts = await holdScripts(page);
   // The server's answer to the typed search never comes: the island, once ready, answers instead.
-  await page.route(
+  await page.context().route(
     (url) => url.pathname === '/receipts' && url.searchParams.has('search'),
     () => {},
   );

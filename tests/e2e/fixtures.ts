@@ -136,11 +136,15 @@ export const test = base.extend<{ adminApi: AdminApi }>({
   },
 });
 
-/** Holds the pages' scripts (`/_astro/*.js`) back, as a slow link would, until the returned function is called. */
+/**
+ * Holds the pages' scripts (`/_astro/*.js`) back, as a slow link would, until the returned function is
+ * called. On the context, not the page: a page the service worker controls has it fetch the scripts,
+ * and only the context's routes see the worker's requests.
+ */
 export async function holdScripts(page: Page): Promise<() => void> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_astro/*.js', async (route) => {
+  await page.context().route('**/_astro/*.js', async (route) => {
     await released;
     await route.continue();
   });

@@ -40,13 +40,14 @@ function earlyActions(keys: typeof EARLY_ACTION_KEYS, searchPauseMs: number): vo
     // Typed on meanwhile (its own pause runs), or the island took over: this answer is not wanted.
     const island = box.closest('astro-island');
     if (ready() || box.value !== typed || !island) return;
-    // Only the island is wanted (the rest of the page is the same): parsed alone, inert until inserted.
-    const start = html.indexOf('<astro-island');
-    const end = html.lastIndexOf('</astro-island>');
+    // Only the island is wanted: the page's <main> is parsed (inert until inserted; this script's own
+    // text is parsed as a script there, not searched as text), and its island taken.
+    const start = html.indexOf('<main');
+    const end = html.lastIndexOf('</main>');
     if (start < 0 || end < start) return;
     const template = document.createElement('template');
-    template.innerHTML = html.slice(start, end + '</astro-island>'.length);
-    const answered = template.content.firstElementChild;
+    template.innerHTML = html.slice(start, end + '</main>'.length);
+    const answered = template.content.querySelector('astro-island');
     if (!answered) return;
     history.pushState(null, '', url);
     island.replaceWith(answered);
