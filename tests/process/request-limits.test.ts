@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, testPostgresUrl, type Portal } from '../support/portal';
 import type { ApiClient } from '../support/api-client';
-import { expectError, signedInAdmin, waitForMirror, writeDatabase } from '../support/api-steps';
+import { eventually, expectError, signedInAdmin, waitForMirror, writeDatabase } from '../support/api-steps';
 
 const MB = 1024 * 1024;
 const STREAMED_BYTES = 300 * MB;
@@ -181,10 +181,13 @@ describe('a failing page', () => {
     'when %s fails on the server (its %s table is gone), then it answers a plain 500 page with a way back, logged once with method and path',
     async (path, table) => {
       await writeDatabase(portal, `ALTER TABLE ${table} RENAME TO ${table}_elsewhere`);
-      // A session checked in the last second is taken as it was; past that, the lookup meets the change.
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
       try {
-        const response = await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' });
+        // A session checked in the last second is taken as it was: asked again until the lookup meets the change.
+        const response = await eventually(
+          () => fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' }),
+          (answer) => answer.status !== 200,
+          5_000,
+        );
         const html = await response.text();
         expect(response.status).toBe(500);
         expect(response.headers.get('content-type')).toMatch(/^text\/html/);

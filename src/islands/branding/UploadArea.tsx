@@ -68,20 +68,3 @@ export function UploadArea({ label, hint, busy, disabled = false, onFile, icon }
     </label>
   );
 }
-
-export const UploadIcon = () => (
-  <svg
-    xmlns="http://www.w3.org/2000/svg"
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth={1.8}
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    className="size-12"
-    aria-hidden="true"
-  >
-    <path d="M12 16V4m0 0-4 4m4-4 4 4" />
-    <path d="M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
-  </svg>
-);

@@ -81,3 +81,10 @@ export const WarningIcon = ({ className }: IconProps) => (
     <path d="M12 10v4M12 17h.01" />
   </Icon>
 );
+
+export const UploadIcon = ({ className = 'size-12' }: IconProps) => (
+  <Icon className={className}>
+    <path d="M12 16V4m0 0-4 4m4-4 4 4" />
+    <path d="M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
+  </Icon>
+);
