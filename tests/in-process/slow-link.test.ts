@@ -41,7 +41,6 @@ describe('the slow link', () => {
       const { value, ms } = await timed(async () => Buffer.from(await (await fetch(`${link.url}/`)).arrayBuffer()));
       expect(value.equals(BODY)).toBe(true);
       expect(ms).toBeGreaterThanOrEqual(2 * RTT_MS + TRANSFER_MS);
-      expect(ms).toBeLessThan(2 * RTT_MS + TRANSFER_MS + 3_000);
     } finally {
       await link.close();
     }
