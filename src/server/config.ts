@@ -6,6 +6,10 @@ import path from 'node:path';
 
 export type ProviderMode = 'sandbox' | 'http';
 
+/** Two-factor sign-in: not offered, offered to everyone, or offered and demanded of admins. */
+export const TWO_FACTOR_MODES = ['off', 'optional', 'required-for-admins'] as const;
+export type TwoFactorMode = (typeof TWO_FACTOR_MODES)[number];
+
 /** How the portal authenticates at the token and revocation endpoints (RFC 6749 §2.3, RFC 8414 §2). */
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
@@ -84,6 +88,9 @@ export interface Config {
   mailRetrySeconds: number;
   /** bcrypt's cost for new password hashes: 12; only the tests lower it, to stay fast. */
   passwordHashCost: number;
+  twoFactor: TwoFactorMode;
+  /** How long the audit trail keeps an entry. */
+  auditRetentionDays: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -143,6 +150,13 @@ function smtpUrl(env: Env): string | null {
   const raw = optionalUrl(env, 'SMTP_URL');
   if (raw !== null && !/^smtps?:$/.test(new URL(raw).protocol)) throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${raw}"`);
   return raw;
+}
+
+function twoFactorMode(env: Env): TwoFactorMode {
+  const raw = text(env, 'TWO_FACTOR', 'optional');
+  const mode = TWO_FACTOR_MODES.find((known) => known === raw);
+  if (!mode) throw new Error(`TWO_FACTOR must be one of ${TWO_FACTOR_MODES.join(', ')}, got "${raw}"`);
+  return mode;
 }
 
 function tokenAuth(env: Env, secret: string | null): TokenAuthMethod | null {
@@ -232,5 +246,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     mailRetrySeconds: integer(env, 'MAIL_RETRY_SECONDS', 30),
     mailFrom: text(env, 'MAIL_FROM', `"${text(env, 'PRODUCT_NAME', 'Freight Portal')}" <no-reply@${publicUrl.hostname}>`),
     passwordHashCost: bounded(env, 'PASSWORD_HASH_COST', 12, PASSWORD_HASH_COST_RANGE),
+    twoFactor: twoFactorMode(env),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365),
   };
 }

@@ -43,6 +43,10 @@ export interface AppKeys {
   oauthAuthorizations: Buffer;
   /** Signs the unsubscribe links of status e-mails. */
   statusEmailUnsubscribe: Buffer;
+  /** Encrypts the users' TOTP secrets. */
+  twoFactorSecrets: Buffer;
+  /** Signs the pending cookie between a right password and its second factor. */
+  twoFactorPending: Buffer;
   /** The built-in sandbox's token signatures. */
   sandboxAccessTokens: Buffer;
   sandboxRefreshTokens: Buffer;
@@ -53,6 +57,8 @@ export function deriveAppKeys(secret: string): AppKeys {
     providerTokens: deriveKey(secret, 'provider-tokens'),
     oauthAuthorizations: deriveKey(secret, 'oauth-authorizations'),
     statusEmailUnsubscribe: deriveKey(secret, 'status-email-unsubscribe'),
+    twoFactorSecrets: deriveKey(secret, 'two-factor-secrets'),
+    twoFactorPending: deriveKey(secret, 'two-factor-pending'),
     sandboxAccessTokens: deriveKey(secret, 'sandbox-access-tokens'),
     sandboxRefreshTokens: deriveKey(secret, 'sandbox-refresh-tokens'),
   };

@@ -8,6 +8,7 @@ import { CARD_OPACITY_DEFAULT, type Role } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
 
 export type BrandingImageKind = 'logo' | 'background';
+export type AccountTokenPurpose = 'password-reset' | 'invitation';
 
 /** The models of one database connection. */
 export function defineModels(sequelize: Sequelize) {
@@ -22,6 +23,13 @@ export function defineModels(sequelize: Sequelize) {
     declare lastLogin: Date | null;
     declare locale: CreationOptional<Locale | null>;
     declare statusEmails: CreationOptional<boolean>;
+    /** Created by invitation and not yet accepted: cannot sign in until a password is chosen. */
+    declare invited: CreationOptional<boolean>;
+    /** The TOTP secret, AES-256-GCM ciphertext; set at setup, in force once `twoFactorEnabledAt` is. */
+    declare twoFactorSecret: CreationOptional<string | null>;
+    declare twoFactorEnabledAt: CreationOptional<Date | null>;
+    /** The last TOTP time step accepted: a code works once. */
+    declare twoFactorLastStep: CreationOptional<number | null>;
     declare createdAt: CreationOptional<Date>;
     declare updatedAt: CreationOptional<Date>;
   }
@@ -38,6 +46,10 @@ export function defineModels(sequelize: Sequelize) {
       lastLogin: { type: DataTypes.DATE, allowNull: true },
       locale: { type: DataTypes.STRING(10), allowNull: true },
       statusEmails: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      invited: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      twoFactorSecret: { type: DataTypes.TEXT, allowNull: true },
+      twoFactorEnabledAt: { type: DataTypes.DATE, allowNull: true },
+      twoFactorLastStep: { type: DataTypes.BIGINT, allowNull: true },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
     },
@@ -381,6 +393,76 @@ export function defineModels(sequelize: Sequelize) {
     { sequelize, tableName: 'branding_settings', timestamps: false },
   );
 
+  /** A single-use token sent by e-mail: a password reset or an invitation (migration 0018). */
+  class AccountToken extends Model<InferAttributes<AccountToken>, InferCreationAttributes<AccountToken>> {
+    declare id: CreationOptional<number>;
+    declare userId: number;
+    declare purpose: AccountTokenPurpose;
+    /** SHA-256 of the token, hex: the token itself is never stored. */
+    declare tokenHash: string;
+    declare expiresAt: Date;
+    /** Used, replaced by a newer token or revoked. */
+    declare endedAt: CreationOptional<Date | null>;
+    declare createdAt: Date;
+  }
+
+  AccountToken.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      purpose: { type: DataTypes.STRING(20), allowNull: false },
+      tokenHash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+      endedAt: { type: DataTypes.DATE, allowNull: true },
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'account_tokens', updatedAt: false, createdAt: false },
+  );
+
+  /** A two-factor recovery code, hashed; each works once (migration 0018). */
+  class RecoveryCode extends Model<InferAttributes<RecoveryCode>, InferCreationAttributes<RecoveryCode>> {
+    declare id: CreationOptional<number>;
+    declare userId: number;
+    declare codeHash: string;
+    declare usedAt: CreationOptional<Date | null>;
+  }
+
+  RecoveryCode.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      codeHash: { type: DataTypes.STRING(64), allowNull: false },
+      usedAt: { type: DataTypes.DATE, allowNull: true },
+    },
+    { sequelize, tableName: 'recovery_codes', timestamps: false },
+  );
+
+  /** One admin action or admin sign-in, as the audit trail keeps it (migration 0018). */
+  class AuditEntry extends Model<InferAttributes<AuditEntry>, InferCreationAttributes<AuditEntry>> {
+    declare id: CreationOptional<number>;
+    declare at: Date;
+    declare actorId: number | null;
+    declare actorName: string;
+    declare action: string;
+    declare target: string | null;
+    declare clientAddress: string | null;
+    declare detail: string | null;
+  }
+
+  AuditEntry.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      at: { type: DataTypes.DATE, allowNull: false },
+      actorId: { type: DataTypes.INTEGER, allowNull: true },
+      actorName: { type: DataTypes.STRING(128), allowNull: false },
+      action: { type: DataTypes.STRING(60), allowNull: false },
+      target: { type: DataTypes.STRING(200), allowNull: true },
+      clientAddress: { type: DataTypes.STRING(64), allowNull: true },
+      detail: { type: DataTypes.STRING(500), allowNull: true },
+    },
+    { sequelize, tableName: 'audit_entries', timestamps: false },
+  );
+
   return {
     User,
     Session,
@@ -395,6 +477,9 @@ export function defineModels(sequelize: Sequelize) {
     SyncState,
     BrandingImage,
     BrandingSettings,
+    AccountToken,
+    RecoveryCode,
+    AuditEntry,
   };
 }
 
@@ -412,3 +497,6 @@ export type OAuthAuthorization = InstanceType<Models['OAuthAuthorization']>;
 export type SyncState = InstanceType<Models['SyncState']>;
 export type BrandingImage = InstanceType<Models['BrandingImage']>;
 export type BrandingSettings = InstanceType<Models['BrandingSettings']>;
+export type AccountToken = InstanceType<Models['AccountToken']>;
+export type RecoveryCode = InstanceType<Models['RecoveryCode']>;
+export type AuditEntry = InstanceType<Models['AuditEntry']>;
