@@ -33,9 +33,13 @@ import { SyncRunner } from './services/sync';
 import { LastSyncTime } from './services/sync-state';
 import { ensureFirstAdmin } from './services/users';
 import { SingleFlight } from './single-flight';
+import { AfterAnswer } from './after-answer';
+import { purgeOldAccountTokens } from './services/account-tokens';
 import type { ImportResult } from '~/shared/consignees';
 
 const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
+/** Ended and expired reset and invitation tokens are kept a day, then dropped. */
+const ACCOUNT_TOKENS_KEPT_MS = 86_400_000;
 
 export interface PortalOptions {
   /** The time the portal's rules go by; the system clock unless a test brings its own. */
@@ -72,6 +76,8 @@ export interface Portal {
   /** The built-in sandbox provider, with PROVIDER=sandbox; null otherwise. */
   readonly sandbox: Sandbox | null;
   readonly consigneeImports: SingleFlight<ImportResult>;
+  /** Work requests leave to run after their answers (src/server/after-answer.ts). */
+  readonly afterAnswer: AfterAnswer;
   readonly queries: QueryCache;
   readonly answerEncodings: AnswerEncodings;
   readonly firstPaint: FirstPaint;
@@ -130,6 +136,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     provider,
     sandbox,
     consigneeImports: new SingleFlight<ImportResult>(),
+    afterAnswer: new AfterAnswer((error) => console.error('Work after an answer failed:', error)),
     queries: new QueryCache(),
     answerEncodings: new AnswerEncodings(),
     firstPaint: new FirstPaint(options.clientDir),
@@ -148,6 +155,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const keepHouse = async () => {
     await purgeExpiredSessions(parts);
     await parts.loginLimiter.purgeOldLoginAttempts();
+    await purgeOldAccountTokens(parts, ACCOUNT_TOKENS_KEPT_MS);
   };
 
   let startReady!: () => void;
@@ -192,7 +200,8 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     async stop(requestsDone = Promise.resolve()) {
       clearInterval(housekeeping);
       discovery.stop();
-      await Promise.all([schedule.stop(), outbox.stop(), requestsDone]);
+      await Promise.all([schedule.stop(), requestsDone.then(() => parts.afterAnswer.settled())]);
+      await outbox.stop();
       mailer.close();
       await db.close();
     },

@@ -1,5 +1,5 @@
 /** The audit trail's vocabulary: what an entry can record, for the server that writes and the screen that filters. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const AUDIT_ACTIONS = [
   'sign-in.succeeded',

@@ -34,17 +34,20 @@ export type LoginPayload = z.output<typeof loginSchema>;
 
 const newPasswordMin = says(() => m.validation_new_password_min({ min: PASSWORD_MIN }));
 
+/** The rules of a password a user chooses for themselves: changing it, resetting it, accepting an invitation. */
+export const newPasswordField = z.string(newPasswordMin).check(
+  z.minLength(PASSWORD_MIN, newPasswordMin),
+  z.maxLength(
+    PASSWORD_MAX,
+    says(() => m.validation_new_password_max({ max: PASSWORD_MAX })),
+  ),
+);
+
 export const changePasswordSchema = z.object({
   currentPassword: z
     .string(says(m.validation_current_password_required))
     .check(z.minLength(PASSWORD_MIN, says(m.validation_current_password_required)), z.maxLength(PASSWORD_MAX, passwordMax)),
-  newPassword: z.string(newPasswordMin).check(
-    z.minLength(PASSWORD_MIN, newPasswordMin),
-    z.maxLength(
-      PASSWORD_MAX,
-      says(() => m.validation_new_password_max({ max: PASSWORD_MAX })),
-    ),
-  ),
+  newPassword: newPasswordField,
 });
 export type ChangePasswordPayload = z.output<typeof changePasswordSchema>;
 
@@ -90,15 +93,31 @@ const fullNameField = optionalText([
 
 export const roleSchema = z.enum(ROLES, says(m.validation_role_invalid));
 
-export const createUserSchema = z.object({
-  username: usernameField,
-  fullName: fullNameField,
-  email: emailField,
-  password: z
-    .string(says(m.validation_password_required))
-    .check(z.minLength(1, says(m.validation_password_required)), z.minLength(PASSWORD_MIN, passwordMin), z.maxLength(PASSWORD_MAX, passwordMax)),
-  role: z._default(roleSchema, 'viewer'),
-});
+/** Lets a whole-object check speak alongside the fields' own messages, so a form shows every problem at once. */
+const whenAnObject = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
+
+const adminChosenPassword = z
+  .string(says(m.validation_password_required))
+  .check(z.minLength(1, says(m.validation_password_required)), z.minLength(PASSWORD_MIN, passwordMin), z.maxLength(PASSWORD_MAX, passwordMax));
+
+/**
+ * A new user gets a password typed by the admin, or, with `invite`, an e-mail to choose their own:
+ * then the e-mail address is needed and no password may be sent along.
+ */
+export const createUserSchema = z
+  .object({
+    username: usernameField,
+    fullName: fullNameField,
+    email: emailField,
+    password: z.optional(adminChosenPassword),
+    invite: z._default(z.boolean(says(m.validation_invite_invalid)), false),
+    role: z._default(roleSchema, 'viewer'),
+  })
+  .check(
+    z.refine((user) => user.invite || user.password !== undefined, { error: () => m.validation_password_required(), path: ['password'], ...whenAnObject }),
+    z.refine((user) => !user.invite || user.email !== null, { error: () => m.users_invite_needs_email(), path: ['email'], ...whenAnObject }),
+    z.refine((user) => !user.invite || user.password === undefined, { error: () => m.users_invite_no_password(), path: ['password'], ...whenAnObject }),
+  );
 export type CreateUserPayload = z.input<typeof createUserSchema>;
 export type CreateUserInput = z.output<typeof createUserSchema>;
 
@@ -127,6 +146,8 @@ export const publicUserSchema = z.object({
   email: z.nullable(z.string()),
   role: roleSchema,
   isActive: z.boolean(),
+  /** Invited and not yet accepted: cannot sign in until they choose a password. */
+  invited: z.boolean(),
   lastLogin: z.nullable(z.string()),
   createdAt: z.string(),
 });

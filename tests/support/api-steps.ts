@@ -17,7 +17,7 @@ export interface Portal extends PortalAddress {
 const onPostgresDatabase = (portal: Portal) => !portal.databaseUrl.startsWith('sqlite:');
 
 /** The fields of a public User (src/shared/validation.ts), exactly. */
-export const USER_FIELDS = ['createdAt', 'email', 'fullName', 'id', 'isActive', 'lastLogin', 'role', 'username'];
+export const USER_FIELDS = ['createdAt', 'email', 'fullName', 'id', 'invited', 'isActive', 'lastLogin', 'role', 'username'];
 
 export type Role = 'admin' | 'admin-viewer' | 'viewer';
 

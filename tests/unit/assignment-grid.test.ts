@@ -87,6 +87,7 @@ describe('viewersOf and userLabel', () => {
     email: null,
     role,
     isActive: true,
+    invited: false,
     lastLogin: null,
     createdAt: '2024-01-01T00:00:00.000Z',
   });

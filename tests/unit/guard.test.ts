@@ -38,6 +38,7 @@ const user = (role: PublicUser['role']): PublicUser => ({
   email: null,
   role,
   isActive: true,
+  invited: false,
   lastLogin: null,
   createdAt: '2024-01-01T00:00:00.000Z',
 });

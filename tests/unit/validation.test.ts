@@ -88,7 +88,27 @@ describe('createUserSchema', () => {
       role: 'viewer',
       fullName: null,
       email: null,
+      invite: false,
     });
+  });
+
+  it.each([
+    [{ username: 'invitee', email: 'invitee@example.com', invite: true }, null],
+    [{ username: 'invitee', invite: true }, ['email', "An invitation needs the user's e-mail address"]],
+    [
+      { username: 'invitee', email: 'invitee@example.com', invite: true, password: 'secret1' },
+      ['password', 'Choose either a password or an invitation, not both'],
+    ],
+    [{ username: 'invitee', email: 'invitee@example.com' }, ['password', 'Password is required']],
+    [{ username: 'x', invite: true }, ['username', 'Username must be at least 3 characters']],
+  ] as const)('when an invitation is asked as %j, then it is refused with %j', (input, refusal) => {
+    const parsed = createUserSchema.safeParse(input);
+    if (refusal === null) {
+      expect(parsed.success).toBe(true);
+      return;
+    }
+    expect(parsed.success).toBe(false);
+    expect(fieldErrors(parsed.error!)).toMatchObject({ [refusal[0]]: refusal[1] });
   });
 
   it('when fields carry spaces or are empty or null, then they are trimmed, and empty or null becomes null', () => {

@@ -88,3 +88,17 @@ export const UploadIcon = ({ className = 'size-12' }: IconProps) => (
     <path d="M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
   </Icon>
 );
+
+export const MailIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <rect x="3" y="5" width="18" height="14" rx="2" />
+    <path d="M3 7l9 6 9-6" />
+  </Icon>
+);
+
+export const MailCrossedIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <rect x="3" y="5" width="18" height="14" rx="2" />
+    <path d="M3 7l9 6 9-6M4 4l16 16" />
+  </Icon>
+);

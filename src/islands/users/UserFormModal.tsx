@@ -11,8 +11,11 @@ import { SelectField, TextField } from './fields';
 interface UserFormModalProps {
   /** The user being edited; null to create one. */
   user: PublicUser | null;
+  /** The portal sends e-mail: a new user may be invited to choose their own password. */
+  mailEnabled: boolean;
   onClose: () => void;
-  onSaved: () => void;
+  /** `invited`: the new user was sent an invitation. */
+  onSaved: (invited: boolean) => void;
 }
 
 interface FormValues {
@@ -20,6 +23,8 @@ interface FormValues {
   fullName: string;
   email: string;
   password: string;
+  /** Send an invitation e-mail instead of typing a password. */
+  invite: boolean;
   role: Role;
   isActive: boolean;
 }
@@ -31,6 +36,7 @@ function startingValues(user: PublicUser | null): FormValues {
     fullName: user?.fullName ?? '',
     email: user?.email ?? '',
     password: '',
+    invite: false,
     role: user?.role ?? 'viewer',
     isActive: user?.isActive ?? true,
   };
@@ -40,19 +46,19 @@ type Submission = { errors: Record<string, string> } | { method: 'POST' | 'PUT';
 
 /** Checks the form with the shared schema and, when it passes, says which call saves it. */
 function prepare(user: PublicUser | null, values: FormValues): Submission {
-  const { username, fullName, email, password, role, isActive } = values;
+  const { username, fullName, email, password, invite, role, isActive } = values;
   if (user) {
     const payload: UpdateUserPayload = { username, fullName, email, role, isActive };
     const parsed = updateUserSchema.safeParse(payload);
     return parsed.success ? { method: 'PUT', path: `/auth/users/${user.id}`, payload } : { errors: fieldErrors(parsed.error) };
   }
-  const payload: CreateUserPayload = { username, fullName, email, password, role };
+  const payload: CreateUserPayload = invite ? { username, fullName, email, invite, role } : { username, fullName, email, password, role };
   const parsed = createUserSchema.safeParse(payload);
   return parsed.success ? { method: 'POST', path: '/auth/users', payload } : { errors: fieldErrors(parsed.error) };
 }
 
 /** Add or edit a user, with the user-form rules of src/shared/validation.ts. */
-export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
+export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormModalProps) {
   const editing = user !== null;
   const [values, setValues] = useState(() => startingValues(user));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -72,7 +78,7 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
     setSaving(true);
     try {
       await api(submission.method, submission.path, submission.payload);
-      return onSaved();
+      return onSaved(!editing && values.invite);
     } catch (error) {
       setFailure(failureText(error, editing ? m.users_update_failed() : m.users_create_failed()));
     }
@@ -110,7 +116,25 @@ export function UserFormModal({ user, onClose, onSaved }: UserFormModalProps) {
           error={errors.email}
           autoComplete="off"
         />
-        {!editing && (
+        {!editing && mailEnabled && (
+          <fieldset className="mt-3">
+            <legend className="mb-1 text-sm font-medium">{m.users_password_method()}</legend>
+            {[false, true].map((invite) => (
+              <label key={String(invite)} className="label cursor-pointer gap-3 py-1 text-base-content">
+                <input
+                  type="radio"
+                  name="password-method"
+                  className="radio radio-primary radio-sm"
+                  checked={values.invite === invite}
+                  onChange={() => change('invite', invite)}
+                />
+                {invite ? m.users_password_invite() : m.users_password_typed()}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {!editing && values.invite && <p className="mt-1 text-sm opacity-80">{m.users_invite_hint()}</p>}
+        {!editing && !values.invite && (
           <TextField
             label={m.users_field_password()}
             type="password"

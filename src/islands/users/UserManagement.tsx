@@ -24,6 +24,8 @@ export interface UserManagementProps {
   roleFilter: Role | null;
   currentUserId: number;
   lastImportDate: string | null;
+  /** The portal sends e-mail: users can be invited. */
+  mailEnabled: boolean;
 }
 
 type OpenDialog = { kind: 'create' } | { kind: 'edit'; user: PublicUser } | { kind: 'reset-password'; user: PublicUser } | { kind: 'delete'; user: PublicUser };
@@ -33,13 +35,14 @@ interface Notice {
   text: string;
 }
 
-export default function UserManagement({ locale, initialUsers, roleFilter, currentUserId, lastImportDate }: UserManagementProps) {
+export default function UserManagement({ locale, initialUsers, roleFilter, currentUserId, lastImportDate, mailEnabled }: UserManagementProps) {
   adoptLocale(locale);
   const [users, setUsers] = useState(initialUsers);
   const [loadFailure, setLoadFailure] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  const [actionFailure, setActionFailure] = useState<string | null>(null);
   const consigneeImport = useConsigneeImport(lastImportDate);
 
   const reload = useCallback(async () => {
@@ -64,6 +67,17 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
     void reload();
   };
   const closeDialog = () => setDialog(null);
+
+  async function changeInvitation(user: PublicUser, change: 'resend' | 'revoke') {
+    setActionFailure(null);
+    try {
+      await api(change === 'resend' ? 'POST' : 'DELETE', `/auth/users/${user.id}/invite`);
+      setNotice({ text: change === 'resend' ? m.users_invite_resent() : m.users_invite_revoked() });
+      void reload();
+    } catch (error) {
+      setActionFailure(failureText(error, m.users_invite_failed()));
+    }
+  }
   const listed = roleFilter ? users.filter((user) => user.role === roleFilter) : users;
 
   return (
@@ -99,6 +113,12 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
         </div>
       )}
 
+      {actionFailure && (
+        <div role="alert" className="alert alert-error alert-soft mb-4">
+          <span>{actionFailure}</span>
+        </div>
+      )}
+
       {notice && (
         <div role="status" className="alert alert-success alert-soft mb-4">
           <span>{notice.text}</span>
@@ -129,12 +149,23 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
             onEdit={(user) => setDialog({ kind: 'edit', user })}
             onResetPassword={(user) => setDialog({ kind: 'reset-password', user })}
             onDelete={(user) => setDialog({ kind: 'delete', user })}
+            onInvitation={changeInvitation}
           />
         )}
       </section>
 
-      {dialog?.kind === 'create' && <UserFormModal user={null} onClose={closeDialog} onSaved={afterChange} />}
-      {dialog?.kind === 'edit' && <UserFormModal user={dialog.user} onClose={closeDialog} onSaved={afterChange} />}
+      {dialog?.kind === 'create' && (
+        <UserFormModal
+          user={null}
+          mailEnabled={mailEnabled}
+          onClose={closeDialog}
+          onSaved={(invited) => {
+            if (invited) setNotice({ text: m.users_invite_sent() });
+            afterChange();
+          }}
+        />
+      )}
+      {dialog?.kind === 'edit' && <UserFormModal user={dialog.user} mailEnabled={mailEnabled} onClose={closeDialog} onSaved={afterChange} />}
       {dialog?.kind === 'reset-password' && (
         <ResetPasswordModal
           user={dialog.user}

@@ -3,7 +3,7 @@ import type { Role } from '~/shared/constants';
 import { roleLabel } from '~/shared/format';
 import type { PublicUser } from '~/shared/validation';
 import { LocalDate } from '../common/LocalDate';
-import { KeyIcon, PencilIcon, TrashIcon } from '../common/icons';
+import { KeyIcon, MailCrossedIcon, MailIcon, PencilIcon, TrashIcon } from '../common/icons';
 
 const ROLE_BADGE: Record<Role, string> = {
   admin: 'badge-primary',
@@ -17,6 +17,8 @@ interface UsersTableProps {
   onEdit: (user: PublicUser) => void;
   onResetPassword: (user: PublicUser) => void;
   onDelete: (user: PublicUser) => void;
+  /** Sends an invited user's invitation again, or revokes it. */
+  onInvitation: (user: PublicUser, change: 'resend' | 'revoke') => void;
 }
 
 function initials(user: PublicUser): string {
@@ -27,7 +29,7 @@ function initials(user: PublicUser): string {
     .join('');
 }
 
-export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDelete }: UsersTableProps) {
+export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDelete, onInvitation }: UsersTableProps) {
   return (
     <div className="overflow-x-auto">
       <table className="table table-pinned">
@@ -67,9 +69,13 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
                 <span className={`badge badge-soft whitespace-nowrap ${ROLE_BADGE[user.role]}`}>{roleLabel(user.role)}</span>
               </td>
               <td>
-                <span className={`badge badge-soft ${user.isActive ? 'badge-success' : 'badge-error'}`}>
-                  {user.isActive ? m.users_active() : m.users_inactive()}
-                </span>
+                {user.invited ? (
+                  <span className="badge badge-soft badge-warning">{m.users_invited()}</span>
+                ) : (
+                  <span className={`badge badge-soft ${user.isActive ? 'badge-success' : 'badge-error'}`}>
+                    {user.isActive ? m.users_active() : m.users_inactive()}
+                  </span>
+                )}
               </td>
               <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : m.users_never()}</td>
               <td className="whitespace-nowrap">
@@ -77,6 +83,28 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
               </td>
               <td>
                 <div className="flex justify-end gap-1">
+                  {user.invited && (
+                    <>
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-sm btn-square"
+                        aria-label={m.users_invite_resend_named({ username: user.username })}
+                        title={m.users_invite_resend()}
+                        onClick={() => onInvitation(user, 'resend')}
+                      >
+                        <MailIcon />
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-sm btn-square"
+                        aria-label={m.users_invite_revoke_named({ username: user.username })}
+                        title={m.users_invite_revoke()}
+                        onClick={() => onInvitation(user, 'revoke')}
+                      >
+                        <MailCrossedIcon />
+                      </button>
+                    </>
+                  )}
                   <button
                     type="button"
                     className="btn btn-ghost btn-sm btn-square"

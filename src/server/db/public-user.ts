@@ -3,7 +3,7 @@ import { isLocale } from '~/shared/locale';
 import type { PublicUser, SessionUser } from '~/shared/validation';
 import type { User } from './models';
 
-export type UserRow = Pick<User, 'id' | 'username' | 'fullName' | 'email' | 'role' | 'isActive' | 'lastLogin' | 'createdAt'>;
+export type UserRow = Pick<User, 'id' | 'username' | 'fullName' | 'email' | 'role' | 'isActive' | 'invited' | 'lastLogin' | 'createdAt'>;
 
 const toIso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -15,6 +15,7 @@ export function toPublicUser(user: UserRow): PublicUser {
     email: user.email,
     role: user.role,
     isActive: Boolean(user.isActive),
+    invited: Boolean(user.invited),
     lastLogin: toIso(user.lastLogin),
     createdAt: toIso(user.createdAt)!,
   };

@@ -26,6 +26,10 @@ const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> 
   ['/login', 'public'],
   ['/logout', 'public'],
   ['/language', 'public'],
+  // Opened from an e-mail, signed out: the token in the link is the authority.
+  ['/forgot-password', 'public'],
+  ['/reset-password', 'public'],
+  ['/invite', 'public'],
   // The service worker's "needs a connection" page, and what phones read to add the portal to their home screen.
   ['/offline', 'public'],
   ['/manifest.webmanifest', 'public'],

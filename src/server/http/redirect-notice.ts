@@ -1,6 +1,7 @@
 /**
- * Why a signed-in reader landed on the dashboard instead of the page they asked for (an address that
- * does not exist, or an admin's page): kept in a cookie for the next page only, and said there once.
+ * What the next page should say once: why a signed-in reader landed on the dashboard instead of the
+ * page they asked for (an address that does not exist, or an admin's page), or, on the sign-in page,
+ * that a new password is set. Kept in a cookie for the next page only.
  */
 import type { AstroCookies } from 'astro';
 import { m } from '~/paraglide/messages.js';
@@ -9,7 +10,12 @@ const NOTICE_COOKIE = 'portal_notice';
 const NOTICE_MAX_AGE_SECONDS = 60;
 const cookieOptions = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const;
 
-const NOTICES = { missing: m.notice_page_missing, 'admin-only': m.notice_page_admin_only } as const;
+const NOTICES = {
+  missing: m.notice_page_missing,
+  'admin-only': m.notice_page_admin_only,
+  'password-reset': m.account_reset_done,
+  'invitation-accepted': m.account_invite_done,
+} as const;
 export type RedirectNotice = keyof typeof NOTICES;
 
 export function leaveNotice(cookies: AstroCookies, notice: RedirectNotice, secure: boolean): void {

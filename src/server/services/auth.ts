@@ -29,7 +29,7 @@ export async function signInUser(
     const passwordMatches = account
       ? await passwords.verify(password, account.passwordHash, clientAddress)
       : await passwords.spendVerifyTime(password, clientAddress);
-    return account && passwordMatches && account.isActive ? account : null;
+    return account && passwordMatches && account.isActive && !account.invited ? account : null;
   });
   if (!user) throw new AppError('AUTHENTICATION_ERROR', m.auth_invalid_credentials());
   return db.sequelize.transaction(async (transaction) => {

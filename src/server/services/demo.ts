@@ -26,7 +26,10 @@ export async function createDemoCustomer(deps: DemoDeps): Promise<void> {
   if (await db.models.User.findOne({ where: { username: DEMO_USERNAME } })) return;
   const consignees = await db.models.Consignee.findAll({ attributes: ['id', 'name'], order: [['id', 'ASC']], limit: DEMO_CONSIGNEES, raw: true });
   const password = config.demoPassword ?? generatePassword();
-  const user = await createUser(deps, createUserSchema.parse({ username: DEMO_USERNAME, fullName: 'Demo Customer', password, role: 'viewer' }));
+  const user = await createUser(deps, {
+    ...createUserSchema.parse({ username: DEMO_USERNAME, fullName: 'Demo Customer', password, role: 'viewer' }),
+    password,
+  });
   await assignConsignees(
     deps,
     user.id,

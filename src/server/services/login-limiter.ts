@@ -90,6 +90,25 @@ export class LoginLimiter {
     }
   }
 
+  /**
+   * Counts one request against `limit` per window under `key` (the password reset's e-mails, per address
+   * and per account): false once the window holds that many. Shares the counters' table and window.
+   */
+  async admitRequest(key: string, limit: number): Promise<boolean> {
+    const now = this.deps.clock.now();
+    // Opened by a comment, as in tryCount.
+    const rows = await this.deps.db.sequelize.query(
+      `/* count one request */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt") VALUES (:key, 1, 0, :now)
+       ON CONFLICT ("key") DO UPDATE SET
+         failures = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 1 ELSE login_attempts.failures + 1 END,
+         "windowStartedAt" = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN :now ELSE login_attempts."windowStartedAt" END
+       WHERE login_attempts."windowStartedAt" <= :expired OR login_attempts.failures < :limit
+       RETURNING failures`,
+      { type: QueryTypes.SELECT, replacements: { key, now, expired: now - this.windowMs, limit } },
+    );
+    return rows.length === 1;
+  }
+
   async purgeOldLoginAttempts(): Promise<void> {
     await this.deps.db.sequelize.query('DELETE FROM login_attempts WHERE "windowStartedAt" <= :expired AND pending = 0', {
       replacements: { expired: this.deps.clock.now() - this.windowMs },

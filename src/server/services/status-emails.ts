@@ -5,14 +5,14 @@
  */
 import { QueryTypes } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import { getLocale } from '~/paraglide/runtime.js';
-import { baseLocale, isLocale, LOCALE_LINK_PARAMETER } from '~/shared/locale';
+import { baseLocale, isLocale } from '~/shared/locale';
 import { statusLabel } from '~/shared/format';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { signValue, verifySignedValue } from '../encryption';
 import { inLocale } from '../locale';
+import { escapeHtml, linkInEmail as portalLinkInEmail } from '../mail/compose';
 import type { AppKeys } from '../secrets';
 import { enqueueMessages, type Outbox, type OutboxEntry } from './outbox';
 import type { StatusChange } from './receipt-history';
@@ -29,12 +29,7 @@ export interface StatusEmailDeps extends DigestDeps {
   outbox: Outbox;
 }
 
-/** An address of the portal for a link in an e-mail: it opens in the e-mail's language. */
-function linkInEmail({ config }: DigestDeps, path: string): string {
-  const url = new URL(path, config.publicUrl);
-  url.searchParams.set(LOCALE_LINK_PARAMETER, getLocale());
-  return url.href;
-}
+const linkInEmail = ({ config }: DigestDeps, path: string) => portalLinkInEmail(config.publicUrl, path);
 
 /** The link in every status e-mail that turns them off: the user's id, signed. */
 export function unsubscribeUrl(deps: DigestDeps, userId: number): string {
@@ -65,9 +60,6 @@ export interface DigestLine {
   from: string;
   to: string;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
 
 /** One digest in the reader's language: plain text, and a small HTML part saying the same. */
 export function composeDigest(deps: DigestDeps, recipient: { name: string; userId: number }, lines: DigestLine[]): Omit<OutboxEntry, 'to'> {

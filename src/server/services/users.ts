@@ -4,6 +4,7 @@ import { m } from '~/paraglide/messages.js';
 import type { Locale } from '~/shared/locale';
 import type { Preferences, PreferencesChange } from '~/shared/preferences';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
+import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { User } from '../db/models';
@@ -12,13 +13,14 @@ import { AppError } from '../errors';
 import type { Mailer } from '../mail/mailer';
 import { generatePassword, type PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
+import { endAccountTokens } from './account-tokens';
 
 export interface UserDeps {
   db: Database;
   passwords: PasswordHasher;
 }
 
-const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'lastLogin', 'createdAt'] as const;
+const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'invited', 'lastLogin', 'createdAt'] as const;
 
 export async function listUsers({ db }: { db: Database }): Promise<PublicUser[]> {
   const rows = await db.models.User.findAll({
@@ -37,7 +39,7 @@ function usernameTaken(): AppError {
   return new AppError('CONFLICT', message, { details: [{ field: 'username', message }] });
 }
 
-export async function createUser({ db, passwords }: UserDeps, payload: CreateUserInput): Promise<PublicUser> {
+export async function createUser({ db, passwords }: UserDeps, payload: CreateUserInput & { password: string }): Promise<PublicUser> {
   const passwordHash = await passwords.hash(payload.password);
   try {
     const user = await db.models.User.create({
@@ -104,11 +106,13 @@ export async function updateUser({ db }: { db: Database }, actor: PublicUser, id
   });
 }
 
-export async function resetPassword({ db, passwords }: UserDeps, id: number, newPassword: string): Promise<void> {
+export async function resetPassword({ db, clock, passwords }: UserDeps & { clock: Clock }, id: number, newPassword: string): Promise<void> {
   const passwordHash = await passwords.hash(newPassword);
   await db.sequelize.transaction(async (transaction) => {
     const user = await loadForChange(db, id, transaction);
-    await user.update({ passwordHash }, { transaction });
+    // A password set by the admin serves an invitation's purpose too: its link stops working.
+    await user.update({ passwordHash, invited: false }, { transaction });
+    await endAccountTokens({ db, clock }, id, 'invitation', transaction);
     await endUserSessions({ db }, id, { transaction });
   });
 }
@@ -143,7 +147,7 @@ export async function ensureFirstAdmin(deps: UserDeps & { config: Pick<Config, '
   if (await db.models.User.findOne({ where: { username } })) {
     throw new Error(`No admin exists and the username "${username}" belongs to another user: set ADMIN_USERNAME to a free name.`);
   }
-  await createUser(deps, checked.data);
+  await createUser(deps, { ...checked.data, password });
   if (config.adminPassword) {
     console.log(`First admin "${username}" created with the password from ADMIN_PASSWORD.`);
   } else {

@@ -1,0 +1,16 @@
+import { parseJson } from '~/server/http/body';
+import { AppError } from '~/server/errors';
+import { ok, handle } from '~/server/http/respond';
+import { admitResetRequest, sendPasswordResetLink } from '~/server/services/password-reset';
+import { m } from '~/paraglide/messages.js';
+import { forgotPasswordSchema } from '~/shared/accounts';
+
+// Public. One answer for every login, sent before the lookup runs: its content and timing say nothing
+// about which accounts exist. Too many requests from one address are dropped as silently.
+export const POST = handle(async (context) => {
+  const { portal } = context.locals;
+  if (!portal.mailer.enabled) throw new AppError('NOT_FOUND', m.account_forgot_unavailable());
+  const payload = await parseJson(context, forgotPasswordSchema);
+  if (await admitResetRequest(portal, context.locals.clientAddress)) portal.afterAnswer.run(() => sendPasswordResetLink(portal, payload));
+  return ok(null, { status: 202, message: m.account_forgot_sent() });
+});

@@ -1,0 +1,18 @@
+import { parseJson } from '~/server/http/body';
+import { leaveNotice } from '~/server/http/redirect-notice';
+import { AppError } from '~/server/errors';
+import { ok, handle } from '~/server/http/respond';
+import { resetPasswordWithToken } from '~/server/services/password-reset';
+import { m } from '~/paraglide/messages.js';
+import { tokenPasswordSchema } from '~/shared/accounts';
+
+// Public: the link's token is the authority.
+export const POST = handle(async (context) => {
+  const { portal } = context.locals;
+  if (!portal.mailer.enabled) throw new AppError('NOT_FOUND', m.account_forgot_unavailable());
+  const payload = await parseJson(context, tokenPasswordSchema);
+  await resetPasswordWithToken(portal, payload, context.locals.clientAddress);
+  // The sign-in page the browser goes to next says it.
+  leaveNotice(context.cookies, 'password-reset', portal.config.isHttps);
+  return ok(null, { message: m.account_reset_done() });
+});

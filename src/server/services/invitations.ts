@@ -1,0 +1,129 @@
+/**
+ * Invitations: an admin creates a user without a password, and the user gets an e-mail with a link to
+ * choose one (7 days, once). Until then the account is `invited` and cannot sign in. The admin can send
+ * the link again (the earlier one stops working) or revoke it.
+ */
+import { randomBytes } from 'node:crypto';
+import { UniqueConstraintError } from 'sequelize';
+import { m } from '~/paraglide/messages.js';
+import { getLocale } from '~/paraglide/runtime.js';
+import type { TokenPasswordPayload } from '~/shared/accounts';
+import { baseLocale, isLocale } from '~/shared/locale';
+import type { CreateUserInput, PublicUser } from '~/shared/validation';
+import type { User } from '../db/models';
+import { toPublicUser } from '../db/public-user';
+import { AppError } from '../errors';
+import { inLocale } from '../locale';
+import type { Mailer } from '../mail/mailer';
+import { composeLinkEmail, linkInEmail } from '../mail/compose';
+import { endAccountTokens, findAccountTokenOwner, issueAccountToken, redeemAccountToken } from './account-tokens';
+import { recordAudit, type AuditActor } from './audit';
+import { enqueueMessages } from './outbox';
+import type { PasswordResetDeps } from './password-reset';
+
+export const INVITATION_DAYS = 7;
+
+export interface InvitationDeps extends Omit<PasswordResetDeps, 'loginLimiter'> {
+  mailer: Pick<Mailer, 'enabled'>;
+}
+
+function requireMail({ mailer }: Pick<InvitationDeps, 'mailer'>): void {
+  if (!mailer.enabled) throw new AppError('VALIDATION_ERROR', m.users_invite_needs_smtp());
+}
+
+/** Queues the invitation e-mail with a new link, in the invited user's language. */
+async function sendInvitation(deps: InvitationDeps, user: User): Promise<void> {
+  const { config } = deps;
+  const token = await issueAccountToken(deps, user.id, 'invitation', INVITATION_DAYS * 86_400_000);
+  const mail = inLocale(isLocale(user.locale) ? user.locale : baseLocale, () =>
+    composeLinkEmail({
+      subject: m.email_invite_subject({ product: config.productName }),
+      greeting: m.email_greeting({ name: user.fullName || user.username }),
+      intro: m.email_invite_intro({ username: user.username, product: config.productName }),
+      linkText: m.email_invite_link(),
+      url: linkInEmail(config.publicUrl, `/invite/${token}`),
+      note: m.email_invite_note({ days: INVITATION_DAYS }),
+    }),
+  );
+  await enqueueMessages(deps, [{ ...mail, to: user.email!, userId: user.id, unsubscribeUrl: null }]);
+}
+
+/**
+ * Creates the user as invited and sends the link. The invitation is written in the admin's language
+ * of the moment, which becomes the user's until they choose another.
+ */
+export async function inviteUser(deps: InvitationDeps, actor: AuditActor, payload: CreateUserInput): Promise<PublicUser> {
+  requireMail(deps);
+  const { db, passwords } = deps;
+  // Nobody knows this password: the account opens only through the link.
+  const passwordHash = await passwords.hash(randomBytes(32).toString('base64url'));
+  let user: User;
+  try {
+    user = await db.models.User.create({
+      username: payload.username,
+      fullName: payload.fullName,
+      email: payload.email,
+      role: payload.role,
+      passwordHash,
+      lastLogin: null,
+      invited: true,
+      locale: getLocale(),
+    });
+  } catch (error) {
+    if (error instanceof UniqueConstraintError) {
+      const message = m.users_username_taken();
+      throw new AppError('CONFLICT', message, { details: [{ field: 'username', message }] });
+    }
+    throw error;
+  }
+  await sendInvitation(deps, user);
+  await recordAudit(deps, actor, { action: 'user.invited', target: `user ${user.username}`, detail: `role ${user.role}` });
+  return toPublicUser(user);
+}
+
+async function loadInvited(deps: InvitationDeps, id: number): Promise<User> {
+  const user = await deps.db.models.User.findByPk(id);
+  if (!user) throw new AppError('NOT_FOUND', m.users_not_found());
+  if (!user.invited) throw new AppError('CONFLICT', m.users_invite_already_accepted());
+  return user;
+}
+
+/** A new link for a user still invited; the earlier one stops working. */
+export async function resendInvitation(deps: InvitationDeps, actor: AuditActor, id: number): Promise<PublicUser> {
+  requireMail(deps);
+  const user = await loadInvited(deps, id);
+  if (!user.email) throw new AppError('VALIDATION_ERROR', m.users_invite_needs_email());
+  await sendInvitation(deps, user);
+  await recordAudit(deps, actor, { action: 'user.invitation-resent', target: `user ${user.username}` });
+  return toPublicUser(user);
+}
+
+/** The link stops working; the user stays invited, to be sent a new one or deleted. */
+export async function revokeInvitation(deps: InvitationDeps, actor: AuditActor, id: number): Promise<PublicUser> {
+  const user = await loadInvited(deps, id);
+  await endAccountTokens(deps, user.id, 'invitation');
+  await recordAudit(deps, actor, { action: 'user.invitation-revoked', target: `user ${user.username}` });
+  return toPublicUser(user);
+}
+
+/** The invited user chooses a password with the link's token, once; then they can sign in. */
+export async function acceptInvitation(deps: InvitationDeps, payload: TokenPasswordPayload, clientAddress: string): Promise<void> {
+  const { db, passwords } = deps;
+  const passwordHash = await passwords.hash(payload.newPassword, clientAddress);
+  await db.sequelize.transaction(async (transaction) => {
+    const userId = await redeemAccountToken(deps, payload.token, 'invitation', transaction);
+    const user = userId === null ? null : await db.models.User.findByPk(userId, { transaction });
+    if (!user || !user.invited) {
+      const message = m.account_invite_link_invalid();
+      throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'token', message }] });
+    }
+    await user.update({ passwordHash, invited: false }, { transaction });
+  });
+}
+
+/** The invited user's username while the invitation still works; null otherwise. */
+export async function findInvitedUsername(deps: Pick<InvitationDeps, 'db' | 'clock'>, token: string): Promise<string | null> {
+  const userId = await findAccountTokenOwner(deps, token, 'invitation');
+  const user = userId === null ? null : await deps.db.models.User.findByPk(userId, { attributes: ['username', 'invited'] });
+  return user?.invited ? user.username : null;
+}
