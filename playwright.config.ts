@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './tests/support/chromium';
-import { E2E_ADMIN_PASSWORD, E2E_PORT, E2E_URL, OIDC_CLIENT_SECRET, OIDC_PORTAL_URL, OIDC_SERVER_URL } from './tests/support/e2e-env';
+import { E2E_ADMIN_PASSWORD, E2E_PORT, E2E_URL, MAILBOX_URL, OIDC_CLIENT_SECRET, OIDC_PORTAL_URL, OIDC_SERVER_URL, SMTP_PORT } from './tests/support/e2e-env';
 
 // One data folder per run, shared by the main process and its workers through the environment.
 process.env.E2E_RUN_DIR ??= `.tmp/e2e-${Date.now()}`;
@@ -76,5 +76,13 @@ export default defineConfig({
     portal(E2E_PORT + 7, 'history', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '1', SANDBOX_CHANGE_SECONDS: '86400', SANDBOX_RECEIPTS: '200' }),
     // Syncs every 2 seconds, so the freshness tests see "Updated … ago" turn into a warning within seconds of an outage.
     portal(E2E_PORT + 8, 'freshness', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '2', SANDBOX_CHANGE_SECONDS: '86400', SANDBOX_RECEIPTS: '60' }),
+    {
+      command: 'node tests/support/smtp-server-main.ts',
+      url: `${MAILBOX_URL}/messages`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { SMTP_PORT: String(SMTP_PORT), MAILBOX_PORT: String(E2E_PORT + 10) },
+    },
+    portal(E2E_PORT + 11, 'accounts', { SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),
   ],
 });

@@ -23,6 +23,7 @@ import { AppError } from '~/server/errors';
 import { pageAccess } from '~/server/http/guard';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
+import { rememberLocale } from '~/server/http/locale-cookie';
 import { leaveNotice } from '~/server/http/redirect-notice';
 import { rememberReturnPath } from '~/server/http/return-path';
 import { markUser, readSessionToken } from '~/server/http/session';
@@ -159,13 +160,18 @@ const loadSession = defineMiddleware(async (context, next) => {
  * messages and the islands' server render, reads it from `locals.locale` or through the messages.
  */
 const resolveLocale = defineMiddleware((context, next) => {
+  const link = context.url.searchParams.get(LOCALE_LINK_PARAMETER);
+  const cookie = context.cookies.get(LOCALE_COOKIE)?.value;
   const locale = chooseLocale({
     preference: context.locals.user?.locale,
-    link: context.url.searchParams.get(LOCALE_LINK_PARAMETER),
-    cookie: context.cookies.get(LOCALE_COOKIE)?.value,
+    link,
+    cookie,
     acceptLanguage: context.request.headers.get('accept-language'),
   });
   context.locals.locale = locale;
+  // A link's language carries on to the pages after it (the reset page's sign-in, the forgotten
+  // password's form), as the switcher's choice would; a saved preference still comes first.
+  if (locale === link && cookie !== link && !context.locals.user?.locale) rememberLocale(context.cookies, locale, context.locals.portal.config.isHttps);
   return inLocale(locale, async () => {
     const response = await next();
     response.headers.set('Content-Language', locale);

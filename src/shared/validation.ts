@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
-import type { Locale } from './locale';
+import { locales, type Locale } from './locale';
 import { PASSWORD_MAX, PASSWORD_MIN, ROLES, USERNAME_MAX, USERNAME_MIN } from './constants';
 
 const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -111,6 +111,13 @@ export const createUserSchema = z
     email: emailField,
     password: z.optional(adminChosenPassword),
     invite: z._default(z.boolean(says(m.validation_invite_invalid)), false),
+    /** The language of the invitation, and the user's until they choose another. */
+    locale: z.optional(
+      z.enum(
+        locales,
+        says(() => m.preferences_locale_invalid({ languages: locales.join(', ') })),
+      ),
+    ),
     role: z._default(roleSchema, 'viewer'),
   })
   .check(

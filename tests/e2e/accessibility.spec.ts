@@ -9,8 +9,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import axe from 'axe-core';
 import type { Receipt } from '../../src/shared/receipts';
-import { ADMIN_AREA_URL, E2E_URL, TOKENS_URL } from '../support/e2e-env';
-import { AdminApi, adminRequest, expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
+import { ACCOUNTS_URL, ADMIN_AREA_URL, E2E_URL, TOKENS_URL } from '../support/e2e-env';
+import { AdminApi, adminRequest, expect, linkInMail, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
 import { findReceipt } from './receipts-data';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -79,6 +79,20 @@ for (const width of WIDTHS) {
     test('the sign-in page', async ({ page }) => {
       await openHydrated(page, '/login');
       await expectNoViolations(page, '/login');
+    });
+
+    test('the pages of a forgotten password and an invitation', async ({ page, playwright }) => {
+      const request = await adminRequest(playwright, ACCOUNTS_URL);
+      const username = uniqueName('axeinvite');
+      const invited = await request.post('/api/auth/users', { data: { username, email: `${username}@example.com`, role: 'viewer', invite: true } });
+      expect(invited.status(), await invited.text()).toBe(201);
+      await request.dispose();
+      const { link } = await linkInMail(`${username}@example.com`, 'invite');
+      for (const path of ['/login', '/forgot-password', '/reset-password/no-such-link', link]) {
+        await openHydrated(page, `${ACCOUNTS_URL}${path}`);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expectNoViolations(page, path);
+      }
     });
 
     test("a customer's dashboard, receipts, locations and profile", async ({ page }) => {

@@ -4,10 +4,20 @@
  * again. Tests that sign out, or that sign in as a user of their own, still do it themselves.
  */
 import { test as setup } from '@playwright/test';
-import { ADMIN_AREA_URL, E2E_URL, FRESHNESS_URL, HISTORY_URL, LOCATIONS_OFF_URL, OIDC_PORTAL_URL, PROVIDER_DOWN_URL, TOKENS_URL } from '../support/e2e-env';
+import {
+  ACCOUNTS_URL,
+  ADMIN_AREA_URL,
+  E2E_URL,
+  FRESHNESS_URL,
+  HISTORY_URL,
+  LOCATIONS_OFF_URL,
+  OIDC_PORTAL_URL,
+  PROVIDER_DOWN_URL,
+  TOKENS_URL,
+} from '../support/e2e-env';
 import { ADMIN, adminStatePath, signIn } from './fixtures';
 
-const PORTALS = [E2E_URL, LOCATIONS_OFF_URL, PROVIDER_DOWN_URL, ADMIN_AREA_URL, TOKENS_URL, OIDC_PORTAL_URL, HISTORY_URL, FRESHNESS_URL];
+const PORTALS = [E2E_URL, LOCATIONS_OFF_URL, PROVIDER_DOWN_URL, ADMIN_AREA_URL, TOKENS_URL, OIDC_PORTAL_URL, HISTORY_URL, FRESHNESS_URL, ACCOUNTS_URL];
 
 for (const origin of PORTALS) {
   setup(`the admin signs in on ${origin}`, async ({ browser }) => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test as base, expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import type { ConsigneeAssignmentDto, ImportResult } from '../../src/shared/consignees';
 import { SESSION_COOKIE } from '../../src/shared/constants';
-import { E2E_ADMIN_PASSWORD, E2E_URL } from '../support/e2e-env';
+import { E2E_ADMIN_PASSWORD, E2E_URL, MAILBOX_URL } from '../support/e2e-env';
 
 export { expect };
 export const ADMIN = { username: 'admin', password: E2E_ADMIN_PASSWORD };
@@ -149,4 +149,26 @@ export async function holdScripts(page: Page): Promise<() => void> {
     await route.continue();
   });
   return release;
+}
+
+/** An e-mail as the test SMTP server's mailbox lists it (tests/support/smtp-server-main.ts). */
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** The link of the newest e-mail to `address` once there are `count` of them. */
+export async function linkInMail(address: string, path: 'reset-password' | 'invite', count = 1): Promise<{ mail: Mail; link: string }> {
+  let mails: Mail[] = [];
+  await expect
+    .poll(async () => {
+      mails = ((await (await fetch(`${MAILBOX_URL}/messages`)).json()) as Mail[]).filter((mail) => mail.to === address);
+      return mails.length;
+    })
+    .toBe(count);
+  const mail = mails.at(-1)!;
+  const link = new RegExp(`https?://\\S+/${path}/\\S+`).exec(mail.text)?.[0];
+  if (!link) throw new Error(`no ${path} link in: ${mail.text}`);
+  return { mail, link: new URL(link).pathname + new URL(link).search };
 }

@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Page, PlaywrightWorkerArgs, TestInfo } from '@playwright/test';
 import type { DashboardStats } from '../../src/shared/receipts';
-import { ADMIN_AREA_URL, LOCATIONS_OFF_URL } from '../support/e2e-env';
+import { ACCOUNTS_URL, ADMIN_AREA_URL, LOCATIONS_OFF_URL } from '../support/e2e-env';
 import { pngImage } from '../support/images';
 import { adminRequest, adminStatePath, expect, hydrateByPointer, test, uniqueName } from './fixtures';
 
@@ -17,6 +17,8 @@ const SCREENS = [
   { name: 'desktop', viewport: { width: 1280, height: 900 } },
 ];
 const LANGUAGES = ['en-US', 'nl-NL'];
+/** On the portal that sends e-mail, where sign-in links to the forgotten password. */
+const SIGNED_OUT_PAGES = ['/login', '/forgot-password', '/reset-password/no-such-link'];
 const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile'];
 const ADMIN_PAGES = [...CUSTOMER_PAGES, '/admin/users', '/admin/user-consignees', '/admin/tokens', '/admin/logo', '/admin/background'];
 const PASSWORD = 'layout-pass-1';
@@ -167,6 +169,13 @@ for (const screen of SCREENS) {
     test.describe(`${screen.name}, ${locale}`, () => {
       test.use({ viewport: screen.viewport, locale });
 
+      test('every signed-out page fits', async ({ browser }, testInfo) => {
+        const context = await browser.newContext({ baseURL: ACCOUNTS_URL, viewport: screen.viewport, locale });
+        const page = await context.newPage();
+        for (const path of SIGNED_OUT_PAGES) await checkPage(page, path, testInfo);
+        await context.close();
+      });
+
       test('every page fits, as a customer', async ({ browser, playwright }, testInfo) => {
         const session = await customerSession(playwright);
         const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale });
@@ -181,6 +190,8 @@ for (const screen of SCREENS) {
       });
 
       test('every page fits, as the admin', async ({ browser, playwright }, testInfo) => {
+        // Ten pages and ten modals, each measured and photographed.
+        test.slow();
         // Consignees to assign, and a user besides the admin to open the modals of.
         await customerSession(playwright);
         const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale, storageState: adminStatePath(ADMIN_AREA_URL) });

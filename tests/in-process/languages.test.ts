@@ -180,4 +180,18 @@ describe('the order of the rules on pages', () => {
     expect(/<html lang="(\w+)"/.exec(await page.text())?.[1]).toBe('nl');
     await client.put('/api/auth/profile/preferences', { locale: 'en' });
   });
+
+  it("when a link names a language, then the pages after it keep it, unless a saved preference decides", async () => {
+    const linked = await fetch(`${portal.url}/login?lang=nl`, { headers: { Cookie: 'portal_locale=en' } });
+    const remembered = linked.headers.getSetCookie().find((line) => line.startsWith('portal_locale='));
+    expect(remembered).toMatch(/^portal_locale=nl;.*HttpOnly/i);
+    const next = await fetch(`${portal.url}/forgot-password`, { headers: { Cookie: remembered!.split(';')[0]! } });
+    expect(/<html lang="(\w+)"/.exec(await next.text())?.[1]).toBe('nl');
+
+    const client = await signIn(portal, customer);
+    await client.put('/api/auth/profile/preferences', { locale: 'en' });
+    const withPreference = await fetch(`${portal.url}/profile?lang=nl`, { headers: { Cookie: client.cookie! } });
+    expect(/<html lang="(\w+)"/.exec(await withPreference.text())?.[1]).toBe('en');
+    expect(withPreference.headers.getSetCookie().some((line) => line.startsWith('portal_locale='))).toBe(false);
+  });
 });

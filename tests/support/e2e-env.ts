@@ -28,3 +28,8 @@ export const HISTORY_URL = `http://127.0.0.1:${E2E_PORT + 7}`;
  * tests take its provider down.
  */
 export const FRESHNESS_URL = `http://127.0.0.1:${E2E_PORT + 8}`;
+/** A real SMTP server (tests/support/smtp-server-main.ts), and where the tests read what it received. */
+export const SMTP_PORT = E2E_PORT + 9;
+export const MAILBOX_URL = `http://127.0.0.1:${E2E_PORT + 10}`;
+/** A tenth portal that sends e-mail through that server: password resets and invitations. */
+export const ACCOUNTS_URL = `http://127.0.0.1:${E2E_PORT + 11}`;

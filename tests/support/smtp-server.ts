@@ -16,8 +16,9 @@ export interface TestSmtpServer {
   stop(): Promise<void>;
 }
 
-export async function startSmtpServer(): Promise<TestSmtpServer> {
-  const port = await freePort();
+/** Listens on `port`, or on a free one. */
+export async function startSmtpServer(port?: number): Promise<TestSmtpServer> {
+  port ??= await freePort();
   const state: TestSmtpServer = { url: `smtp://127.0.0.1:${port}`, messages: [], sizes: [], refusing: false, stop: async () => {} };
   const server = new SMTPServer({
     authOptional: true,

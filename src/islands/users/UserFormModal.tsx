@@ -3,6 +3,8 @@ import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { ROLES, type Role } from '~/shared/constants';
 import { roleLabel } from '~/shared/format';
+import { getLocale } from '~/paraglide/runtime.js';
+import { languageName, locales, type Locale } from '~/shared/locale';
 import { createUserSchema, fieldErrors, updateUserSchema, type CreateUserPayload, type PublicUser, type UpdateUserPayload } from '~/shared/validation';
 import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
@@ -25,6 +27,8 @@ interface FormValues {
   password: string;
   /** Send an invitation e-mail instead of typing a password. */
   invite: boolean;
+  /** The invitation's language. */
+  locale: Locale;
   role: Role;
   isActive: boolean;
 }
@@ -37,6 +41,7 @@ function startingValues(user: PublicUser | null): FormValues {
     email: user?.email ?? '',
     password: '',
     invite: false,
+    locale: getLocale(),
     role: user?.role ?? 'viewer',
     isActive: user?.isActive ?? true,
   };
@@ -46,13 +51,13 @@ type Submission = { errors: Record<string, string> } | { method: 'POST' | 'PUT';
 
 /** Checks the form with the shared schema and, when it passes, says which call saves it. */
 function prepare(user: PublicUser | null, values: FormValues): Submission {
-  const { username, fullName, email, password, invite, role, isActive } = values;
+  const { username, fullName, email, password, invite, locale, role, isActive } = values;
   if (user) {
     const payload: UpdateUserPayload = { username, fullName, email, role, isActive };
     const parsed = updateUserSchema.safeParse(payload);
     return parsed.success ? { method: 'PUT', path: `/auth/users/${user.id}`, payload } : { errors: fieldErrors(parsed.error) };
   }
-  const payload: CreateUserPayload = invite ? { username, fullName, email, invite, role } : { username, fullName, email, password, role };
+  const payload: CreateUserPayload = invite ? { username, fullName, email, invite, locale, role } : { username, fullName, email, password, role };
   const parsed = createUserSchema.safeParse(payload);
   return parsed.success ? { method: 'POST', path: '/auth/users', payload } : { errors: fieldErrors(parsed.error) };
 }
@@ -133,7 +138,23 @@ export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormM
             ))}
           </fieldset>
         )}
-        {!editing && values.invite && <p className="mt-1 text-sm opacity-80">{m.users_invite_hint()}</p>}
+        {!editing && values.invite && (
+          <>
+            <p className="mt-1 text-sm opacity-80">{m.users_invite_hint()}</p>
+            <SelectField
+              label={m.users_invite_language()}
+              value={values.locale}
+              onChange={(event) => change('locale', event.target.value as Locale)}
+              error={errors.locale}
+            >
+              {locales.map((locale) => (
+                <option key={locale} value={locale}>
+                  {languageName(locale)}
+                </option>
+              ))}
+            </SelectField>
+          </>
+        )}
         {!editing && !values.invite && (
           <TextField
             label={m.users_field_password()}

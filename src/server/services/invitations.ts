@@ -49,8 +49,8 @@ async function sendInvitation(deps: InvitationDeps, user: User): Promise<void> {
 }
 
 /**
- * Creates the user as invited and sends the link. The invitation is written in the admin's language
- * of the moment, which becomes the user's until they choose another.
+ * Creates the user as invited and sends the link, in the language the admin chose for it (else the
+ * admin's own), which becomes the user's until they choose another.
  */
 export async function inviteUser(deps: InvitationDeps, actor: AuditActor, payload: CreateUserInput): Promise<PublicUser> {
   requireMail(deps);
@@ -67,7 +67,7 @@ export async function inviteUser(deps: InvitationDeps, actor: AuditActor, payloa
       passwordHash,
       lastLogin: null,
       invited: true,
-      locale: getLocale(),
+      locale: payload.locale ?? getLocale(),
     });
   } catch (error) {
     if (error instanceof UniqueConstraintError) {

@@ -309,7 +309,14 @@ describe('invitations', () => {
     expect(actions.every((entry) => entry.actorName === 'admin')).toBe(true);
   });
 
-  it('writes the invitation in the inviting admin’s language', async () => {
+  it('writes the invitation in the language the admin chose for it, else in the admin’s', async () => {
+    const chosen = await invite('gekozen', { locale: 'nl' });
+    expect(chosen.body.message).toBe('Invitation sent');
+    expect((await nextMailTo('gekozen@example.com', 0)).subject).toBe('Freight Portal: uw uitnodiging');
+    const unknownLanguage = await invite('klingon', { locale: 'tlh' });
+    expectError(unknownLanguage, 400, 'VALIDATION_ERROR');
+    expect(unknownLanguage.body.details).toContainEqual({ field: 'locale', message: 'Language must be one of: en, nl' });
+
     const dutchAdmin = await signedInAdmin(portal);
     expect((await dutchAdmin.put('/api/auth/profile/preferences', { locale: 'nl' })).status).toBe(200);
     const created = await dutchAdmin.post('/api/auth/users', { username: 'nieuwkomer', email: 'nieuwkomer@example.com', role: 'viewer', invite: true });
@@ -318,6 +325,11 @@ describe('invitations', () => {
     expect(mail.subject).toBe('Freight Portal: uw uitnodiging');
     expect(linkIn(mail, 'invite').lang).toBe('nl');
     expect((await dutchAdmin.put('/api/auth/profile/preferences', { locale: 'en' })).status).toBe(200);
+    // Their saved language from then on: the reset e-mail is Dutch too.
+    expect(await queryDatabase(portal, "SELECT locale FROM users WHERE username IN ('gekozen', 'nieuwkomer') ORDER BY username")).toEqual([
+      { locale: 'nl' },
+      { locale: 'nl' },
+    ]);
   });
 
   it('refuses an invitation without an address or with a password, and lets only admins resend or revoke', async () => {
