@@ -88,3 +88,11 @@ export const UploadIcon = ({ className = 'size-12' }: IconProps) => (
     <path d="M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
   </Icon>
 );
+
+/** A shield struck through: turning two-factor sign-in off. */
+export const ShieldOffIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <path d="M12 3l7 3v5c0 4.5-3 8.3-7 10-4-1.7-7-5.5-7-10V6l7-3z" />
+    <path d="M4 4l16 16" />
+  </Icon>
+);

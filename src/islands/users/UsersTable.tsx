@@ -1,9 +1,10 @@
 import { m } from '~/paraglide/messages.js';
 import type { Role } from '~/shared/constants';
 import { roleLabel } from '~/shared/format';
+import type { ManagedUser } from '~/shared/two-factor';
 import type { PublicUser } from '~/shared/validation';
 import { LocalDate } from '../common/LocalDate';
-import { KeyIcon, PencilIcon, TrashIcon } from '../common/icons';
+import { KeyIcon, PencilIcon, ShieldOffIcon, TrashIcon } from '../common/icons';
 
 const ROLE_BADGE: Record<Role, string> = {
   admin: 'badge-primary',
@@ -12,10 +13,11 @@ const ROLE_BADGE: Record<Role, string> = {
 };
 
 interface UsersTableProps {
-  users: PublicUser[];
+  users: ManagedUser[];
   currentUserId: number;
   onEdit: (user: PublicUser) => void;
   onResetPassword: (user: PublicUser) => void;
+  onResetTwoFactor: (user: PublicUser) => void;
   onDelete: (user: PublicUser) => void;
 }
 
@@ -27,7 +29,7 @@ function initials(user: PublicUser): string {
     .join('');
 }
 
-export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDelete }: UsersTableProps) {
+export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onResetTwoFactor, onDelete }: UsersTableProps) {
   return (
     <div className="overflow-x-auto">
       <table className="table table-pinned">
@@ -70,6 +72,7 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
                 <span className={`badge badge-soft ${user.isActive ? 'badge-success' : 'badge-error'}`}>
                   {user.isActive ? m.users_active() : m.users_inactive()}
                 </span>
+                {user.twoFactorEnabled && <span className="badge badge-soft badge-info ml-1 whitespace-nowrap">{m.twofactor_badge()}</span>}
               </td>
               <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : m.users_never()}</td>
               <td className="whitespace-nowrap">
@@ -95,6 +98,17 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
                   >
                     <KeyIcon />
                   </button>
+                  {user.twoFactorEnabled && (
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm btn-square"
+                      aria-label={m.twofactor_reset_named({ username: user.username })}
+                      title={m.twofactor_turn_off()}
+                      onClick={() => onResetTwoFactor(user)}
+                    >
+                      <ShieldOffIcon />
+                    </button>
+                  )}
                   {/* One's own account cannot be deleted (the server refuses too): not offered, with the reason. */}
                   <button
                     type="button"

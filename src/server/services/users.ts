@@ -3,6 +3,7 @@ import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { Locale } from '~/shared/locale';
 import type { Preferences, PreferencesChange } from '~/shared/preferences';
+import type { ManagedUser } from '~/shared/two-factor';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
@@ -20,16 +21,17 @@ export interface UserDeps {
 
 const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'lastLogin', 'createdAt'] as const;
 
-export async function listUsers({ db }: { db: Database }): Promise<PublicUser[]> {
+/** Every user, with whether two-factor sign-in is in force for them (never while TWO_FACTOR=off). */
+export async function listUsers({ db, config }: { db: Database; config: Pick<Config, 'twoFactor'> }): Promise<ManagedUser[]> {
   const rows = await db.models.User.findAll({
-    attributes: [...PUBLIC_COLUMNS],
+    attributes: [...PUBLIC_COLUMNS, 'twoFactorEnabledAt'],
     order: [
       ['createdAt', 'ASC'],
       ['id', 'ASC'],
     ],
     raw: true,
   });
-  return rows.map(toPublicUser);
+  return rows.map((row) => ({ ...toPublicUser(row), twoFactorEnabled: config.twoFactor !== 'off' && row.twoFactorEnabledAt !== null }));
 }
 
 function usernameTaken(): AppError {
