@@ -8,6 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import axe from 'axe-core';
+import { Secret, TOTP } from 'otpauth';
 import type { Receipt } from '../../src/shared/receipts';
 import { ACCOUNTS_URL, ADMIN_AREA_URL, E2E_URL, TOKENS_URL } from '../support/e2e-env';
 import { AdminApi, adminRequest, expect, linkInMail, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
@@ -93,6 +94,26 @@ for (const width of WIDTHS) {
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await expectNoViolations(page, path);
       }
+    });
+
+    test('two-factor sign-in: the setup in Profile Settings and the sign-in page asking for the code', async ({ page, adminApi }) => {
+      const user = { username: uniqueName('axetfa'), password: VIEWER_PASSWORD };
+      await adminApi.createUser({ ...user, role: 'viewer' });
+      await signInWithApi(page, E2E_URL, user);
+      await openHydrated(page, '/profile');
+      await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+      const secret = (await page.getByLabel('Setup key').textContent())!.replace(/\s/g, '');
+      await expectNoViolations(page, '/profile setting up two-factor sign-in');
+      await page.getByLabel('Code from your app').fill(TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }));
+      await page.getByRole('button', { name: 'Turn on' }).click();
+      await expect(page.getByRole('list', { name: 'Your recovery codes' })).toBeVisible();
+      await expectNoViolations(page, '/profile with the recovery codes');
+
+      await page.context().clearCookies();
+      await signInWithApi(page, E2E_URL, user);
+      await openHydrated(page, '/login');
+      await expect(page.getByLabel('Authentication code')).toBeVisible();
+      await expectNoViolations(page, '/login asking for the code');
     });
 
     test("a customer's dashboard, receipts, locations and profile", async ({ page }) => {

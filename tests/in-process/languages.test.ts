@@ -181,7 +181,7 @@ describe('the order of the rules on pages', () => {
     await client.put('/api/auth/profile/preferences', { locale: 'en' });
   });
 
-  it("when a link names a language, then the pages after it keep it, unless a saved preference decides", async () => {
+  it('when a link names a language, then the pages after it keep it, unless a saved preference decides', async () => {
     const linked = await fetch(`${portal.url}/login?lang=nl`, { headers: { Cookie: 'portal_locale=en' } });
     const remembered = linked.headers.getSetCookie().find((line) => line.startsWith('portal_locale='));
     expect(remembered).toMatch(/^portal_locale=nl;.*HttpOnly/i);

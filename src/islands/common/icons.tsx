@@ -102,3 +102,11 @@ export const MailCrossedIcon = ({ className }: IconProps) => (
     <path d="M3 7l9 6 9-6M4 4l16 16" />
   </Icon>
 );
+
+/** A shield struck through: turning two-factor sign-in off. */
+export const ShieldOffIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <path d="M12 3l7 3v5c0 4.5-3 8.3-7 10-4-1.7-7-5.5-7-10V6l7-3z" />
+    <path d="M4 4l16 16" />
+  </Icon>
+);

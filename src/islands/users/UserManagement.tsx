@@ -4,9 +4,11 @@ import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { FEEDBACK_LONG_MS, type Role } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
+import type { ManagedUser } from '~/shared/two-factor';
 import type { PublicUser } from '~/shared/validation';
 import { DeleteUserModal } from './DeleteUserModal';
 import { ResetPasswordModal } from './ResetPasswordModal';
+import { ResetTwoFactorModal } from '../two-factor/ResetTwoFactorModal';
 import { UserFormModal } from './UserFormModal';
 import { UsersTable } from './UsersTable';
 import { useConsigneeImport } from './use-consignee-import';
@@ -19,7 +21,7 @@ import { ReadyFieldset } from '../common/ReadyFieldset';
 
 export interface UserManagementProps {
   locale: Locale;
-  initialUsers: PublicUser[];
+  initialUsers: ManagedUser[];
   /** Only users of this role are listed. */
   roleFilter: Role | null;
   currentUserId: number;
@@ -28,7 +30,12 @@ export interface UserManagementProps {
   mailEnabled: boolean;
 }
 
-type OpenDialog = { kind: 'create' } | { kind: 'edit'; user: PublicUser } | { kind: 'reset-password'; user: PublicUser } | { kind: 'delete'; user: PublicUser };
+type OpenDialog =
+  | { kind: 'create' }
+  | { kind: 'edit'; user: PublicUser }
+  | { kind: 'reset-password'; user: PublicUser }
+  | { kind: 'reset-two-factor'; user: PublicUser }
+  | { kind: 'delete'; user: PublicUser };
 
 /** An object, so that the same text shown twice in a row restarts its timer. */
 interface Notice {
@@ -48,7 +55,7 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
   const reload = useCallback(async () => {
     setLoading(true);
     try {
-      setUsers(await api<PublicUser[]>('GET', '/auth/users'));
+      setUsers(await api<ManagedUser[]>('GET', '/auth/users'));
       setLoadFailure(null);
     } catch (error) {
       setLoadFailure(failureText(error, m.users_load_failed()));
@@ -148,6 +155,7 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
             currentUserId={currentUserId}
             onEdit={(user) => setDialog({ kind: 'edit', user })}
             onResetPassword={(user) => setDialog({ kind: 'reset-password', user })}
+            onResetTwoFactor={(user) => setDialog({ kind: 'reset-two-factor', user })}
             onDelete={(user) => setDialog({ kind: 'delete', user })}
             onInvitation={changeInvitation}
           />
@@ -172,6 +180,16 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
           onClose={closeDialog}
           onReset={() => {
             setNotice({ text: m.users_password_reset() });
+            afterChange();
+          }}
+        />
+      )}
+      {dialog?.kind === 'reset-two-factor' && (
+        <ResetTwoFactorModal
+          user={dialog.user}
+          onClose={closeDialog}
+          onReset={() => {
+            setNotice({ text: m.twofactor_reset_done({ username: dialog.user.username }) });
             afterChange();
           }}
         />

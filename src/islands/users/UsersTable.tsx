@@ -1,9 +1,10 @@
 import { m } from '~/paraglide/messages.js';
 import type { Role } from '~/shared/constants';
 import { roleLabel } from '~/shared/format';
+import type { ManagedUser } from '~/shared/two-factor';
 import type { PublicUser } from '~/shared/validation';
 import { LocalDate } from '../common/LocalDate';
-import { KeyIcon, MailCrossedIcon, MailIcon, PencilIcon, TrashIcon } from '../common/icons';
+import { KeyIcon, MailCrossedIcon, MailIcon, PencilIcon, ShieldOffIcon, TrashIcon } from '../common/icons';
 
 const ROLE_BADGE: Record<Role, string> = {
   admin: 'badge-primary',
@@ -12,10 +13,11 @@ const ROLE_BADGE: Record<Role, string> = {
 };
 
 interface UsersTableProps {
-  users: PublicUser[];
+  users: ManagedUser[];
   currentUserId: number;
   onEdit: (user: PublicUser) => void;
   onResetPassword: (user: PublicUser) => void;
+  onResetTwoFactor: (user: PublicUser) => void;
   onDelete: (user: PublicUser) => void;
   /** Sends an invited user's invitation again, or revokes it. */
   onInvitation: (user: PublicUser, change: 'resend' | 'revoke') => void;
@@ -29,7 +31,7 @@ function initials(user: PublicUser): string {
     .join('');
 }
 
-export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDelete, onInvitation }: UsersTableProps) {
+export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onResetTwoFactor, onDelete, onInvitation }: UsersTableProps) {
   return (
     <div className="overflow-x-auto">
       <table className="table table-pinned">
@@ -76,6 +78,7 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
                     {user.isActive ? m.users_active() : m.users_inactive()}
                   </span>
                 )}
+                {user.twoFactorEnabled && <span className="badge badge-soft badge-info ml-1 whitespace-nowrap">{m.twofactor_badge()}</span>}
               </td>
               <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : m.users_never()}</td>
               <td className="whitespace-nowrap">
@@ -123,6 +126,17 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onDe
                   >
                     <KeyIcon />
                   </button>
+                  {user.twoFactorEnabled && (
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm btn-square"
+                      aria-label={m.twofactor_reset_named({ username: user.username })}
+                      title={m.twofactor_turn_off()}
+                      onClick={() => onResetTwoFactor(user)}
+                    >
+                      <ShieldOffIcon />
+                    </button>
+                  )}
                   {/* One's own account cannot be deleted (the server refuses too): not offered, with the reason. */}
                   <button
                     type="button"

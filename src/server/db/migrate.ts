@@ -31,3 +31,8 @@ function migrator(sequelize: Sequelize): Umzug<QueryInterface> {
 export async function migrateDatabase(sequelize: Sequelize): Promise<void> {
   await migrator(sequelize).up();
 }
+
+/** The migrations this version has that the database has not run yet. */
+export async function pendingMigrations(sequelize: Sequelize): Promise<string[]> {
+  return (await migrator(sequelize).pending()).map((migration) => migration.name);
+}

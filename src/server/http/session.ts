@@ -6,9 +6,12 @@ import type { APIContext, AstroCookies } from 'astro';
 import { SESSION_COOKIE } from '~/shared/constants';
 import { USER_MARKER_COOKIE } from '~/shared/offline-cache';
 import type { LoginPayload, SessionUser } from '~/shared/validation';
+import { m } from '~/paraglide/messages.js';
 import type { Config } from '../config';
-import { signInUser } from '../services/auth';
+import { AppError } from '../errors';
+import { signInAfterEnrolment, signInUser, signInWithSecondFactor } from '../services/auth';
 import { endSession } from '../services/sessions';
+import { clearPendingSignIn, readPendingSignIn, setPendingSignIn } from './two-factor-pending';
 
 type RequestContext = Pick<APIContext, 'cookies' | 'locals'>;
 type CookieConfig = Pick<Config, 'isHttps' | 'sessionMaxHours'>;
@@ -17,10 +20,41 @@ export function readSessionToken(cookies: AstroCookies): string | undefined {
   return cookies.get(SESSION_COOKIE)?.value;
 }
 
-export async function openSession(context: RequestContext, payload: LoginPayload): Promise<SessionUser> {
+/** Where a right password leads: a session, or a pending sign-in that owes a code or an enrolment. */
+export type SignInResult = { user: SessionUser } | { step: 'code' | 'setup' };
+
+export async function openSession(context: RequestContext, payload: LoginPayload): Promise<SignInResult> {
   const { portal } = context.locals;
-  const { config } = portal;
-  const { user, token } = await signInUser(portal, payload, context.locals.clientAddress, readSessionToken(context.cookies));
+  const outcome = await signInUser(portal, payload, context.locals.clientAddress, readSessionToken(context.cookies));
+  if (outcome.kind === 'second-factor') {
+    setPendingSignIn(context, outcome.userId);
+    return { step: outcome.step };
+  }
+  return { user: startSession(context, outcome) };
+}
+
+function pendingUserId(context: RequestContext): number {
+  const userId = readPendingSignIn(context);
+  if (userId === null) throw new AppError('AUTHENTICATION_ERROR', m.twofactor_pending_expired());
+  return userId;
+}
+
+/** Finishes a pending sign-in with its code (authenticator or recovery). */
+export async function openSessionWithCode(context: RequestContext, code: string): Promise<SessionUser> {
+  const { portal, clientAddress } = context.locals;
+  const signedIn = await signInWithSecondFactor(portal, pendingUserId(context), code, clientAddress, readSessionToken(context.cookies));
+  return startSession(context, signedIn);
+}
+
+/** Finishes a pending sign-in that had to enrol first, now that it has. */
+export async function openSessionAfterEnrolment(context: RequestContext): Promise<SessionUser> {
+  const { portal, clientAddress } = context.locals;
+  const signedIn = await signInAfterEnrolment(portal, pendingUserId(context), clientAddress, readSessionToken(context.cookies));
+  return startSession(context, signedIn);
+}
+
+function startSession(context: RequestContext, { user, token }: { user: SessionUser; token: string }): SessionUser {
+  const { config } = context.locals.portal;
   context.cookies.set(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
@@ -28,6 +62,7 @@ export async function openSession(context: RequestContext, payload: LoginPayload
     secure: config.isHttps,
     maxAge: config.sessionMaxHours * 3600,
   });
+  clearPendingSignIn(context);
   markUser(context.cookies, user.id, config);
   return user;
 }
@@ -36,6 +71,7 @@ export async function closeSession(context: RequestContext): Promise<void> {
   const { portal } = context.locals;
   await endSession(portal, readSessionToken(context.cookies));
   context.cookies.delete(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: portal.config.isHttps });
+  clearPendingSignIn(context);
   markUser(context.cookies, null, portal.config);
 }
 

@@ -77,14 +77,21 @@ export class LoginLimiter {
    * Runs one password check under the limit. `check` answers what the sign-in needs on success and null
    * on failure; a success wipes the pair's failures. Refuses with 429 when the pair or the address is
    * locked, or already has MAX_CHECKS_IN_FLIGHT checks under way (then without counting a failure).
+   * `keepsFailures` names successes that are only a first step (a right password before its second
+   * factor): they leave the failures as they are, or a right password between wrong codes would wipe them.
    */
-  async checkLoginAttempt<T>(username: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
+  async checkLoginAttempt<T>(
+    username: string,
+    address: string,
+    check: () => Promise<T | null>,
+    keepsFailures: (result: T) => boolean = () => false,
+  ): Promise<T | null> {
     const inFlight = [`address ${address}`, `user ${username}`];
     if (!this.admitCheck(inFlight)) {
       throw new AppError('RATE_LIMITED', rateLimitMessage(IN_FLIGHT_RETRY_SECONDS), { retryAfter: IN_FLIGHT_RETRY_SECONDS });
     }
     try {
-      return await this.checkCounted(username, address, check);
+      return await this.checkCounted(username, address, check, keepsFailures);
     } finally {
       this.endCheck(inFlight);
     }
@@ -130,7 +137,7 @@ export class LoginLimiter {
     }
   }
 
-  private async checkCounted<T>(username: string, address: string, check: () => Promise<T | null>): Promise<T | null> {
+  private async checkCounted<T>(username: string, address: string, check: () => Promise<T | null>, keepsFailures: (result: T) => boolean): Promise<T | null> {
     const { config } = this.deps;
     const pair: Counter = { key: `user ${username} from ${address}`, limit: config.loginMaxAttempts };
     const wide: Counter = { key: `address ${address}`, limit: config.loginMaxAttemptsPerAddress };
@@ -150,7 +157,7 @@ export class LoginLimiter {
         result = await check();
         return result;
       } finally {
-        await this.settle(pair.key, result === null ? 'failed' : 'succeeded');
+        await this.settle(pair.key, result === null ? 'failed' : keepsFailures(result) ? 'withdrawn' : 'succeeded');
         await this.settle(wide.key, result === null ? 'failed' : 'withdrawn');
       }
     } finally {

@@ -3,6 +3,7 @@ import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { Locale } from '~/shared/locale';
 import type { Preferences, PreferencesChange } from '~/shared/preferences';
+import type { ManagedUser } from '~/shared/two-factor';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -22,16 +23,17 @@ export interface UserDeps {
 
 const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'invited', 'lastLogin', 'createdAt'] as const;
 
-export async function listUsers({ db }: { db: Database }): Promise<PublicUser[]> {
+/** Every user, with whether two-factor sign-in is in force for them (never while TWO_FACTOR=off). */
+export async function listUsers({ db, config }: { db: Database; config: Pick<Config, 'twoFactor'> }): Promise<ManagedUser[]> {
   const rows = await db.models.User.findAll({
-    attributes: [...PUBLIC_COLUMNS],
+    attributes: [...PUBLIC_COLUMNS, 'twoFactorEnabledAt'],
     order: [
       ['createdAt', 'ASC'],
       ['id', 'ASC'],
     ],
     raw: true,
   });
-  return rows.map(toPublicUser);
+  return rows.map((row) => ({ ...toPublicUser(row), twoFactorEnabled: config.twoFactor !== 'off' && row.twoFactorEnabledAt !== null }));
 }
 
 function usernameTaken(): AppError {
@@ -39,7 +41,11 @@ function usernameTaken(): AppError {
   return new AppError('CONFLICT', message, { details: [{ field: 'username', message }] });
 }
 
-export async function createUser({ db, passwords }: UserDeps, payload: CreateUserInput & { password: string }): Promise<PublicUser> {
+/** A user with a password the admin typed (an invitation is src/server/services/invitations.ts). */
+export async function createUser(
+  { db, passwords }: UserDeps,
+  payload: Omit<CreateUserInput, 'password' | 'invite' | 'locale'> & { password: string },
+): Promise<PublicUser> {
   const passwordHash = await passwords.hash(payload.password);
   try {
     const user = await db.models.User.create({

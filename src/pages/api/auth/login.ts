@@ -5,14 +5,20 @@ import { forgetReturnPath } from '~/server/http/return-path';
 import { openSession } from '~/server/http/session';
 import { m } from '~/paraglide/messages.js';
 import { loginSchema } from '~/shared/validation';
+import type { SignInStep } from '~/shared/two-factor';
 
 // Public: anyone may try to sign in; the limiter in the service keeps that in bounds.
 export const POST = handle(async (context) => {
   const payload = await parseJson(context, loginSchema);
-  const user = await openSession(context, payload);
+  const result = await openSession(context, payload);
+  // A second step follows (src/server/http/two-factor-pending.ts): no session yet, and the page to return to stays.
+  if ('step' in result) {
+    const step: SignInStep = result.step === 'code' ? { twoFactorRequired: true } : { twoFactorSetupRequired: true };
+    return ok(step, { message: result.step === 'code' ? m.twofactor_code_needed() : m.twofactor_setup_needed() });
+  }
   // The sign-in form already took the page to return to from /login.
   forgetReturnPath(context.cookies, context.locals.portal.config.isHttps);
   // From here on the user's own preference decides the language, this answer included.
-  const locale = user.locale ?? context.locals.locale;
-  return inLocale(locale, () => ok({ user: { ...user, locale } }, { message: m.login_success() }));
+  const locale = result.user.locale ?? context.locals.locale;
+  return inLocale(locale, () => ok({ user: { ...result.user, locale } }, { message: m.login_success() }));
 });

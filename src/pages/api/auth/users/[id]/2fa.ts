@@ -1,0 +1,16 @@
+import { auditActor } from '~/server/http/audit-actor';
+import { parseId } from '~/server/http/body';
+import { requireRole } from '~/server/http/guard';
+import { ok, handle } from '~/server/http/respond';
+import { requireTwoFactorOffered } from '~/server/http/two-factor-pending';
+import { resetTwoFactor } from '~/server/services/two-factor';
+import { m } from '~/paraglide/messages.js';
+
+/** For a user who lost their authenticator and recovery codes: they sign in with the password alone. */
+export const DELETE = handle(async (context) => {
+  requireTwoFactorOffered(context);
+  requireRole(context, 'admin');
+  const id = parseId(context.params.id, m.users_not_found);
+  const username = await resetTwoFactor(context.locals.portal, auditActor(context), id);
+  return ok(null, { message: m.twofactor_reset_done({ username }) });
+});

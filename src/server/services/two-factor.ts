@@ -1,0 +1,208 @@
+/**
+ * Two-factor sign-in with TOTP (RFC 6238: 30-second steps, 6 digits, HMAC-SHA-1, as authenticator
+ * apps expect) and single-use recovery codes. The secret is kept encrypted with the app key; a code is
+ * accepted once (the last accepted time step is stored), a recovery code once (stored as a SHA-256).
+ */
+import { createHash, randomInt } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
+import { Op, type Transaction } from 'sequelize';
+import { m } from '~/paraglide/messages.js';
+import { isStaffRole, isTotpCode, normalizeCode, RECOVERY_CODE_COUNT, TOTP_DIGITS, type TwoFactorSetup, type TwoFactorStatus } from '~/shared/two-factor';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import type { User } from '../db/models';
+import { decryptValue, encryptValue } from '../encryption';
+import { AppError } from '../errors';
+import { recordAudit, type AuditActor } from './audit';
+import type { LoginLimiter } from './login-limiter';
+import type { PasswordHasher } from './passwords';
+
+const PERIOD_SECONDS = 30;
+/** One step either side: a phone's clock a little off, or a code typed as it turned over. */
+const WINDOW_STEPS = 1;
+const SECRET_BYTES = 20;
+/** No 0/o, 1/l/i: a code read from paper is typed back right. */
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+const RECOVERY_GROUP = 5;
+
+export interface TwoFactorDeps {
+  db: Database;
+  clock: Clock;
+  config: Pick<Config, 'twoFactor' | 'productName'>;
+  keys: { twoFactorSecrets: Buffer };
+}
+
+/** The account as the rules here need it. */
+export type TwoFactorAccount = Pick<User, 'id' | 'username' | 'role' | 'twoFactorEnabledAt'>;
+
+/** What the sign-in must ask after a right password: the code, an enrolment first, or nothing. */
+export function twoFactorStepFor(config: Pick<Config, 'twoFactor'>, account: TwoFactorAccount): 'code' | 'setup' | null {
+  if (config.twoFactor === 'off') return null;
+  if (account.twoFactorEnabledAt) return 'code';
+  if (config.twoFactor === 'required-for-admins' && isStaffRole(account.role)) return 'setup';
+  return null;
+}
+
+/** The secret is bound to its row: copied to another user's, it no longer decrypts. */
+const secretField = (userId: number) => `users.twoFactorSecret.${userId}`;
+const hashRecoveryCode = (code: string) => createHash('sha256').update(normalizeCode(code)).digest('hex');
+
+function totpOf(config: Pick<Config, 'productName'>, username: string, base32: string): TOTP {
+  return new TOTP({
+    issuer: config.productName,
+    label: username,
+    algorithm: 'SHA1',
+    digits: TOTP_DIGITS,
+    period: PERIOD_SECONDS,
+    secret: Secret.fromBase32(base32),
+  });
+}
+
+async function loadAccount(db: Database, userId: number, transaction?: Transaction): Promise<User> {
+  const account = await db.models.User.findByPk(userId, { transaction });
+  if (!account) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
+  return account;
+}
+
+/**
+ * A new secret for the user, kept (encrypted) but not in force until `enableTwoFactor` sees a code
+ * from it. Asking again replaces it: only the last QR code shown works.
+ */
+export async function startTwoFactorSetup(deps: TwoFactorDeps, userId: number): Promise<TwoFactorSetup> {
+  const { db, config, keys } = deps;
+  const account = await loadAccount(db, userId);
+  if (account.twoFactorEnabledAt) throw new AppError('CONFLICT', m.twofactor_already_enabled());
+  const secret = new Secret({ size: SECRET_BYTES }).base32;
+  await account.update({ twoFactorSecret: encryptValue(keys.twoFactorSecrets, secret, secretField(account.id)), twoFactorLastStep: null });
+  const otpauthUri = totpOf(config, account.username, secret).toString();
+  const qrSvg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  return { otpauthUri, secret, qrSvg };
+}
+
+/**
+ * The time step of a right code that was not used before, stored as the last one used, or null. The
+ * conditional update makes two requests with the same code race for one row: one of them wins.
+ */
+async function acceptTotp(deps: TwoFactorDeps, account: User, code: string, transaction?: Transaction): Promise<boolean> {
+  const { db, clock, config, keys } = deps;
+  const secret = account.twoFactorSecret && decryptValue(keys.twoFactorSecrets, account.twoFactorSecret, secretField(account.id));
+  if (!secret) return false;
+  const now = clock.now();
+  const delta = totpOf(config, account.username, secret).validate({ token: normalizeCode(code), timestamp: now, window: WINDOW_STEPS });
+  if (delta === null) return false;
+  const step = TOTP.counter({ period: PERIOD_SECONDS, timestamp: now }) + delta;
+  const [updated] = await db.models.User.update(
+    { twoFactorLastStep: step },
+    { where: { id: account.id, [Op.or]: [{ twoFactorLastStep: null }, { twoFactorLastStep: { [Op.lt]: step } }] }, transaction },
+  );
+  return updated === 1;
+}
+
+function newRecoveryCode(): string {
+  const characters = Array.from({ length: RECOVERY_GROUP * 2 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]);
+  return `${characters.slice(0, RECOVERY_GROUP).join('')}-${characters.slice(RECOVERY_GROUP).join('')}`;
+}
+
+/** Turns the secret of the last setup on with a code from it; answers the recovery codes, shown this once. */
+export async function enableTwoFactor(deps: TwoFactorDeps, userId: number, clientAddress: string, code: string): Promise<string[]> {
+  const { db, clock } = deps;
+  return db.sequelize.transaction(async (transaction) => {
+    const account = await loadAccount(db, userId, transaction);
+    if (account.twoFactorEnabledAt) throw new AppError('CONFLICT', m.twofactor_already_enabled());
+    if (!account.twoFactorSecret) throw new AppError('CONFLICT', m.twofactor_setup_first());
+    if (!(await acceptTotp(deps, account, code, transaction))) {
+      const message = m.twofactor_code_wrong();
+      throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'code', message }] });
+    }
+    await account.update({ twoFactorEnabledAt: new Date(clock.now()) }, { transaction });
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await db.models.RecoveryCode.destroy({ where: { userId }, transaction });
+    await db.models.RecoveryCode.bulkCreate(
+      recoveryCodes.map((recoveryCode) => ({ userId, codeHash: hashRecoveryCode(recoveryCode) })),
+      { transaction },
+    );
+    await recordAudit(
+      deps,
+      { id: account.id, username: account.username, clientAddress },
+      { action: 'two-factor.enabled', target: `user ${account.username}` },
+      transaction,
+    );
+    return recoveryCodes;
+  });
+}
+
+/** Forgets the secret, the last step and the recovery codes: the account signs in with its password alone. */
+async function clearTwoFactor(db: Database, userId: number, transaction: Transaction): Promise<void> {
+  await db.models.User.update({ twoFactorSecret: null, twoFactorEnabledAt: null, twoFactorLastStep: null }, { where: { id: userId }, transaction });
+  await db.models.RecoveryCode.destroy({ where: { userId }, transaction });
+}
+
+export interface DisableDeps extends TwoFactorDeps {
+  loginLimiter: LoginLimiter;
+  passwords: PasswordHasher;
+}
+
+/**
+ * Turns one's own two-factor sign-in off, confirmed by the password. Wrong passwords count against the
+ * login limit, as for a password change: a borrowed session cannot guess at leisure.
+ */
+export async function disableTwoFactor(deps: DisableDeps, userId: number, clientAddress: string, password: string): Promise<void> {
+  const { db, loginLimiter, passwords } = deps;
+  const account = await loadAccount(db, userId);
+  if (!account.twoFactorEnabledAt) throw new AppError('CONFLICT', m.twofactor_not_enabled());
+  const confirmed = await loginLimiter.checkLoginAttempt(account.username, clientAddress, async () =>
+    (await passwords.verify(password, account.passwordHash, clientAddress)) ? account : null,
+  );
+  if (!confirmed) {
+    const message = m.twofactor_password_incorrect();
+    throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'password', message }] });
+  }
+  await db.sequelize.transaction(async (transaction) => {
+    await clearTwoFactor(db, userId, transaction);
+    await recordAudit(
+      deps,
+      { id: account.id, username: account.username, clientAddress },
+      { action: 'two-factor.disabled', target: `user ${account.username}` },
+      transaction,
+    );
+  });
+}
+
+/**
+ * Another person turns a user's two-factor sign-in off: an admin for a user who lost their phone and
+ * codes, or the operator at the console (`npm run admin -- disable-2fa`). Answers the username.
+ */
+export async function resetTwoFactor(deps: Pick<TwoFactorDeps, 'db' | 'clock'>, actor: AuditActor, userId: number): Promise<string> {
+  const { db } = deps;
+  return db.sequelize.transaction(async (transaction) => {
+    const account = await db.models.User.findByPk(userId, { transaction });
+    if (!account) throw new AppError('NOT_FOUND', m.users_not_found());
+    const wasOn = account.twoFactorEnabledAt !== null;
+    await clearTwoFactor(db, account.id, transaction);
+    await recordAudit(deps, actor, { action: 'two-factor.reset', target: `user ${account.username}`, detail: wasOn ? null : 'was not on' }, transaction);
+    return account.username;
+  });
+}
+
+export async function readTwoFactorStatus({ db }: { db: Database }, userId: number): Promise<TwoFactorStatus> {
+  const account = await loadAccount(db, userId);
+  const enabled = account.twoFactorEnabledAt !== null;
+  const recoveryCodesLeft = enabled ? await db.models.RecoveryCode.count({ where: { userId, usedAt: null } }) : 0;
+  return { enabled, recoveryCodesLeft };
+}
+
+/**
+ * Checks the second factor of a sign-in: an authenticator code not used before, or an unused recovery
+ * code, which is then used up. Answers which one it was, or null.
+ */
+export async function verifySecondFactor(deps: TwoFactorDeps, account: User, code: string): Promise<'authenticator code' | 'recovery code' | null> {
+  if (!account.twoFactorEnabledAt) return null;
+  if (isTotpCode(code)) return (await acceptTotp(deps, account, code)) ? 'authenticator code' : null;
+  const [used] = await deps.db.models.RecoveryCode.update(
+    { usedAt: new Date(deps.clock.now()) },
+    { where: { userId: account.id, codeHash: hashRecoveryCode(code), usedAt: null } },
+  );
+  return used > 0 ? 'recovery code' : null;
+}
