@@ -17,6 +17,7 @@ import { HttpProviderClient } from './provider/client';
 import { ProviderDiscovery } from './provider/discovery';
 import { Sandbox } from './provider/sandbox/state';
 import { deriveAppKeys, readAppSecret, type AppKeys } from './secrets';
+import { purgeOldAuditEntries } from './services/audit';
 import { BrandingStore } from './services/branding';
 import { prepareSandboxPortal } from './services/demo';
 import { LoginLimiter } from './services/login-limiter';
@@ -88,6 +89,8 @@ export interface Portal {
    * database closed once `requestsDone` settles.
    */
   stop(requestsDone?: Promise<void>): Promise<void>;
+  /** Housekeeping now (expired sessions, old login attempts and audit entries): what the background does every 15 minutes. */
+  keepHouse(): Promise<void>;
 }
 
 export function createPortal(config: Config, options: PortalOptions = {}): Portal {
@@ -148,6 +151,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const keepHouse = async () => {
     await purgeExpiredSessions(parts);
     await parts.loginLimiter.purgeOldLoginAttempts();
+    await purgeOldAuditEntries(parts);
   };
 
   let startReady!: () => void;
@@ -162,6 +166,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   return {
     ...parts,
     ready,
+    keepHouse,
     async start() {
       try {
         if (sandbox) {

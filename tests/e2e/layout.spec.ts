@@ -18,7 +18,7 @@ const SCREENS = [
 ];
 const LANGUAGES = ['en-US', 'nl-NL'];
 const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile'];
-const ADMIN_PAGES = [...CUSTOMER_PAGES, '/admin/users', '/admin/user-consignees', '/admin/tokens', '/admin/logo', '/admin/background'];
+const ADMIN_PAGES = [...CUSTOMER_PAGES, '/admin/users', '/admin/user-consignees', '/admin/tokens', '/admin/logo', '/admin/background', '/admin/activity'];
 const PASSWORD = 'layout-pass-1';
 
 async function json<T>(request: APIRequestContext, path: string): Promise<T> {

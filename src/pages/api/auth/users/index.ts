@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
@@ -13,5 +14,5 @@ export const GET = handle(async (context) => {
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const payload = await parseJson(context, createUserSchema);
-  return ok({ user: await createUser(context.locals.portal, payload) }, { status: 201, message: m.users_created() });
+  return ok({ user: await createUser(context.locals.portal, auditActor(context), payload) }, { status: 201, message: m.users_created() });
 });
