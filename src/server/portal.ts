@@ -17,6 +17,7 @@ import { HttpProviderClient } from './provider/client';
 import { ProviderDiscovery } from './provider/discovery';
 import { Sandbox } from './provider/sandbox/state';
 import { deriveAppKeys, readAppSecret, type AppKeys } from './secrets';
+import { purgeOldAuditEntries } from './services/audit';
 import { BrandingStore } from './services/branding';
 import { prepareSandboxPortal } from './services/demo';
 import { LoginLimiter } from './services/login-limiter';
@@ -94,6 +95,8 @@ export interface Portal {
    * database closed once `requestsDone` settles.
    */
   stop(requestsDone?: Promise<void>): Promise<void>;
+  /** Housekeeping now (expired sessions, old login attempts and audit entries): what the background does every 15 minutes. */
+  keepHouse(): Promise<void>;
 }
 
 export function createPortal(config: Config, options: PortalOptions = {}): Portal {
@@ -156,6 +159,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     await purgeExpiredSessions(parts);
     await parts.loginLimiter.purgeOldLoginAttempts();
     await purgeOldAccountTokens(parts, ACCOUNT_TOKENS_KEPT_MS);
+    await purgeOldAuditEntries(parts);
   };
 
   let startReady!: () => void;
@@ -170,6 +174,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   return {
     ...parts,
     ready,
+    keepHouse,
     async start() {
       try {
         if (sandbox) {

@@ -1,5 +1,11 @@
-/** The audit trail's vocabulary: what an entry can record, for the server that writes and the screen that filters. */
+/**
+ * The audit trail's vocabulary: what an entry can record, for the server that writes and the screen
+ * that filters; the list query's rules, and each action's name in the reader's language.
+ */
 import * as z from 'zod/mini';
+import { m } from '~/paraglide/messages.js';
+import { formatCount } from './format';
+import { noControlCharacters, positiveInteger, queryText, type Pagination } from './receipts';
 
 export const AUDIT_ACTIONS = [
   'sign-in.succeeded',
@@ -35,3 +41,142 @@ export const AUDIT_ACTIONS = [
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
+
+const ACTION_LABELS: Record<AuditAction, () => string> = {
+  'sign-in.succeeded': () => m.audit_action_sign_in_succeeded(),
+  'sign-in.failed': () => m.audit_action_sign_in_failed(),
+  'user.created': () => m.audit_action_user_created(),
+  'user.updated': () => m.audit_action_user_updated(),
+  'user.role-changed': () => m.audit_action_user_role_changed(),
+  'user.disabled': () => m.audit_action_user_disabled(),
+  'user.enabled': () => m.audit_action_user_enabled(),
+  'user.deleted': () => m.audit_action_user_deleted(),
+  'user.invited': () => m.audit_action_user_invited(),
+  'user.invitation-resent': () => m.audit_action_user_invitation_resent(),
+  'user.invitation-revoked': () => m.audit_action_user_invitation_revoked(),
+  'user.password-reset': () => m.audit_action_user_password_reset(),
+  'consignee.assigned': () => m.audit_action_consignee_assigned(),
+  'consignee.removed': () => m.audit_action_consignee_removed(),
+  'consignee.reassigned': () => m.audit_action_consignee_reassigned(),
+  'consignees.imported': () => m.audit_action_consignees_imported(),
+  'branding.logo-changed': () => m.audit_action_branding_logo_changed(),
+  'branding.logo-removed': () => m.audit_action_branding_logo_removed(),
+  'branding.background-changed': () => m.audit_action_branding_background_changed(),
+  'branding.background-removed': () => m.audit_action_branding_background_removed(),
+  'branding.opacity-changed': () => m.audit_action_branding_opacity_changed(),
+  'provider-tokens.saved': () => m.audit_action_provider_tokens_saved(),
+  'provider-tokens.refreshed': () => m.audit_action_provider_tokens_refreshed(),
+  'provider-tokens.cleared': () => m.audit_action_provider_tokens_cleared(),
+  'provider.oauth-connected': () => m.audit_action_provider_oauth_connected(),
+  'sync.started': () => m.audit_action_sync_started(),
+  'two-factor.enabled': () => m.audit_action_two_factor_enabled(),
+  'two-factor.disabled': () => m.audit_action_two_factor_disabled(),
+  'two-factor.reset': () => m.audit_action_two_factor_reset(),
+};
+
+const isAuditAction = (value: string): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value);
+
+/** An action in the reader's language; one this version does not know (written by a newer one) as it is stored. */
+export function auditActionLabel(action: string): string {
+  return isAuditAction(action) ? ACTION_LABELS[action]() : action;
+}
+
+export const AUDIT_PAGE_SIZE = 25;
+export const AUDIT_MAX_LIMIT = 100;
+/** As long as the stored actor name. */
+export const AUDIT_ACTOR_MAX = 128;
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar day as YYYY-MM-DD: the form a date input sends, and one a person types into a URL. */
+function isCalendarDay(value: string): boolean {
+  const parts = DAY.exec(value);
+  if (!parts) return false;
+  const [year, month, day] = parts.slice(1).map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function dayParameter(name: 'from' | 'to') {
+  return z.pipe(
+    queryText,
+    z.transform((value: string | undefined, context) => {
+      if (value === undefined || isCalendarDay(value)) return value;
+      context.issues.push({ code: 'custom', input: value, message: m.audit_query_day({ name }) });
+      return z.NEVER;
+    }),
+  );
+}
+
+const auditFilterShape = {
+  actor: z.pipe(
+    queryText,
+    z.optional(
+      z.string().check(
+        z.maxLength(AUDIT_ACTOR_MAX, { error: () => m.audit_query_actor_too_long({ max: formatCount(AUDIT_ACTOR_MAX) }) }),
+        noControlCharacters(() => m.audit_query_actor_control_characters()),
+      ),
+    ),
+  ),
+  action: z.pipe(
+    queryText,
+    z.transform((value: string | undefined, context): AuditAction | undefined => {
+      if (value === undefined || isAuditAction(value)) return value;
+      context.issues.push({ code: 'custom', input: value, message: m.audit_query_action({ action: value.slice(0, 60) }) });
+      return z.NEVER;
+    }),
+  ),
+  from: dayParameter('from'),
+  to: dayParameter('to'),
+};
+
+/** Days in YYYY-MM-DD compare as text. */
+const inOrder = z.refine<{ from?: string | undefined; to?: string | undefined }>((query) => !query.from || !query.to || query.from <= query.to, {
+  error: () => m.audit_query_day_order(),
+  path: ['to'],
+});
+
+/** `GET /api/audit`: the filters (`from` and `to` are whole days in UTC, both included) and the page. */
+export const auditQuerySchema = z
+  .object({
+    page: positiveInteger('page', 1, 1_000_000),
+    limit: positiveInteger('limit', AUDIT_PAGE_SIZE, AUDIT_MAX_LIMIT),
+    ...auditFilterShape,
+  })
+  .check(inOrder);
+export type AuditQuery = z.output<typeof auditQuerySchema>;
+
+/** `GET /api/audit/export`: the same filters; every matching entry. */
+export const auditExportQuerySchema = z.object(auditFilterShape).check(inOrder);
+export type AuditFilters = z.output<typeof auditExportQuerySchema>;
+
+/** The filters (and a page) as a query string for the screen's links, without the defaults. */
+export function auditQueryString(filters: Partial<AuditFilters> & { page?: number | undefined; limit?: number | undefined }): string {
+  const params = new URLSearchParams();
+  for (const key of ['actor', 'action', 'from', 'to'] as const) {
+    const value = filters[key];
+    if (value) params.set(key, value);
+  }
+  if (filters.limit && filters.limit !== AUDIT_PAGE_SIZE) params.set('limit', String(filters.limit));
+  if (filters.page && filters.page > 1) params.set('page', String(filters.page));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** One entry as the API answers it; `at` in ISO 8601. */
+export interface AuditEntryDto {
+  id: number;
+  at: string;
+  actorId: number | null;
+  actorName: string;
+  action: string;
+  target: string | null;
+  clientAddress: string | null;
+  detail: string | null;
+}
+
+/** The list answer: `{ success: true, data, pagination }`, newest first. */
+export interface AuditList {
+  data: AuditEntryDto[];
+  pagination: Pagination;
+}

@@ -90,12 +90,12 @@ export type ReceiptSortKey = (typeof LIST_SORT_KEYS)[number];
 export type SortOrder = 'asc' | 'desc';
 
 /** A query-string value: absent, or text after trimming ('' counts as absent). */
-const queryText = z.pipe(
+export const queryText = z.pipe(
   z.optional(z.string()),
   z.transform((value: string | undefined) => value?.trim() || undefined),
 );
 
-function positiveInteger(name: string, fallback: number, max: number) {
+export function positiveInteger(name: string, fallback: number, max: number) {
   return z.pipe(
     queryText,
     z.transform((value: string | undefined, context) => {
@@ -113,7 +113,7 @@ function positiveInteger(name: string, fallback: number, max: number) {
 
 /** Control characters (a NUL byte and the like) have no place in a search; refused with a clear message. */
 // eslint-disable-next-line no-control-regex -- control characters are what it refuses
-const noControlCharacters = (message: () => string) => z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), { error: message });
+export const noControlCharacters = (message: () => string) => z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), { error: message });
 
 /** The tracking-number rule (its length, no control characters), shared by the receipts filter and the package look-up. */
 const trackingNumberText = z.string({ error: trackingNumberMessage }).check(

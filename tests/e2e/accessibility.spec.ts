@@ -156,7 +156,7 @@ for (const width of WIDTHS) {
     test("the admin's user and branding pages", async ({ page }) => {
       // On the main portal, whose branding stays the default: the branding tests change the admin-area portal's.
       await signInAsAdmin(page, E2E_URL);
-      for (const path of ['/admin/users', '/admin/logo', '/admin/background']) {
+      for (const path of ['/admin/users', '/admin/logo', '/admin/background', '/admin/activity']) {
         await openHydrated(page, path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await expectNoViolations(page, path);

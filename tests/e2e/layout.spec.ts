@@ -20,7 +20,7 @@ const LANGUAGES = ['en-US', 'nl-NL'];
 /** On the portal that sends e-mail, where sign-in links to the forgotten password. */
 const SIGNED_OUT_PAGES = ['/login', '/forgot-password', '/reset-password/no-such-link'];
 const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile'];
-const ADMIN_PAGES = [...CUSTOMER_PAGES, '/admin/users', '/admin/user-consignees', '/admin/tokens', '/admin/logo', '/admin/background'];
+const ADMIN_PAGES = [...CUSTOMER_PAGES, '/admin/users', '/admin/user-consignees', '/admin/tokens', '/admin/logo', '/admin/background', '/admin/activity'];
 const PASSWORD = 'layout-pass-1';
 
 async function json<T>(request: APIRequestContext, path: string): Promise<T> {

@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { readSyncStatus, syncReceiptsNow } from '~/server/services/sync';
@@ -11,6 +12,6 @@ export const GET = handle(async (context) => {
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
-  const result = await syncReceiptsNow(context.locals.portal);
+  const result = await syncReceiptsNow(context.locals.portal, auditActor(context));
   return ok(result, { message: m.sync_finished({ counts: syncCountsText(result.written, result.deleted) }) });
 });

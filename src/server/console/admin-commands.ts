@@ -10,7 +10,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { pendingMigrations } from '../db/migrate';
 import type { User } from '../db/models';
-import { recordAudit, type AuditActor } from '../services/audit';
+import type { AuditActor } from '../services/audit';
 import { generatePassword, type PasswordHasher } from '../services/passwords';
 import { resetTwoFactor } from '../services/two-factor';
 import { resetPassword } from '../services/users';
@@ -107,8 +107,7 @@ const ADMIN_COMMANDS: ReadonlyMap<string, AdminCommand> = new Map<string, AdminC
       async run(deps, io, positionals, values) {
         const user = await findUser(deps, oneUsername(positionals, this.synopsis));
         const { password, generated } = await newPassword(io, values);
-        await resetPassword(deps, user.id, password);
-        await recordAudit(deps, CONSOLE_ACTOR, { action: 'user.password-reset', target: `user ${user.username}`, detail: 'all sessions ended' });
+        await resetPassword(deps, CONSOLE_ACTOR, user.id, password);
         io.print(`Password of "${user.username}" reset; all their sessions have ended.`);
         if (generated) io.print(`New password: ${password}`);
       },

@@ -26,6 +26,11 @@ export function ok<T>(data: T, init: { status?: number; message?: string; meta?:
   return jsonResponse(JSON.stringify(body), init.status ?? 200);
 }
 
+/** A paged list that is never cached (the audit trail): `{ success, data, pagination }`, the receipt list's envelope. */
+export function okList<T>(page: { data: T[]; pagination: object }): Response {
+  return jsonResponse(JSON.stringify({ success: true, ...page }), 200);
+}
+
 /**
  * A cached page's meta differs in its processing time (0, 0.1, …): a few forms each at most, the ones
  * sent last, so that a rare time (a pause of the process) does not keep a common one out. Its sync

@@ -10,19 +10,26 @@ import type { AssignedUser, BulkAddResult, BulkReassignResult, ConsigneeAssignme
 import { AppError } from '../errors';
 import type { Database } from '../db/database';
 import type { User } from '../db/models';
+import { abbreviateList, recordAudit, type AuditActor, type AuditDeps } from './audit';
 
 const UNKNOWN_IDS_SHOWN = 10;
 
 async function requireUserRow(db: Database, userId: number, transaction?: Transaction): Promise<User> {
-  const user = await db.models.User.findByPk(userId, { attributes: ['id', 'role'], transaction });
+  const user = await db.models.User.findByPk(userId, { attributes: ['id', 'username', 'role'], transaction });
   if (!user) throw new AppError('NOT_FOUND', m.users_not_found());
   return user;
 }
 
-async function requireViewer(db: Database, userId: number, transaction: Transaction): Promise<void> {
+async function requireViewer(db: Database, userId: number, transaction: Transaction): Promise<User> {
   const user = await requireUserRow(db, userId, transaction);
   if (user.role !== 'viewer') throw new AppError('VALIDATION_ERROR', m.assignments_only_viewers());
+  return user;
 }
+
+// Entries name the user whose access changed; the detail names the consignees.
+const userTarget = (user: User) => `user ${user.username}`;
+const consigneeDetail = (consignee: ConsigneeDto) => `consignee ${consignee.id} (${consignee.name})`;
+const consigneesDetail = (ids: number[]) => `consignees ${abbreviateList(ids)}`;
 
 async function requireConsignee(db: Database, consigneeId: number, transaction?: Transaction): Promise<ConsigneeDto> {
   const consignee = await db.models.Consignee.findByPk(consigneeId, { attributes: ['id', 'name'], raw: true, transaction });
@@ -117,31 +124,44 @@ async function addMissing(db: Database, userId: number, consigneeIds: number[], 
   return missing.length;
 }
 
-/** Adds the user to each consignee; those it already had are skipped. */
-export async function assignConsignees({ db }: { db: Database }, userId: number, consigneeIds: number[]): Promise<BulkAddResult> {
+/**
+ * Adds the user to each consignee; those it already had are skipped. `actor` is the admin; null when
+ * the portal itself assigns (the demo customer).
+ */
+export async function assignConsignees(deps: AuditDeps, actor: AuditActor | null, userId: number, consigneeIds: number[]): Promise<BulkAddResult> {
+  const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
-    await requireViewer(db, userId, transaction);
+    const user = await requireViewer(db, userId, transaction);
     const wanted = await requireConsignees(db, consigneeIds, transaction);
     const added = await addMissing(db, userId, wanted, transaction);
-    return { added, skipped: wanted.length - added };
+    const skipped = wanted.length - added;
+    if (actor) {
+      const detail = `${consigneesDetail(wanted)}; added ${added}, skipped ${skipped}`;
+      await recordAudit(deps, actor, { action: 'consignee.assigned', target: userTarget(user), detail }, transaction);
+    }
+    return { added, skipped };
   });
 }
 
-export async function addUserToConsignee({ db }: { db: Database }, consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
+export async function addUserToConsignee(deps: AuditDeps, actor: AuditActor, consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
+  const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const consignee = await requireConsignee(db, consigneeId, transaction);
-    await requireViewer(db, userId, transaction);
+    const user = await requireViewer(db, userId, transaction);
     await db.models.ConsigneeAssignment.findOrCreate({ where: { userId, consigneeId }, transaction });
+    await recordAudit(deps, actor, { action: 'consignee.assigned', target: userTarget(user), detail: consigneeDetail(consignee) }, transaction);
     return assignmentOf(db, consignee, transaction);
   });
 }
 
 /** Removing is allowed whatever the user's role, and removing what is not there changes nothing. */
-export async function removeUserFromConsignee({ db }: { db: Database }, consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
+export async function removeUserFromConsignee(deps: AuditDeps, actor: AuditActor, consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
+  const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const consignee = await requireConsignee(db, consigneeId, transaction);
-    await requireUserRow(db, userId, transaction);
+    const user = await requireUserRow(db, userId, transaction);
     await db.models.ConsigneeAssignment.destroy({ where: { userId, consigneeId }, transaction });
+    await recordAudit(deps, actor, { action: 'consignee.removed', target: userTarget(user), detail: consigneeDetail(consignee) }, transaction);
     return assignmentOf(db, consignee, transaction);
   });
 }
@@ -152,21 +172,25 @@ async function replaceUsers(db: Database, consigneeIds: number[], userId: number
 }
 
 /** The user becomes the consignee's only user. */
-export async function replaceConsigneeUsers({ db }: { db: Database }, consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
+export async function replaceConsigneeUsers(deps: AuditDeps, actor: AuditActor, consigneeId: number, userId: number): Promise<ConsigneeAssignmentDto> {
+  const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const consignee = await requireConsignee(db, consigneeId, transaction);
-    await requireViewer(db, userId, transaction);
+    const user = await requireViewer(db, userId, transaction);
     await replaceUsers(db, [consigneeId], userId, transaction);
+    await recordAudit(deps, actor, { action: 'consignee.reassigned', target: userTarget(user), detail: consigneeDetail(consignee) }, transaction);
     return assignmentOf(db, consignee, transaction);
   });
 }
 
 /** The user becomes the only user of every listed consignee. */
-export async function replaceUsersOfConsignees({ db }: { db: Database }, consigneeIds: number[], userId: number): Promise<BulkReassignResult> {
+export async function replaceUsersOfConsignees(deps: AuditDeps, actor: AuditActor, consigneeIds: number[], userId: number): Promise<BulkReassignResult> {
+  const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
-    await requireViewer(db, userId, transaction);
+    const user = await requireViewer(db, userId, transaction);
     const wanted = await requireConsignees(db, consigneeIds, transaction);
     await replaceUsers(db, wanted, userId, transaction);
+    await recordAudit(deps, actor, { action: 'consignee.reassigned', target: userTarget(user), detail: consigneesDetail(wanted) }, transaction);
     return { reassigned: wanted.length };
   });
 }

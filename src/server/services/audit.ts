@@ -2,13 +2,21 @@
  * The audit trail: every admin action and every admin sign-in, with who, what, on what, from where,
  * and a short detail that never holds a secret. Entries outlive the accounts they name.
  */
-import type { Transaction } from 'sequelize';
-import type { AuditAction } from '~/shared/audit';
+import { Op, fn, col, where as whereOf, type Transaction, type WhereOptions } from 'sequelize';
+import { m } from '~/paraglide/messages.js';
+import { getLocale } from '~/paraglide/runtime.js';
+import type { AuditAction, AuditEntryDto, AuditFilters, AuditList, AuditQuery } from '~/shared/audit';
 import type { Clock } from '../clock';
+import type { Config } from '../config';
+import { csvLines, UTF8_BOM, type CsvCell } from '../csv';
 import type { Database } from '../db/database';
+import type { AuditEntry } from '../db/models';
+import { inLocale } from '../locale';
 
 const DETAIL_MAX = 500;
 const TARGET_MAX = 200;
+const DAY_MS = 86_400_000;
+export const AUDIT_EXPORT_BATCH_SIZE = 1_000;
 
 /** Who acted: the signed-in user (null when nobody is, as for a failed sign-in) and their address. */
 export interface AuditActor {
@@ -43,4 +51,121 @@ export async function recordAudit(deps: AuditDeps, actor: AuditActor, record: Au
     },
     { transaction },
   );
+}
+
+/** A list of ids or names for a detail: the first few, then how many more, so that it stays short. */
+export function abbreviateList(items: ReadonlyArray<string | number>, shown = 20): string {
+  const more = items.length - shown;
+  return more > 0 ? `${items.slice(0, shown).join(', ')} (+${more})` : items.join(', ');
+}
+
+/** The filters as a condition; days are whole UTC days, `to` included. */
+function filterWhere(filters: AuditFilters): WhereOptions<AuditEntry> {
+  const conditions: WhereOptions<AuditEntry>[] = [];
+  // Usernames are stored lowercased, a failed sign-in's name as it was typed: either is found.
+  if (filters.actor) conditions.push(whereOf(fn('lower', col('actorName')), filters.actor.toLowerCase()));
+  if (filters.action) conditions.push({ action: filters.action });
+  if (filters.from) conditions.push({ at: { [Op.gte]: new Date(`${filters.from}T00:00:00Z`) } });
+  if (filters.to) conditions.push({ at: { [Op.lt]: new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS) } });
+  return { [Op.and]: conditions };
+}
+
+const NEWEST_FIRST: Array<[string, string]> = [
+  ['at', 'DESC'],
+  ['id', 'DESC'],
+];
+
+function toDto(row: AuditEntry): AuditEntryDto {
+  return {
+    id: row.id,
+    at: new Date(row.at).toISOString(),
+    actorId: row.actorId,
+    actorName: row.actorName,
+    action: row.action,
+    target: row.target,
+    clientAddress: row.clientAddress,
+    detail: row.detail,
+  };
+}
+
+/** One page of the entries the filters match, newest first. */
+export async function listAuditEntries({ db }: { db: Database }, query: AuditQuery): Promise<AuditList> {
+  const { rows, count } = await db.models.AuditEntry.findAndCountAll({
+    where: filterWhere(query),
+    order: NEWEST_FIRST,
+    offset: (query.page - 1) * query.limit,
+    limit: query.limit,
+  });
+  const totalPages = Math.ceil(count / query.limit);
+  return {
+    data: rows.map(toDto),
+    pagination: {
+      currentPage: query.page,
+      itemsPerPage: query.limit,
+      totalItems: count,
+      totalPages,
+      hasNextPage: query.page < totalPages,
+      hasPrevPage: query.page > 1,
+    },
+  };
+}
+
+function headerRow(): CsvCell[] {
+  return [m.audit_column_time(), m.audit_column_actor(), m.audit_column_action(), m.audit_column_target(), m.audit_column_address(), m.audit_column_detail()];
+}
+
+/** The time in ISO 8601 and the action as stored, so that a spreadsheet or a script reads them alike. */
+function entryRow(entry: AuditEntry): CsvCell[] {
+  return [new Date(entry.at).toISOString(), entry.actorName, entry.action, entry.target ?? '', entry.clientAddress ?? '', entry.detail ?? ''];
+}
+
+export interface AuditExport {
+  /** `activity-YYYY-MM-DD.csv`, the day of the export. */
+  filename: string;
+  body: ReadableStream<Uint8Array>;
+}
+
+/**
+ * Every entry the filters match as CSV, newest first, read a batch at a time as the client takes them.
+ * Each batch continues after the last entry sent, so entries written meanwhile neither repeat nor
+ * push others out.
+ */
+export function exportAuditEntries({ db, clock }: AuditDeps, filters: AuditFilters): AuditExport {
+  const now = new Date(clock.now());
+  // The stream is read after the request's handler has returned: its header is built in the request's language explicitly.
+  const locale = getLocale();
+  const encoder = new TextEncoder();
+  const first = { at: now, id: Number.MAX_SAFE_INTEGER };
+  let last: { at: Date; id: number } | null = null;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(UTF8_BOM + csvLines([inLocale(locale, headerRow)])));
+    },
+    async pull(controller) {
+      const after = last ?? first;
+      const rows = await db.models.AuditEntry.findAll({
+        where: {
+          [Op.and]: [
+            filterWhere(filters),
+            { [Op.or]: [{ at: { [Op.lt]: after.at } }, { at: after.at, id: { [Op.lt]: after.id } }] },
+            // Entries written after the export began are not part of it.
+            { at: { [Op.lte]: now } },
+          ],
+        },
+        order: NEWEST_FIRST,
+        limit: AUDIT_EXPORT_BATCH_SIZE,
+      });
+      if (rows.length) controller.enqueue(encoder.encode(csvLines(rows.map(entryRow))));
+      if (rows.length < AUDIT_EXPORT_BATCH_SIZE) return controller.close();
+      const end = rows.at(-1)!;
+      last = { at: new Date(end.at), id: end.id };
+    },
+  });
+  return { filename: `activity-${now.toISOString().slice(0, 10)}.csv`, body };
+}
+
+/** Housekeeping: entries older than AUDIT_RETENTION_DAYS go. */
+export async function purgeOldAuditEntries({ db, clock, config }: AuditDeps & { config: Pick<Config, 'auditRetentionDays'> }): Promise<void> {
+  const cutoff = new Date(clock.now() - config.auditRetentionDays * DAY_MS);
+  await db.models.AuditEntry.destroy({ where: { at: { [Op.lt]: cutoff } } });
 }

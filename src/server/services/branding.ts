@@ -20,6 +20,7 @@ import type { Database } from '../db/database';
 import type { BrandingImage, BrandingImageKind } from '../db/models';
 import { RECENT_ROWS_MAX_AGE_MS } from '../db/recent-rows';
 import { AppError } from '../errors';
+import { recordAudit, type AuditActor } from './audit';
 import {
   ImageTooLargeError,
   ImageUnreadableError,
@@ -67,6 +68,10 @@ const PLANS: Record<BrandingImageKind, VariantPlan> = {
   },
   background: { fit: 'width', widths: BACKGROUND_WIDTHS, kind: 'photo' },
 };
+const AUDIT_ACTIONS = {
+  logo: { changed: 'branding.logo-changed', removed: 'branding.logo-removed' },
+  background: { changed: 'branding.background-changed', removed: 'branding.background-removed' },
+} as const;
 const NOTHING_TO_DELETE: Record<BrandingImageKind, () => string> = {
   logo: () => m.branding_logo_nothing_to_delete(),
   background: () => m.branding_background_nothing_to_delete(),
@@ -159,30 +164,41 @@ export class BrandingStore {
     return logoInfoOf(await this.read());
   }
 
-  async saveLogo(image: NewImage): Promise<LogoInfo> {
-    return logoInfoOf(await this.replaceImage('logo', image, await this.prepareVariants('logo', image)));
+  async saveLogo(actor: AuditActor, image: NewImage): Promise<LogoInfo> {
+    return logoInfoOf(await this.replaceImage(actor, 'logo', image, await this.prepareVariants('logo', image)));
   }
 
-  async deleteLogo(): Promise<LogoInfo> {
-    return logoInfoOf(await this.removeImage('logo'));
+  async deleteLogo(actor: AuditActor): Promise<LogoInfo> {
+    return logoInfoOf(await this.removeImage(actor, 'logo'));
   }
 
   async readBackgroundInfo(): Promise<BackgroundInfo> {
     return backgroundInfoOf(await this.read());
   }
 
-  async saveBackground(image: NewImage): Promise<BackgroundInfo> {
-    return backgroundInfoOf(await this.replaceImage('background', image, await this.prepareVariants('background', image)));
+  async saveBackground(actor: AuditActor, image: NewImage): Promise<BackgroundInfo> {
+    return backgroundInfoOf(await this.replaceImage(actor, 'background', image, await this.prepareVariants('background', image)));
   }
 
-  async deleteBackground(): Promise<BackgroundInfo> {
-    return backgroundInfoOf(await this.removeImage('background'));
+  async deleteBackground(actor: AuditActor): Promise<BackgroundInfo> {
+    return backgroundInfoOf(await this.removeImage(actor, 'background'));
   }
 
   /** `opacity` has passed the shared rule (opacityPayloadSchema); it is stored exactly on its step. */
-  setCardOpacity(opacity: number): Promise<BackgroundInfo> {
+  setCardOpacity(actor: AuditActor, opacity: number): Promise<BackgroundInfo> {
     return this.exclusive(async () => {
-      await this.deps.db.models.BrandingSettings.upsert({ id: 1, cardOpacity: roundCardOpacity(opacity) });
+      const previous = (await this.reload()).cardOpacity;
+      const cardOpacity = roundCardOpacity(opacity);
+      const { db } = this.deps;
+      await db.sequelize.transaction(async (transaction) => {
+        await db.models.BrandingSettings.upsert({ id: 1, cardOpacity }, { transaction });
+        await recordAudit(
+          this.deps,
+          actor,
+          { action: 'branding.opacity-changed', target: 'card opacity', detail: `${previous} → ${cardOpacity}` },
+          transaction,
+        );
+      });
       return backgroundInfoOf(await this.reload());
     });
   }
@@ -295,12 +311,17 @@ export class BrandingStore {
   }
 
   /** Records the new files, then removes those they replace; if the record fails, the new files go. */
-  private replaceImage(kind: BrandingImageKind, image: NewImage, variants: ImageVariant[]): Promise<Branding> {
+  private replaceImage(actor: AuditActor, kind: BrandingImageKind, image: NewImage, variants: ImageVariant[]): Promise<Branding> {
     return this.exclusive(async () => {
       // Read afresh: another process may have replaced the image within the last second.
       const previous = (await this.reload())[kind];
+      const { db, clock } = this.deps;
       try {
-        await this.deps.db.models.BrandingImage.upsert({ kind, ...image, uploadedAt: new Date(this.deps.clock.now()), variants: JSON.stringify(variants) });
+        await db.sequelize.transaction(async (transaction) => {
+          await db.models.BrandingImage.upsert({ kind, ...image, uploadedAt: new Date(clock.now()), variants: JSON.stringify(variants) }, { transaction });
+          const detail = `${image.originalName} (${image.contentType}, ${image.size} bytes)`;
+          await recordAudit(this.deps, actor, { action: AUDIT_ACTIONS[kind].changed, target: kind, detail }, transaction);
+        });
       } catch (error) {
         await this.removeFiles({ fileName: image.fileName, variants });
         throw error;
@@ -311,11 +332,15 @@ export class BrandingStore {
     });
   }
 
-  private removeImage(kind: BrandingImageKind): Promise<Branding> {
+  private removeImage(actor: AuditActor, kind: BrandingImageKind): Promise<Branding> {
     return this.exclusive(async () => {
       const previous = (await this.reload())[kind];
       if (!previous) throw new AppError('NOT_FOUND', NOTHING_TO_DELETE[kind]());
-      await this.deps.db.models.BrandingImage.destroy({ where: { kind } });
+      const { db } = this.deps;
+      await db.sequelize.transaction(async (transaction) => {
+        await db.models.BrandingImage.destroy({ where: { kind }, transaction });
+        await recordAudit(this.deps, actor, { action: AUDIT_ACTIONS[kind].removed, target: kind, detail: previous.originalName }, transaction);
+      });
       const branding = await this.reload();
       await this.removeFiles(previous);
       return branding;

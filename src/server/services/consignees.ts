@@ -6,6 +6,7 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/database';
 import { ProviderError, type ProviderClient } from '../provider/contract';
 import type { SingleFlight } from '../single-flight';
+import { recordAudit, type AuditActor } from './audit';
 import { providerUnavailable } from './package-tracker';
 import { readSyncState, saveSyncState, type LastSyncTime } from './sync-state';
 
@@ -20,8 +21,12 @@ export interface ConsigneeImportDeps {
   consigneeImports: SingleFlight<ImportResult>;
 }
 
-export function importConsignees(deps: ConsigneeImportDeps): Promise<ImportResult> {
-  return deps.consigneeImports.run(() => runImport(deps));
+/**
+ * `actor` is the admin who asked; null when the portal itself imports (the demo customer's). A click
+ * that joins a running import is not recorded again: it imported nothing of its own.
+ */
+export function importConsignees(deps: ConsigneeImportDeps, actor: AuditActor | null): Promise<ImportResult> {
+  return deps.consigneeImports.run(() => runImport(deps, actor));
 }
 
 export async function readLastImport(deps: { db: Database }): Promise<LastImportInfo> {
@@ -29,7 +34,7 @@ export async function readLastImport(deps: { db: Database }): Promise<LastImport
   return { lastImportDate: lastConsigneeImportAt ? new Date(lastConsigneeImportAt).toISOString() : null };
 }
 
-async function runImport(deps: ConsigneeImportDeps): Promise<ImportResult> {
+async function runImport(deps: ConsigneeImportDeps, actor: AuditActor | null): Promise<ImportResult> {
   const { db, provider, clock } = deps;
   let incoming;
   try {
@@ -67,6 +72,10 @@ async function runImport(deps: ConsigneeImportDeps): Promise<ImportResult> {
     }
     result.deleted = gone.length;
     await saveSyncState(deps, { lastConsigneeImportAt: new Date(clock.now()) }, transaction);
+    if (actor) {
+      const detail = `imported ${result.imported}, updated ${result.updated}, deleted ${result.deleted}, skipped ${result.errors.length}`;
+      await recordAudit(deps, actor, { action: 'consignees.imported', target: 'consignees', detail }, transaction);
+    }
   });
   return result;
 }

@@ -22,16 +22,17 @@ export type DemoDeps = ConsigneeImportDeps & UserDeps & { config: Pick<Config, '
 export async function createDemoCustomer(deps: DemoDeps): Promise<void> {
   const { db, config } = deps;
   if ((await readSyncState(deps)).demoUsersCreatedAt) return;
-  if ((await db.models.Consignee.count()) === 0) await importConsignees(deps);
+  if ((await db.models.Consignee.count()) === 0) await importConsignees(deps, null);
   if (await db.models.User.findOne({ where: { username: DEMO_USERNAME } })) return;
   const consignees = await db.models.Consignee.findAll({ attributes: ['id', 'name'], order: [['id', 'ASC']], limit: DEMO_CONSIGNEES, raw: true });
   const password = config.demoPassword ?? generatePassword();
-  const user = await createUser(deps, {
+  const user = await createUser(deps, null, {
     ...createUserSchema.parse({ username: DEMO_USERNAME, fullName: 'Demo Customer', password, role: 'viewer' }),
     password,
   });
   await assignConsignees(
     deps,
+    null,
     user.id,
     consignees.map(({ id }) => id),
   );

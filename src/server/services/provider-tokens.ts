@@ -2,7 +2,7 @@
  * The provider's OAuth2 tokens: one row, both values encrypted (src/server/encryption.ts). Token
  * values never leave the server: no log line and no API answer carries them.
  */
-import { Op } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import { TOKEN_SOURCES, type TokenSource } from '~/shared/tokens';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
@@ -35,19 +35,23 @@ export class ProviderTokenStore implements TokenStore {
     };
   }
 
-  async save(tokens: TokenSet, source: TokenSource): Promise<void> {
-    await this.deps.db.models.ProviderTokenRecord.upsert({
-      id: ROW_ID,
-      accessToken: this.seal(tokens.accessToken, 'accessToken'),
-      refreshToken: this.seal(tokens.refreshToken, 'refreshToken'),
-      accessTokenExpiresAt: tokens.accessTokenExpiresAt,
-      refreshTokenExpiresAt: tokens.refreshToken === null ? null : tokens.refreshTokenExpiresAt,
-      source,
-      reconnectRequiredAt: null,
-      reconnectReason: null,
-      refreshLeaseUntil: null,
-      updatedAt: new Date(this.deps.clock.now()),
-    });
+  /** `transaction`: an admin's save, written with its audit entry. */
+  async save(tokens: TokenSet, source: TokenSource, transaction?: Transaction): Promise<void> {
+    await this.deps.db.models.ProviderTokenRecord.upsert(
+      {
+        id: ROW_ID,
+        accessToken: this.seal(tokens.accessToken, 'accessToken'),
+        refreshToken: this.seal(tokens.refreshToken, 'refreshToken'),
+        accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+        refreshTokenExpiresAt: tokens.refreshToken === null ? null : tokens.refreshTokenExpiresAt,
+        source,
+        reconnectRequiredAt: null,
+        reconnectReason: null,
+        refreshLeaseUntil: null,
+        updatedAt: new Date(this.deps.clock.now()),
+      },
+      { transaction },
+    );
   }
 
   async markReconnectRequired(version: Date, reason: string | null): Promise<void> {
@@ -71,8 +75,8 @@ export class ProviderTokenStore implements TokenStore {
     await this.deps.db.models.ProviderTokenRecord.update({ refreshLeaseUntil: null }, { where: { id: ROW_ID, refreshLeaseUntil: until }, silent: true });
   }
 
-  async clear(): Promise<void> {
-    await this.deps.db.models.ProviderTokenRecord.destroy({ where: { id: ROW_ID } });
+  async clear(transaction?: Transaction): Promise<void> {
+    await this.deps.db.models.ProviderTokenRecord.destroy({ where: { id: ROW_ID }, transaction });
   }
 
   private seal(value: string | null, field: string): string | null {

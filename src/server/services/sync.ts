@@ -13,6 +13,7 @@ import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import type { Mailer } from '../mail/mailer';
 import { ProviderError, type ProviderClient, type ProviderReceipt } from '../provider/contract';
+import { recordAudit, type AuditActor, type AuditDeps } from './audit';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
 import type { MirrorFollower } from './mirror-version';
 import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
@@ -259,7 +260,10 @@ function syncFailure(error: ProviderError): AppError {
 }
 
 /** Syncs the mirror now, or joins the sync already running, and tells what it did once it is done. */
-export async function syncReceiptsNow({ syncRuns }: { syncRuns: SyncRunner }): Promise<SyncResult> {
+/** The entry is written as the sync starts: the admin asked for it whether it then succeeds or fails. */
+export async function syncReceiptsNow(deps: AuditDeps & { syncRuns: SyncRunner }, actor: AuditActor): Promise<SyncResult> {
+  await recordAudit(deps, actor, { action: 'sync.started', target: 'receipts' });
+  const { syncRuns } = deps;
   try {
     return await syncRuns.syncReceipts();
   } catch (error) {

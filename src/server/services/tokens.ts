@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { Op } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
+import type { AuditAction } from '~/shared/audit';
 import { TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import {
   CONNECTION_TEXTS,
@@ -15,6 +16,7 @@ import {
   type OAuthStart,
   type TokenClearResult,
   type TokenInfo,
+  type TokenSource,
   type TokenStatus,
   type TokenUpdateInput,
 } from '~/shared/tokens';
@@ -23,10 +25,11 @@ import type { Database } from '../db/database';
 import { decryptValue, encryptValue } from '../encryption';
 import { AppError } from '../errors';
 import type { HttpProviderClient } from '../provider/client';
-import { ProviderError } from '../provider/contract';
+import { ProviderError, type TokenSet } from '../provider/contract';
 import { exchangeAuthorizationCode, revokeTokens, startAuthorization, tokenAuthMethod, type OAuthDeps } from '../provider/oauth';
 import type { StoredTokens } from '../provider/token-store';
 import type { AppKeys } from '../secrets';
+import { recordAudit, type AuditActor } from './audit';
 import type { ProviderTokenStore } from './provider-tokens';
 
 /** What the admin's side of the provider connection takes. */
@@ -143,18 +146,33 @@ function jwtExpiry(token: string): Date | null {
   }
 }
 
+const TOKENS_TARGET = 'provider tokens';
+
+/** What an entry says of stored tokens: which there are and until when, never a value. */
+function tokensDetail(tokens: TokenSet, source: TokenSource): string {
+  const until = (date: Date | null) => (date ? `until ${date.toISOString()}` : 'no expiry known');
+  const refresh = tokens.refreshToken === null ? 'no refresh token' : `refresh token ${until(tokens.refreshTokenExpiresAt)}`;
+  return `${source}; access token ${until(tokens.accessTokenExpiresAt)}; ${refresh}`;
+}
+
+/** Stores tokens an admin brought, with their audit entry. */
+async function saveTokens(deps: TokenDeps, actor: AuditActor, action: AuditAction, tokens: TokenSet, source: TokenSource): Promise<void> {
+  await deps.db.sequelize.transaction(async (transaction) => {
+    await deps.tokenStore.save(tokens, source, transaction);
+    await recordAudit(deps, actor, { action, target: TOKENS_TARGET, detail: tokensDetail(tokens, source) }, transaction);
+  });
+}
+
 /** Manual token update (POST /api/tokens/update); the payload is already parsed with tokenUpdateSchema. */
-export async function updateTokensManually(deps: TokenDeps, input: TokenUpdateInput): Promise<TokenStatus> {
+export async function updateTokensManually(deps: TokenDeps, actor: AuditActor, input: TokenUpdateInput): Promise<TokenStatus> {
   const { accessToken, refreshToken, refreshTokenExpirySeconds } = input;
-  await deps.tokenStore.save(
-    {
-      accessToken,
-      refreshToken,
-      accessTokenExpiresAt: jwtExpiry(accessToken),
-      refreshTokenExpiresAt: refreshTokenExpirySeconds === null ? null : new Date(deps.clock.now() + refreshTokenExpirySeconds * 1000),
-    },
-    'manual',
-  );
+  const tokens = {
+    accessToken,
+    refreshToken,
+    accessTokenExpiresAt: jwtExpiry(accessToken),
+    refreshTokenExpiresAt: refreshTokenExpirySeconds === null ? null : new Date(deps.clock.now() + refreshTokenExpirySeconds * 1000),
+  };
+  await saveTokens(deps, actor, 'provider-tokens.saved', tokens, 'manual');
   return readTokenStatus(deps);
 }
 
@@ -171,8 +189,11 @@ function refreshFailure(error: ProviderError): AppError {
   }
 }
 
-/** The admin's Refresh Token button: one refresh grant now (shared with any refresh already under way). */
-export async function refreshTokensNow(deps: TokenDeps): Promise<TokenStatus> {
+/**
+ * The admin's Refresh Token button: one refresh grant now (shared with any refresh already under way).
+ * The provider client stores the new tokens itself, so the entry follows the refresh that succeeded.
+ */
+export async function refreshTokensNow(deps: TokenDeps, actor: AuditActor): Promise<TokenStatus> {
   const stored = await deps.tokenStore.read();
   if (!stored?.refreshToken) throw new AppError('CONFLICT', m.tokens_no_refresh_token_stored_action());
   if (isPast(stored.refreshTokenExpiresAt, deps.clock.now())) throw new AppError('CONFLICT', m.tokens_refresh_token_expired_action());
@@ -183,14 +204,23 @@ export async function refreshTokensNow(deps: TokenDeps): Promise<TokenStatus> {
     if (error instanceof ProviderError) throw refreshFailure(error);
     throw error;
   }
-  return readTokenStatus(deps);
+  const status = await readTokenStatus(deps);
+  const detail = `access token ${status.accessTokenExpiry ? `until ${status.accessTokenExpiry}` : 'no expiry known'}`;
+  await recordAudit(deps, actor, { action: 'provider-tokens.refreshed', target: TOKENS_TARGET, detail });
+  return status;
+}
+
+function clearDetail(hadTokens: boolean, result: TokenClearResult): string {
+  if (!hadTokens) return 'none were stored';
+  if (result.revoked) return 'revoked at the provider';
+  return result.revocationError === null ? 'not revoked: the provider has no revocation endpoint' : 'revocation failed';
 }
 
 /**
  * Clear Tokens: the provider revokes them first when it has a revocation endpoint (RFC 7009); a
  * revocation that fails is reported, and the tokens are deleted all the same.
  */
-export async function clearTokens(deps: TokenDeps): Promise<TokenClearResult> {
+export async function clearTokens(deps: TokenDeps, actor: AuditActor): Promise<TokenClearResult> {
   const stored = await deps.tokenStore.read();
   let result: TokenClearResult = { revoked: false, revocationError: null };
   if (stored) {
@@ -201,7 +231,10 @@ export async function clearTokens(deps: TokenDeps): Promise<TokenClearResult> {
       result = { revoked: false, revocationError: error.message.slice(0, DESCRIPTION_MAX_LENGTH) };
     }
   }
-  await deps.tokenStore.clear();
+  await deps.db.sequelize.transaction(async (transaction) => {
+    await deps.tokenStore.clear(transaction);
+    await recordAudit(deps, actor, { action: 'provider-tokens.cleared', target: TOKENS_TARGET, detail: clearDetail(stored !== null, result) }, transaction);
+  });
   return result;
 }
 
@@ -250,7 +283,7 @@ async function claimCodeVerifier({ db, clock, keys }: TokenDeps, sessionId: stri
  * session started and has not used, then the code is exchanged on the server and the tokens stored.
  * Answers the popup's message, with nothing secret in it.
  */
-export async function completeOAuthAuthorization(deps: TokenDeps, sessionId: string, callbackUrl: URL): Promise<OAuthPopupMessage> {
+export async function completeOAuthAuthorization(deps: TokenDeps, actor: AuditActor, sessionId: string, callbackUrl: URL): Promise<OAuthPopupMessage> {
   const params = callbackUrl.searchParams;
   const codeVerifier = await claimCodeVerifier(deps, sessionId, params.get('state'));
   if (codeVerifier === null) return failure('invalid_state', m.tokens_state_refused());
@@ -258,7 +291,7 @@ export async function completeOAuthAuthorization(deps: TokenDeps, sessionId: str
   if (providerError) return failure(providerError.slice(0, 100), params.get('error_description'));
   try {
     const tokens = await exchangeAuthorizationCode(deps, callbackUrl, codeVerifier, params.get('state')!);
-    await deps.tokenStore.save(tokens, 'oauth2');
+    await saveTokens(deps, actor, 'provider.oauth-connected', tokens, 'oauth2');
   } catch (error) {
     if (error instanceof ProviderError) return failure(error.kind === 'unreachable' ? 'temporarily_unavailable' : 'token_exchange_failed', error.message);
     throw error;

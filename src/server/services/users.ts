@@ -12,12 +12,14 @@ import type { User } from '../db/models';
 import { toPublicUser } from '../db/public-user';
 import { AppError } from '../errors';
 import type { Mailer } from '../mail/mailer';
+import { recordAudit, type AuditActor, type AuditDeps, type AuditRecord } from './audit';
 import { generatePassword, type PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
 import { endAccountTokens } from './account-tokens';
 
 export interface UserDeps {
   db: Database;
+  clock: Clock;
   passwords: PasswordHasher;
 }
 
@@ -41,22 +43,28 @@ function usernameTaken(): AppError {
   return new AppError('CONFLICT', message, { details: [{ field: 'username', message }] });
 }
 
-/** A user with a password the admin typed (an invitation is src/server/services/invitations.ts). */
+const userTarget = (username: string) => `user ${username}`;
+
+/**
+ * A user with a password the admin typed (an invitation is src/server/services/invitations.ts).
+ * `actor` is the admin who creates the user; null when the portal itself does (the first admin, the demo customer).
+ */
 export async function createUser(
-  { db, passwords }: UserDeps,
+  deps: UserDeps,
+  actor: AuditActor | null,
   payload: Omit<CreateUserInput, 'password' | 'invite' | 'locale'> & { password: string },
 ): Promise<PublicUser> {
+  const { db, passwords } = deps;
   const passwordHash = await passwords.hash(payload.password);
   try {
-    const user = await db.models.User.create({
-      username: payload.username,
-      fullName: payload.fullName,
-      email: payload.email,
-      role: payload.role,
-      passwordHash,
-      lastLogin: null,
+    return await db.sequelize.transaction(async (transaction) => {
+      const user = await db.models.User.create(
+        { username: payload.username, fullName: payload.fullName, email: payload.email, role: payload.role, passwordHash, lastLogin: null },
+        { transaction },
+      );
+      if (actor) await recordAudit(deps, actor, { action: 'user.created', target: userTarget(user.username), detail: `role: ${user.role}` }, transaction);
+      return toPublicUser(user);
     });
-    return toPublicUser(user);
   } catch (error) {
     if (error instanceof UniqueConstraintError) throw usernameTaken();
     throw error;
@@ -85,7 +93,23 @@ async function loadForChange(db: Database, id: number, transaction: Transaction)
   return user;
 }
 
-export async function updateUser({ db }: { db: Database }, actor: PublicUser, id: number, payload: UpdateUserInput): Promise<PublicUser> {
+/** What an edit changed, as audit entries: the role and the account's state each have their own. */
+function editEntries(before: Pick<User, 'username' | 'fullName' | 'email' | 'role' | 'isActive'>, after: UpdateUserInput): AuditRecord[] {
+  const target = userTarget(after.username);
+  const entries: AuditRecord[] = [];
+  const changed = (['username', 'fullName', 'email'] as const).filter((field) => (before[field] ?? null) !== (after[field] ?? null));
+  if (changed.length) {
+    const renamed = before.username !== after.username ? `username: ${before.username} → ${after.username}; ` : '';
+    entries.push({ action: 'user.updated', target, detail: `${renamed}changed: ${changed.join(', ')}` });
+  }
+  if (before.role !== after.role) entries.push({ action: 'user.role-changed', target, detail: `${before.role} → ${after.role}` });
+  if (before.isActive !== after.isActive) entries.push({ action: after.isActive ? 'user.enabled' : 'user.disabled', target });
+  // A save that changed nothing was still an admin's action.
+  return entries.length ? entries : [{ action: 'user.updated', target, detail: 'no changes' }];
+}
+
+export async function updateUser(deps: AuditDeps, actor: AuditActor, id: number, payload: UpdateUserInput): Promise<PublicUser> {
+  const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const user = await loadForChange(db, id, transaction);
     if (actor.id === id && !payload.isActive) throw new AppError('FORBIDDEN', m.users_cannot_deactivate_self());
@@ -96,6 +120,7 @@ export async function updateUser({ db }: { db: Database }, actor: PublicUser, id
     }
     const deactivated = user.isActive && !payload.isActive;
     const leavesViewers = user.role === 'viewer' && payload.role !== 'viewer';
+    const entries = editEntries(user, payload);
     try {
       await user.update(
         { username: payload.username, fullName: payload.fullName, email: payload.email, role: payload.role, isActive: payload.isActive },
@@ -108,22 +133,26 @@ export async function updateUser({ db }: { db: Database }, actor: PublicUser, id
     if (deactivated) await endUserSessions({ db }, id, { transaction });
     // Assignments only scope viewers: kept on another role they would come back unseen on a demotion.
     if (leavesViewers) await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
+    for (const entry of entries) await recordAudit(deps, actor, entry, transaction);
     return toPublicUser(user);
   });
 }
 
-export async function resetPassword({ db, clock, passwords }: UserDeps & { clock: Clock }, id: number, newPassword: string): Promise<void> {
+export async function resetPassword(deps: UserDeps, actor: AuditActor, id: number, newPassword: string): Promise<void> {
+  const { db, passwords } = deps;
   const passwordHash = await passwords.hash(newPassword);
   await db.sequelize.transaction(async (transaction) => {
     const user = await loadForChange(db, id, transaction);
     // A password set by the admin serves an invitation's purpose too: its link stops working.
     await user.update({ passwordHash, invited: false }, { transaction });
-    await endAccountTokens({ db, clock }, id, 'invitation', transaction);
+    await endAccountTokens(deps, id, 'invitation', transaction);
     await endUserSessions({ db }, id, { transaction });
+    await recordAudit(deps, actor, { action: 'user.password-reset', target: userTarget(user.username), detail: 'sessions ended' }, transaction);
   });
 }
 
-export async function deleteUser({ db }: { db: Database }, actor: PublicUser, id: number): Promise<void> {
+export async function deleteUser(deps: AuditDeps, actor: AuditActor, id: number): Promise<void> {
+  const { db } = deps;
   await db.sequelize.transaction(async (transaction) => {
     const user = await loadForChange(db, id, transaction);
     if (actor.id === id) throw new AppError('FORBIDDEN', m.users_cannot_delete_self());
@@ -133,6 +162,7 @@ export async function deleteUser({ db }: { db: Database }, actor: PublicUser, id
     await endUserSessions({ db }, id, { transaction });
     await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
     await user.destroy({ transaction });
+    await recordAudit(deps, actor, { action: 'user.deleted', target: userTarget(user.username), detail: `role: ${user.role}` }, transaction);
   });
 }
 
@@ -153,7 +183,7 @@ export async function ensureFirstAdmin(deps: UserDeps & { config: Pick<Config, '
   if (await db.models.User.findOne({ where: { username } })) {
     throw new Error(`No admin exists and the username "${username}" belongs to another user: set ADMIN_USERNAME to a free name.`);
   }
-  await createUser(deps, { ...checked.data, password });
+  await createUser(deps, null, { ...checked.data, password });
   if (config.adminPassword) {
     console.log(`First admin "${username}" created with the password from ADMIN_PASSWORD.`);
   } else {

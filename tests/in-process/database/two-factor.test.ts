@@ -88,7 +88,7 @@ async function newUser(portal: InProcessPortal, role: Role = 'viewer'): Promise<
   const username = `tf${role.replace('-', '')}${userCount}`;
   if (portal === optional) return createUser(admin, username, role);
   const password = `${username}-password`;
-  const created = await createAccount(portal.portal, { username, password, role, fullName: null, email: null });
+  const created = await createAccount(portal.portal, null, { username, password, role, fullName: null, email: null });
   return { id: created.id, username, password, role };
 }
 

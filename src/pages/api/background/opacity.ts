@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
@@ -7,5 +8,5 @@ import { m } from '~/paraglide/messages.js';
 export const PUT = handle(async (context) => {
   requireRole(context, 'admin');
   const { opacity } = await parseJson(context, opacityPayloadSchema);
-  return ok(await context.locals.portal.branding.setCardOpacity(opacity), { message: m.branding_opacity_updated() });
+  return ok(await context.locals.portal.branding.setCardOpacity(auditActor(context), opacity), { message: m.branding_opacity_updated() });
 });

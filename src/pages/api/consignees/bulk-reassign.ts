@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
@@ -8,5 +9,5 @@ import { m } from '~/paraglide/messages.js';
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const { consigneeIds, userId } = await parseJson(context, bulkAssignmentPayloadSchema);
-  return ok(await replaceUsersOfConsignees(context.locals.portal, consigneeIds, userId), { message: m.assignments_users_replaced() });
+  return ok(await replaceUsersOfConsignees(context.locals.portal, auditActor(context), consigneeIds, userId), { message: m.assignments_users_replaced() });
 });

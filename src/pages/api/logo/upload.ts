@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { receiveImage } from '~/server/http/uploads';
@@ -7,5 +8,5 @@ import { m } from '~/paraglide/messages.js';
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const image = await receiveImage(context.request, LOGO_UPLOAD, context.locals.portal.config.uploadsDir);
-  return ok(await context.locals.portal.branding.saveLogo(image), { message: m.branding_logo_uploaded() });
+  return ok(await context.locals.portal.branding.saveLogo(auditActor(context), image), { message: m.branding_logo_uploaded() });
 });

@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { clearTokens } from '~/server/services/tokens';
@@ -6,7 +7,7 @@ import { CONNECTION_TEXTS } from '~/shared/tokens';
 /** The provider revokes the tokens first when it can; they are deleted either way. */
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  const result = await clearTokens(context.locals.portal);
+  const result = await clearTokens(context.locals.portal, auditActor(context));
   const message = result.revocationError === null ? CONNECTION_TEXTS.cleared : CONNECTION_TEXTS.clearedWithoutRevocation(result.revocationError);
   return ok(result, { message });
 });

@@ -17,5 +17,5 @@ export const POST = handle(async (context) => {
   const { password, ...payload } = await parseJson(context, createUserSchema);
   const { portal } = context.locals;
   if (password === undefined) return ok({ user: await inviteUser(portal, auditActor(context), payload) }, { status: 201, message: m.users_invite_sent() });
-  return ok({ user: await createUser(portal, { ...payload, password }) }, { status: 201, message: m.users_created() });
+  return ok({ user: await createUser(portal, auditActor(context), { ...payload, password }) }, { status: 201, message: m.users_created() });
 });

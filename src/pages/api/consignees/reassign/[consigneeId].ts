@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseId, parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
@@ -9,5 +10,5 @@ export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const consigneeId = parseId(context.params.consigneeId, m.validation_consignee_not_found);
   const { userId } = await parseJson(context, userIdPayloadSchema);
-  return ok(await replaceConsigneeUsers(context.locals.portal, consigneeId, userId), { message: m.assignments_users_replaced() });
+  return ok(await replaceConsigneeUsers(context.locals.portal, auditActor(context), consigneeId, userId), { message: m.assignments_users_replaced() });
 });

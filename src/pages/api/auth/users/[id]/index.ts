@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseId, parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
@@ -6,14 +7,14 @@ import { m } from '~/paraglide/messages.js';
 import { updateUserSchema } from '~/shared/validation';
 
 export const PUT = handle(async (context) => {
-  const actor = requireRole(context, 'admin');
+  requireRole(context, 'admin');
   const id = parseId(context.params.id, m.users_not_found);
   const payload = await parseJson(context, updateUserSchema);
-  return ok({ user: await updateUser(context.locals.portal, actor, id, payload) }, { message: m.users_updated() });
+  return ok({ user: await updateUser(context.locals.portal, auditActor(context), id, payload) }, { message: m.users_updated() });
 });
 
 export const DELETE = handle(async (context) => {
-  const actor = requireRole(context, 'admin');
-  await deleteUser(context.locals.portal, actor, parseId(context.params.id, m.users_not_found));
+  requireRole(context, 'admin');
+  await deleteUser(context.locals.portal, auditActor(context), parseId(context.params.id, m.users_not_found));
   return ok(null, { message: m.users_deleted() });
 });

@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseId, parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
@@ -9,6 +10,6 @@ export const PUT = handle(async (context) => {
   requireRole(context, 'admin');
   const id = parseId(context.params.id, m.users_not_found);
   const { newPassword } = await parseJson(context, resetPasswordSchema);
-  await resetPassword(context.locals.portal, id, newPassword);
+  await resetPassword(context.locals.portal, auditActor(context), id, newPassword);
   return ok(null, { message: m.users_password_reset() });
 });

@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseId } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
@@ -8,5 +9,5 @@ export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
   const consigneeId = parseId(context.params.consigneeId, m.validation_consignee_not_found);
   const userId = parseId(context.params.userId, m.users_not_found);
-  return ok(await removeUserFromConsignee(context.locals.portal, consigneeId, userId), { message: m.assignments_user_removed() });
+  return ok(await removeUserFromConsignee(context.locals.portal, auditActor(context), consigneeId, userId), { message: m.assignments_user_removed() });
 });

@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseId, parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
@@ -9,5 +10,5 @@ export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const userId = parseId(context.params.userId, m.users_not_found);
   const { consigneeIds } = await parseJson(context, consigneeIdsPayloadSchema);
-  return ok(await assignConsignees(context.locals.portal, userId, consigneeIds), { message: m.assignments_consignees_assigned() });
+  return ok(await assignConsignees(context.locals.portal, auditActor(context), userId, consigneeIds), { message: m.assignments_consignees_assigned() });
 });
