@@ -195,7 +195,7 @@ const guardPages = defineMiddleware((context, next) => {
     if (context.request.method === 'GET') rememberReturnPath(context.cookies, pathname + context.url.search, secure);
     return context.redirect('/login');
   }
-  if (access === 'admin' && user.role !== 'admin') {
+  if ((access === 'admin' && user.role !== 'admin') || (access === 'staff' && user.role === 'viewer')) {
     leaveNotice(context.cookies, 'admin-only', secure);
     return context.redirect('/dashboard');
   }

@@ -17,6 +17,8 @@ describe('pageAccess', () => {
     ['/admin/users', 'admin'],
     ['/admin/users/viewers', 'admin'],
     ['/admin/tokens', 'admin'],
+    ['/admin/activity', 'staff'],
+    ['/admin/activity/', 'staff'],
     ['/', 'user'],
     ['/dashboard', 'user'],
     ['/receipts', 'user'],

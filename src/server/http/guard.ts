@@ -19,7 +19,8 @@ export function requireRole(context: Context, ...roles: Role[]): SessionUser {
   return user;
 }
 
-export type PageAccess = 'public' | 'user' | 'admin';
+/** `staff`: admins and admin-viewers, who both see every customer's receipts. */
+export type PageAccess = 'public' | 'user' | 'staff' | 'admin';
 
 /** Which pages need what: the first matching prefix wins, everything else needs a signed-in user. */
 const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> = [
@@ -41,6 +42,8 @@ const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> 
   // Its token, data and control calls come from servers, which authenticate as OAuth2 clients.
   ['/sandbox', 'public'],
   ['/.well-known/oauth-authorization-server/sandbox', 'public'],
+  // The audit trail is read by admin-viewers too; it changes nothing.
+  ['/admin/activity', 'staff'],
   ['/admin', 'admin'],
 ];
 

@@ -451,6 +451,19 @@ describe('the Activity page', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toContain('from must be a date written as YYYY-MM-DD');
   });
+
+  it('when an admin-viewer opens it, then it is theirs to read, with its menu entry; a customer is sent to the dashboard', async () => {
+    // Signed in afresh: the days the earlier tests moved the clock on have ended their sessions.
+    const adminViewer = await signIn(portal, { username: 'auditadminviewer', password: 'auditadminviewer-password' });
+    const forAdminViewer = await adminViewer.get('/admin/activity');
+    expect(forAdminViewer.status).toBe(200);
+    expect(forAdminViewer.body).toContain('href="/admin/activity"');
+    expect(forAdminViewer.body).not.toContain('href="/admin/users"');
+    const customer = await signIn(portal, { username: 'auditviewer', password: 'auditviewer-password' });
+    const forCustomer = await customer.get('/admin/activity');
+    expect(forCustomer.status).toBe(302);
+    expect(forCustomer.headers.get('location')).toBe('/dashboard');
+  });
 });
 
 describe('retention', () => {
