@@ -5,6 +5,7 @@
  * with the test's results.
  */
 import type { APIRequestContext, Page, PlaywrightWorkerArgs, TestInfo } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import type { DashboardStats } from '../../src/shared/receipts';
 import { ACCOUNTS_URL, ADMIN_AREA_URL, LOCATIONS_OFF_URL } from '../support/e2e-env';
 import { pngImage } from '../support/images';
@@ -27,6 +28,20 @@ async function json<T>(request: APIRequestContext, path: string): Promise<T> {
   const response = await request.get(path);
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()).data;
+}
+
+/** A user with two-factor sign-in on, so that User Management offers to turn it off. */
+async function twoFactorUser(playwright: PlaywrightWorkerArgs['playwright']): Promise<void> {
+  const admin = await adminRequest(playwright, ADMIN_AREA_URL);
+  const username = uniqueName('layouttfa');
+  expect((await admin.post('/api/auth/users', { data: { username, password: PASSWORD, role: 'viewer' } })).status()).toBe(201);
+  await admin.dispose();
+  const user = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
+  expect((await user.post('/api/auth/login', { data: { username, password: PASSWORD } })).status()).toBe(200);
+  const { secret } = await (await user.post('/api/auth/2fa/setup')).json().then((body) => body.data as { secret: string });
+  const code = TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+  expect((await user.post('/api/auth/2fa/enable', { data: { code } })).status()).toBe(200);
+  await user.dispose();
 }
 
 /** A customer with the three consignees that have the most receipts; its session cookie. */
@@ -120,6 +135,7 @@ const TEXTS = {
     removeAll: 'Remove All',
     deleteLogo: 'Delete Logo',
     deleteBackground: 'Delete Background',
+    resetTwoFactor: /^Turn off two-factor sign-in for /,
   },
   'nl-NL': {
     close: 'Sluiten',
@@ -133,6 +149,7 @@ const TEXTS = {
     removeAll: 'Alle ontkoppelen',
     deleteLogo: 'Logo verwijderen',
     deleteBackground: 'Achtergrond verwijderen',
+    resetTwoFactor: /^Tweestapsverificatie uitzetten voor /,
   },
 } as const;
 
@@ -192,8 +209,9 @@ for (const screen of SCREENS) {
       test('every page fits, as the admin', async ({ browser, playwright }, testInfo) => {
         // Ten pages and ten modals, each measured and photographed.
         test.slow();
-        // Consignees to assign, and a user besides the admin to open the modals of.
+        // Consignees to assign, and users besides the admin to open the modals of.
         await customerSession(playwright);
+        await twoFactorUser(playwright);
         const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale, storageState: adminStatePath(ADMIN_AREA_URL) });
         const page = await context.newPage();
         for (const path of ADMIN_PAGES) await checkPage(page, path, testInfo);
@@ -204,6 +222,7 @@ for (const screen of SCREENS) {
         await checkModal(page, 'reset-password', () => page.getByRole('button', { name: texts.resetPassword }).first().click(), texts, testInfo);
         // Another user's: one's own Delete is not offered. Escape cancels each confirmation: nothing changes.
         await checkModal(page, 'delete-user', () => page.getByRole('button', { name: texts.deleteUser, disabled: false }).first().click(), texts, testInfo);
+        await checkModal(page, 'reset-two-factor', () => page.getByRole('button', { name: texts.resetTwoFactor }).first().click(), texts, testInfo);
         await checkPage(page, '/admin/user-consignees', testInfo);
         await checkModal(page, 'user-picker', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
         await page.getByRole('checkbox', { name: texts.selectRow }).first().check();
