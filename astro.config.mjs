@@ -61,7 +61,26 @@ export default defineConfig({
     // Leaflet's stylesheet names PNGs for controls and default markers the map never shows
     // (its markers are SVGs from public/map/): leave them as files rather than base64 in the CSS.
     build: { assetsInlineLimit: (file) => (file.includes('/node_modules/leaflet/') ? false : undefined) },
-    ssr: { external: ['sequelize', 'sqlite3', 'pg', 'bcrypt', 'umzug', 'nodemailer'] },
+    ssr: {
+      external: ['sequelize', 'sqlite3', 'pg', 'bcrypt', 'umzug', 'nodemailer'],
+      // What Astro's and the adapter's run time imports goes into the bundle, so that astro itself (with
+      // its compiler and bundler) is a build tool only: a production install leaves it out.
+      noExternal: [
+        'astro',
+        '@astrojs/node',
+        '@astrojs/react',
+        'unstorage',
+        'html-escaper',
+        'ultrahtml',
+        'server-destroy',
+        'piccolore',
+        'mrmime',
+        'devalue',
+        'clsx',
+        '@oslojs/encoding',
+        'destr',
+      ],
+    },
     // React in one chunk of its own: otherwise the split follows which islands share what, and
     // /login pays an extra request for a few hundred bytes the receipts screen happened to pull out.
     environments: {

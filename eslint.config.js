@@ -15,7 +15,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', '.astro/', 'src/paraglide/', '.tmp/', 'test-results/', 'playwright-report/', 'uploads/', 'db/*.sqlite*'] },
+  { ignores: ['dist/', 'release/', '.astro/', 'src/paraglide/', '.tmp/', 'test-results/', 'playwright-report/', 'uploads/', 'db/*.sqlite*'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

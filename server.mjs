@@ -6,10 +6,18 @@ import compression from 'compression';
 import { constants as zlibConstants } from 'node:zlib';
 import sirv from 'sirv';
 
+// Node 22 carries the request's language (src/server/locale.ts) fast only with the async context frame,
+// which is the default from Node 24 (where the flag no longer exists): on 22 the process replaces
+// itself with one that has the flag, keeping its pid for systemd and signals.
+const ASYNC_CONTEXT_FLAG = '--experimental-async-context-frame';
+if (process.versions.node.startsWith('22.') && !process.execArgv.includes(ASYNC_CONTEXT_FLAG) && process.execve) {
+  process.execve(process.execPath, [process.execPath, ASYNC_CONTEXT_FLAG, ...process.execArgv, ...process.argv.slice(1)], process.env);
+}
+
 // React (and others) choose their production build by NODE_ENV, which a self-hoster rarely sets;
 // React's development build renders pages several times slower. Set before the app is loaded.
 process.env.NODE_ENV ??= 'production';
-const { handler: astro, createPortal, loadConfig } = await import('./dist/server/entry.mjs');
+const { handler: astro, createPortal, loadConfig, UnknownMigrationsError } = await import('./dist/server/entry.mjs');
 
 let config;
 try {
@@ -99,7 +107,9 @@ server.listen(port, host, () => {
   portal.start().then(
     () => console.log(`Portal listening on ${config.publicUrl.origin}`),
     (error) => {
-      console.error('The portal could not start:', error);
+      // A database of a newer version is the operator's to sort out: one line, without a stack trace.
+      if (error instanceof UnknownMigrationsError) console.error(`The portal could not start: ${error.message}`);
+      else console.error('The portal could not start:', error);
       process.exit(1);
     },
   );

@@ -1,15 +1,8 @@
 // `npm run admin -- <command>`: the operators' commands at the console (src/server/console/admin-commands.ts),
 // run on the built portal with the configuration `npm run serve` reads (the environment and .env).
-import { existsSync } from 'node:fs';
+import { builtConsole, consoleOutput, loadBuiltPortal } from './lib/built-portal.mjs';
 
-// As server.mjs: the production build of what the bundle holds, whatever NODE_ENV the shell has.
-process.env.NODE_ENV ??= 'production';
-const entry = new URL('../dist/server/entry.mjs', import.meta.url);
-if (!existsSync(entry)) {
-  console.error('No built portal in dist/: run `npm run build` first.');
-  process.exit(1);
-}
-const { createPortal, loadConfig, runAdminCommand } = await import(entry.href);
+const built = await loadBuiltPortal();
 
 /** Reads a line from the terminal without echoing it; null without a terminal (a script, a pipe). */
 function askSecret(prompt) {
@@ -43,38 +36,10 @@ function askSecret(prompt) {
   });
 }
 
-let portal;
-const adminConsole = {
-  async open() {
-    let config;
-    try {
-      config = loadConfig(process.env);
-    } catch (error) {
-      console.error(`The configuration is not valid: ${error.message}`);
-      process.exit(1);
-    }
-    if (config.sqliteFile && !existsSync(config.sqliteFile)) {
-      console.error(`No database at ${config.sqliteFile}: check DATABASE_URL, or start the portal once.`);
-      process.exit(1);
-    }
-    // Only the database: no background work, no first admin, no migrations (the server's start does those).
-    portal = createPortal(config, { background: false });
-    await portal.db.connect();
-    return portal;
-  },
-  async close() {
-    await portal?.stop();
-  },
-};
-
-const io = {
-  print: (line) => console.log(line),
-  printError: (line) => console.error(line),
-  askSecret,
-};
+const io = { ...consoleOutput, askSecret };
 
 try {
-  process.exitCode = await runAdminCommand(process.argv.slice(2), adminConsole, io);
+  process.exitCode = await built.runAdminCommand(process.argv.slice(2), builtConsole(built), io);
 } catch (error) {
   console.error(error);
   process.exitCode = 1;

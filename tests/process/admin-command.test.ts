@@ -3,15 +3,12 @@
  * password (ending the user's sessions), turning off a locked-out user's two-factor sign-in, and the
  * refusals an operator gets for an unknown user or command.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client';
 import { createUser, queryDatabase, signIn, signedInAdmin } from '../support/api-steps';
-import { startPortal, testPortalEnv, type Portal } from '../support/portal';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { runScript } from '../support/console';
+import { startPortal, type Portal } from '../support/portal';
 
 let portal: Portal;
 let admin: ApiClient;
@@ -26,17 +23,7 @@ afterAll(async () => {
 });
 
 /** The command as an operator types it, with the portal's own configuration. */
-function runAdmin(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env, ...testPortalEnv({ dir: portal.dir, databaseUrl: portal.databaseUrl, port: Number(new URL(portal.url).port) }) };
-  const child = spawn('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  // Node's own note for --env-file-if-exists (package.json) when there is no .env, as on this machine.
-  const withoutEnvNote = (text: string) => text.replace(/^\.env not found\. Continuing without it\.\n/m, '');
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr: withoutEnvNote(stderr) })));
-}
+const runAdmin = (...args: string[]) => runScript(portal, 'admin', ...args);
 
 async function consoleAudit(action: string) {
   return queryDatabase<{ actorId: number | null; target: string }>(

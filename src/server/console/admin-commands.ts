@@ -4,21 +4,22 @@
  * ADMIN_COMMANDS; its actions are audited with the actor name `console`.
  */
 import { parseArgs } from 'node:util';
-import { resetPasswordSchema } from '~/shared/validation';
+import { createUserSchema, resetPasswordSchema } from '~/shared/validation';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
-import { pendingMigrations } from '../db/migrate';
+import { AppError } from '../errors';
+import { migrationStatus, UnknownMigrationsError } from '../db/migrate';
 import type { User } from '../db/models';
 import type { AuditActor } from '../services/audit';
 import { generatePassword, type PasswordHasher } from '../services/passwords';
 import { resetTwoFactor } from '../services/two-factor';
-import { resetPassword } from '../services/users';
+import { createUser, listUsers, resetPassword } from '../services/users';
 
 export interface AdminDeps {
   db: Database;
   clock: Clock;
-  config: Pick<Config, 'databaseUrl'>;
+  config: Pick<Config, 'databaseUrl' | 'twoFactor'>;
   passwords: PasswordHasher;
 }
 
@@ -79,6 +80,17 @@ async function newPassword(io: ConsoleIO, values: Values): Promise<{ password: s
   return { password: checked.data.newPassword, generated: false };
 }
 
+/** Rows as columns padded to their widest cell, the header first. */
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
 const ADMIN_COMMANDS: ReadonlyMap<string, AdminCommand> = new Map<string, AdminCommand>([
   [
     'disable-2fa',
@@ -94,6 +106,54 @@ const ADMIN_COMMANDS: ReadonlyMap<string, AdminCommand> = new Map<string, AdminC
           wasOn
             ? `Two-factor sign-in of "${user.username}" is off and their recovery codes are deleted: they sign in with their password alone.`
             : `"${user.username}" had no two-factor sign-in on; any setup they had begun is cleared.`,
+        );
+      },
+    },
+  ],
+  [
+    'create-admin',
+    {
+      synopsis: 'create-admin <username> [--password <password>]',
+      summary: 'Creates an admin with the given password, or with a generated one printed once.',
+      options: { password: { type: 'string' } },
+      async run(deps, io, positionals, values) {
+        const username = oneUsername(positionals, this.synopsis);
+        const generated = typeof values.password !== 'string';
+        const password = generated ? generatePassword() : (values.password as string);
+        const checked = createUserSchema.safeParse({ username, password, role: 'admin' });
+        if (!checked.success) throw new ConsoleRefusal(checked.error.issues.map((issue) => issue.message).join('; '));
+        try {
+          await createUser(deps, CONSOLE_ACTOR, { ...checked.data, password });
+        } catch (error) {
+          // A taken username: the service's own message.
+          if (error instanceof AppError) throw new ConsoleRefusal(error.message);
+          throw error;
+        }
+        io.print(`Admin "${checked.data.username}" created.`);
+        if (generated) io.print(`Password (shown only once; change it under Profile Settings): ${password}`);
+      },
+    },
+  ],
+  [
+    'list-admins',
+    {
+      synopsis: 'list-admins',
+      summary: 'Lists the admins and admin-viewers: role, whether active, two-factor sign-in, last sign-in.',
+      options: {},
+      async run(deps, io, positionals) {
+        if (positionals.length > 0) throw new ConsoleRefusal(`Expected no arguments: ${this.synopsis}`);
+        const admins = (await listUsers(deps)).filter((user) => user.role !== 'viewer');
+        io.print(
+          table([
+            ['USERNAME', 'ROLE', 'ACTIVE', '2FA', 'LAST SIGN-IN'],
+            ...admins.map((user) => [
+              user.username,
+              user.role,
+              user.isActive ? 'yes' : 'no',
+              user.twoFactorEnabled ? 'on' : 'off',
+              user.lastLogin ? new Date(user.lastLogin).toISOString() : 'never',
+            ]),
+          ]).join('\n'),
         );
       },
     },
@@ -153,7 +213,8 @@ export async function runAdminCommand(argv: string[], portal: AdminConsole, io: 
   }
   try {
     const deps = await portal.open();
-    const pending = await pendingMigrations(deps.db.sequelize);
+    const { pending, unknown } = await migrationStatus(deps.db.sequelize);
+    if (unknown.length > 0) throw new ConsoleRefusal(new UnknownMigrationsError(unknown).message);
     if (pending.length > 0) {
       throw new ConsoleRefusal(
         `The database is behind this version of the portal (${pending.length} migrations to run): start the portal once, then try again.`,
