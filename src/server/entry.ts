@@ -7,4 +7,6 @@
 export { handler } from '@astrojs/node/server.js';
 export { loadConfig } from './config';
 export { createPortal } from './portal';
+export { createLogger, RequestScope } from './logger';
+export { observeRequest } from './http/request-log';
 export { runAdminCommand } from './console/admin-commands';
