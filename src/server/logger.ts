@@ -46,6 +46,16 @@ export const REDACTED_PATHS = [
   '*.headers["set-cookie"]',
 ];
 
+/**
+ * An error as logged: its type, message, stack and cause, but not the statement and bound values a
+ * database error carries (they may hold an address, a hash or an encrypted token).
+ */
+function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const { sql: _sql, parameters: _parameters, original: _original, parent: _parent, ...kept } = stdSerializers.err(error) as Record<string, unknown>;
+  return kept;
+}
+
 /** The request a piece of work belongs to: the portal owns one, the request log enters it per request. */
 export class RequestScope {
   private readonly storage = new AsyncLocalStorage<{ reqId: string }>();
@@ -82,7 +92,7 @@ export function createLogger({ level, format, requestScope, destination }: Logge
       base: { pid: process.pid },
       timestamp: stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      serializers: { err: stdSerializers.err },
+      serializers: { err: serializeError },
       mixin: () => requestScope.fields(),
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     },

@@ -44,6 +44,16 @@ describe('the logger', () => {
     expect(JSON.parse(lines[2]!)).not.toHaveProperty('reqId');
   });
 
+  it("when a database error is logged, then its message and stack are, its statement's bound values not", () => {
+    const { log, lines } = capture();
+    const error = Object.assign(new Error('no such table: sessions'), { sql: 'SELECT 1 WHERE x = ?', parameters: ['bound-secret'] });
+    log.error({ err: error }, 'failed');
+    const line = JSON.parse(lines[0]!);
+    expect(line.err).toMatchObject({ type: 'Error', message: 'no such table: sessions' });
+    expect(line.err.stack).toContain('no such table');
+    expect(lines[0]).not.toContain('bound-secret');
+  });
+
   it('when the level is info, then debug lines are left out', () => {
     const { log, lines } = capture('info');
     log.debug('quiet');
