@@ -17,17 +17,29 @@ if (process.versions.node.startsWith('22.') && !process.execArgv.includes(ASYNC_
 // React (and others) choose their production build by NODE_ENV, which a self-hoster rarely sets;
 // React's development build renders pages several times slower. Set before the app is loaded.
 process.env.NODE_ENV ??= 'production';
-const { handler: astro, createPortal, loadConfig, UnknownMigrationsError } = await import('./dist/server/entry.mjs');
+const {
+  handler: astro,
+  createPortal,
+  loadConfig,
+  UnknownMigrationsError,
+  createLogger,
+  RequestScope,
+  observeRequest,
+} = await import('./dist/server/entry.mjs');
 
+const onTerminal = process.stdout.isTTY === true;
 let config;
 try {
-  config = loadConfig(process.env);
+  config = loadConfig(process.env, process.cwd(), onTerminal);
 } catch (error) {
-  console.error(`The portal could not start: ${error.message}`);
+  // No configuration, so no portal and its logger: one of the defaults says why.
+  const log = createLogger({ level: 'info', format: onTerminal ? 'pretty' : 'json', requestScope: new RequestScope() });
+  log.fatal({ component: 'startup' }, `The portal could not start: ${error.message}`);
   process.exit(1);
 }
 const { port, host } = config;
 const portal = createPortal(config);
+const { log } = portal;
 
 const YEAR_SECONDS = 31_536_000;
 
@@ -94,22 +106,25 @@ let shuttingDown = false;
 const server = http.createServer((req, res) => {
   // A request that came on a kept-alive connection during shutdown is answered, and its connection closed.
   if (shuttingDown) res.setHeader('Connection', 'close');
-  if (isMalformedUrl(req.url)) return malformedUrl(req, res);
-  discardRefusedBody(req, res);
-  // Locals are the request's own: the middleware adds the session's user and the language to them.
+  // Locals are the request's own: the middleware adds the session's user, the language and the route to them.
   const locals = { portal };
-  staticFiles(req, res, () => compress(req, res, () => astro(req, res, () => notFound(req, res), locals)));
+  // Its id, its log line (static files at debug only) and its metrics (src/server/http/request-log.ts).
+  observeRequest(portal, req, res, locals, () => {
+    if (isMalformedUrl(req.url)) return malformedUrl(req, res);
+    discardRefusedBody(req, res);
+    staticFiles(req, res, () => compress(req, res, () => astro(req, res, () => notFound(req, res), locals)));
+  });
 });
 
 // The portal starts once the server listens: with the built-in sandbox its first sync is a request to
 // this server. Requests that come meanwhile wait for the start (src/middleware.ts).
 server.listen(port, host, () => {
   portal.start().then(
-    () => console.log(`Portal listening on ${config.publicUrl.origin}`),
+    () => log.info({ component: 'startup' }, `Portal listening on ${config.publicUrl.origin}`),
     (error) => {
       // A database of a newer version is the operator's to sort out: one line, without a stack trace.
-      if (error instanceof UnknownMigrationsError) console.error(`The portal could not start: ${error.message}`);
-      else console.error('The portal could not start:', error);
+      if (error instanceof UnknownMigrationsError) log.fatal({ component: 'startup' }, `The portal could not start: ${error.message}`);
+      else log.fatal({ component: 'startup', err: error }, 'The portal could not start');
       process.exit(1);
     },
   );
@@ -130,20 +145,20 @@ const IDLE_SWEEP_MS = 100;
 function shutDown(signal) {
   if (shuttingDown) return;
   shuttingDown = true;
-  console.log(`${signal} received: finishing the requests and the sync step in progress, then shutting down.`);
+  log.info({ component: 'shutdown' }, `${signal} received: finishing the requests and the sync step in progress, then shutting down.`);
   setTimeout(() => {
-    console.error(`Shutdown did not finish within ${SHUTDOWN_LIMIT_MS / 1000} s; exiting anyway.`);
+    log.error({ component: 'shutdown' }, `Shutdown did not finish within ${SHUTDOWN_LIMIT_MS / 1000} s; exiting anyway.`);
     process.exit(1);
   }, SHUTDOWN_LIMIT_MS).unref();
   const requestsDone = new Promise((resolve) => server.close(() => resolve()));
   setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
   portal.stop(requestsDone).then(
     () => {
-      console.log('Portal shut down cleanly.');
+      log.info({ component: 'shutdown' }, 'Portal shut down cleanly.');
       process.exit(0);
     },
     (error) => {
-      console.error('The portal could not shut down cleanly:', error);
+      log.error({ component: 'shutdown', err: error }, 'The portal could not shut down cleanly');
       process.exit(1);
     },
   );

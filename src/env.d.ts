@@ -16,5 +16,7 @@ declare namespace App {
     branding?: import('./server/services/branding').Branding;
     /** The branding <style> of a page, when anything differs from the defaults (pages only). */
     brandingStyle?: import('./server/http/branding-style').BrandingStyle | null;
+    /** The route pattern the request matched, for its log line and metrics (src/server/http/request-log.ts). */
+    routePattern?: string;
   }
 }

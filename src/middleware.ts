@@ -1,5 +1,5 @@
 /**
- * Every request: security headers, the API envelope, page failures, the sandbox-only paths, start-up,
+ * Every request: its route for the request log, security headers, the API envelope, page failures, the sandbox-only paths, start-up,
  * session, language, cross-site refusal, page access. The portal serving it is `locals.portal`
  * (src/server/portal.ts), handed over by server.mjs.
  */
@@ -44,8 +44,23 @@ const isSandbox = (pathname: string) =>
   pathname === '/sandbox' || pathname.startsWith('/sandbox/') || pathname === '/.well-known/oauth-authorization-server/sandbox';
 /** The sandbox's consent page is a browser form; its token, data and control calls come from servers. */
 const isSandboxServerCall = (pathname: string) => isSandbox(pathname) && pathname.replace(/\/+$/, '') !== '/sandbox/oauth/authorize';
+/**
+ * Machines' paths (liveness, readiness, metrics): answered during start-up too, without a session, a
+ * page guard or the branding, none of which they need or may wait for.
+ */
+const isOperational = (pathname: string) => pathname === '/metrics' || pathname === '/api/health/live' || pathname === '/api/health/ready';
 /** RFC 8058: the mail program posts the one-click unsubscribe from its own servers, without our origin. */
 const isOneClickUnsubscribe = (pathname: string) => pathname.startsWith('/email/unsubscribe/');
+
+/**
+ * The route pattern (`/reset-password/[token]`), never the path, names the request in its log line
+ * (src/server/http/request-log.ts). The first one counts: the error page Astro renders after a failure
+ * runs the middleware again.
+ */
+const routeForLog = defineMiddleware((context, next) => {
+  context.locals.routePattern ??= context.routePattern;
+  return next();
+});
 
 const securityHeaders = defineMiddleware(async (context, next) => {
   const response = await next();
@@ -102,7 +117,7 @@ const apiEnvelope = defineMiddleware(async (context, next) => {
   try {
     response = await next();
   } catch (error) {
-    return errorResponse(error);
+    return errorResponse(error, context.locals.portal.log);
   }
   if (response.status !== 404 || response.headers.get('content-type')?.startsWith('application/json')) return response;
   return notServed(context);
@@ -119,7 +134,8 @@ const pageFailures = defineMiddleware(async (context, next) => {
     return await next();
   } catch (error) {
     if (context.routePattern === ERROR_PAGE_ROUTE) throw error;
-    console.error(`${context.request.method} ${context.url.pathname} failed:`, error);
+    // The route pattern, not the path: a reset or invitation link's token must not reach the log.
+    context.locals.portal.log.error({ component: 'http', err: error }, `${context.request.method} ${context.routePattern} failed`);
     return new Response(null, { status: 500 });
   }
 });
@@ -132,7 +148,7 @@ const sandboxOnly = defineMiddleware((context, next) => {
 
 /** A request that comes while the portal starts (migrations, the first admin) waits for it. */
 const startUp = defineMiddleware(async (context, next) => {
-  await context.locals.portal.ready;
+  if (!isOperational(context.url.pathname)) await context.locals.portal.ready;
   return next();
 });
 
@@ -147,6 +163,11 @@ const refuseCrossSite = defineMiddleware((context, next) => {
 const loadSession = defineMiddleware(async (context, next) => {
   const { portal } = context.locals;
   context.locals.clientAddress = clientAddress(context.request, context.clientAddress, portal.config.trustProxy);
+  if (isOperational(context.url.pathname)) {
+    context.locals.user = null;
+    context.locals.sessionId = null;
+    return next();
+  }
   const session = await findActiveSession(portal, readSessionToken(context.cookies));
   context.locals.user = session?.user ?? null;
   context.locals.sessionId = session?.sessionId ?? null;
@@ -182,7 +203,7 @@ const resolveLocale = defineMiddleware((context, next) => {
 /** Pages are decided here, before any HTML; API handlers state their own rule in their first line. */
 const guardPages = defineMiddleware((context, next) => {
   const { pathname } = context.url;
-  if (isApi(pathname)) return next();
+  if (isApi(pathname) || isOperational(pathname)) return next();
   const { user } = context.locals;
   const secure = context.locals.portal.config.isHttps;
   if (context.routePattern === UNKNOWN_PAGE_ROUTE) {
@@ -208,7 +229,7 @@ const guardPages = defineMiddleware((context, next) => {
  * on a page without a session the script that removes a stored profile.
  */
 const allowInlineParts = defineMiddleware(async (context, next) => {
-  if (isApi(context.url.pathname) || isSandboxServerCall(context.url.pathname)) return next();
+  if (isApi(context.url.pathname) || isSandboxServerCall(context.url.pathname) || isOperational(context.url.pathname)) return next();
   const branding = await context.locals.portal.branding.readOrDefaults();
   const style = brandingStyle(branding);
   context.locals.branding = branding;
@@ -256,6 +277,7 @@ const firstPaintCss = defineMiddleware(async (context, next) => {
 });
 
 export const onRequest = sequence(
+  routeForLog,
   securityHeaders,
   apiEnvelope,
   pageFailures,

@@ -14,6 +14,12 @@ export type TwoFactorMode = (typeof TWO_FACTOR_MODES)[number];
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
 
+/** pino's levels, quietest last; `silent` logs nothing. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export interface Config {
   port: number;
   host: string;
@@ -91,6 +97,11 @@ export interface Config {
   twoFactor: TwoFactorMode;
   /** How long the audit trail keeps an entry. */
   auditRetentionDays: number;
+  logLevel: LogLevel;
+  /** LOG_FORMAT; unset: pretty when standard output is a terminal, JSON lines otherwise. */
+  logFormat: LogFormat;
+  /** METRICS_TOKEN: the bearer token /metrics asks for; null: /metrics is not served. */
+  metricsToken: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -168,6 +179,23 @@ function tokenAuth(env: Env, secret: string | null): TokenAuthMethod | null {
   return method;
 }
 
+function oneOf<T extends string>(env: Env, name: string, known: readonly T[], fallback: T): T {
+  const raw = text(env, name, fallback).toLowerCase();
+  const value = known.find((candidate) => candidate === raw);
+  if (!value) throw new Error(`${name} must be one of ${known.join(', ')}, got "${env[name]}"`);
+  return value;
+}
+
+/** A token short enough to guess is no protection for /metrics. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
+
+function metricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN?.trim();
+  if (!raw) return null;
+  if (raw.length < METRICS_TOKEN_MIN_LENGTH) throw new Error(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long`);
+  return raw;
+}
+
 /** The address this process reaches itself on, whatever interface it listens on. */
 function loopbackHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
@@ -175,7 +203,7 @@ function loopbackHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-export function loadConfig(env: Env, cwd = process.cwd()): Config {
+export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = false): Config {
   const port = integer(env, 'PORT', 4321, 0);
   const publicUrl = new URL(text(env, 'PUBLIC_URL', `http://localhost:${port}`));
   const databaseUrl = text(env, 'DATABASE_URL', 'sqlite:db/portal.sqlite');
@@ -248,5 +276,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     passwordHashCost: bounded(env, 'PASSWORD_HASH_COST', 12, PASSWORD_HASH_COST_RANGE),
     twoFactor: twoFactorMode(env),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, stdoutIsTerminal ? 'pretty' : 'json'),
+    metricsToken: metricsToken(env),
   };
 }

@@ -7,6 +7,8 @@
 export { handler } from '@astrojs/node/server.js';
 export { loadConfig } from './config';
 export { createPortal } from './portal';
+export { createLogger, RequestScope } from './logger';
+export { observeRequest } from './http/request-log';
 export { runAdminCommand } from './console/admin-commands';
 export { runMigrateCommand } from './console/migrate-command';
 export { UnknownMigrationsError } from './db/migrate';

@@ -9,6 +9,9 @@ import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { Database } from './db/database';
 import { migrateDatabase } from './db/migrate';
+import { createLogger, RequestScope, type Logger } from './logger';
+import { PortalMetrics } from './metrics';
+import type { DestinationStream } from 'pino';
 import { AnswerEncodings } from './http/respond';
 import { FirstPaint } from './http/first-paint-css';
 import { QueryCache } from './http/body';
@@ -23,13 +26,13 @@ import { prepareSandboxPortal } from './services/demo';
 import { LoginLimiter } from './services/login-limiter';
 import { MirrorSchedule } from './services/mirror-schedule';
 import { MirrorFollower } from './services/mirror-version';
-import { Outbox } from './services/outbox';
+import { Outbox, readOutboxBacklog } from './services/outbox';
 import { PasswordHasher } from './services/passwords';
 import { ProviderTokenStore } from './services/provider-tokens';
 import { ReceiptIndex } from './services/receipt-order';
 import { createAssignmentCache, type AssignmentCache } from './services/receipts';
 import { ResponseCache } from './services/response-cache';
-import { createSessionCache, purgeExpiredSessions, type SessionCache } from './services/sessions';
+import { countActiveSessions, createSessionCache, purgeExpiredSessions, type SessionCache } from './services/sessions';
 import { SyncRunner } from './services/sync';
 import { LastSyncTime } from './services/sync-state';
 import { ensureFirstAdmin } from './services/users';
@@ -37,6 +40,7 @@ import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
 import { purgeOldAccountTokens } from './services/account-tokens';
 import type { ImportResult } from '~/shared/consignees';
+import type { StartupState } from './services/health';
 
 const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
 /** Ended and expired reset and invitation tokens are kept a day, then dropped. */
@@ -52,11 +56,20 @@ export interface PortalOptions {
   background?: boolean;
   /** Where the built client assets are (the first-paint rules are read from them). */
   clientDir?: string;
+  /** Where log lines go instead of standard output (a test reads them). */
+  logDestination?: DestinationStream;
 }
 
 export interface Portal {
   readonly config: Config;
   readonly clock: Clock;
+  /** The one logger (src/server/logger.ts): every line of a request carries its id through `requestScope`. */
+  readonly log: Logger;
+  readonly requestScope: RequestScope;
+  /** This process's Prometheus metrics (src/server/metrics.ts), served by GET /metrics. */
+  readonly metrics: PortalMetrics;
+  /** Where start() is: what readiness reports. */
+  startupState(): StartupState;
   readonly db: Database;
   readonly keys: AppKeys;
   readonly passwords: PasswordHasher;
@@ -102,24 +115,38 @@ export interface Portal {
 export function createPortal(config: Config, options: PortalOptions = {}): Portal {
   const clock = options.clock ?? systemClock;
   const background = options.background ?? true;
+  const requestScope = new RequestScope();
+  const log = createLogger({ level: config.logLevel, format: config.logFormat, requestScope, destination: options.logDestination });
+  let startupState: StartupState = 'starting';
   const db = new Database(config);
   const keys = deriveAppKeys(readAppSecret(config));
   const passwords = new PasswordHasher(config.passwordHashCost);
   const responseCache = new ResponseCache();
   const receiptIndex = new ReceiptIndex(db);
-  const lastSync = new LastSyncTime(db);
-  const mirror = new MirrorFollower({ db, receiptIndex, responseCache });
+  const lastSync = new LastSyncTime(db, log);
+  const mirror = new MirrorFollower({ db, receiptIndex, responseCache, log });
+  // Read at scrape time; before start-up has connected the database there is nothing to read.
+  const started = <T>(read: () => Promise<T>, none: T) => (startupState === 'started' ? read() : Promise.resolve(none));
+  const metrics = new PortalMetrics({
+    outboxBacklog: () => started(() => readOutboxBacklog({ db, clock }), { pending: 0, oldestAgeSeconds: 0, retrying: 0 }),
+    activeSessions: () => started(() => countActiveSessions({ db, clock, config }), 0),
+    receiptsMirrored: () => started(() => db.models.ReceiptRecord.count(), 0),
+  });
   const mailer = new Mailer(config);
-  const outbox = new Outbox({ db, clock, config, mailer });
-  const discovery = new ProviderDiscovery(config);
+  const outbox = new Outbox({ db, clock, config, mailer, log, metrics });
+  const discovery = new ProviderDiscovery(config, log);
   const tokenStore = new ProviderTokenStore({ db, clock, key: keys.providerTokens });
-  const provider = new HttpProviderClient({ config, discovery, clock, tokenStore });
+  const provider = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
   const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
-  const syncRuns = new SyncRunner({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox });
+  const syncRuns = new SyncRunner({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics });
 
   const parts = {
     config,
     clock,
+    log,
+    requestScope,
+    metrics,
+    startupState: () => startupState,
     db,
     keys,
     passwords,
@@ -133,22 +160,23 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     syncRuns,
     mailer,
     outbox,
-    branding: new BrandingStore({ db, clock, config }),
+    branding: new BrandingStore({ db, clock, config, log }),
     discovery,
     tokenStore,
     provider,
     sandbox,
     consigneeImports: new SingleFlight<ImportResult>(),
-    afterAnswer: new AfterAnswer((error) => console.error('Work after an answer failed:', error)),
+    afterAnswer: new AfterAnswer((error) => log.error({ err: error }, 'Work after an answer failed')),
     queries: new QueryCache(),
     answerEncodings: new AnswerEncodings(),
-    firstPaint: new FirstPaint(options.clientDir),
+    firstPaint: new FirstPaint(log, options.clientDir),
   };
 
   const schedule = new MirrorSchedule({
     config,
     syncRuns,
     mirror,
+    log,
     prepare: async () => {
       discovery.start();
       if (sandbox) await prepareSandboxPortal({ ...parts, sandbox });
@@ -178,7 +206,8 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     async start() {
       try {
         if (sandbox) {
-          console.warn(
+          log.warn(
+            { component: 'startup' },
             'PROVIDER=sandbox: /sandbox serves generated demo data through a built-in imitation of the logistics provider; do not expose this portal as it is (set PROVIDER=http for real data).',
           );
         }
@@ -192,12 +221,17 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
         await passwords.prepareDecoy();
         await keepHouse();
         if (background) {
-          housekeeping = setInterval(() => keepHouse().catch((error) => console.error('Housekeeping failed:', error)), HOUSEKEEPING_INTERVAL_MS).unref();
+          housekeeping = setInterval(
+            () => keepHouse().catch((error) => log.error({ component: 'housekeeping', err: error }, 'Housekeeping failed')),
+            HOUSEKEEPING_INTERVAL_MS,
+          ).unref();
           outbox.start();
           schedule.start();
         }
+        startupState = 'started';
         startReady();
       } catch (error) {
+        startupState = 'failed';
         failReady(error);
         throw error;
       }

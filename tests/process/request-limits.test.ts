@@ -194,7 +194,7 @@ describe('a failing page', () => {
         expect(html).toContain('Something went wrong');
         expect(html).toMatch(/<a [^>]*href="\/dashboard"[^>]*>Back to the dashboard<\/a>/);
         expect(html).not.toMatch(/no such table|does not exist|SQLITE|\.mjs|\bat \w+ \(/);
-        expect(portal.output().split(`GET ${path} failed:`)).toHaveLength(2);
+        expect(portal.output().split(`"msg":"GET ${path} failed"`)).toHaveLength(2);
         expect(portal.output()).toContain(testPostgresUrl ? `relation "${table}" does not exist` : 'no such table');
         expect(portal.output()).not.toContain('[ERROR]');
       } finally {

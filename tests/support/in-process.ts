@@ -26,6 +26,7 @@ import { renderEndpoint } from 'astro/runtime/server/endpoint.js';
 import { onRequest } from '~/middleware';
 import type { Clock } from '~/server/clock';
 import { loadConfig } from '~/server/config';
+import { observeRequest } from '~/server/http/request-log';
 import { createPortal, type Portal } from '~/server/portal';
 import { testPortalEnv } from './portal';
 import { createTestDatabase, dropTestDatabase } from './test-database';
@@ -134,11 +135,10 @@ function match(pathname: string): { route: Route; params: Record<string, string 
 }
 
 /** Answers one request as the built server's Astro would, minus rendering pages. */
-async function answer(portal: Portal, incoming: http.IncomingMessage): Promise<Response> {
+async function answer(incoming: http.IncomingMessage, locals: App.Locals): Promise<Response> {
   const request = createRequestFromNodeRequest(incoming);
   const url = new URL(request.url);
   const found = match(url.pathname);
-  const locals = { portal } as App.Locals;
   const context = createContext({
     request,
     params: found?.params ?? {},
@@ -189,8 +189,13 @@ export interface InProcessPortal {
   /** The portal itself: its services, caches and database, to act and look behind the API. */
   portal: Portal;
   clock: TestClock;
-  /** Every line logged while the portal ran (by it, or by another portal of this test running beside it). */
+  /**
+   * Every line logged while the portal ran: its own log (JSON lines), and what anything printed to the
+   * console meanwhile (by it, or by another portal of this test running beside it).
+   */
   output(): string;
+  /** With `deferStart`: starts the portal (as server.mjs does once it listens). */
+  start(): Promise<void>;
   /** Stops the portal and deletes its folder and database, unless `keepDir` (to start another portal on them). */
   stop(options?: { keepDir?: boolean }): Promise<void>;
 }
@@ -202,6 +207,8 @@ export interface InProcessOptions {
   dir?: string;
   /** Listen here instead of on a free port (a redirect URI registered before the start). */
   port?: number;
+  /** Serve before the portal has started; the test calls start() itself. */
+  deferStart?: boolean;
 }
 
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error'] as const;
@@ -238,14 +245,18 @@ export async function startInProcessPortal(env: Record<string, string> = {}, opt
   const lines: string[] = [];
   let portal: Portal | undefined;
   const server = http.createServer((incoming, outgoing) => {
-    answer(portal!, incoming).then(
-      (response) => writeResponse(response, outgoing),
-      (error) => {
-        lines.push(String(error));
-        outgoing.statusCode = 500;
-        outgoing.end();
-      },
-    );
+    const locals = { portal } as App.Locals;
+    // As server.mjs does: the request's id, its log line and its metrics.
+    observeRequest(portal!, incoming, outgoing, locals, () => {
+      answer(incoming, locals).then(
+        (response) => writeResponse(response, outgoing),
+        (error) => {
+          lines.push(String(error));
+          outgoing.statusCode = 500;
+          outgoing.end();
+        },
+      );
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -256,16 +267,22 @@ export async function startInProcessPortal(env: Record<string, string> = {}, opt
   const config = loadConfig({ ...testPortalEnv({ dir, databaseUrl, port }), ...env }, dir);
   const clock = new TestClock();
   const releaseConsole = captureConsole(lines);
-  portal = createPortal(config, { clock, background: options.background ?? true });
-  try {
-    await portal.start();
-  } catch (error) {
-    await portal.stop().catch(() => {});
-    server.close();
-    releaseConsole();
-    if (!options.dir) await rm(dir, { recursive: true, force: true });
-    throw new Error(`The portal did not start: ${error instanceof Error ? error.message : String(error)}\n${lines.join('\n')}`);
-  }
+  // The portal's log lines, each as its JSON line.
+  const logDestination = { write: (line: string) => void lines.push(line.trimEnd()) };
+  portal = createPortal(config, { clock, background: options.background ?? true, logDestination });
+  const created = portal;
+  const start = async () => {
+    try {
+      await created.start();
+    } catch (error) {
+      await created.stop().catch(() => {});
+      server.close();
+      releaseConsole();
+      if (!options.dir) await rm(dir, { recursive: true, force: true });
+      throw new Error(`The portal did not start: ${error instanceof Error ? error.message : String(error)}\n${lines.join('\n')}`);
+    }
+  };
+  if (!options.deferStart) await start();
   const started = portal;
   return {
     url,
@@ -274,6 +291,7 @@ export async function startInProcessPortal(env: Record<string, string> = {}, opt
     portal: started,
     clock,
     output: () => lines.join('\n'),
+    start,
     async stop({ keepDir = false } = {}) {
       const requestsDone = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -10,6 +10,7 @@ import Beasties from 'beasties';
 import { LRUCache } from 'lru-cache';
 import { freshnessClass } from '~/shared/freshness-style';
 import { markupKey, staticImports, withoutUnreadCustomProperties } from './first-paint';
+import type { Logger } from '../logger';
 
 /** Page shapes are few (a page, its empty and failed states, per language); this bounds odd ones. */
 const MAX_SHAPES = 200;
@@ -26,7 +27,10 @@ export class FirstPaint {
   private readonly imports = new Map<string, readonly string[]>();
 
   /** @param clientDir the built assets, where server.mjs serves them from */
-  constructor(private readonly clientDir = path.resolve('dist/client')) {
+  constructor(
+    private readonly log: Logger,
+    private readonly clientDir = path.resolve('dist/client'),
+  ) {
     this.beasties = new Beasties({
       path: clientDir,
       publicPath: '/',
@@ -83,7 +87,7 @@ export class FirstPaint {
       const processed = await this.beasties.process(markup);
       return withoutUnreadCustomProperties(/<style>([\s\S]*?)<\/style>/.exec(processed)?.[1] ?? '', html);
     } catch (error) {
-      console.error('Critical CSS failed:', error);
+      this.log.error({ component: 'http', err: error }, 'Critical CSS failed');
       return '';
     }
   }

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { EncodedJson, EncodingChooser } from './encoded-json';
 import { m } from '~/paraglide/messages.js';
 import { AppError } from '../errors';
+import type { Logger } from '../logger';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 
@@ -75,9 +76,10 @@ export class AnswerEncodings {
   }
 }
 
-export function errorResponse(error: unknown): Response {
+/** `log` takes the failures that are no AppError: those are the portal's own, and logged with the request. */
+export function errorResponse(error: unknown, log?: Pick<Logger, 'error'>): Response {
   const appError = error instanceof AppError ? error : new AppError('INTERNAL_ERROR', m.error_unexpected());
-  if (!(error instanceof AppError)) console.error('Unhandled error:', error);
+  if (!(error instanceof AppError)) log?.error({ component: 'http', err: error }, 'Unhandled error');
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (appError.retryAfter !== undefined) headers['Retry-After'] = String(appError.retryAfter);
   const body = {
@@ -88,6 +90,14 @@ export function errorResponse(error: unknown): Response {
     ...(appError.retryAfter !== undefined && { retryAfter: appError.retryAfter }),
   };
   return jsonResponse(JSON.stringify(body), appError.status, headers);
+}
+
+/**
+ * A readiness check's 503: the failure envelope, with the checks as `data` so that whoever looks sees
+ * which one failed.
+ */
+export function notReady(message: string, data: object): Response {
+  return jsonResponse(JSON.stringify({ success: false, message, errorType: 'INTERNAL_ERROR', data }), 503);
 }
 
 /** A form post's refusal (no JSON envelope outside /api): the status and the message as plain text. */
@@ -101,7 +111,7 @@ export function handle(endpoint: (context: APIContext) => Promise<Response>) {
     try {
       return await endpoint(context);
     } catch (error) {
-      return errorResponse(error);
+      return errorResponse(error, context.locals.portal.log);
     }
   };
 }

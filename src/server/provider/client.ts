@@ -12,6 +12,8 @@ import { API_TIMEOUT_MS, TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import { receiptSchema } from '~/shared/receipts';
 import { ProviderError, type PackageScan, type ProviderClient, type ProviderConsignee, type ProviderReceipt, type ReceiptChangesPage } from './contract';
 import { asProviderError, requestTokenRefresh, type OAuthDeps } from './oauth';
+import type { Logger } from '../logger';
+import type { ProviderMetrics } from '../metrics';
 import type { StoredTokens, TokenStore } from './token-store';
 import { isNetworkFailure, transportOptions } from './transport';
 
@@ -51,6 +53,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ProviderClientDeps extends OAuthDeps {
   tokenStore: TokenStore;
+  metrics: ProviderMetrics;
+  log: Logger;
 }
 
 /** The HTTP client of the provider's API, for the sandbox and production alike. */
@@ -64,26 +68,26 @@ export class HttpProviderClient implements ProviderClient {
     const query: Record<string, string> = {};
     if (since !== null) query.since = since;
     if (limit !== undefined) query.limit = String(limit);
-    const { status, body } = await this.getJson('/v1/receipts', query);
+    const { status, body } = await this.getJson('list-receipts', '/v1/receipts', query);
     expectOk(status, '/v1/receipts');
     return parsed(changesPageSchema, body, 'receipts');
   }
 
   async getReceipt(id: number): Promise<ProviderReceipt | null> {
-    const { status, body } = await this.getJson(`/v1/receipts/${encodeURIComponent(id)}`);
+    const { status, body } = await this.getJson('get-receipt', `/v1/receipts/${encodeURIComponent(id)}`);
     if (status === 404) return null;
     expectOk(status, '/v1/receipts/{id}');
     return parsed(providerReceiptSchema, body, 'receipt');
   }
 
   async listConsignees(): Promise<ProviderConsignee[]> {
-    const { status, body } = await this.getJson('/v1/consignees');
+    const { status, body } = await this.getJson('list-consignees', '/v1/consignees');
     expectOk(status, '/v1/consignees');
     return parsed(consigneesSchema, body, 'consignees').consignees;
   }
 
   async searchPackageScans(trackingNumber: string): Promise<PackageScan[]> {
-    const { status, body } = await this.getJson('/v1/package-scans', { trackingNumber });
+    const { status, body } = await this.getJson('package-scans', '/v1/package-scans', { trackingNumber });
     expectOk(status, '/v1/package-scans');
     return parsed(scansSchema, body, 'package scans').scans;
   }
@@ -170,7 +174,14 @@ export class HttpProviderClient implements ProviderClient {
       let answer;
       try {
         answer = await requestTokenRefresh(this.deps, stored.refreshToken!);
+        this.deps.metrics.tokenRefresh('success');
+        this.deps.log.info({ component: 'provider' }, 'Provider tokens refreshed');
       } catch (error) {
+        this.deps.metrics.tokenRefresh('failure');
+        this.deps.log.warn(
+          { component: 'provider', error: error instanceof Error ? error.message : String(error) },
+          'The provider refused to refresh the tokens',
+        );
         if (error instanceof ProviderError && error.oauthError !== null && DEAD_REFRESH_TOKEN.has(error.oauthError)) {
           await tokenStore.markReconnectRequired(stored.updatedAt, error.message);
         }
@@ -230,8 +241,28 @@ export class HttpProviderClient implements ProviderClient {
     }
   }
 
+  /** GET a data path with the Bearer token, counted by `operation` and outcome (ok, or the failure's kind). */
+  private async getJson(operation: string, path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+    const startedAt = performance.now();
+    const took = () => Math.round(performance.now() - startedAt);
+    try {
+      const answer = await this.getJsonOnce(path, query);
+      this.deps.metrics.providerCall(operation, 'ok');
+      this.deps.log.debug({ component: 'provider', operation, status: answer.status, ms: took() }, 'Provider call');
+      return answer;
+    } catch (error) {
+      const outcome = error instanceof ProviderError ? error.kind : 'error';
+      this.deps.metrics.providerCall(operation, outcome);
+      this.deps.log.debug(
+        { component: 'provider', operation, outcome, ms: took(), error: error instanceof Error ? error.message : String(error) },
+        'Provider call failed',
+      );
+      throw error;
+    }
+  }
+
   /** GET a data path with the Bearer token; resolves with the answer's status and parsed body. */
-  private async getJson(path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+  private async getJsonOnce(path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
     const url = new URL(`${this.deps.config.providerUrl}${path}`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
 

@@ -6,6 +6,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import { ProviderError } from './contract';
 import { isNetworkFailure, transportOptions, type TransportConfig } from './transport';
 
@@ -50,7 +51,10 @@ export class ProviderDiscovery {
   private failures = 0;
   private retryTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly config: DiscoveryConfig) {}
+  constructor(
+    private readonly config: DiscoveryConfig,
+    private readonly log: Logger,
+  ) {}
 
   /**
    * The authorization server to talk to. While discovery keeps failing, callers get its last failure
@@ -78,7 +82,7 @@ export class ProviderDiscovery {
     this.attempt ??= fetchMetadata(this.config, new URL(issuer))
       .then((metadata) => {
         this.discovered = withOverrides(this.config, metadata);
-        if (this.failures > 0) console.log(`Provider metadata read from ${issuer} after ${this.failures} failed attempts.`);
+        if (this.failures > 0) this.log.info({ component: 'provider' }, `Provider metadata read from ${issuer} after ${this.failures} failed attempts.`);
         this.lastFailure = null;
         return this.discovered;
       })
@@ -86,7 +90,7 @@ export class ProviderDiscovery {
         const failure = discoveryFailure(issuer, error);
         this.lastFailure = failure;
         const pause = RETRY_PAUSES_SECONDS[Math.min(this.failures, RETRY_PAUSES_SECONDS.length - 1)]!;
-        if (this.failures === 0) console.error(`${failure.message}; trying again, at most every ${RETRY_PAUSES_SECONDS.at(-1)} s.`);
+        if (this.failures === 0) this.log.error({ component: 'provider' }, `${failure.message}; trying again, at most every ${RETRY_PAUSES_SECONDS.at(-1)} s.`);
         this.failures++;
         this.retryTimer ??= setTimeout(() => {
           this.retryTimer = null;

@@ -5,6 +5,8 @@ import { isStaffRole } from '~/shared/two-factor';
 import type { User } from '../db/models';
 import { toSessionUser } from '../db/public-user';
 import { AppError } from '../errors';
+import type { Logger } from '../logger';
+import type { SignInMetrics } from '../metrics';
 import { recordAudit } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
@@ -15,6 +17,26 @@ export interface AuthDeps extends SessionDeps, TwoFactorDeps {
   config: SessionDeps['config'] & TwoFactorDeps['config'];
   loginLimiter: LoginLimiter;
   passwords: PasswordHasher;
+  metrics: SignInMetrics;
+  log: Logger;
+}
+
+/** A refusal by the login limit is counted as `limited`, whichever step it stopped. */
+async function countedCheck<T>(deps: AuthDeps, check: () => Promise<T | null>): Promise<T | null> {
+  try {
+    const result = await check();
+    if (result === null) {
+      deps.metrics.signIn('wrong');
+      deps.log.info({ component: 'auth', outcome: 'wrong' }, 'Sign-in refused: wrong credentials');
+    }
+    return result;
+  } catch (error) {
+    if (error instanceof AppError && error.errorType === 'RATE_LIMITED') {
+      deps.metrics.signIn('limited');
+      deps.log.warn({ component: 'auth', outcome: 'limited' }, 'Sign-in refused by the login limit');
+    }
+    throw error;
+  }
 }
 
 /** A right password either opens a session, or leaves a second step to go: the code, or enrolling first. */
@@ -29,17 +51,19 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
   const { db, loginLimiter, passwords, config } = deps;
   const { username, password } = payload;
   let account: User | null = null;
-  const user = await loginLimiter.checkLoginAttempt(
-    username,
-    clientAddress,
-    async () => {
-      account = await db.models.User.findOne({ where: { username } });
-      const passwordMatches = account
-        ? await passwords.verify(password, account.passwordHash, clientAddress)
-        : await passwords.spendVerifyTime(password, clientAddress);
-      return account && passwordMatches && account.isActive && !account.invited ? account : null;
-    },
-    (found) => twoFactorStepFor(config, found) !== null,
+  const user = await countedCheck(deps, () =>
+    loginLimiter.checkLoginAttempt(
+      username,
+      clientAddress,
+      async () => {
+        account = await db.models.User.findOne({ where: { username } });
+        const passwordMatches = account
+          ? await passwords.verify(password, account.passwordHash, clientAddress)
+          : await passwords.spendVerifyTime(password, clientAddress);
+        return account && passwordMatches && account.isActive && !account.invited ? account : null;
+      },
+      (found) => twoFactorStepFor(config, found) !== null,
+    ),
   );
   if (!user) {
     const known = account as User | null;
@@ -56,14 +80,14 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
 
 /** The session of a sign-in whose every step passed, and its audit entry for admins and admin-viewers. */
 async function completeSignIn(
-  deps: SessionDeps,
+  deps: SessionDeps & { metrics: SignInMetrics; log: Logger },
   user: User,
   clientAddress: string,
   previousToken: string | undefined,
   how: string,
 ): Promise<{ user: SessionUser; token: string }> {
   const { db, clock } = deps;
-  return db.sequelize.transaction(async (transaction) => {
+  const opened = await db.sequelize.transaction(async (transaction) => {
     await endSession(deps, previousToken, transaction);
     await user.update({ lastLogin: new Date(clock.now()) }, { transaction });
     const token = await createSession(deps, user.id, transaction);
@@ -72,6 +96,10 @@ async function completeSignIn(
     }
     return { user: toSessionUser(user), token };
   });
+  // Counted once the session is open: a right password that still awaits its second factor is no sign-in yet.
+  deps.metrics.signIn('success');
+  deps.log.info({ component: 'auth', outcome: 'success', userId: user.id, how }, 'Signed in');
+  return opened;
 }
 
 /** The account a pending sign-in names, while it may still finish: active, and still asked for that step. */
@@ -95,7 +123,9 @@ export async function signInWithSecondFactor(
   previousToken?: string,
 ): Promise<{ user: SessionUser; token: string }> {
   const account = await pendingAccount(deps, userId, 'code');
-  const how = await deps.loginLimiter.checkLoginAttempt(account.username, clientAddress, () => verifySecondFactor(deps, account, code));
+  const how = await countedCheck(deps, () =>
+    deps.loginLimiter.checkLoginAttempt(account.username, clientAddress, () => verifySecondFactor(deps, account, code)),
+  );
   if (!how) {
     if (isStaffRole(account.role)) {
       await recordAudit(deps, { id: account.id, username: account.username, clientAddress }, { action: 'sign-in.failed', detail: 'wrong two-factor code' });

@@ -16,6 +16,7 @@ import { BACKGROUND_WIDTHS, HOME_SCREEN_ICON_SIZES, LOGO_BOXES, roundCardOpacity
 import { CARD_OPACITY_DEFAULT } from '~/shared/constants';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import type { Database } from '../db/database';
 import type { BrandingImage, BrandingImageKind } from '../db/models';
 import { RECENT_ROWS_MAX_AGE_MS } from '../db/recent-rows';
@@ -131,6 +132,7 @@ export interface BrandingDeps {
   db: Database;
   clock: Clock;
   config: Pick<Config, 'uploadsDir'>;
+  log: Logger;
 }
 
 export class BrandingStore {
@@ -155,7 +157,7 @@ export class BrandingStore {
     try {
       return await this.read();
     } catch (error) {
-      console.error('Reading the logo and background failed:', error);
+      this.deps.log.error({ component: 'branding', err: error }, 'Reading the logo and background failed');
       return DEFAULT_BRANDING;
     }
   }
@@ -229,9 +231,12 @@ export class BrandingStore {
         const [updated] = await BrandingImage.update({ variants: JSON.stringify(variants) }, { where: { kind: row.kind, fileName: row.fileName } });
         // Replaced meanwhile (another process, an upload): these files belong to nothing.
         if (updated === 0) await removeVariants(this.deps.config.uploadsDir, variants);
-        else console.log(`Made the ${row.kind}'s ${variants.length} sizes for screens from the image uploaded before.`);
+        else this.deps.log.info({ component: 'startup' }, `Made the ${row.kind}'s ${variants.length} sizes for screens from the image uploaded before.`);
       } catch (error) {
-        console.error(`The ${row.kind}'s sizes for screens could not be made; pages show none until it is uploaded again:`, error);
+        this.deps.log.error(
+          { component: 'startup', err: error },
+          `The ${row.kind}'s sizes for screens could not be made; pages show none until it is uploaded again`,
+        );
       }
     }
     this.current = undefined;

@@ -4,6 +4,7 @@
  */
 import { createUserSchema } from '~/shared/validation';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import type { OAuthDeps } from '../provider/oauth';
 import { connectSandbox } from '../provider/sandbox/connect';
 import type { Sandbox } from '../provider/sandbox/state';
@@ -17,7 +18,7 @@ import { createUser, type UserDeps } from './users';
 export const DEMO_USERNAME = 'demo';
 const DEMO_CONSIGNEES = 3;
 
-export type DemoDeps = ConsigneeImportDeps & UserDeps & { config: Pick<Config, 'demoPassword'> };
+export type DemoDeps = ConsigneeImportDeps & UserDeps & { config: Pick<Config, 'demoPassword'>; log: Logger };
 
 export async function createDemoCustomer(deps: DemoDeps): Promise<void> {
   const { db, config } = deps;
@@ -38,18 +39,11 @@ export async function createDemoCustomer(deps: DemoDeps): Promise<void> {
   );
   await saveSyncState(deps, { demoUsersCreatedAt: new Date(deps.clock.now()) });
   const names = consignees.map(({ name }) => name).join(', ');
-  console.log(
+  deps.log.info(
+    { component: 'startup' },
     config.demoPassword
       ? `Demo customer "${DEMO_USERNAME}" created with the password from DEMO_PASSWORD; its consignees: ${names}`
-      : [
-          '',
-          '  Demo customer created. Sign in with:',
-          `    username: ${DEMO_USERNAME}`,
-          `    password: ${password}`,
-          `  Its consignees: ${names}`,
-          '  This password is shown only once.',
-          '',
-        ].join('\n'),
+      : `Demo customer created. Sign in with username: ${DEMO_USERNAME} password: ${password} (shown only once); its consignees: ${names}`,
   );
 }
 

@@ -4,6 +4,7 @@
  * SYNC_INTERVAL_SECONDS; other processes' syncs are followed meanwhile.
  */
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import type { MirrorFollower } from './mirror-version';
 import { SyncInterruptedError } from './sync-lease';
 import type { SyncRunner } from './sync';
@@ -12,6 +13,7 @@ export interface MirrorScheduleDeps {
   config: Pick<Config, 'syncIntervalSeconds'>;
   syncRuns: SyncRunner;
   mirror: MirrorFollower;
+  log: Logger;
   /** What must be done before the first sync; a failure is logged and the syncs go ahead. */
   prepare: () => Promise<void>;
 }
@@ -43,7 +45,7 @@ export class MirrorSchedule {
     const message = error instanceof Error ? error.message : String(error);
     if (message === this.lastReported) return;
     this.lastReported = message;
-    console.error(`Receipt sync failed: ${message}`);
+    this.deps.log.error({ component: 'sync' }, `Receipt sync failed: ${message}`);
   }
 
   private async syncNow(full: boolean): Promise<void> {

@@ -4,6 +4,7 @@
  * within a second (it is polled). Following reads the new state's list orders first and only then
  * drops the answers of the old state, so no visitor waits behind the reads a sync brings about.
  */
+import type { Logger } from '../logger';
 import type { Database } from '../db/database';
 import type { ReceiptIndex } from './receipt-order';
 import type { ResponseCache } from './response-cache';
@@ -14,6 +15,7 @@ export interface MirrorFollowerDeps {
   db: Database;
   receiptIndex: ReceiptIndex;
   responseCache: ResponseCache;
+  log: Logger;
 }
 
 export class MirrorFollower {
@@ -41,7 +43,7 @@ export class MirrorFollower {
       await this.follow();
     } catch (error) {
       // This process at least stops answering from the old state; other processes' caches age out.
-      console.warn('The mirror version could not be counted up:', error);
+      this.deps.log.warn({ component: 'sync', err: error }, 'The mirror version could not be counted up');
       responseCache.clear();
       receiptIndex.use(null);
     }
@@ -50,7 +52,7 @@ export class MirrorFollower {
   /** Follows the syncs of other processes on the same database. */
   startWatching(): void {
     this.watch = setInterval(() => {
-      this.follow().catch((error) => console.warn('The mirror version could not be read:', error));
+      this.follow().catch((error) => this.deps.log.warn({ component: 'sync', err: error }, 'The mirror version could not be read'));
     }, POLL_MS).unref();
   }
 

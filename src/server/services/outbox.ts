@@ -9,7 +9,9 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { OutboxMessage } from '../db/models';
+import type { Logger } from '../logger';
 import type { Mailer, OutgoingMail } from '../mail/mailer';
+import type { OutboxMetrics } from '../metrics';
 
 const POLL_INTERVAL_MS = 5_000;
 const BATCH = 20;
@@ -25,6 +27,26 @@ export interface OutboxDeps {
   clock: Clock;
   config: Pick<Config, 'mailRetrySeconds'>;
   mailer: Mailer;
+  log: Logger;
+  metrics: OutboxMetrics;
+}
+
+/** What waits to be sent: how many messages, how long the oldest has waited, and how many a delivery already failed. */
+export async function readOutboxBacklog({
+  db,
+  clock,
+}: {
+  db: Database;
+  clock: Clock;
+}): Promise<{ pending: number; oldestAgeSeconds: number; retrying: number }> {
+  const where = { sentAt: null, failedAt: null };
+  const [pending, oldest, retrying] = await Promise.all([
+    db.models.OutboxMessage.count({ where }),
+    db.models.OutboxMessage.min<Date | string | null, OutboxMessage>('createdAt', { where }),
+    db.models.OutboxMessage.count({ where: { ...where, attempts: { [Op.gt]: 0 } } }),
+  ]);
+  const oldestAgeSeconds = oldest ? Math.max(0, Math.round((clock.now() - new Date(oldest).getTime()) / 1000)) : 0;
+  return { pending, oldestAgeSeconds, retrying };
 }
 
 /** Writes the messages for the worker to send, and wakes it. */
@@ -88,7 +110,7 @@ export class Outbox {
         while (!this.stopped && (await this.deliverDueMessages()) === BATCH);
       } while (this.again && !this.stopped);
     })()
-      .catch((error) => console.error('Outbox failed:', error))
+      .catch((error) => this.deps.log.error({ component: 'outbox', err: error }, 'Outbox failed'))
       .finally(() => {
         this.running = undefined;
       });
@@ -130,7 +152,10 @@ export class Outbox {
         unsubscribeUrl: message.unsubscribeUrl,
       });
       await message.update({ sentAt: new Date(clock.now()), claimedUntil: null, lastError: null });
+      this.deps.metrics.mailSent();
+      this.deps.log.debug({ component: 'mail', messageId: message.id }, 'E-mail delivered');
     } catch (error) {
+      this.deps.metrics.mailFailed();
       const attempts = message.attempts + 1;
       const now = clock.now();
       const giveUp = now - new Date(message.createdAt).getTime() + this.retryDelayMs(attempts) > GIVE_UP_AFTER_MS;
@@ -141,6 +166,11 @@ export class Outbox {
         nextAttemptAt: new Date(now + this.retryDelayMs(attempts)),
         ...(giveUp && { failedAt: new Date(now) }),
       });
+      // The recipient and the message stay out of the log: they may hold a reset link.
+      this.deps.log.warn(
+        { component: 'mail', messageId: message.id, attempts, gaveUp: giveUp, error: error instanceof Error ? error.message : String(error) },
+        giveUp ? 'An e-mail could not be delivered; given up' : 'An e-mail could not be delivered; it is tried again later',
+      );
     }
   }
 }

@@ -108,6 +108,13 @@ export async function endUserSessions(
   await db.models.Session.destroy({ where, transaction: options.transaction });
 }
 
+/** Sessions neither ended nor expired, for the metrics. */
+export async function countActiveSessions({ db, clock, config }: SessionDeps): Promise<number> {
+  const now = clock.now();
+  const idleCutoff = new Date(now - config.sessionIdleMinutes * MINUTE_MS);
+  return db.models.Session.count({ where: { expiresAt: { [Op.gt]: new Date(now) }, lastSeenAt: { [Op.gt]: idleCutoff } } });
+}
+
 export async function purgeExpiredSessions({ db, clock, config }: SessionDeps): Promise<void> {
   const now = clock.now();
   const idleCutoff = new Date(now - config.sessionIdleMinutes * MINUTE_MS);

@@ -11,12 +11,14 @@ import { QueryTypes } from 'sequelize';
 import type { SyncResult } from '~/shared/sync';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
+import type { Logger } from '../logger';
 import { ProviderError } from '../provider/contract';
 
 /** Who takes the lease: a process (one portal), named once. */
 export interface LeaseHolder {
   db: Database;
   clock: Clock;
+  log: Logger;
   holderId: string;
 }
 
@@ -58,13 +60,13 @@ async function takeLease({ db, clock, holderId }: LeaseHolder, run: string): Pro
   return rows.length === 1;
 }
 
-async function renewLease({ db, clock }: LeaseHolder, run: string): Promise<void> {
+async function renewLease({ db, clock, log }: LeaseHolder, run: string): Promise<void> {
   const rows = await db.sequelize.query(
     `/* renew the sync lease */ UPDATE sync_lease SET "expiresAt" = :until WHERE name = :name AND run = :run RETURNING run`,
     { type: QueryTypes.SELECT, replacements: { name: LEASE, run, until: clock.now() + LEASE_MS } },
   );
   // This process stalled past the lease; the status history's unique key still keeps a change from being recorded twice.
-  if (rows.length === 0) console.warn('The sync lease expired while this process was syncing; another process may sync beside it.');
+  if (rows.length === 0) log.warn({ component: 'sync' }, 'The sync lease expired while this process was syncing; another process may sync beside it.');
 }
 
 async function releaseLease({ db }: LeaseHolder, run: string, outcome: StoredOutcome): Promise<void> {
@@ -96,7 +98,10 @@ function answer(outcome: Exclude<StoredOutcome, { interrupted: true }>): SyncRes
 }
 
 async function syncUnderLease(holder: LeaseHolder, run: string, sync: () => Promise<SyncResult>): Promise<SyncResult> {
-  const renewal = setInterval(() => renewLease(holder, run).catch((error) => console.warn('The sync lease could not be renewed:', error)), RENEW_EVERY_MS);
+  const renewal = setInterval(
+    () => renewLease(holder, run).catch((error) => holder.log.warn({ component: 'sync', err: error }, 'The sync lease could not be renewed')),
+    RENEW_EVERY_MS,
+  );
   let outcome: StoredOutcome | undefined;
   try {
     const result = await sync();
@@ -107,7 +112,9 @@ async function syncUnderLease(holder: LeaseHolder, run: string, sync: () => Prom
     throw error;
   } finally {
     clearInterval(renewal);
-    await releaseLease(holder, run, outcome!).catch((error) => console.warn('The sync lease could not be released (it expires by itself):', error));
+    await releaseLease(holder, run, outcome!).catch((error) =>
+      holder.log.warn({ component: 'sync', err: error }, 'The sync lease could not be released (it expires by itself)'),
+    );
   }
 }
 

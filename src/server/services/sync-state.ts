@@ -1,6 +1,7 @@
 /** The one row of mirror bookkeeping: cursor, last success, last error, import and demo dates. */
 import type { InferAttributes, Transaction } from 'sequelize';
 import type { Database } from '../db/database';
+import type { Logger } from '../logger';
 import type { SyncState } from '../db/models';
 import { RECENT_ROWS_MAX_AGE_MS } from '../db/recent-rows';
 
@@ -37,7 +38,10 @@ export class LastSyncTime {
   private known: { at: string | null; readAt: number } | undefined;
   private rereading: Promise<void> | undefined;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly log: Logger,
+  ) {}
 
   remember(at: string | null): void {
     this.known = { at: later(this.known?.at ?? null, at), readAt: this.known?.readAt ?? performance.now() };
@@ -46,7 +50,7 @@ export class LastSyncTime {
   async read(): Promise<string | null> {
     if (!this.known) await this.reread();
     else if (performance.now() - this.known.readAt >= RECENT_ROWS_MAX_AGE_MS) {
-      this.reread().catch((error) => console.warn('The last sync time could not be read:', error));
+      this.reread().catch((error) => this.log.warn({ component: 'sync', err: error }, 'The last sync time could not be read'));
     }
     return this.known?.at ?? null;
   }

@@ -11,7 +11,9 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
+import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
+import type { SyncMetrics } from '../metrics';
 import { ProviderError, type ProviderClient, type ProviderReceipt } from '../provider/contract';
 import { recordAudit, type AuditActor, type AuditDeps } from './audit';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
@@ -63,6 +65,8 @@ export interface SyncDeps extends StatusEmailDeps {
   mailer: Pick<Mailer, 'enabled'>;
   lastSync: LastSyncTime;
   mirror: MirrorFollower;
+  log: Logger;
+  metrics: SyncMetrics;
 }
 
 interface PageWrite {
@@ -171,7 +175,10 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       // Its pages are kept, but it is no success, and it saw too little to remove anything. An
       // incremental sync kept its place page by page; a full pass keeps none, so the next is full again.
       const next = full ? 'the next sync starts the full pass over' : 'the next sync carries on from there';
-      console.log(`Receipt mirror: sync stopped for the shutdown after ${seen.size} receipts (${written} written); ${next}.`);
+      deps.log.info(
+        { component: 'sync', receipts: seen.size, written },
+        `Receipt mirror: sync stopped for the shutdown after ${seen.size} receipts (${written} written); ${next}.`,
+      );
       throw new SyncInterruptedError();
     }
     if (full) deleted = await removeUnseen(db, seen);
@@ -185,10 +192,10 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       lastErrorAt: null,
       ...(full && { lastFullSyncAt: now }),
     });
-    if (full) {
-      const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-      console.log(`Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
-    }
+    const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+    const summary = { component: 'sync', full, receipts: seen.size, written, deleted, durationMs: Math.round(performance.now() - startedAt) };
+    if (full) deps.log.info(summary, `Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
+    else deps.log.debug(summary, `Receipt mirror: sync of ${seen.size} changed receipts in ${seconds} s.`);
     return { full, written, deleted, statusChanges, finishedAt: now };
   } catch (error) {
     if (!(error instanceof SyncInterruptedError))
@@ -198,9 +205,12 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
     // Even a pass that failed half-way may have written pages: their changes are in the history now,
     // so no later sync would find them again. Telling customers must never fail the sync that found the news.
     if (deps.mailer.enabled && statusChanges.length > 0) {
-      await announceStatusChanges(deps, statusChanges).catch((error) => console.error('Status e-mails could not be queued:', error));
+      await announceStatusChanges(deps, statusChanges).catch((error) =>
+        deps.log.error({ component: 'sync', err: error }, 'Status e-mails could not be queued'),
+      );
     }
-    if (written + deleted >= SETTLE_AFTER_ROWS) await db.settleMirrorTables().catch((error) => console.warn('The mirror tables could not be analyzed:', error));
+    if (written + deleted >= SETTLE_AFTER_ROWS)
+      await db.settleMirrorTables().catch((error) => deps.log.warn({ component: 'sync', err: error }, 'The mirror tables could not be analyzed'));
     if (written > 0 || deleted > 0) await deps.mirror.announceChange();
   }
 }
@@ -229,17 +239,31 @@ export class SyncRunner {
   syncReceipts(options: { full?: boolean } = {}): Promise<SyncResult> {
     if (this.stopRequested) return Promise.reject(new SyncInterruptedError());
     const { deps } = this;
-    const holder: LeaseHolder = { db: deps.db, clock: deps.clock, holderId: this.holderId };
-    this.running ??= syncExclusively(holder, async () => toSyncResult(await runSync(deps, options.full ?? false, () => this.stopRequested)))
+    const holder: LeaseHolder = { db: deps.db, clock: deps.clock, log: deps.log, holderId: this.holderId };
+    this.running ??= syncExclusively(holder, async () => toSyncResult(await this.measured(options.full ?? false)))
       // A sync another process ran is answered here only once this process follows its mirror.
       .then(async (result) => {
-        await deps.mirror.follow().catch((error) => console.warn('The mirror version could not be read:', error));
+        await deps.mirror.follow().catch((error) => deps.log.warn({ component: 'sync', err: error }, 'The mirror version could not be read'));
         return result;
       })
       .finally(() => {
         this.running = undefined;
       });
     return this.running;
+  }
+
+  /** A sync this process runs itself (not one it waits for), counted in the metrics. */
+  private async measured(full: boolean): Promise<SyncOutcome> {
+    const startedAt = performance.now();
+    const seconds = () => (performance.now() - startedAt) / 1000;
+    try {
+      const outcome = await runSync(this.deps, full, () => this.stopRequested);
+      this.deps.metrics.syncFinished('success', seconds(), outcome.finishedAt.getTime());
+      return outcome;
+    } catch (error) {
+      this.deps.metrics.syncFinished(error instanceof SyncInterruptedError ? 'interrupted' : 'failure', seconds());
+      throw error;
+    }
   }
 
   /** Shutdown: the page being written is finished, then the sync stops before the next; none starts after. */

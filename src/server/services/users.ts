@@ -7,6 +7,7 @@ import type { ManagedUser } from '~/shared/two-factor';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import type { Database } from '../db/database';
 import type { User } from '../db/models';
 import { toPublicUser } from '../db/public-user';
@@ -170,7 +171,7 @@ export async function deleteUser(deps: AuditDeps, actor: AuditActor, id: number)
  * On start with no admin in the database, creates one from ADMIN_USERNAME / ADMIN_PASSWORD, or with a
  * generated password that is printed once.
  */
-export async function ensureFirstAdmin(deps: UserDeps & { config: Pick<Config, 'adminUsername' | 'adminPassword'> }): Promise<void> {
+export async function ensureFirstAdmin(deps: UserDeps & { config: Pick<Config, 'adminUsername' | 'adminPassword'>; log: Logger }): Promise<void> {
   const { db, config } = deps;
   if ((await db.models.User.count({ where: { role: 'admin' } })) > 0) return;
   const password = config.adminPassword ?? generatePassword();
@@ -185,17 +186,12 @@ export async function ensureFirstAdmin(deps: UserDeps & { config: Pick<Config, '
   }
   await createUser(deps, null, { ...checked.data, password });
   if (config.adminPassword) {
-    console.log(`First admin "${username}" created with the password from ADMIN_PASSWORD.`);
+    deps.log.info({ component: 'startup' }, `First admin "${username}" created with the password from ADMIN_PASSWORD.`);
   } else {
-    console.log(
-      [
-        '',
-        '  First admin created. Sign in with:',
-        `    username: ${username}`,
-        `    password: ${password}`,
-        '  This password is shown only once: change it under Profile Settings.',
-        '',
-      ].join('\n'),
+    // The one line that carries a password on purpose: there is no other way to hand it over.
+    deps.log.warn(
+      { component: 'startup' },
+      `First admin created. Sign in with username: ${username} password: ${password} (shown only once: change it under Profile Settings)`,
     );
   }
 }

@@ -90,7 +90,7 @@ describe('first start with ADMIN_PASSWORD', () => {
   it('when ADMIN_PASSWORD is set, then the admin signs in with it and the output never shows it', async () => {
     const portal = await startPortal();
     running.push(portal);
-    expect(portal.output()).toMatch(/First admin "admin" created/);
+    expect(portal.output()).toMatch(/First admin \\"admin\\" created/);
     expect(portal.output()).not.toContain(ADMIN_PASSWORD);
     expect((await new ApiClient(portal).post('/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
   });

@@ -1,0 +1,101 @@
+/**
+ * The one logger of a portal (pino): JSON lines, or readable lines on a terminal. The composition root
+ * makes it and hands it on as it does the clock. Every line a request causes carries its request id,
+ * read from the portal's RequestScope, so that services log without knowing about requests.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import type { LogFormat, LogLevel } from './config';
+
+export type { Logger };
+
+/** What a line is about, besides requests: `{ component }` on every other line. */
+export type LogComponent = 'sync' | 'outbox' | 'mail' | 'provider' | 'auth' | 'startup' | 'shutdown' | 'http' | 'housekeeping' | 'branding';
+
+/**
+ * Fields that must never reach the log, at any level, should one be logged by mistake: credentials,
+ * cookies, provider tokens, reset and invitation tokens, two-factor codes. Bodies are never logged.
+ */
+export const REDACTED_PATHS = [
+  'password',
+  'newPassword',
+  'currentPassword',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'clientSecret',
+  'code',
+  'cookie',
+  'authorization',
+  '*.password',
+  '*.newPassword',
+  '*.currentPassword',
+  '*.token',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.access_token',
+  '*.refresh_token',
+  '*.clientSecret',
+  '*.code',
+  '*.cookie',
+  '*.authorization',
+  'headers["set-cookie"]',
+  '*.headers.cookie',
+  '*.headers.authorization',
+  '*.headers["set-cookie"]',
+];
+
+/**
+ * An error as logged: its type, message, stack and cause, but not the statement and bound values a
+ * database error carries (they may hold an address, a hash or an encrypted token).
+ */
+function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const { sql: _sql, parameters: _parameters, original: _original, parent: _parent, ...kept } = stdSerializers.err(error) as Record<string, unknown>;
+  return kept;
+}
+
+/** The request a piece of work belongs to: the portal owns one, the request log enters it per request. */
+export class RequestScope {
+  private readonly storage = new AsyncLocalStorage<{ reqId: string }>();
+
+  run<T>(reqId: string, work: () => T): T {
+    return this.storage.run({ reqId }, work);
+  }
+
+  /** The fields every line logged within a request carries. */
+  fields(): { reqId?: string } {
+    // A copy: pino merges the line's own fields into what the mixin returns.
+    const store = this.storage.getStore();
+    return store ? { reqId: store.reqId } : {};
+  }
+}
+
+export interface LoggerOptions {
+  level: LogLevel;
+  format: LogFormat;
+  requestScope: RequestScope;
+  /** Where lines go; standard output unless a test reads them itself. */
+  destination?: DestinationStream;
+}
+
+export function createLogger({ level, format, requestScope, destination }: LoggerOptions): Logger {
+  // Written synchronously: the lines before a process.exit (a failed start, a shutdown) are not lost.
+  const target =
+    format === 'pretty'
+      ? pretty({ destination: destination ?? 1, sync: true, colorize: destination === undefined && process.stdout.isTTY, ignore: 'pid,hostname' })
+      : (destination ?? pino.destination({ dest: 1, sync: true }));
+  return pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: serializeError },
+      mixin: () => requestScope.fields(),
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    },
+    target,
+  );
+}
