@@ -72,8 +72,13 @@ describe('a database a newer version has migrated', () => {
       (error: Error) => error.message,
     );
     expect(started).toMatch(/^portal exited with 1:\n/);
-    const failures = started!.split('\n').filter((line) => line.startsWith('The portal could not start'));
-    expect(failures).toEqual([`The portal could not start: ${refusal}`]);
+    // The log is JSON lines (not a terminal): one fatal line, without a stack.
+    const logged = started!
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: string; msg: string; err?: unknown });
+    const failures = logged.filter((line) => line.msg.startsWith('The portal could not start'));
+    expect(failures.map((line) => [line.level, line.msg, line.err])).toEqual([['fatal', `The portal could not start: ${refusal}`, undefined]]);
     expect(started).not.toMatch(/^\s+at /m);
   });
 
