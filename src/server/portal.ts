@@ -39,6 +39,7 @@ import { ensureFirstAdmin } from './services/users';
 import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
 import { purgeOldAccountTokens } from './services/account-tokens';
+import { purgeOldShareLinks } from './services/share-links';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -187,6 +188,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     await purgeExpiredSessions(parts);
     await parts.loginLimiter.purgeOldLoginAttempts();
     await purgeOldAccountTokens(parts, ACCOUNT_TOKENS_KEPT_MS);
+    await purgeOldShareLinks(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeOldAuditEntries(parts);
   };
 

@@ -132,6 +132,22 @@ for (const width of WIDTHS) {
       }
     });
 
+    test("a receipt's share link, signed out, and one that no longer works", async ({ page, browser }) => {
+      await signInWithApi(page, E2E_URL, viewer);
+      const made = await page.context().request.post(`${E2E_URL}/api/receipts/${receipt.id}/share`, { headers: { Origin: E2E_URL } });
+      expect(made.status(), await made.text()).toBe(201);
+      const { url } = (await made.json()).data as { url: string };
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const visitor = await context.newPage();
+      await visitor.goto(url);
+      await expect(visitor.getByRole('heading', { name: 'Shipment status', level: 1 })).toBeVisible();
+      await expectNoViolations(visitor, '/t/<token>');
+      await visitor.goto(`${E2E_URL}/t/${'x'.repeat(43)}`);
+      await expect(visitor.getByRole('heading', { name: 'This link no longer works', level: 1 })).toBeVisible();
+      await expectNoViolations(visitor, '/t/<unknown token>');
+      await context.close();
+    });
+
     test("a customer's receipts with a search, the details modal and the tracking map modal", async ({ page }) => {
       await signInWithApi(page, E2E_URL, viewer);
       await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);

@@ -10,6 +10,7 @@ import type { Receipt, ReceiptDetails } from '~/shared/receipts';
 import type { Query } from '~/stores/query-cache';
 import { LocalDate } from '../common/LocalDate';
 import { Modal } from '../common/Modal';
+import { ShareReceipt } from './ShareReceipt';
 import { StatusTimeline } from './StatusTimeline';
 
 interface ReceiptDetailsModalProps {
@@ -88,6 +89,8 @@ export function ReceiptDetailsModal({ receipt, details, onClose }: ReceiptDetail
           <span className="loading loading-spinner" role="status" aria-label={m.history_loading()} />
         </div>
       )}
+
+      <ShareReceipt key={receipt.id} receiptId={receipt.id} />
     </Modal>
   );
 }

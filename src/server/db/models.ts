@@ -463,6 +463,31 @@ export function defineModels(sequelize: Sequelize) {
     { sequelize, tableName: 'audit_entries', timestamps: false },
   );
 
+  /** A customer's read-only link to one receipt, opened without signing in (migration 0019). */
+  class ShareLink extends Model<InferAttributes<ShareLink>, InferCreationAttributes<ShareLink>> {
+    declare id: CreationOptional<number>;
+    declare userId: number;
+    declare receiptId: number;
+    /** SHA-256 of the token, hex: the token itself is never stored. */
+    declare tokenHash: string;
+    declare createdAt: Date;
+    declare expiresAt: Date;
+    declare revokedAt: CreationOptional<Date | null>;
+  }
+
+  ShareLink.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      receiptId: { type: DataTypes.INTEGER, allowNull: false },
+      tokenHash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+      revokedAt: { type: DataTypes.DATE, allowNull: true },
+    },
+    { sequelize, tableName: 'share_links', updatedAt: false, createdAt: false },
+  );
+
   return {
     User,
     Session,
@@ -480,6 +505,7 @@ export function defineModels(sequelize: Sequelize) {
     AccountToken,
     RecoveryCode,
     AuditEntry,
+    ShareLink,
   };
 }
 
@@ -500,3 +526,4 @@ export type BrandingSettings = InstanceType<Models['BrandingSettings']>;
 export type AccountToken = InstanceType<Models['AccountToken']>;
 export type RecoveryCode = InstanceType<Models['RecoveryCode']>;
 export type AuditEntry = InstanceType<Models['AuditEntry']>;
+export type ShareLink = InstanceType<Models['ShareLink']>;

@@ -36,6 +36,8 @@ const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> 
   ['/manifest.webmanifest', 'public'],
   // Opened from an e-mail; the signed token in the link is the authority.
   ['/email/unsubscribe', 'public'],
+  // A receipt's share link, opened by anyone: the token in the link is the authority.
+  ['/t', 'public'],
   // The sandbox stands in for the forwarder's own logistics software, where only staff sign in: its
   // consent page, which hands out codes for every consignee's data, is for the portal's admins.
   ['/sandbox/oauth/authorize', 'admin'],

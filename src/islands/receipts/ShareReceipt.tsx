@@ -1,0 +1,73 @@
+/**
+ * "Share" in the receipt details modal: makes a share link (POST /api/receipts/{id}/share) and shows
+ * its address once, with a copy button. Only the link's hash is kept, so the address is not shown again.
+ */
+import { useState } from 'react';
+import { m } from '~/paraglide/messages.js';
+import { api, errorText } from '~/shared/api-client';
+import { formatDate } from '~/shared/format';
+import type { CreatedShareLink } from '~/shared/share-links';
+
+type View = { kind: 'idle' } | { kind: 'busy' } | { kind: 'made'; link: CreatedShareLink; copied: boolean } | { kind: 'failed'; message: string };
+
+export function ShareReceipt({ receiptId }: { receiptId: number }) {
+  const [view, setView] = useState<View>({ kind: 'idle' });
+
+  async function share() {
+    setView({ kind: 'busy' });
+    try {
+      setView({ kind: 'made', link: await api<CreatedShareLink>('POST', `/receipts/${receiptId}/share`), copied: false });
+    } catch (error) {
+      setView({ kind: 'failed', message: errorText(error) });
+    }
+  }
+
+  async function copy(link: CreatedShareLink) {
+    try {
+      await navigator.clipboard.writeText(link.url);
+      setView({ kind: 'made', link, copied: true });
+    } catch {
+      // No clipboard (an insecure origin, a refusal): the address stays selectable in its field.
+    }
+  }
+
+  if (view.kind === 'made') {
+    const { link, copied } = view;
+    return (
+      <div className="mt-4 flex flex-col gap-2 rounded-box border border-base-content/10 p-3 text-sm">
+        <label htmlFor={`share-link-${receiptId}`} className="font-medium">
+          {m.share_link_label()}
+        </label>
+        <div className="flex gap-2">
+          <input
+            id={`share-link-${receiptId}`}
+            className="input input-sm min-w-0 flex-1"
+            value={link.url}
+            readOnly
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <button type="button" className="btn btn-sm btn-primary" onClick={() => void copy(link)}>
+            {m.share_copy()}
+          </button>
+        </div>
+        <p role="status" className="text-success">
+          {copied ? m.share_copied() : ''}
+        </p>
+        <p className="opacity-70">{m.share_link_once()}</p>
+        <p className="opacity-70">{m.share_link_expires({ date: formatDate(link.expiresAt) })}</p>
+      </div>
+    );
+  }
+  return (
+    <div className="mt-4 flex flex-wrap items-center gap-3">
+      <button type="button" className="btn btn-sm btn-outline" onClick={() => void share()} disabled={view.kind === 'busy'}>
+        {view.kind === 'busy' ? m.share_creating() : m.share_button()}
+      </button>
+      {view.kind === 'failed' && (
+        <p role="alert" className="text-sm text-error">
+          {view.message}
+        </p>
+      )}
+    </div>
+  );
+}

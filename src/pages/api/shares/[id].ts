@@ -1,0 +1,13 @@
+import { m } from '~/paraglide/messages.js';
+import { parseId } from '~/server/http/body';
+import { requireUser } from '~/server/http/guard';
+import { handle, ok } from '~/server/http/respond';
+import { revokeShareLink } from '~/server/services/share-links';
+
+/** Revokes one of the caller's share links; anyone else's is a 404. */
+export const DELETE = handle(async (context) => {
+  const user = requireUser(context);
+  const id = parseId(context.params.id, m.share_not_found);
+  await revokeShareLink(context.locals.portal, user, id);
+  return ok(null, { message: m.share_revoked() });
+});

@@ -1,0 +1,114 @@
+/**
+ * Share links: a customer's read-only link to one receipt's status, `/t/<token>`, opened by anyone
+ * without signing in, for SHARE_LINK_DAYS. The link carries 32 random bytes; only their SHA-256 is
+ * stored, so the address is shown once, when the link is made. A link is made only for a receipt its
+ * maker sees, and it shows only while its owner is active and still sees the receipt; it ends when
+ * revoked or expired, and with its owner's account (the foreign key cascades).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { Op, QueryTypes } from 'sequelize';
+import { m } from '~/paraglide/messages.js';
+import { SHARE_LINK_DAYS, SHARE_LINK_PATH, shareTokenSchema, type CreatedShareLink, type SharedReceipt, type ShareLinkSummary } from '~/shared/share-links';
+import type { PublicUser } from '~/shared/validation';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import { AppError } from '../errors';
+import type { LoginLimiter } from './login-limiter';
+import { readStatusHistory } from './receipt-history';
+import { getReceipt, receiptFieldsByIds, visibleConsigneeIds, type ScopeDeps } from './receipts';
+import type { LastSyncTime } from './sync-state';
+
+const DAY_MS = 86_400_000;
+/** Views of share links one client address may open per login window, whatever the links. */
+export const SHARE_VIEWS_PER_ADDRESS = 60;
+
+export interface ShareLinkDeps extends ScopeDeps {
+  clock: Clock;
+  lastSync: LastSyncTime;
+  config: Pick<Config, 'publicUrl'>;
+}
+
+const hashShareToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A new link to a receipt the user sees (someone else's receipt is a 404, as on its page). */
+export async function createShareLink(deps: ShareLinkDeps, user: PublicUser, receiptId: number): Promise<CreatedShareLink> {
+  const receipt = await getReceipt(deps, user, receiptId);
+  const now = deps.clock.now();
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now + SHARE_LINK_DAYS * DAY_MS);
+  const link = await deps.db.models.ShareLink.create({
+    userId: user.id,
+    receiptId: receipt.id,
+    tokenHash: hashShareToken(token),
+    createdAt: new Date(now),
+    expiresAt,
+  });
+  return { id: link.id, url: new URL(`${SHARE_LINK_PATH}${token}`, deps.config.publicUrl).href, expiresAt: expiresAt.toISOString() };
+}
+
+/** The user's links that still work, newest first, with their receipts' numbers (no addresses: only hashes are kept). */
+export async function listShareLinks({ db, clock }: Pick<ShareLinkDeps, 'db' | 'clock'>, user: PublicUser): Promise<ShareLinkSummary[]> {
+  const rows = await db.sequelize.query<{ id: number; receiptId: number; number: string | null; createdAt: string | Date; expiresAt: string | Date }>(
+    `SELECT s."id", s."receiptId", r."number", s."createdAt", s."expiresAt"
+       FROM "share_links" s LEFT JOIN "receipts" r ON r."id" = s."receiptId"
+      WHERE s."userId" = :userId AND s."revokedAt" IS NULL AND s."expiresAt" > :now
+      ORDER BY s."createdAt" DESC, s."id" DESC`,
+    { type: QueryTypes.SELECT, replacements: { userId: user.id, now: new Date(clock.now()) } },
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    receiptId: Number(row.receiptId),
+    receiptNumber: row.number ?? '',
+    createdAt: new Date(row.createdAt).toISOString(),
+    expiresAt: new Date(row.expiresAt).toISOString(),
+  }));
+}
+
+/** Ends one of the user's links; another user's link, or one already ended, is a 404. */
+export async function revokeShareLink({ db, clock }: Pick<ShareLinkDeps, 'db' | 'clock'>, user: PublicUser, id: number): Promise<void> {
+  const now = new Date(clock.now());
+  const [revoked] = await db.models.ShareLink.update({ revokedAt: now }, { where: { id, userId: user.id, revokedAt: null, expiresAt: { [Op.gt]: now } } });
+  if (revoked !== 1) throw new AppError('NOT_FOUND', m.share_not_found());
+}
+
+/** The per-address limit on opening share links, checked before the link is looked up; false: too many. */
+export function admitShareView({ loginLimiter }: { loginLimiter: LoginLimiter }, clientAddress: string): Promise<boolean> {
+  return loginLimiter.admitRequest(`share view from ${clientAddress}`, SHARE_VIEWS_PER_ADDRESS);
+}
+
+/**
+ * What the link shows, or null when it does not work: unknown, revoked, expired, its owner disabled or
+ * gone, or the receipt no longer in its owner's scope.
+ */
+export async function readSharedReceipt(deps: ShareLinkDeps, token: string): Promise<SharedReceipt | null> {
+  if (!shareTokenSchema.safeParse(token).success) return null;
+  const { db, clock } = deps;
+  const link = await db.models.ShareLink.findOne({
+    attributes: ['userId', 'receiptId', 'expiresAt'],
+    where: { tokenHash: hashShareToken(token), revokedAt: null, expiresAt: { [Op.gt]: new Date(clock.now()) } },
+    raw: true,
+  });
+  if (!link) return null;
+  const owner = await db.models.User.findByPk(link.userId, { attributes: ['id', 'role', 'isActive'], raw: true });
+  if (!owner?.isActive) return null;
+  const consigneeIds = await visibleConsigneeIds(deps, { id: owner.id, role: owner.role } as PublicUser);
+  const receipt = (await receiptFieldsByIds(deps, [link.receiptId], consigneeIds)).get(link.receiptId);
+  if (!receipt) return null;
+  const [history, lastSyncedAt] = await Promise.all([readStatusHistory(deps, receipt.id), deps.lastSync.read()]);
+  return {
+    status: receipt.status,
+    history,
+    origin: receipt.origin.name,
+    destination: receipt.destination,
+    pieces: receipt.pieces,
+    totalWeightValue: receipt.totalWeightValue,
+    lastSyncedAt,
+    expiresAt: new Date(link.expiresAt).toISOString(),
+  };
+}
+
+/** Links that ended or expired a while ago are only clutter. */
+export async function purgeOldShareLinks({ db, clock }: Pick<ShareLinkDeps, 'db' | 'clock'>, olderThanMs: number): Promise<void> {
+  const cutoff = new Date(clock.now() - olderThanMs);
+  await db.models.ShareLink.destroy({ where: { [Op.or]: [{ revokedAt: { [Op.lt]: cutoff } }, { expiresAt: { [Op.lt]: cutoff } }] } });
+}
