@@ -52,6 +52,11 @@ ls "$work"/backups/portal-backup-*.tar.gz >/dev/null
 kill -- "-$server"
 wait "$server" || true
 server=
+# npm, the group's leader, ends at once; the server finishes its requests and the sync step first.
+for _ in $(seq 1 40); do
+  if grep -q 'Portal shut down cleanly.' "$work/serve.log"; then break; fi
+  sleep 0.5
+done
 grep -q 'Portal shut down cleanly.' "$work/serve.log" || {
   cat "$work/serve.log"
   exit 1
