@@ -1,18 +1,19 @@
 /**
- * An upgrade from a database an earlier version made: tests/fixtures/portal-0017.sqlite was left by the
- * schema before 0018-accounts (scripts/make-upgrade-fixture.mjs writes it), with users, a session,
+ * An upgrade from a database an earlier version made: tests/support/upgrade-fixture.mjs writes one with
+ * the schema before 0018-accounts (the frozen migrations 0001–0017), with users, a session,
  * receipts with their status history, a queued e-mail, branding and provider tokens. The built portal
  * migrates it at its start; nothing may be lost, and its users sign in. SQLite only: the fixture is a file.
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../support/api-client';
-import { databaseDate, queryDatabase, writeDatabase } from '../../support/api-steps';
+import { queryDatabase } from '../../support/api-steps';
 import { startPortal, testPostgresUrl, type Portal } from '../../support/portal';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
+const WRITE_FIXTURE = path.resolve(import.meta.dirname, '../../support/upgrade-fixture.mjs');
 
 const COUNTS = {
   users: 2,
@@ -35,12 +36,10 @@ describe.skipIf(testPostgresUrl)('upgrading a database of the version before 001
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'portal-upgrade-'));
-    await copyFile(path.join(FIXTURES, 'portal-0017.sqlite'), path.join(dir, 'portal.sqlite'));
-    await copyFile(path.join(FIXTURES, 'portal-0017.app-secret'), path.join(dir, 'app-secret'));
+    const written = spawnSync(process.execPath, [WRITE_FIXTURE, dir], { encoding: 'utf8' });
+    expect(written.stderr).toBe('');
+    expect(written.status).toBe(0);
     before = await queryDatabase(fixturePortal(), 'SELECT "accessToken", "refreshToken" FROM provider_tokens');
-    // The customer was signed in when the portal stopped for the upgrade (an older session would have gone idle).
-    const now = databaseDate(new Date());
-    await writeDatabase(fixturePortal(), 'UPDATE sessions SET "createdAt" = ?, "lastSeenAt" = ?', [now, now]);
     // The fixture's admin keeps its password: ADMIN_PASSWORD only sets up a first admin where none is.
     // A provider nobody answers at: a sync must not replace the fixture's receipts.
     portal = await startPortal({ ADMIN_PASSWORD: '', PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9/api' }, { dir });

@@ -1,13 +1,15 @@
-// Writes tests/fixtures/portal-0017.sqlite: a database as the portal left it before 0018-accounts, with
-// a few rows in every table a user would miss after an upgrade (tests/process/database/upgrade.test.ts).
-// The schema comes from the frozen migrations 0001–0017 themselves; run once, the file is committed.
+// `node tests/support/upgrade-fixture.mjs <folder>` writes <folder>/portal.sqlite and its app-secret: a
+// database as the portal left it before 0018-accounts, with a few rows in every table a user would miss
+// after an upgrade (tests/process/database/upgrade.test.ts). The schema comes from the frozen migrations
+// 0001–0017 themselves, so the database is written afresh for each run rather than kept in the repository.
 import { createHash } from 'node:crypto';
 import { registerHooks } from 'node:module';
 import { readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import bcrypt from 'bcrypt';
 import { Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
-import { deriveKey, encryptValue } from '../src/server/encryption.ts';
+import { deriveKey, encryptValue } from '../../src/server/encryption.ts';
 
 // The migrations import each other without an extension, as the bundler resolves them; plain Node needs it.
 registerHooks({
@@ -17,15 +19,17 @@ registerHooks({
   },
 });
 
-const FILE = new URL('../tests/fixtures/portal-0017.sqlite', import.meta.url).pathname;
+const folder = process.argv[2];
+if (!folder) throw new Error('Usage: node tests/support/upgrade-fixture.mjs <folder>');
+const FILE = path.join(folder, 'portal.sqlite');
 /** The app secret the fixture's provider tokens are encrypted with, kept beside it as the portal keeps it. */
-const SECRET_FILE = new URL('../tests/fixtures/portal-0017.app-secret', import.meta.url).pathname;
+const SECRET_FILE = path.join(folder, 'app-secret');
 const SECRET = 'upgrade-fixture-app-secret-0123456789abcdef';
 const LAST = '0017-branding-image-variants';
 
 await rm(FILE, { force: true });
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: FILE, logging: false });
-const dir = new URL('../db/migrations/', import.meta.url);
+const dir = new URL('../../db/migrations/', import.meta.url);
 const names = new Set(['0001', '0002', '0003', '0004', '0005', '0006', '0007', '0008', '0009', '0010', '0011', '0012', '0013', '0014', '0015', '0016', '0017']);
 const files = (await readdir(dir)).filter((file) => names.has(file.slice(0, 4))).sort();
 const umzug = new Umzug({
@@ -42,6 +46,7 @@ const umzug = new Umzug({
 await umzug.up({ to: LAST });
 
 const at = '2026-03-01 09:00:00.000 +00:00';
+const now = new Date().toISOString().replace('T', ' ').replace('Z', ' +00:00');
 const insert = (table, row) => sequelize.getQueryInterface().bulkInsert(table, [row]);
 const tokenKey = deriveKey(SECRET, 'provider-tokens');
 // As the portal hashes (src/server/services/passwords.ts): bcrypt of the password's SHA-256, at bcrypt's
@@ -80,8 +85,9 @@ await insert('users', {
 await insert('sessions', {
   id: createHash('sha256').update(SESSION_TOKEN).digest('hex'),
   userId: 2,
-  createdAt: at,
-  lastSeenAt: at,
+  createdAt: now,
+  // The customer was signed in when the portal stopped for the upgrade (an older session would have gone idle).
+  lastSeenAt: now,
   expiresAt: '2099-01-01 00:00:00.000 +00:00',
 });
 await insert('consignees', { id: 501, name: 'Acme Imports BV', createdAt: at, updatedAt: at });
@@ -155,4 +161,3 @@ await insert('provider_tokens', {
 });
 await sequelize.close();
 await writeFile(SECRET_FILE, `${SECRET}\n`);
-console.log(`Wrote ${FILE}`);
