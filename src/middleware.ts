@@ -20,7 +20,7 @@ import {
   withLowPriorityModuleScripts,
 } from '~/server/http/first-paint';
 import { AppError } from '~/server/errors';
-import { pageAccess } from '~/server/http/guard';
+import { mayOpen, pageAccess } from '~/server/http/guard';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
 import { rememberLocale } from '~/server/http/locale-cookie';
@@ -216,7 +216,7 @@ const guardPages = defineMiddleware((context, next) => {
     if (context.request.method === 'GET') rememberReturnPath(context.cookies, pathname + context.url.search, secure);
     return context.redirect('/login');
   }
-  if ((access === 'admin' && user.role !== 'admin') || (access === 'staff' && user.role === 'viewer')) {
+  if (!mayOpen(access, user.role)) {
     leaveNotice(context.cookies, 'admin-only', secure);
     return context.redirect('/dashboard');
   }

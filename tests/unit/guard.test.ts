@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '~/server/errors';
-import { pageAccess, requireRole, requireUser } from '~/server/http/guard';
+import { mayOpen, pageAccess, requireRole, requireUser } from '~/server/http/guard';
 import type { PublicUser } from '~/shared/validation';
 
 describe('pageAccess', () => {
@@ -30,6 +30,19 @@ describe('pageAccess', () => {
     ['/dashboard/admin', 'user'],
   ])('when the path is %s, then access is %s', (path, access) => {
     expect(pageAccess(path)).toBe(access);
+  });
+});
+
+describe('mayOpen', () => {
+  it.each([
+    ['user', 'viewer', true],
+    ['staff', 'viewer', false],
+    ['staff', 'admin-viewer', true],
+    ['staff', 'admin', true],
+    ['admin', 'admin-viewer', false],
+    ['admin', 'admin', true],
+  ] as const)('when a page is %s and the user is %s, then %s', (access, role, allowed) => {
+    expect(mayOpen(access, role)).toBe(allowed);
   });
 });
 

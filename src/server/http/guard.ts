@@ -49,6 +49,13 @@ const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> 
   ['/admin', 'admin'],
 ];
 
+/** Whether a signed-in user of this role may open a page of this access. */
+export function mayOpen(access: PageAccess, role: Role): boolean {
+  if (access === 'admin') return role === 'admin';
+  if (access === 'staff') return role !== 'viewer';
+  return true;
+}
+
 export function pageAccess(pathname: string): PageAccess {
   for (const [prefix, access] of PAGE_ACCESS) {
     if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return access;

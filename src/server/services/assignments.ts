@@ -10,7 +10,7 @@ import type { AssignedUser, BulkAddResult, BulkReassignResult, ConsigneeAssignme
 import { AppError } from '../errors';
 import type { Database } from '../db/database';
 import type { User } from '../db/models';
-import { abbreviateList, recordAudit, type AuditActor, type AuditDeps } from './audit';
+import { abbreviateList, recordAudit, userTarget, type AuditActor, type AuditDeps } from './audit';
 
 const UNKNOWN_IDS_SHOWN = 10;
 
@@ -27,7 +27,6 @@ async function requireViewer(db: Database, userId: number, transaction: Transact
 }
 
 // Entries name the user whose access changed; the detail names the consignees.
-const userTarget = (user: User) => `user ${user.username}`;
 const consigneeDetail = (consignee: ConsigneeDto) => `consignee ${consignee.id} (${consignee.name})`;
 const consigneesDetail = (ids: number[]) => `consignees ${abbreviateList(ids)}`;
 
@@ -137,7 +136,7 @@ export async function assignConsignees(deps: AuditDeps, actor: AuditActor | null
     const skipped = wanted.length - added;
     if (actor) {
       const detail = `${consigneesDetail(wanted)}; added ${added}, skipped ${skipped}`;
-      await recordAudit(deps, actor, { action: 'consignee.assigned', target: userTarget(user), detail }, transaction);
+      await recordAudit(deps, actor, { action: 'consignee.assigned', target: userTarget(user.username), detail }, transaction);
     }
     return { added, skipped };
   });
@@ -149,7 +148,7 @@ export async function addUserToConsignee(deps: AuditDeps, actor: AuditActor, con
     const consignee = await requireConsignee(db, consigneeId, transaction);
     const user = await requireViewer(db, userId, transaction);
     await db.models.ConsigneeAssignment.findOrCreate({ where: { userId, consigneeId }, transaction });
-    await recordAudit(deps, actor, { action: 'consignee.assigned', target: userTarget(user), detail: consigneeDetail(consignee) }, transaction);
+    await recordAudit(deps, actor, { action: 'consignee.assigned', target: userTarget(user.username), detail: consigneeDetail(consignee) }, transaction);
     return assignmentOf(db, consignee, transaction);
   });
 }
@@ -161,7 +160,7 @@ export async function removeUserFromConsignee(deps: AuditDeps, actor: AuditActor
     const consignee = await requireConsignee(db, consigneeId, transaction);
     const user = await requireUserRow(db, userId, transaction);
     await db.models.ConsigneeAssignment.destroy({ where: { userId, consigneeId }, transaction });
-    await recordAudit(deps, actor, { action: 'consignee.removed', target: userTarget(user), detail: consigneeDetail(consignee) }, transaction);
+    await recordAudit(deps, actor, { action: 'consignee.removed', target: userTarget(user.username), detail: consigneeDetail(consignee) }, transaction);
     return assignmentOf(db, consignee, transaction);
   });
 }
@@ -178,7 +177,7 @@ export async function replaceConsigneeUsers(deps: AuditDeps, actor: AuditActor, 
     const consignee = await requireConsignee(db, consigneeId, transaction);
     const user = await requireViewer(db, userId, transaction);
     await replaceUsers(db, [consigneeId], userId, transaction);
-    await recordAudit(deps, actor, { action: 'consignee.reassigned', target: userTarget(user), detail: consigneeDetail(consignee) }, transaction);
+    await recordAudit(deps, actor, { action: 'consignee.reassigned', target: userTarget(user.username), detail: consigneeDetail(consignee) }, transaction);
     return assignmentOf(db, consignee, transaction);
   });
 }
@@ -190,7 +189,7 @@ export async function replaceUsersOfConsignees(deps: AuditDeps, actor: AuditActo
     const user = await requireViewer(db, userId, transaction);
     const wanted = await requireConsignees(db, consigneeIds, transaction);
     await replaceUsers(db, wanted, userId, transaction);
-    await recordAudit(deps, actor, { action: 'consignee.reassigned', target: userTarget(user), detail: consigneesDetail(wanted) }, transaction);
+    await recordAudit(deps, actor, { action: 'consignee.reassigned', target: userTarget(user.username), detail: consigneesDetail(wanted) }, transaction);
     return { reassigned: wanted.length };
   });
 }

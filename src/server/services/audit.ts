@@ -18,6 +18,9 @@ const TARGET_MAX = 200;
 const DAY_MS = 86_400_000;
 export const AUDIT_EXPORT_BATCH_SIZE = 1_000;
 
+/** How an entry names a user it acted on, the same in every entry: `user alice`. */
+export const userTarget = (username: string) => `user ${username}`;
+
 /** Who acted: the signed-in user (null when nobody is, as for a failed sign-in) and their address. */
 export interface AuditActor {
   id: number | null;

@@ -17,7 +17,7 @@ import { inLocale } from '../locale';
 import type { Mailer } from '../mail/mailer';
 import { composeLinkEmail, linkInEmail } from '../mail/compose';
 import { endAccountTokens, findAccountTokenOwner, issueAccountToken, redeemAccountToken } from './account-tokens';
-import { recordAudit, type AuditActor } from './audit';
+import { recordAudit, userTarget, type AuditActor } from './audit';
 import { enqueueMessages } from './outbox';
 import type { PasswordResetDeps } from './password-reset';
 
@@ -77,7 +77,7 @@ export async function inviteUser(deps: InvitationDeps, actor: AuditActor, payloa
     throw error;
   }
   await sendInvitation(deps, user);
-  await recordAudit(deps, actor, { action: 'user.invited', target: `user ${user.username}`, detail: `role ${user.role}` });
+  await recordAudit(deps, actor, { action: 'user.invited', target: userTarget(user.username), detail: `role ${user.role}` });
   return toPublicUser(user);
 }
 
@@ -94,7 +94,7 @@ export async function resendInvitation(deps: InvitationDeps, actor: AuditActor, 
   const user = await loadInvited(deps, id);
   if (!user.email) throw new AppError('VALIDATION_ERROR', m.users_invite_needs_email());
   await sendInvitation(deps, user);
-  await recordAudit(deps, actor, { action: 'user.invitation-resent', target: `user ${user.username}` });
+  await recordAudit(deps, actor, { action: 'user.invitation-resent', target: userTarget(user.username) });
   return toPublicUser(user);
 }
 
@@ -102,7 +102,7 @@ export async function resendInvitation(deps: InvitationDeps, actor: AuditActor, 
 export async function revokeInvitation(deps: InvitationDeps, actor: AuditActor, id: number): Promise<PublicUser> {
   const user = await loadInvited(deps, id);
   await endAccountTokens(deps, user.id, 'invitation');
-  await recordAudit(deps, actor, { action: 'user.invitation-revoked', target: `user ${user.username}` });
+  await recordAudit(deps, actor, { action: 'user.invitation-revoked', target: userTarget(user.username) });
   return toPublicUser(user);
 }
 

@@ -15,7 +15,7 @@ import type { Database } from '../db/database';
 import type { User } from '../db/models';
 import { decryptValue, encryptValue } from '../encryption';
 import { AppError } from '../errors';
-import { recordAudit, type AuditActor } from './audit';
+import { recordAudit, userTarget, type AuditActor } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
 
@@ -126,7 +126,7 @@ export async function enableTwoFactor(deps: TwoFactorDeps, userId: number, clien
     await recordAudit(
       deps,
       { id: account.id, username: account.username, clientAddress },
-      { action: 'two-factor.enabled', target: `user ${account.username}` },
+      { action: 'two-factor.enabled', target: userTarget(account.username) },
       transaction,
     );
     return recoveryCodes;
@@ -164,7 +164,7 @@ export async function disableTwoFactor(deps: DisableDeps, userId: number, client
     await recordAudit(
       deps,
       { id: account.id, username: account.username, clientAddress },
-      { action: 'two-factor.disabled', target: `user ${account.username}` },
+      { action: 'two-factor.disabled', target: userTarget(account.username) },
       transaction,
     );
   });
@@ -181,7 +181,7 @@ export async function resetTwoFactor(deps: Pick<TwoFactorDeps, 'db' | 'clock'>, 
     if (!account) throw new AppError('NOT_FOUND', m.users_not_found());
     const wasOn = account.twoFactorEnabledAt !== null;
     await clearTwoFactor(db, account.id, transaction);
-    await recordAudit(deps, actor, { action: 'two-factor.reset', target: `user ${account.username}`, detail: wasOn ? null : 'was not on' }, transaction);
+    await recordAudit(deps, actor, { action: 'two-factor.reset', target: userTarget(account.username), detail: wasOn ? null : 'was not on' }, transaction);
     return account.username;
   });
 }

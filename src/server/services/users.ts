@@ -13,7 +13,7 @@ import type { User } from '../db/models';
 import { toPublicUser } from '../db/public-user';
 import { AppError } from '../errors';
 import type { Mailer } from '../mail/mailer';
-import { recordAudit, type AuditActor, type AuditDeps, type AuditRecord } from './audit';
+import { recordAudit, userTarget, type AuditActor, type AuditDeps, type AuditRecord } from './audit';
 import { generatePassword, type PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
 import { endAccountTokens } from './account-tokens';
@@ -43,8 +43,6 @@ function usernameTaken(): AppError {
   const message = m.users_username_taken();
   return new AppError('CONFLICT', message, { details: [{ field: 'username', message }] });
 }
-
-const userTarget = (username: string) => `user ${username}`;
 
 /**
  * A user with a password the admin typed (an invitation is src/server/services/invitations.ts).
