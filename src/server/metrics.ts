@@ -16,9 +16,12 @@ export interface SyncMetrics {
   syncFinished(result: SyncResultLabel, seconds: number, finishedAtMs?: number): void;
 }
 
+export type JobOutcome = 'done' | 'retry' | 'given_up';
+
 export interface OutboxMetrics {
   mailSent(): void;
   mailFailed(): void;
+  jobFinished(kind: string, outcome: JobOutcome): void;
 }
 
 export interface SignInMetrics {
@@ -35,6 +38,7 @@ export interface ProviderMetrics {
 export interface ScrapeReadings {
   outboxBacklog(): Promise<{ pending: number; oldestAgeSeconds: number }>;
   activeSessions(): Promise<number>;
+  jobsPending(): Promise<number>;
   receiptsMirrored(): Promise<number>;
 }
 
@@ -52,6 +56,7 @@ export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, S
   private readonly lastSyncSuccess: Gauge;
   private readonly mailsSent: Counter;
   private readonly mailsFailed: Counter;
+  private readonly jobs: Counter<'kind' | 'outcome'>;
   private readonly signIns: Counter<'outcome'>;
   private readonly providerCalls: Counter<'operation' | 'outcome'>;
   private readonly tokenRefreshes: Counter<'result'>;
@@ -105,6 +110,20 @@ export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, S
     });
     this.mailsSent = new Counter({ name: 'portal_outbox_sent_total', help: 'E-mails delivered to the SMTP server.', registers });
     this.mailsFailed = new Counter({ name: 'portal_outbox_failed_total', help: 'Delivery attempts the SMTP server refused or missed.', registers });
+    this.jobs = new Counter({
+      name: 'portal_outbox_jobs_total',
+      help: 'Attempts at outbox jobs (forwarding to the provider, webhook deliveries), by kind and outcome.',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    new Gauge({
+      name: 'portal_outbox_pending_jobs',
+      help: 'Outbox jobs neither done nor given up on.',
+      registers,
+      async collect() {
+        this.set(await readings.jobsPending());
+      },
+    });
     this.signIns = new Counter({ name: 'portal_sign_ins_total', help: 'Sign-in attempts by outcome.', labelNames: ['outcome'], registers });
     new Gauge({
       name: 'portal_active_sessions',
@@ -149,6 +168,10 @@ export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, S
 
   mailFailed(): void {
     this.mailsFailed.inc();
+  }
+
+  jobFinished(kind: string, outcome: JobOutcome): void {
+    this.jobs.inc({ kind, outcome });
   }
 
   signIn(outcome: SignInOutcome): void {

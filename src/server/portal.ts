@@ -26,7 +26,7 @@ import { prepareSandboxPortal } from './services/demo';
 import { LoginLimiter } from './services/login-limiter';
 import { MirrorSchedule } from './services/mirror-schedule';
 import { MirrorFollower } from './services/mirror-version';
-import { Outbox, readOutboxBacklog } from './services/outbox';
+import { Outbox, purgeFinishedJobs, readOutboxBacklog } from './services/outbox';
 import { PasswordHasher } from './services/passwords';
 import { ProviderTokenStore } from './services/provider-tokens';
 import { ReceiptIndex } from './services/receipt-order';
@@ -46,6 +46,8 @@ import type { StartupState } from './services/health';
 const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
 /** Ended and expired reset and invitation tokens are kept a day, then dropped. */
 const ACCOUNT_TOKENS_KEPT_MS = 86_400_000;
+/** Outbox jobs done or given up on are kept a week, to look into, then dropped. */
+const FINISHED_JOBS_KEPT_MS = 7 * 86_400_000;
 
 export interface PortalOptions {
   /** The time the portal's rules go by; the system clock unless a test brings its own. */
@@ -131,6 +133,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const metrics = new PortalMetrics({
     outboxBacklog: () => started(() => readOutboxBacklog({ db, clock }), { pending: 0, oldestAgeSeconds: 0, retrying: 0 }),
     activeSessions: () => started(() => countActiveSessions({ db, clock, config }), 0),
+    jobsPending: () => started(() => db.models.OutboxJob.count({ where: { doneAt: null, failedAt: null } }), 0),
     receiptsMirrored: () => started(() => db.models.ReceiptRecord.count(), 0),
   });
   const mailer = new Mailer(config);
@@ -189,6 +192,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     await parts.loginLimiter.purgeOldLoginAttempts();
     await purgeOldAccountTokens(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeOldShareLinks(parts, ACCOUNT_TOKENS_KEPT_MS);
+    await purgeFinishedJobs(parts, FINISHED_JOBS_KEPT_MS);
     await purgeOldAuditEntries(parts);
   };
 

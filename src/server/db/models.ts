@@ -488,6 +488,36 @@ export function defineModels(sequelize: Sequelize) {
     { sequelize, tableName: 'share_links', updatedAt: false, createdAt: false },
   );
 
+  /** Work for another system, waiting, done or given up on (migration 0020; src/server/services/outbox.ts). */
+  class OutboxJob extends Model<InferAttributes<OutboxJob>, InferCreationAttributes<OutboxJob>> {
+    declare id: CreationOptional<number>;
+    declare kind: string;
+    declare payload: string;
+    declare attempts: CreationOptional<number>;
+    declare nextAttemptAt: Date;
+    declare claimedUntil: CreationOptional<Date | null>;
+    declare lastError: CreationOptional<string | null>;
+    declare doneAt: CreationOptional<Date | null>;
+    declare failedAt: CreationOptional<Date | null>;
+    declare createdAt: Date;
+  }
+
+  OutboxJob.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      kind: { type: DataTypes.STRING(60), allowNull: false },
+      payload: { type: DataTypes.TEXT, allowNull: false },
+      attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      nextAttemptAt: { type: DataTypes.DATE, allowNull: false },
+      claimedUntil: { type: DataTypes.DATE, allowNull: true },
+      lastError: { type: DataTypes.TEXT, allowNull: true },
+      doneAt: { type: DataTypes.DATE, allowNull: true },
+      failedAt: { type: DataTypes.DATE, allowNull: true },
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'outbox_jobs', updatedAt: false, createdAt: false },
+  );
+
   return {
     User,
     Session,
@@ -506,6 +536,7 @@ export function defineModels(sequelize: Sequelize) {
     RecoveryCode,
     AuditEntry,
     ShareLink,
+    OutboxJob,
   };
 }
 
@@ -527,3 +558,4 @@ export type AccountToken = InstanceType<Models['AccountToken']>;
 export type RecoveryCode = InstanceType<Models['RecoveryCode']>;
 export type AuditEntry = InstanceType<Models['AuditEntry']>;
 export type ShareLink = InstanceType<Models['ShareLink']>;
+export type OutboxJob = InstanceType<Models['OutboxJob']>;
