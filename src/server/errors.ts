@@ -2,6 +2,7 @@
  * The one application error: what went wrong, in the reader's language, and the `errorType` of the
  * API's envelope with the HTTP status it is answered with (the API's contract, README.md "API").
  */
+import type { ErrorType } from '~/shared/envelope';
 import type { FieldIssue } from '~/shared/validation';
 
 const ERROR_STATUS = {
@@ -15,9 +16,9 @@ const ERROR_STATUS = {
   RATE_LIMITED: 429,
   EXTERNAL_API_ERROR: 503,
   INTERNAL_ERROR: 500,
-} as const;
+} as const satisfies Record<ErrorType, number>;
 
-export type ErrorType = keyof typeof ERROR_STATUS;
+export type { ErrorType } from '~/shared/envelope';
 
 export interface AppErrorOptions {
   status?: number;

@@ -15,6 +15,7 @@ import type { DestinationStream } from 'pino';
 import { AnswerEncodings } from './http/respond';
 import { FirstPaint } from './http/first-paint-css';
 import { QueryCache } from './http/body';
+import { ApiDocumentAnswer } from './http/openapi';
 import { Mailer } from './mail/mailer';
 import { HttpProviderClient } from './provider/client';
 import { ProviderDiscovery } from './provider/discovery';
@@ -98,6 +99,8 @@ export interface Portal {
   readonly queries: QueryCache;
   readonly answerEncodings: AnswerEncodings;
   readonly firstPaint: FirstPaint;
+  /** GET /api/openapi.json, built once. */
+  readonly apiDocument: ApiDocumentAnswer;
   /**
    * Connects the database, migrates it and makes the first admin: then the portal can answer. With
    * `background`, the scheduled work starts too; in sandbox mode the first sync asks this very server,
@@ -174,6 +177,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     queries: new QueryCache(),
     answerEncodings: new AnswerEncodings(),
     firstPaint: new FirstPaint(log, options.clientDir),
+    apiDocument: new ApiDocumentAnswer(),
   };
 
   const schedule = new MirrorSchedule({

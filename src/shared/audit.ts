@@ -5,7 +5,8 @@
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { formatCount } from './format';
-import { noControlCharacters, positiveInteger, queryText, type Pagination } from './receipts';
+import { pageEnvelope } from './envelope';
+import { noControlCharacters, positiveInteger, queryText } from './receipts';
 
 export const AUDIT_ACTIONS = [
   'sign-in.succeeded',
@@ -164,19 +165,19 @@ export function auditQueryString(filters: Partial<AuditFilters> & { page?: numbe
 }
 
 /** One entry as the API answers it; `at` in ISO 8601. */
-export interface AuditEntryDto {
-  id: number;
-  at: string;
-  actorId: number | null;
-  actorName: string;
-  action: string;
-  target: string | null;
-  clientAddress: string | null;
-  detail: string | null;
-}
+export const auditEntrySchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  actorId: z.nullable(z.number()),
+  actorName: z.string(),
+  /** One of the actions this version knows, or one a newer version wrote. */
+  action: z.string(),
+  target: z.nullable(z.string()),
+  clientAddress: z.nullable(z.string()),
+  detail: z.nullable(z.string()),
+});
+export type AuditEntryDto = z.infer<typeof auditEntrySchema>;
 
 /** The list answer: `{ success: true, data, pagination }`, newest first. */
-export interface AuditList {
-  data: AuditEntryDto[];
-  pagination: Pagination;
-}
+export const auditListSchema = pageEnvelope(auditEntrySchema);
+export type AuditList = Omit<z.infer<typeof auditListSchema>, 'success'>;

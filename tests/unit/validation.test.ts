@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { routeIdSchema } from '~/shared/route-id';
 import {
   changePasswordFormSchema,
   changePasswordSchema,
@@ -168,5 +169,14 @@ describe('field issues', () => {
       username: 'Username must be at least 3 characters',
       password: 'Password is required',
     });
+  });
+});
+
+describe('route ids', () => {
+  it('are positive whole numbers of 1 to 15 digits; anything else names nothing', () => {
+    expect(['1', '42', '007', '000000000000001', '999999999999999'].map((raw) => routeIdSchema.safeParse(raw).data)).toEqual([1, 42, 7, 1, 999999999999999]);
+    for (const raw of [undefined, '', '0', '000', '-1', '1.5', '1e3', ' 1', '0x10', '0000000000000001', '1000000000000000']) {
+      expect(routeIdSchema.safeParse(raw).success, String(raw)).toBe(false);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { firstValues } from '~/shared/receipts';
+import { routeIdSchema } from '~/shared/route-id';
 import { toFieldIssues } from '~/shared/validation';
 import { AppError } from '../errors';
 
@@ -108,7 +109,7 @@ export async function parseJson<S extends z.ZodMiniType>(context: Pick<APIContex
  * message a missing row of that kind gets ('User not found'), built in the request's language.
  */
 export function parseId(raw: string | undefined, notFound: () => string): number {
-  const id = Number(raw);
-  if (!raw || !/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(id) || id < 1) throw new AppError('NOT_FOUND', notFound());
-  return id;
+  const parsed = routeIdSchema.safeParse(raw);
+  if (!parsed.success) throw new AppError('NOT_FOUND', notFound());
+  return parsed.data;
 }

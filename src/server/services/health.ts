@@ -4,6 +4,7 @@
  * for information how the sync and the outbox fare; neither of those makes a process unready, since
  * another process could not do better while the provider or the SMTP server is away.
  */
+import type { ReadinessChecks, StartupState } from '~/shared/health';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
@@ -26,7 +27,7 @@ const STALE_AFTER_INTERVALS = 3;
 /** An e-mail waiting this long is a backlog even before any delivery failed. */
 const BACKLOG_AFTER_SECONDS = 10 * 60;
 
-export type StartupState = 'starting' | 'started' | 'failed';
+export type { StartupState } from '~/shared/health';
 
 export interface ReadinessDeps {
   db: Database;
@@ -37,13 +38,7 @@ export interface ReadinessDeps {
 
 export interface Readiness {
   ready: boolean;
-  checks: {
-    startup: { status: 'ok' | 'fail'; state: StartupState };
-    database: { status: 'ok' | 'fail' | 'skipped' };
-    migrations: { status: 'ok' | 'fail' | 'skipped'; pending?: number };
-    sync: { status: 'ok' | 'stale' | 'failing' | 'skipped'; lastSuccessAt?: string | null; lastErrorAt?: string | null };
-    outbox: { status: 'ok' | 'backlog' | 'skipped'; pending?: number; oldestAgeSeconds?: number };
-  };
+  checks: ReadinessChecks;
 }
 
 function withinTimeout<T>(work: Promise<T>): Promise<T> {

@@ -2,7 +2,8 @@ import { parseQuery } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle } from '~/server/http/respond';
 import { exportAuditEntries } from '~/server/services/audit';
-import { auditExportQuerySchema } from '~/shared/audit';
+import { auditExportQuerySchema, AUDIT_ACTIONS } from '~/shared/audit';
+import { describeEndpoint } from '~/server/http/api-description';
 
 /** Every entry the filters match, as a CSV download (streamed). */
 export const GET = handle(async (context) => {
@@ -16,4 +17,20 @@ export const GET = handle(async (context) => {
       'Cache-Control': 'no-store',
     },
   });
+});
+
+export const openapi = describeEndpoint({
+  GET: {
+    summary: 'Export the audit trail as CSV',
+    description: 'Every entry the filters match, newest first, streamed as a CSV download.',
+    access: ['admin', 'admin-viewer'],
+    query: auditExportQuerySchema,
+    queryNotes: {
+      actor: { description: 'Entries by an actor whose name contains this text.' },
+      action: { description: 'Entries of this action only.', enum: AUDIT_ACTIONS },
+      from: { description: 'From this day (YYYY-MM-DD, UTC), included.' },
+      to: { description: 'Up to this day (YYYY-MM-DD, UTC), included; not before `from`.' },
+    },
+    answer: { status: 200, mediaTypes: ['text/csv'], description: 'The entries as CSV, as an attachment.' },
+  },
 });

@@ -4,10 +4,26 @@ import { ok, handle } from '~/server/http/respond';
 import { changePassword } from '~/server/services/auth';
 import { m } from '~/paraglide/messages.js';
 import { changePasswordSchema } from '~/shared/validation';
+import { describeEndpoint } from '~/server/http/api-description';
+import { doneEnvelopeSchema } from '~/shared/envelope';
 
 export const POST = handle(async (context) => {
   const user = requireUser(context);
   const payload = await parseJson(context, changePasswordSchema);
   await changePassword(context.locals.portal, user, context.locals.sessionId!, context.locals.clientAddress, payload);
   return ok(null, { message: m.profile_password_changed() });
+});
+
+export const openapi = describeEndpoint({
+  POST: {
+    summary: 'Change your password',
+    description: "Ends the user's other sessions; this one stays.",
+    access: 'signed-in',
+    body: changePasswordSchema,
+    answer: { status: 200, body: doneEnvelopeSchema },
+    errors: {
+      400: 'The input is refused, or the current password is wrong: `details` names the field.',
+      429: 'Too many wrong passwords (RATE_LIMITED, with Retry-After).',
+    },
+  },
 });

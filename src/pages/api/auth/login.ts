@@ -6,6 +6,10 @@ import { openSession } from '~/server/http/session';
 import { m } from '~/paraglide/messages.js';
 import { loginSchema } from '~/shared/validation';
 import type { SignInStep } from '~/shared/two-factor';
+import { describeEndpoint } from '~/server/http/api-description';
+import { okEnvelope } from '~/shared/envelope';
+import * as z from 'zod/mini';
+import { signedInUserSchema, signInStepSchema } from '~/shared/api/accounts';
 
 // Public: anyone may try to sign in; the limiter in the service keeps that in bounds.
 export const POST = handle(async (context) => {
@@ -21,4 +25,19 @@ export const POST = handle(async (context) => {
   // From here on the user's own preference decides the language, this answer included.
   const locale = result.user.locale ?? context.locals.locale;
   return inLocale(locale, () => ok({ user: { ...result.user, locale } }, { message: m.login_success() }));
+});
+
+export const openapi = describeEndpoint({
+  POST: {
+    summary: 'Sign in',
+    description:
+      'Sets the session cookie and answers the user. When a second factor must follow, no session yet: the answer says which step (`twoFactorRequired`: POST /api/auth/login/2fa; `twoFactorSetupRequired`: set it up first), and a pending sign-in cookie carries on.',
+    access: 'public',
+    body: loginSchema,
+    answer: { status: 200, body: okEnvelope(z.union([signedInUserSchema, signInStepSchema])) },
+    errors: {
+      401: 'Wrong username or password, or the account is disabled.',
+      429: 'Too many failed sign-ins for this username from this address (RATE_LIMITED, with Retry-After), the right password included.',
+    },
+  },
 });

@@ -3,6 +3,8 @@ import { requireUser } from '~/server/http/guard';
 import { handle } from '~/server/http/respond';
 import { exportReceipts } from '~/server/services/receipt-export';
 import { receiptExportQuerySchema } from '~/shared/receipts';
+import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
+import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS } from '~/shared/constants';
 
 /** Every receipt the list's filters match, as a CSV download (streamed). */
 export const GET = handle(async (context) => {
@@ -16,4 +18,21 @@ export const GET = handle(async (context) => {
       'Cache-Control': 'no-store',
     },
   });
+});
+
+export const openapi = describeEndpoint({
+  GET: {
+    summary: 'Export receipts as CSV',
+    description: "Every receipt the list's filters match, in its sort, streamed as a CSV download.",
+    access: 'signed-in',
+    query: receiptExportQuerySchema,
+    queryNotes: {
+      sortBy: { description: 'The field to sort by.', enum: LIST_SORT_KEYS, default: DEFAULT_RECEIPT_SORT.sortBy },
+      sortOrder: { description: 'Ascending or descending.', enum: ['asc', 'desc'], default: DEFAULT_RECEIPT_SORT.sortOrder },
+      search: { description: 'Receipts whose number, shipper or consignee contains this text.' },
+      trackingNumber: { description: 'Receipts with a package whose tracking number contains this one (spaces and case aside).' },
+    },
+    answer: { status: 200, mediaTypes: ['text/csv'], description: 'The receipts as CSV, as an attachment.' },
+    errors: SHARED_FAILURES.notSynced,
+  },
 });

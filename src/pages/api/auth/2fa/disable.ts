@@ -5,6 +5,8 @@ import { requireTwoFactorOffered } from '~/server/http/two-factor-pending';
 import { disableTwoFactor } from '~/server/services/two-factor';
 import { m } from '~/paraglide/messages.js';
 import { disableTwoFactorSchema } from '~/shared/two-factor';
+import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
+import { doneEnvelopeSchema } from '~/shared/envelope';
 
 export const POST = handle(async (context) => {
   requireTwoFactorOffered(context);
@@ -12,4 +14,19 @@ export const POST = handle(async (context) => {
   const { password } = await parseJson(context, disableTwoFactorSchema);
   await disableTwoFactor(context.locals.portal, user.id, context.locals.clientAddress, password);
   return ok(null, { message: m.twofactor_disabled() });
+});
+
+export const openapi = describeEndpoint({
+  POST: {
+    summary: 'Turn off two-factor sign-in',
+    description: 'The signed-in user turns their own second factor off, confirming with their password.',
+    access: 'signed-in',
+    body: disableTwoFactorSchema,
+    answer: { status: 200, body: doneEnvelopeSchema },
+    errors: {
+      ...SHARED_FAILURES.twoFactorOff,
+      409: 'Two-factor sign-in is not on for this user.',
+      429: 'Too many wrong passwords (RATE_LIMITED, with Retry-After).',
+    },
+  },
 });

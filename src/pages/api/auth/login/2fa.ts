@@ -6,6 +6,9 @@ import { openSessionWithCode } from '~/server/http/session';
 import { requireTwoFactorOffered } from '~/server/http/two-factor-pending';
 import { m } from '~/paraglide/messages.js';
 import { secondFactorSchema } from '~/shared/two-factor';
+import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
+import { okEnvelope } from '~/shared/envelope';
+import { signedInUserSchema } from '~/shared/api/accounts';
 
 // Public: the pending sign-in cookie names the user, and the login limiter counts wrong codes.
 export const POST = handle(async (context) => {
@@ -15,4 +18,19 @@ export const POST = handle(async (context) => {
   forgetReturnPath(context.cookies, context.locals.portal.config.isHttps);
   const locale = user.locale ?? context.locals.locale;
   return inLocale(locale, () => ok({ user: { ...user, locale } }, { message: m.login_success() }));
+});
+
+export const openapi = describeEndpoint({
+  POST: {
+    summary: 'Finish signing in with a second factor',
+    description: 'An authenticator code or a recovery code, for the sign-in its pending cookie names: sets the session cookie.',
+    access: 'public',
+    body: secondFactorSchema,
+    answer: { status: 200, body: okEnvelope(signedInUserSchema) },
+    errors: {
+      ...SHARED_FAILURES.twoFactorOff,
+      401: 'Wrong code, or no pending sign-in (it expired: sign in again).',
+      429: 'Too many wrong codes (RATE_LIMITED, with Retry-After).',
+    },
+  },
 });

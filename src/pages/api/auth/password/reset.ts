@@ -5,6 +5,8 @@ import { ok, handle } from '~/server/http/respond';
 import { resetPasswordWithToken } from '~/server/services/password-reset';
 import { m } from '~/paraglide/messages.js';
 import { tokenPasswordSchema } from '~/shared/accounts';
+import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
+import { doneEnvelopeSchema } from '~/shared/envelope';
 
 // Public: the link's token is the authority.
 export const POST = handle(async (context) => {
@@ -15,4 +17,15 @@ export const POST = handle(async (context) => {
   // The sign-in page the browser goes to next says it.
   leaveNotice(context.cookies, 'password-reset', portal.config.isHttps);
   return ok(null, { message: m.account_reset_done() });
+});
+
+export const openapi = describeEndpoint({
+  POST: {
+    summary: 'Reset a password with a link',
+    description: "Chooses a new password with the token of a reset link; ends the user's sessions.",
+    access: 'public',
+    body: tokenPasswordSchema,
+    answer: { status: 200, body: doneEnvelopeSchema },
+    errors: { ...SHARED_FAILURES.mailOff, 400: 'The input is refused, or the link is unknown, used or expired: `details` names the field.' },
+  },
 });

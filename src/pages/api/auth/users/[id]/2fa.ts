@@ -5,6 +5,9 @@ import { ok, handle } from '~/server/http/respond';
 import { requireTwoFactorOffered } from '~/server/http/two-factor-pending';
 import { resetTwoFactor } from '~/server/services/two-factor';
 import { m } from '~/paraglide/messages.js';
+import { describeEndpoint } from '~/server/http/api-description';
+import { doneEnvelopeSchema } from '~/shared/envelope';
+import { routeIdSchema } from '~/shared/route-id';
 
 /** For a user who lost their authenticator and recovery codes: they sign in with the password alone. */
 export const DELETE = handle(async (context) => {
@@ -13,4 +16,15 @@ export const DELETE = handle(async (context) => {
   const id = parseId(context.params.id, m.users_not_found);
   const username = await resetTwoFactor(context.locals.portal, auditActor(context), id);
   return ok(null, { message: m.twofactor_reset_done({ username }) });
+});
+
+export const openapi = describeEndpoint({
+  DELETE: {
+    summary: "Reset a user's two-factor sign-in",
+    description: 'For a user who lost their authenticator and their recovery codes: they sign in with the password alone again.',
+    access: ['admin'],
+    params: { id: routeIdSchema },
+    answer: { status: 200, body: doneEnvelopeSchema },
+    errors: { 404: 'No such user, or two-factor sign-in is off on this portal (TWO_FACTOR=off).' },
+  },
 });
