@@ -40,12 +40,15 @@ import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
 import { purgeOldAccountTokens } from './services/account-tokens';
 import { purgeOldShareLinks } from './services/share-links';
+import { purgeOldApiTokens } from './services/api-tokens';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
 const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
 /** Ended and expired reset and invitation tokens are kept a day, then dropped. */
 const ACCOUNT_TOKENS_KEPT_MS = 86_400_000;
+/** Revoked and expired API tokens are kept a month: a script still sending one is told why it fails. */
+const API_TOKENS_KEPT_MS = 30 * 86_400_000;
 
 export interface PortalOptions {
   /** The time the portal's rules go by; the system clock unless a test brings its own. */
@@ -189,6 +192,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     await parts.loginLimiter.purgeOldLoginAttempts();
     await purgeOldAccountTokens(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeOldShareLinks(parts, ACCOUNT_TOKENS_KEPT_MS);
+    await purgeOldApiTokens(parts, API_TOKENS_KEPT_MS);
     await purgeOldAuditEntries(parts);
   };
 
