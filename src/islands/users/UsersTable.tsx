@@ -80,9 +80,7 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onRe
                   </span>
                 )}
                 {user.twoFactorEnabled && <span className="badge badge-soft badge-info ml-1 whitespace-nowrap">{m.twofactor_badge()}</span>}
-                {user.apiTokens > 0 && (
-                  <span className="badge badge-soft badge-neutral ml-1 whitespace-nowrap">{m.apitoken_admin_badge({ count: user.apiTokens })}</span>
-                )}
+                {user.apiTokens > 0 && <span className="badge badge-ghost ml-1 whitespace-nowrap">{m.apitoken_admin_badge({ count: user.apiTokens })}</span>}
               </td>
               <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : m.users_never()}</td>
               <td className="whitespace-nowrap">
