@@ -14,6 +14,7 @@ import {
   allReceipts,
   createUser,
   databaseText,
+  eventually,
   expectError,
   queryDatabase,
   signIn,
@@ -204,7 +205,7 @@ describe('managing tokens', () => {
 
 describe('reading with a token', () => {
   it("when a token reads the list, a receipt with its history, the stats, the CSV export and tracking, then it gets what its owner's session gets", async () => {
-    const { token } = await makeToken(demo);
+    const { id, token } = await makeToken(demo);
     const listed = await readWith(token, '/api/receipts?limit=100&sortBy=number&sortOrder=asc');
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     const session = await demo.get('/api/receipts?limit=100&sortBy=number&sortOrder=asc');
@@ -237,6 +238,18 @@ describe('reading with a token', () => {
     expect(tracked.status).toBe(200);
     expect(tracked.body.data.length).toBeGreaterThan(0);
     expect(tracked.body).toEqual((await demo.get(path)).body);
+
+    // Each request's log line names the owner and the token's id, never the token.
+    const logged = await eventually(
+      () =>
+        portal
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"route":"/api/receipts/stats"') && line.includes(`"apiTokenId":${id}`)),
+      (lines) => lines.length > 0,
+    );
+    expect(JSON.parse(logged[0]!)).toMatchObject({ status: 200, userId: demoId, apiTokenId: id });
+    expect(portal.output()).not.toContain(token.slice(3));
   });
 
   it("when a token asks for another consignee's receipt or package, then it is the owner's 404 and empty tracking; an admin's token sees all", async () => {
