@@ -174,7 +174,7 @@ function requestLocaleSources(context: APIContext) {
 /**
  * The caller: a session, or on the API a personal API token (src/server/http/api-token.ts). A request
  * with a bearer token is the token's alone: no session is read or touched and no cookie is set. Pages
- * never look at a bearer token, so one sent there is a signed-out visitor's.
+ * never look at a bearer token: a page asked for with a token alone is a signed-out visitor's.
  */
 const loadSession = defineMiddleware(async (context, next) => {
   const { portal } = context.locals;
