@@ -8,6 +8,8 @@ declare namespace App {
     user: import('./shared/validation').SessionUser | null;
     /** Id (token hash) of the current session, when signed in. */
     sessionId: string | null;
+    /** The personal API token the request came with (src/server/http/api-token.ts), instead of a session. */
+    apiTokenId: number | null;
     /** Client address for rate limiting, honouring X-Forwarded-For only with TRUST_PROXY. */
     clientAddress: string;
     /** The request's language: the user's preference, the switcher's cookie, Accept-Language, English. */

@@ -1,6 +1,6 @@
 /**
  * Every request: its route for the request log, security headers, the API envelope, page failures, the sandbox-only paths, start-up,
- * session, language, cross-site refusal, page access. The portal serving it is `locals.portal`
+ * session or API token, language, cross-site refusal, page access. The portal serving it is `locals.portal`
  * (src/server/portal.ts), handed over by server.mjs.
  */
 import type { APIContext } from 'astro';
@@ -20,6 +20,8 @@ import {
   withLowPriorityModuleScripts,
 } from '~/server/http/first-paint';
 import { AppError } from '~/server/errors';
+import { callerOfApiToken } from '~/server/http/api-token';
+import { readBearerCredential } from '~/server/http/bearer';
 import { mayOpen, pageAccess } from '~/server/http/guard';
 import { isCrossSiteRequest } from '~/server/http/origin';
 import { errorResponse } from '~/server/http/respond';
@@ -160,12 +162,37 @@ const refuseCrossSite = defineMiddleware((context, next) => {
   return isApi(context.url.pathname) ? errorResponse(error) : new Response(error.message, { status: 403 });
 });
 
+/** What the request itself says of its language; the signed-in user's saved preference comes before it. */
+function requestLocaleSources(context: APIContext) {
+  return {
+    link: context.url.searchParams.get(LOCALE_LINK_PARAMETER),
+    cookie: context.cookies.get(LOCALE_COOKIE)?.value,
+    acceptLanguage: context.request.headers.get('accept-language'),
+  };
+}
+
+/**
+ * The caller: a session, or on the API a personal API token (src/server/http/api-token.ts). A request
+ * with a bearer token is the token's alone: no session is read or touched and no cookie is set. Pages
+ * never look at a bearer token: a page asked for with a token alone is a signed-out visitor's.
+ */
 const loadSession = defineMiddleware(async (context, next) => {
   const { portal } = context.locals;
   context.locals.clientAddress = clientAddress(context.request, context.clientAddress, portal.config.trustProxy);
+  context.locals.apiTokenId = null;
   if (isOperational(context.url.pathname)) {
     context.locals.user = null;
     context.locals.sessionId = null;
+    return next();
+  }
+  const bearer = isApi(context.url.pathname) ? readBearerCredential(context.request) : null;
+  if (bearer !== null) {
+    // Its refusals are answered before the language step: in the language the request asks for.
+    const locale = chooseLocale({ preference: null, ...requestLocaleSources(context) });
+    const caller = await inLocale(locale, () => callerOfApiToken(context, bearer));
+    context.locals.user = caller?.user ?? null;
+    context.locals.sessionId = null;
+    context.locals.apiTokenId = caller?.tokenId ?? null;
     return next();
   }
   const session = await findActiveSession(portal, readSessionToken(context.cookies));
@@ -181,18 +208,15 @@ const loadSession = defineMiddleware(async (context, next) => {
  * messages and the islands' server render, reads it from `locals.locale` or through the messages.
  */
 const resolveLocale = defineMiddleware((context, next) => {
-  const link = context.url.searchParams.get(LOCALE_LINK_PARAMETER);
-  const cookie = context.cookies.get(LOCALE_COOKIE)?.value;
-  const locale = chooseLocale({
-    preference: context.locals.user?.locale,
-    link,
-    cookie,
-    acceptLanguage: context.request.headers.get('accept-language'),
-  });
+  const sources = requestLocaleSources(context);
+  const { link, cookie } = sources;
+  const locale = chooseLocale({ preference: context.locals.user?.locale, ...sources });
   context.locals.locale = locale;
   // A link's language carries on to the pages after it (the reset page's sign-in, the forgotten
-  // password's form), as the switcher's choice would; a saved preference still comes first.
-  if (locale === link && cookie !== link && !context.locals.user?.locale) rememberLocale(context.cookies, locale, context.locals.portal.config.isHttps);
+  // password's form), as the switcher's choice would; a saved preference still comes first. A
+  // script calling with an API token is no browser to remember anything.
+  const remember = locale === link && cookie !== link && !context.locals.user?.locale && context.locals.apiTokenId === null;
+  if (remember) rememberLocale(context.cookies, locale, context.locals.portal.config.isHttps);
   return inLocale(locale, async () => {
     const response = await next();
     response.headers.set('Content-Language', locale);

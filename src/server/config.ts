@@ -102,6 +102,8 @@ export interface Config {
   logFormat: LogFormat;
   /** METRICS_TOKEN: the bearer token /metrics asks for; null: /metrics is not served. */
   metricsToken: string | null;
+  /** Requests one personal API token may make per minute, across all processes. */
+  apiTokenRatePerMinute: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -279,5 +281,6 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, stdoutIsTerminal ? 'pretty' : 'json'),
     metricsToken: metricsToken(env),
+    apiTokenRatePerMinute: integer(env, 'API_TOKEN_RATE_PER_MINUTE', 120),
   };
 }

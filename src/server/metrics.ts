@@ -34,6 +34,13 @@ export interface ProviderMetrics {
   tokenRefresh(result: 'success' | 'failure'): void;
 }
 
+/** `accepted`: the token opened the route; `refused`: 401 or 403; `limited`: 429. */
+export type ApiTokenOutcome = 'accepted' | 'refused' | 'limited';
+
+export interface ApiTokenMetrics {
+  apiTokenRequest(outcome: ApiTokenOutcome): void;
+}
+
 /** What the scrape reads at that moment, from the database. */
 export interface ScrapeReadings {
   outboxBacklog(): Promise<{ pending: number; oldestAgeSeconds: number }>;
@@ -48,7 +55,7 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT'
 const SYNC_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, SignInMetrics, ProviderMetrics {
+export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, SignInMetrics, ProviderMetrics, ApiTokenMetrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status_class'>;
   private readonly syncs: Counter<'result'>;
@@ -60,6 +67,7 @@ export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, S
   private readonly signIns: Counter<'outcome'>;
   private readonly providerCalls: Counter<'operation' | 'outcome'>;
   private readonly tokenRefreshes: Counter<'result'>;
+  private readonly apiTokenRequests: Counter<'outcome'>;
 
   constructor(readings: ScrapeReadings) {
     const registers = [this.registry];
@@ -145,10 +153,17 @@ export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, S
       labelNames: ['result'],
       registers,
     });
+    this.apiTokenRequests = new Counter({
+      name: 'portal_api_token_requests_total',
+      help: 'API requests made with a personal API token, by outcome.',
+      labelNames: ['outcome'],
+      registers,
+    });
     // Known label values from the start, so that a rate() sees the first increment.
     for (const outcome of ['success', 'wrong', 'limited'] as const) this.signIns.inc({ outcome }, 0);
     for (const result of ['success', 'failure', 'interrupted'] as const) this.syncs.inc({ result }, 0);
     for (const result of ['success', 'failure'] as const) this.tokenRefreshes.inc({ result }, 0);
+    for (const outcome of ['accepted', 'refused', 'limited'] as const) this.apiTokenRequests.inc({ outcome }, 0);
   }
 
   requestFinished(method: string, route: string, status: number, seconds: number): void {
@@ -184,6 +199,10 @@ export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, S
 
   tokenRefresh(result: 'success' | 'failure'): void {
     this.tokenRefreshes.inc({ result });
+  }
+
+  apiTokenRequest(outcome: ApiTokenOutcome): void {
+    this.apiTokenRequests.inc({ outcome });
   }
 
   /** The exposition text and its content type, for GET /metrics. */

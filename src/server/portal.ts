@@ -41,6 +41,7 @@ import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
 import { purgeOldAccountTokens } from './services/account-tokens';
 import { purgeOldShareLinks } from './services/share-links';
+import { purgeOldApiTokens } from './services/api-tokens';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -49,6 +50,8 @@ const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
 const ACCOUNT_TOKENS_KEPT_MS = 86_400_000;
 /** Outbox jobs done or given up on are kept a week, to look into, then dropped. */
 const FINISHED_JOBS_KEPT_MS = 7 * 86_400_000;
+/** Revoked and expired API tokens are kept a month: a script still sending one is told why it fails. */
+const API_TOKENS_KEPT_MS = 30 * 86_400_000;
 
 export interface PortalOptions {
   /** The time the portal's rules go by; the system clock unless a test brings its own. */
@@ -197,6 +200,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     await purgeOldAccountTokens(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeOldShareLinks(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeFinishedJobs(parts, FINISHED_JOBS_KEPT_MS);
+    await purgeOldApiTokens(parts, API_TOKENS_KEPT_MS);
     await purgeOldAuditEntries(parts);
   };
 

@@ -38,6 +38,9 @@ export const AUDIT_ACTIONS = [
   'two-factor.enabled',
   'two-factor.disabled',
   'two-factor.reset',
+  'api-token.created',
+  'api-token.revoked',
+  'api-tokens.revoked',
 ] as const;
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
@@ -73,6 +76,9 @@ const ACTION_LABELS: Record<AuditAction, () => string> = {
   'two-factor.enabled': () => m.audit_action_two_factor_enabled(),
   'two-factor.disabled': () => m.audit_action_two_factor_disabled(),
   'two-factor.reset': () => m.audit_action_two_factor_reset(),
+  'api-token.created': () => m.apitoken_audit_created(),
+  'api-token.revoked': () => m.apitoken_audit_revoked(),
+  'api-tokens.revoked': () => m.apitoken_audit_revoked_all(),
 };
 
 const isAuditAction = (value: string): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value);

@@ -87,5 +87,5 @@ export function isStaffRole(role: Role): boolean {
   return STAFF_ROLES.has(role);
 }
 
-/** A user as User Management lists them. */
-export type ManagedUser = PublicUser & { twoFactorEnabled: boolean };
+/** A user as User Management lists them; `apiTokens`: their personal API tokens that work. */
+export type ManagedUser = PublicUser & { twoFactorEnabled: boolean; apiTokens: number };

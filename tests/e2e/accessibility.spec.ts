@@ -132,6 +132,18 @@ for (const width of WIDTHS) {
       }
     });
 
+    test('API tokens in Profile Settings: a new token shown once, and the revoke confirmation', async ({ page }) => {
+      await signInWithApi(page, E2E_URL, viewer);
+      await openHydrated(page, '/profile');
+      await page.getByLabel('Token name').fill(`Accessibility check at ${width} px`);
+      await page.getByRole('button', { name: 'Create token' }).click();
+      await expect(page.getByRole('textbox', { name: 'New API token' })).toHaveValue(/^fp_/);
+      await expectNoViolations(page, '/profile with a new API token');
+      await page.getByRole('button', { name: `Revoke the API token Accessibility check at ${width} px` }).click();
+      await expect(page.getByRole('dialog', { name: 'Revoke API token' })).toBeVisible();
+      await expectNoViolations(page, 'the API token revoke confirmation');
+    });
+
     test("a receipt's share link, signed out, and one that no longer works", async ({ page, browser }) => {
       await signInWithApi(page, E2E_URL, viewer);
       const made = await page.context().request.post(`${E2E_URL}/api/receipts/${receipt.id}/share`, { headers: { Origin: E2E_URL } });

@@ -41,10 +41,12 @@ async function twoFactorUser(playwright: PlaywrightWorkerArgs['playwright']): Pr
   const { secret } = await (await user.post('/api/auth/2fa/setup')).json().then((body) => body.data as { secret: string });
   const code = TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
   expect((await user.post('/api/auth/2fa/enable', { data: { code } })).status()).toBe(200);
+  // And an API token, so that User Management offers to revoke it.
+  expect((await user.post('/api/auth/tokens', { data: { name: 'Layout check', expiresInDays: 30 } })).status()).toBe(201);
   await user.dispose();
 }
 
-/** A customer with the three consignees that have the most receipts; its session cookie. */
+/** A customer with the three consignees that have the most receipts and an API token; its session cookie. */
 async function customerSession(playwright: PlaywrightWorkerArgs['playwright']): Promise<{ name: string; value: string }> {
   const admin = await adminRequest(playwright, ADMIN_AREA_URL);
   expect((await admin.post('/api/consignees/import')).status()).toBe(200);
@@ -61,6 +63,8 @@ async function customerSession(playwright: PlaywrightWorkerArgs['playwright']): 
   const customer = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
   const signedIn = await customer.post('/api/auth/login', { data: { username, password: PASSWORD } });
   expect(signedIn.status()).toBe(200);
+  // Profile Settings then lists a token, with its revoke confirmation to check.
+  expect((await customer.post('/api/auth/tokens', { data: { name: 'Stock system of the layout check', expiresInDays: 365 } })).status()).toBe(201);
   await customer.dispose();
   await admin.dispose();
   const cookie = signedIn
@@ -114,11 +118,16 @@ async function checkPage(page: Page, path: string, testInfo: TestInfo): Promise<
   await page.goto(path);
   await hydrateByPointer(page);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await checkShown(page, path, testInfo);
+}
+
+/** Checks the page as it is now (after a step on it), named `what`. */
+async function checkShown(page: Page, what: string, testInfo: TestInfo): Promise<void> {
   await expect(page.getByRole('status', { name: /loading|laden/i })).toHaveCount(0);
-  await testInfo.attach(`${path.slice(1).replaceAll('/', '-')}.png`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+  await testInfo.attach(`${what.slice(1).replaceAll('/', '-')}.png`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
   const found = await overflows(page);
-  expect.soft(found.pageWidth, `${path}: the page is wider than the window, by ${found.widest.join(', ')}`).toBeLessThanOrEqual(found.windowWidth);
-  expect.soft(found.cutOff, `${path}: cut off, out of view or too tall`).toEqual([]);
+  expect.soft(found.pageWidth, `${what}: the page is wider than the window, by ${found.widest.join(', ')}`).toBeLessThanOrEqual(found.windowWidth);
+  expect.soft(found.cutOff, `${what}: cut off, out of view or too tall`).toEqual([]);
 }
 
 /** The texts the checks look for, in each language (messages/*.json). */
@@ -136,6 +145,11 @@ const TEXTS = {
     deleteLogo: 'Delete Logo',
     deleteBackground: 'Delete Background',
     resetTwoFactor: /^Turn off two-factor sign-in for /,
+    tokenName: 'Token name',
+    createToken: 'Create token',
+    newToken: 'New API token',
+    revokeApiToken: /^Revoke the API token /,
+    revokeApiTokens: /^Revoke the API tokens of /,
   },
   'nl-NL': {
     close: 'Sluiten',
@@ -150,6 +164,11 @@ const TEXTS = {
     deleteLogo: 'Logo verwijderen',
     deleteBackground: 'Achtergrond verwijderen',
     resetTwoFactor: /^Tweestapsverificatie uitzetten voor /,
+    tokenName: 'Naam van het token',
+    createToken: 'Token maken',
+    newToken: 'Nieuw API-token',
+    revokeApiToken: /^Het API-token .* intrekken$/,
+    revokeApiTokens: /^De API-tokens van .* intrekken$/,
   },
 } as const;
 
@@ -203,11 +222,18 @@ for (const screen of SCREENS) {
         await checkPage(page, '/receipts', testInfo);
         await checkModal(page, 'receipt-details', () => page.getByRole('link', { name: texts.view, exact: true }).first().click(), texts, testInfo);
         await checkModal(page, 'tracking-map', () => page.locator('[data-tracking-map]').first().click(), texts, testInfo);
+        // Profile Settings with a new API token shown once, its long value in a field, and a token's revoke confirmation.
+        await checkPage(page, '/profile', testInfo);
+        await page.getByLabel(texts.tokenName).fill('A token made while checking the layout');
+        await page.getByRole('button', { name: texts.createToken }).click();
+        await expect(page.getByRole('textbox', { name: texts.newToken })).toHaveValue(/^fp_/);
+        await checkShown(page, '/profile-new-api-token', testInfo);
+        await checkModal(page, 'revoke-api-token', () => page.getByRole('button', { name: texts.revokeApiToken }).first().click(), texts, testInfo);
         await context.close();
       });
 
       test('every page fits, as the admin', async ({ browser, playwright }, testInfo) => {
-        // Ten pages and ten modals, each measured and photographed.
+        // Ten pages and eleven modals, each measured and photographed.
         test.slow();
         // Consignees to assign, and users besides the admin to open the modals of.
         await customerSession(playwright);
@@ -223,6 +249,7 @@ for (const screen of SCREENS) {
         // Another user's: one's own Delete is not offered. Escape cancels each confirmation: nothing changes.
         await checkModal(page, 'delete-user', () => page.getByRole('button', { name: texts.deleteUser, disabled: false }).first().click(), texts, testInfo);
         await checkModal(page, 'reset-two-factor', () => page.getByRole('button', { name: texts.resetTwoFactor }).first().click(), texts, testInfo);
+        await checkModal(page, 'revoke-api-tokens', () => page.getByRole('button', { name: texts.revokeApiTokens }).first().click(), texts, testInfo);
         await checkPage(page, '/admin/user-consignees', testInfo);
         await checkModal(page, 'user-picker', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
         await page.getByRole('checkbox', { name: texts.selectRow }).first().check();

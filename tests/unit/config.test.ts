@@ -27,6 +27,7 @@ describe('loadConfig defaults', () => {
       loginMaxAttempts: 5,
       loginWindowSeconds: 900,
       trustProxy: false,
+      apiTokenRatePerMinute: 120,
     });
     expect(config.publicUrl.href).toBe('http://localhost:4321/');
   });
@@ -133,11 +134,14 @@ describe('loadConfig flags', () => {
 
 describe('loadConfig numbers', () => {
   it('when the limits are set, then they are used', () => {
-    expect(load({ LOGIN_MAX_ATTEMPTS: '3', LOGIN_WINDOW_SECONDS: '60', SESSION_IDLE_MINUTES: '5', SESSION_MAX_HOURS: '2' })).toMatchObject({
+    expect(
+      load({ LOGIN_MAX_ATTEMPTS: '3', LOGIN_WINDOW_SECONDS: '60', SESSION_IDLE_MINUTES: '5', SESSION_MAX_HOURS: '2', API_TOKEN_RATE_PER_MINUTE: '10' }),
+    ).toMatchObject({
       loginMaxAttempts: 3,
       loginWindowSeconds: 60,
       sessionIdleMinutes: 5,
       sessionMaxHours: 2,
+      apiTokenRatePerMinute: 10,
     });
   });
 
@@ -149,6 +153,7 @@ describe('loadConfig numbers', () => {
     ['LOGIN_WINDOW_SECONDS', 'ten'],
     ['SESSION_IDLE_MINUTES', '0'],
     ['LOGIN_MAX_ATTEMPTS_PER_ADDRESS', '50'],
+    ['API_TOKEN_RATE_PER_MINUTE', '0'],
   ])('when %s is %j, then loading throws naming it', (name, value) => {
     expect(() => load({ [name]: value })).toThrow(name);
   });

@@ -110,3 +110,11 @@ export const ShieldOffIcon = ({ className }: IconProps) => (
     <path d="M4 4l16 16" />
   </Icon>
 );
+
+/** Angle brackets struck through: revoking a user's API tokens. */
+export const ApiTokensOffIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <path d="M8 7l-5 5 5 5M16 7l5 5-5 5" />
+    <path d="M4 4l16 16" />
+  </Icon>
+);

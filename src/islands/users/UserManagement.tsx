@@ -9,6 +9,7 @@ import type { PublicUser } from '~/shared/validation';
 import { DeleteUserModal } from './DeleteUserModal';
 import { ResetPasswordModal } from './ResetPasswordModal';
 import { ResetTwoFactorModal } from '../two-factor/ResetTwoFactorModal';
+import { RevokeApiTokensModal } from './RevokeApiTokensModal';
 import { UserFormModal } from './UserFormModal';
 import { UsersTable } from './UsersTable';
 import { useConsigneeImport } from './use-consignee-import';
@@ -35,6 +36,7 @@ type OpenDialog =
   | { kind: 'edit'; user: PublicUser }
   | { kind: 'reset-password'; user: PublicUser }
   | { kind: 'reset-two-factor'; user: PublicUser }
+  | { kind: 'revoke-api-tokens'; user: ManagedUser }
   | { kind: 'delete'; user: PublicUser };
 
 /** An object, so that the same text shown twice in a row restarts its timer. */
@@ -156,6 +158,7 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
             onEdit={(user) => setDialog({ kind: 'edit', user })}
             onResetPassword={(user) => setDialog({ kind: 'reset-password', user })}
             onResetTwoFactor={(user) => setDialog({ kind: 'reset-two-factor', user })}
+            onRevokeApiTokens={(user) => setDialog({ kind: 'revoke-api-tokens', user })}
             onDelete={(user) => setDialog({ kind: 'delete', user })}
             onInvitation={changeInvitation}
           />
@@ -190,6 +193,16 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
           onClose={closeDialog}
           onReset={() => {
             setNotice({ text: m.twofactor_reset_done({ username: dialog.user.username }) });
+            afterChange();
+          }}
+        />
+      )}
+      {dialog?.kind === 'revoke-api-tokens' && (
+        <RevokeApiTokensModal
+          user={dialog.user}
+          onClose={closeDialog}
+          onRevoked={(revoked) => {
+            setNotice({ text: m.apitoken_admin_revoked({ count: revoked }) });
             afterChange();
           }}
         />

@@ -4,7 +4,7 @@ import { roleLabel } from '~/shared/format';
 import type { ManagedUser } from '~/shared/two-factor';
 import type { PublicUser } from '~/shared/validation';
 import { LocalDate } from '../common/LocalDate';
-import { KeyIcon, MailCrossedIcon, MailIcon, PencilIcon, ShieldOffIcon, TrashIcon } from '../common/icons';
+import { ApiTokensOffIcon, KeyIcon, MailCrossedIcon, MailIcon, PencilIcon, ShieldOffIcon, TrashIcon } from '../common/icons';
 
 const ROLE_BADGE: Record<Role, string> = {
   admin: 'badge-primary',
@@ -18,6 +18,7 @@ interface UsersTableProps {
   onEdit: (user: PublicUser) => void;
   onResetPassword: (user: PublicUser) => void;
   onResetTwoFactor: (user: PublicUser) => void;
+  onRevokeApiTokens: (user: ManagedUser) => void;
   onDelete: (user: PublicUser) => void;
   /** Sends an invited user's invitation again, or revokes it. */
   onInvitation: (user: PublicUser, change: 'resend' | 'revoke') => void;
@@ -31,7 +32,7 @@ function initials(user: PublicUser): string {
     .join('');
 }
 
-export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onResetTwoFactor, onDelete, onInvitation }: UsersTableProps) {
+export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onResetTwoFactor, onRevokeApiTokens, onDelete, onInvitation }: UsersTableProps) {
   return (
     <div className="overflow-x-auto">
       <table className="table table-pinned">
@@ -79,6 +80,7 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onRe
                   </span>
                 )}
                 {user.twoFactorEnabled && <span className="badge badge-soft badge-info ml-1 whitespace-nowrap">{m.twofactor_badge()}</span>}
+                {user.apiTokens > 0 && <span className="badge badge-ghost ml-1 whitespace-nowrap">{m.apitoken_admin_badge({ count: user.apiTokens })}</span>}
               </td>
               <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : m.users_never()}</td>
               <td className="whitespace-nowrap">
@@ -135,6 +137,17 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onRe
                       onClick={() => onResetTwoFactor(user)}
                     >
                       <ShieldOffIcon />
+                    </button>
+                  )}
+                  {user.apiTokens > 0 && (
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm btn-square"
+                      aria-label={m.apitoken_admin_revoke_named({ username: user.username })}
+                      title={m.apitoken_admin_revoke_title()}
+                      onClick={() => onRevokeApiTokens(user)}
+                    >
+                      <ApiTokensOffIcon />
                     </button>
                   )}
                   {/* One's own account cannot be deleted (the server refuses too): not offered, with the reason. */}

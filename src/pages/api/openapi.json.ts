@@ -1,6 +1,7 @@
 import { describeEndpoint } from '~/server/http/api-description';
 import { buildApiDocument, describedOperations, type RouteModules } from '~/server/http/openapi';
 import { handle } from '~/server/http/respond';
+import { isTokenReadable } from '~/shared/api-token-access';
 import { apiDocumentSchema } from '~/shared/envelope';
 
 /** Every other API route file, loaded when the document is first asked for: a glob leaves out the file it is in. */
@@ -17,8 +18,10 @@ export const GET = handle(async (context) => {
   return portal.apiDocument.response(context.request, async () => {
     const { operations, problems } = describedOperations(await loadRouteFiles());
     for (const problem of problems) portal.log.warn({ component: 'openapi' }, problem);
-    // No route is open to personal API tokens yet: every operation asks for a session.
-    return buildApiDocument(operations, { serverUrl: portal.config.publicUrl.origin, isTokenReadable: () => false });
+    return buildApiDocument(operations, {
+      serverUrl: portal.config.publicUrl.origin,
+      isTokenReadable: ({ method, pattern }) => isTokenReadable(method, pattern),
+    });
   });
 });
 

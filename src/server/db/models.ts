@@ -518,6 +518,41 @@ export function defineModels(sequelize: Sequelize) {
     { sequelize, tableName: 'outbox_jobs', updatedAt: false, createdAt: false },
   );
 
+  /** A user's personal API token, read-only and in their scope (migration 0023). */
+  class ApiToken extends Model<InferAttributes<ApiToken>, InferCreationAttributes<ApiToken>> {
+    declare id: CreationOptional<number>;
+    declare userId: number;
+    declare name: string;
+    /** `fp_` and the first characters of the random part: what the list shows. */
+    declare prefix: string;
+    /** SHA-256 of the token, hex: the token itself is never stored. */
+    declare tokenHash: string;
+    declare createdAt: Date;
+    declare expiresAt: Date;
+    declare revokedAt: CreationOptional<Date | null>;
+    declare lastUsedAt: CreationOptional<Date | null>;
+    /** The rate limit's window: its start (epoch ms) and the requests counted in it. */
+    declare rateWindowStartedAt: CreationOptional<number>;
+    declare rateWindowRequests: CreationOptional<number>;
+  }
+
+  ApiToken.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      name: { type: DataTypes.STRING(60), allowNull: false },
+      prefix: { type: DataTypes.STRING(11), allowNull: false },
+      tokenHash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+      revokedAt: { type: DataTypes.DATE, allowNull: true },
+      lastUsedAt: { type: DataTypes.DATE, allowNull: true },
+      rateWindowStartedAt: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
+      rateWindowRequests: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+    },
+    { sequelize, tableName: 'api_tokens', updatedAt: false, createdAt: false },
+  );
+
   return {
     User,
     Session,
@@ -537,6 +572,7 @@ export function defineModels(sequelize: Sequelize) {
     AuditEntry,
     ShareLink,
     OutboxJob,
+    ApiToken,
   };
 }
 
@@ -559,3 +595,4 @@ export type RecoveryCode = InstanceType<Models['RecoveryCode']>;
 export type AuditEntry = InstanceType<Models['AuditEntry']>;
 export type ShareLink = InstanceType<Models['ShareLink']>;
 export type OutboxJob = InstanceType<Models['OutboxJob']>;
+export type ApiToken = InstanceType<Models['ApiToken']>;

@@ -27,6 +27,7 @@ export interface RequestLogDeps {
 export interface LoggedLocals {
   routePattern?: string;
   user?: { id: number } | null;
+  apiTokenId?: number | null;
 }
 
 /** The request's id: the proxy's, with TRUST_PROXY and a safe shape, or a new one. */
@@ -58,6 +59,7 @@ export function observeRequest(deps: RequestLogDeps, req: IncomingMessage, res: 
       ms: Math.round(ms * 10) / 10,
       bytes: socket.bytesWritten - bytesBefore,
       ...(locals.user && { userId: locals.user.id }),
+      ...(locals.apiTokenId && { apiTokenId: locals.apiTokenId }),
       ...(!res.writableFinished && { aborted: true }),
     };
     if (route === STATIC_ROUTE) deps.log.debug(line, 'request');

@@ -17,6 +17,7 @@ import { recordAudit, userTarget, type AuditActor, type AuditDeps, type AuditRec
 import { generatePassword, type PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
 import { endAccountTokens } from './account-tokens';
+import { countWorkingApiTokens, endUserApiTokens } from './api-tokens';
 
 export interface UserDeps {
   db: Database;
@@ -26,8 +27,12 @@ export interface UserDeps {
 
 const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'invited', 'lastLogin', 'createdAt'] as const;
 
-/** Every user, with whether two-factor sign-in is in force for them (never while TWO_FACTOR=off). */
-export async function listUsers({ db, config }: { db: Database; config: Pick<Config, 'twoFactor'> }): Promise<ManagedUser[]> {
+/**
+ * Every user, with whether two-factor sign-in is in force for them (never while TWO_FACTOR=off) and
+ * how many personal API tokens they have working.
+ */
+export async function listUsers({ db, clock, config }: { db: Database; clock: Clock; config: Pick<Config, 'twoFactor'> }): Promise<ManagedUser[]> {
+  const apiTokens = await countWorkingApiTokens({ db, clock });
   const rows = await db.models.User.findAll({
     attributes: [...PUBLIC_COLUMNS, 'twoFactorEnabledAt'],
     order: [
@@ -36,7 +41,11 @@ export async function listUsers({ db, config }: { db: Database; config: Pick<Con
     ],
     raw: true,
   });
-  return rows.map((row) => ({ ...toPublicUser(row), twoFactorEnabled: config.twoFactor !== 'off' && row.twoFactorEnabledAt !== null }));
+  return rows.map((row) => ({
+    ...toPublicUser(row),
+    twoFactorEnabled: config.twoFactor !== 'off' && row.twoFactorEnabledAt !== null,
+    apiTokens: apiTokens.get(row.id) ?? 0,
+  }));
 }
 
 function usernameTaken(): AppError {
@@ -129,7 +138,11 @@ export async function updateUser(deps: AuditDeps, actor: AuditActor, id: number,
       if (error instanceof UniqueConstraintError) throw usernameTaken();
       throw error;
     }
-    if (deactivated) await endUserSessions({ db }, id, { transaction });
+    if (deactivated) {
+      await endUserSessions({ db }, id, { transaction });
+      const revoked = await endUserApiTokens(deps, id, transaction);
+      if (revoked > 0) entries.push({ action: 'api-tokens.revoked', target: userTarget(payload.username), detail: `${revoked} revoked: account disabled` });
+    }
     // Assignments only scope viewers: kept on another role they would come back unseen on a demotion.
     if (leavesViewers) await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
     for (const entry of entries) await recordAudit(deps, actor, entry, transaction);
@@ -160,6 +173,7 @@ export async function deleteUser(deps: AuditDeps, actor: AuditActor, id: number)
     }
     await endUserSessions({ db }, id, { transaction });
     await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
+    await db.models.ApiToken.destroy({ where: { userId: id }, transaction });
     await user.destroy({ transaction });
     await recordAudit(deps, actor, { action: 'user.deleted', target: userTarget(user.username), detail: `role: ${user.role}` }, transaction);
   });

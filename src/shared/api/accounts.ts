@@ -16,7 +16,7 @@ export const signedInUserSchema = z.object({ user: sessionUserSchema });
 /** A created, changed or invited user. */
 export const userAnswerSchema = z.object({ user: publicUserSchema });
 
-export const managedUserSchema = schemaOf<ManagedUser>()(z.extend(publicUserSchema, { twoFactorEnabled: z.boolean() }));
+export const managedUserSchema = schemaOf<ManagedUser>()(z.extend(publicUserSchema, { twoFactorEnabled: z.boolean(), apiTokens: z.number() }));
 
 /** A right password when a second step must follow instead of a session. */
 export const signInStepSchema = schemaOf<SignInStep>()(
