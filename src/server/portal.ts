@@ -40,6 +40,7 @@ import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
 import { purgeOldAccountTokens } from './services/account-tokens';
 import { purgeOldShareLinks } from './services/share-links';
+import { AttachmentFetches, purgeOrphanAttachments } from './services/attachments';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -93,6 +94,8 @@ export interface Portal {
   readonly consigneeImports: SingleFlight<ImportResult>;
   /** Work requests leave to run after their answers (src/server/after-answer.ts). */
   readonly afterAnswer: AfterAnswer;
+  /** The receipts' attachment lists and files being fetched from the provider, shared by whoever asks meanwhile. */
+  readonly attachmentFetches: AttachmentFetches;
   readonly queries: QueryCache;
   readonly answerEncodings: AnswerEncodings;
   readonly firstPaint: FirstPaint;
@@ -109,7 +112,7 @@ export interface Portal {
    * database closed once `requestsDone` settles.
    */
   stop(requestsDone?: Promise<void>): Promise<void>;
-  /** Housekeeping now (expired sessions, old login attempts and audit entries): what the background does every 15 minutes. */
+  /** Housekeeping now (expired sessions, old login attempts and audit entries, attachments of deleted receipts): what the background does every 15 minutes. */
   keepHouse(): Promise<void>;
 }
 
@@ -168,6 +171,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     sandbox,
     consigneeImports: new SingleFlight<ImportResult>(),
     afterAnswer: new AfterAnswer((error) => log.error({ err: error }, 'Work after an answer failed')),
+    attachmentFetches: new AttachmentFetches(),
     queries: new QueryCache(),
     answerEncodings: new AnswerEncodings(),
     firstPaint: new FirstPaint(log, options.clientDir),
@@ -189,6 +193,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     await parts.loginLimiter.purgeOldLoginAttempts();
     await purgeOldAccountTokens(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeOldShareLinks(parts, ACCOUNT_TOKENS_KEPT_MS);
+    await purgeOrphanAttachments(parts);
     await purgeOldAuditEntries(parts);
   };
 
