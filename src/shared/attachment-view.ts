@@ -19,8 +19,9 @@ export interface PhotoView {
   id: number;
   thumbnailUrl: string;
   largeUrl: string;
-  /** The original, as the provider sent it. */
+  /** The original, as the provider sent it, and its size in bytes. */
   url: string;
+  size: number;
   fileName: string;
   alt: string;
 }
@@ -46,6 +47,7 @@ export function attachmentViews(attachments: readonly AttachmentSummary[], recei
     thumbnailUrl: attachment.thumbnailUrl!,
     largeUrl: attachment.largeUrl!,
     url: attachment.url,
+    size: attachment.size,
     fileName: attachment.fileName,
     alt: m.attachment_photo_alt({ position: String(index + 1), count: String(withPreviews.length), number: receiptNumber }),
   }));

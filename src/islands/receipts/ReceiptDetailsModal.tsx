@@ -1,7 +1,7 @@
 /**
- * The receipt details modal: the receipt's facts, its packages and their totals, and its status
- * history. The list's row shows at once; the details (with the history) come from
- * GET /api/receipts/{id} through the screen's cache.
+ * The receipt details modal: the receipt's facts, its packages and their totals, its photos and
+ * documents, and its status history. The list's row shows at once; the details (with the history) come
+ * from GET /api/receipts/{id}, and the photos and documents from their own call, through the screen's caches.
  */
 import { useStore } from '@nanostores/react';
 import { m } from '~/paraglide/messages.js';
@@ -10,6 +10,7 @@ import type { Receipt, ReceiptDetails } from '~/shared/receipts';
 import type { Query } from '~/stores/query-cache';
 import { LocalDate } from '../common/LocalDate';
 import { Modal } from '../common/Modal';
+import { ReceiptAttachments, type ReceiptAttachmentList } from './ReceiptAttachments';
 import { ShareReceipt } from './ShareReceipt';
 import { StatusTimeline } from './StatusTimeline';
 
@@ -18,10 +19,12 @@ interface ReceiptDetailsModalProps {
   receipt: Receipt;
   /** The details, keyed by receipt id; the screen has asked it to show this receipt's. */
   details: Query<ReceiptDetails>;
+  /** Its photos and documents, keyed by receipt id; the screen has asked it to show this receipt's. */
+  attachments: Query<ReceiptAttachmentList>;
   onClose: () => void;
 }
 
-export function ReceiptDetailsModal({ receipt, details, onClose }: ReceiptDetailsModalProps) {
+export function ReceiptDetailsModal({ receipt, details, attachments, onClose }: ReceiptDetailsModalProps) {
   const state = useStore(details.$state);
   // While another receipt's details are still shown by the cache, this one's are not there yet.
   const loaded = state.data?.id === receipt.id ? state.data : undefined;
@@ -73,6 +76,8 @@ export function ReceiptDetailsModal({ receipt, details, onClose }: ReceiptDetail
           </dl>
         </>
       )}
+
+      <ReceiptAttachments receiptId={receipt.id} receiptNumber={receipt.number} attachments={attachments} />
 
       <h3 className="mt-4 mb-2 font-semibold">{m.history_title()}</h3>
       {loaded ? (

@@ -279,6 +279,49 @@ describe('the files', () => {
   });
 });
 
+describe('the receipt page', () => {
+  const escapeHtml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+
+  it('shows the thumbnails, lazily and with their size, each linking to its larger view, and the documents to download, in Dutch too', async () => {
+    const receipt = pick(own, delivered);
+    const page = await demo.get(`/receipts/${receipt.id}`, { headers: { 'Accept-Language': 'en' } });
+    expect(page.status).toBe(200);
+    const html = page.body as string;
+    const { data } = await listOf(demo, receipt.id);
+    expect(html).toContain('Photos and documents');
+    for (const [index, photo] of data.filter((attachment) => attachment.kind === 'photo').entries()) {
+      const alt = `Package photo ${index + 1} of ${receipt.commodities.length}, receipt ${receipt.number}`;
+      expect(html).toMatch(
+        new RegExp(
+          `<a href="${escapeHtml(photo.largeUrl).replace('?', '\\?')}"[^>]*><img src="${escapeHtml(photo.thumbnailUrl).replace('?', '\\?')}" alt="${alt}" width="160" height="120" loading="lazy"`,
+        ),
+      );
+    }
+    const pod = data.find((attachment) => attachment.kind === 'pod')!;
+    expect(html).toContain(`href="${pod.url}" download="${pod.fileName}"`);
+    expect(html).toContain(`aria-label="Download ${pod.fileName}"`);
+    expect(html).toContain('Proof of delivery · ');
+
+    const dutch = await demo.get(`/receipts/${receipt.id}`, { headers: { 'Accept-Language': 'nl' } });
+    expect(dutch.body).toContain('Foto&#39;s en documenten');
+    expect(dutch.body).toContain(`aria-label="${pod.fileName} downloaden"`);
+    expect(dutch.body).toContain('Afleverbewijs · ');
+  });
+
+  it('still shows the receipt, with a clear message in place of its photos and documents, while the provider is down', async () => {
+    const receipt = pick(own, withPackages);
+    expect((await admin.post('/sandbox/control/outage')).status).toBe(200);
+    try {
+      const page = await demo.get(`/receipts/${receipt.id}`, { headers: { 'Accept-Language': 'en' } });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain(escapeHtml(receipt.number));
+      expect(page.body).toContain(escapeHtml("Photos and documents can't be loaded right now: the logistics provider can't be reached. Please try again later."));
+    } finally {
+      expect((await admin.post('/sandbox/control/recover')).status).toBe(200);
+    }
+  });
+});
+
 describe('scope', () => {
   it("answers a customer 404 for another consignee's receipt and its files, list and bytes alike; the admin sees them", async () => {
     const theirs = pick(others, withPackages);
