@@ -12,7 +12,7 @@ interface AttachmentListProps {
   attachments: readonly AttachmentSummary[];
   receiptNumber: string;
   /** Opens a photo in place; without it the thumbnail's link goes to the larger view. */
-  onOpenPhoto?: (photo: PhotoView, index: number, count: number) => void;
+  onOpenPhoto?: (photo: PhotoView, index: number, count: number, opener: HTMLElement) => void;
 }
 
 export function AttachmentList({ attachments, receiptNumber, onOpenPhoto }: AttachmentListProps) {
@@ -31,7 +31,7 @@ export function AttachmentList({ attachments, receiptNumber, onOpenPhoto }: Atta
                   onOpenPhoto &&
                   ((event) => {
                     event.preventDefault();
-                    onOpenPhoto(photo, index, photos.length);
+                    onOpenPhoto(photo, index, photos.length, event.currentTarget);
                   })
                 }
               >
@@ -55,7 +55,7 @@ export function AttachmentList({ attachments, receiptNumber, onOpenPhoto }: Atta
             <li key={document.id} className="flex items-center gap-3 rounded-box border border-base-content/10 p-3 text-sm">
               <DocumentIcon className="size-5 shrink-0 opacity-70" />
               <div className="min-w-0 flex-1">
-                <p className="font-medium break-all">{document.fileName}</p>
+                <p className="font-medium break-words">{document.fileName}</p>
                 <p className="opacity-70">{document.detail}</p>
               </div>
               <a href={document.url} download={document.fileName} className="btn shrink-0 btn-outline btn-sm" aria-label={document.downloadLabel}>

@@ -1,19 +1,16 @@
 /**
  * "Photos and documents" in the receipt details modal: the list from GET /api/receipts/{id}/attachments
- * through the screen's cache, a photo opened in a viewer of its own (its larger view, and the original
- * to download), and why nothing shows when the list cannot be had.
+ * through the screen's cache (a photo opens in the modal's viewer), and why nothing shows when the list
+ * cannot be had.
  */
 import { useStore } from '@nanostores/react';
-import { useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { ApiError, apiBody, errorText } from '~/shared/api-client';
-import type { PhotoView } from '~/shared/attachment-view';
-import { LARGE_PREVIEW, type AttachmentListMeta, type AttachmentSummary } from '~/shared/attachments';
-import { formatFileSize } from '~/shared/format';
+import type { AttachmentListMeta, AttachmentSummary } from '~/shared/attachments';
 import type { Query } from '~/stores/query-cache';
 import { WarningIcon } from '../common/icons';
-import { Modal } from '../common/Modal';
 import { AttachmentList } from './AttachmentList';
+import type { OpenPhoto } from './PhotoViewer';
 
 /** One receipt's answer, marked with its id: the cache may still show another receipt's while this one loads. */
 export interface ReceiptAttachmentList {
@@ -32,17 +29,11 @@ interface ReceiptAttachmentsProps {
   receiptNumber: string;
   /** The lists, keyed by receipt id; the screen has asked it to show this receipt's. */
   attachments: Query<ReceiptAttachmentList>;
+  onOpenPhoto: (open: OpenPhoto) => void;
 }
 
-interface OpenPhoto {
-  photo: PhotoView;
-  position: number;
-  count: number;
-}
-
-export function ReceiptAttachments({ receiptId, receiptNumber, attachments }: ReceiptAttachmentsProps) {
+export function ReceiptAttachments({ receiptId, receiptNumber, attachments, onOpenPhoto }: ReceiptAttachmentsProps) {
   const state = useStore(attachments.$state);
-  const [open, setOpen] = useState<OpenPhoto | null>(null);
   const loaded = state.data?.receiptId === receiptId ? state.data : undefined;
   const failed = !loaded && state.key === String(receiptId) && state.error !== undefined;
 
@@ -62,7 +53,7 @@ export function ReceiptAttachments({ receiptId, receiptNumber, attachments }: Re
           <AttachmentList
             attachments={loaded.attachments}
             receiptNumber={receiptNumber}
-            onOpenPhoto={(photo, index, count) => setOpen({ photo, position: index + 1, count })}
+            onOpenPhoto={(photo, index, count, opener) => onOpenPhoto({ photo, position: index + 1, count, opener })}
           />
         </>
       ) : failed ? (
@@ -77,27 +68,6 @@ export function ReceiptAttachments({ receiptId, receiptNumber, attachments }: Re
           <span className="loading loading-spinner" role="status" aria-label={m.attachment_loading()} />
         </div>
       )}
-      {open && <PhotoViewer {...open} onClose={() => setOpen(null)} />}
     </section>
-  );
-}
-
-function PhotoViewer({ photo, position, count, onClose }: OpenPhoto & { onClose: () => void }) {
-  return (
-    <Modal title={m.attachment_viewer_title({ position: String(position), count: String(count) })} onClose={onClose} wide>
-      <img
-        src={photo.largeUrl}
-        alt={photo.alt}
-        width={LARGE_PREVIEW.width}
-        height={(LARGE_PREVIEW.width * 3) / 4}
-        className="h-auto w-full rounded-box bg-base-200"
-      />
-      <p className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm">
-        <span className="min-w-0 break-all opacity-70">{photo.fileName}</span>
-        <a href={photo.url} download={photo.fileName} className="btn btn-sm btn-outline">
-          {m.attachment_download_original({ size: formatFileSize(photo.size) })}
-        </a>
-      </p>
-    </Modal>
   );
 }
