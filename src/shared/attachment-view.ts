@@ -1,10 +1,21 @@
 /**
- * What a receipt's photos and documents show, in the reader's language. The details modal (React) and
- * the receipt page (rendered on the server) both use it, so they show the same.
+ * What a receipt's photos and documents show, in the reader's language, and the sizes of a photo's
+ * previews. The details modal (React) and the receipt page (rendered on the server) both use it, so
+ * they show the same; it carries no zod, so the island stays small.
  */
 import { m } from '~/paraglide/messages.js';
 import type { AttachmentKind, AttachmentSummary } from './attachments';
 import { formatFileSize } from './format';
+
+/**
+ * The thumbnail: a phone's list shows three in a row (about 100 CSS px each, 200 device pixels at 2×)
+ * and a desktop's page 160 px; WebP, at most 15 KB whatever the photo (a noisy one gets a lower quality).
+ */
+export const THUMBNAIL = { width: 320, height: 320, maxBytes: 15 * 1024 } as const;
+/** The larger view: a phone's screen at 2×, a laptop's at 1×. */
+export const LARGE_PREVIEW = { width: 1280, height: 1280 } as const;
+/** How the lists lay a thumbnail out before it arrives (4:3, a camera's), so that nothing moves when it does. */
+export const THUMBNAIL_DISPLAY = { width: 160, height: 120 } as const;
 
 const KIND_LABELS: Readonly<Record<AttachmentKind, () => string>> = {
   photo: () => m.attachment_kind_photo(),

@@ -1,8 +1,8 @@
 /**
  * A receipt's photos and documents as the API answers them: `GET /api/receipts/{id}/attachments` lists
  * them, `GET /api/attachments/{id}` sends one (`?size=thumb` or `?size=large`: a photo's previews).
- * The island imports only types from here (zod stays on the server); what the screens show of them is
- * in attachment-view.ts.
+ * The island imports only types from here (zod stays on the server); what the screens show of them,
+ * and the previews' sizes, are in attachment-view.ts.
  */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
@@ -14,16 +14,6 @@ export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 /** A photo's previews: the thumbnail of the lists, and the larger view it opens. */
 export const ATTACHMENT_PREVIEW_SIZES = ['thumb', 'large'] as const;
 export type AttachmentPreviewSize = (typeof ATTACHMENT_PREVIEW_SIZES)[number];
-
-/**
- * The thumbnail: a phone's list shows three in a row (about 100 CSS px each, 200 device pixels at 2×)
- * and a desktop's page 160 px; WebP, at most 15 KB whatever the photo (a noisy one gets a lower quality).
- */
-export const THUMBNAIL = { width: 320, height: 320, maxBytes: 15 * 1024 } as const;
-/** The larger view: a phone's screen at 2×, a laptop's at 1×. */
-export const LARGE_PREVIEW = { width: 1280, height: 1280 } as const;
-/** How the lists lay a thumbnail out before it arrives (4:3, a camera's), so that nothing moves when it does. */
-export const THUMBNAIL_DISPLAY = { width: 160, height: 120 } as const;
 
 export const attachmentSummarySchema = z.object({
   /** The portal's id: `url` and `thumbnailUrl` name it. */

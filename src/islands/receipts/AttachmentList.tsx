@@ -4,8 +4,8 @@
  * viewer instead of following the link); the receipt page renders it on the server only (no island).
  */
 import { m } from '~/paraglide/messages.js';
-import { attachmentViews, type PhotoView } from '~/shared/attachment-view';
-import { THUMBNAIL_DISPLAY, type AttachmentSummary } from '~/shared/attachments';
+import { attachmentViews, THUMBNAIL_DISPLAY, type PhotoView } from '~/shared/attachment-view';
+import type { AttachmentSummary } from '~/shared/attachments';
 import { DocumentIcon } from '../common/icons';
 
 interface AttachmentListProps {

@@ -3,8 +3,7 @@
  * so Escape and the close button step back to the details first), with the original to download.
  */
 import { m } from '~/paraglide/messages.js';
-import type { PhotoView } from '~/shared/attachment-view';
-import { LARGE_PREVIEW } from '~/shared/attachments';
+import { LARGE_PREVIEW, type PhotoView } from '~/shared/attachment-view';
 import { formatFileSize } from '~/shared/format';
 
 export interface OpenPhoto {
