@@ -101,12 +101,19 @@ describe('attachmentViews', () => {
   });
 
   it('when a receipt has photos and documents, then photos with previews are thumbnails numbered among themselves, the rest downloads', () => {
-    const views = attachmentViews([summary(1, 'photo', true), summary(2, 'photo', false, 5), summary(3, 'photo', true), summary(4, 'pod', false, 3277)], 'WR-1');
+    const views = attachmentViews(
+      [summary(1, 'photo', true), summary(2, 'photo', false, 5), summary(3, 'photo', true), summary(4, 'pod', false, 3277)],
+      'WR-1',
+    );
     expect(views.photos.map((photo) => [photo.id, photo.alt])).toEqual([
       [1, 'Package photo 1 of 2, receipt WR-1'],
       [3, 'Package photo 2 of 2, receipt WR-1'],
     ]);
-    expect(views.photos[0]).toMatchObject({ thumbnailUrl: '/api/attachments/1?size=thumb', largeUrl: '/api/attachments/1?size=large', url: '/api/attachments/1' });
+    expect(views.photos[0]).toMatchObject({
+      thumbnailUrl: '/api/attachments/1?size=thumb',
+      largeUrl: '/api/attachments/1?size=large',
+      url: '/api/attachments/1',
+    });
     expect(views.documents).toEqual([
       { id: 2, url: '/api/attachments/2', fileName: 'file-2', detail: 'Photo · 5 Bytes', downloadLabel: 'Download file-2' },
       { id: 4, url: '/api/attachments/4', fileName: 'file-4', detail: 'Proof of delivery · 3.20 KB', downloadLabel: 'Download file-4' },
@@ -143,10 +150,7 @@ describe('KeyedSingleFlight', () => {
 
   it('when the work fails, then everyone waiting gets the failure and the next ask runs it anew', async () => {
     const flights = new KeyedSingleFlight<string, number>();
-    const failing = Promise.all([
-      flights.run('a', () => Promise.reject(new Error('down'))),
-      flights.run('a', () => Promise.resolve(1)),
-    ]);
+    const failing = Promise.all([flights.run('a', () => Promise.reject(new Error('down'))), flights.run('a', () => Promise.resolve(1))]);
     await expect(failing).rejects.toThrow('down');
     expect(await flights.run('a', () => Promise.resolve(2))).toBe(2);
   });

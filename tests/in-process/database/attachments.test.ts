@@ -315,7 +315,9 @@ describe('the receipt page', () => {
       const page = await demo.get(`/receipts/${receipt.id}`, { headers: { 'Accept-Language': 'en' } });
       expect(page.status).toBe(200);
       expect(page.body).toContain(escapeHtml(receipt.number));
-      expect(page.body).toContain(escapeHtml("Photos and documents can't be loaded right now: the logistics provider can't be reached. Please try again later."));
+      expect(page.body).toContain(
+        escapeHtml("Photos and documents can't be loaded right now: the logistics provider can't be reached. Please try again later."),
+      );
     } finally {
       expect((await admin.post('/sandbox/control/recover')).status).toBe(200);
     }
