@@ -28,6 +28,11 @@ export async function pageWeights(baseUrl, customerCookie) {
     }
     const map = await mapWeight(browser, baseUrl, customerCookie);
     console.log(`  opening the map  ${kb(map.total)} of 50 KB more in ${map.requests} requests (CSS ${kb(map.css)}, JS ${kb(map.js)}, other ${kb(map.other)})`);
+    const photos = await photosWeight(browser, baseUrl, customerCookie);
+    console.log(
+      `  opening a receipt with three photos on a phone  ${kb(photos.total)} of 60 KB more in ${photos.requests} requests` +
+        ` (thumbnails ${photos.thumbnails.map(kb).join(', ')}; JS ${kb(photos.js)})`,
+    );
   } finally {
     await browser.close();
   }
@@ -134,6 +139,50 @@ async function mapWeight(browser, baseUrl, cookie) {
   const weight = await done();
   await context.close();
   return weight;
+}
+
+/** The newest receipt of the customer's with exactly three packages, so three photos (the sandbox photographs each package). */
+async function receiptWithThreePhotos(baseUrl, cookie) {
+  for (let page = 1; ; page += 1) {
+    const response = await fetch(`${baseUrl}/api/receipts?limit=100&page=${page}`, { headers: { Cookie: cookie } });
+    if (!response.ok) throw new Error(`receipts: ${response.status}`);
+    const list = await response.json();
+    const found = list.data.find((receipt) => receipt.commodities.length === 3);
+    if (found) return found;
+    if (!list.pagination.hasNextPage) throw new Error('the customer has no receipt with three packages');
+  }
+}
+
+/**
+ * What opening such a receipt's details adds to a loaded /receipts page on a phone (390 × 844 at 2×):
+ * its details and its list of photos and documents, and the three thumbnails, which load as the
+ * customer scrolls down to them. The first opening, when the portal fetches the photos from the provider.
+ */
+async function photosWeight(browser, baseUrl, cookie) {
+  const receipt = await receiptWithThreePhotos(baseUrl, cookie);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const [name, value] = cookie.split('=');
+  await context.addCookies([{ name, value, url: baseUrl }]);
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/receipts?search=${encodeURIComponent(receipt.number)}`, { waitUntil: 'networkidle' });
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.getByRole('table').hover();
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+  await page.waitForLoadState('networkidle');
+  const done = recordWeight(context);
+  const thumbnails = [];
+  context.on('requestfinished', (request) => {
+    if (request.url().endsWith('?size=thumb')) thumbnails.push(request.sizes().then((size) => size.responseBodySize + size.responseHeadersSize));
+  });
+  await page.getByRole('link', { name: 'View', exact: true }).first().click();
+  const photos = page.getByRole('dialog', { name: 'Receipt Details' }).getByRole('list', { name: 'Package photos' });
+  await photos.waitFor();
+  await photos.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => [...document.querySelectorAll('dialog[open] ul img')].every((image) => image.complete && image.naturalWidth > 0));
+  await page.waitForLoadState('networkidle');
+  const weight = await done();
+  await context.close();
+  return { ...weight, thumbnails: await Promise.all(thumbnails) };
 }
 
 /**

@@ -42,6 +42,7 @@ import { AfterAnswer } from './after-answer';
 import { purgeOldAccountTokens } from './services/account-tokens';
 import { purgeOldShareLinks } from './services/share-links';
 import { purgeOldApiTokens } from './services/api-tokens';
+import { AttachmentFetches, purgeOrphanAttachments } from './services/attachments';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -99,6 +100,8 @@ export interface Portal {
   readonly consigneeImports: SingleFlight<ImportResult>;
   /** Work requests leave to run after their answers (src/server/after-answer.ts). */
   readonly afterAnswer: AfterAnswer;
+  /** The receipts' attachment lists and files being fetched from the provider, shared by whoever asks meanwhile. */
+  readonly attachmentFetches: AttachmentFetches;
   readonly queries: QueryCache;
   readonly answerEncodings: AnswerEncodings;
   readonly firstPaint: FirstPaint;
@@ -117,7 +120,7 @@ export interface Portal {
    * database closed once `requestsDone` settles.
    */
   stop(requestsDone?: Promise<void>): Promise<void>;
-  /** Housekeeping now (expired sessions, old login attempts and audit entries): what the background does every 15 minutes. */
+  /** Housekeeping now (expired sessions, old login attempts and audit entries, attachments of deleted receipts): what the background does every 15 minutes. */
   keepHouse(): Promise<void>;
 }
 
@@ -177,6 +180,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     sandbox,
     consigneeImports: new SingleFlight<ImportResult>(),
     afterAnswer: new AfterAnswer((error) => log.error({ err: error }, 'Work after an answer failed')),
+    attachmentFetches: new AttachmentFetches(),
     queries: new QueryCache(),
     answerEncodings: new AnswerEncodings(),
     firstPaint: new FirstPaint(log, options.clientDir),
@@ -201,6 +205,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     await purgeOldShareLinks(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeFinishedJobs(parts, FINISHED_JOBS_KEPT_MS);
     await purgeOldApiTokens(parts, API_TOKENS_KEPT_MS);
+    await purgeOrphanAttachments(parts);
     await purgeOldAuditEntries(parts);
   };
 

@@ -24,3 +24,17 @@ export class SingleFlight<T> {
       : Promise.resolve();
   }
 }
+
+/** SingleFlight per key: one run of the work for a key at a time, shared by whoever asks for that key meanwhile. */
+export class KeyedSingleFlight<K, T> {
+  private readonly running = new Map<K, Promise<T>>();
+
+  run(key: K, work: () => Promise<T>): Promise<T> {
+    let run = this.running.get(key);
+    if (!run) {
+      run = work().finally(() => this.running.delete(key));
+      this.running.set(key, run);
+    }
+    return run;
+  }
+}

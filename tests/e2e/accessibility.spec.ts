@@ -181,6 +181,25 @@ for (const width of WIDTHS) {
       await expectNoViolations(page, 'the tracking map modal');
     });
 
+    test("a receipt's photos and documents: on its page, in the details modal, and a photo opened larger", async ({ page }) => {
+      await signInWithApi(page, E2E_URL, viewer);
+      await page.goto(`/receipts/${receipt.id}`);
+      await expect(page.getByRole('region', { name: 'Photos and documents' }).getByRole('list', { name: 'Package photos' })).toBeVisible();
+      await expectNoViolations(page, `/receipts/${receipt.id} with its photos`);
+
+      await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);
+      const row = page.getByRole('region', { name: 'Receipts' }).getByRole('row').filter({ hasText: receipt.number });
+      await row.getByRole('link', { name: 'View' }).click();
+      const details = page.getByRole('dialog', { name: 'Receipt Details' });
+      const photos = details.getByRole('list', { name: 'Package photos' });
+      await photos.scrollIntoViewIfNeeded();
+      await expect(photos.getByRole('img').first()).toBeVisible();
+      await expectNoViolations(page, 'the receipt details modal with photos');
+      await photos.getByRole('link').first().click();
+      await expect(page.getByRole('dialog', { name: /^Photo 1 of \d+$/ }).getByRole('img')).toBeVisible();
+      await expectNoViolations(page, 'a photo opened larger');
+    });
+
     test("the admin's user and branding pages", async ({ page }) => {
       // On the main portal, whose branding stays the default: the branding tests change the admin-area portal's.
       await signInAsAdmin(page, E2E_URL);

@@ -6,10 +6,11 @@
  */
 import type { APIRequestContext, Page, PlaywrightWorkerArgs, TestInfo } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import type { DashboardStats } from '../../src/shared/receipts';
+import type { DashboardStats, Receipt } from '../../src/shared/receipts';
 import { ACCOUNTS_URL, ADMIN_AREA_URL, LOCATIONS_OFF_URL } from '../support/e2e-env';
 import { pngImage } from '../support/images';
 import { adminRequest, adminStatePath, expect, hydrateByPointer, test, uniqueName } from './fixtures';
+import { findReceipt } from './receipts-data';
 
 test.use({ baseURL: ADMIN_AREA_URL });
 
@@ -73,6 +74,19 @@ async function customerSession(playwright: PlaywrightWorkerArgs['playwright']): 
     .find((line) => line.startsWith('portal_session='))!;
   const [name, value] = cookie.split(';')[0]!.split('=');
   return { name: name!, value: value! };
+}
+
+/** A delivered receipt with photos and its proof of delivery, of the customer's (the three consignees with the most receipts). */
+async function receiptWithAttachments(playwright: PlaywrightWorkerArgs['playwright']): Promise<Receipt> {
+  const admin = await adminRequest(playwright, ADMIN_AREA_URL);
+  const top = (await json<DashboardStats>(admin, '/api/receipts/stats')).topConsignees.slice(0, 3).map((entry) => entry.name);
+  const receipt = await findReceipt(
+    admin,
+    'delivered, with packages, of a consignee with the most receipts',
+    (candidate) => candidate.status === 'Delivered' && candidate.commodities.length >= 2 && top.includes(candidate.consigneeName),
+  );
+  await admin.dispose();
+  return receipt;
 }
 
 /** What overflows: the page's width beyond the window, and each element a hiding box cuts off. */
@@ -229,6 +243,20 @@ for (const screen of SCREENS) {
         await expect(page.getByRole('textbox', { name: texts.newToken })).toHaveValue(/^fp_/);
         await checkShown(page, '/profile-new-api-token', testInfo);
         await checkModal(page, 'revoke-api-token', () => page.getByRole('button', { name: texts.revokeApiToken }).first().click(), texts, testInfo);
+        // A receipt with photos and documents: its page, and its details modal once they have loaded.
+        const withAttachments = await receiptWithAttachments(playwright);
+        await checkPage(page, `/receipts/${withAttachments.id}`, testInfo);
+        await checkPage(page, `/receipts?search=${encodeURIComponent(withAttachments.number)}`, testInfo);
+        await checkModal(
+          page,
+          'receipt-details-attachments',
+          async () => {
+            await page.getByRole('link', { name: texts.view, exact: true }).first().click();
+            await expect(page.getByRole('dialog').locator('a[href$="size=large"]')).not.toHaveCount(0);
+          },
+          texts,
+          testInfo,
+        );
         await context.close();
       });
 

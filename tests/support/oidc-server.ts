@@ -32,6 +32,16 @@ export interface OidcServerOptions {
 export interface OidcData {
   consignees: ProviderConsignee[];
   receipts: ProviderReceipt[];
+  /** Receipts' attachments by receipt id; without, the server serves none (every list is a 404), as a provider may. */
+  attachments?: Record<number, OidcAttachment[]>;
+}
+
+/** A file the resource server keeps with a receipt: how it lists it, and its bytes. */
+export interface OidcAttachment {
+  listed: { id: string | number; kind: string; fileName: string; contentType: string; size: number; createdAt: string | null };
+  bytes: Buffer;
+  /** Sent in chunks without a Content-Length: whoever reads it learns its size only by reading. */
+  chunked?: boolean;
 }
 
 export interface OidcCounts {
@@ -272,6 +282,36 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     if (one) {
       const receipt = latest().find((candidate) => candidate.id === Number(one[1]));
       return receipt ? send(res, 200, receipt) : send(res, 404, { error: 'not_found' });
+    }
+    const attachments = options.data?.attachments;
+    const listed = /^\/v1\/receipts\/(\d+)\/attachments$/.exec(path);
+    if (listed && attachments?.[Number(listed[1])]) return send(res, 200, { attachments: attachments[Number(listed[1])]!.map((file) => file.listed) });
+    const file = /^\/v1\/attachments\/([^/]+)$/.exec(path)?.[1];
+    const found =
+      file === undefined
+        ? undefined
+        : Object.values(attachments ?? {})
+            .flat()
+            .find((candidate) => String(candidate.listed.id) === decodeURIComponent(file));
+    if (found) {
+      res.writeHead(200, { 'Content-Type': found.listed.contentType, ...(!found.chunked && { 'Content-Length': String(found.bytes.length) }) });
+      if (!found.chunked) return res.end(found.bytes);
+      for (let start = 0; start < found.bytes.length; start += 64 * 1024) {
+        if (!res.write(found.bytes.subarray(start, start + 64 * 1024))) {
+          await new Promise<void>((resolve) => {
+            const go = () => {
+              res.off('drain', go);
+              res.off('close', go);
+              resolve();
+            };
+            res.on('drain', go);
+            res.on('close', go);
+          });
+        }
+        // The reader may stop reading and close: then the rest is not sent.
+        if (res.destroyed) return;
+      }
+      return res.end();
     }
     if (path === '/v1/consignees') return send(res, 200, { consignees });
     if (path === '/v1/package-scans') {

@@ -118,3 +118,11 @@ export const ApiTokensOffIcon = ({ className }: IconProps) => (
     <path d="M4 4l16 16" />
   </Icon>
 );
+
+/** A page with a folded corner: a document to download. */
+export const DocumentIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8l-5-5z" />
+    <path d="M14 3v5h5M9 13h6M9 17h6" />
+  </Icon>
+);

@@ -19,6 +19,7 @@ import { adoptLocale } from '../common/locale';
 import { SEARCH_PAUSE_MS, takeEarlyActions } from './early-clicks';
 import { ListFooter } from './ListFooter';
 import { QueryForm } from './QueryForm';
+import { loadReceiptAttachments, type ReceiptAttachmentList } from './ReceiptAttachments';
 import { ReceiptDetailsModal } from './ReceiptDetailsModal';
 import { ReceiptFilters } from './ReceiptFilters';
 import { ReceiptsTable } from './ReceiptsTable';
@@ -59,6 +60,7 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
   );
   const [scans] = useState(() => createQuery<PackageScanResult[]>(DATA_CACHE, loadScans, { initial: { key: '' } }));
   const [receiptDetails] = useState(() => createQuery<ReceiptDetails>(DATA_CACHE, loadDetails, { initial: { key: '' } }));
+  const [receiptAttachments] = useState(() => createQuery<ReceiptAttachmentList>(DATA_CACHE, loadReceiptAttachments, { initial: { key: '' } }));
   const { data: answer, error, fetching } = useStore(list.$state);
 
   const [query, setQuery] = useState(initialQuery);
@@ -156,6 +158,7 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
 
   function showDetails(receipt: Receipt): void {
     receiptDetails.show(String(receipt.id));
+    receiptAttachments.show(String(receipt.id));
     setDetails(receipt);
   }
 
@@ -232,7 +235,7 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
         {fetching && answer && <span className="loading loading-spinner loading-sm absolute top-4 right-4" role="status" aria-label={m.receipts_loading()} />}
       </section>
 
-      {details && <ReceiptDetailsModal receipt={details} details={receiptDetails} onClose={() => setDetails(null)} />}
+      {details && <ReceiptDetailsModal receipt={details} details={receiptDetails} attachments={receiptAttachments} onClose={() => setDetails(null)} />}
       {mapWanted && (
         <Suspense
           fallback={

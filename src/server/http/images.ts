@@ -26,8 +26,12 @@ export function imageResponse(image: ImageFile | null, kind: BrandingImageKind, 
   return new Response(image.body, { headers });
 }
 
-/** RFC 6266: an ASCII name for every browser, and the exact one (UTF-8) for those that read filename*. */
-function contentDisposition(name: string): string {
+/**
+ * RFC 6266: an ASCII name for every browser, and the exact one (UTF-8) for those that read filename*,
+ * percent-encoded as RFC 8187 wants (encodeURIComponent leaves ' ( ) * as they are).
+ */
+export function contentDisposition(name: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  const exact = encodeURIComponent(name).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }

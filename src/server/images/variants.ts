@@ -5,7 +5,7 @@
  * logo) WebP, and PNG (GIF when it moves, JPEG when it is an opaque photo) for browsers without WebP.
  * An image that would decode to more than MAX_IMAGE_PIXELS is refused from its header alone.
  */
-import { rm, stat } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fitInBox, type Box } from '~/shared/branding';
 import sharp, { type Metadata, type Sharp } from 'sharp';
@@ -136,4 +136,55 @@ export async function removeVariants(dir: string, variants: readonly ImageVarian
     dir,
     variants.map((variant) => variant.fileName),
   );
+}
+
+/** A preview's qualities, tried in turn until it fits its byte budget; then it is made smaller. */
+export const PREVIEW_QUALITIES = [72, 60, 48, 36] as const;
+const PREVIEW_SHRINK = 0.8;
+const PREVIEW_MIN_WIDTH = 64;
+
+export interface ImagePreview {
+  fileName: string;
+  width: number;
+  height: number;
+  size: number;
+}
+
+/**
+ * A WebP of `source` fitted into `box` (never enlarged), upright and without metadata, written as
+ * `dir/fileName`: what a receipt's photo is shown as. With `maxBytes` it is encoded again at lower
+ * qualities, then smaller, until it fits, so that a noisy camera photo costs a list of thumbnails no
+ * more than a clean one. An image over MAX_IMAGE_PIXELS is refused from its header, as by makeVariants.
+ */
+export async function makeWebpPreview(
+  source: string,
+  dir: string,
+  fileName: string,
+  { box, maxBytes = Infinity }: { box: Box; maxBytes?: number },
+): Promise<ImagePreview> {
+  const header = await readHeader(source);
+  const frameHeight = header.pageHeight ?? header.height!;
+  const sideways = (header.orientation ?? 1) >= 5;
+  let size = fitInBox(sideways ? { width: frameHeight, height: header.width! } : { width: header.width!, height: frameHeight }, box);
+  try {
+    for (;;) {
+      let bytes: Buffer | undefined;
+      for (const quality of PREVIEW_QUALITIES) {
+        bytes = await sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS })
+          .rotate()
+          .resize({ width: size.width, height: size.height, fit: 'fill' })
+          .webp({ quality })
+          .toBuffer();
+        if (bytes.length <= maxBytes) break;
+      }
+      if (bytes!.length <= maxBytes || size.width <= PREVIEW_MIN_WIDTH) {
+        await writeFile(path.join(dir, fileName), bytes!);
+        return { fileName, ...size, size: bytes!.length };
+      }
+      size = fitInBox(size, { width: Math.max(PREVIEW_MIN_WIDTH, Math.floor(size.width * PREVIEW_SHRINK)), height: Infinity });
+    }
+  } catch (error) {
+    await rm(path.join(dir, fileName), { force: true });
+    throw new ImageUnreadableError(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -9,8 +9,19 @@ import * as oauth from 'oauth4webapi';
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { API_TIMEOUT_MS, TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
+import { ATTACHMENT_KINDS, type AttachmentKind } from '~/shared/attachments';
 import { receiptSchema } from '~/shared/receipts';
-import { ProviderError, type PackageScan, type ProviderClient, type ProviderConsignee, type ProviderReceipt, type ReceiptChangesPage } from './contract';
+import {
+  AttachmentTooLargeError,
+  ProviderError,
+  type AttachmentDownload,
+  type PackageScan,
+  type ProviderAttachment,
+  type ProviderClient,
+  type ProviderConsignee,
+  type ProviderReceipt,
+  type ReceiptChangesPage,
+} from './contract';
 import { asProviderError, requestTokenRefresh, type OAuthDeps } from './oauth';
 import type { Logger } from '../logger';
 import type { ProviderMetrics } from '../metrics';
@@ -46,6 +57,43 @@ const scansSchema = z.object({
     }),
   ),
 });
+
+/** Room for a file name or a content type; longer ones are cut, not refused. */
+const ATTACHMENT_TEXT_MAX = { fileName: 255, contentType: 100 } as const;
+const KNOWN_KINDS: ReadonlySet<string> = new Set(ATTACHMENT_KINDS);
+// eslint-disable-next-line no-control-regex -- control characters are what it removes
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
+/** The file's own name: no folders, no control characters, bounded; never empty. */
+function attachmentFileName(name: string, id: string): string {
+  const base = name.split(/[\\/]/).pop()!.replace(CONTROL_CHARACTERS, '').trim();
+  return (base || `attachment-${id}`).slice(0, ATTACHMENT_TEXT_MAX.fileName);
+}
+
+/** A kind this portal does not know yet (a newer provider's) is shown as "other". */
+const attachmentSchema = z.pipe(
+  z.object({
+    id: z.union([z.string().check(z.minLength(1), z.maxLength(200)), z.number()]),
+    kind: z.string(),
+    fileName: z.string(),
+    contentType: z.string(),
+    size: z.int().check(z.nonnegative()),
+    createdAt: z._default(z.nullable(z.string()), null),
+  }),
+  z.transform((listed): ProviderAttachment => {
+    const id = String(listed.id);
+    const createdAt = listed.createdAt !== null && !Number.isNaN(Date.parse(listed.createdAt)) ? new Date(listed.createdAt).toISOString() : null;
+    return {
+      id,
+      kind: KNOWN_KINDS.has(listed.kind) ? (listed.kind as AttachmentKind) : 'other',
+      fileName: attachmentFileName(listed.fileName, id),
+      contentType: listed.contentType.trim().toLowerCase().slice(0, ATTACHMENT_TEXT_MAX.contentType) || 'application/octet-stream',
+      size: listed.size,
+      createdAt,
+    };
+  }),
+);
+const attachmentsSchema = z.object({ attachments: z.array(attachmentSchema) });
 
 const unauthorized = (message: string) => new ProviderError(message, 'unauthorized');
 const notConnected = () => new ProviderError(m.tokens_provider_not_connected(), 'not-connected');
@@ -90,6 +138,32 @@ export class HttpProviderClient implements ProviderClient {
     const { status, body } = await this.getJson('package-scans', '/v1/package-scans', { trackingNumber });
     expectOk(status, '/v1/package-scans');
     return parsed(scansSchema, body, 'package scans').scans;
+  }
+
+  async listAttachments(receiptId: number): Promise<ProviderAttachment[] | null> {
+    const { status, body } = await this.getJson('list-attachments', `/v1/receipts/${encodeURIComponent(receiptId)}/attachments`);
+    if (status === 404) return null;
+    expectOk(status, '/v1/receipts/{id}/attachments');
+    return parsed(attachmentsSchema, body, 'attachments').attachments;
+  }
+
+  async downloadAttachment(id: string, maxBytes: number): Promise<AttachmentDownload | null> {
+    const response = await this.observed('get-attachment', () => this.authorizedGet(`/v1/attachments/${encodeURIComponent(id)}`, {}, '*/*'));
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      expectOk(response.status, '/v1/attachments/{id}');
+    }
+    // A length over the bound is refused before anything is read; the bound holds for what arrives either way.
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > maxBytes) {
+      await response.body?.cancel();
+      throw tooLarge(maxBytes);
+    }
+    return { contentType: response.headers.get('content-type'), chunks: boundedChunks(response.body, maxBytes) };
   }
 
   /** True while a refresh grant is under way in this process (Token Management's "isRefreshing"). */
@@ -224,16 +298,9 @@ export class HttpProviderClient implements ProviderClient {
     return this.sharedRefresh();
   }
 
-  private async send(accessToken: string, url: URL): Promise<Response> {
+  private async send(accessToken: string, url: URL, accept: string): Promise<Response> {
     try {
-      return await oauth.protectedResourceRequest(
-        accessToken,
-        'GET',
-        url,
-        new Headers({ Accept: 'application/json' }),
-        undefined,
-        transportOptions(this.deps.config),
-      );
+      return await oauth.protectedResourceRequest(accessToken, 'GET', url, new Headers({ Accept: accept }), undefined, transportOptions(this.deps.config));
     } catch (error) {
       // A 401 with a Bearer challenge arrives as this error; the caller decides what a 401 means.
       if (error instanceof oauth.WWWAuthenticateChallengeError) return error.response;
@@ -242,11 +309,16 @@ export class HttpProviderClient implements ProviderClient {
   }
 
   /** GET a data path with the Bearer token, counted by `operation` and outcome (ok, or the failure's kind). */
-  private async getJson(operation: string, path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+  private getJson(operation: string, path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+    return this.observed(operation, () => this.getJsonOnce(path, query));
+  }
+
+  /** A provider call, counted by `operation` and outcome (ok, or the failure's kind), and logged at debug. */
+  private async observed<T extends { status: number }>(operation: string, call: () => Promise<T>): Promise<T> {
     const startedAt = performance.now();
     const took = () => Math.round(performance.now() - startedAt);
     try {
-      const answer = await this.getJsonOnce(path, query);
+      const answer = await call();
       this.deps.metrics.providerCall(operation, 'ok');
       this.deps.log.debug({ component: 'provider', operation, status: answer.status, ms: took() }, 'Provider call');
       return answer;
@@ -261,17 +333,36 @@ export class HttpProviderClient implements ProviderClient {
     }
   }
 
-  /** GET a data path with the Bearer token; resolves with the answer's status and parsed body. */
+  /** GET a data path with the Bearer token; resolves with the answer's status and parsed body (none for a 404). */
   private async getJsonOnce(path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+    const response = await this.authorizedGet(path, query, 'application/json');
+    // A provider that does not serve a path may say so in HTML: a 404 needs no body.
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return { status: 404, body: null };
+    }
+    try {
+      return { status: response.status, body: await response.json() };
+    } catch (error) {
+      if (isNetworkFailure(error)) throw asProviderError(error);
+      throw new ProviderError(m.tokens_provider_answered_without_json({ status: String(response.status) }), 'bad-response');
+    }
+  }
+
+  /**
+   * GET a data path with the Bearer token, refreshed and tried once more after a 401; a 5xx is the
+   * provider being down. The answer's body is the caller's to read or cancel.
+   */
+  private async authorizedGet(path: string, query: Record<string, string>, accept: string): Promise<Response> {
     const url = new URL(`${this.deps.config.providerUrl}${path}`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
 
     let accessToken = await this.currentAccessToken();
-    let response = await this.send(accessToken, url);
+    let response = await this.send(accessToken, url, accept);
     if (response.status === 401) {
       await response.body?.cancel();
       accessToken = await this.renewedAccessToken(accessToken);
-      response = await this.send(accessToken, url);
+      response = await this.send(accessToken, url, accept);
       if (response.status === 401) {
         await response.body?.cancel();
         throw unauthorized(m.tokens_provider_refused_access());
@@ -281,12 +372,33 @@ export class HttpProviderClient implements ProviderClient {
       await response.body?.cancel();
       throw new ProviderError(m.tokens_provider_answered({ status: String(response.status) }), 'unreachable');
     }
-    try {
-      return { status: response.status, body: await response.json() };
-    } catch (error) {
-      if (isNetworkFailure(error)) throw asProviderError(error);
-      throw new ProviderError(m.tokens_provider_answered_without_json({ status: String(response.status) }), 'bad-response');
+    return response;
+  }
+}
+
+const tooLarge = (maxBytes: number) => new AttachmentTooLargeError(m.attachment_too_large({ max: String(Math.round(maxBytes / (1024 * 1024))) }));
+
+/** The body's chunks as they arrive, failing once more than `maxBytes` came; a connection lost meanwhile is 'unreachable'. */
+async function* boundedChunks(body: ReadableStream<Uint8Array> | null, maxBytes: number): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  let received = 0;
+  try {
+    for (;;) {
+      let step: ReadableStreamReadResult<Uint8Array>;
+      try {
+        step = await reader.read();
+      } catch (error) {
+        throw asProviderError(error);
+      }
+      if (step.done) return;
+      received += step.value.byteLength;
+      if (received > maxBytes) throw tooLarge(maxBytes);
+      yield step.value;
     }
+  } finally {
+    // Stopped early (too large, or the reader gave up): the rest is not wanted.
+    await reader.cancel().catch(() => {});
   }
 }
 

@@ -1,4 +1,5 @@
 /** The upstream provider's wire types and the client interface; docs/provider-api.md is the contract. */
+import type { AttachmentKind } from '~/shared/attachments';
 
 export interface ProviderCommodity {
   description: string;
@@ -46,6 +47,25 @@ export interface ReceiptChangesPage {
   hasMore: boolean;
 }
 
+/** A file the provider keeps with a receipt: a package's photo, an invoice, a proof of delivery… */
+export interface ProviderAttachment {
+  /** The provider's id (a number is taken as its decimal text). */
+  id: string;
+  kind: AttachmentKind;
+  fileName: string;
+  contentType: string;
+  size: number;
+  /** ISO 8601; null when the provider sent none the portal can read. */
+  createdAt: string | null;
+}
+
+/** An attachment's bytes as they arrive; reading on past the bound the download was asked with fails. */
+export interface AttachmentDownload {
+  /** The Content-Type the provider sent, if any: what the bytes claim, not what they are. */
+  contentType: string | null;
+  chunks: AsyncIterable<Uint8Array>;
+}
+
 /** OAuth2 token endpoint answer (RFC 6749 §5.1) with the optional refresh-expiry extension. */
 export interface TokenSet {
   accessToken: string;
@@ -62,6 +82,10 @@ export interface ProviderClient {
   getReceipt(id: number): Promise<ProviderReceipt | null>;
   listConsignees(): Promise<ProviderConsignee[]>;
   searchPackageScans(trackingNumber: string): Promise<PackageScan[]>;
+  /** A receipt's attachments; null when the provider has none to list for it (a 404: it serves no attachments, or knows no such receipt). */
+  listAttachments(receiptId: number): Promise<ProviderAttachment[] | null>;
+  /** One attachment's bytes, at most `maxBytes` of them (else an AttachmentTooLargeError); null when the provider no longer has it. */
+  downloadAttachment(id: string, maxBytes: number): Promise<AttachmentDownload | null>;
 }
 
 /** The provider could not be reached or answered with a failure: the portal's EXTERNAL_API_ERROR. */
@@ -74,5 +98,13 @@ export class ProviderError extends Error {
   ) {
     super(message);
     this.name = 'ProviderError';
+  }
+}
+
+/** An attachment larger than the portal takes: refused before or while it arrives, never stored. */
+export class AttachmentTooLargeError extends ProviderError {
+  constructor(message: string) {
+    super(message, 'bad-response');
+    this.name = 'AttachmentTooLargeError';
   }
 }

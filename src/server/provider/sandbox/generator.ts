@@ -33,7 +33,7 @@ const FIRST_CONSIGNEE_ID = 101;
 export const FINAL_STAGE = 4;
 
 /** Independent random streams per purpose. */
-export const STREAM = { dates: 1, receipt: 2, packages: 3, scans: 4, orphans: 5, consignees: 6, window: 7 } as const;
+export const STREAM = { dates: 1, receipt: 2, packages: 3, scans: 4, orphans: 5, consignees: 6, window: 7, photos: 8, deliveries: 9 } as const;
 
 export const Hold = { None: 0, OnHold: 1, Cancelled: 2 } as const;
 export type Hold = (typeof Hold)[keyof typeof Hold];
@@ -94,8 +94,11 @@ export function statusOf(record: SandboxRecord): string {
   return record.stage === 0 ? WAREHOUSE_STATUS[route.region] : LIFECYCLE[route.transport][record.stage - 1]!;
 }
 
+/** Delivered: at the end of its route, neither held nor cancelled. */
+export const isDelivered = (record: SandboxRecord) => record.hold === Hold.None && record.stage >= FINAL_STAGE;
+
 /** Delivered and Cancelled receipts change no more. */
-export const isSettled = (record: SandboxRecord) => record.hold === Hold.Cancelled || (record.hold === Hold.None && record.stage >= FINAL_STAGE);
+export const isSettled = (record: SandboxRecord) => record.hold === Hold.Cancelled || isDelivered(record);
 
 export function trackingNumber(random: Random, carrier: Carrier): string {
   switch (carrier) {

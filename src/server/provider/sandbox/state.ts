@@ -1,10 +1,12 @@
 /**
- * The built-in sandbox provider of one portal: its data (generated on first use), the simulated
- * outage, and its authorization server. The composition root makes one with PROVIDER=sandbox.
+ * The built-in sandbox provider of one portal: its data (generated on first use), its receipts'
+ * attachments, the simulated outage, and its authorization server. The composition root makes one with
+ * PROVIDER=sandbox.
  */
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { AppKeys } from '../../secrets';
+import { SandboxAttachments } from './attachments';
 import { SandboxAuthorizationServer, type SandboxAuthorizationConfig } from './authorization';
 import { SandboxStore } from './store';
 
@@ -12,12 +14,15 @@ export type SandboxConfig = SandboxAuthorizationConfig & Pick<Config, 'sandboxSe
 
 export class Sandbox {
   readonly authorization: SandboxAuthorizationServer;
+  /** The receipts' photos and proofs of delivery, made when asked for. */
+  readonly attachments: SandboxAttachments;
   /** The provider is "down" (the control endpoint's outage): data calls answer 503. */
   down = false;
   private data: SandboxStore | undefined;
 
   constructor(private readonly deps: { config: SandboxConfig; keys: Pick<AppKeys, 'sandboxAccessTokens' | 'sandboxRefreshTokens'>; clock: Clock }) {
     this.authorization = new SandboxAuthorizationServer(deps);
+    this.attachments = new SandboxAttachments(deps.config.sandboxSeed);
   }
 
   get config(): SandboxConfig {

@@ -106,6 +106,11 @@ export class SandboxStore {
     return record ? this.receiptOf(record) : null;
   }
 
+  /** A receipt as the sandbox keeps it, for what follows from it (its attachments); null when there is none. */
+  record(id: number): Readonly<SandboxRecord> | null {
+    return this.byId.get(id) ?? null;
+  }
+
   scansFor(trackingNumber: string): PackageScan[] {
     return this.scans.get(trackingNumber.toUpperCase()) ?? [];
   }
