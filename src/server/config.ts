@@ -102,6 +102,12 @@ export interface Config {
   logFormat: LogFormat;
   /** METRICS_TOKEN: the bearer token /metrics asks for; null: /metrics is not served. */
   metricsToken: string | null;
+  /** WEBHOOK_ALLOW_HTTP: webhook endpoints may be plain http:// (tests and local setups). */
+  webhookAllowHttp: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE: webhook deliveries may go to loopback, private, link-local and metadata addresses. */
+  webhookAllowPrivate: boolean;
+  /** WEBHOOK_CA_FILE: a PEM file of certificate authorities trusted for webhook deliveries besides the usual ones; null: none. */
+  webhookCaFile: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -279,5 +285,8 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, stdoutIsTerminal ? 'pretty' : 'json'),
     metricsToken: metricsToken(env),
+    webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP', false),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookCaFile: env.WEBHOOK_CA_FILE?.trim() ? path.resolve(cwd, env.WEBHOOK_CA_FILE.trim()) : null,
   };
 }

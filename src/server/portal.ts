@@ -40,6 +40,9 @@ import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
 import { purgeOldAccountTokens } from './services/account-tokens';
 import { purgeOldShareLinks } from './services/share-links';
+import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler } from './services/webhook-delivery';
+import { WebhookSender } from './webhook-sender';
+import { readFileSync } from 'node:fs';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -61,6 +64,8 @@ export interface PortalOptions {
   clientDir?: string;
   /** Where log lines go instead of standard output (a test reads them). */
   logDestination?: DestinationStream;
+  /** The time limit of one webhook delivery; 10 s unless a test that waits for it sets less. */
+  webhookTimeoutMs?: number;
 }
 
 export interface Portal {
@@ -86,6 +91,8 @@ export interface Portal {
   readonly syncRuns: SyncRunner;
   readonly mailer: Mailer;
   readonly outbox: Outbox;
+  /** Makes webhook deliveries' requests, refusing addresses they may not reach (src/server/webhook-sender.ts). */
+  readonly webhookSender: WebhookSender;
   readonly branding: BrandingStore;
   readonly discovery: ProviderDiscovery;
   readonly tokenStore: ProviderTokenStore;
@@ -143,6 +150,13 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const provider = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
   const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
   const syncRuns = new SyncRunner({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics });
+  const webhookSender = new WebhookSender({
+    allowHttp: config.webhookAllowHttp,
+    allowPrivate: config.webhookAllowPrivate,
+    extraCa: config.webhookCaFile ? readFileSync(config.webhookCaFile, 'utf8') : null,
+    timeoutMs: options.webhookTimeoutMs,
+  });
+  outbox.handle(WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler({ db, clock, outbox, keys, webhookSender, config, mailer, log }));
 
   const parts = {
     config,
@@ -164,6 +178,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     syncRuns,
     mailer,
     outbox,
+    webhookSender,
     branding: new BrandingStore({ db, clock, config, log }),
     discovery,
     tokenStore,

@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'two-factor.enabled',
   'two-factor.disabled',
   'two-factor.reset',
+  'webhook.created',
+  'webhook.deleted',
 ] as const;
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
@@ -72,6 +74,8 @@ const ACTION_LABELS: Record<AuditAction, () => string> = {
   'two-factor.enabled': () => m.audit_action_two_factor_enabled(),
   'two-factor.disabled': () => m.audit_action_two_factor_disabled(),
   'two-factor.reset': () => m.audit_action_two_factor_reset(),
+  'webhook.created': () => m.webhook_audit_created(),
+  'webhook.deleted': () => m.webhook_audit_deleted(),
 };
 
 const isAuditAction = (value: string): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value);

@@ -1,0 +1,12 @@
+import { m } from '~/paraglide/messages.js';
+import { parseId } from '~/server/http/body';
+import { requireUser } from '~/server/http/guard';
+import { handle, ok } from '~/server/http/respond';
+import { sendTestWebhook } from '~/server/services/webhooks';
+
+/** Queues a `webhook.test` message to the endpoint; its attempt shows in the delivery log. */
+export const POST = handle(async (context) => {
+  const user = requireUser(context);
+  const id = parseId(context.params.id, m.webhook_not_found);
+  return ok(await sendTestWebhook(context.locals.portal, user, id), { status: 202, message: m.webhook_test_queued() });
+});
