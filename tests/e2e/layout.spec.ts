@@ -20,7 +20,7 @@ const SCREENS = [
 const LANGUAGES = ['en-US', 'nl-NL'];
 /** On the portal that sends e-mail, where sign-in links to the forgotten password. */
 const SIGNED_OUT_PAGES = ['/login', '/forgot-password', '/reset-password/no-such-link'];
-const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile'];
+const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile', '/profile/webhooks'];
 const ADMIN_PAGES = [...CUSTOMER_PAGES, '/admin/users', '/admin/user-consignees', '/admin/tokens', '/admin/logo', '/admin/background', '/admin/activity'];
 const PASSWORD = 'layout-pass-1';
 
@@ -69,6 +69,18 @@ async function customerSession(playwright: PlaywrightWorkerArgs['playwright']): 
     .find((line) => line.startsWith('portal_session='))!;
   const [name, value] = cookie.split(';')[0]!.split('=');
   return { name: name!, value: value! };
+}
+
+/** A webhook endpoint of the customer's, with a long address, so that Webhooks shows its list and its modals. */
+async function webhookEndpoint(playwright: PlaywrightWorkerArgs['playwright'], session: { name: string; value: string }): Promise<void> {
+  const customer = await playwright.request.newContext({
+    baseURL: ADMIN_AREA_URL,
+    extraHTTPHeaders: { Origin: ADMIN_AREA_URL, Cookie: `${session.name}=${session.value}` },
+  });
+  const url = 'https://hooks.customer-systems.example.com/integrations/freight-portal/receipts/webhook-receiver-endpoint';
+  const created = await customer.post('/api/webhooks', { data: { url, events: ['receipt.created', 'receipt.status_changed', 'prealert.matched'] } });
+  expect(created.status(), await created.text()).toBe(201);
+  await customer.dispose();
 }
 
 /** What overflows: the page's width beyond the window, and each element a hiding box cuts off. */
@@ -136,6 +148,8 @@ const TEXTS = {
     deleteLogo: 'Delete Logo',
     deleteBackground: 'Delete Background',
     resetTwoFactor: /^Turn off two-factor sign-in for /,
+    webhookLog: /^Delivery log of /,
+    webhookDelete: /^Delete https:/,
   },
   'nl-NL': {
     close: 'Sluiten',
@@ -150,6 +164,8 @@ const TEXTS = {
     deleteLogo: 'Logo verwijderen',
     deleteBackground: 'Achtergrond verwijderen',
     resetTwoFactor: /^Tweestapsverificatie uitzetten voor /,
+    webhookLog: /^Afleverlogboek van /,
+    webhookDelete: /^https:.* verwijderen$/,
   },
 } as const;
 
@@ -195,6 +211,7 @@ for (const screen of SCREENS) {
 
       test('every page fits, as a customer', async ({ browser, playwright }, testInfo) => {
         const session = await customerSession(playwright);
+        await webhookEndpoint(playwright, session);
         const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale });
         await context.addCookies([{ ...session, url: ADMIN_AREA_URL }]);
         const page = await context.newPage();
@@ -203,6 +220,9 @@ for (const screen of SCREENS) {
         await checkPage(page, '/receipts', testInfo);
         await checkModal(page, 'receipt-details', () => page.getByRole('link', { name: texts.view, exact: true }).first().click(), texts, testInfo);
         await checkModal(page, 'tracking-map', () => page.locator('[data-tracking-map]').first().click(), texts, testInfo);
+        await checkPage(page, '/profile/webhooks', testInfo);
+        await checkModal(page, 'webhook-log', () => page.getByRole('button', { name: texts.webhookLog }).first().click(), texts, testInfo);
+        await checkModal(page, 'webhook-delete', () => page.getByRole('button', { name: texts.webhookDelete }).first().click(), texts, testInfo);
         await context.close();
       });
 
