@@ -311,7 +311,8 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, payload: unknown
     succeeded: outcome.error === null,
     statusCode: outcome.statusCode,
     error: outcome.error?.slice(0, 500) ?? null,
-    answer: outcome.answer.slice(0, WEBHOOK_ANSWER_KEPT),
+    // PostgreSQL's text takes no NUL character, which a binary answer may hold.
+    answer: outcome.answer.replaceAll('\u0000', '').slice(0, WEBHOOK_ANSWER_KEPT),
   });
   if (outcome.error === null) {
     await endpoint.update({ failingSince: null, lastSuccessAt: new Date(clock.now()) });

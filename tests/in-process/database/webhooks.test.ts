@@ -434,7 +434,7 @@ describe('deliveries', () => {
     await customer.client.delete(`/api/webhooks/${endpoint.id}`);
   });
 
-  it('when the receiver does not answer in time, then the attempt ends at the time limit; a long answer is read only up to 64 KB', async () => {
+  it('when the receiver does not answer in time, then the attempt ends at the time limit; a long answer is read only up to 64 KB, and kept in part', async () => {
     const endpoint = await register(customer.client, '/slow', ['receipt.created']);
     // Never answers.
     plan('/slow', [() => {}]);
@@ -454,6 +454,12 @@ describe('deliveries', () => {
     const [long] = await waitForAttempts(customer.client, endpoint.id, 2);
     expect(long).toMatchObject({ succeeded: true, statusCode: 200, error: null, answer: 'x'.repeat(500) });
     expect(long!.durationMs).toBeLessThan(TIMEOUT_MS);
+
+    // A binary answer is kept without its NUL bytes (PostgreSQL's text refuses them).
+    plan('/slow', [{ status: 200, body: 'bin\u0000ary' }]);
+    await customer.client.post(`/api/webhooks/${endpoint.id}/test`);
+    const [binary] = await waitForAttempts(customer.client, endpoint.id, 3);
+    expect(binary).toMatchObject({ succeeded: true, answer: 'binary' });
     await customer.client.delete(`/api/webhooks/${endpoint.id}`);
   });
 
