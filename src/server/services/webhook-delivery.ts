@@ -95,8 +95,9 @@ function deliveryJob(endpointId: number, type: WebhookMessageType, body: string)
 
 const envelope = (type: WebhookMessageType, at: Date, data: Record<string, unknown>) => JSON.stringify({ type, timestamp: at.toISOString(), data });
 
-const eventsOf = (endpoint: { events: string }) =>
-  endpoint.events.split(',').filter((type): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
+/** The event types an endpoint takes, from their stored comma-separated form (one this version does not know is left out). */
+export const endpointEvents = (endpoint: { events: string }): WebhookEventType[] =>
+  WEBHOOK_EVENT_TYPES.filter((type) => endpoint.events.split(',').includes(type));
 
 interface Subscriber {
   id: number;
@@ -115,7 +116,7 @@ async function subscribersOf(db: Database, types: Set<WebhookEventType>, transac
     { type: QueryTypes.SELECT, replacements: { yes: true }, transaction },
   );
   return rows
-    .map((row) => ({ id: Number(row.id), userId: Number(row.userId), role: row.role, events: eventsOf(row) }))
+    .map((row) => ({ id: Number(row.id), userId: Number(row.userId), role: row.role, events: endpointEvents(row) }))
     .filter((endpoint) => endpoint.events.some((type) => types.has(type)));
 }
 
@@ -143,7 +144,8 @@ export async function queueReceiptEvents(deps: WebhookEventDeps, events: Receipt
     endpoints.filter((endpoint) => endpoint.role === 'viewer').map((endpoint) => endpoint.userId),
     transaction,
   );
-  const receiptIds = [...new Set(events.map((event) => event.receiptId))];
+  const wanted = events.filter((event) => endpoints.some((endpoint) => endpoint.events.includes(event.type)));
+  const receiptIds = [...new Set(wanted.map((event) => event.receiptId))];
   const receipts = await receiptDetailsByIds({ db }, receiptIds, null, transaction);
   const consigneeRows = await db.models.ReceiptRecord.findAll({ attributes: ['id', 'consigneeId'], where: { id: receiptIds }, raw: true, transaction });
   const consigneeOf = new Map(consigneeRows.map((row) => [row.id, row.consigneeId]));
@@ -155,7 +157,7 @@ export async function queueReceiptEvents(deps: WebhookEventDeps, events: Receipt
   };
   const at = new Date(clock.now());
   const jobs: JobEntry[] = [];
-  for (const event of events) {
+  for (const event of wanted) {
     const receipt = receipts.get(event.receiptId);
     // A receipt the provider has since deleted is no event any more.
     if (!receipt) continue;

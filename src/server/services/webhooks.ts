@@ -10,14 +10,12 @@ import type { PublicUser } from '~/shared/validation';
 import {
   WEBHOOK_DELIVERIES_KEPT,
   WEBHOOK_ENDPOINTS_PER_USER,
-  WEBHOOK_EVENT_TYPES,
   type CreateWebhookInput,
   type CreatedWebhook,
   type OwnedWebhook,
   type UpdateWebhookInput,
   type WebhookDeliveryDto,
   type WebhookEndpointDto,
-  type WebhookEventType,
   type WebhookTest,
 } from '~/shared/webhooks';
 import type { Config } from '../config';
@@ -26,7 +24,7 @@ import { AppError } from '../errors';
 import { addressKind, isIpLiteral, isLocalhostName } from '../network-address';
 import type { AppKeys } from '../secrets';
 import { recordAudit, type AuditActor, type AuditDeps } from './audit';
-import { queueTestEvent, sealWebhookSecret, type WebhookEventDeps } from './webhook-delivery';
+import { endpointEvents, queueTestEvent, sealWebhookSecret, type WebhookEventDeps } from './webhook-delivery';
 
 export interface WebhookDeps extends WebhookEventDeps, AuditDeps {
   keys: Pick<AppKeys, 'webhookSecrets'>;
@@ -35,13 +33,11 @@ export interface WebhookDeps extends WebhookEventDeps, AuditDeps {
 
 const iso = (value: Date | string | null | undefined) => (value === null || value === undefined ? null : new Date(value).toISOString());
 
-const eventsOf = (endpoint: { events: string }): WebhookEventType[] => WEBHOOK_EVENT_TYPES.filter((type) => endpoint.events.split(',').includes(type));
-
 function toDto(endpoint: WebhookEndpoint): WebhookEndpointDto {
   return {
     id: endpoint.id,
     url: endpoint.url,
-    events: eventsOf(endpoint),
+    events: endpointEvents(endpoint),
     enabled: endpoint.enabled,
     disabledReason: endpoint.enabled ? null : (endpoint.disabledReason ?? 'owner'),
     disabledAt: endpoint.enabled ? null : iso(endpoint.disabledAt),
@@ -85,10 +81,12 @@ export async function listWebhooks({ db }: Pick<WebhookDeps, 'db'>, user: Public
 
 /** Every user's endpoints with their owners, for an admin to see where the portal sends data; read-only. */
 export async function listAllWebhooks({ db }: Pick<WebhookDeps, 'db'>): Promise<OwnedWebhook[]> {
-  const [endpoints, owners] = await Promise.all([
-    db.models.WebhookEndpoint.findAll({ order: [['id', 'ASC']] }),
-    db.models.User.findAll({ attributes: ['id', 'username'], raw: true }),
-  ]);
+  const endpoints = await db.models.WebhookEndpoint.findAll({ order: [['id', 'ASC']] });
+  const owners = await db.models.User.findAll({
+    attributes: ['id', 'username'],
+    where: { id: [...new Set(endpoints.map((endpoint) => endpoint.userId))] },
+    raw: true,
+  });
   const names = new Map(owners.map((owner) => [owner.id, owner.username]));
   return endpoints.map((endpoint) => ({ ...toDto(endpoint), owner: { id: endpoint.userId, username: names.get(endpoint.userId) ?? '' } }));
 }
