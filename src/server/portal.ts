@@ -52,6 +52,15 @@ const ACCOUNT_TOKENS_KEPT_MS = 86_400_000;
 /** Outbox jobs done or given up on are kept a week, to look into, then dropped. */
 const FINISHED_JOBS_KEPT_MS = 7 * 86_400_000;
 
+/** WEBHOOK_CA_FILE's certificates; a file that cannot be read stops the start with a line saying which. */
+function readWebhookCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`WEBHOOK_CA_FILE cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 export interface PortalOptions {
   /** The time the portal's rules go by; the system clock unless a test brings its own. */
   clock?: Clock;
@@ -153,7 +162,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const webhookSender = new WebhookSender({
     allowHttp: config.webhookAllowHttp,
     allowPrivate: config.webhookAllowPrivate,
-    extraCa: config.webhookCaFile ? readFileSync(config.webhookCaFile, 'utf8') : null,
+    extraCa: config.webhookCaFile ? readWebhookCa(config.webhookCaFile) : null,
     timeoutMs: options.webhookTimeoutMs,
   });
   outbox.handle(WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler({ db, clock, outbox, keys, webhookSender, config, mailer, log }));
