@@ -84,5 +84,7 @@ export default defineConfig({
       env: { SMTP_PORT: String(SMTP_PORT), MAILBOX_PORT: String(E2E_PORT + 10) },
     },
     portal(E2E_PORT + 11, 'accounts', { SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),
+    // The webhooks tests' receiver is a plain HTTP server on 127.0.0.1, which only these two flags let deliveries reach.
+    portal(E2E_PORT + 14, 'webhooks', { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),
   ],
 });

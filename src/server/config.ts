@@ -104,6 +104,12 @@ export interface Config {
   metricsToken: string | null;
   /** Requests one personal API token may make per minute, across all processes. */
   apiTokenRatePerMinute: number;
+  /** WEBHOOK_ALLOW_HTTP: webhook endpoints may be plain http:// (tests and local setups). */
+  webhookAllowHttp: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE: webhook deliveries may go to loopback, private, link-local and metadata addresses. */
+  webhookAllowPrivate: boolean;
+  /** WEBHOOK_CA_FILE: a PEM file of certificate authorities trusted for webhook deliveries besides the usual ones; null: none. */
+  webhookCaFile: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -282,5 +288,8 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, stdoutIsTerminal ? 'pretty' : 'json'),
     metricsToken: metricsToken(env),
     apiTokenRatePerMinute: integer(env, 'API_TOKEN_RATE_PER_MINUTE', 120),
+    webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP', false),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookCaFile: env.WEBHOOK_CA_FILE?.trim() ? path.resolve(cwd, env.WEBHOOK_CA_FILE.trim()) : null,
   };
 }

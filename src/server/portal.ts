@@ -43,6 +43,9 @@ import { purgeOldAccountTokens } from './services/account-tokens';
 import { purgeOldShareLinks } from './services/share-links';
 import { purgeOldApiTokens } from './services/api-tokens';
 import { AttachmentFetches, purgeOrphanAttachments } from './services/attachments';
+import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler } from './services/webhook-delivery';
+import { WebhookSender } from './webhook-sender';
+import { readFileSync } from 'node:fs';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -53,6 +56,15 @@ const ACCOUNT_TOKENS_KEPT_MS = 86_400_000;
 const FINISHED_JOBS_KEPT_MS = 7 * 86_400_000;
 /** Revoked and expired API tokens are kept a month: a script still sending one is told why it fails. */
 const API_TOKENS_KEPT_MS = 30 * 86_400_000;
+
+/** WEBHOOK_CA_FILE's certificates; a file that cannot be read stops the start with a line saying which. */
+function readWebhookCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(`WEBHOOK_CA_FILE cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
 
 export interface PortalOptions {
   /** The time the portal's rules go by; the system clock unless a test brings its own. */
@@ -66,6 +78,8 @@ export interface PortalOptions {
   clientDir?: string;
   /** Where log lines go instead of standard output (a test reads them). */
   logDestination?: DestinationStream;
+  /** The time limit of one webhook delivery; 10 s unless a test that waits for it sets less. */
+  webhookTimeoutMs?: number;
 }
 
 export interface Portal {
@@ -91,6 +105,8 @@ export interface Portal {
   readonly syncRuns: SyncRunner;
   readonly mailer: Mailer;
   readonly outbox: Outbox;
+  /** Makes webhook deliveries' requests, refusing addresses they may not reach (src/server/webhook-sender.ts). */
+  readonly webhookSender: WebhookSender;
   readonly branding: BrandingStore;
   readonly discovery: ProviderDiscovery;
   readonly tokenStore: ProviderTokenStore;
@@ -152,6 +168,13 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const provider = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
   const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
   const syncRuns = new SyncRunner({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics });
+  const webhookSender = new WebhookSender({
+    allowHttp: config.webhookAllowHttp,
+    allowPrivate: config.webhookAllowPrivate,
+    extraCa: config.webhookCaFile ? readWebhookCa(config.webhookCaFile) : null,
+    timeoutMs: options.webhookTimeoutMs,
+  });
+  outbox.handle(WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler({ db, clock, outbox, keys, webhookSender, config, mailer, log }));
 
   const parts = {
     config,
@@ -173,6 +196,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     syncRuns,
     mailer,
     outbox,
+    webhookSender,
     branding: new BrandingStore({ db, clock, config, log }),
     discovery,
     tokenStore,

@@ -50,6 +50,8 @@ export interface AppKeys {
   /** The built-in sandbox's token signatures. */
   sandboxAccessTokens: Buffer;
   sandboxRefreshTokens: Buffer;
+  /** Encrypts the webhook endpoints' signing secrets (kept to sign with, shown only once). */
+  webhookSecrets: Buffer;
 }
 
 export function deriveAppKeys(secret: string): AppKeys {
@@ -61,5 +63,6 @@ export function deriveAppKeys(secret: string): AppKeys {
     twoFactorPending: deriveKey(secret, 'two-factor-pending'),
     sandboxAccessTokens: deriveKey(secret, 'sandbox-access-tokens'),
     sandboxRefreshTokens: deriveKey(secret, 'sandbox-refresh-tokens'),
+    webhookSecrets: deriveKey(secret, 'webhook-secrets'),
   };
 }

@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   'api-token.created',
   'api-token.revoked',
   'api-tokens.revoked',
+  'webhook.created',
+  'webhook.deleted',
 ] as const;
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
@@ -79,6 +81,8 @@ const ACTION_LABELS: Record<AuditAction, () => string> = {
   'api-token.created': () => m.apitoken_audit_created(),
   'api-token.revoked': () => m.apitoken_audit_revoked(),
   'api-tokens.revoked': () => m.apitoken_audit_revoked_all(),
+  'webhook.created': () => m.webhook_audit_created(),
+  'webhook.deleted': () => m.webhook_audit_deleted(),
 };
 
 const isAuditAction = (value: string): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value);

@@ -116,7 +116,7 @@ for (const width of WIDTHS) {
       await expectNoViolations(page, '/login asking for the code');
     });
 
-    test("a customer's dashboard, receipts, locations and profile", async ({ page }) => {
+    test("a customer's dashboard, receipts, locations, profile and webhooks", async ({ page }) => {
       await signInWithApi(page, E2E_URL, viewer);
       await page.goto('/dashboard');
       await expect(page.getByRole('region', { name: 'Top Consignees' }).getByRole('listitem')).not.toHaveCount(0);
@@ -126,7 +126,7 @@ for (const width of WIDTHS) {
       await expect(page.getByText(/^Showing 1 to /)).toBeVisible();
       await expectNoViolations(page, '/receipts');
 
-      for (const path of ['/locations', '/profile']) {
+      for (const path of ['/locations', '/profile', '/profile/webhooks']) {
         await openHydrated(page, path);
         await expectNoViolations(page, path);
       }

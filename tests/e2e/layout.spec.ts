@@ -21,7 +21,7 @@ const SCREENS = [
 const LANGUAGES = ['en-US', 'nl-NL'];
 /** On the portal that sends e-mail, where sign-in links to the forgotten password. */
 const SIGNED_OUT_PAGES = ['/login', '/forgot-password', '/reset-password/no-such-link'];
-const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile'];
+const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile', '/profile/webhooks'];
 const ADMIN_PAGES = [...CUSTOMER_PAGES, '/admin/users', '/admin/user-consignees', '/admin/tokens', '/admin/logo', '/admin/background', '/admin/activity'];
 const PASSWORD = 'layout-pass-1';
 
@@ -87,6 +87,18 @@ async function receiptWithAttachments(playwright: PlaywrightWorkerArgs['playwrig
   );
   await admin.dispose();
   return receipt;
+}
+
+/** A webhook endpoint of the customer's, with a long address, so that Webhooks shows its list and its modals. */
+async function webhookEndpoint(playwright: PlaywrightWorkerArgs['playwright'], session: { name: string; value: string }): Promise<void> {
+  const customer = await playwright.request.newContext({
+    baseURL: ADMIN_AREA_URL,
+    extraHTTPHeaders: { Origin: ADMIN_AREA_URL, Cookie: `${session.name}=${session.value}` },
+  });
+  const url = 'https://hooks.customer-systems.example.com/integrations/freight-portal/receipts/webhook-receiver-endpoint';
+  const created = await customer.post('/api/webhooks', { data: { url, events: ['receipt.created', 'receipt.status_changed', 'prealert.matched'] } });
+  expect(created.status(), await created.text()).toBe(201);
+  await customer.dispose();
 }
 
 /** What overflows: the page's width beyond the window, and each element a hiding box cuts off. */
@@ -164,6 +176,8 @@ const TEXTS = {
     newToken: 'New API token',
     revokeApiToken: /^Revoke the API token /,
     revokeApiTokens: /^Revoke the API tokens of /,
+    webhookLog: /^Delivery log of /,
+    webhookDelete: /^Delete https:/,
   },
   'nl-NL': {
     close: 'Sluiten',
@@ -183,6 +197,8 @@ const TEXTS = {
     newToken: 'Nieuw API-token',
     revokeApiToken: /^Het API-token .* intrekken$/,
     revokeApiTokens: /^De API-tokens van .* intrekken$/,
+    webhookLog: /^Afleverlogboek van /,
+    webhookDelete: /^https:.* verwijderen$/,
   },
 } as const;
 
@@ -228,6 +244,7 @@ for (const screen of SCREENS) {
 
       test('every page fits, as a customer', async ({ browser, playwright }, testInfo) => {
         const session = await customerSession(playwright);
+        await webhookEndpoint(playwright, session);
         const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale });
         await context.addCookies([{ ...session, url: ADMIN_AREA_URL }]);
         const page = await context.newPage();
@@ -257,6 +274,9 @@ for (const screen of SCREENS) {
           texts,
           testInfo,
         );
+        await checkPage(page, '/profile/webhooks', testInfo);
+        await checkModal(page, 'webhook-log', () => page.getByRole('button', { name: texts.webhookLog }).first().click(), texts, testInfo);
+        await checkModal(page, 'webhook-delete', () => page.getByRole('button', { name: texts.webhookDelete }).first().click(), texts, testInfo);
         await context.close();
       });
 

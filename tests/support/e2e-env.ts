@@ -33,3 +33,5 @@ export const SMTP_PORT = E2E_PORT + 9;
 export const MAILBOX_URL = `http://127.0.0.1:${E2E_PORT + 10}`;
 /** A tenth portal that sends e-mail through that server: password resets and invitations. */
 export const ACCOUNTS_URL = `http://127.0.0.1:${E2E_PORT + 11}`;
+/** A portal whose webhooks may go to http:// and private addresses: the webhooks tests' receiver runs on 127.0.0.1. */
+export const WEBHOOKS_URL = `http://127.0.0.1:${E2E_PORT + 14}`;

@@ -209,6 +209,8 @@ export interface InProcessOptions {
   port?: number;
   /** Serve before the portal has started; the test calls start() itself. */
   deferStart?: boolean;
+  /** A webhook delivery's time limit, shorter than its 10 s for a test that waits for it. */
+  webhookTimeoutMs?: number;
 }
 
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error'] as const;
@@ -269,7 +271,7 @@ export async function startInProcessPortal(env: Record<string, string> = {}, opt
   const releaseConsole = captureConsole(lines);
   // The portal's log lines, each as its JSON line.
   const logDestination = { write: (line: string) => void lines.push(line.trimEnd()) };
-  portal = createPortal(config, { clock, background: options.background ?? true, logDestination });
+  portal = createPortal(config, { clock, background: options.background ?? true, logDestination, webhookTimeoutMs: options.webhookTimeoutMs });
   const created = portal;
   const start = async () => {
     try {

@@ -45,14 +45,32 @@ export async function forgetStatusHistories({ db }: { db: Database }, receiptIds
 
 /** Oldest first. */
 export async function readStatusHistory({ db }: { db: Database }, receiptId: number): Promise<StatusHistoryEntry[]> {
+  return (await readStatusHistories({ db }, [receiptId])).get(receiptId) ?? [];
+}
+
+/** The histories of several receipts in one query, each oldest first; inside `transaction` when the caller is writing them. */
+export async function readStatusHistories(
+  { db }: { db: Database },
+  receiptIds: number[],
+  transaction?: Transaction,
+): Promise<Map<number, StatusHistoryEntry[]>> {
+  const histories = new Map<number, StatusHistoryEntry[]>();
+  if (receiptIds.length === 0) return histories;
   const rows = await db.models.ReceiptStatusChange.findAll({
-    attributes: ['status', 'at'],
-    where: { receiptId },
+    attributes: ['receiptId', 'status', 'at'],
+    where: { receiptId: receiptIds },
     order: [
+      ['receiptId', 'ASC'],
       ['at', 'ASC'],
       ['id', 'ASC'],
     ],
     raw: true,
+    transaction,
   });
-  return rows.map((row) => ({ status: row.status, at: new Date(row.at).toISOString() }));
+  for (const row of rows) {
+    const history = histories.get(row.receiptId) ?? [];
+    history.push({ status: row.status, at: new Date(row.at).toISOString() });
+    histories.set(row.receiptId, history);
+  }
+  return histories;
 }

@@ -1,5 +1,5 @@
 /** Receipts from the mirror: the list with its filters, one receipt, and who may see which. */
-import { QueryTypes, type InferAttributes } from 'sequelize';
+import { QueryTypes, type InferAttributes, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { Commodity, Receipt, ReceiptDetails, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
@@ -7,7 +7,7 @@ import type { Database } from '../db/database';
 import type { ReceiptRecord } from '../db/models';
 import { RecentRows } from '../db/recent-rows';
 import { AppError } from '../errors';
-import { readStatusHistory } from './receipt-history';
+import { readStatusHistories } from './receipt-history';
 import { idsMatchingSearch, idsWithTrackingNumber, type SearchDeps } from './receipt-search';
 import type { LastSyncTime } from './sync-state';
 
@@ -109,12 +109,13 @@ function toReceiptFields(row: ListedRow): ReceiptFields {
 }
 
 /** The rows of these ids whose consignee is in scope (null: all). The scope is checked here again: the ids may come from before a sync that gave a receipt to another consignee. */
-function readListedRows(db: Database, ids: number[], consigneeIds: number[] | null): Promise<ListedRow[]> {
+function readListedRows(db: Database, ids: number[], consigneeIds: number[] | null, transaction?: Transaction): Promise<ListedRow[]> {
   const columns = RECEIPT_COLUMNS.map((column) => `"${column}"`).join(', ');
   const inScope = consigneeIds === null ? '' : 'AND "consigneeId" IN (:consigneeIds)';
   return db.sequelize.query<ListedRow>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids) ${inScope}`, {
     type: QueryTypes.SELECT,
     replacements: { ids, consigneeIds },
+    transaction,
   });
 }
 
@@ -124,16 +125,19 @@ export async function receiptFieldsByIds({ db }: { db: Database }, ids: number[]
   return new Map((await readListedRows(db, ids, consigneeIds)).map((row) => [row.id, toReceiptFields(row)]));
 }
 
-/** The receipts of these ids in the viewer's scope, with their commodities, in two plain queries (this runs for every page). */
-async function receiptsByIds(db: Database, ids: number[], consigneeIds: number[] | null): Promise<Map<number, Receipt>> {
+/**
+ * The receipts of these ids in the viewer's scope, with their commodities, in two plain queries (this
+ * runs for every page); inside `transaction` when the caller is writing them.
+ */
+async function receiptsByIds(db: Database, ids: number[], consigneeIds: number[] | null, transaction?: Transaction): Promise<Map<number, Receipt>> {
   const receipts = new Map<number, Receipt>();
   if (ids.length === 0 || consigneeIds?.length === 0) return receipts;
   const [rows, packages] = await Promise.all([
-    readListedRows(db, ids, consigneeIds),
+    readListedRows(db, ids, consigneeIds, transaction),
     db.sequelize.query<Commodity & { receiptId: number }>(
       `SELECT "receiptId", "description", "trackingNumber", "pieces", "totalWeightValue", "totalVolumeValue"
          FROM "packages" WHERE "receiptId" IN (:ids) ORDER BY "receiptId", "position"`,
-      { type: QueryTypes.SELECT, replacements: { ids } },
+      { type: QueryTypes.SELECT, replacements: { ids }, transaction },
     ),
   ]);
   const commodities = new Map<number, Commodity[]>();
@@ -176,12 +180,27 @@ export async function listReceipts(deps: ReceiptDeps, user: PublicUser, query: R
   return { ...value, meta: { cached, processingTime: Math.round((performance.now() - startedAt) * 10) / 10, lastSyncedAt } };
 }
 
+/**
+ * Receipts as `GET /api/receipts/{id}` shows them (with their status histories), of these ids in the
+ * scope (null: all); inside `transaction` when the caller is writing them (webhook events).
+ */
+export async function receiptDetailsByIds(
+  { db }: { db: Database },
+  ids: number[],
+  consigneeIds: number[] | null,
+  transaction?: Transaction,
+): Promise<Map<number, ReceiptDetails>> {
+  const receipts = await receiptsByIds(db, ids, consigneeIds, transaction);
+  const histories = await readStatusHistories({ db }, [...receipts.keys()], transaction);
+  return new Map([...receipts].map(([id, receipt]) => [id, { ...receipt, history: histories.get(id) ?? [] }]));
+}
+
 /** One receipt in the user's scope, with its status history. */
 export async function getReceipt(deps: ScopeDeps & { lastSync: LastSyncTime }, user: PublicUser, id: number): Promise<ReceiptDetails> {
   await requireMirror(deps);
   const consigneeIds = await visibleConsigneeIds(deps, user);
-  const receipt = (await receiptsByIds(deps.db, [id], consigneeIds)).get(id);
+  const receipt = (await receiptDetailsByIds(deps, [id], consigneeIds)).get(id);
   // Someone else's receipt is indistinguishable from one that does not exist.
   if (!receipt) throw new AppError('NOT_FOUND', m.validation_receipt_not_found());
-  return { ...receipt, history: await readStatusHistory(deps, id) };
+  return receipt;
 }

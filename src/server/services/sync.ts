@@ -21,6 +21,7 @@ import type { MirrorFollower } from './mirror-version';
 import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
 import { announceStatusChanges, type StatusEmailDeps } from './status-emails';
 import { SyncInterruptedError, syncExclusively, type LeaseHolder } from './sync-lease';
+import { queueReceiptEvents, receiptEventsOf } from './webhook-delivery';
 import { readSyncState, saveSyncState, type LastSyncTime } from './sync-state';
 
 const PAGE_SIZE = 500;
@@ -76,9 +77,16 @@ interface PageWrite {
 
 /**
  * Writes the receipts of one page that are new or changed, and records the statuses they take; a
- * receipt's first mirroring records its status as the first entry of its history.
+ * receipt's first mirroring records its status as the first entry of its history. The webhook events
+ * of those changes are written in the same transaction.
  */
-async function writePage(db: Database, receipts: ProviderReceipt[], syncedAt: Date, transaction: Transaction): Promise<PageWrite> {
+async function writePage(
+  deps: SyncDeps,
+  receipts: ProviderReceipt[],
+  { syncedAt, firstMirroring }: { syncedAt: Date; firstMirroring: boolean },
+  transaction: Transaction,
+): Promise<PageWrite> {
+  const { db } = deps;
   const { ReceiptRecord, PackageRecord } = db.models;
   const rows = receipts.map(toMirrorRows).filter((row) => row !== null);
   // A receipt changed twice within a page: its last version wins.
@@ -117,7 +125,9 @@ async function writePage(db: Database, receipts: ProviderReceipt[], syncedAt: Da
     changed.flatMap((row) => row.packages),
     { transaction },
   );
-  return { written: changed.length, statusChanges: await recordStatusChanges({ db }, statusChanges, transaction) };
+  const recorded = await recordStatusChanges({ db }, statusChanges, transaction);
+  await queueReceiptEvents(deps, receiptEventsOf(recorded, firstMirroring), transaction);
+  return { written: changed.length, statusChanges: recorded };
 }
 
 async function removeUnseen(db: Database, seen: Set<number>): Promise<number> {
@@ -141,6 +151,8 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
   const startedAt = performance.now();
   const syncedAt = new Date(clock.now());
   const state = await readSyncState(deps);
+  // Until a sync has succeeded once, the mirror is being filled for the first time (resumed after a restart too).
+  const firstMirroring = !state.lastSuccessAt;
   const fullDue = !state.lastFullSyncAt || clock.now() - new Date(state.lastFullSyncAt).getTime() >= config.syncFullIntervalSeconds * 1000;
   const full = forceFull || fullDue || !state.cursor;
   const seen = new Set<number>();
@@ -159,7 +171,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
         nextPage.catch(() => {});
       }
       for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
-      const pageWrite = await db.sequelize.transaction((transaction) => writePage(db, page.receipts, syncedAt, transaction));
+      const pageWrite = await db.sequelize.transaction((transaction) => writePage(deps, page.receipts, { syncedAt, firstMirroring }, transaction));
       written += pageWrite.written;
       statusChanges.push(...pageWrite.statusChanges);
       // Keep the place after every page: an interrupted pass resumes instead of starting over.

@@ -1,0 +1,331 @@
+/**
+ * Webhook events and their delivery. An event (a receipt mirrored for the first time, a status that
+ * changed, a pre-alert matched to a receipt) becomes one outbox job per endpoint that takes it, written
+ * in the transaction that caused it. Who gets it is decided then: enabled endpoints of active owners,
+ * an admin's (or admin-viewer's) for every receipt, a customer's only for their consignees' receipts.
+ * The body, the Standard Webhooks envelope `{ type, timestamp, data: { receipt, … } }` with the receipt
+ * as `GET /api/receipts/{id}` shows it, is fixed then too, so every attempt sends the same bytes under
+ * the same `webhook-id`; only `webhook-timestamp` and the signature are the attempt's own.
+ *
+ * The outbox retries a failed attempt with growing waits and gives it up a day after the event. Every
+ * attempt is logged (the last 100 per endpoint). An endpoint that has not succeeded since a failure
+ * three days ago is disabled and its owner e-mailed.
+ */
+import { randomUUID } from 'node:crypto';
+import { Op, QueryTypes, type InferCreationAttributes, type Transaction } from 'sequelize';
+import { Webhook } from 'standardwebhooks';
+import { m } from '~/paraglide/messages.js';
+import { baseLocale, isLocale } from '~/shared/locale';
+import {
+  WEBHOOK_ANSWER_KEPT,
+  WEBHOOK_DELIVERIES_KEPT,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_FAILING_DAYS,
+  WEBHOOK_TEST_EVENT,
+  type WebhookEventType,
+  type WebhookMessageType,
+} from '~/shared/webhooks';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import type { WebhookDelivery, WebhookEndpoint } from '../db/models';
+import { decryptValue, encryptValue } from '../encryption';
+import { inLocale } from '../locale';
+import type { Logger } from '../logger';
+import { composeLinkEmail, linkInEmail } from '../mail/compose';
+import type { Mailer } from '../mail/mailer';
+import type { AppKeys } from '../secrets';
+import type { WebhookSender } from '../webhook-sender';
+import { enqueueJobs, enqueueMessages, JobRefused, type JobAttempt, type JobEntry, type JobHandler, type Outbox } from './outbox';
+import type { StatusChange } from './receipt-history';
+import { receiptDetailsByIds } from './receipts';
+
+/** The outbox job kind of one delivery. */
+export const WEBHOOK_DELIVERY_JOB = 'webhook.delivery';
+const DAY_MS = 86_400_000;
+/** The secret's associated data: a ciphertext moved to another column does not decrypt. */
+const SECRET_FIELD = 'webhook_endpoints.secret';
+/** Where an owner manages their endpoints (Profile Settings → Webhooks). */
+export const WEBHOOKS_PAGE = '/profile/webhooks';
+
+export interface WebhookEventDeps {
+  db: Database;
+  clock: Clock;
+  outbox: Outbox;
+}
+
+export interface WebhookDeliveryDeps extends WebhookEventDeps {
+  keys: Pick<AppKeys, 'webhookSecrets'>;
+  webhookSender: WebhookSender;
+  config: Pick<Config, 'publicUrl' | 'productName'>;
+  mailer: Pick<Mailer, 'enabled'>;
+  log: Logger;
+}
+
+/** A delivery job's payload: where, under which message id, what (the body is fixed when the event happens). */
+interface DeliveryPayload {
+  endpointId: number;
+  messageId: string;
+  type: WebhookMessageType;
+  body: string;
+}
+
+/** An event about one receipt; `data` joins the receipt in the envelope's data. */
+export interface ReceiptEvent {
+  type: WebhookEventType;
+  receiptId: number;
+  data?: Record<string, unknown>;
+}
+
+/** An endpoint's signing secret as it is stored: encrypted, for only the portal can sign with it. */
+export function sealWebhookSecret(keys: Pick<AppKeys, 'webhookSecrets'>, secret: string): string {
+  return encryptValue(keys.webhookSecrets, secret, SECRET_FIELD);
+}
+
+function openWebhookSecret(keys: Pick<AppKeys, 'webhookSecrets'>, sealed: string): string | null {
+  return decryptValue(keys.webhookSecrets, sealed, SECRET_FIELD);
+}
+
+/** `msg_` and 32 hex digits: unique per message, the same on each of its attempts. */
+const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
+
+function deliveryJob(endpointId: number, type: WebhookMessageType, body: string): JobEntry & { payload: DeliveryPayload } {
+  return { kind: WEBHOOK_DELIVERY_JOB, payload: { endpointId, messageId: newMessageId(), type, body } };
+}
+
+const envelope = (type: WebhookMessageType, at: Date, data: Record<string, unknown>) => JSON.stringify({ type, timestamp: at.toISOString(), data });
+
+/** The event types an endpoint takes, from their stored comma-separated form (one this version does not know is left out). */
+export const endpointEvents = (endpoint: { events: string }): WebhookEventType[] =>
+  WEBHOOK_EVENT_TYPES.filter((type) => endpoint.events.split(',').includes(type));
+
+interface Subscriber {
+  id: number;
+  userId: number;
+  role: string;
+  events: WebhookEventType[];
+}
+
+/** The enabled endpoints of active owners that take any of these types, with their owners' roles now. */
+async function subscribersOf(db: Database, types: Set<WebhookEventType>, transaction?: Transaction): Promise<Subscriber[]> {
+  const rows = await db.sequelize.query<{ id: number; userId: number; role: string; events: string }>(
+    `SELECT e."id", e."userId", u."role", e."events"
+       FROM "webhook_endpoints" e JOIN "users" u ON u."id" = e."userId"
+      WHERE e."enabled" = :yes AND u."isActive" = :yes
+      ORDER BY e."id"`,
+    { type: QueryTypes.SELECT, replacements: { yes: true }, transaction },
+  );
+  return rows
+    .map((row) => ({ id: Number(row.id), userId: Number(row.userId), role: row.role, events: endpointEvents(row) }))
+    .filter((endpoint) => endpoint.events.some((type) => types.has(type)));
+}
+
+/** The consignees each of these customers is assigned now. */
+async function consigneesOf(db: Database, userIds: number[], transaction?: Transaction): Promise<Map<number, Set<number>>> {
+  const scopes = new Map<number, Set<number>>();
+  if (userIds.length === 0) return scopes;
+  const rows = await db.models.ConsigneeAssignment.findAll({ attributes: ['userId', 'consigneeId'], where: { userId: userIds }, raw: true, transaction });
+  for (const row of rows) scopes.set(row.userId, (scopes.get(row.userId) ?? new Set()).add(row.consigneeId));
+  return scopes;
+}
+
+/**
+ * Writes one delivery job per event and endpoint that takes it and may see its receipt; inside
+ * `transaction` (the one that wrote the receipts) they exist only if it commits. Answers how many.
+ * Costs one small query when no endpoint takes these events.
+ */
+export async function queueReceiptEvents(deps: WebhookEventDeps, events: ReceiptEvent[], transaction?: Transaction): Promise<number> {
+  if (events.length === 0) return 0;
+  const { db, clock } = deps;
+  const endpoints = await subscribersOf(db, new Set(events.map((event) => event.type)), transaction);
+  if (endpoints.length === 0) return 0;
+  const scopes = await consigneesOf(
+    db,
+    endpoints.filter((endpoint) => endpoint.role === 'viewer').map((endpoint) => endpoint.userId),
+    transaction,
+  );
+  const wanted = events.filter((event) => endpoints.some((endpoint) => endpoint.events.includes(event.type)));
+  const receiptIds = [...new Set(wanted.map((event) => event.receiptId))];
+  const receipts = await receiptDetailsByIds({ db }, receiptIds, null, transaction);
+  const consigneeRows = await db.models.ReceiptRecord.findAll({ attributes: ['id', 'consigneeId'], where: { id: receiptIds }, raw: true, transaction });
+  const consigneeOf = new Map(consigneeRows.map((row) => [row.id, row.consigneeId]));
+  // Customers see their consignees' receipts; admins and admin-viewers see every receipt (as visibleConsigneeIds says).
+  const maySee = (endpoint: Subscriber, receiptId: number) => {
+    if (endpoint.role !== 'viewer') return true;
+    const consigneeId = consigneeOf.get(receiptId);
+    return consigneeId !== null && consigneeId !== undefined && (scopes.get(endpoint.userId)?.has(consigneeId) ?? false);
+  };
+  const at = new Date(clock.now());
+  const jobs: JobEntry[] = [];
+  for (const event of wanted) {
+    const receipt = receipts.get(event.receiptId);
+    // A receipt the provider has since deleted is no event any more.
+    if (!receipt) continue;
+    // Every endpoint that may see the receipt gets the same body: the receipt shows the same to all who see it.
+    let body: string | undefined;
+    for (const endpoint of endpoints) {
+      if (!endpoint.events.includes(event.type) || !maySee(endpoint, event.receiptId)) continue;
+      body ??= envelope(event.type, at, { receipt, ...event.data });
+      jobs.push(deliveryJob(endpoint.id, event.type, body));
+    }
+  }
+  await enqueueJobs(deps, jobs, transaction);
+  return jobs.length;
+}
+
+/**
+ * The events of a sync page's status changes: a status change of a known receipt, and a receipt new
+ * to the mirror. The very first mirroring announces no new receipts: the whole backlog (100,000
+ * receipts and more) would become as many jobs per endpoint, telling an endpoint about receipts that
+ * are not new to anyone. Status e-mails skip first mirrorings for the same reason.
+ */
+export function receiptEventsOf(changes: StatusChange[], firstMirroring: boolean): ReceiptEvent[] {
+  return changes.flatMap((change): ReceiptEvent[] => {
+    if (change.from !== null) return [{ type: 'receipt.status_changed', receiptId: change.receiptId, data: { previousStatus: change.from } }];
+    return firstMirroring ? [] : [{ type: 'receipt.created', receiptId: change.receiptId }];
+  });
+}
+
+/**
+ * Queues one event about one receipt for every endpoint that takes it; the pre-alert linking calls
+ * this with `prealert.matched` (and the pre-alert as the API shows it) inside its own transaction.
+ */
+export async function queueWebhookEvent(
+  deps: WebhookEventDeps,
+  event: { type: WebhookEventType; receiptId: number; prealert?: unknown },
+  transaction?: Transaction,
+): Promise<number> {
+  const data = event.prealert === undefined ? undefined : { prealert: event.prealert };
+  return queueReceiptEvents(deps, [{ type: event.type, receiptId: event.receiptId, data }], transaction);
+}
+
+/** Queues a `webhook.test` message to one endpoint; answers its message id. */
+export async function queueTestEvent(deps: WebhookEventDeps, endpointId: number): Promise<string> {
+  const job = deliveryJob(endpointId, WEBHOOK_TEST_EVENT, envelope(WEBHOOK_TEST_EVENT, new Date(deps.clock.now()), { endpointId }));
+  await enqueueJobs(deps, [job]);
+  return job.payload.messageId;
+}
+
+function readPayload(payload: unknown): DeliveryPayload | null {
+  const candidate = payload as Partial<DeliveryPayload> | null;
+  if (
+    typeof candidate?.endpointId !== 'number' ||
+    typeof candidate.messageId !== 'string' ||
+    typeof candidate.type !== 'string' ||
+    typeof candidate.body !== 'string'
+  ) {
+    return null;
+  }
+  return candidate as DeliveryPayload;
+}
+
+/** Keeps an attempt in the endpoint's log, and only its last 100. */
+async function logAttempt(db: Database, attempt: Omit<InferCreationAttributes<WebhookDelivery>, 'id'>): Promise<void> {
+  await db.models.WebhookDelivery.create(attempt);
+  await db.sequelize.query(
+    `DELETE FROM "webhook_deliveries" WHERE "endpointId" = :endpointId AND "id" <= (
+       SELECT "id" FROM "webhook_deliveries" WHERE "endpointId" = :endpointId ORDER BY "id" DESC LIMIT 1 OFFSET :kept)`,
+    { replacements: { endpointId: attempt.endpointId, kept: WEBHOOK_DELIVERIES_KEPT } },
+  );
+}
+
+/** The owner's e-mail, in their language, saying that their endpoint was disabled and how to turn it on again. */
+async function queueDisabledEmail(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint, lastError: string, transaction: Transaction): Promise<void> {
+  const { db, config } = deps;
+  const owner = await db.models.User.findByPk(endpoint.userId, { attributes: ['id', 'username', 'fullName', 'email', 'locale'], raw: true, transaction });
+  if (!deps.mailer.enabled || !owner?.email) return;
+  const mail = inLocale(isLocale(owner.locale) ? owner.locale : baseLocale, () =>
+    composeLinkEmail({
+      subject: m.webhook_email_disabled_subject({ product: config.productName }),
+      greeting: m.email_greeting({ name: owner.fullName || owner.username }),
+      intro: m.webhook_email_disabled_intro({ url: endpoint.url, days: String(WEBHOOK_FAILING_DAYS), error: lastError }),
+      linkText: m.webhook_email_disabled_link(),
+      url: linkInEmail(config.publicUrl, WEBHOOKS_PAGE),
+      note: m.webhook_email_disabled_note({ product: config.productName }),
+    }),
+  );
+  await enqueueMessages(deps, [{ ...mail, to: owner.email, userId: owner.id, unsubscribeUrl: null }], transaction);
+}
+
+/**
+ * After a failed attempt: the endpoint is failing since now unless it was already; once that is three
+ * days ago it is disabled (by one process only) and its owner e-mailed. Answers whether it is disabled now.
+ */
+async function noteFailure(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint, lastError: string): Promise<boolean> {
+  const { db, clock } = deps;
+  const now = new Date(clock.now());
+  const { WebhookEndpoint } = db.models;
+  await WebhookEndpoint.update({ failingSince: now }, { where: { id: endpoint.id, failingSince: null } });
+  const threshold = new Date(now.getTime() - WEBHOOK_FAILING_DAYS * DAY_MS);
+  return db.sequelize.transaction(async (transaction) => {
+    const [disabled] = await WebhookEndpoint.update(
+      { enabled: false, disabledReason: 'failing', disabledAt: now },
+      { where: { id: endpoint.id, enabled: true, failingSince: { [Op.lte]: threshold } }, transaction },
+    );
+    if (disabled === 0) return false;
+    await queueDisabledEmail(deps, endpoint, lastError, transaction);
+    deps.log.warn(
+      { component: 'webhooks', endpointId: endpoint.id, userId: endpoint.userId },
+      `A webhook endpoint failed for ${WEBHOOK_FAILING_DAYS} days and was disabled`,
+    );
+    return true;
+  });
+}
+
+/**
+ * One attempt of one delivery job: signed, sent, logged. A failure is thrown for the outbox to retry,
+ * unless retrying cannot help (the address is refused, the endpoint is gone or disabled) or it was a
+ * test, which is tried once: then the job is given up at once.
+ */
+export async function deliverWebhook(deps: WebhookDeliveryDeps, payload: unknown, job: JobAttempt): Promise<void> {
+  const { db, clock, keys, webhookSender } = deps;
+  const message = readPayload(payload);
+  if (!message) throw new JobRefused('Not a webhook delivery');
+  const endpoint = await db.models.WebhookEndpoint.findByPk(message.endpointId);
+  if (!endpoint) throw new JobRefused('The endpoint was deleted');
+  const owner = await db.models.User.findByPk(endpoint.userId, { attributes: ['isActive'], raw: true });
+  if (!owner?.isActive) throw new JobRefused("The endpoint's owner is disabled");
+  const isTest = message.type === WEBHOOK_TEST_EVENT;
+  // A test may go to a disabled endpoint: it is how its owner sees that it works again.
+  if (!endpoint.enabled && !isTest) throw new JobRefused('The endpoint is disabled');
+  const secret = openWebhookSecret(keys, endpoint.secret);
+  if (secret === null) throw new JobRefused('The signing secret does not decrypt: APP_SECRET has changed');
+
+  const sentAt = new Date(clock.now());
+  const outcome = await webhookSender.send({
+    url: endpoint.url,
+    body: message.body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'FreightPortal-Webhooks/1',
+      'webhook-id': message.messageId,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(message.messageId, sentAt, message.body),
+    },
+  });
+  await logAttempt(db, {
+    endpointId: endpoint.id,
+    messageId: message.messageId,
+    eventType: message.type,
+    attempt: job.attempts + 1,
+    at: sentAt,
+    durationMs: outcome.durationMs,
+    succeeded: outcome.error === null,
+    statusCode: outcome.statusCode,
+    error: outcome.error?.slice(0, 500) ?? null,
+    // PostgreSQL's text takes no NUL character, which a binary answer may hold.
+    answer: outcome.answer.replaceAll('\u0000', '').slice(0, WEBHOOK_ANSWER_KEPT),
+  });
+  if (outcome.error === null) {
+    await endpoint.update({ failingSince: null, lastSuccessAt: new Date(clock.now()) });
+    return;
+  }
+  const disabled = !isTest && (await noteFailure(deps, endpoint, outcome.error));
+  if (isTest || disabled || outcome.refused) throw new JobRefused(outcome.error);
+  throw new Error(outcome.error);
+}
+
+/** The outbox's handler of delivery jobs (the composition root registers it). */
+export function webhookDeliveryHandler(deps: WebhookDeliveryDeps): JobHandler {
+  return { run: (payload, job) => deliverWebhook(deps, payload, job) };
+}

@@ -1,0 +1,138 @@
+/**
+ * One webhook POST, made safely towards an address a user chose: https only (unless
+ * WEBHOOK_ALLOW_HTTP), never to a loopback, private, link-local or metadata address (unless
+ * WEBHOOK_ALLOW_PRIVATE), no redirects followed, a time limit for the whole exchange and at most
+ * 64 KB of the answer read. The address is judged as resolved, inside the connection's own lookup: the
+ * address checked is the one connected to, so a name that resolves elsewhere a moment later (DNS
+ * rebinding) gains nothing.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { rootCertificates } from 'node:tls';
+import { addressKind, isIpLiteral } from './network-address';
+
+/** The whole exchange, from the lookup to the answer's last byte read. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** Read of an answer at most; the rest is left unread. */
+export const WEBHOOK_ANSWER_MAX_BYTES = 64 * 1024;
+
+export interface WebhookSenderOptions {
+  allowHttp: boolean;
+  allowPrivate: boolean;
+  /** PEM certificates trusted besides the usual authorities (WEBHOOK_CA_FILE); null: the usual ones only. */
+  extraCa: string | null;
+  timeoutMs?: number;
+}
+
+export interface WebhookPost {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** How an attempt went: an answer's status and the start of its body, or why none came. */
+export interface WebhookOutcome {
+  statusCode: number | null;
+  /** What failed; null when a 2xx answer came. */
+  error: string | null;
+  /** The answer's body as read (at most 64 KB), as text. */
+  answer: string;
+  durationMs: number;
+  /** The address is one deliveries may never go to (scheme or network): trying again cannot help. */
+  refused: boolean;
+}
+
+/** The connection's lookup refused what a name resolves to. */
+class AddressRefused extends Error {}
+
+/** Sends webhook POSTs under the rules above; the composition root owns one. */
+export class WebhookSender {
+  private readonly ca: string[] | undefined;
+  readonly timeoutMs: number;
+
+  constructor(private readonly options: WebhookSenderOptions) {
+    // `ca` replaces Node's trusted authorities: the extra ones come in addition to them.
+    this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
+    this.timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  }
+
+  /** Why deliveries may never go to this address (its scheme, credentials, a literal address or name); null when they may try. */
+  refusal(url: URL): string | null {
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.options.allowHttp)) return `${url.protocol}// is not allowed, only https://`;
+    if (url.username || url.password) return 'an address with credentials is not allowed';
+    if (this.options.allowPrivate || !isIpLiteral(url.hostname)) return null;
+    const kind = addressKind(url.hostname);
+    return kind ? `${url.hostname} is a ${kind} address` : null;
+  }
+
+  /** Posts once; never throws: every failure is an outcome. */
+  async send(post: WebhookPost): Promise<WebhookOutcome> {
+    const startedAt = performance.now();
+    const elapsed = () => Math.round(performance.now() - startedAt);
+    const url = URL.canParse(post.url) ? new URL(post.url) : null;
+    const refusal = url ? this.refusal(url) : 'not a valid address';
+    if (!url || refusal) return { statusCode: null, error: `Refused: ${refusal}`, answer: '', durationMs: elapsed(), refused: true };
+    return new Promise<WebhookOutcome>((resolve) => {
+      let statusCode: number | null = null;
+      const chunks: Buffer[] = [];
+      let received = 0;
+      let settled = false;
+      const finish = (error: string | null, refused = false) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        request.destroy();
+        const answer = Buffer.concat(chunks).toString('utf8');
+        resolve({ statusCode, error, answer, durationMs: elapsed(), refused });
+      };
+      const transport = url.protocol === 'https:' ? https : http;
+      const request = transport.request(url, {
+        method: 'POST',
+        headers: { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) },
+        // A connection of its own each time: a pooled one could have been made to an address checked earlier.
+        agent: false,
+        lookup: this.guardedLookup(),
+        ...(url.protocol === 'https:' && this.ca && { ca: this.ca }),
+      });
+      const timer = setTimeout(() => finish(`Timed out after ${this.timeoutMs / 1000} s`), this.timeoutMs);
+      request.on('error', (error) => finish(error instanceof AddressRefused ? `Refused: ${error.message}` : error.message, error instanceof AddressRefused));
+      request.on('response', (response) => {
+        statusCode = response.statusCode ?? null;
+        const judge = () => {
+          if (statusCode !== null && statusCode >= 200 && statusCode < 300) return null;
+          if (statusCode !== null && statusCode >= 300 && statusCode < 400) {
+            return `Redirect to ${String(response.headers.location ?? 'nowhere').slice(0, 200)} not followed`;
+          }
+          return `HTTP ${statusCode}`;
+        };
+        response.on('data', (chunk: Buffer) => {
+          const room = WEBHOOK_ANSWER_MAX_BYTES - received;
+          chunks.push(chunk.subarray(0, room));
+          received += Math.min(chunk.length, room);
+          // The rest of a long answer is not waited for.
+          if (received >= WEBHOOK_ANSWER_MAX_BYTES) finish(judge());
+        });
+        response.on('end', () => finish(judge()));
+        response.on('error', (error) => finish(error.message));
+      });
+      request.end(post.body);
+    });
+  }
+
+  /** The connection's lookup: every address the name resolves to must be allowed, or none is used. */
+  private guardedLookup(): LookupFunction {
+    const { allowPrivate } = this.options;
+    return (hostname, options, callback) => {
+      dnsLookup(hostname, { family: options.family, hints: options.hints, all: true }, (error, addresses: LookupAddress[]) => {
+        if (error) return callback(error, '', 0);
+        const blocked = allowPrivate ? undefined : addresses.find((entry) => addressKind(entry.address) !== null);
+        if (blocked) return callback(new AddressRefused(`${hostname} resolves to ${blocked.address}, a ${addressKind(blocked.address)} address`), '', 0);
+        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+        if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
+        callback(null, addresses[0]!.address, addresses[0]!.family);
+      });
+    };
+  }
+}
