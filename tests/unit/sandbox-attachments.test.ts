@@ -38,7 +38,8 @@ describe('sandbox attachment ids', () => {
   });
 });
 
-describe('sandbox attachment files', () => {
+// Each photo takes a tenth of a second or so to make, several on a busy machine.
+describe('sandbox attachment files', { timeout: 30_000 }, () => {
   it('when a package photo is made, then it is a 1600 × 1200 camera JPEG of a few hundred KB, the same bytes each time', async () => {
     const id = `${delivered.id}-photo-1`;
     const first = await new SandboxAttachments(1).file(store, id);
@@ -89,7 +90,7 @@ describe('sandbox attachment files', () => {
     const listed = await attachments.list(store, delivered.id);
     expect(listed).toHaveLength(delivered.packages + 1);
     for (const attachment of listed!) {
-      const file = await new SandboxAttachments(1).file(store, attachment.id);
+      const file = await attachments.file(store, attachment.id);
       expect(attachment).toEqual({
         id: attachment.id,
         kind: file!.kind,
@@ -99,6 +100,9 @@ describe('sandbox attachment files', () => {
         createdAt: file!.createdAt.toISOString(),
       });
     }
+    // Made afresh, not from what the list kept: the same size.
+    const photo = await new SandboxAttachments(1).file(store, listed![0]!.id);
+    expect(photo!.bytes.byteLength).toBe(listed![0]!.size);
     expect(await attachments.list(store, loose.id)).toEqual([]);
     expect(await attachments.list(store, 999_999)).toBeNull();
   });

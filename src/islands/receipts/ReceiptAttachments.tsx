@@ -13,13 +13,13 @@ import { AttachmentList } from './AttachmentList';
 import type { OpenPhoto } from './PhotoViewer';
 
 /** One receipt's answer, marked with its id: the cache may still show another receipt's while this one loads. */
-export interface ReceiptAttachmentList {
+export interface ReceiptAttachmentsAnswer {
   receiptId: number;
   attachments: AttachmentSummary[];
   meta: AttachmentListMeta;
 }
 
-export async function loadReceiptAttachments(id: string): Promise<ReceiptAttachmentList> {
+export async function loadReceiptAttachments(id: string): Promise<ReceiptAttachmentsAnswer> {
   const answer = await apiBody<{ data: AttachmentSummary[]; meta: AttachmentListMeta }>('GET', `/receipts/${id}/attachments`);
   return { receiptId: Number(id), attachments: answer.data, meta: answer.meta };
 }
@@ -28,7 +28,7 @@ interface ReceiptAttachmentsProps {
   receiptId: number;
   receiptNumber: string;
   /** The lists, keyed by receipt id; the screen has asked it to show this receipt's. */
-  attachments: Query<ReceiptAttachmentList>;
+  attachments: Query<ReceiptAttachmentsAnswer>;
   onOpenPhoto: (open: OpenPhoto) => void;
 }
 

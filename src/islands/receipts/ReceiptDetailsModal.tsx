@@ -12,7 +12,7 @@ import type { Query } from '~/stores/query-cache';
 import { LocalDate } from '../common/LocalDate';
 import { Modal } from '../common/Modal';
 import { PhotoViewer, photoViewerTitle, type OpenPhoto } from './PhotoViewer';
-import { ReceiptAttachments, type ReceiptAttachmentList } from './ReceiptAttachments';
+import { ReceiptAttachments, type ReceiptAttachmentsAnswer } from './ReceiptAttachments';
 import { ShareReceipt } from './ShareReceipt';
 import { StatusTimeline } from './StatusTimeline';
 
@@ -22,7 +22,7 @@ interface ReceiptDetailsModalProps {
   /** The details, keyed by receipt id; the screen has asked it to show this receipt's. */
   details: Query<ReceiptDetails>;
   /** Its photos and documents, keyed by receipt id; the screen has asked it to show this receipt's. */
-  attachments: Query<ReceiptAttachmentList>;
+  attachments: Query<ReceiptAttachmentsAnswer>;
   onClose: () => void;
 }
 

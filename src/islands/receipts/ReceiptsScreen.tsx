@@ -19,7 +19,7 @@ import { adoptLocale } from '../common/locale';
 import { SEARCH_PAUSE_MS, takeEarlyActions } from './early-clicks';
 import { ListFooter } from './ListFooter';
 import { QueryForm } from './QueryForm';
-import { loadReceiptAttachments, type ReceiptAttachmentList } from './ReceiptAttachments';
+import { loadReceiptAttachments, type ReceiptAttachmentsAnswer } from './ReceiptAttachments';
 import { ReceiptDetailsModal } from './ReceiptDetailsModal';
 import { ReceiptFilters } from './ReceiptFilters';
 import { ReceiptsTable } from './ReceiptsTable';
@@ -60,7 +60,7 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
   );
   const [scans] = useState(() => createQuery<PackageScanResult[]>(DATA_CACHE, loadScans, { initial: { key: '' } }));
   const [receiptDetails] = useState(() => createQuery<ReceiptDetails>(DATA_CACHE, loadDetails, { initial: { key: '' } }));
-  const [receiptAttachments] = useState(() => createQuery<ReceiptAttachmentList>(DATA_CACHE, loadReceiptAttachments, { initial: { key: '' } }));
+  const [receiptAttachments] = useState(() => createQuery<ReceiptAttachmentsAnswer>(DATA_CACHE, loadReceiptAttachments, { initial: { key: '' } }));
   const { data: answer, error, fetching } = useStore(list.$state);
 
   const [query, setQuery] = useState(initialQuery);

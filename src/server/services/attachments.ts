@@ -21,7 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -302,21 +302,26 @@ async function fetchAttachment(deps: AttachmentDeps, id: number): Promise<Receip
   const detected = await fileTypeFromFile(incoming);
   const storedName = `${stem}.${detected?.ext ?? 'bin'}`;
   await rename(incoming, path.join(folder, storedName));
-  const previews = row.kind === 'photo' ? await makePreviews(deps, row, storedName, stem) : null;
-  const files = storedFilesOf([{ storedName, previews: previews && JSON.stringify(previews) }]);
-  const handle = await open(path.join(folder, storedName));
-  const { size } = await handle.stat().finally(() => handle.close());
-  const [recorded] = await ReceiptAttachment.update(
-    {
-      storedName,
-      storedType: detected?.mime ?? 'application/octet-stream',
-      storedSize: size,
-      previews: previews && JSON.stringify(previews),
-      fetchedAt: new Date(deps.clock.now()),
-    },
-    { where: { id, storedName: null } },
-  );
-  if (recorded === 0) await removeFiles(deps, files);
+  let files = [storedName];
+  try {
+    const previews = row.kind === 'photo' ? await makePreviews(deps, row, storedName, stem) : null;
+    files = storedFilesOf([{ storedName, previews: previews && JSON.stringify(previews) }]);
+    const [recorded] = await ReceiptAttachment.update(
+      {
+        storedName,
+        storedType: detected?.mime ?? 'application/octet-stream',
+        storedSize: (await stat(path.join(folder, storedName))).size,
+        previews: previews && JSON.stringify(previews),
+        fetchedAt: new Date(deps.clock.now()),
+      },
+      { where: { id, storedName: null } },
+    );
+    // Recorded meanwhile by another process: its files are the attachment's, these belong to nothing.
+    if (recorded === 0) await removeFiles(deps, files);
+  } catch (error) {
+    await removeFiles(deps, files);
+    throw error;
+  }
   const stored = await ReceiptAttachment.findByPk(id);
   if (!stored?.storedName) throw new AppError('NOT_FOUND', m.attachment_not_found());
   return stored;
