@@ -40,6 +40,7 @@ import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
 import { purgeOldAccountTokens } from './services/account-tokens';
 import { purgeOldShareLinks } from './services/share-links';
+import { createPrealertForwarder, PREALERT_FORWARD_JOB } from './services/prealerts';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -143,6 +144,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const provider = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
   const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
   const syncRuns = new SyncRunner({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics });
+  outbox.handle(PREALERT_FORWARD_JOB, createPrealertForwarder({ db, provider, log }));
 
   const parts = {
     config,

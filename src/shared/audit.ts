@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'two-factor.enabled',
   'two-factor.disabled',
   'two-factor.reset',
+  'prealert.matched',
+  'prealert.unmatched',
 ] as const;
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
@@ -72,6 +74,8 @@ const ACTION_LABELS: Record<AuditAction, () => string> = {
   'two-factor.enabled': () => m.audit_action_two_factor_enabled(),
   'two-factor.disabled': () => m.audit_action_two_factor_disabled(),
   'two-factor.reset': () => m.audit_action_two_factor_reset(),
+  'prealert.matched': () => m.prealert_audit_matched(),
+  'prealert.unmatched': () => m.prealert_audit_unmatched(),
 };
 
 const isAuditAction = (value: string): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value);

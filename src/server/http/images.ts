@@ -27,7 +27,7 @@ export function imageResponse(image: ImageFile | null, kind: BrandingImageKind, 
 }
 
 /** RFC 6266: an ASCII name for every browser, and the exact one (UTF-8) for those that read filename*. */
-function contentDisposition(name: string): string {
+export function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

@@ -10,7 +10,16 @@ import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { API_TIMEOUT_MS, TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import { receiptSchema } from '~/shared/receipts';
-import { ProviderError, type PackageScan, type ProviderClient, type ProviderConsignee, type ProviderReceipt, type ReceiptChangesPage } from './contract';
+import {
+  ProviderError,
+  type PackageScan,
+  type ProviderCapabilities,
+  type ProviderClient,
+  type ProviderConsignee,
+  type ProviderPrealert,
+  type ProviderReceipt,
+  type ReceiptChangesPage,
+} from './contract';
 import { asProviderError, requestTokenRefresh, type OAuthDeps } from './oauth';
 import type { Logger } from '../logger';
 import type { ProviderMetrics } from '../metrics';
@@ -47,6 +56,17 @@ const scansSchema = z.object({
   ),
 });
 
+/** `GET /v1/capabilities`: the names of the optional parts served; names this portal does not know are ignored. */
+const capabilitiesSchema = z.object({ capabilities: z.array(z.string()) });
+/** A provider gains or loses an optional part rarely: it is asked again after this long. */
+const CAPABILITIES_KEPT_MS = 5 * 60_000;
+
+/** A request's method and JSON body; GET without one unless said. */
+interface DataCall {
+  method?: 'GET' | 'POST' | 'DELETE';
+  json?: unknown;
+}
+
 const unauthorized = (message: string) => new ProviderError(message, 'unauthorized');
 const notConnected = () => new ProviderError(m.tokens_provider_not_connected(), 'not-connected');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -61,6 +81,8 @@ export interface ProviderClientDeps extends OAuthDeps {
 export class HttpProviderClient implements ProviderClient {
   /** The refresh grant under way in this process, which every caller shares. */
   private refreshing: Promise<string> | null = null;
+  /** The capabilities as last read, and when. */
+  private capabilities: { value: ProviderCapabilities; readAt: number } | null = null;
 
   constructor(private readonly deps: ProviderClientDeps) {}
 
@@ -90,6 +112,34 @@ export class HttpProviderClient implements ProviderClient {
     const { status, body } = await this.getJson('package-scans', '/v1/package-scans', { trackingNumber });
     expectOk(status, '/v1/package-scans');
     return parsed(scansSchema, body, 'package scans').scans;
+  }
+
+  async readCapabilities(): Promise<ProviderCapabilities> {
+    const now = this.deps.clock.now();
+    if (this.capabilities && now - this.capabilities.readAt < CAPABILITIES_KEPT_MS) return this.capabilities.value;
+    const { status, body } = await this.getJson('capabilities', '/v1/capabilities');
+    let names: string[] = [];
+    // A provider without the document serves none of the optional parts.
+    if (status !== 404) {
+      expectOk(status, '/v1/capabilities');
+      names = parsed(capabilitiesSchema, body, 'capabilities').capabilities;
+    }
+    const value = { prealerts: names.includes('prealerts') };
+    this.capabilities = { value, readAt: now };
+    return value;
+  }
+
+  async savePrealert(prealert: ProviderPrealert): Promise<void> {
+    const { status } = await this.getJson('save-prealert', '/v1/prealerts', {}, { method: 'POST', json: prealert });
+    expectAccepted(status, '/v1/prealerts');
+  }
+
+  async withdrawPrealert(id: number): Promise<void> {
+    const path = `/v1/prealerts/${encodeURIComponent(id)}`;
+    const { status } = await this.getJson('withdraw-prealert', path, {}, { method: 'DELETE' });
+    // Withdrawing what the provider never had (404), or whose package came meanwhile (409), leaves
+    // nothing waiting: what was asked.
+    if (status !== 404 && status !== 409) expectAccepted(status, '/v1/prealerts/{id}');
   }
 
   /** True while a refresh grant is under way in this process (Token Management's "isRefreshing"). */
@@ -224,14 +274,16 @@ export class HttpProviderClient implements ProviderClient {
     return this.sharedRefresh();
   }
 
-  private async send(accessToken: string, url: URL): Promise<Response> {
+  private async send(accessToken: string, url: URL, init: DataCall): Promise<Response> {
+    const headers = new Headers({ Accept: 'application/json' });
+    if (init.json !== undefined) headers.set('Content-Type', 'application/json');
     try {
       return await oauth.protectedResourceRequest(
         accessToken,
-        'GET',
+        init.method ?? 'GET',
         url,
-        new Headers({ Accept: 'application/json' }),
-        undefined,
+        headers,
+        init.json === undefined ? undefined : JSON.stringify(init.json),
         transportOptions(this.deps.config),
       );
     } catch (error) {
@@ -241,12 +293,12 @@ export class HttpProviderClient implements ProviderClient {
     }
   }
 
-  /** GET a data path with the Bearer token, counted by `operation` and outcome (ok, or the failure's kind). */
-  private async getJson(operation: string, path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+  /** A data call (GET unless `init` says otherwise) with the Bearer token, counted by `operation` and outcome (ok, or the failure's kind). */
+  private async getJson(operation: string, path: string, query: Record<string, string> = {}, init: DataCall = {}): Promise<{ status: number; body: unknown }> {
     const startedAt = performance.now();
     const took = () => Math.round(performance.now() - startedAt);
     try {
-      const answer = await this.getJsonOnce(path, query);
+      const answer = await this.getJsonOnce(path, query, init);
       this.deps.metrics.providerCall(operation, 'ok');
       this.deps.log.debug({ component: 'provider', operation, status: answer.status, ms: took() }, 'Provider call');
       return answer;
@@ -261,17 +313,17 @@ export class HttpProviderClient implements ProviderClient {
     }
   }
 
-  /** GET a data path with the Bearer token; resolves with the answer's status and parsed body. */
-  private async getJsonOnce(path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+  /** A data call with the Bearer token; resolves with the answer's status and parsed body (null when it has none). */
+  private async getJsonOnce(path: string, query: Record<string, string>, init: DataCall): Promise<{ status: number; body: unknown }> {
     const url = new URL(`${this.deps.config.providerUrl}${path}`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
 
     let accessToken = await this.currentAccessToken();
-    let response = await this.send(accessToken, url);
+    let response = await this.send(accessToken, url, init);
     if (response.status === 401) {
       await response.body?.cancel();
       accessToken = await this.renewedAccessToken(accessToken);
-      response = await this.send(accessToken, url);
+      response = await this.send(accessToken, url, init);
       if (response.status === 401) {
         await response.body?.cancel();
         throw unauthorized(m.tokens_provider_refused_access());
@@ -281,10 +333,19 @@ export class HttpProviderClient implements ProviderClient {
       await response.body?.cancel();
       throw new ProviderError(m.tokens_provider_answered({ status: String(response.status) }), 'unreachable');
     }
+    let text: string;
     try {
-      return { status: response.status, body: await response.json() };
+      text = await response.text();
     } catch (error) {
-      if (isNetworkFailure(error)) throw asProviderError(error);
+      throw isNetworkFailure(error) ? asProviderError(error) : error;
+    }
+    try {
+      return { status: response.status, body: JSON.parse(text) };
+    } catch {
+      // A write may be answered without a body (204, or a 201 with nothing to say), and a refusal with a
+      // page of its own (a 404 from a provider that lacks an optional part): its status says all.
+      const wrote = init.method !== undefined && init.method !== 'GET';
+      if ((wrote && text === '') || !response.ok) return { status: response.status, body: null };
       throw new ProviderError(m.tokens_provider_answered_without_json({ status: String(response.status) }), 'bad-response');
     }
   }
@@ -292,6 +353,13 @@ export class HttpProviderClient implements ProviderClient {
 
 function expectOk(status: number, path: string): void {
   if (status !== 200) throw new ProviderError(m.tokens_provider_answered_for({ status: String(status), path }), 'bad-response');
+}
+
+/** A write the provider took (2xx); a 4xx is its refusal of the request as it is, which no retry changes. */
+function expectAccepted(status: number, path: string): void {
+  if (status >= 200 && status < 300) return;
+  const message = m.tokens_provider_answered_for({ status: String(status), path });
+  throw new ProviderError(message, status >= 400 && status < 500 ? 'refused' : 'bad-response');
 }
 
 function parsed<T>(schema: z.ZodMiniType<T>, body: unknown, what: string): T {

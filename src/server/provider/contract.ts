@@ -55,6 +55,25 @@ export interface TokenSet {
   refreshTokenExpiresAt: Date | null;
 }
 
+/** The optional parts of the contract a provider says it serves (`GET /v1/capabilities`). */
+export interface ProviderCapabilities {
+  prealerts: boolean;
+}
+
+/** A pre-alert as the portal tells the provider of it (`POST /v1/prealerts`); the id is the portal's. */
+export interface ProviderPrealert {
+  id: number;
+  consigneeId: number;
+  carrier: string;
+  trackingNumber: string;
+  shipper: string;
+  description: string;
+  declaredValue: { amount: string; currency: 'USD' };
+  hasInvoice: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** What the portal asks of the provider; the HTTP client implements it for every mode. */
 export interface ProviderClient {
   /** One page of receipts changed after `since` (null: the first page of a full pass). */
@@ -62,13 +81,20 @@ export interface ProviderClient {
   getReceipt(id: number): Promise<ProviderReceipt | null>;
   listConsignees(): Promise<ProviderConsignee[]>;
   searchPackageScans(trackingNumber: string): Promise<PackageScan[]>;
+  /** The optional parts the provider serves; none when it has no capabilities document. */
+  readCapabilities(): Promise<ProviderCapabilities>;
+  /** Tells the provider of a new or changed pre-alert: an upsert by the portal's id. */
+  savePrealert(prealert: ProviderPrealert): Promise<void>;
+  /** Tells the provider a pre-alert was withdrawn; one it never knew is no failure. */
+  withdrawPrealert(id: number): Promise<void>;
 }
 
 /** The provider could not be reached or answered with a failure: the portal's EXTERNAL_API_ERROR. */
 export class ProviderError extends Error {
   constructor(
     message: string,
-    readonly kind: 'unreachable' | 'unauthorized' | 'not-connected' | 'bad-response',
+    /** `refused`: the provider declined the request as it is (a 4xx answer); sending it again will not help. */
+    readonly kind: 'unreachable' | 'unauthorized' | 'not-connected' | 'bad-response' | 'refused',
     /** The OAuth2 error code of a refusal (RFC 6749 §5.2: invalid_grant, invalid_client, …). */
     readonly oauthError: string | null = null,
   ) {

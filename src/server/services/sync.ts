@@ -19,7 +19,8 @@ import { recordAudit, type AuditActor, type AuditDeps } from './audit';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
 import type { MirrorFollower } from './mirror-version';
 import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
-import { announceStatusChanges, type StatusEmailDeps } from './status-emails';
+import { matchArrivedPackages, releasePrealertsOfReceipts } from './prealerts';
+import { announceStatusChanges, type ArrivalLine, type StatusEmailDeps } from './status-emails';
 import { SyncInterruptedError, syncExclusively, type LeaseHolder } from './sync-lease';
 import { readSyncState, saveSyncState, type LastSyncTime } from './sync-state';
 
@@ -72,13 +73,16 @@ export interface SyncDeps extends StatusEmailDeps {
 interface PageWrite {
   written: number;
   statusChanges: StatusChange[];
+  /** Pre-alerted packages that came on the page's receipts, now linked. */
+  arrivals: ArrivalLine[];
 }
 
 /**
  * Writes the receipts of one page that are new or changed, and records the statuses they take; a
- * receipt's first mirroring records its status as the first entry of its history.
+ * receipt's first mirroring records its status as the first entry of its history. The pre-alerts whose
+ * packages came on them are linked in the same transaction, so whichever process syncs links them.
  */
-async function writePage(db: Database, receipts: ProviderReceipt[], syncedAt: Date, transaction: Transaction): Promise<PageWrite> {
+async function writePage({ db, clock }: Pick<SyncDeps, 'db' | 'clock'>, receipts: ProviderReceipt[], syncedAt: Date, transaction: Transaction): Promise<PageWrite> {
   const { ReceiptRecord, PackageRecord } = db.models;
   const rows = receipts.map(toMirrorRows).filter((row) => row !== null);
   // A receipt changed twice within a page: its last version wins.
@@ -91,7 +95,7 @@ async function writePage(db: Database, receipts: ProviderReceipt[], syncedAt: Da
   });
   const stored = new Map(known.map((row) => [row.id, { version: new Date(row.providerUpdatedAt).getTime(), status: row.status }]));
   const changed = [...latest.values()].filter((row) => stored.get(row.receipt.id)?.version !== row.receipt.providerUpdatedAt.getTime());
-  if (changed.length === 0) return { written: 0, statusChanges: [] };
+  if (changed.length === 0) return { written: 0, statusChanges: [], arrivals: [] };
   const statusChanges = changed
     .filter((row) => stored.get(row.receipt.id)?.status !== row.receipt.status)
     .map(({ receipt }) => ({
@@ -117,7 +121,17 @@ async function writePage(db: Database, receipts: ProviderReceipt[], syncedAt: Da
     changed.flatMap((row) => row.packages),
     { transaction },
   );
-  return { written: changed.length, statusChanges: await recordStatusChanges({ db }, statusChanges, transaction) };
+  const arrivals = await matchArrivedPackages(
+    { db, clock },
+    changed.map(({ receipt, packages }) => ({
+      id: receipt.id,
+      number: receipt.number,
+      consigneeId: receipt.consigneeId,
+      trackingKeys: packages.map((item) => item.trackingKey),
+    })),
+    transaction,
+  );
+  return { written: changed.length, statusChanges: await recordStatusChanges({ db }, statusChanges, transaction), arrivals };
 }
 
 async function removeUnseen(db: Database, seen: Set<number>): Promise<number> {
@@ -130,6 +144,8 @@ async function removeUnseen(db: Database, seen: Set<number>): Promise<number> {
       await PackageRecord.destroy({ where: { receiptId: { [Op.in]: chunk } }, transaction });
       await forgetStatusHistories({ db }, chunk, transaction);
       await ReceiptRecord.destroy({ where: { id: { [Op.in]: chunk } }, transaction });
+      // Their pre-alerts wait for their packages again.
+      await releasePrealertsOfReceipts({ db }, chunk, transaction);
     });
   }
   return gone.length;
@@ -148,6 +164,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
   let written = 0;
   let deleted = 0;
   const statusChanges: StatusChange[] = [];
+  const arrivals: ArrivalLine[] = [];
   let stopped = false;
   try {
     let nextPage = client.listReceiptChanges(cursor, PAGE_SIZE);
@@ -159,9 +176,10 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
         nextPage.catch(() => {});
       }
       for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
-      const pageWrite = await db.sequelize.transaction((transaction) => writePage(db, page.receipts, syncedAt, transaction));
+      const pageWrite = await db.sequelize.transaction((transaction) => writePage(deps, page.receipts, syncedAt, transaction));
       written += pageWrite.written;
       statusChanges.push(...pageWrite.statusChanges);
+      arrivals.push(...pageWrite.arrivals);
       // Keep the place after every page: an interrupted pass resumes instead of starting over.
       if (page.nextCursor) cursor = page.nextCursor;
       if (!full) await saveSyncState(deps, { cursor });
@@ -204,8 +222,8 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
   } finally {
     // Even a pass that failed half-way may have written pages: their changes are in the history now,
     // so no later sync would find them again. Telling customers must never fail the sync that found the news.
-    if (deps.mailer.enabled && statusChanges.length > 0) {
-      await announceStatusChanges(deps, statusChanges).catch((error) =>
+    if (deps.mailer.enabled && (statusChanges.length > 0 || arrivals.length > 0)) {
+      await announceStatusChanges(deps, statusChanges, arrivals).catch((error) =>
         deps.log.error({ component: 'sync', err: error }, 'Status e-mails could not be queued'),
       );
     }
