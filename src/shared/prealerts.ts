@@ -5,31 +5,12 @@
  */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
-import { getLocale } from '~/paraglide/runtime.js';
 import { TRACKING_NUMBER_MIN } from './constants';
 import { formatCount } from './format';
-import { positiveInteger, queryText, type Pagination } from './receipts';
+import { CARRIERS, formatUsd, PREALERT_STATUSES, type PrealertStatus } from './prealert-view';
+import { positiveInteger, queryText, type Pagination, type ReceiptDetails } from './receipts';
 
-export const CARRIERS = ['ups', 'fedex', 'usps', 'dhl', 'amazon', 'other'] as const;
-export type Carrier = (typeof CARRIERS)[number];
-
-/** Carriers are brands, named the same in every language; only "other" is a word. */
-export function carrierLabel(carrier: string): string {
-  switch (carrier) {
-    case 'ups':
-      return 'UPS';
-    case 'fedex':
-      return 'FedEx';
-    case 'usps':
-      return 'USPS';
-    case 'dhl':
-      return 'DHL';
-    case 'amazon':
-      return 'Amazon Logistics';
-    default:
-      return m.prealert_carrier_other();
-  }
-}
+export { CARRIERS, type Carrier, type PrealertStatus } from './prealert-view';
 
 /** Long enough for every carrier's numbers (DHL's run to 39 characters), short enough to be one. */
 export const PREALERT_TRACKING_MAX = 40;
@@ -78,14 +59,12 @@ const says = (message: () => string) => ({ error: () => message() });
 
 /** Text a person types on one line: trimmed, present, bounded, without control characters. */
 function lineOfText(required: () => string, tooLong: () => string, max: number, hasControl: () => string) {
-  return z
-    .string(says(required))
-    .check(
-      z.trim(),
-      z.minLength(1, says(required)),
-      z.maxLength(max, says(tooLong)),
-      z.refine((value: string) => !CONTROL_CHARACTERS.test(value), says(hasControl)),
-    );
+  return z.string(says(required)).check(
+    z.trim(),
+    z.minLength(1, says(required)),
+    z.maxLength(max, says(tooLong)),
+    z.refine((value: string) => !CONTROL_CHARACTERS.test(value), says(hasControl)),
+  );
 }
 
 const trackingNumberField = z.pipe(
@@ -201,22 +180,6 @@ export type PrealertInput = z.output<typeof prealertPayloadSchema>;
 /** Whole cents as dollars for the API: 4999 is 49.99. */
 export const centsToDollars = (cents: number) => cents / 100;
 
-/** An amount in US dollars as the reader writes numbers: '$1,234.50' (en), 'US$ 1.234,50' (nl). */
-export function formatUsd(cents: number): string {
-  return new Intl.NumberFormat(getLocale(), { style: 'currency', currency: 'USD' }).format(cents / 100);
-}
-
-/** A value as the form shows it for editing, in the reader's decimal mark: '49.99' or '49,99'. */
-export function declaredValueText(cents: number): string {
-  const text = (cents / 100).toFixed(2);
-  return getLocale() === 'nl' ? text.replace('.', ',') : text;
-}
-
-export const PREALERT_STATUSES = ['expected', 'received'] as const;
-export type PrealertStatus = (typeof PREALERT_STATUSES)[number];
-
-export const prealertStatusLabel = (status: PrealertStatus) => (status === 'received' ? m.prealert_status_received() : m.prealert_status_expected());
-
 export const invoiceInfoSchema = z.object({ fileName: z.string(), contentType: z.string(), size: z.number() });
 export type InvoiceInfo = z.infer<typeof invoiceInfoSchema>;
 
@@ -240,9 +203,6 @@ export const prealertSchema = z.object({
   matchedAt: z.nullable(z.string()),
 });
 export type Prealert = z.infer<typeof prealertSchema>;
-
-/** Where a pre-alert's invoice downloads, for whoever may see the pre-alert. */
-export const invoicePath = (prealertId: number) => `/api/prealerts/${prealertId}/invoice`;
 
 export const PREALERTS_PAGE_SIZE = 20;
 export const PREALERTS_MAX_LIMIT = 100;
@@ -309,11 +269,13 @@ export type AdminPrealertList =
   | { state: 'stale' | 'matched'; data: AdminPrealert[]; pagination: Pagination }
   | { state: 'unmatched-receipts'; data: UnmatchedReceipt[]; pagination: Pagination };
 
-const positiveId = z.number(says(m.prealert_receipt_id_invalid)).check(
-  z.int(says(m.prealert_receipt_id_invalid)),
-  z.positive(says(m.prealert_receipt_id_invalid)),
-  z.lte(Number.MAX_SAFE_INTEGER, says(m.prealert_receipt_id_invalid)),
-);
+const positiveId = z
+  .number(says(m.prealert_receipt_id_invalid))
+  .check(
+    z.int(says(m.prealert_receipt_id_invalid)),
+    z.positive(says(m.prealert_receipt_id_invalid)),
+    z.lte(Number.MAX_SAFE_INTEGER, says(m.prealert_receipt_id_invalid)),
+  );
 
 /** `POST /api/admin/prealerts/{id}/match`. */
 export const matchPayloadSchema = z.object({ receiptId: positiveId });
@@ -331,3 +293,6 @@ export const receiptPrealertSchema = z.object({
   invoice: z.nullable(invoiceInfoSchema),
 });
 export type ReceiptPrealert = z.infer<typeof receiptPrealertSchema>;
+
+/** `GET /api/receipts/{id}`: the receipt with its status history and the pre-alerts its packages came for. */
+export type ReceiptWithPrealerts = ReceiptDetails & { prealerts: ReceiptPrealert[] };

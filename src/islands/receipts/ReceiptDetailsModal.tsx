@@ -1,15 +1,17 @@
 /**
- * The receipt details modal: the receipt's facts, its packages and their totals, and its status
- * history. The list's row shows at once; the details (with the history) come from
+ * The receipt details modal: the receipt's facts, its packages and their totals, the customer's
+ * pre-alerts of them, and its status history. The list's row shows at once; the details (with the history) come from
  * GET /api/receipts/{id} through the screen's cache.
  */
 import { useStore } from '@nanostores/react';
 import { m } from '~/paraglide/messages.js';
 import { packageTotals, packageViews, receiptFacts } from '~/shared/receipt-view';
-import type { Receipt, ReceiptDetails } from '~/shared/receipts';
+import type { ReceiptWithPrealerts } from '~/shared/prealerts';
+import type { Receipt } from '~/shared/receipts';
 import type { Query } from '~/stores/query-cache';
 import { LocalDate } from '../common/LocalDate';
 import { Modal } from '../common/Modal';
+import { ReceiptPrealerts } from './ReceiptPrealerts';
 import { ShareReceipt } from './ShareReceipt';
 import { StatusTimeline } from './StatusTimeline';
 
@@ -17,7 +19,7 @@ interface ReceiptDetailsModalProps {
   /** The list's row, shown while the details load. */
   receipt: Receipt;
   /** The details, keyed by receipt id; the screen has asked it to show this receipt's. */
-  details: Query<ReceiptDetails>;
+  details: Query<ReceiptWithPrealerts>;
   onClose: () => void;
 }
 
@@ -73,6 +75,9 @@ export function ReceiptDetailsModal({ receipt, details, onClose }: ReceiptDetail
           </dl>
         </>
       )}
+
+      {/* An answer the offline cache kept from before pre-alerts has none. */}
+      {loaded && <ReceiptPrealerts prealerts={loaded.prealerts ?? []} />}
 
       <h3 className="mt-4 mb-2 font-semibold">{m.history_title()}</h3>
       {loaded ? (

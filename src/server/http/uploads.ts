@@ -161,6 +161,11 @@ export interface ReceivedDocument {
 export interface ReceivedForm {
   fields: Record<string, string>;
   document: ReceivedDocument | null;
+  /**
+   * Why the document was refused (not of an accepted format; it is not kept), so that the form's other
+   * fields are judged too and every problem is told at once.
+   */
+  documentRefusal: string | null;
 }
 
 /**
@@ -215,15 +220,21 @@ async function receiveForm(request: Request, rules: DocumentRules, dir: string):
     }
     const values = Object.fromEntries(Object.entries(fields).flatMap(([name, list]) => (list?.[0] === undefined ? [] : [[name, list[0]]])));
     const file = files[rules.field]?.[0];
-    if (!file) return { fields: values, document: null };
+    if (!file) return { fields: values, document: null, documentRefusal: null };
     const detected = await fileTypeFromFile(file.filepath);
     const extension = detected?.ext;
-    if (!extension || !Object.hasOwn(rules.contentTypes, extension)) throw new AppError('VALIDATION_ERROR', rules.notAllowed());
+    if (!extension || !Object.hasOwn(rules.contentTypes, extension)) return { fields: values, document: null, documentRefusal: rules.notAllowed() };
     const fileName = `${randomBytes(16).toString('hex')}.${extension}`;
     await rename(file.filepath, path.join(dir, fileName));
     return {
       fields: values,
-      document: { fileName, originalName: displayName(file.originalFilename, extension, rules.fallbackName), contentType: rules.contentTypes[extension]!, size: file.size },
+      document: {
+        fileName,
+        originalName: displayName(file.originalFilename, extension, rules.fallbackName),
+        contentType: rules.contentTypes[extension]!,
+        size: file.size,
+      },
+      documentRefusal: null,
     };
   } finally {
     await Promise.all(incoming.map(discard));

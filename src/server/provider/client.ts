@@ -12,6 +12,7 @@ import { API_TIMEOUT_MS, TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import { receiptSchema } from '~/shared/receipts';
 import {
   ProviderError,
+  ProviderRefusal,
   type PackageScan,
   type ProviderCapabilities,
   type ProviderClient,
@@ -359,7 +360,7 @@ function expectOk(status: number, path: string): void {
 function expectAccepted(status: number, path: string): void {
   if (status >= 200 && status < 300) return;
   const message = m.tokens_provider_answered_for({ status: String(status), path });
-  throw new ProviderError(message, status >= 400 && status < 500 ? 'refused' : 'bad-response');
+  throw status >= 400 && status < 500 ? new ProviderRefusal(message) : new ProviderError(message, 'bad-response');
 }
 
 function parsed<T>(schema: z.ZodMiniType<T>, body: unknown, what: string): T {

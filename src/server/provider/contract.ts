@@ -93,12 +93,19 @@ export interface ProviderClient {
 export class ProviderError extends Error {
   constructor(
     message: string,
-    /** `refused`: the provider declined the request as it is (a 4xx answer); sending it again will not help. */
-    readonly kind: 'unreachable' | 'unauthorized' | 'not-connected' | 'bad-response' | 'refused',
+    readonly kind: 'unreachable' | 'unauthorized' | 'not-connected' | 'bad-response',
     /** The OAuth2 error code of a refusal (RFC 6749 §5.2: invalid_grant, invalid_client, …). */
     readonly oauthError: string | null = null,
   ) {
     super(message);
     this.name = 'ProviderError';
+  }
+}
+
+/** The provider declined a write as it was sent (a 4xx answer): sending it again will not help. */
+export class ProviderRefusal extends ProviderError {
+  constructor(message: string) {
+    super(message, 'bad-response');
+    this.name = 'ProviderRefusal';
   }
 }

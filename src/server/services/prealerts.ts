@@ -23,10 +23,10 @@ import {
   type PrealertInput,
   type PrealertList,
   type PrealertListQuery,
-  type ReceiptPrealert,
+  type ReceiptWithPrealerts,
   type UnmatchedReceipt,
 } from '~/shared/prealerts';
-import type { Pagination, ReceiptDetails } from '~/shared/receipts';
+import type { Pagination } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -35,7 +35,7 @@ import type { PrealertMatchedBy } from '../db/models';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
-import { ProviderError, type ProviderClient, type ProviderPrealert } from '../provider/contract';
+import { ProviderRefusal, type ProviderClient, type ProviderPrealert } from '../provider/contract';
 import { recordAudit, userTarget, type AuditActor } from './audit';
 import { enqueueJobs, JobRefused, type JobHandler, type Outbox } from './outbox';
 import { getReceipt, visibleConsigneeIds, type ScopeDeps } from './receipts';
@@ -293,14 +293,24 @@ export async function matchArrivedPackages(deps: { db: Database; clock: Clock },
       ?.find((candidate) => candidate.consigneeId === prealert.consigneeId && candidate.id !== prealert.declinedReceiptId);
     if (!receipt) continue;
     if (await linkPrealertToReceipt(deps, { prealertId: prealert.id, receiptId: receipt.id, matchedBy: 'arrival' }, transaction)) {
-      arrivals.push({ receiptId: receipt.id, number: receipt.number, consigneeId: prealert.consigneeId, trackingNumber: prealert.trackingNumber, shipper: prealert.shipper });
+      arrivals.push({
+        receiptId: receipt.id,
+        number: receipt.number,
+        consigneeId: prealert.consigneeId,
+        trackingNumber: prealert.trackingNumber,
+        shipper: prealert.shipper,
+      });
     }
   }
   return arrivals;
 }
 
 /** A receipt of the pre-alert's consignee that already holds its package, if one came before it was made. */
-async function receiptHoldingPackage(db: Database, prealert: { consigneeId: number; trackingNumber: string }, transaction: Transaction): Promise<number | null> {
+async function receiptHoldingPackage(
+  db: Database,
+  prealert: { consigneeId: number; trackingNumber: string },
+  transaction: Transaction,
+): Promise<number | null> {
   const [row] = await db.sequelize.query<{ id: number }>(
     `SELECT r."id" FROM "receipts" r JOIN "packages" k ON k."receiptId" = r."id"
       WHERE k."trackingKey" = :trackingNumber AND r."consigneeId" = :consigneeId
@@ -344,7 +354,8 @@ export async function createPrealert(deps: PrealertDeps, user: PublicUser, input
         { transaction },
       );
       const arrivedOn = await receiptHoldingPackage(db, input, transaction);
-      const linked = arrivedOn !== null && (await linkPrealertToReceipt(deps, { prealertId: created.id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction));
+      const linked =
+        arrivedOn !== null && (await linkPrealertToReceipt(deps, { prealertId: created.id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction));
       // A package that is here already needs no announcing.
       if (!linked) await enqueueJobs(deps, [forwardJob(created.id)], transaction);
       return created.id;
@@ -357,7 +368,7 @@ export async function createPrealert(deps: PrealertDeps, user: PublicUser, input
 
 /** Only a pre-alert still waiting for its package may change or go. */
 function requireExpected(row: PrealertRow): void {
-  if (row.receiptId !== null) throw new AppError('CONFLICT', m.prealert_already_received({ number: row.receiptNumber ?? '' }));
+  if (row.receiptId !== null) throw new AppError('CONFLICT', m.prealert_already_received());
 }
 
 async function removeInvoiceFile(deps: Pick<PrealertDeps, 'config'>, fileName: string | null): Promise<void> {
@@ -402,7 +413,7 @@ export async function deletePrealert(deps: PrealertDeps, user: PublicUser, id: n
     requireExpected(row);
     const removed = await db.models.Prealert.destroy({ where: { id, receiptId: null }, transaction });
     // Linked by a sync between the read and now.
-    if (removed !== 1) throw new AppError('CONFLICT', m.prealert_already_received({ number: '' }));
+    if (removed !== 1) throw new AppError('CONFLICT', m.prealert_already_received());
     await enqueueJobs(deps, [forwardJob(id)], transaction);
     return row.invoiceFileName;
   });
@@ -437,11 +448,7 @@ export async function readInvoice(deps: PrealertDeps, user: PublicUser, id: numb
 }
 
 /** A receipt the user sees, with the pre-alerts of its consignee linked to it. */
-export async function getReceiptWithPrealerts(
-  deps: ScopeDeps & { lastSync: LastSyncTime },
-  user: PublicUser,
-  id: number,
-): Promise<ReceiptDetails & { prealerts: ReceiptPrealert[] }> {
+export async function getReceiptWithPrealerts(deps: ScopeDeps & { lastSync: LastSyncTime }, user: PublicUser, id: number): Promise<ReceiptWithPrealerts> {
   const receipt = await getReceipt(deps, user, id);
   const rows = await readPrealertRows(deps.db, 'p."receiptId" = :id AND r."id" IS NOT NULL', { id }, { order: 'p."id" ASC' });
   const prealerts = rows.map((row) => {
@@ -474,7 +481,14 @@ export async function listAdminPrealerts(deps: Pick<PrealertDeps, 'db' | 'clock'
 async function readUnmatchedReceipts(db: Database, page: { since: Date; limit: number; offset: number }): Promise<{ data: UnmatchedReceipt[]; total: number }> {
   const unmatched = `r."receivedDate" >= :since AND NOT EXISTS (SELECT 1 FROM "prealerts" p WHERE p."receiptId" = r."id")`;
   const [rows, [count]] = await Promise.all([
-    db.sequelize.query<{ id: number; number: string; receivedDate: Date | string | null; consigneeId: number | null; consigneeName: string; shipperName: string }>(
+    db.sequelize.query<{
+      id: number;
+      number: string;
+      receivedDate: Date | string | null;
+      consigneeId: number | null;
+      consigneeName: string;
+      shipperName: string;
+    }>(
       `SELECT r."id", r."number", r."receivedDate", r."consigneeId", r."consigneeName", r."shipperName" FROM "receipts" r
         WHERE ${unmatched} ORDER BY r."receivedDate" DESC, r."id" DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
       { type: QueryTypes.SELECT, replacements: page },
@@ -507,7 +521,12 @@ async function readUnmatchedReceipts(db: Database, page: { since: Date; limit: n
 /** The waiting pre-alerts of these consignees, oldest first: what the admin may link their receipts to. */
 export async function listExpectedPrealerts({ db }: { db: Database }, consigneeIds: number[]): Promise<AdminPrealert[]> {
   if (consigneeIds.length === 0) return [];
-  const rows = await readPrealertRows(db, 'p."receiptId" IS NULL AND p."consigneeId" IN (:consigneeIds)', { consigneeIds }, { order: 'p."createdAt" ASC, p."id" ASC' });
+  const rows = await readPrealertRows(
+    db,
+    'p."receiptId" IS NULL AND p."consigneeId" IN (:consigneeIds)',
+    { consigneeIds },
+    { order: 'p."createdAt" ASC, p."id" ASC' },
+  );
   return rows.map(toAdminPrealert);
 }
 
@@ -515,7 +534,14 @@ export async function listExpectedPrealerts({ db }: { db: Database }, consigneeI
 export async function listUnmatchedReceiptsOf({ db, clock }: { db: Database; clock: Clock }, consigneeIds: number[]): Promise<UnmatchedReceipt[]> {
   if (consigneeIds.length === 0) return [];
   const since = new Date(clock.now() - UNMATCHED_RECEIPTS_DAYS * DAY_MS);
-  const rows = await db.sequelize.query<{ id: number; number: string; receivedDate: Date | string | null; consigneeId: number; consigneeName: string; shipperName: string }>(
+  const rows = await db.sequelize.query<{
+    id: number;
+    number: string;
+    receivedDate: Date | string | null;
+    consigneeId: number;
+    consigneeName: string;
+    shipperName: string;
+  }>(
     `SELECT r."id", r."number", r."receivedDate", r."consigneeId", r."consigneeName", r."shipperName" FROM "receipts" r
       WHERE r."consigneeId" IN (:consigneeIds) AND r."receivedDate" >= :since
         AND NOT EXISTS (SELECT 1 FROM "prealerts" p WHERE p."receiptId" = r."id")
@@ -552,12 +578,12 @@ export async function matchPrealert(deps: PrealertAdminDeps, actor: AuditActor, 
   const arrival = await db.sequelize.transaction(async (transaction) => {
     const [row] = await readPrealertRows(db, 'p."id" = :id', { id }, { transaction });
     if (!row) throw notFound();
-    requireExpected(row);
+    if (row.receiptId !== null) throw new AppError('CONFLICT', m.prealert_already_matched());
     const receipt = await db.models.ReceiptRecord.findByPk(receiptId, { attributes: ['id', 'number', 'consigneeId'], raw: true, transaction });
     if (!receipt) throw new AppError('NOT_FOUND', m.validation_receipt_not_found());
     if (receipt.consigneeId !== Number(row.consigneeId)) throw new AppError('CONFLICT', m.prealert_match_other_consignee({ number: receipt.number }));
     if (!(await linkPrealertToReceipt(deps, { prealertId: id, receiptId, matchedBy: 'admin' }, transaction))) {
-      throw new AppError('CONFLICT', m.prealert_already_received({ number: '' }));
+      throw new AppError('CONFLICT', m.prealert_already_matched());
     }
     await recordAudit(deps, actor, { action: 'prealert.matched', target: auditTarget(row), detail: auditDetail(row, receipt.number) }, transaction);
     // The provider may still wait for the package: it is told it came.
@@ -637,7 +663,7 @@ export async function forwardPrealert(deps: PrealertForwardingDeps, payload: unk
     else await deps.provider.withdrawPrealert(prealertId);
   } catch (error) {
     // A refusal of the request as it is stays a refusal however often it is sent.
-    if (error instanceof ProviderError && error.kind === 'refused') throw new JobRefused(error.message);
+    if (error instanceof ProviderRefusal) throw new JobRefused(error.message);
     throw error;
   }
 }

@@ -122,7 +122,8 @@ export function composeDigest(
       `<a href="${escapeHtml(unsubscribe)}">${escapeHtml(m.email_unsubscribe_link())}</a></p>`,
   ].join('\n');
   // Only arrivals to tell: the subject says so; any status change makes it the usual digest.
-  const subject = lines.length === 0 ? m.prealert_email_arrived_subject({ product: config.productName }) : m.email_status_subject({ product: config.productName });
+  const subject =
+    lines.length === 0 ? m.prealert_email_arrived_subject({ product: config.productName }) : m.email_status_subject({ product: config.productName });
   return { userId: recipient.userId, subject, text, html, unsubscribeUrl: unsubscribe };
 }
 
@@ -151,7 +152,8 @@ export async function announceStatusChanges(deps: StatusEmailDeps, changes: Stat
     return news;
   };
   for (const change of moved) {
-    if (change.consigneeId !== null) newsOf(change.consigneeId).lines.push({ receiptId: change.receiptId, number: change.number, from: change.from, to: change.to });
+    if (change.consigneeId !== null)
+      newsOf(change.consigneeId).lines.push({ receiptId: change.receiptId, number: change.number, from: change.from, to: change.to });
   }
   for (const arrival of arrivals) newsOf(arrival.consigneeId).arrivals.push(arrival);
   if (byConsignee.size === 0) return 0;

@@ -82,7 +82,12 @@ interface PageWrite {
  * receipt's first mirroring records its status as the first entry of its history. The pre-alerts whose
  * packages came on them are linked in the same transaction, so whichever process syncs links them.
  */
-async function writePage({ db, clock }: Pick<SyncDeps, 'db' | 'clock'>, receipts: ProviderReceipt[], syncedAt: Date, transaction: Transaction): Promise<PageWrite> {
+async function writePage(
+  { db, clock }: Pick<SyncDeps, 'db' | 'clock'>,
+  receipts: ProviderReceipt[],
+  syncedAt: Date,
+  transaction: Transaction,
+): Promise<PageWrite> {
   const { ReceiptRecord, PackageRecord } = db.models;
   const rows = receipts.map(toMirrorRows).filter((row) => row !== null);
   // A receipt changed twice within a page: its last version wins.
