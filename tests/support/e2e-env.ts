@@ -33,3 +33,9 @@ export const SMTP_PORT = E2E_PORT + 9;
 export const MAILBOX_URL = `http://127.0.0.1:${E2E_PORT + 10}`;
 /** A tenth portal that sends e-mail through that server: password resets and invitations. */
 export const ACCOUNTS_URL = `http://127.0.0.1:${E2E_PORT + 11}`;
+/**
+ * A portal for the pre-alert tests: it syncs every second and its sandbox moves only when a test
+ * advances it, so that a pre-alerted package arrives when the test says, and no other test's receipts
+ * move meanwhile.
+ */
+export const PREALERTS_URL = `http://127.0.0.1:${E2E_PORT + 12}`;

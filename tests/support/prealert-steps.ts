@@ -64,7 +64,7 @@ export async function sendPrealertForm(
   const body = Buffer.from(await encoded.arrayBuffer());
   const all: Record<string, string> = { Origin: client.portal.url, 'Content-Type': encoded.headers.get('content-type')!, ...headers };
   if (client.cookie) all.Cookie = client.cookie;
-  const response = await fetch(`${client.portal.url}${path}`, { method, headers: all, body });
+  const response = await fetch(`${client.portal.url}${path}`, { method, headers: all, body, redirect: 'manual' });
   const text = await response.text();
   let parsed: unknown = text;
   try {

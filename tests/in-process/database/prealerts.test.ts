@@ -12,16 +12,7 @@ import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../support/api-client';
-import {
-  assignConsignees,
-  createUser,
-  eventually,
-  expectError,
-  queryDatabase,
-  signIn,
-  signedInAdmin,
-  waitForMirror,
-} from '../../support/api-steps';
+import { assignConsignees, createUser, eventually, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror } from '../../support/api-steps';
 import { pngImage } from '../../support/images';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { matchArrivedPackages } from '~/server/services/prealerts';
@@ -38,6 +29,7 @@ let admin: ApiClient;
 let demo: ApiClient;
 let demoConsigneeIds: number[];
 let other: ApiClient;
+let otherUser: { username: string; password: string };
 let otherConsigneeId: number;
 
 const invoiceDir = () => path.join(portal.dir, 'uploads', 'prealerts');
@@ -100,8 +92,9 @@ beforeAll(async () => {
   ).map((row) => Number(row.consigneeId));
   const consignees = (await admin.get('/api/consignees')).body.data as Array<{ id: number }>;
   otherConsigneeId = consignees.map((consignee) => consignee.id).find((id) => !demoConsigneeIds.includes(id))!;
-  const otherUser = await createUser(admin, 'othercustomer');
-  await assignConsignees(admin, otherUser.id, [otherConsigneeId]);
+  const created = await createUser(admin, 'othercustomer');
+  otherUser = created;
+  await assignConsignees(admin, created.id, [otherConsigneeId]);
   other = await signIn(portal, otherUser);
 }, 90_000);
 
@@ -199,16 +192,36 @@ describe('validation: 400 naming the field, nothing stored, no file left behind'
     ['an unknown carrier', { carrier: 'pigeon' }, 'carrier', 'The carrier must be one of ups, fedex, usps, dhl, amazon, other'],
     ['no tracking number', { trackingNumber: ' - ' }, 'trackingNumber', 'Enter the tracking number'],
     ['a short tracking number', { trackingNumber: '1Z-99' }, 'trackingNumber', 'A tracking number has at least 8 letters and digits'],
-    ['a tracking number with other characters', { trackingNumber: '1Z999/AA1#01' }, 'trackingNumber', 'A tracking number has only letters and digits (spaces and dashes are left out)'],
+    [
+      'a tracking number with other characters',
+      { trackingNumber: '1Z999/AA1#01' },
+      'trackingNumber',
+      'A tracking number has only letters and digits (spaces and dashes are left out)',
+    ],
     ['a long tracking number', { trackingNumber: '1'.repeat(41) }, 'trackingNumber', 'A tracking number has at most 40 letters and digits'],
     ['no shipper', { shipper: '  ' }, 'shipper', 'Enter the store or shipper'],
     ['a long shipper', { shipper: 'S'.repeat(101) }, 'shipper', 'The store or shipper can be at most 100 characters'],
     ['no description', { description: '' }, 'description', 'Describe what is in the package'],
     ['a long description', { description: 'D'.repeat(301) }, 'description', 'The description can be at most 300 characters'],
-    ['a description with a control character', { description: 'Shoes\u0000' }, 'description', 'This text contains characters that cannot be shown; please type it again'],
+    [
+      'a description with a control character',
+      { description: 'Shoes\u0000' },
+      'description',
+      'This text contains characters that cannot be shown; please type it again',
+    ],
     ['no value', { declaredValue: '' }, 'declaredValue', 'Enter the declared value in US dollars'],
-    ['a value of three decimals', { declaredValue: 12.345 }, 'declaredValue', 'Enter the declared value in US dollars with at most two decimals, such as 49.99'],
-    ['a value with thousands separators', { declaredValue: '1,234.50' }, 'declaredValue', 'Enter the declared value in US dollars with at most two decimals, such as 49.99'],
+    [
+      'a value of three decimals',
+      { declaredValue: 12.345 },
+      'declaredValue',
+      'Enter the declared value in US dollars with at most two decimals, such as 49.99',
+    ],
+    [
+      'a value with thousands separators',
+      { declaredValue: '1,234.50' },
+      'declaredValue',
+      'Enter the declared value in US dollars with at most two decimals, such as 49.99',
+    ],
     ['a value of nothing', { declaredValue: 0 }, 'declaredValue', 'The declared value must be more than zero'],
     ['a value too large', { declaredValue: 1_000_000 }, 'declaredValue', 'The declared value can be at most $999,999.99'],
     ['no consignee', { consigneeId: '' }, 'consigneeId', 'Choose the consignee'],
@@ -232,7 +245,9 @@ describe('validation: 400 naming the field, nothing stored, no file left behind'
   });
 
   it("in the customer's language", async () => {
-    const response = await demo.post('/api/prealerts', validPrealert(demoConsigneeIds[0]!, { declaredValue: 'veel' }), { headers: { 'Accept-Language': 'nl' } });
+    const response = await demo.post('/api/prealerts', validPrealert(demoConsigneeIds[0]!, { declaredValue: 'veel' }), {
+      headers: { 'Accept-Language': 'nl' },
+    });
     expectError(response, 400, 'VALIDATION_ERROR', 'Vul de aangegeven waarde in Amerikaanse dollars in met hoogstens twee decimalen, zoals 49,99');
   });
 
@@ -265,7 +280,13 @@ describe('validation: 400 naming the field, nothing stored, no file left behind'
   it('the same package twice for one consignee: 409, and its invoice is not kept', async () => {
     const first = await create(demo, validPrealert(demoConsigneeIds[0]!));
     const files = await filesInInvoiceDir();
-    const again = await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!, { trackingNumber: first.trackingNumber }), pdfFile());
+    const again = await sendPrealertForm(
+      demo,
+      'POST',
+      '/api/prealerts',
+      validPrealert(demoConsigneeIds[0]!, { trackingNumber: first.trackingNumber }),
+      pdfFile(),
+    );
     expectError(again, 409, 'CONFLICT', `You already pre-alerted the package ${first.trackingNumber} for this consignee`);
     expect(await filesInInvoiceDir()).toEqual(files);
   });
@@ -293,7 +314,12 @@ describe('scope', () => {
     const theirs = (await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!), pdfFile())).body.data;
     expect((await admin.get(`/api/prealerts/${theirs.id}`)).status).toBe(200);
     expect((await download(admin, `/api/prealerts/${theirs.id}/invoice`)).status).toBe(200);
-    expectError(await admin.post('/api/prealerts', validPrealert(demoConsigneeIds[0]!)), 403, 'FORBIDDEN', 'Pre-alerts are made by customers, for their own consignees');
+    expectError(
+      await admin.post('/api/prealerts', validPrealert(demoConsigneeIds[0]!)),
+      403,
+      'FORBIDDEN',
+      'Pre-alerts are made by customers, for their own consignees',
+    );
     expectError(await admin.delete(`/api/prealerts/${theirs.id}`), 403, 'FORBIDDEN');
     const anonymous = new ApiClient(portal);
     expectError(await anonymous.get('/api/prealerts'), 401, 'AUTHENTICATION_ERROR');
@@ -320,12 +346,22 @@ describe('editing and deleting while Expected', () => {
     const [{ invoiceFileName: firstFile }] = (await queryDatabase<{ invoiceFileName: string }>(portal, 'SELECT invoiceFileName FROM prealerts WHERE id = ?', [
       made.id,
     ])) as [{ invoiceFileName: string }];
-    const changed = await demo.put(`/api/prealerts/${made.id}`, validPrealert(demoConsigneeIds[1]!, { carrier: 'fedex', description: 'Two pairs of shoes', declaredValue: '75' }));
+    const changed = await demo.put(
+      `/api/prealerts/${made.id}`,
+      validPrealert(demoConsigneeIds[1]!, { carrier: 'fedex', description: 'Two pairs of shoes', declaredValue: '75' }),
+    );
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-    expect(changed.body).toMatchObject({ message: 'Pre-alert updated', data: { carrier: 'fedex', consigneeId: demoConsigneeIds[1], declaredValue: 75, hasInvoice: true } });
+    expect(changed.body).toMatchObject({
+      message: 'Pre-alert updated',
+      data: { carrier: 'fedex', consigneeId: demoConsigneeIds[1], declaredValue: 75, hasInvoice: true },
+    });
     expect(changed.body.data.invoice.fileName).toBe('first.pdf');
 
-    const replaced = await sendPrealertForm(demo, 'PUT', `/api/prealerts/${made.id}`, validPrealert(demoConsigneeIds[1]!), { bytes: pngImage(), name: 'second.png', type: 'image/png' });
+    const replaced = await sendPrealertForm(demo, 'PUT', `/api/prealerts/${made.id}`, validPrealert(demoConsigneeIds[1]!), {
+      bytes: pngImage(),
+      name: 'second.png',
+      type: 'image/png',
+    });
     expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
     expect(replaced.body.data.invoice).toMatchObject({ fileName: 'second.png', contentType: 'image/png' });
     expect(await filesInInvoiceDir()).not.toContain(firstFile);
@@ -381,7 +417,8 @@ describe('matching', () => {
   });
 
   it('forwards a new pre-alert to the provider; a window later its warehouse receives the package, and the next sync links them and tells the customers', async () => {
-    const prealert = (await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!, { shipper: 'Best Buy' }), pdfFile())).body.data;
+    const prealert = (await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!, { shipper: 'Best Buy' }), pdfFile())).body
+      .data;
     await portal.portal.outbox.idle();
     expect((await jobsOf(prealert.id))[0]!.doneAt).not.toBeNull();
     const mailsBefore = smtp.messages.length;
@@ -525,7 +562,9 @@ describe("the admin's views", () => {
     expect(response.status).toBe(200);
     const listed = response.body.data as Array<{ id: number; receivedDate: string; trackingNumbers: string[] }>;
     expect(listed.length).toBeGreaterThan(0);
-    const linked = new Set((await queryDatabase<{ receiptId: number }>(portal, 'SELECT receiptId FROM prealerts WHERE receiptId IS NOT NULL')).map((row) => Number(row.receiptId)));
+    const linked = new Set(
+      (await queryDatabase<{ receiptId: number }>(portal, 'SELECT receiptId FROM prealerts WHERE receiptId IS NOT NULL')).map((row) => Number(row.receiptId)),
+    );
     expect(listed.filter((receipt) => linked.has(receipt.id))).toEqual([]);
     const since = portal.clock.now() - 30 * DAY_MS;
     expect(listed.every((receipt) => Date.parse(receipt.receivedDate) >= since)).toBe(true);
@@ -536,7 +575,11 @@ describe("the admin's views", () => {
 
   it('matches by hand within the consignee, audited, and unmatches', async () => {
     const prealert = await create(other, validPrealert(otherConsigneeId));
-    const theirReceipt = (await queryDatabase<{ id: number; number: string }>(portal, 'SELECT id, number FROM receipts WHERE consigneeId = ? ORDER BY id LIMIT 1', [otherConsigneeId]))[0]!;
+    const theirReceipt = (
+      await queryDatabase<{ id: number; number: string }>(portal, 'SELECT id, number FROM receipts WHERE consigneeId = ? ORDER BY id LIMIT 1', [
+        otherConsigneeId,
+      ])
+    )[0]!;
     const foreignReceipt = await trackedReceiptOf(demoConsigneeIds[0]!);
 
     expectError(
@@ -562,7 +605,10 @@ describe("the admin's views", () => {
 
     const unmatched = await admin.delete(`/api/admin/prealerts/${prealert.id}/match`);
     expect(unmatched.status).toBe(200);
-    expect(unmatched.body).toMatchObject({ message: 'The pre-alert is no longer matched: it is expected again', data: { status: 'expected', receiptId: null } });
+    expect(unmatched.body).toMatchObject({
+      message: 'The pre-alert is no longer matched: it is expected again',
+      data: { status: 'expected', receiptId: null },
+    });
     expectError(await admin.delete(`/api/admin/prealerts/${prealert.id}/match`), 409, 'CONFLICT', 'This pre-alert is not matched to a receipt');
 
     const audit = (await admin.get('/api/audit?limit=5')).body.data as Array<{ action: string; target: string; detail: string; actorName: string }>;
@@ -592,7 +638,11 @@ describe("the admin's views", () => {
     // As the sync writes that receipt again (a status change): the declined receipt is left alone.
     const { db } = portal.portal;
     const arrivals = await db.sequelize.transaction((transaction) =>
-      matchArrivedPackages(portal.portal, [{ id: receiptId, number: `WR-${receiptId}`, consigneeId: demoConsigneeIds[0]!, trackingKeys: [prealert.trackingNumber] }], transaction),
+      matchArrivedPackages(
+        portal.portal,
+        [{ id: receiptId, number: `WR-${receiptId}`, consigneeId: demoConsigneeIds[0]!, trackingKeys: [prealert.trackingNumber] }],
+        transaction,
+      ),
     );
     expect(arrivals).toEqual([]);
     expect((await demo.get(`/api/prealerts/${prealert.id}`)).body.data).toMatchObject({ status: 'expected', receiptId: null });
@@ -615,16 +665,138 @@ describe("the admin's views", () => {
     const waiting = await create(demo, validPrealert(demoConsigneeIds[0]!));
     expect(await staleIds()).not.toContain(waiting.id);
     advanceClock(14 * DAY_MS + 60_000);
-    // Two weeks on, the sessions have ended: both sign in again.
+    // Two weeks on, the sessions have ended: everyone signs in again.
     admin = await signedInAdmin(portal);
     demo = await signIn(portal, { username: 'demo', password: DEMO_PASSWORD });
+    other = await signIn(portal, otherUser);
     const fresh = await create(demo, validPrealert(demoConsigneeIds[0]!));
-    const stale = (await admin.get('/api/admin/prealerts?state=stale&limit=100')).body.data as Array<{ id: number; status: string; createdAt: string; createdBy: string }>;
+    const stale = (await admin.get('/api/admin/prealerts?state=stale&limit=100')).body.data as Array<{
+      id: number;
+      status: string;
+      createdAt: string;
+      createdBy: string;
+    }>;
     expect(stale.map((prealert) => prealert.id)).toContain(waiting.id);
     expect(stale.map((prealert) => prealert.id)).not.toContain(fresh.id);
     expect(stale.every((prealert) => prealert.status === 'expected')).toBe(true);
     expect(stale.find((prealert) => prealert.id === waiting.id)!.createdBy).toBe('demo');
     const created = stale.map((prealert) => Date.parse(prealert.createdAt));
     expect(created).toEqual([...created].sort((a, b) => a - b));
+  });
+});
+
+describe('the pages, without JavaScript', () => {
+  const english = { 'Accept-Language': 'en' };
+
+  it("the customer's list shows each pre-alert with its status, its receipt once received, and its invoice", async () => {
+    const waiting = (await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!), pdfFile('receipt.pdf'))).body.data;
+    const page = await demo.get('/prealerts', { headers: english });
+    expect(page.status).toBe(200);
+    const html = page.body as string;
+    expect(html).toContain('Your pre-alerts');
+    expect(html).toContain(waiting.trackingNumber);
+    expect(html).toContain(`href="/api/prealerts/${waiting.id}/invoice"`);
+    expect(html).toContain(`href="/prealerts/${waiting.id}/edit"`);
+    expect(html).toContain(`action="/prealerts/${waiting.id}/delete"`);
+    expect(html).toContain('Expected');
+    expect(html).not.toContain('<astro-island');
+
+    const arrived = await trackedReceiptOf(demoConsigneeIds[2]!);
+    const received = await create(demo, validPrealert(demoConsigneeIds[2]!, { trackingNumber: arrived.trackingNumber }));
+    const now = (await demo.get('/prealerts', { headers: english })).body as string;
+    expect(now).toContain(`href="/receipts/${arrived.id}"`);
+    expect(now).toContain(`Arrived on receipt ${arrived.number}`);
+    // Received: neither edited nor deleted.
+    expect(now).not.toContain(`href="/prealerts/${received.id}/edit"`);
+  });
+
+  it('makes a pre-alert from the plain form: a refusal shows what was typed beside its problems, in Dutch; a success goes to the list', async () => {
+    const fields = validPrealert(demoConsigneeIds[0]!, { declaredValue: '12,345', shipper: '' });
+    const refused = await sendPrealertForm(demo, 'POST', '/prealerts/new', fields, pdfFile(), { 'Accept-Language': 'nl' });
+    expect(refused.status).toBe(400);
+    const html = refused.body as string;
+    expect(html).toContain('Verbeter de gemarkeerde velden hieronder.');
+    expect(html).toContain('Vul de winkel of afzender in');
+    expect(html).toContain('Vul de aangegeven waarde in Amerikaanse dollars in met hoogstens twee decimalen, zoals 49,99');
+    expect(html).toContain(`value="${fields.trackingNumber}"`);
+    expect(html).toContain('value="12,345"');
+
+    const made = await sendPrealertForm(demo, 'POST', '/prealerts/new', validPrealert(demoConsigneeIds[0]!, { declaredValue: '12,34' }), pdfFile());
+    expect(made.status).toBe(303);
+    expect(made.headers.get('location')).toBe('/prealerts?done=created');
+    const list = (await demo.get('/prealerts?done=created', { headers: english })).body as string;
+    expect(list).toContain('Pre-alert saved. We will let you know when the package arrives.');
+  });
+
+  it('edits one from its page, and deletes one after asking', async () => {
+    const made = await create(demo, validPrealert(demoConsigneeIds[0]!, { declaredValue: 5 }));
+    const form = await demo.get(`/prealerts/${made.id}/edit`, { headers: { 'Accept-Language': 'nl' } });
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('value="5,00"');
+    const saved = await sendPrealertForm(
+      demo,
+      'POST',
+      `/prealerts/${made.id}/edit`,
+      validPrealert(demoConsigneeIds[0]!, { trackingNumber: made.trackingNumber, declaredValue: '6' }),
+      null,
+    );
+    expect(saved.status).toBe(303);
+    expect((await demo.get(`/api/prealerts/${made.id}`)).body.data.declaredValue).toBe(6);
+    expect((await other.get(`/prealerts/${made.id}/edit`)).status).toBe(404);
+
+    const deleted = await demo.post(`/prealerts/${made.id}/delete`, undefined, { body: '', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(deleted.status).toBe(303);
+    expect(deleted.headers.get('location')).toBe('/prealerts?done=deleted');
+    expectError(await demo.get(`/api/prealerts/${made.id}`), 404, 'NOT_FOUND');
+    const again = await demo.post(`/prealerts/${made.id}/delete`, undefined, { body: '', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(again.headers.get('location')).toBe('/prealerts?done=not-deleted');
+  });
+
+  it("shows a receipt's pre-alert and its invoice on the receipt's page", async () => {
+    const prealert = (await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[1]!, { shipper: 'Walmart' }), pdfFile())).body.data;
+    await portal.portal.outbox.idle();
+    await nextWindowAndSync();
+    const { receiptId } = (await demo.get(`/api/prealerts/${prealert.id}`)).body.data;
+    const page = (await demo.get(`/receipts/${receiptId}`, { headers: english })).body as string;
+    expect(page).toContain('Pre-alerted by the customer');
+    expect(page).toContain('Walmart');
+    expect(page).toContain('Invoice on file');
+    expect(page).toContain(`href="/api/prealerts/${prealert.id}/invoice"`);
+  });
+
+  it("sends staff to the admin's page, which an admin-viewer reads without its forms; the admin matches by its form", async () => {
+    expect((await admin.get('/prealerts')).status).toBe(302);
+    const page = await admin.get('/admin/prealerts?state=unmatched-receipts', { headers: english });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Receipts without a pre-alert');
+    const viewer = await signIn(portal, await createUser(admin, 'prealertreader', 'admin-viewer'));
+    expect((await demo.get('/admin/prealerts')).status).toBe(302);
+
+    const prealert = await create(other, validPrealert(otherConsigneeId));
+    const receipt = (
+      await queryDatabase<{ id: number }>(
+        portal,
+        'SELECT id FROM receipts WHERE consigneeId = ? AND id NOT IN (SELECT receiptId FROM prealerts WHERE receiptId IS NOT NULL) ORDER BY id LIMIT 1',
+        [otherConsigneeId],
+      )
+    )[0]!;
+    const matched = await admin.post('/admin/prealerts?state=stale', undefined, {
+      body: `action=match&prealertId=${prealert.id}&receiptId=${receipt.id}`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(matched.status).toBe(303);
+    expect(matched.headers.get('location')).toBe('/admin/prealerts?state=stale&done=matched');
+    expect((await other.get(`/api/prealerts/${prealert.id}`)).body.data.status).toBe('received');
+    const matches = await admin.get('/admin/prealerts?state=matched', { headers: english });
+    expect(matches.body).toContain(`aria-label="Unmatch the pre-alert ${prealert.trackingNumber} from receipt WR-${receipt.id}"`);
+    const read = await viewer.get('/admin/prealerts?state=matched', { headers: english });
+    expect(read.status).toBe(200);
+    expect(read.body).toContain(prealert.trackingNumber);
+    expect(read.body).not.toContain('name="action"');
+    const refused = await viewer.post('/admin/prealerts', undefined, {
+      body: `action=unmatch&prealertId=${prealert.id}`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(refused.status).toBe(403);
   });
 });
