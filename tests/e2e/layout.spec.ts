@@ -20,8 +20,19 @@ const SCREENS = [
 const LANGUAGES = ['en-US', 'nl-NL'];
 /** On the portal that sends e-mail, where sign-in links to the forgotten password. */
 const SIGNED_OUT_PAGES = ['/login', '/forgot-password', '/reset-password/no-such-link'];
-const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile'];
-const ADMIN_PAGES = [...CUSTOMER_PAGES, '/admin/users', '/admin/user-consignees', '/admin/tokens', '/admin/logo', '/admin/background', '/admin/activity'];
+const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile', '/prealerts', '/prealerts/new'];
+const ADMIN_PAGES = [
+  ...CUSTOMER_PAGES,
+  '/admin/users',
+  '/admin/user-consignees',
+  '/admin/tokens',
+  '/admin/logo',
+  '/admin/background',
+  '/admin/activity',
+  '/admin/prealerts',
+  '/admin/prealerts?state=unmatched-receipts',
+  '/admin/prealerts?state=matched',
+];
 const PASSWORD = 'layout-pass-1';
 
 async function json<T>(request: APIRequestContext, path: string): Promise<T> {
@@ -61,6 +72,7 @@ async function customerSession(playwright: PlaywrightWorkerArgs['playwright']): 
   const customer = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
   const signedIn = await customer.post('/api/auth/login', { data: { username, password: PASSWORD } });
   expect(signedIn.status()).toBe(200);
+  await prealertsOf(customer, admin, consignees);
   await customer.dispose();
   await admin.dispose();
   const cookie = signedIn
@@ -69,6 +81,39 @@ async function customerSession(playwright: PlaywrightWorkerArgs['playwright']): 
     .find((line) => line.startsWith('portal_session='))!;
   const [name, value] = cookie.split(';')[0]!.split('=');
   return { name: name!, value: value! };
+}
+
+/**
+ * The customer's pre-alerts, for their pages and the admin's: one waiting with a long description and
+ * its invoice, and one whose package is here already (the same one each time: made once).
+ */
+async function prealertsOf(customer: APIRequestContext, admin: APIRequestContext, consignees: Array<{ id: number; name: string }>): Promise<void> {
+  const waiting = await customer.post('/api/prealerts', {
+    multipart: {
+      carrier: 'amazon',
+      trackingNumber: uniqueName('TBA').toUpperCase(),
+      shipper: 'Amazon.com Services LLC Marketplace Seller Fulfilment',
+      description: 'Kitchen appliances: a stand mixer with its bowls, a set of knives and two cast-iron pans for the new restaurant',
+      declaredValue: '1234.56',
+      consigneeId: String(consignees[0]!.id),
+      invoice: { name: 'amazon-order-113-5557777-1234567-invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') },
+    },
+  });
+  expect(waiting.status(), await waiting.text()).toBe(201);
+  const names = new Set(consignees.map((consignee) => consignee.name));
+  const receipts = await json<Array<{ consigneeName: string; commodities: Array<{ trackingNumber: string | null }> }>>(admin, '/api/receipts?limit=100');
+  const arrived = receipts.find((receipt) => names.has(receipt.consigneeName) && receipt.commodities.some((commodity) => commodity.trackingNumber))!;
+  const received = await customer.post('/api/prealerts', {
+    data: {
+      carrier: 'ups',
+      trackingNumber: arrived.commodities.find((commodity) => commodity.trackingNumber)!.trackingNumber,
+      shipper: 'Best Buy',
+      description: 'Headphones',
+      declaredValue: 89.99,
+      consigneeId: consignees.find((consignee) => consignee.name === arrived.consigneeName)!.id,
+    },
+  });
+  expect([201, 409], await received.text()).toContain(received.status());
 }
 
 /** What overflows: the page's width beyond the window, and each element a hiding box cuts off. */

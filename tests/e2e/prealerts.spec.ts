@@ -5,7 +5,7 @@
  * has synced, it is Received with its receipt, whose page and details show the pre-alert and its
  * invoice. The admin matches a receipt that came without a pre-alert by hand, and undoes it.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
 import { PREALERTS_URL } from '../support/e2e-env';
 import { pdfFile, uniqueTrackingNumber } from '../support/prealert-steps';
 import { adminRequest, AdminApi, expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
@@ -19,6 +19,9 @@ const PASSWORD = 'prealert-pass-1';
 
 const TEXTS = {
   'en-US': {
+    username: 'Username',
+    password: 'Password',
+    signIn: 'Sign in',
     openMenu: 'Open menu',
     menu: 'Main',
     prealerts: 'Pre-alerts',
@@ -46,6 +49,9 @@ const TEXTS = {
     details: 'Receipt Details',
   },
   'nl-NL': {
+    username: 'Gebruikersnaam',
+    password: 'Wachtwoord',
+    signIn: 'Inloggen',
     openMenu: 'Menu openen',
     menu: 'Hoofdmenu',
     prealerts: 'Vooraanmeldingen',
@@ -81,16 +87,31 @@ async function consigneeOfFirst(request: APIRequestContext, path: string): Promi
   return (await response.json()).data[0].consigneeName as string;
 }
 
-/** A customer of one consignee, signed in in `page`'s browser. */
-async function customerOf(page: Page, admin: AdminApi, consigneeName: string): Promise<{ consigneeId: number; consigneeName: string }> {
+/** A new customer of one consignee. */
+async function customerOf(admin: AdminApi, consigneeName: string): Promise<{ username: string; consigneeId: number }> {
   await admin.importConsignees();
   const consignee = (await admin.assignments()).find((row) => row.consignee.name === consigneeName)!.consignee;
   const username = uniqueName('prealert');
   const user = await admin.createUser({ username, password: PASSWORD, role: 'viewer' });
   await admin.addUserToConsignee(consignee.id, user.id);
-  const signedIn = await page.request.post('/api/auth/login', { data: { username, password: PASSWORD }, headers: { Origin: PREALERTS_URL } });
-  expect(signedIn.status()).toBe(200);
-  return { consigneeId: consignee.id, consigneeName };
+  return { username, consigneeId: consignee.id };
+}
+
+/**
+ * A first visit on a phone in a fresh browser with the session of `signedIn` (nothing cached, the
+ * stylesheet included): the bytes of every response it took, headers and compressed bodies.
+ */
+async function firstVisitBytes(browser: Browser, signedIn: BrowserContext, path: string, locale: string): Promise<number> {
+  const context = await browser.newContext({ ...PHONE, locale, baseURL: PREALERTS_URL });
+  await context.addCookies(await signedIn.cookies());
+  const page = await context.newPage();
+  const sizes: Array<Promise<number>> = [];
+  page.on('requestfinished', (request) => sizes.push(request.sizes().then((size) => size.responseBodySize + size.responseHeadersSize)));
+  await page.goto(path);
+  await page.waitForLoadState('networkidle');
+  const bytes = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
+  await context.close();
+  return bytes;
 }
 
 /** No part of the page reaches past the phone's window. */
@@ -104,15 +125,23 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
   test.describe(locale, () => {
     test.use({ locale });
 
-    test('a customer pre-alerts a package with its invoice, sees it Expected, and Received with its receipt once it came', async ({ page, playwright }) => {
+    test('a customer pre-alerts a package with its invoice, sees it Expected, and Received with its receipt once it came', async ({
+      page,
+      browser,
+      playwright,
+    }) => {
       test.slow();
       const request = await adminRequest(playwright, PREALERTS_URL);
       const consigneeName = await consigneeOfFirst(request, '/api/receipts?limit=1&sortBy=receivedDate&sortOrder=desc');
-      await customerOf(page, new AdminApi(request, PREALERTS_URL), consigneeName);
+      const { username } = await customerOf(new AdminApi(request, PREALERTS_URL), consigneeName);
       const trackingNumber = uniqueTrackingNumber('1Z');
       const invoice = pdfFile('order-1234.pdf');
 
-      await page.goto('/dashboard');
+      await openHydrated(page, '/login');
+      await page.getByLabel(t.username).fill(username);
+      await page.getByLabel(t.password, { exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: t.signIn }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
       await page.getByRole('button', { name: t.openMenu }).click();
       await page.getByRole('navigation', { name: t.menu }).getByRole('link', { name: t.prealerts, exact: true }).click();
       await expect(page.getByRole('heading', { name: t.prealerts, level: 1 })).toBeVisible();
@@ -144,6 +173,9 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
       await expect(card.getByText(consigneeName)).toBeVisible();
       await expect(card.getByRole('link', { name: t.download })).toBeVisible();
       await expectFits(page);
+      const bytes = await firstVisitBytes(browser, page.context(), '/prealerts', locale);
+      test.info().annotations.push({ type: 'transfer', description: `first visit on a phone, ${locale}: /prealerts ${bytes} B` });
+      console.log(`first visit on a phone, ${locale}: /prealerts ${bytes} B`);
 
       // The warehouse receives it in a later window; the portal syncs every second.
       const created = (await (await page.request.get('/api/prealerts?limit=1')).json()).data[0] as { id: number; trackingNumber: string };
@@ -189,11 +221,10 @@ test("the admin matches a receipt that came without a pre-alert, and undoes it, 
   const customer = await browser.newContext({ baseURL: PREALERTS_URL });
   const customerPage = await customer.newPage();
   // The customer of the newest receipt without a pre-alert: it is the first the admin's view shows.
-  const { consigneeId, consigneeName } = await customerOf(
-    customerPage,
-    new AdminApi(request, PREALERTS_URL),
-    await consigneeOfFirst(request, '/api/admin/prealerts?state=unmatched-receipts&limit=1'),
-  );
+  const consigneeName = await consigneeOfFirst(request, '/api/admin/prealerts?state=unmatched-receipts&limit=1');
+  const { username, consigneeId } = await customerOf(new AdminApi(request, PREALERTS_URL), consigneeName);
+  const signedIn = await customerPage.request.post('/api/auth/login', { data: { username, password: PASSWORD }, headers: { Origin: PREALERTS_URL } });
+  expect(signedIn.status()).toBe(200);
   // A package whose number no receipt has: it stays Expected until the admin links it.
   const trackingNumber = uniqueTrackingNumber('TBA');
   const created = await customerPage.request.post('/api/prealerts', {
