@@ -388,10 +388,12 @@ export async function updatePrealert(deps: PrealertDeps, user: PublicUser, id: n
       requireExpected(row);
       await requireOwnConsignee(deps, user, input.consigneeId, transaction);
       const keepsInvoice = invoice === null && !input.removeInvoice;
-      await db.models.Prealert.update(
+      const [updated] = await db.models.Prealert.update(
         { ...storedFields(input), ...(keepsInvoice ? {} : invoiceFields(invoice)), updatedAt: new Date(clock.now()) },
         { where: { id, receiptId: null }, transaction },
       );
+      // Linked by a sync between the read and now.
+      if (updated !== 1) throw new AppError('CONFLICT', m.prealert_already_received());
       const arrivedOn = await receiptHoldingPackage(db, input, transaction);
       if (arrivedOn !== null) await linkPrealertToReceipt(deps, { prealertId: id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction);
       await enqueueJobs(deps, [forwardJob(id)], transaction);
@@ -518,19 +520,25 @@ async function readUnmatchedReceipts(db: Database, page: { since: Date; limit: n
   return { data, total: Number(count?.count ?? 0) };
 }
 
-/** The waiting pre-alerts of these consignees, oldest first: what the admin may link their receipts to. */
+/** What the admin's match forms offer per consignee at most: a choice, not a list to scroll. */
+const MATCH_CHOICES_PER_CONSIGNEE = 25;
+
+/** The waiting pre-alerts of these consignees, oldest first (a few per consignee): what the admin may link their receipts to. */
 export async function listExpectedPrealerts({ db }: { db: Database }, consigneeIds: number[]): Promise<AdminPrealert[]> {
   if (consigneeIds.length === 0) return [];
   const rows = await readPrealertRows(
     db,
-    'p."receiptId" IS NULL AND p."consigneeId" IN (:consigneeIds)',
-    { consigneeIds },
+    `p."id" IN (SELECT "id" FROM (
+        SELECT q."id", ROW_NUMBER() OVER (PARTITION BY q."consigneeId" ORDER BY q."createdAt", q."id") AS "rank"
+          FROM "prealerts" q WHERE q."receiptId" IS NULL AND q."consigneeId" IN (:consigneeIds)) "ranked"
+      WHERE "rank" <= :perConsignee)`,
+    { consigneeIds, perConsignee: MATCH_CHOICES_PER_CONSIGNEE },
     { order: 'p."createdAt" ASC, p."id" ASC' },
   );
   return rows.map(toAdminPrealert);
 }
 
-/** Recent receipts of these consignees without a pre-alert: what the admin may link a stale pre-alert to. */
+/** Recent receipts of these consignees without a pre-alert, newest first (a few per consignee): what the admin may link a stale pre-alert to. */
 export async function listUnmatchedReceiptsOf({ db, clock }: { db: Database; clock: Clock }, consigneeIds: number[]): Promise<UnmatchedReceipt[]> {
   if (consigneeIds.length === 0) return [];
   const since = new Date(clock.now() - UNMATCHED_RECEIPTS_DAYS * DAY_MS);
@@ -542,11 +550,15 @@ export async function listUnmatchedReceiptsOf({ db, clock }: { db: Database; clo
     consigneeName: string;
     shipperName: string;
   }>(
-    `SELECT r."id", r."number", r."receivedDate", r."consigneeId", r."consigneeName", r."shipperName" FROM "receipts" r
-      WHERE r."consigneeId" IN (:consigneeIds) AND r."receivedDate" >= :since
-        AND NOT EXISTS (SELECT 1 FROM "prealerts" p WHERE p."receiptId" = r."id")
-      ORDER BY r."receivedDate" DESC, r."id" DESC`,
-    { type: QueryTypes.SELECT, replacements: { consigneeIds, since } },
+    `SELECT "id", "number", "receivedDate", "consigneeId", "consigneeName", "shipperName" FROM (
+        SELECT r."id", r."number", r."receivedDate", r."consigneeId", r."consigneeName", r."shipperName",
+               ROW_NUMBER() OVER (PARTITION BY r."consigneeId" ORDER BY r."receivedDate" DESC, r."id" DESC) AS "rank"
+          FROM "receipts" r
+         WHERE r."consigneeId" IN (:consigneeIds) AND r."receivedDate" >= :since
+           AND NOT EXISTS (SELECT 1 FROM "prealerts" p WHERE p."receiptId" = r."id")) "ranked"
+      WHERE "rank" <= :perConsignee
+      ORDER BY "receivedDate" DESC, "id" DESC`,
+    { type: QueryTypes.SELECT, replacements: { consigneeIds, since, perConsignee: MATCH_CHOICES_PER_CONSIGNEE } },
   );
   return rows.map((row) => ({
     id: Number(row.id),

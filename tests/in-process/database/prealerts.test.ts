@@ -769,6 +769,11 @@ describe('the pages, without JavaScript', () => {
     const page = await admin.get('/admin/prealerts?state=unmatched-receipts', { headers: english });
     expect(page.status).toBe(200);
     expect(page.body).toContain('Receipts without a pre-alert');
+    // Two weeks on (the stale list's test), the stale pre-alerts offer their consignees' recent receipts.
+    const stale = await admin.get('/admin/prealerts', { headers: english });
+    expect(stale.status).toBe(200);
+    expect(stale.body).toContain('Expected for over 14 days');
+    expect(stale.body).toContain('Match to receipt');
     const viewer = await signIn(portal, await createUser(admin, 'prealertreader', 'admin-viewer'));
     expect((await demo.get('/admin/prealerts')).status).toBe(302);
 
