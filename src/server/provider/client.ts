@@ -131,13 +131,13 @@ export class HttpProviderClient implements ProviderClient {
   }
 
   async savePrealert(prealert: ProviderPrealert): Promise<void> {
-    const { status } = await this.getJson('save-prealert', '/v1/prealerts', {}, { method: 'POST', json: prealert });
+    const { status } = await this.call('save-prealert', '/v1/prealerts', {}, { method: 'POST', json: prealert });
     expectAccepted(status, '/v1/prealerts');
   }
 
   async withdrawPrealert(id: number): Promise<void> {
     const path = `/v1/prealerts/${encodeURIComponent(id)}`;
-    const { status } = await this.getJson('withdraw-prealert', path, {}, { method: 'DELETE' });
+    const { status } = await this.call('withdraw-prealert', path, {}, { method: 'DELETE' });
     // Withdrawing what the provider never had (404), or whose package came meanwhile (409), leaves
     // nothing waiting: what was asked.
     if (status !== 404 && status !== 409) expectAccepted(status, '/v1/prealerts/{id}');
@@ -294,12 +294,17 @@ export class HttpProviderClient implements ProviderClient {
     }
   }
 
+  /** GET a data path with the Bearer token (see call). */
+  private getJson(operation: string, path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+    return this.call(operation, path, query);
+  }
+
   /** A data call (GET unless `init` says otherwise) with the Bearer token, counted by `operation` and outcome (ok, or the failure's kind). */
-  private async getJson(operation: string, path: string, query: Record<string, string> = {}, init: DataCall = {}): Promise<{ status: number; body: unknown }> {
+  private async call(operation: string, path: string, query: Record<string, string> = {}, init: DataCall = {}): Promise<{ status: number; body: unknown }> {
     const startedAt = performance.now();
     const took = () => Math.round(performance.now() - startedAt);
     try {
-      const answer = await this.getJsonOnce(path, query, init);
+      const answer = await this.callOnce(path, query, init);
       this.deps.metrics.providerCall(operation, 'ok');
       this.deps.log.debug({ component: 'provider', operation, status: answer.status, ms: took() }, 'Provider call');
       return answer;
@@ -315,7 +320,7 @@ export class HttpProviderClient implements ProviderClient {
   }
 
   /** A data call with the Bearer token; resolves with the answer's status and parsed body (null when it has none). */
-  private async getJsonOnce(path: string, query: Record<string, string>, init: DataCall): Promise<{ status: number; body: unknown }> {
+  private async callOnce(path: string, query: Record<string, string>, init: DataCall): Promise<{ status: number; body: unknown }> {
     const url = new URL(`${this.deps.config.providerUrl}${path}`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
 
