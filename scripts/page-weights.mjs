@@ -17,6 +17,8 @@ export async function pageWeights(baseUrl, customerCookie) {
       ['/login', null, 90],
       ['/dashboard', customerCookie, 30],
       ['/receipts', customerCookie, 90],
+      // Server-rendered like the dashboard: no React.
+      ['/prealerts', customerCookie, 30],
     ]) {
       for (const locale of ['en-US', 'nl-NL']) {
         const weight = await pageWeight(browser, baseUrl, path, cookie, locale);

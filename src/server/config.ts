@@ -97,6 +97,8 @@ export interface Config {
   twoFactor: TwoFactorMode;
   /** How long the audit trail keeps an entry. */
   auditRetentionDays: number;
+  /** A pre-alert still expected this many days after it was made shows in the admin's stale list. */
+  prealertStaleDays: number;
   logLevel: LogLevel;
   /** LOG_FORMAT; unset: pretty when standard output is a terminal, JSON lines otherwise. */
   logFormat: LogFormat;
@@ -284,6 +286,7 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     passwordHashCost: bounded(env, 'PASSWORD_HASH_COST', 12, PASSWORD_HASH_COST_RANGE),
     twoFactor: twoFactorMode(env),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365),
+    prealertStaleDays: integer(env, 'PREALERT_STALE_DAYS', 14),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: oneOf(env, 'LOG_FORMAT', LOG_FORMATS, stdoutIsTerminal ? 'pretty' : 'json'),
     metricsToken: metricsToken(env),

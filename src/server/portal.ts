@@ -46,6 +46,7 @@ import { AttachmentFetches, purgeOrphanAttachments } from './services/attachment
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler } from './services/webhook-delivery';
 import { WebhookSender } from './webhook-sender';
 import { readFileSync } from 'node:fs';
+import { createPrealertForwarder, PREALERT_FORWARD_JOB } from './services/prealerts';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -175,6 +176,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     timeoutMs: options.webhookTimeoutMs,
   });
   outbox.handle(WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler({ db, clock, outbox, keys, webhookSender, config, mailer, log }));
+  outbox.handle(PREALERT_FORWARD_JOB, createPrealertForwarder({ db, provider, log }));
 
   const parts = {
     config,

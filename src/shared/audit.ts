@@ -43,6 +43,8 @@ export const AUDIT_ACTIONS = [
   'api-tokens.revoked',
   'webhook.created',
   'webhook.deleted',
+  'prealert.matched',
+  'prealert.unmatched',
 ] as const;
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
@@ -83,6 +85,8 @@ const ACTION_LABELS: Record<AuditAction, () => string> = {
   'api-tokens.revoked': () => m.apitoken_audit_revoked_all(),
   'webhook.created': () => m.webhook_audit_created(),
   'webhook.deleted': () => m.webhook_audit_deleted(),
+  'prealert.matched': () => m.prealert_audit_matched(),
+  'prealert.unmatched': () => m.prealert_audit_unmatched(),
 };
 
 const isAuditAction = (value: string): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value);

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
+import { prealertSchema, receiptPrealertSchema } from './prealerts';
 import { receiptDetailsSchema } from './receipts';
 
 /** The events an endpoint can take. */
@@ -135,9 +136,9 @@ export const webhookEventSchema = z.object({
   type: z.string(),
   timestamp: z.string(),
   data: z.object({
-    receipt: z.optional(receiptDetailsSchema),
+    receipt: z.optional(z.extend(receiptDetailsSchema, { prealerts: z.array(receiptPrealertSchema) })),
     previousStatus: z.optional(z.string()),
-    prealert: z.optional(z.unknown()),
+    prealert: z.optional(prealertSchema),
     endpointId: z.optional(z.number()),
   }),
 });

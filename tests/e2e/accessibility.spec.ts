@@ -11,7 +11,7 @@ import axe from 'axe-core';
 import { Secret, TOTP } from 'otpauth';
 import type { Receipt } from '../../src/shared/receipts';
 import { ACCOUNTS_URL, ADMIN_AREA_URL, E2E_URL, TOKENS_URL } from '../support/e2e-env';
-import { AdminApi, adminRequest, expect, linkInMail, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
+import { AdminApi, adminRequest, adminStatePath, expect, linkInMail, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
 import { findReceipt } from './receipts-data';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -53,17 +53,20 @@ async function signInWithApi(page: Page, origin: string, credentials: { username
   expect(response.status(), await response.text()).toBe(200);
 }
 
-// A customer with the consignee of a receipt that has packages, so that View and the map both open.
+// A customer with the consignee of a receipt that has packages, so that View and the map both open
+// (and a tracked one, for a pre-alert of it).
 const viewer = { username: uniqueName('axe'), password: VIEWER_PASSWORD };
 let receipt: Receipt;
+let viewerConsigneeId: number;
 
 test.beforeAll(async ({ playwright }) => {
   const request = await adminRequest(playwright, E2E_URL);
   const admin = new AdminApi(request, E2E_URL);
   await admin.importConsignees();
-  receipt = await findReceipt(request, 'with packages', (candidate) => candidate.commodities.length > 0);
+  receipt = await findReceipt(request, 'with a tracked package', (candidate) => candidate.commodities.some((commodity) => commodity.trackingNumber));
   const consignee = (await admin.assignments()).find((row) => row.consignee.name === receipt.consigneeName)?.consignee;
   expect(consignee, `consignee ${receipt.consigneeName}`).toBeDefined();
+  viewerConsigneeId = consignee!.id;
   const user = await admin.createUser({ ...viewer, role: 'viewer' });
   await admin.addUserToConsignee(consignee!.id, user.id);
   // The user list then shows every role's badge.
@@ -157,6 +160,55 @@ for (const width of WIDTHS) {
       await visitor.goto(`${E2E_URL}/t/${'x'.repeat(43)}`);
       await expect(visitor.getByRole('heading', { name: 'This link no longer works', level: 1 })).toBeVisible();
       await expectNoViolations(visitor, '/t/<unknown token>');
+      await context.close();
+    });
+
+    test("a customer's pre-alerts, the form with its problems, a receipt's pre-alert, and the admin's pre-alerts", async ({ page, browser }) => {
+      await signInWithApi(page, E2E_URL, viewer);
+      const { request } = page.context();
+      const waiting = await request.post(`${E2E_URL}/api/prealerts`, {
+        headers: { Origin: E2E_URL },
+        multipart: {
+          carrier: 'fedex',
+          trackingNumber: uniqueName('AXE').toUpperCase(),
+          shipper: 'Walmart',
+          description: 'Garden hose',
+          declaredValue: '24.50',
+          consigneeId: String(viewerConsigneeId),
+          invoice: { name: 'invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') },
+        },
+      });
+      expect(waiting.status(), await waiting.text()).toBe(201);
+      // Its package is here: Received at once (made once; at the other width it is there already).
+      const tracked = receipt.commodities.find((commodity) => commodity.trackingNumber)!.trackingNumber!;
+      const data = {
+        carrier: 'ups',
+        trackingNumber: tracked,
+        shipper: 'Best Buy',
+        description: 'Headphones',
+        declaredValue: 89.99,
+        consigneeId: viewerConsigneeId,
+      };
+      expect([201, 409]).toContain((await request.post(`${E2E_URL}/api/prealerts`, { headers: { Origin: E2E_URL }, data })).status());
+
+      await openHydrated(page, '/prealerts');
+      await expect(page.getByRole('heading', { name: 'Your pre-alerts' })).toBeVisible();
+      await expectNoViolations(page, '/prealerts');
+      await openHydrated(page, '/prealerts/new');
+      await page.getByRole('button', { name: 'Save pre-alert' }).click();
+      await expect(page.getByRole('alert')).toHaveText('Please correct the fields marked below.');
+      await expectNoViolations(page, '/prealerts/new with its problems');
+      await openHydrated(page, `/receipts/${receipt.id}`);
+      await expect(page.getByRole('list', { name: 'Pre-alerted by the customer' })).toBeVisible();
+      await expectNoViolations(page, '/receipts/{id} with its pre-alert');
+
+      const context = await browser.newContext({ viewport: { width, height: 800 }, storageState: adminStatePath(E2E_URL) });
+      const admin = await context.newPage();
+      for (const state of ['stale', 'unmatched-receipts', 'matched']) {
+        await openHydrated(admin, `${E2E_URL}/admin/prealerts?state=${state}`);
+        await expect(admin.getByRole('heading', { name: 'Pre-alerts', level: 1 })).toBeVisible();
+        await expectNoViolations(admin, `/admin/prealerts?state=${state}`);
+      }
       await context.close();
     });
 

@@ -12,12 +12,24 @@ import {
   HISTORY_URL,
   LOCATIONS_OFF_URL,
   OIDC_PORTAL_URL,
+  PREALERTS_URL,
   PROVIDER_DOWN_URL,
   TOKENS_URL,
 } from '../support/e2e-env';
 import { ADMIN, adminStatePath, signIn } from './fixtures';
 
-const PORTALS = [E2E_URL, LOCATIONS_OFF_URL, PROVIDER_DOWN_URL, ADMIN_AREA_URL, TOKENS_URL, OIDC_PORTAL_URL, HISTORY_URL, FRESHNESS_URL, ACCOUNTS_URL];
+const PORTALS = [
+  E2E_URL,
+  LOCATIONS_OFF_URL,
+  PROVIDER_DOWN_URL,
+  ADMIN_AREA_URL,
+  TOKENS_URL,
+  OIDC_PORTAL_URL,
+  HISTORY_URL,
+  FRESHNESS_URL,
+  ACCOUNTS_URL,
+  PREALERTS_URL,
+];
 
 for (const origin of PORTALS) {
   setup(`the admin signs in on ${origin}`, async ({ browser }) => {

@@ -21,8 +21,19 @@ const SCREENS = [
 const LANGUAGES = ['en-US', 'nl-NL'];
 /** On the portal that sends e-mail, where sign-in links to the forgotten password. */
 const SIGNED_OUT_PAGES = ['/login', '/forgot-password', '/reset-password/no-such-link'];
-const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile', '/profile/webhooks'];
-const ADMIN_PAGES = [...CUSTOMER_PAGES, '/admin/users', '/admin/user-consignees', '/admin/tokens', '/admin/logo', '/admin/background', '/admin/activity'];
+const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile', '/profile/webhooks', '/prealerts', '/prealerts/new'];
+const ADMIN_PAGES = [
+  ...CUSTOMER_PAGES,
+  '/admin/users',
+  '/admin/user-consignees',
+  '/admin/tokens',
+  '/admin/logo',
+  '/admin/background',
+  '/admin/activity',
+  '/admin/prealerts',
+  '/admin/prealerts?state=unmatched-receipts',
+  '/admin/prealerts?state=matched',
+];
 const PASSWORD = 'layout-pass-1';
 
 async function json<T>(request: APIRequestContext, path: string): Promise<T> {
@@ -66,6 +77,7 @@ async function customerSession(playwright: PlaywrightWorkerArgs['playwright']): 
   expect(signedIn.status()).toBe(200);
   // Profile Settings then lists a token, with its revoke confirmation to check.
   expect((await customer.post('/api/auth/tokens', { data: { name: 'Stock system of the layout check', expiresInDays: 365 } })).status()).toBe(201);
+  await prealertsOf(customer, admin, consignees);
   await customer.dispose();
   await admin.dispose();
   const cookie = signedIn
@@ -99,6 +111,39 @@ async function webhookEndpoint(playwright: PlaywrightWorkerArgs['playwright'], s
   const created = await customer.post('/api/webhooks', { data: { url, events: ['receipt.created', 'receipt.status_changed', 'prealert.matched'] } });
   expect(created.status(), await created.text()).toBe(201);
   await customer.dispose();
+}
+
+/**
+ * The customer's pre-alerts, for their pages and the admin's: one waiting with a long description and
+ * its invoice, and one whose package is here already (the same one each time: made once).
+ */
+async function prealertsOf(customer: APIRequestContext, admin: APIRequestContext, consignees: Array<{ id: number; name: string }>): Promise<void> {
+  const waiting = await customer.post('/api/prealerts', {
+    multipart: {
+      carrier: 'amazon',
+      trackingNumber: uniqueName('TBA').toUpperCase(),
+      shipper: 'Amazon.com Services LLC Marketplace Seller Fulfilment',
+      description: 'Kitchen appliances: a stand mixer with its bowls, a set of knives and two cast-iron pans for the new restaurant',
+      declaredValue: '1234.56',
+      consigneeId: String(consignees[0]!.id),
+      invoice: { name: 'amazon-order-113-5557777-1234567-invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') },
+    },
+  });
+  expect(waiting.status(), await waiting.text()).toBe(201);
+  const names = new Set(consignees.map((consignee) => consignee.name));
+  const receipts = await json<Array<{ consigneeName: string; commodities: Array<{ trackingNumber: string | null }> }>>(admin, '/api/receipts?limit=100');
+  const arrived = receipts.find((receipt) => names.has(receipt.consigneeName) && receipt.commodities.some((commodity) => commodity.trackingNumber))!;
+  const received = await customer.post('/api/prealerts', {
+    data: {
+      carrier: 'ups',
+      trackingNumber: arrived.commodities.find((commodity) => commodity.trackingNumber)!.trackingNumber,
+      shipper: 'Best Buy',
+      description: 'Headphones',
+      declaredValue: 89.99,
+      consigneeId: consignees.find((consignee) => consignee.name === arrived.consigneeName)!.id,
+    },
+  });
+  expect([201, 409], await received.text()).toContain(received.status());
 }
 
 /** What overflows: the page's width beyond the window, and each element a hiding box cuts off. */

@@ -35,3 +35,9 @@ export const MAILBOX_URL = `http://127.0.0.1:${E2E_PORT + 10}`;
 export const ACCOUNTS_URL = `http://127.0.0.1:${E2E_PORT + 11}`;
 /** A portal whose webhooks may go to http:// and private addresses: the webhooks tests' receiver runs on 127.0.0.1. */
 export const WEBHOOKS_URL = `http://127.0.0.1:${E2E_PORT + 14}`;
+/**
+ * A portal for the pre-alert tests: it syncs every second and its sandbox moves only when a test
+ * advances it, so that a pre-alerted package arrives when the test says, and no other test's receipts
+ * move meanwhile.
+ */
+export const PREALERTS_URL = `http://127.0.0.1:${E2E_PORT + 12}`;

@@ -19,6 +19,8 @@ describe('pageAccess', () => {
     ['/admin/tokens', 'admin'],
     ['/admin/activity', 'staff'],
     ['/admin/activity/', 'staff'],
+    ['/admin/prealerts', 'staff'],
+    ['/prealerts', 'user'],
     ['/', 'user'],
     ['/dashboard', 'user'],
     ['/receipts', 'user'],

@@ -1,18 +1,20 @@
 /**
- * The receipt details modal: the receipt's facts, its packages and their totals, its photos and
- * documents, and its status history. The list's row shows at once; the details (with the history) come
+ * The receipt details modal: the receipt's facts, its packages and their totals, the customer's
+ * pre-alerts of them, its photos and documents, and its status history. The list's row shows at once; the details (with the history) come
  * from GET /api/receipts/{id}, and the photos and documents from their own call, through the screen's caches.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { packageTotals, packageViews, receiptFacts } from '~/shared/receipt-view';
-import type { Receipt, ReceiptDetails } from '~/shared/receipts';
+import type { ReceiptWithPrealerts } from '~/shared/prealerts';
+import type { Receipt } from '~/shared/receipts';
 import type { Query } from '~/stores/query-cache';
 import { LocalDate } from '../common/LocalDate';
 import { Modal } from '../common/Modal';
 import { PhotoViewer, photoViewerTitle, type OpenPhoto } from './PhotoViewer';
 import { ReceiptAttachments, type ReceiptAttachmentsAnswer } from './ReceiptAttachments';
+import { ReceiptPrealerts } from './ReceiptPrealerts';
 import { ShareReceipt } from './ShareReceipt';
 import { StatusTimeline } from './StatusTimeline';
 
@@ -20,7 +22,7 @@ interface ReceiptDetailsModalProps {
   /** The list's row, shown while the details load. */
   receipt: Receipt;
   /** The details, keyed by receipt id; the screen has asked it to show this receipt's. */
-  details: Query<ReceiptDetails>;
+  details: Query<ReceiptWithPrealerts>;
   /** Its photos and documents, keyed by receipt id; the screen has asked it to show this receipt's. */
   attachments: Query<ReceiptAttachmentsAnswer>;
   onClose: () => void;
@@ -89,6 +91,9 @@ export function ReceiptDetailsModal({ receipt, details, attachments, onClose }: 
             </dl>
           </>
         )}
+
+        {/* An answer the offline cache kept from before pre-alerts has none. */}
+        {loaded && <ReceiptPrealerts prealerts={loaded.prealerts ?? []} />}
 
         <ReceiptAttachments receiptId={receipt.id} receiptNumber={receipt.number} attachments={attachments} onOpenPhoto={setPhoto} />
 

@@ -11,7 +11,8 @@ import { TRACKING_NUMBER_MIN } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
 import { serverBusyText, serverBusyTitle } from '~/shared/messages';
 import { receiptQueryString } from '~/shared/receipt-query-string';
-import type { PackageScanResult, Receipt, ReceiptDetails, ReceiptList, ReceiptQuery } from '~/shared/receipts';
+import type { ReceiptWithPrealerts } from '~/shared/prealerts';
+import type { PackageScanResult, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import { createQuery, DATA_CACHE, LIST_CACHE } from '~/stores/query-cache';
 import { freshnessTickMs, shouldRecheck } from '~/shared/sync';
 import { Freshness, useNow } from '../common/Freshness';
@@ -42,7 +43,7 @@ export interface ReceiptsScreenProps {
 }
 
 const loadList = (queryString: string) => apiBody<ReceiptList & { success: true }>('GET', `/receipts${queryString}`);
-const loadDetails = (id: string) => api<ReceiptDetails>('GET', `/receipts/${id}`);
+const loadDetails = (id: string) => api<ReceiptWithPrealerts>('GET', `/receipts/${id}`);
 const loadScans = (trackingNumber: string) => api<PackageScanResult[]>('GET', `/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber)}`);
 
 export default function ReceiptsScreen(props: ReceiptsScreenProps) {
@@ -59,7 +60,7 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
     }),
   );
   const [scans] = useState(() => createQuery<PackageScanResult[]>(DATA_CACHE, loadScans, { initial: { key: '' } }));
-  const [receiptDetails] = useState(() => createQuery<ReceiptDetails>(DATA_CACHE, loadDetails, { initial: { key: '' } }));
+  const [receiptDetails] = useState(() => createQuery<ReceiptWithPrealerts>(DATA_CACHE, loadDetails, { initial: { key: '' } }));
   const [receiptAttachments] = useState(() => createQuery<ReceiptAttachmentsAnswer>(DATA_CACHE, loadReceiptAttachments, { initial: { key: '' } }));
   const { data: answer, error, fetching } = useStore(list.$state);
 

@@ -46,6 +46,8 @@ const PAGE_ACCESS: ReadonlyArray<readonly [prefix: string, access: PageAccess]> 
   ['/.well-known/oauth-authorization-server/sandbox', 'public'],
   // The audit trail is read by admin-viewers too; it changes nothing.
   ['/admin/activity', 'staff'],
+  // So are the pre-alerts' lists; only admins match and unmatch (the page offers them no forms).
+  ['/admin/prealerts', 'staff'],
   ['/admin', 'admin'],
 ];
 

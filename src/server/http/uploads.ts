@@ -1,7 +1,8 @@
 /**
- * Receiving one uploaded image: multipart parsed by formidable with the size limit enforced while the
- * body streams in, the format decided by the file's bytes (never its name or declared type), and the
- * file kept in UPLOADS_DIR under a name the server chooses. Whatever is refused leaves no file behind.
+ * Receiving uploads: one image (the branding), or a form whose fields travel with at most one document
+ * (a pre-alert and its invoice). Multipart is parsed by formidable with the size limit enforced while
+ * the body streams in, the format decided by the file's bytes (never its name or declared type), and
+ * the file kept in UPLOADS_DIR under a name the server chooses. Whatever is refused leaves no file behind.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -13,7 +14,7 @@ import { fileTypeFromFile } from 'file-type';
 import formidable, { errors as formidableErrors, multipart } from 'formidable';
 import { m } from '~/paraglide/messages.js';
 import { IMAGE_CONTENT_TYPES, type ImageExtension, type UploadRules } from '~/shared/branding';
-import { bodyChunks } from './body';
+import { bodyChunks, MAX_BODY_BYTES } from './body';
 import { AppError } from '../errors';
 
 /** Room for the multipart framing around the file: boundaries, part headers, a few small fields. */
@@ -99,7 +100,7 @@ async function detectImageFormat(file: formidable.File, rules: UploadRules): Pro
   throw new AppError('VALIDATION_ERROR', claimsImage ? rules.notAllowed() : rules.notImage());
 }
 
-function uploadError(error: unknown, rules: UploadRules): unknown {
+function uploadError(error: unknown, rules: Pick<UploadRules, 'notImage' | 'tooLarge'>): unknown {
   const code = error && typeof error === 'object' && 'code' in error ? error.code : undefined;
   switch (code) {
     case formidableErrors.biggerThanTotalMaxFileSize:
@@ -120,9 +121,9 @@ function uploadError(error: unknown, rules: UploadRules): unknown {
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
 /** The sender's file name as a label: no folders, no control characters, a bounded length. */
-function displayName(originalFilename: string | null, extension: ImageExtension): string {
+function displayName(originalFilename: string | null, extension: string, fallbackStem = 'image'): string {
   const name = (originalFilename ?? '').split(/[\\/]/).pop()!.replace(CONTROL_CHARACTERS, '').trim();
-  return (name || `image.${extension}`).slice(0, ORIGINAL_NAME_MAX);
+  return (name || `${fallbackStem}.${extension}`).slice(0, ORIGINAL_NAME_MAX);
 }
 
 async function discard({ stream, filepath }: IncomingFile): Promise<void> {
@@ -133,4 +134,109 @@ async function discard({ stream, filepath }: IncomingFile): Promise<void> {
     });
   }
   await rm(filepath, { force: true });
+}
+
+/** What a form's document may be: its field, size and formats, and what a refusal says. */
+export interface DocumentRules {
+  field: string;
+  maxBytes: number;
+  /** The accepted formats: the extension a file is stored under, by its content type. */
+  contentTypes: Readonly<Record<string, string>>;
+  /** The name given to a file sent without one, before its extension. */
+  fallbackName: string;
+  /** No accepted format (or no file at all: an empty one). */
+  notAllowed: () => string;
+  tooLarge: () => string;
+}
+
+export interface ReceivedDocument {
+  /** Where it now lives in the upload folder: random, with the extension of the detected format. */
+  fileName: string;
+  originalName: string;
+  contentType: string;
+  size: number;
+}
+
+/** A form as it came: its fields (the first value of each name), and its document, if one was chosen. */
+export interface ReceivedForm {
+  fields: Record<string, string>;
+  document: ReceivedDocument | null;
+  /**
+   * Why the document was refused (not of an accepted format; it is not kept), so that the form's other
+   * fields are judged too and every problem is told at once.
+   */
+  documentRefusal: string | null;
+}
+
+/**
+ * Reads a multipart form into `dir` and hands it to `use`; the document is removed again when `use`
+ * fails, so a refused request never leaves a file behind, whatever refused it (the form's rules, a
+ * service, the database). Once `use` succeeds the file is whoever stored its name's.
+ */
+export async function withReceivedForm<T>(request: Request, rules: DocumentRules, dir: string, use: (form: ReceivedForm) => Promise<T>): Promise<T> {
+  const form = await receiveForm(request, rules, dir);
+  try {
+    return await use(form);
+  } catch (error) {
+    if (form.document) await rm(path.join(dir, form.document.fileName), { force: true });
+    throw error;
+  }
+}
+
+/** The fields of a multipart form and its one document of `rules`, checked by its bytes and kept in `dir`. */
+async function receiveForm(request: Request, rules: DocumentRules, dir: string): Promise<ReceivedForm> {
+  await mkdir(dir, { recursive: true });
+  const incoming: IncomingFile[] = [];
+  const refusals = { notImage: rules.notAllowed, tooLarge: rules.tooLarge };
+  try {
+    const form = formidable({
+      uploadDir: dir,
+      enabledPlugins: [multipart],
+      maxFiles: 1,
+      maxFileSize: rules.maxBytes,
+      maxTotalFileSize: rules.maxBytes,
+      maxFields: 20,
+      maxFieldsSize: MAX_BODY_BYTES,
+      filename: () => `.incoming-${randomBytes(12).toString('hex')}`,
+      // A file input left empty still sends its part, without a file name: no document.
+      filter: (part) => part.name === rules.field && Boolean(part.originalFilename),
+      fileWriteStreamHandler: (file) => {
+        const { filepath } = file as unknown as formidable.File;
+        const stream = createWriteStream(filepath, { flags: 'wx' });
+        incoming.push({ stream, filepath });
+        return stream;
+      },
+    });
+    const headers: Record<string, string> = Object.fromEntries(request.headers);
+    if (!headers['content-length']) headers['transfer-encoding'] ??= 'chunked';
+    const chunks = bodyChunks(request, rules.maxBytes + MULTIPART_OVERHEAD_BYTES + MAX_BODY_BYTES, rules.tooLarge());
+    const body = Object.assign(Readable.from(chunks, { objectMode: false }), { headers });
+    let fields: formidable.Fields;
+    let files: formidable.Files;
+    try {
+      [fields, files] = await form.parse(body as unknown as IncomingMessage);
+    } catch (error) {
+      throw uploadError(error, refusals);
+    }
+    const values = Object.fromEntries(Object.entries(fields).flatMap(([name, list]) => (list?.[0] === undefined ? [] : [[name, list[0]]])));
+    const file = files[rules.field]?.[0];
+    if (!file) return { fields: values, document: null, documentRefusal: null };
+    const detected = await fileTypeFromFile(file.filepath);
+    const extension = detected?.ext;
+    if (!extension || !Object.hasOwn(rules.contentTypes, extension)) return { fields: values, document: null, documentRefusal: rules.notAllowed() };
+    const fileName = `${randomBytes(16).toString('hex')}.${extension}`;
+    await rename(file.filepath, path.join(dir, fileName));
+    return {
+      fields: values,
+      document: {
+        fileName,
+        originalName: displayName(file.originalFilename, extension, rules.fallbackName),
+        contentType: rules.contentTypes[extension]!,
+        size: file.size,
+      },
+      documentRefusal: null,
+    };
+  } finally {
+    await Promise.all(incoming.map(discard));
+  }
 }

@@ -14,11 +14,14 @@ import { receiptSchema } from '~/shared/receipts';
 import {
   AttachmentTooLargeError,
   ProviderError,
+  ProviderRefusal,
   type AttachmentDownload,
   type PackageScan,
   type ProviderAttachment,
+  type ProviderCapabilities,
   type ProviderClient,
   type ProviderConsignee,
+  type ProviderPrealert,
   type ProviderReceipt,
   type ReceiptChangesPage,
 } from './contract';
@@ -95,6 +98,18 @@ const attachmentSchema = z.pipe(
 );
 const attachmentsSchema = z.object({ attachments: z.array(attachmentSchema) });
 
+/** `GET /v1/capabilities`: the names of the optional parts served; names this portal does not know are ignored. */
+const capabilitiesSchema = z.object({ capabilities: z.array(z.string()) });
+/** A provider gains or loses an optional part rarely: it is asked again after this long. */
+const CAPABILITIES_KEPT_MS = 5 * 60_000;
+
+/** A request's method, JSON body and accepted type: a GET of JSON unless said. */
+interface DataCall {
+  method?: 'GET' | 'POST' | 'DELETE';
+  json?: unknown;
+  accept?: string;
+}
+
 const unauthorized = (message: string) => new ProviderError(message, 'unauthorized');
 const notConnected = () => new ProviderError(m.tokens_provider_not_connected(), 'not-connected');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -109,6 +124,8 @@ export interface ProviderClientDeps extends OAuthDeps {
 export class HttpProviderClient implements ProviderClient {
   /** The refresh grant under way in this process, which every caller shares. */
   private refreshing: Promise<string> | null = null;
+  /** The capabilities as last read, and when. */
+  private capabilities: { value: ProviderCapabilities; readAt: number } | null = null;
 
   constructor(private readonly deps: ProviderClientDeps) {}
 
@@ -140,6 +157,34 @@ export class HttpProviderClient implements ProviderClient {
     return parsed(scansSchema, body, 'package scans').scans;
   }
 
+  async readCapabilities(): Promise<ProviderCapabilities> {
+    const now = this.deps.clock.now();
+    if (this.capabilities && now - this.capabilities.readAt < CAPABILITIES_KEPT_MS) return this.capabilities.value;
+    const { status, body } = await this.getJson('capabilities', '/v1/capabilities');
+    let names: string[] = [];
+    // A provider without the document serves none of the optional parts.
+    if (status !== 404) {
+      expectOk(status, '/v1/capabilities');
+      names = parsed(capabilitiesSchema, body, 'capabilities').capabilities;
+    }
+    const value = { prealerts: names.includes('prealerts') };
+    this.capabilities = { value, readAt: now };
+    return value;
+  }
+
+  async savePrealert(prealert: ProviderPrealert): Promise<void> {
+    const { status } = await this.call('save-prealert', '/v1/prealerts', {}, { method: 'POST', json: prealert });
+    expectAccepted(status, '/v1/prealerts');
+  }
+
+  async withdrawPrealert(id: number): Promise<void> {
+    const path = `/v1/prealerts/${encodeURIComponent(id)}`;
+    const { status } = await this.call('withdraw-prealert', path, {}, { method: 'DELETE' });
+    // Withdrawing what the provider never had (404), or whose package came meanwhile (409), leaves
+    // nothing waiting: what was asked.
+    if (status !== 404 && status !== 409) expectAccepted(status, '/v1/prealerts/{id}');
+  }
+
   async listAttachments(receiptId: number): Promise<ProviderAttachment[] | null> {
     const { status, body } = await this.getJson('list-attachments', `/v1/receipts/${encodeURIComponent(receiptId)}/attachments`);
     if (status === 404) return null;
@@ -148,7 +193,7 @@ export class HttpProviderClient implements ProviderClient {
   }
 
   async downloadAttachment(id: string, maxBytes: number): Promise<AttachmentDownload | null> {
-    const response = await this.observed('get-attachment', () => this.authorizedGet(`/v1/attachments/${encodeURIComponent(id)}`, {}, '*/*'));
+    const response = await this.observed('get-attachment', () => this.authorizedRequest(`/v1/attachments/${encodeURIComponent(id)}`, {}, { accept: '*/*' }));
     if (response.status === 404) {
       await response.body?.cancel();
       return null;
@@ -298,9 +343,18 @@ export class HttpProviderClient implements ProviderClient {
     return this.sharedRefresh();
   }
 
-  private async send(accessToken: string, url: URL, accept: string): Promise<Response> {
+  private async send(accessToken: string, url: URL, init: DataCall): Promise<Response> {
+    const headers = new Headers({ Accept: init.accept ?? 'application/json' });
+    if (init.json !== undefined) headers.set('Content-Type', 'application/json');
     try {
-      return await oauth.protectedResourceRequest(accessToken, 'GET', url, new Headers({ Accept: accept }), undefined, transportOptions(this.deps.config));
+      return await oauth.protectedResourceRequest(
+        accessToken,
+        init.method ?? 'GET',
+        url,
+        headers,
+        init.json === undefined ? undefined : JSON.stringify(init.json),
+        transportOptions(this.deps.config),
+      );
     } catch (error) {
       // A 401 with a Bearer challenge arrives as this error; the caller decides what a 401 means.
       if (error instanceof oauth.WWWAuthenticateChallengeError) return error.response;
@@ -308,9 +362,14 @@ export class HttpProviderClient implements ProviderClient {
     }
   }
 
-  /** GET a data path with the Bearer token, counted by `operation` and outcome (ok, or the failure's kind). */
+  /** GET a data path with the Bearer token (see call). */
   private getJson(operation: string, path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
-    return this.observed(operation, () => this.getJsonOnce(path, query));
+    return this.call(operation, path, query);
+  }
+
+  /** A JSON call (GET unless `init` says otherwise) with the Bearer token, counted by `operation` and outcome. */
+  private call(operation: string, path: string, query: Record<string, string> = {}, init: DataCall = {}): Promise<{ status: number; body: unknown }> {
+    return this.observed(operation, () => this.callOnce(path, query, init));
   }
 
   /** A provider call, counted by `operation` and outcome (ok, or the failure's kind), and logged at debug. */
@@ -333,36 +392,40 @@ export class HttpProviderClient implements ProviderClient {
     }
   }
 
-  /** GET a data path with the Bearer token; resolves with the answer's status and parsed body (none for a 404). */
-  private async getJsonOnce(path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
-    const response = await this.authorizedGet(path, query, 'application/json');
-    // A provider that does not serve a path may say so in HTML: a 404 needs no body.
-    if (response.status === 404) {
-      await response.body?.cancel();
-      return { status: 404, body: null };
+  /** A JSON call with the Bearer token; resolves with the answer's status and parsed body (null when it has none). */
+  private async callOnce(path: string, query: Record<string, string>, init: DataCall): Promise<{ status: number; body: unknown }> {
+    const response = await this.authorizedRequest(path, query, init);
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw isNetworkFailure(error) ? asProviderError(error) : error;
     }
     try {
-      return { status: response.status, body: await response.json() };
-    } catch (error) {
-      if (isNetworkFailure(error)) throw asProviderError(error);
+      return { status: response.status, body: JSON.parse(text) };
+    } catch {
+      // A write may be answered without a body (204, or a 201 with nothing to say), and a refusal with a
+      // page of its own (a 404 from a provider that lacks an optional part): its status says all.
+      const wrote = init.method !== undefined && init.method !== 'GET';
+      if ((wrote && text === '') || !response.ok) return { status: response.status, body: null };
       throw new ProviderError(m.tokens_provider_answered_without_json({ status: String(response.status) }), 'bad-response');
     }
   }
 
   /**
-   * GET a data path with the Bearer token, refreshed and tried once more after a 401; a 5xx is the
+   * A data call with the Bearer token, refreshed and tried once more after a 401; a 5xx is the
    * provider being down. The answer's body is the caller's to read or cancel.
    */
-  private async authorizedGet(path: string, query: Record<string, string>, accept: string): Promise<Response> {
+  private async authorizedRequest(path: string, query: Record<string, string>, init: DataCall): Promise<Response> {
     const url = new URL(`${this.deps.config.providerUrl}${path}`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
 
     let accessToken = await this.currentAccessToken();
-    let response = await this.send(accessToken, url, accept);
+    let response = await this.send(accessToken, url, init);
     if (response.status === 401) {
       await response.body?.cancel();
       accessToken = await this.renewedAccessToken(accessToken);
-      response = await this.send(accessToken, url, accept);
+      response = await this.send(accessToken, url, init);
       if (response.status === 401) {
         await response.body?.cancel();
         throw unauthorized(m.tokens_provider_refused_access());
@@ -404,6 +467,13 @@ async function* boundedChunks(body: ReadableStream<Uint8Array> | null, maxBytes:
 
 function expectOk(status: number, path: string): void {
   if (status !== 200) throw new ProviderError(m.tokens_provider_answered_for({ status: String(status), path }), 'bad-response');
+}
+
+/** A write the provider took (2xx); a 4xx is its refusal of the request as it is, which no retry changes. */
+function expectAccepted(status: number, path: string): void {
+  if (status >= 200 && status < 300) return;
+  const message = m.tokens_provider_answered_for({ status: String(status), path });
+  throw status >= 400 && status < 500 ? new ProviderRefusal(message) : new ProviderError(message, 'bad-response');
 }
 
 function parsed<T>(schema: z.ZodMiniType<T>, body: unknown, what: string): T {

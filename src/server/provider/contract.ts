@@ -75,6 +75,25 @@ export interface TokenSet {
   refreshTokenExpiresAt: Date | null;
 }
 
+/** The optional parts of the contract a provider says it serves (`GET /v1/capabilities`). */
+export interface ProviderCapabilities {
+  prealerts: boolean;
+}
+
+/** A pre-alert as the portal tells the provider of it (`POST /v1/prealerts`); the id is the portal's. */
+export interface ProviderPrealert {
+  id: number;
+  consigneeId: number;
+  carrier: string;
+  trackingNumber: string;
+  shipper: string;
+  description: string;
+  declaredValue: { amount: string; currency: 'USD' };
+  hasInvoice: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** What the portal asks of the provider; the HTTP client implements it for every mode. */
 export interface ProviderClient {
   /** One page of receipts changed after `since` (null: the first page of a full pass). */
@@ -86,6 +105,12 @@ export interface ProviderClient {
   listAttachments(receiptId: number): Promise<ProviderAttachment[] | null>;
   /** One attachment's bytes, at most `maxBytes` of them (else an AttachmentTooLargeError); null when the provider no longer has it. */
   downloadAttachment(id: string, maxBytes: number): Promise<AttachmentDownload | null>;
+  /** The optional parts the provider serves; none when it has no capabilities document. */
+  readCapabilities(): Promise<ProviderCapabilities>;
+  /** Tells the provider of a new or changed pre-alert: an upsert by the portal's id. */
+  savePrealert(prealert: ProviderPrealert): Promise<void>;
+  /** Tells the provider a pre-alert was withdrawn; one it never knew is no failure. */
+  withdrawPrealert(id: number): Promise<void>;
 }
 
 /** The provider could not be reached or answered with a failure: the portal's EXTERNAL_API_ERROR. */
@@ -106,5 +131,13 @@ export class AttachmentTooLargeError extends ProviderError {
   constructor(message: string) {
     super(message, 'bad-response');
     this.name = 'AttachmentTooLargeError';
+  }
+}
+
+/** The provider declined a write as it was sent (a 4xx answer): sending it again will not help. */
+export class ProviderRefusal extends ProviderError {
+  constructor(message: string) {
+    super(message, 'bad-response');
+    this.name = 'ProviderRefusal';
   }
 }

@@ -1,6 +1,7 @@
 /** A provider receipt as the mirror stores it: defensive about whatever the provider sends. */
 import type { InferAttributes } from 'sequelize';
 import type { PackageRecord, ReceiptRecord } from '../db/models';
+import { normalizeTrackingNumber } from '~/shared/prealerts';
 import { sortKey } from '~/shared/sort-key';
 import type { ProviderReceipt } from '../provider/contract';
 
@@ -14,8 +15,8 @@ export function sortKeysOf(texts: Record<SortedTextColumn, string>): SortKeyColu
   return Object.fromEntries(SORTED_TEXT_COLUMNS.map((column) => [sortColumn(column), sortKey(texts[column])])) as SortKeyColumns;
 }
 
-/** Upper case, no spaces: how tracking numbers are compared. */
-export const trackingKey = (trackingNumber: string) => trackingNumber.replace(/\s+/g, '').toUpperCase();
+/** Upper case, no spaces or dashes: how tracking numbers are compared, pre-alerts' among them. */
+export const trackingKey = normalizeTrackingNumber;
 
 export type ReceiptRow = InferAttributes<ReceiptRecord>;
 export type PackageRow = Omit<InferAttributes<PackageRecord>, 'id'>;

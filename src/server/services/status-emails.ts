@@ -1,7 +1,8 @@
 /**
  * Status e-mails: after a sync that changed statuses, each customer who opted in and sees at least one
- * changed receipt gets one digest for that sync, in their language, through the outbox. Each carries
- * a signed one-click unsubscribe link (RFC 8058) that needs no sign-in.
+ * changed receipt gets one digest for that sync, in their language, through the outbox. The digest also
+ * says which of their pre-alerted packages arrived at the Miami warehouse. Each carries a signed
+ * one-click unsubscribe link (RFC 8058) that needs no sign-in.
  */
 import { QueryTypes } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
@@ -61,32 +62,69 @@ export interface DigestLine {
   to: string;
 }
 
+/** A pre-alerted package that arrived: linked to the receipt it came on. */
+export interface ArrivalLine {
+  receiptId: number;
+  number: string;
+  consigneeId: number;
+  trackingNumber: string;
+  shipper: string;
+}
+
+/** A section of the digest: its introduction and its lines, each with the receipt it links to. */
+interface DigestSection {
+  intro: string;
+  lines: Array<{ text: string; receiptId: number }>;
+}
+
 /** One digest in the reader's language: plain text, and a small HTML part saying the same. */
-export function composeDigest(deps: DigestDeps, recipient: { name: string; userId: number }, lines: DigestLine[]): Omit<OutboxEntry, 'to'> {
+export function composeDigest(
+  deps: DigestDeps,
+  recipient: { name: string; userId: number },
+  lines: DigestLine[],
+  arrivals: ArrivalLine[] = [],
+): Omit<OutboxEntry, 'to'> {
   const { config } = deps;
   const receiptUrl = (receiptId: number) => linkInEmail(deps, `/receipts/${receiptId}`);
   const unsubscribe = unsubscribeUrl(deps, recipient.userId);
-  const change = (line: DigestLine) => m.email_status_line({ number: line.number, from: statusLabel(line.from), to: statusLabel(line.to) });
+  const sections: DigestSection[] = [
+    {
+      intro: m.email_status_intro(),
+      lines: lines.map((line) => ({
+        text: m.email_status_line({ number: line.number, from: statusLabel(line.from), to: statusLabel(line.to) }),
+        receiptId: line.receiptId,
+      })),
+    },
+    {
+      intro: m.prealert_email_arrived_intro(),
+      lines: arrivals.map((arrival) => ({
+        text: m.prealert_email_arrived_line({ trackingNumber: arrival.trackingNumber, shipper: arrival.shipper, number: arrival.number }),
+        receiptId: arrival.receiptId,
+      })),
+    },
+  ].filter((section) => section.lines.length > 0);
   const text = [
     m.email_greeting({ name: recipient.name }),
-    '',
-    m.email_status_intro(),
-    '',
-    ...lines.flatMap((line) => [change(line), `  ${receiptUrl(line.receiptId)}`]),
+    ...sections.flatMap((section) => ['', section.intro, '', ...section.lines.flatMap((line) => [line.text, `  ${receiptUrl(line.receiptId)}`])]),
     '',
     m.email_footer_why({ product: config.productName }),
     m.email_footer_unsubscribe({ url: unsubscribe }),
   ].join('\n');
   const html = [
     `<p>${escapeHtml(m.email_greeting({ name: recipient.name }))}</p>`,
-    `<p>${escapeHtml(m.email_status_intro())}</p>`,
-    '<ul>',
-    ...lines.map((line) => `<li><a href="${escapeHtml(receiptUrl(line.receiptId))}">${escapeHtml(change(line))}</a></li>`),
-    '</ul>',
+    ...sections.flatMap((section) => [
+      `<p>${escapeHtml(section.intro)}</p>`,
+      '<ul>',
+      ...section.lines.map((line) => `<li><a href="${escapeHtml(receiptUrl(line.receiptId))}">${escapeHtml(line.text)}</a></li>`),
+      '</ul>',
+    ]),
     `<p style="color:#666;font-size:12px">${escapeHtml(m.email_footer_why({ product: config.productName }))} ` +
       `<a href="${escapeHtml(unsubscribe)}">${escapeHtml(m.email_unsubscribe_link())}</a></p>`,
   ].join('\n');
-  return { userId: recipient.userId, subject: m.email_status_subject({ product: config.productName }), text, html, unsubscribeUrl: unsubscribe };
+  // Only arrivals to tell: the subject says so; any status change makes it the usual digest.
+  const subject =
+    lines.length === 0 ? m.prealert_email_arrived_subject({ product: config.productName }) : m.email_status_subject({ product: config.productName });
+  return { userId: recipient.userId, subject, text, html, unsubscribeUrl: unsubscribe };
 }
 
 /** The customers to tell about these consignees' receipts: opted in, active, with an address. */
@@ -100,31 +138,37 @@ function recipientsFor(db: Database, consigneeIds: number[]): Promise<Recipient[
   );
 }
 
-/** Queues one digest per customer for the status changes of one sync (first mirrorings aside). */
-export async function announceStatusChanges(deps: StatusEmailDeps, changes: StatusChange[]): Promise<number> {
+/**
+ * Queues one digest per customer for the status changes of one sync (first mirrorings aside) and the
+ * pre-alerted packages it found arrived.
+ */
+export async function announceStatusChanges(deps: StatusEmailDeps, changes: StatusChange[], arrivals: ArrivalLine[] = []): Promise<number> {
   const moved = changes.filter((change): change is StatusChange & { from: string } => change.from !== null);
-  if (moved.length === 0) return 0;
-  const linesByConsignee = new Map<number, DigestLine[]>();
+  if (moved.length === 0 && arrivals.length === 0) return 0;
+  const byConsignee = new Map<number, { lines: DigestLine[]; arrivals: ArrivalLine[] }>();
+  const newsOf = (consigneeId: number) => {
+    const news = byConsignee.get(consigneeId) ?? { lines: [], arrivals: [] };
+    byConsignee.set(consigneeId, news);
+    return news;
+  };
   for (const change of moved) {
-    if (change.consigneeId === null) continue;
-    const lines = linesByConsignee.get(change.consigneeId) ?? [];
-    lines.push({ receiptId: change.receiptId, number: change.number, from: change.from, to: change.to });
-    linesByConsignee.set(change.consigneeId, lines);
+    if (change.consigneeId !== null)
+      newsOf(change.consigneeId).lines.push({ receiptId: change.receiptId, number: change.number, from: change.from, to: change.to });
   }
-  if (linesByConsignee.size === 0) return 0;
-  const recipients = new Map<number, { recipient: Recipient; lines: DigestLine[] }>();
-  for (const row of await recipientsFor(deps.db, [...linesByConsignee.keys()])) {
-    const entry = recipients.get(row.id) ?? { recipient: row, lines: [] };
-    entry.lines.push(...(linesByConsignee.get(row.consigneeId) ?? []));
+  for (const arrival of arrivals) newsOf(arrival.consigneeId).arrivals.push(arrival);
+  if (byConsignee.size === 0) return 0;
+  const recipients = new Map<number, { recipient: Recipient; lines: DigestLine[]; arrivals: ArrivalLine[] }>();
+  for (const row of await recipientsFor(deps.db, [...byConsignee.keys()])) {
+    const entry = recipients.get(row.id) ?? { recipient: row, lines: [], arrivals: [] };
+    const news = byConsignee.get(row.consigneeId);
+    entry.lines.push(...(news?.lines ?? []));
+    entry.arrivals.push(...(news?.arrivals ?? []));
     recipients.set(row.id, entry);
   }
-  const messages = [...recipients.values()].map(({ recipient, lines }) =>
+  const byNumber = (a: { number: string }, b: { number: string }) => a.number.localeCompare(b.number);
+  const messages = [...recipients.values()].map(({ recipient, lines, arrivals: arrived }) =>
     inLocale(isLocale(recipient.locale) ? recipient.locale : baseLocale, () => ({
-      ...composeDigest(
-        deps,
-        { name: recipient.fullName || recipient.username, userId: recipient.id },
-        lines.sort((a, b) => a.number.localeCompare(b.number)),
-      ),
+      ...composeDigest(deps, { name: recipient.fullName || recipient.username, userId: recipient.id }, lines.sort(byNumber), arrived.sort(byNumber)),
       to: recipient.email,
     })),
   );

@@ -19,7 +19,8 @@ import { recordAudit, type AuditActor, type AuditDeps } from './audit';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
 import type { MirrorFollower } from './mirror-version';
 import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
-import { announceStatusChanges, type StatusEmailDeps } from './status-emails';
+import { matchArrivedPackages, releasePrealertsOfReceipts } from './prealerts';
+import { announceStatusChanges, type ArrivalLine, type StatusEmailDeps } from './status-emails';
 import { SyncInterruptedError, syncExclusively, type LeaseHolder } from './sync-lease';
 import { queueReceiptEvents, receiptEventsOf } from './webhook-delivery';
 import { readSyncState, saveSyncState, type LastSyncTime } from './sync-state';
@@ -73,12 +74,15 @@ export interface SyncDeps extends StatusEmailDeps {
 interface PageWrite {
   written: number;
   statusChanges: StatusChange[];
+  /** Pre-alerted packages that came on the page's receipts, now linked. */
+  arrivals: ArrivalLine[];
 }
 
 /**
  * Writes the receipts of one page that are new or changed, and records the statuses they take; a
- * receipt's first mirroring records its status as the first entry of its history. The webhook events
- * of those changes are written in the same transaction.
+ * receipt's first mirroring records its status as the first entry of its history. The pre-alerts whose
+ * packages came on them are linked, and the webhook events of those changes written, in the same
+ * transaction, so whichever process syncs does both.
  */
 async function writePage(
   deps: SyncDeps,
@@ -99,7 +103,7 @@ async function writePage(
   });
   const stored = new Map(known.map((row) => [row.id, { version: new Date(row.providerUpdatedAt).getTime(), status: row.status }]));
   const changed = [...latest.values()].filter((row) => stored.get(row.receipt.id)?.version !== row.receipt.providerUpdatedAt.getTime());
-  if (changed.length === 0) return { written: 0, statusChanges: [] };
+  if (changed.length === 0) return { written: 0, statusChanges: [], arrivals: [] };
   const statusChanges = changed
     .filter((row) => stored.get(row.receipt.id)?.status !== row.receipt.status)
     .map(({ receipt }) => ({
@@ -125,9 +129,19 @@ async function writePage(
     changed.flatMap((row) => row.packages),
     { transaction },
   );
+  const arrivals = await matchArrivedPackages(
+    deps,
+    changed.map(({ receipt, packages }) => ({
+      id: receipt.id,
+      number: receipt.number,
+      consigneeId: receipt.consigneeId,
+      trackingKeys: packages.map((item) => item.trackingKey),
+    })),
+    transaction,
+  );
   const recorded = await recordStatusChanges({ db }, statusChanges, transaction);
   await queueReceiptEvents(deps, receiptEventsOf(recorded, firstMirroring), transaction);
-  return { written: changed.length, statusChanges: recorded };
+  return { written: changed.length, statusChanges: recorded, arrivals };
 }
 
 async function removeUnseen(db: Database, seen: Set<number>): Promise<number> {
@@ -140,6 +154,8 @@ async function removeUnseen(db: Database, seen: Set<number>): Promise<number> {
       await PackageRecord.destroy({ where: { receiptId: { [Op.in]: chunk } }, transaction });
       await forgetStatusHistories({ db }, chunk, transaction);
       await ReceiptRecord.destroy({ where: { id: { [Op.in]: chunk } }, transaction });
+      // Their pre-alerts wait for their packages again.
+      await releasePrealertsOfReceipts({ db }, chunk, transaction);
     });
   }
   return gone.length;
@@ -160,6 +176,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
   let written = 0;
   let deleted = 0;
   const statusChanges: StatusChange[] = [];
+  const arrivals: ArrivalLine[] = [];
   let stopped = false;
   try {
     let nextPage = client.listReceiptChanges(cursor, PAGE_SIZE);
@@ -174,6 +191,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       const pageWrite = await db.sequelize.transaction((transaction) => writePage(deps, page.receipts, { syncedAt, firstMirroring }, transaction));
       written += pageWrite.written;
       statusChanges.push(...pageWrite.statusChanges);
+      arrivals.push(...pageWrite.arrivals);
       // Keep the place after every page: an interrupted pass resumes instead of starting over.
       if (page.nextCursor) cursor = page.nextCursor;
       if (!full) await saveSyncState(deps, { cursor });
@@ -216,8 +234,8 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
   } finally {
     // Even a pass that failed half-way may have written pages: their changes are in the history now,
     // so no later sync would find them again. Telling customers must never fail the sync that found the news.
-    if (deps.mailer.enabled && statusChanges.length > 0) {
-      await announceStatusChanges(deps, statusChanges).catch((error) =>
+    if (deps.mailer.enabled && (statusChanges.length > 0 || arrivals.length > 0)) {
+      await announceStatusChanges(deps, statusChanges, arrivals).catch((error) =>
         deps.log.error({ component: 'sync', err: error }, 'Status e-mails could not be queued'),
       );
     }

@@ -38,6 +38,7 @@ import type { AppKeys } from '../secrets';
 import type { WebhookSender } from '../webhook-sender';
 import { enqueueJobs, enqueueMessages, JobRefused, type JobAttempt, type JobEntry, type JobHandler, type Outbox } from './outbox';
 import type { StatusChange } from './receipt-history';
+import { readReceiptPrealerts } from './receipt-prealerts';
 import { receiptDetailsByIds } from './receipts';
 
 /** The outbox job kind of one delivery. */
@@ -146,7 +147,10 @@ export async function queueReceiptEvents(deps: WebhookEventDeps, events: Receipt
   );
   const wanted = events.filter((event) => endpoints.some((endpoint) => endpoint.events.includes(event.type)));
   const receiptIds = [...new Set(wanted.map((event) => event.receiptId))];
-  const receipts = await receiptDetailsByIds({ db }, receiptIds, null, transaction);
+  const [receipts, prealerts] = await Promise.all([
+    receiptDetailsByIds({ db }, receiptIds, null, transaction),
+    readReceiptPrealerts({ db }, receiptIds, transaction),
+  ]);
   const consigneeRows = await db.models.ReceiptRecord.findAll({ attributes: ['id', 'consigneeId'], where: { id: receiptIds }, raw: true, transaction });
   const consigneeOf = new Map(consigneeRows.map((row) => [row.id, row.consigneeId]));
   // Customers see their consignees' receipts; admins and admin-viewers see every receipt (as visibleConsigneeIds says).
@@ -165,7 +169,7 @@ export async function queueReceiptEvents(deps: WebhookEventDeps, events: Receipt
     let body: string | undefined;
     for (const endpoint of endpoints) {
       if (!endpoint.events.includes(event.type) || !maySee(endpoint, event.receiptId)) continue;
-      body ??= envelope(event.type, at, { receipt, ...event.data });
+      body ??= envelope(event.type, at, { receipt: { ...receipt, prealerts: prealerts.get(event.receiptId) ?? [] }, ...event.data });
       jobs.push(deliveryJob(endpoint.id, event.type, body));
     }
   }

@@ -81,7 +81,7 @@ describe('the demo customer', () => {
   it('when the demo customer asks for another consignee’s receipt by id, then 404 as if it did not exist', async () => {
     expectError(await demo.get(`/api/receipts/${theirs()[0]!.id}`), 404, 'NOT_FOUND', 'Receipt not found');
     const own = mine()[0]!;
-    expect((await demo.get(`/api/receipts/${own.id}`)).body.data).toEqual({ ...own, history: [{ status: own.status, at: expect.any(String) }] });
+    expect((await demo.get(`/api/receipts/${own.id}`)).body.data).toEqual({ ...own, history: [{ status: own.status, at: expect.any(String) }], prealerts: [] });
   });
 
   it('when the demo customer filters by a tracking number on another consignee’s receipt, then nothing comes back', async () => {

@@ -284,7 +284,7 @@ describe('one receipt', () => {
     for (const client of [admin, adminViewer]) {
       const response = await client.get(`/api/receipts/${receipt.id}`);
       expect(response.status).toBe(200);
-      expect(response.body.data).toEqual({ ...receipt, history: [{ status: receipt.status, at: expect.any(String) }] });
+      expect(response.body.data).toEqual({ ...receipt, history: [{ status: receipt.status, at: expect.any(String) }], prealerts: [] });
     }
   });
 });

@@ -8,6 +8,8 @@ const ACTIONS: Readonly<Record<string, (sandbox: Sandbox) => unknown>> = {
   outage: (sandbox) => ((sandbox.down = true), { down: true }),
   recover: (sandbox) => ((sandbox.down = false), { down: false }),
   revoke: (sandbox) => (sandbox.authorization.revokeAccessTokens(), { revoked: true }),
+  'withhold-prealerts': (sandbox) => ((sandbox.offersPrealerts = false), { prealerts: false }),
+  'offer-prealerts': (sandbox) => ((sandbox.offersPrealerts = true), { prealerts: true }),
 };
 
 export const POST: APIRoute = (context) => {

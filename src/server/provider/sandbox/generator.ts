@@ -55,6 +55,8 @@ export interface SandboxRecord {
   pieces: number;
   weightCents: number;
   volumeMilli: number;
+  /** A pre-alerted package the warehouse received: the receipt's one package is that one. */
+  prealerted?: { trackingNumber: string; shipper: string; description: string };
 }
 
 export interface SandboxData {
@@ -189,13 +191,30 @@ export function commoditiesOf(seed: number, record: SandboxRecord): ProviderComm
   }));
 }
 
+/** A tracking number as a label prints it and the dock's scanner records it: in groups of four. */
+const asPrinted = (trackingNumber: string) => trackingNumber.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** A pre-alerted package as the warehouse records it: the customer's shipper and contents, the number as printed. */
+function prealertedCommodities(record: SandboxRecord & Required<Pick<SandboxRecord, 'prealerted'>>): ProviderCommodity[] {
+  return [
+    {
+      description: record.prealerted.description,
+      trackingNumber: asPrinted(record.prealerted.trackingNumber),
+      pieces: record.pieces,
+      totalWeightValue: record.weightCents / 100,
+      totalVolumeValue: record.volumeMilli / 1000,
+    },
+  ];
+}
+
 export function receiptOf(seed: number, record: SandboxRecord, consignees: readonly ProviderConsignee[]): ProviderReceipt {
   const consignee = consignees[record.consignee] ?? { id: 0, name: 'Unknown consignee' };
+  const { prealerted } = record;
   return {
     id: record.id,
     number: `WR-${record.id}`,
     receivedDate: new Date(record.receivedAt).toISOString(),
-    shipperName: SHIPPERS[record.shipper]!.name,
+    shipperName: prealerted ? prealerted.shipper : SHIPPERS[record.shipper]!.name,
     consigneeId: consignee.id,
     consigneeName: consignee.name,
     pieces: record.pieces,
@@ -205,7 +224,7 @@ export function receiptOf(seed: number, record: SandboxRecord, consignees: reado
     status: statusOf(record),
     modeOfTransportation: record.mode,
     origin: { name: ROUTES[record.route]!.origin },
-    commodities: commoditiesOf(seed, record),
+    commodities: prealerted ? prealertedCommodities({ ...record, prealerted }) : commoditiesOf(seed, record),
     updatedAt: new Date(record.updatedAt).toISOString(),
   };
 }

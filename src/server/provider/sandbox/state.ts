@@ -18,6 +18,8 @@ export class Sandbox {
   readonly attachments: SandboxAttachments;
   /** The provider is "down" (the control endpoint's outage): data calls answer 503. */
   down = false;
+  /** Whether it offers the optional pre-alerts (`GET /v1/capabilities`); a control turns it off, as a provider without them. */
+  offersPrealerts = true;
   private data: SandboxStore | undefined;
 
   constructor(private readonly deps: { config: SandboxConfig; keys: Pick<AppKeys, 'sandboxAccessTokens' | 'sandboxRefreshTokens'>; clock: Clock }) {

@@ -3,6 +3,8 @@
  * binary search and a slice. Every change window (SANDBOX_CHANGE_SECONDS, applied when changes are
  * asked for, or at once through the control endpoint) moves a few receipts along their lifecycle,
  * adds a few and now and then deletes one; a change always gets an updatedAt later than any before.
+ * A package pre-alerted to it (`POST /v1/prealerts`) arrives in the first window after the one it was
+ * announced in: a new receipt for that consignee with that tracking number.
  */
 import type { PackageScan, ProviderConsignee, ProviderReceipt, ReceiptChangesPage } from '../contract';
 import {
@@ -45,6 +47,24 @@ export interface WindowChanges {
   deleted: number[];
 }
 
+/** A pre-alert as the sandbox's warehouse keeps it (the portal's id and the package it announces). */
+export interface SandboxPrealert {
+  id: number;
+  consigneeId: number;
+  trackingNumber: string;
+  shipper: string;
+  description: string;
+}
+
+/** What the warehouse did with a pre-alert it was told of: waits for the package, or received it on a receipt. */
+export type SandboxPrealertState = { status: 'pending'; receiptId: null } | { status: 'received'; receiptId: number };
+
+interface HeldPrealert extends SandboxPrealert {
+  /** The window it was announced in: its package arrives in a later one. */
+  announcedIn: number;
+  receiptId: number | null;
+}
+
 export interface SandboxSamples {
   receipts: number;
   consigneeIds: number[];
@@ -62,6 +82,7 @@ export class SandboxStore {
   private readonly orphanTrackingNumbers: string[];
   private readonly scannedPackages: SandboxSamples['scannedPackages'];
   private readonly pool: ConsigneePool;
+  private readonly prealerts = new Map<number, HeldPrealert>();
   private windowsApplied = 0;
   private latestChange = 0;
   private nextId: number;
@@ -122,6 +143,26 @@ export class SandboxStore {
       trackingNumbersWithoutReceipt: this.orphanTrackingNumbers.slice(0, 5),
       scannedPackages: this.scannedPackages.slice(0, 5),
     };
+  }
+
+  /**
+   * Takes a new pre-alert, or the changes to one not yet received (an upsert by the portal's id); one
+   * already received stays as it arrived. `created` says whether it was new.
+   */
+  announcePrealert(prealert: SandboxPrealert): SandboxPrealertState & { created: boolean } {
+    const held = this.prealerts.get(prealert.id);
+    if (held?.receiptId) return { status: 'received', receiptId: held.receiptId, created: false };
+    this.prealerts.set(prealert.id, { ...prealert, announcedIn: this.windowsApplied, receiptId: null });
+    return { status: 'pending', receiptId: null, created: held === undefined };
+  }
+
+  /** Forgets a pre-alert whose package has not come; null for one it never had. */
+  withdrawPrealert(id: number): SandboxPrealertState | null {
+    const held = this.prealerts.get(id);
+    if (!held) return null;
+    if (held.receiptId) return { status: 'received', receiptId: held.receiptId };
+    this.prealerts.delete(id);
+    return { status: 'pending', receiptId: null };
   }
 
   /** Applies the change windows that have passed by `now` (one every `intervalMs` since start). */
@@ -198,7 +239,33 @@ export class SandboxStore {
       this.byId.set(id, record);
       changes.added.push(id);
     }
+
+    for (const prealert of this.prealerts.values()) {
+      if (prealert.receiptId !== null || prealert.announcedIn >= window) continue;
+      const id = this.receivePrealerted(prealert, now);
+      if (id !== null) changes.added.push(id);
+    }
     return changes;
+  }
+
+  /** The warehouse receives a pre-alerted package: a new receipt of that consignee at the Miami warehouse; null for a consignee it does not know. */
+  private receivePrealerted(prealert: HeldPrealert, now: number): number | null {
+    const consignee = this.consignees.findIndex((candidate) => candidate.id === prealert.consigneeId);
+    if (consignee < 0) return null;
+    const id = this.nextId++;
+    const record = describeRecord(new Random(mixSeed(this.seed, STREAM.receipt, id)), id, this.pool, 'MIA');
+    Object.assign(record, {
+      consignee,
+      packages: 1,
+      pieces: 1,
+      stage: 0,
+      prealerted: { trackingNumber: prealert.trackingNumber, shipper: prealert.shipper, description: prealert.description },
+    });
+    record.receivedAt = record.updatedAt = this.nextStamp(now);
+    this.byChange.push(record);
+    this.byId.set(id, record);
+    prealert.receiptId = id;
+    return id;
   }
 }
 
