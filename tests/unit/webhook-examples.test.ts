@@ -29,7 +29,7 @@ const otherSecret = `whsec_${randomBytes(32).toString('base64')}`;
 const body = JSON.stringify({
   type: 'receipt.status_changed',
   timestamp: '2026-05-04T10:00:00.000Z',
-  data: { id: 42, number: 'WR-000042', status: 'Delivered' },
+  data: { receipt: { id: 42, number: 'WR-000042', status: 'Delivered' }, previousStatus: 'In Transit' },
 });
 
 /** A delivery's headers as the portal sends them, signed by the reference implementation. */
