@@ -41,6 +41,8 @@ const IPV6_RANGES: readonly Range6[] = [
   // IPv4-compatible addresses (deprecated) and the rest of ::/96.
   [ipv6('::'), 96, 'reserved'],
   [ipv6('100::'), 64, 'reserved'],
+  // Local-use NAT64 (RFC 8215): it may translate to any IPv4 address of the network, private ones too.
+  [ipv6('64:ff9b:1::'), 48, 'reserved'],
   // Teredo and the documentation prefix.
   [ipv6('2001::'), 32, 'reserved'],
   [ipv6('2001:db8::'), 32, 'reserved'],
@@ -52,7 +54,7 @@ const IPV6_RANGES: readonly Range6[] = [
 ];
 
 /** Prefixes whose addresses carry an IPv4 address in their last 32 bits. */
-const IPV4_IN_LAST_32_BITS: readonly bigint[] = [ipv6('::ffff:0:0'), ipv6('64:ff9b::')];
+const IPV4_IN_LAST_32_BITS: readonly bigint[] = [ipv6('::ffff:0:0'), ipv6('::ffff:0:0:0'), ipv6('64:ff9b::')];
 const MASK_96 = ((1n << 96n) - 1n) << 32n;
 
 /** A dotted IPv4 address as its 32-bit number (the caller knows it is one). */

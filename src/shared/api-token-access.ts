@@ -21,6 +21,7 @@ export const TOKEN_READABLE_ROUTES: readonly TokenReadableRoute[] = [
   // Pre-alerts, reading them.
   { method: 'GET', route: '/api/prealerts' },
   { method: 'GET', route: '/api/prealerts/[id]' },
+  { method: 'GET', route: '/api/prealerts/[id]/invoice' },
 ];
 
 /** Whether a token may call this method on this route pattern. */

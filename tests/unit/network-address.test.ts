@@ -59,6 +59,10 @@ describe('addressKind', () => {
     ['::ffff:169.254.169.254', 'metadata'],
     ['64:ff9b::a9fe:a9fe', 'metadata'],
     ['64:ff9b::192.168.0.1', 'private'],
+    // IPv4-translated (::ffff:0:0:0/96) carries its IPv4 address too; local-use NAT64 may reach anything.
+    ['::ffff:0:10.0.0.1', 'private'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['64:ff9b:1::a00:1', 'reserved'],
     ['2002:7f00:1::1', 'loopback'],
     ['2002:0a00:0001::', 'private'],
   ])('when the IPv6 address %s carries an IPv4 address, then it is judged by it: %s', (address, kind) => {

@@ -469,10 +469,14 @@ function expectOk(status: number, path: string): void {
   if (status !== 200) throw new ProviderError(m.tokens_provider_answered_for({ status: String(status), path }), 'bad-response');
 }
 
-/** A write the provider took (2xx); a 4xx is its refusal of the request as it is, which no retry changes. */
+/** Answers that say "not now" rather than "not this": the request is worth sending again later. */
+const TRY_LATER_STATUSES: ReadonlySet<number> = new Set([408, 425, 429]);
+
+/** A write the provider took (2xx); another 4xx is its refusal of the request as it is, which no retry changes. */
 function expectAccepted(status: number, path: string): void {
   if (status >= 200 && status < 300) return;
   const message = m.tokens_provider_answered_for({ status: String(status), path });
+  if (TRY_LATER_STATUSES.has(status)) throw new ProviderError(message, 'unreachable');
   throw status >= 400 && status < 500 ? new ProviderRefusal(message) : new ProviderError(message, 'bad-response');
 }
 

@@ -224,10 +224,15 @@ function duplicateTracking(error: unknown, trackingNumber: string): unknown {
  * see. A package whose number matches another consignee's pre-alert stays unlinked, for the admin's
  * view (the receipt without a pre-alert, the pre-alert gone stale). Answers whether it linked them.
  */
+/** The outbox job that tells the provider a pre-alert's state as it is when the job runs. */
+const forwardJob = (prealertId: number) => ({ kind: PREALERT_FORWARD_JOB, payload: { prealertId } });
+
 export async function linkPrealertToReceipt(
   deps: WebhookEventDeps,
   link: { prealertId: number; receiptId: number; matchedBy: PrealertMatchedBy },
   transaction: Transaction,
+  /** False for a pre-alert made this moment: the provider never heard of it. */
+  providerKnowsIt = true,
 ): Promise<boolean> {
   const { db, clock } = deps;
   // Opened by a comment: Sequelize's SQLite dialect would otherwise not read the rows of an UPDATE.
@@ -235,11 +240,14 @@ export async function linkPrealertToReceipt(
     `/* link a pre-alert to its receipt */ UPDATE "prealerts" SET "receiptId" = :receiptId, "matchedAt" = :now, "matchedBy" = :matchedBy
       WHERE "id" = :prealertId AND "receiptId" IS NULL
         AND "consigneeId" = (SELECT r."consigneeId" FROM "receipts" r WHERE r."id" = :receiptId)
+        AND (:matchedBy = 'admin' OR "declinedReceiptId" IS NULL OR "declinedReceiptId" <> :receiptId)
       RETURNING "id"`,
     { replacements: { ...link, now: new Date(clock.now()) }, type: QueryTypes.SELECT, transaction },
   );
   if (linked.length !== 1) return false;
-  // Every link, the sync's and the admin's, is announced to the webhooks that take pre-alert events.
+  // Every link, the sync's and the admin's, is told to the provider (nothing waits for that package any
+  // more) and announced to the webhooks that take pre-alert events.
+  if (providerKnowsIt) await enqueueJobs(deps, [forwardJob(link.prealertId)], transaction);
   const [row] = await db.sequelize.query<PrealertRow>(`${SELECT_PREALERTS} WHERE p."id" = :id`, {
     replacements: { id: link.prealertId },
     type: QueryTypes.SELECT,
@@ -253,13 +261,21 @@ export async function linkPrealertToReceipt(
  * Unlinks the pre-alerts of these receipts that are no longer their consignees' (the provider gave the
  * receipt to another consignee, or deleted it): they wait for their package again.
  */
-export async function releasePrealertsOfReceipts({ db }: { db: Database }, receiptIds: number[], transaction: Transaction): Promise<void> {
+export async function releasePrealertsOfReceipts(deps: WebhookEventDeps, receiptIds: number[], transaction: Transaction): Promise<void> {
   if (receiptIds.length === 0) return;
-  await db.sequelize.query(
-    `UPDATE "prealerts" SET "receiptId" = NULL, "matchedAt" = NULL, "matchedBy" = NULL
+  // Opened by a comment: Sequelize's SQLite dialect would otherwise not read the rows of an UPDATE.
+  const released = await deps.db.sequelize.query<{ id: number }>(
+    `/* release pre-alerts */ UPDATE "prealerts" SET "receiptId" = NULL, "matchedAt" = NULL, "matchedBy" = NULL
       WHERE "receiptId" IN (:receiptIds)
-        AND NOT EXISTS (SELECT 1 FROM "receipts" r WHERE r."id" = "prealerts"."receiptId" AND r."consigneeId" = "prealerts"."consigneeId")`,
-    { replacements: { receiptIds }, transaction },
+        AND NOT EXISTS (SELECT 1 FROM "receipts" r WHERE r."id" = "prealerts"."receiptId" AND r."consigneeId" = "prealerts"."consigneeId")
+      RETURNING "id"`,
+    { replacements: { receiptIds }, type: QueryTypes.SELECT, transaction },
+  );
+  // Waiting again: the provider is told to expect them.
+  await enqueueJobs(
+    deps,
+    released.map((row) => forwardJob(Number(row.id))),
+    transaction,
   );
 }
 
@@ -348,8 +364,6 @@ const invoiceFields = (invoice: NewInvoice | null) => ({
   invoiceSize: invoice?.size ?? null,
 });
 
-const forwardJob = (prealertId: number) => ({ kind: PREALERT_FORWARD_JOB, payload: { prealertId } });
-
 /**
  * A new pre-alert for one of the customer's consignees, with the invoice already stored (null without
  * one). A package that already came is linked at once; any other is told to the provider.
@@ -366,7 +380,7 @@ export async function createPrealert(deps: PrealertDeps, user: PublicUser, input
       );
       const arrivedOn = await receiptHoldingPackage(db, input, transaction);
       const linked =
-        arrivedOn !== null && (await linkPrealertToReceipt(deps, { prealertId: created.id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction));
+        arrivedOn !== null && (await linkPrealertToReceipt(deps, { prealertId: created.id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction, false));
       // A package that is here already needs no announcing.
       if (!linked) await enqueueJobs(deps, [forwardJob(created.id)], transaction);
       return created.id;
@@ -406,8 +420,9 @@ export async function updatePrealert(deps: PrealertDeps, user: PublicUser, id: n
       // Linked by a sync between the read and now.
       if (updated !== 1) throw new AppError('CONFLICT', m.prealert_already_received());
       const arrivedOn = await receiptHoldingPackage(db, input, transaction);
-      if (arrivedOn !== null) await linkPrealertToReceipt(deps, { prealertId: id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction);
-      await enqueueJobs(deps, [forwardJob(id)], transaction);
+      const linked = arrivedOn !== null && (await linkPrealertToReceipt(deps, { prealertId: id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction));
+      // A link tells the provider itself.
+      if (!linked) await enqueueJobs(deps, [forwardJob(id)], transaction);
       return keepsInvoice ? null : row.invoiceFileName;
     })
     .catch((error: unknown) => {
@@ -605,8 +620,6 @@ export async function matchPrealert(deps: PrealertAdminDeps, actor: AuditActor, 
       throw new AppError('CONFLICT', m.prealert_already_matched());
     }
     await recordAudit(deps, actor, { action: 'prealert.matched', target: auditTarget(row), detail: auditDetail(row, receipt.number) }, transaction);
-    // The provider may still wait for the package: it is told it came.
-    await enqueueJobs(deps, [forwardJob(id)], transaction);
     return { receiptId, number: receipt.number, consigneeId: Number(row.consigneeId), trackingNumber: row.trackingNumber, shipper: row.shipper };
   });
   if (deps.mailer.enabled) {
@@ -629,6 +642,8 @@ export async function unmatchPrealert(deps: PrealertAdminDeps, actor: AuditActor
       { receiptId: null, matchedAt: null, matchedBy: null, declinedReceiptId: Number(row.receiptId), updatedAt: new Date(clock.now()) },
       { where: { id }, transaction },
     );
+    // Expected again: the provider is told to wait for its package.
+    await enqueueJobs(deps, [forwardJob(id)], transaction);
     const receipt = await db.models.ReceiptRecord.findByPk(Number(row.receiptId), { attributes: ['number'], raw: true, transaction });
     await recordAudit(
       deps,

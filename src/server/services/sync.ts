@@ -129,6 +129,8 @@ async function writePage(
     changed.flatMap((row) => row.packages),
     { transaction },
   );
+  // The statuses first: a pre-alert's webhook carries the receipt with this page's history.
+  const recorded = await recordStatusChanges({ db }, statusChanges, transaction);
   const arrivals = await matchArrivedPackages(
     deps,
     changed.map(({ receipt, packages }) => ({
@@ -139,12 +141,12 @@ async function writePage(
     })),
     transaction,
   );
-  const recorded = await recordStatusChanges({ db }, statusChanges, transaction);
   await queueReceiptEvents(deps, receiptEventsOf(recorded, firstMirroring), transaction);
   return { written: changed.length, statusChanges: recorded, arrivals };
 }
 
-async function removeUnseen(db: Database, seen: Set<number>): Promise<number> {
+async function removeUnseen(deps: SyncDeps, seen: Set<number>): Promise<number> {
+  const { db } = deps;
   const { ReceiptRecord, PackageRecord } = db.models;
   const all = await ReceiptRecord.findAll({ attributes: ['id'], raw: true });
   const gone = all.map((row) => row.id).filter((id) => !seen.has(id));
@@ -155,7 +157,7 @@ async function removeUnseen(db: Database, seen: Set<number>): Promise<number> {
       await forgetStatusHistories({ db }, chunk, transaction);
       await ReceiptRecord.destroy({ where: { id: { [Op.in]: chunk } }, transaction });
       // Their pre-alerts wait for their packages again.
-      await releasePrealertsOfReceipts({ db }, chunk, transaction);
+      await releasePrealertsOfReceipts(deps, chunk, transaction);
     });
   }
   return gone.length;
@@ -211,7 +213,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       );
       throw new SyncInterruptedError();
     }
-    if (full) deleted = await removeUnseen(db, seen);
+    if (full) deleted = await removeUnseen(deps, seen);
     const now = new Date(clock.now());
     await saveSyncState(deps, {
       cursor,

@@ -118,15 +118,31 @@ export async function createWebhook(deps: WebhookDeps, actor: AuditActor, user: 
  * Changes the address or the events, or turns the endpoint off or on. Turning it on again starts
  * afresh: it is no longer counted as failing.
  */
-export async function updateWebhook(deps: WebhookDeps, user: PublicUser, id: number, input: UpdateWebhookInput): Promise<WebhookEndpointDto> {
+export async function updateWebhook(
+  deps: WebhookDeps,
+  actor: AuditActor,
+  user: PublicUser,
+  id: number,
+  input: UpdateWebhookInput,
+): Promise<WebhookEndpointDto> {
   const endpoint = await findOwnEndpoint(deps, user, id);
   if (input.url !== undefined) checkEndpointUrl(deps, input.url);
   const now = new Date(deps.clock.now());
-  await endpoint.update({
-    ...(input.url !== undefined && { url: input.url }),
-    ...(input.events !== undefined && { events: input.events.join(',') }),
-    ...(input.enabled === true && !endpoint.enabled && { enabled: true, disabledReason: null, disabledAt: null, failingSince: null }),
-    ...(input.enabled === false && endpoint.enabled && { enabled: false, disabledReason: 'owner' as const, disabledAt: now }),
+  // Where deliveries go and what they carry is audited like the endpoint's making: an admin's endpoint gets every receipt.
+  const redirected = (input.url !== undefined && input.url !== endpoint.url) || (input.events !== undefined && input.events.join(',') !== endpoint.events);
+  await deps.db.sequelize.transaction(async (transaction) => {
+    await endpoint.update(
+      {
+        ...(input.url !== undefined && { url: input.url }),
+        ...(input.events !== undefined && { events: input.events.join(',') }),
+        ...(input.enabled === true && !endpoint.enabled && { enabled: true, disabledReason: null, disabledAt: null, failingSince: null }),
+        ...(input.enabled === false && endpoint.enabled && { enabled: false, disabledReason: 'owner' as const, disabledAt: now }),
+      },
+      { transaction },
+    );
+    if (redirected) {
+      await recordAudit(deps, actor, { action: 'webhook.updated', target: auditTarget(endpoint), detail: auditDetail(endpoint) }, transaction);
+    }
   });
   return toDto(endpoint);
 }

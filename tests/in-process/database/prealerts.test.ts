@@ -634,7 +634,15 @@ describe("the admin's views", () => {
     await nextWindowAndSync();
     const { receiptId } = (await demo.get(`/api/prealerts/${prealert.id}`)).body.data;
     expect(receiptId).not.toBeNull();
+    // The sync's link told the provider too: nothing waits for that package any more.
+    expect(await jobsOf(prealert.id)).toHaveLength(2);
     expect((await admin.delete(`/api/admin/prealerts/${prealert.id}/match`)).status).toBe(200);
+    // Expected again: the provider is told to wait for it.
+    expect(await jobsOf(prealert.id)).toHaveLength(3);
+    // The customer's edit does not link it to the declined receipt either.
+    const { trackingNumber } = (await demo.get(`/api/prealerts/${prealert.id}`)).body.data;
+    expect((await demo.put(`/api/prealerts/${prealert.id}`, validPrealert(demoConsigneeIds[0]!, { trackingNumber }))).status).toBe(200);
+    expect((await demo.get(`/api/prealerts/${prealert.id}`)).body.data).toMatchObject({ status: 'expected', receiptId: null });
     // As the sync writes that receipt again (a status change): the declined receipt is left alone.
     const { db } = portal.portal;
     const arrivals = await db.sequelize.transaction((transaction) =>

@@ -241,6 +241,12 @@ describe('the webhooks API', () => {
     expect(off.body.data).toMatchObject({ enabled: false, disabledReason: 'owner', disabledAt: expect.any(String) });
     const on = await customer.client.put(`/api/webhooks/${own!.id}`, { enabled: true });
     expect(on.body.data).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
+    // Where deliveries go and what they carry is audited; turning the endpoint off and on is not.
+    const audits = await queryDatabase<{ action: string; target: string; actorName: string }>(
+      portal,
+      `SELECT "action", "target", "actorName" FROM "audit_entries" WHERE "action" = 'webhook.updated' AND "target" = 'webhook ${own!.id}'`,
+    );
+    expect(audits).toEqual([{ action: 'webhook.updated', target: `webhook ${own!.id}`, actorName: customer.username }]);
     expectError(
       await customer.client.put(`/api/webhooks/${own!.id}`, {}),
       400,

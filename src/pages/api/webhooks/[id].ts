@@ -22,7 +22,7 @@ export const PUT = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.webhook_not_found);
   const input = await parseJson(context, updateWebhookSchema);
-  return ok(await updateWebhook(context.locals.portal, user, id, input), { message: m.webhook_updated() });
+  return ok(await updateWebhook(context.locals.portal, auditActor(context), user, id, input), { message: m.webhook_updated() });
 });
 
 export const DELETE = handle(async (context) => {

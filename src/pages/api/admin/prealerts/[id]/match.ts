@@ -8,7 +8,7 @@ import { matchPayloadSchema } from '~/shared/prealerts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';
-import { prealertSchema } from '~/shared/prealerts';
+import { adminPrealertSchema } from '~/shared/prealerts';
 
 /** Links a pre-alert still expected to a receipt of its consignee (`{ receiptId }`); audited. */
 export const POST = handle(async (context) => {
@@ -33,7 +33,7 @@ export const openapi = describeEndpoint({
     access: ['admin'],
     params: { id: routeIdSchema },
     body: matchPayloadSchema,
-    answer: { status: 200, body: okEnvelope(prealertSchema) },
+    answer: { status: 200, body: okEnvelope(adminPrealertSchema) },
     errors: { 409: 'The pre-alert is matched already, or the receipt is of another consignee.' },
   },
   DELETE: {
@@ -41,7 +41,7 @@ export const openapi = describeEndpoint({
     description: 'The pre-alert is expected again, and the sync no longer links it to that receipt. Audited.',
     access: ['admin'],
     params: { id: routeIdSchema },
-    answer: { status: 200, body: okEnvelope(prealertSchema) },
+    answer: { status: 200, body: okEnvelope(adminPrealertSchema) },
     errors: { 409: 'The pre-alert is not matched.' },
   },
 });
