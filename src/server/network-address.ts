@@ -41,7 +41,7 @@ const IPV6_RANGES: readonly Range6[] = [
   // IPv4-compatible addresses (deprecated) and the rest of ::/96.
   [ipv6('::'), 96, 'reserved'],
   [ipv6('100::'), 64, 'reserved'],
-  // Local-use NAT64 (RFC 8215): it may translate to any IPv4 address of the network, private ones too.
+  // Local-use NAT64 (64:ff9b:1::/48): it may translate to any IPv4 address of the network, private ones too.
   [ipv6('64:ff9b:1::'), 48, 'reserved'],
   // Teredo and the documentation prefix.
   [ipv6('2001::'), 32, 'reserved'],

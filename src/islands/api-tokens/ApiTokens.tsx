@@ -16,6 +16,7 @@ import {
 } from '~/shared/api-tokens';
 import type { Locale } from '~/shared/locale';
 import { fieldErrors } from '~/shared/validation';
+import { CopyField } from '../common/CopyField';
 import { LocalDate } from '../common/LocalDate';
 import { adoptLocale } from '../common/locale';
 import { ReadyFieldset } from '../common/ReadyFieldset';
@@ -32,7 +33,7 @@ const DEFAULT_EXPIRY_DAYS = 90;
 export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
   adoptLocale(locale);
   const [tokens, setTokens] = useState(initialTokens);
-  const [created, setCreated] = useState<{ token: CreatedApiToken; copied: boolean } | null>(null);
+  const [created, setCreated] = useState<CreatedApiToken | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState('');
   const [notice, setNotice] = useState('');
@@ -57,21 +58,12 @@ export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
       const token = await api<CreatedApiToken>('POST', '/auth/tokens', parsed.data);
       const { token: _shownOnce, ...summary } = token;
       setTokens((listed) => [summary, ...listed]);
-      setCreated({ token, copied: false });
+      setCreated(token);
       form.reset();
     } catch (error) {
       setFailure(errorText(error));
     }
     setPending(false);
-  }
-
-  async function copy(token: CreatedApiToken) {
-    try {
-      await navigator.clipboard.writeText(token.token);
-      setCreated({ token, copied: true });
-    } catch {
-      // No clipboard (an insecure origin, a refusal): the token stays selectable in its field.
-    }
   }
 
   return (
@@ -91,26 +83,16 @@ export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
               aria-labelledby="api-token-new-title"
             >
               <h3 id="api-token-new-title" className="font-semibold">
-                {m.apitoken_new_title({ name: created.token.name })}
+                {m.apitoken_new_title({ name: created.name })}
               </h3>
-              <label htmlFor="api-token-new" className="font-medium">
-                {m.apitoken_new_label()}
-              </label>
-              <div className="flex gap-2">
-                <input
-                  id="api-token-new"
-                  className="input input-sm min-w-0 flex-1 font-mono"
-                  value={created.token.token}
-                  readOnly
-                  onFocus={(event) => event.currentTarget.select()}
-                />
-                <button type="button" className="btn btn-sm btn-primary" onClick={() => void copy(created.token)}>
-                  {m.apitoken_copy()}
-                </button>
-              </div>
-              <p role="status" className="text-success">
-                {created.copied ? m.apitoken_copied() : ''}
-              </p>
+              <CopyField
+                id="api-token-new"
+                label={m.apitoken_new_label()}
+                value={created.token}
+                copyLabel={m.apitoken_copy()}
+                copiedText={m.apitoken_copied()}
+                monospace
+              />
               <p className="opacity-80">{m.apitoken_new_once()}</p>
               <button type="button" className="btn btn-sm btn-ghost self-start" onClick={() => setCreated(null)}>
                 {m.apitoken_done()}
@@ -208,7 +190,7 @@ export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
           onClose={() => setRevoking(null)}
           onRevoked={() => {
             setTokens((listed) => listed.filter((token) => token.id !== revoking.id));
-            if (created?.token.id === revoking.id) setCreated(null);
+            if (created?.id === revoking.id) setCreated(null);
             setNotice(m.apitoken_revoke_done());
             setRevoking(null);
           }}

@@ -7,8 +7,9 @@ import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { formatDate } from '~/shared/format';
 import type { CreatedShareLink } from '~/shared/share-links';
+import { CopyField } from '../common/CopyField';
 
-type View = { kind: 'idle' } | { kind: 'busy' } | { kind: 'made'; link: CreatedShareLink; copied: boolean } | { kind: 'failed'; message: string };
+type View = { kind: 'idle' } | { kind: 'busy' } | { kind: 'made'; link: CreatedShareLink } | { kind: 'failed'; message: string };
 
 export function ShareReceipt({ receiptId }: { receiptId: number }) {
   const [view, setView] = useState<View>({ kind: 'idle' });
@@ -16,43 +17,17 @@ export function ShareReceipt({ receiptId }: { receiptId: number }) {
   async function share() {
     setView({ kind: 'busy' });
     try {
-      setView({ kind: 'made', link: await api<CreatedShareLink>('POST', `/receipts/${receiptId}/share`), copied: false });
+      setView({ kind: 'made', link: await api<CreatedShareLink>('POST', `/receipts/${receiptId}/share`) });
     } catch (error) {
       setView({ kind: 'failed', message: errorText(error) });
     }
   }
 
-  async function copy(link: CreatedShareLink) {
-    try {
-      await navigator.clipboard.writeText(link.url);
-      setView({ kind: 'made', link, copied: true });
-    } catch {
-      // No clipboard (an insecure origin, a refusal): the address stays selectable in its field.
-    }
-  }
-
   if (view.kind === 'made') {
-    const { link, copied } = view;
+    const { link } = view;
     return (
       <div className="mt-4 flex flex-col gap-2 rounded-box border border-base-content/10 p-3 text-sm">
-        <label htmlFor={`share-link-${receiptId}`} className="font-medium">
-          {m.share_link_label()}
-        </label>
-        <div className="flex gap-2">
-          <input
-            id={`share-link-${receiptId}`}
-            className="input input-sm min-w-0 flex-1"
-            value={link.url}
-            readOnly
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <button type="button" className="btn btn-sm btn-primary" onClick={() => void copy(link)}>
-            {m.share_copy()}
-          </button>
-        </div>
-        <p role="status" className="text-success">
-          {copied ? m.share_copied() : ''}
-        </p>
+        <CopyField id={`share-link-${receiptId}`} label={m.share_link_label()} value={link.url} copyLabel={m.share_copy()} copiedText={m.share_copied()} />
         <p className="opacity-70">{m.share_link_once()}</p>
         <p className="opacity-70">{m.share_link_expires({ date: formatDate(link.expiresAt) })}</p>
       </div>

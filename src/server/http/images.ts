@@ -27,8 +27,8 @@ export function imageResponse(image: ImageFile | null, kind: BrandingImageKind, 
 }
 
 /**
- * RFC 6266: an ASCII name for every browser, and the exact one (UTF-8) for those that read filename*,
- * percent-encoded as RFC 8187 wants (encodeURIComponent leaves ' ( ) * as they are).
+ * An ASCII name for every browser, and the exact one (UTF-8) for those that read filename*, with
+ * ' ( ) * percent-encoded too (encodeURIComponent leaves them, and filename* may not hold them).
  */
 export function contentDisposition(name: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
