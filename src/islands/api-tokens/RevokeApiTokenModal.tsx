@@ -1,10 +1,9 @@
 /** Profile Settings → API tokens: the confirmation before one of the user's tokens is revoked. */
-import { useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import type { ApiTokenSummary } from '~/shared/api-tokens';
-import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
+import { useConfirmedAction } from '../common/use-confirmed-action';
 import { WithStrong } from '../users/WithStrong';
 
 interface RevokeApiTokenModalProps {
@@ -14,22 +13,12 @@ interface RevokeApiTokenModalProps {
 }
 
 export function RevokeApiTokenModal({ token, onClose, onRevoked }: RevokeApiTokenModalProps) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function confirm() {
-    setFailure(null);
-    setBusy(true);
-    try {
-      await api('DELETE', `/auth/tokens/${token.id}`);
-      return onRevoked();
-    } catch (error) {
-      setFailure(failureText(error, m.apitoken_revoke_failed()));
-    }
-    setBusy(false);
-  }
-
-  const close = () => !busy && onClose();
+  const { failure, busy, confirm, close } = useConfirmedAction({
+    run: () => api('DELETE', `/auth/tokens/${token.id}`),
+    onDone: onRevoked,
+    onClose,
+    failedText: m.apitoken_revoke_failed,
+  });
 
   return (
     <Modal title={m.apitoken_revoke_title()} onClose={close}>

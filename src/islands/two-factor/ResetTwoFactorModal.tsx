@@ -1,10 +1,9 @@
 /** User Management: an admin turns a user's two-factor sign-in off (a lost phone and lost recovery codes). */
-import { useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import type { PublicUser } from '~/shared/validation';
-import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
+import { useConfirmedAction } from '../common/use-confirmed-action';
 import { WithStrong } from '../users/WithStrong';
 
 interface ResetTwoFactorModalProps {
@@ -14,22 +13,12 @@ interface ResetTwoFactorModalProps {
 }
 
 export function ResetTwoFactorModal({ user, onClose, onReset }: ResetTwoFactorModalProps) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function confirm() {
-    setFailure(null);
-    setBusy(true);
-    try {
-      await api('DELETE', `/auth/users/${user.id}/2fa`);
-      return onReset();
-    } catch (error) {
-      setFailure(failureText(error, m.twofactor_reset_failed()));
-    }
-    setBusy(false);
-  }
-
-  const close = () => !busy && onClose();
+  const { failure, busy, confirm, close } = useConfirmedAction({
+    run: () => api('DELETE', `/auth/users/${user.id}/2fa`),
+    onDone: onReset,
+    onClose,
+    failedText: m.twofactor_reset_failed,
+  });
 
   return (
     <Modal title={m.twofactor_turn_off()} onClose={close}>

@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import type { PublicUser } from '~/shared/validation';
-import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
+import { useConfirmedAction } from '../common/use-confirmed-action';
 import { WithStrong } from './WithStrong';
 
 interface DeleteUserModalProps {
@@ -13,22 +12,12 @@ interface DeleteUserModalProps {
 }
 
 export function DeleteUserModal({ user, onClose, onDeleted }: DeleteUserModalProps) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState(false);
-
-  async function confirm() {
-    setFailure(null);
-    setDeleting(true);
-    try {
-      await api('DELETE', `/auth/users/${user.id}`);
-      return onDeleted();
-    } catch (error) {
-      setFailure(failureText(error, m.users_delete_failed()));
-    }
-    setDeleting(false);
-  }
-
-  const close = () => !deleting && onClose();
+  const { failure, busy, confirm, close } = useConfirmedAction({
+    run: () => api('DELETE', `/auth/users/${user.id}`),
+    onDone: onDeleted,
+    onClose,
+    failedText: m.users_delete_failed,
+  });
 
   return (
     <Modal title={m.users_delete_title()} onClose={close}>
@@ -37,7 +26,7 @@ export function DeleteUserModal({ user, onClose, onDeleted }: DeleteUserModalPro
         <WithStrong message={(username) => m.users_delete_question({ username })} value={user.username} />
       </p>
       <p className="mt-2 text-sm opacity-80">{m.users_delete_warning()}</p>
-      <ModalActions confirm={m.users_delete_title()} tone="error" busy={deleting} onCancel={close} onConfirm={confirm} />
+      <ModalActions confirm={m.users_delete_title()} tone="error" busy={busy} onCancel={close} onConfirm={confirm} />
     </Modal>
   );
 }

@@ -1,11 +1,10 @@
 /** User Management: an admin revokes every API token of a user (a token leaked, a system retired). */
-import { useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import type { RevokedApiTokens } from '~/shared/api-tokens';
 import type { ManagedUser } from '~/shared/two-factor';
-import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
+import { useConfirmedAction } from '../common/use-confirmed-action';
 import { WithStrong } from './WithStrong';
 
 interface RevokeApiTokensModalProps {
@@ -15,22 +14,12 @@ interface RevokeApiTokensModalProps {
 }
 
 export function RevokeApiTokensModal({ user, onClose, onRevoked }: RevokeApiTokensModalProps) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function confirm() {
-    setFailure(null);
-    setBusy(true);
-    try {
-      const { revoked } = await api<RevokedApiTokens>('DELETE', `/auth/users/${user.id}/tokens`);
-      return onRevoked(revoked);
-    } catch (error) {
-      setFailure(failureText(error, m.apitoken_admin_revoke_failed()));
-    }
-    setBusy(false);
-  }
-
-  const close = () => !busy && onClose();
+  const { failure, busy, confirm, close } = useConfirmedAction({
+    run: () => api<RevokedApiTokens>('DELETE', `/auth/users/${user.id}/tokens`),
+    onDone: ({ revoked }) => onRevoked(revoked),
+    onClose,
+    failedText: m.apitoken_admin_revoke_failed,
+  });
 
   return (
     <Modal title={m.apitoken_admin_revoke_title()} onClose={close}>
