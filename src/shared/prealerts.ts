@@ -19,6 +19,10 @@ export const PREALERT_DESCRIPTION_MAX = 300;
 /** Declared values up to $999,999.99: a customs value, never a car. */
 export const PREALERT_VALUE_MAX_CENTS = 99_999_999;
 export const PREALERT_INVOICE_MAX_BYTES = 5 * 1024 * 1024;
+/** Pre-alerts one customer may have waiting for their packages: with their invoices, what one account can store. */
+export const PREALERTS_WAITING_PER_USER = 100;
+/** Pre-alerts one customer may add or change per LOGIN_WINDOW_SECONDS: each may carry an invoice and tells the provider. */
+export const PREALERT_WRITES_PER_WINDOW = 60;
 /** The multipart field that carries the invoice. */
 export const PREALERT_INVOICE_FIELD = 'invoice';
 /** The invoice's accepted formats, by the extension the server stores them under (decided by the bytes). */

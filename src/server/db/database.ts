@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Sequelize, Transaction } from 'sequelize';
 import type { Config } from '../config';
 import { defineModels, type Models } from './models';
+import { isReadStatement, WriteTurns } from './write-turns';
 
 const BUSY_TIMEOUT_MS = 5_000;
 
@@ -51,6 +52,14 @@ function createSequelize(config: Pick<Config, 'databaseUrl' | 'sqliteFile'>): Se
     }
     return connection;
   };
+  const turns = new WriteTurns();
+  const transaction = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
+  sequelize.transaction = ((...args: unknown[]) => turns.take(() => transaction(...args))) as typeof sequelize.transaction;
+  const query = sequelize.query.bind(sequelize) as (sql: string | { query: string }, options?: { transaction?: unknown }) => Promise<unknown>;
+  sequelize.query = ((sql: string | { query: string }, options?: { transaction?: unknown }) =>
+    options?.transaction || isReadStatement(typeof sql === 'string' ? sql : sql.query)
+      ? query(sql, options)
+      : turns.take(() => query(sql, options))) as typeof sequelize.query;
   return sequelize;
 }
 

@@ -14,6 +14,8 @@ import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import {
   centsToDollars,
+  PREALERT_WRITES_PER_WINDOW,
+  PREALERTS_WAITING_PER_USER,
   UNMATCHED_RECEIPTS_DAYS,
   type AdminPrealert,
   type AdminPrealertList,
@@ -37,6 +39,7 @@ import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
 import { ProviderRefusal, type ProviderClient, type ProviderPrealert } from '../provider/contract';
 import { recordAudit, userTarget, type AuditActor } from './audit';
+import type { LoginLimiter } from './login-limiter';
 import { enqueueJobs, JobRefused, type JobHandler, type Outbox } from './outbox';
 import { getReceipt, visibleConsigneeIds, type ScopeDeps } from './receipts';
 import { announceStatusChanges, type ArrivalLine, type StatusEmailDeps } from './status-emails';
@@ -59,6 +62,7 @@ const FORWARD_FIRST_RETRY_MS = 60_000;
 export interface PrealertDeps extends ScopeDeps {
   clock: Clock;
   outbox: Outbox;
+  loginLimiter: Pick<LoginLimiter, 'admitRequest'>;
   config: Pick<Config, 'uploadsDir' | 'prealertStaleDays'>;
   lastSync: LastSyncTime;
 }
@@ -368,10 +372,23 @@ const invoiceFields = (invoice: NewInvoice | null) => ({
  * A new pre-alert for one of the customer's consignees, with the invoice already stored (null without
  * one). A package that already came is linked at once; any other is told to the provider.
  */
+/** Counts one write of the customer's against PREALERT_WRITES_PER_WINDOW: each may store an invoice and tells the provider. */
+async function admitPrealertWrite(deps: PrealertDeps, user: PublicUser): Promise<void> {
+  if (!(await deps.loginLimiter.admitRequest(`pre-alert writes of user ${user.id}`, PREALERT_WRITES_PER_WINDOW))) {
+    throw new AppError('RATE_LIMITED', m.limits_prealert_writes());
+  }
+}
+
 export async function createPrealert(deps: PrealertDeps, user: PublicUser, input: PrealertInput, invoice: NewInvoice | null): Promise<Prealert> {
   const { db, clock } = deps;
+  await admitPrealertWrite(deps, user);
   const id = await db.sequelize
     .transaction(async (transaction) => {
+      // The customer's row stays locked until the end (PostgreSQL; SQLite's immediate transactions already
+      // take turns), so two creations at once cannot both slip under the limit.
+      await db.models.User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+      const waiting = await db.models.Prealert.count({ where: { userId: user.id, receiptId: null }, transaction });
+      if (waiting >= PREALERTS_WAITING_PER_USER) throw new AppError('CONFLICT', m.limits_prealerts_waiting({ max: PREALERTS_WAITING_PER_USER }));
       await requireOwnConsignee(deps, user, input.consigneeId, transaction);
       const now = new Date(clock.now());
       const created = await db.models.Prealert.create(
@@ -407,6 +424,7 @@ async function removeInvoiceFile(deps: Pick<PrealertDeps, 'config'>, fileName: s
  */
 export async function updatePrealert(deps: PrealertDeps, user: PublicUser, id: number, input: PrealertInput, invoice: NewInvoice | null): Promise<Prealert> {
   const { db, clock } = deps;
+  await admitPrealertWrite(deps, user);
   const replaced = await db.sequelize
     .transaction(async (transaction) => {
       const row = await prealertInScope(deps, user, id, transaction);

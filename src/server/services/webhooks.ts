@@ -10,6 +10,7 @@ import type { PublicUser } from '~/shared/validation';
 import {
   WEBHOOK_DELIVERIES_KEPT,
   WEBHOOK_ENDPOINTS_PER_USER,
+  WEBHOOK_TESTS_PER_WINDOW,
   type CreateWebhookInput,
   type CreatedWebhook,
   type OwnedWebhook,
@@ -24,10 +25,12 @@ import { AppError } from '../errors';
 import { addressKind, isIpLiteral, isLocalhostName } from '../network-address';
 import type { AppKeys } from '../secrets';
 import { recordAudit, type AuditActor, type AuditDeps } from './audit';
+import type { LoginLimiter } from './login-limiter';
 import { endpointEvents, queueTestEvent, sealWebhookSecret, type WebhookEventDeps } from './webhook-delivery';
 
 export interface WebhookDeps extends WebhookEventDeps, AuditDeps {
   keys: Pick<AppKeys, 'webhookSecrets'>;
+  loginLimiter: Pick<LoginLimiter, 'admitRequest'>;
   config: Pick<Config, 'webhookAllowHttp' | 'webhookAllowPrivate'>;
 }
 
@@ -160,6 +163,10 @@ export async function deleteWebhook(deps: WebhookDeps, actor: AuditActor, user: 
 /** Queues a `webhook.test` message to the endpoint (also a disabled one); its attempt shows in the log. */
 export async function sendTestWebhook(deps: WebhookDeps, user: PublicUser, id: number): Promise<WebhookTest> {
   const endpoint = await findOwnEndpoint(deps, user, id);
+  // Each test is a request to an address of the user's choosing: a few per window, per endpoint.
+  if (!(await deps.loginLimiter.admitRequest(`webhook tests of endpoint ${endpoint.id}`, WEBHOOK_TESTS_PER_WINDOW))) {
+    throw new AppError('RATE_LIMITED', m.limits_webhook_tests());
+  }
   return { messageId: await queueTestEvent(deps, endpoint.id) };
 }
 

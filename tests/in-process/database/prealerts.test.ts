@@ -813,3 +813,45 @@ describe('the pages, without JavaScript', () => {
     expect(refused.status).toBe(403);
   });
 });
+
+describe('limits: what one account can store and send', () => {
+  it('70 writes at once within the window: 60 are made and 10 refused with 429; then 100 waiting pre-alerts are the most, and deleting one makes room', async () => {
+    const busy = await createUser(admin, 'busycustomer');
+    await assignConsignees(admin, busy.id, [otherConsigneeId]);
+    const client = await signIn(portal, busy);
+    const rowsOfBusy = async () =>
+      Number((await queryDatabase<{ count: number }>(portal, 'SELECT COUNT(*) AS count FROM prealerts WHERE userId = ?', [busy.id]))[0]!.count);
+    const createAtOnce = (count: number, headers: Record<string, string> = {}) =>
+      Promise.all(Array.from({ length: count }, () => client.post('/api/prealerts', validPrealert(otherConsigneeId), { headers })));
+
+    const burst = await createAtOnce(70);
+    const made = burst.filter((response) => response.status === 201).map((response) => response.body.data.id as number);
+    expect(made).toHaveLength(60);
+    for (const refused of burst.filter((response) => response.status !== 201)) {
+      expectError(refused, 429, 'RATE_LIMITED', 'You have added or changed many pre-alerts in a short time. Please try again in a few minutes.');
+    }
+    // An edit is a write too.
+    expectError(await client.put(`/api/prealerts/${made[0]}`, validPrealert(otherConsigneeId)), 429, 'RATE_LIMITED');
+    expect(await rowsOfBusy()).toBe(60);
+
+    // The window (LOGIN_WINDOW_SECONDS, 15 minutes) passes; two at once cannot both take the 100th place.
+    advanceClock(15 * 60_000 + 1);
+    const second = await createAtOnce(50, { 'Accept-Language': 'nl' });
+    expect(second.filter((response) => response.status === 201)).toHaveLength(40);
+    for (const refused of second.filter((response) => response.status !== 201)) {
+      expectError(
+        refused,
+        409,
+        'CONFLICT',
+        'U hebt 100 vooraanmeldingen die nog op hun pakket wachten, het maximum. Verwijder eerst een vooraanmelding die u niet meer verwacht.',
+      );
+    }
+    expect(await rowsOfBusy()).toBe(100);
+
+    expect((await client.delete(`/api/prealerts/${made[0]}`)).status).toBe(200);
+    await create(client, validPrealert(otherConsigneeId));
+    expect(await rowsOfBusy()).toBe(100);
+    // Another customer is not held back by this one's limits.
+    await create(other, validPrealert(otherConsigneeId));
+  });
+});

@@ -7,7 +7,15 @@ import { createPrealert, listPrealerts } from '~/server/services/prealerts';
 import { prealertListQuerySchema } from '~/shared/prealerts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope, pageEnvelope } from '~/shared/envelope';
-import { INVOICE_CONTENT_TYPES, PREALERT_INVOICE_FIELD, PREALERT_INVOICE_MAX_BYTES, prealertPayloadSchema, prealertSchema } from '~/shared/prealerts';
+import {
+  INVOICE_CONTENT_TYPES,
+  PREALERT_INVOICE_FIELD,
+  PREALERT_INVOICE_MAX_BYTES,
+  PREALERT_WRITES_PER_WINDOW,
+  PREALERTS_WAITING_PER_USER,
+  prealertPayloadSchema,
+  prealertSchema,
+} from '~/shared/prealerts';
 
 /** The caller's pre-alerts (their consignees'; staff see all), newest first, a page at a time. */
 export const GET = handle(async (context) => {
@@ -38,6 +46,9 @@ export const openapi = describeEndpoint({
     body: prealertPayloadSchema,
     upload: { field: PREALERT_INVOICE_FIELD, maxBytes: PREALERT_INVOICE_MAX_BYTES, mediaTypes: Object.values(INVOICE_CONTENT_TYPES), required: false },
     answer: { status: 201, body: okEnvelope(prealertSchema) },
-    errors: { 409: 'The consignee already has a pre-alert for this tracking number.' },
+    errors: {
+      409: `The consignee already has a pre-alert for this tracking number, or the customer has ${PREALERTS_WAITING_PER_USER} pre-alerts waiting for their packages, the most allowed.`,
+      429: `The customer has added or changed ${PREALERT_WRITES_PER_WINDOW} pre-alerts within LOGIN_WINDOW_SECONDS (15 minutes by default).`,
+    },
   },
 });

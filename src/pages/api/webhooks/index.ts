@@ -12,12 +12,12 @@ import * as z from 'zod/mini';
 
 /** The caller's webhook endpoints; `?scope=all`: every user's, for admins (read-only). Never a secret. */
 export const GET = handle(async (context) => {
+  const user = requireUser(context);
   const { scope } = parseQuery(context, webhookListQuerySchema);
   if (scope === 'all') {
     requireRole(context, 'admin');
     return ok(await listAllWebhooks(context.locals.portal));
   }
-  const user = requireUser(context);
   return ok(await listWebhooks(context.locals.portal, user));
 });
 

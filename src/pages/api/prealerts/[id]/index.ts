@@ -7,7 +7,14 @@ import { deletePrealert, getPrealert, updatePrealert } from '~/server/services/p
 import { describeEndpoint } from '~/server/http/api-description';
 import { doneEnvelopeSchema, okEnvelope } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';
-import { INVOICE_CONTENT_TYPES, PREALERT_INVOICE_FIELD, PREALERT_INVOICE_MAX_BYTES, prealertPayloadSchema, prealertSchema } from '~/shared/prealerts';
+import {
+  INVOICE_CONTENT_TYPES,
+  PREALERT_INVOICE_FIELD,
+  PREALERT_INVOICE_MAX_BYTES,
+  PREALERT_WRITES_PER_WINDOW,
+  prealertPayloadSchema,
+  prealertSchema,
+} from '~/shared/prealerts';
 
 export const GET = handle(async (context) => {
   const user = requireUser(context);
@@ -45,7 +52,10 @@ export const openapi = describeEndpoint({
     body: prealertPayloadSchema,
     upload: { field: PREALERT_INVOICE_FIELD, maxBytes: PREALERT_INVOICE_MAX_BYTES, mediaTypes: Object.values(INVOICE_CONTENT_TYPES), required: false },
     answer: { status: 200, body: okEnvelope(prealertSchema) },
-    errors: { 409: 'Its package has arrived: a received pre-alert no longer changes (or the new tracking number is pre-alerted already).' },
+    errors: {
+      409: 'Its package has arrived: a received pre-alert no longer changes (or the new tracking number is pre-alerted already).',
+      429: `The customer has added or changed ${PREALERT_WRITES_PER_WINDOW} pre-alerts within LOGIN_WINDOW_SECONDS (15 minutes by default).`,
+    },
   },
   DELETE: {
     summary: 'Delete a pre-alert',

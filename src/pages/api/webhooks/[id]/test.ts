@@ -6,7 +6,7 @@ import { sendTestWebhook } from '~/server/services/webhooks';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';
-import { webhookTestSchema } from '~/shared/webhooks';
+import { WEBHOOK_TESTS_PER_WINDOW, webhookTestSchema } from '~/shared/webhooks';
 
 /** Queues a `webhook.test` message to the endpoint; its attempt shows in the delivery log. */
 export const POST = handle(async (context) => {
@@ -23,5 +23,6 @@ export const openapi = describeEndpoint({
     access: 'signed-in',
     params: { id: routeIdSchema },
     answer: { status: 202, body: okEnvelope(webhookTestSchema) },
+    errors: { 429: `${WEBHOOK_TESTS_PER_WINDOW} test events were sent to this endpoint within LOGIN_WINDOW_SECONDS (15 minutes by default).` },
   },
 });
