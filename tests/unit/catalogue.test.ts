@@ -73,6 +73,11 @@ describe('message catalogues', () => {
     }
   });
 
+  it("when Dutch names the product's things, then in Dutch: a pre-alert is a vooraanmelding", () => {
+    const english = Object.entries(catalogue('nl')).filter(([, text]) => /pre-?alert/i.test(text));
+    expect(english).toEqual([]);
+  });
+
   it('when the code asks for a message, then the catalogue has it', () => {
     const missing = [...keysUsedInSource()].filter((key) => !(key in base));
     expect(missing).toEqual([]);
