@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { m } from '~/paraglide/messages.js';
 import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import { BACKGROUND_UPLOAD, LOGO_UPLOAD, isCardOpacity, opacityPayloadSchema, pickedFileProblem, roundCardOpacity } from '~/shared/branding';
 import { formatSizeLimit } from '~/shared/format';
@@ -68,6 +69,12 @@ describe('the size limits the texts state', () => {
     expect(BACKGROUND_UPLOAD.tooLarge()).toBe('File size must be less than 4MB');
     for (const rules of [LOGO_UPLOAD, BACKGROUND_UPLOAD])
       expect(pickedFileProblem({ type: 'image/png', size: rules.maxBytes + 1 }, rules)).toContain(formatSizeLimit(rules.maxBytes));
+  });
+
+  it("when the background's hint states its limit, then in English it reads as the spec gives it", () => {
+    expect(m.branding_upload_background_hint({ max: formatSizeLimit(BACKGROUND_UPLOAD.maxBytes) })).toBe(
+      'Supported formats: JPG, PNG, GIF, WebP. Maximum size: 4MB.',
+    );
   });
 
   it('when the reader is Dutch, then the limit is written the Dutch way', () => {
