@@ -6,8 +6,7 @@
  * Pure functions over the literal text.
  */
 import { isIPv4, isIPv6 } from 'node:net';
-
-export type AddressKind = 'loopback' | 'private' | 'link-local' | 'shared' | 'unspecified' | 'multicast' | 'reserved' | 'metadata';
+import type { AddressKind } from '~/shared/webhook-failures';
 
 type Range4 = readonly [network: number, prefix: number, kind: AddressKind];
 type Range6 = readonly [network: bigint, prefix: number, kind: AddressKind];

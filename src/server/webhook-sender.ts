@@ -11,6 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
+import { connectionFailure, type WebhookFailure } from '~/shared/webhook-failures';
 import { addressKind, isIpLiteral } from './network-address';
 
 /** The whole exchange, from the lookup to the answer's last byte read. */
@@ -36,16 +37,18 @@ export interface WebhookPost {
 export interface WebhookOutcome {
   statusCode: number | null;
   /** What failed; null when a 2xx answer came. */
-  error: string | null;
+  failure: WebhookFailure | null;
   /** The answer's body as read (at most 64 KB), as text. */
   answer: string;
   durationMs: number;
-  /** The address is one deliveries may never go to (scheme or network): trying again cannot help. */
-  refused: boolean;
 }
 
 /** The connection's lookup refused what a name resolves to. */
-class AddressRefused extends Error {}
+class AddressRefused extends Error {
+  constructor(readonly failure: WebhookFailure) {
+    super('The address is on a network deliveries may not reach');
+  }
+}
 
 /** Sends webhook POSTs under the rules above; the composition root owns one. */
 export class WebhookSender {
@@ -58,13 +61,13 @@ export class WebhookSender {
     this.timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   }
 
-  /** Why deliveries may never go to this address (its scheme, credentials, a literal address or name); null when they may try. */
-  refusal(url: URL): string | null {
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.options.allowHttp)) return `${url.protocol}// is not allowed, only https://`;
-    if (url.username || url.password) return 'an address with credentials is not allowed';
+  /** Why deliveries may never go to this address (its scheme, credentials, a literal address); null when they may try. */
+  refusal(url: URL): WebhookFailure | null {
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.options.allowHttp)) return { code: 'scheme-refused', scheme: url.protocol };
+    if (url.username || url.password) return { code: 'credentials-refused' };
     if (this.options.allowPrivate || !isIpLiteral(url.hostname)) return null;
     const kind = addressKind(url.hostname);
-    return kind ? `${url.hostname} is a ${kind} address` : null;
+    return kind ? { code: 'address-refused', host: url.hostname, kind } : null;
   }
 
   /** Posts once; never throws: every failure is an outcome. */
@@ -72,20 +75,20 @@ export class WebhookSender {
     const startedAt = performance.now();
     const elapsed = () => Math.round(performance.now() - startedAt);
     const url = URL.canParse(post.url) ? new URL(post.url) : null;
-    const refusal = url ? this.refusal(url) : 'not a valid address';
-    if (!url || refusal) return { statusCode: null, error: `Refused: ${refusal}`, answer: '', durationMs: elapsed(), refused: true };
+    const refusal: WebhookFailure | null = url ? this.refusal(url) : { code: 'invalid-address' };
+    if (!url || refusal) return { statusCode: null, failure: refusal, answer: '', durationMs: elapsed() };
     return new Promise<WebhookOutcome>((resolve) => {
       let statusCode: number | null = null;
       const chunks: Buffer[] = [];
       let received = 0;
       let settled = false;
-      const finish = (error: string | null, refused = false) => {
+      const finish = (failure: WebhookFailure | null) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         request.destroy();
         const answer = Buffer.concat(chunks).toString('utf8');
-        resolve({ statusCode, error, answer, durationMs: elapsed(), refused });
+        resolve({ statusCode, failure, answer, durationMs: elapsed() });
       };
       const transport = url.protocol === 'https:' ? https : http;
       const request = transport.request(url, {
@@ -96,16 +99,15 @@ export class WebhookSender {
         lookup: this.guardedLookup(),
         ...(url.protocol === 'https:' && this.ca && { ca: this.ca }),
       });
-      const timer = setTimeout(() => finish(`Timed out after ${this.timeoutMs / 1000} s`), this.timeoutMs);
-      request.on('error', (error) => finish(error instanceof AddressRefused ? `Refused: ${error.message}` : error.message, error instanceof AddressRefused));
+      const timer = setTimeout(() => finish({ code: 'timeout', seconds: this.timeoutMs / 1000 }), this.timeoutMs);
+      request.on('error', (error) => finish(error instanceof AddressRefused ? error.failure : connectionFailure(error)));
       request.on('response', (response) => {
         statusCode = response.statusCode ?? null;
-        const judge = () => {
-          if (statusCode !== null && statusCode >= 200 && statusCode < 300) return null;
-          if (statusCode !== null && statusCode >= 300 && statusCode < 400) {
-            return `Redirect to ${String(response.headers.location ?? 'nowhere').slice(0, 200)} not followed`;
-          }
-          return `HTTP ${statusCode}`;
+        const status = statusCode ?? 0;
+        const judge = (): WebhookFailure | null => {
+          if (status >= 200 && status < 300) return null;
+          if (status >= 300 && status < 400) return { code: 'redirect', status, location: response.headers.location || null };
+          return { code: 'http-status', status };
         };
         response.on('data', (chunk: Buffer) => {
           const room = WEBHOOK_ANSWER_MAX_BYTES - received;
@@ -115,7 +117,7 @@ export class WebhookSender {
           if (received >= WEBHOOK_ANSWER_MAX_BYTES) finish(judge());
         });
         response.on('end', () => finish(judge()));
-        response.on('error', (error) => finish(error.message));
+        response.on('error', (error) => finish(connectionFailure(error)));
       });
       request.end(post.body);
     });
@@ -127,8 +129,10 @@ export class WebhookSender {
     return (hostname, options, callback) => {
       dnsLookup(hostname, { family: options.family, hints: options.hints, all: true }, (error, addresses: LookupAddress[]) => {
         if (error) return callback(error, '', 0);
-        const blocked = allowPrivate ? undefined : addresses.find((entry) => addressKind(entry.address) !== null);
-        if (blocked) return callback(new AddressRefused(`${hostname} resolves to ${blocked.address}, a ${addressKind(blocked.address)} address`), '', 0);
+        for (const { address } of allowPrivate ? [] : addresses) {
+          const kind = addressKind(address);
+          if (kind) return callback(new AddressRefused({ code: 'resolved-address-refused', host: hostname, address, kind }), '', 0);
+        }
         if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
         if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
         callback(null, addresses[0]!.address, addresses[0]!.family);

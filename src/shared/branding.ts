@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { BACKGROUND_MAX_BYTES, CARD_OPACITY_MAX, CARD_OPACITY_MIN, CARD_OPACITY_STEP, LOGO_MAX_BYTES } from './constants';
+import { formatSizeLimit } from './format';
 
 /** The formats an upload may be, by the file extension its bytes are detected as. */
 export const IMAGE_CONTENT_TYPES = {
@@ -32,7 +33,7 @@ export const LOGO_UPLOAD: UploadRules = {
   field: 'logo',
   maxBytes: LOGO_MAX_BYTES,
   notImage: () => m.upload_logo_not_image(),
-  tooLarge: () => m.upload_logo_too_large(),
+  tooLarge: () => m.upload_logo_too_large({ max: formatSizeLimit(LOGO_MAX_BYTES) }),
   notAllowed: () => m.upload_logo_not_allowed(),
 };
 
@@ -41,7 +42,7 @@ export const BACKGROUND_UPLOAD: UploadRules = {
   field: 'background',
   maxBytes: BACKGROUND_MAX_BYTES,
   notImage: () => m.upload_background_invalid(),
-  tooLarge: () => m.upload_background_too_large(),
+  tooLarge: () => m.upload_background_too_large({ max: formatSizeLimit(BACKGROUND_MAX_BYTES) }),
   notAllowed: () => m.upload_background_invalid(),
 };
 

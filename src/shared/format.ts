@@ -104,6 +104,20 @@ export function formatFileSize(bytes: number | null | undefined): string {
   return `${sizeFormat().format(value)} ${unit === 1 ? 'KB' : 'MB'}`;
 }
 
+/** A limit's number: at most two decimals, none when whole, no thousands separator ('1', '1.5' / '1,5'). */
+const limitFormat = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }));
+
+/**
+ * A size limit as a sentence states it, in the largest unit it reaches (base 1024): '1MB', '64KB' in
+ * English, '1 MB', '1,5 MB' in Dutch; under 1 KB in bytes. Texts take it from the limit's constant, so
+ * a changed limit changes what they say.
+ */
+export function formatSizeLimit(bytes: number): string {
+  if (bytes < SIZE_BASE) return m.format_bytes({ size: String(bytes) });
+  if (bytes < SIZE_BASE ** 2) return m.whe_size_kb({ size: limitFormat().format(bytes / SIZE_BASE) });
+  return m.whe_size_mb({ size: limitFormat().format(bytes / SIZE_BASE ** 2) });
+}
+
 export type StatusTone = 'info' | 'success' | 'warning' | 'error' | 'neutral';
 
 /** The spec's statuses, and the warehouse statuses the provider sends (the sandbox's among them). */

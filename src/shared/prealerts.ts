@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { TRACKING_NUMBER_MIN } from './constants';
-import { formatCount } from './format';
+import { formatCount, formatSizeLimit } from './format';
 import { CARRIERS, formatUsd, PREALERT_STATUSES, type PrealertStatus } from './prealert-view';
 import { positiveInteger, queryText, type Pagination, type ReceiptDetails } from './receipts';
 
@@ -40,7 +40,7 @@ export const INVOICE_UPLOAD = {
   contentTypes: INVOICE_CONTENT_TYPES,
   fallbackName: 'invoice',
   notAllowed: () => m.prealert_invoice_not_allowed(),
-  tooLarge: () => m.prealert_invoice_too_large(),
+  tooLarge: () => m.prealert_invoice_too_large({ max: formatSizeLimit(PREALERT_INVOICE_MAX_BYTES) }),
 };
 /** For the file picker's `accept`. */
 export const ACCEPTED_INVOICE_TYPES = ['.pdf', '.jpg', '.jpeg', '.png', '.webp', ...Object.values(INVOICE_CONTENT_TYPES)].join(',');

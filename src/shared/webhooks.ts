@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { prealertSchema, receiptPrealertSchema } from './prealerts';
 import { receiptDetailsSchema } from './receipts';
+import { webhookFailureSchema } from './webhook-failures';
 
 /** The events an endpoint can take. */
 export const WEBHOOK_EVENT_TYPES = ['receipt.created', 'receipt.status_changed', 'prealert.matched'] as const;
@@ -118,7 +119,14 @@ export const webhookDeliverySchema = z.object({
   succeeded: z.boolean(),
   /** The answer's HTTP status; null when none came. */
   statusCode: z.nullable(z.number()),
+  /** Why the attempt failed, in the reader's language; null when it succeeded. */
   error: z.nullable(z.string()),
+  /**
+   * Why it failed as a program reads it: a code from a closed set and its parameters, the same in
+   * every language. Null when it succeeded, and for attempts logged before the codes (their `error`
+   * is English text).
+   */
+  failure: z.nullable(webhookFailureSchema),
   /** The start of the answer's body. */
   answer: z.string(),
 });

@@ -1,8 +1,9 @@
 /**
  * Webhooks in Profile Settings, in English on a desktop and in Dutch on a phone: a customer adds an
  * endpoint, sees its signing secret once, sends a test event that a real receiver gets signed and sees
- * the attempt in the delivery log, turns the endpoint off and on, and deletes it. The receiver is a
- * plain HTTP server on 127.0.0.1: this portal sets WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE.
+ * the attempt in the delivery log, sees why a redirected attempt failed in the page's language, turns
+ * the endpoint off and on, and deletes it. The receiver is a plain HTTP server on 127.0.0.1: this
+ * portal sets WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE.
  */
 import type { Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
@@ -57,6 +58,8 @@ const TEXTS = {
     log: (url: string) => `Delivery log of ${url}`,
     logTitle: 'Delivery log',
     delivered: 'Delivered',
+    failed: 'Failed',
+    redirected: (to: string) => `Redirect to ${to} not followed`,
     turnOff: (url: string) => `Turn off ${url}`,
     turnOn: (url: string) => `Turn on ${url}`,
     remove: (url: string) => `Delete ${url}`,
@@ -82,6 +85,8 @@ const TEXTS = {
     log: (url: string) => `Afleverlogboek van ${url}`,
     logTitle: 'Afleverlogboek',
     delivered: 'Afgeleverd',
+    failed: 'Mislukt',
+    redirected: (to: string) => `Doorverwijzing naar ${to} niet gevolgd`,
     turnOff: (url: string) => `${url} uitzetten`,
     turnOn: (url: string) => `${url} aanzetten`,
     remove: (url: string) => `${url} verwijderen`,
@@ -138,6 +143,18 @@ async function manageWebhooks(page: Page, texts: (typeof TEXTS)['en'], path: str
   await expect(attempt.getByText(texts.delivered, { exact: true })).toBeVisible();
   await expect(attempt.getByText('HTTP 200', { exact: true })).toBeVisible();
   await expect(attempt.getByText('webhook.test', { exact: true })).toBeVisible();
+  await log.getByRole('button', { name: texts.close }).click();
+  await expect(log).toBeHidden();
+
+  // A failed attempt says why, in the page's language.
+  const movedTo = `${receiver.url}/moved`;
+  receiver.answers.push({ status: 302, headers: { location: movedTo } });
+  await page.getByRole('button', { name: texts.sendTest(url) }).click();
+  await expect.poll(() => receiver.requests.length).toBe(before + 2);
+  await page.getByRole('button', { name: texts.log(url) }).click();
+  const failed = log.getByRole('listitem').filter({ hasText: receiver.requests.at(-1)!.headers['webhook-id']! });
+  await expect(failed.getByText(texts.failed, { exact: true })).toBeVisible();
+  await expect(failed.getByText(texts.redirected(movedTo), { exact: true })).toBeVisible();
   await log.getByRole('button', { name: texts.close }).click();
   await expect(log).toBeHidden();
 

@@ -99,18 +99,49 @@ describe('delivery', () => {
   }
 
   it.each([
-    ['http:// without WEBHOOK_ALLOW_HTTP', () => `http://127.0.0.1:${receiver.port}/in`, /^Refused: http:\/\/ is not allowed, only https:\/\/$/],
-    ['https://127.0.0.1', () => `https://127.0.0.1:${receiver.port}/in`, /^Refused: 127\.0\.0\.1 is a loopback address$/],
-    ['https://10.0.0.1', () => 'https://10.0.0.1/in', /^Refused: 10\.0\.0\.1 is a private address$/],
-    ['the metadata address', () => 'https://169.254.169.254/latest/meta-data', /^Refused: 169\.254\.169\.254 is a metadata address$/],
-    ['[::1]', () => `https://[::1]:${receiver.port}/in`, /^Refused: \[::1\] is a loopback address$/],
-    ['::ffff:127.0.0.1', () => `https://[::ffff:127.0.0.1]:${receiver.port}/in`, /^Refused: \[::ffff:7f00:1\] is a loopback address$/],
+    [
+      'http:// without WEBHOOK_ALLOW_HTTP',
+      () => `http://127.0.0.1:${receiver.port}/in`,
+      /^Refused: http:\/\/ is not allowed, only https:\/\/$/,
+      { code: 'scheme-refused', scheme: 'http:' },
+    ],
+    [
+      'https://127.0.0.1',
+      () => `https://127.0.0.1:${receiver.port}/in`,
+      /^Refused: 127\.0\.0\.1 is a loopback address$/,
+      { code: 'address-refused', host: '127.0.0.1', kind: 'loopback' },
+    ],
+    [
+      'https://10.0.0.1',
+      () => 'https://10.0.0.1/in',
+      /^Refused: 10\.0\.0\.1 is a private address$/,
+      { code: 'address-refused', host: '10.0.0.1', kind: 'private' },
+    ],
+    [
+      'the metadata address',
+      () => 'https://169.254.169.254/latest/meta-data',
+      /^Refused: 169\.254\.169\.254 is a metadata address$/,
+      { code: 'address-refused', host: '169.254.169.254', kind: 'metadata' },
+    ],
+    [
+      '[::1]',
+      () => `https://[::1]:${receiver.port}/in`,
+      /^Refused: \[::1\] is a loopback address$/,
+      { code: 'address-refused', host: '[::1]', kind: 'loopback' },
+    ],
+    [
+      '::ffff:127.0.0.1',
+      () => `https://[::ffff:127.0.0.1]:${receiver.port}/in`,
+      /^Refused: \[::ffff:7f00:1\] is a loopback address$/,
+      { code: 'address-refused', host: '[::ffff:7f00:1]', kind: 'loopback' },
+    ],
     [
       'a name that resolves to 127.0.0.1 (localhost)',
       () => `https://localhost:${receiver.port}/in`,
       /^Refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/,
+      { code: 'resolved-address-refused', host: 'localhost', address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/), kind: 'loopback' },
     ],
-  ])('when the address is %s, then the attempt is refused before any connection, logged, and not retried', async (_case, url, error) => {
+  ])('when the address is %s, then the attempt is refused before any connection, logged with its code, and not retried', async (_case, url, error, failure) => {
     const connections = receiver.connections;
     const id = await endpointAt(url());
     const sent = await admin.post(`/api/webhooks/${id}/test`);
@@ -121,6 +152,7 @@ describe('delivery', () => {
     );
     expect(attempt).toMatchObject({ succeeded: false, statusCode: null, answer: '', messageId: sent.body.data.messageId });
     expect(attempt!.error).toMatch(error);
+    expect(attempt!.failure).toEqual(failure);
     const [job] = await queryDatabase<{ failedAt: string | null; attempts: number }>(
       portal,
       "SELECT failedAt, attempts FROM outbox_jobs WHERE kind = 'webhook.delivery' ORDER BY id DESC LIMIT 1",
@@ -135,16 +167,16 @@ describe('delivery', () => {
     const post = { url: `https://localhost:${receiver.port}/direct`, headers: { 'content-type': 'application/json' }, body: '{}' };
     const extraCa = readFileSync(receiver.certFile!, 'utf8');
     const refused = await new WebhookSender({ allowHttp: false, allowPrivate: false, extraCa }).send(post);
-    expect(refused).toMatchObject({ statusCode: null, refused: true, error: expect.stringMatching(/^Refused: localhost resolves to/) });
+    expect(refused).toMatchObject({ statusCode: null, failure: { code: 'resolved-address-refused', host: 'localhost', kind: 'loopback' } });
     expect(receiver.requests).toEqual([]);
 
     const allowed = await new WebhookSender({ allowHttp: false, allowPrivate: true, extraCa }).send(post);
-    expect(allowed).toMatchObject({ statusCode: 200, error: null, answer: 'ok', refused: false });
+    expect(allowed).toMatchObject({ statusCode: 200, failure: null, answer: 'ok' });
     expect(receiver.requests.map((request) => request.path)).toEqual(['/direct']);
 
     // Without the receiver's certificate among the trusted ones, its self-signed certificate is refused.
     const untrusted = await new WebhookSender({ allowHttp: false, allowPrivate: true, extraCa: null }).send(post);
-    expect(untrusted).toMatchObject({ statusCode: null, refused: false, error: expect.stringMatching(/self-signed certificate/) });
+    expect(untrusted).toMatchObject({ statusCode: null, failure: { code: 'connection-failed', systemCode: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
     expect(receiver.requests).toHaveLength(1);
   });
 });

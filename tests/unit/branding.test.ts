@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { m } from '~/paraglide/messages.js';
+import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import { BACKGROUND_UPLOAD, LOGO_UPLOAD, isCardOpacity, opacityPayloadSchema, pickedFileProblem, roundCardOpacity } from '~/shared/branding';
+import { formatSizeLimit } from '~/shared/format';
 
 const MB = 1024 * 1024;
 
@@ -55,5 +58,28 @@ describe('pickedFileProblem (the browser check before sending)', () => {
     ['an SVG', { type: 'image/svg+xml', size: 500 }, 'Please select a valid image file'],
   ])('when the background picked is %s, then %s', (_case, file, problem) => {
     expect(pickedFileProblem(file, BACKGROUND_UPLOAD)).toBe(problem);
+  });
+});
+
+describe('the size limits the texts state', () => {
+  afterEach(() => overwriteGetLocale(() => 'en'));
+
+  it('when a picked file is too large, then the text states the limit of its rule, word for word as the spec gives it in English', () => {
+    expect(LOGO_UPLOAD.tooLarge()).toBe('File size must be less than 1MB');
+    expect(BACKGROUND_UPLOAD.tooLarge()).toBe('File size must be less than 4MB');
+    for (const rules of [LOGO_UPLOAD, BACKGROUND_UPLOAD])
+      expect(pickedFileProblem({ type: 'image/png', size: rules.maxBytes + 1 }, rules)).toContain(formatSizeLimit(rules.maxBytes));
+  });
+
+  it("when the background's hint states its limit, then in English it reads as the spec gives it", () => {
+    expect(m.branding_upload_background_hint({ max: formatSizeLimit(BACKGROUND_UPLOAD.maxBytes) })).toBe(
+      'Supported formats: JPG, PNG, GIF, WebP. Maximum size: 4MB.',
+    );
+  });
+
+  it('when the reader is Dutch, then the limit is written the Dutch way', () => {
+    overwriteGetLocale(() => 'nl');
+    expect(LOGO_UPLOAD.tooLarge()).toBe('Het bestand moet kleiner zijn dan 1 MB');
+    expect(BACKGROUND_UPLOAD.tooLarge()).toBe('Het bestand moet kleiner zijn dan 4 MB');
   });
 });

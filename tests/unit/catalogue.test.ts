@@ -66,6 +66,18 @@ describe('message catalogues', () => {
     }
   });
 
+  it('when a message states a size, then it takes the size as a parameter: a changed limit changes the text', () => {
+    for (const locale of settings.locales) {
+      const typed = Object.entries(catalogue(locale)).filter(([, text]) => /\d\s*(bytes|KB|MB|GB)\b/i.test(text));
+      expect(typed, locale).toEqual([]);
+    }
+  });
+
+  it("when Dutch names the product's things, then in Dutch: a pre-alert is a vooraanmelding", () => {
+    const english = Object.entries(catalogue('nl')).filter(([, text]) => /pre-?alert/i.test(text));
+    expect(english).toEqual([]);
+  });
+
   it('when the code asks for a message, then the catalogue has it', () => {
     const missing = [...keysUsedInSource()].filter((key) => !(key in base));
     expect(missing).toEqual([]);

@@ -8,6 +8,7 @@ import {
   formatDateTime,
   formatFileSize,
   formatNumber,
+  formatSizeLimit,
   formatTimeOfDay,
   formatVolume,
   formatWeight,
@@ -133,6 +134,25 @@ describe('statusTone', () => {
     ['', 'neutral'],
   ] as const)('when the status is %j, then %s', (status, tone) => {
     expect(statusTone(status)).toBe(tone);
+  });
+});
+
+describe('formatSizeLimit (a limit as a sentence states it: the largest unit it reaches, base 1024)', () => {
+  const readIn = (locale: Locale) => overwriteGetLocale(() => locale);
+  afterEach(() => readIn('en'));
+
+  it.each([
+    [1024 * 1024, '1MB', '1 MB'],
+    [4 * 1024 * 1024, '4MB', '4 MB'],
+    [5 * 1024 * 1024, '5MB', '5 MB'],
+    [20 * 1024 * 1024, '20MB', '20 MB'],
+    [1.5 * 1024 * 1024, '1.5MB', '1,5 MB'],
+    [64 * 1024, '64KB', '64 KB'],
+    [512, '512 Bytes', '512 bytes'],
+  ])('when the limit is %i bytes, then English says %s and Dutch %s', (bytes, english, dutch) => {
+    expect(formatSizeLimit(bytes)).toBe(english);
+    readIn('nl');
+    expect(formatSizeLimit(bytes)).toBe(dutch);
   });
 });
 

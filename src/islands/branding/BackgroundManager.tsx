@@ -7,7 +7,7 @@ import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { BACKGROUND_UPLOAD, type BackgroundInfo } from '~/shared/branding';
 import { CARD_OPACITY_MAX, CARD_OPACITY_MIN, CARD_OPACITY_STEP } from '~/shared/constants';
-import { formatCount, formatFileSize } from '~/shared/format';
+import { formatCount, formatFileSize, formatSizeLimit } from '~/shared/format';
 import type { Locale } from '~/shared/locale';
 import { LocalDate } from '../common/LocalDate';
 import { adoptLocale } from '../common/locale';
@@ -113,7 +113,7 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
             </h2>
             <UploadArea
               label={m.branding_upload_background_label()}
-              hint={m.branding_upload_background_hint()}
+              hint={m.branding_upload_background_hint({ max: formatSizeLimit(BACKGROUND_UPLOAD.maxBytes) })}
               busy={busy === 'uploading'}
               disabled={busy !== null}
               onFile={upload}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { LOGO_UPLOAD, type LogoInfo } from '~/shared/branding';
-import { formatFileSize } from '~/shared/format';
+import { formatFileSize, formatSizeLimit } from '~/shared/format';
 import type { Locale } from '~/shared/locale';
 import { LocalDate } from '../common/LocalDate';
 import { adoptLocale } from '../common/locale';
@@ -95,7 +95,7 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
           </h2>
           <UploadArea
             label={m.branding_upload_logo_label()}
-            hint={m.branding_upload_logo_hint()}
+            hint={m.branding_upload_logo_hint({ max: formatSizeLimit(LOGO_UPLOAD.maxBytes) })}
             busy={busy === 'uploading'}
             disabled={busy !== null}
             onFile={upload}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { formatCount, formatDateTime } from '~/shared/format';
+import { webhookFailureText } from '~/shared/webhook-failures';
 import { WEBHOOK_DELIVERIES_KEPT, type WebhookDeliveryDto, type WebhookEndpointDto } from '~/shared/webhooks';
 import { FailureAlert, Modal } from '../common/Modal';
 
@@ -67,8 +68,10 @@ export function DeliveryLogModal({ endpoint, onClose }: { endpoint: WebhookEndpo
                 <time dateTime={attempt.at}>{formatDateTime(attempt.at)}</time> · {m.webhook_log_duration({ ms: formatCount(attempt.durationMs) })} ·{' '}
                 <code className="text-xs break-all">{attempt.messageId}</code>
               </p>
-              {/* "HTTP 500" would only repeat the status beside the badge. */}
-              {attempt.error && attempt.error !== `HTTP ${attempt.statusCode}` && <p className="wrap-anywhere text-error">{attempt.error}</p>}
+              {/* A failing status is already said beside the badge; an attempt logged before the codes shows its text as it is. */}
+              {attempt.failure
+                ? attempt.failure.code !== 'http-status' && <p className="wrap-anywhere text-error">{webhookFailureText(attempt.failure)}</p>
+                : attempt.error && <p className="wrap-anywhere text-error">{attempt.error}</p>}
               {attempt.answer && (
                 <p className="min-w-0">
                   <span className="font-medium">{m.webhook_log_answer()}: </span>

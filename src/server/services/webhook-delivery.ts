@@ -16,6 +16,7 @@ import { Op, QueryTypes, type InferCreationAttributes, type Transaction } from '
 import { Webhook } from 'standardwebhooks';
 import { m } from '~/paraglide/messages.js';
 import { baseLocale, isLocale } from '~/shared/locale';
+import { encodeWebhookFailure, isAddressRefusal, webhookFailureText, type WebhookFailure } from '~/shared/webhook-failures';
 import {
   WEBHOOK_ANSWER_KEPT,
   WEBHOOK_DELIVERIES_KEPT,
@@ -234,7 +235,7 @@ async function logAttempt(db: Database, attempt: Omit<InferCreationAttributes<We
 }
 
 /** The owner's e-mail, in their language, saying that their endpoint was disabled and how to turn it on again. */
-async function queueDisabledEmail(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint, lastError: string, transaction: Transaction): Promise<void> {
+async function queueDisabledEmail(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint, lastFailure: WebhookFailure, transaction: Transaction): Promise<void> {
   const { db, config } = deps;
   const owner = await db.models.User.findByPk(endpoint.userId, { attributes: ['id', 'username', 'fullName', 'email', 'locale'], raw: true, transaction });
   if (!deps.mailer.enabled || !owner?.email) return;
@@ -242,7 +243,7 @@ async function queueDisabledEmail(deps: WebhookDeliveryDeps, endpoint: WebhookEn
     composeLinkEmail({
       subject: m.webhook_email_disabled_subject({ product: config.productName }),
       greeting: m.email_greeting({ name: owner.fullName || owner.username }),
-      intro: m.webhook_email_disabled_intro({ url: endpoint.url, days: String(WEBHOOK_FAILING_DAYS), error: lastError }),
+      intro: m.webhook_email_disabled_intro({ url: endpoint.url, days: String(WEBHOOK_FAILING_DAYS), error: webhookFailureText(lastFailure) }),
       linkText: m.webhook_email_disabled_link(),
       url: linkInEmail(config.publicUrl, WEBHOOKS_PAGE),
       note: m.webhook_email_disabled_note({ product: config.productName }),
@@ -255,7 +256,7 @@ async function queueDisabledEmail(deps: WebhookDeliveryDeps, endpoint: WebhookEn
  * After a failed attempt: the endpoint is failing since now unless it was already; once that is three
  * days ago it is disabled (by one process only) and its owner e-mailed. Answers whether it is disabled now.
  */
-async function noteFailure(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint, lastError: string): Promise<boolean> {
+async function noteFailure(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint, failure: WebhookFailure): Promise<boolean> {
   const { db, clock } = deps;
   const now = new Date(clock.now());
   const { WebhookEndpoint } = db.models;
@@ -267,7 +268,7 @@ async function noteFailure(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint,
       { where: { id: endpoint.id, enabled: true, failingSince: { [Op.lte]: threshold } }, transaction },
     );
     if (disabled === 0) return false;
-    await queueDisabledEmail(deps, endpoint, lastError, transaction);
+    await queueDisabledEmail(deps, endpoint, failure, transaction);
     deps.log.warn(
       { component: 'webhooks', endpointId: endpoint.id, userId: endpoint.userId },
       `A webhook endpoint failed for ${WEBHOOK_FAILING_DAYS} days and was disabled`,
@@ -314,19 +315,23 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, payload: unknown
     attempt: job.attempts + 1,
     at: sentAt,
     durationMs: outcome.durationMs,
-    succeeded: outcome.error === null,
+    succeeded: outcome.failure === null,
     statusCode: outcome.statusCode,
-    error: outcome.error?.slice(0, 500) ?? null,
+    // The code and its parameters: each reader sees it in their own language.
+    error: outcome.failure && encodeWebhookFailure(outcome.failure),
     // PostgreSQL's text takes no NUL character, which a binary answer may hold.
     answer: outcome.answer.replaceAll('\u0000', '').slice(0, WEBHOOK_ANSWER_KEPT),
   });
-  if (outcome.error === null) {
+  const { failure } = outcome;
+  if (failure === null) {
     await endpoint.update({ failingSince: null, lastSuccessAt: new Date(clock.now()) });
     return;
   }
-  const disabled = !isTest && (await noteFailure(deps, endpoint, outcome.error));
-  if (isTest || disabled || outcome.refused) throw new JobRefused(outcome.error);
-  throw new Error(outcome.error);
+  const disabled = !isTest && (await noteFailure(deps, endpoint, failure));
+  // The job's error is the operator's, read in the logs: in the base language, whoever's request it is.
+  const reason = inLocale(baseLocale, () => webhookFailureText(failure));
+  if (isTest || disabled || isAddressRefusal(failure)) throw new JobRefused(reason);
+  throw new Error(reason);
 }
 
 /** The outbox's handler of delivery jobs (the composition root registers it). */

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { m } from '~/paraglide/messages.js';
 import type { PublicUser } from '~/shared/validation';
+import { decodeWebhookFailure, webhookFailureText } from '~/shared/webhook-failures';
 import {
   WEBHOOK_DELIVERIES_KEPT,
   WEBHOOK_ENDPOINTS_PER_USER,
@@ -179,16 +180,21 @@ export async function listWebhookDeliveries(deps: Pick<WebhookDeps, 'db'>, user:
     limit: WEBHOOK_DELIVERIES_KEPT,
     raw: true,
   });
-  return rows.map((row) => ({
-    id: row.id,
-    messageId: row.messageId,
-    eventType: row.eventType,
-    attempt: row.attempt,
-    at: iso(row.at)!,
-    durationMs: row.durationMs,
-    succeeded: Boolean(row.succeeded),
-    statusCode: row.statusCode,
-    error: row.error,
-    answer: row.answer ?? '',
-  }));
+  return rows.map((row) => {
+    const failure = decodeWebhookFailure(row.error);
+    return {
+      id: row.id,
+      messageId: row.messageId,
+      eventType: row.eventType,
+      attempt: row.attempt,
+      at: iso(row.at)!,
+      durationMs: row.durationMs,
+      succeeded: Boolean(row.succeeded),
+      statusCode: row.statusCode,
+      // An attempt logged before the codes keeps its English text.
+      error: failure ? webhookFailureText(failure) : row.error,
+      failure,
+      answer: row.answer ?? '',
+    };
+  });
 }

@@ -546,7 +546,7 @@ describe('a third-party provider', () => {
         await download(otherAdmin, attachment.url, { 'Accept-Language': 'en' }),
         502,
         'EXTERNAL_API_ERROR',
-        'The file is larger than 20 MB, more than the portal accepts.',
+        'The file is larger than 20MB, more than the portal accepts.',
       );
     }
     expect((await storedFiles(other)).filter((name) => name.startsWith('.incoming'))).toEqual([]);

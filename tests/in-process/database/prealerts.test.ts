@@ -262,7 +262,7 @@ describe('validation: 400 naming the field, nothing stored, no file left behind'
   it('an invoice over 5 MB: 413, no row and no file', async () => {
     const [rows, files] = [await prealertCount(), await filesInInvoiceDir()];
     const response = await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!), pdfFile('big.pdf', 5 * 1024 * 1024 + 1));
-    expectError(response, 413, 'PAYLOAD_TOO_LARGE', 'The invoice can be at most 5 MB');
+    expectError(response, 413, 'PAYLOAD_TOO_LARGE', 'The invoice can be at most 5MB');
     expect(await prealertCount()).toBe(rows);
     expect(await filesInInvoiceDir()).toEqual(files);
   });

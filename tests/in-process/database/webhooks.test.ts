@@ -9,7 +9,10 @@
 import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { queueWebhookEvent } from '~/server/services/webhook-delivery';
+import { okEnvelope } from '~/shared/envelope';
+import { webhookDeliverySchema } from '~/shared/webhooks';
 import { ApiClient } from '../../support/api-client';
 import {
   allKeys,
@@ -67,11 +70,17 @@ async function register(client: ApiClient, path: string, events: string[]): Prom
   return response.body.data;
 }
 
-async function deliveries(client: ApiClient, id: number): Promise<Array<Record<string, any>>> {
-  const response = await client.get(`/api/webhooks/${id}/deliveries`);
+/** The delivery log; its answer is exactly what the route documents (the schema of GET /api/openapi.json). */
+async function deliveries(client: ApiClient, id: number, headers: Record<string, string> = {}): Promise<Array<Record<string, any>>> {
+  const response = await client.get(`/api/webhooks/${id}/deliveries`, { headers });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
+  const parsed = okEnvelope(z.array(webhookDeliverySchema)).safeParse(response.body);
+  expect(parsed.error?.issues ?? []).toEqual([]);
+  expect(parsed.data).toEqual(response.body);
   return response.body.data;
 }
+
+const IN_DUTCH = { 'Accept-Language': 'nl' };
 
 const waitForAttempts = (client: ApiClient, id: number, count: number) =>
   eventually(
@@ -324,6 +333,7 @@ describe('deliveries', () => {
       succeeded: true,
       statusCode: 200,
       error: null,
+      failure: null,
       answer: 'ok',
     });
     expect((await customer.client.get(`/api/webhooks/${endpoint.id}`)).body.data).toMatchObject({ lastSuccessAt: expect.any(String), failingSince: null });
@@ -340,7 +350,17 @@ describe('deliveries', () => {
     );
     expect(queued).toBe(1);
     const [failed] = await waitForAttempts(admin, endpoint.id, 1);
-    expect(failed).toMatchObject({ attempt: 1, succeeded: false, statusCode: 500, error: 'HTTP 500', answer: 'receiver broke', eventType: 'prealert.matched' });
+    expect(failed).toMatchObject({
+      attempt: 1,
+      succeeded: false,
+      statusCode: 500,
+      error: 'HTTP 500',
+      failure: { code: 'http-status', status: 500 },
+      answer: 'receiver broke',
+      eventType: 'prealert.matched',
+    });
+    const [failedInDutch] = await deliveries(admin, endpoint.id, IN_DUTCH);
+    expect(failedInDutch).toMatchObject({ error: 'HTTP-status 500', failure: { code: 'http-status', status: 500 } });
     expect((await admin.get(`/api/webhooks/${endpoint.id}`)).body.data.failingSince).not.toBeNull();
 
     // Not again before the first wait (MAIL_RETRY_SECONDS, 30 s) has passed.
@@ -438,8 +458,44 @@ describe('deliveries', () => {
     plan('/moved', [{ status: 302, headers: { location: `${receiver.url}/elsewhere` } }]);
     await customer.client.post(`/api/webhooks/${endpoint.id}/test`);
     const [attempt] = await waitForAttempts(customer.client, endpoint.id, 1);
-    expect(attempt).toMatchObject({ succeeded: false, statusCode: 302, error: `Redirect to ${receiver.url}/elsewhere not followed` });
+    const failure = { code: 'redirect', status: 302, location: `${receiver.url}/elsewhere` };
+    expect(attempt).toMatchObject({ succeeded: false, statusCode: 302, error: `Redirect to ${receiver.url}/elsewhere not followed`, failure });
+    const [inDutch] = await deliveries(customer.client, endpoint.id, IN_DUTCH);
+    expect(inDutch).toMatchObject({ error: `Doorverwijzing naar ${receiver.url}/elsewhere niet gevolgd`, failure });
     expect(requestsTo('/elsewhere')).toEqual([]);
+    await customer.client.delete(`/api/webhooks/${endpoint.id}`);
+  });
+
+  it("when the receiver cannot be reached, then the attempt fails with the system code, said in the reader's language", async () => {
+    const created = await customer.client.post('/api/webhooks', { url: 'https://127.0.0.1:1/closed', events: ['receipt.created'] });
+    expect(created.status).toBe(201);
+    await customer.client.post(`/api/webhooks/${created.body.data.id}/test`);
+    const [attempt] = await waitForAttempts(customer.client, created.body.data.id, 1);
+    const failure = { code: 'connection-failed', systemCode: 'ECONNREFUSED' };
+    expect(attempt).toMatchObject({ succeeded: false, statusCode: null, error: 'Connection failed (ECONNREFUSED)', failure, answer: '' });
+    expect((await deliveries(customer.client, created.body.data.id, IN_DUTCH))[0]).toMatchObject({ error: 'Verbinding mislukt (ECONNREFUSED)', failure });
+    await customer.client.delete(`/api/webhooks/${created.body.data.id}`);
+  });
+
+  it('when an attempt was logged as English text before the codes, then the log shows that text as it is, in every language, with no code', async () => {
+    const endpoint = await register(customer.client, '/before-codes', ['receipt.created']);
+    const legacy = 'connect ECONNREFUSED 203.0.113.9:443';
+    await portal.portal.db.models.WebhookDelivery.create({
+      endpointId: endpoint.id,
+      messageId: 'msg_00000000000000000000000000000001',
+      eventType: 'receipt.created',
+      attempt: 1,
+      at: new Date(portal.clock.now()),
+      durationMs: 12,
+      succeeded: false,
+      statusCode: null,
+      error: legacy,
+      answer: '',
+    });
+    for (const headers of [{}, IN_DUTCH]) {
+      const [attempt] = await deliveries(customer.client, endpoint.id, headers);
+      expect(attempt).toMatchObject({ succeeded: false, error: legacy, failure: null });
+    }
     await customer.client.delete(`/api/webhooks/${endpoint.id}`);
   });
 
@@ -449,7 +505,14 @@ describe('deliveries', () => {
     plan('/slow', [() => {}]);
     await customer.client.post(`/api/webhooks/${endpoint.id}/test`);
     const [timedOut] = await waitForAttempts(customer.client, endpoint.id, 1);
-    expect(timedOut).toMatchObject({ succeeded: false, statusCode: null, error: `Timed out after ${TIMEOUT_MS / 1000} s`, answer: '' });
+    expect(timedOut).toMatchObject({
+      succeeded: false,
+      statusCode: null,
+      error: `Timed out after ${TIMEOUT_MS / 1000} s`,
+      failure: { code: 'timeout', seconds: TIMEOUT_MS / 1000 },
+      answer: '',
+    });
+    expect((await deliveries(customer.client, endpoint.id, IN_DUTCH))[0]).toMatchObject({ error: `Geen antwoord binnen ${TIMEOUT_MS / 1000} s` });
     expect(timedOut!.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
 
     // 70 KB and then the answer never ends: the attempt is judged once 64 KB are in, well before the time limit.
@@ -590,7 +653,7 @@ describe('with the clock moved', () => {
     expect((Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address).toBe(`${customer.username}@example.com`);
     expect(mail.subject).toBe('Freight Portal: een webhook-endpoint is uitgezet');
     expect(mail.text).toContain(`Het afleveren bij ${receiver.url}/failing mislukt al 3 dagen achter elkaar`);
-    expect(mail.text).toContain('De laatste fout was: HTTP 500.');
+    expect(mail.text).toContain('De laatste fout was: HTTP-status 500.');
     expect(mail.text).toContain(`${portal.url}/profile/webhooks?lang=nl`);
 
     // Turned off, it is told of nothing more (and no second e-mail comes).

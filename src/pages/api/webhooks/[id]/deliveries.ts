@@ -19,7 +19,8 @@ export const GET = handle(async (context) => {
 export const openapi = describeEndpoint({
   GET: {
     summary: "A webhook endpoint's delivery log",
-    description: 'Its last attempts, at most 100, newest first: the status code or error, the duration and the start of the answer. With a session only.',
+    description:
+      "Its last attempts, at most 100, newest first: the status code, the duration and the start of the answer; a failed attempt's `error` in the caller's language and its `failure`, a code and its parameters the same in every language. With a session only.",
     access: 'signed-in',
     params: { id: routeIdSchema },
     answer: { status: 200, body: okEnvelope(z.array(webhookDeliverySchema)) },
