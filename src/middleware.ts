@@ -41,7 +41,7 @@ const UNKNOWN_PAGE_ROUTE = '/[...path]';
 const ERROR_PAGE_ROUTE = '/500';
 
 const isApi = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
-/** The sandbox's paths, and its metadata where RFC 8414 puts it for the issuer …/sandbox. */
+/** The sandbox's paths, and its metadata where OAuth2's well-known name puts it for the issuer …/sandbox. */
 const isSandbox = (pathname: string) =>
   pathname === '/sandbox' || pathname.startsWith('/sandbox/') || pathname === '/.well-known/oauth-authorization-server/sandbox';
 /** The sandbox's consent page is a browser form; its token, data and control calls come from servers. */
@@ -51,7 +51,7 @@ const isSandboxServerCall = (pathname: string) => isSandbox(pathname) && pathnam
  * page guard or the branding, none of which they need or may wait for.
  */
 const isOperational = (pathname: string) => pathname === '/metrics' || pathname === '/api/health/live' || pathname === '/api/health/ready';
-/** RFC 8058: the mail program posts the one-click unsubscribe from its own servers, without our origin. */
+/** The mail program posts the one-click unsubscribe from its own servers, without our origin. */
 const isOneClickUnsubscribe = (pathname: string) => pathname.startsWith('/email/unsubscribe/');
 
 /**

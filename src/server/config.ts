@@ -10,7 +10,7 @@ export type ProviderMode = 'sandbox' | 'http';
 export const TWO_FACTOR_MODES = ['off', 'optional', 'required-for-admins'] as const;
 export type TwoFactorMode = (typeof TWO_FACTOR_MODES)[number];
 
-/** How the portal authenticates at the token and revocation endpoints (RFC 6749 §2.3, RFC 8414 §2). */
+/** How the portal authenticates at the token and revocation endpoints (client_secret_basic or client_secret_post, as the server's metadata lists them). */
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
 
@@ -41,7 +41,7 @@ export interface Config {
   /** Where the server reaches the provider: PROVIDER_URL, or this process's own /sandbox. */
   providerUrl: string;
   /**
-   * The authorization server's issuer, whose metadata (RFC 8414, else OpenID Connect Discovery) names
+   * The authorization server's issuer, whose metadata (OAuth2 authorization server metadata, else OpenID Connect Discovery) names
    * its endpoints; null: the endpoints below, as configured. The sandbox's is its loopback URL.
    */
   providerIssuer: string | null;
@@ -49,7 +49,7 @@ export interface Config {
   providerAuthorizeUrl: string | null;
   /** The token endpoint; null: from the issuer's metadata. */
   providerTokenUrl: string | null;
-  /** The RFC 7009 revocation endpoint; null: from the issuer's metadata, if it names one. */
+  /** The OAuth2 token revocation endpoint; null: from the issuer's metadata, if it names one. */
   providerRevocationUrl: string | null;
   /** The scopes asked for, space-separated. */
   providerScope: string;

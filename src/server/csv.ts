@@ -1,4 +1,4 @@
-/** CSV files for spreadsheets: RFC 4180 by csv-stringify, and no cell a spreadsheet would run as a formula. */
+/** CSV files for spreadsheets: standard CSV by csv-stringify, and no cell a spreadsheet would run as a formula. */
 import { stringify } from 'csv-stringify/sync';
 
 /** Excel and LibreOffice read a UTF-8 CSV as UTF-8 (not the system code page) only with this mark. */
@@ -28,8 +28,8 @@ export function neutralizeFormula(cell: CsvCell): CsvCell {
 }
 
 /**
- * Rows as CSV lines ending in CRLF; a cell with a comma, a double quote or a line break is quoted
- * (RFC 4180). csv-stringify quotes line breaks by itself only when they are its own record delimiter,
+ * Rows as CSV lines ending in CRLF; a cell with a comma, a double quote or a line break is quoted.
+ * csv-stringify quotes line breaks by itself only when they are its own record delimiter,
  * so CR and LF are named.
  */
 export function csvLines(rows: CsvCell[][]): string {

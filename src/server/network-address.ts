@@ -114,7 +114,7 @@ export function isIpLiteral(host: string): boolean {
   return isIPv4(literal) || isIPv6(literal);
 }
 
-/** `localhost` and its subdomains name the machine itself, whatever a resolver says (RFC 6761). */
+/** `localhost` and its subdomains name the machine itself, whatever a resolver says (the name is reserved for it). */
 export function isLocalhostName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
   return name === 'localhost' || name.endsWith('.localhost');

@@ -156,7 +156,7 @@ export interface OAuthConfig {
   tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post' | 'none';
   authorizationUrl: string;
   tokenUrl: string;
-  /** The RFC 7009 endpoint Clear Tokens revokes at; null when the provider has none. */
+  /** The OAuth2 token revocation endpoint Clear Tokens revokes at; null when the provider has none. */
   revocationUrl: string | null;
   redirectUri: string;
   scope: string;

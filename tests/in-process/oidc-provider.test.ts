@@ -96,7 +96,7 @@ describe('discovery', () => {
       15_000,
       'discovery after the server came up',
     );
-    // Issuer ≠ API URL: the endpoints are the issuer's, from its metadata (it has no RFC 8414 document).
+    // Issuer ≠ API URL: the endpoints are the issuer's, from its metadata (it has no OAuth2 metadata document).
     expect(response.body.data).toEqual({
       issuer: server().issuer,
       clientId: OIDC_CLIENT_ID,

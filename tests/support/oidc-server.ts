@@ -2,8 +2,8 @@
  * An independent, standards-compliant OAuth2 server for the tests: oidc-provider (the certified
  * OpenID implementation) with a confidential client authenticating with client_secret_basic, opaque
  * access tokens for a resource server, refresh tokens only for offline_access and rotated on every
- * use, revocation (RFC 7009) and discovery at /.well-known/openid-configuration only (no RFC 8414
- * document). Beside it, a tiny resource server under /api speaking docs/provider-api.md's data
+ * use, OAuth2 token revocation and discovery at /.well-known/openid-configuration only (no OAuth2
+ * authorization server metadata). Beside it, a tiny resource server under /api speaking docs/provider-api.md's data
  * calls, which checks the tokens against oidc-provider's AccessToken model, and a consent page with
  * Authorize and Deny. /test-control lets a browser test read the counts and revoke refresh tokens.
  *

@@ -70,7 +70,7 @@ describe('contentDisposition', () => {
     expect(contentDisposition('photo.jpg', 'inline')).toMatch(/^inline; filename="photo\.jpg"/);
   });
 
-  it('when the name has quotes, backslashes, accents or RFC 8187 specials, then the ASCII form replaces them and the exact form encodes them', () => {
+  it('when the name has quotes, backslashes, accents or the specials of filename*, then the ASCII form replaces them and the exact form encodes them', () => {
     expect(contentDisposition(`Coöperatie "O'Brien" (1)*\\.pdf`)).toBe(
       `attachment; filename="Co_peratie _O'Brien_ (1)*_.pdf"; filename*=UTF-8''Co%C3%B6peratie%20%22O%27Brien%22%20%281%29%2A%5C.pdf`,
     );

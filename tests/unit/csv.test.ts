@@ -35,7 +35,7 @@ describe('neutralizeFormula', () => {
 });
 
 describe('csvLines', () => {
-  it('when cells hold commas, quotes, line feeds or carriage returns, then they are quoted (RFC 4180) and read back whole', () => {
+  it('when cells hold commas, quotes, line feeds or carriage returns, then they are quoted and read back whole', () => {
     const cells = ['a,b', 'say "hi"', 'two\nlines', 'old\rmac', 'plain'];
     const text = csvLines([cells, ['x', 'y', 'z', 'w', 'v']]);
     expect(text).toBe('"a,b","say ""hi""","two\nlines","old\rmac",plain\r\nx,y,z,w,v\r\n');

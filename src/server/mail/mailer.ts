@@ -7,7 +7,7 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
-  /** RFC 2369 List-Unsubscribe, with RFC 8058's one-click POST. */
+  /** The List-Unsubscribe header, with its one-click POST (List-Unsubscribe-Post). */
   unsubscribeUrl: string | null;
 }
 

@@ -36,7 +36,7 @@ const REFRESH_AHEAD_MS = TOKEN_AUTO_REFRESH_MINUTES * 60_000;
 /** Longer than any refresh grant may take; a lease left by a process that died ends by itself. */
 const REFRESH_LEASE_MS = API_TIMEOUT_MS + 5_000;
 const LEASE_POLL_MS = 200;
-/** The answers to a refresh grant that mean the refresh token will never work again (RFC 6749 §5.2). */
+/** The answers to a refresh grant that mean the refresh token will never work again. */
 const DEAD_REFRESH_TOKEN: ReadonlySet<string> = new Set(['invalid_grant', 'invalid_client']);
 
 /** The provider's receipt is the portal's (docs/provider-api.md) plus its consignee id and change time. */

@@ -66,7 +66,7 @@ export interface AttachmentDownload {
   chunks: AsyncIterable<Uint8Array>;
 }
 
-/** OAuth2 token endpoint answer (RFC 6749 §5.1) with the optional refresh-expiry extension. */
+/** OAuth2 token endpoint answer with the optional refresh-expiry extension. */
 export interface TokenSet {
   accessToken: string;
   refreshToken: string | null;
@@ -118,7 +118,7 @@ export class ProviderError extends Error {
   constructor(
     message: string,
     readonly kind: 'unreachable' | 'unauthorized' | 'not-connected' | 'bad-response',
-    /** The OAuth2 error code of a refusal (RFC 6749 §5.2: invalid_grant, invalid_client, …). */
+    /** The OAuth2 error code of a refusal (invalid_grant, invalid_client, …). */
     readonly oauthError: string | null = null,
   ) {
     super(message);

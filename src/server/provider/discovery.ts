@@ -1,6 +1,6 @@
 /**
  * The provider's authorization server as the portal knows it: from PROVIDER_ISSUER's metadata
- * (RFC 8414 first, then OpenID Connect Discovery), validated by oauth4webapi, with the configured
+ * (OAuth2 authorization server metadata first, then OpenID Connect Discovery), validated by oauth4webapi, with the configured
  * endpoints overriding it; or, without an issuer, from configuration alone. A failed discovery is
  * tried again in the background with growing pauses, so the portal connects once the server is up.
  */
@@ -25,11 +25,11 @@ function withOverrides(config: DiscoveryConfig, metadata: oauth.AuthorizationSer
   };
 }
 
-/** RFC 8414's well-known URL first; a server that has none there may have OpenID's. */
+/** OAuth2's authorization server metadata URL first; a server that has none there may have OpenID's. */
 async function fetchMetadata(config: DiscoveryConfig, issuer: URL): Promise<oauth.AuthorizationServer> {
-  const rfc8414 = await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...transportOptions(config) });
-  if (rfc8414.status === 200) return oauth.processDiscoveryResponse(issuer, rfc8414);
-  await rfc8414.body?.cancel();
+  const metadata = await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...transportOptions(config) });
+  if (metadata.status === 200) return oauth.processDiscoveryResponse(issuer, metadata);
+  await metadata.body?.cancel();
   const openid = await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...transportOptions(config) });
   if (openid.status >= 500) {
     await openid.body?.cancel();

@@ -1,6 +1,6 @@
 /**
  * The portal as an OAuth2 client of the provider (authorization code + PKCE S256, refresh grant,
- * RFC 7009 revocation), on oauth4webapi. The server's endpoints come from discovery.ts.
+ * OAuth2 token revocation), on oauth4webapi. The server's endpoints come from discovery.ts.
  */
 import * as oauth from 'oauth4webapi';
 import { m } from '~/paraglide/messages.js';
@@ -33,7 +33,7 @@ const clientOf = (config: ClientConfig): oauth.Client => ({ client_id: config.pr
 
 /**
  * PROVIDER_TOKEN_AUTH, else with a secret the method the server supports, client_secret_basic first
- * (RFC 6749 §2.3.1; RFC 8414 §2: a server that lists none supports client_secret_basic).
+ * (a server whose metadata lists none supports client_secret_basic).
  */
 export function tokenAuthMethod(config: Pick<Config, 'providerTokenAuth' | 'providerClientSecret'>, supported: string[] | undefined): TokenAuthMethod {
   if (config.providerTokenAuth) return config.providerTokenAuth;
@@ -125,7 +125,7 @@ export async function requestTokenRefresh({ config, discovery, clock }: OAuthDep
 }
 
 /**
- * Revokes the tokens at the provider (RFC 7009), the refresh token first: with it the server ends
+ * Revokes the tokens at the provider (OAuth2 token revocation), the refresh token first: with it the server ends
  * the grant. Resolves false when the provider has no revocation endpoint.
  */
 export async function revokeTokens({ config, discovery }: OAuthDeps, tokens: { accessToken: string | null; refreshToken: string | null }): Promise<boolean> {

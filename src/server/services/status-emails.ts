@@ -2,7 +2,7 @@
  * Status e-mails: after a sync that changed statuses, each customer who opted in and sees at least one
  * changed receipt gets one digest for that sync, in their language, through the outbox. The digest also
  * says which of their pre-alerted packages arrived at the Miami warehouse. Each carries a signed
- * one-click unsubscribe link (RFC 8058) that needs no sign-in.
+ * one-click unsubscribe link that needs no sign-in.
  */
 import { QueryTypes } from 'sequelize';
 import { m } from '~/paraglide/messages.js';

@@ -217,7 +217,7 @@ function clearDetail(hadTokens: boolean, result: TokenClearResult): string {
 }
 
 /**
- * Clear Tokens: the provider revokes them first when it has a revocation endpoint (RFC 7009); a
+ * Clear Tokens: the provider revokes them first when it has a token revocation endpoint; a
  * revocation that fails is reported, and the tokens are deleted all the same.
  */
 export async function clearTokens(deps: TokenDeps, actor: AuditActor): Promise<TokenClearResult> {

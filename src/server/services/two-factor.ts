@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in with TOTP (RFC 6238: 30-second steps, 6 digits, HMAC-SHA-1, as authenticator
+ * Two-factor sign-in with TOTP (30-second steps, 6 digits, HMAC-SHA-1, as authenticator
  * apps expect) and single-use recovery codes. The secret is kept encrypted with the app key; a code is
  * accepted once (the last accepted time step is stored), a recovery code once (stored as a SHA-256).
  */

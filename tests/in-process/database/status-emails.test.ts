@@ -180,7 +180,7 @@ describe('digests', () => {
     expect(await page.text()).toContain('Statusmeldingen uitzetten');
     expect((await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(true);
 
-    // RFC 8058: a POST from the mail provider's servers, no Origin, no cookie.
+    // One-click unsubscribe: a POST from the mail provider's servers, no Origin, no cookie.
     const oneClick = await fetch(link, {
       method: 'POST',
       body: 'List-Unsubscribe=One-Click',

@@ -364,7 +364,7 @@ describe('clear', () => {
     const response = await admin.delete('/api/tokens/clear');
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, data: { revoked: true, revocationError: null }, message: 'All tokens cleared successfully' });
-    // RFC 7009: both are dead at the provider.
+    // Revoked: both are dead at the provider.
     expect((await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: pair.refreshToken, client_id: CLIENT_ID })).body.error).toBe(
       'invalid_grant',
     );

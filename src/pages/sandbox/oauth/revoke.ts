@@ -6,7 +6,7 @@ import { invalidRequest, json, sandboxOf } from '~/server/provider/sandbox/http'
 const FORM = 'application/x-www-form-urlencoded';
 const MAX_BODY_BYTES = 8_192;
 
-// Sandbox provider: the OAuth2 revocation endpoint (RFC 7009, docs/provider-api.md §1).
+// Sandbox provider: the OAuth2 token revocation endpoint (docs/provider-api.md §1).
 export const POST: APIRoute = async (context) => {
   const { request } = context;
   if (!request.headers.get('content-type')?.toLowerCase().startsWith(FORM)) return invalidRequest(`The body must be ${FORM}`);

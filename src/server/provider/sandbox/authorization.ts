@@ -1,7 +1,7 @@
 /**
- * The sandbox's OAuth2 authorization server (docs/provider-api.md §1): its metadata (RFC 8414), one
+ * The sandbox's OAuth2 authorization server (docs/provider-api.md §1): its OAuth2 authorization server metadata, one
  * registered client (this portal), authorization codes with PKCE S256, HS256 JWT access tokens,
- * rotating refresh tokens and revocation (RFC 7009). Keys are derived from APP_SECRET, so tokens the
+ * rotating refresh tokens and OAuth2 token revocation. Keys are derived from APP_SECRET, so tokens the
  * portal stored keep working after a restart. Refresh tokens carry their own expiry and MAC; the
  * sets of used and revoked ones are kept in memory.
  */
@@ -55,7 +55,7 @@ export interface AuthorizationRequest {
 
 export type AuthorizationCheck =
   | { kind: 'valid'; request: AuthorizationRequest }
-  /** Unknown client or redirect URI: shown as an error page (in the reader's language), never redirected to (RFC 6749 §4.1.2.1). */
+  /** Unknown client or redirect URI: shown as an error page (in the reader's language), never redirected to (an unchecked redirect would hand the code to anyone). */
   | { kind: 'refused'; message: string }
   /** Any other fault goes back to the client as an error response. */
   | { kind: 'redirect'; location: string };
@@ -114,7 +114,7 @@ export class SandboxAuthorizationServer {
     this.client = { id: config.providerClientId, name: config.productName, redirectUri: config.oauthRedirectUri, secret: config.providerClientSecret };
   }
 
-  /** The server's metadata (RFC 8414), at /.well-known/oauth-authorization-server/sandbox. */
+  /** The server's OAuth2 authorization server metadata, at /.well-known/oauth-authorization-server/sandbox. */
   metadata() {
     const authMethods = this.client.secret === null ? ['none'] : ['client_secret_basic', 'client_secret_post'];
     return {
@@ -175,7 +175,7 @@ export class SandboxAuthorizationServer {
 
   // The token endpoint.
 
-  /** POST /oauth/token with its form and Authorization header: the answer of RFC 6749 §5.1 or §5.2. */
+  /** POST /oauth/token with its form and Authorization header: OAuth2's token answer or its error answer. */
   async answerTokenRequest(form: URLSearchParams, authorization: string | null): Promise<TokenAnswer> {
     for (const name of new Set(form.keys())) {
       if (form.getAll(name).length > 1) return oauthError('invalid_request', `${name} must be given once`);
@@ -210,7 +210,7 @@ export class SandboxAuthorizationServer {
       : oauthError('invalid_request', 'grant_type is required');
   }
 
-  /** POST /oauth/revoke (RFC 7009 §2): an unknown or already invalid token is no error. */
+  /** POST /oauth/revoke (OAuth2 token revocation): an unknown or already invalid token is no error. */
   async answerRevocationRequest(form: URLSearchParams, authorization: string | null): Promise<TokenAnswer> {
     for (const name of new Set(form.keys())) {
       if (form.getAll(name).length > 1) return oauthError('invalid_request', `${name} must be given once`);
@@ -251,7 +251,7 @@ export class SandboxAuthorizationServer {
     });
   }
 
-  /** RFC 6749 §2.3: client_id in the body, or HTTP Basic; a secret when the client has one. */
+  /** OAuth2 client authentication: client_id in the body, or HTTP Basic; a secret when the client has one. */
   private authenticateClient(form: URLSearchParams, authorization: string | null): TokenAnswer | null {
     let id = form.get('client_id');
     let secret = form.get('client_secret');
@@ -260,7 +260,7 @@ export class SandboxAuthorizationServer {
       const decoded = Buffer.from(basic[1]!, 'base64').toString();
       const colon = decoded.indexOf(':');
       if (colon < 0 || secret !== null) return oauthError('invalid_request', 'Use one client authentication method');
-      // Both parts are form-encoded first (RFC 6749 §2.3.1).
+      // Both parts are form-encoded first, as OAuth2's HTTP Basic asks.
       const formDecoded = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
       const basicId = formDecoded(decoded.slice(0, colon));
       if (id !== null && id !== basicId)

@@ -14,7 +14,7 @@ export const notFound = () => json({ error: 'not_found' }, 404);
 
 export const invalidRequest = (description: string) => json({ error: 'invalid_request', error_description: description }, 400);
 
-/** What every data call passes first: the simulated outage, then the Bearer token (RFC 6750 §3). */
+/** What every data call passes first: the simulated outage, then the Bearer token. */
 export async function refuseDataRequest(sandbox: Sandbox, request: Request): Promise<Response | null> {
   if (sandbox.down) {
     return json({ error: 'temporarily_unavailable', error_description: 'The sandbox provider is down (simulated outage)' }, 503, {
