@@ -26,12 +26,15 @@ async function lookUp(page: Page, trackingNumber: string): Promise<void> {
   await searchButton(page).click();
 }
 
-/** Holds the package look-up's answer a moment, so that the 'Searching...' state can be seen. */
-async function slowPackageSearch(page: Page): Promise<void> {
+/** Holds the package look-up's answer until the returned function lets it go, so that the 'Searching...' state can be seen. */
+async function heldPackageSearch(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/package-tracker/search?*', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await released;
     await route.continue();
   });
+  return release;
 }
 
 test.beforeEach(async ({ page }) => {
@@ -79,9 +82,10 @@ test('a number on a receipt filters the table; clearing the box shows all receip
 
 test('a number scanned at the warehouse but on no receipt is "Received at Warehouse and in Progress"', async ({ page }) => {
   const [trackingNumber] = await trackingNumbersWithoutReceipt(page.request);
-  await slowPackageSearch(page);
+  const releaseSearch = await heldPackageSearch(page);
   await lookUp(page, trackingNumber!);
   await expect(page.getByText('Searching...')).toBeVisible();
+  releaseSearch();
 
   const result = page.getByRole('status').filter({ has: page.getByRole('heading', { name: 'Received at Warehouse and in Progress' }) });
   await expect(result).toBeVisible();
@@ -99,9 +103,10 @@ test('a number scanned at the warehouse but on no receipt is "Received at Wareho
 });
 
 test('an unknown number is "Not Received"', async ({ page }) => {
-  await slowPackageSearch(page);
+  const releaseSearch = await heldPackageSearch(page);
   await lookUp(page, `ZZ${Date.now()}`);
   await expect(page.getByText('Searching...')).toBeVisible();
+  releaseSearch();
   await expect(page.getByRole('heading', { name: 'Not Received' })).toBeVisible();
   await expect(page.getByText('This tracking number was not found in our warehouse system')).toBeVisible();
   await expect(dataRows(page)).toHaveCount(20);

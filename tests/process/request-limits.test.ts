@@ -79,14 +79,16 @@ function streamBody(path: string, headers: Record<string, string>, head: string,
   });
 }
 
-/** Sends the start of a body, then drops the connection. */
+const abortedRequests = () => portal.output().split('"aborted":true').length - 1;
+
+/** Sends the start of a body, then drops the connection; settles once the server has logged the request as aborted. */
 async function abandonBody(path: string, headers: Record<string, string>, head: string): Promise<void> {
+  const abortedBefore = abortedRequests();
   const request = chunkedPost(path, headers);
   request.on('error', () => {});
-  request.write(Buffer.concat([Buffer.from(head), FILLER.subarray(0, 4096)]));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await new Promise<void>((resolve) => request.write(Buffer.concat([Buffer.from(head), FILLER.subarray(0, 4096)]), () => resolve()));
   request.destroy();
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await eventually(abortedRequests, (count) => count > abortedBefore);
 }
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPortalFolder, removePortalFolder, startPortal, testPostgresUrl, type Portal } from '../../support/portal';
 import { pngFile } from '../../support/images';
 import type { ApiClient } from '../../support/api-client';
-import { allReceipts, assignConsignees, createUser, signIn, signedInAdmin, waitForMirror, type TestUser } from '../../support/api-steps';
+import { allReceipts, assignConsignees, createUser, eventually, signIn, signedInAdmin, waitForMirror, type TestUser } from '../../support/api-steps';
 import { fetchImage } from '../../support/branding-steps';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -90,7 +90,11 @@ describe('backup and restore', () => {
         written.push({ user, startedAt, at: performance.now() });
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The backup starts while users are being written.
+    await eventually(
+      () => written.length,
+      (count) => count >= 2,
+    );
     const backupStartedAt = performance.now();
     const backup = await runScript('backup', [backupDir], original);
     const backupEndedAt = performance.now();
