@@ -46,7 +46,7 @@ import { AttachmentFetches, purgeOrphanAttachments } from './services/attachment
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler } from './services/webhook-delivery';
 import { WebhookSender } from './webhook-sender';
 import { readFileSync } from 'node:fs';
-import { createPrealertForwarder, PREALERT_FORWARD_JOB } from './services/prealerts';
+import { createPrealertForwarder, PREALERT_FORWARD_JOB, purgeOrphanInvoices } from './services/prealerts';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -232,6 +232,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     await purgeFinishedJobs(parts, FINISHED_JOBS_KEPT_MS);
     await purgeOldApiTokens(parts, API_TOKENS_KEPT_MS);
     await purgeOrphanAttachments(parts);
+    await purgeOrphanInvoices(parts);
     await purgeOldAuditEntries(parts);
   };
 

@@ -504,6 +504,8 @@ export function defineModels(sequelize: Sequelize) {
     declare doneAt: CreationOptional<Date | null>;
     declare failedAt: CreationOptional<Date | null>;
     declare createdAt: Date;
+    /** Jobs sharing a key run one at a time, oldest first (migration 0025); null: no order. */
+    declare orderingKey: CreationOptional<string | null>;
   }
 
   OutboxJob.init(
@@ -518,6 +520,7 @@ export function defineModels(sequelize: Sequelize) {
       doneAt: { type: DataTypes.DATE, allowNull: true },
       failedAt: { type: DataTypes.DATE, allowNull: true },
       createdAt: { type: DataTypes.DATE, allowNull: false },
+      orderingKey: { type: DataTypes.STRING(120), allowNull: true },
     },
     { sequelize, tableName: 'outbox_jobs', updatedAt: false, createdAt: false },
   );

@@ -368,7 +368,13 @@ export async function openAttachment(deps: AttachmentDeps, user: PublicUser, id:
       row = await attachmentInScope(deps, user, id);
       continue;
     }
-    const { size: bytes } = await handle.stat();
+    let bytes: number;
+    try {
+      ({ size: bytes } = await handle.stat());
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
     const { storedName: _stored, ...file } = chosen;
     return { ...file, size: bytes, body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array> };
   }
@@ -386,10 +392,19 @@ export async function purgeOrphanAttachments(deps: Pick<AttachmentDeps, 'db' | '
   ).map((row) => Number(row.receiptId));
   for (let start = 0; start < gone.length; start += PURGE_CHUNK) {
     const receiptIds = gone.slice(start, start + PURGE_CHUNK);
-    const rows = await ReceiptAttachment.findAll({ attributes: ['storedName', 'previews'], where: { receiptId: { [Op.in]: receiptIds } }, raw: true });
-    await db.sequelize.transaction(async (transaction) => {
+    // Read in the transaction that deletes, and locked: a first view recording its file meanwhile either
+    // commits first (and its file is read here) or finds the row gone and removes its file itself.
+    const rows = await db.sequelize.transaction(async (transaction) => {
+      const stored = await ReceiptAttachment.findAll({
+        attributes: ['storedName', 'previews'],
+        where: { receiptId: { [Op.in]: receiptIds } },
+        lock: transaction.LOCK.UPDATE,
+        raw: true,
+        transaction,
+      });
       await ReceiptAttachment.destroy({ where: { receiptId: { [Op.in]: receiptIds } }, transaction });
       await ReceiptAttachmentList.destroy({ where: { receiptId: { [Op.in]: receiptIds } }, transaction });
+      return stored;
     });
     await removeFiles(deps, storedFilesOf(rows));
   }

@@ -7,8 +7,15 @@
  * An entry is claimed with a lease before it is tried (several processes never try one twice),
  * retried with growing waits while the other side refuses or is away, and given up a day after it was
  * written unless its kind says otherwise. Entries survive restarts: they are rows.
+ *
+ * A batch is claimed at once, but each entry's claim is renewed just before it is tried, and its outcome
+ * is written only while that claim is still this process's: an entry whose claim ran out while it waited
+ * in the batch, and that another process took meanwhile, is that process's to try and to record. A
+ * process claims only jobs of kinds it has a handler for: during a rolling upgrade an older process
+ * leaves a newer kind to the newer ones. Jobs that share an `orderingKey` run one at a time in the order
+ * they were written.
  */
-import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type InferAttributes, type Transaction } from 'sequelize';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
@@ -32,6 +39,12 @@ export type OutboxEntry = OutgoingMail & { userId: number | null };
 export interface JobEntry {
   kind: string;
   payload: unknown;
+  /**
+   * Jobs with one key run one at a time, oldest first: a job is not claimed while an older one with its
+   * key is neither done nor given up. Write such jobs in transactions that first lock a row they share
+   * (the pre-alert's), so that their ids follow the order their transactions commit in.
+   */
+  orderingKey?: string;
 }
 
 /** What a handler learns of the job it does. */
@@ -56,6 +69,11 @@ export interface JobHandler {
   /** Told once when the job is given up, with the last error. */
   gaveUp?(payload: unknown, job: JobAttempt, error: string): Promise<void>;
 }
+
+type Lane = 'mail' | 'job';
+/** What an attempt writes to its entry: the fields of either lane's rows it sets. */
+type Outcome = Partial<Pick<InferAttributes<OutboxMessage>, 'sentAt' | 'attempts' | 'lastError' | 'nextAttemptAt' | 'failedAt'>> &
+  Partial<Pick<InferAttributes<OutboxJob>, 'doneAt'>>;
 
 /** Thrown by a handler when retrying cannot help. */
 export class JobRefused extends Error {}
@@ -102,7 +120,7 @@ export async function enqueueJobs(
   if (jobs.length === 0) return;
   const now = new Date(clock.now());
   await db.models.OutboxJob.bulkCreate(
-    jobs.map((job) => ({ kind: job.kind, payload: JSON.stringify(job.payload), nextAttemptAt: now, createdAt: now })),
+    jobs.map((job) => ({ kind: job.kind, payload: JSON.stringify(job.payload), orderingKey: job.orderingKey ?? null, nextAttemptAt: now, createdAt: now })),
     { transaction },
   );
   kickWhenWritten(outbox, transaction);
@@ -162,20 +180,28 @@ export class Outbox {
   /** Sends the e-mails due now; answers how many it tried. Nothing while mail is not configured. */
   async deliverDueMessages(): Promise<number> {
     if (!this.deps.mailer.enabled) return 0;
-    const ids = await this.claimDue('outbox', 'sentAt', new Date(this.deps.clock.now()));
+    const { ids, until } = await this.claimDue('outbox', 'sentAt', new Date(this.deps.clock.now()));
     if (ids.length === 0) return 0;
     const messages = await this.deps.db.models.OutboxMessage.findAll({ where: { id: { [Op.in]: ids } }, order: [['id', 'ASC']] });
-    for (const message of messages) await this.deliver(message);
+    for (const message of messages) await this.deliver(message, until);
     return messages.length;
   }
 
   /** Does the jobs due now, a few at a time (one slow endpoint does not hold the others up); answers how many it tried. */
   async runDueJobs(): Promise<number> {
-    const ids = await this.claimDue('outbox_jobs', 'doneAt', new Date(this.deps.clock.now()));
+    const kinds = [...this.handlers.keys()];
+    if (kinds.length === 0) return 0;
+    const { ids, until } = await this.claimDue('outbox_jobs', 'doneAt', new Date(this.deps.clock.now()), {
+      // Only kinds this process can do; and a job whose key has an older job not yet finished waits for it.
+      condition: `"kind" IN (:kinds) AND ("orderingKey" IS NULL OR NOT EXISTS (
+        SELECT 1 FROM "outbox_jobs" "older" WHERE "older"."orderingKey" = "outbox_jobs"."orderingKey" AND "older"."id" < "outbox_jobs"."id"
+           AND "older"."doneAt" IS NULL AND "older"."failedAt" IS NULL))`,
+      replacements: { kinds },
+    });
     if (ids.length === 0) return 0;
     const jobs = await this.deps.db.models.OutboxJob.findAll({ where: { id: { [Op.in]: ids } }, order: [['id', 'ASC']] });
     for (let start = 0; start < jobs.length; start += JOBS_AT_ONCE) {
-      await Promise.all(jobs.slice(start, start + JOBS_AT_ONCE).map((job) => this.runJob(job)));
+      await Promise.all(jobs.slice(start, start + JOBS_AT_ONCE).map((job) => this.runJob(job, until)));
     }
     return jobs.length;
   }
@@ -217,52 +243,93 @@ export class Outbox {
     await this.idle();
   }
 
-  /** Takes the due entries of one lane for this process: a claim is one statement, so two processes never share one. */
-  private async claimDue(table: 'outbox' | 'outbox_jobs', doneColumn: 'sentAt' | 'doneAt', now: Date): Promise<number[]> {
+  /**
+   * Takes the due entries of one lane for this process, all claimed until the answered time: a claim is
+   * one statement, so two processes never share one. `extra` narrows what may be claimed.
+   */
+  private async claimDue(
+    table: 'outbox' | 'outbox_jobs',
+    doneColumn: 'sentAt' | 'doneAt',
+    now: Date,
+    extra: { condition: string; replacements: Record<string, unknown> } = { condition: '1 = 1', replacements: {} },
+  ): Promise<{ ids: number[]; until: Date }> {
     const claimable = `"${doneColumn}" IS NULL AND "failedAt" IS NULL AND "nextAttemptAt" <= :now AND ("claimedUntil" IS NULL OR "claimedUntil" < :now)`;
+    const until = new Date(now.getTime() + CLAIM_MS);
     // WITH first: Sequelize reads no rows from a statement starting with UPDATE on SQLite.
     const rows = await this.deps.db.sequelize.query<{ id: number }>(
-      `WITH "due" AS (SELECT "id" FROM "${table}" WHERE ${claimable} ORDER BY "id" LIMIT ${BATCH})
+      `WITH "due" AS (SELECT "id" FROM "${table}" WHERE ${claimable} AND ${extra.condition} ORDER BY "id" LIMIT ${BATCH})
        UPDATE "${table}" SET "claimedUntil" = :until WHERE "id" IN (SELECT "id" FROM "due") AND ${claimable} RETURNING "id"`,
-      { type: QueryTypes.SELECT, replacements: { now, until: new Date(now.getTime() + CLAIM_MS) } },
+      { type: QueryTypes.SELECT, replacements: { ...extra.replacements, now, until } },
     );
-    return rows.map((row) => Number(row.id));
+    return { ids: rows.map((row) => Number(row.id)), until };
   }
 
-  private async runJob(job: OutboxJob): Promise<void> {
+  /**
+   * Renews the entry's claim for a whole CLAIM_MS just before it is tried; answers the new claim, or null
+   * when it is no longer this process's. A claim's time names it: each new claim of an entry ends later
+   * than the one it replaces, so an unchanged time means nobody else has claimed the entry since.
+   */
+  private async renewClaim(lane: Lane, id: number, held: Date): Promise<Date | null> {
+    const until = new Date(this.deps.clock.now() + CLAIM_MS);
+    return (await this.writeWhileClaimed(lane, id, held, { claimedUntil: until })) ? until : null;
+  }
+
+  /** Writes an entry's outcome (and ends the claim) only while `held` is still its claim; answers whether it did. */
+  private async finish(lane: Lane, id: number, held: Date, outcome: Outcome): Promise<boolean> {
+    if (await this.writeWhileClaimed(lane, id, held, { ...outcome, claimedUntil: null })) return true;
+    this.deps.log.warn(
+      { component: 'outbox', lane, id },
+      'An outbox entry was claimed by another process while this one tried it; its outcome is left to that process',
+    );
+    return false;
+  }
+
+  private async writeWhileClaimed(lane: Lane, id: number, held: Date, values: Outcome & { claimedUntil: Date | null }): Promise<boolean> {
+    const { OutboxMessage, OutboxJob } = this.deps.db.models;
+    const options = { where: { id, claimedUntil: held } };
+    const [updated] = lane === 'mail' ? await OutboxMessage.update(values, options) : await OutboxJob.update(values, options);
+    return updated === 1;
+  }
+
+  private async runJob(job: OutboxJob, batchClaim: Date): Promise<void> {
     const { clock, log, metrics } = this.deps;
+    const claim = await this.renewClaim('job', job.id, batchClaim);
+    // Its claim ran out while it waited in the batch, and another process has it now.
+    if (claim === null) return;
     const attempt: JobAttempt = { id: job.id, kind: job.kind, attempts: job.attempts, createdAt: new Date(job.createdAt) };
-    const handler = this.handlers.get(job.kind);
+    // Claimed by kind: this process has its handler.
+    const handler = this.handlers.get(job.kind)!;
     try {
-      // A kind this version does not know (written by a newer one) waits for a process that does.
-      if (!handler) throw new Error(`No handler for jobs of kind ${job.kind}`);
       await handler.run(JSON.parse(job.payload), attempt);
-      await job.update({ doneAt: new Date(clock.now()), claimedUntil: null, lastError: null });
+      if (!(await this.finish('job', job.id, claim, { doneAt: new Date(clock.now()), lastError: null }))) return;
       metrics.jobFinished(job.kind, 'done');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const attempts = job.attempts + 1;
       const now = clock.now();
-      const waitMs = this.retryDelayMs(attempts, handler?.firstRetryMs);
-      const giveUp = error instanceof JobRefused || now - attempt.createdAt.getTime() + waitMs > (handler?.giveUpAfterMs ?? GIVE_UP_AFTER_MS);
-      await job.update({
+      const waitMs = this.retryDelayMs(attempts, handler.firstRetryMs);
+      const giveUp = error instanceof JobRefused || now - attempt.createdAt.getTime() + waitMs > (handler.giveUpAfterMs ?? GIVE_UP_AFTER_MS);
+      const recorded = await this.finish('job', job.id, claim, {
         attempts,
         lastError: message.slice(0, 2000),
-        claimedUntil: null,
         nextAttemptAt: new Date(now + waitMs),
         ...(giveUp && { failedAt: new Date(now) }),
       });
+      if (!recorded) return;
       metrics.jobFinished(job.kind, giveUp ? 'given_up' : 'retry');
       log.warn(
         { component: 'outbox', jobId: job.id, kind: job.kind, attempts, gaveUp: giveUp, error: message },
         giveUp ? 'A job could not be done; given up' : 'A job could not be done; it is tried again later',
       );
-      if (giveUp && handler?.gaveUp) await handler.gaveUp(JSON.parse(job.payload), { ...attempt, attempts }, message);
+      if (giveUp && handler.gaveUp) await handler.gaveUp(JSON.parse(job.payload), { ...attempt, attempts }, message);
     }
   }
 
-  private async deliver(message: OutboxMessage): Promise<void> {
+  private async deliver(message: OutboxMessage, batchClaim: Date): Promise<void> {
     const { mailer, clock } = this.deps;
+    const claim = await this.renewClaim('mail', message.id, batchClaim);
+    if (claim === null) return;
+    const record = (outcome: Outcome) => this.finish('mail', message.id, claim, outcome);
     try {
       await mailer.send({
         to: message.recipient,
@@ -271,7 +338,7 @@ export class Outbox {
         html: message.htmlBody,
         unsubscribeUrl: message.unsubscribeUrl,
       });
-      await message.update({ sentAt: new Date(clock.now()), claimedUntil: null, lastError: null });
+      if (!(await record({ sentAt: new Date(clock.now()), lastError: null }))) return;
       this.deps.metrics.mailSent();
       this.deps.log.debug({ component: 'mail', messageId: message.id }, 'E-mail delivered');
     } catch (error) {
@@ -279,13 +346,13 @@ export class Outbox {
       const attempts = message.attempts + 1;
       const now = clock.now();
       const giveUp = now - new Date(message.createdAt).getTime() + this.retryDelayMs(attempts) > GIVE_UP_AFTER_MS;
-      await message.update({
+      const recorded = await record({
         attempts,
         lastError: error instanceof Error ? error.message : String(error),
-        claimedUntil: null,
         nextAttemptAt: new Date(now + this.retryDelayMs(attempts)),
         ...(giveUp && { failedAt: new Date(now) }),
       });
+      if (!recorded) return;
       // The recipient and the message stay out of the log: they may hold a reset link.
       this.deps.log.warn(
         { component: 'mail', messageId: message.id, attempts, gaveUp: giveUp, error: error instanceof Error ? error.message : String(error) },

@@ -6,7 +6,7 @@
  * told to the provider through the outbox when it offers them (forwardPrealert), so an outage of its
  * loses nothing. A customer sees, makes, changes and downloads only for their own consignees.
  */
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
@@ -58,6 +58,10 @@ export const PREALERT_FORWARD_JOB = 'provider.prealert';
  */
 const FORWARD_GIVE_UP_MS = 7 * DAY_MS;
 const FORWARD_FIRST_RETRY_MS = 60_000;
+/** An invoice file no pre-alert names is removed once this old: younger, its upload may be on its way to its row. */
+const ORPHAN_INVOICE_AGE_MS = 60 * 60_000;
+/** Invoice files looked up in one query by housekeeping. */
+const INVOICE_LOOKUP_CHUNK = 500;
 
 export interface PrealertDeps extends ScopeDeps {
   clock: Clock;
@@ -186,6 +190,15 @@ async function prealertInScope(deps: ScopeDeps, user: PublicUser, id: number, tr
   return row;
 }
 
+/**
+ * Locks the pre-alert's row until the transaction ends (PostgreSQL; SQLite's immediate transactions
+ * already take turns), before it is read for a change: two changes at once, each replacing the invoice
+ * file it read, would otherwise both remove the same old file and leave one new file to nobody.
+ */
+async function lockPrealert(db: Database, id: number, transaction: Transaction): Promise<void> {
+  await db.models.Prealert.findByPk(id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+}
+
 /** A page of the user's pre-alerts (their consignees'), newest first. */
 export async function listPrealerts(deps: ScopeDeps, user: PublicUser, query: PrealertListQuery): Promise<PrealertList> {
   const consigneeIds = await visibleConsigneeIds(deps, user);
@@ -221,6 +234,14 @@ function duplicateTracking(error: unknown, trackingNumber: string): unknown {
 }
 
 /**
+ * The outbox job that tells the provider a pre-alert's state as it is when the job runs. A pre-alert's
+ * jobs run one at a time, in the order written: an edit's save still under way when a withdrawal's job
+ * runs could otherwise reach the provider after the withdrawal. Every transaction that writes one has
+ * written (so locked) the pre-alert's row first, so the jobs' order is their transactions' order.
+ */
+const forwardJob = (prealertId: number) => ({ kind: PREALERT_FORWARD_JOB, payload: { prealertId }, orderingKey: `prealert:${prealertId}` });
+
+/**
  * Links a pre-alert to the receipt its package came on, once: only while the pre-alert waits, and only
  * when the receipt is its consignee's. A tracking number is typed by a customer and may be mistyped or
  * guessed, so it never proves whose package it is: a link across consignees would show one customer's
@@ -228,9 +249,6 @@ function duplicateTracking(error: unknown, trackingNumber: string): unknown {
  * see. A package whose number matches another consignee's pre-alert stays unlinked, for the admin's
  * view (the receipt without a pre-alert, the pre-alert gone stale). Answers whether it linked them.
  */
-/** The outbox job that tells the provider a pre-alert's state as it is when the job runs. */
-const forwardJob = (prealertId: number) => ({ kind: PREALERT_FORWARD_JOB, payload: { prealertId } });
-
 export async function linkPrealertToReceipt(
   deps: WebhookEventDeps,
   link: { prealertId: number; receiptId: number; matchedBy: PrealertMatchedBy },
@@ -427,6 +445,7 @@ export async function updatePrealert(deps: PrealertDeps, user: PublicUser, id: n
   await admitPrealertWrite(deps, user);
   const replaced = await db.sequelize
     .transaction(async (transaction) => {
+      await lockPrealert(db, id, transaction);
       const row = await prealertInScope(deps, user, id, transaction);
       requireExpected(row);
       await requireOwnConsignee(deps, user, input.consigneeId, transaction);
@@ -455,6 +474,7 @@ export async function updatePrealert(deps: PrealertDeps, user: PublicUser, id: n
 export async function deletePrealert(deps: PrealertDeps, user: PublicUser, id: number): Promise<void> {
   const { db } = deps;
   const invoiceFileName = await db.sequelize.transaction(async (transaction) => {
+    await lockPrealert(db, id, transaction);
     const row = await prealertInScope(deps, user, id, transaction);
     requireExpected(row);
     const removed = await db.models.Prealert.destroy({ where: { id, receiptId: null }, transaction });
@@ -464,6 +484,34 @@ export async function deletePrealert(deps: PrealertDeps, user: PublicUser, id: n
     return row.invoiceFileName;
   });
   await removeInvoiceFile(deps, invoiceFileName);
+}
+
+/**
+ * Removes the files of the invoice folder that no pre-alert names and that are over an hour old: an
+ * upload whose request ended before its pre-alert was stored, a file a crash left between a change and
+ * the removal of the file it replaced. Housekeeping.
+ */
+export async function purgeOrphanInvoices({ db, clock, config }: { db: Database; clock: Clock; config: Pick<Config, 'uploadsDir'> }): Promise<void> {
+  const folder = invoiceFolder(config);
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const before = clock.now() - ORPHAN_INVOICE_AGE_MS;
+  const old: string[] = [];
+  for (const name of names) {
+    const info = await stat(path.join(folder, name)).catch(() => null);
+    if (info?.isFile() && info.mtimeMs < before) old.push(name);
+  }
+  for (let start = 0; start < old.length; start += INVOICE_LOOKUP_CHUNK) {
+    const chunk = old.slice(start, start + INVOICE_LOOKUP_CHUNK);
+    const named = await db.models.Prealert.findAll({ attributes: ['invoiceFileName'], where: { invoiceFileName: chunk }, raw: true });
+    const kept = new Set(named.map((row) => row.invoiceFileName));
+    await Promise.all(chunk.filter((name) => !kept.has(name)).map((name) => rm(path.join(folder, name), { force: true })));
+  }
 }
 
 export interface InvoiceFile {
@@ -484,7 +532,13 @@ export async function readInvoice(deps: PrealertDeps, user: PublicUser, id: numb
   } catch {
     throw new AppError('NOT_FOUND', m.prealert_no_invoice());
   }
-  const { size } = await handle.stat();
+  let size: number;
+  try {
+    ({ size } = await handle.stat());
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
   return {
     body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>,
     contentType: row.invoiceContentType ?? 'application/octet-stream',
@@ -628,6 +682,7 @@ const auditDetail = (row: PrealertRow, receiptNumber: string) =>
 export async function matchPrealert(deps: PrealertAdminDeps, actor: AuditActor, id: number, receiptId: number): Promise<AdminPrealert> {
   const { db } = deps;
   const arrival = await db.sequelize.transaction(async (transaction) => {
+    await lockPrealert(db, id, transaction);
     const [row] = await readPrealertRows(db, 'p."id" = :id', { id }, { transaction });
     if (!row) throw notFound();
     if (row.receiptId !== null) throw new AppError('CONFLICT', m.prealert_already_matched());
@@ -653,6 +708,7 @@ export async function matchPrealert(deps: PrealertAdminDeps, actor: AuditActor, 
 export async function unmatchPrealert(deps: PrealertAdminDeps, actor: AuditActor, id: number): Promise<AdminPrealert> {
   const { db, clock } = deps;
   await db.sequelize.transaction(async (transaction) => {
+    await lockPrealert(db, id, transaction);
     const [row] = await readPrealertRows(db, 'p."id" = :id', { id }, { transaction });
     if (!row) throw notFound();
     if (row.receiptId === null) throw new AppError('CONFLICT', m.prealert_not_matched());
@@ -701,8 +757,9 @@ function toProviderPrealert(row: PrealertRow): ProviderPrealert {
 /**
  * Tells the provider what it should know of a pre-alert now, when it offers pre-alerts: a waiting one
  * is saved (an upsert by the portal's id, so a retry or an edit is harmless), and one withdrawn or
- * already arrived is withdrawn, since nothing waits for it any more. Jobs for one pre-alert can run in
- * any order: each sends the state of the moment.
+ * already arrived is withdrawn, since nothing waits for it any more. Each job sends the state of the
+ * moment; a pre-alert's jobs run one after another (their ordering key), so the last word sent is the
+ * state after its last change.
  */
 export async function forwardPrealert(deps: PrealertForwardingDeps, payload: unknown): Promise<void> {
   const parsed = forwardPayloadSchema.safeParse(payload);

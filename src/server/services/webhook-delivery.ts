@@ -7,8 +7,10 @@
  * as `GET /api/receipts/{id}` shows it, is fixed then too, so every attempt sends the same bytes under
  * the same `webhook-id`; only `webhook-timestamp` and the signature are the attempt's own.
  *
- * The outbox retries a failed attempt with growing waits and gives it up a day after the event. Every
- * attempt is logged (the last 100 per endpoint). An endpoint that has not succeeded since a failure
+ * The outbox retries a failed attempt with growing waits and gives it up a day after the event. Each
+ * attempt checks again that the owner may still see the receipt (a customer's consignee unassigned, an
+ * admin made a customer): one who may not is sent nothing more. Every attempt is logged (the last 100
+ * per endpoint). An endpoint that has not succeeded since a failure
  * three days ago is disabled and its owner e-mailed.
  */
 import { randomUUID } from 'node:crypto';
@@ -122,6 +124,15 @@ async function subscribersOf(db: Database, types: Set<WebhookEventType>, transac
     .filter((endpoint) => endpoint.events.some((type) => types.has(type)));
 }
 
+/**
+ * Whether an owner of this role, assigned these consignees, sees a receipt of this consignee: customers
+ * see their consignees' receipts; admins and admin-viewers every receipt (as visibleConsigneeIds says).
+ */
+function maySeeReceipt(role: string, assigned: ReadonlySet<number> | undefined, consigneeId: number | null | undefined): boolean {
+  if (role !== 'viewer') return true;
+  return consigneeId !== null && consigneeId !== undefined && (assigned?.has(consigneeId) ?? false);
+}
+
 /** The consignees each of these customers is assigned now. */
 async function consigneesOf(db: Database, userIds: number[], transaction?: Transaction): Promise<Map<number, Set<number>>> {
   const scopes = new Map<number, Set<number>>();
@@ -154,12 +165,7 @@ export async function queueReceiptEvents(deps: WebhookEventDeps, events: Receipt
   ]);
   const consigneeRows = await db.models.ReceiptRecord.findAll({ attributes: ['id', 'consigneeId'], where: { id: receiptIds }, raw: true, transaction });
   const consigneeOf = new Map(consigneeRows.map((row) => [row.id, row.consigneeId]));
-  // Customers see their consignees' receipts; admins and admin-viewers see every receipt (as visibleConsigneeIds says).
-  const maySee = (endpoint: Subscriber, receiptId: number) => {
-    if (endpoint.role !== 'viewer') return true;
-    const consigneeId = consigneeOf.get(receiptId);
-    return consigneeId !== null && consigneeId !== undefined && (scopes.get(endpoint.userId)?.has(consigneeId) ?? false);
-  };
+  const maySee = (endpoint: Subscriber, receiptId: number) => maySeeReceipt(endpoint.role, scopes.get(endpoint.userId), consigneeOf.get(receiptId));
   const at = new Date(clock.now());
   const jobs: JobEntry[] = [];
   for (const event of wanted) {
@@ -224,6 +230,23 @@ function readPayload(payload: unknown): DeliveryPayload | null {
   return candidate as DeliveryPayload;
 }
 
+/** The receipt a message is about (an event's envelope carries it as `data.receipt`); null for a test message. */
+function receiptIdOf(message: DeliveryPayload): number | null {
+  if (message.type === WEBHOOK_TEST_EVENT) return null;
+  const id = (JSON.parse(message.body) as { data?: { receipt?: { id?: unknown } } }).data?.receipt?.id;
+  if (typeof id !== 'number') throw new JobRefused('The event names no receipt');
+  return id;
+}
+
+/** Whether the endpoint's owner, as they are now, may see the receipt as it is now. */
+async function ownerMaySee(db: Database, owner: { id: number; role: string }, receiptId: number): Promise<boolean> {
+  if (owner.role !== 'viewer') return true;
+  const receipt = await db.models.ReceiptRecord.findByPk(receiptId, { attributes: ['consigneeId'], raw: true });
+  if (!receipt) return false;
+  const scopes = await consigneesOf(db, [owner.id]);
+  return maySeeReceipt(owner.role, scopes.get(owner.id), receipt.consigneeId);
+}
+
 /** Keeps an attempt in the endpoint's log, and only its last 100. */
 async function logAttempt(db: Database, attempt: Omit<InferCreationAttributes<WebhookDelivery>, 'id'>): Promise<void> {
   await db.models.WebhookDelivery.create(attempt);
@@ -279,8 +302,9 @@ async function noteFailure(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint,
 
 /**
  * One attempt of one delivery job: signed, sent, logged. A failure is thrown for the outbox to retry,
- * unless retrying cannot help (the address is refused, the endpoint is gone or disabled) or it was a
- * test, which is tried once: then the job is given up at once.
+ * unless retrying cannot help (the address is refused, the endpoint is gone or disabled, its owner may
+ * no longer see the receipt) or it was a test, which is tried once: then the job is given up at once.
+ * What is refused before sending is no attempt: the endpoint's log shows only what was sent.
  */
 export async function deliverWebhook(deps: WebhookDeliveryDeps, payload: unknown, job: JobAttempt): Promise<void> {
   const { db, clock, keys, webhookSender } = deps;
@@ -288,8 +312,11 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, payload: unknown
   if (!message) throw new JobRefused('Not a webhook delivery');
   const endpoint = await db.models.WebhookEndpoint.findByPk(message.endpointId);
   if (!endpoint) throw new JobRefused('The endpoint was deleted');
-  const owner = await db.models.User.findByPk(endpoint.userId, { attributes: ['isActive'], raw: true });
+  const owner = await db.models.User.findByPk(endpoint.userId, { attributes: ['id', 'isActive', 'role'], raw: true });
   if (!owner?.isActive) throw new JobRefused("The endpoint's owner is disabled");
+  // Decided when the event was queued, and again now: a retry may come a day later.
+  const receiptId = receiptIdOf(message);
+  if (receiptId !== null && !(await ownerMaySee(db, owner, receiptId))) throw new JobRefused("The endpoint's owner may no longer see the receipt");
   const isTest = message.type === WEBHOOK_TEST_EVENT;
   // A test may go to a disabled endpoint: it is how its owner sees that it works again.
   if (!endpoint.enabled && !isTest) throw new JobRefused('The endpoint is disabled');

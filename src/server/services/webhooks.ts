@@ -105,7 +105,10 @@ export async function createWebhook(deps: WebhookDeps, actor: AuditActor, user: 
   checkEndpointUrl(deps, input.url);
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const endpoint = await db.sequelize.transaction(async (transaction) => {
-    // Counted in the transaction that adds: two registrations at once do not both pass the limit on SQLite's one writer.
+    // The owner's row stays locked until the end (PostgreSQL; SQLite's immediate transactions already
+    // take turns), so two registrations at once cannot both slip under the limit.
+    const owner = await db.models.User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+    if (!owner) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
     const count = await db.models.WebhookEndpoint.count({ where: { userId: user.id }, transaction });
     if (count >= WEBHOOK_ENDPOINTS_PER_USER) throw new AppError('CONFLICT', m.webhook_limit_reached({ max: String(WEBHOOK_ENDPOINTS_PER_USER) }));
     const created = await db.models.WebhookEndpoint.create(

@@ -8,10 +8,10 @@
  * bomb as a photo, is refused.
  */
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { open, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ATTACHMENT_LIST_MAX_AGE_MS } from '~/server/services/attachments';
 import { freePort } from '../../support/portal';
 import { ApiClient } from '../../support/api-client';
@@ -28,6 +28,7 @@ import {
   databaseDate,
 } from '../../support/api-steps';
 import { cameraPhoto, largePng } from '../../support/images';
+import { holdTransaction } from '../../support/held-transaction';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { OIDC_CLIENT_ID, startOidcServer, type OidcAttachment, type OidcServer } from '../../support/oidc-server';
 import { connectAtServer } from '../../support/oidc-steps';
@@ -426,6 +427,44 @@ describe('housekeeping', () => {
     const after = await storedFiles(portal);
     expect(before.length - after.length).toBe(3);
     expect(after.every((name) => before.includes(name))).toBe(true);
+  });
+
+  it('removes the file of a first view that records it while the receipt’s attachments are being removed, on PostgreSQL too', async () => {
+    const gone = pick(own, withPackages);
+    const [photo] = (await listOf(demo, gone.id)).data;
+    await writeDatabase(portal, 'DELETE FROM packages WHERE receiptId = ?', [gone.id]);
+    await writeDatabase(portal, 'DELETE FROM receipts WHERE id = ?', [gone.id]);
+    // A first view has stored its file and records it in a transaction not yet committed when housekeeping starts.
+    const late = 'late-first-view.jpg';
+    await writeFile(path.join(portal.dir, 'uploads', 'attachments', late), 'bytes');
+    const held = await holdTransaction(portal, async (transaction) => {
+      await portal.portal.db.models.ReceiptAttachment.update({ storedName: late }, { where: { id: photo!.id }, transaction });
+    });
+    const housekeeping = portal.portal.keepHouse();
+    await held.untilBlocked(1, [housekeeping]);
+    await held.release();
+    await housekeeping;
+    expect(await queryDatabase(portal, 'SELECT id FROM receipt_attachments WHERE receiptId = ?', [gone.id])).toEqual([]);
+    expect(await storedFiles(portal)).not.toContain(late);
+  });
+});
+
+describe('a failing disk', () => {
+  it('closes the file when its size cannot be read', async () => {
+    const receipt = pick(own, withPackages);
+    const [photo] = (await listOf(demo, receipt.id)).data;
+    expect((await download(demo, photo!.url)).status).toBe(200);
+    const probe = await open(import.meta.filename);
+    const handles = Object.getPrototypeOf(probe) as { stat(): Promise<unknown> };
+    await probe.close();
+    const stat = vi.spyOn(handles, 'stat').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fstat'), { code: 'EIO' }));
+    try {
+      expect((await download(demo, photo!.url)).status).toBe(500);
+      // A closed handle has no descriptor any more.
+      expect((stat.mock.contexts[0] as { fd: number }).fd).toBe(-1);
+    } finally {
+      stat.mockRestore();
+    }
   });
 });
 

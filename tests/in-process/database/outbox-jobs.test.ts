@@ -2,11 +2,14 @@
  * The outbox's job lane (src/server/services/outbox.ts), on both databases: a job written inside a
  * transaction exists only if it commits; a failing job is retried after a growing wait with the same
  * payload; a refused one is given up at once; every job is given up a day after it was written (the
- * handler is told once); two portals on one database never run one job twice.
+ * handler is told once); two portals on one database never run one job twice; a job whose claim ran
+ * out while it waited in its batch is left to the portal that claimed it next, which alone records its
+ * outcome; a kind a portal has no handler for is left to one that has; jobs of one ordering key run one
+ * at a time, oldest first, across portals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJobs, JobRefused, type JobAttempt } from '~/server/services/outbox';
-import { queryDatabase } from '../../support/api-steps';
+import { eventually, queryDatabase } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 
 let first: InProcessPortal;
@@ -23,11 +26,27 @@ afterAll(async () => {
 });
 
 async function jobRow(id: number) {
-  const [row] = await queryDatabase<{ attempts: number; doneAt: string | null; failedAt: string | null; lastError: string | null }>(
-    first,
-    `SELECT "attempts", "doneAt", "failedAt", "lastError" FROM "outbox_jobs" WHERE "id" = ${id}`,
-  );
-  return row!;
+  const [row] = await queryDatabase<{
+    attempts: number;
+    doneAt: string | null;
+    failedAt: string | null;
+    lastError: string | null;
+    claimedUntil: string | null;
+  }>(first, `SELECT "attempts", "doneAt", "failedAt", "lastError", "claimedUntil" FROM "outbox_jobs" WHERE "id" = ${id}`);
+  return { ...row!, attempts: Number(row!.attempts) };
+}
+
+/** A promise the test resolves when it likes: a handler that waits on it is a slow call to another system. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** Moves both portals' clocks, as time passes for both processes. */
+function advanceBoth(ms: number): void {
+  first.clock.advance(ms);
+  second.clock.advance(ms);
 }
 
 async function lastJobId(): Promise<number> {
@@ -152,10 +171,91 @@ describe('outbox jobs', () => {
     expect(seen).toEqual(Array.from({ length: 30 }, (_, n) => n));
   });
 
-  it('leaves a job of a kind it does not know for a process that does', async () => {
-    await enqueueJobs(first.portal, [{ kind: 'test.from-a-newer-version', payload: {} }]);
+  it('leaves a job of a kind it has no handler for untried, unclaimed and uncounted, for a process that has one (a rolling upgrade)', async () => {
+    await enqueueJobs(first.portal, [{ kind: 'test.from-a-newer-version', payload: { n: 1 } }]);
     const id = await lastJobId();
     await first.portal.outbox.idle();
-    expect(await jobRow(id)).toMatchObject({ attempts: 1, doneAt: null, failedAt: null });
+    await first.portal.outbox.runDueJobs();
+    expect(await jobRow(id)).toMatchObject({ attempts: 0, doneAt: null, failedAt: null, lastError: null, claimedUntil: null });
+    // A day and more later it still waits: nothing was counted against it.
+    advanceBoth(25 * 3_600_000);
+    await first.portal.outbox.runDueJobs();
+    expect(await jobRow(id)).toMatchObject({ attempts: 0, failedAt: null });
+    const runs: unknown[] = [];
+    second.portal.outbox.handle('test.from-a-newer-version', { run: async (payload) => void runs.push(payload) });
+    await second.portal.outbox.runDueJobs();
+    expect(runs).toEqual([{ n: 1 }]);
+    expect((await jobRow(id)).doneAt).not.toBeNull();
+  });
+
+  it('leaves a job whose claim ran out while it waited in its batch to the portal that claimed it next, and never overwrites that portal’s outcome', async () => {
+    const slow = gate();
+    const firstRuns: number[] = [];
+    const secondRuns: number[] = [];
+    first.portal.outbox.handle('test.claim-lost', {
+      async run(payload) {
+        firstRuns.push((payload as { n: number }).n);
+        await slow.opened;
+      },
+    });
+    second.portal.outbox.handle('test.claim-lost', {
+      async run(payload) {
+        secondRuns.push((payload as { n: number }).n);
+        throw new Error('the second portal could not do it');
+      },
+    });
+    // One batch on the first portal: four jobs run at once and hang; the fifth waits for them.
+    await enqueueJobs(
+      first.portal,
+      Array.from({ length: 5 }, (_, n) => ({ kind: 'test.claim-lost', payload: { n } })),
+    );
+    const last = await lastJobId();
+    await eventually(
+      () => firstRuns.length,
+      (started) => started === 4,
+    );
+    // Past the claims: the second portal takes all five and records its own outcome.
+    advanceBoth(2 * 60_000 + 1_000);
+    expect(await second.portal.outbox.runDueJobs()).toBe(5);
+    slow.open();
+    await first.portal.outbox.idle();
+    // Four at a time: in whatever order their claims were renewed.
+    expect(firstRuns.sort()).toEqual([0, 1, 2, 3]);
+    expect(secondRuns.sort()).toEqual([0, 1, 2, 3, 4]);
+    for (let id = last - 4; id <= last; id += 1) {
+      expect(await jobRow(id)).toMatchObject({ attempts: 1, doneAt: null, failedAt: null, lastError: 'the second portal could not do it', claimedUntil: null });
+    }
+  });
+
+  it('runs the jobs of one ordering key one at a time, oldest first, whichever portal claims them; other jobs go on meanwhile', async () => {
+    const slow = gate();
+    const events: string[] = [];
+    for (const portal of [first, second]) {
+      portal.portal.outbox.handle('test.ordered', {
+        async run(payload) {
+          const { step } = payload as { step: string };
+          events.push(`${step} started`);
+          if (step === 'save') await slow.opened;
+          events.push(`${step} done`);
+        },
+      });
+    }
+    await enqueueJobs(first.portal, [{ kind: 'test.ordered', payload: { step: 'save' }, orderingKey: 'thing:1' }]);
+    await eventually(
+      () => events,
+      (seen) => seen.includes('save started'),
+    );
+    // Written after the save began: the withdrawal waits for it; another thing's job does not.
+    await enqueueJobs(second.portal, [
+      { kind: 'test.ordered', payload: { step: 'withdraw' }, orderingKey: 'thing:1' },
+      { kind: 'test.ordered', payload: { step: 'other' }, orderingKey: 'thing:2' },
+    ]);
+    await second.portal.outbox.idle();
+    await second.portal.outbox.runDueJobs();
+    expect(events).toEqual(['save started', 'other started', 'other done']);
+    slow.open();
+    await first.portal.outbox.idle();
+    await second.portal.outbox.runDueJobs();
+    expect(events).toEqual(['save started', 'other started', 'other done', 'save done', 'withdraw started', 'withdraw done']);
   });
 });

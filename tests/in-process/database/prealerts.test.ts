@@ -7,13 +7,14 @@
  * one, and matches or unmatches by hand, audited, within the same consignee rule. A provider outage
  * delays the forwarding and loses nothing.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { open, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../support/api-client';
 import { assignConsignees, createUser, eventually, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror } from '../../support/api-steps';
 import { pngImage } from '../../support/images';
+import { holdRowLock } from '../../support/held-transaction';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { matchArrivedPackages } from '~/server/services/prealerts';
 import { download, pdfFile, programPretendingToBePdf, sendPrealertForm, uniqueTrackingNumber, validPrealert } from '../../support/prealert-steps';
@@ -44,10 +45,15 @@ async function create(client: ApiClient, fields: Record<string, string | number 
 
 /** The jobs of the provider's forwarding, newest last. */
 const forwardJobs = () =>
-  queryDatabase<{ id: number; payload: string; attempts: number; doneAt: string | null; failedAt: string | null; lastError: string | null }>(
-    portal,
-    "SELECT id, payload, attempts, doneAt, failedAt, lastError FROM outbox_jobs WHERE kind = 'provider.prealert' ORDER BY id",
-  );
+  queryDatabase<{
+    id: number;
+    payload: string;
+    attempts: number;
+    doneAt: string | null;
+    failedAt: string | null;
+    lastError: string | null;
+    orderingKey: string | null;
+  }>(portal, "SELECT id, payload, attempts, doneAt, failedAt, lastError, orderingKey FROM outbox_jobs WHERE kind = 'provider.prealert' ORDER BY id");
 const jobsOf = async (prealertId: number) => (await forwardJobs()).filter((job) => JSON.parse(job.payload).prealertId === prealertId);
 
 /** The receipts the mirror holds with a package of this tracking number (as normalised). */
@@ -515,6 +521,8 @@ describe('matching', () => {
       [true, null],
       [true, null],
     ]);
+    // One ordering key per pre-alert: the withdrawal never overtakes the save.
+    expect(jobs.map((job) => job.orderingKey)).toEqual([`prealert:${prealert.id}`, `prealert:${prealert.id}`]);
     await nextWindowAndSync();
     expect(await receiptsWithPackage(prealert.trackingNumber)).toEqual([]);
   });
@@ -853,5 +861,88 @@ describe('limits: what one account can store and send', () => {
     expect(await rowsOfBusy()).toBe(100);
     // Another customer is not held back by this one's limits.
     await create(other, validPrealert(otherConsigneeId));
+  });
+});
+
+describe('changes at the same moment', () => {
+  const invoiceOf = async (id: number) =>
+    (await queryDatabase<{ invoiceFileName: string | null }>(portal, 'SELECT invoiceFileName FROM prealerts WHERE id = ?', [id]))[0]?.invoiceFileName;
+
+  it('two edits that each bring an invoice leave only the file of the one stored last, on PostgreSQL too', async () => {
+    const made = (await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!), pdfFile('first.pdf'))).body.data;
+    const before = await filesInInvoiceDir();
+    const first = await invoiceOf(made.id);
+    // Another change holds the pre-alert: both edits meet it, then go on together.
+    const held = await holdRowLock(portal, 'prealerts', made.id);
+    const racing = ['second.pdf', 'third.pdf'].map((name) =>
+      sendPrealertForm(demo, 'PUT', `/api/prealerts/${made.id}`, validPrealert(demoConsigneeIds[0]!), pdfFile(name)),
+    );
+    await held.untilBlocked(2, racing);
+    await held.release();
+    expect((await Promise.all(racing)).map((response) => response.status)).toEqual([200, 200]);
+    const after = await filesInInvoiceDir();
+    expect(after).not.toContain(first);
+    expect(after.filter((name) => !before.includes(name))).toEqual([await invoiceOf(made.id)]);
+  });
+
+  it('an edit that brings an invoice and a deletion at once leave no file behind, on PostgreSQL too', async () => {
+    const made = (await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!), pdfFile())).body.data;
+    const first = await invoiceOf(made.id);
+    const before = await filesInInvoiceDir();
+    const held = await holdRowLock(portal, 'prealerts', made.id);
+    // The edit waits first, so it goes first once the pre-alert is free.
+    const edit = sendPrealertForm(demo, 'PUT', `/api/prealerts/${made.id}`, validPrealert(demoConsigneeIds[0]!), pdfFile('new.pdf'));
+    await held.untilBlocked(1, [edit]);
+    const deletion = demo.delete(`/api/prealerts/${made.id}`);
+    await held.untilBlocked(2, [edit, deletion]);
+    await held.release();
+    await edit;
+    expect((await deletion).status).toBe(200);
+    expect(await invoiceOf(made.id)).toBeUndefined();
+    const after = await filesInInvoiceDir();
+    expect(after).not.toContain(first);
+    expect(after.filter((name) => !before.includes(name))).toEqual([]);
+  });
+
+  it('closes the invoice file when its size cannot be read', async () => {
+    const made = (await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!), pdfFile())).body.data;
+    const probe = await open(import.meta.filename);
+    const handles = Object.getPrototypeOf(probe) as { stat(): Promise<unknown> };
+    await probe.close();
+    // The disk fails between opening the file and reading its size.
+    const stat = vi.spyOn(handles, 'stat').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fstat'), { code: 'EIO' }));
+    try {
+      expect((await demo.get(`/api/prealerts/${made.id}/invoice`)).status).toBe(500);
+      // A closed handle has no descriptor any more.
+      expect((stat.mock.contexts[0] as { fd: number }).fd).toBe(-1);
+    } finally {
+      stat.mockRestore();
+    }
+  });
+});
+
+describe('housekeeping', () => {
+  it('removes the invoice files no pre-alert names once they are an hour old; the named ones and younger ones stay', async () => {
+    const made = (await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!), pdfFile())).body.data;
+    const named = (await queryDatabase<{ invoiceFileName: string }>(portal, 'SELECT invoiceFileName FROM prealerts WHERE id = ?', [made.id]))[0]!
+      .invoiceFileName;
+    // As the portal's clock tells time: an upload whose request died long ago, and one under way.
+    const secondsAgo = (seconds: number) => (portal.clock.now() - seconds * 1000) / 1000;
+    for (const [name, age] of [
+      ['left-behind.pdf', 2 * 3600],
+      ['.incoming-0123456789abcdef', 2 * 3600],
+      ['just-uploaded.pdf', 30 * 60],
+    ] as const) {
+      await writeFile(path.join(invoiceDir(), name), 'bytes');
+      await utimes(path.join(invoiceDir(), name), secondsAgo(age), secondsAgo(age));
+    }
+    await utimes(path.join(invoiceDir(), named), secondsAgo(2 * 3600), secondsAgo(2 * 3600));
+    await portal.portal.keepHouse();
+    const files = await filesInInvoiceDir();
+    expect(files).not.toContain('left-behind.pdf');
+    expect(files).not.toContain('.incoming-0123456789abcdef');
+    expect(files).toContain('just-uploaded.pdf');
+    expect(files).toContain(named);
+    expect((await download(demo, `/api/prealerts/${made.id}/invoice`)).status).toBe(200);
   });
 });

@@ -27,6 +27,7 @@ import {
   waitForMirror,
   type TestUser,
 } from '../../support/api-steps';
+import { holdRowLock } from '../../support/held-transaction';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
 import { startWebhookReceiver, type Answer, type ReceivedRequest, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -296,6 +297,18 @@ describe('the webhooks API', () => {
       "SELECT COUNT(*) AS deletions FROM audit_entries WHERE action = 'webhook.deleted'",
     )) as [{ deletions: number }];
     expect(Number(deletions)).toBeGreaterThanOrEqual(10);
+  });
+
+  it('when two registrations race for the last of the 10 places, then one gets it and the other a 409, on PostgreSQL too', async () => {
+    const racer = await customerWith('hookracer', []);
+    for (let n = 0; n < 9; n++) await register(racer.client, `/race-${n}`, ['receipt.created']);
+    // Another request's lock on the owner: both registrations meet it, then go on together.
+    const held = await holdRowLock(portal, 'users', racer.id);
+    const racing = [0, 1].map((n) => racer.client.post('/api/webhooks', { url: `${receiver.url}/race-last-${n}`, events: ['receipt.created'] }));
+    await held.untilBlocked(2, racing);
+    await held.release();
+    expect((await Promise.all(racing)).map((response) => response.status).sort()).toEqual([201, 409]);
+    expect((await racer.client.get('/api/webhooks')).body.data).toHaveLength(10);
   });
 });
 
@@ -572,6 +585,30 @@ describe('deliveries', () => {
 });
 
 describe('with the clock moved', () => {
+  it('when a customer loses the consignee of a receipt whose delivery failed, then its retry sends nothing: the job is refused, the log shows only what was sent', async () => {
+    const [receipt] = await queryDatabase<{ id: number; consigneeId: number }>(
+      portal,
+      'SELECT id, consigneeId FROM receipts WHERE consigneeId IS NOT NULL ORDER BY id LIMIT 1',
+    );
+    const consigneeId = Number(receipt!.consigneeId);
+    const lapsed = await customerWith('hooklapsed', [consigneeId]);
+    const endpoint = await register(lapsed.client, '/lapsed', ['prealert.matched']);
+    plan('/lapsed', [], { status: 500, body: 'receiver broke' });
+    expect(await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: Number(receipt!.id) })).toBe(1);
+    await waitForAttempts(lapsed.client, endpoint.id, 1);
+    expect((await admin.delete(`/api/consignees/${consigneeId}/remove-user/${lapsed.id}`)).status).toBe(200);
+    portal.clock.advance(31_000);
+    await runDueJobs();
+    expect(requestsTo('/lapsed')).toHaveLength(1);
+    const [job] = await queryDatabase<{ failedAt: string | null; lastError: string }>(
+      portal,
+      "SELECT failedAt, lastError FROM outbox_jobs WHERE kind = 'webhook.delivery' ORDER BY id DESC LIMIT 1",
+    );
+    expect(job).toMatchObject({ failedAt: expect.anything(), lastError: "The endpoint's owner may no longer see the receipt" });
+    expect(await deliveries(lapsed.client, endpoint.id)).toHaveLength(1);
+    await lapsed.client.delete(`/api/webhooks/${endpoint.id}`);
+  });
+
   it('when the receiver keeps failing, then the delivery is retried with growing waits, always as the same message, and given up 24 hours after the event', async () => {
     const endpoint = await register(admin, '/down', ['prealert.matched']);
     plan('/down', [], { status: 503, body: 'down for maintenance' });
