@@ -1,5 +1,6 @@
 /** Business constants and limits, in one place for browser and server. */
 
+export const DAY_MS = 86_400_000;
 export const API_TIMEOUT_MS = 30_000;
 export const DASHBOARD_REFETCH_MS = 300_000;
 export const TOKEN_STATUS_POLL_MS = 30_000;

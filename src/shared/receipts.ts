@@ -55,6 +55,12 @@ export const paginationSchema = z.object({
 });
 export type Pagination = z.infer<typeof paginationSchema>;
 
+/** Page `page` of `limit` items among `totalItems`. */
+export function paginationOf(page: number, limit: number, totalItems: number): Pagination {
+  const totalPages = Math.ceil(totalItems / limit);
+  return { currentPage: page, itemsPerPage: limit, totalItems, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 };
+}
+
 /** `lastSyncedAt`: ISO time of the mirror's last successful sync (null before the first). */
 export const listMetaSchema = z.object({ cached: z.boolean(), processingTime: z.number(), lastSyncedAt: z.nullable(z.string()) });
 export type ListMeta = z.infer<typeof listMetaSchema>;

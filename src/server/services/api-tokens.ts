@@ -34,8 +34,8 @@ import type { ApiToken } from '../db/models';
 import { toSessionUser, type UserRow } from '../db/public-user';
 import { AppError } from '../errors';
 import { recordAudit, userTarget, type AuditActor, type AuditDeps } from './audit';
+import { DAY_MS } from '~/shared/constants';
 
-const DAY_MS = 86_400_000;
 /** The rate limit's fixed window; a token's last use is recorded as the start of its latest window. */
 const RATE_WINDOW_MS = 60_000;
 

@@ -12,10 +12,11 @@ import { csvLines, UTF8_BOM, type CsvCell } from '../csv';
 import type { Database } from '../db/database';
 import type { AuditEntry } from '../db/models';
 import { inLocale } from '../locale';
+import { DAY_MS } from '~/shared/constants';
+import { paginationOf } from '~/shared/receipts';
 
 const DETAIL_MAX = 500;
 const TARGET_MAX = 200;
-const DAY_MS = 86_400_000;
 export const AUDIT_EXPORT_BATCH_SIZE = 1_000;
 
 /** How an entry names a user it acted on, the same in every entry: `user alice`. */
@@ -99,18 +100,7 @@ export async function listAuditEntries({ db }: { db: Database }, query: AuditQue
     offset: (query.page - 1) * query.limit,
     limit: query.limit,
   });
-  const totalPages = Math.ceil(count / query.limit);
-  return {
-    data: rows.map(toDto),
-    pagination: {
-      currentPage: query.page,
-      itemsPerPage: query.limit,
-      totalItems: count,
-      totalPages,
-      hasNextPage: query.page < totalPages,
-      hasPrevPage: query.page > 1,
-    },
-  };
+  return { data: rows.map(toDto), pagination: paginationOf(query.page, query.limit, count) };
 }
 
 function headerRow(): CsvCell[] {

@@ -255,7 +255,7 @@ export class Outbox {
   ): Promise<{ ids: number[]; until: Date }> {
     const claimable = `"${doneColumn}" IS NULL AND "failedAt" IS NULL AND "nextAttemptAt" <= :now AND ("claimedUntil" IS NULL OR "claimedUntil" < :now)`;
     const until = new Date(now.getTime() + CLAIM_MS);
-    // WITH first: Sequelize reads no rows from a statement starting with UPDATE on SQLite.
+    // SQLite's UPDATE takes no LIMIT: the batch is chosen first.
     const rows = await this.deps.db.sequelize.query<{ id: number }>(
       `WITH "due" AS (SELECT "id" FROM "${table}" WHERE ${claimable} AND ${extra.condition} ORDER BY "id" LIMIT ${BATCH})
        UPDATE "${table}" SET "claimedUntil" = :until WHERE "id" IN (SELECT "id" FROM "due") AND ${claimable} RETURNING "id"`,

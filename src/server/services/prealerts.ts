@@ -28,7 +28,7 @@ import {
   type ReceiptWithPrealerts,
   type UnmatchedReceipt,
 } from '~/shared/prealerts';
-import type { Pagination } from '~/shared/receipts';
+import { paginationOf } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -43,11 +43,11 @@ import type { LoginLimiter } from './login-limiter';
 import { enqueueJobs, JobRefused, type JobHandler, type Outbox } from './outbox';
 import { getReceipt, visibleConsigneeIds, type ScopeDeps } from './receipts';
 import { announceStatusChanges, type ArrivalLine, type StatusEmailDeps } from './status-emails';
-import { readReceiptPrealerts } from './receipt-prealerts';
+import { invoiceInfoOf, readReceiptPrealerts } from './receipt-prealerts';
 import { queueWebhookEvent, type WebhookEventDeps } from './webhook-delivery';
 import type { LastSyncTime } from './sync-state';
+import { DAY_MS } from '~/shared/constants';
 
-const DAY_MS = 86_400_000;
 /** The outbox's kind for telling the provider of a pre-alert. */
 export const PREALERT_FORWARD_JOB = 'provider.prealert';
 /**
@@ -120,10 +120,7 @@ const SELECT_PREALERTS = `
 const isoTime = (value: Date | string) => new Date(value).toISOString();
 
 function toPrealert(row: PrealertRow): Prealert {
-  const invoice =
-    row.invoiceFileName === null
-      ? null
-      : { fileName: row.invoiceOriginalName ?? '', contentType: row.invoiceContentType ?? '', size: Number(row.invoiceSize ?? 0) };
+  const invoice = invoiceInfoOf(row);
   const receiptId = row.receiptId === null ? null : Number(row.receiptId);
   return {
     id: Number(row.id),
@@ -146,11 +143,6 @@ function toPrealert(row: PrealertRow): Prealert {
 }
 
 const toAdminPrealert = (row: PrealertRow): AdminPrealert => ({ ...toPrealert(row), createdBy: row.createdBy });
-
-function paginationOf(page: number, limit: number, total: number): Pagination {
-  const totalPages = Math.ceil(total / limit);
-  return { currentPage: page, itemsPerPage: limit, totalItems: total, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 };
-}
 
 /** The condition of a user's scope on `p`: their consignees' pre-alerts (staff: all). */
 function scopeCondition(consigneeIds: number[] | null): string {
@@ -257,9 +249,8 @@ export async function linkPrealertToReceipt(
   providerKnowsIt = true,
 ): Promise<boolean> {
   const { db, clock } = deps;
-  // Opened by a comment: Sequelize's SQLite dialect would otherwise not read the rows of an UPDATE.
   const linked = await db.sequelize.query(
-    `/* link a pre-alert to its receipt */ UPDATE "prealerts" SET "receiptId" = :receiptId, "matchedAt" = :now, "matchedBy" = :matchedBy
+    `UPDATE "prealerts" SET "receiptId" = :receiptId, "matchedAt" = :now, "matchedBy" = :matchedBy
       WHERE "id" = :prealertId AND "receiptId" IS NULL
         AND "consigneeId" = (SELECT r."consigneeId" FROM "receipts" r WHERE r."id" = :receiptId)
         AND (:matchedBy = 'admin' OR "declinedReceiptId" IS NULL OR "declinedReceiptId" <> :receiptId)
@@ -285,9 +276,8 @@ export async function linkPrealertToReceipt(
  */
 export async function releasePrealertsOfReceipts(deps: WebhookEventDeps, receiptIds: number[], transaction: Transaction): Promise<void> {
   if (receiptIds.length === 0) return;
-  // Opened by a comment: Sequelize's SQLite dialect would otherwise not read the rows of an UPDATE.
   const released = await deps.db.sequelize.query<{ id: number }>(
-    `/* release pre-alerts */ UPDATE "prealerts" SET "receiptId" = NULL, "matchedAt" = NULL, "matchedBy" = NULL
+    `UPDATE "prealerts" SET "receiptId" = NULL, "matchedAt" = NULL, "matchedBy" = NULL
       WHERE "receiptId" IN (:receiptIds)
         AND NOT EXISTS (SELECT 1 FROM "receipts" r WHERE r."id" = "prealerts"."receiptId" AND r."consigneeId" = "prealerts"."consigneeId")
       RETURNING "id"`,
@@ -577,15 +567,8 @@ export async function listAdminPrealerts(deps: Pick<PrealertDeps, 'db' | 'clock'
 async function readUnmatchedReceipts(db: Database, page: { since: Date; limit: number; offset: number }): Promise<{ data: UnmatchedReceipt[]; total: number }> {
   const unmatched = `r."receivedDate" >= :since AND NOT EXISTS (SELECT 1 FROM "prealerts" p WHERE p."receiptId" = r."id")`;
   const [rows, [count]] = await Promise.all([
-    db.sequelize.query<{
-      id: number;
-      number: string;
-      receivedDate: Date | string | null;
-      consigneeId: number | null;
-      consigneeName: string;
-      shipperName: string;
-    }>(
-      `SELECT r."id", r."number", r."receivedDate", r."consigneeId", r."consigneeName", r."shipperName" FROM "receipts" r
+    db.sequelize.query<UnmatchedReceiptRow>(
+      `SELECT ${UNMATCHED_RECEIPT_COLUMNS} FROM "receipts" r
         WHERE ${unmatched} ORDER BY r."receivedDate" DESC, r."id" DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
       { type: QueryTypes.SELECT, replacements: page },
     ),
@@ -594,6 +577,23 @@ async function readUnmatchedReceipts(db: Database, page: { since: Date; limit: n
       replacements: page,
     }),
   ]);
+  return { data: await withTrackingNumbers(db, rows), total: Number(count?.count ?? 0) };
+}
+
+/** A receipt as the admin's views read it, before its packages' tracking numbers. */
+interface UnmatchedReceiptRow {
+  id: number;
+  number: string;
+  receivedDate: Date | string | null;
+  consigneeId: number | null;
+  consigneeName: string;
+  shipperName: string;
+}
+
+/** The columns of an UnmatchedReceiptRow, of receipts as `r`. */
+const UNMATCHED_RECEIPT_COLUMNS = 'r."id", r."number", r."receivedDate", r."consigneeId", r."consigneeName", r."shipperName"';
+
+async function withTrackingNumbers(db: Database, rows: UnmatchedReceiptRow[]): Promise<UnmatchedReceipt[]> {
   const ids = rows.map((row) => Number(row.id));
   const packages =
     ids.length === 0
@@ -602,7 +602,7 @@ async function readUnmatchedReceipts(db: Database, page: { since: Date; limit: n
           `SELECT "receiptId", "trackingNumber" FROM "packages" WHERE "receiptId" IN (:ids) AND "trackingNumber" IS NOT NULL ORDER BY "receiptId", "position"`,
           { type: QueryTypes.SELECT, replacements: { ids } },
         );
-  const data = rows.map((row) => ({
+  return rows.map((row) => ({
     id: Number(row.id),
     number: row.number,
     receivedDate: row.receivedDate === null ? null : isoTime(row.receivedDate),
@@ -611,7 +611,6 @@ async function readUnmatchedReceipts(db: Database, page: { since: Date; limit: n
     shipperName: row.shipperName,
     trackingNumbers: packages.filter((item) => Number(item.receiptId) === Number(row.id)).map((item) => item.trackingNumber),
   }));
-  return { data, total: Number(count?.count ?? 0) };
 }
 
 /** What the admin's match forms offer per consignee at most: a choice, not a list to scroll. */
@@ -636,16 +635,9 @@ export async function listExpectedPrealerts({ db }: { db: Database }, consigneeI
 export async function listUnmatchedReceiptsOf({ db, clock }: { db: Database; clock: Clock }, consigneeIds: number[]): Promise<UnmatchedReceipt[]> {
   if (consigneeIds.length === 0) return [];
   const since = new Date(clock.now() - UNMATCHED_RECEIPTS_DAYS * DAY_MS);
-  const rows = await db.sequelize.query<{
-    id: number;
-    number: string;
-    receivedDate: Date | string | null;
-    consigneeId: number;
-    consigneeName: string;
-    shipperName: string;
-  }>(
+  const rows = await db.sequelize.query<UnmatchedReceiptRow>(
     `SELECT "id", "number", "receivedDate", "consigneeId", "consigneeName", "shipperName" FROM (
-        SELECT r."id", r."number", r."receivedDate", r."consigneeId", r."consigneeName", r."shipperName",
+        SELECT ${UNMATCHED_RECEIPT_COLUMNS},
                ROW_NUMBER() OVER (PARTITION BY r."consigneeId" ORDER BY r."receivedDate" DESC, r."id" DESC) AS "rank"
           FROM "receipts" r
          WHERE r."consigneeId" IN (:consigneeIds) AND r."receivedDate" >= :since
@@ -654,15 +646,7 @@ export async function listUnmatchedReceiptsOf({ db, clock }: { db: Database; clo
       ORDER BY "receivedDate" DESC, "id" DESC`,
     { type: QueryTypes.SELECT, replacements: { consigneeIds, since, perConsignee: MATCH_CHOICES_PER_CONSIGNEE } },
   );
-  return rows.map((row) => ({
-    id: Number(row.id),
-    number: row.number,
-    receivedDate: row.receivedDate === null ? null : isoTime(row.receivedDate),
-    consigneeId: Number(row.consigneeId),
-    consigneeName: row.consigneeName,
-    shipperName: row.shipperName,
-    trackingNumbers: [],
-  }));
+  return withTrackingNumbers(db, rows);
 }
 
 export interface PrealertAdminDeps extends StatusEmailDeps {

@@ -4,9 +4,23 @@
  * events, which the pre-alerts service calls, both read them without importing each other.
  */
 import { QueryTypes, type Transaction } from 'sequelize';
-import { centsToDollars, type ReceiptPrealert } from '~/shared/prealerts';
+import { centsToDollars, type InvoiceInfo, type ReceiptPrealert } from '~/shared/prealerts';
 import type { Carrier } from '~/shared/prealert-view';
 import type { Database } from '../db/database';
+
+/** A pre-alert row's invoice columns. */
+type InvoiceColumns = {
+  invoiceFileName: string | null;
+  invoiceOriginalName: string | null;
+  invoiceContentType: string | null;
+  invoiceSize: number | string | null;
+};
+
+/** What the pre-alert says of its invoice: its uploaded name, type and size, or null without one. */
+export function invoiceInfoOf(row: InvoiceColumns): InvoiceInfo | null {
+  if (row.invoiceFileName === null) return null;
+  return { fileName: row.invoiceOriginalName ?? '', contentType: row.invoiceContentType ?? '', size: Number(row.invoiceSize ?? 0) };
+}
 
 interface ReceiptPrealertRow {
   id: number;
@@ -36,10 +50,7 @@ export async function readReceiptPrealerts({ db }: { db: Database }, receiptIds:
     { replacements: { receiptIds }, type: QueryTypes.SELECT, transaction },
   );
   for (const row of rows) {
-    const invoice =
-      row.invoiceFileName === null
-        ? null
-        : { fileName: row.invoiceOriginalName ?? '', contentType: row.invoiceContentType ?? '', size: Number(row.invoiceSize ?? 0) };
+    const invoice = invoiceInfoOf(row);
     byReceipt.get(Number(row.receiptId))?.push({
       id: Number(row.id),
       carrier: row.carrier,

@@ -1,7 +1,7 @@
 /** Receipts from the mirror: the list with its filters, one receipt, and who may see which. */
 import { QueryTypes, type InferAttributes, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import type { Commodity, Receipt, ReceiptDetails, ReceiptList, ReceiptQuery } from '~/shared/receipts';
+import { paginationOf, type Commodity, type Receipt, type ReceiptDetails, type ReceiptList, type ReceiptQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import type { Database } from '../db/database';
 import type { ReceiptRecord } from '../db/models';
@@ -162,18 +162,10 @@ export async function listReceipts(deps: ReceiptDeps, user: PublicUser, query: R
       limit: query.limit,
     });
     const receipts = await receiptsByIds(db, pageIds, consigneeIds);
-    const totalPages = Math.ceil(totalItems / query.limit);
     return {
       // A receipt a sync deleted or moved since its id was read is left out rather than failing the page.
       data: pageIds.flatMap((id) => receipts.get(id) ?? []),
-      pagination: {
-        currentPage: query.page,
-        itemsPerPage: query.limit,
-        totalItems,
-        totalPages,
-        hasNextPage: query.page < totalPages,
-        hasPrevPage: query.page > 1,
-      },
+      pagination: paginationOf(query.page, query.limit, totalItems),
     };
   });
   // The sync time is added per answer, not cached with it: a sync that changed nothing keeps the cache.

@@ -17,8 +17,8 @@ import type { LoginLimiter } from './login-limiter';
 import { readStatusHistory } from './receipt-history';
 import { getReceipt, receiptFieldsByIds, visibleConsigneeIds, type ScopeDeps } from './receipts';
 import type { LastSyncTime } from './sync-state';
+import { DAY_MS } from '~/shared/constants';
 
-const DAY_MS = 86_400_000;
 /** Views of share links one client address may open per login window, whatever the links. */
 export const SHARE_VIEWS_PER_ADDRESS = 60;
 

@@ -51,9 +51,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function takeLease({ db, clock, holderId }: LeaseHolder, run: string): Promise<boolean> {
   const now = clock.now();
-  // Opened by a comment: Sequelize's SQLite dialect would otherwise not read the rows of an UPDATE.
   const rows = await db.sequelize.query(
-    `/* take the sync lease */ UPDATE sync_lease SET holder = :holder, run = :run, "expiresAt" = :until, outcome = NULL
+    `UPDATE sync_lease SET holder = :holder, run = :run, "expiresAt" = :until, outcome = NULL
      WHERE name = :name AND "expiresAt" <= :now RETURNING run`,
     { type: QueryTypes.SELECT, replacements: { name: LEASE, holder: holderId, run, until: now + LEASE_MS, now } },
   );

@@ -43,10 +43,10 @@ import { enqueueJobs, enqueueMessages, JobRefused, type JobAttempt, type JobEntr
 import type { StatusChange } from './receipt-history';
 import { readReceiptPrealerts } from './receipt-prealerts';
 import { receiptDetailsByIds } from './receipts';
+import { DAY_MS } from '~/shared/constants';
 
 /** The outbox job kind of one delivery. */
 export const WEBHOOK_DELIVERY_JOB = 'webhook.delivery';
-const DAY_MS = 86_400_000;
 /** The secret's associated data: a ciphertext moved to another column does not decrypt. */
 const SECRET_FIELD = 'webhook_endpoints.secret';
 /** Where an owner manages their endpoints (Profile Settings → Webhooks). */

@@ -23,8 +23,8 @@ import {
   type Region,
 } from './catalog';
 import { cumulativeWeights, mixSeed, Random } from './random';
+import { DAY_MS } from '~/shared/constants';
 
-const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 /** Received dates reach back this far: inside 13 calendar months, whatever today is. */
 export const SPREAD_DAYS = 390;
