@@ -176,7 +176,7 @@ const notFound = () => new AppError('NOT_FOUND', m.prealert_not_found());
 
 /** One pre-alert in the user's scope; another consignee's is the same 404 as one that does not exist. */
 async function prealertInScope(deps: ScopeDeps, user: PublicUser, id: number, transaction?: Transaction): Promise<PrealertRow> {
-  const consigneeIds = await visibleConsigneeIds(deps, user);
+  const consigneeIds = await visibleConsigneeIds(deps, user, transaction);
   const [row] = await readPrealertRows(deps.db, `p."id" = :id AND ${scopeCondition(consigneeIds)}`, { id, consigneeIds }, { transaction });
   if (!row) throw notFound();
   return row;
@@ -210,7 +210,7 @@ export async function getPrealert(deps: ScopeDeps, user: PublicUser, id: number)
 
 /** The consignee must be one the user sees (for a customer: one of their own); any other is refused alike. */
 async function requireOwnConsignee(deps: ScopeDeps, user: PublicUser, consigneeId: number, transaction: Transaction): Promise<void> {
-  const consigneeIds = await visibleConsigneeIds(deps, user);
+  const consigneeIds = await visibleConsigneeIds(deps, user, transaction);
   const known = await deps.db.models.Consignee.findByPk(consigneeId, { attributes: ['id'], transaction });
   if (!known || (consigneeIds !== null && !consigneeIds.includes(consigneeId))) {
     const message = m.prealert_consignee_not_yours();

@@ -37,14 +37,16 @@ export interface ReceiptDeps extends ScopeDeps, SearchDeps {
 }
 
 /** Which consignees' receipts a user sees: null for all (admin, admin-viewer), else the assigned ids. */
-export async function visibleConsigneeIds({ db, assignmentCache }: ScopeDeps, user: PublicUser): Promise<number[] | null> {
+export async function visibleConsigneeIds({ db, assignmentCache }: ScopeDeps, user: PublicUser, transaction?: Transaction): Promise<number[] | null> {
   if (user.role !== 'viewer') return null;
   return assignmentCache.read(user.id, async () => {
+    // Inside a transaction, on its connection: waiting for another of the pool's while holding one can starve the pool.
     const rows = await db.models.ConsigneeAssignment.findAll({
       attributes: ['consigneeId'],
       where: { userId: user.id },
       order: [['consigneeId', 'ASC']],
       raw: true,
+      transaction,
     });
     return rows.map((row) => row.consigneeId);
   });
