@@ -56,15 +56,18 @@ afterAll(async () => {
 });
 
 /**
- * What the burst's hash work alone takes on this machine right now, two checks at a time as the server
- * runs them. On a machine busy with other work the budget grows with it, and only with it.
+ * What two checks take on this machine right now, run at once as the server runs them. On a machine
+ * busy with other work the budgets grow with it, and only with it.
  */
-async function hashWorkMs(): Promise<number> {
+async function hashPairMs(): Promise<number> {
   const hash = await bcrypt.hash('calibration', 12);
   const started = performance.now();
   await Promise.all([bcrypt.compare('wrong-1', hash), bcrypt.compare('wrong-2', hash)]);
-  return ((performance.now() - started) * BURST) / 2;
+  return performance.now() - started;
 }
+
+/** What the burst's hash work alone takes on this machine right now. */
+const hashWorkMs = async () => ((await hashPairMs()) * BURST) / 2;
 
 async function timed<T>(work: Promise<T>): Promise<{ result: T; ms: number }> {
   const started = performance.now();
@@ -122,22 +125,33 @@ describe('a burst of sign-ins', () => {
 });
 
 describe('fairness between addresses', () => {
-  it(`when one address sends 60 wrong guesses in parallel, then a correct sign-in from another address takes at most ${FAIRNESS_BUDGET_MS} ms longer than on its own`, async () => {
+  it(`when one address sends 60 wrong guesses in parallel, then a correct sign-in from another address takes at most ${FAIRNESS_BUDGET_MS} ms longer than on its own (more only on a busy machine)`, async () => {
     const alone = [];
     for (let run = 0; run < 3; run++) alone.push((await timed(attempt(carol.username, carol.password, addressOf(50)))).ms);
     const ownCheck = Math.min(...alone);
+    // Fair turns make it wait for at most the checks under way (two at once, as the server runs them):
+    // on a machine busy with other work the allowance grows with their time, and only with it.
+    const allowance = Math.max(FAIRNESS_BUDGET_MS, 3 * (await hashPairMs()));
 
-    const flooding = Array.from({ length: 60 }, (_, index) => attempt(`flood-${index}`, `wrong-password-${index}`, ATTACKER));
-    const guesses = Promise.all(flooding);
-    // Once the first guess is answered (refused at once, past the address's checks under way), the flood is at the server.
-    await Promise.race(flooding);
+    // Once every guess past the address's checks under way is refused (at once), those checks are what the sign-in meets.
+    let answered = 0;
+    let floodRefused!: () => void;
+    const refused = new Promise<void>((resolve) => (floodRefused = resolve));
+    const guesses = Promise.all(
+      Array.from({ length: 60 }, async (_, index) => {
+        const response = await attempt(`flood-${index}`, `wrong-password-${index}`, ATTACKER);
+        if (++answered === 60 - IN_FLIGHT) floodRefused();
+        return response;
+      }),
+    );
+    await refused;
     const { result, ms } = await timed(attempt(carol.username, carol.password, addressOf(50)));
     const flood = statusCounts(await guesses);
     console.log(
-      `60 guesses from one address: ${JSON.stringify(flood)}; a correct sign-in from another address took ${Math.round(ms)} ms (alone ${Math.round(ownCheck)} ms)`,
+      `60 guesses from one address: ${JSON.stringify(flood)}; a correct sign-in from another address took ${Math.round(ms)} ms (alone ${Math.round(ownCheck)} ms, allowance ${Math.round(allowance)} ms)`,
     );
     expect(result.status).toBe(200);
-    expect(ms - ownCheck).toBeLessThanOrEqual(FAIRNESS_BUDGET_MS);
+    expect(ms - ownCheck).toBeLessThanOrEqual(allowance);
     expect(flood).toEqual({ 401: IN_FLIGHT, 429: 60 - IN_FLIGHT });
   }, 60_000);
 });
