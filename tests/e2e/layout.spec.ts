@@ -185,6 +185,17 @@ function overflows(page: Page): Promise<{ pageWidth: number; windowWidth: number
   });
 }
 
+/**
+ * Checks each page in turn; where `onPage` has steps for a page (its modals, a state to show), they
+ * follow its check on the same page load.
+ */
+async function checkPages(page: Page, paths: string[], testInfo: TestInfo, onPage: Record<string, () => Promise<void>> = {}): Promise<void> {
+  for (const path of paths) {
+    await checkPage(page, path, testInfo);
+    await onPage[path]?.();
+  }
+}
+
 async function checkPage(page: Page, path: string, testInfo: TestInfo): Promise<void> {
   await page.goto(path);
   await hydrateByPointer(page);
@@ -293,18 +304,25 @@ for (const screen of SCREENS) {
         const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale });
         await context.addCookies([{ ...session, url: ADMIN_AREA_URL }]);
         const page = await context.newPage();
-        for (const path of CUSTOMER_PAGES) await checkPage(page, path, testInfo);
         const texts = TEXTS[locale as keyof typeof TEXTS];
-        await checkPage(page, '/receipts', testInfo);
-        await checkModal(page, 'receipt-details', () => page.getByRole('link', { name: texts.view, exact: true }).first().click(), texts, testInfo);
-        await checkModal(page, 'tracking-map', () => page.locator('[data-tracking-map]').first().click(), texts, testInfo);
-        // Profile Settings with a new API token shown once, its long value in a field, and a token's revoke confirmation.
-        await checkPage(page, '/profile', testInfo);
-        await page.getByLabel(texts.tokenName).fill('A token made while checking the layout');
-        await page.getByRole('button', { name: texts.createToken }).click();
-        await expect(page.getByRole('textbox', { name: texts.newToken })).toHaveValue(/^fp_/);
-        await checkShown(page, '/profile-new-api-token', testInfo);
-        await checkModal(page, 'revoke-api-token', () => page.getByRole('button', { name: texts.revokeApiToken }).first().click(), texts, testInfo);
+        await checkPages(page, CUSTOMER_PAGES, testInfo, {
+          '/receipts': async () => {
+            await checkModal(page, 'receipt-details', () => page.getByRole('link', { name: texts.view, exact: true }).first().click(), texts, testInfo);
+            await checkModal(page, 'tracking-map', () => page.locator('[data-tracking-map]').first().click(), texts, testInfo);
+          },
+          // Profile Settings with a new API token shown once, its long value in a field, and a token's revoke confirmation.
+          '/profile': async () => {
+            await page.getByLabel(texts.tokenName).fill('A token made while checking the layout');
+            await page.getByRole('button', { name: texts.createToken }).click();
+            await expect(page.getByRole('textbox', { name: texts.newToken })).toHaveValue(/^fp_/);
+            await checkShown(page, '/profile-new-api-token', testInfo);
+            await checkModal(page, 'revoke-api-token', () => page.getByRole('button', { name: texts.revokeApiToken }).first().click(), texts, testInfo);
+          },
+          '/profile/webhooks': async () => {
+            await checkModal(page, 'webhook-log', () => page.getByRole('button', { name: texts.webhookLog }).first().click(), texts, testInfo);
+            await checkModal(page, 'webhook-delete', () => page.getByRole('button', { name: texts.webhookDelete }).first().click(), texts, testInfo);
+          },
+        });
         // A receipt with photos and documents: its page, and its details modal once they have loaded.
         const withAttachments = await receiptWithAttachments(playwright);
         await checkPage(page, `/receipts/${withAttachments.id}`, testInfo);
@@ -319,42 +337,43 @@ for (const screen of SCREENS) {
           texts,
           testInfo,
         );
-        await checkPage(page, '/profile/webhooks', testInfo);
-        await checkModal(page, 'webhook-log', () => page.getByRole('button', { name: texts.webhookLog }).first().click(), texts, testInfo);
-        await checkModal(page, 'webhook-delete', () => page.getByRole('button', { name: texts.webhookDelete }).first().click(), texts, testInfo);
         await context.close();
       });
 
       test('every page fits, as the admin', async ({ browser, playwright }, testInfo) => {
-        // Ten pages and eleven modals, each measured and photographed.
+        // Sixteen pages and nine modals, each measured and photographed.
         test.slow();
         // Consignees to assign, and users besides the admin to open the modals of.
         await customerSession(playwright);
         await twoFactorUser(playwright);
         const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale, storageState: adminStatePath(ADMIN_AREA_URL) });
         const page = await context.newPage();
-        for (const path of ADMIN_PAGES) await checkPage(page, path, testInfo);
         const texts = TEXTS[locale as keyof typeof TEXTS];
-        await checkPage(page, '/admin/users', testInfo);
-        await checkModal(page, 'add-user', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
-        await checkModal(page, 'edit-user', () => page.getByRole('button', { name: texts.edit }).first().click(), texts, testInfo);
-        await checkModal(page, 'reset-password', () => page.getByRole('button', { name: texts.resetPassword }).first().click(), texts, testInfo);
-        // Another user's: one's own Delete is not offered. Escape cancels each confirmation: nothing changes.
-        await checkModal(page, 'delete-user', () => page.getByRole('button', { name: texts.deleteUser, disabled: false }).first().click(), texts, testInfo);
-        await checkModal(page, 'reset-two-factor', () => page.getByRole('button', { name: texts.resetTwoFactor }).first().click(), texts, testInfo);
-        await checkModal(page, 'revoke-api-tokens', () => page.getByRole('button', { name: texts.revokeApiTokens }).first().click(), texts, testInfo);
-        await checkPage(page, '/admin/user-consignees', testInfo);
-        await checkModal(page, 'user-picker', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
-        await page.getByRole('checkbox', { name: texts.selectRow }).first().check();
-        await checkModal(
-          page,
-          'remove-all',
-          () => page.getByRole('toolbar').getByRole('button', { name: texts.removeAll, exact: true }).click(),
-          texts,
-          testInfo,
-        );
-        await checkPage(page, '/admin/tokens', testInfo);
-        await checkModal(page, 'clear-tokens', () => page.getByRole('button', { name: texts.clearTokens, exact: true }).click(), texts, testInfo);
+        await checkPages(page, ADMIN_PAGES, testInfo, {
+          '/admin/users': async () => {
+            await checkModal(page, 'add-user', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
+            await checkModal(page, 'edit-user', () => page.getByRole('button', { name: texts.edit }).first().click(), texts, testInfo);
+            await checkModal(page, 'reset-password', () => page.getByRole('button', { name: texts.resetPassword }).first().click(), texts, testInfo);
+            // Another user's: one's own Delete is not offered. Escape cancels each confirmation: nothing changes.
+            await checkModal(page, 'delete-user', () => page.getByRole('button', { name: texts.deleteUser, disabled: false }).first().click(), texts, testInfo);
+            await checkModal(page, 'reset-two-factor', () => page.getByRole('button', { name: texts.resetTwoFactor }).first().click(), texts, testInfo);
+            await checkModal(page, 'revoke-api-tokens', () => page.getByRole('button', { name: texts.revokeApiTokens }).first().click(), texts, testInfo);
+          },
+          '/admin/user-consignees': async () => {
+            await checkModal(page, 'user-picker', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
+            await page.getByRole('checkbox', { name: texts.selectRow }).first().check();
+            await checkModal(
+              page,
+              'remove-all',
+              () => page.getByRole('toolbar').getByRole('button', { name: texts.removeAll, exact: true }).click(),
+              texts,
+              testInfo,
+            );
+          },
+          '/admin/tokens': async () => {
+            await checkModal(page, 'clear-tokens', () => page.getByRole('button', { name: texts.clearTokens, exact: true }).click(), texts, testInfo);
+          },
+        });
         await context.close();
       });
     });
