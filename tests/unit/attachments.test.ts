@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import { matchesEtag } from '~/server/http/attachments';
 import { contentDisposition } from '~/server/http/images';
 import { ImageTooLargeError, makeWebpPreview } from '~/server/images/variants';
@@ -17,6 +16,7 @@ import { KeyedSingleFlight } from '~/server/single-flight';
 import { attachmentViews } from '~/shared/attachment-view';
 import type { AttachmentSummary } from '~/shared/attachments';
 import { largePng } from '../support/images';
+import { readMessagesIn, restoreLocale } from '../support/messages-locale';
 
 const version = new Date('2026-11-20T10:00:00.000Z');
 const now = version.getTime() + 60_000;
@@ -88,7 +88,7 @@ describe('matchesEtag', () => {
 });
 
 describe('attachmentViews', () => {
-  afterEach(() => overwriteGetLocale(() => 'en'));
+  afterEach(restoreLocale);
   const summary = (id: number, kind: AttachmentSummary['kind'], previews: boolean, size = 1000): AttachmentSummary => ({
     id,
     kind,
@@ -121,7 +121,7 @@ describe('attachmentViews', () => {
   });
 
   it('when the reader is Dutch, then the texts are Dutch', () => {
-    overwriteGetLocale(() => 'nl');
+    readMessagesIn('nl');
     const views = attachmentViews([summary(1, 'photo', true), summary(2, 'invoice', false, 2048)], 'WR-1');
     expect(views.photos[0]!.alt).toBe('Pakketfoto 1 van 1, ontvangstbewijs WR-1');
     expect(views.documents[0]).toMatchObject({ detail: 'Factuur · 2,00 KB', downloadLabel: 'file-2 downloaden' });

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import {
   formatCount,
   formatCountry,
@@ -18,7 +17,7 @@ import {
   statusLabel,
   statusTone,
 } from '~/shared/format';
-import type { Locale } from '~/shared/locale';
+import { readMessagesIn, restoreLocale } from '../support/messages-locale';
 
 describe('formatDate', () => {
   it('when given a date, then MM/DD/YYYY with leading zeros', () => {
@@ -189,8 +188,7 @@ describe('formatDateTime (US short)', () => {
 });
 
 describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
-  const readIn = (locale: Locale) => overwriteGetLocale(() => locale);
-  afterEach(() => readIn('en'));
+  afterEach(restoreLocale);
 
   const date = new Date(2026, 10, 23, 8, 6);
 
@@ -198,7 +196,7 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
     ['en', ['09:00 AM', '04:30 PM', '12:00 AM'], ['United States', 'Netherlands', 'Suriname']],
     ['nl', ['09:00', '16:30', '00:00'], ['Verenigde Staten', 'Nederland', 'Suriname']],
   ] as const)('when the reader is %s, then times of day read %j and countries %j', (locale, times, countries) => {
-    readIn(locale);
+    readMessagesIn(locale);
     expect(['09:00', '16:30', '00:00'].map(formatTimeOfDay)).toEqual(times);
     expect(['US', 'NL', 'SR'].map(formatCountry)).toEqual(countries);
   });
@@ -207,7 +205,7 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
     ['en', '11/23/2026', '11/23/26, 8:06 AM'],
     ['nl', '23-11-2026', '23-11-2026, 08:06'],
   ] as const)('when the reader is %s, then the date is %s and the date-time %j', (locale, dateText, dateTimeText) => {
-    readIn(locale);
+    readMessagesIn(locale);
     expect(formatDate(date)).toBe(dateText);
     expect(formatDate('2026-11-23T08:06:00')).toBe(dateText);
     expect(formatDateTime(date)).toBe(dateTimeText);
@@ -217,7 +215,7 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
     ['en', '1,234.567', '1,234.567 lbs', '0.500 ft³', '1,234', 'N/A'],
     ['nl', '1.234,567', '1.234,567 lbs', '0,500 ft³', '1.234', 'n.v.t.'],
   ] as const)('when the reader is %s, then numbers read %s (measures, counts and "not available" alike)', (locale, number, weight, volume, count, missing) => {
-    readIn(locale);
+    readMessagesIn(locale);
     expect(formatNumber(1234.567)).toBe(number);
     expect(formatWeight(1234.567)).toBe(weight);
     expect(formatVolume(0.5)).toBe(volume);
@@ -230,7 +228,7 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
     ['en', ['512 Bytes', '1.50 KB', '5120.00 MB', '0 Bytes']],
     ['nl', ['512 bytes', '1,50 KB', '5120,00 MB', '0 bytes']],
   ] as const)('when the reader is %s, then file sizes read %j', (locale, sizes) => {
-    readIn(locale);
+    readMessagesIn(locale);
     expect([formatFileSize(512), formatFileSize(1536), formatFileSize(5 * 1024 * 1024 * 1024), formatFileSize(-1)]).toEqual(sizes);
   });
 
@@ -238,7 +236,7 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
     ['en', ['In-Transit', 'Delivered', 'On-Hold', 'Cancelled', 'Cancelled']],
     ['nl', ['Onderweg', 'Afgeleverd', 'Aangehouden', 'Geannuleerd', 'Geannuleerd']],
   ] as const)('when the reader is %s, then the known statuses read %j', (locale, labels) => {
-    readIn(locale);
+    readMessagesIn(locale);
     expect(['In-Transit', 'delivered', 'ON_HOLD', 'Cancelled', 'Canceled'].map(statusLabel)).toEqual(labels);
   });
 
@@ -246,13 +244,13 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
     ['en', ['Pending', 'Received at MIA warehouse', 'Received at NL warehouse', 'Received at SME warehouse', 'Arrived', 'At destination']],
     ['nl', ['In afwachting', 'Ontvangen in magazijn MIA', 'Ontvangen in magazijn NL', 'Ontvangen in magazijn SME', 'Aangekomen', 'Op bestemming']],
   ] as const)("when the reader is %s, then the provider's warehouse statuses read %j", (locale, labels) => {
-    readIn(locale);
+    readMessagesIn(locale);
     const sent = ['Pending', 'Received at MIA warehouse', 'received at NL warehouse', 'Received at SME warehouse', 'Arrived', 'At destination'];
     expect(sent.map(statusLabel)).toEqual(labels);
   });
 
   it.each(['en', 'nl'] as const)('when the reader is %s, then a status nobody knows stays as sent', (locale) => {
-    readIn(locale);
+    readMessagesIn(locale);
     expect(statusLabel('Awaiting customs inspection')).toBe('Awaiting customs inspection');
   });
 });

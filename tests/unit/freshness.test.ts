@@ -1,12 +1,10 @@
 /** "Updated 3 minutes ago": the relative time in both languages and the staleness rule. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import { formatTimeAgo } from '~/shared/format';
-import type { Locale } from '~/shared/locale';
 import { describeFreshness, freshnessTickMs, isStale, shouldRecheck, syncCountsText } from '~/shared/sync';
+import { readMessagesIn, restoreLocale } from '../support/messages-locale';
 
-const readIn = (locale: Locale) => overwriteGetLocale(() => locale);
-afterEach(() => readIn('en'));
+afterEach(restoreLocale);
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
@@ -19,7 +17,7 @@ describe('formatTimeAgo', () => {
     ['en', ['now', 'now', '1 minute ago', '3 minutes ago', '59 minutes ago', '1 hour ago', '5 hours ago', 'yesterday', '3 days ago']],
     ['nl', ['nu', 'nu', '1 minuut geleden', '3 minuten geleden', '59 minuten geleden', '1 uur geleden', '5 uur geleden', 'gisteren', '3 dagen geleden']],
   ] as const)('when the reader is %s, then the largest whole unit up to days: %j', (locale, texts) => {
-    readIn(locale);
+    readMessagesIn(locale);
     const seconds = [0, 59, MINUTE, 3 * MINUTE + 59, 59 * MINUTE + 59, HOUR, 5 * HOUR + 30 * MINUTE, DAY + 5 * HOUR, 3 * DAY];
     expect(seconds.map((age) => formatTimeAgo(ago(age), NOW))).toEqual(texts);
   });
@@ -30,7 +28,7 @@ describe('formatTimeAgo', () => {
 
   it('when the value is no date, then "not available" in the reader\'s language', () => {
     expect(formatTimeAgo('not a date', NOW)).toBe('N/A');
-    readIn('nl');
+    readMessagesIn('nl');
     expect(formatTimeAgo('not a date', NOW)).toBe('n.v.t.');
   });
 
@@ -79,7 +77,7 @@ describe('describeFreshness', () => {
     ['en', 'Updated just now', 'Updated 3 minutes ago', 'Updated 1 hour ago'],
     ['nl', 'Zojuist bijgewerkt', 'Bijgewerkt 3 minuten geleden', 'Bijgewerkt 1 uur geleden'],
   ] as const)('when the reader is %s, then %j, %j, %j', (locale, justNow, minutes, hour) => {
-    readIn(locale);
+    readMessagesIn(locale);
     expect(describeFreshness(ago(59), NOW, 120).text).toBe(justNow);
     expect(describeFreshness(ago(3 * MINUTE), NOW, 120).text).toBe(minutes);
     expect(describeFreshness(ago(HOUR), NOW, 120).text).toBe(hour);
@@ -93,7 +91,7 @@ describe('describeFreshness', () => {
       exact: 'Last synchronized on 11/23/26, 8:06 AM',
       stale: true,
     });
-    readIn('nl');
+    readMessagesIn('nl');
     expect(describeFreshness(lastSyncedAt, now, 600)).toEqual({
       text: 'Bijgewerkt 10 minuten geleden',
       exact: 'Laatst gesynchroniseerd op 23-11-2026, 08:06',
@@ -112,7 +110,7 @@ describe('freshnessTickMs', () => {
 describe('syncCountsText', () => {
   it("when counts are shown, then they are formatted in the reader's language", () => {
     expect(syncCountsText(1234, 5)).toBe('Written: 1,234, removed: 5');
-    readIn('nl');
+    readMessagesIn('nl');
     expect(syncCountsText(1234, 5)).toBe('Bijgewerkt: 1.234, verwijderd: 5');
   });
 });

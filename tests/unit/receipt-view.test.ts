@@ -1,8 +1,8 @@
 /** What the details modal and the receipt page both show: the status history as a timeline. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import { formatDateTime } from '~/shared/format';
 import { statusTimeline } from '~/shared/receipt-view';
+import { readMessagesIn, restoreLocale } from '../support/messages-locale';
 
 const history = [
   { status: 'Received at MIA warehouse', at: '2026-03-01T10:00:00.000Z' },
@@ -11,7 +11,7 @@ const history = [
 ];
 
 describe('statusTimeline', () => {
-  afterEach(() => overwriteGetLocale(() => 'en'));
+  afterEach(restoreLocale);
 
   it('when a history is given oldest first, then the timeline starts with the newest, which is the current status', () => {
     const timeline = statusTimeline(history);
@@ -25,7 +25,7 @@ describe('statusTimeline', () => {
   });
 
   it('when the reader is Dutch, then known statuses and the date and time are Dutch', () => {
-    overwriteGetLocale(() => 'nl');
+    readMessagesIn('nl');
     const timeline = statusTimeline(history);
     expect(timeline.map((entry) => entry.label)).toEqual(['Afgeleverd', 'Onderweg', 'Ontvangen in magazijn MIA']);
     expect(timeline[0]!.when).toMatch(/^\d{2}-\d{2}-\d{4}, \d{2}:\d{2}$/);
