@@ -195,8 +195,11 @@ describe('the logo', () => {
 
 describe('an image uploaded before variants were made', () => {
   it('when the portal starts, then it makes the variants once, and pages send them', async () => {
+    // Wide enough for every width pages are sent, and no larger: each of the two times its twelve
+    // variants are made takes a third of what the camera photo's take.
+    const wide = await cameraPhoto({ width: 2000, height: 1000 });
     const filesBefore = await storedFiles();
-    const response = await uploadImage(admin, 'background', { bytes: photo, name: 'old.jpg', type: 'image/jpeg' });
+    const response = await uploadImage(admin, 'background', { bytes: wide, name: 'old.jpg', type: 'image/jpeg' });
     expect(response.status).toBe(200);
     // As an older portal left it: the upload alone, no variants recorded.
     await writeDatabase(portal, "UPDATE branding_images SET variants = NULL WHERE kind = 'background'");
