@@ -42,7 +42,10 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    // Recording a trace of every test took a third of the browser tier's time: a test that fails in CI
+    // is run again with one (\`--trace on\` records them here), and every failure keeps its screenshot.
+    trace: 'on-first-retry',
+    screenshot: 'only-on-failure',
   },
   projects: [
     // Signs the admin in once per portal; every test runs after it (tests/e2e/auth.setup.ts).

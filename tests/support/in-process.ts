@@ -214,7 +214,7 @@ export interface InProcessOptions {
 }
 
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error'] as const;
-/** The output of every portal running in this test file; the console prints into them while any runs. */
+/** The output of every portal running in this worker; the console prints into them while any runs. */
 const liveOutputs = new Set<string[]>();
 let restoreConsole: (() => void) | undefined;
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { m } from '~/paraglide/messages.js';
-import { overwriteGetLocale } from '~/paraglide/runtime.js';
 import { BACKGROUND_UPLOAD, LOGO_UPLOAD, isCardOpacity, opacityPayloadSchema, pickedFileProblem, roundCardOpacity } from '~/shared/branding';
 import { formatSizeLimit } from '~/shared/format';
+import { readMessagesIn, restoreLocale } from '../support/messages-locale';
 
 const MB = 1024 * 1024;
 
@@ -62,7 +62,7 @@ describe('pickedFileProblem (the browser check before sending)', () => {
 });
 
 describe('the size limits the texts state', () => {
-  afterEach(() => overwriteGetLocale(() => 'en'));
+  afterEach(restoreLocale);
 
   it('when a picked file is too large, then the text states the limit of its rule, word for word as the spec gives it in English', () => {
     expect(LOGO_UPLOAD.tooLarge()).toBe('File size must be less than 1MB');
@@ -78,7 +78,7 @@ describe('the size limits the texts state', () => {
   });
 
   it('when the reader is Dutch, then the limit is written the Dutch way', () => {
-    overwriteGetLocale(() => 'nl');
+    readMessagesIn('nl');
     expect(LOGO_UPLOAD.tooLarge()).toBe('Het bestand moet kleiner zijn dan 1 MB');
     expect(BACKGROUND_UPLOAD.tooLarge()).toBe('Het bestand moet kleiner zijn dan 4 MB');
   });

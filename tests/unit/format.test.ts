@@ -137,8 +137,7 @@ describe('statusTone', () => {
 });
 
 describe('formatSizeLimit (a limit as a sentence states it: the largest unit it reaches, base 1024)', () => {
-  const readIn = (locale: Locale) => overwriteGetLocale(() => locale);
-  afterEach(() => readIn('en'));
+  afterEach(restoreLocale);
 
   it.each([
     [1024 * 1024, '1MB', '1 MB'],
@@ -150,7 +149,7 @@ describe('formatSizeLimit (a limit as a sentence states it: the largest unit it 
     [512, '512 Bytes', '512 bytes'],
   ])('when the limit is %i bytes, then English says %s and Dutch %s', (bytes, english, dutch) => {
     expect(formatSizeLimit(bytes)).toBe(english);
-    readIn('nl');
+    readMessagesIn('nl');
     expect(formatSizeLimit(bytes)).toBe(dutch);
   });
 });

@@ -4,8 +4,6 @@
  * logged before the codes left as it is, and a connection's error reduced to its system code.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { overwriteGetLocale } from '~/paraglide/runtime.js';
-import type { Locale } from '~/shared/locale';
 import {
   ADDRESS_KINDS,
   connectionFailure,
@@ -15,10 +13,9 @@ import {
   webhookFailureText,
   type WebhookFailure,
 } from '~/shared/webhook-failures';
+import { readMessagesIn, restoreLocale } from '../support/messages-locale';
 
-const readIn = (locale: Locale) => overwriteGetLocale(() => locale);
-
-afterEach(() => readIn('en'));
+afterEach(restoreLocale);
 
 const CASES: Array<[WebhookFailure, string, string]> = [
   [{ code: 'http-status', status: 500 }, 'HTTP 500', 'HTTP-status 500'],
@@ -53,13 +50,13 @@ const CASES: Array<[WebhookFailure, string, string]> = [
 describe('webhookFailureText', () => {
   it.each(CASES)('when the failure is %o, then English says "%s" and Dutch "%s"', (failure, english, dutch) => {
     expect(webhookFailureText(failure)).toBe(english);
-    readIn('nl');
+    readMessagesIn('nl');
     expect(webhookFailureText(failure)).toBe(dutch);
   });
 
   it('when a delivery is refused for any kind of network, then each kind has its own words in both languages', () => {
     for (const locale of ['en', 'nl'] as const) {
-      readIn(locale);
+      readMessagesIn(locale);
       const texts = ADDRESS_KINDS.map((kind) => webhookFailureText({ code: 'address-refused', host: 'x', kind }));
       expect(new Set(texts).size).toBe(ADDRESS_KINDS.length);
     }
@@ -67,7 +64,7 @@ describe('webhookFailureText', () => {
 
   it("when the time limit runs into thousands of seconds, then the number is written the reader's way", () => {
     expect(webhookFailureText({ code: 'timeout', seconds: 1500 })).toBe('Timed out after 1,500 s');
-    readIn('nl');
+    readMessagesIn('nl');
     expect(webhookFailureText({ code: 'timeout', seconds: 1500 })).toBe('Geen antwoord binnen 1.500 s');
   });
 });
