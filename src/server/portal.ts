@@ -81,6 +81,8 @@ export interface PortalOptions {
   logDestination?: DestinationStream;
   /** The time limit of one webhook delivery; 10 s unless a test that waits for it sets less. */
   webhookTimeoutMs?: number;
+  /** How often the outbox renews the claim of an entry it is trying; 30 s unless a test sets less. */
+  outboxClaimRenewalMs?: number;
 }
 
 export interface Portal {
@@ -163,7 +165,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     receiptsMirrored: () => started(() => db.models.ReceiptRecord.count(), 0),
   });
   const mailer = new Mailer(config);
-  const outbox = new Outbox({ db, clock, config, mailer, log, metrics });
+  const outbox = new Outbox({ db, clock, config, mailer, log, metrics, claimRenewalMs: options.outboxClaimRenewalMs });
   const discovery = new ProviderDiscovery(config, log);
   const tokenStore = new ProviderTokenStore({ db, clock, key: keys.providerTokens });
   const provider = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });

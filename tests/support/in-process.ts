@@ -211,6 +211,8 @@ export interface InProcessOptions {
   deferStart?: boolean;
   /** A webhook delivery's time limit, shorter than its 10 s for a test that waits for it. */
   webhookTimeoutMs?: number;
+  /** How often the outbox renews the claim of an entry it is trying, more often than its 30 s for a test that waits for it. */
+  outboxClaimRenewalMs?: number;
 }
 
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error'] as const;
@@ -271,7 +273,13 @@ export async function startInProcessPortal(env: Record<string, string> = {}, opt
   const releaseConsole = captureConsole(lines);
   // The portal's log lines, each as its JSON line.
   const logDestination = { write: (line: string) => void lines.push(line.trimEnd()) };
-  portal = createPortal(config, { clock, background: options.background ?? true, logDestination, webhookTimeoutMs: options.webhookTimeoutMs });
+  portal = createPortal(config, {
+    clock,
+    background: options.background ?? true,
+    logDestination,
+    webhookTimeoutMs: options.webhookTimeoutMs,
+    outboxClaimRenewalMs: options.outboxClaimRenewalMs,
+  });
   const created = portal;
   const start = async () => {
     try {

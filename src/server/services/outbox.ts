@@ -8,9 +8,10 @@
  * retried with growing waits while the other side refuses or is away, and given up a day after it was
  * written unless its kind says otherwise. Entries survive restarts: they are rows.
  *
- * A batch is claimed at once, but each entry's claim is renewed just before it is tried, and its outcome
- * is written only while that claim is still this process's: an entry whose claim ran out while it waited
- * in the batch, and that another process took meanwhile, is that process's to try and to record. A
+ * A batch is claimed at once, but each entry's claim is renewed just before it is tried and every
+ * quarter of a claim while it is tried (an attempt may outlast one claim), and its outcome is written
+ * only while that claim is still this process's: an entry whose claim ran out while it waited in the
+ * batch, and that another process took meanwhile, is that process's to try and to record. A
  * process claims only jobs of kinds it has a handler for: during a rolling upgrade an older process
  * leaves a newer kind to the newer ones. Jobs that share an `orderingKey` run one at a time in the order
  * they were written.
@@ -85,6 +86,8 @@ export interface OutboxDeps {
   mailer: Mailer;
   log: Logger;
   metrics: OutboxMetrics;
+  /** How often the claim of an entry being tried is renewed: a quarter of a claim unless a test sets less. */
+  claimRenewalMs?: number;
 }
 
 /** What waits to be sent: how many messages, how long the oldest has waited, and how many a delivery already failed. */
@@ -291,19 +294,50 @@ export class Outbox {
     return updated === 1;
   }
 
+  /**
+   * Runs `attempt` while renewing the entry's claim, which it holds as `claim`; answers the claim held
+   * once it has ended, and what it threw. A renewal that finds the claim gone stops renewing: the
+   * outcome will not be written either.
+   */
+  private async whileClaimed(lane: Lane, id: number, claim: Date, attempt: () => Promise<void>): Promise<{ claim: Date; failure: { error: unknown } | null }> {
+    let held = claim;
+    let renewing = Promise.resolve();
+    const renew = async () => {
+      try {
+        const renewed = await this.renewClaim(lane, id, held);
+        if (renewed) held = renewed;
+        else clearInterval(timer);
+      } catch (error) {
+        this.deps.log.warn({ component: 'outbox', lane, id, err: error }, 'The claim of an outbox entry being tried could not be renewed');
+      }
+    };
+    // Renewals take turns, so the outcome is written with the claim the last one wrote.
+    const timer = setInterval(() => (renewing = renewing.then(renew)), this.deps.claimRenewalMs ?? CLAIM_MS / 4);
+    let failure: { error: unknown } | null = null;
+    try {
+      await attempt();
+    } catch (error) {
+      failure = { error };
+    }
+    clearInterval(timer);
+    await renewing;
+    return { claim: held, failure };
+  }
+
   private async runJob(job: OutboxJob, batchClaim: Date): Promise<void> {
     const { clock, log, metrics } = this.deps;
-    const claim = await this.renewClaim('job', job.id, batchClaim);
+    const renewed = await this.renewClaim('job', job.id, batchClaim);
     // Its claim ran out while it waited in the batch, and another process has it now.
-    if (claim === null) return;
+    if (renewed === null) return;
     const attempt: JobAttempt = { id: job.id, kind: job.kind, attempts: job.attempts, createdAt: new Date(job.createdAt) };
     // Claimed by kind: this process has its handler.
     const handler = this.handlers.get(job.kind)!;
-    try {
-      await handler.run(JSON.parse(job.payload), attempt);
+    const { claim, failure } = await this.whileClaimed('job', job.id, renewed, () => handler.run(JSON.parse(job.payload), attempt));
+    if (!failure) {
       if (!(await this.finish('job', job.id, claim, { doneAt: new Date(clock.now()), lastError: null }))) return;
       metrics.jobFinished(job.kind, 'done');
-    } catch (error) {
+    } else {
+      const { error } = failure;
       const message = error instanceof Error ? error.message : String(error);
       const attempts = job.attempts + 1;
       const now = clock.now();
@@ -327,21 +361,24 @@ export class Outbox {
 
   private async deliver(message: OutboxMessage, batchClaim: Date): Promise<void> {
     const { mailer, clock } = this.deps;
-    const claim = await this.renewClaim('mail', message.id, batchClaim);
-    if (claim === null) return;
-    const record = (outcome: Outcome) => this.finish('mail', message.id, claim, outcome);
-    try {
-      await mailer.send({
+    const renewed = await this.renewClaim('mail', message.id, batchClaim);
+    if (renewed === null) return;
+    const { claim, failure } = await this.whileClaimed('mail', message.id, renewed, () =>
+      mailer.send({
         to: message.recipient,
         subject: message.subject,
         text: message.textBody,
         html: message.htmlBody,
         unsubscribeUrl: message.unsubscribeUrl,
-      });
+      }),
+    );
+    const record = (outcome: Outcome) => this.finish('mail', message.id, claim, outcome);
+    if (!failure) {
       if (!(await record({ sentAt: new Date(clock.now()), lastError: null }))) return;
       this.deps.metrics.mailSent();
       this.deps.log.debug({ component: 'mail', messageId: message.id }, 'E-mail delivered');
-    } catch (error) {
+    } else {
+      const { error } = failure;
       this.deps.metrics.mailFailed();
       const attempts = message.attempts + 1;
       const now = clock.now();

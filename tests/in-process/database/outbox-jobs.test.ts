@@ -4,8 +4,8 @@
  * payload; a refused one is given up at once; every job is given up a day after it was written (the
  * handler is told once); two portals on one database never run one job twice; a job whose claim ran
  * out while it waited in its batch is left to the portal that claimed it next, which alone records its
- * outcome; a kind a portal has no handler for is left to one that has; jobs of one ordering key run one
- * at a time, oldest first, across portals.
+ * outcome; a job tried for longer than a claim lasts keeps its claim; a kind a portal has no handler
+ * for is left to one that has; jobs of one ordering key run one at a time, oldest first, across portals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJobs, JobRefused, type JobAttempt } from '~/server/services/outbox';
@@ -214,7 +214,8 @@ describe('outbox jobs', () => {
       () => firstRuns.length,
       (started) => started === 4,
     );
-    // Past the claims: the second portal takes all five and records its own outcome.
+    // Past the claims, before the first portal's renewals are due (every 30 s): the second portal takes
+    // all five and records its own outcome.
     advanceBoth(2 * 60_000 + 1_000);
     expect(await second.portal.outbox.runDueJobs()).toBe(5);
     slow.open();
@@ -224,6 +225,50 @@ describe('outbox jobs', () => {
     expect(secondRuns.sort()).toEqual([0, 1, 2, 3, 4]);
     for (let id = last - 4; id <= last; id += 1) {
       expect(await jobRow(id)).toMatchObject({ attempts: 1, doneAt: null, failedAt: null, lastError: 'the second portal could not do it', claimedUntil: null });
+    }
+  });
+
+  it('keeps the claim of a job tried for longer than a claim lasts: no other portal takes it meanwhile, and its outcome is recorded once', async () => {
+    // A third portal on the database that renews the claims it holds every 20 ms instead of every 30 s.
+    const keeper = await startInProcessPortal({}, { background: false, dir: first.dir, outboxClaimRenewalMs: 20 });
+    // At the time the other two have reached.
+    keeper.clock.advance(first.clock.now() - keeper.clock.now());
+    try {
+      const slow = gate();
+      const keeperRuns: number[] = [];
+      const secondRuns: number[] = [];
+      keeper.portal.outbox.handle('test.long-attempt', {
+        async run(payload) {
+          keeperRuns.push((payload as { n: number }).n);
+          await slow.opened;
+        },
+      });
+      second.portal.outbox.handle('test.long-attempt', { run: async (payload) => void secondRuns.push((payload as { n: number }).n) });
+      await enqueueJobs(first.portal, [{ kind: 'test.long-attempt', payload: { n: 1 } }]);
+      const id = await lastJobId();
+      const tried = keeper.portal.outbox.runDueJobs();
+      await eventually(
+        () => keeperRuns.length,
+        (started) => started === 1,
+      );
+      // Three claims' time passes for every process while the attempt goes on; the keeper renews meanwhile.
+      for (const portal of [keeper, second, first]) portal.clock.advance(3 * (2 * 60_000));
+      await eventually(
+        async () => Date.parse((await jobRow(id)).claimedUntil ?? '') || 0,
+        (until) => until > second.clock.now(),
+      );
+      // The second portal has a handler for it too, and finds nothing of this kind to claim.
+      await second.portal.outbox.runDueJobs();
+      expect(secondRuns).toEqual([]);
+      slow.open();
+      expect(await tried).toBe(1);
+      expect(keeperRuns).toEqual([1]);
+      expect(secondRuns).toEqual([]);
+      const row = await jobRow(id);
+      expect(row).toMatchObject({ attempts: 0, failedAt: null, lastError: null, claimedUntil: null });
+      expect(row.doneAt).not.toBeNull();
+    } finally {
+      await keeper.stop({ keepDir: true });
     }
   });
 
