@@ -42,8 +42,8 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 800 },
-    // Recording a trace of every test took a third of the browser tier's time: a test that fails in CI
-    // is run again with one (\`--trace on\` records them here), and every failure keeps its screenshot.
+    // Recording a trace of every test took a third of the browser tier's time: a retry records one
+    // (retries are on where CI is set), `--trace on` records them all, and every failure keeps its screenshot.
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
   },

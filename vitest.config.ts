@@ -16,8 +16,9 @@ const DATABASE_PROCESS_TESTS = ['tests/process/database/**/*.test.ts'];
 
 // In-process tests mostly wait on their portals' I/O: more workers than cores keep both cores busy. A
 // worker's files share one module graph (isolation off): each portal is built by the test from its own
-// configuration and src/ holds no state of its own (tests/unit/architecture.test.ts), so only the
-// importing is shared, which took a third of the tier's time when each file did it again.
+// configuration, and the server's modules hold no state of their own (tests/unit/architecture.test.ts);
+// the message runtime's locale is per request. Only the importing is shared, which took a third of the
+// tier's time when each file did it again.
 const inProcess = { environment: 'node' as const, testTimeout: 20_000, hookTimeout: 60_000, maxWorkers: 4, isolate: false };
 const spawned = { environment: 'node' as const, testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 2 };
 

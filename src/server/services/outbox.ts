@@ -9,12 +9,12 @@
  * written unless its kind says otherwise. Entries survive restarts: they are rows.
  *
  * A batch is claimed at once, but each entry's claim is renewed just before it is tried and every
- * quarter of a claim while it is tried (an attempt may outlast one claim), and its outcome is written
- * only while that claim is still this process's: an entry whose claim ran out while it waited in the
- * batch, and that another process took meanwhile, is that process's to try and to record. A
- * process claims only jobs of kinds it has a handler for: during a rolling upgrade an older process
- * leaves a newer kind to the newer ones. Jobs that share an `orderingKey` run one at a time in the order
- * they were written.
+ * quarter of a claim while it is tried (an attempt may outlast one claim, though not LONGEST_ATTEMPT_MS),
+ * and its outcome is written only while that claim is still this process's: an entry whose claim ran
+ * out while it waited in the batch, and that another process took meanwhile, is that process's to try
+ * and to record. A process claims only jobs of kinds it has a handler for: during a rolling upgrade an
+ * older process leaves a newer kind to the newer ones. Jobs that share an `orderingKey` run one at a
+ * time in the order they were written.
  */
 import { Op, QueryTypes, type InferAttributes, type Transaction } from 'sequelize';
 import type { Clock } from '../clock';
@@ -27,8 +27,13 @@ import type { OutboxMetrics } from '../metrics';
 
 const POLL_INTERVAL_MS = 5_000;
 const BATCH = 20;
-/** A claimed message is another process's to retry only after this: longer than any send takes. */
+/** An entry's claim lasts this long; it is renewed every quarter of it while the entry is tried. */
 const CLAIM_MS = 2 * 60_000;
+/**
+ * Past this an attempt is taken to hang: its claim is no longer renewed, and runs out for another process
+ * to try the entry. Longer than any call the handlers make takes, with its own time limits and retries.
+ */
+const LONGEST_ATTEMPT_MS = 10 * 60_000;
 const LONGEST_RETRY_MS = 60 * 60_000;
 const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 /** Jobs of a batch run this many at a time. */
@@ -268,8 +273,8 @@ export class Outbox {
   }
 
   /**
-   * Renews the entry's claim for a whole CLAIM_MS just before it is tried; answers the new claim, or null
-   * when it is no longer this process's. A claim's time names it: each new claim of an entry ends later
+   * Renews the entry's claim for a whole CLAIM_MS (before it is tried, and while it is); answers the new
+   * claim, or null when it is no longer this process's. A claim's time names it: each new claim of an entry ends later
    * than the one it replaces, so an unchanged time means nobody else has claimed the entry since.
    */
   private async renewClaim(lane: Lane, id: number, held: Date): Promise<Date | null> {
@@ -278,7 +283,7 @@ export class Outbox {
   }
 
   /** Writes an entry's outcome (and ends the claim) only while `held` is still its claim; answers whether it did. */
-  private async finish(lane: Lane, id: number, held: Date, outcome: Outcome): Promise<boolean> {
+  private async finish(lane: Lane, id: number, held: Date | Date[], outcome: Outcome): Promise<boolean> {
     if (await this.writeWhileClaimed(lane, id, held, { ...outcome, claimedUntil: null })) return true;
     this.deps.log.warn(
       { component: 'outbox', lane, id },
@@ -287,7 +292,8 @@ export class Outbox {
     return false;
   }
 
-  private async writeWhileClaimed(lane: Lane, id: number, held: Date, values: Outcome & { claimedUntil: Date | null }): Promise<boolean> {
+  /** `held` is the claim, or the claims it may be (one a renewal may have written though its answer was lost). */
+  private async writeWhileClaimed(lane: Lane, id: number, held: Date | Date[], values: Outcome & { claimedUntil: Date | null }): Promise<boolean> {
     const { OutboxMessage, OutboxJob } = this.deps.db.models;
     const options = { where: { id, claimedUntil: held } };
     const [updated] = lane === 'mail' ? await OutboxMessage.update(values, options) : await OutboxJob.update(values, options);
@@ -296,19 +302,34 @@ export class Outbox {
 
   /**
    * Runs `attempt` while renewing the entry's claim, which it holds as `claim`; answers the claim held
-   * once it has ended, and what it threw. A renewal that finds the claim gone stops renewing: the
-   * outcome will not be written either.
+   * once it has ended (or the claims it may be), and what it threw. A renewal that finds the claim gone
+   * stops renewing: the outcome will not be written either. An attempt past LONGEST_ATTEMPT_MS is left
+   * to run out its claim.
    */
-  private async whileClaimed(lane: Lane, id: number, claim: Date, attempt: () => Promise<void>): Promise<{ claim: Date; failure: { error: unknown } | null }> {
-    let held = claim;
+  private async whileClaimed(
+    lane: Lane,
+    id: number,
+    claim: Date,
+    attempt: () => Promise<void>,
+  ): Promise<{ claim: Date | Date[]; failure: { error: unknown } | null }> {
+    const { clock, log } = this.deps;
+    const startedAt = clock.now();
+    let held: Date | Date[] = claim;
     let renewing = Promise.resolve();
     const renew = async () => {
+      if (clock.now() - startedAt > LONGEST_ATTEMPT_MS) {
+        clearInterval(timer);
+        log.warn({ component: 'outbox', lane, id }, 'An outbox entry has been tried for over 10 minutes; its claim is left to run out');
+        return;
+      }
+      const until = new Date(clock.now() + CLAIM_MS);
       try {
-        const renewed = await this.renewClaim(lane, id, held);
-        if (renewed) held = renewed;
+        if (await this.writeWhileClaimed(lane, id, held, { claimedUntil: until })) held = until;
         else clearInterval(timer);
       } catch (error) {
-        this.deps.log.warn({ component: 'outbox', lane, id, err: error }, 'The claim of an outbox entry being tried could not be renewed');
+        // The renewal may have been written though its answer was lost: either claim is this process's.
+        held = [...[held].flat(), until];
+        log.warn({ component: 'outbox', lane, id, err: error }, 'The claim of an outbox entry being tried could not be renewed');
       }
     };
     // Renewals take turns, so the outcome is written with the claim the last one wrote.

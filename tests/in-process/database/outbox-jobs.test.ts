@@ -228,48 +228,93 @@ describe('outbox jobs', () => {
     }
   });
 
-  it('keeps the claim of a job tried for longer than a claim lasts: no other portal takes it meanwhile, and its outcome is recorded once', async () => {
-    // A third portal on the database that renews the claims it holds every 20 ms instead of every 30 s.
+  /**
+   * A third portal on the database, at the others' time, that renews the claims it holds every 20 ms
+   * instead of every 30 s, trying one job of `kind` until `release`; the second portal can do the kind too.
+   */
+  async function longAttempt(
+    kind: string,
+    check: (attempt: {
+      id: number;
+      keeperRuns: number[];
+      secondRuns: number[];
+      /** Moves every portal's clock, the third's too. */
+      advance: (ms: number) => void;
+      keeperOutput: () => string;
+      release: () => Promise<number>;
+    }) => Promise<void>,
+  ) {
     const keeper = await startInProcessPortal({}, { background: false, dir: first.dir, outboxClaimRenewalMs: 20 });
-    // At the time the other two have reached.
     keeper.clock.advance(first.clock.now() - keeper.clock.now());
+    const slow = gate();
+    let tried: Promise<number> | undefined;
     try {
-      const slow = gate();
       const keeperRuns: number[] = [];
       const secondRuns: number[] = [];
-      keeper.portal.outbox.handle('test.long-attempt', {
+      keeper.portal.outbox.handle(kind, {
         async run(payload) {
           keeperRuns.push((payload as { n: number }).n);
           await slow.opened;
         },
       });
-      second.portal.outbox.handle('test.long-attempt', { run: async (payload) => void secondRuns.push((payload as { n: number }).n) });
-      await enqueueJobs(first.portal, [{ kind: 'test.long-attempt', payload: { n: 1 } }]);
+      second.portal.outbox.handle(kind, { run: async (payload) => void secondRuns.push((payload as { n: number }).n) });
+      await enqueueJobs(first.portal, [{ kind, payload: { n: 1 } }]);
       const id = await lastJobId();
-      const tried = keeper.portal.outbox.runDueJobs();
+      tried = keeper.portal.outbox.runDueJobs();
       await eventually(
         () => keeperRuns.length,
         (started) => started === 1,
       );
+      const advance = (ms: number) => {
+        advanceBoth(ms);
+        keeper.clock.advance(ms);
+      };
+      await check({ id, keeperRuns, secondRuns, advance, keeperOutput: () => keeper.output(), release: () => (slow.open(), tried!) });
+    } finally {
+      // A failed check leaves no attempt hanging, nor its renewals running, for the worker's next files.
+      slow.open();
+      await tried?.catch(() => {});
+      await keeper.stop({ keepDir: true });
+    }
+  }
+
+  const claimOf = async (id: number) => Date.parse((await jobRow(id)).claimedUntil ?? '') || 0;
+
+  it('keeps the claim of a job tried for longer than a claim lasts: no other portal takes it meanwhile, and its outcome is recorded once', async () => {
+    await longAttempt('test.long-attempt', async ({ id, keeperRuns, secondRuns, advance, release }) => {
       // Three claims' time passes for every process while the attempt goes on; the keeper renews meanwhile.
-      for (const portal of [keeper, second, first]) portal.clock.advance(3 * (2 * 60_000));
+      advance(3 * (2 * 60_000));
       await eventually(
-        async () => Date.parse((await jobRow(id)).claimedUntil ?? '') || 0,
+        () => claimOf(id),
         (until) => until > second.clock.now(),
       );
-      // The second portal has a handler for it too, and finds nothing of this kind to claim.
       await second.portal.outbox.runDueJobs();
       expect(secondRuns).toEqual([]);
-      slow.open();
-      expect(await tried).toBe(1);
+      expect(await release()).toBe(1);
       expect(keeperRuns).toEqual([1]);
       expect(secondRuns).toEqual([]);
       const row = await jobRow(id);
       expect(row).toMatchObject({ attempts: 0, failedAt: null, lastError: null, claimedUntil: null });
       expect(row.doneAt).not.toBeNull();
-    } finally {
-      await keeper.stop({ keepDir: true });
-    }
+    });
+  });
+
+  it('lets the claim of an attempt that hangs past 10 minutes run out: another portal does the job, and the hung attempt records nothing', async () => {
+    await longAttempt('test.hung-attempt', async ({ id, keeperRuns, secondRuns, advance, keeperOutput, release }) => {
+      // Past ten minutes the keeper stops renewing; the claim it last wrote has run out by then.
+      advance(11 * 60_000);
+      await eventually(
+        () => keeperOutput(),
+        (output) => output.includes('its claim is left to run out'),
+      );
+      await second.portal.outbox.runDueJobs();
+      expect(secondRuns).toEqual([1]);
+      expect(await release()).toBe(1);
+      expect(keeperRuns).toEqual([1]);
+      const row = await jobRow(id);
+      expect(row).toMatchObject({ attempts: 0, failedAt: null, lastError: null, claimedUntil: null });
+      expect(row.doneAt).not.toBeNull();
+    });
   });
 
   it('runs the jobs of one ordering key one at a time, oldest first, whichever portal claims them; other jobs go on meanwhile', async () => {
