@@ -65,6 +65,8 @@ export interface OidcServer {
   revokeRefreshTokens(): number;
   /** New versions of these receipts (or new receipts): the next incremental sync receives them. */
   changeReceipts(receipts: ProviderReceipt[]): void;
+  /** Lists of attachments are answered only once the returned function is called, as a provider that hangs. */
+  holdAttachmentLists(): () => void;
   stop(): Promise<void>;
 }
 
@@ -178,6 +180,8 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
   const consignees = options.data?.consignees ?? CONSIGNEES;
   /** Every version of every receipt in the order they changed; a cursor is the number of changes seen. */
   const changes = [...(options.data?.receipts ?? RECEIPTS)];
+  /** While set, lists of attachments wait for it (holdAttachmentLists). */
+  let listsHeld: Promise<void> | undefined;
   /** The latest version of each receipt changed after the first `from` changes, in the order of their last change. */
   const changedSince = (from: number) => [...new Map(changes.slice(from).map((receipt) => [receipt.id, receipt])).values()];
   const latest = () => changedSince(0);
@@ -285,6 +289,7 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     }
     const attachments = options.data?.attachments;
     const listed = /^\/v1\/receipts\/(\d+)\/attachments$/.exec(path);
+    if (listed) await listsHeld;
     if (listed && attachments?.[Number(listed[1])]) return send(res, 200, { attachments: attachments[Number(listed[1])]!.map((file) => file.listed) });
     const file = /^\/v1\/attachments\/([^/]+)$/.exec(path)?.[1];
     const found =
@@ -359,6 +364,14 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
       issueRefreshTokens = issue;
     },
     revokeRefreshTokens,
+    holdAttachmentLists() {
+      let release!: () => void;
+      listsHeld = new Promise((resolve) => (release = resolve));
+      return () => {
+        listsHeld = undefined;
+        release();
+      };
+    },
     changeReceipts(receipts: ProviderReceipt[]) {
       changes.push(...receipts);
     },

@@ -5,9 +5,10 @@
  * would multiply the provider's calls by the receipts. It is fetched when someone opens the receipt and
  * the stored list is not current: never fetched, fetched for an older version of the receipt (files come
  * with changes: a package arrives, the receipt is delivered), or older than ATTACHMENT_LIST_MAX_AGE_MS
- * (a file added without the receipt changing shows within that). When the provider cannot be asked, the
- * stored list is shown and said to be stale; only a receipt never listed has nothing to show. A receipt
- * opened by many at once is asked for once (in each process).
+ * (a file added without the receipt changing shows within that). When the provider cannot be asked, or
+ * has not answered within ATTACHMENT_LIST_WAIT_MS, the stored list is shown and said to be stale; only a
+ * receipt never listed has nothing to show. A receipt opened by many at once is asked for once (in each
+ * process).
  *
  * A file's bytes are fetched on its first view, at most ATTACHMENT_MAX_BYTES, and kept in
  * UPLOADS_DIR/attachments under a name the server chooses, with a photo's previews (a thumbnail of at
@@ -31,6 +32,7 @@ import { m } from '~/paraglide/messages.js';
 import { LARGE_PREVIEW, THUMBNAIL } from '~/shared/attachment-view';
 import type { AttachmentListMeta, AttachmentPreviewSize, AttachmentSummary } from '~/shared/attachments';
 import type { PublicUser } from '~/shared/validation';
+import type { AfterAnswer } from '../after-answer';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { ReceiptAttachment } from '../db/models';
@@ -39,6 +41,7 @@ import { ImageTooLargeError, ImageUnreadableError, makeWebpPreview, type ImagePr
 import type { Logger } from '../logger';
 import { AttachmentTooLargeError, ProviderError, type ProviderAttachment, type ProviderClient } from '../provider/contract';
 import { KeyedSingleFlight } from '../single-flight';
+import { withinTime } from '../time-limit';
 import { requireMirror, visibleConsigneeIds, type ScopeDeps } from './receipts';
 import type { LastSyncTime } from './sync-state';
 
@@ -46,6 +49,12 @@ import type { LastSyncTime } from './sync-state';
 export const ATTACHMENT_LIST_MAX_AGE_MS = 10 * 60_000;
 /** More than a phone's photo or a scanned invoice ever is; more is refused, not stored. */
 export const ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
+/**
+ * How long a view waits for the provider's list of a receipt's attachments before it answers without
+ * it (with the list it had, or "cannot be loaded now"): a provider that hangs would otherwise hold the
+ * receipt's page for the provider's 30 s time limit. The fetch goes on, and a later view finds its list.
+ */
+export const ATTACHMENT_LIST_WAIT_MS = 5_000;
 /** Where the files are kept: a folder of UPLOADS_DIR, beside the branding's. */
 const ATTACHMENTS_FOLDER = 'attachments';
 const PROVIDER_RETRY_SECONDS = 60;
@@ -71,6 +80,8 @@ export interface AttachmentDeps extends ScopeDeps {
   config: Pick<Config, 'uploadsDir'>;
   log: Logger;
   attachmentFetches: AttachmentFetches;
+  /** A list still coming when the view answers is awaited there (the portal's stop waits for it). */
+  afterAnswer: Pick<AfterAnswer, 'run'>;
 }
 
 /** A file to send: its bytes, what they are, and how a browser should take them. */
@@ -226,12 +237,17 @@ export async function listReceiptAttachments(
   let list = await ReceiptAttachmentList.findByPk(receiptId, { raw: true });
   let stale = false;
   if (!isAttachmentListCurrent(list, receiptVersion, deps.clock.now())) {
+    const refresh = deps.attachmentFetches.lists.run(receiptId, () => refreshAttachmentList(deps, receiptId, receiptVersion));
+    const listFailed = (error: Error) =>
+      deps.log.warn({ component: 'attachments', receiptId, error: error.message }, 'The provider could not list the receipt’s attachments');
+    const slow = new ProviderError(`The provider did not list the receipt's attachments within ${ATTACHMENT_LIST_WAIT_MS / 1000} s`, 'unreachable');
     try {
-      await deps.attachmentFetches.lists.run(receiptId, () => refreshAttachmentList(deps, receiptId, receiptVersion));
+      await withinTime(refresh, ATTACHMENT_LIST_WAIT_MS, slow);
       list = await ReceiptAttachmentList.findByPk(receiptId, { raw: true });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      deps.log.warn({ component: 'attachments', receiptId, error: error.message }, 'The provider could not list the receipt’s attachments');
+      listFailed(error);
+      if (error === slow) deps.afterAnswer.run(() => refresh.catch(listFailed));
       if (!list) throw providerUnavailable(error, m.attachment_provider_down());
       stale = true;
     }

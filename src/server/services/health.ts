@@ -9,6 +9,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { migrationStatus } from '../db/migrate';
+import { withinTime } from '../time-limit';
 import { readOutboxBacklog } from './outbox';
 import { readSyncState } from './sync-state';
 
@@ -41,13 +42,7 @@ export interface Readiness {
   checks: ReadinessChecks;
 }
 
-function withinTimeout<T>(work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
+const withinTimeout = <T>(work: Promise<T>): Promise<T> => withinTime(work, CHECK_TIMEOUT_MS, new Error('timed out'));
 
 const isoOrNull = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
 

@@ -19,6 +19,7 @@ import {
   allReceipts,
   assignConsignees,
   createUser,
+  eventually,
   expectError,
   queryDatabase,
   signIn,
@@ -576,6 +577,46 @@ describe('a third-party provider', () => {
     expect(original.status).toBe(200);
     expect(original.headers.get('content-disposition')).toMatch(/^attachment;/);
     expect((await listOf(otherAdmin, 7001)).data[1]).toMatchObject({ thumbnailUrl: null, largeUrl: null });
+  });
+
+  it('answers without waiting for a provider that holds its list back: with the list it had, or saying why; the receipt page shows the rest; the list comes in afterwards', async () => {
+    server.changeReceipts([{ ...receiptBase, id: 7003, number: 'WR-7003' }]);
+    expect((await otherAdmin.post('/api/sync')).status).toBe(200);
+    const before = await listOf(otherAdmin, 7001);
+    const callsBefore = await providerCalls(other, 'list-attachments');
+    const release = server.holdAttachmentLists();
+    try {
+      other.clock.advance(ATTACHMENT_LIST_MAX_AGE_MS + 1000);
+      // Each waits ATTACHMENT_LIST_WAIT_MS, not the provider's 30 s; at once, as three people would.
+      const [listed, neverListed, page] = await Promise.all([
+        otherAdmin.get('/api/receipts/7001/attachments'),
+        otherAdmin.get('/api/receipts/7003/attachments', { headers: { 'Accept-Language': 'nl' } }),
+        download(otherAdmin, '/receipts/7003', { 'Accept-Language': 'en' }),
+      ]);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data).toEqual(before.data);
+      expect(listed.body.meta.stale).toBe(true);
+      expectError(
+        neverListed,
+        503,
+        'EXTERNAL_API_ERROR',
+        "Foto's en documenten kunnen nu niet worden geladen: het logistieke systeem is niet bereikbaar. Probeer het later opnieuw.",
+      );
+      expect(page.status).toBe(200);
+      const html = page.bytes.toString('utf8');
+      expect(html).toContain('WR-7003');
+      expect(html).toContain('Photos and documents can&#39;t be loaded right now');
+    } finally {
+      release();
+    }
+    // The two lists asked for meanwhile arrive after the answers and are kept: the next views ask the provider nothing.
+    await eventually(
+      () => providerCalls(other, 'list-attachments'),
+      (calls) => calls === callsBefore + 2,
+    );
+    expect(await listOf(otherAdmin, 7003)).toMatchObject({ data: [], meta: { stale: false } });
+    expect((await listOf(otherAdmin, 7001)).meta.stale).toBe(false);
+    expect(await providerCalls(other, 'list-attachments')).toBe(callsBefore + 2);
   });
 
   it('refuses a file over 20 MB, whether it says so first or not, and keeps nothing of it', async () => {
