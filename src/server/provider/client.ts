@@ -9,7 +9,6 @@ import * as oauth from 'oauth4webapi';
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { API_TIMEOUT_MS, TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
-import { formatSizeLimit } from '~/shared/format';
 import { ATTACHMENT_KINDS, type AttachmentKind } from '~/shared/attachments';
 import { receiptSchema } from '~/shared/receipts';
 import {
@@ -440,7 +439,7 @@ export class HttpProviderClient implements ProviderClient {
   }
 }
 
-const tooLarge = (maxBytes: number) => new AttachmentTooLargeError(m.attachment_too_large({ max: formatSizeLimit(maxBytes) }));
+const tooLarge = (maxBytes: number) => new AttachmentTooLargeError(maxBytes);
 
 /** The body's chunks as they arrive, failing once more than `maxBytes` came; a connection lost meanwhile is 'unreachable'. */
 async function* boundedChunks(body: ReadableStream<Uint8Array> | null, maxBytes: number): AsyncGenerator<Uint8Array> {

@@ -1,5 +1,7 @@
 /** The upstream provider's wire types and the client interface; docs/provider-api.md is the contract. */
+import { m } from '~/paraglide/messages.js';
 import type { AttachmentKind } from '~/shared/attachments';
+import { formatSizeLimit } from '~/shared/format';
 
 export interface ProviderCommodity {
   description: string;
@@ -126,10 +128,10 @@ export class ProviderError extends Error {
   }
 }
 
-/** An attachment larger than the portal takes: refused before or while it arrives, never stored. */
+/** An attachment larger than the portal takes (`maxBytes`): refused before or while it arrives, never stored. */
 export class AttachmentTooLargeError extends ProviderError {
-  constructor(message: string) {
-    super(message, 'bad-response');
+  constructor(maxBytes: number) {
+    super(m.attachment_too_large({ max: formatSizeLimit(maxBytes) }), 'bad-response');
     this.name = 'AttachmentTooLargeError';
   }
 }

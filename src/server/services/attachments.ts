@@ -294,6 +294,9 @@ async function fetchAttachment(deps: AttachmentDeps, id: number): Promise<Receip
   const row = await ReceiptAttachment.findByPk(id);
   if (!row) throw new AppError('NOT_FOUND', m.attachment_not_found());
   if (row.storedName) return row;
+  // Listed as larger than the portal takes: refused without fetching it (the bound below holds for a
+  // provider whose list says less than it sends).
+  if (Number(row.size) > ATTACHMENT_MAX_BYTES) throw providerUnavailable(new AttachmentTooLargeError(ATTACHMENT_MAX_BYTES), m.attachment_not_fetched());
   let download;
   try {
     download = await deps.provider.downloadAttachment(row.providerId, ATTACHMENT_MAX_BYTES);

@@ -496,6 +496,8 @@ describe('a third-party provider', () => {
     chunked,
   });
 
+  const understated = (attachment: OidcAttachment): OidcAttachment => ({ ...attachment, listed: { ...attachment.listed, size: 1_000 } });
+
   beforeAll(async () => {
     const photo = await cameraPhoto({ width: 3000, height: 2000, orientation: 6 });
     const huge = Buffer.alloc(20 * 1024 * 1024 + 1, 7);
@@ -515,8 +517,10 @@ describe('a third-party provider', () => {
             file('camera', 'photo', 'IMG_2041.JPG', 'image/jpeg', photo),
             file('bomb', 'photo', 'bomb.png', 'image/png', await largePng(15_000, 15_000)),
             file('huge', 'invoice', 'huge.pdf', 'application/pdf', huge),
-            file('huge-chunked', 'other', 'huge.bin', 'application/octet-stream', huge, true),
+            // Listed as smaller than they are: one says its length as it is sent, the other does not.
+            understated(file('huge-chunked', 'other', 'huge.bin', 'application/octet-stream', huge, true)),
             file('html', 'scan', '../../etc/in\u0007voice.html', 'TEXT/HTML', Buffer.from('<!doctype html><script>alert(1)</script>')),
+            understated(file('huge-declared', 'invoice', 'declared.pdf', 'application/pdf', huge)),
           ],
         },
       },
@@ -554,6 +558,7 @@ describe('a third-party provider', () => {
       ['invoice', 'huge.pdf', 'application/pdf'],
       ['other', 'huge.bin', 'application/octet-stream'],
       ['other', 'invoice.html', 'text/html'],
+      ['invoice', 'declared.pdf', 'application/pdf'],
     ]);
     const thumb = await download(otherAdmin, data[0]!.thumbnailUrl);
     expect(thumb.status).toBe(200);
@@ -619,20 +624,23 @@ describe('a third-party provider', () => {
     expect(await providerCalls(other, 'list-attachments')).toBe(callsBefore + 2);
   });
 
-  it('refuses a file over 20 MB, whether it says so first or not, and keeps nothing of it', async () => {
+  it('refuses a file over 20 MB, whether its list, its length or only its bytes say so, and keeps nothing of it', async () => {
     const { data } = await listOf(otherAdmin, 7001);
-    for (const attachment of [data[2]!, data[3]!]) {
-      expectError(
-        await download(otherAdmin, attachment.url, { 'Accept-Language': 'en' }),
-        502,
-        'EXTERNAL_API_ERROR',
-        'The file is larger than 20MB, more than the portal accepts.',
+    const refused = (attachment: Record<string, any>) =>
+      download(otherAdmin, attachment.url, { 'Accept-Language': 'en' }).then((answer) =>
+        expectError(answer, 502, 'EXTERNAL_API_ERROR', 'The file is larger than 20MB, more than the portal accepts.'),
       );
-    }
+    // Listed as over 20 MB: refused without asking the provider for it.
+    const downloads = await providerCalls(other, 'get-attachment');
+    await refused(data[2]!);
+    expect(await providerCalls(other, 'get-attachment')).toBe(downloads);
+    // Listed as less: refused by the length it is sent with, or as its bytes pass 20 MB.
+    await refused(data[5]!);
+    await refused(data[3]!);
+    expect(await providerCalls(other, 'get-attachment')).toBe(downloads + 2);
     expect((await storedFiles(other)).filter((name) => name.startsWith('.incoming'))).toEqual([]);
-    expect(await queryDatabase(other, 'SELECT storedName FROM receipt_attachments WHERE providerId IN (?, ?)', ['huge', 'huge-chunked'])).toEqual([
-      { storedName: null },
-      { storedName: null },
-    ]);
+    expect(
+      await queryDatabase(other, 'SELECT storedName FROM receipt_attachments WHERE providerId IN (?, ?, ?)', ['huge', 'huge-chunked', 'huge-declared']),
+    ).toEqual([{ storedName: null }, { storedName: null }, { storedName: null }]);
   });
 });
