@@ -83,6 +83,8 @@ export interface PortalOptions {
   webhookTimeoutMs?: number;
   /** How often the outbox renews the claim of an entry it is trying; 30 s unless a test sets less. */
   outboxClaimRenewalMs?: number;
+  /** How long a view waits for the provider's list of a receipt's attachments; 10 s unless a test sets less. */
+  attachmentListWaitMs?: number;
 }
 
 export interface Portal {
@@ -208,7 +210,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     sandbox,
     consigneeImports: new SingleFlight<ImportResult>(),
     afterAnswer: new AfterAnswer((error) => log.error({ err: error }, 'Work after an answer failed')),
-    attachmentFetches: new AttachmentFetches(),
+    attachmentFetches: new AttachmentFetches(options.attachmentListWaitMs),
     queries: new QueryCache(),
     answerEncodings: new AnswerEncodings(),
     firstPaint: new FirstPaint(log, options.clientDir),

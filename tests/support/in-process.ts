@@ -213,6 +213,8 @@ export interface InProcessOptions {
   webhookTimeoutMs?: number;
   /** How often the outbox renews the claim of an entry it is trying, more often than its 30 s for a test that waits for it. */
   outboxClaimRenewalMs?: number;
+  /** How long a view waits for a receipt's list of attachments, shorter than its 10 s for a test that waits for it. */
+  attachmentListWaitMs?: number;
 }
 
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error'] as const;
@@ -279,6 +281,7 @@ export async function startInProcessPortal(env: Record<string, string> = {}, opt
     logDestination,
     webhookTimeoutMs: options.webhookTimeoutMs,
     outboxClaimRenewalMs: options.outboxClaimRenewalMs,
+    attachmentListWaitMs: options.attachmentListWaitMs,
   });
   const created = portal;
   const start = async () => {
