@@ -1,6 +1,6 @@
 // `npm test`'s tiers on the build, in two lanes: the browser tier, and beside it the process tier then
-// the PostgreSQL tier. Each mostly waits (on a browser, a spawned server, PostgreSQL): one after the other
-// they left a core idle. The browser tier prints as it goes; the other lane's output is kept and printed
+// the PostgreSQL tier. Each mostly waits (on a browser, a spawned server, PostgreSQL); side by side they
+// keep both cores busy. The browser tier prints as it goes; the other lane's output is kept and printed
 // whole after it (and kept in .tmp/results/process-pg.log). Fails if any tier does.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -206,7 +206,7 @@ export class HttpProviderClient implements ProviderClient {
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (declared > maxBytes) {
       await response.body?.cancel();
-      throw tooLarge(maxBytes);
+      throw new AttachmentTooLargeError(maxBytes);
     }
     return { contentType: response.headers.get('content-type'), chunks: boundedChunks(response.body, maxBytes) };
   }
@@ -439,8 +439,6 @@ export class HttpProviderClient implements ProviderClient {
   }
 }
 
-const tooLarge = (maxBytes: number) => new AttachmentTooLargeError(maxBytes);
-
 /** The body's chunks as they arrive, failing once more than `maxBytes` came; a connection lost meanwhile is 'unreachable'. */
 async function* boundedChunks(body: ReadableStream<Uint8Array> | null, maxBytes: number): AsyncGenerator<Uint8Array> {
   if (!body) return;
@@ -456,7 +454,7 @@ async function* boundedChunks(body: ReadableStream<Uint8Array> | null, maxBytes:
       }
       if (step.done) return;
       received += step.value.byteLength;
-      if (received > maxBytes) throw tooLarge(maxBytes);
+      if (received > maxBytes) throw new AttachmentTooLargeError(maxBytes);
       yield step.value;
     }
   } finally {

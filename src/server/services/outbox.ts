@@ -273,9 +273,10 @@ export class Outbox {
   }
 
   /**
-   * Renews the entry's claim for a whole CLAIM_MS (before it is tried, and while it is); answers the new
-   * claim, or null when it is no longer this process's. A claim's time names it: each new claim of an entry ends later
-   * than the one it replaces, so an unchanged time means nobody else has claimed the entry since.
+   * Renews the entry's claim for a whole CLAIM_MS just before it is tried (whileClaimed renews it while it
+   * is); answers the new claim, or null when it is no longer this process's. A claim's time names it: each
+   * new claim of an entry ends later than the one it replaces, so an unchanged time means nobody else has
+   * claimed the entry since.
    */
   private async renewClaim(lane: Lane, id: number, held: Date): Promise<Date | null> {
     const until = new Date(this.deps.clock.now() + CLAIM_MS);
@@ -319,7 +320,10 @@ export class Outbox {
     const renew = async () => {
       if (clock.now() - startedAt > LONGEST_ATTEMPT_MS) {
         clearInterval(timer);
-        log.warn({ component: 'outbox', lane, id }, 'An outbox entry has been tried for over 10 minutes; its claim is left to run out');
+        log.warn(
+          { component: 'outbox', lane, id, triedMinutes: LONGEST_ATTEMPT_MS / 60_000 },
+          'An outbox entry has been tried for longer than an attempt may take; its claim is left to run out',
+        );
         return;
       }
       const until = new Date(clock.now() + CLAIM_MS);

@@ -4,8 +4,9 @@
  * payload; a refused one is given up at once; every job is given up a day after it was written (the
  * handler is told once); two portals on one database never run one job twice; a job whose claim ran
  * out while it waited in its batch is left to the portal that claimed it next, which alone records its
- * outcome; a job tried for longer than a claim lasts keeps its claim; a kind a portal has no handler
- * for is left to one that has; jobs of one ordering key run one at a time, oldest first, across portals.
+ * outcome; a job tried for longer than a claim lasts keeps its claim, up to ten minutes; a kind a portal
+ * has no handler for is left to one that has; jobs of one ordering key run one at a time, oldest first,
+ * across portals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJobs, JobRefused, type JobAttempt } from '~/server/services/outbox';
