@@ -1,17 +1,22 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './tests/support/chromium';
+import { stallLimit, testPace } from './tests/support/test-pace';
 import { E2E_ADMIN_PASSWORD, E2E_PORT, E2E_URL, MAILBOX_URL, OIDC_CLIENT_SECRET, OIDC_PORTAL_URL, OIDC_SERVER_URL, SMTP_PORT } from './tests/support/e2e-env';
 
 // One data folder per run, shared by the main process and its workers through the environment.
 process.env.E2E_RUN_DIR ??= `.tmp/e2e-${Date.now()}`;
 const runDir = process.env.E2E_RUN_DIR;
+// Workers and time limits follow the machine's pace (tests/support/test-pace.ts), measured once by `npm
+// test` or here; the workers read the same plan from the environment.
+const pace = testPace();
+process.env.TEST_PACE = JSON.stringify(pace);
 
 function portal(port: number, name: string, env: Record<string, string> = {}) {
   return {
     command: 'node --experimental-async-context-frame server.mjs',
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: stallLimit(180_000, pace),
     env: {
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -30,12 +35,12 @@ function portal(port: number, name: string, env: Record<string, string> = {}) {
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
-  workers: 2,
+  workers: pace.workers.browser,
   retries: process.env.CI ? 1 : 0,
-  // Journeys through several pages take 25–31 s on a loaded 2-core machine (measured in full runs);
-  // each step still fails within the expect timeout.
-  timeout: 45_000,
-  expect: { timeout: 7_000 },
+  // The limits say "stalled": journeys through several pages took up to 31 s on a loaded 2-core machine,
+  // and a step up to 7 s (measured in full runs).
+  timeout: stallLimit(90_000, pace),
+  expect: { timeout: stallLimit(15_000, pace) },
   reporter: [['list'], ['json', { outputFile: '.tmp/results/e2e.json' }]],
   use: {
     baseURL: E2E_URL,
@@ -65,7 +70,7 @@ export default defineConfig({
       command: 'node tests/support/oidc-server-main.ts',
       url: `${OIDC_SERVER_URL}/.well-known/openid-configuration`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      timeout: stallLimit(60_000, pace),
       env: { OIDC_PORT: String(E2E_PORT + 5), OIDC_REDIRECT_URI: `${OIDC_PORTAL_URL}/admin/tokens/callback`, OIDC_CLIENT_SECRET },
     },
     portal(E2E_PORT + 6, 'oidc', {
@@ -83,7 +88,7 @@ export default defineConfig({
       command: 'node tests/support/smtp-server-main.ts',
       url: `${MAILBOX_URL}/messages`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      timeout: stallLimit(60_000, pace),
       env: { SMTP_PORT: String(SMTP_PORT), MAILBOX_PORT: String(E2E_PORT + 10) },
     },
     portal(E2E_PORT + 11, 'accounts', { SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),

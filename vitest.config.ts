@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { getViteConfig } from 'astro/config';
+import { stallLimit, testPace } from './tests/support/test-pace';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
@@ -14,13 +15,29 @@ const src = fileURLToPath(new URL('./src', import.meta.url));
 const DATABASE_TESTS = ['tests/in-process/database/**/*.test.ts'];
 const DATABASE_PROCESS_TESTS = ['tests/process/database/**/*.test.ts'];
 
-// In-process tests mostly wait on their portals' I/O: more workers than cores keep both cores busy. A
+// Workers and time limits follow the machine's pace (tests/support/test-pace.ts), measured once by
+// `npm test` or when this file loads; every test process reads the same plan from TEST_PACE.
+const pace = testPace();
+const env = { TEST_PACE: JSON.stringify(pace) };
+// In-process tests mostly wait on their portals' I/O: more workers than cores keep the cores busy. A
 // worker's files share one module graph (isolation off): each portal is built by the test from its own
 // configuration, and the server's modules hold no state of their own (tests/unit/architecture.test.ts);
 // the message runtime's locale is per request. Only the importing is shared, which took a third of the
 // tier's time when each file did it again.
-const inProcess = { environment: 'node' as const, testTimeout: 20_000, hookTimeout: 60_000, maxWorkers: 4, isolate: false };
-const spawned = { environment: 'node' as const, testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 2 };
+// The limits say "stalled": several times the slowest green test seen with a busy loop on every core.
+const inProcess = {
+  environment: 'node' as const,
+  testTimeout: stallLimit(60_000, pace),
+  hookTimeout: stallLimit(120_000, pace),
+  maxWorkers: pace.workers.inProcess,
+  isolate: false,
+};
+const spawned = {
+  environment: 'node' as const,
+  testTimeout: stallLimit(180_000, pace),
+  hookTimeout: stallLimit(240_000, pace),
+  maxWorkers: pace.workers.spawned,
+};
 
 export default getViteConfig(
   {
@@ -32,23 +49,29 @@ export default getViteConfig(
         // spares each file importing and transforming the same sources again.
         {
           extends: true,
-          test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', isolate: false, sequence: { groupOrder: 0 } },
+          test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', env, isolate: false, sequence: { groupOrder: 0 } },
         },
         {
           extends: true,
-          test: { name: 'in-process', include: ['tests/in-process/**/*.test.ts'], env: { TEST_DATABASE: 'sqlite' }, ...inProcess, sequence: { groupOrder: 1 } },
+          test: {
+            name: 'in-process',
+            include: ['tests/in-process/**/*.test.ts'],
+            env: { ...env, TEST_DATABASE: 'sqlite' },
+            ...inProcess,
+            sequence: { groupOrder: 1 },
+          },
         },
         {
           extends: true,
-          test: { name: 'in-process-pg', include: DATABASE_TESTS, env: { TEST_DATABASE: 'postgres' }, ...inProcess, sequence: { groupOrder: 2 } },
+          test: { name: 'in-process-pg', include: DATABASE_TESTS, env: { ...env, TEST_DATABASE: 'postgres' }, ...inProcess, sequence: { groupOrder: 2 } },
         },
         {
           extends: true,
-          test: { name: 'process', include: ['tests/process/**/*.test.ts'], env: { TEST_DATABASE: 'sqlite' }, ...spawned, sequence: { groupOrder: 3 } },
+          test: { name: 'process', include: ['tests/process/**/*.test.ts'], env: { ...env, TEST_DATABASE: 'sqlite' }, ...spawned, sequence: { groupOrder: 3 } },
         },
         {
           extends: true,
-          test: { name: 'process-pg', include: DATABASE_PROCESS_TESTS, env: { TEST_DATABASE: 'postgres' }, ...spawned, sequence: { groupOrder: 4 } },
+          test: { name: 'process-pg', include: DATABASE_PROCESS_TESTS, env: { ...env, TEST_DATABASE: 'postgres' }, ...spawned, sequence: { groupOrder: 4 } },
         },
       ],
     },

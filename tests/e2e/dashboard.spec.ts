@@ -8,6 +8,7 @@ import { DASHBOARD_REFETCH_MS } from '../../src/shared/constants';
 import type { DashboardStats } from '../../src/shared/receipts';
 import { expect, signInAsAdmin, test } from './fixtures';
 import { dashboardStats } from './receipts-data';
+import { stallLimit } from '../support/test-pace';
 
 const CARDS: [label: string, figure: keyof DashboardStats, format: keyof typeof FIGURE_FORMATS, hint?: string][] = [
   ['Total Receipts', 'totalReceipts', 'count'],
@@ -48,7 +49,7 @@ test('shows the figures and rankings of the statistics API, formatted, without R
     const stats = await dashboardStats(page.request);
     await page.goto('/dashboard');
     expect(await shownDashboard(page)).toEqual(expectedDashboard(stats));
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: stallLimit(40_000) });
 
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await expect(page.getByText('Overview of your freight receipt data and statistics')).toBeVisible();

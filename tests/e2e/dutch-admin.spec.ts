@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { ADMIN_AREA_URL } from '../support/e2e-env';
 import { TEXT_FILE } from '../support/images';
+import { stallLimit } from '../support/test-pace';
 import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL, locale: 'nl-NL' });
@@ -55,7 +56,7 @@ test("Token Management is in Dutch: cards, buttons, the manual form's rule and t
 });
 
 test('the consignee assignments are in Dutch: counts, search, an empty result and the picker', async ({ page, adminApi }) => {
-  if ((await adminApi.assignments()).length === 0) await expect(async () => void (await adminApi.importConsignees())).toPass({ timeout: 20_000 });
+  if ((await adminApi.assignments()).length === 0) await expect(async () => void (await adminApi.importConsignees())).toPass({ timeout: stallLimit(40_000) });
   await openHydrated(page, '/admin/user-consignees');
   await expect(heading(page, 'Gebruikers en geadresseerden')).toBeVisible();
   await expect(page.getByText('Koppel geadresseerden aan klanten')).toBeVisible();

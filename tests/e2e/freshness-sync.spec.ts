@@ -6,6 +6,7 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { formatDateTime } from '../../src/shared/format';
 import { FRESHNESS_URL } from '../support/e2e-env';
+import { stallLimit } from '../support/test-pace';
 import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 import {} from './receipts-data';
 
@@ -105,7 +106,7 @@ test.describe.serial('on a portal whose provider goes down', () => {
     try {
       // The open page counts on by itself: no reload.
       const warning = page.getByText(STALE_TEXT);
-      await expect(warning).toBeVisible({ timeout: 20_000 });
+      await expect(warning).toBeVisible({ timeout: stallLimit(40_000) });
       await expect(warning.locator('..')).toHaveClass(/border-warning/);
 
       // Rendered so on the server, before any script. The open page counts from the sync it was served
@@ -116,7 +117,7 @@ test.describe.serial('on a portal whose provider goes down', () => {
       await expect(async () => {
         await plainPage.goto(`${FRESHNESS_URL}/dashboard`);
         await expect(plainPage.getByText(STALE_TEXT)).toBeVisible({ timeout: 500 });
-      }).toPass({ timeout: 20_000 });
+      }).toPass({ timeout: stallLimit(40_000) });
       await withoutScripts.close();
 
       await page.goto('/dashboard');
@@ -125,7 +126,7 @@ test.describe.serial('on a portal whose provider goes down', () => {
     } finally {
       await sandboxControl(page.request, 'recover');
     }
-    await expect(page.getByText(STALE_TEXT)).toBeHidden({ timeout: 20_000 });
+    await expect(page.getByText(STALE_TEXT)).toBeHidden({ timeout: stallLimit(40_000) });
     await expect(page.getByText('Updated just now')).toBeVisible();
   });
 
@@ -164,7 +165,7 @@ test.describe.serial('on a portal whose provider goes down', () => {
           'Sync failed: The sync could not be completed: the logistics provider is not available right now. Please try again later.',
           { timeout: 2_000 },
         );
-      }).toPass({ timeout: 15_000 });
+      }).toPass({ timeout: stallLimit(30_000) });
       await expect(card.locator('dt:text-is("Last attempt failed") + dd')).toContainText('the logistics provider is not available right now');
     } finally {
       await sandboxControl(page.request, 'recover');

@@ -385,6 +385,8 @@ for (const screen of SCREENS) {
 // The logo's and the background's delete confirmations need an upload: on a portal no other test's
 // branding depends on, one screen and language after another, and put back without them.
 test('the logo and background delete confirmations fit at both widths, in both languages', async ({ browser, playwright }, testInfo) => {
+  // Eight page loads and eight confirmations, each measured and photographed.
+  test.slow();
   const admin = await adminRequest(playwright, LOCATIONS_OFF_URL);
   const upload = async (kind: 'logo' | 'background') => {
     const answer = await admin.post(`/api/${kind}/upload`, {

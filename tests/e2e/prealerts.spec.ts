@@ -8,6 +8,7 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
 import { PREALERTS_URL } from '../support/e2e-env';
 import { pdfFile, uniqueTrackingNumber } from '../support/prealert-steps';
+import { stallLimit } from '../support/test-pace';
 import { adminRequest, AdminApi, expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -187,7 +188,7 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
             if (status !== 'received') expect((await request.post('/sandbox/control/advance')).status()).toBe(200);
             return status;
           },
-          { timeout: 30_000, intervals: [1_500] },
+          { timeout: stallLimit(60_000), intervals: [1_500] },
         )
         .toBe('received');
 

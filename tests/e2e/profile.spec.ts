@@ -74,7 +74,7 @@ test('a successful change is confirmed and the new password signs in', async ({ 
   await page.getByRole('button', { name: 'Change Password' }).click();
   await expect(page.getByText('Password changed successfully!')).toBeVisible();
   await expect(page.getByLabel('Current Password')).toHaveValue('');
-  await expect(page.getByText('Password changed successfully!')).toBeHidden({ timeout: 8_000 });
+  await expect(page.getByText('Password changed successfully!')).toBeHidden();
 
   await page.context().clearCookies();
   await signIn(page, user.username, 'second-password');

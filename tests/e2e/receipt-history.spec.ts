@@ -11,6 +11,7 @@ import { overwriteGetLocale } from '../../src/paraglide/runtime.js';
 import { formatDateTime, statusLabel } from '../../src/shared/format';
 import type { Receipt, ReceiptDetails } from '../../src/shared/receipts';
 import { E2E_URL, HISTORY_URL } from '../support/e2e-env';
+import { stallLimit } from '../support/test-pace';
 import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 import { receiptList } from './receipts-data';
 
@@ -57,7 +58,7 @@ async function receiptThatMoved(request: APIRequestContext): Promise<ReceiptDeta
         }
         return found !== undefined;
       },
-      { timeout: 20_000, message: 'no moved receipt with packages was mirrored' },
+      { timeout: stallLimit(40_000), message: 'no moved receipt with packages was mirrored' },
     )
     .toBe(true);
   return found!;

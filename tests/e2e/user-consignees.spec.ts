@@ -8,6 +8,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { ConsigneeAssignmentDto } from '../../src/shared/consignees';
 import { ADMIN_AREA_URL } from '../support/e2e-env';
+import { stallLimit } from '../support/test-pace';
 import { ADMIN, AdminApi, adminRequest, expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL });
@@ -66,7 +67,7 @@ test.beforeAll(async ({ playwright }) => {
   request = await adminRequest(playwright, ADMIN_AREA_URL);
   api = new AdminApi(request, ADMIN_AREA_URL);
   // The portal starts without consignees; another file may be importing too, or have the provider down for a moment.
-  if ((await api.assignments()).length === 0) await expect(async () => void (await api.importConsignees())).toPass({ timeout: 20_000 });
+  if ((await api.assignments()).length === 0) await expect(async () => void (await api.importConsignees())).toPass({ timeout: stallLimit(40_000) });
   first.username = uniqueName('grida');
   second.username = uniqueName('gridb');
   otherAdmin = uniqueName('gridadmin');

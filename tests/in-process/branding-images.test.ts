@@ -14,6 +14,7 @@ import { createUser, expectError, signIn, signedInAdmin, writeDatabase } from '.
 import { backgroundUrlsOf, fetchImage, uploadImage } from '../support/branding-steps';
 import { animatedGif, brokenPng, cameraPhoto, largePng, pngFile } from '../support/images';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
+import { stallLimit } from '../support/test-pace';
 
 let portal: InProcessPortal;
 let admin: ApiClient;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   viewer = await signIn(portal, await createUser(admin, 'images-viewer', 'viewer'));
   anonymous = new ApiClient(portal);
   photo = await cameraPhoto({ orientation: 6 });
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();
@@ -47,7 +48,7 @@ describe('a camera photo as the background', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     uploaded = response.body.data;
     urls = backgroundUrlsOf((await anonymous.get('/login')).body);
-  }, 60_000);
+  }, stallLimit(120_000));
 
   it('when it is uploaded, then pages offer it at 640, 800, 1280 and 1920 px in AVIF, WebP and JPEG, and never the upload itself', () => {
     const names = urls.map((url) => /\/api\/background\/image\/([^?]+)\?v=\d+$/.exec(url)?.[1]).sort();
@@ -117,7 +118,7 @@ describe('images refused before they are decoded', () => {
   beforeAll(async () => {
     bomb = await largePng(15_000, 15_000);
     tooLarge = await largePng(8_000, 6_000);
-  }, 60_000);
+  }, stallLimit(120_000));
 
   it.each([
     ['a 15000 × 15000 PNG of some 650 KB (a decompression bomb)', () => bomb, 15_000, 15_000],
@@ -194,32 +195,36 @@ describe('the logo', () => {
 });
 
 describe('an image uploaded before variants were made', () => {
-  it('when the portal starts, then it makes the variants once, and pages send them', async () => {
-    // Wide enough for every width pages are sent, and no larger: each of the two times its twelve
-    // variants are made takes a third of what the camera photo's take.
-    const wide = await cameraPhoto({ width: 2000, height: 1000 });
-    const filesBefore = await storedFiles();
-    const response = await uploadImage(admin, 'background', { bytes: wide, name: 'old.jpg', type: 'image/jpeg' });
-    expect(response.status).toBe(200);
-    // As an older portal left it: the upload alone, no variants recorded.
-    await writeDatabase(portal, "UPDATE branding_images SET variants = NULL WHERE kind = 'background'");
-    const original = response.body.data.originalPath.split('?')[0];
-    // The new upload and its twelve variants came; the photo before it and its variants went.
-    const added = (await storedFiles()).filter((file) => !filesBefore.includes(file));
-    expect(added.filter((file) => /^[0-9a-f]{32}-\d+\.(avif|webp|jpg)$/.test(file))).toHaveLength(12);
+  it(
+    'when the portal starts, then it makes the variants once, and pages send them',
+    async () => {
+      // Wide enough for every width pages are sent, and no larger: each of the two times its twelve
+      // variants are made takes a third of what the camera photo's take.
+      const wide = await cameraPhoto({ width: 2000, height: 1000 });
+      const filesBefore = await storedFiles();
+      const response = await uploadImage(admin, 'background', { bytes: wide, name: 'old.jpg', type: 'image/jpeg' });
+      expect(response.status).toBe(200);
+      // As an older portal left it: the upload alone, no variants recorded.
+      await writeDatabase(portal, "UPDATE branding_images SET variants = NULL WHERE kind = 'background'");
+      const original = response.body.data.originalPath.split('?')[0];
+      // The new upload and its twelve variants came; the photo before it and its variants went.
+      const added = (await storedFiles()).filter((file) => !filesBefore.includes(file));
+      expect(added.filter((file) => /^[0-9a-f]{32}-\d+\.(avif|webp|jpg)$/.test(file))).toHaveLength(12);
 
-    await portal.stop({ keepDir: true });
-    portal = await startInProcessPortal({ LOGIN_MAX_ATTEMPTS: '1000' }, { background: false, dir: portal.dir });
-    expect(portal.output()).toContain("Made the background's 12 sizes for screens from the image uploaded before.");
-    anonymous = new ApiClient(portal);
-    const urls = backgroundUrlsOf((await anonymous.get('/login')).body);
-    expect(urls).toHaveLength(12);
-    expect(urls.every((url) => !url.startsWith(`${original}?`))).toBe(true);
-    expect((await fetchImage(anonymous, urls[0]!)).status).toBe(200);
+      await portal.stop({ keepDir: true });
+      portal = await startInProcessPortal({ LOGIN_MAX_ATTEMPTS: '1000' }, { background: false, dir: portal.dir });
+      expect(portal.output()).toContain("Made the background's 12 sizes for screens from the image uploaded before.");
+      anonymous = new ApiClient(portal);
+      const urls = backgroundUrlsOf((await anonymous.get('/login')).body);
+      expect(urls).toHaveLength(12);
+      expect(urls.every((url) => !url.startsWith(`${original}?`))).toBe(true);
+      expect((await fetchImage(anonymous, urls[0]!)).status).toBe(200);
 
-    await portal.stop({ keepDir: true });
-    portal = await startInProcessPortal({ LOGIN_MAX_ATTEMPTS: '1000' }, { background: false, dir: portal.dir });
-    expect(portal.output()).not.toContain('sizes for screens');
-    admin = await signedInAdmin(portal);
-  }, 60_000);
+      await portal.stop({ keepDir: true });
+      portal = await startInProcessPortal({ LOGIN_MAX_ATTEMPTS: '1000' }, { background: false, dir: portal.dir });
+      expect(portal.output()).not.toContain('sizes for screens');
+      admin = await signedInAdmin(portal);
+    },
+    stallLimit(120_000),
+  );
 });

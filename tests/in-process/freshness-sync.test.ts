@@ -28,7 +28,7 @@ beforeAll(async () => {
   admin = await signedInAdmin(portal);
   sandbox = new ApiClient(portal);
   await waitForMirror(admin);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

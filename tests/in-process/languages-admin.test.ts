@@ -24,7 +24,7 @@ beforeAll(async () => {
   portal = await startInProcessPortal({ LOGIN_MAX_ATTEMPTS: '1000' });
   admin = await signedInAdmin(portal);
   viewer = await createUser(admin, 'langviewer', 'viewer');
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

@@ -25,7 +25,7 @@ beforeAll(async () => {
   ]);
   [admin, downAdmin] = await Promise.all([signedInAdmin(portal), signedInAdmin(downPortal)]);
   await waitForMirror(admin);
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all([portal?.stop(), downPortal?.stop()]);

@@ -95,7 +95,7 @@ beforeAll(async () => {
   const forgetful = await signIn(portal, { username: 'forgetful', password: newPassword });
   secrets.set('second session cookie', tokenOf(forgetful));
   await forgetful.get('/api/auth/profile');
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all([portal?.stop(), withoutMetrics?.stop()]);

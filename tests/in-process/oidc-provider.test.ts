@@ -59,7 +59,7 @@ beforeAll(async () => {
     { port: portalPort },
   );
   admin = await signedInAdmin(portal);
-}, 60_000);
+});
 
 afterAll(async () => {
   await oidc?.stop();

@@ -40,7 +40,7 @@ beforeAll(async () => {
   expect(response.status).toBe(200);
   document = response.body;
   etag = response.headers.get('etag')!;
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

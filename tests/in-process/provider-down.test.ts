@@ -13,7 +13,7 @@ beforeAll(async () => {
   const closedPort = await freePort();
   portal = await startInProcessPortal({ PROVIDER: 'http', PROVIDER_URL: `http://127.0.0.1:${closedPort}/provider` });
   admin = await signedInAdmin(portal);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

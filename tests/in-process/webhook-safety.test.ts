@@ -13,6 +13,7 @@ import type { ApiClient } from '../support/api-client';
 import { eventually, expectError, queryDatabase, signedInAdmin, writeDatabase } from '../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { stallLimit } from '../support/test-pace';
 
 let portal: InProcessPortal;
 let receiver: WebhookReceiver;
@@ -23,11 +24,11 @@ beforeAll(async () => {
   // The syncs are the test's to run: the first one must come after an endpoint is registered.
   portal = await startInProcessPortal(
     { WEBHOOK_CA_FILE: receiver.certFile!, SANDBOX_RECEIPTS: '60', SANDBOX_CONTROL: 'true', SANDBOX_CHANGE_SECONDS: '86400' },
-    { background: false, webhookTimeoutMs: 1_000 },
+    { background: false, webhookTimeoutMs: stallLimit(5_000) },
   );
   await prepareSandboxPortal({ ...portal.portal, sandbox: portal.portal.sandbox! });
   admin = await signedInAdmin(portal);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient, type ApiResponse } from '../support/api-client';
 import { createUser, signedInAdmin, waitForMirror, type TestUser } from '../support/api-steps';
+import { stallLimit } from '../support/test-pace';
 
 const BURST = 30;
 const DEMO_PASSWORD = 'demo-password-1';
@@ -53,7 +54,7 @@ beforeAll(async () => {
   expect(
     (await customer.post('/api/auth/login', { username: 'demo', password: DEMO_PASSWORD }, { headers: { 'X-Forwarded-For': addressOf(201) } })).status,
   ).toBe(200);
-}, 120_000);
+});
 
 afterAll(async () => {
   await portal?.stop();
@@ -83,23 +84,27 @@ const statusCounts = (responses: ApiResponse[]) =>
   responses.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
 describe('a burst of sign-ins', () => {
-  it(`when ${BURST} people sign in wrongly at once, each from their own address, then all answer 401 without stalling, and a customer's list answers within 1 s meanwhile`, async () => {
-    const stallBound = BURST_STALL_FACTOR * (await hashWorkMs());
-    const attempts = Array.from({ length: BURST }, (_, index) => attempt(`burst-${index}`, `wrong-password-${index}`, addressOf(index)));
-    const burst = timed(Promise.all(attempts));
-    // Once the first check is answered, the rest of the burst waits its turn on the server's password checks.
-    await Promise.race(attempts);
-    const list = await timed(customer.get('/api/receipts'));
-    const { result: responses, ms } = await burst;
-    console.log(
-      `burst of ${BURST} names: ${JSON.stringify(statusCounts(responses))} in ${Math.round(ms)} ms (stalled past ${Math.round(stallBound)} ms); customer's list ${Math.round(list.ms)} ms`,
-    );
-    expect(statusCounts(responses)).toEqual({ 401: BURST });
-    expect(ms).toBeLessThan(stallBound);
-    expect(list.result.status).toBe(200);
-    expect(list.result.body.data.length).toBeGreaterThan(0);
-    expect(list.ms).toBeLessThan(1_000);
-  }, 120_000);
+  it(
+    `when ${BURST} people sign in wrongly at once, each from their own address, then all answer 401 without stalling, and a customer's list answers within 1 s meanwhile`,
+    async () => {
+      const stallBound = BURST_STALL_FACTOR * (await hashWorkMs());
+      const attempts = Array.from({ length: BURST }, (_, index) => attempt(`burst-${index}`, `wrong-password-${index}`, addressOf(index)));
+      const burst = timed(Promise.all(attempts));
+      // Once the first check is answered, the rest of the burst waits its turn on the server's password checks.
+      await Promise.race(attempts);
+      const list = await timed(customer.get('/api/receipts'));
+      const { result: responses, ms } = await burst;
+      console.log(
+        `burst of ${BURST} names: ${JSON.stringify(statusCounts(responses))} in ${Math.round(ms)} ms (stalled past ${Math.round(stallBound)} ms); customer's list ${Math.round(list.ms)} ms`,
+      );
+      expect(statusCounts(responses)).toEqual({ 401: BURST });
+      expect(ms).toBeLessThan(stallBound);
+      expect(list.result.status).toBe(200);
+      expect(list.result.body.data.length).toBeGreaterThan(0);
+      expect(list.ms).toBeLessThan(1_000);
+    },
+    stallLimit(240_000),
+  );
 
   it(`when ${BURST} wrong sign-ins for one name come from one address at once, then ${IN_FLIGHT} are checked (401) and the rest answer 429 at once, uncounted: the right password still signs in`, async () => {
     const target = await createUser(await signedInAdmin(portal), 'one-target');
@@ -157,5 +162,5 @@ describe('fairness between addresses', () => {
     expect(result.status).toBe(200);
     expect(ms - ownCheck).toBeLessThanOrEqual(allowance);
     expect(flood).toEqual({ 401: IN_FLIGHT, 429: 60 - IN_FLIGHT });
-  }, 60_000);
+  });
 });

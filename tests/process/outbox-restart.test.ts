@@ -22,7 +22,7 @@ beforeAll(async () => {
     SANDBOX_CHANGE_SECONDS: '86400',
   };
   portal = await startPortal(env);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();
@@ -45,7 +45,7 @@ describe('the outbox across a restart', () => {
     smtp.refusing = true;
     await admin.post('/sandbox/control/advance');
     // Refused again and again, each wait longer than the one before (1 s, 2 s, …).
-    const [refused] = await eventually(outbox, (rows) => rows.length === 1 && rows[0]!.attempts >= 2, 20_000);
+    const [refused] = await eventually(outbox, (rows) => rows.length === 1 && rows[0]!.attempts >= 2, 60_000);
     expect(refused!.sentAt).toBeNull();
     expect(refused!.failedAt).toBeNull();
     expect(refused!.lastError).toMatch(/451/);
@@ -55,13 +55,13 @@ describe('the outbox across a restart', () => {
     const received = smtp.messages.length;
     portal = await startPortal(env, { dir: portal.dir });
 
-    const [sent] = await eventually(outbox, (rows) => rows[0]?.sentAt !== null && rows[0]?.sentAt !== undefined, 20_000);
+    const [sent] = await eventually(outbox, (rows) => rows[0]?.sentAt !== null && rows[0]?.sentAt !== undefined, 60_000);
     expect(sent!.id).toBe(refused!.id);
     expect(sent!.sentAt).not.toBeNull();
     expect(smtp.messages[received]!.text).toContain('The status of these receipts has changed:');
     // Every row went out once: the restarted sandbox starts from its first state again, so the new
     // process may queue a digest of its own for statuses that moved back.
-    const rows = await eventually(outbox, (all) => all.every((row) => row.sentAt !== null), 20_000);
+    const rows = await eventually(outbox, (all) => all.every((row) => row.sentAt !== null), 60_000);
     expect(smtp.messages.length - received).toBe(rows.length);
   });
 });

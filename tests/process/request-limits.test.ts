@@ -22,7 +22,7 @@ beforeAll(async () => {
   portal = await startPortal({ SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '50' });
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { pngFile } from '../support/images';
 import { eventually, queryDatabase, signedInAdmin } from '../support/api-steps';
+import { stallLimit } from '../support/test-pace';
 
 /** Enough receipts that the first full sync (pages of 500) is still running when the signal comes. */
 const RECEIPTS = 20_000;
@@ -21,7 +22,7 @@ const env = { SANDBOX_RECEIPTS: String(RECEIPTS) };
 
 beforeAll(async () => {
   portal = await startPortal(env);
-}, 60_000);
+});
 
 afterAll(async () => {
   if (restarted) await restarted.stop();
@@ -58,42 +59,46 @@ type SyncStateRow = { cursor: string | null; lastSuccessAt: string | null; lastE
 const receiptCount = async (target: Portal) => (await queryDatabase<{ count: number }>(target, 'SELECT count(*) AS count FROM receipts'))[0]!.count;
 
 describe('shutdown', () => {
-  it('when SIGTERM comes during an upload and a sync, then both finish, new connections are refused, the process exits 0 and the mirror is whole pages', async () => {
-    const admin = await signedInAdmin(portal);
-    const logo = pngFile('slow-logo.png', { size: 200_000 }).bytes;
-    const upload = await slowUpload(admin.cookie!, logo);
-    const inProgress = await eventually(
-      () => receiptCount(portal),
-      (count) => count > 0,
-      30_000,
-    );
-    expect(inProgress, 'the first sync is still running').toBeLessThan(RECEIPTS);
+  it(
+    'when SIGTERM comes during an upload and a sync, then both finish, new connections are refused, the process exits 0 and the mirror is whole pages',
+    async () => {
+      const admin = await signedInAdmin(portal);
+      const logo = pngFile('slow-logo.png', { size: 200_000 }).bytes;
+      const upload = await slowUpload(admin.cookie!, logo);
+      const inProgress = await eventually(
+        () => receiptCount(portal),
+        (count) => count > 0,
+        30_000,
+      );
+      expect(inProgress, 'the first sync is still running').toBeLessThan(RECEIPTS);
 
-    process.kill(portal.pid, 'SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, SLOW_BODY_MS));
-    await expect(fetch(`${portal.url}/api/health`)).rejects.toThrow();
-    upload.finish();
-    const answer = await upload.response;
-    expect(answer.status, answer.body).toBe(200);
+      process.kill(portal.pid, 'SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, SLOW_BODY_MS));
+      await expect(fetch(`${portal.url}/api/health`)).rejects.toThrow();
+      upload.finish();
+      const answer = await upload.response;
+      expect(answer.status, answer.body).toBe(200);
 
-    expect(await portal.exited).toBe(0);
-    expect(portal.output()).toContain('SIGTERM received: finishing the requests and the sync step in progress, then shutting down.');
-    expect(portal.output()).toContain('Portal shut down cleanly.');
+      expect(await portal.exited).toBe(0);
+      expect(portal.output()).toContain('SIGTERM received: finishing the requests and the sync step in progress, then shutting down.');
+      expect(portal.output()).toContain('Portal shut down cleanly.');
 
-    // The pass stopped after a page: whole pages, no success recorded, and no cursor a later pass would wrongly resume from.
-    const written = await receiptCount(portal);
-    expect(written).toBeLessThan(RECEIPTS);
-    expect(written % PAGE_SIZE).toBe(0);
-    const [state] = await queryDatabase<SyncStateRow>(portal, 'SELECT cursor, lastSuccessAt, lastError FROM sync_state');
-    expect([undefined, { cursor: null, lastSuccessAt: null, lastError: null }]).toContainEqual(state);
+      // The pass stopped after a page: whole pages, no success recorded, and no cursor a later pass would wrongly resume from.
+      const written = await receiptCount(portal);
+      expect(written).toBeLessThan(RECEIPTS);
+      expect(written % PAGE_SIZE).toBe(0);
+      const [state] = await queryDatabase<SyncStateRow>(portal, 'SELECT cursor, lastSuccessAt, lastError FROM sync_state');
+      expect([undefined, { cursor: null, lastSuccessAt: null, lastError: null }]).toContainEqual(state);
 
-    restarted = await startPortal(env, { dir: portal.dir });
-    await eventually(
-      () => receiptCount(restarted!),
-      (count) => count === RECEIPTS,
-      60_000,
-    );
-    const logoInfo = (await (await signedInAdmin(restarted)).get('/api/logo/info')).body.data;
-    expect(logoInfo).toMatchObject({ hasLogo: true, originalName: 'slow-logo.png', size: logo.length });
-  }, 120_000);
+      restarted = await startPortal(env, { dir: portal.dir });
+      await eventually(
+        () => receiptCount(restarted!),
+        (count) => count === RECEIPTS,
+        60_000,
+      );
+      const logoInfo = (await (await signedInAdmin(restarted)).get('/api/logo/info')).body.data;
+      expect(logoInfo).toMatchObject({ hasLogo: true, originalName: 'slow-logo.png', size: logo.length });
+    },
+    stallLimit(240_000),
+  );
 });

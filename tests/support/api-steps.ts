@@ -6,6 +6,7 @@ import sqlite3 from 'sqlite3';
 import { expect } from 'vitest';
 import { ADMIN_PASSWORD } from './portal';
 import { ApiClient, type ApiResponse, type PortalAddress } from './api-client';
+import { stallLimit } from './test-pace';
 
 /** A portal under test, spawned or in this process: where it answers, its folder and its database. */
 export interface Portal extends PortalAddress {
@@ -173,9 +174,12 @@ export async function assignConsignees(admin: ApiClient, userId: number, consign
   if (response.status !== 200) throw new Error(`assigning failed: ${response.status} ${JSON.stringify(response.body)}`);
 }
 
-/** Polls `probe` until `accept` takes its value (a sync or a delivery happens in the background). */
-export async function eventually<T>(probe: () => T | Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Polls `probe` until `accept` takes its value (a sync or a delivery happens in the background). The
+ * limit means "stalled": `timeoutMs` on the reference machine, scaled by this run's slowness.
+ */
+export async function eventually<T>(probe: () => T | Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + stallLimit(timeoutMs);
   for (;;) {
     const value = await probe();
     if (accept(value)) return value;
@@ -184,9 +188,9 @@ export async function eventually<T>(probe: () => T | Promise<T>, accept: (value:
   }
 }
 
-/** Polls until the mirror answers (the first sync runs in the background after start). */
-export async function waitForMirror(client: ApiClient, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/** Polls until the mirror answers (the first sync runs in the background after start); `timeoutMs` as `eventually`'s. */
+export async function waitForMirror(client: ApiClient, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + stallLimit(timeoutMs);
   for (;;) {
     const response = await client.get('/api/receipts?limit=1');
     if (response.status === 200) return;

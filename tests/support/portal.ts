@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, dropTestDatabase, testPostgresUrl } from './test-database.ts';
+import { stallLimit } from './test-pace.ts';
 
 export const ADMIN_PASSWORD = 'admin-password-1';
 
@@ -124,7 +125,9 @@ async function spawnPortal(env: Record<string, string>, { dir, databaseUrl, port
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const started = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`portal did not start in time:\n${output}`)), 30_000);
+    // "Portal listening" is logged once the portal is ready (server.mjs): its start is waited for, up
+    // to a ceiling that only a stalled start reaches.
+    const timer = setTimeout(() => reject(new Error(`portal did not start in time:\n${output}`)), stallLimit(180_000));
     const check = () => {
       if (output.includes('Portal listening')) {
         clearTimeout(timer);

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { stallLimit } from './test-pace.ts';
 
 export const DEFAULT_TEST_DATABASE_URL = 'postgres://portal:portal@127.0.0.1:5432/postgres';
 
@@ -55,14 +56,15 @@ export async function dropTestDatabase(dir: string, databaseUrl?: string): Promi
   // Not WITH (FORCE): that refuses when an autovacuum worker is in the database (it belongs to no role
   // we may signal), while a plain DROP stops autovacuum itself. The portal has stopped by now; a
   // connection still closing is waited out.
-  for (let attempt = 1; ; attempt++) {
+  const deadline = Date.now() + stallLimit(30_000);
+  for (;;) {
     try {
       await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}"`));
       return;
     } catch (error) {
       const inUse = (error as { code?: string }).code === '55006';
-      if (!inUse || attempt === 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      if (!inUse || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
 }

@@ -10,6 +10,7 @@ import { ApiClient } from '../../support/api-client';
 import { createUser, eventually, expectError, queryDatabase, signIn, signedInAdmin, type TestUser } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
+import { stallLimit } from '../../support/test-pace';
 
 let portal: InProcessPortal;
 let smtp: TestSmtpServer;
@@ -68,7 +69,7 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   portal = await startInProcessPortal({ SMTP_URL: smtp.url, TRUST_PROXY: 'true', PUBLIC_URL: 'https://portal.example.com', SANDBOX_RECEIPTS: '5' });
   admin = await signedInAdmin(portal);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();
@@ -364,7 +365,7 @@ describe('without SMTP_URL', () => {
   let quiet: InProcessPortal;
   beforeAll(async () => {
     quiet = await startInProcessPortal({ SANDBOX_RECEIPTS: '5' });
-  }, 60_000);
+  }, stallLimit(120_000));
   afterAll(async () => {
     await quiet?.stop();
   });

@@ -61,7 +61,7 @@ beforeAll(async () => {
   const own = await allReceipts(demo);
   ownReceiptId = own[0]!.id;
   othersReceiptId = (await allReceipts(admin)).find((receipt) => !own.some((mine) => mine.id === receipt.id))!.id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

@@ -103,7 +103,7 @@ beforeAll(async () => {
   others = (await allReceipts(admin)).filter((receipt) => !ownIds.has(receipt.id));
   expect(own.length).toBeGreaterThan(0);
   expect(others.length).toBeGreaterThan(0);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

@@ -33,6 +33,7 @@ import { holdTransaction } from '../../support/held-transaction';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { OIDC_CLIENT_ID, startOidcServer, type OidcAttachment, type OidcServer } from '../../support/oidc-server';
 import { connectAtServer } from '../../support/oidc-steps';
+import { stallLimit } from '../../support/test-pace';
 
 const DEMO_PASSWORD = 'demo-password-1';
 const SUMMARY_FIELDS = ['contentType', 'fileName', 'id', 'kind', 'largeUrl', 'size', 'thumbnailUrl', 'url'];
@@ -110,7 +111,7 @@ beforeAll(async () => {
   own = await allReceipts(demo);
   const ownIds = new Set(own.map((receipt) => receipt.id));
   others = (await allReceipts(admin)).filter((receipt) => !ownIds.has(receipt.id));
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();
@@ -540,7 +541,7 @@ describe('a third-party provider', () => {
     otherAdmin = await signedInAdmin(other);
     await connectAtServer(other, otherAdmin);
     expect((await otherAdmin.post('/api/sync')).status).toBe(200);
-  }, 60_000);
+  }, stallLimit(120_000));
 
   afterAll(async () => {
     await other?.stop();

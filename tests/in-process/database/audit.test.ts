@@ -41,7 +41,7 @@ beforeAll(async () => {
   viewerClient = await signIn(portal, await createUser(admin, 'auditviewer', 'viewer'));
   adminViewerClient = await signIn(portal, await createUser(admin, 'auditadminviewer', 'admin-viewer'));
   anonymous = new ApiClient(portal);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

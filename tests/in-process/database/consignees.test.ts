@@ -24,7 +24,7 @@ beforeAll(async () => {
   clients.viewer = await signIn(portal, viewerA);
   clients['admin-viewer'] = await signIn(portal, adminViewer);
   clients.anonymous = new ApiClient(portal);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

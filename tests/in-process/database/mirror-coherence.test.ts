@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient } from '../../support/api-client';
 import { allReceipts, eventually, signedInAdmin, waitForMirror } from '../../support/api-steps';
+import { stallLimit } from '../../support/test-pace';
 
 const APP_SECRET = 'mirror-coherence-test-secret-0123456789abcdef';
 let syncing: InProcessPortal;
@@ -32,7 +33,7 @@ beforeAll(async () => {
     SYNC_INTERVAL_SECONDS: '3600',
   });
   readingAdmin = await signedInAdmin(reading);
-}, 90_000);
+}, stallLimit(180_000));
 
 afterAll(async () => {
   await reading?.stop();

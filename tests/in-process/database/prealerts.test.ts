@@ -20,6 +20,7 @@ import { matchArrivedPackages } from '~/server/services/prealerts';
 import { download, pdfFile, programPretendingToBePdf, sendPrealertForm, uniqueTrackingNumber, validPrealert } from '../../support/prealert-steps';
 import { control } from '../../support/sandbox-steps';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
+import { stallLimit } from '../../support/test-pace';
 
 const DEMO_PASSWORD = 'demo-password-1';
 const DAY_MS = 86_400_000;
@@ -102,7 +103,7 @@ beforeAll(async () => {
   otherUser = created;
   await assignConsignees(admin, created.id, [otherConsigneeId]);
   other = await signIn(portal, otherUser);
-}, 90_000);
+}, stallLimit(180_000));
 
 afterAll(async () => {
   await portal?.stop();

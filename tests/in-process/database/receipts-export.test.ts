@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient } from '../../support/api-client';
 import { allReceipts, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror, writeDatabase } from '../../support/api-steps';
+import { stallLimit } from '../../support/test-pace';
 
 const DEMO_PASSWORD = 'demo-password-1';
 const RECEIPTS = 2_500;
@@ -48,7 +49,7 @@ beforeAll(async () => {
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
   demo = await signIn(portal, { username: 'demo', password: DEMO_PASSWORD });
-}, 90_000);
+}, stallLimit(180_000));
 
 afterAll(async () => {
   await portal?.stop();

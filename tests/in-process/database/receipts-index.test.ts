@@ -16,6 +16,7 @@ import type { ProviderReceipt } from '~/server/provider/contract';
 import { OIDC_CLIENT_ID, startOidcServer, type OidcData, type OidcServer } from '../../support/oidc-server';
 import { connectAtServer } from '../../support/oidc-steps';
 import { freePort } from '../../support/portal';
+import { stallLimit } from '../../support/test-pace';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const RUNS = 120;
@@ -283,42 +284,50 @@ function describeDataset(name: string, idSpace: number, count: number) {
           cause: error,
         });
       }
-    }, 60_000);
+    }, stallLimit(120_000));
 
     afterAll(async () => {
       await portal?.stop();
       await server?.stop();
     });
 
-    it('when random users list, search, sort and page, then every page and count is the plain query’s', async () => {
-      await fc.assert(
-        fc.asyncProperty(
-          queryOf(() => receipts, viewers.length),
-          (query) => {
-            asked.push(query);
-            return checkQuery(portal, viewers, query);
-          },
-        ),
-        { seed: SEED, numRuns: RUNS },
-      );
-    }, 120_000);
+    it(
+      'when random users list, search, sort and page, then every page and count is the plain query’s',
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            queryOf(() => receipts, viewers.length),
+            (query) => {
+              asked.push(query);
+              return checkQuery(portal, viewers, query);
+            },
+          ),
+          { seed: SEED, numRuns: RUNS },
+        );
+      },
+      stallLimit(240_000),
+    );
 
-    it('when a sync changes a fifth of the receipts and adds some, then every page and count is the plain query’s of the new state', async () => {
-      const changes = fc.sample(changesOf(data, idSpace), { seed: SEED, numRuns: 1 })[0]!;
-      server.changeReceipts(changes);
-      const sync = await viewers[0]!.client.post('/api/sync');
-      expect(sync.status).toBe(200);
-      expect(sync.body.data.written).toBe(changes.length);
-      receipts = [...new Map([...data.receipts, ...changes].map((receipt) => [receipt.id, receipt])).values()];
-      for (const query of asked) await checkQuery(portal, viewers, query);
-      await fc.assert(
-        fc.asyncProperty(
-          queryOf(() => receipts, viewers.length),
-          (query) => checkQuery(portal, viewers, query),
-        ),
-        { seed: SEED + 1, numRuns: RUNS },
-      );
-    }, 120_000);
+    it(
+      'when a sync changes a fifth of the receipts and adds some, then every page and count is the plain query’s of the new state',
+      async () => {
+        const changes = fc.sample(changesOf(data, idSpace), { seed: SEED, numRuns: 1 })[0]!;
+        server.changeReceipts(changes);
+        const sync = await viewers[0]!.client.post('/api/sync');
+        expect(sync.status).toBe(200);
+        expect(sync.body.data.written).toBe(changes.length);
+        receipts = [...new Map([...data.receipts, ...changes].map((receipt) => [receipt.id, receipt])).values()];
+        for (const query of asked) await checkQuery(portal, viewers, query);
+        await fc.assert(
+          fc.asyncProperty(
+            queryOf(() => receipts, viewers.length),
+            (query) => checkQuery(portal, viewers, query),
+          ),
+          { seed: SEED + 1, numRuns: RUNS },
+        );
+      },
+      stallLimit(240_000),
+    );
   });
 }
 

@@ -27,7 +27,7 @@ beforeAll(async () => {
     )
   ).map((row) => row.name);
   stranger = await signIn(portal, await createUser(admin, 'stranger', 'viewer'));
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

@@ -35,7 +35,7 @@ beforeAll(async () => {
   await waitForMirror(admin);
   adminViewer = await signIn(portal, await createUser(admin, 'overseer', 'admin-viewer'));
   everything = await allReceipts(admin);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient } from '../../support/api-client';
 import { allReceipts, signedInAdmin, waitForMirror } from '../../support/api-steps';
+import { stallLimit } from '../../support/test-pace';
 
 /** More than four ranges of 5,000 ids, the last one short. */
 const RECEIPTS = 21_500;
@@ -19,9 +20,9 @@ let everything: Array<Record<string, any>>;
 beforeAll(async () => {
   portal = await startInProcessPortal({ SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: String(RECEIPTS) });
   admin = await signedInAdmin(portal);
-  await waitForMirror(admin, 120_000);
+  await waitForMirror(admin, 240_000);
   everything = await allReceipts(admin);
-}, 180_000);
+}, stallLimit(360_000));
 
 afterAll(async () => {
   await portal?.stop();

@@ -74,7 +74,7 @@ beforeAll(async () => {
   own = await allReceipts(demo);
   const ownIds = new Set(own.map((receipt) => receipt.id));
   others = (await allReceipts(admin)).filter((receipt) => !ownIds.has(receipt.id));
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

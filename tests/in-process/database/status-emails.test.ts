@@ -18,6 +18,7 @@ import {
   type TestUser,
   eventually,
 } from '../../support/api-steps';
+import { stallLimit } from '../../support/test-pace';
 
 let portal: InProcessPortal;
 let smtp: TestSmtpServer;
@@ -74,7 +75,7 @@ beforeAll(async () => {
   dutchCustomer = await customer('nlklant', 'nlklant@example.com', consigneeIds);
   englishCustomer = await customer('enklant', 'enklant@example.com', consigneeIds);
   quietCustomer = await customer('stilleklant', 'stil@example.com', consigneeIds);
-}, 90_000);
+}, stallLimit(180_000));
 
 afterAll(async () => {
   await portal?.stop();

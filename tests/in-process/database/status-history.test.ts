@@ -21,7 +21,7 @@ beforeAll(async () => {
   });
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

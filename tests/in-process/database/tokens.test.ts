@@ -53,7 +53,7 @@ beforeAll(async () => {
   viewerClient = await signIn(portal, await createUser(admin, 'tokenviewer', 'viewer'));
   adminViewerClient = await signIn(portal, await createUser(admin, 'tokenadminviewer', 'admin-viewer'));
   anonymous = new ApiClient(portal);
-}, 60_000);
+});
 
 afterAll(async () => {
   await portal?.stop();

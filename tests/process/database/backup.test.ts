@@ -13,6 +13,7 @@ import { pngFile } from '../../support/images';
 import type { ApiClient } from '../../support/api-client';
 import { allReceipts, assignConsignees, createUser, eventually, signIn, signedInAdmin, waitForMirror, type TestUser } from '../../support/api-steps';
 import { fetchImage } from '../../support/branding-steps';
+import { stallLimit } from '../../support/test-pace';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -56,7 +57,7 @@ beforeAll(async () => {
   original = await startPortal({ SANDBOX_RECEIPTS: '300' });
   backupDir = await mkdtemp(path.join(tmpdir(), 'portal-backups-'));
   target = await newPortalFolder();
-}, 60_000);
+});
 
 afterAll(async () => {
   await original?.stop();
@@ -66,82 +67,86 @@ afterAll(async () => {
 });
 
 describe('backup and restore', () => {
-  it('when the portal is backed up while it takes writes and restored into a fresh folder, then the restored portal has its users, assignments, receipts and branding', async () => {
-    const admin = await signedInAdmin(original);
-    await waitForMirror(admin);
-    await admin.post('/api/consignees/import');
-    const consigneeIds = ((await admin.get('/api/consignees')).body.data as Array<{ id: number }>).map((consignee) => consignee.id);
-    const customer = await createUser(admin, 'klant');
-    await assignConsignees(admin, customer.id, consigneeIds.slice(0, 2));
-    const customerReceipts = (await allReceipts(await signIn(original, customer))).map((receipt) => receipt.number).sort();
-    expect(customerReceipts.length).toBeGreaterThan(0);
-    const logo = pngFile('company-logo.png', { width: 8, height: 8, rgb: [200, 30, 30] }).bytes;
-    expect(await uploadLogo(admin, original, logo)).toBe(200);
-    expect((await admin.put('/api/background/opacity', { opacity: 0.7 })).status).toBe(200);
+  it(
+    'when the portal is backed up while it takes writes and restored into a fresh folder, then the restored portal has its users, assignments, receipts and branding',
+    async () => {
+      const admin = await signedInAdmin(original);
+      await waitForMirror(admin);
+      await admin.post('/api/consignees/import');
+      const consigneeIds = ((await admin.get('/api/consignees')).body.data as Array<{ id: number }>).map((consignee) => consignee.id);
+      const customer = await createUser(admin, 'klant');
+      await assignConsignees(admin, customer.id, consigneeIds.slice(0, 2));
+      const customerReceipts = (await allReceipts(await signIn(original, customer))).map((receipt) => receipt.number).sort();
+      expect(customerReceipts.length).toBeGreaterThan(0);
+      const logo = pngFile('company-logo.png', { width: 8, height: 8, rgb: [200, 30, 30] }).bytes;
+      expect(await uploadLogo(admin, original, logo)).toBe(200);
+      expect((await admin.put('/api/background/opacity', { opacity: 0.7 })).status).toBe(200);
 
-    // Writes all through the backup: a user created, then given a consignee, again and again.
-    const written: Array<{ user: TestUser; startedAt: number; at: number }> = [];
-    let writing = true;
-    const writer = (async () => {
-      for (let index = 0; writing; index++) {
-        const startedAt = performance.now();
-        const user = await createUser(admin, `schrijver${index}`);
-        await assignConsignees(admin, user.id, [consigneeIds[index % consigneeIds.length]!]);
-        written.push({ user, startedAt, at: performance.now() });
+      // Writes all through the backup: a user created, then given a consignee, again and again.
+      const written: Array<{ user: TestUser; startedAt: number; at: number }> = [];
+      let writing = true;
+      const writer = (async () => {
+        for (let index = 0; writing; index++) {
+          const startedAt = performance.now();
+          const user = await createUser(admin, `schrijver${index}`);
+          await assignConsignees(admin, user.id, [consigneeIds[index % consigneeIds.length]!]);
+          written.push({ user, startedAt, at: performance.now() });
+        }
+      })();
+      // The backup starts while users are being written.
+      await eventually(
+        () => written.length,
+        (count) => count >= 2,
+      );
+      const backupStartedAt = performance.now();
+      const backup = await runScript('backup', [backupDir], original);
+      const backupEndedAt = performance.now();
+      writing = false;
+      await writer;
+      expect(backup.code, backup.output).toBe(0);
+      expect(written.some((write) => write.startedAt < backupEndedAt && write.at > backupStartedAt)).toBe(true);
+      const [file] = await readdir(backupDir);
+      expect(file).toMatch(/^portal-backup-.+\.tar\.gz$/);
+      expect(backup.output.trim()).toBe(path.join(backupDir, file!));
+
+      // The running portal's database is in use: restoring onto it is refused, and nothing is changed.
+      const onRunning = await runScript('restore', [path.join(backupDir, file!), '--force'], original);
+      expect(onRunning.code).toBe(1);
+      expect(onRunning.output).toMatch(/is in use: stop the portal/);
+
+      const restore = await runScript('restore', [path.join(backupDir, file!)], target);
+      expect(restore.code, restore.output).toBe(0);
+      // It holds password hashes, e-mail addresses and the encrypted tokens: readable by its owner only.
+      if (!testPostgresUrl) expect((await stat(path.join(target.dir, 'portal.sqlite'))).mode & 0o777).toBe(0o600);
+      restored = await startPortal(NO_PROVIDER, { dir: target.dir });
+
+      const restoredAdmin = await signedInAdmin(restored);
+      const restoredCustomer = await signIn(restored, customer);
+      expect((await allReceipts(restoredCustomer)).map((receipt) => receipt.number).sort()).toEqual(customerReceipts);
+      const assignments = async (user: TestUser) =>
+        ((await restoredAdmin.get(`/api/consignees/user/${user.id}`)).body.data as Array<{ id: number }>).map((consignee) => consignee.id).sort();
+      expect(await assignments(customer)).toEqual(consigneeIds.slice(0, 2).sort());
+      // Every write finished before the backup began is in it; a user is restored only with the state it had then.
+      for (const write of written.filter((entry) => entry.at < backupStartedAt)) {
+        await signIn(restored, write.user);
+        expect((await assignments(write.user)).length).toBe(1);
       }
-    })();
-    // The backup starts while users are being written.
-    await eventually(
-      () => written.length,
-      (count) => count >= 2,
-    );
-    const backupStartedAt = performance.now();
-    const backup = await runScript('backup', [backupDir], original);
-    const backupEndedAt = performance.now();
-    writing = false;
-    await writer;
-    expect(backup.code, backup.output).toBe(0);
-    expect(written.some((write) => write.startedAt < backupEndedAt && write.at > backupStartedAt)).toBe(true);
-    const [file] = await readdir(backupDir);
-    expect(file).toMatch(/^portal-backup-.+\.tar\.gz$/);
-    expect(backup.output.trim()).toBe(path.join(backupDir, file!));
 
-    // The running portal's database is in use: restoring onto it is refused, and nothing is changed.
-    const onRunning = await runScript('restore', [path.join(backupDir, file!), '--force'], original);
-    expect(onRunning.code).toBe(1);
-    expect(onRunning.output).toMatch(/is in use: stop the portal/);
-
-    const restore = await runScript('restore', [path.join(backupDir, file!)], target);
-    expect(restore.code, restore.output).toBe(0);
-    // It holds password hashes, e-mail addresses and the encrypted tokens: readable by its owner only.
-    if (!testPostgresUrl) expect((await stat(path.join(target.dir, 'portal.sqlite'))).mode & 0o777).toBe(0o600);
-    restored = await startPortal(NO_PROVIDER, { dir: target.dir });
-
-    const restoredAdmin = await signedInAdmin(restored);
-    const restoredCustomer = await signIn(restored, customer);
-    expect((await allReceipts(restoredCustomer)).map((receipt) => receipt.number).sort()).toEqual(customerReceipts);
-    const assignments = async (user: TestUser) =>
-      ((await restoredAdmin.get(`/api/consignees/user/${user.id}`)).body.data as Array<{ id: number }>).map((consignee) => consignee.id).sort();
-    expect(await assignments(customer)).toEqual(consigneeIds.slice(0, 2).sort());
-    // Every write finished before the backup began is in it; a user is restored only with the state it had then.
-    for (const write of written.filter((entry) => entry.at < backupStartedAt)) {
-      await signIn(restored, write.user);
-      expect((await assignments(write.user)).length).toBe(1);
-    }
-
-    const logoInfo = (await restoredAdmin.get('/api/logo/info')).body.data;
-    expect(logoInfo).toMatchObject({ hasLogo: true, originalName: 'company-logo.png', size: logo.length });
-    // Pages get the prepared variant; the admin downloads the original, byte for byte.
-    const shown = await fetchImage(restoredAdmin, logoInfo.logoPath);
-    expect(shown.status).toBe(200);
-    expect(shown.headers.get('content-type')).toMatch(/^image\//);
-    expect((await fetchImage(restoredAdmin, logoInfo.originalPath)).bytes.equals(logo)).toBe(true);
-    expect((await restoredAdmin.get('/api/background/info')).body.data).toMatchObject({ opacity: 0.7 });
-    if (!testPostgresUrl) {
-      // With SQLite the secret lives beside the database; with PostgreSQL both portals read the same db/app-secret.
-      expect(await readFile(path.join(target.dir, 'app-secret'), 'utf8')).toBe(await readFile(path.join(original.dir, 'app-secret'), 'utf8'));
-    }
-  }, 120_000);
+      const logoInfo = (await restoredAdmin.get('/api/logo/info')).body.data;
+      expect(logoInfo).toMatchObject({ hasLogo: true, originalName: 'company-logo.png', size: logo.length });
+      // Pages get the prepared variant; the admin downloads the original, byte for byte.
+      const shown = await fetchImage(restoredAdmin, logoInfo.logoPath);
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get('content-type')).toMatch(/^image\//);
+      expect((await fetchImage(restoredAdmin, logoInfo.originalPath)).bytes.equals(logo)).toBe(true);
+      expect((await restoredAdmin.get('/api/background/info')).body.data).toMatchObject({ opacity: 0.7 });
+      if (!testPostgresUrl) {
+        // With SQLite the secret lives beside the database; with PostgreSQL both portals read the same db/app-secret.
+        expect(await readFile(path.join(target.dir, 'app-secret'), 'utf8')).toBe(await readFile(path.join(original.dir, 'app-secret'), 'utf8'));
+      }
+    },
+    stallLimit(240_000),
+  );
 
   it('when the stopped target already holds data, then restore refuses without --force and replaces it with --force', async () => {
     const [file] = await readdir(backupDir);
@@ -162,5 +167,5 @@ describe('backup and restore', () => {
     const users = (await (await signedInAdmin(restored)).get('/api/auth/users')).body.data as Array<{ username: string }>;
     expect(users.map((user) => user.username)).toContain('klant');
     expect(users.map((user) => user.username)).not.toContain('nieuwkomer');
-  }, 60_000);
+  });
 });

@@ -47,7 +47,7 @@ beforeAll(async () => {
   adminB = await signedInAdmin(portalB);
   // B's first sync (on start) is over once a sync asked of it answers.
   expect((await adminB.post('/api/sync')).status).toBe(200);
-}, 90_000);
+});
 
 afterAll(async () => {
   await portalB?.stop();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../../support/portal';
 import { eventually, queryDatabase, signedInAdmin } from '../../support/api-steps';
 import { connect } from '../../support/sandbox-steps';
+import { stallLimit } from '../../support/test-pace';
 
 /** Enough receipts that a full pass is still running when the signal comes. */
 const RECEIPTS = 20_000;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   const tokens = await connect(provider);
   const stored = await (await signedInAdmin(portalA)).post('/api/tokens/update', tokens);
   expect(stored.status, JSON.stringify(stored.body)).toBe(200);
-}, 90_000);
+});
 
 afterAll(async () => {
   await portalB?.stop();
@@ -36,40 +37,44 @@ afterAll(async () => {
 const receiptCount = async () => (await queryDatabase<{ count: number }>(portalA, 'SELECT count(*) AS count FROM receipts'))[0]!.count;
 
 describe('a sync stopped by a shutdown', () => {
-  it('when process A stops during a sync that process B joined, then A says so, and B carries the sync to its end and answers that outcome', async () => {
-    const [adminA, adminB] = await Promise.all([signedInAdmin(portalA), signedInAdmin(portalB)]);
-    const inA = adminA.post('/api/sync');
-    await eventually(receiptCount, (count) => count > 0, 30_000);
-    const inB = adminB.post('/api/sync');
-    // B waits for A's sync: the lease is A's.
-    await eventually(receiptCount, (count) => count >= 1_000, 30_000);
-    expect(await receiptCount(), 'the pass is still running').toBeLessThan(RECEIPTS);
+  it(
+    'when process A stops during a sync that process B joined, then A says so, and B carries the sync to its end and answers that outcome',
+    async () => {
+      const [adminA, adminB] = await Promise.all([signedInAdmin(portalA), signedInAdmin(portalB)]);
+      const inA = adminA.post('/api/sync');
+      await eventually(receiptCount, (count) => count > 0, 60_000);
+      const inB = adminB.post('/api/sync');
+      // B waits for A's sync: the lease is A's.
+      await eventually(receiptCount, (count) => count >= 1_000, 60_000);
+      expect(await receiptCount(), 'the pass is still running').toBeLessThan(RECEIPTS);
 
-    process.kill(portalA.pid, 'SIGTERM');
-    const answerA = await inA;
-    expect(answerA.status).toBe(503);
-    expect(answerA.body).toMatchObject({
-      success: false,
-      errorType: 'EXTERNAL_API_ERROR',
-      message: expect.stringMatching(/^The sync was stopped because the portal is shutting down/),
-    });
-    expect(await portalA.exited).toBe(0);
-    const afterSignal = portalA.output().split('SIGTERM received')[1]!;
-    expect(afterSignal).toMatch(/sync stopped for the shutdown after \d+ receipts \(\d+ written\); the next sync starts the full pass over/);
-    expect(afterSignal).not.toContain('Receipt sync failed');
+      process.kill(portalA.pid, 'SIGTERM');
+      const answerA = await inA;
+      expect(answerA.status).toBe(503);
+      expect(answerA.body).toMatchObject({
+        success: false,
+        errorType: 'EXTERNAL_API_ERROR',
+        message: expect.stringMatching(/^The sync was stopped because the portal is shutting down/),
+      });
+      expect(await portalA.exited).toBe(0);
+      const afterSignal = portalA.output().split('SIGTERM received')[1]!;
+      expect(afterSignal).toMatch(/sync stopped for the shutdown after \d+ receipts \(\d+ written\); the next sync starts the full pass over/);
+      expect(afterSignal).not.toContain('Receipt sync failed');
 
-    const answerB = await inB;
-    expect(answerB.status, JSON.stringify(answerB.body)).toBe(200);
-    // B's own full pass: it wrote what A had not, and its answer is a success that is recorded.
-    expect(answerB.body.data).toMatchObject({ full: true, deleted: 0 });
-    expect(answerB.body.data.written).toBeGreaterThan(0);
-    expect(answerB.body.data.written).toBeLessThan(RECEIPTS);
-    expect(await receiptCount()).toBe(RECEIPTS);
-    const [state] = await queryDatabase<{ lastSuccessAt: string | null; lastWritten: number }>(
-      portalA,
-      'SELECT "lastSuccessAt", "lastWritten" FROM sync_state',
-    );
-    expect(state?.lastSuccessAt).not.toBeNull();
-    expect(state?.lastWritten).toBe(answerB.body.data.written);
-  }, 120_000);
+      const answerB = await inB;
+      expect(answerB.status, JSON.stringify(answerB.body)).toBe(200);
+      // B's own full pass: it wrote what A had not, and its answer is a success that is recorded.
+      expect(answerB.body.data).toMatchObject({ full: true, deleted: 0 });
+      expect(answerB.body.data.written).toBeGreaterThan(0);
+      expect(answerB.body.data.written).toBeLessThan(RECEIPTS);
+      expect(await receiptCount()).toBe(RECEIPTS);
+      const [state] = await queryDatabase<{ lastSuccessAt: string | null; lastWritten: number }>(
+        portalA,
+        'SELECT "lastSuccessAt", "lastWritten" FROM sync_state',
+      );
+      expect(state?.lastSuccessAt).not.toBeNull();
+      expect(state?.lastWritten).toBe(answerB.body.data.written);
+    },
+    stallLimit(240_000),
+  );
 });

@@ -1,0 +1,83 @@
+/**
+ * The test suite's pace on this machine, now: how much slower than a quiet reference machine a thread
+ * runs here (the slowness), and what that makes of the tiers' parallelism and time limits.
+ *
+ * `npm test` measures once, before its build (scripts/test-all.mjs), and hands the plan to every tier
+ * in TEST_PACE, so that all of them size themselves alike; a tier run on its own (`npm run test:fast`,
+ * `npx playwright test`) measures when its configuration loads.
+ *
+ * A time limit in a test means "stalled", never "slow": it is several times the slowest green run of
+ * what it waits for, seen with one busy loop per core beside the suite, and it grows with the
+ * slowness. Speed itself is `npm run bench`'s to measure.
+ */
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+
+/**
+ * The calibration's median, in ms, on the reference: a quiet 2-core machine of the kind this project is
+ * built on (measured there with nothing else running). A machine twice as slow, or one whose cores are
+ * half taken by other programs, measures about twice as long.
+ */
+const REFERENCE_MS = 9;
+/** Past this the machine is so slow that a run would rather fail than wait: limits stop growing. */
+const MOST_SLOWNESS = 8;
+
+export interface TestPace {
+  /** Cores this process may use (os.availableParallelism()). */
+  cores: number;
+  /** 1 on the quiet reference, 2 where a thread gets half of what it got there; never below 1. */
+  slowness: number;
+  /** Whether `npm test` runs the browser tier beside the process and PostgreSQL tiers, or after them. */
+  lanesSideBySide: boolean;
+  /** Workers per tier. */
+  workers: { inProcess: number; spawned: number; browser: number };
+}
+
+/** One sample of the calibration: the kind of work the tests make a portal do (JSON, hashing, strings). */
+function calibrationSample(): number {
+  const started = performance.now();
+  let text = '';
+  for (let row = 0; row < 2_000; row++) {
+    text += JSON.stringify({ id: row, number: `WR-${row}`, shipper: 'Miami Freight Co', weight: row * 1.5, items: [row, row + 1] });
+  }
+  for (let round = 0; round < 20; round++) createHash('sha256').update(text).update(String(round)).digest('hex');
+  JSON.parse(`[${text.replaceAll('}{', '},{')}]`);
+  return performance.now() - started;
+}
+
+/** The slowness now: the median of nine samples against the reference's. */
+export function measureSlowness(): number {
+  calibrationSample(); // the first sample compiles the code
+  const samples = Array.from({ length: 9 }, calibrationSample).sort((a, b) => a - b);
+  const slowness = samples[4]! / REFERENCE_MS;
+  return Math.round(Math.min(MOST_SLOWNESS, Math.max(1, slowness)) * 10) / 10;
+}
+
+/**
+ * The plan for this machine's cores and slowness. Measured on a 2-core machine (the note of the change
+ * that brought this file gives the figures): the browser tier beside the process and PostgreSQL tiers
+ * is fastest while the machine is quiet, and the tiers one after another once other programs take a
+ * core's worth of it; in-process tests mostly wait on their portals' I/O, so they take two workers a
+ * core; spawned servers and browsers one a core.
+ */
+export function planFor(cores: number, slowness: number): TestPace {
+  const busy = slowness >= 1.6;
+  const perCore = (each: number, most: number) => Math.max(1, Math.min(most, Math.floor((cores * each) / (busy ? 2 : 1))));
+  return {
+    cores,
+    slowness,
+    lanesSideBySide: cores >= 2 && !busy,
+    workers: { inProcess: perCore(2, 8), spawned: perCore(1, 4), browser: perCore(1, 4) },
+  };
+}
+
+/** This run's plan: the one `npm test` measured (TEST_PACE), or measured now. */
+export function testPace(env: NodeJS.ProcessEnv = process.env): TestPace {
+  if (env.TEST_PACE) return JSON.parse(env.TEST_PACE) as TestPace;
+  return planFor(availableParallelism(), measureSlowness());
+}
+
+/** A time limit that means "stalled": `ms` (set against the busy reference) times this run's slowness. */
+export function stallLimit(ms: number, pace: TestPace = testPace()): number {
+  return Math.round(ms * pace.slowness);
+}
