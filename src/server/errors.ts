@@ -1,6 +1,6 @@
 /**
  * The one application error: what went wrong, in the reader's language, and the `errorType` of the
- * API's envelope with the HTTP status it is answered with (the API's contract, README.md "API").
+ * API's envelope with the HTTP status it is answered with (the API's contract, docs/api.md).
  */
 import type { ErrorType } from '~/shared/envelope';
 import type { FieldIssue } from '~/shared/validation';

@@ -32,9 +32,9 @@ export function chooseLocale({ preference, link, cookie, acceptLanguage }: Local
 }
 
 /**
- * The server runs with --experimental-async-context-frame (package.json, the default from Node 24): on
- * Node 22 without it the store is carried by promise hooks, which slow every await of every request
- * (about 2.4× per await in a micro-benchmark).
+ * The server runs with --experimental-async-context-frame (server.mjs starts itself again with it on Node
+ * 22; it is the default from Node 24): on Node 22 without it the store is carried by promise hooks, which
+ * slow every await of every request (about 2.4× per await in a micro-benchmark).
  */
 function requestLocales(): NonNullable<ReturnType<typeof getServerAsyncLocalStorage>> {
   let storage = getServerAsyncLocalStorage();

@@ -71,9 +71,6 @@ async function hashPairMs(): Promise<number> {
   return performance.now() - started;
 }
 
-/** What the burst's hash work alone takes on this machine right now. */
-const hashWorkMs = async () => ((await hashPairMs()) * BURST) / 2;
-
 async function timed<T>(work: Promise<T>): Promise<{ result: T; ms: number }> {
   const started = performance.now();
   const result = await work;
@@ -85,14 +82,18 @@ const statusCounts = (responses: ApiResponse[]) =>
 
 describe('a burst of sign-ins', () => {
   it(
-    `when ${BURST} people sign in wrongly at once, each from their own address, then all answer 401 without stalling, and a customer's list answers within 1 s meanwhile`,
+    `when ${BURST} people sign in wrongly at once, each from their own address, then all answer 401 without stalling, and a customer's list answers meanwhile, without waiting for the checks`,
     async () => {
-      const stallBound = BURST_STALL_FACTOR * (await hashWorkMs());
+      const pairMs = await hashPairMs();
+      const stallBound = (BURST_STALL_FACTOR * pairMs * BURST) / 2;
       const attempts = Array.from({ length: BURST }, (_, index) => attempt(`burst-${index}`, `wrong-password-${index}`, addressOf(index)));
       const burst = timed(Promise.all(attempts));
+      let burstAnswered = false;
+      void burst.then(() => (burstAnswered = true));
       // Once the first check is answered, the rest of the burst waits its turn on the server's password checks.
       await Promise.race(attempts);
       const list = await timed(customer.get('/api/receipts'));
+      const burstStillUnderWay = !burstAnswered;
       const { result: responses, ms } = await burst;
       console.log(
         `burst of ${BURST} names: ${JSON.stringify(statusCounts(responses))} in ${Math.round(ms)} ms (stalled past ${Math.round(stallBound)} ms); customer's list ${Math.round(list.ms)} ms`,
@@ -101,7 +102,10 @@ describe('a burst of sign-ins', () => {
       expect(ms).toBeLessThan(stallBound);
       expect(list.result.status).toBe(200);
       expect(list.result.body.data.length).toBeGreaterThan(0);
-      expect(list.ms).toBeLessThan(1_000);
+      // Reads never queue behind password checks: the list is in before the burst's last check, and within
+      // a second (or, on a machine busy with other work, what a pair of checks takes there).
+      expect(burstStillUnderWay).toBe(true);
+      expect(list.ms).toBeLessThan(Math.max(1_000, pairMs));
     },
     stallLimit(240_000),
   );

@@ -8,17 +8,8 @@ import { pngFile } from '../../support/images';
 import { newPortalFolder, startPortal, testPostgresUrl, type Portal } from '../../support/portal';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
 import { fetchImage } from '../../support/branding-steps';
-import {
-  createUser,
-  eventually,
-  expectError,
-  queryDatabase,
-  signedInAdmin,
-  signIn,
-  waitForMirror,
-  writeDatabase,
-  type TestUser,
-} from '../../support/api-steps';
+import { stallLimit } from '../../support/test-pace';
+import { createUser, expectError, queryDatabase, signedInAdmin, signIn, waitForMirror, writeDatabase, type TestUser } from '../../support/api-steps';
 
 let portalA: Portal;
 let portalB: Portal;
@@ -61,19 +52,46 @@ function sameSessionAt(portal: Portal, client: ApiClient): ApiClient {
   return other;
 }
 
-/** Milliseconds from now until `client` is refused, asking every 50 ms. */
-async function msUntilRefused(client: ApiClient, since: number): Promise<number> {
+const POLL_MS = 50;
+
+/**
+ * Asks `probe` every 50 ms until `accept` takes its answer: how long that took from `since`, and the
+ * longest one ask took meanwhile (what the machine's load makes of a request).
+ */
+async function timeUntil<T>(probe: () => Promise<T>, accept: (value: T) => boolean, since: number): Promise<{ ms: number; longestAskMs: number }> {
+  let longestAskMs = 0;
+  const deadline = since + stallLimit(10_000);
   for (;;) {
-    const response = await client.get('/api/auth/profile');
-    if (response.status === 401) return Date.now() - since;
-    expect(response.status).toBe(200);
-    if (Date.now() - since > 5_000) throw new Error('the session still works after 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const asked = Date.now();
+    const value = await probe();
+    longestAskMs = Math.max(longestAskMs, Date.now() - asked);
+    if (accept(value)) return { ms: Date.now() - since, longestAskMs };
+    if (Date.now() > deadline) throw new Error(`still not so after ${Date.now() - since} ms: ${JSON.stringify(value).slice(0, 300)}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 
-/** Within a second, plus the time one request takes on a busy machine. */
-const ONE_SECOND_AND_A_REQUEST = 1_250;
+/** From now until `client` is refused; any answer before that is a 200. */
+function timeUntilRefused(client: ApiClient, since: number) {
+  return timeUntil(
+    async () => {
+      const { status } = await client.get('/api/auth/profile');
+      expect([200, 401]).toContain(status);
+      return status;
+    },
+    (status) => status === 401,
+    since,
+  );
+}
+
+/**
+ * A process keeps its copy of a row for at most a second (src/server/db/recent-rows.ts): another process's
+ * change shows within that second, plus the ask that still met the old copy and the one after it, each
+ * as long as the machine's load makes them.
+ */
+function expectWithinASecond({ ms, longestAskMs }: { ms: number; longestAskMs: number }) {
+  expect(ms).toBeLessThanOrEqual(1_000 + 2 * longestAskMs + POLL_MS);
+}
 
 describe('sessions', () => {
   it('when a user signs out in process A, then process B refuses the session within a second', async () => {
@@ -84,7 +102,7 @@ describe('sessions', () => {
     expect((await inB.get('/api/auth/profile')).status).toBe(200);
 
     expect((await inA.post('/api/auth/logout')).status).toBe(200);
-    expect(await msUntilRefused(inB, Date.now())).toBeLessThanOrEqual(ONE_SECOND_AND_A_REQUEST);
+    expectWithinASecond(await timeUntilRefused(inB, Date.now()));
   });
 
   it("when the admin deactivates a user in process A, then process B refuses the user's session within a second", async () => {
@@ -93,7 +111,7 @@ describe('sessions', () => {
     expect((await inB.get('/api/auth/profile')).status).toBe(200);
 
     expect((await adminA.put(`/api/auth/users/${user.id}`, { username: user.username, role: user.role, isActive: false })).status).toBe(200);
-    expect(await msUntilRefused(inB, Date.now())).toBeLessThanOrEqual(ONE_SECOND_AND_A_REQUEST);
+    expectWithinASecond(await timeUntilRefused(inB, Date.now()));
   });
 
   it("when a user changes the password in process B, then the user's other session is refused by process A within a second", async () => {
@@ -104,7 +122,7 @@ describe('sessions', () => {
 
     const changed = await current.post('/api/auth/change-password', { currentPassword: user.password, newPassword: 'scale-password-new' });
     expect(changed.status).toBe(200);
-    expect(await msUntilRefused(other, Date.now())).toBeLessThanOrEqual(ONE_SECOND_AND_A_REQUEST);
+    expectWithinASecond(await timeUntilRefused(other, Date.now()));
   });
 });
 
@@ -225,13 +243,13 @@ describe('uploaded images', () => {
     const servedByB = await imageAt(portalB, logoPath);
     expect(servedByB.status).toBe(200);
     expect(servedByB.bytes.equals((await imageAt(portalA, logoPath)).bytes)).toBe(true);
-    const since = Date.now();
-    await eventually(
-      () => adminB.get('/api/logo/info'),
-      (response) => response.body.data.logoPath === logoPath,
-      5_000,
+    expectWithinASecond(
+      await timeUntil(
+        () => adminB.get('/api/logo/info'),
+        (response) => response.body.data.logoPath === logoPath,
+        Date.now(),
+      ),
     );
-    expect(Date.now() - since).toBeLessThanOrEqual(ONE_SECOND_AND_A_REQUEST);
     expect((await fetchImage(adminB, uploaded.body.data.originalPath)).bytes.equals(logo)).toBe(true);
   });
 });
