@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { planFor, stallLimit, testPace } from '../support/test-pace';
+
+describe("the test suite's pace", () => {
+  it('when a 2-core machine is quiet, then the browser tier runs beside the others, with two workers, and the limits are as set', () => {
+    const pace = planFor(2, 1);
+    expect(pace).toMatchObject({ lanesSideBySide: true, workers: { inProcess: 4, spawned: 2, browser: 2 } });
+    expect(stallLimit(60_000, pace)).toBe(60_000);
+  });
+
+  it('when other programs take half of a 2-core machine, then the tiers run one after another with half the workers, and every limit grows with the slowness', () => {
+    const pace = planFor(2, 2);
+    expect(pace).toMatchObject({ lanesSideBySide: false, workers: { inProcess: 2, spawned: 1, browser: 1 } });
+    expect(stallLimit(60_000, pace)).toBe(120_000);
+  });
+
+  it('when the machine has one core, then the spawned servers and the browser have one worker each, and the tiers run one after another', () => {
+    expect(planFor(1, 1)).toMatchObject({ lanesSideBySide: false, workers: { inProcess: 2, spawned: 1, browser: 1 } });
+  });
+
+  it('when a machine has many cores, then the workers grow with them, up to each tier’s most', () => {
+    expect(planFor(16, 1).workers).toEqual({ inProcess: 8, spawned: 4, browser: 4 });
+  });
+
+  it('when npm test has measured the pace, then every tier reads that plan instead of measuring again', () => {
+    const measured = planFor(2, 3.4);
+    expect(testPace({ TEST_PACE: JSON.stringify(measured) })).toEqual(measured);
+  });
+});
