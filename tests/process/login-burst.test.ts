@@ -1,8 +1,9 @@
 /**
  * Simultaneous sign-ins: bursts of password checks neither fail, nor stall the other requests, nor
  * let parallel guesses past the limit, nor count correct sign-ins as failures. One client address (and
- * one username) may have 4 checks under way; more are refused at once, uncounted, and the checks take
- * turns between addresses, so one address's guesses never hold up another's sign-in. The portal sits
+ * one username) may have 4 checks under way and 32 more waiting their turn; more are refused at once,
+ * uncounted, and the checks take turns between addresses, so one address's guesses never hold up
+ * another's sign-in. The portal sits
  * behind a trusted proxy here (TRUST_PROXY): each request says its client address in X-Forwarded-For.
  */
 import bcrypt from 'bcrypt';
@@ -21,6 +22,10 @@ const DEMO_PASSWORD = 'demo-password-1';
 const BURST_STALL_FACTOR = 3;
 /** Checks one address or one username may have under way at once (src/server/services/login-limiter.ts). */
 const IN_FLIGHT = 4;
+/** Checks one address or one username may have waiting for their turn past those. */
+const WAITING = 32;
+/** LOGIN_MAX_ATTEMPTS as these tests leave it. */
+const MAX_ATTEMPTS = 5;
 /** How much longer another address's correct sign-in may take while one address floods the portal. */
 const FAIRNESS_BUDGET_MS = 1_000;
 
@@ -101,30 +106,28 @@ describe('a burst of sign-ins', () => {
     expect(list.ms).toBeLessThan(1_000);
   }, 120_000);
 
-  it(`when ${BURST} wrong sign-ins for one name come from one address at once, then ${IN_FLIGHT} are checked (401) and the rest answer 429 at once, uncounted: the right password still signs in`, async () => {
+  it(`when ${BURST} wrong sign-ins for one name come from one address at once, then they wait their turns and only ${MAX_ATTEMPTS} are checked (401): the rest answer 429 as the failure limit says`, async () => {
     const target = await createUser(await signedInAdmin(portal), 'one-target');
     const { result: responses } = await timed(
       Promise.all(Array.from({ length: BURST }, (_, index) => attempt(target.username, `wrong-password-${index}`, ATTACKER))),
     );
     console.log(`burst of ${BURST} for one name: ${JSON.stringify(statusCounts(responses))}`);
-    expect(statusCounts(responses)).toEqual({ 401: IN_FLIGHT, 429: BURST - IN_FLIGHT });
+    expect(statusCounts(responses)).toEqual({ 401: MAX_ATTEMPTS, 429: BURST - MAX_ATTEMPTS });
     for (const refused of responses.filter((response) => response.status === 429)) {
-      expect(refused.body).toMatchObject({ success: false, errorType: 'RATE_LIMITED', retryAfter: 1 });
-      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.body).toMatchObject({ success: false, errorType: 'RATE_LIMITED' });
+      expect(refused.body.retryAfter).toBeGreaterThan(1);
     }
-    // 4 failures counted, under the limit of 5: the refused ones counted nothing.
-    expect((await attempt(target.username, target.password, ATTACKER)).status).toBe(200);
+    expect((await attempt(target.username, target.password, ATTACKER)).status).toBe(429);
   });
 
-  it(`when one name is guessed from ${BURST} addresses at once, then no more than ${IN_FLIGHT} of the guesses are checked at a time`, async () => {
+  it(`when one name is guessed from ${BURST} addresses at once, then each guess waits its turn and is checked`, async () => {
     const responses = await Promise.all(Array.from({ length: BURST }, (_, index) => attempt('spread-target', `wrong-password-${index}`, addressOf(index))));
-    expect(statusCounts(responses)).toEqual({ 401: IN_FLIGHT, 429: BURST - IN_FLIGHT });
+    expect(statusCounts(responses)).toEqual({ 401: BURST });
   });
 
-  it(`when 8 correct sign-ins for one user arrive at once, then ${IN_FLIGHT} succeed, the others are asked to retry in a second, and retrying succeeds`, async () => {
+  it('when 8 correct sign-ins for one user arrive at once from one address, then all 8 succeed', async () => {
     const responses = await Promise.all(Array.from({ length: 8 }, () => attempt(carol.username, carol.password)));
-    expect(statusCounts(responses)).toEqual({ 200: IN_FLIGHT, 429: 8 - IN_FLIGHT });
-    expect((await attempt(carol.username, carol.password)).status).toBe(200);
+    expect(statusCounts(responses)).toEqual({ 200: 8 });
   });
 });
 
@@ -137,14 +140,14 @@ describe('fairness between addresses', () => {
     // on a machine busy with other work the allowance grows with their time, and only with it.
     const allowance = Math.max(FAIRNESS_BUDGET_MS, 3 * (await hashPairMs()));
 
-    // Once every guess past the address's checks under way is refused (at once), those checks are what the sign-in meets.
-    let answered = 0;
+    // Once every guess past the address's checks under way and waiting is refused (at once), those checks are what the sign-in meets.
+    let refusedCount = 0;
     let floodRefused!: () => void;
     const refused = new Promise<void>((resolve) => (floodRefused = resolve));
     const guesses = Promise.all(
       Array.from({ length: 60 }, async (_, index) => {
         const response = await attempt(`flood-${index}`, `wrong-password-${index}`, ATTACKER);
-        if (++answered === 60 - IN_FLIGHT) floodRefused();
+        if (response.status === 429 && ++refusedCount === 60 - IN_FLIGHT - WAITING) floodRefused();
         return response;
       }),
     );
@@ -156,6 +159,6 @@ describe('fairness between addresses', () => {
     );
     expect(result.status).toBe(200);
     expect(ms - ownCheck).toBeLessThanOrEqual(allowance);
-    expect(flood).toEqual({ 401: IN_FLIGHT, 429: 60 - IN_FLIGHT });
+    expect(flood).toEqual({ 401: IN_FLIGHT + WAITING, 429: 60 - IN_FLIGHT - WAITING });
   }, 60_000);
 });
