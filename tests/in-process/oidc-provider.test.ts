@@ -249,6 +249,23 @@ describe('a refused refresh token is never sent again', () => {
     expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
   });
 
+  it('when the server revokes the whole grant (the access token too), then the scheduled syncs meet 401s, one refresh is refused, and none is sent again', async () => {
+    server().revokeGrants();
+    const before = server().counts();
+    await until(
+      async () => server().counts().refusedRefreshes,
+      (refused) => refused > before.refusedRefreshes,
+      4 * SYNC_SECONDS * 1000,
+      'the refusal',
+    );
+    expect(await status()).toMatchObject({ reconnectRequired: true, canRefresh: false });
+    const runs = await syncsRun();
+    await until(syncsRun, (now) => now >= runs + 2, 6 * SYNC_SECONDS * 1000, 'two more scheduled syncs');
+    expect(server().counts()).toMatchObject({ refreshes: before.refreshes, refusedRefreshes: before.refusedRefreshes + 1 });
+    await connect();
+    expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
+  });
+
   it('when a second process syncs from the same database, then neither process sends the refused refresh token again', async () => {
     const other = await startInProcessPortal(
       {
