@@ -34,6 +34,8 @@ import { ReceiptIndex } from './services/receipt-order';
 import { createAssignmentCache, type AssignmentCache } from './services/receipts';
 import { ResponseCache } from './services/response-cache';
 import { countActiveSessions, createSessionCache, purgeExpiredSessions, type SessionCache } from './services/sessions';
+import { purgeExpiredPendingSignIns } from './services/pending-sign-ins';
+import { keyStoredRecoveryCodes } from './services/two-factor';
 import { SyncRunner } from './services/sync';
 import { LastSyncTime } from './services/sync-state';
 import { ensureFirstAdmin } from './services/users';
@@ -230,6 +232,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   let housekeeping: NodeJS.Timeout | undefined;
   const keepHouse = async () => {
     await purgeExpiredSessions(parts);
+    await purgeExpiredPendingSignIns(parts);
     await parts.loginLimiter.purgeOldLoginAttempts();
     await purgeOldAccountTokens(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeOldShareLinks(parts, ACCOUNT_TOKENS_KEPT_MS);
@@ -265,6 +268,8 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
         await db.oneStartAtATime(async () => {
           await migrateDatabase(db.sequelize);
           await ensureFirstAdmin(parts);
+          // Once, for recovery codes stored before they were keyed (migration 0026).
+          await keyStoredRecoveryCodes(parts);
           // Once, for a logo or background uploaded before pages were sent their sizes.
           await parts.branding.makeMissingVariants();
         });

@@ -45,8 +45,8 @@ export interface AppKeys {
   statusEmailUnsubscribe: Buffer;
   /** Encrypts the users' TOTP secrets. */
   twoFactorSecrets: Buffer;
-  /** Signs the pending cookie between a right password and its second factor. */
-  twoFactorPending: Buffer;
+  /** Keys the hashes of the two-factor recovery codes. */
+  recoveryCodes: Buffer;
   /** The built-in sandbox's token signatures. */
   sandboxAccessTokens: Buffer;
   sandboxRefreshTokens: Buffer;
@@ -60,7 +60,7 @@ export function deriveAppKeys(secret: string): AppKeys {
     oauthAuthorizations: deriveKey(secret, 'oauth-authorizations'),
     statusEmailUnsubscribe: deriveKey(secret, 'status-email-unsubscribe'),
     twoFactorSecrets: deriveKey(secret, 'two-factor-secrets'),
-    twoFactorPending: deriveKey(secret, 'two-factor-pending'),
+    recoveryCodes: deriveKey(secret, 'recovery-codes'),
     sandboxAccessTokens: deriveKey(secret, 'sandbox-access-tokens'),
     sandboxRefreshTokens: deriveKey(secret, 'sandbox-refresh-tokens'),
     webhookSecrets: deriveKey(secret, 'webhook-secrets'),

@@ -222,6 +222,84 @@ describe('a refused refresh token is sent once', () => {
   });
 });
 
+/** Syncs this portal has run, scheduled or asked for, whatever their result. */
+async function syncsRun(): Promise<number> {
+  const metric = await portal.portal.metrics.registry.getSingleMetric('portal_syncs_total')!.get();
+  return metric.values.reduce((sum, { value }) => sum + value, 0);
+}
+
+describe('a refused refresh token is never sent again', () => {
+  it('when the scheduled syncs meet the refusal, then over the next two sync intervals no refresh grant reaches the server', async () => {
+    expect(server().revokeRefreshTokens()).toBe(1);
+    const before = server().counts();
+    // The access token's life runs out: every scheduled sync from now on needs a refresh.
+    portal.clock.advance((ACCESS_SECONDS + 1) * 1000);
+    await until(
+      async () => server().counts().refusedRefreshes,
+      (refused) => refused > before.refusedRefreshes,
+      4 * SYNC_SECONDS * 1000,
+      'the refusal',
+    );
+    expect(await status()).toMatchObject({ reconnectRequired: true, canRefresh: false });
+
+    const runs = await syncsRun();
+    await until(syncsRun, (now) => now >= runs + 2, 6 * SYNC_SECONDS * 1000, 'two more scheduled syncs');
+    expect(server().counts()).toMatchObject({ refreshes: before.refreshes, refusedRefreshes: before.refusedRefreshes + 1 });
+    await connect();
+    expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
+  });
+
+  it('when the server revokes the whole grant (the access token too), then the scheduled syncs meet 401s, one refresh is refused, and none is sent again', async () => {
+    server().revokeGrants();
+    const before = server().counts();
+    await until(
+      async () => server().counts().refusedRefreshes,
+      (refused) => refused > before.refusedRefreshes,
+      4 * SYNC_SECONDS * 1000,
+      'the refusal',
+    );
+    expect(await status()).toMatchObject({ reconnectRequired: true, canRefresh: false });
+    const runs = await syncsRun();
+    await until(syncsRun, (now) => now >= runs + 2, 6 * SYNC_SECONDS * 1000, 'two more scheduled syncs');
+    expect(server().counts()).toMatchObject({ refreshes: before.refreshes, refusedRefreshes: before.refusedRefreshes + 1 });
+    await connect();
+    expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
+  });
+
+  it('when a second process syncs from the same database, then neither process sends the refused refresh token again', async () => {
+    const other = await startInProcessPortal(
+      {
+        PROVIDER: 'http',
+        PROVIDER_ISSUER: `http://127.0.0.1:${oidcPort}`,
+        PROVIDER_URL: `http://127.0.0.1:${oidcPort}/api`,
+        PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
+        PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
+        PROVIDER_SCOPE: 'receipts offline_access',
+        SYNC_INTERVAL_SECONDS: String(SYNC_SECONDS),
+      },
+      { dir: portal.dir },
+    );
+    try {
+      expect(server().revokeRefreshTokens()).toBe(1);
+      const before = server().counts();
+      for (const each of [portal, other]) each.clock.advance((ACCESS_SECONDS + 1) * 1000);
+      await until(
+        async () => server().counts().refusedRefreshes,
+        (refused) => refused > before.refusedRefreshes,
+        4 * SYNC_SECONDS * 1000,
+        'the refusal',
+      );
+      const runs = await syncsRun();
+      await until(syncsRun, (now) => now >= runs + 3, 8 * SYNC_SECONDS * 1000, 'more scheduled syncs');
+      expect(server().counts()).toMatchObject({ refreshes: before.refreshes, refusedRefreshes: before.refusedRefreshes + 1 });
+    } finally {
+      // The database and its folder are the first portal's.
+      await other.stop({ keepDir: true });
+    }
+    await connect();
+  });
+});
+
 describe('refusals', () => {
   it('when the admin denies at the server, then the callback shows its reason and the tokens stay', async () => {
     const before = await status();

@@ -1,8 +1,9 @@
 /**
  * Simultaneous sign-ins: bursts of password checks neither fail, nor stall the other requests, nor
  * let parallel guesses past the limit, nor count correct sign-ins as failures. One client address (and
- * one username) may have 4 checks under way; more are refused at once, uncounted, and the checks take
- * turns between addresses, so one address's guesses never hold up another's sign-in. The portal sits
+ * one username) may have 4 checks under way and 32 more waiting their turn; more are refused at once,
+ * uncounted, and the checks take turns between addresses, so one address's guesses never hold up
+ * another's sign-in. The portal sits
  * behind a trusted proxy here (TRUST_PROXY): each request says its client address in X-Forwarded-For.
  */
 import bcrypt from 'bcrypt';
@@ -22,8 +23,10 @@ const DEMO_PASSWORD = 'demo-password-1';
 const BURST_STALL_FACTOR = 3;
 /** Checks one address or one username may have under way at once (src/server/services/login-limiter.ts). */
 const IN_FLIGHT = 4;
-/** How much longer another address's correct sign-in may take while one address floods the portal. */
-const FAIRNESS_BUDGET_MS = 1_000;
+/** Checks one address or one username may have waiting for their turn past those. */
+const WAITING = 32;
+/** LOGIN_MAX_ATTEMPTS as these tests leave it. */
+const MAX_ATTEMPTS = 5;
 
 let portal: Portal;
 let customer: ApiClient;
@@ -110,61 +113,56 @@ describe('a burst of sign-ins', () => {
     stallLimit(240_000),
   );
 
-  it(`when ${BURST} wrong sign-ins for one name come from one address at once, then ${IN_FLIGHT} are checked (401) and the rest answer 429 at once, uncounted: the right password still signs in`, async () => {
+  it(`when ${BURST} wrong sign-ins for one name come from one address at once, then they wait their turns and only ${MAX_ATTEMPTS} are checked (401): the rest answer 429 as the failure limit says`, async () => {
     const target = await createUser(await signedInAdmin(portal), 'one-target');
     const { result: responses } = await timed(
       Promise.all(Array.from({ length: BURST }, (_, index) => attempt(target.username, `wrong-password-${index}`, ATTACKER))),
     );
     console.log(`burst of ${BURST} for one name: ${JSON.stringify(statusCounts(responses))}`);
-    expect(statusCounts(responses)).toEqual({ 401: IN_FLIGHT, 429: BURST - IN_FLIGHT });
+    expect(statusCounts(responses)).toEqual({ 401: MAX_ATTEMPTS, 429: BURST - MAX_ATTEMPTS });
     for (const refused of responses.filter((response) => response.status === 429)) {
-      expect(refused.body).toMatchObject({ success: false, errorType: 'RATE_LIMITED', retryAfter: 1 });
-      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.body).toMatchObject({ success: false, errorType: 'RATE_LIMITED' });
+      expect(refused.body.retryAfter).toBeGreaterThan(1);
     }
-    // 4 failures counted, under the limit of 5: the refused ones counted nothing.
-    expect((await attempt(target.username, target.password, ATTACKER)).status).toBe(200);
+    expect((await attempt(target.username, target.password, ATTACKER)).status).toBe(429);
   });
 
-  it(`when one name is guessed from ${BURST} addresses at once, then no more than ${IN_FLIGHT} of the guesses are checked at a time`, async () => {
+  it(`when one name is guessed from ${BURST} addresses at once, then each guess waits its turn and is checked`, async () => {
     const responses = await Promise.all(Array.from({ length: BURST }, (_, index) => attempt('spread-target', `wrong-password-${index}`, addressOf(index))));
-    expect(statusCounts(responses)).toEqual({ 401: IN_FLIGHT, 429: BURST - IN_FLIGHT });
+    expect(statusCounts(responses)).toEqual({ 401: BURST });
   });
 
-  it(`when 8 correct sign-ins for one user arrive at once, then ${IN_FLIGHT} succeed, the others are asked to retry in a second, and retrying succeeds`, async () => {
+  it('when 8 correct sign-ins for one user arrive at once from one address, then all 8 succeed', async () => {
     const responses = await Promise.all(Array.from({ length: 8 }, () => attempt(carol.username, carol.password)));
-    expect(statusCounts(responses)).toEqual({ 200: IN_FLIGHT, 429: 8 - IN_FLIGHT });
-    expect((await attempt(carol.username, carol.password)).status).toBe(200);
+    expect(statusCounts(responses)).toEqual({ 200: 8 });
   });
 });
 
 describe('fairness between addresses', () => {
-  it(`when one address sends 60 wrong guesses in parallel, then a correct sign-in from another address takes at most ${FAIRNESS_BUDGET_MS} ms longer than on its own (more only on a busy machine)`, async () => {
-    const alone = [];
-    for (let run = 0; run < 3; run++) alone.push((await timed(attempt(carol.username, carol.password, addressOf(50)))).ms);
-    const ownCheck = Math.min(...alone);
-    // Fair turns make it wait for at most the checks under way (two at once, as the server runs them):
-    // on a machine busy with other work the allowance grows with their time, and only with it.
-    const allowance = Math.max(FAIRNESS_BUDGET_MS, 3 * (await hashPairMs()));
-
-    // Once every guess past the address's checks under way is refused (at once), those checks are what the sign-in meets.
-    let answered = 0;
+  it(`when one address sends 60 wrong guesses in parallel, then a correct sign-in from another address takes its turn among their ${IN_FLIGHT + WAITING} checks: it is answered before all but a few of them`, async () => {
+    // Once every guess past the address's checks under way and waiting is refused (at once), those checks are what the sign-in meets.
+    let refusedCount = 0;
+    let checkedCount = 0;
     let floodRefused!: () => void;
     const refused = new Promise<void>((resolve) => (floodRefused = resolve));
     const guesses = Promise.all(
       Array.from({ length: 60 }, async (_, index) => {
         const response = await attempt(`flood-${index}`, `wrong-password-${index}`, ATTACKER);
-        if (++answered === 60 - IN_FLIGHT) floodRefused();
+        if (response.status === 401) checkedCount++;
+        if (response.status === 429 && ++refusedCount === 60 - IN_FLIGHT - WAITING) floodRefused();
         return response;
       }),
     );
     await refused;
-    const { result, ms } = await timed(attempt(carol.username, carol.password, addressOf(50)));
+    const result = await attempt(carol.username, carol.password, addressOf(50));
+    const checkedBefore = checkedCount;
     const flood = statusCounts(await guesses);
-    console.log(
-      `60 guesses from one address: ${JSON.stringify(flood)}; a correct sign-in from another address took ${Math.round(ms)} ms (alone ${Math.round(ownCheck)} ms, allowance ${Math.round(allowance)} ms)`,
-    );
+    console.log(`60 guesses from one address: ${JSON.stringify(flood)}; a correct sign-in from another address came after ${checkedBefore} of their checks`);
     expect(result.status).toBe(200);
-    expect(ms - ownCheck).toBeLessThanOrEqual(allowance);
-    expect(flood).toEqual({ 401: IN_FLIGHT, 429: 60 - IN_FLIGHT });
+    // The checks take turns between addresses: it waits for the two under way and shares the next turns, so a
+    // few of the flood's checks end before it, however busy the machine; in one line behind the flood it
+    // would come after every one of them. (How long it takes is the bench's to measure.)
+    expect(checkedBefore).toBeLessThan(WAITING / 2);
+    expect(flood).toEqual({ 401: IN_FLIGHT + WAITING, 429: 60 - IN_FLIGHT - WAITING });
   });
 });

@@ -63,6 +63,8 @@ export interface OidcServer {
   setIssueRefreshTokens(issue: boolean): void;
   /** The server's administrator revokes every refresh token; resolves with how many were live. */
   revokeRefreshTokens(): number;
+  /** The administrator revokes the portal's grant: its refresh and access tokens alike. */
+  revokeGrants(): void;
   /** New versions of these receipts (or new receipts): the next incremental sync receives them. */
   changeReceipts(receipts: ProviderReceipt[]): void;
   /** Lists of attachments are answered only once the returned function is called, as a provider that hangs. */
@@ -239,6 +241,10 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     return live;
   }
 
+  function revokeGrants(): void {
+    for (const key of [...store.keys()]) if (key.startsWith('RefreshToken:') || key.startsWith('AccessToken:')) store.delete(key);
+  }
+
   async function interaction(req: IncomingMessage, res: ServerResponse, uid: string) {
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid) return send(res, 400, { error: 'unknown interaction' });
@@ -364,6 +370,7 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
       issueRefreshTokens = issue;
     },
     revokeRefreshTokens,
+    revokeGrants,
     holdAttachmentLists() {
       let release!: () => void;
       listsHeld = new Promise((resolve) => (release = resolve));

@@ -427,7 +427,9 @@ export function defineModels(sequelize: Sequelize) {
   class RecoveryCode extends Model<InferAttributes<RecoveryCode>, InferCreationAttributes<RecoveryCode>> {
     declare id: CreationOptional<number>;
     declare userId: number;
+    /** HMAC of the code's SHA-256 once `keyed` (migration 0026); before that the SHA-256 alone. */
     declare codeHash: string;
+    declare keyed: CreationOptional<boolean>;
     declare usedAt: CreationOptional<Date | null>;
   }
 
@@ -436,9 +438,31 @@ export function defineModels(sequelize: Sequelize) {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       userId: { type: DataTypes.INTEGER, allowNull: false },
       codeHash: { type: DataTypes.STRING(64), allowNull: false },
+      keyed: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       usedAt: { type: DataTypes.DATE, allowNull: true },
     },
     { sequelize, tableName: 'recovery_codes', timestamps: false },
+  );
+
+  /** A sign-in whose password was right, waiting for its second step (migration 0026). */
+  class PendingSignIn extends Model<InferAttributes<PendingSignIn>, InferCreationAttributes<PendingSignIn>> {
+    declare id: CreationOptional<number>;
+    declare userId: number;
+    /** SHA-256 of the cookie's token, hex: the token itself is never stored. */
+    declare tokenHash: string;
+    declare codesTried: CreationOptional<number>;
+    declare expiresAt: Date;
+  }
+
+  PendingSignIn.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      tokenHash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      codesTried: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'pending_sign_ins', timestamps: false },
   );
 
   /** One admin action or admin sign-in, as the audit trail keeps it (migration 0018). */
@@ -748,6 +772,7 @@ export function defineModels(sequelize: Sequelize) {
     BrandingSettings,
     AccountToken,
     RecoveryCode,
+    PendingSignIn,
     AuditEntry,
     ShareLink,
     OutboxJob,
@@ -776,6 +801,7 @@ export type BrandingImage = InstanceType<Models['BrandingImage']>;
 export type BrandingSettings = InstanceType<Models['BrandingSettings']>;
 export type AccountToken = InstanceType<Models['AccountToken']>;
 export type RecoveryCode = InstanceType<Models['RecoveryCode']>;
+export type PendingSignIn = InstanceType<Models['PendingSignIn']>;
 export type AuditEntry = InstanceType<Models['AuditEntry']>;
 export type ShareLink = InstanceType<Models['ShareLink']>;
 export type OutboxJob = InstanceType<Models['OutboxJob']>;

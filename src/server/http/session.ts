@@ -27,29 +27,29 @@ export async function openSession(context: RequestContext, payload: LoginPayload
   const { portal } = context.locals;
   const outcome = await signInUser(portal, payload, context.locals.clientAddress, readSessionToken(context.cookies));
   if (outcome.kind === 'second-factor') {
-    setPendingSignIn(context, outcome.userId);
+    setPendingSignIn(context, outcome.pendingToken);
     return { step: outcome.step };
   }
   return { user: startSession(context, outcome) };
 }
 
-function pendingUserId(context: RequestContext): number {
-  const userId = readPendingSignIn(context);
-  if (userId === null) throw new AppError('AUTHENTICATION_ERROR', m.twofactor_pending_expired());
-  return userId;
+function pendingToken(context: RequestContext): string {
+  const token = readPendingSignIn(context);
+  if (token === null) throw new AppError('AUTHENTICATION_ERROR', m.twofactor_pending_expired());
+  return token;
 }
 
 /** Finishes a pending sign-in with its code (authenticator or recovery). */
 export async function openSessionWithCode(context: RequestContext, code: string): Promise<SessionUser> {
   const { portal, clientAddress } = context.locals;
-  const signedIn = await signInWithSecondFactor(portal, pendingUserId(context), code, clientAddress, readSessionToken(context.cookies));
+  const signedIn = await signInWithSecondFactor(portal, pendingToken(context), code, clientAddress, readSessionToken(context.cookies));
   return startSession(context, signedIn);
 }
 
 /** Finishes a pending sign-in that had to enrol first, now that it has. */
 export async function openSessionAfterEnrolment(context: RequestContext): Promise<SessionUser> {
   const { portal, clientAddress } = context.locals;
-  const signedIn = await signInAfterEnrolment(portal, pendingUserId(context), clientAddress, readSessionToken(context.cookies));
+  const signedIn = await signInAfterEnrolment(portal, pendingToken(context), clientAddress, readSessionToken(context.cookies));
   return startSession(context, signedIn);
 }
 

@@ -1,36 +1,31 @@
 /**
- * The pending sign-in: after a right password, when a second step must follow, a signed cookie names
- * the user for five minutes instead of a session. It opens nothing but that step: the code
- * (POST /api/auth/login/2fa), or with TWO_FACTOR=required-for-admins the enrolment (setup and enable).
+ * The pending sign-in: after a right password, when a second step must follow, a cookie carries the
+ * token of a pending sign-in held on the server (src/server/services/pending-sign-ins.ts) for five
+ * minutes instead of a session. It opens nothing but that step: the code (POST /api/auth/login/2fa),
+ * or with TWO_FACTOR=required-for-admins the enrolment (setup and enable).
  */
 import type { APIContext } from 'astro';
 import { m } from '~/paraglide/messages.js';
 import { AppError } from '../errors';
-import { signValue, verifySignedValue } from '../encryption';
 import { assertPendingEnrolment } from '../services/auth';
+import { PENDING_SIGN_IN_MINUTES } from '../services/pending-sign-ins';
 
 type Context = Pick<APIContext, 'cookies' | 'locals'>;
 
 const PENDING_COOKIE = 'portal_2fa_pending';
-const PENDING_SECONDS = 5 * 60;
+/** A token of 32 random bytes, base64url. */
+const TOKEN_PATTERN = /^[\w-]{43}$/;
 
 const cookieOptions = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const;
 
-export function setPendingSignIn(context: Context, userId: number): void {
-  const { keys, clock, config } = context.locals.portal;
-  // The expiry travels signed inside the value: the server's clock decides, not the browser's.
-  const value = signValue(keys.twoFactorPending, `${userId}.${clock.now() + PENDING_SECONDS * 1000}`);
-  context.cookies.set(PENDING_COOKIE, value, { ...cookieOptions(config.isHttps), maxAge: PENDING_SECONDS });
+export function setPendingSignIn(context: Context, token: string): void {
+  context.cookies.set(PENDING_COOKIE, token, { ...cookieOptions(context.locals.portal.config.isHttps), maxAge: PENDING_SIGN_IN_MINUTES * 60 });
 }
 
-/** The user of an unexpired, untampered pending sign-in; null otherwise. */
-export function readPendingSignIn(context: Context): number | null {
-  const { keys, clock } = context.locals.portal;
-  const signed = context.cookies.get(PENDING_COOKIE)?.value;
-  const value = signed ? verifySignedValue(keys.twoFactorPending, signed) : null;
-  const match = value ? /^(\d{1,15})\.(\d{1,16})$/.exec(value) : null;
-  if (!match || Number(match[2]) <= clock.now()) return null;
-  return Number(match[1]);
+/** The token the browser holds for a pending sign-in, if any; the server decides whether it still works. */
+export function readPendingSignIn(context: Pick<APIContext, 'cookies'>): string | null {
+  const token = context.cookies.get(PENDING_COOKIE)?.value;
+  return token && TOKEN_PATTERN.test(token) ? token : null;
 }
 
 export function clearPendingSignIn(context: Context): void {
@@ -50,8 +45,7 @@ export function requireTwoFactorOffered(context: Pick<APIContext, 'locals'>): vo
 export async function twoFactorEnroller(context: Context): Promise<{ userId: number; pending: boolean }> {
   const { user } = context.locals;
   if (user) return { userId: user.id, pending: false };
-  const pendingUserId = readPendingSignIn(context);
-  if (pendingUserId === null) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
-  await assertPendingEnrolment(context.locals.portal, pendingUserId);
-  return { userId: pendingUserId, pending: true };
+  const token = readPendingSignIn(context);
+  if (token === null) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
+  return { userId: await assertPendingEnrolment(context.locals.portal, token), pending: true };
 }

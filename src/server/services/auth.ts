@@ -7,19 +7,32 @@ import { toSessionUser } from '../db/public-user';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { SignInMetrics } from '../metrics';
+import { baseLocale, isLocale } from '~/shared/locale';
+import type { Config } from '../config';
+import { inLocale } from '../locale';
+import { composeLinkEmail, linkInEmail } from '../mail/compose';
 import { recordAudit } from './audit';
 import type { LoginLimiter } from './login-limiter';
+import { enqueueMessages, type Outbox } from './outbox';
 import type { PasswordHasher } from './passwords';
+import { endPendingSignIn, findPendingSignIn, openPendingSignIn, takePendingCodeTry } from './pending-sign-ins';
 import { createSession, endSession, endUserSessions, type SessionDeps } from './sessions';
 import { twoFactorStepFor, verifySecondFactor, type TwoFactorDeps } from './two-factor';
 
 export interface AuthDeps extends SessionDeps, TwoFactorDeps {
-  config: SessionDeps['config'] & TwoFactorDeps['config'];
+  config: SessionDeps['config'] & TwoFactorDeps['config'] & Pick<Config, 'publicUrl'>;
   loginLimiter: LoginLimiter;
   passwords: PasswordHasher;
+  outbox: Outbox;
   metrics: SignInMetrics;
   log: Logger;
 }
+
+/**
+ * Wrong codes an account takes per login window, from all addresses together: past them its code step
+ * is closed for the rest of the window, for everyone, and the user is told by e-mail.
+ */
+export const ACCOUNT_CODE_FAILURES = 10;
 
 /** A refusal by the login limit is counted as `limited`, whichever step it stopped. */
 async function countedCheck<T>(deps: AuthDeps, check: () => Promise<T | null>): Promise<T | null> {
@@ -40,7 +53,7 @@ async function countedCheck<T>(deps: AuthDeps, check: () => Promise<T | null>): 
 }
 
 /** A right password either opens a session, or leaves a second step to go: the code, or enrolling first. */
-export type SignInOutcome = { kind: 'signed-in'; user: SessionUser; token: string } | { kind: 'second-factor'; userId: number; step: 'code' | 'setup' };
+export type SignInOutcome = { kind: 'signed-in'; user: SessionUser; token: string } | { kind: 'second-factor'; pendingToken: string; step: 'code' | 'setup' };
 
 /**
  * Checks the credentials and opens a new session, unless two-factor sign-in asks for a second step
@@ -74,7 +87,7 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
     throw new AppError('AUTHENTICATION_ERROR', m.auth_invalid_credentials());
   }
   const step = twoFactorStepFor(config, user);
-  if (step) return { kind: 'second-factor', userId: user.id, step };
+  if (step) return { kind: 'second-factor', pendingToken: await openPendingSignIn(deps, user.id), step };
   return { kind: 'signed-in', ...(await completeSignIn(deps, user, clientAddress, previousToken, 'password')) };
 }
 
@@ -85,9 +98,14 @@ async function completeSignIn(
   clientAddress: string,
   previousToken: string | undefined,
   how: string,
+  pendingToken?: string,
 ): Promise<{ user: SessionUser; token: string }> {
   const { db, clock } = deps;
   const opened = await db.sequelize.transaction(async (transaction) => {
+    // The pending sign-in ends with it: its cookie, replayed, finishes nothing.
+    if (pendingToken !== undefined && !(await endPendingSignIn(deps, pendingToken, transaction))) {
+      throw new AppError('AUTHENTICATION_ERROR', m.twofactor_pending_expired());
+    }
     await endSession(deps, previousToken, transaction);
     await user.update({ lastLogin: new Date(clock.now()) }, { transaction });
     const token = await createSession(deps, user.id, transaction);
@@ -103,8 +121,8 @@ async function completeSignIn(
 }
 
 /** The account a pending sign-in names, while it may still finish: active, and still asked for that step. */
-async function pendingAccount(deps: AuthDeps, userId: number, step: 'code' | 'setup'): Promise<User> {
-  const account = await deps.db.models.User.findByPk(userId);
+async function pendingAccount(deps: AuthDeps, userId: number | null, step: 'code' | 'setup'): Promise<User> {
+  const account = userId === null ? null : await deps.db.models.User.findByPk(userId);
   if (!account?.isActive || twoFactorStepFor(deps.config, account) !== step) {
     throw new AppError('AUTHENTICATION_ERROR', m.twofactor_pending_expired());
   }
@@ -112,19 +130,54 @@ async function pendingAccount(deps: AuthDeps, userId: number, step: 'code' | 'se
 }
 
 /**
- * The second step of a sign-in: a code from the authenticator app or a recovery code. Wrong codes count
- * against the login limit as wrong passwords do, under the same username.
+ * Checks a code under the account's own limit: ACCOUNT_CODE_FAILURES wrong codes per window from any
+ * address, after which every code is refused as wrong until the window ends. The wrong code that
+ * closes the step e-mails the user.
+ */
+async function verifyUnderAccountLimit(deps: AuthDeps, account: User, code: string): Promise<'authenticator code' | 'recovery code' | null> {
+  const key = `second factor of user ${account.id}`;
+  const tried = await deps.loginLimiter.takeTry(key, ACCOUNT_CODE_FAILURES);
+  if (tried === null) return null;
+  const how = await verifySecondFactor(deps, account, code);
+  if (how) await deps.loginLimiter.giveTryBack(key);
+  else if (tried === ACCOUNT_CODE_FAILURES) await warnOfClosedCodeStep(deps, account);
+  return how;
+}
+
+/** Tells the user, in their language, that someone with their password was guessing codes. */
+async function warnOfClosedCodeStep(deps: AuthDeps, account: User): Promise<void> {
+  deps.log.warn({ component: 'auth', userId: account.id }, 'Two-factor code step closed after too many wrong codes');
+  if (!account.email) return;
+  const { config } = deps;
+  const minutes = deps.loginLimiter.windowMinutes;
+  const mail = inLocale(isLocale(account.locale) ? account.locale : baseLocale, () =>
+    composeLinkEmail({
+      subject: m.email_twofactor_locked_subject({ product: config.productName }),
+      greeting: m.email_greeting({ name: account.fullName || account.username }),
+      intro: m.email_twofactor_locked_intro({ product: config.productName, username: account.username, minutes }),
+      linkText: m.email_twofactor_locked_link(),
+      url: linkInEmail(config.publicUrl, '/profile'),
+      note: m.email_twofactor_locked_note({ minutes }),
+    }),
+  );
+  await enqueueMessages(deps, [{ ...mail, to: account.email, userId: account.id, unsubscribeUrl: null }]);
+}
+
+/**
+ * The second step of a sign-in: a code from the authenticator app or a recovery code. Each counts
+ * against the pending sign-in's PENDING_CODE_TRIES; wrong codes count against the login limit as wrong
+ * passwords do, under the same username, and against the account's own limit.
  */
 export async function signInWithSecondFactor(
   deps: AuthDeps,
-  userId: number,
+  pendingToken: string,
   code: string,
   clientAddress: string,
   previousToken?: string,
 ): Promise<{ user: SessionUser; token: string }> {
-  const account = await pendingAccount(deps, userId, 'code');
+  const account = await pendingAccount(deps, await takePendingCodeTry(deps, pendingToken), 'code');
   const how = await countedCheck(deps, () =>
-    deps.loginLimiter.checkLoginAttempt(account.username, clientAddress, () => verifySecondFactor(deps, account, code)),
+    deps.loginLimiter.checkLoginAttempt(account.username, clientAddress, () => verifyUnderAccountLimit(deps, account, code)),
   );
   if (!how) {
     if (isStaffRole(account.role)) {
@@ -132,29 +185,30 @@ export async function signInWithSecondFactor(
     }
     throw new AppError('AUTHENTICATION_ERROR', m.twofactor_code_invalid());
   }
-  return completeSignIn(deps, account, clientAddress, previousToken, `password and ${how}`);
+  return completeSignIn(deps, account, clientAddress, previousToken, `password and ${how}`, pendingToken);
 }
 
-/** The step a pending sign-in is at, while it may still finish. */
-export async function pendingSignInStep(deps: AuthDeps, userId: number): Promise<'code' | 'setup' | null> {
-  const account = await deps.db.models.User.findByPk(userId);
+/** The step a pending sign-in is at, while it may still go on. */
+export async function pendingSignInStep(deps: AuthDeps, pendingToken: string): Promise<'code' | 'setup' | null> {
+  const userId = await findPendingSignIn(deps, pendingToken);
+  const account = userId === null ? null : await deps.db.models.User.findByPk(userId);
   return account?.isActive ? twoFactorStepFor(deps.config, account) : null;
 }
 
-/** Whether a pending sign-in may enrol: only one that TWO_FACTOR=required-for-admins sent to enrolment. */
-export async function assertPendingEnrolment(deps: AuthDeps, userId: number): Promise<void> {
-  await pendingAccount(deps, userId, 'setup');
+/** The user of a pending sign-in that may enrol: only one that TWO_FACTOR=required-for-admins sent to enrolment. */
+export async function assertPendingEnrolment(deps: AuthDeps, pendingToken: string): Promise<number> {
+  return (await pendingAccount(deps, await findPendingSignIn(deps, pendingToken), 'setup')).id;
 }
 
 /** The sign-in that enrolment interrupted, finished once two-factor sign-in is on. */
 export async function signInAfterEnrolment(
   deps: AuthDeps,
-  userId: number,
+  pendingToken: string,
   clientAddress: string,
   previousToken?: string,
 ): Promise<{ user: SessionUser; token: string }> {
-  const account = await pendingAccount(deps, userId, 'code');
-  return completeSignIn(deps, account, clientAddress, previousToken, 'password and two-factor enrolment');
+  const account = await pendingAccount(deps, await findPendingSignIn(deps, pendingToken), 'code');
+  return completeSignIn(deps, account, clientAddress, previousToken, 'password and two-factor enrolment', pendingToken);
 }
 
 /**

@@ -23,7 +23,7 @@ import type { PasswordResetDeps } from './password-reset';
 
 export const INVITATION_DAYS = 7;
 
-export interface InvitationDeps extends Omit<PasswordResetDeps, 'loginLimiter'> {
+export interface InvitationDeps extends PasswordResetDeps {
   mailer: Pick<Mailer, 'enabled'>;
 }
 
@@ -106,19 +106,30 @@ export async function revokeInvitation(deps: InvitationDeps, actor: AuditActor, 
   return toPublicUser(user);
 }
 
-/** The invited user chooses a password with the link's token, once; then they can sign in. */
+/** A link that does not work (unknown, used, replaced, revoked or expired), refused on its `token` field. */
+function invitationLinkEnded(): AppError {
+  const message = m.account_invite_link_invalid();
+  return new AppError('VALIDATION_ERROR', message, { details: [{ field: 'token', message }] });
+}
+
+/**
+ * The invited user chooses a password with the link's token, once; then they can sign in. As a reset:
+ * the token is looked up before anything is hashed, under the address's limits of sign-in.
+ */
 export async function acceptInvitation(deps: InvitationDeps, payload: TokenPasswordPayload, clientAddress: string): Promise<void> {
   const { db, passwords } = deps;
-  const passwordHash = await passwords.hash(payload.newPassword, clientAddress);
-  await db.sequelize.transaction(async (transaction) => {
-    const userId = await redeemAccountToken(deps, payload.token, 'invitation', transaction);
-    const user = userId === null ? null : await db.models.User.findByPk(userId, { transaction });
-    if (!user || !user.invited) {
-      const message = m.account_invite_link_invalid();
-      throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'token', message }] });
-    }
-    await user.update({ passwordHash, invited: false }, { transaction });
+  const done = await deps.loginLimiter.checkTokenAttempt(clientAddress, async () => {
+    if ((await findAccountTokenOwner(deps, payload.token, 'invitation')) === null) return null;
+    const passwordHash = await passwords.hash(payload.newPassword, clientAddress);
+    return db.sequelize.transaction(async (transaction) => {
+      const userId = await redeemAccountToken(deps, payload.token, 'invitation', transaction);
+      const user = userId === null ? null : await db.models.User.findByPk(userId, { transaction });
+      if (!user || !user.invited) throw invitationLinkEnded();
+      await user.update({ passwordHash, invited: false }, { transaction });
+      return true;
+    });
   });
+  if (!done) throw invitationLinkEnded();
 }
 
 /** The invited user's username while the invitation still works; null otherwise. */

@@ -11,8 +11,10 @@
  * The counters live in the database only, so several portal processes on it count together.
  *
  * Before any of that, one client address and one username may each have a few checks under way in
- * this process: more are refused at once with 429, uncounted, so that nobody's backlog of guesses
- * grows without bound (the checks themselves take turns between addresses, passwords.ts).
+ * this process; more wait their turn in a bounded queue (an office behind one address signing in at
+ * once), and past it are refused at once with 429, uncounted, so that nobody's backlog of guesses
+ * grows without bound (the checks themselves take turns between addresses, passwords.ts). Guesses that
+ * wait are still bounded by the failure limits when their turn comes.
  */
 import { QueryTypes } from 'sequelize';
 import { rateLimitMessage } from '~/shared/format';
@@ -26,6 +28,8 @@ type Outcome = 'failed' | 'succeeded' | 'withdrawn';
 interface Counter {
   key: string;
   limit: number;
+  /** A success wipes the counter's failures (a username's from an address); else it leaves them (an address's). */
+  wipedBySuccess: boolean;
 }
 
 interface CounterRow {
@@ -36,6 +40,8 @@ interface CounterRow {
 
 /** Checks one address, or one username, may have under way at once in this process. */
 const MAX_CHECKS_IN_FLIGHT = 4;
+/** Checks one address, or one username, may have waiting for a turn past those under way. */
+const MAX_CHECKS_WAITING = 32;
 /** What a refused extra check is told to wait: about one password check. */
 const IN_FLIGHT_RETRY_SECONDS = 1;
 /** How often a waiting attempt looks again: checks running in other processes on the database end unseen. */
@@ -66,6 +72,8 @@ export class LoginLimiter {
   private readonly running = new Map<string, Set<Promise<void>>>();
   /** Checks under way in this process, per `address …` and `user …` key. */
   private readonly checksInFlight = new Map<string, number>();
+  /** Checks waiting for a turn in this process, per key, and how to wake them when a check of the key ends. */
+  private readonly checksWaiting = new Map<string, Set<() => void>>();
 
   constructor(private readonly deps: LoginLimiterDeps) {}
 
@@ -76,7 +84,7 @@ export class LoginLimiter {
   /**
    * Runs one password check under the limit. `check` answers what the sign-in needs on success and null
    * on failure; a success wipes the pair's failures. Refuses with 429 when the pair or the address is
-   * locked, or already has MAX_CHECKS_IN_FLIGHT checks under way (then without counting a failure).
+   * locked, or when MAX_CHECKS_WAITING already wait for a turn (then without counting a failure).
    * `keepsFailures` names successes that are only a first step (a right password before its second
    * factor): they leave the failures as they are, or a right password between wrong codes would wipe them.
    */
@@ -86,26 +94,41 @@ export class LoginLimiter {
     check: () => Promise<T | null>,
     keepsFailures: (result: T) => boolean = () => false,
   ): Promise<T | null> {
-    const inFlight = [`address ${address}`, `user ${username}`];
-    if (!this.admitCheck(inFlight)) {
-      throw new AppError('RATE_LIMITED', rateLimitMessage(IN_FLIGHT_RETRY_SECONDS), { retryAfter: IN_FLIGHT_RETRY_SECONDS });
-    }
-    try {
-      return await this.checkCounted(username, address, check, keepsFailures);
-    } finally {
-      this.endCheck(inFlight);
-    }
+    const { config } = this.deps;
+    return this.checkInTurn([`address ${address}`, `user ${username}`], () =>
+      this.checkCounted(
+        [
+          { key: `user ${username} from ${address}`, limit: config.loginMaxAttempts, wipedBySuccess: true },
+          { key: `address ${address}`, limit: config.loginMaxAttemptsPerAddress, wipedBySuccess: false },
+        ],
+        check,
+        keepsFailures,
+      ),
+    );
   }
 
   /**
-   * Counts one request against `limit` per window under `key` (the password reset's e-mails, per address
-   * and per account): false once the window holds that many. Shares the counters' table and window.
+   * Runs one use of a link's token (a reset, an invitation) under the address's limits of sign-in: its
+   * turn among the address's checks, and its failures. `check` answers null, or throws, for a token
+   * that does not work: a failure of the address, as a wrong password is.
    */
-  async admitRequest(key: string, limit: number): Promise<boolean> {
+  async checkTokenAttempt<T>(address: string, check: () => Promise<T | null>): Promise<T | null> {
+    const key = `address ${address}`;
+    return this.checkInTurn([key], () =>
+      this.checkCounted([{ key, limit: this.deps.config.loginMaxAttemptsPerAddress, wipedBySuccess: false }], check, () => false),
+    );
+  }
+
+  /**
+   * Takes one of `limit` tries per window under `key`, counted as a failure until given back
+   * (giveTryBack); answers the tries taken in the window, this one included, or null when none is left.
+   * One conditional upsert: parallel tries never take more than `limit`.
+   */
+  async takeTry(key: string, limit: number): Promise<number | null> {
     const now = this.deps.clock.now();
     // Opened by a comment, as in tryCount.
-    const rows = await this.deps.db.sequelize.query(
-      `/* count one request */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt") VALUES (:key, 1, 0, :now)
+    const rows = await this.deps.db.sequelize.query<{ failures: number }>(
+      `/* take one try */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt") VALUES (:key, 1, 0, :now)
        ON CONFLICT ("key") DO UPDATE SET
          failures = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 1 ELSE login_attempts.failures + 1 END,
          "windowStartedAt" = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN :now ELSE login_attempts."windowStartedAt" END
@@ -113,7 +136,27 @@ export class LoginLimiter {
        RETURNING failures`,
       { type: QueryTypes.SELECT, replacements: { key, now, expired: now - this.windowMs, limit } },
     );
-    return rows.length === 1;
+    return rows.length === 1 ? Number(rows[0]!.failures) : null;
+  }
+
+  /** A try that turned out right is no failure. */
+  async giveTryBack(key: string): Promise<void> {
+    await this.deps.db.sequelize.query('UPDATE login_attempts SET failures = CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END WHERE "key" = :key', {
+      replacements: { key },
+    });
+  }
+
+  /** The window's length in whole minutes, for telling people how long a lock lasts. */
+  get windowMinutes(): number {
+    return Math.ceil(this.deps.config.loginWindowSeconds / 60);
+  }
+
+  /**
+   * Counts one request against `limit` per window under `key` (the password reset's e-mails, per address
+   * and per account): false once the window holds that many. Shares the counters' table and window.
+   */
+  async admitRequest(key: string, limit: number): Promise<boolean> {
+    return (await this.takeTry(key, limit)) !== null;
   }
 
   async purgeOldLoginAttempts(): Promise<void> {
@@ -122,46 +165,70 @@ export class LoginLimiter {
     });
   }
 
-  /** Counts a check in for each key, unless one of them has MAX_CHECKS_IN_FLIGHT under way already. */
-  private admitCheck(keys: string[]): boolean {
-    if (keys.some((key) => (this.checksInFlight.get(key) ?? 0) >= MAX_CHECKS_IN_FLIGHT)) return false;
+  /**
+   * Runs `run` once each key has fewer than MAX_CHECKS_IN_FLIGHT checks under way, waiting for a turn
+   * meanwhile; refuses with 429, at once and uncounted, when a key it waits for has MAX_CHECKS_WAITING waiting.
+   */
+  private async checkInTurn<T>(keys: string[], run: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const full = keys.filter((key) => (this.checksInFlight.get(key) ?? 0) >= MAX_CHECKS_IN_FLIGHT);
+      if (full.length === 0) break;
+      if (full.some((key) => (this.checksWaiting.get(key)?.size ?? 0) >= MAX_CHECKS_WAITING)) {
+        throw new AppError('RATE_LIMITED', rateLimitMessage(IN_FLIGHT_RETRY_SECONDS), { retryAfter: IN_FLIGHT_RETRY_SECONDS });
+      }
+      await this.checkEnded(full);
+    }
     for (const key of keys) this.checksInFlight.set(key, (this.checksInFlight.get(key) ?? 0) + 1);
-    return true;
-  }
-
-  private endCheck(keys: string[]): void {
-    for (const key of keys) {
-      const left = this.checksInFlight.get(key)! - 1;
-      if (left === 0) this.checksInFlight.delete(key);
-      else this.checksInFlight.set(key, left);
+    try {
+      return await run();
+    } finally {
+      for (const key of keys) {
+        const left = this.checksInFlight.get(key)! - 1;
+        if (left === 0) this.checksInFlight.delete(key);
+        else this.checksInFlight.set(key, left);
+        // Woken in the order they came: the first to wake takes the turn, the others wait again.
+        for (const wake of this.checksWaiting.get(key) ?? []) wake();
+      }
     }
   }
 
-  private async checkCounted<T>(username: string, address: string, check: () => Promise<T | null>, keepsFailures: (result: T) => boolean): Promise<T | null> {
-    const { config } = this.deps;
-    const pair: Counter = { key: `user ${username} from ${address}`, limit: config.loginMaxAttempts };
-    const wide: Counter = { key: `address ${address}`, limit: config.loginMaxAttemptsPerAddress };
+  /** Resolves when a check of one of the keys ends; waits in each key's queue meanwhile. */
+  private checkEnded(keys: string[]): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        for (const key of keys) {
+          const waiting = this.checksWaiting.get(key)!;
+          waiting.delete(wake);
+          if (waiting.size === 0) this.checksWaiting.delete(key);
+        }
+        resolve();
+      };
+      for (const key of keys) this.checksWaiting.set(key, (this.checksWaiting.get(key) ?? new Set()).add(wake));
+    });
+  }
+
+  private async checkCounted<T>(counters: Counter[], check: () => Promise<T | null>, keepsFailures: (result: T) => boolean): Promise<T | null> {
     let finish!: () => void;
     const attempt = new Promise<void>((resolve) => (finish = resolve));
-    for (const { key } of [pair, wide]) this.running.set(key, (this.running.get(key) ?? new Set()).add(attempt));
+    for (const { key } of counters) this.running.set(key, (this.running.get(key) ?? new Set()).add(attempt));
+    const counted: Counter[] = [];
+    let checked = false;
+    let result: T | null = null;
     try {
-      await this.count(pair, attempt);
-      try {
-        await this.count(wide, attempt);
-      } catch (error) {
-        await this.settle(pair.key, 'withdrawn');
-        throw error;
+      for (const counter of counters) {
+        await this.count(counter, attempt);
+        counted.push(counter);
       }
-      let result: T | null = null;
-      try {
-        result = await check();
-        return result;
-      } finally {
-        await this.settle(pair.key, result === null ? 'failed' : keepsFailures(result) ? 'withdrawn' : 'succeeded');
-        await this.settle(wide.key, result === null ? 'failed' : 'withdrawn');
-      }
+      checked = true;
+      result = await check();
+      return result;
     } finally {
-      for (const { key } of [pair, wide]) {
+      // A check that threw counts as failed; one never run (a later counter refused) is withdrawn.
+      for (const counter of counted) {
+        const succeeded = result !== null && counter.wipedBySuccess && !keepsFailures(result);
+        await this.settle(counter.key, !checked ? 'withdrawn' : result === null ? 'failed' : succeeded ? 'succeeded' : 'withdrawn');
+      }
+      for (const { key } of counters) {
         const attempts = this.running.get(key)!;
         attempts.delete(attempt);
         if (attempts.size === 0) this.running.delete(key);

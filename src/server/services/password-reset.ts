@@ -69,20 +69,32 @@ export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: Fo
   await enqueueMessages(deps, [{ ...mail, to: user.email, userId: user.id, unsubscribeUrl: null }]);
 }
 
-/** Sets the new password with the link's token, once, and signs the account out everywhere. */
+/** A link that does not work (unknown, used, replaced, revoked or expired), refused on its `token` field. */
+function resetLinkEnded(): AppError {
+  const message = m.account_reset_link_invalid();
+  return new AppError('VALIDATION_ERROR', message, { details: [{ field: 'token', message }] });
+}
+
+/**
+ * Sets the new password with the link's token, once, and signs the account out everywhere. The token is
+ * looked up before anything is hashed, and the whole runs under the address's limits of sign-in: made-up
+ * tokens cost no hashing and count as failures.
+ */
 export async function resetPasswordWithToken(deps: PasswordResetDeps, payload: TokenPasswordPayload, clientAddress: string): Promise<void> {
   const { db, passwords } = deps;
-  const passwordHash = await passwords.hash(payload.newPassword, clientAddress);
-  await db.sequelize.transaction(async (transaction) => {
-    const userId = await redeemAccountToken(deps, payload.token, 'password-reset', transaction);
-    const user = userId === null ? null : await db.models.User.findByPk(userId, { transaction });
-    if (!user || !user.isActive) {
-      const message = m.account_reset_link_invalid();
-      throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'token', message }] });
-    }
-    await user.update({ passwordHash }, { transaction });
-    await endUserSessions(deps, user.id, { transaction });
+  const done = await deps.loginLimiter.checkTokenAttempt(clientAddress, async () => {
+    if ((await findAccountTokenOwner(deps, payload.token, 'password-reset')) === null) return null;
+    const passwordHash = await passwords.hash(payload.newPassword, clientAddress);
+    return db.sequelize.transaction(async (transaction) => {
+      const userId = await redeemAccountToken(deps, payload.token, 'password-reset', transaction);
+      const user = userId === null ? null : await db.models.User.findByPk(userId, { transaction });
+      if (!user || !user.isActive) throw resetLinkEnded();
+      await user.update({ passwordHash }, { transaction });
+      await endUserSessions(deps, user.id, { transaction });
+      return true;
+    });
   });
+  if (!done) throw resetLinkEnded();
 }
 
 /** Whether a reset link still works, so its page can say so before anyone types a password. */

@@ -1,9 +1,10 @@
 /**
  * Two-factor sign-in with TOTP (30-second steps, 6 digits, HMAC-SHA-1, as authenticator
  * apps expect) and single-use recovery codes. The secret is kept encrypted with the app key; a code is
- * accepted once (the last accepted time step is stored), a recovery code once (stored as a SHA-256).
+ * accepted once (the last accepted time step is stored), a recovery code once (stored as an HMAC, with a
+ * key of the app secret, of its SHA-256: a copy of the database alone cannot test guesses against it).
  */
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, createHmac, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { Op, type Transaction } from 'sequelize';
@@ -31,7 +32,7 @@ export interface TwoFactorDeps {
   db: Database;
   clock: Clock;
   config: Pick<Config, 'twoFactor' | 'productName'>;
-  keys: { twoFactorSecrets: Buffer };
+  keys: { twoFactorSecrets: Buffer; recoveryCodes: Buffer };
 }
 
 /** The account as the rules here need it. */
@@ -47,7 +48,10 @@ export function twoFactorStepFor(config: Pick<Config, 'twoFactor'>, account: Two
 
 /** The secret is bound to its row: copied to another user's, it no longer decrypts. */
 const secretField = (userId: number) => `users.twoFactorSecret.${userId}`;
-const hashRecoveryCode = (code: string) => createHash('sha256').update(normalizeCode(code)).digest('hex');
+/** The unkeyed SHA-256 that recovery codes were stored as before migration 0026: what the keyed hash is taken of. */
+const digestRecoveryCode = (code: string) => createHash('sha256').update(normalizeCode(code)).digest('hex');
+const keyedRecoveryHash = (key: Buffer, digest: string) => createHmac('sha256', key).update(digest).digest('hex');
+const hashRecoveryCode = (key: Buffer, code: string) => keyedRecoveryHash(key, digestRecoveryCode(code));
 
 function totpOf(config: Pick<Config, 'productName'>, username: string, base32: string): TOTP {
   return new TOTP({
@@ -107,7 +111,7 @@ function newRecoveryCode(): string {
 
 /** Turns the secret of the last setup on with a code from it; answers the recovery codes, shown this once. */
 export async function enableTwoFactor(deps: TwoFactorDeps, userId: number, clientAddress: string, code: string): Promise<string[]> {
-  const { db, clock } = deps;
+  const { db, clock, keys } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const account = await loadAccount(db, userId, transaction);
     if (account.twoFactorEnabledAt) throw new AppError('CONFLICT', m.twofactor_already_enabled());
@@ -120,7 +124,7 @@ export async function enableTwoFactor(deps: TwoFactorDeps, userId: number, clien
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await db.models.RecoveryCode.destroy({ where: { userId }, transaction });
     await db.models.RecoveryCode.bulkCreate(
-      recoveryCodes.map((recoveryCode) => ({ userId, codeHash: hashRecoveryCode(recoveryCode) })),
+      recoveryCodes.map((recoveryCode) => ({ userId, codeHash: hashRecoveryCode(keys.recoveryCodes, recoveryCode), keyed: true })),
       { transaction },
     );
     await recordAudit(
@@ -202,7 +206,22 @@ export async function verifySecondFactor(deps: TwoFactorDeps, account: User, cod
   if (isTotpCode(code)) return (await acceptTotp(deps, account, code)) ? 'authenticator code' : null;
   const [used] = await deps.db.models.RecoveryCode.update(
     { usedAt: new Date(deps.clock.now()) },
-    { where: { userId: account.id, codeHash: hashRecoveryCode(code), usedAt: null } },
+    { where: { userId: account.id, codeHash: hashRecoveryCode(deps.keys.recoveryCodes, code), keyed: true, usedAt: null } },
   );
   return used > 0 ? 'recovery code' : null;
+}
+
+/**
+ * Start-up: recovery codes stored before migration 0026 as a bare SHA-256 are rewritten as the keyed
+ * hash of that SHA-256, so every code handed out keeps working. Each row is rewritten only while still
+ * unkeyed: processes starting together never key one twice.
+ */
+export async function keyStoredRecoveryCodes({ db, keys }: Pick<TwoFactorDeps, 'db' | 'keys'>): Promise<void> {
+  const unkeyed = await db.models.RecoveryCode.findAll({ attributes: ['id', 'codeHash'], where: { keyed: false } });
+  for (const row of unkeyed) {
+    await db.models.RecoveryCode.update(
+      { codeHash: keyedRecoveryHash(keys.recoveryCodes, row.codeHash), keyed: true },
+      { where: { id: row.id, keyed: false } },
+    );
+  }
 }

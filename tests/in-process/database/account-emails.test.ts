@@ -12,6 +12,9 @@ import { startInProcessPortal, type InProcessPortal } from '../../support/in-pro
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
 import { stallLimit } from '../../support/test-pace';
 
+/** LOGIN_MAX_ATTEMPTS_PER_ADDRESS here: its least. */
+const FAILURES_PER_ADDRESS = 100;
+
 let portal: InProcessPortal;
 let smtp: TestSmtpServer;
 let admin: ApiClient;
@@ -67,7 +70,13 @@ async function askReset(client: ApiClient, login: string) {
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  portal = await startInProcessPortal({ SMTP_URL: smtp.url, TRUST_PROXY: 'true', PUBLIC_URL: 'https://portal.example.com', SANDBOX_RECEIPTS: '5' });
+  portal = await startInProcessPortal({
+    SMTP_URL: smtp.url,
+    TRUST_PROXY: 'true',
+    PUBLIC_URL: 'https://portal.example.com',
+    SANDBOX_RECEIPTS: '5',
+    LOGIN_MAX_ATTEMPTS_PER_ADDRESS: String(FAILURES_PER_ADDRESS),
+  });
   admin = await signedInAdmin(portal);
 });
 
@@ -359,6 +368,29 @@ describe('invitations', () => {
     await signIn(portal, { username: 'shortcut', password: 'admin-chosen' });
     expectError(await freshClient().post('/api/auth/invitations/accept', { token, newPassword: 'too-late-now' }), 400, 'VALIDATION_ERROR');
   });
+});
+
+describe('links guessed at', () => {
+  it('counts made-up reset and invitation tokens as failures of the address, as wrong passwords are: past the limit even a working link is refused from there', async () => {
+    const user = await customer('guessed-at');
+    const seen = mailsTo('guessed-at@example.com').length;
+    await askReset(freshClient(), 'guessed-at');
+    const { token } = linkIn(await nextMailTo('guessed-at@example.com', seen), 'reset-password');
+
+    const guesser = freshClient();
+    for (let guess = 0; guess < FAILURES_PER_ADDRESS; guess++) {
+      const path = guess % 2 === 0 ? '/api/auth/password/reset' : '/api/auth/invitations/accept';
+      const madeUp = `${String(guess).padStart(4, '0')}${'x'.repeat(39)}`;
+      expectError(await guesser.post(path, { token: madeUp, newPassword: 'long-enough' }), 400, 'VALIDATION_ERROR', /expired/);
+    }
+    expectError(await guesser.post('/api/auth/password/reset', { token, newPassword: 'chosen-secret' }), 429, 'RATE_LIMITED');
+    expectError(await guesser.post('/api/auth/invitations/accept', { token: 'y'.repeat(43), newPassword: 'chosen-secret' }), 429, 'RATE_LIMITED');
+    expectError(await guesser.post('/api/auth/login', { username: user.username, password: user.password }), 429, 'RATE_LIMITED');
+
+    // The link itself still works, from the owner's address.
+    expect((await freshClient().post('/api/auth/password/reset', { token, newPassword: 'chosen-secret' })).status).toBe(200);
+    await signIn(portal, { username: 'guessed-at', password: 'chosen-secret' });
+  }, 60_000);
 });
 
 describe('without SMTP_URL', () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ADMIN_PASSWORD } from '../../support/portal';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
-import { createUser, expectError, signedInAdmin, type TestUser } from '../../support/api-steps';
+import { createUser, eventually, expectError, signedInAdmin, type TestUser } from '../../support/api-steps';
 
 const LIMITS = { LOGIN_MAX_ATTEMPTS: '3', LOGIN_WINDOW_SECONDS: '60' };
 const MESSAGE = /^Too many login attempts\. Please wait (\d+):(\d{2}) before trying again\.$/;
@@ -101,6 +101,48 @@ describe('parallel and indirect guessing', () => {
     }
     expectRateLimited(await session.post('/api/auth/change-password', { currentPassword: bob.password, newPassword: 'new-password' }));
     expectRateLimited(await attempt(limited, bob.username, bob.password));
+  });
+});
+
+describe('sign-ins at the same moment from one address', () => {
+  /** A check the test lets finish: what a password check is to the limiter, held as long as the test wants. */
+  function heldChecks() {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const check = async () => {
+      started += 1;
+      await released;
+      return 'signed in';
+    };
+    return { check, release, started: () => started };
+  }
+
+  it('when more than 4 sign-ins from one address are checked at once, then the rest wait their turn instead of 429, up to 32 waiting; past that 429 at once', async () => {
+    const { loginLimiter } = limited.portal;
+    const held = heldChecks();
+    const address = '192.0.2.80';
+    // Everyone in one office signs in at once, each as themselves.
+    const attempts = Array.from({ length: 4 + 32 }, (_, index) =>
+      loginLimiter.checkLoginAttempt(`office-${index}`, address, held.check).then(
+        (result) => result,
+        (error: unknown) => error,
+      ),
+    );
+    await eventually(held.started, (started) => started === 4);
+    const overflow = await loginLimiter.checkLoginAttempt('office-late', address, held.check).catch((error: unknown) => error);
+    expect(overflow).toMatchObject({ errorType: 'RATE_LIMITED', retryAfter: 1 });
+    expect(held.started()).toBe(4);
+
+    held.release();
+    expect(await Promise.all(attempts)).toEqual(Array.from({ length: 36 }, () => 'signed in'));
+    expect(held.started()).toBe(36);
+  });
+
+  it('when 8 right passwords for one user arrive at once, then all 8 sign in', async () => {
+    const user = await createUser(admin, 'office-user');
+    const responses = await Promise.all(Array.from({ length: 8 }, () => attempt(limited, user.username, user.password)));
+    expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 8 }, () => 200));
   });
 });
 

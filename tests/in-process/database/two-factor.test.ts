@@ -4,12 +4,15 @@
  * TWO_FACTOR=required-for-admins and TWO_FACTOR=off. Codes are computed here from the secret the setup
  * answers, at the portal's clock.
  */
+import { createHash } from 'node:crypto';
 import { Secret, TOTP, URI } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyStoredRecoveryCodes } from '~/server/services/two-factor';
 import { createUser as createAccount } from '~/server/services/users';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
-import { createUser, databaseText, expectError, signIn, signedInAdmin, type Role, type TestUser } from '../../support/api-steps';
+import { createUser, databaseText, eventually, expectError, signIn, signedInAdmin, type Role, type TestUser } from '../../support/api-steps';
+import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
 
 const PENDING_COOKIE = 'portal_2fa_pending';
 const STEP_MS = 30_000;
@@ -18,29 +21,40 @@ const LIMITS = { LOGIN_MAX_ATTEMPTS: '3', LOGIN_WINDOW_SECONDS: '60' };
 let optional: InProcessPortal;
 let required: InProcessPortal;
 let off: InProcessPortal;
+/** Behind a trusted proxy (each test's browsers come from addresses of their own), with e-mail. */
+let guarded: InProcessPortal;
+let smtp: TestSmtpServer;
 let admin: ApiClient;
 
 beforeAll(async () => {
-  [optional, required, off] = await Promise.all([
+  smtp = await startSmtpServer();
+  [optional, required, off, guarded] = await Promise.all([
     startInProcessPortal(LIMITS),
     startInProcessPortal({ ...LIMITS, TWO_FACTOR: 'required-for-admins' }),
     startInProcessPortal({ TWO_FACTOR: 'off' }),
+    startInProcessPortal({ LOGIN_MAX_ATTEMPTS: '8', LOGIN_WINDOW_SECONDS: '60', TRUST_PROXY: 'true', SMTP_URL: smtp.url }),
   ]);
   admin = await signedInAdmin(optional);
 });
 
 afterAll(async () => {
-  await Promise.all([optional?.stop(), required?.stop(), off?.stop()]);
+  await Promise.all([optional?.stop(), required?.stop(), off?.stop(), guarded?.stop()]);
+  await smtp?.stop();
 });
 
 /** A browser: it keeps every cookie the portal sets (the session and the pending sign-in) and sends Origin. */
 class Browser {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly portal: InProcessPortal) {}
+  /** `address`: the client address a trusted proxy reports (TRUST_PROXY). */
+  constructor(
+    readonly portal: InProcessPortal,
+    readonly address?: string,
+  ) {}
 
   async request(method: string, path: string, json?: unknown, body?: string): Promise<ApiResponse> {
     const headers: Record<string, string> = { Origin: this.portal.url };
+    if (this.address) headers['X-Forwarded-For'] = this.address;
     if (this.cookies.size > 0) headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (json !== undefined) headers['Content-Type'] = 'application/json';
     if (body !== undefined) headers['Content-Type'] = 'application/x-www-form-urlencoded';
@@ -237,8 +251,8 @@ describe('enrolling and signing in', () => {
     expectError(await new Browser(optional).post('/api/auth/login/2fa', { code }), 401, 'AUTHENTICATION_ERROR');
     const forger = new Browser(optional);
     await forger.login(user);
-    const [value] = forger.cookies.get(PENDING_COOKIE)!.split('.');
-    forger.cookies.set(PENDING_COOKIE, `${value}.${Date.now() + 3_600_000}.forged`);
+    const token = forger.cookies.get(PENDING_COOKIE)!;
+    forger.cookies.set(PENDING_COOKIE, `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`);
     expectError(await forger.post('/api/auth/login/2fa', { code }), 401, 'AUTHENTICATION_ERROR');
   });
 
@@ -327,6 +341,124 @@ describe('the login limit', () => {
     optional.clock.advance(61_000);
     expect((await browser.login(user)).body.data).toEqual({ twoFactorRequired: true });
     expect((await browser.post('/api/auth/login/2fa', { code: codeNow(optional, user.secret) })).status).toBe(200);
+  });
+});
+
+let addressCount = 0;
+/** A browser behind the guarded portal's proxy, from an address nobody used before. */
+function browserFromNewAddress(): Browser {
+  addressCount += 1;
+  return new Browser(guarded, `198.51.100.${addressCount}`);
+}
+
+/** A user of the guarded portal with an e-mail address and two-factor sign-in on. */
+async function guardedUser(locale: 'en' | 'nl' = 'en'): Promise<TestUser & { secret: string; email: string }> {
+  userCount += 1;
+  const username = `guarded${userCount}`;
+  const email = `${username}@example.com`;
+  const password = `${username}-password`;
+  const created = await createAccount(guarded.portal, null, { username, password, role: 'viewer', fullName: null, email });
+  await guarded.portal.db.models.User.update({ locale }, { where: { id: created.id } });
+  const browser = browserFromNewAddress();
+  expect((await browser.login({ username, password })).status).toBe(200);
+  const { secret } = (await browser.post('/api/auth/2fa/setup')).body.data;
+  expect((await browser.post('/api/auth/2fa/enable', { code: codeNow(guarded, secret) })).status).toBe(200);
+  guarded.clock.advance(STEP_MS);
+  return { id: created.id, username, password, role: 'viewer', secret, email };
+}
+
+const WRONG_CODE = 'The code is wrong or has already been used';
+const SIGN_IN_AGAIN = 'Your sign-in has expired. Enter your username and password again.';
+
+describe('guessing codes', () => {
+  it('when a pending sign-in has taken 5 codes, then even the right one is refused until the password is given again', async () => {
+    const user = await guardedUser();
+    const browser = browserFromNewAddress();
+    expect((await browser.login(user)).body.data).toEqual({ twoFactorRequired: true });
+    for (const code of ['000000', '111111', '222222', '333333', 'wrong-recovery']) {
+      expectError(await browser.post('/api/auth/login/2fa', { code }), 401, 'AUTHENTICATION_ERROR', WRONG_CODE);
+    }
+    expectError(await browser.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) }), 401, 'AUTHENTICATION_ERROR', SIGN_IN_AGAIN);
+    expect((await browser.get('/login')).body).toMatch(/<form[^>]*data-code-form[^>]*hidden[^>]*>/);
+
+    expect((await browser.login(user)).body.data).toEqual({ twoFactorRequired: true });
+    expect((await browser.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) })).status).toBe(200);
+  });
+
+  it('when wrong codes from many addresses pass 10, then the code step is closed for everyone with the answer of a wrong code, the user is e-mailed in their language, and it opens with the next window', async () => {
+    const user = await guardedUser('nl');
+    // Three addresses, four wrong codes each: no address reaches its own limits.
+    for (let address = 0; address < 3; address++) {
+      const guesser = browserFromNewAddress();
+      expect((await guesser.login(user)).body.data).toEqual({ twoFactorRequired: true });
+      for (let guess = 0; guess < 4; guess++) {
+        expectError(await guesser.post('/api/auth/login/2fa', { code: `00000${guess}` }), 401, 'AUTHENTICATION_ERROR', WRONG_CODE);
+      }
+    }
+    const owner = browserFromNewAddress();
+    expect((await owner.login(user)).body.data).toEqual({ twoFactorRequired: true });
+    expectError(await owner.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) }), 401, 'AUTHENTICATION_ERROR', WRONG_CODE);
+
+    const [mail, ...more] = await eventually(
+      () => smtp.messages.filter((message) => message.to && !Array.isArray(message.to) && message.to.text === user.email),
+      (found) => found.length > 0,
+    );
+    expect(more).toHaveLength(0);
+    expect(mail!.subject).toBe('Freight Portal: iemand probeert als u in te loggen');
+    expect(mail!.text).toContain(`"${user.username}"`);
+    expect(mail!.text).toContain('1 minuten');
+
+    guarded.clock.advance(61_000);
+    expect((await owner.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) })).status).toBe(200);
+  });
+
+  it('when a sign-in has finished, then its pending cookie, sent again with a new code, finishes nothing', async () => {
+    const user = await guardedUser();
+    const browser = browserFromNewAddress();
+    await browser.login(user);
+    const pending = browser.cookies.get(PENDING_COOKIE)!;
+    expect((await browser.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) })).status).toBe(200);
+
+    guarded.clock.advance(STEP_MS);
+    const replay = browserFromNewAddress();
+    replay.cookies.set(PENDING_COOKIE, pending);
+    const answer = await replay.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) });
+    expectError(answer, 401, 'AUTHENTICATION_ERROR', SIGN_IN_AGAIN);
+    expect(cookieLine(answer, 'portal_session')).toBeUndefined();
+  });
+});
+
+describe('recovery codes at rest', () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it('when codes are stored, then as keyed hashes: the database holds no plain SHA-256 of any', async () => {
+    const user = await enrolledUser(optional);
+    const everything = await databaseText(optional);
+    for (const code of user.recoveryCodes) expect(everything).not.toContain(sha256(code.replace('-', '')));
+  });
+
+  it('when codes were stored unkeyed before the upgrade, then the start-up keys them and each still signs in once', async () => {
+    const user = await enrolledUser(optional);
+    const { RecoveryCode } = optional.portal.db.models;
+    // As an older portal stored them: the bare SHA-256 of the code without its dash.
+    const older = ['abcde-fghjk', 'mnpqr-stuvw'];
+    await RecoveryCode.destroy({ where: { userId: user.id } });
+    await RecoveryCode.bulkCreate(older.map((code) => ({ userId: user.id, codeHash: sha256(code.replace('-', '')), keyed: false })));
+
+    await keyStoredRecoveryCodes(optional.portal);
+    await keyStoredRecoveryCodes(optional.portal);
+    const rows = await RecoveryCode.findAll({ where: { userId: user.id }, raw: true });
+    expect(rows.map((row) => Boolean(row.keyed))).toEqual([true, true]);
+    for (const code of older) expect(rows.map((row) => row.codeHash)).not.toContain(sha256(code.replace('-', '')));
+
+    for (const code of older) {
+      const browser = new Browser(optional);
+      await browser.login(user);
+      expect((await browser.post('/api/auth/login/2fa', { code })).status).toBe(200);
+      const again = new Browser(optional);
+      await again.login(user);
+      expectError(await again.post('/api/auth/login/2fa', { code }), 401, 'AUTHENTICATION_ERROR', WRONG_CODE);
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description
 import { okEnvelope } from '~/shared/envelope';
 import { signedInUserSchema } from '~/shared/api/accounts';
 
-// Public: the pending sign-in cookie names the user, and the login limiter counts wrong codes.
+// Public: the pending sign-in cookie names the sign-in held on the server, and the login limiter counts wrong codes.
 export const POST = handle(async (context) => {
   requireTwoFactorOffered(context);
   const { code } = await parseJson(context, secondFactorSchema);
@@ -29,7 +29,7 @@ export const openapi = describeEndpoint({
     answer: { status: 200, body: okEnvelope(signedInUserSchema) },
     errors: {
       ...SHARED_FAILURES.twoFactorOff,
-      401: 'Wrong code, or no pending sign-in (it expired: sign in again).',
+      401: "Wrong code (also while the account's code step is closed after too many wrong codes), or no pending sign-in (expired, finished, or its 5 codes used: sign in again).",
       429: 'Too many wrong codes (RATE_LIMITED, with Retry-After).',
     },
   },
