@@ -37,8 +37,8 @@ export const textOf = (element: XmlElement | undefined, name: string): string =>
 /**
  * A push parser that hands over each element with a wanted local name once it is complete. Text
  * outside those elements is dropped as it comes; elements nested inside a wanted one are part of it.
- * `onText` sees, in pieces, the text of elements with the names it is given (the SOAP answer's
- * out-parameters), whether or not they are wanted.
+ * `onText` sees every piece of text with the local names of the elements it is in, root first (how
+ * the SOAP answer's out-parameters are read), whether or not they are wanted.
  */
 export class XmlElementReader {
   // strictEntities: XML's five entities only, not HTML's (sax 1.6 has it; its types do not yet).
@@ -50,7 +50,7 @@ export class XmlElementReader {
   private readonly path: string[] = [];
   private failure: Error | null = null;
 
-  constructor(wanted: (name: string) => boolean, onText?: { names: ReadonlySet<string>; take: (name: string, text: string) => void }) {
+  constructor(wanted: (name: string) => boolean, onText?: (path: readonly string[], text: string) => void) {
     const { parser } = this;
     parser.ondoctype = () => {
       this.failure ??= new XmlRefusedError('The document declares a DOCTYPE, which the portal does not read');
@@ -78,8 +78,7 @@ export class XmlElementReader {
     const text = (value: string) => {
       const current = this.open.at(-1);
       if (current) current.text += value;
-      const name = this.path.at(-1);
-      if (onText && name !== undefined && onText.names.has(name)) onText.take(name, value);
+      onText?.(this.path, value);
     };
     parser.ontext = text;
     parser.oncdata = text;
