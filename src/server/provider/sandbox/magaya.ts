@@ -120,6 +120,10 @@ export interface SandboxMagayaDeps {
   password: string;
 }
 
+/** The sandbox's Magaya API user: demo data behind a demo password, like the rest of the sandbox. */
+export const SANDBOX_MAGAYA_USERNAME = 'portal';
+export const SANDBOX_MAGAYA_PASSWORD = 'sandbox';
+
 /** How long an idle session stays open before the sandbox ends it itself, as Magaya does. */
 export const SANDBOX_SESSION_IDLE_MS = 10 * 60_000;
 
