@@ -6,11 +6,13 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AttachmentTooLargeError } from '~/server/provider/contract';
 import { readWarehouseReceipt, type MagayaReceiptReading } from '~/server/provider/magaya/receipt';
 import { LogEntry, MagayaSessions, SESSION_BUSY_WAITS_MS, WAREHOUSE_RECEIPT, type MagayaConnection } from '~/server/provider/magaya/session';
 import { callSoap, MagayaError, soapEnvelope, soapInt, soapString } from '~/server/provider/magaya/soap';
 import { textOf, type XmlElement } from '~/server/provider/magaya/xml';
 import { SandboxMagaya, sandboxGuid, sandboxIdOfGuid } from '~/server/provider/sandbox/magaya';
+import { SandboxAttachments } from '~/server/provider/sandbox/attachments';
 import { SandboxStore } from '~/server/provider/sandbox/store';
 
 const USERNAME = 'portal-api';
@@ -29,13 +31,16 @@ let recorded: { status: number; body: string } = { status: 200, body: '' };
 let recordedServer: Server;
 let recordedUrl: string;
 
-async function listen(handler: (body: string) => { status: number; body: string }): Promise<{ server: Server; url: string }> {
+async function listen(
+  handler: (body: string) => Promise<{ status: number; body: string }> | { status: number; body: string },
+): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const answer = handler(Buffer.concat(chunks).toString('utf8'));
-      response.writeHead(answer.status, { 'Content-Type': 'text/xml; charset=utf-8' }).end(answer.body);
+      void Promise.resolve(handler(Buffer.concat(chunks).toString('utf8'))).then((answer) =>
+        response.writeHead(answer.status, { 'Content-Type': 'text/xml; charset=utf-8' }).end(answer.body),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,7 +59,13 @@ afterAll(async () => {
 beforeEach(() => {
   now = NOW;
   store = new SandboxStore(7, RECEIPTS, NOW);
-  sandbox = new SandboxMagaya({ store: () => store, clock: { now: () => now }, username: USERNAME, password: PASSWORD });
+  sandbox = new SandboxMagaya({
+    store: () => store,
+    attachments: new SandboxAttachments(7),
+    clock: { now: () => now },
+    username: USERNAME,
+    password: PASSWORD,
+  });
 });
 
 const connection = (overrides: Partial<MagayaConnection> = {}): MagayaConnection => ({
@@ -270,6 +281,32 @@ describe('Magaya SOAP client against the sandbox', () => {
     expect(byGuid && read(byGuid)).toMatchObject({ guid: sandboxGuid('receipt', id) });
     expect(byNumber && textOf(byNumber, 'Number')).toBe(`WR-${id}`);
     expect(gone).toBeNull();
+  });
+});
+
+describe('Magaya attachments against the sandbox', () => {
+  it('when a receipt’s attachments are listed, then the internal one is left out, and a photo’s bytes arrive whole from its wrapped base64', async () => {
+    const { client } = sessions();
+    const id = store.samples().scannedPackages[0]!.receiptId;
+    const number = sandboxGuid('receipt', id);
+    const { listed, photo, tooLarge, unknown } = await client.run(async (session) => {
+      const listed = (await session.listAttachments({ type: WAREHOUSE_RECEIPT, number }))!;
+      const first = listed[0]!.attachment;
+      return {
+        listed,
+        photo: await session.getAttachment({ type: WAREHOUSE_RECEIPT, number, identifier: first.id }, 20_000_000),
+        tooLarge: await session.getAttachment({ type: WAREHOUSE_RECEIPT, number, identifier: first.id }, 100).catch((error: unknown) => error),
+        unknown: await session.listAttachments({ type: WAREHOUSE_RECEIPT, number: sandboxGuid('receipt', 1) }),
+      };
+    });
+    const expected = (await new SandboxAttachments(7).list(store, id))!;
+    expect(listed.map((entry) => entry.attachment.id)).toEqual(expected.map((attachment) => attachment.id));
+    expect(listed.every((entry) => entry.ownerGuid === number)).toBe(true);
+    expect(listed[0]!.attachment).toMatchObject({ kind: 'photo', contentType: 'image/jpeg', size: expected[0]!.size });
+    expect(photo!.byteLength).toBe(expected[0]!.size);
+    expect(Buffer.from(photo!).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(tooLarge).toBeInstanceOf(AttachmentTooLargeError);
+    expect(unknown).toBeNull();
   });
 });
 

@@ -5,6 +5,8 @@
  * session is ended whatever the work did, and `too_many_open_sessions` is waited out with backoff
  * and then reported, never taken for an empty answer.
  */
+import { AttachmentTooLargeError } from '../contract';
+import { readAttachmentEntry, type MagayaAttachmentEntry } from './receipt';
 import { callSoap, MagayaError, soapInt, soapString, type SoapTransport } from './soap';
 import { textOf, type XmlElement } from './xml';
 
@@ -161,5 +163,51 @@ export class MagayaSession {
       throw error;
     }
     return found;
+  }
+
+  /** A transaction's attachments that customers may see (internal ones are left out); null when Magaya has no such transaction. */
+  async listAttachments(query: { type: string; number: string }): Promise<MagayaAttachmentEntry[] | null> {
+    const entries: MagayaAttachmentEntry[] = [];
+    try {
+      await callSoap(
+        this.connection,
+        'GetAllAttachments',
+        { access_key: soapString(this.accessKey), type: soapString(query.type), number: soapString(query.number) },
+        {
+          wanted: new Set(['Attachment']),
+          onElement: (element) => {
+            const entry = readAttachmentEntry(element);
+            if (entry) entries.push(entry);
+          },
+        },
+      );
+    } catch (error) {
+      if (error instanceof MagayaError && error.code === 'transaction_not_found') return null;
+      throw error;
+    }
+    return entries;
+  }
+
+  /**
+   * One attachment's bytes (its base64 `Data`, line-wrapped at 76 characters); null when Magaya has it
+   * no more. More than `maxBytes` is an AttachmentTooLargeError.
+   */
+  async getAttachment(query: { type: string; number: string; identifier: string }, maxBytes: number): Promise<Uint8Array | null> {
+    let data: string | null = null;
+    try {
+      await callSoap(
+        this.connection,
+        'GetAttachment',
+        { access_key: soapString(this.accessKey), type: soapString(query.type), number: soapString(query.number), identifier: soapString(query.identifier) },
+        { wanted: new Set(['Attachment']), onElement: (element) => (data ??= textOf(element, 'Data')) },
+      );
+    } catch (error) {
+      if (error instanceof MagayaError && (error.code === 'attachment_not_found' || error.code === 'transaction_not_found')) return null;
+      throw error;
+    }
+    if (data === null) return null;
+    const bytes = Buffer.from(data, 'base64');
+    if (bytes.byteLength > maxBytes) throw new AttachmentTooLargeError(maxBytes);
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 }

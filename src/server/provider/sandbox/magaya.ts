@@ -8,9 +8,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock';
-import type { ProviderReceipt } from '../contract';
+import type { ProviderAttachment, ProviderReceipt } from '../contract';
 import { CUBIC_FEET_PER_CUBIC_METRE, MAGAYA_NAMESPACE, POUNDS_PER_KILOGRAM } from '../magaya/receipt';
 import { childOf, parseXml, XmlRefusedError, type XmlElement } from '../magaya/xml';
+import type { SandboxAttachments } from './attachments';
 import type { SandboxStore } from './store';
 
 const GUID_PREFIX = { receipt: '5a4d0000-0000-4000-8000-', consignee: 'c0a5a000-0000-4000-8000-' } as const;
@@ -115,6 +116,7 @@ interface DateCookie {
 
 export interface SandboxMagayaDeps {
   store: () => SandboxStore;
+  attachments: SandboxAttachments;
   clock: Clock;
   username: string;
   password: string;
@@ -137,7 +139,7 @@ export class SandboxMagaya {
   constructor(private readonly deps: SandboxMagayaDeps) {}
 
   /** The answer to one POSTed envelope. */
-  answer(body: string): Answer {
+  async answer(body: string): Promise<Answer> {
     let call: { method: string; parameters: Map<string, { type: string; value: string }> };
     try {
       call = readCall(body);
@@ -147,7 +149,7 @@ export class SandboxMagaya {
     }
     this.calls.set(call.method, (this.calls.get(call.method) ?? 0) + 1);
     try {
-      return this.dispatch(call.method, call.parameters);
+      return await this.dispatch(call.method, call.parameters);
     } catch (error) {
       if (error instanceof MalformedCall) return fault(error.message);
       throw error;
@@ -159,7 +161,7 @@ export class SandboxMagaya {
     return this.liveSession() !== null;
   }
 
-  private dispatch(method: string, parameters: Map<string, { type: string; value: string }>): Answer {
+  private async dispatch(method: string, parameters: Map<string, { type: string; value: string }>): Promise<Answer> {
     const parameter = (name: string, type: ParameterType) => {
       const found = parameters.get(name);
       if (!found) throw new MalformedCall(`${method}: the parameter ${name} is missing`);
@@ -238,14 +240,41 @@ export class SandboxMagaya {
         const type = parameter('type', 'string');
         parameter('flags', 'int');
         const number = parameter('number', 'string');
-        const id = sandboxIdOfGuid('receipt', number) ?? (number.startsWith('WR-') ? Number(number.slice(3)) : null);
-        const receipt = type === 'WH' && id !== null ? this.deps.store().receipt(id) : null;
+        const id = this.receiptIdOf(type, number);
+        const receipt = id === null ? null : this.deps.store().receipt(id);
         if (!receipt) return answer(method, 'transaction_not_found');
         return answer(method, 'no_error', { trans_xml: `<?xml version="1.0" encoding="utf-8"?>${warehouseReceiptXml(receipt, true)}` });
+      }
+      case 'GetAllAttachments': {
+        if (!session()) return answer(method, 'access_denied');
+        const receiptId = this.receiptIdOf(parameter('type', 'string'), parameter('number', 'string'));
+        const listed = receiptId === null ? null : await this.deps.attachments.list(this.deps.store(), receiptId);
+        if (receiptId === null || !listed) return answer(method, 'transaction_not_found');
+        const owner = sandboxGuid('receipt', receiptId);
+        const entries = [...listed.map((attachment) => attachmentEntryXml(owner, attachment)), internalEntryXml(owner)];
+        return answer(method, 'no_error', { attachments_xml: `<Attachments xmlns="${MAGAYA_NAMESPACE}">${entries.join('')}</Attachments>` });
+      }
+      case 'GetAttachment': {
+        if (!session()) return answer(method, 'access_denied');
+        const receiptId = this.receiptIdOf(parameter('type', 'string'), parameter('number', 'string'));
+        const identifier = parameter('identifier', 'string');
+        const file = receiptId === null || !identifier.startsWith(`${receiptId}-`) ? null : await this.deps.attachments.file(this.deps.store(), identifier);
+        if (!file) return answer(method, 'attachment_not_found');
+        const data = Buffer.from(file.bytes).toString('base64');
+        const lines = Array.from({ length: Math.ceil(data.length / 76) }, (_, index) => data.slice(index * 76, index * 76 + 76)).join('\n');
+        return answer(method, 'no_error', {
+          attachment_xml: `<Attachment xmlns="${MAGAYA_NAMESPACE}">${element('Name', file.fileName)}${element('Identifier', identifier)}${element('Data', lines)}</Attachment>`,
+        });
       }
       default:
         throw new MalformedCall(`Unknown method ${method}`);
     }
+  }
+
+  /** A warehouse receipt's sandbox id by its GUID or number; null for another type or one it cannot have. */
+  private receiptIdOf(type: string, number: string): number | null {
+    if (type !== 'WH') return null;
+    return sandboxIdOfGuid('receipt', number) ?? (number.startsWith('WR-') ? Number(number.slice(3)) || null : null);
   }
 
   private liveSession() {
@@ -265,6 +294,26 @@ export class SandboxMagaya {
     return cookie;
   }
 }
+
+/** A sandbox attachment as a GetAllAttachments entry. */
+function attachmentEntryXml(owner: string, attachment: ProviderAttachment): string {
+  const dot = attachment.fileName.lastIndexOf('.');
+  return (
+    '<Attachment>' +
+    element('Name', dot > 0 ? attachment.fileName.slice(0, dot) : attachment.fileName) +
+    element('Extension', dot > 0 ? attachment.fileName.slice(dot + 1) : '') +
+    element('IsImage', attachment.kind === 'photo' ? 'true' : 'false') +
+    element('IsInternal', 'false') +
+    element('Size', attachment.size) +
+    element('OwnerGUID', owner) +
+    element('Identifier', attachment.id) +
+    '</Attachment>'
+  );
+}
+
+/** The forwarder's own paperwork on every receipt, which no customer may see: the portal must not list it. */
+const internalEntryXml = (owner: string) =>
+  `<Attachment>${element('Name', 'Cost sheet')}${element('Extension', 'pdf')}${element('IsImage', 'false')}${element('IsInternal', 'true')}${element('Size', 18_211)}${element('OwnerGUID', owner)}${element('Identifier', `${owner}-internal`)}</Attachment>`;
 
 /** The method element of a SOAP 1.1 call and its parameters with their xsi:type. */
 function readCall(body: string): { method: string; parameters: Map<string, { type: string; value: string }> } {

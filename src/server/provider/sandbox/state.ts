@@ -31,7 +31,13 @@ export class Sandbox {
     this.attachments = new SandboxAttachments(deps.config.sandboxSeed);
     this.magaya =
       deps.config.sandboxProtocol === 'magaya'
-        ? new SandboxMagaya({ store: () => this.currentStore(), clock: deps.clock, username: SANDBOX_MAGAYA_USERNAME, password: SANDBOX_MAGAYA_PASSWORD })
+        ? new SandboxMagaya({
+            store: () => this.currentStore(),
+            attachments: this.attachments,
+            clock: deps.clock,
+            username: SANDBOX_MAGAYA_USERNAME,
+            password: SANDBOX_MAGAYA_PASSWORD,
+          })
         : null;
   }
 
