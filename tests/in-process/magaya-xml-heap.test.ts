@@ -4,7 +4,10 @@
  * tier rather than the unit tier's quick loop. Measured here at about 17 MB: the bound has a wide margin,
  * whatever the collector's timing.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { callSoap, soapString } from '~/server/provider/magaya/soap';
 import { readElements } from '~/server/provider/magaya/xml';
 
 const DOCUMENT_BYTES = 30_000_000;
@@ -42,4 +45,52 @@ describe('Magaya XML reader, a large answer', () => {
     expect(read).toBeGreaterThan(10_000);
     expect(peak - before).toBeLessThan(HEAP_GROWTH_LIMIT);
   });
+});
+
+describe('Magaya SOAP client, a large answer', () => {
+  it(
+    'when a 30 MB list arrives as escaped text in an out-parameter, then its receipts are read as it streams and the heap grows by less than 100 MB',
+    { timeout: 180_000 },
+    async () => {
+      // The answer as Magaya sends it: the list escaped inside trans_list_xml, made as it is sent.
+      const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+      const server = createServer((_request, response) => {
+        response.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8' });
+        response.write(
+          '<?xml version="1.0" encoding="UTF-8"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><ns:GetNextTransbyDateResponse xmlns:ns="urn:CSSoapService"><return>no_error</return><trans_list_xml>',
+        );
+        const list = thirtyMegabytes();
+        const pump = async () => {
+          for await (const chunk of list)
+            if (!response.write(escape(new TextDecoder().decode(chunk)))) await new Promise((resolve) => response.once('drain', resolve));
+          response.end(
+            '</trans_list_xml><cookie>c2</cookie><more_results>0</more_results></ns:GetNextTransbyDateResponse></SOAP-ENV:Body></SOAP-ENV:Envelope>',
+          );
+        };
+        void pump();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const before = process.memoryUsage().heapUsed;
+        let peak = before;
+        let read = 0;
+        const values = await callSoap(
+          { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/Invoke`, timeoutMs: 170_000 },
+          'GetNextTransbyDate',
+          { cookie: soapString('c1') },
+          {
+            wanted: new Set(['WarehouseReceipt']),
+            onElement: () => {
+              if (++read % 100 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+            },
+          },
+        );
+        expect(values.get('cookie')).toBe('c2');
+        expect(read).toBeGreaterThan(10_000);
+        expect(peak - before).toBeLessThan(HEAP_GROWTH_LIMIT);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+  );
 });

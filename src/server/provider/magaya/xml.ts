@@ -41,8 +41,9 @@ export const textOf = (element: XmlElement | undefined, name: string): string =>
  * the SOAP answer's out-parameters are read), whether or not they are wanted.
  */
 export class XmlElementReader {
-  // strictEntities: XML's five entities only, not HTML's (sax 1.6 has it; its types do not yet).
-  private readonly parser = sax.parser(true, { strictEntities: true, position: false } as sax.SAXOptions);
+  // strictEntities: XML's five entities only, not HTML's (sax 1.6 has it; its types do not yet). Positions stay
+  // tracked: sax hands over a long text in 64 KB pieces only when it counts them.
+  private readonly parser = sax.parser(true, { strictEntities: true } as sax.SAXOptions);
   private readonly done: XmlElement[] = [];
   /** The wanted element being built and its open descendants, outermost first. */
   private readonly open: XmlElement[] = [];
