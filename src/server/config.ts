@@ -5,6 +5,7 @@
 import path from 'node:path';
 
 export type ProviderMode = 'sandbox' | 'http';
+export type SandboxProtocol = 'contract' | 'magaya';
 
 /** Two-factor sign-in: not offered, offered to everyone, or offered and demanded of admins. */
 export const TWO_FACTOR_MODES = ['off', 'optional', 'required-for-admins'] as const;
@@ -65,6 +66,8 @@ export interface Config {
   sandboxControl: boolean;
   /** How often the sandbox's data moves; SYNC_INTERVAL_SECONDS unless set. */
   sandboxChangeSeconds: number;
+  /** SANDBOX_PROTOCOL: the sandbox also answers as Magaya's CSSoapService (`/sandbox/Invoke`) with `magaya`. */
+  sandboxProtocol: SandboxProtocol;
   mapTileUrl: string;
   mapTileAttribution: string;
   sandboxReceipts: number;
@@ -262,6 +265,7 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     sandboxRefreshTokenSeconds: integer(env, 'SANDBOX_REFRESH_TOKEN_SECONDS', 30 * 86_400),
     sandboxControl: flag(env, 'SANDBOX_CONTROL', false),
     sandboxChangeSeconds: integer(env, 'SANDBOX_CHANGE_SECONDS', integer(env, 'SYNC_INTERVAL_SECONDS', 120)),
+    sandboxProtocol: oneOf<SandboxProtocol>(env, 'SANDBOX_PROTOCOL', ['contract', 'magaya'], 'contract'),
     mapTileUrl: text(env, 'MAP_TILE_URL', 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
     mapTileAttribution: text(env, 'MAP_TILE_ATTRIBUTION', '© OpenStreetMap contributors'),
     sandboxReceipts: integer(env, 'SANDBOX_RECEIPTS', 500, 0),

@@ -120,9 +120,20 @@ export function formatSizeLimit(bytes: number): string {
 
 export type StatusTone = 'info' | 'success' | 'warning' | 'error' | 'neutral';
 
-/** The spec's statuses, and the warehouse statuses the provider sends (the sandbox's among them). */
+/** The spec's statuses, and the warehouse statuses the provider sends (the sandbox's and Magaya's among them). */
 type KnownStatus =
-  'in-transit' | 'delivered' | 'on-hold' | 'cancelled' | 'pending' | 'arrived' | 'at-destination' | 'received-mia' | 'received-nl' | 'received-sme';
+  | 'in-transit'
+  | 'delivered'
+  | 'on-hold'
+  | 'cancelled'
+  | 'pending'
+  | 'arrived'
+  | 'at-destination'
+  | 'on-hand'
+  | 'in-process'
+  | 'received-mia'
+  | 'received-nl'
+  | 'received-sme';
 
 const KNOWN_STATUSES: Record<string, KnownStatus> = {
   'in-transit': 'in-transit',
@@ -133,6 +144,8 @@ const KNOWN_STATUSES: Record<string, KnownStatus> = {
   pending: 'pending',
   arrived: 'arrived',
   'at-destination': 'at-destination',
+  'on-hand': 'on-hand',
+  'in-process': 'in-process',
   'received-at-mia-warehouse': 'received-mia',
   'received-at-nl-warehouse': 'received-nl',
   'received-at-sme-warehouse': 'received-sme',
@@ -149,6 +162,8 @@ const STATUS_LABELS: Record<KnownStatus, () => string> = {
   pending: m.status_pending,
   arrived: m.status_arrived,
   'at-destination': m.status_at_destination,
+  'on-hand': m.status_on_hand,
+  'in-process': m.status_in_process,
   'received-mia': m.status_received_mia,
   'received-nl': m.status_received_nl,
   'received-sme': m.status_received_sme,

@@ -21,6 +21,7 @@ describe('loadConfig defaults', () => {
       provider: 'sandbox',
       sandboxReceipts: 500,
       sandboxSeed: 1,
+      sandboxProtocol: 'contract',
       demoUsers: true,
       syncIntervalSeconds: 120,
       showLocations: true,
@@ -30,6 +31,11 @@ describe('loadConfig defaults', () => {
       apiTokenRatePerMinute: 120,
     });
     expect(config.publicUrl.href).toBe('http://localhost:4321/');
+  });
+
+  it('when SANDBOX_PROTOCOL is set, then the sandbox speaks that protocol; an unknown one is refused', () => {
+    expect(load({ SANDBOX_PROTOCOL: 'magaya' }).sandboxProtocol).toBe('magaya');
+    expect(() => load({ SANDBOX_PROTOCOL: 'soap' })).toThrow('SANDBOX_PROTOCOL must be one of contract, magaya');
   });
 
   it('when PORT is set, then the default PUBLIC_URL follows it', () => {

@@ -48,7 +48,7 @@ describe('sandbox data generation', () => {
     expect(consignees.length).toBeLessThanOrEqual(65);
     expect(new Set(consignees.map((consignee) => consignee.name)).size).toBe(consignees.length);
     expect(new Set(consignees.map((consignee) => consignee.id)).size).toBe(consignees.length);
-    const byId = new Map(consignees.map((consignee) => [consignee.id, consignee.name]));
+    const byId = new Map<number | null, string>(consignees.map((consignee) => [consignee.id, consignee.name]));
     for (const receipt of receipts) expect(byId.get(receipt.consigneeId)).toBe(receipt.consigneeName);
     expect(new Set(receipts.map((receipt) => receipt.consigneeId)).size).toBeGreaterThan(40);
   });

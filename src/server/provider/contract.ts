@@ -16,7 +16,8 @@ export interface ProviderReceipt {
   number: string;
   receivedDate: string;
   shipperName: string;
-  consigneeId: number;
+  /** Null when the provider names no consignee (a Magaya receipt may have none). */
+  consigneeId: number | null;
   consigneeName: string;
   pieces: number;
   totalWeightValue: number;

@@ -8,9 +8,11 @@ import type { Config } from '../../config';
 import type { AppKeys } from '../../secrets';
 import { SandboxAttachments } from './attachments';
 import { SandboxAuthorizationServer, type SandboxAuthorizationConfig } from './authorization';
+import { SANDBOX_MAGAYA_PASSWORD, SANDBOX_MAGAYA_USERNAME, SandboxMagaya } from './magaya';
 import { SandboxStore } from './store';
 
-export type SandboxConfig = SandboxAuthorizationConfig & Pick<Config, 'sandboxSeed' | 'sandboxReceipts' | 'sandboxChangeSeconds' | 'sandboxControl'>;
+export type SandboxConfig = SandboxAuthorizationConfig &
+  Pick<Config, 'sandboxSeed' | 'sandboxReceipts' | 'sandboxChangeSeconds' | 'sandboxControl' | 'sandboxProtocol'>;
 
 export class Sandbox {
   readonly authorization: SandboxAuthorizationServer;
@@ -20,11 +22,23 @@ export class Sandbox {
   down = false;
   /** Whether it offers the optional pre-alerts (`GET /v1/capabilities`); a control turns it off, as a provider without them. */
   offersPrealerts = true;
+  /** The same data as Magaya's CSSoapService answers it, with SANDBOX_PROTOCOL=magaya; null otherwise. */
+  readonly magaya: SandboxMagaya | null;
   private data: SandboxStore | undefined;
 
   constructor(private readonly deps: { config: SandboxConfig; keys: Pick<AppKeys, 'sandboxAccessTokens' | 'sandboxRefreshTokens'>; clock: Clock }) {
     this.authorization = new SandboxAuthorizationServer(deps);
     this.attachments = new SandboxAttachments(deps.config.sandboxSeed);
+    this.magaya =
+      deps.config.sandboxProtocol === 'magaya'
+        ? new SandboxMagaya({
+            store: () => this.currentStore(),
+            attachments: this.attachments,
+            clock: deps.clock,
+            username: SANDBOX_MAGAYA_USERNAME,
+            password: SANDBOX_MAGAYA_PASSWORD,
+          })
+        : null;
   }
 
   get config(): SandboxConfig {

@@ -23,6 +23,15 @@ import { mixSeed, Random } from './random';
 
 /** After a long quiet spell only the latest windows are applied, so one request never does hours of work. */
 const MAX_CATCH_UP_WINDOWS = 30;
+/** The change log (Magaya's QueryLog) keeps this many entries, the newest. */
+const CHANGE_LOG_ENTRIES = 50_000;
+
+/** A change as Magaya's log records it: when, which receipt, and what (QueryLog's bits: creation 1, deletion 2, edition 4). */
+export interface LoggedChange {
+  at: number;
+  id: number;
+  entry: 1 | 2 | 4;
+}
 
 export interface Cursor {
   updatedAt: number;
@@ -83,6 +92,7 @@ export class SandboxStore {
   private readonly scannedPackages: SandboxSamples['scannedPackages'];
   private readonly pool: ConsigneePool;
   private readonly prealerts = new Map<number, HeldPrealert>();
+  private readonly changeLog: LoggedChange[] = [];
   private windowsApplied = 0;
   private latestChange = 0;
   private nextId: number;
@@ -125,6 +135,19 @@ export class SandboxStore {
   receipt(id: number): ProviderReceipt | null {
     const record = this.byId.get(id);
     return record ? this.receiptOf(record) : null;
+  }
+
+  /** The ids of the receipts received in [from, to] (epoch ms), oldest first (newest first `backwards`). */
+  receivedBetween(from: number, to: number, backwards: boolean): number[] {
+    const ids = this.byChange
+      .filter((record) => record.receivedAt >= from && record.receivedAt <= to)
+      .sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
+    return (backwards ? ids.reverse() : ids).map((record) => record.id);
+  }
+
+  /** The changes logged in [from, to] (epoch ms), oldest first. */
+  changesBetween(from: number, to: number): LoggedChange[] {
+    return this.changeLog.filter((change) => change.at >= from && change.at <= to).sort((a, b) => a.at - b.at);
   }
 
   /** A receipt as the sandbox keeps it, for what follows from it (its attachments); null when there is none. */
@@ -245,7 +268,18 @@ export class SandboxStore {
       const id = this.receivePrealerted(prealert, now);
       if (id !== null) changes.added.push(id);
     }
+    this.logChanges(changes, now);
     return changes;
+  }
+
+  private logChanges(changes: WindowChanges, now: number): void {
+    const at = (id: number) => this.byId.get(id)?.updatedAt ?? now;
+    this.changeLog.push(
+      ...changes.added.map((id) => ({ at: at(id), id, entry: 1 as const })),
+      ...changes.advanced.map((id) => ({ at: at(id), id, entry: 4 as const })),
+      ...changes.deleted.map((id) => ({ at: now, id, entry: 2 as const })),
+    );
+    if (this.changeLog.length > CHANGE_LOG_ENTRIES) this.changeLog.splice(0, this.changeLog.length - CHANGE_LOG_ENTRIES);
   }
 
   /** The warehouse receives a pre-alerted package: a new receipt of that consignee at the Miami warehouse; null for a consignee it does not know. */
