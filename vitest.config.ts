@@ -49,7 +49,15 @@ export default getViteConfig(
         // spares each file importing and transforming the same sources again.
         {
           extends: true,
-          test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', env, isolate: false, sequence: { groupOrder: 0 } },
+          test: {
+            name: 'unit',
+            include: ['tests/unit/**/*.test.ts'],
+            environment: 'node',
+            env,
+            isolate: false,
+            testTimeout: stallLimit(20_000, pace),
+            sequence: { groupOrder: 0 },
+          },
         },
         {
           extends: true,

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { callSoap, soapString } from '~/server/provider/magaya/soap';
 import { readElements } from '~/server/provider/magaya/xml';
+import { stallLimit } from '../support/test-pace';
 
 const DOCUMENT_BYTES = 30_000_000;
 const HEAP_GROWTH_LIMIT = 100_000_000;
@@ -35,7 +36,7 @@ async function* thirtyMegabytes(): AsyncGenerator<Uint8Array> {
 }
 
 describe('Magaya XML reader, a large answer', () => {
-  it('when a 30 MB list of receipts is read, then the heap grows by less than 100 MB', { timeout: 180_000 }, async () => {
+  it('when a 30 MB list of receipts is read, then the heap grows by less than 100 MB', { timeout: stallLimit(180_000) }, async () => {
     const before = process.memoryUsage().heapUsed;
     let peak = before;
     let read = 0;
@@ -51,7 +52,7 @@ describe('Magaya XML reader, a large answer', () => {
 describe('Magaya SOAP client, a large answer', () => {
   it(
     'when a 30 MB list arrives as escaped text in an out-parameter, then its receipts are read as it streams and the heap grows by less than 100 MB',
-    { timeout: 180_000 },
+    { timeout: stallLimit(180_000) },
     async () => {
       // The answer as Magaya sends it: the list escaped inside trans_list_xml, made as it is sent.
       const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
@@ -76,7 +77,7 @@ describe('Magaya SOAP client, a large answer', () => {
         let peak = before;
         let read = 0;
         const values = await callSoap(
-          { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/Invoke`, timeoutMs: 170_000 },
+          { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/Invoke`, timeoutMs: stallLimit(170_000) },
           'GetNextTransbyDate',
           { cookie: soapString('c1') },
           {

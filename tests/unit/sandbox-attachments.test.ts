@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { attachmentIdOf, attachmentRefsOf, parseAttachmentId, SandboxAttachments } from '~/server/provider/sandbox/attachments';
 import { isDelivered } from '~/server/provider/sandbox/generator';
 import { SandboxStore } from '~/server/provider/sandbox/store';
+import { stallLimit } from '../support/test-pace';
 
 const NOW = new Date(2026, 10, 18, 14, 30).getTime();
 const store = new SandboxStore(1, 300, NOW);
@@ -39,7 +40,7 @@ describe('sandbox attachment ids', () => {
 });
 
 // Each photo takes a tenth of a second or so to make, several on a busy machine.
-describe('sandbox attachment files', { timeout: 30_000 }, () => {
+describe('sandbox attachment files', { timeout: stallLimit(60_000) }, () => {
   it('when a package photo is made, then it is a 1600 × 1200 camera JPEG of a few hundred KB, the same bytes each time', async () => {
     const id = `${delivered.id}-photo-1`;
     const first = await new SandboxAttachments(1).file(store, id);
