@@ -130,11 +130,23 @@ export async function revokeApiToken(deps: AuditDeps, actor: AuditActor, user: P
   });
 }
 
-/** Revokes every working token of the user, inside the caller's transaction (disabling the account); answers how many. */
-export async function endUserApiTokens({ db, clock }: Pick<AuditDeps, 'db' | 'clock'>, userId: number, transaction: Transaction): Promise<number> {
+/** A token as an e-mail lists it: its name and the start of it, never more. */
+export type RevokedApiToken = Pick<ApiToken, 'prefix' | 'name'>;
+
+/**
+ * Revokes every working token of the user, inside the caller's transaction (the account disabled, its
+ * password reset); answers the tokens revoked, oldest first.
+ */
+export async function endUserApiTokens({ db, clock }: Pick<AuditDeps, 'db' | 'clock'>, userId: number, transaction: Transaction): Promise<RevokedApiToken[]> {
   const now = clock.now();
-  const [revoked] = await db.models.ApiToken.update({ revokedAt: new Date(now) }, { where: { userId, ...working(now) }, transaction });
-  return revoked;
+  const rows = await db.models.ApiToken.findAll({
+    attributes: ['id', 'prefix', 'name'],
+    where: { userId, ...working(now) },
+    order: [['id', 'ASC']],
+    transaction,
+  });
+  if (rows.length) await db.models.ApiToken.update({ revokedAt: new Date(now) }, { where: { id: { [Op.in]: rows.map((row) => row.id) } }, transaction });
+  return rows.map(({ prefix, name }) => ({ prefix, name }));
 }
 
 /** An admin revokes every working token of a user; answers how many. */
@@ -143,7 +155,7 @@ export async function revokeUserApiTokens(deps: AuditDeps, actor: AuditActor, us
   return db.sequelize.transaction(async (transaction) => {
     const user = await db.models.User.findByPk(userId, { attributes: ['id', 'username'], transaction });
     if (!user) throw new AppError('NOT_FOUND', m.users_not_found());
-    const revoked = await endUserApiTokens(deps, userId, transaction);
+    const revoked = (await endUserApiTokens(deps, userId, transaction)).length;
     await recordAudit(deps, actor, { action: 'api-tokens.revoked', target: userTarget(user.username), detail: `${revoked} revoked by an admin` }, transaction);
     return revoked;
   });

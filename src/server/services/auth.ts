@@ -7,6 +7,7 @@ import { toSessionUser } from '../db/public-user';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { SignInMetrics } from '../metrics';
+import { endUserApiTokens } from './api-tokens';
 import { recordAudit } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
@@ -158,8 +159,9 @@ export async function signInAfterEnrolment(
 }
 
 /**
- * Changes the password and ends every other session of the user; the current one stays. Wrong
- * current passwords count against the login limit, so a borrowed session cannot guess at leisure.
+ * Changes the password and, unless the user chose otherwise, ends every other session of the user and
+ * revokes their API tokens; the current session stays. Wrong current passwords count against the
+ * login limit, so a borrowed session cannot guess at leisure.
  */
 export async function changePassword(
   deps: AuthDeps,
@@ -181,6 +183,9 @@ export async function changePassword(
   const passwordHash = await passwords.hash(payload.newPassword, clientAddress);
   await db.sequelize.transaction(async (transaction) => {
     await account.update({ passwordHash }, { transaction });
-    await endUserSessions(deps, user.id, { exceptSessionId: currentSessionId, transaction });
+    if (payload.signOutOthers) {
+      await endUserSessions(deps, user.id, { exceptSessionId: currentSessionId, transaction });
+      await endUserApiTokens(deps, user.id, transaction);
+    }
   });
 }

@@ -2,7 +2,7 @@
  * Forgotten passwords: a link by e-mail to choose a new one. Asking always gets the same answer at the
  * same speed (the endpoint answers before any of this runs), so nobody learns which accounts exist; a
  * link works once, for 30 minutes, and a newer one replaces it. Choosing the password ends every
- * session of the account.
+ * session of the account and revokes its API tokens (account-access.ts).
  */
 import { Op, fn, col, where as sqlWhere } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
@@ -13,12 +13,13 @@ import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import { inLocale } from '../locale';
+import type { Mailer } from '../mail/mailer';
 import { composeLinkEmail, linkInEmail } from '../mail/compose';
+import { endAccessAfterReset } from './account-access';
 import { findAccountTokenOwner, issueAccountToken, redeemAccountToken } from './account-tokens';
 import type { LoginLimiter } from './login-limiter';
 import { enqueueMessages, type Outbox } from './outbox';
 import type { PasswordHasher } from './passwords';
-import { endUserSessions } from './sessions';
 
 export const RESET_LINK_MINUTES = 30;
 /** Reset e-mails one client address may ask for per login window, whatever the accounts. */
@@ -30,6 +31,7 @@ export interface PasswordResetDeps {
   db: Database;
   clock: Clock;
   config: Pick<Config, 'publicUrl' | 'productName'>;
+  mailer: Pick<Mailer, 'enabled'>;
   outbox: Outbox;
   loginLimiter: LoginLimiter;
   passwords: PasswordHasher;
@@ -81,7 +83,7 @@ export async function resetPasswordWithToken(deps: PasswordResetDeps, payload: T
       throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'token', message }] });
     }
     await user.update({ passwordHash }, { transaction });
-    await endUserSessions(deps, user.id, { transaction });
+    await endAccessAfterReset(deps, user, 'link', transaction);
   });
 }
 

@@ -8,7 +8,16 @@ import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { Op, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import { isStaffRole, isTotpCode, normalizeCode, RECOVERY_CODE_COUNT, TOTP_DIGITS, type TwoFactorSetup, type TwoFactorStatus } from '~/shared/two-factor';
+import {
+  isStaffRole,
+  isTotpCode,
+  normalizeCode,
+  RECOVERY_CODE_COUNT,
+  TOTP_DIGITS,
+  type DisableTwoFactorPayload,
+  type TwoFactorSetup,
+  type TwoFactorStatus,
+} from '~/shared/two-factor';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
@@ -18,6 +27,7 @@ import { AppError } from '../errors';
 import { recordAudit, userTarget, type AuditActor } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
+import { endUserSessions } from './sessions';
 
 const PERIOD_SECONDS = 30;
 /** One step either side: a phone's clock a little off, or a code typed as it turned over. */
@@ -105,8 +115,18 @@ function newRecoveryCode(): string {
   return `${characters.slice(0, RECOVERY_GROUP).join('')}-${characters.slice(RECOVERY_GROUP).join('')}`;
 }
 
-/** Turns the secret of the last setup on with a code from it; answers the recovery codes, shown this once. */
-export async function enableTwoFactor(deps: TwoFactorDeps, userId: number, clientAddress: string, code: string): Promise<string[]> {
+/**
+ * Turns the secret of the last setup on with a code from it; answers the recovery codes, shown this once.
+ * Every other session of the user ends (`keepSessionId` is the one enabling it, none for a pending
+ * sign-in): one opened by someone who had the password alone would otherwise stay open.
+ */
+export async function enableTwoFactor(
+  deps: TwoFactorDeps,
+  userId: number,
+  clientAddress: string,
+  code: string,
+  keepSessionId: string | null,
+): Promise<string[]> {
   const { db, clock } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const account = await loadAccount(db, userId, transaction);
@@ -117,6 +137,7 @@ export async function enableTwoFactor(deps: TwoFactorDeps, userId: number, clien
       throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'code', message }] });
     }
     await account.update({ twoFactorEnabledAt: new Date(clock.now()) }, { transaction });
+    await endUserSessions(deps, userId, { exceptSessionId: keepSessionId ?? undefined, transaction });
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await db.models.RecoveryCode.destroy({ where: { userId }, transaction });
     await db.models.RecoveryCode.bulkCreate(
@@ -145,19 +166,24 @@ export interface DisableDeps extends TwoFactorDeps {
 }
 
 /**
- * Turns one's own two-factor sign-in off, confirmed by the password. Wrong passwords count against the
- * login limit, as for a password change: a borrowed session cannot guess at leisure.
+ * Turns one's own two-factor sign-in off, confirmed by the password and a second factor (a code from the
+ * app or a recovery code): a session opened with a stolen password alone cannot take the second factor
+ * away. Wrong ones count against the login limit, as for a password change: a borrowed session cannot
+ * guess at leisure.
  */
-export async function disableTwoFactor(deps: DisableDeps, userId: number, clientAddress: string, password: string): Promise<void> {
+export async function disableTwoFactor(deps: DisableDeps, userId: number, clientAddress: string, payload: DisableTwoFactorPayload): Promise<void> {
   const { db, loginLimiter, passwords } = deps;
   const account = await loadAccount(db, userId);
   if (!account.twoFactorEnabledAt) throw new AppError('CONFLICT', m.twofactor_not_enabled());
-  const confirmed = await loginLimiter.checkLoginAttempt(account.username, clientAddress, async () =>
-    (await passwords.verify(password, account.passwordHash, clientAddress)) ? account : null,
-  );
+  let wrong: 'password' | 'code' = 'password';
+  const confirmed = await loginLimiter.checkLoginAttempt(account.username, clientAddress, async () => {
+    if (!(await passwords.verify(payload.password, account.passwordHash, clientAddress))) return null;
+    wrong = 'code';
+    return (await verifySecondFactor(deps, account, payload.code)) ? account : null;
+  });
   if (!confirmed) {
-    const message = m.twofactor_password_incorrect();
-    throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'password', message }] });
+    const message = wrong === 'password' ? m.twofactor_password_incorrect() : m.twofactor_code_invalid();
+    throw new AppError('VALIDATION_ERROR', message, { details: [{ field: wrong, message }] });
   }
   await db.sequelize.transaction(async (transaction) => {
     await clearTwoFactor(db, userId, transaction);

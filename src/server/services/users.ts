@@ -18,6 +18,7 @@ import { generatePassword, type PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
 import { endAccountTokens } from './account-tokens';
 import { countWorkingApiTokens, endUserApiTokens } from './api-tokens';
+import { endAccessAfterReset, type AccountNoticeDeps } from './account-access';
 
 export interface UserDeps {
   db: Database;
@@ -140,7 +141,7 @@ export async function updateUser(deps: AuditDeps, actor: AuditActor, id: number,
     }
     if (deactivated) {
       await endUserSessions({ db }, id, { transaction });
-      const revoked = await endUserApiTokens(deps, id, transaction);
+      const revoked = (await endUserApiTokens(deps, id, transaction)).length;
       if (revoked > 0) entries.push({ action: 'api-tokens.revoked', target: userTarget(payload.username), detail: `${revoked} revoked: account disabled` });
     }
     // Assignments only scope viewers: kept on another role they would come back unseen on a demotion.
@@ -150,16 +151,23 @@ export async function updateUser(deps: AuditDeps, actor: AuditActor, id: number,
   });
 }
 
-export async function resetPassword(deps: UserDeps, actor: AuditActor, id: number, newPassword: string): Promise<void> {
+/** The admin sets a user's password: whoever held the account is out (sessions, API tokens), and the user is told. */
+export async function resetPassword(deps: UserDeps & AccountNoticeDeps, actor: AuditActor, id: number, newPassword: string): Promise<void> {
   const { db, passwords } = deps;
   const passwordHash = await passwords.hash(newPassword);
   await db.sequelize.transaction(async (transaction) => {
     const user = await loadForChange(db, id, transaction);
-    // A password set by the admin serves an invitation's purpose too: its link stops working.
+    // A password set by the admin serves an invitation's purpose too: its link stops working; so does a reset link.
     await user.update({ passwordHash, invited: false }, { transaction });
     await endAccountTokens(deps, id, 'invitation', transaction);
-    await endUserSessions({ db }, id, { transaction });
-    await recordAudit(deps, actor, { action: 'user.password-reset', target: userTarget(user.username), detail: 'sessions ended' }, transaction);
+    await endAccountTokens(deps, id, 'password-reset', transaction);
+    const revoked = await endAccessAfterReset(deps, user, 'admin', transaction);
+    await recordAudit(
+      deps,
+      actor,
+      { action: 'user.password-reset', target: userTarget(user.username), detail: `sessions ended; ${revoked.length} API tokens revoked` },
+      transaction,
+    );
   });
 }
 

@@ -1,0 +1,146 @@
+/**
+ * Taking an account back after a compromise, through a real SMTP server: a reset (by link or by an
+ * admin) leaves no session or API token of the intruder's working and tells the user which tokens went;
+ * a password change does the same unless the user says not to; enabling two-factor sign-in ends the
+ * other sessions, and turning it off takes a second factor as well as the password.
+ */
+import { Secret, TOTP } from 'otpauth';
+import type { ParsedMail } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, type ApiResponse } from '../../support/api-client';
+import { createUser, eventually, expectError, signIn, signedInAdmin, type TestUser } from '../../support/api-steps';
+import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
+import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
+
+let portal: InProcessPortal;
+let smtp: TestSmtpServer;
+let admin: ApiClient;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  portal = await startInProcessPortal({ SMTP_URL: smtp.url, PUBLIC_URL: 'https://portal.example.com', SANDBOX_RECEIPTS: '5' });
+  admin = await signedInAdmin(portal);
+}, 60_000);
+
+afterAll(async () => {
+  await portal?.stop();
+  await smtp?.stop();
+});
+
+const mailsTo = (address: string) => smtp.messages.filter((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text === address);
+async function mailTo(address: string, subject: string): Promise<ParsedMail> {
+  const [mail] = await eventually(
+    () => mailsTo(address).filter((found) => found.subject === subject),
+    (found) => found.length > 0,
+  );
+  return mail!;
+}
+
+async function makeToken(client: ApiClient, name: string): Promise<{ token: string; prefix: string }> {
+  const response = await client.post('/api/auth/tokens', { name, expiresInDays: 365 });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body.data;
+}
+const readWithToken = (token: string): Promise<ApiResponse> =>
+  new ApiClient(portal).request('GET', '/api/receipts', { origin: null, headers: { Authorization: `Bearer ${token}` } });
+
+/** A user signed in twice (the intruder's session and their own) with an API token the intruder made. */
+async function compromised(name: string) {
+  const user = await createUser(admin, name);
+  const intruder = await signIn(portal, user);
+  const owner = await signIn(portal, user);
+  const token = await makeToken(intruder, `${name} "x", 365 days`);
+  expect((await readWithToken(token.token)).status).toBe(200);
+  return { user, intruder, owner, token };
+}
+
+async function preferDutch(user: TestUser): Promise<void> {
+  const client = await signIn(portal, user);
+  expect((await client.put('/api/auth/profile/preferences', { locale: 'nl' })).status).toBe(200);
+}
+
+async function expectLockedOut(intruder: ApiClient, token: string): Promise<void> {
+  expectError(await intruder.get('/api/auth/profile'), 401, 'AUTHENTICATION_ERROR');
+  expectError(await readWithToken(token), 401, 'AUTHENTICATION_ERROR', 'This API token has been revoked. Create a new one in Profile Settings.');
+}
+
+describe('a reset', () => {
+  it('by link ends every session, revokes every API token, and the e-mail says so and names them', async () => {
+    const { user, intruder, owner, token } = await compromised('linkreset');
+    await new ApiClient(portal).post('/api/auth/password/forgot', { login: user.username });
+    await portal.portal.afterAnswer.settled();
+    const link = await mailTo(`${user.username}@example.com`, 'Freight Portal: choose a new password');
+    const resetToken = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(link.text ?? '')![1]!;
+
+    expect((await new ApiClient(portal).post('/api/auth/password/reset', { token: resetToken, newPassword: 'taken-back-1' })).status).toBe(200);
+    await expectLockedOut(intruder, token.token);
+    expectError(await owner.get('/api/auth/profile'), 401, 'AUTHENTICATION_ERROR');
+
+    const notice = await mailTo(`${user.username}@example.com`, 'Freight Portal: your password was reset');
+    expect(notice.text).toContain('was just reset with a link sent to this address');
+    expect(notice.text).toContain('Every session of your account has been signed out.');
+    expect(notice.text).toContain(`- linkreset "x", 365 days (${token.prefix}…)`);
+    expect(notice.text).not.toContain(token.token);
+  });
+
+  it('by an admin ends every session, revokes every API token, and the e-mail says so in the user’s language', async () => {
+    const { user, intruder, token } = await compromised('adminreset');
+    await preferDutch(user);
+    expect((await admin.put(`/api/auth/users/${user.id}/reset-password`, { newPassword: 'taken-back-2' })).status).toBe(200);
+    await expectLockedOut(intruder, token.token);
+
+    const notice = await mailTo(`${user.username}@example.com`, 'Freight Portal: uw wachtwoord is opnieuw ingesteld');
+    expect(notice.text).toContain('Een beheerder heeft zojuist een nieuw wachtwoord ingesteld');
+    expect(notice.text).toContain(`(${token.prefix}…)`);
+  });
+});
+
+describe('changing one’s password', () => {
+  it('by default signs out the other sessions and revokes the API tokens; the current session stays', async () => {
+    const { user, intruder, owner: current, token } = await compromised('changeall');
+    const changed = await current.post('/api/auth/change-password', { currentPassword: user.password, newPassword: 'changed-all-1' });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    await expectLockedOut(intruder, token.token);
+    expect((await current.get('/api/auth/profile')).status).toBe(200);
+  });
+
+  it('when the user unticks the box, then the other sessions and the API tokens stay', async () => {
+    const { user, intruder, owner: current, token } = await compromised('changeone');
+    const changed = await current.post('/api/auth/change-password', { currentPassword: user.password, newPassword: 'changed-one-1', signOutOthers: false });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect((await intruder.get('/api/auth/profile')).status).toBe(200);
+    expect((await readWithToken(token.token)).status).toBe(200);
+    expectError(
+      await current.post('/api/auth/change-password', { currentPassword: 'changed-one-1', newPassword: 'changed-one-2', signOutOthers: 'no' }),
+      400,
+      'VALIDATION_ERROR',
+      'signOutOthers must be true or false',
+    );
+  });
+});
+
+const codeNow = (secret: string) =>
+  TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: portal.clock.now() });
+
+describe('two-factor sign-in', () => {
+  it('when it is enabled, then the other sessions end; turning it off takes the password and a code or a recovery code', async () => {
+    const { user, intruder, owner: current } = await compromised('tfrecover');
+    const { secret } = (await current.post('/api/auth/2fa/setup')).body.data;
+    const enabled = await current.post('/api/auth/2fa/enable', { code: codeNow(secret) });
+    expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
+    expectError(await intruder.get('/api/auth/profile'), 401, 'AUTHENTICATION_ERROR');
+    expect((await current.get('/api/auth/2fa')).body.data.enabled).toBe(true);
+    portal.clock.advance(30_000);
+
+    const passwordOnly = await current.post('/api/auth/2fa/disable', { password: user.password });
+    expectError(passwordOnly, 400, 'VALIDATION_ERROR', 'Enter the code from your authenticator app or a recovery code');
+    const wrongCode = await current.post('/api/auth/2fa/disable', { password: user.password, code: '000000' });
+    expectError(wrongCode, 400, 'VALIDATION_ERROR', 'The code is wrong or has already been used');
+    expect(wrongCode.body.details).toEqual([{ field: 'code', message: 'The code is wrong or has already been used' }]);
+    expect((await current.get('/api/auth/2fa')).body.data.enabled).toBe(true);
+
+    const [recoveryCode] = enabled.body.data.recoveryCodes;
+    expect((await current.post('/api/auth/2fa/disable', { password: user.password, code: recoveryCode })).status).toBe(200);
+    expect((await current.get('/api/auth/2fa')).body.data.enabled).toBe(false);
+  });
+});
