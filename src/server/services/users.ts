@@ -17,6 +17,7 @@ import { recordAudit, userTarget, type AuditActor, type AuditDeps, type AuditRec
 import { generatePassword, type PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
 import { endAccountTokens } from './account-tokens';
+import { sendInvitation, type InvitationDeps } from './invitations';
 import { countWorkingApiTokens, endUserApiTokens } from './api-tokens';
 import { endAccessAfterReset, type AccountNoticeDeps } from './account-access';
 
@@ -117,7 +118,12 @@ function editEntries(before: Pick<User, 'username' | 'fullName' | 'email' | 'rol
   return entries.length ? entries : [{ action: 'user.updated', target, detail: 'no changes' }];
 }
 
-export async function updateUser(deps: AuditDeps, actor: AuditActor, id: number, payload: UpdateUserInput): Promise<PublicUser> {
+/**
+ * An admin's edit. A change of the address, the role or the active state ends the user's reset and
+ * invitation links: each was sent for the account as it was (a mistyped address, a role since taken
+ * away). An invited user still active is sent a new invitation, at the address the account has now.
+ */
+export async function updateUser(deps: AuditDeps & InvitationDeps, actor: AuditActor, id: number, payload: UpdateUserInput): Promise<PublicUser> {
   const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const user = await loadForChange(db, id, transaction);
@@ -129,6 +135,7 @@ export async function updateUser(deps: AuditDeps, actor: AuditActor, id: number,
     }
     const deactivated = user.isActive && !payload.isActive;
     const leavesViewers = user.role === 'viewer' && payload.role !== 'viewer';
+    const endsLinks = (user.email ?? null) !== (payload.email ?? null) || user.role !== payload.role || user.isActive !== payload.isActive;
     const entries = editEntries(user, payload);
     try {
       await user.update(
@@ -146,6 +153,14 @@ export async function updateUser(deps: AuditDeps, actor: AuditActor, id: number,
     }
     // Assignments only scope viewers: kept on another role they would come back unseen on a demotion.
     if (leavesViewers) await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
+    if (endsLinks) {
+      await endAccountTokens(deps, id, 'password-reset', transaction);
+      await endAccountTokens(deps, id, 'invitation', transaction);
+      if (user.invited && user.isActive && user.email && deps.mailer.enabled) {
+        await sendInvitation(deps, user, transaction);
+        entries.push({ action: 'user.invitation-resent', target: userTarget(user.username), detail: 'after the edit' });
+      }
+    }
     for (const entry of entries) await recordAudit(deps, actor, entry, transaction);
     return toPublicUser(user);
   });

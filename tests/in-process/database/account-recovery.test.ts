@@ -144,3 +144,73 @@ describe('two-factor sign-in', () => {
     expect((await current.get('/api/auth/2fa')).body.data.enabled).toBe(false);
   });
 });
+
+describe('an admin’s correction of a user', () => {
+  const linkIn = (mail: ParsedMail, path: 'invite' | 'reset-password') => new RegExp(`/${path}/([A-Za-z0-9_-]+)`).exec(mail.text ?? '')![1]!;
+  const edit = (user: { id: number; username: string }, change: Record<string, unknown>) =>
+    admin.put(`/api/auth/users/${user.id}`, {
+      username: user.username,
+      fullName: null,
+      email: `${user.username}@example.com`,
+      role: 'viewer',
+      isActive: true,
+      ...change,
+    });
+
+  it('when the address of an invitation is corrected, then the first link stops working and a new one goes to the new address', async () => {
+    const created = await admin.post('/api/auth/users', { username: 'mistyped', email: 'mistyped@exmaple.com', role: 'admin', invite: true });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const user = created.body.data.user;
+    const first = linkIn(await mailTo('mistyped@exmaple.com', 'Freight Portal: your invitation'), 'invite');
+
+    const corrected = await edit(user, { email: 'mistyped@example.com', role: 'admin' });
+    expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
+    expectError(
+      await new ApiClient(portal).post('/api/auth/invitations/accept', { token: first, newPassword: 'stolen-admin-1' }),
+      400,
+      'VALIDATION_ERROR',
+      /This invitation has expired, was withdrawn or has already been used/,
+    );
+    const second = linkIn(await mailTo('mistyped@example.com', 'Freight Portal: your invitation'), 'invite');
+    expect((await new ApiClient(portal).post('/api/auth/invitations/accept', { token: second, newPassword: 'rightful-1' })).status).toBe(200);
+    await signIn(portal, { username: 'mistyped', password: 'rightful-1' });
+  });
+
+  it('when an invited user’s role changes, then the link ends and a new one is sent; when they are disabled, none is', async () => {
+    const created = await admin.post('/api/auth/users', { username: 'promotedinvite', email: 'promotedinvite@example.com', role: 'viewer', invite: true });
+    const user = created.body.data.user;
+    const first = linkIn(await mailTo('promotedinvite@example.com', 'Freight Portal: your invitation'), 'invite');
+    expect((await edit(user, { role: 'admin-viewer' })).status).toBe(200);
+    await eventually(
+      () => mailsTo('promotedinvite@example.com'),
+      (mails) => mails.length === 2,
+    );
+    const second = linkIn(mailsTo('promotedinvite@example.com')[1]!, 'invite');
+    expect(second).not.toBe(first);
+    expect((await edit(user, { role: 'admin-viewer', isActive: false })).status).toBe(200);
+    expectError(await new ApiClient(portal).post('/api/auth/invitations/accept', { token: second, newPassword: 'too-late-1' }), 400, 'VALIDATION_ERROR');
+    await portal.portal.outbox.idle();
+    expect(mailsTo('promotedinvite@example.com')).toHaveLength(2);
+  });
+
+  it('when the address, the role or the active state changes, then a reset link sent before stops working', async () => {
+    for (const [name, change] of [
+      ['resetmoved', (user: { username: string }) => ({ email: `${user.username}@elsewhere.example.com` })],
+      ['resetrole', () => ({ role: 'admin-viewer' })],
+      ['resetoff', () => ({ isActive: false })],
+    ] as const) {
+      const user = await createUser(admin, name);
+      await new ApiClient(portal).post('/api/auth/password/forgot', { login: name });
+      await portal.portal.afterAnswer.settled();
+      const token = linkIn(await mailTo(`${name}@example.com`, 'Freight Portal: choose a new password'), 'reset-password');
+      expect((await edit(user, change(user))).status).toBe(200);
+      if (name === 'resetoff') expect((await edit(user, {})).status).toBe(200);
+      expectError(
+        await new ApiClient(portal).post('/api/auth/password/reset', { token, newPassword: 'not-anymore-1' }),
+        400,
+        'VALIDATION_ERROR',
+        'This password reset link has expired or has already been used. Please ask for a new one.',
+      );
+    }
+  });
+});
