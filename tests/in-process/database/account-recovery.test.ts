@@ -8,7 +8,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
-import { createUser, eventually, expectError, signIn, signedInAdmin, type TestUser } from '../../support/api-steps';
+import { createUser, databaseDate, eventually, expectError, queryDatabase, signIn, signedInAdmin, writeDatabase, type TestUser } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
 
@@ -212,5 +212,51 @@ describe('an admin’s correction of a user', () => {
         'This password reset link has expired or has already been used. Please ask for a new one.',
       );
     }
+  });
+});
+
+describe('the outbox', () => {
+  type StoredMail = { id: number; textBody: string; htmlBody: string; unsubscribeUrl: string | null; sentAt: string | null };
+  const storedMails = (recipient: string) =>
+    queryDatabase<StoredMail>(portal, 'SELECT id, textBody, htmlBody, unsubscribeUrl, sentAt FROM outbox WHERE recipient = ? ORDER BY id', [recipient]);
+
+  it('when a reset e-mail is sent, then its working link is no longer stored; housekeeping drops it a week later', async () => {
+    const user = await createUser(admin, 'outboxlink');
+    await new ApiClient(portal).post('/api/auth/password/forgot', { login: user.username });
+    await portal.portal.afterAnswer.settled();
+    const mail = await mailTo('outboxlink@example.com', 'Freight Portal: choose a new password');
+    const token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')![1]!;
+    const [stored] = await eventually(
+      () => storedMails('outboxlink@example.com'),
+      (rows) => rows.length === 1 && rows[0]!.sentAt !== null,
+    );
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(stored).toMatchObject({ textBody: '', htmlBody: '', unsubscribeUrl: null });
+
+    portal.clock.advance(6 * 86_400_000);
+    await portal.portal.keepHouse();
+    expect(await storedMails('outboxlink@example.com')).toHaveLength(1);
+    portal.clock.advance(2 * 86_400_000);
+    await portal.portal.keepHouse();
+    expect(await storedMails('outboxlink@example.com')).toHaveLength(0);
+  });
+
+  it('when an e-mail sent before this version still has its body, then housekeeping clears it', async () => {
+    const now = databaseDate(new Date(portal.clock.now()));
+    await writeDatabase(
+      portal,
+      'INSERT INTO outbox (userId, recipient, subject, textBody, htmlBody, unsubscribeUrl, attempts, nextAttemptAt, sentAt, createdAt) VALUES (NULL, ?, ?, ?, ?, NULL, 0, ?, ?, ?)',
+      [
+        'older@example.com',
+        'Freight Portal: your invitation',
+        'https://portal.example.com/invite/live-link',
+        '<a href="https://portal.example.com/invite/live-link">',
+        now,
+        now,
+        now,
+      ],
+    );
+    await portal.portal.keepHouse();
+    expect(await storedMails('older@example.com')).toEqual([expect.objectContaining({ textBody: '', htmlBody: '' })]);
   });
 });
