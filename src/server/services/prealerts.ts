@@ -508,7 +508,11 @@ export interface InvoiceFile {
   body: ReadableStream<Uint8Array>;
   contentType: string;
   size: number;
-  /** The name it was uploaded with, to save it under. */
+  /**
+   * The name to save it under, made of the portal's own data: `invoice-<pre-alert id>` with the extension
+   * of the type its bytes were found to be. The name it was uploaded with is the customer's to choose
+   * (`invoice.hta`), so it is only ever shown as text.
+   */
   name: string;
 }
 
@@ -533,7 +537,8 @@ export async function readInvoice(deps: PrealertDeps, user: PublicUser, id: numb
     body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>,
     contentType: row.invoiceContentType ?? 'application/octet-stream',
     size,
-    name: row.invoiceOriginalName ?? row.invoiceFileName,
+    // Stored under a name the server chose, with the extension of the type its bytes were checked as.
+    name: `invoice-${row.id}${path.extname(row.invoiceFileName)}`,
   };
 }
 
