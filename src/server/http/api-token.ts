@@ -22,7 +22,7 @@ export async function callerOfApiToken(context: Pick<APIContext, 'request' | 'ro
   const { metrics } = context.locals.portal;
   try {
     if (!isTokenReadable(context.request.method, context.routePattern)) throw new AppError('FORBIDDEN', m.apitoken_route_refused());
-    const caller = await authenticateApiToken(context.locals.portal, credential);
+    const caller = await authenticateApiToken(context.locals.portal, credential, context.locals.clientAddress);
     metrics.apiTokenRequest('accepted');
     return caller;
   } catch (error) {

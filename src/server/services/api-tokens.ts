@@ -172,17 +172,25 @@ export async function countWorkingApiTokens({ db, clock }: Pick<AuditDeps, 'db' 
   return new Map(rows.map((row) => [Number(row.userId), Number((row as unknown as { count: number | string }).count)]));
 }
 
-type CallerRow = UserRow & Pick<SessionUser, 'locale'> & { tokenId: number; expiresAt: Date | string; revokedAt: Date | string | null };
+type CallerRow = UserRow &
+  Pick<SessionUser, 'locale'> & {
+    tokenId: number;
+    prefix: string;
+    name: string;
+    expiresAt: Date | string;
+    revokedAt: Date | string | null;
+    lastUsedAt: Date | string | null;
+  };
 
 /**
  * The caller a request's token stands for, once its request is counted against the token's limit.
  * Refuses with 401 a token that is unknown, revoked (its owner disabled too) or expired, each with its
  * own message, and with 429 and the seconds to wait a token past its limit.
  */
-export async function authenticateApiToken(deps: ApiTokenAuthDeps, token: string): Promise<ApiTokenCaller> {
+export async function authenticateApiToken(deps: ApiTokenAuthDeps, token: string, clientAddress: string | null): Promise<ApiTokenCaller> {
   if (!isApiTokenFormat(token)) throw new AppError('AUTHENTICATION_ERROR', m.apitoken_invalid());
   const [row] = await deps.db.sequelize.query<CallerRow>(
-    `SELECT t."id" AS "tokenId", t."expiresAt", t."revokedAt", u."id", u."username", u."fullName", u."email", u."role",
+    `SELECT t."id" AS "tokenId", t."prefix", t."name", t."expiresAt", t."revokedAt", t."lastUsedAt", u."id", u."username", u."fullName", u."email", u."role",
             u."isActive", u."invited", u."lastLogin", u."locale", u."createdAt"
        FROM "api_tokens" t JOIN "users" u ON u."id" = t."userId" WHERE t."tokenHash" = :tokenHash`,
     { type: QueryTypes.SELECT, replacements: { tokenHash: hashApiToken(token) } },
@@ -192,8 +200,34 @@ export async function authenticateApiToken(deps: ApiTokenAuthDeps, token: string
   const now = deps.clock.now();
   const expiresAt = new Date(row.expiresAt);
   if (expiresAt.getTime() <= now) throw new AppError('AUTHENTICATION_ERROR', m.apitoken_expired({ date: formatDate(expiresAt) }));
+  await recordFirstUseOfDay(deps, row, now, clientAddress);
   await countTokenRequest(deps, Number(row.tokenId), now);
   return { user: toSessionUser(row), tokenId: Number(row.tokenId) };
+}
+
+/**
+ * The first use of a token in a (UTC) day goes into the audit trail: enough to see when a token is in
+ * use, and by whom from where, without an entry per request. Its last use is written with one
+ * conditional UPDATE, so of requests at once only one records it.
+ */
+async function recordFirstUseOfDay(deps: ApiTokenAuthDeps, row: CallerRow, now: number, clientAddress: string | null): Promise<void> {
+  const dayStart = new Date(now - (now % DAY_MS));
+  if (row.lastUsedAt !== null && new Date(row.lastUsedAt).getTime() >= dayStart.getTime()) return;
+  const tokenId = Number(row.tokenId);
+  const [first] = await deps.db.models.ApiToken.update(
+    { lastUsedAt: new Date(now) },
+    { where: { id: tokenId, [Op.or]: [{ lastUsedAt: null }, { lastUsedAt: { [Op.lt]: dayStart } }] } },
+  );
+  if (first !== 1) return;
+  await recordAudit(
+    deps,
+    { id: Number(row.id), username: row.username, clientAddress },
+    {
+      action: 'api-token.used',
+      target: userTarget(row.username),
+      detail: describeToken(row),
+    },
+  );
 }
 
 /**

@@ -29,6 +29,20 @@ export interface AuditActor {
   clientAddress: string | null;
 }
 
+/**
+ * The actor of an entry nobody signed in to write: a reset asked for, a sign-in under a name no account
+ * has. Never the name typed, which anyone can make up; a name kept goes into the detail.
+ */
+export const UNKNOWN_ACTOR_NAME = 'unknown user';
+export const strangerActor = (clientAddress: string | null): AuditActor => ({ id: null, username: UNKNOWN_ACTOR_NAME, clientAddress });
+
+/** A user acting for themselves (their password, their share links, their pre-alerts), from this address. */
+export const selfActor = (user: { id: number; username: string }, clientAddress: string | null): AuditActor => ({
+  id: user.id,
+  username: user.username,
+  clientAddress,
+});
+
 export interface AuditRecord {
   action: AuditAction;
   /** What was acted on, in words an admin recognises: `user alice`, `consignee 42`. */
@@ -112,6 +126,12 @@ function entryRow(entry: AuditEntry): CsvCell[] {
   return [new Date(entry.at).toISOString(), entry.actorName, entry.action, entry.target ?? '', entry.clientAddress ?? '', entry.detail ?? ''];
 }
 
+/** The filters an export was asked with, for its own entry. */
+function describeFilters(filters: AuditFilters): string {
+  const named = (['actor', 'action', 'from', 'to'] as const).filter((key) => filters[key]).map((key) => `${key}: ${filters[key]}`);
+  return named.length ? named.join('; ') : 'all entries';
+}
+
 export interface AuditExport {
   /** `activity-YYYY-MM-DD.csv`, the day of the export. */
   filename: string;
@@ -123,8 +143,11 @@ export interface AuditExport {
  * Each batch continues after the last entry sent, so entries written meanwhile neither repeat nor
  * push others out.
  */
-export function exportAuditEntries({ db, clock }: AuditDeps, filters: AuditFilters): AuditExport {
+export async function exportAuditEntries(deps: AuditDeps, actor: AuditActor, filters: AuditFilters): Promise<AuditExport> {
+  const { db, clock } = deps;
   const now = new Date(clock.now());
+  // Written first: the export holds its own entry too.
+  await recordAudit(deps, actor, { action: 'audit.exported', detail: describeFilters(filters) });
   // The stream is read after the request's handler has returned: its header is built in the request's language explicitly.
   const locale = getLocale();
   const encoder = new TextEncoder();

@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { SignInMetrics } from '../metrics';
 import { endUserApiTokens } from './api-tokens';
-import { recordAudit } from './audit';
+import { recordAudit, selfActor, userTarget, type AuditRecord } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
 import { createSession, endSession, endUserSessions, type SessionDeps } from './sessions';
@@ -22,8 +22,11 @@ export interface AuthDeps extends SessionDeps, TwoFactorDeps {
   log: Logger;
 }
 
-/** A refusal by the login limit is counted as `limited`, whichever step it stopped. */
-async function countedCheck<T>(deps: AuthDeps, check: () => Promise<T | null>): Promise<T | null> {
+/**
+ * A refusal by the login limit is counted as `limited`, whichever step it stopped, and recorded in the
+ * audit trail under the account the username names.
+ */
+async function countedCheck<T>(deps: AuthDeps, attempt: { username: string; clientAddress: string }, check: () => Promise<T | null>): Promise<T | null> {
   try {
     const result = await check();
     if (result === null) {
@@ -35,9 +38,16 @@ async function countedCheck<T>(deps: AuthDeps, check: () => Promise<T | null>): 
     if (error instanceof AppError && error.errorType === 'RATE_LIMITED') {
       deps.metrics.signIn('limited');
       deps.log.warn({ component: 'auth', outcome: 'limited' }, 'Sign-in refused by the login limit');
+      await recordRefusal(deps, attempt.username, attempt.clientAddress, { action: 'sign-in.limited', detail: 'too many attempts' });
     }
     throw error;
   }
+}
+
+/** A refused sign-in's entry, under the account the username names, or under a stranger's (recordAudit's actor for a name nobody has). */
+async function recordRefusal(deps: AuthDeps, username: string, clientAddress: string, record: AuditRecord): Promise<void> {
+  const account = await deps.db.models.User.findOne({ attributes: ['id', 'username'], where: { username } });
+  await recordAudit(deps, { id: account?.id ?? null, username: account?.username ?? username, clientAddress }, record);
 }
 
 /** A right password either opens a session, or leaves a second step to go: the code, or enrolling first. */
@@ -52,7 +62,7 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
   const { db, loginLimiter, passwords, config } = deps;
   const { username, password } = payload;
   let account: User | null = null;
-  const user = await countedCheck(deps, () =>
+  const user = await countedCheck(deps, { username, clientAddress }, () =>
     loginLimiter.checkLoginAttempt(
       username,
       clientAddress,
@@ -124,7 +134,7 @@ export async function signInWithSecondFactor(
   previousToken?: string,
 ): Promise<{ user: SessionUser; token: string }> {
   const account = await pendingAccount(deps, userId, 'code');
-  const how = await countedCheck(deps, () =>
+  const how = await countedCheck(deps, { username: account.username, clientAddress }, () =>
     deps.loginLimiter.checkLoginAttempt(account.username, clientAddress, () => verifySecondFactor(deps, account, code)),
   );
   if (!how) {
@@ -183,9 +193,11 @@ export async function changePassword(
   const passwordHash = await passwords.hash(payload.newPassword, clientAddress);
   await db.sequelize.transaction(async (transaction) => {
     await account.update({ passwordHash }, { transaction });
+    let detail = 'other sessions and API tokens kept';
     if (payload.signOutOthers) {
       await endUserSessions(deps, user.id, { exceptSessionId: currentSessionId, transaction });
-      await endUserApiTokens(deps, user.id, transaction);
+      detail = `other sessions ended; ${(await endUserApiTokens(deps, user.id, transaction)).length} API tokens revoked`;
     }
+    await recordAudit(deps, selfActor(user, clientAddress), { action: 'password.changed', target: userTarget(user.username), detail }, transaction);
   });
 }

@@ -17,7 +17,7 @@ import { inLocale } from '../locale';
 import type { Mailer } from '../mail/mailer';
 import { composeLinkEmail, linkInEmail } from '../mail/compose';
 import { endAccountTokens, findAccountTokenOwner, issueAccountToken, redeemAccountToken } from './account-tokens';
-import { recordAudit, userTarget, type AuditActor } from './audit';
+import { recordAudit, selfActor, userTarget, type AuditActor } from './audit';
 import { enqueueMessages } from './outbox';
 import type { PasswordResetDeps } from './password-reset';
 
@@ -118,6 +118,7 @@ export async function acceptInvitation(deps: InvitationDeps, payload: TokenPassw
       throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'token', message }] });
     }
     await user.update({ passwordHash, invited: false }, { transaction });
+    await recordAudit(deps, selfActor(user, clientAddress), { action: 'user.invitation-accepted', target: userTarget(user.username) }, transaction);
   });
 }
 

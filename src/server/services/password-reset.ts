@@ -16,6 +16,7 @@ import { inLocale } from '../locale';
 import type { Mailer } from '../mail/mailer';
 import { composeLinkEmail, linkInEmail } from '../mail/compose';
 import { endAccessAfterReset } from './account-access';
+import { recordAudit, selfActor, strangerActor, userTarget } from './audit';
 import { findAccountTokenOwner, issueAccountToken, redeemAccountToken } from './account-tokens';
 import type { LoginLimiter } from './login-limiter';
 import { enqueueMessages, type Outbox } from './outbox';
@@ -46,7 +47,7 @@ export function admitResetRequest({ loginLimiter }: Pick<PasswordResetDeps, 'log
  * Sends the link to the account the username or e-mail address names, if it is active, has an address
  * and has not asked too often. Says nothing either way: it runs after the answer.
  */
-export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: ForgotPasswordPayload): Promise<void> {
+export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: ForgotPasswordPayload, clientAddress: string): Promise<void> {
   const { db, config } = deps;
   const login = payload.login;
   const matches = await db.models.User.findAll({
@@ -56,7 +57,11 @@ export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: Fo
   // A username names one account; an address shared by several names none of them for sure.
   const user = matches.find((match) => match.username === login) ?? (matches.length === 1 ? matches[0] : undefined);
   if (!user?.email) return;
-  if (!(await deps.loginLimiter.admitRequest(`reset user ${user.id}`, RESETS_PER_ACCOUNT))) return;
+  const requested = { action: 'password.reset-requested', target: userTarget(user.username) } as const;
+  if (!(await deps.loginLimiter.admitRequest(`reset user ${user.id}`, RESETS_PER_ACCOUNT))) {
+    await recordAudit(deps, strangerActor(clientAddress), { ...requested, detail: 'not sent: asked for too often' });
+    return;
+  }
   const token = await issueAccountToken(deps, user.id, 'password-reset', RESET_LINK_MINUTES * 60_000);
   const mail = inLocale(isLocale(user.locale) ? user.locale : baseLocale, () =>
     composeLinkEmail({
@@ -69,6 +74,7 @@ export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: Fo
     }),
   );
   await enqueueMessages(deps, [{ ...mail, to: user.email, userId: user.id, unsubscribeUrl: null }]);
+  await recordAudit(deps, strangerActor(clientAddress), { ...requested, detail: 'link sent' });
 }
 
 /** Sets the new password with the link's token, once, and signs the account out everywhere. */
@@ -83,7 +89,13 @@ export async function resetPasswordWithToken(deps: PasswordResetDeps, payload: T
       throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'token', message }] });
     }
     await user.update({ passwordHash }, { transaction });
-    await endAccessAfterReset(deps, user, 'link', transaction);
+    const revoked = await endAccessAfterReset(deps, user, 'link', transaction);
+    await recordAudit(
+      deps,
+      selfActor(user, clientAddress),
+      { action: 'password.reset-by-link', target: userTarget(user.username), detail: `sessions ended; ${revoked.length} API tokens revoked` },
+      transaction,
+    );
   });
 }
 

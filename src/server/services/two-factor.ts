@@ -24,7 +24,7 @@ import type { Database } from '../db/database';
 import type { User } from '../db/models';
 import { decryptValue, encryptValue } from '../encryption';
 import { AppError } from '../errors';
-import { recordAudit, userTarget, type AuditActor } from './audit';
+import { recordAudit, selfActor, userTarget, type AuditActor } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
@@ -80,12 +80,15 @@ async function loadAccount(db: Database, userId: number, transaction?: Transacti
  * A new secret for the user, kept (encrypted) but not in force until `enableTwoFactor` sees a code
  * from it. Asking again replaces it: only the last QR code shown works.
  */
-export async function startTwoFactorSetup(deps: TwoFactorDeps, userId: number): Promise<TwoFactorSetup> {
+export async function startTwoFactorSetup(deps: TwoFactorDeps, userId: number, clientAddress: string): Promise<TwoFactorSetup> {
   const { db, config, keys } = deps;
   const account = await loadAccount(db, userId);
   if (account.twoFactorEnabledAt) throw new AppError('CONFLICT', m.twofactor_already_enabled());
   const secret = new Secret({ size: SECRET_BYTES }).base32;
-  await account.update({ twoFactorSecret: encryptValue(keys.twoFactorSecrets, secret, secretField(account.id)), twoFactorLastStep: null });
+  await db.sequelize.transaction(async (transaction) => {
+    await account.update({ twoFactorSecret: encryptValue(keys.twoFactorSecrets, secret, secretField(account.id)), twoFactorLastStep: null }, { transaction });
+    await recordAudit(deps, selfActor(account, clientAddress), { action: 'two-factor.setup-started', target: userTarget(account.username) }, transaction);
+  });
   const otpauthUri = totpOf(config, account.username, secret).toString();
   const qrSvg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return { otpauthUri, secret, qrSvg };

@@ -9,7 +9,7 @@ import { twoFactorSetupSchema } from '~/shared/api/accounts';
 export const POST = handle(async (context) => {
   requireTwoFactorOffered(context);
   const { userId } = await twoFactorEnroller(context);
-  return ok(await startTwoFactorSetup(context.locals.portal, userId));
+  return ok(await startTwoFactorSetup(context.locals.portal, userId, context.locals.clientAddress));
 });
 
 export const openapi = describeEndpoint({
