@@ -33,7 +33,7 @@ import type { Database } from '../db/database';
 import type { ApiToken } from '../db/models';
 import { toSessionUser, type UserRow } from '../db/public-user';
 import { AppError } from '../errors';
-import { recordAudit, userTarget, type AuditActor, type AuditDeps } from './audit';
+import { recordAudit, userTarget, type AuditActor, type AuditDeps, type AuditFields } from './audit';
 import { DAY_MS } from '~/shared/constants';
 
 /** The rate limit's fixed window; a token's last use is recorded as the start of its latest window. */
@@ -69,8 +69,8 @@ function toSummary(row: Pick<ApiToken, 'id' | 'name' | 'prefix' | 'createdAt' | 
   };
 }
 
-/** An entry names a token by its prefix and name, never more of it. */
-const describeToken = (token: Pick<ApiToken, 'prefix' | 'name'>) => `${token.prefix}… "${token.name}"`;
+/** An entry names a token by its prefix and name, never more of it; the name, chosen by its owner, as a value of its own. */
+const describeToken = (token: Pick<ApiToken, 'prefix' | 'name'>): AuditFields => ({ prefix: token.prefix, name: token.name });
 
 /** Tokens neither revoked nor expired. */
 const working = (now: number) => ({ revokedAt: null, expiresAt: { [Op.gt]: new Date(now) } });
@@ -113,7 +113,7 @@ export async function createApiToken(deps: AuditDeps, actor: AuditActor, user: P
       },
       { transaction },
     );
-    const detail = `${describeToken(row)}, ${input.expiresInDays} days`;
+    const detail = { ...describeToken(row), days: input.expiresInDays };
     await recordAudit(deps, actor, { action: 'api-token.created', target: userTarget(user.username), detail }, transaction);
     return { ...toSummary(row, now), token };
   });

@@ -43,11 +43,26 @@ export const selfActor = (user: { id: number; username: string }, clientAddress:
   clientAddress,
 });
 
+/** A detail's named values: stored as JSON, so that text someone chose (a token's name) cannot pass for another field. */
+export type AuditFields = Record<string, string | number | boolean | null>;
+
 export interface AuditRecord {
   action: AuditAction;
   /** What was acted on, in words an admin recognises: `user alice`, `consignee 42`. */
   target?: string | null;
-  detail?: string | null;
+  /** The portal's own words, or named values (AuditFields) where a value is text someone chose. */
+  detail?: string | AuditFields | null;
+}
+
+/** Each text value of a detail is cut to this length, so that the JSON stays whole within DETAIL_MAX. */
+const FIELD_MAX = 100;
+
+function storedDetail(detail: string | AuditFields | null | undefined): string | null {
+  if (detail === null || detail === undefined) return null;
+  if (typeof detail === 'string') return detail.slice(0, DETAIL_MAX);
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(detail).map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, FIELD_MAX) : value])),
+  );
 }
 
 export interface AuditDeps {
@@ -65,7 +80,7 @@ export async function recordAudit(deps: AuditDeps, actor: AuditActor, record: Au
       action: record.action,
       target: record.target?.slice(0, TARGET_MAX) ?? null,
       clientAddress: actor.clientAddress,
-      detail: record.detail?.slice(0, DETAIL_MAX) ?? null,
+      detail: storedDetail(record.detail),
     },
     { transaction },
   );
@@ -80,7 +95,7 @@ export function abbreviateList(items: ReadonlyArray<string | number>, shown = 20
 /** The filters as a condition; days are whole UTC days, `to` included. */
 function filterWhere(filters: AuditFilters): WhereOptions<AuditEntry> {
   const conditions: WhereOptions<AuditEntry>[] = [];
-  // Usernames are stored lowercased, a failed sign-in's name as it was typed: either is found.
+  // Usernames are stored lowercased: a name typed in any case finds them.
   if (filters.actor) conditions.push(whereOf(fn('lower', col('actorName')), filters.actor.toLowerCase()));
   if (filters.action) conditions.push({ action: filters.action });
   if (filters.from) conditions.push({ at: { [Op.gte]: new Date(`${filters.from}T00:00:00Z`) } });

@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { SignInMetrics } from '../metrics';
 import { endUserApiTokens } from './api-tokens';
-import { recordAudit, selfActor, userTarget, type AuditRecord } from './audit';
+import { recordAudit, selfActor, strangerActor, userTarget, type AuditRecord } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
 import { createSession, endSession, endUserSessions, type SessionDeps } from './sessions';
@@ -47,8 +47,16 @@ async function countedCheck<T>(deps: AuthDeps, attempt: { username: string; clie
 /** A refused sign-in's entry, under the account the username names, or under a stranger's (recordAudit's actor for a name nobody has). */
 async function recordRefusal(deps: AuthDeps, username: string, clientAddress: string, record: AuditRecord): Promise<void> {
   const account = await deps.db.models.User.findOne({ attributes: ['id', 'username'], where: { username } });
-  await recordAudit(deps, { id: account?.id ?? null, username: account?.username ?? username, clientAddress }, record);
+  await recordAudit(deps, account ? selfActor(account, clientAddress) : strangerActor(clientAddress), account ? record : strangersRecord(record, username));
 }
+
+/** A stranger's entry keeps the name they typed only as a bounded value of its detail: never as its actor. */
+const strangersRecord = (record: AuditRecord, username: string): AuditRecord => ({
+  ...record,
+  detail: { reason: typeof record.detail === 'string' ? record.detail : null, attemptedUsername: username.slice(0, ATTEMPTED_NAME_MAX) },
+});
+/** As long as a username may be. */
+const ATTEMPTED_NAME_MAX = 64;
 
 /** A right password either opens a session, or leaves a second step to go: the code, or enrolling first. */
 export type SignInOutcome = { kind: 'signed-in'; user: SessionUser; token: string } | { kind: 'second-factor'; userId: number; step: 'code' | 'setup' };
@@ -78,9 +86,9 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
   );
   if (!user) {
     const known = account as User | null;
-    if (!known || isStaffRole(known.role)) {
-      const detail = !known ? 'no such account' : known.isActive ? 'wrong password' : 'inactive account';
-      await recordAudit(deps, { id: known?.id ?? null, username, clientAddress }, { action: 'sign-in.failed', detail });
+    if (!known) await recordAudit(deps, strangerActor(clientAddress), strangersRecord({ action: 'sign-in.failed', detail: 'no such account' }, username));
+    else if (isStaffRole(known.role)) {
+      await recordAudit(deps, selfActor(known, clientAddress), { action: 'sign-in.failed', detail: known.isActive ? 'wrong password' : 'inactive account' });
     }
     throw new AppError('AUTHENTICATION_ERROR', m.auth_invalid_credentials());
   }

@@ -188,9 +188,9 @@ describe('managing tokens', () => {
     const created = await makeToken(demo, 365, 'Audited');
     expect((await demo.delete(`/api/auth/tokens/${created.id}`)).status).toBe(200);
     const made = (await auditEntries('api-token.created')).find((entry) => entry.detail?.includes(created.prefix));
-    expect(made).toMatchObject({ actorName: 'demo', target: 'user demo', detail: `${created.prefix}… "Audited", 365 days` });
+    expect(made).toMatchObject({ actorName: 'demo', target: 'user demo', detail: JSON.stringify({ prefix: created.prefix, name: 'Audited', days: 365 }) });
     const ended = (await auditEntries('api-token.revoked')).find((entry) => entry.detail?.includes(created.prefix));
-    expect(ended).toMatchObject({ actorName: 'demo', target: 'user demo', detail: `${created.prefix}… "Audited"` });
+    expect(ended).toMatchObject({ actorName: 'demo', target: 'user demo', detail: JSON.stringify({ prefix: created.prefix, name: 'Audited' }) });
     expect(JSON.stringify(await auditEntries('api-token.created'))).not.toContain(created.token.slice(3));
   });
 

@@ -143,6 +143,27 @@ describe('what customers open to others or send out', () => {
   });
 });
 
+describe('strangers’ input', () => {
+  it('when a made-up username fails to sign in, then the actor is "unknown user" and the name only a bounded value of the detail', async () => {
+    const madeUp = `nobody"; admin signed in ${'x'.repeat(200)}`;
+    expect((await new ApiClient(portal).post('/api/auth/login', { username: madeUp, password: 'whatever-1' })).status).toBeGreaterThanOrEqual(400);
+    const refused = await new ApiClient(portal).post('/api/auth/login', { username: 'made-up-name', password: 'whatever-1' });
+    expect(refused.status).toBe(401);
+    const failed = await entries('sign-in.failed');
+    expect(failed.some((entry) => entry.actorName === 'made-up-name')).toBe(false);
+    const entry = failed.find((found) => found.detail?.includes('made-up-name'));
+    expect(entry).toMatchObject({ actorId: null, actorName: 'unknown user' });
+    expect(JSON.parse(entry!.detail!)).toEqual({ reason: 'no such account', attemptedUsername: 'made-up-name' });
+  });
+
+  it('when a token’s name reads like more detail, then its entry keeps the name a value of its own', async () => {
+    const created = await demo.post('/api/auth/tokens', { name: 'erp "x", 365 days', expiresInDays: 30 });
+    expect(created.status).toBe(201);
+    const [entry] = (await entries('api-token.created')).filter((found) => found.detail?.includes(created.body.data.prefix));
+    expect(JSON.parse(entry!.detail!)).toEqual({ prefix: created.body.data.prefix, name: 'erp "x", 365 days', days: 30 });
+  });
+});
+
 describe('exports and API tokens', () => {
   it('records an audit export with its filters', async () => {
     const response = await admin.request('GET', '/api/audit/export?action=sign-in.failed');

@@ -407,7 +407,13 @@ describe('the audit trail of sign-ins', () => {
 
     const failed = await auditEntries(optional, 'sign-in.failed');
     expect(failed).toContainEqual({ actorId: staff.id, actorName: staff.username, target: null, detail: 'wrong password', clientAddress: '127.0.0.1' });
-    expect(failed).toContainEqual({ actorId: null, actorName: 'ghost-admin', target: null, detail: 'no such account', clientAddress: '127.0.0.1' });
+    expect(failed).toContainEqual({
+      actorId: null,
+      actorName: 'unknown user',
+      target: null,
+      detail: JSON.stringify({ reason: 'no such account', attemptedUsername: 'ghost-admin' }),
+      clientAddress: '127.0.0.1',
+    });
     expect(failed).toContainEqual({ actorId: staff.id, actorName: staff.username, target: null, detail: 'wrong two-factor code', clientAddress: '127.0.0.1' });
     expect(failed.filter((entry) => entry.actorName === customer.username)).toEqual([]);
 
