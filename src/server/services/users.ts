@@ -3,7 +3,7 @@ import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { Locale } from '~/shared/locale';
 import type { Preferences, PreferencesChange } from '~/shared/preferences';
-import type { ManagedUser } from '~/shared/two-factor';
+import { isStaffRole, type ManagedUser } from '~/shared/two-factor';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -135,6 +135,8 @@ export async function updateUser(deps: AuditDeps & InvitationDeps, actor: AuditA
     }
     const deactivated = user.isActive && !payload.isActive;
     const leavesViewers = user.role === 'viewer' && payload.role !== 'viewer';
+    // A promotion (to admin, or from customer to staff) ends the sessions: the next sign-in is asked what TWO_FACTOR=required-for-admins asks of staff.
+    const promoted = (payload.role === 'admin' && user.role !== 'admin') || (isStaffRole(payload.role) && !isStaffRole(user.role));
     const endsLinks = (user.email ?? null) !== (payload.email ?? null) || user.role !== payload.role || user.isActive !== payload.isActive;
     const entries = editEntries(user, payload);
     try {
@@ -146,6 +148,7 @@ export async function updateUser(deps: AuditDeps & InvitationDeps, actor: AuditA
       if (error instanceof UniqueConstraintError) throw usernameTaken();
       throw error;
     }
+    if (promoted && !deactivated) await endUserSessions({ db }, id, { transaction });
     if (deactivated) {
       await endUserSessions({ db }, id, { transaction });
       const revoked = (await endUserApiTokens(deps, id, transaction)).length;
