@@ -28,6 +28,8 @@ import { recordAudit, selfActor, userTarget, type AuditActor } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
+import { mailAccountNotice, type AccountNoticeDeps } from './account-access';
+import { composeNoticeEmail } from '../mail/compose';
 
 const PERIOD_SECONDS = 30;
 /** One step either side: a phone's clock a little off, or a code typed as it turned over. */
@@ -203,14 +205,31 @@ export async function disableTwoFactor(deps: DisableDeps, userId: number, client
  * Another person turns a user's two-factor sign-in off: an admin for a user who lost their phone and
  * codes, or the operator at the console (`npm run admin -- disable-2fa`). Answers the username.
  */
-export async function resetTwoFactor(deps: Pick<TwoFactorDeps, 'db' | 'clock'>, actor: AuditActor, userId: number): Promise<string> {
+export async function resetTwoFactor(deps: AccountNoticeDeps, actor: AuditActor, userId: number): Promise<string> {
   const { db } = deps;
+  // One's own goes through Profile Settings, with the password and a code: a borrowed admin session cannot take it away.
+  if (actor.id === userId) throw new AppError('FORBIDDEN', m.twofactor_reset_own_refused());
   return db.sequelize.transaction(async (transaction) => {
     const account = await db.models.User.findByPk(userId, { transaction });
     if (!account) throw new AppError('NOT_FOUND', m.users_not_found());
     const wasOn = account.twoFactorEnabledAt !== null;
     await clearTwoFactor(db, account.id, transaction);
     await recordAudit(deps, actor, { action: 'two-factor.reset', target: userTarget(account.username), detail: wasOn ? null : 'was not on' }, transaction);
+    if (wasOn) {
+      const product = deps.config.productName;
+      await mailAccountNotice(
+        deps,
+        account,
+        (greeting) =>
+          composeNoticeEmail({
+            subject: m.email_twofactor_reset_subject({ product }),
+            greeting,
+            paragraphs: [m.email_twofactor_reset_intro({ username: account.username, product })],
+            note: m.email_password_reset_note(),
+          }),
+        transaction,
+      );
+    }
     return account.username;
   });
 }

@@ -215,6 +215,39 @@ describe('an admin’s correction of a user', () => {
   });
 });
 
+describe('admins and other people’s accounts', () => {
+  it('when an admin removes their own two-factor sign-in through the admin route, then 403: it takes their profile, password and code', async () => {
+    const adminId = (await admin.get('/api/auth/profile')).body.data.user.id;
+    expectError(
+      await admin.delete(`/api/auth/users/${adminId}/2fa`),
+      403,
+      'FORBIDDEN',
+      'Turn off your own two-factor sign-in in Profile Settings, with your password and a code.',
+    );
+  });
+
+  it('when an admin removes another user’s two-factor sign-in, then that user is e-mailed', async () => {
+    const user = await createUser(admin, 'tfremoved');
+    const client = await signIn(portal, user);
+    const { secret } = (await client.post('/api/auth/2fa/setup')).body.data;
+    expect((await client.post('/api/auth/2fa/enable', { code: codeNow(secret) })).status).toBe(200);
+    expect((await admin.delete(`/api/auth/users/${user.id}/2fa`)).status).toBe(200);
+    const notice = await mailTo('tfremoved@example.com', 'Freight Portal: two-factor sign-in turned off');
+    expect(notice.text).toContain('An administrator turned off two-factor sign-in for your Freight Portal account "tfremoved".');
+  });
+
+  it('when a user is promoted to a staff role, then their sessions end', async () => {
+    const user = await createUser(admin, 'promoted');
+    const client = await signIn(portal, user);
+    const edit = { username: user.username, fullName: null, email: 'promoted@example.com', isActive: true };
+    expect((await admin.put(`/api/auth/users/${user.id}`, { ...edit, role: 'admin' })).status).toBe(200);
+    expectError(await client.get('/api/auth/profile'), 401, 'AUTHENTICATION_ERROR');
+    const again = await signIn(portal, { username: user.username, password: user.password });
+    expect((await admin.put(`/api/auth/users/${user.id}`, { ...edit, fullName: 'Renamed', role: 'admin' })).status).toBe(200);
+    expect((await again.get('/api/auth/profile')).status).toBe(200);
+  });
+});
+
 describe('the outbox', () => {
   type StoredMail = { id: number; textBody: string; htmlBody: string; unsubscribeUrl: string | null; sentAt: string | null };
   const storedMails = (recipient: string) =>
