@@ -356,6 +356,21 @@ describe('reading with a token', () => {
   });
 });
 
+describe('public reads with a token', () => {
+  it('when a token (working or not) is sent to the OpenAPI document or the health check, then it is left unread: 200, as for anyone', async () => {
+    const { token } = await makeToken(demo);
+    for (const credential of [token, `fp_${'0'.repeat(43)}`]) {
+      const document = await readWith(credential, '/api/openapi.json');
+      expect(document.status, JSON.stringify(document.body).slice(0, 200)).toBe(200);
+      const setup = document.body.paths['/api/auth/2fa/setup'].post;
+      expect(setup.description).toContain('pending cookie');
+      expect((await readWith(credential, '/api/health')).status).toBe(200);
+    }
+    // Elsewhere a token is still the caller's, and refused off its routes.
+    expectError(await readWith(token, '/api/auth/users'), 403, 'FORBIDDEN', ROUTE_REFUSED);
+  });
+});
+
 describe("each token's rate limit", () => {
   it(`when a token makes more than ${RATE_PER_MINUTE} requests in a minute, then 429 with Retry-After; another token is unaffected; the next window opens when the clock moves`, async () => {
     const busy = await makeToken(demo);
