@@ -64,8 +64,8 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
     setError('');
     setPending(true);
     try {
-      const { currentPassword, newPassword } = parsed.data;
-      await api('POST', '/auth/change-password', { currentPassword, newPassword });
+      const { currentPassword, newPassword, signOutOthers } = parsed.data;
+      await api('POST', '/auth/change-password', { currentPassword, newPassword, signOutOthers });
       form.reset();
       setSuccess(m.profile_password_changed());
     } catch (failure) {
@@ -110,6 +110,10 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
           )}
         </div>
       ))}
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" name="signOutOthers" className="checkbox checkbox-sm mt-0.5" defaultChecked />
+        <span>{m.profile_sign_out_others()}</span>
+      </label>
       <div className="rounded-box border border-info/30 bg-info/10 p-4 text-sm">
         <p className="mb-1 font-medium text-info">{m.profile_password_requirements()}</p>
         <ul className="list-disc pl-5 opacity-80">

@@ -27,7 +27,7 @@ import { prepareSandboxPortal } from './services/demo';
 import { LoginLimiter } from './services/login-limiter';
 import { MirrorSchedule } from './services/mirror-schedule';
 import { MirrorFollower } from './services/mirror-version';
-import { Outbox, purgeFinishedJobs, readOutboxBacklog } from './services/outbox';
+import { Outbox, purgeFinishedJobs, purgeSpentMessages, readOutboxBacklog } from './services/outbox';
 import { PasswordHasher } from './services/passwords';
 import { ProviderTokenStore } from './services/provider-tokens';
 import { ReceiptIndex } from './services/receipt-order';
@@ -57,6 +57,8 @@ const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
 const ACCOUNT_TOKENS_KEPT_MS = 86_400_000;
 /** Outbox jobs done or given up on are kept a week, to look into, then dropped. */
 const FINISHED_JOBS_KEPT_MS = 7 * 86_400_000;
+/** E-mails sent or given up are kept a week, without their bodies, then dropped. */
+const SPENT_MESSAGES_KEPT_MS = 7 * 86_400_000;
 /** Revoked and expired API tokens are kept a month: a script still sending one is told why it fails. */
 const API_TOKENS_KEPT_MS = 30 * 86_400_000;
 
@@ -237,6 +239,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     await purgeOldAccountTokens(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeOldShareLinks(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeFinishedJobs(parts, FINISHED_JOBS_KEPT_MS);
+    await purgeSpentMessages(parts, SPENT_MESSAGES_KEPT_MS);
     await purgeOldApiTokens(parts, API_TOKENS_KEPT_MS);
     await purgeOrphanAttachments(parts);
     await purgeOrphanInvoices(parts);

@@ -28,3 +28,18 @@ export const TOKEN_READABLE_ROUTES: readonly TokenReadableRoute[] = [
 export function isTokenReadable(method: string, routePattern: string): boolean {
   return TOKEN_READABLE_ROUTES.some((entry) => entry.method === method && entry.route === routePattern);
 }
+
+/**
+ * Public reads a caller with a token may also make, as anyone may: the token is neither checked nor
+ * counted there, and the answer is the public one. A monitor or a client generator that sends its
+ * token with every request is not refused on them.
+ */
+export const TOKEN_IGNORED_ROUTES: readonly TokenReadableRoute[] = [
+  { method: 'GET', route: '/api/openapi.json' },
+  { method: 'GET', route: '/api/health' },
+];
+
+/** Whether a token is left unread on this method and route pattern: a public read. */
+export function isTokenIgnored(method: string, routePattern: string): boolean {
+  return TOKEN_IGNORED_ROUTES.some((entry) => entry.method === method && entry.route === routePattern);
+}

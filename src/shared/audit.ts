@@ -46,6 +46,20 @@ export const AUDIT_ACTIONS = [
   'webhook.deleted',
   'prealert.matched',
   'prealert.unmatched',
+  'sign-in.limited',
+  'password.reset-requested',
+  'password.reset-by-link',
+  'password.changed',
+  'user.invitation-accepted',
+  'two-factor.setup-started',
+  'api-token.used',
+  'share-link.created',
+  'share-link.revoked',
+  'prealert.created',
+  'prealert.updated',
+  'prealert.deleted',
+  'webhook.test-sent',
+  'audit.exported',
 ] as const;
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
@@ -89,6 +103,20 @@ const ACTION_LABELS: Record<AuditAction, () => string> = {
   'webhook.deleted': () => m.webhook_audit_deleted(),
   'prealert.matched': () => m.prealert_audit_matched(),
   'prealert.unmatched': () => m.prealert_audit_unmatched(),
+  'sign-in.limited': () => m.audit_action_sign_in_limited(),
+  'password.reset-requested': () => m.audit_action_password_reset_requested(),
+  'password.reset-by-link': () => m.audit_action_password_reset_by_link(),
+  'password.changed': () => m.audit_action_password_changed(),
+  'user.invitation-accepted': () => m.audit_action_user_invitation_accepted(),
+  'two-factor.setup-started': () => m.audit_action_two_factor_setup_started(),
+  'api-token.used': () => m.audit_action_api_token_used(),
+  'share-link.created': () => m.audit_action_share_link_created(),
+  'share-link.revoked': () => m.audit_action_share_link_revoked(),
+  'prealert.created': () => m.audit_action_prealert_created(),
+  'prealert.updated': () => m.audit_action_prealert_updated(),
+  'prealert.deleted': () => m.audit_action_prealert_deleted(),
+  'webhook.test-sent': () => m.audit_action_webhook_test_sent(),
+  'audit.exported': () => m.audit_action_audit_exported(),
 };
 
 const isAuditAction = (value: string): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value);

@@ -46,6 +46,7 @@ export type EnableTwoFactorPayload = z.output<typeof enableTwoFactorSchema>;
 
 const passwordRequired = says(m.twofactor_password_required);
 
+/** Turning it off takes the password and a second factor, as a sign-in does. */
 export const disableTwoFactorSchema = z.object({
   password: z.string(passwordRequired).check(
     z.minLength(1, passwordRequired),
@@ -54,6 +55,7 @@ export const disableTwoFactorSchema = z.object({
       says(() => m.validation_password_max({ max: PASSWORD_MAX })),
     ),
   ),
+  code: secondFactorSchema.shape.code,
 });
 export type DisableTwoFactorPayload = z.output<typeof disableTwoFactorSchema>;
 

@@ -48,16 +48,29 @@ export const changePasswordSchema = z.object({
     .string(says(m.validation_current_password_required))
     .check(z.minLength(PASSWORD_MIN, says(m.validation_current_password_required)), z.maxLength(PASSWORD_MAX, passwordMax)),
   newPassword: newPasswordField,
+  /** Sign out the other sessions and revoke the API tokens too: what a user who fears a stolen password wants, so left out it is true. */
+  signOutOthers: z._default(z.boolean(says(m.validation_sign_out_others_invalid)), true),
 });
 export type ChangePasswordPayload = z.output<typeof changePasswordSchema>;
 
-/** The profile form adds a confirmation that never leaves the browser. */
-export const changePasswordFormSchema = z.extend(changePasswordSchema, { confirmPassword: z.string() }).check(
-  z.refine((form) => form.newPassword === form.confirmPassword, {
-    error: () => m.validation_passwords_mismatch(),
-    path: ['confirmPassword'],
-  }),
-);
+/**
+ * The profile form adds a confirmation that never leaves the browser; its box for signing out the
+ * others is a checkbox, which a form leaves out when it is not ticked.
+ */
+export const changePasswordFormSchema = z
+  .extend(changePasswordSchema, {
+    confirmPassword: z.string(),
+    signOutOthers: z.pipe(
+      z.optional(z.string()),
+      z.transform((value: string | undefined) => value === 'on'),
+    ),
+  })
+  .check(
+    z.refine((form) => form.newPassword === form.confirmPassword, {
+      error: () => m.validation_passwords_mismatch(),
+      path: ['confirmPassword'],
+    }),
+  );
 
 const usernameField = z
   .string(says(m.validation_username_required))

@@ -40,7 +40,7 @@ describe('reset-password', () => {
     const run = await runAdmin('reset-password', 'CLI-Reset', '--password', 'console-set-pass');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(run.stdout.trim()).toBe('Password of "cli-reset" reset; all their sessions have ended.');
+    expect(run.stdout.trim()).toBe('Password of "cli-reset" reset; all their sessions have ended and their API tokens are revoked.');
 
     expect((await session.get('/api/auth/profile')).status).toBe(401);
     expect((await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: user.password })).status).toBe(401);

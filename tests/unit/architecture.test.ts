@@ -220,3 +220,13 @@ describe('migrations', () => {
     expect(imported).toEqual([]);
   });
 });
+
+describe('the audit trail', () => {
+  it('lists every action it records in docs/architecture.md, so that a gap shows', () => {
+    const declared = /export const AUDIT_ACTIONS = \[([^\]]*)\]/.exec(read('src/shared/audit.ts'))![1]!;
+    const actions = [...declared.matchAll(/'([a-z.-]+)'/g)].map((match) => match[1]!);
+    expect(actions.length).toBeGreaterThan(40);
+    const documented = read('docs/architecture.md');
+    expect(actions.filter((action) => !documented.includes(`\`${action}\``))).toEqual([]);
+  });
+});

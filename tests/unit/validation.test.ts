@@ -48,11 +48,19 @@ describe('changePasswordSchema', () => {
     expect(firstMessage(changePasswordSchema, input)).toBe(message);
   });
 
-  it('when the payload is valid, then it passes unchanged', () => {
+  it('when the payload is valid, then it passes unchanged, signing the others out unless it says not to', () => {
     expect(changePasswordSchema.parse({ currentPassword: 'old-secret', newPassword: 'new-secret' })).toEqual({
       currentPassword: 'old-secret',
       newPassword: 'new-secret',
+      signOutOthers: true,
     });
+    expect(changePasswordSchema.parse({ currentPassword: 'old-secret', newPassword: 'new-secret', signOutOthers: false }).signOutOthers).toBe(false);
+  });
+
+  it('when the form leaves its box unticked, then the others stay signed in; ticked, they are signed out', () => {
+    const form = { currentPassword: 'old-secret', newPassword: 'new-secret', confirmPassword: 'new-secret' };
+    expect(changePasswordFormSchema.parse(form).signOutOthers).toBe(false);
+    expect(changePasswordFormSchema.parse({ ...form, signOutOthers: 'on' }).signOutOthers).toBe(true);
   });
 
   it('when the form\'s confirmation differs, then "Passwords don\'t match" on confirmPassword', () => {

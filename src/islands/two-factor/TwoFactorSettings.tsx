@@ -1,6 +1,6 @@
 /**
  * Profile Settings → Two-factor sign-in: whether it is on, setting it up (QR code, setup key, a code
- * from the app, then the recovery codes once), and turning it off with the password.
+ * from the app, then the recovery codes once), and turning it off with the password and a code.
  */
 import { useState, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
@@ -47,7 +47,8 @@ export default function TwoFactorSettings({ locale, initialStatus, username }: T
     const form = event.currentTarget;
     const parsed = disableTwoFactorSchema.safeParse(Object.fromEntries(new FormData(form)));
     if (!parsed.success) {
-      setError(fieldErrors(parsed.error).password ?? '');
+      const errors = fieldErrors(parsed.error);
+      setError(errors.password ?? errors.code ?? '');
       return;
     }
     setError('');
@@ -111,6 +112,22 @@ export default function TwoFactorSettings({ locale, initialStatus, username }: T
               <p id="two-factor-disable-hint" className="text-xs opacity-70">
                 {m.twofactor_turn_off_hint()}
               </p>
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor="two-factor-disable-code" className="text-sm font-medium">
+                {m.twofactor_turn_off_code_label()}
+              </label>
+              <input
+                id="two-factor-disable-code"
+                name="code"
+                type="text"
+                autoComplete="one-time-code"
+                spellCheck={false}
+                className={error ? 'input input-error w-full' : 'input w-full'}
+                onChange={() => setError('')}
+                aria-invalid={error ? true : undefined}
+                aria-describedby="two-factor-disable-hint"
+              />
             </div>
             {error && (
               <div role="alert" className="alert alert-error alert-soft text-sm">

@@ -5,21 +5,18 @@
  */
 import { parseArgs } from 'node:util';
 import { createUserSchema, resetPasswordSchema } from '~/shared/validation';
-import type { Clock } from '../clock';
 import type { Config } from '../config';
-import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import { migrationStatus, UnknownMigrationsError } from '../db/migrate';
 import type { User } from '../db/models';
 import type { AuditActor } from '../services/audit';
 import { generatePassword, type PasswordHasher } from '../services/passwords';
+import type { AccountNoticeDeps } from '../services/account-access';
 import { resetTwoFactor } from '../services/two-factor';
 import { createUser, listUsers, resetPassword } from '../services/users';
 
-export interface AdminDeps {
-  db: Database;
-  clock: Clock;
-  config: Pick<Config, 'databaseUrl' | 'twoFactor'>;
+export interface AdminDeps extends AccountNoticeDeps {
+  config: Pick<Config, 'databaseUrl' | 'twoFactor' | 'productName'>;
   passwords: PasswordHasher;
 }
 
@@ -162,13 +159,13 @@ const ADMIN_COMMANDS: ReadonlyMap<string, AdminCommand> = new Map<string, AdminC
     'reset-password',
     {
       synopsis: 'reset-password <username> [--password <password> | --generate]',
-      summary: 'Sets a new password (asked for, given, or generated and printed) and ends all sessions of the user.',
+      summary: 'Sets a new password (asked for, given, or generated and printed), ends all sessions of the user and revokes their API tokens.',
       options: { password: { type: 'string' }, generate: { type: 'boolean' } },
       async run(deps, io, positionals, values) {
         const user = await findUser(deps, oneUsername(positionals, this.synopsis));
         const { password, generated } = await newPassword(io, values);
         await resetPassword(deps, CONSOLE_ACTOR, user.id, password);
-        io.print(`Password of "${user.username}" reset; all their sessions have ended.`);
+        io.print(`Password of "${user.username}" reset; all their sessions have ended and their API tokens are revoked.`);
         if (generated) io.print(`New password: ${password}`);
       },
     },

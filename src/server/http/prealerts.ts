@@ -73,7 +73,7 @@ export function refusalFieldErrors(refusal: AppError): Record<string, string> {
   return errors;
 }
 
-/** The invoice as a download under its uploaded name, with its stored type and never sniffed as another. */
+/** The invoice as a download under the name the portal gives it, with its stored type and never sniffed as another. */
 export function invoiceResponse(invoice: InvoiceFile): Response {
   return new Response(invoice.body, {
     headers: {

@@ -34,3 +34,34 @@ export function composeLinkEmail(mail: LinkEmail): { subject: string; text: stri
   ].join('\n');
   return { subject: mail.subject, text, html };
 }
+
+export interface NoticeEmail {
+  subject: string;
+  greeting: string;
+  /** What happened, a paragraph each. */
+  paragraphs: string[];
+  /** What it touched, one line each (the API tokens revoked); none leaves the list out. */
+  items?: string[];
+  /** What to do if it was not expected. */
+  note: string;
+}
+
+/** An e-mail that tells of a change to the account and holds no link: plain text, and HTML saying the same. */
+export function composeNoticeEmail(mail: NoticeEmail): { subject: string; text: string; html: string } {
+  const items = mail.items ?? [];
+  const text = [
+    mail.greeting,
+    '',
+    ...mail.paragraphs.flatMap((paragraph) => [paragraph, '']),
+    ...items.map((item) => `- ${item}`),
+    ...(items.length ? [''] : []),
+    mail.note,
+  ].join('\n');
+  const html = [
+    `<p>${escapeHtml(mail.greeting)}</p>`,
+    ...mail.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    ...(items.length ? [`<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`] : []),
+    `<p style="color:#666;font-size:12px">${escapeHtml(mail.note)}</p>`,
+  ].join('\n');
+  return { subject: mail.subject, text, html };
+}

@@ -33,7 +33,7 @@ import type { Database } from '../db/database';
 import type { ApiToken } from '../db/models';
 import { toSessionUser, type UserRow } from '../db/public-user';
 import { AppError } from '../errors';
-import { recordAudit, userTarget, type AuditActor, type AuditDeps } from './audit';
+import { recordAudit, userTarget, type AuditActor, type AuditDeps, type AuditFields } from './audit';
 import { DAY_MS } from '~/shared/constants';
 
 /** The rate limit's fixed window; a token's last use is recorded as the start of its latest window. */
@@ -69,8 +69,8 @@ function toSummary(row: Pick<ApiToken, 'id' | 'name' | 'prefix' | 'createdAt' | 
   };
 }
 
-/** An entry names a token by its prefix and name, never more of it. */
-const describeToken = (token: Pick<ApiToken, 'prefix' | 'name'>) => `${token.prefix}… "${token.name}"`;
+/** An entry names a token by its prefix and name, never more of it; the name, chosen by its owner, as a value of its own. */
+const describeToken = (token: Pick<ApiToken, 'prefix' | 'name'>): AuditFields => ({ prefix: token.prefix, name: token.name });
 
 /** Tokens neither revoked nor expired. */
 const working = (now: number) => ({ revokedAt: null, expiresAt: { [Op.gt]: new Date(now) } });
@@ -113,7 +113,7 @@ export async function createApiToken(deps: AuditDeps, actor: AuditActor, user: P
       },
       { transaction },
     );
-    const detail = `${describeToken(row)}, ${input.expiresInDays} days`;
+    const detail = { ...describeToken(row), days: input.expiresInDays };
     await recordAudit(deps, actor, { action: 'api-token.created', target: userTarget(user.username), detail }, transaction);
     return { ...toSummary(row, now), token };
   });
@@ -130,11 +130,23 @@ export async function revokeApiToken(deps: AuditDeps, actor: AuditActor, user: P
   });
 }
 
-/** Revokes every working token of the user, inside the caller's transaction (disabling the account); answers how many. */
-export async function endUserApiTokens({ db, clock }: Pick<AuditDeps, 'db' | 'clock'>, userId: number, transaction: Transaction): Promise<number> {
+/** A token as an e-mail lists it: its name and the start of it, never more. */
+export type RevokedApiToken = Pick<ApiToken, 'prefix' | 'name'>;
+
+/**
+ * Revokes every working token of the user, inside the caller's transaction (the account disabled, its
+ * password reset); answers the tokens revoked, oldest first.
+ */
+export async function endUserApiTokens({ db, clock }: Pick<AuditDeps, 'db' | 'clock'>, userId: number, transaction: Transaction): Promise<RevokedApiToken[]> {
   const now = clock.now();
-  const [revoked] = await db.models.ApiToken.update({ revokedAt: new Date(now) }, { where: { userId, ...working(now) }, transaction });
-  return revoked;
+  const rows = await db.models.ApiToken.findAll({
+    attributes: ['id', 'prefix', 'name'],
+    where: { userId, ...working(now) },
+    order: [['id', 'ASC']],
+    transaction,
+  });
+  if (rows.length) await db.models.ApiToken.update({ revokedAt: new Date(now) }, { where: { id: { [Op.in]: rows.map((row) => row.id) } }, transaction });
+  return rows.map(({ prefix, name }) => ({ prefix, name }));
 }
 
 /** An admin revokes every working token of a user; answers how many. */
@@ -143,7 +155,7 @@ export async function revokeUserApiTokens(deps: AuditDeps, actor: AuditActor, us
   return db.sequelize.transaction(async (transaction) => {
     const user = await db.models.User.findByPk(userId, { attributes: ['id', 'username'], transaction });
     if (!user) throw new AppError('NOT_FOUND', m.users_not_found());
-    const revoked = await endUserApiTokens(deps, userId, transaction);
+    const revoked = (await endUserApiTokens(deps, userId, transaction)).length;
     await recordAudit(deps, actor, { action: 'api-tokens.revoked', target: userTarget(user.username), detail: `${revoked} revoked by an admin` }, transaction);
     return revoked;
   });
@@ -160,17 +172,25 @@ export async function countWorkingApiTokens({ db, clock }: Pick<AuditDeps, 'db' 
   return new Map(rows.map((row) => [Number(row.userId), Number((row as unknown as { count: number | string }).count)]));
 }
 
-type CallerRow = UserRow & Pick<SessionUser, 'locale'> & { tokenId: number; expiresAt: Date | string; revokedAt: Date | string | null };
+type CallerRow = UserRow &
+  Pick<SessionUser, 'locale'> & {
+    tokenId: number;
+    prefix: string;
+    name: string;
+    expiresAt: Date | string;
+    revokedAt: Date | string | null;
+    lastUsedAt: Date | string | null;
+  };
 
 /**
  * The caller a request's token stands for, once its request is counted against the token's limit.
  * Refuses with 401 a token that is unknown, revoked (its owner disabled too) or expired, each with its
  * own message, and with 429 and the seconds to wait a token past its limit.
  */
-export async function authenticateApiToken(deps: ApiTokenAuthDeps, token: string): Promise<ApiTokenCaller> {
+export async function authenticateApiToken(deps: ApiTokenAuthDeps, token: string, clientAddress: string | null): Promise<ApiTokenCaller> {
   if (!isApiTokenFormat(token)) throw new AppError('AUTHENTICATION_ERROR', m.apitoken_invalid());
   const [row] = await deps.db.sequelize.query<CallerRow>(
-    `SELECT t."id" AS "tokenId", t."expiresAt", t."revokedAt", u."id", u."username", u."fullName", u."email", u."role",
+    `SELECT t."id" AS "tokenId", t."prefix", t."name", t."expiresAt", t."revokedAt", t."lastUsedAt", u."id", u."username", u."fullName", u."email", u."role",
             u."isActive", u."invited", u."lastLogin", u."locale", u."createdAt"
        FROM "api_tokens" t JOIN "users" u ON u."id" = t."userId" WHERE t."tokenHash" = :tokenHash`,
     { type: QueryTypes.SELECT, replacements: { tokenHash: hashApiToken(token) } },
@@ -180,8 +200,34 @@ export async function authenticateApiToken(deps: ApiTokenAuthDeps, token: string
   const now = deps.clock.now();
   const expiresAt = new Date(row.expiresAt);
   if (expiresAt.getTime() <= now) throw new AppError('AUTHENTICATION_ERROR', m.apitoken_expired({ date: formatDate(expiresAt) }));
+  await recordFirstUseOfDay(deps, row, now, clientAddress);
   await countTokenRequest(deps, Number(row.tokenId), now);
   return { user: toSessionUser(row), tokenId: Number(row.tokenId) };
+}
+
+/**
+ * The first use of a token in a (UTC) day goes into the audit trail: enough to see when a token is in
+ * use, and by whom from where, without an entry per request. Its last use is written with one
+ * conditional UPDATE, so of requests at once only one records it.
+ */
+async function recordFirstUseOfDay(deps: ApiTokenAuthDeps, row: CallerRow, now: number, clientAddress: string | null): Promise<void> {
+  const dayStart = new Date(now - (now % DAY_MS));
+  if (row.lastUsedAt !== null && new Date(row.lastUsedAt).getTime() >= dayStart.getTime()) return;
+  const tokenId = Number(row.tokenId);
+  const [first] = await deps.db.models.ApiToken.update(
+    { lastUsedAt: new Date(now) },
+    { where: { id: tokenId, [Op.or]: [{ lastUsedAt: null }, { lastUsedAt: { [Op.lt]: dayStart } }] } },
+  );
+  if (first !== 1) return;
+  await recordAudit(
+    deps,
+    { id: Number(row.id), username: row.username, clientAddress },
+    {
+      action: 'api-token.used',
+      target: userTarget(row.username),
+      detail: describeToken(row),
+    },
+  );
 }
 
 /**

@@ -29,11 +29,40 @@ export interface AuditActor {
   clientAddress: string | null;
 }
 
+/**
+ * The actor of an entry nobody signed in to write: a reset asked for, a sign-in under a name no account
+ * has. Never the name typed, which anyone can make up; a name kept goes into the detail.
+ */
+export const UNKNOWN_ACTOR_NAME = 'unknown user';
+export const strangerActor = (clientAddress: string | null): AuditActor => ({ id: null, username: UNKNOWN_ACTOR_NAME, clientAddress });
+
+/** A user acting for themselves (their password, their share links, their pre-alerts), from this address. */
+export const selfActor = (user: { id: number; username: string }, clientAddress: string | null): AuditActor => ({
+  id: user.id,
+  username: user.username,
+  clientAddress,
+});
+
+/** A detail's named values: stored as JSON, so that text someone chose (a token's name) cannot pass for another field. */
+export type AuditFields = Record<string, string | number | boolean | null>;
+
 export interface AuditRecord {
   action: AuditAction;
   /** What was acted on, in words an admin recognises: `user alice`, `consignee 42`. */
   target?: string | null;
-  detail?: string | null;
+  /** The portal's own words, or named values (AuditFields) where a value is text someone chose. */
+  detail?: string | AuditFields | null;
+}
+
+/** Each text value of a detail is cut to this length, so that the JSON stays whole within DETAIL_MAX. */
+const FIELD_MAX = 100;
+
+function storedDetail(detail: string | AuditFields | null | undefined): string | null {
+  if (detail === null || detail === undefined) return null;
+  if (typeof detail === 'string') return detail.slice(0, DETAIL_MAX);
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(detail).map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, FIELD_MAX) : value])),
+  );
 }
 
 export interface AuditDeps {
@@ -51,7 +80,7 @@ export async function recordAudit(deps: AuditDeps, actor: AuditActor, record: Au
       action: record.action,
       target: record.target?.slice(0, TARGET_MAX) ?? null,
       clientAddress: actor.clientAddress,
-      detail: record.detail?.slice(0, DETAIL_MAX) ?? null,
+      detail: storedDetail(record.detail),
     },
     { transaction },
   );
@@ -66,7 +95,7 @@ export function abbreviateList(items: ReadonlyArray<string | number>, shown = 20
 /** The filters as a condition; days are whole UTC days, `to` included. */
 function filterWhere(filters: AuditFilters): WhereOptions<AuditEntry> {
   const conditions: WhereOptions<AuditEntry>[] = [];
-  // Usernames are stored lowercased, a failed sign-in's name as it was typed: either is found.
+  // Usernames are stored lowercased: a name typed in any case finds them.
   if (filters.actor) conditions.push(whereOf(fn('lower', col('actorName')), filters.actor.toLowerCase()));
   if (filters.action) conditions.push({ action: filters.action });
   if (filters.from) conditions.push({ at: { [Op.gte]: new Date(`${filters.from}T00:00:00Z`) } });
@@ -112,6 +141,12 @@ function entryRow(entry: AuditEntry): CsvCell[] {
   return [new Date(entry.at).toISOString(), entry.actorName, entry.action, entry.target ?? '', entry.clientAddress ?? '', entry.detail ?? ''];
 }
 
+/** The filters an export was asked with, for its own entry. */
+function describeFilters(filters: AuditFilters): string {
+  const named = (['actor', 'action', 'from', 'to'] as const).filter((key) => filters[key]).map((key) => `${key}: ${filters[key]}`);
+  return named.length ? named.join('; ') : 'all entries';
+}
+
 export interface AuditExport {
   /** `activity-YYYY-MM-DD.csv`, the day of the export. */
   filename: string;
@@ -123,8 +158,11 @@ export interface AuditExport {
  * Each batch continues after the last entry sent, so entries written meanwhile neither repeat nor
  * push others out.
  */
-export function exportAuditEntries({ db, clock }: AuditDeps, filters: AuditFilters): AuditExport {
+export async function exportAuditEntries(deps: AuditDeps, actor: AuditActor, filters: AuditFilters): Promise<AuditExport> {
+  const { db, clock } = deps;
   const now = new Date(clock.now());
+  // Written first: the export holds its own entry too.
+  await recordAudit(deps, actor, { action: 'audit.exported', detail: describeFilters(filters) });
   // The stream is read after the request's handler has returned: its header is built in the request's language explicitly.
   const locale = getLocale();
   const encoder = new TextEncoder();

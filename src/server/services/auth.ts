@@ -11,7 +11,8 @@ import { baseLocale, isLocale } from '~/shared/locale';
 import type { Config } from '../config';
 import { inLocale } from '../locale';
 import { composeLinkEmail, linkInEmail } from '../mail/compose';
-import { recordAudit } from './audit';
+import { endUserApiTokens } from './api-tokens';
+import { recordAudit, selfActor, strangerActor, userTarget, type AuditRecord } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import { enqueueMessages, type Outbox } from './outbox';
 import type { PasswordHasher } from './passwords';
@@ -34,8 +35,11 @@ export interface AuthDeps extends SessionDeps, TwoFactorDeps {
  */
 export const ACCOUNT_CODE_FAILURES = 10;
 
-/** A refusal by the login limit is counted as `limited`, whichever step it stopped. */
-async function countedCheck<T>(deps: AuthDeps, check: () => Promise<T | null>): Promise<T | null> {
+/**
+ * A refusal by the login limit is counted as `limited`, whichever step it stopped, and recorded in the
+ * audit trail under the account the username names.
+ */
+async function countedCheck<T>(deps: AuthDeps, attempt: { username: string; clientAddress: string }, check: () => Promise<T | null>): Promise<T | null> {
   try {
     const result = await check();
     if (result === null) {
@@ -47,10 +51,25 @@ async function countedCheck<T>(deps: AuthDeps, check: () => Promise<T | null>): 
     if (error instanceof AppError && error.errorType === 'RATE_LIMITED') {
       deps.metrics.signIn('limited');
       deps.log.warn({ component: 'auth', outcome: 'limited' }, 'Sign-in refused by the login limit');
+      await recordRefusal(deps, attempt.username, attempt.clientAddress, { action: 'sign-in.limited', detail: 'too many attempts' });
     }
     throw error;
   }
 }
+
+/** A refused sign-in's entry, under the account the username names, or under a stranger's (recordAudit's actor for a name nobody has). */
+async function recordRefusal(deps: AuthDeps, username: string, clientAddress: string, record: AuditRecord): Promise<void> {
+  const account = await deps.db.models.User.findOne({ attributes: ['id', 'username'], where: { username } });
+  await recordAudit(deps, account ? selfActor(account, clientAddress) : strangerActor(clientAddress), account ? record : strangersRecord(record, username));
+}
+
+/** A stranger's entry keeps the name they typed only as a bounded value of its detail: never as its actor. */
+const strangersRecord = (record: AuditRecord, username: string): AuditRecord => ({
+  ...record,
+  detail: { reason: typeof record.detail === 'string' ? record.detail : null, attemptedUsername: username.slice(0, ATTEMPTED_NAME_MAX) },
+});
+/** As long as a username may be. */
+const ATTEMPTED_NAME_MAX = 64;
 
 /** A right password either opens a session, or leaves a second step to go: the code, or enrolling first. */
 export type SignInOutcome = { kind: 'signed-in'; user: SessionUser; token: string } | { kind: 'second-factor'; pendingToken: string; step: 'code' | 'setup' };
@@ -64,7 +83,7 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
   const { db, loginLimiter, passwords, config } = deps;
   const { username, password } = payload;
   let account: User | null = null;
-  const user = await countedCheck(deps, () =>
+  const user = await countedCheck(deps, { username, clientAddress }, () =>
     loginLimiter.checkLoginAttempt(
       username,
       clientAddress,
@@ -80,9 +99,9 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
   );
   if (!user) {
     const known = account as User | null;
-    if (!known || isStaffRole(known.role)) {
-      const detail = !known ? 'no such account' : known.isActive ? 'wrong password' : 'inactive account';
-      await recordAudit(deps, { id: known?.id ?? null, username, clientAddress }, { action: 'sign-in.failed', detail });
+    if (!known) await recordAudit(deps, strangerActor(clientAddress), strangersRecord({ action: 'sign-in.failed', detail: 'no such account' }, username));
+    else if (isStaffRole(known.role)) {
+      await recordAudit(deps, selfActor(known, clientAddress), { action: 'sign-in.failed', detail: known.isActive ? 'wrong password' : 'inactive account' });
     }
     throw new AppError('AUTHENTICATION_ERROR', m.auth_invalid_credentials());
   }
@@ -176,7 +195,7 @@ export async function signInWithSecondFactor(
   previousToken?: string,
 ): Promise<{ user: SessionUser; token: string }> {
   const account = await pendingAccount(deps, await takePendingCodeTry(deps, pendingToken), 'code');
-  const how = await countedCheck(deps, () =>
+  const how = await countedCheck(deps, { username: account.username, clientAddress }, () =>
     deps.loginLimiter.checkLoginAttempt(account.username, clientAddress, () => verifyUnderAccountLimit(deps, account, code)),
   );
   if (!how) {
@@ -212,8 +231,9 @@ export async function signInAfterEnrolment(
 }
 
 /**
- * Changes the password and ends every other session of the user; the current one stays. Wrong
- * current passwords count against the login limit, so a borrowed session cannot guess at leisure.
+ * Changes the password and, unless the user chose otherwise, ends every other session of the user and
+ * revokes their API tokens; the current session stays. Wrong current passwords count against the
+ * login limit, so a borrowed session cannot guess at leisure.
  */
 export async function changePassword(
   deps: AuthDeps,
@@ -235,6 +255,11 @@ export async function changePassword(
   const passwordHash = await passwords.hash(payload.newPassword, clientAddress);
   await db.sequelize.transaction(async (transaction) => {
     await account.update({ passwordHash }, { transaction });
-    await endUserSessions(deps, user.id, { exceptSessionId: currentSessionId, transaction });
+    let detail = 'other sessions and API tokens kept';
+    if (payload.signOutOthers) {
+      await endUserSessions(deps, user.id, { exceptSessionId: currentSessionId, transaction });
+      detail = `other sessions ended; ${(await endUserApiTokens(deps, user.id, transaction)).length} API tokens revoked`;
+    }
+    await recordAudit(deps, selfActor(user, clientAddress), { action: 'password.changed', target: userTarget(user.username), detail }, transaction);
   });
 }

@@ -4,7 +4,7 @@
  * the link again (the earlier one stops working) or revoke it.
  */
 import { randomBytes } from 'node:crypto';
-import { UniqueConstraintError } from 'sequelize';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { getLocale } from '~/paraglide/runtime.js';
 import type { TokenPasswordPayload } from '~/shared/accounts';
@@ -17,7 +17,7 @@ import { inLocale } from '../locale';
 import type { Mailer } from '../mail/mailer';
 import { composeLinkEmail, linkInEmail } from '../mail/compose';
 import { endAccountTokens, findAccountTokenOwner, issueAccountToken, redeemAccountToken } from './account-tokens';
-import { recordAudit, userTarget, type AuditActor } from './audit';
+import { recordAudit, selfActor, userTarget, type AuditActor } from './audit';
 import { enqueueMessages } from './outbox';
 import type { PasswordResetDeps } from './password-reset';
 
@@ -31,10 +31,10 @@ function requireMail({ mailer }: Pick<InvitationDeps, 'mailer'>): void {
   if (!mailer.enabled) throw new AppError('VALIDATION_ERROR', m.users_invite_needs_smtp());
 }
 
-/** Queues the invitation e-mail with a new link, in the invited user's language. */
-async function sendInvitation(deps: InvitationDeps, user: User): Promise<void> {
+/** Queues the invitation e-mail with a new link, in the invited user's language; the earlier link stops working. */
+export async function sendInvitation(deps: InvitationDeps, user: User, transaction?: Transaction): Promise<void> {
   const { config } = deps;
-  const token = await issueAccountToken(deps, user.id, 'invitation', INVITATION_DAYS * 86_400_000);
+  const token = await issueAccountToken(deps, user.id, 'invitation', INVITATION_DAYS * 86_400_000, transaction);
   const mail = inLocale(isLocale(user.locale) ? user.locale : baseLocale, () =>
     composeLinkEmail({
       subject: m.email_invite_subject({ product: config.productName }),
@@ -45,7 +45,7 @@ async function sendInvitation(deps: InvitationDeps, user: User): Promise<void> {
       note: m.email_invite_note({ days: INVITATION_DAYS }),
     }),
   );
-  await enqueueMessages(deps, [{ ...mail, to: user.email!, userId: user.id, unsubscribeUrl: null }]);
+  await enqueueMessages(deps, [{ ...mail, to: user.email!, userId: user.id, unsubscribeUrl: null }], transaction);
 }
 
 /**
@@ -126,6 +126,7 @@ export async function acceptInvitation(deps: InvitationDeps, payload: TokenPassw
       const user = userId === null ? null : await db.models.User.findByPk(userId, { transaction });
       if (!user || !user.invited) throw invitationLinkEnded();
       await user.update({ passwordHash, invited: false }, { transaction });
+      await recordAudit(deps, selfActor(user, clientAddress), { action: 'user.invitation-accepted', target: userTarget(user.username) }, transaction);
       return true;
     });
   });

@@ -78,8 +78,16 @@ export interface JobHandler {
 
 type Lane = 'mail' | 'job';
 /** What an attempt writes to its entry: the fields of either lane's rows it sets. */
-type Outcome = Partial<Pick<InferAttributes<OutboxMessage>, 'sentAt' | 'attempts' | 'lastError' | 'nextAttemptAt' | 'failedAt'>> &
+type Outcome = Partial<
+  Pick<InferAttributes<OutboxMessage>, 'sentAt' | 'attempts' | 'lastError' | 'nextAttemptAt' | 'failedAt' | 'textBody' | 'htmlBody' | 'unsubscribeUrl'>
+> &
   Partial<Pick<InferAttributes<OutboxJob>, 'doneAt'>>;
+
+/**
+ * What is left of an e-mail once it is sent or given up: its envelope (to whom, the subject, when)
+ * without its body, which may hold a working reset or invitation link, or an unsubscribe link.
+ */
+const SPENT_MESSAGE = { textBody: '', htmlBody: '', unsubscribeUrl: null } as const;
 
 /** Thrown by a handler when retrying cannot help. */
 export class JobRefused extends Error {}
@@ -138,6 +146,17 @@ export async function enqueueJobs(
 export async function purgeFinishedJobs({ db, clock }: { db: Database; clock: Clock }, olderThanMs: number): Promise<void> {
   const before = new Date(clock.now() - olderThanMs);
   await db.models.OutboxJob.destroy({ where: { [Op.or]: [{ doneAt: { [Op.lt]: before } }, { failedAt: { [Op.lt]: before } }] } });
+}
+
+/**
+ * E-mails sent or given up are kept for a while without their bodies (to see what went out, and what
+ * failed), then dropped. A body still there (written before bodies were cleared) goes at once.
+ */
+export async function purgeSpentMessages({ db, clock }: { db: Database; clock: Clock }, olderThanMs: number): Promise<void> {
+  const spent = { [Op.or]: [{ sentAt: { [Op.ne]: null } }, { failedAt: { [Op.ne]: null } }] };
+  await db.models.OutboxMessage.update(SPENT_MESSAGE, { where: { ...spent, textBody: { [Op.ne]: '' } } });
+  const before = new Date(clock.now() - olderThanMs);
+  await db.models.OutboxMessage.destroy({ where: { [Op.or]: [{ sentAt: { [Op.lt]: before } }, { failedAt: { [Op.lt]: before } }] } });
 }
 
 /** Writes the messages for the worker to send, and wakes it. */
@@ -399,7 +418,7 @@ export class Outbox {
     );
     const record = (outcome: Outcome) => this.finish('mail', message.id, claim, outcome);
     if (!failure) {
-      if (!(await record({ sentAt: new Date(clock.now()), lastError: null }))) return;
+      if (!(await record({ sentAt: new Date(clock.now()), lastError: null, ...SPENT_MESSAGE }))) return;
       this.deps.metrics.mailSent();
       this.deps.log.debug({ component: 'mail', messageId: message.id }, 'E-mail delivered');
     } else {
@@ -412,7 +431,7 @@ export class Outbox {
         attempts,
         lastError: error instanceof Error ? error.message : String(error),
         nextAttemptAt: new Date(now + this.retryDelayMs(attempts)),
-        ...(giveUp && { failedAt: new Date(now) }),
+        ...(giveUp && { failedAt: new Date(now), ...SPENT_MESSAGE }),
       });
       if (!recorded) return;
       // The recipient and the message stay out of the log: they may hold a reset link.

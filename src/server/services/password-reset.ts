@@ -2,7 +2,7 @@
  * Forgotten passwords: a link by e-mail to choose a new one. Asking always gets the same answer at the
  * same speed (the endpoint answers before any of this runs), so nobody learns which accounts exist; a
  * link works once, for 30 minutes, and a newer one replaces it. Choosing the password ends every
- * session of the account.
+ * session of the account and revokes its API tokens (account-access.ts).
  */
 import { Op, fn, col, where as sqlWhere } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
@@ -13,12 +13,14 @@ import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import { inLocale } from '../locale';
+import type { Mailer } from '../mail/mailer';
 import { composeLinkEmail, linkInEmail } from '../mail/compose';
+import { endAccessAfterReset } from './account-access';
+import { recordAudit, selfActor, strangerActor, userTarget } from './audit';
 import { findAccountTokenOwner, issueAccountToken, redeemAccountToken } from './account-tokens';
 import type { LoginLimiter } from './login-limiter';
 import { enqueueMessages, type Outbox } from './outbox';
 import type { PasswordHasher } from './passwords';
-import { endUserSessions } from './sessions';
 
 export const RESET_LINK_MINUTES = 30;
 /** Reset e-mails one client address may ask for per login window, whatever the accounts. */
@@ -30,6 +32,7 @@ export interface PasswordResetDeps {
   db: Database;
   clock: Clock;
   config: Pick<Config, 'publicUrl' | 'productName'>;
+  mailer: Pick<Mailer, 'enabled'>;
   outbox: Outbox;
   loginLimiter: LoginLimiter;
   passwords: PasswordHasher;
@@ -44,7 +47,7 @@ export function admitResetRequest({ loginLimiter }: Pick<PasswordResetDeps, 'log
  * Sends the link to the account the username or e-mail address names, if it is active, has an address
  * and has not asked too often. Says nothing either way: it runs after the answer.
  */
-export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: ForgotPasswordPayload): Promise<void> {
+export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: ForgotPasswordPayload, clientAddress: string): Promise<void> {
   const { db, config } = deps;
   const login = payload.login;
   const matches = await db.models.User.findAll({
@@ -54,7 +57,11 @@ export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: Fo
   // A username names one account; an address shared by several names none of them for sure.
   const user = matches.find((match) => match.username === login) ?? (matches.length === 1 ? matches[0] : undefined);
   if (!user?.email) return;
-  if (!(await deps.loginLimiter.admitRequest(`reset user ${user.id}`, RESETS_PER_ACCOUNT))) return;
+  const requested = { action: 'password.reset-requested', target: userTarget(user.username) } as const;
+  if (!(await deps.loginLimiter.admitRequest(`reset user ${user.id}`, RESETS_PER_ACCOUNT))) {
+    await recordAudit(deps, strangerActor(clientAddress), { ...requested, detail: 'not sent: asked for too often' });
+    return;
+  }
   const token = await issueAccountToken(deps, user.id, 'password-reset', RESET_LINK_MINUTES * 60_000);
   const mail = inLocale(isLocale(user.locale) ? user.locale : baseLocale, () =>
     composeLinkEmail({
@@ -67,6 +74,7 @@ export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: Fo
     }),
   );
   await enqueueMessages(deps, [{ ...mail, to: user.email, userId: user.id, unsubscribeUrl: null }]);
+  await recordAudit(deps, strangerActor(clientAddress), { ...requested, detail: 'link sent' });
 }
 
 /** A link that does not work (unknown, used, replaced, revoked or expired), refused on its `token` field. */
@@ -90,7 +98,13 @@ export async function resetPasswordWithToken(deps: PasswordResetDeps, payload: T
       const user = userId === null ? null : await db.models.User.findByPk(userId, { transaction });
       if (!user || !user.isActive) throw resetLinkEnded();
       await user.update({ passwordHash }, { transaction });
-      await endUserSessions(deps, user.id, { transaction });
+      const revoked = await endAccessAfterReset(deps, user, 'link', transaction);
+      await recordAudit(
+        deps,
+        selfActor(user, clientAddress),
+        { action: 'password.reset-by-link', target: userTarget(user.username), detail: `sessions ended; ${revoked.length} API tokens revoked` },
+        transaction,
+      );
       return true;
     });
   });

@@ -38,7 +38,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
 import { ProviderRefusal, type ProviderClient, type ProviderPrealert } from '../provider/contract';
-import { recordAudit, userTarget, type AuditActor } from './audit';
+import { recordAudit, selfActor, userTarget, type AuditActor } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import { enqueueJobs, JobRefused, type JobHandler, type Outbox } from './outbox';
 import { getReceipt, visibleConsigneeIds, type ScopeDeps } from './receipts';
@@ -387,7 +387,13 @@ async function admitPrealertWrite(deps: PrealertDeps, user: PublicUser): Promise
   }
 }
 
-export async function createPrealert(deps: PrealertDeps, user: PublicUser, input: PrealertInput, invoice: NewInvoice | null): Promise<Prealert> {
+export async function createPrealert(
+  deps: PrealertDeps,
+  user: PublicUser,
+  input: PrealertInput,
+  invoice: NewInvoice | null,
+  clientAddress: string | null,
+): Promise<Prealert> {
   const { db, clock } = deps;
   await admitPrealertWrite(deps, user);
   const id = await db.sequelize
@@ -408,6 +414,12 @@ export async function createPrealert(deps: PrealertDeps, user: PublicUser, input
         arrivedOn !== null && (await linkPrealertToReceipt(deps, { prealertId: created.id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction, false));
       // A package that is here already needs no announcing.
       if (!linked) await enqueueJobs(deps, [forwardJob(created.id)], transaction);
+      await recordAudit(
+        deps,
+        selfActor(user, clientAddress),
+        { action: 'prealert.created', target: `pre-alert ${created.id} (${created.trackingNumber})` },
+        transaction,
+      );
       return created.id;
     })
     .catch((error: unknown) => {
@@ -430,7 +442,14 @@ async function removeInvoiceFile(deps: Pick<PrealertDeps, 'config'>, fileName: s
  * Changes a waiting pre-alert: every field as sent; a new invoice replaces the one on file, and
  * `removeInvoice` drops it. The provider is told of the change (it may have had the earlier one).
  */
-export async function updatePrealert(deps: PrealertDeps, user: PublicUser, id: number, input: PrealertInput, invoice: NewInvoice | null): Promise<Prealert> {
+export async function updatePrealert(
+  deps: PrealertDeps,
+  user: PublicUser,
+  id: number,
+  input: PrealertInput,
+  invoice: NewInvoice | null,
+  clientAddress: string | null,
+): Promise<Prealert> {
   const { db, clock } = deps;
   await admitPrealertWrite(deps, user);
   const replaced = await db.sequelize
@@ -450,6 +469,7 @@ export async function updatePrealert(deps: PrealertDeps, user: PublicUser, id: n
       const linked = arrivedOn !== null && (await linkPrealertToReceipt(deps, { prealertId: id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction));
       // A link tells the provider itself.
       if (!linked) await enqueueJobs(deps, [forwardJob(id)], transaction);
+      await recordAudit(deps, selfActor(user, clientAddress), { action: 'prealert.updated', target: auditTarget(row) }, transaction);
       return keepsInvoice ? null : row.invoiceFileName;
     })
     .catch((error: unknown) => {
@@ -461,7 +481,7 @@ export async function updatePrealert(deps: PrealertDeps, user: PublicUser, id: n
 }
 
 /** Withdraws a waiting pre-alert, its invoice with it; the provider is told. */
-export async function deletePrealert(deps: PrealertDeps, user: PublicUser, id: number): Promise<void> {
+export async function deletePrealert(deps: PrealertDeps, user: PublicUser, id: number, clientAddress: string | null): Promise<void> {
   const { db } = deps;
   const invoiceFileName = await db.sequelize.transaction(async (transaction) => {
     await lockPrealert(db, id, transaction);
@@ -471,6 +491,7 @@ export async function deletePrealert(deps: PrealertDeps, user: PublicUser, id: n
     // Linked by a sync between the read and now.
     if (removed !== 1) throw new AppError('CONFLICT', m.prealert_already_received());
     await enqueueJobs(deps, [forwardJob(id)], transaction);
+    await recordAudit(deps, selfActor(user, clientAddress), { action: 'prealert.deleted', target: auditTarget(row) }, transaction);
     return row.invoiceFileName;
   });
   await removeInvoiceFile(deps, invoiceFileName);
@@ -508,7 +529,11 @@ export interface InvoiceFile {
   body: ReadableStream<Uint8Array>;
   contentType: string;
   size: number;
-  /** The name it was uploaded with, to save it under. */
+  /**
+   * The name to save it under, made of the portal's own data: `invoice-<pre-alert id>` with the extension
+   * of the type its bytes were found to be. The name it was uploaded with is the customer's to choose
+   * (`invoice.hta`), so it is only ever shown as text.
+   */
   name: string;
 }
 
@@ -533,7 +558,8 @@ export async function readInvoice(deps: PrealertDeps, user: PublicUser, id: numb
     body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>,
     contentType: row.invoiceContentType ?? 'application/octet-stream',
     size,
-    name: row.invoiceOriginalName ?? row.invoiceFileName,
+    // Stored under a name the server chose, with the extension of the type its bytes were checked as.
+    name: `invoice-${row.id}${path.extname(row.invoiceFileName)}`,
   };
 }
 

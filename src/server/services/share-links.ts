@@ -13,6 +13,7 @@ import type { PublicUser } from '~/shared/validation';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { AppError } from '../errors';
+import { recordAudit, selfActor } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import { readStatusHistory } from './receipt-history';
 import { getReceipt, receiptFieldsByIds, visibleConsigneeIds, type ScopeDeps } from './receipts';
@@ -22,28 +23,52 @@ import { DAY_MS } from '~/shared/constants';
 /** Views of share links one client address may open per login window, whatever the links. */
 export const SHARE_VIEWS_PER_ADDRESS = 60;
 
+/** Working links one user may have at once. */
+export const SHARE_LINKS_ACTIVE = 50;
+/** Links one user may make per login window. */
+export const SHARE_LINKS_PER_WINDOW = 20;
+
 export interface ShareLinkDeps extends ScopeDeps {
   clock: Clock;
+  loginLimiter: LoginLimiter;
   lastSync: LastSyncTime;
   config: Pick<Config, 'publicUrl'>;
 }
 
 const hashShareToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** A new link to a receipt the user sees (someone else's receipt is a 404, as on its page). */
-export async function createShareLink(deps: ShareLinkDeps, user: PublicUser, receiptId: number): Promise<CreatedShareLink> {
+/**
+ * A new link to a receipt the user sees (someone else's receipt is a 404, as on its page). A user has
+ * at most SHARE_LINKS_ACTIVE working links and makes at most SHARE_LINKS_PER_WINDOW per login window:
+ * each is a door to their data that nobody signs in through.
+ */
+export async function createShareLink(deps: ShareLinkDeps, user: PublicUser, receiptId: number, clientAddress: string | null): Promise<CreatedShareLink> {
+  const { db, clock } = deps;
   const receipt = await getReceipt(deps, user, receiptId);
-  const now = deps.clock.now();
+  if (!(await deps.loginLimiter.admitRequest(`share links of user ${user.id}`, SHARE_LINKS_PER_WINDOW))) {
+    throw new AppError('RATE_LIMITED', m.share_rate_limited());
+  }
   const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now + SHARE_LINK_DAYS * DAY_MS);
-  const link = await deps.db.models.ShareLink.create({
-    userId: user.id,
-    receiptId: receipt.id,
-    tokenHash: hashShareToken(token),
-    createdAt: new Date(now),
-    expiresAt,
+  const link = await db.sequelize.transaction(async (transaction) => {
+    // The owner's row stays locked until the end (PostgreSQL; SQLite's transactions already take turns), so two at once cannot both slip under the limit.
+    await db.models.User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+    const now = clock.now();
+    const active = await db.models.ShareLink.count({ where: { userId: user.id, revokedAt: null, expiresAt: { [Op.gt]: new Date(now) } }, transaction });
+    if (active >= SHARE_LINKS_ACTIVE) throw new AppError('CONFLICT', m.share_limit_reached({ max: SHARE_LINKS_ACTIVE }));
+    const created = await db.models.ShareLink.create(
+      {
+        userId: user.id,
+        receiptId: receipt.id,
+        tokenHash: hashShareToken(token),
+        createdAt: new Date(now),
+        expiresAt: new Date(now + SHARE_LINK_DAYS * DAY_MS),
+      },
+      { transaction },
+    );
+    await recordAudit(deps, selfActor(user, clientAddress), { action: 'share-link.created', target: `receipt ${receipt.number}` }, transaction);
+    return created;
   });
-  return { id: link.id, url: new URL(`${SHARE_LINK_PATH}${token}`, deps.config.publicUrl).href, expiresAt: expiresAt.toISOString() };
+  return { id: link.id, url: new URL(`${SHARE_LINK_PATH}${token}`, deps.config.publicUrl).href, expiresAt: new Date(link.expiresAt).toISOString() };
 }
 
 /** The user's links that still work, newest first, with their receipts' numbers (no addresses: only hashes are kept). */
@@ -65,10 +90,17 @@ export async function listShareLinks({ db, clock }: Pick<ShareLinkDeps, 'db' | '
 }
 
 /** Ends one of the user's links; another user's link, or one already ended, is a 404. */
-export async function revokeShareLink({ db, clock }: Pick<ShareLinkDeps, 'db' | 'clock'>, user: PublicUser, id: number): Promise<void> {
+export async function revokeShareLink(deps: Pick<ShareLinkDeps, 'db' | 'clock'>, user: PublicUser, id: number, clientAddress: string | null): Promise<void> {
+  const { db, clock } = deps;
   const now = new Date(clock.now());
-  const [revoked] = await db.models.ShareLink.update({ revokedAt: now }, { where: { id, userId: user.id, revokedAt: null, expiresAt: { [Op.gt]: now } } });
-  if (revoked !== 1) throw new AppError('NOT_FOUND', m.share_not_found());
+  await db.sequelize.transaction(async (transaction) => {
+    const [revoked] = await db.models.ShareLink.update(
+      { revokedAt: now },
+      { where: { id, userId: user.id, revokedAt: null, expiresAt: { [Op.gt]: now } }, transaction },
+    );
+    if (revoked !== 1) throw new AppError('NOT_FOUND', m.share_not_found());
+    await recordAudit(deps, selfActor(user, clientAddress), { action: 'share-link.revoked', target: `share link ${id}` }, transaction);
+  });
 }
 
 /** The per-address limit on opening share links, checked before the link is looked up; false: too many. */

@@ -9,16 +9,28 @@ import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import { Op, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import { isStaffRole, isTotpCode, normalizeCode, RECOVERY_CODE_COUNT, TOTP_DIGITS, type TwoFactorSetup, type TwoFactorStatus } from '~/shared/two-factor';
+import {
+  isStaffRole,
+  isTotpCode,
+  normalizeCode,
+  RECOVERY_CODE_COUNT,
+  TOTP_DIGITS,
+  type DisableTwoFactorPayload,
+  type TwoFactorSetup,
+  type TwoFactorStatus,
+} from '~/shared/two-factor';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { User } from '../db/models';
 import { decryptValue, encryptValue } from '../encryption';
 import { AppError } from '../errors';
-import { recordAudit, userTarget, type AuditActor } from './audit';
+import { recordAudit, selfActor, userTarget, type AuditActor } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
+import { endUserSessions } from './sessions';
+import { mailAccountNotice, type AccountNoticeDeps } from './account-access';
+import { composeNoticeEmail } from '../mail/compose';
 
 const PERIOD_SECONDS = 30;
 /** One step either side: a phone's clock a little off, or a code typed as it turned over. */
@@ -74,12 +86,15 @@ async function loadAccount(db: Database, userId: number, transaction?: Transacti
  * A new secret for the user, kept (encrypted) but not in force until `enableTwoFactor` sees a code
  * from it. Asking again replaces it: only the last QR code shown works.
  */
-export async function startTwoFactorSetup(deps: TwoFactorDeps, userId: number): Promise<TwoFactorSetup> {
+export async function startTwoFactorSetup(deps: TwoFactorDeps, userId: number, clientAddress: string): Promise<TwoFactorSetup> {
   const { db, config, keys } = deps;
   const account = await loadAccount(db, userId);
   if (account.twoFactorEnabledAt) throw new AppError('CONFLICT', m.twofactor_already_enabled());
   const secret = new Secret({ size: SECRET_BYTES }).base32;
-  await account.update({ twoFactorSecret: encryptValue(keys.twoFactorSecrets, secret, secretField(account.id)), twoFactorLastStep: null });
+  await db.sequelize.transaction(async (transaction) => {
+    await account.update({ twoFactorSecret: encryptValue(keys.twoFactorSecrets, secret, secretField(account.id)), twoFactorLastStep: null }, { transaction });
+    await recordAudit(deps, selfActor(account, clientAddress), { action: 'two-factor.setup-started', target: userTarget(account.username) }, transaction);
+  });
   const otpauthUri = totpOf(config, account.username, secret).toString();
   const qrSvg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return { otpauthUri, secret, qrSvg };
@@ -109,8 +124,18 @@ function newRecoveryCode(): string {
   return `${characters.slice(0, RECOVERY_GROUP).join('')}-${characters.slice(RECOVERY_GROUP).join('')}`;
 }
 
-/** Turns the secret of the last setup on with a code from it; answers the recovery codes, shown this once. */
-export async function enableTwoFactor(deps: TwoFactorDeps, userId: number, clientAddress: string, code: string): Promise<string[]> {
+/**
+ * Turns the secret of the last setup on with a code from it; answers the recovery codes, shown this once.
+ * Every other session of the user ends (`keepSessionId` is the one enabling it, none for a pending
+ * sign-in): one opened by someone who had the password alone would otherwise stay open.
+ */
+export async function enableTwoFactor(
+  deps: TwoFactorDeps,
+  userId: number,
+  clientAddress: string,
+  code: string,
+  keepSessionId: string | null,
+): Promise<string[]> {
   const { db, clock, keys } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const account = await loadAccount(db, userId, transaction);
@@ -121,6 +146,7 @@ export async function enableTwoFactor(deps: TwoFactorDeps, userId: number, clien
       throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'code', message }] });
     }
     await account.update({ twoFactorEnabledAt: new Date(clock.now()) }, { transaction });
+    await endUserSessions(deps, userId, { exceptSessionId: keepSessionId ?? undefined, transaction });
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await db.models.RecoveryCode.destroy({ where: { userId }, transaction });
     await db.models.RecoveryCode.bulkCreate(
@@ -149,19 +175,24 @@ export interface DisableDeps extends TwoFactorDeps {
 }
 
 /**
- * Turns one's own two-factor sign-in off, confirmed by the password. Wrong passwords count against the
- * login limit, as for a password change: a borrowed session cannot guess at leisure.
+ * Turns one's own two-factor sign-in off, confirmed by the password and a second factor (a code from the
+ * app or a recovery code): a session opened with a stolen password alone cannot take the second factor
+ * away. Wrong ones count against the login limit, as for a password change: a borrowed session cannot
+ * guess at leisure.
  */
-export async function disableTwoFactor(deps: DisableDeps, userId: number, clientAddress: string, password: string): Promise<void> {
+export async function disableTwoFactor(deps: DisableDeps, userId: number, clientAddress: string, payload: DisableTwoFactorPayload): Promise<void> {
   const { db, loginLimiter, passwords } = deps;
   const account = await loadAccount(db, userId);
   if (!account.twoFactorEnabledAt) throw new AppError('CONFLICT', m.twofactor_not_enabled());
-  const confirmed = await loginLimiter.checkLoginAttempt(account.username, clientAddress, async () =>
-    (await passwords.verify(password, account.passwordHash, clientAddress)) ? account : null,
-  );
+  let wrong: 'password' | 'code' = 'password';
+  const confirmed = await loginLimiter.checkLoginAttempt(account.username, clientAddress, async () => {
+    if (!(await passwords.verify(payload.password, account.passwordHash, clientAddress))) return null;
+    wrong = 'code';
+    return (await verifySecondFactor(deps, account, payload.code)) ? account : null;
+  });
   if (!confirmed) {
-    const message = m.twofactor_password_incorrect();
-    throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'password', message }] });
+    const message = wrong === 'password' ? m.twofactor_password_incorrect() : m.twofactor_code_invalid();
+    throw new AppError('VALIDATION_ERROR', message, { details: [{ field: wrong, message }] });
   }
   await db.sequelize.transaction(async (transaction) => {
     await clearTwoFactor(db, userId, transaction);
@@ -178,14 +209,31 @@ export async function disableTwoFactor(deps: DisableDeps, userId: number, client
  * Another person turns a user's two-factor sign-in off: an admin for a user who lost their phone and
  * codes, or the operator at the console (`npm run admin -- disable-2fa`). Answers the username.
  */
-export async function resetTwoFactor(deps: Pick<TwoFactorDeps, 'db' | 'clock'>, actor: AuditActor, userId: number): Promise<string> {
+export async function resetTwoFactor(deps: AccountNoticeDeps, actor: AuditActor, userId: number): Promise<string> {
   const { db } = deps;
+  // One's own goes through Profile Settings, with the password and a code: a borrowed admin session cannot take it away.
+  if (actor.id === userId) throw new AppError('FORBIDDEN', m.twofactor_reset_own_refused());
   return db.sequelize.transaction(async (transaction) => {
     const account = await db.models.User.findByPk(userId, { transaction });
     if (!account) throw new AppError('NOT_FOUND', m.users_not_found());
     const wasOn = account.twoFactorEnabledAt !== null;
     await clearTwoFactor(db, account.id, transaction);
     await recordAudit(deps, actor, { action: 'two-factor.reset', target: userTarget(account.username), detail: wasOn ? null : 'was not on' }, transaction);
+    if (wasOn) {
+      const product = deps.config.productName;
+      await mailAccountNotice(
+        deps,
+        account,
+        (greeting) =>
+          composeNoticeEmail({
+            subject: m.email_twofactor_reset_subject({ product }),
+            greeting,
+            paragraphs: [m.email_twofactor_reset_intro({ username: account.username, product })],
+            note: m.email_password_reset_note(),
+          }),
+        transaction,
+      );
+    }
     return account.username;
   });
 }

@@ -3,7 +3,7 @@ import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { Locale } from '~/shared/locale';
 import type { Preferences, PreferencesChange } from '~/shared/preferences';
-import type { ManagedUser } from '~/shared/two-factor';
+import { isStaffRole, type ManagedUser } from '~/shared/two-factor';
 import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -17,7 +17,9 @@ import { recordAudit, userTarget, type AuditActor, type AuditDeps, type AuditRec
 import { generatePassword, type PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
 import { endAccountTokens } from './account-tokens';
+import { sendInvitation, type InvitationDeps } from './invitations';
 import { countWorkingApiTokens, endUserApiTokens } from './api-tokens';
+import { endAccessAfterReset, type AccountNoticeDeps } from './account-access';
 
 export interface UserDeps {
   db: Database;
@@ -116,7 +118,12 @@ function editEntries(before: Pick<User, 'username' | 'fullName' | 'email' | 'rol
   return entries.length ? entries : [{ action: 'user.updated', target, detail: 'no changes' }];
 }
 
-export async function updateUser(deps: AuditDeps, actor: AuditActor, id: number, payload: UpdateUserInput): Promise<PublicUser> {
+/**
+ * An admin's edit. A change of the address, the role or the active state ends the user's reset and
+ * invitation links: each was sent for the account as it was (a mistyped address, a role since taken
+ * away). An invited user still active is sent a new invitation, at the address the account has now.
+ */
+export async function updateUser(deps: AuditDeps & InvitationDeps, actor: AuditActor, id: number, payload: UpdateUserInput): Promise<PublicUser> {
   const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const user = await loadForChange(db, id, transaction);
@@ -128,6 +135,9 @@ export async function updateUser(deps: AuditDeps, actor: AuditActor, id: number,
     }
     const deactivated = user.isActive && !payload.isActive;
     const leavesViewers = user.role === 'viewer' && payload.role !== 'viewer';
+    // A promotion (to admin, or from customer to staff) ends the sessions: the next sign-in is asked what TWO_FACTOR=required-for-admins asks of staff.
+    const promoted = (payload.role === 'admin' && user.role !== 'admin') || (isStaffRole(payload.role) && !isStaffRole(user.role));
+    const endsLinks = (user.email ?? null) !== (payload.email ?? null) || user.role !== payload.role || user.isActive !== payload.isActive;
     const entries = editEntries(user, payload);
     try {
       await user.update(
@@ -138,28 +148,44 @@ export async function updateUser(deps: AuditDeps, actor: AuditActor, id: number,
       if (error instanceof UniqueConstraintError) throw usernameTaken();
       throw error;
     }
+    if (promoted && !deactivated) await endUserSessions({ db }, id, { transaction });
     if (deactivated) {
       await endUserSessions({ db }, id, { transaction });
-      const revoked = await endUserApiTokens(deps, id, transaction);
+      const revoked = (await endUserApiTokens(deps, id, transaction)).length;
       if (revoked > 0) entries.push({ action: 'api-tokens.revoked', target: userTarget(payload.username), detail: `${revoked} revoked: account disabled` });
     }
     // Assignments only scope viewers: kept on another role they would come back unseen on a demotion.
     if (leavesViewers) await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
+    if (endsLinks) {
+      await endAccountTokens(deps, id, 'password-reset', transaction);
+      await endAccountTokens(deps, id, 'invitation', transaction);
+      if (user.invited && user.isActive && user.email && deps.mailer.enabled) {
+        await sendInvitation(deps, user, transaction);
+        entries.push({ action: 'user.invitation-resent', target: userTarget(user.username), detail: 'after the edit' });
+      }
+    }
     for (const entry of entries) await recordAudit(deps, actor, entry, transaction);
     return toPublicUser(user);
   });
 }
 
-export async function resetPassword(deps: UserDeps, actor: AuditActor, id: number, newPassword: string): Promise<void> {
+/** The admin sets a user's password: whoever held the account is out (sessions, API tokens), and the user is told. */
+export async function resetPassword(deps: UserDeps & AccountNoticeDeps, actor: AuditActor, id: number, newPassword: string): Promise<void> {
   const { db, passwords } = deps;
   const passwordHash = await passwords.hash(newPassword);
   await db.sequelize.transaction(async (transaction) => {
     const user = await loadForChange(db, id, transaction);
-    // A password set by the admin serves an invitation's purpose too: its link stops working.
+    // A password set by the admin serves an invitation's purpose too: its link stops working; so does a reset link.
     await user.update({ passwordHash, invited: false }, { transaction });
     await endAccountTokens(deps, id, 'invitation', transaction);
-    await endUserSessions({ db }, id, { transaction });
-    await recordAudit(deps, actor, { action: 'user.password-reset', target: userTarget(user.username), detail: 'sessions ended' }, transaction);
+    await endAccountTokens(deps, id, 'password-reset', transaction);
+    const revoked = await endAccessAfterReset(deps, user, 'admin', transaction);
+    await recordAudit(
+      deps,
+      actor,
+      { action: 'user.password-reset', target: userTarget(user.username), detail: `sessions ended; ${revoked.length} API tokens revoked` },
+      transaction,
+    );
   });
 }
 

@@ -165,13 +165,15 @@ export async function deleteWebhook(deps: WebhookDeps, actor: AuditActor, user: 
 }
 
 /** Queues a `webhook.test` message to the endpoint (also a disabled one); its attempt shows in the log. */
-export async function sendTestWebhook(deps: WebhookDeps, user: PublicUser, id: number): Promise<WebhookTest> {
+export async function sendTestWebhook(deps: WebhookDeps, actor: AuditActor, user: PublicUser, id: number): Promise<WebhookTest> {
   const endpoint = await findOwnEndpoint(deps, user, id);
   // Each test is a request to an address of the user's choosing: a few per window, per endpoint.
   if (!(await deps.loginLimiter.admitRequest(`webhook tests of endpoint ${endpoint.id}`, WEBHOOK_TESTS_PER_WINDOW))) {
     throw new AppError('RATE_LIMITED', m.limits_webhook_tests());
   }
-  return { messageId: await queueTestEvent(deps, endpoint.id) };
+  const messageId = await queueTestEvent(deps, endpoint.id);
+  await recordAudit(deps, actor, { action: 'webhook.test-sent', target: auditTarget(endpoint), detail: auditDetail(endpoint) });
+  return { messageId };
 }
 
 /** The endpoint's last attempts, newest first (at most 100 are kept). */

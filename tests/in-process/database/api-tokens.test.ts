@@ -188,9 +188,9 @@ describe('managing tokens', () => {
     const created = await makeToken(demo, 365, 'Audited');
     expect((await demo.delete(`/api/auth/tokens/${created.id}`)).status).toBe(200);
     const made = (await auditEntries('api-token.created')).find((entry) => entry.detail?.includes(created.prefix));
-    expect(made).toMatchObject({ actorName: 'demo', target: 'user demo', detail: `${created.prefix}… "Audited", 365 days` });
+    expect(made).toMatchObject({ actorName: 'demo', target: 'user demo', detail: JSON.stringify({ prefix: created.prefix, name: 'Audited', days: 365 }) });
     const ended = (await auditEntries('api-token.revoked')).find((entry) => entry.detail?.includes(created.prefix));
-    expect(ended).toMatchObject({ actorName: 'demo', target: 'user demo', detail: `${created.prefix}… "Audited"` });
+    expect(ended).toMatchObject({ actorName: 'demo', target: 'user demo', detail: JSON.stringify({ prefix: created.prefix, name: 'Audited' }) });
     expect(JSON.stringify(await auditEntries('api-token.created'))).not.toContain(created.token.slice(3));
   });
 
@@ -353,6 +353,21 @@ describe('reading with a token', () => {
     expectError(await new ApiClient(portal).get('/api/receipts', { headers: { Authorization: 'Bearer' } }), 401, 'AUTHENTICATION_ERROR', INVALID);
     expectError(await readWith(`fp_${'0'.repeat(43)}`, '/api/receipts', { headers: DUTCH }), 401, 'AUTHENTICATION_ERROR', /^Dit API-token is niet geldig/);
     expectError(await new ApiClient(portal).get('/api/receipts'), 401, 'AUTHENTICATION_ERROR', 'Authentication required');
+  });
+});
+
+describe('public reads with a token', () => {
+  it('when a token (working or not) is sent to the OpenAPI document or the health check, then it is left unread: 200, as for anyone', async () => {
+    const { token } = await makeToken(demo);
+    for (const credential of [token, `fp_${'0'.repeat(43)}`]) {
+      const document = await readWith(credential, '/api/openapi.json');
+      expect(document.status, JSON.stringify(document.body).slice(0, 200)).toBe(200);
+      const setup = document.body.paths['/api/auth/2fa/setup'].post;
+      expect(setup.description).toContain('pending cookie');
+      expect((await readWith(credential, '/api/health')).status).toBe(200);
+    }
+    // Elsewhere a token is still the caller's, and refused off its routes.
+    expectError(await readWith(token, '/api/auth/users'), 403, 'FORBIDDEN', ROUTE_REFUSED);
   });
 });
 

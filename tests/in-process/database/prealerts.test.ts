@@ -162,7 +162,7 @@ describe('creating a pre-alert', () => {
     expect(file.status).toBe(200);
     expect(file.bytes).toEqual(invoice.bytes);
     expect(file.headers.get('content-type')).toBe('application/pdf');
-    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="Amazon order 113-55.pdf"; filename*=UTF-8''Amazon%20order%20113-55.pdf`);
+    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="invoice-${prealert.id}.pdf"; filename*=UTF-8''invoice-${prealert.id}.pdf`);
     expect(file.headers.get('x-content-type-options')).toBe('nosniff');
     expect(file.headers.get('cache-control')).toBe('private, no-store');
   });
@@ -176,6 +176,19 @@ describe('creating a pre-alert', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.data.invoice).toMatchObject({ fileName: 'scan', contentType: 'image/png' });
     expect((await download(demo, `/api/prealerts/${response.body.data.id}/invoice`)).headers.get('content-type')).toBe('image/png');
+  });
+
+  it('when a PDF is uploaded under a name that runs as a program, then it downloads as invoice-<id>.pdf; the name is only shown', async () => {
+    const uploaded = pdfFile('invoice.hta');
+    const response = await sendPrealertForm(demo, 'POST', '/api/prealerts', validPrealert(demoConsigneeIds[0]!), uploaded);
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const { id } = response.body.data;
+    expect(response.body.data.invoice).toMatchObject({ fileName: 'invoice.hta', contentType: 'application/pdf' });
+    for (const reader of [demo, admin]) {
+      const file = await download(reader, `/api/prealerts/${id}/invoice`);
+      expect(file.headers.get('content-disposition')).toBe(`attachment; filename="invoice-${id}.pdf"; filename*=UTF-8''invoice-${id}.pdf`);
+      expect(file.headers.get('content-type')).toBe('application/pdf');
+    }
   });
 
   it('without an invoice in a form (the file input left empty) is a pre-alert without one', async () => {

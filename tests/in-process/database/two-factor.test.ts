@@ -466,30 +466,30 @@ describe('turning it off', () => {
   it('when the password is wrong, then 400 with a clear message; with the right one it is off and sign-in asks no code', async () => {
     const user = await enrolledUser(optional);
     const browser = await signInWithCode(optional, user);
-    const wrong = await browser.post('/api/auth/2fa/disable', { password: 'not-my-password' });
+    const wrong = await browser.post('/api/auth/2fa/disable', { password: 'not-my-password', code: codeNow(optional, user.secret) });
     expectError(wrong, 400, 'VALIDATION_ERROR', 'Password is incorrect');
     expect(wrong.body.details).toEqual([{ field: 'password', message: 'Password is incorrect' }]);
-    expectError(await browser.post('/api/auth/2fa/disable', {}), 400, 'VALIDATION_ERROR', 'Enter your password');
+    expectError(await browser.post('/api/auth/2fa/disable', { code: codeNow(optional, user.secret) }), 400, 'VALIDATION_ERROR', 'Enter your password');
     expect((await browser.get('/api/auth/2fa')).body.data.enabled).toBe(true);
 
-    expect((await browser.post('/api/auth/2fa/disable', { password: user.password })).status).toBe(200);
+    expect((await browser.post('/api/auth/2fa/disable', { password: user.password, code: codeNow(optional, user.secret) })).status).toBe(200);
     expect((await browser.get('/api/auth/2fa')).body.data).toEqual({ enabled: false, recoveryCodesLeft: 0 });
     expect(await optional.portal.db.models.RecoveryCode.count({ where: { userId: user.id } })).toBe(0);
     expect((await new Browser(optional).login(user)).body.data.user.username).toBe(user.username);
-    expectError(await browser.post('/api/auth/2fa/disable', { password: user.password }), 409, 'CONFLICT', 'Two-factor sign-in is not on');
+    expectError(await browser.post('/api/auth/2fa/disable', { password: user.password, code: '123456' }), 409, 'CONFLICT', 'Two-factor sign-in is not on');
 
     expect(await auditEntries(optional, 'two-factor.disabled')).toContainEqual(
       expect.objectContaining({ actorId: user.id, actorName: user.username, target: `user ${user.username}` }),
     );
   });
 
-  it('when wrong passwords to turn it off reach the limit, then 429 like any other password guess', async () => {
+  it('when wrong passwords or codes to turn it off reach the limit, then 429 like any other password guess', async () => {
     const user = await enrolledUser(optional);
     const browser = await signInWithCode(optional, user);
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expectError(await browser.post('/api/auth/2fa/disable', { password: `wrong-${attempt}` }), 400, 'VALIDATION_ERROR');
+      expectError(await browser.post('/api/auth/2fa/disable', { password: `wrong-${attempt}`, code: user.recoveryCodes[0] }), 400, 'VALIDATION_ERROR');
     }
-    expectError(await browser.post('/api/auth/2fa/disable', { password: user.password }), 429, 'RATE_LIMITED');
+    expectError(await browser.post('/api/auth/2fa/disable', { password: user.password, code: user.recoveryCodes[0] }), 429, 'RATE_LIMITED');
   });
 });
 
@@ -539,7 +539,13 @@ describe('the audit trail of sign-ins', () => {
 
     const failed = await auditEntries(optional, 'sign-in.failed');
     expect(failed).toContainEqual({ actorId: staff.id, actorName: staff.username, target: null, detail: 'wrong password', clientAddress: '127.0.0.1' });
-    expect(failed).toContainEqual({ actorId: null, actorName: 'ghost-admin', target: null, detail: 'no such account', clientAddress: '127.0.0.1' });
+    expect(failed).toContainEqual({
+      actorId: null,
+      actorName: 'unknown user',
+      target: null,
+      detail: JSON.stringify({ reason: 'no such account', attemptedUsername: 'ghost-admin' }),
+      clientAddress: '127.0.0.1',
+    });
     expect(failed).toContainEqual({ actorId: staff.id, actorName: staff.username, target: null, detail: 'wrong two-factor code', clientAddress: '127.0.0.1' });
     expect(failed.filter((entry) => entry.actorName === customer.username)).toEqual([]);
 

@@ -300,12 +300,15 @@ describe('the last active admin', () => {
     secondClient = await signIn(portal, second);
   });
 
-  it('when there are two active admins, then one may demote the other, whose admin access ends at once', async () => {
+  it('when there are two active admins, then one may demote the other, whose admin access ends at once; promoted again, they sign in again', async () => {
     const response = await admin.put(`/api/auth/users/${second.id}`, edit('admin2', 'admin-viewer'));
     expect(response.status).toBe(200);
     expectError(await secondClient.get('/api/auth/users'), 403, 'FORBIDDEN');
 
     expect((await admin.put(`/api/auth/users/${second.id}`, edit('admin2', 'admin'))).status).toBe(200);
+    // A promotion ends the sessions, so that TWO_FACTOR=required-for-admins applies at the next sign-in.
+    expectError(await secondClient.get('/api/auth/users'), 401, 'AUTHENTICATION_ERROR');
+    secondClient = await signIn(portal, second);
     expect((await secondClient.get('/api/auth/users')).status).toBe(200);
   });
 

@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseQuery } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle } from '~/server/http/respond';
@@ -9,7 +10,7 @@ import { describeEndpoint } from '~/server/http/api-description';
 export const GET = handle(async (context) => {
   requireRole(context, 'admin', 'admin-viewer');
   const filters = parseQuery(context, auditExportQuerySchema);
-  const { filename, body } = exportAuditEntries(context.locals.portal, filters);
+  const { filename, body } = await exportAuditEntries(context.locals.portal, auditActor(context), filters);
   return new Response(body, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',

@@ -17,7 +17,7 @@ export const POST = handle(async (context) => {
 export const openapi = describeEndpoint({
   POST: {
     summary: 'Change your password',
-    description: "Ends the user's other sessions; this one stays.",
+    description: "Unless `signOutOthers` is false, ends the user's other sessions and revokes their API tokens; this session stays.",
     access: 'signed-in',
     body: changePasswordSchema,
     answer: { status: 200, body: doneEnvelopeSchema },

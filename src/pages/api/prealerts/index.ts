@@ -26,7 +26,9 @@ export const GET = handle(async (context) => {
 /** A new pre-alert, as JSON or as a multipart form with its invoice; customers make them, for their own consignees. */
 export const POST = handle(async (context) => {
   const user = requireCustomer(context);
-  const prealert = await withPrealertPayload(context, (input, invoice) => createPrealert(context.locals.portal, user, input, invoice));
+  const prealert = await withPrealertPayload(context, (input, invoice) =>
+    createPrealert(context.locals.portal, user, input, invoice, context.locals.clientAddress),
+  );
   return ok(prealert, { status: 201, message: m.prealert_created() });
 });
 

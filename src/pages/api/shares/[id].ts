@@ -11,7 +11,7 @@ import { routeIdSchema } from '~/shared/route-id';
 export const DELETE = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.share_not_found);
-  await revokeShareLink(context.locals.portal, user, id);
+  await revokeShareLink(context.locals.portal, user, id, context.locals.clientAddress);
   return ok(null, { message: m.share_revoked() });
 });
 

@@ -9,7 +9,7 @@ import { deletePrealert } from '~/server/services/prealerts';
 /** The list's "Yes, delete" as a plain form post (it works without JavaScript); back to the list, which says how it went. */
 export const POST: APIRoute = async (context) => {
   try {
-    await deletePrealert(context.locals.portal, requireCustomer(context), parseId(context.params.id, m.prealert_not_found));
+    await deletePrealert(context.locals.portal, requireCustomer(context), parseId(context.params.id, m.prealert_not_found), context.locals.clientAddress);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     // Arrived meanwhile, or gone: the list shows which it is now.

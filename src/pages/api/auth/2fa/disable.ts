@@ -11,22 +11,24 @@ import { doneEnvelopeSchema } from '~/shared/envelope';
 export const POST = handle(async (context) => {
   requireTwoFactorOffered(context);
   const user = requireUser(context);
-  const { password } = await parseJson(context, disableTwoFactorSchema);
-  await disableTwoFactor(context.locals.portal, user.id, context.locals.clientAddress, password);
+  const payload = await parseJson(context, disableTwoFactorSchema);
+  await disableTwoFactor(context.locals.portal, user.id, context.locals.clientAddress, payload);
   return ok(null, { message: m.twofactor_disabled() });
 });
 
 export const openapi = describeEndpoint({
   POST: {
     summary: 'Turn off two-factor sign-in',
-    description: 'The signed-in user turns their own second factor off, confirming with their password.',
+    description:
+      'The signed-in user turns their own second factor off, confirming with their password and a code from the authenticator app or a recovery code.',
     access: 'signed-in',
     body: disableTwoFactorSchema,
     answer: { status: 200, body: doneEnvelopeSchema },
     errors: {
       ...SHARED_FAILURES.twoFactorOff,
       409: 'Two-factor sign-in is not on for this user.',
-      429: 'Too many wrong passwords (RATE_LIMITED, with Retry-After).',
+      400: 'The input is refused, or the password or the code is wrong: `details` names the field.',
+      429: 'Too many wrong passwords or codes (RATE_LIMITED, with Retry-After).',
     },
   },
 });

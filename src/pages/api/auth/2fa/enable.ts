@@ -16,7 +16,7 @@ export const POST = handle(async (context) => {
   requireTwoFactorOffered(context);
   const { userId, pending } = await twoFactorEnroller(context);
   const { code } = await parseJson(context, enableTwoFactorSchema);
-  const recoveryCodes = await enableTwoFactor(context.locals.portal, userId, context.locals.clientAddress, code);
+  const recoveryCodes = await enableTwoFactor(context.locals.portal, userId, context.locals.clientAddress, code, pending ? null : context.locals.sessionId);
   if (!pending) return ok({ recoveryCodes }, { message: m.twofactor_enabled() });
   const user = await openSessionAfterEnrolment(context);
   forgetReturnPath(context.cookies, context.locals.portal.config.isHttps);
@@ -28,7 +28,7 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Turn on two-factor sign-in',
     description:
-      'Confirms the authenticator set up by POST /api/auth/2fa/setup with one of its codes, and answers the recovery codes, once. A sign-in that must enrol first (its pending cookie instead of a session) is signed in by it: the answer then carries the user too.',
+      'Confirms the authenticator set up by POST /api/auth/2fa/setup with one of its codes, and answers the recovery codes, once. Every other session of the user ends. A sign-in that must enrol first (its pending cookie instead of a session) is signed in by it: the answer then carries the user too.',
     access: 'signed-in',
     body: enableTwoFactorSchema,
     answer: { status: 200, body: okEnvelope(twoFactorEnabledSchema) },

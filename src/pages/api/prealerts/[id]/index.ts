@@ -25,14 +25,16 @@ export const GET = handle(async (context) => {
 export const PUT = handle(async (context) => {
   const user = requireCustomer(context);
   const id = parseId(context.params.id, m.prealert_not_found);
-  const prealert = await withPrealertPayload(context, (input, invoice) => updatePrealert(context.locals.portal, user, id, input, invoice));
+  const prealert = await withPrealertPayload(context, (input, invoice) =>
+    updatePrealert(context.locals.portal, user, id, input, invoice, context.locals.clientAddress),
+  );
   return ok(prealert, { message: m.prealert_updated() });
 });
 
 /** Withdraws a pre-alert still expected; one whose package came is a 409. */
 export const DELETE = handle(async (context) => {
   const user = requireCustomer(context);
-  await deletePrealert(context.locals.portal, user, parseId(context.params.id, m.prealert_not_found));
+  await deletePrealert(context.locals.portal, user, parseId(context.params.id, m.prealert_not_found), context.locals.clientAddress);
   return ok(null, { message: m.prealert_deleted() });
 });
 

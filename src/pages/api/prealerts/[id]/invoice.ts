@@ -17,7 +17,8 @@ export const GET = handle(async (context) => {
 export const openapi = describeEndpoint({
   GET: {
     summary: "Download a pre-alert's invoice",
-    description: 'The purchase invoice uploaded with a pre-alert the caller sees, as an attachment under its uploaded name. A pre-alert without one is a 404.',
+    description:
+      'The purchase invoice uploaded with a pre-alert the caller sees, as an attachment named `invoice-<id>` with the extension of the type its bytes were checked as (never its uploaded name, which the pre-alert shows as text). A pre-alert without one is a 404.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     answer: { status: 200, mediaTypes: Object.values(INVOICE_CONTENT_TYPES), description: 'The invoice file.' },

@@ -12,7 +12,7 @@ import { createdShareLinkSchema } from '~/shared/share-links';
 export const POST = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.validation_receipt_not_found);
-  return ok(await createShareLink(context.locals.portal, user, id), { status: 201 });
+  return ok(await createShareLink(context.locals.portal, user, id, context.locals.clientAddress), { status: 201 });
 });
 
 export const openapi = describeEndpoint({

@@ -1,4 +1,5 @@
 import { m } from '~/paraglide/messages.js';
+import { auditActor } from '~/server/http/audit-actor';
 import { parseId } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
@@ -12,7 +13,7 @@ import { WEBHOOK_TESTS_PER_WINDOW, webhookTestSchema } from '~/shared/webhooks';
 export const POST = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.webhook_not_found);
-  return ok(await sendTestWebhook(context.locals.portal, user, id), { status: 202, message: m.webhook_test_queued() });
+  return ok(await sendTestWebhook(context.locals.portal, auditActor(context), user, id), { status: 202, message: m.webhook_test_queued() });
 });
 
 export const openapi = describeEndpoint({
