@@ -71,7 +71,9 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
       const detail = !known ? 'no such account' : known.isActive ? 'wrong password' : 'inactive account';
       await recordAudit(deps, { id: known?.id ?? null, username, clientAddress }, { action: 'sign-in.failed', detail });
     }
-    throw new AppError('AUTHENTICATION_ERROR', m.auth_invalid_credentials());
+    // The last try before the lock says so: the lock must not come as a surprise.
+    const { left, lockMinutes } = await loginLimiter.failuresLeft(username, clientAddress);
+    throw new AppError('AUTHENTICATION_ERROR', left === 1 ? m.auth_invalid_credentials_last_attempt({ minutes: lockMinutes }) : m.auth_invalid_credentials());
   }
   const step = twoFactorStepFor(config, user);
   if (step) return { kind: 'second-factor', userId: user.id, step };

@@ -28,6 +28,8 @@ interface Counter {
   limit: number;
 }
 
+const pairKey = (username: string, address: string) => `user ${username} from ${address}`;
+
 interface CounterRow {
   failures: number;
   pending: number;
@@ -139,7 +141,7 @@ export class LoginLimiter {
 
   private async checkCounted<T>(username: string, address: string, check: () => Promise<T | null>, keepsFailures: (result: T) => boolean): Promise<T | null> {
     const { config } = this.deps;
-    const pair: Counter = { key: `user ${username} from ${address}`, limit: config.loginMaxAttempts };
+    const pair: Counter = { key: pairKey(username, address), limit: config.loginMaxAttempts };
     const wide: Counter = { key: `address ${address}`, limit: config.loginMaxAttemptsPerAddress };
     let finish!: () => void;
     const attempt = new Promise<void>((resolve) => (finish = resolve));
@@ -221,6 +223,13 @@ export class LoginLimiter {
       }
       await Promise.race([...this.othersRunning(counter.key, own), sleep(RECHECK_MS)]);
     }
+  }
+
+  /** Failures the username may still have from the address before the pair locks for (at most) `lockMinutes`. */
+  async failuresLeft(username: string, address: string): Promise<{ left: number; lockMinutes: number }> {
+    const row = await this.readCounter(pairKey(username, address));
+    const inWindow = row !== undefined && Number(row.windowStartedAt) + this.windowMs > this.deps.clock.now();
+    return { left: Math.max(0, this.deps.config.loginMaxAttempts - (inWindow ? row.failures : 0)), lockMinutes: Math.ceil(this.windowMs / 60_000) };
   }
 
   /** A check forgotten as lost may still end after all: the count of running checks never goes below zero. */

@@ -371,7 +371,10 @@ describe('without SMTP_URL', () => {
 
   it('offers no reset link, answers the endpoints 404, says whom to ask, and refuses invitations', async () => {
     const visitor = new ApiClient(quiet);
-    expect((await visitor.get('/login')).body).not.toContain('/forgot-password');
+    const login = (await visitor.get('/login', { headers: { 'Accept-Language': 'en' } })).body as string;
+    expect(login).not.toContain('/forgot-password');
+    expect(login).toContain('Forgot your password? Ask your administrator.');
+    expect((await visitor.get('/login', { headers: { 'Accept-Language': 'nl' } })).body).toContain('Wachtwoord vergeten? Vraag het uw beheerder.');
     expectError(await visitor.post('/api/auth/password/forgot', { login: 'admin' }), 404, 'NOT_FOUND');
     expectError(await visitor.post('/api/auth/password/reset', { token: 'x'.repeat(43), newPassword: 'whatever-1' }), 404, 'NOT_FOUND');
     const page = await visitor.get('/forgot-password');
