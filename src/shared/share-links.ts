@@ -37,8 +37,12 @@ export const shareLinkSchema = z.object({
 });
 export type ShareLinkSummary = z.infer<typeof shareLinkSchema>;
 
-/** What a share link shows anyone: no names, addresses, values, documents or package tracking numbers. */
+/**
+ * What a share link shows anyone: no names, addresses, values, documents or package tracking numbers.
+ * The receipt number is no personal data, and the recipient needs it to ask about the shipment.
+ */
 export const sharedReceiptSchema = z.object({
+  number: z.string(),
   status: z.string(),
   history: z.array(statusHistoryEntrySchema),
   origin: z.string(),

@@ -131,6 +131,7 @@ export async function readSharedReceipt(deps: ShareLinkDeps, token: string): Pro
   if (!receipt) return null;
   const [history, lastSyncedAt] = await Promise.all([readStatusHistory(deps, receipt.id), deps.lastSync.read()]);
   return {
+    number: receipt.number,
     status: receipt.status,
     history,
     origin: receipt.origin.name,

@@ -381,6 +381,11 @@ describe('without SMTP_URL', () => {
     expect(page.body).toContain('This portal does not send e-mail. Please ask your administrator to reset your password.');
 
     const quietAdmin = await signedInAdmin(quiet);
+    // Nobody is e-mailed when the package arrives: the pre-alert's confirmation promises no message.
+    const customer = await signIn(quiet, await createUser(quietAdmin, 'noletter'));
+    const confirmed = (await customer.get('/prealerts?done=created', { headers: { 'Accept-Language': 'en' } })).body as string;
+    expect(confirmed).toContain('Pre-alert saved. Once the package arrives, it shows here as Received, with its receipt.');
+    expect(confirmed).not.toContain('We will let you know');
     const invited = await quietAdmin.post('/api/auth/users', { username: 'cannotinvite', email: 'c@example.com', role: 'viewer', invite: true });
     expectError(invited, 400, 'VALIDATION_ERROR', /SMTP_URL is not set/);
     expect(await queryDatabase(quiet, "SELECT id FROM users WHERE username = 'cannotinvite'")).toEqual([]);

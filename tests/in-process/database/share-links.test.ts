@@ -165,7 +165,7 @@ describe('making a share link', () => {
 });
 
 describe('the shared page', () => {
-  it('shows the status and its history, the cities, pieces, weight and freshness; no names or tracking numbers; not for search engines', async () => {
+  it('shows the receipt number, the status and its history, the cities, pieces, weight and freshness; no names or tracking numbers; not for search engines', async () => {
     const receipt = own.find((candidate) => candidate.commodities.some((commodity: any) => commodity.trackingNumber)) ?? own[0]!;
     const details = (await demo.get(`/api/receipts/${receipt.id}`)).body.data;
     expect(details.history.length).toBeGreaterThan(0);
@@ -178,6 +178,7 @@ describe('the shared page', () => {
     const html = response.body as string;
     expect(html).toMatch(/<meta name="robots" content="noindex[^"]*"/);
     expect(html).toContain('Shipment status');
+    expect(html).toMatch(new RegExp(`Receipt number</dt>\\s*<dd[^>]*>${details.number}</dd>`));
     inLocale('en', () => {
       expect(html).toContain(escapeHtml(statusLabel(details.status)));
       for (const entry of details.history) expect(html).toContain(escapeHtml(statusLabel(entry.status)));
