@@ -92,7 +92,12 @@ test.describe('the status button opens the tracking map', () => {
     await row.getByRole('button', { name: receipt.status, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Tracking Details' });
     await expect(dialog).toBeVisible();
-    for (const text of [receipt.number, receipt.status, transportLabel(receipt.modeOfTransportation), 'Click and drag to move the map • Scroll to zoom in/out']) {
+    for (const text of [
+      receipt.number,
+      receipt.status,
+      transportLabel(receipt.modeOfTransportation),
+      'Click and drag to move the map • Scroll to zoom in/out',
+    ]) {
       await expect(dialog.getByText(text, { exact: true })).toBeVisible();
     }
     await expect(dialog.locator('.leaflet-container')).toBeVisible();
