@@ -27,7 +27,7 @@ import { prepareSandboxPortal } from './services/demo';
 import { LoginLimiter } from './services/login-limiter';
 import { MirrorSchedule } from './services/mirror-schedule';
 import { MirrorFollower } from './services/mirror-version';
-import { Outbox, purgeFinishedJobs, purgeSpentMessages, readOutboxBacklog } from './services/outbox';
+import { Outbox, purgeFinishedJobs, purgeSpentMessages, readJobBacklog, readOutboxBacklog } from './services/outbox';
 import { PasswordHasher } from './services/passwords';
 import { ProviderTokenStore } from './services/provider-tokens';
 import { ReceiptIndex } from './services/receipt-order';
@@ -167,7 +167,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const metrics = new PortalMetrics({
     outboxBacklog: () => started(() => readOutboxBacklog({ db, clock }), { pending: 0, oldestAgeSeconds: 0, retrying: 0 }),
     activeSessions: () => started(() => countActiveSessions({ db, clock, config }), 0),
-    jobsPending: () => started(() => db.models.OutboxJob.count({ where: { doneAt: null, failedAt: null } }), 0),
+    jobsPending: () => started(async () => (await readJobBacklog({ db, clock })).pending, 0),
     receiptsMirrored: () => started(() => db.models.ReceiptRecord.count(), 0),
   });
   const mailer = new Mailer(config);

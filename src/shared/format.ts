@@ -189,6 +189,35 @@ export function statusLabel(status: string): string {
   return known ? STATUS_LABELS[known]() : status;
 }
 
+/**
+ * The provider's modes of transportation carry the customs code and its English name ('10 - Vessel,
+ * Non-Containerized'); readers get a plain name in their language. The code stays in the API.
+ */
+const TRANSPORT_BY_CODE: Readonly<Record<string, () => string>> = {
+  '10': m.transport_sea_loose,
+  '11': m.transport_sea_container,
+  '12': m.transport_sea,
+  '20': m.transport_rail,
+  '30': m.transport_road,
+  '31': m.transport_road,
+  '32': m.transport_road,
+  '34': m.transport_road,
+  '40': m.transport_air,
+  '41': m.transport_air_container,
+  '50': m.transport_mail,
+  '60': m.transport_hand_carried,
+  '70': m.transport_other,
+  '80': m.transport_other,
+};
+const TRANSPORT_BY_NAME: Readonly<Record<string, () => string>> = { air: m.transport_air, ocean: m.transport_sea, sea: m.transport_sea };
+
+/** A mode of transportation in the reader's language; a mode it does not know as the provider sent it. */
+export function transportLabel(mode: string): string {
+  const code = /^\s*(\d{2})\b/.exec(mode)?.[1];
+  const label = (code && TRANSPORT_BY_CODE[code]) || TRANSPORT_BY_NAME[mode.trim().toLowerCase()];
+  return label ? label() : mode;
+}
+
 /** The role as the top bar and profile show it: 'Admin', 'Admin-viewer', 'Viewer' (en). */
 export function roleTitle(role: Role): string {
   if (role === 'admin') return m.role_title_admin();

@@ -2,7 +2,7 @@
 
 /** Stale: the warning colour around it, besides the warning icon and sentence (not colour alone). */
 export const freshnessClass = (stale: boolean) =>
-  `group relative inline-flex flex-wrap items-center gap-1.5 text-sm ${stale ? 'rounded-box border border-warning bg-warning/15 px-3 py-1' : 'text-base-content/80'}`;
+  `group relative inline-flex flex-wrap items-center gap-1.5 text-sm ${stale ? 'rounded-box border border-warning bg-warning/15 px-3 py-1' : 'scrim text-base-content/80'}`;
 
 export const FRESHNESS_TIME_CLASS = 'cursor-help rounded-sm underline decoration-dotted underline-offset-4';
 

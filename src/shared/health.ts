@@ -24,7 +24,14 @@ export const readinessChecksSchema = z.object({
     lastSuccessAt: z.optional(z.nullable(z.string())),
     lastErrorAt: z.optional(z.nullable(z.string())),
   }),
-  outbox: z.object({ status: z.enum(['ok', 'backlog', 'skipped']), pending: z.optional(z.number()), oldestAgeSeconds: z.optional(z.number()) }),
+  outbox: z.object({
+    status: z.enum(['ok', 'backlog', 'skipped']),
+    /** E-mails and jobs waiting. */
+    pending: z.optional(z.number()),
+    /** Of those, the jobs: forwards to the provider and webhook deliveries. */
+    pendingJobs: z.optional(z.number()),
+    oldestAgeSeconds: z.optional(z.number()),
+  }),
 });
 export type ReadinessChecks = z.infer<typeof readinessChecksSchema>;
 

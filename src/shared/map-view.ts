@@ -5,6 +5,7 @@
 import { m } from '~/paraglide/messages.js';
 import { ANIMATION_AIR_MS, ANIMATION_OCEAN_MS, MAP_ZOOM_ROUTE, MAP_ZOOM_WAREHOUSE } from './constants';
 import type { Receipt } from './receipts';
+import { transportLabel } from './format';
 
 export interface MapLocation {
   name: string;
@@ -120,5 +121,5 @@ export function receiptMapView(receipt: MapViewInput): MapView {
   if (containsAny(status, AT_DESTINATION) || (containsAny(status, ['delivered', 'arrived']) && !status.includes('mia'))) {
     return place(MAP_LOCATIONS.surinameWarehouse);
   }
-  return place(MAP_LOCATIONS.miamiWarehouse, { status: receipt.status ?? '', transport: receipt.modeOfTransportation ?? '' });
+  return place(MAP_LOCATIONS.miamiWarehouse, { status: receipt.status ?? '', transport: transportLabel(receipt.modeOfTransportation ?? '') });
 }

@@ -5,7 +5,9 @@
  */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
+import { getLocale } from '~/paraglide/runtime.js';
 import { TRACKING_NUMBER_MIN } from './constants';
+import type { Locale } from './locale';
 import { formatCount, formatSizeLimit } from './format';
 import { CARRIERS, formatUsd, PREALERT_STATUSES, type PrealertStatus } from './prealert-view';
 import { positiveInteger, queryText, type Pagination, type ReceiptDetails } from './receipts';
@@ -87,24 +89,67 @@ const trackingNumberField = z.pipe(
   }),
 );
 
-/** Dollars as a person types them: `49.99`, `49,99` (a Dutch keyboard), `49`, `$49.99`; never thousands separators. */
-const TYPED_DOLLARS = /^\$?\s*(\d{1,9})(?:[.,](\d{1,2}))?$/;
+/** Why a typed declared value is no amount; each has its own message. */
+export type DeclaredValueProblem = 'not-a-number' | 'decimals' | 'separators' | 'negative' | 'currency';
+
+/** The reader's marks: the decimal one and the one that groups thousands ('1,299.00', '1.299,00'). */
+const SEPARATORS: Record<Locale, { decimal: string; group: string }> = { en: { decimal: '.', group: ',' }, nl: { decimal: ',', group: '.' } };
+
+/** A leading dollar sign as either language writes it: '$', 'US$' (Dutch formatting shows 'US$ 49,99'), 'USD'. */
+const DOLLAR_SIGN = /^(?:US\$|USD|\$)\s*/i;
+const OTHER_CURRENCY = /^(?:€|£|EUR|SRD)/i;
+const escape = (mark: string) => mark.replace('.', '\\.');
 
 /**
- * A declared value in whole cents, or null when it is no amount of US dollars with at most two
- * decimals. A number (JSON) may carry a float's error past the cents (19.99 is 19.989999…).
+ * A typed declared value in whole cents, read in the reader's language: thousands separators and a
+ * leading dollar sign are allowed ('$1,299.00', 'US$ 1.299,00'). Without a group the other mark also
+ * counts as the decimal one ('49,99' on a Dutch keyboard in English). A number (JSON) may carry a
+ * float's error past the cents (19.99 is 19.989999…).
  */
-export function parseDeclaredValue(value: unknown): number | null {
+export function readDeclaredValue(value: unknown, locale: Locale): { cents: number } | { problem: DeclaredValueProblem } {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return null;
+    if (!Number.isFinite(value)) return { problem: 'not-a-number' };
+    if (value < 0) return { problem: 'negative' };
     const cents = Math.round(value * 100);
-    return Math.abs(cents - value * 100) < 1e-6 ? cents : null;
+    return Math.abs(cents - value * 100) < 1e-6 ? { cents } : { problem: 'decimals' };
   }
-  if (typeof value !== 'string') return null;
-  const match = TYPED_DOLLARS.exec(value.trim());
-  if (!match) return null;
-  return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
+  if (typeof value !== 'string') return { problem: 'not-a-number' };
+  let text = value.trim();
+  if (text.startsWith('-')) return { problem: 'negative' };
+  if (OTHER_CURRENCY.test(text)) return { problem: 'currency' };
+  text = text.replace(DOLLAR_SIGN, '');
+  if (text.startsWith('-')) return { problem: 'negative' };
+  if (!/^\d[\d.,]*$/.test(text)) return { problem: 'not-a-number' };
+  const { decimal, group } = SEPARATORS[locale];
+  const grouped = new RegExp(`^\\d{1,3}(?:${escape(group)}\\d{3})+$`);
+  let whole = text;
+  let fraction = '';
+  if (text.includes(decimal)) {
+    const parts = text.split(decimal);
+    if (parts.length > 2) return { problem: 'separators' };
+    [whole, fraction] = parts as [string, string];
+  } else if (text.includes(group) && !grouped.test(text)) {
+    // No decimal mark of the reader's: one of the other's before the cents is the decimal mark.
+    const parts = text.split(group);
+    if (parts.length > 2) return { problem: 'separators' };
+    [whole, fraction] = parts as [string, string];
+  }
+  if (!/^\d*$/.test(fraction)) return { problem: 'separators' };
+  if (fraction.length > 2) return { problem: 'decimals' };
+  if (text.endsWith(decimal) || text.endsWith(group)) return { problem: 'separators' };
+  if (whole.includes(group) && !grouped.test(whole)) return { problem: 'separators' };
+  const digits = whole.split(group).join('');
+  if (!/^\d{1,9}$/.test(digits)) return { problem: 'not-a-number' };
+  return { cents: Number(digits) * 100 + Number(fraction.padEnd(2, '0')) };
 }
+
+const DECLARED_VALUE_PROBLEMS: Record<DeclaredValueProblem, () => string> = {
+  'not-a-number': () => m.prealert_value_invalid(),
+  decimals: () => m.prealert_value_decimals(),
+  separators: () => m.prealert_value_separators(),
+  negative: () => m.prealert_value_too_small(),
+  currency: () => m.prealert_value_currency(),
+};
 
 const declaredValueField = z.pipe(
   z.union([z.number(), z.string()], says(m.prealert_value_required)),
@@ -114,8 +159,9 @@ const declaredValueField = z.pipe(
       return z.NEVER;
     };
     if (typeof value === 'string' && value.trim() === '') return issue(m.prealert_value_required());
-    const cents = parseDeclaredValue(value);
-    if (cents === null) return issue(m.prealert_value_invalid());
+    const reading = readDeclaredValue(value, getLocale());
+    if ('problem' in reading) return issue(DECLARED_VALUE_PROBLEMS[reading.problem]());
+    const { cents } = reading;
     if (cents < 1) return issue(m.prealert_value_too_small());
     if (cents > PREALERT_VALUE_MAX_CENTS) return issue(m.prealert_value_too_large({ max: formatUsd(PREALERT_VALUE_MAX_CENTS) }));
     return cents;

@@ -315,9 +315,22 @@ test('a wordmark keeps its proportions in the top bar and on the sign-in page, a
     expect(await shownSize(login.page.locator('main img[data-brand-logo]'))).toEqual({ width: 213, height: 64 });
     await login.close();
 
+    // On a phone the name keeps its room beside the wordmark: shown whole, not cut to a letter.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/dashboard');
+    const name = page.getByRole('banner').locator('a[href="/dashboard"] > span');
+    expect(await name.evaluate((span) => span.scrollWidth <= span.clientWidth && span.scrollHeight <= span.clientHeight)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     await upload('icon.png', 300, 300);
     await page.goto('/dashboard');
     expect(await shownSize(topBarLogo(page))).toEqual({ width: 40, height: 40 });
+
+    // Uploaded on the logo page, a wordmark takes its size in the top bar at once, without a reload.
+    await openHydrated(page, '/admin/logo');
+    await dropFile(page, page.getByLabel('Drop a logo here or click to browse'), 'wordmark.png', pngImage({ width: 400, height: 120, rgb: [20, 90, 200] }));
+    await expect(page.getByRole('status')).toHaveText('Logo uploaded successfully');
+    await expect.poll(() => shownSize(topBarLogo(page))).toEqual({ width: 133, height: 40 });
   } finally {
     await restoreDefaults(page.request, 'logo');
   }

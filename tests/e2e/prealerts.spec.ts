@@ -6,6 +6,7 @@
  * invoice. The admin matches a receipt that came without a pre-alert by hand, and undoes it.
  */
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
+import { PREALERT_INVOICE_MAX_BYTES } from '~/shared/prealerts';
 import { PREALERTS_URL } from '../support/e2e-env';
 import { pdfFile, uniqueTrackingNumber } from '../support/prealert-steps';
 import { stallLimit } from '../support/test-pace';
@@ -35,11 +36,14 @@ const TEXTS = {
     consignee: 'Consignee',
     invoice: 'Invoice (optional)',
     save: 'Save pre-alert',
+    tooLarge: 'This file is larger than 5MB: choose a smaller one',
+    goWithout: 'Go on without an invoice',
     typedValue: '49.99',
     shownValue: '$49.99',
     formError: 'Please correct the fields marked below.',
     describe: 'Describe what is in the package',
-    saved: 'Pre-alert saved. We will let you know when the package arrives.',
+    // This portal sends no e-mail: the confirmation promises none.
+    saved: 'Pre-alert saved. Once the package arrives, it shows here as Received, with its receipt.',
     expected: 'Expected',
     received: 'Received',
     arrivedOn: 'Arrived on receipt',
@@ -65,11 +69,13 @@ const TEXTS = {
     consignee: 'Geadresseerde',
     invoice: 'Factuur (optioneel)',
     save: 'Vooraanmelding opslaan',
+    tooLarge: 'Dit bestand is groter dan 5 MB: kies een kleiner bestand',
+    goWithout: 'Doorgaan zonder factuur',
     typedValue: '49,99',
     shownValue: /^US\$\s49,99$/,
     formError: 'Verbeter de gemarkeerde velden hieronder.',
     describe: 'Beschrijf wat er in het pakket zit',
-    saved: 'Vooraanmelding opgeslagen. We laten het u weten zodra het pakket aankomt.',
+    saved: 'Vooraanmelding opgeslagen. Zodra het pakket aankomt, staat het hier als Ontvangen, met het ontvangstbewijs.',
     expected: 'Verwacht',
     received: 'Ontvangen',
     arrivedOn: 'Aangekomen op ontvangstbewijs',
@@ -164,7 +170,16 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
       await expectFits(page);
 
       await page.getByLabel(t.description).fill('Kitchen scale');
+      // An invoice over the limit is refused at once, and the form is not saved without it until
+      // another file is picked (or the customer goes on without one on purpose).
+      await page.getByLabel(t.invoice).setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(PREALERT_INVOICE_MAX_BYTES + 1) });
+      await expect(page.getByText(t.tooLarge)).toBeVisible();
+      await page.getByRole('button', { name: t.save }).click();
+      await expect(page.getByLabel(t.invoice)).toBeFocused();
+      await expect(page).toHaveURL(/\/prealerts\/new$/);
+      await expect(page.getByRole('button', { name: t.goWithout })).toBeVisible();
       await page.getByLabel(t.invoice).setInputFiles({ name: invoice.name, mimeType: invoice.type, buffer: invoice.bytes });
+      await expect(page.getByText(t.tooLarge)).toBeHidden();
       await page.getByRole('button', { name: t.save }).click();
       await expect(page).toHaveURL(/\/prealerts\?done=created$/);
       await expect(page.getByRole('status').filter({ hasText: t.saved })).toBeVisible();

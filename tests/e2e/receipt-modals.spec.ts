@@ -4,7 +4,7 @@
  * Map tiles cannot load offline, so the map is checked by Leaflet's own parts: route, vehicle, marker.
  */
 import type { Page } from '@playwright/test';
-import { formatCount, formatVolume, formatWeight } from '../../src/shared/format';
+import { formatCount, formatVolume, formatWeight, transportLabel } from '../../src/shared/format';
 import type { Receipt } from '../../src/shared/receipts';
 import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 import { findReceipt } from './receipts-data';
@@ -75,10 +75,15 @@ test('View opens the receipt details with its packages and their totals; Close c
   await expect(dialog).toBeHidden();
 });
 
-test('View is disabled for a receipt without packages', async ({ page }) => {
+test('View is disabled for a receipt without packages, says why, and offers the receipt page with its history', async ({ page }) => {
   const receipt = await findReceipt(page.request, 'without packages', (candidate) => candidate.commodities.length === 0);
   const row = await showReceipt(page, receipt);
-  await expect(row.getByRole('button', { name: 'View' })).toBeDisabled();
+  const view = row.getByRole('button', { name: 'View' });
+  await expect(view).toBeDisabled();
+  await expect(view).toHaveAccessibleDescription('No packages yet');
+  await row.getByRole('link', { name: `Status history of receipt ${receipt.number}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/receipts/${receipt.id}$`));
+  await expect(page.getByRole('heading', { name: 'Status History' })).toBeVisible();
 });
 
 test.describe('the status button opens the tracking map', () => {
@@ -87,11 +92,17 @@ test.describe('the status button opens the tracking map', () => {
     await row.getByRole('button', { name: receipt.status, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Tracking Details' });
     await expect(dialog).toBeVisible();
-    for (const text of [receipt.number, receipt.status, receipt.modeOfTransportation, 'Click and drag to move the map • Scroll to zoom in/out']) {
+    for (const text of [
+      receipt.number,
+      receipt.status,
+      transportLabel(receipt.modeOfTransportation),
+      'Click and drag to move the map • Scroll to zoom in/out',
+    ]) {
       await expect(dialog.getByText(text, { exact: true })).toBeVisible();
     }
     await expect(dialog.locator('.leaflet-container')).toBeVisible();
     await expect(dialog.getByRole('status', { name: 'Loading map' })).toBeHidden();
+    await expect(dialog.getByRole('button', { name: 'Zoom in' })).toBeVisible();
     return dialog;
   }
 
@@ -136,7 +147,11 @@ test.describe('the tracking map without its tiles, on a phone', () => {
     await expect(page.getByText(receipt.number, { exact: true })).toHaveCount(1);
     await page.getByRole('button', { name: receipt.status, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Tracking Details' });
-    await expect(dialog.getByRole('status').filter({ hasText: "The map's tiles could not be loaded" })).toBeVisible();
+    const banner = dialog.getByRole('status').filter({ hasText: "The map's tiles could not be loaded" });
+    await expect(banner).toBeVisible();
+    // Clear of the zoom buttons, which stay usable.
+    const [bannerBox, zoomBox] = [await banner.boundingBox(), await dialog.getByRole('button', { name: 'Zoom out' }).boundingBox()];
+    expect(bannerBox!.x).toBeGreaterThanOrEqual(zoomBox!.x + zoomBox!.width);
     await expect(dialog.locator('path[stroke-dasharray="8 8"]')).toHaveCount(1);
     await expect(dialog.getByText('Drag to move the map • Pinch to zoom in/out', { exact: true })).toBeVisible();
     await expect(dialog.getByText('Click and drag to move the map • Scroll to zoom in/out', { exact: true })).toBeHidden();

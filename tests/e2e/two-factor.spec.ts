@@ -18,6 +18,8 @@ const LANGUAGES = [
     section: 'Two-factor sign-in',
     setUp: 'Set up two-factor sign-in',
     setupKey: 'Setup key',
+    copyKey: 'Copy setup key',
+    openApp: 'Open in authenticator app',
     appCode: 'Code from your app',
     turnOn: 'Turn on',
     codes: 'Your recovery codes',
@@ -37,6 +39,8 @@ const LANGUAGES = [
     section: 'Tweestapsverificatie',
     setUp: 'Tweestapsverificatie instellen',
     setupKey: 'Instelsleutel',
+    copyKey: 'Instelsleutel kopiëren',
+    openApp: 'Openen in authenticator-app',
     appCode: 'Code uit uw app',
     turnOn: 'Aanzetten',
     codes: 'Uw herstelcodes',
@@ -79,6 +83,9 @@ for (const texts of LANGUAGES) {
       await expect(section.getByRole('img')).toBeVisible();
       const secret = (await section.getByLabel(texts.setupKey).textContent())!.replace(/\s/g, '');
       expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      // A phone cannot scan its own screen: the key can be copied, or the app opened with it.
+      await expect(section.getByRole('button', { name: texts.copyKey })).toBeVisible();
+      await expect(section.getByRole('link', { name: texts.openApp })).toHaveAttribute('href', new RegExp(`^otpauth://totp/.*secret=${secret}`));
       await section.getByLabel(texts.appCode).fill(appCode(secret));
       await section.getByRole('button', { name: texts.turnOn }).click();
 

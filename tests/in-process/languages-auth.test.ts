@@ -75,7 +75,7 @@ describe('wrong credentials and the rate limit', () => {
       'AUTHENTICATION_ERROR',
       'Gebruikersnaam of wachtwoord is onjuist',
     );
-    expectError(await attempt({ username: 'nobody', password: 'wrong-password' }), 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
+    expectError(await attempt({ username: 'nobody-else', password: 'wrong-password' }), 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
   });
 
   it('when a username is locked, then the 429 counts down in Dutch for nl and in English otherwise', async () => {

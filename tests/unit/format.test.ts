@@ -15,6 +15,7 @@ import {
   roleLabel,
   roleTitle,
   statusLabel,
+  transportLabel,
   statusTone,
 } from '~/shared/format';
 import { readMessagesIn, restoreLocale } from '../support/messages-locale';
@@ -246,6 +247,15 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
     readMessagesIn(locale);
     const sent = ['Pending', 'Received at MIA warehouse', 'received at NL warehouse', 'Received at SME warehouse', 'Arrived', 'At destination'];
     expect(sent.map(statusLabel)).toEqual(labels);
+  });
+
+  it.each([
+    ['en', ['Sea freight, loose', 'Sea freight, in a container', 'Air freight', 'Air freight, in a container', 'Sea freight', 'Air freight', 'Hovercraft']],
+    ['nl', ['Zeevracht, los', 'Zeevracht, in een container', 'Luchtvracht', 'Luchtvracht, in een container', 'Zeevracht', 'Luchtvracht', 'Hovercraft']],
+  ] as const)('when the reader is %s, then the modes of transportation read %j', (locale, labels) => {
+    readMessagesIn(locale);
+    const sent = ['10 - Vessel, Non-Containerized', '11 - Vessel, Containerized', '40 - Air', '41 - Air Containerized', 'Ocean', 'air', 'Hovercraft'];
+    expect(sent.map(transportLabel)).toEqual(labels);
   });
 
   it.each(['en', 'nl'] as const)('when the reader is %s, then a status nobody knows stays as sent', (locale) => {

@@ -142,15 +142,15 @@ describe('receiptMapView: rule order', () => {
 
 describe('receiptMapView: any other status', () => {
   it.each([
-    ['On-Hold', '40 - Air'],
-    ['Cancelled', 'Ocean'],
-    ['Pending', ''],
-    ['Delivered at MIA', 'Air'],
-    ['Arrived Miami', 'Ocean'],
-    ['Received at warehouse', 'Ocean'],
-    ['Transit', 'Air'],
-  ])("when the status is '%s', then it is the Miami warehouse at zoom 15 with a popup of status and transport", (status, mode) => {
-    expect(view(status, mode)).toEqual({ kind: 'place', location: miamiWarehouse, zoom: 15, popup: { status, transport: mode } });
+    ['On-Hold', '40 - Air', 'Air freight'],
+    ['Cancelled', 'Ocean', 'Sea freight'],
+    ['Pending', '', ''],
+    ['Delivered at MIA', 'Air', 'Air freight'],
+    ['Arrived Miami', '10 - Vessel, Non-Containerized', 'Sea freight, loose'],
+    ['Received at warehouse', 'Ocean', 'Sea freight'],
+    ['Transit', 'Hovercraft', 'Hovercraft'],
+  ])("when the status is '%s', then it is the Miami warehouse at zoom 15 with a popup of status and the transport's plain name", (status, mode, transport) => {
+    expect(view(status, mode)).toEqual({ kind: 'place', location: miamiWarehouse, zoom: 15, popup: { status, transport } });
   });
 
   it('when status, mode and origin are all missing, then it is the Miami warehouse with an empty popup', () => {

@@ -13,7 +13,7 @@ import {
   adminPrealertQuerySchema,
   matchPayloadSchema,
   normalizeTrackingNumber,
-  parseDeclaredValue,
+  readDeclaredValue,
   prealertListQuerySchema,
   prealertPayloadSchema,
 } from '~/shared/prealerts';
@@ -58,7 +58,7 @@ describe('normalizeTrackingNumber', () => {
   });
 });
 
-describe('parseDeclaredValue', () => {
+describe('readDeclaredValue', () => {
   it.each([
     [49.99, 4999],
     [19.99, 1999],
@@ -70,16 +70,53 @@ describe('parseDeclaredValue', () => {
     [' $ 120.5 ', 12050],
     ['120', 12000],
     ['0.01', 1],
-  ])('when %j is sent, then it is %i cents', (value, cents) => {
-    expect(parseDeclaredValue(value)).toBe(cents);
+    ['$1,299.00', 129900],
+    ['1,299', 129900],
+    ['1,234,567.89', 123456789],
+    ['USD 1299', 129900],
+  ])('when %j is typed in English, then it is %i cents', (value, cents) => {
+    expect(readDeclaredValue(value, 'en')).toEqual({ cents });
   });
 
-  it.each([[12.345], ['12.345'], ['1,234.50'], ['1.234,50'], ['12.'], ['-5'], ['abc'], [''], [Number.NaN], [Number.POSITIVE_INFINITY], [null], [true]])(
-    'when %j is sent, then it is no amount',
-    (value) => {
-      expect(parseDeclaredValue(value)).toBeNull();
-    },
-  );
+  it.each([
+    ['1.299,00', 129900],
+    ['US$ 1.299,00', 129900],
+    ['1.299', 129900],
+    ['49,99', 4999],
+    ['49.99', 4999],
+    ['1299,5', 129950],
+  ])('when %j is typed in Dutch, then it is %i cents', (value, cents) => {
+    expect(readDeclaredValue(value, 'nl')).toEqual({ cents });
+  });
+
+  it.each([
+    [12.345, 'en', 'decimals'],
+    ['12.345', 'en', 'decimals'],
+    ['1.299,001', 'nl', 'decimals'],
+    ['1.234,50', 'en', 'separators'],
+    ['1,29,9', 'en', 'separators'],
+    ['1.2.3', 'nl', 'separators'],
+    ['12.', 'en', 'separators'],
+    ['-5', 'en', 'negative'],
+    ['$-5', 'en', 'negative'],
+    ['€ 12,50', 'nl', 'currency'],
+    ['abc', 'en', 'not-a-number'],
+    ['12 dollars', 'en', 'not-a-number'],
+    ['', 'en', 'not-a-number'],
+    [Number.NaN, 'en', 'not-a-number'],
+    [Number.POSITIVE_INFINITY, 'en', 'not-a-number'],
+    [null, 'en', 'not-a-number'],
+    [true, 'en', 'not-a-number'],
+  ] as const)('when %j is typed in %s, then it is no amount: %s', (value, locale, problem) => {
+    expect(readDeclaredValue(value, locale)).toEqual({ problem });
+  });
+
+  it('when a Dutch reader types more than two decimals, then the form says so in Dutch', () => {
+    const message = inLocale('nl', () => prealertPayloadSchema.safeParse({ ...VALID, declaredValue: '1.299,001' }).error?.issues[0]?.message);
+    expect(message).toBe('De aangegeven waarde kan hoogstens twee decimalen (centen) hebben, zoals 1.299,99');
+    expect(inLocale('nl', () => prealertPayloadSchema.parse({ ...VALID, declaredValue: '1.299,00' }).declaredValue)).toBe(129900);
+    expect(inLocale('en', () => prealertPayloadSchema.parse({ ...VALID, declaredValue: '$1,299.00' }).declaredValue)).toBe(129900);
+  });
 });
 
 describe('prealertPayloadSchema', () => {
@@ -114,7 +151,8 @@ describe('prealertPayloadSchema', () => {
     [{ description: 'x'.repeat(301) }, { description: 'The description can be at most 300 characters' }],
     [{ description: 'Shoes\u0007' }, { description: 'This text contains characters that cannot be shown; please type it again' }],
     [{ declaredValue: undefined }, { declaredValue: 'Enter the declared value in US dollars' }],
-    [{ declaredValue: '1,000.00' }, { declaredValue: 'Enter the declared value in US dollars with at most two decimals, such as 49.99' }],
+    [{ declaredValue: '1,000.005' }, { declaredValue: 'The declared value can have at most two decimals (cents), such as 1,299.99' }],
+    [{ declaredValue: 'lots' }, { declaredValue: 'Enter the declared value as an amount in US dollars, such as 49.99' }],
     [{ declaredValue: '0,00' }, { declaredValue: 'The declared value must be more than zero' }],
     [{ declaredValue: 1_000_000 }, { declaredValue: 'The declared value can be at most $999,999.99' }],
     [{ consigneeId: undefined }, { consigneeId: 'Choose the consignee' }],
@@ -140,7 +178,7 @@ describe('prealertPayloadSchema', () => {
   it('when the reader is Dutch, then the messages and the amounts are Dutch', () => {
     inLocale('nl', () => {
       expect(problems({ ...VALID, declaredValue: 'veel' })).toEqual({
-        declaredValue: 'Vul de aangegeven waarde in Amerikaanse dollars in met hoogstens twee decimalen, zoals 49,99',
+        declaredValue: 'Vul de aangegeven waarde in als bedrag in Amerikaanse dollars, zoals 49,99',
       });
       expect(problems({ ...VALID, declaredValue: 2_000_000 })!.declaredValue).toMatch(/^De aangegeven waarde mag hoogstens US\$\s999\.999,99 zijn$/);
       expect(problems({ ...VALID, trackingNumber: '' })).toEqual({ trackingNumber: 'Vul het trackingnummer in' });

@@ -113,9 +113,23 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
               </td>
               <td className="max-lg:block max-lg:border-0 max-lg:p-0 max-lg:text-right sm:max-lg:col-span-3">
                 {receipt.commodities.length === 0 ? (
-                  <button type="button" className="btn btn-outline btn-sm" disabled>
-                    {m.receipts_view()}
-                  </button>
+                  // View stays disabled without packages (the spec's rule); the reason is said beside it,
+                  // and the receipt's page, with its status history, is offered instead.
+                  <span className="inline-flex flex-col items-end gap-1 lg:items-start">
+                    <button type="button" className="btn btn-outline btn-sm" disabled aria-describedby={`no-packages-${receipt.id}`}>
+                      {m.receipts_view()}
+                    </button>
+                    <span id={`no-packages-${receipt.id}`} className="text-xs whitespace-nowrap opacity-80">
+                      {m.receipts_no_packages_yet()}
+                    </span>
+                    <a
+                      href={receiptPath(receipt)}
+                      className="link text-xs whitespace-nowrap"
+                      aria-label={m.receipts_history_link_label({ number: receipt.number })}
+                    >
+                      {m.receipts_history_link()}
+                    </a>
+                  </span>
                 ) : (
                   <a
                     href={receiptPath(receipt)}

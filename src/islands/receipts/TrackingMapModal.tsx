@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
-import { statusLabel } from '~/shared/format';
+import { statusLabel, transportLabel } from '~/shared/format';
 import { receiptMapView } from '~/shared/map-view';
 import type { Receipt } from '~/shared/receipts';
 import { Modal } from '../common/Modal';
@@ -34,7 +34,7 @@ function TrackingDetails({ receipt, tileUrl, tileAttribution, onClose }: Trackin
         <dt className="opacity-70">{m.map_status()}</dt>
         <dd>{statusLabel(receipt.status)}</dd>
         <dt className="opacity-70">{m.map_transport_mode()}</dt>
-        <dd>{receipt.modeOfTransportation}</dd>
+        <dd>{transportLabel(receipt.modeOfTransportation)}</dd>
       </dl>
       <TrackingMap receipt={receipt} tileUrl={tileUrl} tileAttribution={tileAttribution} />
       {/* How to move the map, as the reader's pointer does it: a finger, or a mouse. */}
@@ -74,9 +74,9 @@ function TrackingMap({ receipt, tileUrl, tileAttribution }: Pick<TrackingMapModa
   return (
     <div className="relative isolate h-80 overflow-hidden rounded-box bg-base-200 sm:h-96">
       <div ref={containerRef} className="size-full" />
-      {/* The route and its pins are drawn without the tiles: say why the land is plain grey. */}
+      {/* The route and its pins are drawn without the tiles: say why the land is plain grey, clear of the zoom buttons (top left). */}
       {state === 'ready' && tilesMissing && (
-        <p className="absolute inset-x-0 top-0 z-[1000] bg-base-100/90 px-3 py-2 text-center text-sm" role="status">
+        <p className="absolute top-2 right-2 left-14 z-[1000] rounded-box bg-base-100/95 px-3 py-2 text-center text-sm" role="status" data-tiles-failed>
           {m.map_tiles_failed()}
         </p>
       )}

@@ -6,6 +6,7 @@
 import leafletStylesheetUrl from 'leaflet/dist/leaflet.css?url';
 import {
   circleMarker,
+  control,
   divIcon,
   icon,
   latLngBounds,
@@ -48,7 +49,9 @@ export const stylesheetLoaded = new Promise<void>((resolve, reject) => {
  */
 export function drawMapView(container: HTMLElement, view: MapView, tiles: TileSource, onTiles: (shown: boolean) => void = () => {}): () => void {
   const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const map = leafletMap(container, { zoomAnimation: !reducedMotion, fadeAnimation: !reducedMotion, markerZoomAnimation: !reducedMotion });
+  const map = leafletMap(container, { zoomControl: false, zoomAnimation: !reducedMotion, fadeAnimation: !reducedMotion, markerZoomAnimation: !reducedMotion });
+  // Leaflet's own zoom buttons are titled in English.
+  control.zoom({ zoomInTitle: m.map_zoom_in(), zoomOutTitle: m.map_zoom_out() }).addTo(map);
   let tileShown = false;
   tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 })
     .on('tileload', () => {

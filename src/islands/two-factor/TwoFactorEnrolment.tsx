@@ -3,7 +3,7 @@
  * the code from the app that proves it works. Used by Profile Settings and by the sign-in page, when
  * an admin must enrol before signing in.
  */
-import { useState, type SubmitEvent } from 'react';
+import { Fragment, useState, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { enableTwoFactorSchema, TOTP_DIGITS, type TwoFactorSetup } from '~/shared/two-factor';
@@ -23,11 +23,21 @@ interface TwoFactorEnrolmentProps {
 }
 
 /** The setup key in groups of four, as apps that take it typed show it. */
-const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+const groups = (secret: string) => secret.match(/.{1,4}/g) ?? [secret];
 
 export function TwoFactorEnrolment({ setup, onEnabled, onCancel }: TwoFactorEnrolmentProps) {
   const [error, setError] = useState('');
   const [pending, setPending] = useState(false);
+  const [copied, setCopied] = useState(false);
+
+  async function copySecret() {
+    try {
+      await navigator.clipboard.writeText(setup.secret);
+      setCopied(true);
+    } catch {
+      // No clipboard (an insecure origin, a refusal): the key stays on screen to type.
+    }
+  }
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -62,9 +72,27 @@ export function TwoFactorEnrolment({ setup, onEnabled, onCancel }: TwoFactorEnro
         <span className="text-sm font-medium" id="two-factor-secret-label">
           {m.twofactor_secret_label()}
         </span>
-        <code className="rounded-box bg-base-200 px-3 py-2 font-mono text-sm break-all" aria-labelledby="two-factor-secret-label" data-two-factor-secret>
-          {grouped(setup.secret)}
+        {/* Wraps between its groups only, never inside one. */}
+        <code className="rounded-box bg-base-200 px-3 py-2 font-mono text-sm" aria-labelledby="two-factor-secret-label" data-two-factor-secret>
+          {groups(setup.secret).map((group, index) => (
+            <Fragment key={index}>
+              {index > 0 && ' '}
+              <span className="whitespace-nowrap">{group}</span>
+            </Fragment>
+          ))}
         </code>
+        {/* A phone cannot scan its own screen: the key to paste, or the app opened with it. */}
+        <div className="flex flex-wrap items-center gap-2">
+          <button type="button" className="btn btn-sm btn-outline" onClick={() => void copySecret()}>
+            {m.twofactor_secret_copy()}
+          </button>
+          <a className="btn btn-sm btn-outline" href={setup.otpauthUri}>
+            {m.twofactor_open_app()}
+          </a>
+          <span role="status" className="text-sm text-success">
+            {copied ? m.twofactor_secret_copied() : ''}
+          </span>
+        </div>
       </div>
       <form noValidate onSubmit={submit} className="flex flex-col gap-3">
         <div className="flex flex-col gap-1">

@@ -103,7 +103,9 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
     else if (isStaffRole(known.role)) {
       await recordAudit(deps, selfActor(known, clientAddress), { action: 'sign-in.failed', detail: known.isActive ? 'wrong password' : 'inactive account' });
     }
-    throw new AppError('AUTHENTICATION_ERROR', m.auth_invalid_credentials());
+    // The last try before the lock says so: the lock must not come as a surprise.
+    const { left, lockMinutes } = await loginLimiter.failuresLeft(username, clientAddress);
+    throw new AppError('AUTHENTICATION_ERROR', left === 1 ? m.auth_invalid_credentials_last_attempt({ minutes: lockMinutes }) : m.auth_invalid_credentials());
   }
   const step = twoFactorStepFor(config, user);
   if (step) return { kind: 'second-factor', pendingToken: await openPendingSignIn(deps, user.id), step };

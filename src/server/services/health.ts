@@ -10,7 +10,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { migrationStatus } from '../db/migrate';
 import { withinTime } from '../time-limit';
-import { readOutboxBacklog } from './outbox';
+import { readJobBacklog, readOutboxBacklog } from './outbox';
 import { readSyncState } from './sync-state';
 
 export async function checkHealth({ db }: { db: Database }): Promise<{ database: boolean; uptimeSeconds: number }> {
@@ -25,7 +25,7 @@ export async function checkHealth({ db }: { db: Database }): Promise<{ database:
 const CHECK_TIMEOUT_MS = 2_000;
 /** A sync this many intervals old is stale: a few missed runs are no news, more are. */
 const STALE_AFTER_INTERVALS = 3;
-/** An e-mail waiting this long is a backlog even before any delivery failed. */
+/** An e-mail or a job waiting this long is a backlog even before any delivery failed. */
 const BACKLOG_AFTER_SECONDS = 10 * 60;
 
 export type { StartupState } from '~/shared/health';
@@ -55,9 +55,15 @@ async function syncCheck(deps: ReadinessDeps): Promise<Readiness['checks']['sync
   return { status: failing ? 'failing' : stale ? 'stale' : 'ok', lastSuccessAt, lastErrorAt };
 }
 
+/**
+ * The outbox holds e-mails and jobs (forwards to the provider, webhook deliveries): `pending` counts
+ * both, as /metrics' portal_outbox_pending_messages and portal_outbox_pending_jobs together.
+ */
 async function outboxCheck(deps: ReadinessDeps): Promise<Readiness['checks']['outbox']> {
-  const { pending, oldestAgeSeconds, retrying } = await readOutboxBacklog(deps);
-  return { status: retrying > 0 || oldestAgeSeconds > BACKLOG_AFTER_SECONDS ? 'backlog' : 'ok', pending, oldestAgeSeconds };
+  const [mails, jobs] = await Promise.all([readOutboxBacklog(deps), readJobBacklog(deps)]);
+  const oldestAgeSeconds = Math.max(mails.oldestAgeSeconds, jobs.oldestAgeSeconds);
+  const backlog = mails.retrying + jobs.retrying > 0 || oldestAgeSeconds > BACKLOG_AFTER_SECONDS;
+  return { status: backlog ? 'backlog' : 'ok', pending: mails.pending + jobs.pending, pendingJobs: jobs.pending, oldestAgeSeconds };
 }
 
 /** The checks of GET /api/health/ready; the database is not asked before start-up has connected it. */

@@ -32,6 +32,8 @@ interface Counter {
   wipedBySuccess: boolean;
 }
 
+const pairKey = (username: string, address: string) => `user ${username} from ${address}`;
+
 interface CounterRow {
   failures: number;
   pending: number;
@@ -98,7 +100,7 @@ export class LoginLimiter {
     return this.checkInTurn([`address ${address}`, `user ${username}`], () =>
       this.checkCounted(
         [
-          { key: `user ${username} from ${address}`, limit: config.loginMaxAttempts, wipedBySuccess: true },
+          { key: pairKey(username, address), limit: config.loginMaxAttempts, wipedBySuccess: true },
           { key: `address ${address}`, limit: config.loginMaxAttemptsPerAddress, wipedBySuccess: false },
         ],
         check,
@@ -288,6 +290,13 @@ export class LoginLimiter {
       }
       await Promise.race([...this.othersRunning(counter.key, own), sleep(RECHECK_MS)]);
     }
+  }
+
+  /** Failures the username may still have from the address before the pair locks for (at most) `lockMinutes`. */
+  async failuresLeft(username: string, address: string): Promise<{ left: number; lockMinutes: number }> {
+    const row = await this.readCounter(pairKey(username, address));
+    const inWindow = row !== undefined && Number(row.windowStartedAt) + this.windowMs > this.deps.clock.now();
+    return { left: Math.max(0, this.deps.config.loginMaxAttempts - (inWindow ? row.failures : 0)), lockMinutes: Math.ceil(this.windowMs / 60_000) };
   }
 
   /** A check forgotten as lost may still end after all: the count of running checks never goes below zero. */

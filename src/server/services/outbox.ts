@@ -16,7 +16,7 @@
  * older process leaves a newer kind to the newer ones. Jobs that share an `orderingKey` run one at a
  * time in the order they were written.
  */
-import { Op, QueryTypes, type InferAttributes, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type InferAttributes, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
@@ -103,22 +103,33 @@ export interface OutboxDeps {
   claimRenewalMs?: number;
 }
 
-/** What waits to be sent: how many messages, how long the oldest has waited, and how many a delivery already failed. */
-export async function readOutboxBacklog({
-  db,
-  clock,
-}: {
-  db: Database;
-  clock: Clock;
-}): Promise<{ pending: number; oldestAgeSeconds: number; retrying: number }> {
-  const where = { sentAt: null, failedAt: null };
+export interface Backlog {
+  pending: number;
+  oldestAgeSeconds: number;
+  /** Those whose delivery failed at least once and is retried. */
+  retrying: number;
+}
+
+/** What waits in one of the outbox's tables (`where`: neither done nor given up on). */
+async function backlogOf(model: ModelStatic<OutboxJob> | ModelStatic<OutboxMessage>, where: WhereOptions, clock: Clock): Promise<Backlog> {
+  const table = model as ModelStatic<OutboxJob>;
   const [pending, oldest, retrying] = await Promise.all([
-    db.models.OutboxMessage.count({ where }),
-    db.models.OutboxMessage.min<Date | string | null, OutboxMessage>('createdAt', { where }),
-    db.models.OutboxMessage.count({ where: { ...where, attempts: { [Op.gt]: 0 } } }),
+    table.count({ where }),
+    table.min<Date | string | null, OutboxJob>('createdAt', { where }),
+    table.count({ where: { ...where, attempts: { [Op.gt]: 0 } } }),
   ]);
   const oldestAgeSeconds = oldest ? Math.max(0, Math.round((clock.now() - new Date(oldest).getTime()) / 1000)) : 0;
   return { pending, oldestAgeSeconds, retrying };
+}
+
+/** The e-mails waiting, as /metrics' portal_outbox_pending_messages counts them. */
+export function readOutboxBacklog({ db, clock }: { db: Database; clock: Clock }): Promise<Backlog> {
+  return backlogOf(db.models.OutboxMessage, { sentAt: null, failedAt: null }, clock);
+}
+
+/** The jobs waiting (forwards to the provider, webhook deliveries), as /metrics' portal_outbox_pending_jobs counts them. */
+export function readJobBacklog({ db, clock }: { db: Database; clock: Clock }): Promise<Backlog> {
+  return backlogOf(db.models.OutboxJob, { doneAt: null, failedAt: null }, clock);
 }
 
 /** Wakes the worker once the entries are visible to it: at once, or when the transaction commits. */

@@ -5,7 +5,7 @@
  */
 import { m } from '~/paraglide/messages.js';
 import { getLocale } from '~/paraglide/runtime.js';
-import { statusLabel } from '~/shared/format';
+import { statusLabel, transportLabel } from '~/shared/format';
 import type { ReceiptExportQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import { csvLines, UTF8_BOM, type CsvCell } from '../csv';
@@ -43,7 +43,7 @@ function receiptRow(receipt: ReceiptFields): CsvCell[] {
     receipt.totalVolumeValue,
     receipt.destination,
     statusLabel(receipt.status),
-    receipt.modeOfTransportation,
+    transportLabel(receipt.modeOfTransportation),
     receipt.origin.name,
   ];
 }

@@ -1,12 +1,12 @@
 /**
  * Share links: a customer's read-only link to one receipt's status, `/t/<token>`, opened by anyone
  * without signing in, for SHARE_LINK_DAYS. The link carries 32 random bytes; only their SHA-256 is
- * stored, so the address is shown once, when the link is made. A link is made only for a receipt its
+ * stored, so the address is shown once, when the link is made. A user has one link to a receipt at a time. A link is made only for a receipt its
  * maker sees, and it shows only while its owner is active and still sees the receipt; it ends when
  * revoked or expired, and with its owner's account (the foreign key cascades).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Op, QueryTypes } from 'sequelize';
+import { Op, QueryTypes, UniqueConstraintError } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { SHARE_LINK_DAYS, SHARE_LINK_PATH, shareTokenSchema, type CreatedShareLink, type SharedReceipt, type ShareLinkSummary } from '~/shared/share-links';
 import type { PublicUser } from '~/shared/validation';
@@ -19,6 +19,7 @@ import { readStatusHistory } from './receipt-history';
 import { getReceipt, receiptFieldsByIds, visibleConsigneeIds, type ScopeDeps } from './receipts';
 import type { LastSyncTime } from './sync-state';
 import { DAY_MS } from '~/shared/constants';
+import { formatDate } from '~/shared/format';
 
 /** Views of share links one client address may open per login window, whatever the links. */
 export const SHARE_VIEWS_PER_ADDRESS = 60;
@@ -38,37 +39,79 @@ export interface ShareLinkDeps extends ScopeDeps {
 const hashShareToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
- * A new link to a receipt the user sees (someone else's receipt is a 404, as on its page). A user has
- * at most SHARE_LINKS_ACTIVE working links and makes at most SHARE_LINKS_PER_WINDOW per login window:
- * each is a door to their data that nobody signs in through.
+ * The user's link to a receipt that still works, without its address (only its hash is kept); null
+ * when there is none.
  */
-export async function createShareLink(deps: ShareLinkDeps, user: PublicUser, receiptId: number, clientAddress: string | null): Promise<CreatedShareLink> {
+export async function activeShareLinkOf(
+  { db, clock }: Pick<ShareLinkDeps, 'db' | 'clock'>,
+  user: PublicUser,
+  receiptId: number,
+): Promise<ShareLinkSummary | null> {
+  const link = await db.models.ShareLink.findOne({
+    where: { userId: user.id, receiptId, revokedAt: null, expiresAt: { [Op.gt]: new Date(clock.now()) } },
+    raw: true,
+  });
+  return (
+    link && { id: link.id, receiptId, receiptNumber: '', createdAt: new Date(link.createdAt).toISOString(), expiresAt: new Date(link.expiresAt).toISOString() }
+  );
+}
+
+const linkExists = (createdAt: string) => new AppError('CONFLICT', m.share_exists({ date: formatDate(createdAt) }));
+
+/**
+ * A new link to a receipt the user sees (someone else's receipt is a 404, as on its page). A user has
+ * one link to a receipt at a time (a unique index on the links not revoked): while one works, another
+ * is made only on purpose (`replace`), and that revokes the old one. A user has at most
+ * SHARE_LINKS_ACTIVE working links and makes at most SHARE_LINKS_PER_WINDOW per login window: each is
+ * a door to their data that nobody signs in through.
+ */
+export async function createShareLink(
+  deps: ShareLinkDeps,
+  user: PublicUser,
+  receiptId: number,
+  clientAddress: string | null,
+  { replace = false } = {},
+): Promise<CreatedShareLink> {
   const { db, clock } = deps;
   const receipt = await getReceipt(deps, user, receiptId);
   if (!(await deps.loginLimiter.admitRequest(`share links of user ${user.id}`, SHARE_LINKS_PER_WINDOW))) {
     throw new AppError('RATE_LIMITED', m.share_rate_limited());
   }
   const token = randomBytes(32).toString('base64url');
-  const link = await db.sequelize.transaction(async (transaction) => {
-    // The owner's row stays locked until the end (PostgreSQL; SQLite's transactions already take turns), so two at once cannot both slip under the limit.
-    await db.models.User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
-    const now = clock.now();
-    const active = await db.models.ShareLink.count({ where: { userId: user.id, revokedAt: null, expiresAt: { [Op.gt]: new Date(now) } }, transaction });
-    if (active >= SHARE_LINKS_ACTIVE) throw new AppError('CONFLICT', m.share_limit_reached({ max: SHARE_LINKS_ACTIVE }));
-    const created = await db.models.ShareLink.create(
-      {
-        userId: user.id,
-        receiptId: receipt.id,
-        tokenHash: hashShareToken(token),
-        createdAt: new Date(now),
-        expiresAt: new Date(now + SHARE_LINK_DAYS * DAY_MS),
-      },
-      { transaction },
-    );
-    await recordAudit(deps, selfActor(user, clientAddress), { action: 'share-link.created', target: `receipt ${receipt.number}` }, transaction);
-    return created;
-  });
-  return { id: link.id, url: new URL(`${SHARE_LINK_PATH}${token}`, deps.config.publicUrl).href, expiresAt: new Date(link.expiresAt).toISOString() };
+  const actor = selfActor(user, clientAddress);
+  try {
+    const link = await db.sequelize.transaction(async (transaction) => {
+      // The owner's row stays locked until the end (PostgreSQL; SQLite's transactions already take turns), so two at once cannot both slip under the limit.
+      await db.models.User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+      const now = clock.now();
+      const current = await db.models.ShareLink.findOne({ where: { userId: user.id, receiptId: receipt.id, revokedAt: null }, transaction });
+      const currentWorks = current !== null && current.expiresAt.getTime() > now;
+      if (currentWorks && !replace) throw linkExists(current.createdAt.toISOString());
+      // An expired link is revoked too: the index counts every link not revoked.
+      await current?.update({ revokedAt: new Date(now) }, { transaction });
+      if (currentWorks) await recordAudit(deps, actor, { action: 'share-link.revoked', target: `share link ${current.id}` }, transaction);
+      const active = await db.models.ShareLink.count({ where: { userId: user.id, revokedAt: null, expiresAt: { [Op.gt]: new Date(now) } }, transaction });
+      if (active >= SHARE_LINKS_ACTIVE) throw new AppError('CONFLICT', m.share_limit_reached({ max: SHARE_LINKS_ACTIVE }));
+      const created = await db.models.ShareLink.create(
+        {
+          userId: user.id,
+          receiptId: receipt.id,
+          tokenHash: hashShareToken(token),
+          createdAt: new Date(now),
+          expiresAt: new Date(now + SHARE_LINK_DAYS * DAY_MS),
+        },
+        { transaction },
+      );
+      await recordAudit(deps, actor, { action: 'share-link.created', target: `receipt ${receipt.number}` }, transaction);
+      return created;
+    });
+    return { id: link.id, url: new URL(`${SHARE_LINK_PATH}${token}`, deps.config.publicUrl).href, expiresAt: new Date(link.expiresAt).toISOString() };
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintError)) throw error;
+    // Another request made the user's link to this receipt at the same moment.
+    const made = await activeShareLinkOf(deps, user, receipt.id);
+    throw linkExists(made?.createdAt ?? new Date(clock.now()).toISOString());
+  }
 }
 
 /** The user's links that still work, newest first, with their receipts' numbers (no addresses: only hashes are kept). */
@@ -128,6 +171,7 @@ export async function readSharedReceipt(deps: ShareLinkDeps, token: string): Pro
   if (!receipt) return null;
   const [history, lastSyncedAt] = await Promise.all([readStatusHistory(deps, receipt.id), deps.lastSync.read()]);
   return {
+    number: receipt.number,
     status: receipt.status,
     history,
     origin: receipt.origin.name,

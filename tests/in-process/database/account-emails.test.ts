@@ -404,13 +404,21 @@ describe('without SMTP_URL', () => {
 
   it('offers no reset link, answers the endpoints 404, says whom to ask, and refuses invitations', async () => {
     const visitor = new ApiClient(quiet);
-    expect((await visitor.get('/login')).body).not.toContain('/forgot-password');
+    const login = (await visitor.get('/login', { headers: { 'Accept-Language': 'en' } })).body as string;
+    expect(login).not.toContain('/forgot-password');
+    expect(login).toContain('Forgot your password? Ask your administrator.');
+    expect((await visitor.get('/login', { headers: { 'Accept-Language': 'nl' } })).body).toContain('Wachtwoord vergeten? Vraag het uw beheerder.');
     expectError(await visitor.post('/api/auth/password/forgot', { login: 'admin' }), 404, 'NOT_FOUND');
     expectError(await visitor.post('/api/auth/password/reset', { token: 'x'.repeat(43), newPassword: 'whatever-1' }), 404, 'NOT_FOUND');
     const page = await visitor.get('/forgot-password');
     expect(page.body).toContain('This portal does not send e-mail. Please ask your administrator to reset your password.');
 
     const quietAdmin = await signedInAdmin(quiet);
+    // Nobody is e-mailed when the package arrives: the pre-alert's confirmation promises no message.
+    const customer = await signIn(quiet, await createUser(quietAdmin, 'noletter'));
+    const confirmed = (await customer.get('/prealerts?done=created', { headers: { 'Accept-Language': 'en' } })).body as string;
+    expect(confirmed).toContain('Pre-alert saved. Once the package arrives, it shows here as Received, with its receipt.');
+    expect(confirmed).not.toContain('We will let you know');
     const invited = await quietAdmin.post('/api/auth/users', { username: 'cannotinvite', email: 'c@example.com', role: 'viewer', invite: true });
     expectError(invited, 400, 'VALIDATION_ERROR', /SMTP_URL is not set/);
     expect(await queryDatabase(quiet, "SELECT id FROM users WHERE username = 'cannotinvite'")).toEqual([]);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../support/api-client';
+import { enqueueJobs } from '~/server/services/outbox';
 import { eventually, signedInAdmin } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
@@ -108,5 +109,37 @@ describe('outages that do not make a process unready', () => {
     } finally {
       smtp.refusing = false;
     }
+  });
+
+  it('when deliveries to another system wait for a retry, then the outbox is "backlog" and counts them as /metrics does', async () => {
+    const metricsToken = 'metrics-token-for-the-readiness-test-0123';
+    const quiet = await startInProcessPortal({ METRICS_TOKEN: metricsToken });
+    running.push(quiet);
+    // The other side is away: each attempt fails, and the job waits for its next.
+    let attempts = 0;
+    quiet.portal.outbox.handle('test.away', {
+      async run() {
+        attempts += 1;
+        throw new Error('the other side is away');
+      },
+      async gaveUp() {},
+    });
+    await enqueueJobs(
+      quiet.portal,
+      Array.from({ length: 3 }, (_, index) => ({ kind: 'test.away', payload: { index } })),
+    );
+    await eventually(
+      () => attempts,
+      (count) => count >= 3,
+    );
+    await quiet.portal.outbox.idle();
+    const metrics = await (await fetch(`${quiet.url}/metrics`, { headers: { Authorization: `Bearer ${metricsToken}` } })).text();
+    expect(metrics.split('\n').filter((line) => line.startsWith('portal_outbox_pending'))).toEqual([
+      'portal_outbox_pending_messages 0',
+      'portal_outbox_pending_jobs 3',
+    ]);
+    const answer = await ready(quiet);
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.checks.outbox).toMatchObject({ status: 'backlog', pending: 3, pendingJobs: 3 });
   });
 });

@@ -230,17 +230,12 @@ describe('validation: 400 naming the field, nothing stored, no file left behind'
       'This text contains characters that cannot be shown; please type it again',
     ],
     ['no value', { declaredValue: '' }, 'declaredValue', 'Enter the declared value in US dollars'],
+    ['a value of three decimals', { declaredValue: 12.345 }, 'declaredValue', 'The declared value can have at most two decimals (cents), such as 1,299.99'],
     [
-      'a value of three decimals',
-      { declaredValue: 12.345 },
+      'a value with misplaced thousands separators',
+      { declaredValue: '1,23,4.50' },
       'declaredValue',
-      'Enter the declared value in US dollars with at most two decimals, such as 49.99',
-    ],
-    [
-      'a value with thousands separators',
-      { declaredValue: '1,234.50' },
-      'declaredValue',
-      'Enter the declared value in US dollars with at most two decimals, such as 49.99',
+      'Check the separators: write the declared value as 1,299.00 or 1299.00',
     ],
     ['a value of nothing', { declaredValue: 0 }, 'declaredValue', 'The declared value must be more than zero'],
     ['a value too large', { declaredValue: 1_000_000 }, 'declaredValue', 'The declared value can be at most $999,999.99'],
@@ -268,7 +263,7 @@ describe('validation: 400 naming the field, nothing stored, no file left behind'
     const response = await demo.post('/api/prealerts', validPrealert(demoConsigneeIds[0]!, { declaredValue: 'veel' }), {
       headers: { 'Accept-Language': 'nl' },
     });
-    expectError(response, 400, 'VALIDATION_ERROR', 'Vul de aangegeven waarde in Amerikaanse dollars in met hoogstens twee decimalen, zoals 49,99');
+    expectError(response, 400, 'VALIDATION_ERROR', 'Vul de aangegeven waarde in als bedrag in Amerikaanse dollars, zoals 49,99');
   });
 
   it('a program named invoice.pdf: refused by its bytes, with the invoice form’s message, no row and no file', async () => {
@@ -747,7 +742,7 @@ describe('the pages, without JavaScript', () => {
     const html = refused.body as string;
     expect(html).toContain('Verbeter de gemarkeerde velden hieronder.');
     expect(html).toContain('Vul de winkel of afzender in');
-    expect(html).toContain('Vul de aangegeven waarde in Amerikaanse dollars in met hoogstens twee decimalen, zoals 49,99');
+    expect(html).toContain('De aangegeven waarde kan hoogstens twee decimalen (centen) hebben, zoals 1.299,99');
     expect(html).toContain(`value="${fields.trackingNumber}"`);
     expect(html).toContain('value="12,345"');
 

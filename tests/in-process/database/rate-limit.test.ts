@@ -30,7 +30,7 @@ function attempt(portal: InProcessPortal, username: string, password: string, he
 async function failTimes(portal: InProcessPortal, times: number, username: string, headers: Record<string, string> = {}): Promise<void> {
   for (let index = 0; index < times; index += 1) {
     const response = await attempt(portal, username, `wrong-password-${index}`, headers);
-    expectError(response, 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
+    expectError(response, 401, 'AUTHENTICATION_ERROR', /^Invalid username or password/);
   }
 }
 
@@ -52,6 +52,27 @@ describe('without a trusted proxy', () => {
   it('when a username failed 3 times, then the 4th attempt answers 429 with retryAfter, even with the correct password', async () => {
     await failTimes(limited, 3, 'admin');
     expectRateLimited(await attempt(limited, 'admin', ADMIN_PASSWORD));
+  });
+
+  it("when one attempt is left before the lock, then the refusal says so, in the reader's language", async () => {
+    const name = 'warned-user';
+    expectError(await attempt(limited, name, 'wrong-1'), 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
+    expectError(
+      await attempt(limited, name, 'wrong-2'),
+      401,
+      'AUTHENTICATION_ERROR',
+      'Invalid username or password. 1 attempt left: another wrong password pauses sign-in for up to 1 minutes.',
+    );
+    expect((await attempt(limited, name, 'wrong-3')).status).toBe(401);
+    expectRateLimited(await attempt(limited, name, 'wrong-4'));
+    const dutch = { 'Accept-Language': 'nl' };
+    await attempt(limited, 'gewaarschuwd', 'fout-1', dutch);
+    expectError(
+      await attempt(limited, 'gewaarschuwd', 'fout-2', dutch),
+      401,
+      'AUTHENTICATION_ERROR',
+      'Gebruikersnaam of wachtwoord is onjuist. Nog 1 poging: na nog een verkeerd wachtwoord kunt u tot 1 minuten niet inloggen.',
+    );
   });
 
   it('when the locked username is typed in capitals, then it is locked all the same', async () => {

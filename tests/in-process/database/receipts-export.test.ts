@@ -5,6 +5,8 @@
  */
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inLocale } from '~/server/locale';
+import { transportLabel } from '~/shared/format';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient } from '../../support/api-client';
 import { allReceipts, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror, writeDatabase } from '../../support/api-steps';
@@ -99,6 +101,17 @@ describe('the CSV export', () => {
     expect(statuses).not.toContain('Delivered');
   });
 
+  it("when exported, then the mode of transportation is a plain name in the reader's language, not the customs code", async () => {
+    const modes = (rows: string[][]) => new Set(rows.slice(1).map((row) => row[9]));
+    const english = modes((await download(admin)).rows);
+    expect(english).toContain('Sea freight, in a container');
+    expect(english).toContain('Air freight');
+    const dutch = modes((await download(admin, '', DUTCH)).rows);
+    expect(dutch).toContain('Zeevracht, in een container');
+    expect(dutch).toContain('Luchtvracht');
+    expect([...english, ...dutch].some((mode) => /^\d{2} - /.test(mode!))).toBe(false);
+  });
+
   it('when a search and sort are given, then exactly the list’s receipts for them come back in its order, with the list’s values', async () => {
     const query = 'search=inc&sortBy=shipperName&sortOrder=asc';
     const listed = await allReceipts(admin, query);
@@ -119,7 +132,7 @@ describe('the CSV export', () => {
       String(receipt.totalVolumeValue),
       receipt.destination,
       receipt.status,
-      receipt.modeOfTransportation,
+      inLocale('en', () => transportLabel(receipt.modeOfTransportation)),
       receipt.origin.name,
     ]);
     expect(rows[1]![0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inLocale } from '~/server/locale';
-import { formatCount, formatWeight, statusLabel } from '~/shared/format';
+import { formatCount, formatDate, formatWeight, statusLabel } from '~/shared/format';
 import { ApiClient } from '../../support/api-client';
 import { allReceipts, assignConsignees, createUser, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
@@ -46,8 +46,9 @@ async function customerLikeDemo(name: string): Promise<{ id: number; client: Api
   return { id: user.id, client: await signIn(portal, user) };
 }
 
+/** A new link on purpose: it revokes the client's link to the receipt that still works. */
 async function share(client: ApiClient, receiptId: number) {
-  const response = await client.post(`/api/receipts/${receiptId}/share`);
+  const response = await client.post(`/api/receipts/${receiptId}/share?replace=true`);
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.data as { id: number; url: string; expiresAt: string };
 }
@@ -103,15 +104,58 @@ describe('making a share link', () => {
     expectError(await new ApiClient(portal).post(`/api/receipts/${own[0]!.id}/share`), 401, 'AUTHENTICATION_ERROR');
   });
 
-  it("makes a link from the receipt page's plain form, shown once there; another consignee's receipt is the page's 404", async () => {
+  it("makes a link from the receipt page's plain form and redirects to the page, which shows it once; another consignee's receipt is the page's 404", async () => {
+    const owner = await customerLikeDemo('share-form');
+    const receiptPath = `/receipts/${own[0]!.id}`;
     const form = { body: '', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept-Language': 'en' } };
-    const page = await demo.post(`/receipts/${own[0]!.id}`, undefined, form);
-    expect(page.status).toBe(200);
-    const url = /value="(https:\/\/portal\.example\.com\/t\/[A-Za-z0-9_-]{43})"/.exec(page.body as string)?.[1];
+    const posted = await owner.client.post(receiptPath, undefined, form);
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toBe(receiptPath);
+    const madeCookie = posted.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('portal_share_link='))!
+      .split(';')[0]!;
+    const openPage = (cookie: string) =>
+      fetch(`${portal.url}${receiptPath}`, { headers: { Cookie: cookie, 'Accept-Language': 'en' }, redirect: 'manual' }).then((response) => response.text());
+    const page = await openPage(`${owner.client.cookie}; ${madeCookie}`);
+    const url = /value="(https:\/\/portal\.example\.com\/t\/[A-Za-z0-9_-]{43})"/.exec(page)?.[1];
     expect(url).toBeDefined();
     expect((await freshClient().get(pathOf(url!))).status).toBe(200);
-    expect((await demo.get(`/receipts/${own[0]!.id}`)).body).not.toContain(url);
-    expect((await demo.post(`/receipts/${others[0]!.id}`, undefined, form)).status).toBe(404);
+
+    // A reload (a GET) shows no address, but that the link exists and when it was made.
+    const reloaded = (await owner.client.get(receiptPath, { headers: { 'Accept-Language': 'en' } })).body as string;
+    expect(reloaded).not.toContain(url);
+    expect(reloaded).toContain(escapeHtml(`You already shared this receipt: your link was made on ${inLocale('en', () => formatDate(portal.clock.now()))}.`));
+    expect(reloaded).toContain('Make a new link');
+
+    // Posting the form again without asking for a new link makes none.
+    expect((await owner.client.post(receiptPath, undefined, form)).status).toBe(303);
+    const activeLinks = async () => ((await owner.client.get('/api/shares')).body.data as unknown[]).length;
+    expect(await activeLinks()).toBe(1);
+
+    // A new link on purpose stops the old one.
+    const replaced = await owner.client.post(receiptPath, undefined, { ...form, body: 'replace=true' });
+    expect(replaced.status).toBe(303);
+    expect(replaced.headers.getSetCookie().some((line) => line.startsWith('portal_share_link='))).toBe(true);
+    expect((await freshClient().get(pathOf(url!))).status).toBe(404);
+    expect(await activeLinks()).toBe(1);
+
+    expect((await owner.client.post(`/receipts/${others[0]!.id}`, undefined, form)).status).toBe(404);
+  });
+
+  it('keeps one link to a receipt per customer: another is a 409 saying when the first was made, unless it is made on purpose, which revokes the first', async () => {
+    const owner = await customerLikeDemo('share-once');
+    const first = await owner.client.post(`/api/receipts/${own[1]!.id}/share`);
+    expect(first.status).toBe(201);
+    const again = await owner.client.post(`/api/receipts/${own[1]!.id}/share`, undefined, { headers: { 'Accept-Language': 'nl' } });
+    expectError(again, 409, 'CONFLICT', /^U hebt dit ontvangstbewijs al gedeeld: uw link is gemaakt op \d{2}-\d{2}-\d{4}\./);
+    expect((await freshClient().get(pathOf(first.body.data.url))).status).toBe(200);
+    const second = await share(owner.client, own[1]!.id);
+    expect((await freshClient().get(pathOf(first.body.data.url))).status).toBe(404);
+    expect((await freshClient().get(pathOf(second.url))).status).toBe(200);
+    // Another customer of the same receipt has a link of their own.
+    const neighbour = await customerLikeDemo('share-once-neighbour');
+    expect((await neighbour.client.post(`/api/receipts/${own[1]!.id}/share`)).status).toBe(201);
   });
 
   it('lets staff share any receipt', async () => {
@@ -121,7 +165,7 @@ describe('making a share link', () => {
 });
 
 describe('the shared page', () => {
-  it('shows the status and its history, the cities, pieces, weight and freshness; no names or tracking numbers; not for search engines', async () => {
+  it('shows the receipt number, the status and its history, the cities, pieces, weight and freshness; no names or tracking numbers; not for search engines', async () => {
     const receipt = own.find((candidate) => candidate.commodities.some((commodity: any) => commodity.trackingNumber)) ?? own[0]!;
     const details = (await demo.get(`/api/receipts/${receipt.id}`)).body.data;
     expect(details.history.length).toBeGreaterThan(0);
@@ -134,6 +178,7 @@ describe('the shared page', () => {
     const html = response.body as string;
     expect(html).toMatch(/<meta name="robots" content="noindex[^"]*"/);
     expect(html).toContain('Shipment status');
+    expect(html).toMatch(new RegExp(`Receipt number</dt>\\s*<dd[^>]*>${details.number}</dd>`));
     inLocale('en', () => {
       expect(html).toContain(escapeHtml(statusLabel(details.status)));
       for (const entry of details.history) expect(html).toContain(escapeHtml(statusLabel(entry.status)));

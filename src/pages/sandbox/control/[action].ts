@@ -4,7 +4,11 @@ import type { Sandbox } from '~/server/provider/sandbox/state';
 
 /** Test and benchmark controls (SANDBOX_CONTROL=true only); docs/provider-api.md §3. */
 const ACTIONS: Readonly<Record<string, (sandbox: Sandbox) => unknown>> = {
-  advance: (sandbox) => sandbox.store().advance(sandbox.clock.now()),
+  advance: (sandbox) => {
+    const changes = sandbox.store().advance(sandbox.clock.now());
+    sandbox.keep();
+    return changes;
+  },
   outage: (sandbox) => ((sandbox.down = true), { down: true }),
   recover: (sandbox) => ((sandbox.down = false), { down: false }),
   revoke: (sandbox) => (sandbox.authorization.revokeAccessTokens(), { revoked: true }),

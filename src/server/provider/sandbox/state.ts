@@ -2,17 +2,32 @@
  * The built-in sandbox provider of one portal: its data (generated on first use), its receipts'
  * attachments, the simulated outage, and its authorization server. The composition root makes one with
  * PROVIDER=sandbox.
+ *
+ * Its data moves with the time since its start, which is kept beside the database (`sandbox.json` in
+ * the data folder) with the pre-alerts it was told of: a restart carries on where it was, instead of
+ * starting over, which made the next sync remove every receipt added since the first start.
  */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { AppKeys } from '../../secrets';
 import { SandboxAttachments } from './attachments';
 import { SandboxAuthorizationServer, type SandboxAuthorizationConfig } from './authorization';
 import { SANDBOX_MAGAYA_PASSWORD, SANDBOX_MAGAYA_USERNAME, SandboxMagaya } from './magaya';
-import { SandboxStore } from './store';
+import { SandboxStore, type SandboxMemory } from './store';
 
 export type SandboxConfig = SandboxAuthorizationConfig &
-  Pick<Config, 'sandboxSeed' | 'sandboxReceipts' | 'sandboxChangeSeconds' | 'sandboxControl' | 'sandboxProtocol'>;
+  Pick<Config, 'sandboxSeed' | 'sandboxReceipts' | 'sandboxChangeSeconds' | 'sandboxControl' | 'sandboxProtocol' | 'dataDir'>;
+
+/** The file beside the database that keeps the sandbox's start and memory. */
+export const SANDBOX_STATE_FILE = 'sandbox.json';
+
+interface KeptSandbox extends SandboxMemory {
+  seed: number;
+  receipts: number;
+  startedAt: number;
+}
 
 export class Sandbox {
   readonly authorization: SandboxAuthorizationServer;
@@ -49,14 +64,62 @@ export class Sandbox {
     return this.deps.clock;
   }
 
+  /** The data: on first use, as kept from before a restart (with the windows since), or new from now. */
   store(): SandboxStore {
-    return (this.data ??= new SandboxStore(this.deps.config.sandboxSeed, this.deps.config.sandboxReceipts, this.deps.clock.now()));
+    if (this.data) return this.data;
+    const { sandboxSeed: seed, sandboxReceipts: receipts } = this.deps.config;
+    const kept = this.readKept();
+    // Another seed or size is other data: it starts over.
+    const resumed = kept?.seed === seed && kept.receipts === receipts ? kept : null;
+    const startedAt = resumed?.startedAt ?? this.deps.clock.now();
+    const store = new SandboxStore(seed, receipts, startedAt);
+    if (resumed) store.restore(resumed, this.deps.clock.now(), this.intervalMs);
+    this.data = store;
+    this.startedAt = startedAt;
+    if (!resumed) this.keep();
+    return store;
   }
 
   /** The data as it is now: change windows that have passed since the last look are applied first. */
   currentStore(): SandboxStore {
     const store = this.store();
-    store.catchUp(this.deps.clock.now(), this.deps.config.sandboxChangeSeconds * 1000);
+    store.catchUp(this.deps.clock.now(), this.intervalMs);
     return store;
+  }
+
+  /** Writes down what a restart needs: after a pre-alert was told or withdrawn, or a window applied ahead of time. */
+  keep(): void {
+    if (!this.data || this.startedAt === null) return;
+    const kept: KeptSandbox = {
+      seed: this.deps.config.sandboxSeed,
+      receipts: this.deps.config.sandboxReceipts,
+      startedAt: this.startedAt,
+      ...this.data.memory(),
+    };
+    const file = this.file;
+    mkdirSync(path.dirname(file), { recursive: true });
+    // Whole or not at all: a restart during the write finds the old file.
+    writeFileSync(`${file}.tmp`, JSON.stringify(kept));
+    renameSync(`${file}.tmp`, file);
+  }
+
+  private startedAt: number | null = null;
+
+  private get intervalMs(): number {
+    return this.deps.config.sandboxChangeSeconds * 1000;
+  }
+
+  private get file(): string {
+    return path.join(this.deps.config.dataDir, SANDBOX_STATE_FILE);
+  }
+
+  private readKept(): KeptSandbox | null {
+    try {
+      const kept = JSON.parse(readFileSync(this.file, 'utf8')) as KeptSandbox;
+      return Number.isSafeInteger(kept.startedAt) && Number.isSafeInteger(kept.windowsApplied) && Array.isArray(kept.prealerts) ? kept : null;
+    } catch {
+      // None yet, or unreadable: the sandbox starts now.
+      return null;
+    }
   }
 }

@@ -5,6 +5,10 @@
  * adds a few and now and then deletes one; a change always gets an updatedAt later than any before.
  * A package pre-alerted to it (`POST /v1/prealerts`) arrives in the first window after the one it was
  * announced in: a new receipt for that consignee with that tracking number.
+ *
+ * The data is a function of the seed, the start and the windows since it: every window that has passed
+ * is applied, in order, so a store rebuilt from the same start (`remembered`: the pre-alerts it was told
+ * of and the windows the control applied ahead of time) is the store as it was.
  */
 import type { PackageScan, ProviderConsignee, ProviderReceipt, ReceiptChangesPage } from '../contract';
 import {
@@ -21,8 +25,6 @@ import {
 } from './generator';
 import { mixSeed, Random } from './random';
 
-/** After a long quiet spell only the latest windows are applied, so one request never does hours of work. */
-const MAX_CATCH_UP_WINDOWS = 30;
 /** The change log (Magaya's QueryLog) keeps this many entries, the newest. */
 const CHANGE_LOG_ENTRIES = 50_000;
 
@@ -68,10 +70,18 @@ export interface SandboxPrealert {
 /** What the warehouse did with a pre-alert it was told of: waits for the package, or received it on a receipt. */
 export type SandboxPrealertState = { status: 'pending'; receiptId: null } | { status: 'received'; receiptId: number };
 
-interface HeldPrealert extends SandboxPrealert {
+export interface HeldPrealert extends SandboxPrealert {
   /** The window it was announced in: its package arrives in a later one. */
   announcedIn: number;
   receiptId: number | null;
+}
+
+/** What the store cannot work out from its seed, size and start alone. */
+export interface SandboxMemory {
+  /** Windows applied, ahead of time too (the control's advance). */
+  windowsApplied: number;
+  /** The pre-alerts it holds, in the order it was told of them, as announced (not received). */
+  prealerts: HeldPrealert[];
 }
 
 export interface SandboxSamples {
@@ -118,6 +128,18 @@ export class SandboxStore {
 
   get size(): number {
     return this.byChange.length;
+  }
+
+  /** What to keep for a store rebuilt on the same start to be this one (`restore`). */
+  memory(): SandboxMemory {
+    return { windowsApplied: this.windowsApplied, prealerts: [...this.prealerts.values()].map((prealert) => ({ ...prealert, receiptId: null })) };
+  }
+
+  /** A fresh store on the same start becomes the one `memory` was taken of, once its windows are applied. */
+  restore(memory: SandboxMemory, now: number, intervalMs: number): void {
+    for (const prealert of memory.prealerts) this.prealerts.set(prealert.id, { ...prealert, receiptId: null });
+    this.catchUp(now, intervalMs);
+    while (this.windowsApplied < memory.windowsApplied) this.advance(now);
   }
 
   /** Receipts changed after `since` (all, without one), oldest change first. */
@@ -188,11 +210,9 @@ export class SandboxStore {
     return { status: 'pending', receiptId: null };
   }
 
-  /** Applies the change windows that have passed by `now` (one every `intervalMs` since start). */
+  /** Applies the change windows that have passed by `now` (one every `intervalMs` since start), every one of them. */
   catchUp(now: number, intervalMs: number): void {
     const due = Math.floor((now - this.startedAt) / intervalMs);
-    if (due <= this.windowsApplied) return;
-    this.windowsApplied = Math.max(this.windowsApplied, due - MAX_CATCH_UP_WINDOWS);
     while (this.windowsApplied < due) this.applyWindow(++this.windowsApplied, now);
   }
 

@@ -22,5 +22,6 @@ export const POST: APIRoute = async (context) => {
   if (!parsed.success) return invalidRequest('A pre-alert needs id, consigneeId, trackingNumber, shipper and description');
   const { id, consigneeId, trackingNumber, shipper, description } = parsed.data;
   const { created, ...state } = sandbox.currentStore().announcePrealert({ id, consigneeId, trackingNumber, shipper, description });
+  sandbox.keep();
   return json({ id, ...state }, created ? 201 : 200);
 };
