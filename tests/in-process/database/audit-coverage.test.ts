@@ -191,8 +191,11 @@ describe('share links', () => {
     const user = await createUser(admin, 'sharer');
     await assignConsignees(admin, user.id, demoConsigneeIds);
     const client = await signIn(portal, user);
-    const [receipt] = await allReceipts(client);
-    const share = () => client.post(`/api/receipts/${receipt!.id}/share`);
+    // One working link per receipt: each share is of another receipt.
+    const receipts = await allReceipts(client);
+    expect(receipts.length).toBeGreaterThan(52);
+    let next = 0;
+    const share = () => client.post(`/api/receipts/${receipts[next++]!.id}/share`);
     for (let made = 0; made < 20; made += 1) expect((await share()).status).toBe(201);
     expectError(await share(), 429, 'RATE_LIMITED', 'You made many share links in a short time. Please try again in a few minutes.');
     portal.clock.advance(16 * 60_000);
