@@ -75,7 +75,11 @@ test('a viewer signs in, reaches the dashboard and is kept in local storage', as
   expect(JSON.parse(stored ?? '{}')).toMatchObject({ username: user.username, role: 'viewer' });
 });
 
-test('after five failures the sixth answer is 429 and the form counts down', async ({ page }) => {
+/** The answer to the nth wrong password of LOGIN_MAX_ATTEMPTS (5) in LOGIN_WINDOW_SECONDS (15 minutes): the 4th warns before the lock. */
+const wrongPasswordText = (attempt: number) =>
+  attempt === 4 ? 'Invalid username or password. 1 attempt left: another wrong password pauses sign-in for up to 15 minutes.' : 'Invalid username or password';
+
+test('after five failures the sixth answer is 429 and the form counts down, and the fourth warns of it', async ({ page }) => {
   const username = uniqueName('locked');
   await openHydrated(page, '/login');
   await fillLogin(page, username, 'wrong-password');
@@ -84,7 +88,7 @@ test('after five failures the sixth answer is 429 and the form counts down', asy
     const answer = page.waitForResponse('**/api/auth/login');
     await signInButton.click();
     expect((await answer).status()).toBe(401);
-    await expect(page.getByRole('alert')).toHaveText('Invalid username or password');
+    await expect(page.getByRole('alert')).toHaveText(wrongPasswordText(attempt));
   }
   const answer = page.waitForResponse('**/api/auth/login');
   await signInButton.click();
@@ -145,7 +149,7 @@ test.describe('without JavaScript', () => {
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       await fillLogin(page, username, 'wrong-password');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page.getByRole('alert')).toHaveText('Invalid username or password');
+      await expect(page.getByRole('alert')).toHaveText(wrongPasswordText(attempt));
     }
     await fillLogin(page, username, 'wrong-password');
     const answer = page.waitForResponse((response) => response.url().endsWith('/login') && response.request().method() === 'POST');
