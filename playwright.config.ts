@@ -39,8 +39,8 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   // The limits say "stalled": journeys through several pages took up to 31 s on a loaded 2-core machine,
   // and a step up to 7 s (measured in full runs).
-  timeout: stallLimit(90_000, pace),
-  expect: { timeout: stallLimit(15_000, pace) },
+  timeout: stallLimit(120_000, pace),
+  expect: { timeout: stallLimit(20_000, pace) },
   reporter: [['list'], ['json', { outputFile: '.tmp/results/e2e.json' }]],
   use: {
     baseURL: E2E_URL,

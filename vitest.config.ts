@@ -27,15 +27,15 @@ const env = { TEST_PACE: JSON.stringify(pace) };
 // The limits say "stalled": several times the slowest green test seen with a busy loop on every core.
 const inProcess = {
   environment: 'node' as const,
-  testTimeout: stallLimit(60_000, pace),
-  hookTimeout: stallLimit(120_000, pace),
+  testTimeout: stallLimit(90_000, pace),
+  hookTimeout: stallLimit(180_000, pace),
   maxWorkers: pace.workers.inProcess,
   isolate: false,
 };
 const spawned = {
   environment: 'node' as const,
-  testTimeout: stallLimit(180_000, pace),
-  hookTimeout: stallLimit(240_000, pace),
+  testTimeout: stallLimit(240_000, pace),
+  hookTimeout: stallLimit(300_000, pace),
   maxWorkers: pace.workers.spawned,
 };
 

@@ -11,7 +11,7 @@
  * slowness. Speed itself is `npm run bench`'s to measure.
  */
 import { createHash } from 'node:crypto';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 
 /**
  * The calibration's median, in ms, on the reference: a quiet 2-core machine of the kind this project is
@@ -77,7 +77,18 @@ export function testPace(env: NodeJS.ProcessEnv = process.env): TestPace {
   return planFor(availableParallelism(), measureSlowness());
 }
 
-/** A time limit that means "stalled": `ms` (set against the busy reference) times this run's slowness. */
-export function stallLimit(ms: number, pace: TestPace = testPace()): number {
-  return Math.round(ms * pace.slowness);
+/**
+ * The suite's own load per core on the reference while its tiers run side by side: the limits were set
+ * under it. A load beyond it is other programs' (or a slower machine's), which may start after the run's
+ * measure: a limit taken while they run grows with them.
+ */
+const OWN_LOAD_PER_CORE = 3;
+
+/**
+ * A time limit that means "stalled": `ms` (set against the reference under one busy loop per core)
+ * times this run's slowness, or times what the machine's load says now, whichever is more.
+ */
+export function stallLimit(ms: number, pace: TestPace = testPace(), load: number = loadavg()[0]!): number {
+  const loadNow = load / pace.cores / OWN_LOAD_PER_CORE;
+  return Math.round(ms * Math.min(MOST_SLOWNESS, Math.max(pace.slowness, loadNow)));
 }

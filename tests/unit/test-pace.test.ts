@@ -5,17 +5,24 @@ describe("the test suite's pace", () => {
   it('when a 2-core machine is quiet, then the browser tier runs beside the others, with two workers, and the limits are as set', () => {
     const pace = planFor(2, 1);
     expect(pace).toMatchObject({ lanesSideBySide: true, workers: { inProcess: 4, spawned: 2, browser: 2 } });
-    expect(stallLimit(60_000, pace)).toBe(60_000);
+    expect(stallLimit(60_000, pace, 2)).toBe(60_000);
   });
 
   it('when other programs take half of a 2-core machine, then the tiers run one after another with half the workers, and every limit grows with the slowness', () => {
     const pace = planFor(2, 2);
     expect(pace).toMatchObject({ lanesSideBySide: false, workers: { inProcess: 2, spawned: 1, browser: 1 } });
-    expect(stallLimit(60_000, pace)).toBe(120_000);
+    expect(stallLimit(60_000, pace, 2)).toBe(120_000);
   });
 
   it('when the machine has one core, then the spawned servers and the browser have one worker each, and the tiers run one after another', () => {
     expect(planFor(1, 1)).toMatchObject({ lanesSideBySide: false, workers: { inProcess: 2, spawned: 1, browser: 1 } });
+  });
+
+  it('when other programs load the machine after the run measured it, then a limit taken meanwhile grows with the load', () => {
+    const quiet = planFor(2, 1);
+    expect(stallLimit(60_000, quiet, 6)).toBe(60_000);
+    expect(stallLimit(60_000, quiet, 24)).toBe(240_000);
+    expect(stallLimit(60_000, quiet, 200)).toBe(480_000);
   });
 
   it('when a machine has many cores, then the workers grow with them, up to each tier’s most', () => {
