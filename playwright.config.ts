@@ -27,6 +27,8 @@ function portal(port: number, name: string, env: Record<string, string> = {}) {
       DEMO_USERS: 'false',
       // bcrypt's lowest cost: the browser tests create and sign in many users.
       PASSWORD_HASH_COST: '4',
+      // Each portal's sandbox answers from its own process: on a busy machine it is slow, not down.
+      PROVIDER_TIMEOUT_SECONDS: String(Math.min(600, Math.ceil(stallLimit(30_000, pace) / 1000))),
       ...env,
     },
   };

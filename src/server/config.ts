@@ -3,6 +3,7 @@
  * server (server.mjs) and the command-line scripts read process.env through it, tests pass their own.
  */
 import path from 'node:path';
+import { API_TIMEOUT_MS } from '~/shared/constants';
 
 export type ProviderMode = 'sandbox' | 'http';
 export type SandboxProtocol = 'contract' | 'magaya';
@@ -41,6 +42,8 @@ export interface Config {
   provider: ProviderMode;
   /** Where the server reaches the provider: PROVIDER_URL, or this process's own /sandbox. */
   providerUrl: string;
+  /** How long one request to the provider may take before it counts as unanswered (PROVIDER_TIMEOUT_SECONDS). */
+  providerTimeoutMs: number;
   /**
    * The authorization server's issuer, whose metadata (OAuth2 authorization server metadata, else OpenID Connect Discovery) names
    * its endpoints; null: the endpoints below, as configured. The sandbox's is its loopback URL.
@@ -252,6 +255,7 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     adminPassword: env.ADMIN_PASSWORD || null,
     provider,
     providerUrl,
+    providerTimeoutMs: bounded(env, 'PROVIDER_TIMEOUT_SECONDS', API_TIMEOUT_MS / 1000, [5, 600]) * 1000,
     providerIssuer,
     providerAuthorizeUrl: optionalUrl(env, 'PROVIDER_AUTHORIZE_URL') ?? endpointDefault('/oauth/authorize'),
     providerTokenUrl: optionalUrl(env, 'PROVIDER_TOKEN_URL') ?? endpointDefault('/oauth/token'),

@@ -22,6 +22,7 @@ describe('loadConfig defaults', () => {
       sandboxReceipts: 500,
       sandboxSeed: 1,
       sandboxProtocol: 'contract',
+      providerTimeoutMs: 30_000,
       demoUsers: true,
       syncIntervalSeconds: 120,
       showLocations: true,
@@ -31,6 +32,11 @@ describe('loadConfig defaults', () => {
       apiTokenRatePerMinute: 120,
     });
     expect(config.publicUrl.href).toBe('http://localhost:4321/');
+  });
+
+  it('when PROVIDER_TIMEOUT_SECONDS is set, then one request to the provider may take that long; outside 5 to 600 it is refused', () => {
+    expect(load({ PROVIDER_TIMEOUT_SECONDS: '90' }).providerTimeoutMs).toBe(90_000);
+    for (const value of ['4', '601', '1.5']) expect(() => load({ PROVIDER_TIMEOUT_SECONDS: value })).toThrow(`PROVIDER_TIMEOUT_SECONDS must be a whole number`);
   });
 
   it('when SANDBOX_PROTOCOL is set, then the sandbox speaks that protocol; an unknown one is refused', () => {

@@ -8,7 +8,7 @@
 import * as oauth from 'oauth4webapi';
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
-import { API_TIMEOUT_MS, TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
+import { TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import { ATTACHMENT_KINDS, type AttachmentKind } from '~/shared/attachments';
 import { receiptSchema } from '~/shared/receipts';
 import {
@@ -32,8 +32,11 @@ import type { StoredTokens, TokenStore } from './token-store';
 import { isNetworkFailure, transportOptions } from './transport';
 
 const REFRESH_AHEAD_MS = TOKEN_AUTO_REFRESH_MINUTES * 60_000;
-/** Longer than any refresh grant may take; a lease left by a process that died ends by itself. */
-const REFRESH_LEASE_MS = API_TIMEOUT_MS + 5_000;
+/**
+ * A refresh lease is the provider's time limit and this much more: longer than any refresh grant may take,
+ * and a lease left by a process that died ends by itself.
+ */
+const REFRESH_LEASE_MARGIN_MS = 5_000;
 const LEASE_POLL_MS = 200;
 /** The answers to a refresh grant that mean the refresh token will never work again. */
 const DEAD_REFRESH_TOKEN: ReadonlySet<string> = new Set(['invalid_grant', 'invalid_client']);
@@ -268,7 +271,7 @@ export class HttpProviderClient implements ProviderClient {
     const refusal = this.refreshRefusal(seen);
     if (refusal) throw refusal;
     for (let waited = 0; ; waited++) {
-      const lease = await tokenStore.takeRefreshLease(REFRESH_LEASE_MS);
+      const lease = await tokenStore.takeRefreshLease(this.deps.config.providerTimeoutMs + REFRESH_LEASE_MARGIN_MS);
       if (lease) return this.refreshUnderLease(seen, lease);
       // Another process is refreshing: its tokens serve this one too.
       while ((await tokenStore.read())?.refreshing) await sleep(LEASE_POLL_MS);

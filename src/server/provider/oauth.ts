@@ -20,6 +20,7 @@ type ClientConfig = Pick<
   | 'providerUrl'
   | 'providerIssuer'
   | 'providerTokenUrl'
+  | 'providerTimeoutMs'
 >;
 
 /** What the portal needs to act as the provider's OAuth2 client. */

@@ -1,14 +1,13 @@
-/** How the portal's requests to the provider travel: one time-out, plain http only where configured. */
+/** How the portal's requests to the provider travel: one time limit (PROVIDER_TIMEOUT_SECONDS), plain http only where configured. */
 import * as oauth from 'oauth4webapi';
-import { API_TIMEOUT_MS } from '~/shared/constants';
 import type { Config } from '../config';
 
-export type TransportConfig = Pick<Config, 'providerUrl' | 'providerIssuer' | 'providerTokenUrl'>;
+export type TransportConfig = Pick<Config, 'providerUrl' | 'providerIssuer' | 'providerTokenUrl' | 'providerTimeoutMs'>;
 
-/** Per-request options of oauth4webapi: the API timeout, and plain http when the operator configured a provider on http. */
+/** Per-request options of oauth4webapi: the provider's time limit, and plain http when the operator configured a provider on http. */
 export function transportOptions(config: TransportConfig) {
   return {
-    signal: () => AbortSignal.timeout(API_TIMEOUT_MS),
+    signal: () => AbortSignal.timeout(config.providerTimeoutMs),
     // Marked deprecated to flag its risk; it is oauth4webapi's one switch for a provider on plain http.
     [oauth.allowInsecureRequests]: [config.providerUrl, config.providerIssuer, config.providerTokenUrl].some((url) => url?.startsWith('http:')),
   };

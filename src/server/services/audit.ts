@@ -160,9 +160,9 @@ export interface AuditExport {
  */
 export async function exportAuditEntries(deps: AuditDeps, actor: AuditActor, filters: AuditFilters): Promise<AuditExport> {
   const { db, clock } = deps;
-  const now = new Date(clock.now());
-  // Written first: the export holds its own entry too.
+  // Written first, and the export reads up to the time after it: the export holds its own entry too.
   await recordAudit(deps, actor, { action: 'audit.exported', detail: describeFilters(filters) });
+  const now = new Date(clock.now());
   // The stream is read after the request's handler has returned: its header is built in the request's language explicitly.
   const locale = getLocale();
   const encoder = new TextEncoder();

@@ -85,6 +85,9 @@ async function deliveries(client: ApiClient, id: number, headers: Record<string,
 
 const IN_DUTCH = { 'Accept-Language': 'nl' };
 
+/** Where an outbox job is a delivery to this endpoint: a sync the moved clock started may have queued others meanwhile. */
+const ofEndpoint = (endpointId: number) => `payload LIKE '{"endpointId":${endpointId},%'`;
+
 const waitForAttempts = (client: ApiClient, id: number, count: number) =>
   eventually(
     () => deliveries(client, id),
@@ -609,7 +612,7 @@ describe('with the clock moved', () => {
     expect(requestsTo('/lapsed')).toHaveLength(1);
     const [job] = await queryDatabase<{ failedAt: string | null; lastError: string }>(
       portal,
-      "SELECT failedAt, lastError FROM outbox_jobs WHERE kind = 'webhook.delivery' ORDER BY id DESC LIMIT 1",
+      `SELECT failedAt, lastError FROM outbox_jobs WHERE kind = 'webhook.delivery' AND ${ofEndpoint(endpoint.id)} ORDER BY id DESC LIMIT 1`,
     );
     expect(job).toMatchObject({ failedAt: expect.anything(), lastError: "The endpoint's owner may no longer see the receipt" });
     expect(await deliveries(lapsed.client, endpoint.id)).toHaveLength(1);
@@ -623,7 +626,10 @@ describe('with the clock moved', () => {
     const queuedAt = portal.clock.now();
     expect(await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: receipt!.id })).toBe(1);
     await waitForAttempts(admin, endpoint.id, 1);
-    const [job] = await queryDatabase<{ id: number }>(portal, "SELECT id FROM outbox_jobs WHERE kind = 'webhook.delivery' ORDER BY id DESC LIMIT 1");
+    const [job] = await queryDatabase<{ id: number }>(
+      portal,
+      `SELECT id FROM outbox_jobs WHERE kind = 'webhook.delivery' AND ${ofEndpoint(endpoint.id)} ORDER BY id DESC LIMIT 1`,
+    );
     const jobRow = async () =>
       (
         await queryDatabase<{ attempts: number; failedAt: string | null; doneAt: string | null }>(
