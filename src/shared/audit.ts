@@ -126,6 +126,61 @@ export function auditActionLabel(action: string): string {
   return isAuditAction(action) ? ACTION_LABELS[action]() : action;
 }
 
+/** A detail's named values, stored as JSON: text someone chose (a token's name) stays a value of its own. */
+export const auditFieldsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+export type AuditFields = z.infer<typeof auditFieldsSchema>;
+
+/**
+ * Text someone chose, quoted with its own quotes, backslashes, control and direction characters escaped,
+ * so that it cannot pass for another field or turn the line around.
+ */
+const quoted = (value: string) =>
+  JSON.stringify(value).replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** The portal's own words a detail stores, in the reader's language; a word this version does not know as it is. */
+const DETAIL_WORDS: Record<string, () => string> = {
+  'no such account': () => m.audit_detail_no_such_account(),
+  'too many attempts': () => m.audit_detail_too_many_attempts(),
+};
+const word = (value: string) => DETAIL_WORDS[value]?.() ?? value;
+
+const DETAIL_FIELDS: Record<string, { label: () => string; show: (value: string | number | boolean) => string }> = {
+  reason: { label: () => m.audit_detail_reason(), show: (value) => word(String(value)) },
+  attemptedUsername: { label: () => m.audit_detail_attempted_username(), show: (value) => quoted(String(value)) },
+  prefix: { label: () => m.audit_detail_prefix(), show: (value) => quoted(String(value)) },
+  name: { label: () => m.audit_detail_name(), show: (value) => quoted(String(value)) },
+  days: { label: () => m.audit_detail_days(), show: (value) => (typeof value === 'number' ? formatCount(value) : quoted(String(value))) },
+};
+
+/** A stored detail's named values, or null for a detail in words (as older versions wrote them all). */
+function storedFields(detail: string): AuditFields | null {
+  if (!detail.startsWith('{')) return null;
+  try {
+    const parsed = auditFieldsSchema.safeParse(JSON.parse(detail));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A stored detail as a reader sees it, in their language: each named value with its label, text someone
+ * chose in quotes; a detail in words as it was written.
+ */
+export function auditDetailText(detail: string | null): string | null {
+  if (detail === null) return null;
+  const fields = storedFields(detail);
+  if (!fields) return detail;
+  return Object.entries(fields)
+    .filter((entry): entry is [string, string | number | boolean] => entry[1] !== null)
+    .map(([name, value]) => {
+      const field = DETAIL_FIELDS[name];
+      // A value a newer version named: its name as stored, its value quoted as text.
+      return field ? `${field.label()}: ${field.show(value)}` : `${name}: ${typeof value === 'string' ? quoted(value) : String(value)}`;
+    })
+    .join('; ');
+}
+
 export const AUDIT_PAGE_SIZE = 25;
 export const AUDIT_MAX_LIMIT = 100;
 /** As long as the stored actor name. */
@@ -218,6 +273,7 @@ export const auditEntrySchema = z.object({
   action: z.string(),
   target: z.nullable(z.string()),
   clientAddress: z.nullable(z.string()),
+  /** In the reader's language: each named value with its label, text someone chose in quotes. */
   detail: z.nullable(z.string()),
 });
 export type AuditEntryDto = z.infer<typeof auditEntrySchema>;

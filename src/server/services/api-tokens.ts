@@ -33,7 +33,8 @@ import type { Database } from '../db/database';
 import type { ApiToken } from '../db/models';
 import { toSessionUser, type UserRow } from '../db/public-user';
 import { AppError } from '../errors';
-import { recordAudit, userTarget, type AuditActor, type AuditDeps, type AuditFields } from './audit';
+import type { AuditFields } from '~/shared/audit';
+import { recordAudit, userTarget, type AuditActor, type AuditDeps } from './audit';
 import { DAY_MS } from '~/shared/constants';
 
 /** The rate limit's fixed window; a token's last use is recorded as the start of its latest window. */

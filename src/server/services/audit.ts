@@ -5,7 +5,7 @@
 import { Op, fn, col, where as whereOf, type Transaction, type WhereOptions } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { getLocale } from '~/paraglide/runtime.js';
-import type { AuditAction, AuditEntryDto, AuditFilters, AuditList, AuditQuery } from '~/shared/audit';
+import { auditDetailText, type AuditAction, type AuditEntryDto, type AuditFields, type AuditFilters, type AuditList, type AuditQuery } from '~/shared/audit';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { csvLines, UTF8_BOM, type CsvCell } from '../csv';
@@ -42,9 +42,6 @@ export const selfActor = (user: { id: number; username: string }, clientAddress:
   username: user.username,
   clientAddress,
 });
-
-/** A detail's named values: stored as JSON, so that text someone chose (a token's name) cannot pass for another field. */
-export type AuditFields = Record<string, string | number | boolean | null>;
 
 export interface AuditRecord {
   action: AuditAction;
@@ -117,7 +114,7 @@ function toDto(row: AuditEntry): AuditEntryDto {
     action: row.action,
     target: row.target,
     clientAddress: row.clientAddress,
-    detail: row.detail,
+    detail: auditDetailText(row.detail),
   };
 }
 
@@ -136,9 +133,9 @@ function headerRow(): CsvCell[] {
   return [m.audit_column_time(), m.audit_column_actor(), m.audit_column_action(), m.audit_column_target(), m.audit_column_address(), m.audit_column_detail()];
 }
 
-/** The time in ISO 8601 and the action as stored, so that a spreadsheet or a script reads them alike. */
+/** The time in ISO 8601 and the action as stored, so that a spreadsheet or a script reads them alike; the detail as the screen shows it. */
 function entryRow(entry: AuditEntry): CsvCell[] {
-  return [new Date(entry.at).toISOString(), entry.actorName, entry.action, entry.target ?? '', entry.clientAddress ?? '', entry.detail ?? ''];
+  return [new Date(entry.at).toISOString(), entry.actorName, entry.action, entry.target ?? '', entry.clientAddress ?? '', auditDetailText(entry.detail) ?? ''];
 }
 
 /** The filters an export was asked with, for its own entry. */
@@ -186,7 +183,7 @@ export async function exportAuditEntries(deps: AuditDeps, actor: AuditActor, fil
         order: NEWEST_FIRST,
         limit: AUDIT_EXPORT_BATCH_SIZE,
       });
-      if (rows.length) controller.enqueue(encoder.encode(csvLines(rows.map(entryRow))));
+      if (rows.length) controller.enqueue(encoder.encode(csvLines(inLocale(locale, () => rows.map(entryRow)))));
       if (rows.length < AUDIT_EXPORT_BATCH_SIZE) return controller.close();
       const end = rows.at(-1)!;
       last = { at: new Date(end.at), id: end.id };
