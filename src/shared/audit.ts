@@ -4,7 +4,10 @@
  */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
-import { formatCount } from './format';
+import { getLocale } from '~/paraglide/runtime.js';
+import { ROLES, type Role } from './constants';
+import { formatCount, formatDateTime, roleLabel } from './format';
+import type { TokenSource } from './tokens';
 import { pageEnvelope } from './envelope';
 import { noControlCharacters, positiveInteger, queryText } from './receipts';
 
@@ -126,6 +129,198 @@ export function auditActionLabel(action: string): string {
   return isAuditAction(action) ? ACTION_LABELS[action]() : action;
 }
 
+/** A detail's named values, stored as JSON: text someone chose (a token's name) stays a value of its own. */
+const auditValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export const auditFieldsSchema = z.record(z.string(), z.union([auditValueSchema, z.array(z.union([z.string(), z.number()]))]));
+export type AuditFields = z.infer<typeof auditFieldsSchema>;
+
+/** Why a sign-in was refused, in the portal's words as stored. */
+type SignInRefusal = 'no such account' | 'wrong password' | 'inactive account' | 'wrong two-factor code' | 'too many attempts';
+/** A stranger's sign-in keeps the name typed, bounded; an account's keeps nothing more. */
+type SignInRefused = { reason: SignInRefusal; attemptedUsername?: string };
+type Token = { prefix: string; name: string };
+type TokensSaved = { source: TokenSource; accessTokenExpiresAt: string | null; refreshToken: boolean; refreshTokenExpiresAt: string | null };
+type ImageChanged = { fileName: string; contentType: string; bytes: number };
+type OneConsignee = { consignee: number; consigneeName: string };
+type Prealert = { receipt: string; consignee: number; createdBy: string | null };
+type Webhook = { origin: string };
+type Recovery = { sessionsEnded: boolean; apiTokensRevoked: number };
+
+/** What each action's detail holds: recordAudit takes exactly this, and the reader shows it with labels. */
+export interface AuditDetails {
+  'sign-in.succeeded': { method: 'password' | 'password and authenticator code' | 'password and recovery code' | 'password and two-factor enrolment' };
+  'sign-in.failed': SignInRefused;
+  'sign-in.limited': SignInRefused;
+  'user.created': { role: Role };
+  'user.updated': { changed: Array<'username' | 'fullName' | 'email'>; previousUsername?: string };
+  'user.role-changed': { previousRole: Role; role: Role };
+  'user.disabled': null;
+  'user.enabled': null;
+  'user.deleted': { role: Role };
+  'user.invited': { role: Role };
+  'user.invitation-resent': { reason: 'after the edit' } | null;
+  'user.invitation-revoked': null;
+  'user.password-reset': Recovery;
+  'consignee.assigned': OneConsignee | { consignees: number[]; consigneeCount: number; added: number; skipped: number };
+  'consignee.removed': OneConsignee;
+  'consignee.reassigned': OneConsignee | { consignees: number[]; consigneeCount: number };
+  'consignees.imported': { imported: number; updated: number; deleted: number; skipped: number };
+  'branding.logo-changed': ImageChanged;
+  'branding.logo-removed': { fileName: string };
+  'branding.background-changed': ImageChanged;
+  'branding.background-removed': { fileName: string };
+  'branding.opacity-changed': { from: number; to: number };
+  'provider-tokens.saved': TokensSaved;
+  'provider-tokens.refreshed': { accessTokenExpiresAt: string | null };
+  'provider-tokens.cleared': { outcome: 'none were stored' | 'revoked at the provider' | 'no revocation endpoint' | 'revocation failed' };
+  'provider.oauth-connected': TokensSaved;
+  'sync.started': null;
+  'two-factor.enabled': null;
+  'two-factor.disabled': null;
+  'two-factor.reset': { wasOn: boolean };
+  'api-token.created': Token & { days: number };
+  'api-token.revoked': Token;
+  'api-tokens.revoked': { count: number; reason: 'account disabled' | 'by an admin' };
+  'webhook.created': Webhook;
+  'webhook.updated': Webhook;
+  'webhook.deleted': Webhook;
+  'prealert.matched': Prealert;
+  'prealert.unmatched': Prealert;
+  'password.reset-requested': { outcome: 'link sent' | 'asked for too often' };
+  'password.reset-by-link': Recovery;
+  'password.changed': Recovery;
+  'user.invitation-accepted': null;
+  'two-factor.setup-started': null;
+  'api-token.used': Token;
+  'share-link.created': null;
+  'share-link.revoked': null;
+  'prealert.created': null;
+  'prealert.updated': null;
+  'prealert.deleted': null;
+  'webhook.test-sent': Webhook;
+  'audit.exported': { actor?: string; action?: AuditAction; from?: string; to?: string };
+}
+
+/**
+ * Text someone chose, quoted with its own quotes, backslashes, control and direction characters escaped,
+ * so that it cannot pass for another field or turn the line around.
+ */
+const quoted = (value: string) =>
+  JSON.stringify(value).replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** The portal's own words a detail stores, in the reader's language; a word this version does not know as it is. */
+const DETAIL_WORDS: Record<string, () => string> = {
+  'no such account': () => m.audit_detail_no_such_account(),
+  'too many attempts': () => m.audit_detail_too_many_attempts(),
+  'wrong password': () => m.audit_detail_wrong_password(),
+  'inactive account': () => m.audit_detail_inactive_account(),
+  'wrong two-factor code': () => m.audit_detail_wrong_two_factor_code(),
+  'after the edit': () => m.audit_detail_after_the_edit(),
+  'account disabled': () => m.audit_detail_account_disabled(),
+  'by an admin': () => m.audit_detail_by_an_admin(),
+  'none were stored': () => m.audit_detail_none_were_stored(),
+  'revoked at the provider': () => m.audit_detail_revoked_at_the_provider(),
+  'no revocation endpoint': () => m.audit_detail_no_revocation_endpoint(),
+  'revocation failed': () => m.audit_detail_revocation_failed(),
+  'link sent': () => m.audit_detail_link_sent(),
+  'asked for too often': () => m.audit_detail_asked_for_too_often(),
+  password: () => m.audit_detail_method_password(),
+  'password and authenticator code': () => m.audit_detail_method_authenticator_code(),
+  'password and recovery code': () => m.audit_detail_method_recovery_code(),
+  'password and two-factor enrolment': () => m.audit_detail_method_enrolment(),
+  oauth2: () => m.audit_detail_source_oauth2(),
+  manual: () => m.audit_detail_source_manual(),
+  sandbox: () => m.audit_detail_source_sandbox(),
+  username: () => m.audit_detail_username(),
+  fullName: () => m.audit_detail_full_name(),
+  email: () => m.audit_detail_email(),
+};
+
+type AuditValue = z.infer<typeof auditValueSchema> | Array<string | number>;
+const text = (value: AuditValue) => (typeof value === 'string' ? quoted(value) : String(value));
+const word = (value: AuditValue) => (typeof value === 'string' ? (DETAIL_WORDS[value]?.() ?? quoted(value)) : String(value));
+const words = (value: AuditValue) =>
+  Array.isArray(value) ? (value.length ? value.map((item) => word(item)).join(', ') : m.audit_detail_nothing()) : word(value);
+const count = (value: AuditValue) => (typeof value === 'number' ? formatCount(value) : text(value));
+const decimal = (value: AuditValue) => (typeof value === 'number' ? value.toLocaleString(getLocale()) : text(value));
+const yesNo = (value: AuditValue) => (value === true ? m.audit_detail_yes() : value === false ? m.audit_detail_no() : text(value));
+const role = (value: AuditValue) => (typeof value === 'string' && (ROLES as readonly string[]).includes(value) ? roleLabel(value as Role) : text(value));
+const moment = (value: AuditValue) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? formatDateTime(value) : text(value));
+/** The portal's own values (ids, a checked type) as they are. */
+const plain = (value: AuditValue) => (Array.isArray(value) ? value.join(', ') : String(value));
+const action = (value: AuditValue) => (typeof value === 'string' && isAuditAction(value) ? auditActionLabel(value) : text(value));
+
+/** Each named value's label in the reader's language, and how its value reads. */
+const DETAIL_FIELDS: Record<string, { label: () => string; show: (value: AuditValue) => string }> = {
+  reason: { label: () => m.audit_detail_reason(), show: word },
+  attemptedUsername: { label: () => m.audit_detail_attempted_username(), show: text },
+  method: { label: () => m.audit_detail_method(), show: word },
+  role: { label: () => m.audit_detail_role(), show: role },
+  previousRole: { label: () => m.audit_detail_previous_role(), show: role },
+  changed: { label: () => m.audit_detail_changed(), show: words },
+  previousUsername: { label: () => m.audit_detail_previous_username(), show: text },
+  sessionsEnded: { label: () => m.audit_detail_sessions_ended(), show: yesNo },
+  apiTokensRevoked: { label: () => m.audit_detail_api_tokens_revoked(), show: count },
+  consignee: { label: () => m.audit_detail_consignee(), show: plain },
+  consigneeName: { label: () => m.audit_detail_consignee_name(), show: text },
+  consignees: { label: () => m.audit_detail_consignees(), show: plain },
+  consigneeCount: { label: () => m.audit_detail_consignee_count(), show: count },
+  added: { label: () => m.audit_detail_added(), show: count },
+  skipped: { label: () => m.audit_detail_skipped(), show: count },
+  imported: { label: () => m.audit_detail_imported(), show: count },
+  updated: { label: () => m.audit_detail_updated(), show: count },
+  deleted: { label: () => m.audit_detail_deleted(), show: count },
+  fileName: { label: () => m.audit_detail_file_name(), show: text },
+  contentType: { label: () => m.audit_detail_content_type(), show: plain },
+  bytes: { label: () => m.audit_detail_bytes(), show: count },
+  from: { label: () => m.audit_detail_from(), show: decimal },
+  to: { label: () => m.audit_detail_to(), show: decimal },
+  source: { label: () => m.audit_detail_source(), show: word },
+  accessTokenExpiresAt: { label: () => m.audit_detail_access_token_expires(), show: moment },
+  refreshToken: { label: () => m.audit_detail_refresh_token(), show: yesNo },
+  refreshTokenExpiresAt: { label: () => m.audit_detail_refresh_token_expires(), show: moment },
+  outcome: { label: () => m.audit_detail_outcome(), show: word },
+  wasOn: { label: () => m.audit_detail_was_on(), show: yesNo },
+  prefix: { label: () => m.audit_detail_prefix(), show: text },
+  name: { label: () => m.audit_detail_name(), show: text },
+  days: { label: () => m.audit_detail_days(), show: count },
+  count: { label: () => m.audit_detail_count(), show: count },
+  receipt: { label: () => m.audit_detail_receipt(), show: text },
+  createdBy: { label: () => m.audit_detail_created_by(), show: text },
+  origin: { label: () => m.audit_detail_origin(), show: text },
+  actor: { label: () => m.audit_detail_actor(), show: text },
+  action: { label: () => m.audit_detail_action(), show: action },
+};
+
+/** A stored detail's named values, or null for a detail in words (as older versions wrote them all). */
+function storedFields(detail: string): AuditFields | null {
+  if (!detail.startsWith('{')) return null;
+  try {
+    const parsed = auditFieldsSchema.safeParse(JSON.parse(detail));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A stored detail as a reader sees it, in their language: each named value with its label, text someone
+ * chose in quotes; a detail in words as it was written.
+ */
+export function auditDetailText(detail: string | null): string | null {
+  if (detail === null) return null;
+  const fields = storedFields(detail);
+  if (!fields) return detail;
+  return Object.entries(fields)
+    .map(([name, value]) => {
+      if (value === null) return `${DETAIL_FIELDS[name]?.label() ?? name}: ${m.audit_detail_unknown()}`;
+      const field = DETAIL_FIELDS[name];
+      // A value a newer version named: its name as stored, its value as text.
+      return field ? `${field.label()}: ${field.show(value)}` : `${name}: ${text(value)}`;
+    })
+    .join('; ');
+}
+
 export const AUDIT_PAGE_SIZE = 25;
 export const AUDIT_MAX_LIMIT = 100;
 /** As long as the stored actor name. */
@@ -218,6 +413,7 @@ export const auditEntrySchema = z.object({
   action: z.string(),
   target: z.nullable(z.string()),
   clientAddress: z.nullable(z.string()),
+  /** In the reader's language: each named value with its label, text someone chose in quotes. */
   detail: z.nullable(z.string()),
 });
 export type AuditEntryDto = z.infer<typeof auditEntrySchema>;

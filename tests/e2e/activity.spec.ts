@@ -31,7 +31,7 @@ test('the admin creates a user, finds it under Activity, filters by action and e
   await expect(page).toHaveURL(/\/admin\/activity$/);
   await expect(page.getByRole('heading', { name: 'Activity', level: 1 })).toBeVisible();
   const row = entryRow(page, username);
-  await expect(row.getByRole('cell')).toHaveText(['User created', 'admin', `user ${username}`, 'role: viewer', /\S/, /\d/]);
+  await expect(row.getByRole('cell')).toHaveText(['User created', 'admin', `user ${username}`, 'Role: viewer', /\S/, /\d/]);
 
   const filters = page.getByRole('form', { name: 'Filter the activity' });
   await filters.getByLabel('Action').selectOption({ label: 'User created' });
@@ -88,7 +88,7 @@ test.describe('in Dutch', () => {
     await expect(page.getByRole('columnheader')).toHaveText(['Actie', 'Gebruiker', 'Onderwerp', 'Details', 'IP-adres', 'Tijdstip']);
     const row = entryRow(page, username);
     await expect(row.getByRole('cell').first()).toHaveText('Gebruiker aangemaakt');
-    await expect(row.getByRole('cell').nth(3)).toHaveText('role: admin-viewer');
+    await expect(row.getByRole('cell').nth(3)).toHaveText('Rol: beheerder (alleen lezen)');
     await expect(row.getByRole('cell').last()).toHaveText(/^\d{2}-\d{2}-\d{4},? \d{2}:\d{2}$/);
 
     await filters.getByLabel('Van').fill('2026-03-02');

@@ -33,7 +33,7 @@ import type { Database } from '../db/database';
 import type { ApiToken } from '../db/models';
 import { toSessionUser, type UserRow } from '../db/public-user';
 import { AppError } from '../errors';
-import { recordAudit, userTarget, type AuditActor, type AuditDeps, type AuditFields } from './audit';
+import { recordAudit, userTarget, type AuditActor, type AuditDeps } from './audit';
 import { DAY_MS } from '~/shared/constants';
 
 /** The rate limit's fixed window; a token's last use is recorded as the start of its latest window. */
@@ -70,7 +70,7 @@ function toSummary(row: Pick<ApiToken, 'id' | 'name' | 'prefix' | 'createdAt' | 
 }
 
 /** An entry names a token by its prefix and name, never more of it; the name, chosen by its owner, as a value of its own. */
-const describeToken = (token: Pick<ApiToken, 'prefix' | 'name'>): AuditFields => ({ prefix: token.prefix, name: token.name });
+const describeToken = (token: Pick<ApiToken, 'prefix' | 'name'>) => ({ prefix: token.prefix, name: token.name });
 
 /** Tokens neither revoked nor expired. */
 const working = (now: number) => ({ revokedAt: null, expiresAt: { [Op.gt]: new Date(now) } });
@@ -156,7 +156,12 @@ export async function revokeUserApiTokens(deps: AuditDeps, actor: AuditActor, us
     const user = await db.models.User.findByPk(userId, { attributes: ['id', 'username'], transaction });
     if (!user) throw new AppError('NOT_FOUND', m.users_not_found());
     const revoked = (await endUserApiTokens(deps, userId, transaction)).length;
-    await recordAudit(deps, actor, { action: 'api-tokens.revoked', target: userTarget(user.username), detail: `${revoked} revoked by an admin` }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      { action: 'api-tokens.revoked', target: userTarget(user.username), detail: { count: revoked, reason: 'by an admin' } },
+      transaction,
+    );
     return revoked;
   });
 }

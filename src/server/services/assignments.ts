@@ -10,7 +10,7 @@ import type { AssignedUser, BulkAddResult, BulkReassignResult, ConsigneeAssignme
 import { AppError } from '../errors';
 import type { Database } from '../db/database';
 import type { User } from '../db/models';
-import { abbreviateList, recordAudit, userTarget, type AuditActor, type AuditDeps } from './audit';
+import { recordAudit, userTarget, type AuditActor, type AuditDeps } from './audit';
 
 const UNKNOWN_IDS_SHOWN = 10;
 
@@ -27,8 +27,9 @@ async function requireViewer(db: Database, userId: number, transaction: Transact
 }
 
 // Entries name the user whose access changed; the detail names the consignees.
-const consigneeDetail = (consignee: ConsigneeDto) => `consignee ${consignee.id} (${consignee.name})`;
-const consigneesDetail = (ids: number[]) => `consignees ${abbreviateList(ids)}`;
+const consigneeDetail = (consignee: ConsigneeDto) => ({ consignee: consignee.id, consigneeName: consignee.name });
+/** The first ids (recordAudit keeps a few) and how many there were. */
+const consigneesDetail = (ids: number[]) => ({ consignees: ids, consigneeCount: ids.length });
 
 async function requireConsignee(db: Database, consigneeId: number, transaction?: Transaction): Promise<ConsigneeDto> {
   const consignee = await db.models.Consignee.findByPk(consigneeId, { attributes: ['id', 'name'], raw: true, transaction });
@@ -135,7 +136,7 @@ export async function assignConsignees(deps: AuditDeps, actor: AuditActor | null
     const added = await addMissing(db, userId, wanted, transaction);
     const skipped = wanted.length - added;
     if (actor) {
-      const detail = `${consigneesDetail(wanted)}; added ${added}, skipped ${skipped}`;
+      const detail = { ...consigneesDetail(wanted), added, skipped };
       await recordAudit(deps, actor, { action: 'consignee.assigned', target: userTarget(user.username), detail }, transaction);
     }
     return { added, skipped };

@@ -5,7 +5,16 @@
 import { Op, fn, col, where as whereOf, type Transaction, type WhereOptions } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { getLocale } from '~/paraglide/runtime.js';
-import type { AuditAction, AuditEntryDto, AuditFilters, AuditList, AuditQuery } from '~/shared/audit';
+import {
+  auditDetailText,
+  type AuditAction,
+  type AuditDetails,
+  type AuditEntryDto,
+  type AuditFields,
+  type AuditFilters,
+  type AuditList,
+  type AuditQuery,
+} from '~/shared/audit';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { csvLines, UTF8_BOM, type CsvCell } from '../csv';
@@ -15,7 +24,6 @@ import { inLocale } from '../locale';
 import { DAY_MS } from '~/shared/constants';
 import { paginationOf } from '~/shared/receipts';
 
-const DETAIL_MAX = 500;
 const TARGET_MAX = 200;
 export const AUDIT_EXPORT_BATCH_SIZE = 1_000;
 
@@ -43,25 +51,29 @@ export const selfActor = (user: { id: number; username: string }, clientAddress:
   clientAddress,
 });
 
-/** A detail's named values: stored as JSON, so that text someone chose (a token's name) cannot pass for another field. */
-export type AuditFields = Record<string, string | number | boolean | null>;
+/** One entry of any action, with the detail that action holds (AuditDetails). */
+export type AuditRecord = {
+  [Action in AuditAction]: {
+    action: Action;
+    /** What was acted on, in words an admin recognises: `user alice`, `consignee 42`. */
+    target?: string | null;
+    /** Named values, stored as JSON, so that text someone chose (a token's name) cannot pass for another field. */
+    detail?: AuditDetails[Action];
+  };
+}[AuditAction];
 
-export interface AuditRecord {
-  action: AuditAction;
-  /** What was acted on, in words an admin recognises: `user alice`, `consignee 42`. */
-  target?: string | null;
-  /** The portal's own words, or named values (AuditFields) where a value is text someone chose. */
-  detail?: string | AuditFields | null;
-}
-
-/** Each text value of a detail is cut to this length, so that the JSON stays whole within DETAIL_MAX. */
+/** Each text value of a detail is cut to this length, and each list to LIST_MAX, so that the JSON stays short. */
 const FIELD_MAX = 100;
+const LIST_MAX = 20;
 
-function storedDetail(detail: string | AuditFields | null | undefined): string | null {
-  if (detail === null || detail === undefined) return null;
-  if (typeof detail === 'string') return detail.slice(0, DETAIL_MAX);
+function storedDetail(detail: Readonly<Record<string, AuditFields[string] | undefined>> | null | undefined): string | null {
+  if (!detail) return null;
+  const fields = Object.entries(detail).filter(([, value]) => value !== undefined);
+  if (!fields.length) return null;
   return JSON.stringify(
-    Object.fromEntries(Object.entries(detail).map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, FIELD_MAX) : value])),
+    Object.fromEntries(
+      fields.map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, FIELD_MAX) : Array.isArray(value) ? value.slice(0, LIST_MAX) : value]),
+    ),
   );
 }
 
@@ -84,12 +96,6 @@ export async function recordAudit(deps: AuditDeps, actor: AuditActor, record: Au
     },
     { transaction },
   );
-}
-
-/** A list of ids or names for a detail: the first few, then how many more, so that it stays short. */
-export function abbreviateList(items: ReadonlyArray<string | number>, shown = 20): string {
-  const more = items.length - shown;
-  return more > 0 ? `${items.slice(0, shown).join(', ')} (+${more})` : items.join(', ');
 }
 
 /** The filters as a condition; days are whole UTC days, `to` included. */
@@ -117,7 +123,7 @@ function toDto(row: AuditEntry): AuditEntryDto {
     action: row.action,
     target: row.target,
     clientAddress: row.clientAddress,
-    detail: row.detail,
+    detail: auditDetailText(row.detail),
   };
 }
 
@@ -136,15 +142,9 @@ function headerRow(): CsvCell[] {
   return [m.audit_column_time(), m.audit_column_actor(), m.audit_column_action(), m.audit_column_target(), m.audit_column_address(), m.audit_column_detail()];
 }
 
-/** The time in ISO 8601 and the action as stored, so that a spreadsheet or a script reads them alike. */
+/** The time in ISO 8601 and the action as stored, so that a spreadsheet or a script reads them alike; the detail as the screen shows it. */
 function entryRow(entry: AuditEntry): CsvCell[] {
-  return [new Date(entry.at).toISOString(), entry.actorName, entry.action, entry.target ?? '', entry.clientAddress ?? '', entry.detail ?? ''];
-}
-
-/** The filters an export was asked with, for its own entry. */
-function describeFilters(filters: AuditFilters): string {
-  const named = (['actor', 'action', 'from', 'to'] as const).filter((key) => filters[key]).map((key) => `${key}: ${filters[key]}`);
-  return named.length ? named.join('; ') : 'all entries';
+  return [new Date(entry.at).toISOString(), entry.actorName, entry.action, entry.target ?? '', entry.clientAddress ?? '', auditDetailText(entry.detail) ?? ''];
 }
 
 export interface AuditExport {
@@ -161,7 +161,7 @@ export interface AuditExport {
 export async function exportAuditEntries(deps: AuditDeps, actor: AuditActor, filters: AuditFilters): Promise<AuditExport> {
   const { db, clock } = deps;
   // Written first, and the export reads up to the time after it: the export holds its own entry too.
-  await recordAudit(deps, actor, { action: 'audit.exported', detail: describeFilters(filters) });
+  await recordAudit(deps, actor, { action: 'audit.exported', detail: { actor: filters.actor, action: filters.action, from: filters.from, to: filters.to } });
   const now = new Date(clock.now());
   // The stream is read after the request's handler has returned: its header is built in the request's language explicitly.
   const locale = getLocale();
@@ -186,7 +186,7 @@ export async function exportAuditEntries(deps: AuditDeps, actor: AuditActor, fil
         order: NEWEST_FIRST,
         limit: AUDIT_EXPORT_BATCH_SIZE,
       });
-      if (rows.length) controller.enqueue(encoder.encode(csvLines(rows.map(entryRow))));
+      if (rows.length) controller.enqueue(encoder.encode(csvLines(inLocale(locale, () => rows.map(entryRow)))));
       if (rows.length < AUDIT_EXPORT_BATCH_SIZE) return controller.close();
       const end = rows.at(-1)!;
       last = { at: new Date(end.at), id: end.id };

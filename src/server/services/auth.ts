@@ -12,7 +12,8 @@ import type { Config } from '../config';
 import { inLocale } from '../locale';
 import { composeLinkEmail, linkInEmail } from '../mail/compose';
 import { endUserApiTokens } from './api-tokens';
-import { recordAudit, selfActor, strangerActor, userTarget, type AuditRecord } from './audit';
+import type { AuditDetails } from '~/shared/audit';
+import { recordAudit, selfActor, strangerActor, userTarget } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import { enqueueMessages, type Outbox } from './outbox';
 import type { PasswordHasher } from './passwords';
@@ -51,23 +52,24 @@ async function countedCheck<T>(deps: AuthDeps, attempt: { username: string; clie
     if (error instanceof AppError && error.errorType === 'RATE_LIMITED') {
       deps.metrics.signIn('limited');
       deps.log.warn({ component: 'auth', outcome: 'limited' }, 'Sign-in refused by the login limit');
-      await recordRefusal(deps, attempt.username, attempt.clientAddress, { action: 'sign-in.limited', detail: 'too many attempts' });
+      await recordRefusal(deps, attempt.username, attempt.clientAddress, { action: 'sign-in.limited', detail: { reason: 'too many attempts' } });
     }
     throw error;
   }
 }
 
 /** A refused sign-in's entry, under the account the username names, or under a stranger's (recordAudit's actor for a name nobody has). */
-async function recordRefusal(deps: AuthDeps, username: string, clientAddress: string, record: AuditRecord): Promise<void> {
+async function recordRefusal(deps: AuthDeps, username: string, clientAddress: string, record: RefusedSignIn): Promise<void> {
   const account = await deps.db.models.User.findOne({ attributes: ['id', 'username'], where: { username } });
   await recordAudit(deps, account ? selfActor(account, clientAddress) : strangerActor(clientAddress), account ? record : strangersRecord(record, username));
 }
 
 /** A stranger's entry keeps the name they typed only as a bounded value of its detail: never as its actor. */
-const strangersRecord = (record: AuditRecord, username: string): AuditRecord => ({
+const strangersRecord = (record: RefusedSignIn, username: string): RefusedSignIn => ({
   ...record,
-  detail: { reason: typeof record.detail === 'string' ? record.detail : null, attemptedUsername: username.slice(0, ATTEMPTED_NAME_MAX) },
+  detail: { reason: record.detail.reason, attemptedUsername: username.slice(0, ATTEMPTED_NAME_MAX) },
 });
+type RefusedSignIn = { action: 'sign-in.failed' | 'sign-in.limited'; detail: AuditDetails['sign-in.failed'] };
 /** As long as a username may be. */
 const ATTEMPTED_NAME_MAX = 64;
 
@@ -99,9 +101,13 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
   );
   if (!user) {
     const known = account as User | null;
-    if (!known) await recordAudit(deps, strangerActor(clientAddress), strangersRecord({ action: 'sign-in.failed', detail: 'no such account' }, username));
+    if (!known)
+      await recordAudit(deps, strangerActor(clientAddress), strangersRecord({ action: 'sign-in.failed', detail: { reason: 'no such account' } }, username));
     else if (isStaffRole(known.role)) {
-      await recordAudit(deps, selfActor(known, clientAddress), { action: 'sign-in.failed', detail: known.isActive ? 'wrong password' : 'inactive account' });
+      await recordAudit(deps, selfActor(known, clientAddress), {
+        action: 'sign-in.failed',
+        detail: { reason: known.isActive ? 'wrong password' : 'inactive account' },
+      });
     }
     // The last try before the lock says so: the lock must not come as a surprise.
     const { left, lockMinutes } = await loginLimiter.failuresLeft(username, clientAddress);
@@ -118,7 +124,7 @@ async function completeSignIn(
   user: User,
   clientAddress: string,
   previousToken: string | undefined,
-  how: string,
+  how: AuditDetails['sign-in.succeeded']['method'],
   pendingToken?: string,
 ): Promise<{ user: SessionUser; token: string }> {
   const { db, clock } = deps;
@@ -131,7 +137,7 @@ async function completeSignIn(
     await user.update({ lastLogin: new Date(clock.now()) }, { transaction });
     const token = await createSession(deps, user.id, transaction);
     if (isStaffRole(user.role)) {
-      await recordAudit(deps, { id: user.id, username: user.username, clientAddress }, { action: 'sign-in.succeeded', detail: how }, transaction);
+      await recordAudit(deps, { id: user.id, username: user.username, clientAddress }, { action: 'sign-in.succeeded', detail: { method: how } }, transaction);
     }
     return { user: toSessionUser(user), token };
   });
@@ -202,7 +208,11 @@ export async function signInWithSecondFactor(
   );
   if (!how) {
     if (isStaffRole(account.role)) {
-      await recordAudit(deps, { id: account.id, username: account.username, clientAddress }, { action: 'sign-in.failed', detail: 'wrong two-factor code' });
+      await recordAudit(
+        deps,
+        { id: account.id, username: account.username, clientAddress },
+        { action: 'sign-in.failed', detail: { reason: 'wrong two-factor code' } },
+      );
     }
     throw new AppError('AUTHENTICATION_ERROR', m.twofactor_code_invalid());
   }
@@ -257,10 +267,10 @@ export async function changePassword(
   const passwordHash = await passwords.hash(payload.newPassword, clientAddress);
   await db.sequelize.transaction(async (transaction) => {
     await account.update({ passwordHash }, { transaction });
-    let detail = 'other sessions and API tokens kept';
+    const detail = { sessionsEnded: payload.signOutOthers, apiTokensRevoked: 0 };
     if (payload.signOutOthers) {
       await endUserSessions(deps, user.id, { exceptSessionId: currentSessionId, transaction });
-      detail = `other sessions ended; ${(await endUserApiTokens(deps, user.id, transaction)).length} API tokens revoked`;
+      detail.apiTokensRevoked = (await endUserApiTokens(deps, user.id, transaction)).length;
     }
     await recordAudit(deps, selfActor(user, clientAddress), { action: 'password.changed', target: userTarget(user.username), detail }, transaction);
   });

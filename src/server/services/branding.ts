@@ -197,7 +197,7 @@ export class BrandingStore {
         await recordAudit(
           this.deps,
           actor,
-          { action: 'branding.opacity-changed', target: 'card opacity', detail: `${previous} → ${cardOpacity}` },
+          { action: 'branding.opacity-changed', target: 'card opacity', detail: { from: previous, to: cardOpacity } },
           transaction,
         );
       });
@@ -324,7 +324,7 @@ export class BrandingStore {
       try {
         await db.sequelize.transaction(async (transaction) => {
           await db.models.BrandingImage.upsert({ kind, ...image, uploadedAt: new Date(clock.now()), variants: JSON.stringify(variants) }, { transaction });
-          const detail = `${image.originalName} (${image.contentType}, ${image.size} bytes)`;
+          const detail = { fileName: image.originalName, contentType: image.contentType, bytes: image.size };
           await recordAudit(this.deps, actor, { action: AUDIT_ACTIONS[kind].changed, target: kind, detail }, transaction);
         });
       } catch (error) {
@@ -344,7 +344,7 @@ export class BrandingStore {
       const { db } = this.deps;
       await db.sequelize.transaction(async (transaction) => {
         await db.models.BrandingImage.destroy({ where: { kind }, transaction });
-        await recordAudit(this.deps, actor, { action: AUDIT_ACTIONS[kind].removed, target: kind, detail: previous.originalName }, transaction);
+        await recordAudit(this.deps, actor, { action: AUDIT_ACTIONS[kind].removed, target: kind, detail: { fileName: previous.originalName } }, transaction);
       });
       const branding = await this.reload();
       await this.removeFiles(previous);

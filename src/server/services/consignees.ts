@@ -73,7 +73,7 @@ async function runImport(deps: ConsigneeImportDeps, actor: AuditActor | null): P
     result.deleted = gone.length;
     await saveSyncState(deps, { lastConsigneeImportAt: new Date(clock.now()) }, transaction);
     if (actor) {
-      const detail = `imported ${result.imported}, updated ${result.updated}, deleted ${result.deleted}, skipped ${result.errors.length}`;
+      const detail = { imported: result.imported, updated: result.updated, deleted: result.deleted, skipped: result.errors.length };
       await recordAudit(deps, actor, { action: 'consignees.imported', target: 'consignees', detail }, transaction);
     }
   });

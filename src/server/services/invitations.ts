@@ -77,7 +77,7 @@ export async function inviteUser(deps: InvitationDeps, actor: AuditActor, payloa
     throw error;
   }
   await sendInvitation(deps, user);
-  await recordAudit(deps, actor, { action: 'user.invited', target: userTarget(user.username), detail: `role ${user.role}` });
+  await recordAudit(deps, actor, { action: 'user.invited', target: userTarget(user.username), detail: { role: user.role } });
   return toPublicUser(user);
 }
 

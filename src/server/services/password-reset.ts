@@ -59,7 +59,7 @@ export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: Fo
   if (!user?.email) return;
   const requested = { action: 'password.reset-requested', target: userTarget(user.username) } as const;
   if (!(await deps.loginLimiter.admitRequest(`reset user ${user.id}`, RESETS_PER_ACCOUNT))) {
-    await recordAudit(deps, strangerActor(clientAddress), { ...requested, detail: 'not sent: asked for too often' });
+    await recordAudit(deps, strangerActor(clientAddress), { ...requested, detail: { outcome: 'asked for too often' } });
     return;
   }
   const token = await issueAccountToken(deps, user.id, 'password-reset', RESET_LINK_MINUTES * 60_000);
@@ -74,7 +74,7 @@ export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: Fo
     }),
   );
   await enqueueMessages(deps, [{ ...mail, to: user.email, userId: user.id, unsubscribeUrl: null }]);
-  await recordAudit(deps, strangerActor(clientAddress), { ...requested, detail: 'link sent' });
+  await recordAudit(deps, strangerActor(clientAddress), { ...requested, detail: { outcome: 'link sent' } });
 }
 
 /** A link that does not work (unknown, used, replaced, revoked or expired), refused on its `token` field. */
@@ -102,7 +102,7 @@ export async function resetPasswordWithToken(deps: PasswordResetDeps, payload: T
       await recordAudit(
         deps,
         selfActor(user, clientAddress),
-        { action: 'password.reset-by-link', target: userTarget(user.username), detail: `sessions ended; ${revoked.length} API tokens revoked` },
+        { action: 'password.reset-by-link', target: userTarget(user.username), detail: { sessionsEnded: true, apiTokensRevoked: revoked.length } },
         transaction,
       );
       return true;

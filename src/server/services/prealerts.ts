@@ -38,7 +38,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';
 import { ProviderRefusal, type ProviderClient, type ProviderPrealert } from '../provider/contract';
-import { recordAudit, selfActor, userTarget, type AuditActor } from './audit';
+import { recordAudit, selfActor, type AuditActor } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import { enqueueJobs, JobRefused, type JobHandler, type Outbox } from './outbox';
 import { getReceipt, visibleConsigneeIds, type ScopeDeps } from './receipts';
@@ -681,8 +681,7 @@ export interface PrealertAdminDeps extends StatusEmailDeps {
 }
 
 const auditTarget = (row: PrealertRow) => `pre-alert ${row.id} (${row.trackingNumber})`;
-const auditDetail = (row: PrealertRow, receiptNumber: string) =>
-  [`receipt ${receiptNumber}`, `consignee ${row.consigneeId}`, ...(row.createdBy ? [userTarget(row.createdBy)] : [])].join(', ');
+const auditDetail = (row: PrealertRow, receipt: string) => ({ receipt, consignee: row.consigneeId, createdBy: row.createdBy });
 
 /**
  * The admin links a waiting pre-alert to a receipt of its consignee (a package whose label or number

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { Op } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import type { AuditAction } from '~/shared/audit';
+import type { AuditDetails } from '~/shared/audit';
 import { TOKEN_AUTO_REFRESH_MINUTES } from '~/shared/constants';
 import {
   CONNECTION_TEXTS,
@@ -149,14 +149,23 @@ function jwtExpiry(token: string): Date | null {
 const TOKENS_TARGET = 'provider tokens';
 
 /** What an entry says of stored tokens: which there are and until when, never a value. */
-function tokensDetail(tokens: TokenSet, source: TokenSource): string {
-  const until = (date: Date | null) => (date ? `until ${date.toISOString()}` : 'no expiry known');
-  const refresh = tokens.refreshToken === null ? 'no refresh token' : `refresh token ${until(tokens.refreshTokenExpiresAt)}`;
-  return `${source}; access token ${until(tokens.accessTokenExpiresAt)}; ${refresh}`;
+function tokensDetail(tokens: TokenSet, source: TokenSource): AuditDetails['provider-tokens.saved'] {
+  return {
+    source,
+    accessTokenExpiresAt: tokens.accessTokenExpiresAt?.toISOString() ?? null,
+    refreshToken: tokens.refreshToken !== null,
+    refreshTokenExpiresAt: tokens.refreshTokenExpiresAt?.toISOString() ?? null,
+  };
 }
 
 /** Stores tokens an admin brought, with their audit entry. */
-async function saveTokens(deps: TokenDeps, actor: AuditActor, action: AuditAction, tokens: TokenSet, source: TokenSource): Promise<void> {
+async function saveTokens(
+  deps: TokenDeps,
+  actor: AuditActor,
+  action: 'provider-tokens.saved' | 'provider.oauth-connected',
+  tokens: TokenSet,
+  source: TokenSource,
+): Promise<void> {
   await deps.db.sequelize.transaction(async (transaction) => {
     await deps.tokenStore.save(tokens, source, transaction);
     await recordAudit(deps, actor, { action, target: TOKENS_TARGET, detail: tokensDetail(tokens, source) }, transaction);
@@ -205,15 +214,15 @@ export async function refreshTokensNow(deps: TokenDeps, actor: AuditActor): Prom
     throw error;
   }
   const status = await readTokenStatus(deps);
-  const detail = `access token ${status.accessTokenExpiry ? `until ${status.accessTokenExpiry}` : 'no expiry known'}`;
+  const detail = { accessTokenExpiresAt: status.accessTokenExpiry ?? null };
   await recordAudit(deps, actor, { action: 'provider-tokens.refreshed', target: TOKENS_TARGET, detail });
   return status;
 }
 
-function clearDetail(hadTokens: boolean, result: TokenClearResult): string {
-  if (!hadTokens) return 'none were stored';
-  if (result.revoked) return 'revoked at the provider';
-  return result.revocationError === null ? 'not revoked: the provider has no revocation endpoint' : 'revocation failed';
+function clearDetail(hadTokens: boolean, result: TokenClearResult): AuditDetails['provider-tokens.cleared'] {
+  if (!hadTokens) return { outcome: 'none were stored' };
+  if (result.revoked) return { outcome: 'revoked at the provider' };
+  return { outcome: result.revocationError === null ? 'no revocation endpoint' : 'revocation failed' };
 }
 
 /**

@@ -218,7 +218,7 @@ export async function resetTwoFactor(deps: AccountNoticeDeps, actor: AuditActor,
     if (!account) throw new AppError('NOT_FOUND', m.users_not_found());
     const wasOn = account.twoFactorEnabledAt !== null;
     await clearTwoFactor(db, account.id, transaction);
-    await recordAudit(deps, actor, { action: 'two-factor.reset', target: userTarget(account.username), detail: wasOn ? null : 'was not on' }, transaction);
+    await recordAudit(deps, actor, { action: 'two-factor.reset', target: userTarget(account.username), detail: { wasOn } }, transaction);
     if (wasOn) {
       const product = deps.config.productName;
       await mailAccountNotice(

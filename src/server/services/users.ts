@@ -72,7 +72,7 @@ export async function createUser(
         { username: payload.username, fullName: payload.fullName, email: payload.email, role: payload.role, passwordHash, lastLogin: null },
         { transaction },
       );
-      if (actor) await recordAudit(deps, actor, { action: 'user.created', target: userTarget(user.username), detail: `role: ${user.role}` }, transaction);
+      if (actor) await recordAudit(deps, actor, { action: 'user.created', target: userTarget(user.username), detail: { role: user.role } }, transaction);
       return toPublicUser(user);
     });
   } catch (error) {
@@ -109,13 +109,13 @@ function editEntries(before: Pick<User, 'username' | 'fullName' | 'email' | 'rol
   const entries: AuditRecord[] = [];
   const changed = (['username', 'fullName', 'email'] as const).filter((field) => (before[field] ?? null) !== (after[field] ?? null));
   if (changed.length) {
-    const renamed = before.username !== after.username ? `username: ${before.username} → ${after.username}; ` : '';
-    entries.push({ action: 'user.updated', target, detail: `${renamed}changed: ${changed.join(', ')}` });
+    const previousUsername = before.username !== after.username ? before.username : undefined;
+    entries.push({ action: 'user.updated', target, detail: { changed, previousUsername } });
   }
-  if (before.role !== after.role) entries.push({ action: 'user.role-changed', target, detail: `${before.role} → ${after.role}` });
+  if (before.role !== after.role) entries.push({ action: 'user.role-changed', target, detail: { previousRole: before.role, role: after.role } });
   if (before.isActive !== after.isActive) entries.push({ action: after.isActive ? 'user.enabled' : 'user.disabled', target });
   // A save that changed nothing was still an admin's action.
-  return entries.length ? entries : [{ action: 'user.updated', target, detail: 'no changes' }];
+  return entries.length ? entries : [{ action: 'user.updated', target, detail: { changed: [] } }];
 }
 
 /**
@@ -152,7 +152,8 @@ export async function updateUser(deps: AuditDeps & InvitationDeps, actor: AuditA
     if (deactivated) {
       await endUserSessions({ db }, id, { transaction });
       const revoked = (await endUserApiTokens(deps, id, transaction)).length;
-      if (revoked > 0) entries.push({ action: 'api-tokens.revoked', target: userTarget(payload.username), detail: `${revoked} revoked: account disabled` });
+      if (revoked > 0)
+        entries.push({ action: 'api-tokens.revoked', target: userTarget(payload.username), detail: { count: revoked, reason: 'account disabled' } });
     }
     // Assignments only scope viewers: kept on another role they would come back unseen on a demotion.
     if (leavesViewers) await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
@@ -161,7 +162,7 @@ export async function updateUser(deps: AuditDeps & InvitationDeps, actor: AuditA
       await endAccountTokens(deps, id, 'invitation', transaction);
       if (user.invited && user.isActive && user.email && deps.mailer.enabled) {
         await sendInvitation(deps, user, transaction);
-        entries.push({ action: 'user.invitation-resent', target: userTarget(user.username), detail: 'after the edit' });
+        entries.push({ action: 'user.invitation-resent', target: userTarget(user.username), detail: { reason: 'after the edit' } });
       }
     }
     for (const entry of entries) await recordAudit(deps, actor, entry, transaction);
@@ -183,7 +184,7 @@ export async function resetPassword(deps: UserDeps & AccountNoticeDeps, actor: A
     await recordAudit(
       deps,
       actor,
-      { action: 'user.password-reset', target: userTarget(user.username), detail: `sessions ended; ${revoked.length} API tokens revoked` },
+      { action: 'user.password-reset', target: userTarget(user.username), detail: { sessionsEnded: true, apiTokensRevoked: revoked.length } },
       transaction,
     );
   });
@@ -201,7 +202,7 @@ export async function deleteUser(deps: AuditDeps, actor: AuditActor, id: number)
     await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
     await db.models.ApiToken.destroy({ where: { userId: id }, transaction });
     await user.destroy({ transaction });
-    await recordAudit(deps, actor, { action: 'user.deleted', target: userTarget(user.username), detail: `role: ${user.role}` }, transaction);
+    await recordAudit(deps, actor, { action: 'user.deleted', target: userTarget(user.username), detail: { role: user.role } }, transaction);
   });
 }
 

@@ -53,7 +53,7 @@ function toDto(endpoint: WebhookEndpoint): WebhookEndpointDto {
 
 /** The audit trail names an endpoint by its id and origin: a path may hold a token of the receiver's. */
 const auditTarget = (endpoint: WebhookEndpoint) => `webhook ${endpoint.id}`;
-const auditDetail = (endpoint: WebhookEndpoint) => new URL(endpoint.url).origin;
+const auditDetail = (endpoint: WebhookEndpoint) => ({ origin: new URL(endpoint.url).origin });
 
 const urlRefusal = (message: string) => new AppError('VALIDATION_ERROR', message, { details: [{ field: 'url', message }] });
 

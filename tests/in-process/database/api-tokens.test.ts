@@ -188,9 +188,13 @@ describe('managing tokens', () => {
     const created = await makeToken(demo, 365, 'Audited');
     expect((await demo.delete(`/api/auth/tokens/${created.id}`)).status).toBe(200);
     const made = (await auditEntries('api-token.created')).find((entry) => entry.detail?.includes(created.prefix));
-    expect(made).toMatchObject({ actorName: 'demo', target: 'user demo', detail: JSON.stringify({ prefix: created.prefix, name: 'Audited', days: 365 }) });
+    expect(made).toMatchObject({
+      actorName: 'demo',
+      target: 'user demo',
+      detail: `Token starts with: "${created.prefix}"; Name: "Audited"; Valid for (days): 365`,
+    });
     const ended = (await auditEntries('api-token.revoked')).find((entry) => entry.detail?.includes(created.prefix));
-    expect(ended).toMatchObject({ actorName: 'demo', target: 'user demo', detail: JSON.stringify({ prefix: created.prefix, name: 'Audited' }) });
+    expect(ended).toMatchObject({ actorName: 'demo', target: 'user demo', detail: `Token starts with: "${created.prefix}"; Name: "Audited"` });
     expect(JSON.stringify(await auditEntries('api-token.created'))).not.toContain(created.token.slice(3));
   });
 
@@ -459,7 +463,7 @@ describe('ending tokens with the account, and by an admin', () => {
     expectError(await readWith(token.token, '/api/receipts/stats'), 401, 'AUTHENTICATION_ERROR', REVOKED);
     expect((await tokenRow(token.id))!.revokedAt).not.toBeNull();
     const entry = (await auditEntries('api-tokens.revoked')).find((candidate) => candidate.target === `user ${user.username}`);
-    expect(entry).toMatchObject({ actorName: 'admin', detail: '1 revoked: account disabled' });
+    expect(entry).toMatchObject({ actorName: 'admin', detail: 'Number: 1; Reason: account disabled' });
 
     expect((await admin.put(`/api/auth/users/${user.id}`, editOf(user, true))).status).toBe(200);
     expectError(await readWith(token.token, '/api/receipts/stats'), 401, 'AUTHENTICATION_ERROR', REVOKED);
@@ -492,7 +496,7 @@ describe('ending tokens with the account, and by an admin', () => {
     for (const { token: value } of [token, second]) expectError(await readWith(value, '/api/receipts/stats'), 401, 'AUTHENTICATION_ERROR', REVOKED);
     expect((await client.get('/api/auth/tokens')).body.data).toEqual([]);
     const entry = (await auditEntries('api-tokens.revoked')).find((candidate) => candidate.target === `user ${user.username}`);
-    expect(entry).toMatchObject({ actorName: 'admin', detail: '2 revoked by an admin' });
+    expect(entry).toMatchObject({ actorName: 'admin', detail: 'Number: 2; Reason: by an admin' });
   });
 });
 

@@ -4,10 +4,22 @@
  * limit refused), what customers open to others or send out (share links, pre-alerts, webhook tests),
  * audit exports, and each API token's first use of a day. And the limits on share links.
  */
+import { parse } from 'csv-parse/sync';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../support/api-client';
-import { allReceipts, createUser, eventually, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror } from '../../support/api-steps';
+import {
+  allReceipts,
+  createUser,
+  databaseDate,
+  eventually,
+  expectError,
+  queryDatabase,
+  signIn,
+  signedInAdmin,
+  waitForMirror,
+  writeDatabase,
+} from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { validPrealert } from '../../support/prealert-steps';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
@@ -56,6 +68,31 @@ type Entry = { actorId: number | null; actorName: string; action: string; target
 const entries = (action: string) =>
   queryDatabase<Entry>(portal, 'SELECT actorId, actorName, action, target, detail FROM audit_entries WHERE action = ? ORDER BY id', [action]);
 
+/** The detail of each entry of `action` as the API answers it, and as the CSV export has it, in a language. */
+async function shownDetails(action: string, language: 'en' | 'nl'): Promise<{ api: Array<string | null>; csv: string[] }> {
+  const headers = { 'Accept-Language': language };
+  const listed = await admin.request('GET', `/api/audit?action=${action}&limit=100`, { headers });
+  expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+  const exported = await fetch(`${portal.url}/api/audit/export?action=${action}`, { headers: { ...headers, Cookie: admin.cookie! } });
+  expect(exported.status).toBe(200);
+  const rows: string[][] = parse((await exported.text()).replace(/^\uFEFF/, ''));
+  return { api: listed.body.data.map((entry: { detail: string | null }) => entry.detail), csv: rows.slice(1).map((row) => row[5]!) };
+}
+
+/** An entry as stored by another version of the portal. */
+async function insertEntry(action: string, detail: string): Promise<void> {
+  const columns = 'at, actorId, actorName, action, target, clientAddress, detail';
+  await writeDatabase(portal, `INSERT INTO audit_entries (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
+    databaseDate(new Date(portal.clock.now())),
+    null,
+    'unknown user',
+    action,
+    null,
+    null,
+    detail,
+  ]);
+}
+
 async function mailTo(address: string, subject: string): Promise<ParsedMail> {
   const [mail] = await eventually(
     () => smtp.messages.filter((found) => found.to && !Array.isArray(found.to) && found.to.text === address && found.subject === subject),
@@ -72,7 +109,7 @@ describe('the ways into an account', () => {
     const mail = await mailTo('auditreset@example.com', 'Freight Portal: choose a new password');
     const token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')![1]!;
     expect(await entries('password.reset-requested')).toContainEqual(
-      expect.objectContaining({ actorId: null, actorName: 'unknown user', target: 'user auditreset', detail: 'link sent' }),
+      expect.objectContaining({ actorId: null, actorName: 'unknown user', target: 'user auditreset', detail: JSON.stringify({ outcome: 'link sent' }) }),
     );
     expect((await new ApiClient(portal).post('/api/auth/password/reset', { token, newPassword: 'audited-reset-1' })).status).toBe(200);
     expect(await entries('password.reset-by-link')).toContainEqual(
@@ -146,11 +183,37 @@ describe('strangers’ input', () => {
     expect(JSON.parse(entry!.detail!)).toEqual({ reason: 'no such account', attemptedUsername: 'made-up-name' });
   });
 
-  it('when a token’s name reads like more detail, then its entry keeps the name a value of its own', async () => {
+  it('when a stranger’s name holds quotes, control and direction characters, then the screen and the export show it quoted and escaped', async () => {
+    // The sign-in form refuses such names; a detail holds text from elsewhere too, and a newer version's fields.
+    const madeUp = `evil"; Reason: wrong password\u0007\u202e`;
+    await insertEntry('sign-in.failed', JSON.stringify({ reason: 'no such account', attemptedUsername: madeUp, note: 'a "newer" field' }));
+    const escaped = `"evil\\"; Reason: wrong password\\u0007\\u202e"`;
+    const english = `Reason: no such account; Username tried: ${escaped}; note: "a \\"newer\\" field"`;
+    expect(await shownDetails('sign-in.failed', 'en')).toEqual({ api: expect.arrayContaining([english]), csv: expect.arrayContaining([english]) });
+    const dutch = `Reden: account bestaat niet; Geprobeerde gebruikersnaam: ${escaped}; note: "a \\"newer\\" field"`;
+    expect((await shownDetails('sign-in.failed', 'nl')).api).toContain(dutch);
+  });
+
+  it('when a token’s name reads like more detail, then its entry keeps the name a value of its own, shown quoted in its own field', async () => {
     const created = await demo.post('/api/auth/tokens', { name: 'erp "x", 365 days', expiresInDays: 30 });
     expect(created.status).toBe(201);
-    const [entry] = (await entries('api-token.created')).filter((found) => found.detail?.includes(created.body.data.prefix));
-    expect(JSON.parse(entry!.detail!)).toEqual({ prefix: created.body.data.prefix, name: 'erp "x", 365 days', days: 30 });
+    const { prefix } = created.body.data;
+    const [entry] = (await entries('api-token.created')).filter((found) => found.detail?.includes(prefix));
+    expect(JSON.parse(entry!.detail!)).toEqual({ prefix, name: 'erp "x", 365 days', days: 30 });
+    const english = `Token starts with: "${prefix}"; Name: "erp \\"x\\", 365 days"; Valid for (days): 30`;
+    expect(await shownDetails('api-token.created', 'en')).toEqual({ api: expect.arrayContaining([english]), csv: expect.arrayContaining([english]) });
+    const dutch = `Token begint met: "${prefix}"; Naam: "erp \\"x\\", 365 days"; Geldig (dagen): 30`;
+    expect(await shownDetails('api-token.created', 'nl')).toEqual({ api: expect.arrayContaining([dutch]), csv: expect.arrayContaining([dutch]) });
+  });
+
+  it('when an entry was written by an older version in words, then the screen and the export show its words as they were', async () => {
+    const words = ['role: viewer', '{ not JSON, "but" words }'];
+    for (const detail of words) await insertEntry('user.deleted', detail);
+    for (const language of ['en', 'nl'] as const) {
+      const { api, csv } = await shownDetails('user.deleted', language);
+      expect(api).toEqual(expect.arrayContaining(words));
+      expect(csv).toEqual(expect.arrayContaining(words));
+    }
   });
 });
 
@@ -158,7 +221,9 @@ describe('exports and API tokens', () => {
   it('records an audit export with its filters', async () => {
     const response = await admin.request('GET', '/api/audit/export?action=sign-in.failed');
     expect(response.status).toBe(200);
-    expect(await entries('audit.exported')).toContainEqual(expect.objectContaining({ actorName: 'admin', detail: 'action: sign-in.failed' }));
+    expect(await entries('audit.exported')).toContainEqual(
+      expect.objectContaining({ actorName: 'admin', detail: JSON.stringify({ action: 'sign-in.failed' }) }),
+    );
   });
 
   it('records the first use of each API token in a day, once', async () => {

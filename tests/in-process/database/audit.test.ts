@@ -105,7 +105,7 @@ describe('users', () => {
     user = response.body.data.user;
     const written = await since(before);
     expect(written.map((entry) => entry.action)).toEqual(['user.created']);
-    expectByAdmin(written[0], { action: 'user.created', target: 'user auditee', detail: 'role: viewer' });
+    expectByAdmin(written[0], { action: 'user.created', target: 'user auditee', detail: 'Role: viewer' });
     expect(await storedRow(written[0]!.id)).not.toContain(password);
   });
 
@@ -115,7 +115,7 @@ describe('users', () => {
     expect((await admin.put(`/api/auth/users/${user.id}`, payload)).status).toBe(200);
     const written = await since(before);
     expect(written.map((entry) => entry.action)).toEqual(['user.updated']);
-    expectByAdmin(written[0], { action: 'user.updated', target: 'user auditee', detail: 'changed: fullName, email' });
+    expectByAdmin(written[0], { action: 'user.updated', target: 'user auditee', detail: 'Changed: full name, e-mail address' });
   });
 
   it('when the admin changes the role, then user.role-changed says from and to, and no other entry is written', async () => {
@@ -124,7 +124,7 @@ describe('users', () => {
     expect((await admin.put(`/api/auth/users/${user.id}`, payload)).status).toBe(200);
     const written = await since(before);
     expect(written.map((entry) => entry.action)).toEqual(['user.role-changed']);
-    expectByAdmin(written[0], { action: 'user.role-changed', target: 'user auditee', detail: 'viewer → admin-viewer' });
+    expectByAdmin(written[0], { action: 'user.role-changed', target: 'user auditee', detail: 'Previous role: viewer; Role: admin viewer' });
   });
 
   it('when the admin disables and enables the user, then user.disabled and user.enabled', async () => {
@@ -163,7 +163,7 @@ describe('users', () => {
     expect((await admin.delete(`/api/auth/users/${user.id}`)).status).toBe(200);
     const written = await since(before);
     expect(written.map((entry) => entry.action)).toEqual(['user.deleted']);
-    expectByAdmin(written[0], { action: 'user.deleted', target: 'user auditee', detail: 'role: admin-viewer' });
+    expectByAdmin(written[0], { action: 'user.deleted', target: 'user auditee', detail: 'Role: admin viewer' });
     expect((await newest('user.created'))?.target).toBe('user auditee');
   });
 });
@@ -187,7 +187,7 @@ describe('consignees', () => {
     expectByAdmin(written[0], {
       action: 'consignees.imported',
       target: 'consignees',
-      detail: `imported ${imported}, updated ${updated}, deleted ${deleted}, skipped ${errors.length}`,
+      detail: `Imported: ${imported}; Updated: ${updated}; Deleted: ${deleted}; Skipped: ${errors.length}`,
     });
     const consignees: Array<{ id: number; name: string }> = (await admin.get('/api/consignees')).body.data;
     ids = consignees.slice(0, 4).map((consignee) => consignee.id);
@@ -211,14 +211,14 @@ describe('consignees', () => {
     }
     const written = await since(before);
     const target = 'user auditcustomer';
-    const one = `consignee ${d} (${names.get(d)})`;
+    const one = `Consignee: ${d}; Consignee name: ${JSON.stringify(names.get(d))}`;
     expect(written.map((entry) => [entry.action, entry.detail])).toEqual([
-      ['consignee.assigned', `consignees ${a}, ${b}; added 2, skipped 0`],
-      ['consignee.assigned', `consignees ${b}, ${c}; added 1, skipped 1`],
+      ['consignee.assigned', `Consignees: ${a}, ${b}; Number of consignees: 2; Added: 2; Skipped: 0`],
+      ['consignee.assigned', `Consignees: ${b}, ${c}; Number of consignees: 2; Added: 1; Skipped: 1`],
       ['consignee.assigned', one],
       ['consignee.removed', one],
       ['consignee.reassigned', one],
-      ['consignee.reassigned', `consignees ${a}, ${c}`],
+      ['consignee.reassigned', `Consignees: ${a}, ${c}; Number of consignees: 2`],
     ]);
     for (const entry of written) expectByAdmin(entry, { action: entry.action, target });
   });
@@ -247,10 +247,10 @@ describe('branding', () => {
       ['branding.opacity-changed', 'card opacity'],
     ]);
     for (const entry of written) expectByAdmin(entry, { action: entry.action, target: entry.target });
-    expect(written[0]!.detail).toMatch(/^brand-logo\.png \(image\/png, \d+ bytes\)$/);
-    expect(written[1]!.detail).toBe('brand-logo.png');
-    expect(written[2]!.detail).toMatch(/^harbour\.png /);
-    expect(written[4]!.detail).toBe('0.9 → 0.75');
+    expect(written[0]!.detail).toMatch(/^File name: "brand-logo\.png"; Type: image\/png; Bytes: [\d,]+$/);
+    expect(written[1]!.detail).toBe('File name: "brand-logo.png"');
+    expect(written[2]!.detail).toMatch(/^File name: "harbour\.png"; /);
+    expect(written[4]!.detail).toBe('From: 0.9; To: 0.75');
   });
 
   it('when there is no logo to delete, then 404 and no entry', async () => {
@@ -286,9 +286,9 @@ describe('provider tokens and the sync', () => {
       'provider.oauth-connected',
     ]);
     for (const entry of written) expectByAdmin(entry, { action: entry.action, target: 'provider tokens' });
-    expect(written[0]!.detail).toMatch(/^manual; access token until \S+; refresh token until \S+$/);
-    expect(written[2]!.detail).toBe('revoked at the provider');
-    expect(written[3]!.detail).toMatch(/^oauth2; /);
+    expect(written[0]!.detail).toMatch(/^Source: entered by hand; Access token valid until: .+; Refresh token: yes; Refresh token valid until: .+$/);
+    expect(written[2]!.detail).toBe('Outcome: revoked at the provider');
+    expect(written[3]!.detail).toMatch(/^Source: OAuth2 connection; /);
     const stored = await Promise.all(written.map((entry) => storedRow(entry.id)));
     for (const value of [pair.accessToken, pair.refreshToken]) expect(stored.join('\n')).not.toContain(value);
     expect(stored.join('\n')).not.toMatch(/eyJ[\w-]+\.eyJ/);

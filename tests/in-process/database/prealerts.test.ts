@@ -633,13 +633,13 @@ describe("the admin's views", () => {
       {
         action: 'prealert.unmatched',
         target: `pre-alert ${prealert.id} (${prealert.trackingNumber})`,
-        detail: `receipt ${theirReceipt.number}, consignee ${otherConsigneeId}, user othercustomer`,
+        detail: `Receipt: "${theirReceipt.number}"; Consignee: ${otherConsigneeId}; Made by: "othercustomer"`,
         actorName: 'admin',
       },
       {
         action: 'prealert.matched',
         target: `pre-alert ${prealert.id} (${prealert.trackingNumber})`,
-        detail: `receipt ${theirReceipt.number}, consignee ${otherConsigneeId}, user othercustomer`,
+        detail: `Receipt: "${theirReceipt.number}"; Consignee: ${otherConsigneeId}; Made by: "othercustomer"`,
         actorName: 'admin',
       },
     ]);

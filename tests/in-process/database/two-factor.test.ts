@@ -514,7 +514,7 @@ describe("an admin turns a user's two-factor sign-in off", () => {
       actorId: adminId,
       actorName: 'admin',
       target: `user ${user.username}`,
-      detail: null,
+      detail: JSON.stringify({ wasOn: true }),
       clientAddress: '127.0.0.1',
     });
 
@@ -538,7 +538,13 @@ describe('the audit trail of sign-ins', () => {
     await new Browser(optional).login({ username: customer.username, password: 'not-the-password' });
 
     const failed = await auditEntries(optional, 'sign-in.failed');
-    expect(failed).toContainEqual({ actorId: staff.id, actorName: staff.username, target: null, detail: 'wrong password', clientAddress: '127.0.0.1' });
+    expect(failed).toContainEqual({
+      actorId: staff.id,
+      actorName: staff.username,
+      target: null,
+      detail: JSON.stringify({ reason: 'wrong password' }),
+      clientAddress: '127.0.0.1',
+    });
     expect(failed).toContainEqual({
       actorId: null,
       actorName: 'unknown user',
@@ -546,7 +552,13 @@ describe('the audit trail of sign-ins', () => {
       detail: JSON.stringify({ reason: 'no such account', attemptedUsername: 'ghost-admin' }),
       clientAddress: '127.0.0.1',
     });
-    expect(failed).toContainEqual({ actorId: staff.id, actorName: staff.username, target: null, detail: 'wrong two-factor code', clientAddress: '127.0.0.1' });
+    expect(failed).toContainEqual({
+      actorId: staff.id,
+      actorName: staff.username,
+      target: null,
+      detail: JSON.stringify({ reason: 'wrong two-factor code' }),
+      clientAddress: '127.0.0.1',
+    });
     expect(failed.filter((entry) => entry.actorName === customer.username)).toEqual([]);
 
     const succeeded = await auditEntries(optional, 'sign-in.succeeded');
@@ -554,11 +566,11 @@ describe('the audit trail of sign-ins', () => {
       actorId: staff.id,
       actorName: staff.username,
       target: null,
-      detail: 'password and authenticator code',
+      detail: JSON.stringify({ method: 'password and authenticator code' }),
       clientAddress: '127.0.0.1',
     });
     expect(succeeded.filter((entry) => entry.actorName === customer.username)).toEqual([]);
-    expect(succeeded.some((entry) => entry.actorName === 'admin' && entry.detail === 'password')).toBe(true);
+    expect(succeeded.some((entry) => entry.actorName === 'admin' && entry.detail === JSON.stringify({ method: 'password' }))).toBe(true);
     expect(await auditEntries(optional, 'two-factor.enabled')).toContainEqual(expect.objectContaining({ actorId: staff.id, target: `user ${staff.username}` }));
   });
 });

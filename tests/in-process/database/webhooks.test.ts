@@ -182,7 +182,12 @@ describe('the webhooks API', () => {
       portal,
       "SELECT action, target, detail, actorName FROM audit_entries WHERE action = 'webhook.created' ORDER BY id DESC LIMIT 1",
     );
-    expect(audit).toEqual({ action: 'webhook.created', target: `webhook ${created.id}`, detail: receiver.url, actorName: customer.username });
+    expect(audit).toEqual({
+      action: 'webhook.created',
+      target: `webhook ${created.id}`,
+      detail: JSON.stringify({ origin: receiver.url }),
+      actorName: customer.username,
+    });
     expect((await customer.client.delete(`/api/webhooks/${created.id}`)).status).toBe(200);
   });
 

@@ -36,7 +36,7 @@ describe('create-admin', () => {
     expect(signedIn.body.data.user.role).toBe('admin');
     expect(
       await queryDatabase(portal, `SELECT "actorId", target, detail FROM audit_entries WHERE "actorName" = 'console' AND action = 'user.created'`),
-    ).toContainEqual({ actorId: null, target: 'user night-ops', detail: 'role: admin' });
+    ).toContainEqual({ actorId: null, target: 'user night-ops', detail: JSON.stringify({ role: 'admin' }) });
   });
 
   it('when given --password, then that password signs in and none is printed', async () => {
