@@ -55,11 +55,34 @@ async function signInWithApi(page: Page, origin: string, credentials: { username
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/** Three wrong passwords, then a fourth in the form: the sign-in page warns that one attempt is left before the lock. */
+async function lastAttemptBeforeTheLock(page: Page, texts: { username: string; password: string; signIn: string }): Promise<void> {
+  const username = uniqueName('axelock');
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    const answer = await page
+      .context()
+      .request.post(`${E2E_URL}/api/auth/login`, { data: { username, password: 'wrong-password' }, headers: { Origin: E2E_URL } });
+    expect(answer.status()).toBe(401);
+  }
+  await page.getByLabel(texts.username).fill(username);
+  await page.getByLabel(texts.password, { exact: true }).fill('wrong-password');
+  await page.getByRole('button', { name: texts.signIn }).click();
+}
+
+/** Makes the viewer's link to the receipt, replacing one made before: the receipt's page then says when it was made. */
+async function shareReceipt(page: Page, id: number): Promise<string> {
+  const made = await page.context().request.post(`${E2E_URL}/api/receipts/${id}/share?replace=true`, { headers: { Origin: E2E_URL } });
+  expect(made.status(), await made.text()).toBe(201);
+  return ((await made.json()).data as { url: string }).url;
+}
+
 // A customer with the consignee of a receipt that has packages, so that View and the map both open
 // (and a tracked one, for a pre-alert of it).
 const viewer = { username: uniqueName('axe'), password: VIEWER_PASSWORD };
 let receipt: Receipt;
 let viewerConsigneeId: number;
+// And the consignee of a receipt without packages, whose View is disabled with its reason.
+let withoutPackages: Receipt;
 
 test.beforeAll(async ({ playwright }) => {
   const request = await adminRequest(playwright, E2E_URL);
@@ -71,6 +94,9 @@ test.beforeAll(async ({ playwright }) => {
   viewerConsigneeId = consignee!.id;
   const user = await admin.createUser({ ...viewer, role: 'viewer' });
   await admin.addUserToConsignee(consignee!.id, user.id);
+  withoutPackages = await findReceipt(request, 'without packages', (candidate) => candidate.commodities.length === 0);
+  const second = (await admin.assignments()).find((row) => row.consignee.name === withoutPackages.consigneeName)!.consignee;
+  if (second.id !== consignee!.id) await admin.addUserToConsignee(second.id, user.id);
   // The user list then shows every role's badge.
   await admin.createUser({ username: uniqueName('axeav'), password: VIEWER_PASSWORD, role: 'admin-viewer' });
   await request.dispose();
@@ -82,9 +108,14 @@ for (const width of WIDTHS) {
     // axe takes 5 to 20 s over the receipts table on this 2-core machine, twice a page.
     test.slow();
 
-    test('the sign-in page', async ({ page }) => {
+    test('the sign-in page, and its warning before the lock', async ({ page }) => {
       await openHydrated(page, '/login');
+      // The main portal sends no e-mail: whom to ask for a forgotten password.
+      await expect(page.getByText('Forgot your password? Ask your administrator.', { exact: true })).toBeVisible();
       await expectNoViolations(page, '/login');
+      await lastAttemptBeforeTheLock(page, { username: 'Username', password: 'Password', signIn: 'Sign in' });
+      await expect(page.getByRole('alert')).toHaveText(/^Invalid username or password\. 1 attempt left: /);
+      await expectNoViolations(page, '/login with 1 attempt left');
     });
 
     test('the pages of a forgotten password and an invitation', async ({ page, playwright }) => {
@@ -108,6 +139,8 @@ for (const width of WIDTHS) {
       await openHydrated(page, '/profile');
       await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
       const secret = (await page.getByLabel('Setup key').textContent())!.replace(/\s/g, '');
+      await expect(page.getByRole('button', { name: 'Copy setup key' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Open in authenticator app' })).toBeVisible();
       await expectNoViolations(page, '/profile setting up two-factor sign-in');
       await page.getByLabel('Code from your app').fill(TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }));
       await page.getByRole('button', { name: 'Turn on' }).click();
@@ -130,6 +163,11 @@ for (const width of WIDTHS) {
       await openHydrated(page, '/receipts');
       await expect(page.getByText(/^Showing 1 to /)).toBeVisible();
       await expectNoViolations(page, '/receipts');
+      // A receipt without packages: its View disabled, the reason beside it, and its status history offered.
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(withoutPackages.number);
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).press('Enter');
+      await expect(page.getByRole('button', { name: 'View' })).toHaveAccessibleDescription('No packages yet');
+      await expectNoViolations(page, '/receipts with a receipt without packages');
 
       for (const path of ['/locations', '/profile', '/profile/webhooks']) {
         await openHydrated(page, path);
@@ -151,9 +189,7 @@ for (const width of WIDTHS) {
 
     test("a receipt's share link, signed out, and one that no longer works", async ({ page, browser }) => {
       await signInWithApi(page, E2E_URL, viewer);
-      const made = await page.context().request.post(`${E2E_URL}/api/receipts/${receipt.id}/share`, { headers: { Origin: E2E_URL } });
-      expect(made.status(), await made.text()).toBe(201);
-      const { url } = (await made.json()).data as { url: string };
+      const url = await shareReceipt(page, receipt.id);
       const context = await browser.newContext({ viewport: { width, height: 800 } });
       const visitor = await context.newPage();
       await visitor.goto(url);
@@ -237,9 +273,15 @@ for (const width of WIDTHS) {
 
     test("a receipt's photos and documents: on its page, in the details modal, and a photo opened larger", async ({ page }) => {
       await signInWithApi(page, E2E_URL, viewer);
+      // Shared already: the page says when the link was made, and a new one shows its address once.
+      await shareReceipt(page, receipt.id);
       await page.goto(`/receipts/${receipt.id}`);
       await expect(page.getByRole('region', { name: 'Photos and documents' }).getByRole('list', { name: 'Package photos' })).toBeVisible();
-      await expectNoViolations(page, `/receipts/${receipt.id} with its photos`);
+      await expect(page.getByText(/^You already shared this receipt: /)).toBeVisible();
+      await expectNoViolations(page, `/receipts/${receipt.id} with its photos, shared`);
+      await page.getByRole('button', { name: 'Make a new link' }).click();
+      await expect(page.getByRole('textbox', { name: 'Share link' })).toHaveValue(/\/t\//);
+      await expectNoViolations(page, `/receipts/${receipt.id} with a new share link`);
 
       await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);
       const row = page.getByRole('region', { name: 'Receipts' }).getByRole('row').filter({ hasText: receipt.number });
@@ -288,6 +330,38 @@ for (const width of WIDTHS) {
       await openHydrated(page, `${TOKENS_URL}/admin/tokens`);
       await expect(page.getByRole('heading', { name: 'Token Management', level: 1 })).toBeVisible();
       await expectNoViolations(page, '/admin/tokens');
+    });
+
+    test.describe('in Dutch', () => {
+      test.use({ locale: 'nl-NL' });
+
+      // What issue 42 added, in the other language's words (the accessible names must hold the visible text).
+      test('the warning before the lock, a receipt without packages, a shared receipt, two-factor setup and the pre-alert form', async ({ page }) => {
+        await openHydrated(page, '/login');
+        await lastAttemptBeforeTheLock(page, { username: 'Gebruikersnaam', password: 'Wachtwoord', signIn: 'Inloggen' });
+        await expect(page.getByRole('alert')).toHaveText(/^Gebruikersnaam of wachtwoord is onjuist\. Nog 1 poging: /);
+        await expect(page.getByText('Wachtwoord vergeten? Vraag het uw beheerder.', { exact: true })).toBeVisible();
+        await expectNoViolations(page, '/login with 1 attempt left, in Dutch');
+
+        await signInWithApi(page, E2E_URL, viewer);
+        await openHydrated(page, `/receipts?search=${encodeURIComponent(withoutPackages.number)}`);
+        await expect(page.getByRole('button', { name: 'Bekijken' })).toHaveAccessibleDescription('Nog geen pakketten');
+        await expectNoViolations(page, '/receipts with a receipt without packages, in Dutch');
+
+        await shareReceipt(page, receipt.id);
+        await openHydrated(page, `/receipts/${receipt.id}`);
+        await expect(page.getByText(/^U hebt dit ontvangstbewijs al gedeeld: /)).toBeVisible();
+        await expectNoViolations(page, '/receipts/{id} shared, in Dutch');
+
+        await openHydrated(page, '/profile');
+        await page.getByRole('button', { name: 'Tweestapsverificatie instellen' }).click();
+        await expect(page.getByRole('link', { name: 'Openen in authenticator-app' })).toBeVisible();
+        await expectNoViolations(page, '/profile setting up two-factor sign-in, in Dutch');
+
+        await openHydrated(page, '/prealerts/new');
+        await expect(page.getByLabel('Factuur (optioneel)')).toBeVisible();
+        await expectNoViolations(page, '/prealerts/new, in Dutch');
+      });
     });
   });
 }
