@@ -3,7 +3,6 @@
  * server (server.mjs) and the command-line scripts read process.env through it, tests pass their own.
  */
 import path from 'node:path';
-import { API_TIMEOUT_MS } from '~/shared/constants';
 
 export type ProviderMode = 'sandbox' | 'http';
 export type SandboxProtocol = 'contract' | 'magaya';
@@ -255,7 +254,7 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     adminPassword: env.ADMIN_PASSWORD || null,
     provider,
     providerUrl,
-    providerTimeoutMs: bounded(env, 'PROVIDER_TIMEOUT_SECONDS', API_TIMEOUT_MS / 1000, [5, 600]) * 1000,
+    providerTimeoutMs: bounded(env, 'PROVIDER_TIMEOUT_SECONDS', 30, [5, 600]) * 1000,
     providerIssuer,
     providerAuthorizeUrl: optionalUrl(env, 'PROVIDER_AUTHORIZE_URL') ?? endpointDefault('/oauth/authorize'),
     providerTokenUrl: optionalUrl(env, 'PROVIDER_TOKEN_URL') ?? endpointDefault('/oauth/token'),
