@@ -15,6 +15,7 @@ import { freePort } from '../support/portal';
 import type { ApiClient } from '../support/api-client';
 import { expectError, signedInAdmin } from '../support/api-steps';
 import { connectAtServer, consentAtServer } from '../support/oidc-steps';
+import { stallLimit } from '../support/test-pace';
 
 const ACCESS_SECONDS = 30;
 const SYNC_SECONDS = 3;
@@ -27,8 +28,9 @@ let admin: ApiClient;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls `read` until `done`; `timeoutMs` is the limit on the reference machine, scaled as every stall's limit is. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + stallLimit(timeoutMs);
   for (;;) {
     const value = await read();
     if (done(value)) return value;
