@@ -268,6 +268,27 @@ describe('a refused refresh token is never sent again', () => {
     expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
   });
 
+  it("when reconnect is required, then a receipt's attachments, the package search and the status poll send no refresh grant either", async () => {
+    const receipts = await admin.get('/api/receipts?limit=1');
+    expect(receipts.status).toBe(200);
+    const receiptId = receipts.body.data[0].id;
+    expect(server().revokeRefreshTokens()).toBe(1);
+    const before = server().counts();
+    // The access token's life runs out: each of these needs a refresh before it can call the server.
+    portal.clock.advance((ACCESS_SECONDS + 1) * 1000);
+    expect((await admin.post('/api/tokens/refresh')).status).toBe(502);
+    expect(await status()).toMatchObject({ reconnectRequired: true, canRefresh: false });
+
+    for (let round = 0; round < 2; round++) {
+      expect((await admin.get(`/api/receipts/${receiptId}/attachments`)).status).toBe(503);
+      expect((await admin.get('/api/package-tracker/search?trackingNumber=1Z999AA10123456784')).status).toBe(503);
+      expect(await status()).toMatchObject({ reconnectRequired: true });
+    }
+    expect(server().counts()).toMatchObject({ refreshes: before.refreshes, refusedRefreshes: before.refusedRefreshes + 1 });
+    await connect();
+    expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
+  });
+
   it('when a second process syncs from the same database, then neither process sends the refused refresh token again', async () => {
     const other = await startInProcessPortal(
       {
