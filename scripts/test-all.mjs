@@ -17,7 +17,8 @@ const started = performance.now();
 const pace = testPace();
 const env = { ...process.env, TEST_PACE: JSON.stringify(pace) };
 console.log(
-  `Test pace: ${pace.cores} cores, slowness ${pace.slowness} (time limits × ${pace.slowness}); ` +
+  `Test pace: ${pace.cores} cores, slowness ${pace.slowness} (time limits × ${pace.slowness}), ` +
+    `${Math.round(pace.othersShare * 100)} % of the cores taken by other programs; ` +
     `workers: in-process ${pace.workers.inProcess}, spawned ${pace.workers.spawned}, browser ${pace.workers.browser}; ` +
     `browser tier ${pace.lanesSideBySide ? 'beside' : 'after'} the process and PostgreSQL tiers.\n`,
 );

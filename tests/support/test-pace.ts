@@ -11,14 +11,16 @@
  * slowness. Speed itself is `npm run bench`'s to measure.
  */
 import { createHash } from 'node:crypto';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 
 /**
  * The calibration's median, in ms, on the reference: a quiet 2-core machine of the kind this project is
- * built on (measured there with nothing else running). A machine twice as slow, or one whose cores are
- * half taken by other programs, measures about twice as long.
+ * built on (5.2–5.9 ms in eight runs there with nothing else running). A machine twice as slow, or one
+ * whose cores are taken by other programs, measures about twice as long.
  */
-const REFERENCE_MS = 9;
+const REFERENCE_MS = 5.5;
+/** Other programs using this share of the machine's cores when the run starts make it a busy machine. */
+const BUSY_SHARE = 0.5;
 /** Past this the machine is so slow that a run would rather fail than wait: limits stop growing. */
 const MOST_SLOWNESS = 8;
 
@@ -27,6 +29,8 @@ export interface TestPace {
   cores: number;
   /** 1 on the quiet reference, 2 where a thread gets half of what it got there; never below 1. */
   slowness: number;
+  /** The share of the cores' time other programs took while the run started (0 to 1). */
+  othersShare: number;
   /** Whether `npm test` runs the browser tier beside the process and PostgreSQL tiers, or after them. */
   lanesSideBySide: boolean;
   /** Workers per tier. */
@@ -54,18 +58,39 @@ export function measureSlowness(): number {
 }
 
 /**
- * The plan for this machine's cores and slowness. Measured on a 2-core machine (the note of the change
- * that brought this file gives the figures): the browser tier beside the process and PostgreSQL tiers
- * is fastest while the machine is quiet, and the tiers one after another once other programs take a
- * core's worth of it; in-process tests mostly wait on their portals' I/O, so they take two workers a
- * core; spawned servers and browsers one a core.
+ * The share of the cores' time that went to other programs over `ms`, while this process sleeps: what
+ * tells a busy machine from a slow one, which the calibration alone measures alike.
  */
-export function planFor(cores: number, slowness: number): TestPace {
-  const busy = slowness >= 1.6;
+export function measureOthersShare(ms = 400): number {
+  const busyAndTotal = () =>
+    cpus().reduce(
+      ([busy, total], { times }) => {
+        const all = times.user + times.nice + times.sys + times.idle + times.irq;
+        return [busy + all - times.idle, total + all];
+      },
+      [0, 0],
+    );
+  const [busyBefore, totalBefore] = busyAndTotal();
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  const [busyAfter, totalAfter] = busyAndTotal();
+  const share = totalAfter > totalBefore ? (busyAfter - busyBefore) / (totalAfter - totalBefore) : 0;
+  return Math.round(Math.min(1, Math.max(0, share)) * 100) / 100;
+}
+
+/**
+ * The plan for this machine's cores, slowness and the share other programs take of it. Measured on a
+ * 2-core machine (CHANGELOG and the note of the change give the figures): the browser tier beside the
+ * process and PostgreSQL tiers is fastest while the machine is quiet, however slow; once other programs
+ * take half its cores the tiers run one after another, with half the workers. In-process tests mostly
+ * wait on their portals' I/O, so they take two workers a core; spawned servers and browsers one a core.
+ */
+export function planFor(cores: number, slowness: number, othersShare = 0): TestPace {
+  const busy = othersShare >= BUSY_SHARE;
   const perCore = (each: number, most: number) => Math.max(1, Math.min(most, Math.floor((cores * each) / (busy ? 2 : 1))));
   return {
     cores,
     slowness,
+    othersShare,
     lanesSideBySide: cores >= 2 && !busy,
     workers: { inProcess: perCore(2, 8), spawned: perCore(1, 4), browser: perCore(1, 4) },
   };
@@ -74,7 +99,7 @@ export function planFor(cores: number, slowness: number): TestPace {
 /** This run's plan: the one `npm test` measured (TEST_PACE), or measured now. */
 export function testPace(env: NodeJS.ProcessEnv = process.env): TestPace {
   if (env.TEST_PACE) return JSON.parse(env.TEST_PACE) as TestPace;
-  return planFor(availableParallelism(), measureSlowness());
+  return planFor(availableParallelism(), measureSlowness(), measureOthersShare());
 }
 
 /**

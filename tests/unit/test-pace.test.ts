@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planFor, stallLimit, testPace } from '../support/test-pace';
+import { cpus } from 'node:os';
+import { measureOthersShare, planFor, stallLimit, testPace } from '../support/test-pace';
 
 describe("the test suite's pace", () => {
   it('when a 2-core machine is quiet, then the browser tier runs beside the others, with two workers, and the limits are as set', () => {
@@ -8,8 +9,14 @@ describe("the test suite's pace", () => {
     expect(stallLimit(60_000, pace, 2)).toBe(60_000);
   });
 
-  it('when other programs take half of a 2-core machine, then the tiers run one after another with half the workers, and every limit grows with the slowness', () => {
-    const pace = planFor(2, 2);
+  it('when a 2-core machine is quiet but half as fast, then the plan stays that of a quiet machine, and every limit doubles', () => {
+    const pace = planFor(2, 2, 0.05);
+    expect(pace).toMatchObject({ lanesSideBySide: true, workers: { inProcess: 4, spawned: 2, browser: 2 } });
+    expect(stallLimit(60_000, pace, 2)).toBe(120_000);
+  });
+
+  it('when other programs take the cores of a 2-core machine, then the tiers run one after another with half the workers, and every limit grows with the slowness', () => {
+    const pace = planFor(2, 2, 1);
     expect(pace).toMatchObject({ lanesSideBySide: false, workers: { inProcess: 2, spawned: 1, browser: 1 } });
     expect(stallLimit(60_000, pace, 2)).toBe(120_000);
   });
@@ -25,12 +32,24 @@ describe("the test suite's pace", () => {
     expect(stallLimit(60_000, quiet, 200)).toBe(480_000);
   });
 
+  it('when busy loops run beside the measure, then it sees the share of the cores they take', async () => {
+    const { spawn } = await import('node:child_process');
+    const quiet = measureOthersShare(300);
+    const loops = Array.from({ length: cpus().length }, () => spawn(process.execPath, ['-e', 'for (;;);']));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(measureOthersShare(300)).toBeGreaterThan(Math.min(0.8, quiet + 0.4));
+    } finally {
+      for (const loop of loops) loop.kill();
+    }
+  });
+
   it('when a machine has many cores, then the workers grow with them, up to each tier’s most', () => {
     expect(planFor(16, 1).workers).toEqual({ inProcess: 8, spawned: 4, browser: 4 });
   });
 
   it('when npm test has measured the pace, then every tier reads that plan instead of measuring again', () => {
-    const measured = planFor(2, 3.4);
+    const measured = planFor(2, 3.4, 0.8);
     expect(testPace({ TEST_PACE: JSON.stringify(measured) })).toEqual(measured);
   });
 });
