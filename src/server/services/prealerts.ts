@@ -42,7 +42,8 @@ import { recordAudit, selfActor, type AuditActor } from './audit';
 import type { LoginLimiter } from './login-limiter';
 import { enqueueJobs, JobRefused, type JobHandler, type Outbox } from './outbox';
 import { getReceipt, visibleConsigneeIds, type ScopeDeps } from './receipts';
-import { announceStatusChanges, type ArrivalLine, type StatusEmailDeps } from './status-emails';
+import { announceStatusChanges, type StatusEmailDeps } from './status-emails';
+import type { ArrivalLine, PageReaction, WrittenReceipt } from './sync-reactions';
 import { invoiceInfoOf, readReceiptPrealerts } from './receipt-prealerts';
 import { queueWebhookEvent, type WebhookEventDeps } from './webhook-delivery';
 import type { LastSyncTime } from './sync-state';
@@ -291,26 +292,17 @@ export async function releasePrealertsOfReceipts(deps: WebhookEventDeps, receipt
   );
 }
 
-/** A receipt as the sync writes it: what matching needs of it and its packages. */
-export interface ArrivedReceipt {
-  id: number;
-  number: string;
-  consigneeId: number | null;
-  /** Its packages' tracking keys (normalised as pre-alerts' numbers are). */
-  trackingKeys: Array<string | null>;
-}
-
 /**
  * Links the waiting pre-alerts whose packages came on these receipts (the sync's page, in its
  * transaction): the same tracking number, the same consignee. Answers what arrived, for the digest.
  */
-export async function matchArrivedPackages(deps: WebhookEventDeps, receipts: ArrivedReceipt[], transaction: Transaction): Promise<ArrivalLine[]> {
+export async function matchArrivedPackages(deps: WebhookEventDeps, receipts: WrittenReceipt[], transaction: Transaction): Promise<ArrivalLine[]> {
   await releasePrealertsOfReceipts(
     deps,
     receipts.map((receipt) => receipt.id),
     transaction,
   );
-  const receiptsByKey = new Map<string, ArrivedReceipt[]>();
+  const receiptsByKey = new Map<string, WrittenReceipt[]>();
   for (const receipt of receipts) {
     for (const key of new Set(receipt.trackingKeys)) {
       if (key === null || receipt.consigneeId === null) continue;
@@ -342,6 +334,17 @@ export async function matchArrivedPackages(deps: WebhookEventDeps, receipts: Arr
     }
   }
   return arrivals;
+}
+
+/**
+ * The sync's reaction to a page: the pre-alerts of the receipts it removed wait for their packages
+ * again, and the waiting ones whose packages came on the receipts it wrote are linked. Its news: what arrived.
+ */
+export function prealertMatchingReaction(deps: WebhookEventDeps): PageReaction {
+  return async (page, _news, transaction) => {
+    await releasePrealertsOfReceipts(deps, page.removed, transaction);
+    return { arrivals: await matchArrivedPackages(deps, page.written, transaction) };
+  };
 }
 
 /** A receipt of the pre-alert's consignee that already holds its package, if one came before it was made. */

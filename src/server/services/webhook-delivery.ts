@@ -40,7 +40,7 @@ import type { Mailer } from '../mail/mailer';
 import type { AppKeys } from '../secrets';
 import type { WebhookSender } from '../webhook-sender';
 import { enqueueJobs, enqueueMessages, JobRefused, type JobAttempt, type JobEntry, type JobHandler, type Outbox } from './outbox';
-import type { StatusChange } from './receipt-history';
+import type { PageReaction, StatusChange } from './sync-reactions';
 import { readReceiptPrealerts } from './receipt-prealerts';
 import { receiptDetailsByIds } from './receipts';
 import { DAY_MS } from '~/shared/constants';
@@ -195,6 +195,13 @@ export function receiptEventsOf(changes: StatusChange[], firstMirroring: boolean
     if (change.from !== null) return [{ type: 'receipt.status_changed', receiptId: change.receiptId, data: { previousStatus: change.from } }];
     return firstMirroring ? [] : [{ type: 'receipt.created', receiptId: change.receiptId }];
   });
+}
+
+/** The sync's reaction to a page: the events of the status changes the history recorded on it (its news so far). */
+export function webhookEventsReaction(deps: WebhookEventDeps): PageReaction {
+  return async (page, news, transaction) => {
+    await queueReceiptEvents(deps, receiptEventsOf(news.statusChanges, page.firstMirroring), transaction);
+  };
 }
 
 /**
