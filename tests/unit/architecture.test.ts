@@ -158,7 +158,6 @@ const SEAMS: Array<{ rule: string; from: string[]; never: string[] }> = [
     from: [`${SERVICES}/sync.ts`, `${SERVICES}/sync-reactions.ts`],
     never: [
       `${SERVICES}/receipt-history.ts`,
-      `${SERVICES}/prealerts.ts`,
       `${SERVICES}/prealerts`,
       `${SERVICES}/status-emails.ts`,
       `${SERVICES}/webhook-delivery.ts`,
