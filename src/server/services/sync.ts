@@ -20,7 +20,7 @@ import { recordAudit, type AuditActor, type AuditDeps } from './audit';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
 import type { MirrorFollower } from './mirror-version';
 import { SyncInterruptedError, syncExclusively, type LeaseHolder } from './sync-lease';
-import { joinNews, noNews, type StatusChange, type SyncAnnouncement, type SyncNews } from './sync-reactions';
+import { addNews, noNews, type StatusChange, type SyncAnnouncement, type SyncNews } from './sync-reactions';
 import { readSyncState, saveSyncState, type LastSyncTime } from './sync-state';
 
 const PAGE_SIZE = 500;
@@ -135,19 +135,20 @@ async function writePage(
   return { written: changed.length, news };
 }
 
-async function removeUnseen(deps: SyncDeps, seen: Set<number>, firstMirroring: boolean): Promise<number> {
+/** Removes the receipts the full pass did not see, announcing each chunk as a page; their news joins `news`. */
+async function removeUnseen(deps: SyncDeps, seen: Set<number>, firstMirroring: boolean, news: SyncNews): Promise<number> {
   const { db } = deps;
   const { ReceiptRecord, PackageRecord } = db.models;
   const all = await ReceiptRecord.findAll({ attributes: ['id'], raw: true });
   const gone = all.map((row) => row.id).filter((id) => !seen.has(id));
   for (let start = 0; start < gone.length; start += DELETE_CHUNK) {
     const chunk = gone.slice(start, start + DELETE_CHUNK);
-    await db.sequelize.transaction(async (transaction) => {
+    const removal = await db.sequelize.transaction(async (transaction) => {
       await PackageRecord.destroy({ where: { receiptId: { [Op.in]: chunk } }, transaction });
       await ReceiptRecord.destroy({ where: { id: { [Op.in]: chunk } }, transaction });
-      // Removals tell nobody anything: no news comes of them.
-      await deps.reactions.pageWritten({ firstMirroring, written: [], statusChanges: [], removed: chunk }, transaction);
+      return deps.reactions.pageWritten({ firstMirroring, written: [], statusChanges: [], removed: chunk }, transaction);
     });
+    addNews(news, removal);
   }
   return gone.length;
 }
@@ -167,7 +168,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
   let written = 0;
   let deleted = 0;
   // The news of the pages committed so far.
-  let news = noNews();
+  const news = noNews();
   let stopped = false;
   try {
     let nextPage = client.listReceiptChanges(cursor, PAGE_SIZE);
@@ -181,7 +182,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
       const pageWrite = await db.sequelize.transaction((transaction) => writePage(deps, page.receipts, { syncedAt, firstMirroring }, transaction));
       written += pageWrite.written;
-      news = joinNews(news, pageWrite.news);
+      addNews(news, pageWrite.news);
       // Keep the place after every page: an interrupted pass resumes instead of starting over.
       if (page.nextCursor) cursor = page.nextCursor;
       if (!full) await saveSyncState(deps, { cursor });
@@ -201,7 +202,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       );
       throw new SyncInterruptedError();
     }
-    if (full) deleted = await removeUnseen(deps, seen, firstMirroring);
+    if (full) deleted = await removeUnseen(deps, seen, firstMirroring, news);
     const now = new Date(clock.now());
     await saveSyncState(deps, {
       cursor,
