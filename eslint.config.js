@@ -25,6 +25,8 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       eqeqeq: ['error', 'always'],
       'no-console': 'off',
+      // One import statement per module: its values and types together (`import { x, type Y }`).
+      'no-duplicate-imports': 'error',
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },

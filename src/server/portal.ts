@@ -37,6 +37,9 @@ import { countActiveSessions, createSessionCache, purgeExpiredSessions, type Ses
 import { purgeExpiredPendingSignIns } from './services/pending-sign-ins';
 import { keyStoredRecoveryCodes } from './services/two-factor';
 import { SyncRunner } from './services/sync';
+import { SyncReactions } from './services/sync-reactions';
+import { statusHistoryReaction } from './services/receipt-history';
+import { statusDigestReaction } from './services/status-emails';
 import { LastSyncTime } from './services/sync-state';
 import { ensureFirstAdmin } from './services/users';
 import { SingleFlight } from './single-flight';
@@ -45,10 +48,10 @@ import { purgeOldAccountTokens } from './services/account-tokens';
 import { purgeOldShareLinks } from './services/share-links';
 import { purgeOldApiTokens } from './services/api-tokens';
 import { AttachmentFetches, purgeOrphanAttachments } from './services/attachments';
-import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler } from './services/webhook-delivery';
+import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler, webhookEventsReaction } from './services/webhook-delivery';
 import { WebhookSender } from './webhook-sender';
 import { readFileSync } from 'node:fs';
-import { createPrealertForwarder, PREALERT_FORWARD_JOB, purgeOrphanInvoices } from './services/prealerts';
+import { createPrealertForwarder, PREALERT_FORWARD_JOB, prealertMatchingReaction, purgeOrphanInvoices } from './services/prealerts';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -112,6 +115,8 @@ export interface Portal {
   readonly lastSync: LastSyncTime;
   readonly mirror: MirrorFollower;
   readonly syncRuns: SyncRunner;
+  /** What reacts to the sync's pages and to its end (services/sync-reactions.ts). */
+  readonly syncReactions: SyncReactions;
   readonly mailer: Mailer;
   readonly outbox: Outbox;
   /** Makes webhook deliveries' requests, refusing addresses they may not reach (src/server/webhook-sender.ts). */
@@ -176,7 +181,14 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const tokenStore = new ProviderTokenStore({ db, clock, key: keys.providerTokens });
   const provider = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
   const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
-  const syncRuns = new SyncRunner({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics });
+  // The sync announces each page; these react, inside its transaction in this order (a pre-alert's webhook
+  // carries the receipt with the page's history; the webhooks tell the changes the history recorded), and the digest after the sync.
+  const syncReactions = new SyncReactions(log);
+  syncReactions.inTransaction(statusHistoryReaction({ db }));
+  syncReactions.inTransaction(prealertMatchingReaction({ db, clock, outbox }));
+  syncReactions.inTransaction(webhookEventsReaction({ db, clock, outbox }));
+  syncReactions.afterCommit(statusDigestReaction({ db, clock, config, keys, outbox, mailer }), 'Status e-mails could not be queued');
+  const syncRuns = new SyncRunner({ db, clock, config, provider, lastSync, mirror, log, metrics, reactions: syncReactions });
   const webhookSender = new WebhookSender({
     allowHttp: config.webhookAllowHttp,
     allowPrivate: config.webhookAllowPrivate,
@@ -204,6 +216,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     lastSync,
     mirror,
     syncRuns,
+    syncReactions,
     mailer,
     outbox,
     webhookSender,

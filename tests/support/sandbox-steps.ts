@@ -1,8 +1,7 @@
 /** Steps of the sandbox provider's tests: a PKCE pair, the consent page, the token endpoint, the controls. */
 import { createHash, randomBytes } from 'node:crypto';
 import { ADMIN_PASSWORD } from './portal';
-import type { PortalAddress as Portal } from './api-client';
-import { ApiClient } from './api-client';
+import { ApiClient, type PortalAddress as Portal } from './api-client';
 
 export const CLIENT_ID = 'freight-portal';
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };

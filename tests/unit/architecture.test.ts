@@ -133,6 +133,51 @@ describe('cycles', () => {
   });
 });
 
+/** Every project file `file` reaches through its imports, itself left out. */
+function reachableFrom(file: string): Set<string> {
+  const reached = new Set<string>();
+  const pending = [...(GRAPH.get(file) ?? [])];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (next === file || reached.has(next)) continue;
+    reached.add(next);
+    pending.push(...(GRAPH.get(next) ?? []));
+  }
+  return reached;
+}
+
+const SERVICES = 'src/server/services';
+
+/**
+ * The seams between the services' domains, one rule a row: the modules of `from` reach none of
+ * `never`, directly or through any other module. The domains' folders add their rows here.
+ */
+const SEAMS: Array<{ rule: string; from: string[]; never: string[] }> = [
+  {
+    rule: 'the sync announces its pages and reaches none of the modules that react to them (docs/architecture.md)',
+    from: [`${SERVICES}/sync.ts`, `${SERVICES}/sync-reactions.ts`],
+    never: [
+      `${SERVICES}/receipt-history.ts`,
+      `${SERVICES}/prealerts`,
+      `${SERVICES}/status-emails.ts`,
+      `${SERVICES}/webhook-delivery.ts`,
+      `${SERVICES}/webhooks.ts`,
+    ],
+  },
+];
+
+describe('seams', () => {
+  it.each(SEAMS)('when $rule, then no import crosses the seam', ({ from, never }) => {
+    const forbidden = under(...never);
+    for (const file of from) expect(GRAPH.has(file), `${file} is no file here`).toBe(true);
+    expect(from.flatMap((file) => [...reachableFrom(file)].filter(forbidden).map((target) => `${file} ⇢ ${target}`))).toEqual([]);
+  });
+
+  it('when a module reaches a forbidden one through another, then the check names it (the check itself works)', () => {
+    expect([...reachableFrom('src/server/portal.ts')].filter(under(`${SERVICES}/webhook-delivery.ts`))).toEqual([`${SERVICES}/webhook-delivery.ts`]);
+  });
+});
+
 /** Constructors whose instances cannot change after construction. */
 const IMMUTABLE_INSTANCES = new Set([
   'RegExp',

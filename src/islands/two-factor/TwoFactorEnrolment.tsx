@@ -7,8 +7,7 @@ import { Fragment, useState, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { enableTwoFactorSchema, TOTP_DIGITS, type TwoFactorSetup } from '~/shared/two-factor';
-import type { PublicUser } from '~/shared/validation';
-import { fieldErrors } from '~/shared/validation';
+import { fieldErrors, type PublicUser } from '~/shared/validation';
 
 /** What enabling answers: the recovery codes, and the user when it finished a sign-in. */
 export interface EnableAnswer {

@@ -1,20 +1,8 @@
-/** Receipts' status histories: recorded by the mirror as it writes, read with a receipt's details. */
+/** Receipts' status histories: recorded as the sync writes (its first reaction to a page), read with a receipt's details. */
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { StatusHistoryEntry } from '~/shared/receipts';
 import type { Database } from '../db/database';
-
-/** A status the mirror is about to store for a receipt; `from` is null on its first mirroring. */
-export interface StatusChange {
-  receiptId: number;
-  /** The receipt's number and consignee as this version has them: what a digest names and who sees it. */
-  number: string;
-  consigneeId: number | null;
-  from: string | null;
-  to: string;
-  /** The provider's update time of this version: with the status, what makes the change unique. */
-  version: Date;
-  at: Date;
-}
+import type { PageReaction, StatusChange } from './sync-reactions';
 
 /**
  * Records the changes, each once: a change another sync recorded already (same receipt, version and
@@ -37,6 +25,17 @@ export async function recordStatusChanges({ db }: { db: Database }, changes: Sta
   );
   const recorded = new Set(inserted.map((row) => Number(row.receiptId)));
   return changes.filter((change) => recorded.has(change.receiptId));
+}
+
+/**
+ * The sync's reaction to a page: records the statuses its receipts take, and forgets the histories of
+ * the receipts it removed. The changes recorded here are its news: the webhooks and the digest tell only those.
+ */
+export function statusHistoryReaction({ db }: { db: Database }): PageReaction {
+  return async (page, _news, transaction) => {
+    if (page.removed.length > 0) await forgetStatusHistories({ db }, page.removed, transaction);
+    return { statusChanges: await recordStatusChanges({ db }, page.statusChanges, transaction) };
+  };
 }
 
 export async function forgetStatusHistories({ db }: { db: Database }, receiptIds: number[], transaction: Transaction): Promise<void> {

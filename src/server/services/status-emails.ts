@@ -14,9 +14,10 @@ import type { Database } from '../db/database';
 import { signValue, verifySignedValue } from '../encryption';
 import { inLocale } from '../locale';
 import { escapeHtml, linkInEmail as portalLinkInEmail } from '../mail/compose';
+import type { Mailer } from '../mail/mailer';
 import type { AppKeys } from '../secrets';
 import { enqueueMessages, type Outbox, type OutboxEntry } from './outbox';
-import type { StatusChange } from './receipt-history';
+import type { ArrivalLine, NewsReaction, StatusChange } from './sync-reactions';
 
 /** What writing a digest takes: the portal's address and name, and the key that signs its links. */
 export interface DigestDeps {
@@ -60,15 +61,6 @@ export interface DigestLine {
   number: string;
   from: string;
   to: string;
-}
-
-/** A pre-alerted package that arrived: linked to the receipt it came on. */
-export interface ArrivalLine {
-  receiptId: number;
-  number: string;
-  consigneeId: number;
-  trackingNumber: string;
-  shipper: string;
 }
 
 /** A section of the digest: its introduction and its lines, each with the receipt it links to. */
@@ -174,4 +166,11 @@ export async function announceStatusChanges(deps: StatusEmailDeps, changes: Stat
   );
   await enqueueMessages(deps, messages);
   return messages.length;
+}
+
+/** The reaction after a sync: its digests, when the portal sends e-mail. */
+export function statusDigestReaction(deps: StatusEmailDeps & { mailer: Pick<Mailer, 'enabled'> }): NewsReaction {
+  return async (news) => {
+    if (deps.mailer.enabled) await announceStatusChanges(deps, news.statusChanges, news.arrivals);
+  };
 }

@@ -2,6 +2,8 @@
  * The mirror: receipts and their packages copied from the provider, incrementally by the
  * provider's update time, with a periodic full pass that also removes what the provider deleted.
  * One sync at a time, across every process on the database (sync-lease.ts); callers during a run share its outcome.
+ * Each page's outcome is announced to the reactions the composition root registered (sync-reactions.ts):
+ * the sync itself knows nothing of status histories, pre-alerts, webhooks or e-mails.
  */
 import { randomUUID } from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
@@ -12,17 +14,13 @@ import type { Config } from '../config';
 import type { Database } from '../db/database';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
-import type { Mailer } from '../mail/mailer';
 import type { SyncMetrics } from '../metrics';
 import { ProviderError, type ProviderClient, type ProviderReceipt } from '../provider/contract';
 import { recordAudit, type AuditActor, type AuditDeps } from './audit';
 import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
 import type { MirrorFollower } from './mirror-version';
-import { forgetStatusHistories, recordStatusChanges, type StatusChange } from './receipt-history';
-import { matchArrivedPackages, releasePrealertsOfReceipts } from './prealerts';
-import { announceStatusChanges, type ArrivalLine, type StatusEmailDeps } from './status-emails';
 import { SyncInterruptedError, syncExclusively, type LeaseHolder } from './sync-lease';
-import { queueReceiptEvents, receiptEventsOf } from './webhook-delivery';
+import { addNews, noNews, type StatusChange, type SyncAnnouncement, type SyncNews } from './sync-reactions';
 import { readSyncState, saveSyncState, type LastSyncTime } from './sync-state';
 
 const PAGE_SIZE = 500;
@@ -59,30 +57,28 @@ const UPDATABLE = [
 ] as const;
 
 /** What a sync takes. */
-export interface SyncDeps extends StatusEmailDeps {
+export interface SyncDeps {
   db: Database;
   clock: Clock;
-  config: StatusEmailDeps['config'] & Pick<Config, 'syncFullIntervalSeconds'>;
+  config: Pick<Config, 'syncFullIntervalSeconds'>;
   provider: ProviderClient;
-  mailer: Pick<Mailer, 'enabled'>;
   lastSync: LastSyncTime;
   mirror: MirrorFollower;
   log: Logger;
   metrics: SyncMetrics;
+  /** Who reacts to its pages and to its end (the composition root registers them). */
+  reactions: SyncAnnouncement;
 }
 
 interface PageWrite {
   written: number;
-  statusChanges: StatusChange[];
-  /** Pre-alerted packages that came on the page's receipts, now linked. */
-  arrivals: ArrivalLine[];
+  news: SyncNews;
 }
 
 /**
- * Writes the receipts of one page that are new or changed, and records the statuses they take; a
- * receipt's first mirroring records its status as the first entry of its history. The pre-alerts whose
- * packages came on them are linked, and the webhook events of those changes written, in the same
- * transaction, so whichever process syncs does both.
+ * Writes the receipts of one page that are new or changed, with the statuses they take (a receipt's
+ * first mirroring takes its status from nothing), and announces them to the reactions in the same
+ * transaction, so whichever process syncs does what they do, and a failing one leaves no half-written page.
  */
 async function writePage(
   deps: SyncDeps,
@@ -103,7 +99,7 @@ async function writePage(
   });
   const stored = new Map(known.map((row) => [row.id, { version: new Date(row.providerUpdatedAt).getTime(), status: row.status }]));
   const changed = [...latest.values()].filter((row) => stored.get(row.receipt.id)?.version !== row.receipt.providerUpdatedAt.getTime());
-  if (changed.length === 0) return { written: 0, statusChanges: [], arrivals: [] };
+  if (changed.length === 0) return { written: 0, news: noNews() };
   const statusChanges = changed
     .filter((row) => stored.get(row.receipt.id)?.status !== row.receipt.status)
     .map(({ receipt }) => ({
@@ -129,36 +125,30 @@ async function writePage(
     changed.flatMap((row) => row.packages),
     { transaction },
   );
-  // The statuses first: a pre-alert's webhook carries the receipt with this page's history.
-  const recorded = await recordStatusChanges({ db }, statusChanges, transaction);
-  const arrivals = await matchArrivedPackages(
-    deps,
-    changed.map(({ receipt, packages }) => ({
-      id: receipt.id,
-      number: receipt.number,
-      consigneeId: receipt.consigneeId,
-      trackingKeys: packages.map((item) => item.trackingKey),
-    })),
-    transaction,
-  );
-  await queueReceiptEvents(deps, receiptEventsOf(recorded, firstMirroring), transaction);
-  return { written: changed.length, statusChanges: recorded, arrivals };
+  const written = changed.map(({ receipt, packages }) => ({
+    id: receipt.id,
+    number: receipt.number,
+    consigneeId: receipt.consigneeId,
+    trackingKeys: packages.map((item) => item.trackingKey),
+  }));
+  const news = await deps.reactions.pageWritten({ firstMirroring, written, statusChanges, removed: [] }, transaction);
+  return { written: changed.length, news };
 }
 
-async function removeUnseen(deps: SyncDeps, seen: Set<number>): Promise<number> {
+/** Removes the receipts the full pass did not see, announcing each chunk as a page; their news joins `news`. */
+async function removeUnseen(deps: SyncDeps, seen: Set<number>, firstMirroring: boolean, news: SyncNews): Promise<number> {
   const { db } = deps;
   const { ReceiptRecord, PackageRecord } = db.models;
   const all = await ReceiptRecord.findAll({ attributes: ['id'], raw: true });
   const gone = all.map((row) => row.id).filter((id) => !seen.has(id));
   for (let start = 0; start < gone.length; start += DELETE_CHUNK) {
     const chunk = gone.slice(start, start + DELETE_CHUNK);
-    await db.sequelize.transaction(async (transaction) => {
+    const removal = await db.sequelize.transaction(async (transaction) => {
       await PackageRecord.destroy({ where: { receiptId: { [Op.in]: chunk } }, transaction });
-      await forgetStatusHistories({ db }, chunk, transaction);
       await ReceiptRecord.destroy({ where: { id: { [Op.in]: chunk } }, transaction });
-      // Their pre-alerts wait for their packages again.
-      await releasePrealertsOfReceipts(deps, chunk, transaction);
+      return deps.reactions.pageWritten({ firstMirroring, written: [], statusChanges: [], removed: chunk }, transaction);
     });
+    addNews(news, removal);
   }
   return gone.length;
 }
@@ -177,8 +167,8 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
   let cursor = full ? null : state.cursor;
   let written = 0;
   let deleted = 0;
-  const statusChanges: StatusChange[] = [];
-  const arrivals: ArrivalLine[] = [];
+  // The news of the pages committed so far.
+  const news = noNews();
   let stopped = false;
   try {
     let nextPage = client.listReceiptChanges(cursor, PAGE_SIZE);
@@ -192,8 +182,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
       const pageWrite = await db.sequelize.transaction((transaction) => writePage(deps, page.receipts, { syncedAt, firstMirroring }, transaction));
       written += pageWrite.written;
-      statusChanges.push(...pageWrite.statusChanges);
-      arrivals.push(...pageWrite.arrivals);
+      addNews(news, pageWrite.news);
       // Keep the place after every page: an interrupted pass resumes instead of starting over.
       if (page.nextCursor) cursor = page.nextCursor;
       if (!full) await saveSyncState(deps, { cursor });
@@ -213,7 +202,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       );
       throw new SyncInterruptedError();
     }
-    if (full) deleted = await removeUnseen(deps, seen);
+    if (full) deleted = await removeUnseen(deps, seen, firstMirroring, news);
     const now = new Date(clock.now());
     await saveSyncState(deps, {
       cursor,
@@ -228,19 +217,15 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
     const summary = { component: 'sync', full, receipts: seen.size, written, deleted, durationMs: Math.round(performance.now() - startedAt) };
     if (full) deps.log.info(summary, `Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
     else deps.log.debug(summary, `Receipt mirror: sync of ${seen.size} changed receipts in ${seconds} s.`);
-    return { full, written, deleted, statusChanges, finishedAt: now };
+    return { full, written, deleted, statusChanges: news.statusChanges, finishedAt: now };
   } catch (error) {
     if (!(error instanceof SyncInterruptedError))
       await saveSyncState(deps, { lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date(clock.now()) });
     throw error;
   } finally {
     // Even a pass that failed half-way may have written pages: their changes are in the history now,
-    // so no later sync would find them again. Telling customers must never fail the sync that found the news.
-    if (deps.mailer.enabled && (statusChanges.length > 0 || arrivals.length > 0)) {
-      await announceStatusChanges(deps, statusChanges, arrivals).catch((error) =>
-        deps.log.error({ component: 'sync', err: error }, 'Status e-mails could not be queued'),
-      );
-    }
+    // so no later sync would find them again.
+    await deps.reactions.syncEnded(news);
     if (written + deleted >= SETTLE_AFTER_ROWS)
       await db.settleMirrorTables().catch((error) => deps.log.warn({ component: 'sync', err: error }, 'The mirror tables could not be analyzed'));
     if (written > 0 || deleted > 0) await deps.mirror.announceChange();

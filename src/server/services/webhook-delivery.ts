@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { Op, QueryTypes, type InferCreationAttributes, type Transaction } from 'sequelize';
 import { Webhook } from 'standardwebhooks';
+import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { baseLocale, isLocale } from '~/shared/locale';
 import { encodeWebhookFailure, isAddressRefusal, webhookFailureText, type WebhookFailure } from '~/shared/webhook-failures';
@@ -40,7 +41,7 @@ import type { Mailer } from '../mail/mailer';
 import type { AppKeys } from '../secrets';
 import type { WebhookSender } from '../webhook-sender';
 import { enqueueJobs, enqueueMessages, JobRefused, type JobAttempt, type JobEntry, type JobHandler, type Outbox } from './outbox';
-import type { StatusChange } from './receipt-history';
+import type { PageReaction, StatusChange } from './sync-reactions';
 import { readReceiptPrealerts } from './receipt-prealerts';
 import { receiptDetailsByIds } from './receipts';
 import { DAY_MS } from '~/shared/constants';
@@ -66,11 +67,37 @@ export interface WebhookDeliveryDeps extends WebhookEventDeps {
   log: Logger;
 }
 
-/** A delivery job's payload: where, under which message id, what (the body is fixed when the event happens). */
-interface DeliveryPayload {
+const messageTypeSchema = z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT]);
+const idSchema = z.number().check(z.int(), z.positive());
+
+/** The Standard Webhooks envelope a message sends, fixed when the event happens. */
+const envelopeSchema = z.object({ type: messageTypeSchema, timestamp: z.string(), data: z.record(z.string(), z.unknown()) });
+type Envelope = z.infer<typeof envelopeSchema>;
+
+/**
+ * A delivery job's payload: where, under which message id, about which receipt (null for a test), and
+ * the envelope it sends. Its keys are in the order written, so every attempt sends the same bytes.
+ */
+const deliveryPayloadSchema = z.object({
+  endpointId: idSchema,
+  messageId: z.string(),
+  receiptId: z.nullable(idSchema),
+  envelope: envelopeSchema,
+});
+type DeliveryPayload = z.infer<typeof deliveryPayloadSchema>;
+
+/**
+ * The payload jobs had before this release, with the envelope as a JSON string, still accepted for the
+ * deliveries an upgraded database holds (they are done or given up within a day; CHANGELOG.md).
+ */
+const earlierDeliveryPayloadSchema = z.object({ endpointId: idSchema, messageId: z.string(), type: messageTypeSchema, body: z.string() });
+
+/** A delivery as an attempt sends it. */
+interface Delivery {
   endpointId: number;
   messageId: string;
   type: WebhookMessageType;
+  receiptId: number | null;
   body: string;
 }
 
@@ -93,11 +120,11 @@ function openWebhookSecret(keys: Pick<AppKeys, 'webhookSecrets'>, sealed: string
 /** `msg_` and 32 hex digits: unique per message, the same on each of its attempts. */
 const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
 
-function deliveryJob(endpointId: number, type: WebhookMessageType, body: string): JobEntry & { payload: DeliveryPayload } {
-  return { kind: WEBHOOK_DELIVERY_JOB, payload: { endpointId, messageId: newMessageId(), type, body } };
+function deliveryJob(endpointId: number, receiptId: number | null, envelope: Envelope): JobEntry & { payload: DeliveryPayload } {
+  return { kind: WEBHOOK_DELIVERY_JOB, payload: { endpointId, messageId: newMessageId(), receiptId, envelope } };
 }
 
-const envelope = (type: WebhookMessageType, at: Date, data: Record<string, unknown>) => JSON.stringify({ type, timestamp: at.toISOString(), data });
+const envelopeOf = (type: WebhookMessageType, at: Date, data: Record<string, unknown>): Envelope => ({ type, timestamp: at.toISOString(), data });
 
 /** The event types an endpoint takes, from their stored comma-separated form (one this version does not know is left out). */
 export const endpointEvents = (endpoint: { events: string }): WebhookEventType[] =>
@@ -172,12 +199,12 @@ export async function queueReceiptEvents(deps: WebhookEventDeps, events: Receipt
     const receipt = receipts.get(event.receiptId);
     // A receipt the provider has since deleted is no event any more.
     if (!receipt) continue;
-    // Every endpoint that may see the receipt gets the same body: the receipt shows the same to all who see it.
-    let body: string | undefined;
+    // Every endpoint that may see the receipt gets the same envelope: the receipt shows the same to all who see it.
+    let envelope: Envelope | undefined;
     for (const endpoint of endpoints) {
       if (!endpoint.events.includes(event.type) || !maySee(endpoint, event.receiptId)) continue;
-      body ??= envelope(event.type, at, { receipt: { ...receipt, prealerts: prealerts.get(event.receiptId) ?? [] }, ...event.data });
-      jobs.push(deliveryJob(endpoint.id, event.type, body));
+      envelope ??= envelopeOf(event.type, at, { receipt: { ...receipt, prealerts: prealerts.get(event.receiptId) ?? [] }, ...event.data });
+      jobs.push(deliveryJob(endpoint.id, event.receiptId, envelope));
     }
   }
   await enqueueJobs(deps, jobs, transaction);
@@ -197,6 +224,13 @@ export function receiptEventsOf(changes: StatusChange[], firstMirroring: boolean
   });
 }
 
+/** The sync's reaction to a page: the events of the status changes the history recorded on it (its news so far). */
+export function webhookEventsReaction(deps: WebhookEventDeps): PageReaction {
+  return async (page, news, transaction) => {
+    await queueReceiptEvents(deps, receiptEventsOf(news.statusChanges, page.firstMirroring), transaction);
+  };
+}
+
 /**
  * Queues one event about one receipt for every endpoint that takes it; the pre-alert linking calls
  * this with `prealert.matched` (and the pre-alert as the API shows it) inside its own transaction.
@@ -212,30 +246,35 @@ export async function queueWebhookEvent(
 
 /** Queues a `webhook.test` message to one endpoint; answers its message id. */
 export async function queueTestEvent(deps: WebhookEventDeps, endpointId: number): Promise<string> {
-  const job = deliveryJob(endpointId, WEBHOOK_TEST_EVENT, envelope(WEBHOOK_TEST_EVENT, new Date(deps.clock.now()), { endpointId }));
+  const job = deliveryJob(endpointId, null, envelopeOf(WEBHOOK_TEST_EVENT, new Date(deps.clock.now()), { endpointId }));
   await enqueueJobs(deps, [job]);
   return job.payload.messageId;
 }
 
-function readPayload(payload: unknown): DeliveryPayload | null {
-  const candidate = payload as Partial<DeliveryPayload> | null;
-  if (
-    typeof candidate?.endpointId !== 'number' ||
-    typeof candidate.messageId !== 'string' ||
-    typeof candidate.type !== 'string' ||
-    typeof candidate.body !== 'string'
-  ) {
-    return null;
-  }
-  return candidate as DeliveryPayload;
-}
+/** The receipt an earlier payload's event is about: its envelope carries it as `data.receipt`. */
+const earlierEnvelopeSchema = z.object({ data: z.object({ receipt: z.object({ id: idSchema }) }) });
 
-/** The receipt a message is about (an event's envelope carries it as `data.receipt`); null for a test message. */
-function receiptIdOf(message: DeliveryPayload): number | null {
-  if (message.type === WEBHOOK_TEST_EVENT) return null;
-  const id = (JSON.parse(message.body) as { data?: { receipt?: { id?: unknown } } }).data?.receipt?.id;
-  if (typeof id !== 'number') throw new JobRefused('The event names no receipt');
-  return id;
+/** The delivery a job's payload describes, in either shape; a payload that is neither is refused. */
+function readDelivery(payload: unknown): Delivery {
+  const current = deliveryPayloadSchema.safeParse(payload);
+  if (current.success) {
+    const { envelope, ...delivery } = current.data;
+    if (delivery.receiptId === null && envelope.type !== WEBHOOK_TEST_EVENT) throw new JobRefused('The event names no receipt');
+    return { ...delivery, type: envelope.type, body: JSON.stringify(envelope) };
+  }
+  const earlier = earlierDeliveryPayloadSchema.safeParse(payload);
+  if (!earlier.success) throw new JobRefused('Not a webhook delivery');
+  const delivery = earlier.data;
+  if (delivery.type === WEBHOOK_TEST_EVENT) return { ...delivery, receiptId: null };
+  let event: unknown;
+  try {
+    event = JSON.parse(delivery.body);
+  } catch {
+    throw new JobRefused('The event names no receipt');
+  }
+  const named = earlierEnvelopeSchema.safeParse(event);
+  if (!named.success) throw new JobRefused('The event names no receipt');
+  return { ...delivery, receiptId: named.data.data.receipt.id };
 }
 
 /** Whether the endpoint's owner, as they are now, may see the receipt as it is now. */
@@ -308,14 +347,13 @@ async function noteFailure(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint,
  */
 export async function deliverWebhook(deps: WebhookDeliveryDeps, payload: unknown, job: JobAttempt): Promise<void> {
   const { db, clock, keys, webhookSender } = deps;
-  const message = readPayload(payload);
-  if (!message) throw new JobRefused('Not a webhook delivery');
+  const message = readDelivery(payload);
   const endpoint = await db.models.WebhookEndpoint.findByPk(message.endpointId);
   if (!endpoint) throw new JobRefused('The endpoint was deleted');
   const owner = await db.models.User.findByPk(endpoint.userId, { attributes: ['id', 'isActive', 'role'], raw: true });
   if (!owner?.isActive) throw new JobRefused("The endpoint's owner is disabled");
   // Decided when the event was queued, and again now: a retry may come a day later.
-  const receiptId = receiptIdOf(message);
+  const { receiptId } = message;
   if (receiptId !== null && !(await ownerMaySee(db, owner, receiptId))) throw new JobRefused("The endpoint's owner may no longer see the receipt");
   const isTest = message.type === WEBHOOK_TEST_EVENT;
   // A test may go to a disabled endpoint: it is how its owner sees that it works again.

@@ -4,7 +4,6 @@ import { requireUser } from '~/server/http/guard';
 import { requireCustomer, withPrealertPayload } from '~/server/http/prealerts';
 import { handle, ok, okList } from '~/server/http/respond';
 import { createPrealert, listPrealerts } from '~/server/services/prealerts';
-import { prealertListQuerySchema } from '~/shared/prealerts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope, pageEnvelope } from '~/shared/envelope';
 import {
@@ -13,6 +12,7 @@ import {
   PREALERT_INVOICE_MAX_BYTES,
   PREALERT_WRITES_PER_WINDOW,
   PREALERTS_WAITING_PER_USER,
+  prealertListQuerySchema,
   prealertPayloadSchema,
   prealertSchema,
 } from '~/shared/prealerts';

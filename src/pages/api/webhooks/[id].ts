@@ -4,11 +4,10 @@ import { parseId, parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { deleteWebhook, readWebhook, updateWebhook } from '~/server/services/webhooks';
-import { updateWebhookSchema } from '~/shared/webhooks';
+import { updateWebhookSchema, webhookEndpointSchema } from '~/shared/webhooks';
 import { describeEndpoint } from '~/server/http/api-description';
 import { doneEnvelopeSchema, okEnvelope } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';
-import { webhookEndpointSchema } from '~/shared/webhooks';
 
 /** One of the caller's endpoints; anyone else's is a 404. */
 export const GET = handle(async (context) => {

@@ -4,10 +4,9 @@ import { requireRole, requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { createWebhook, listAllWebhooks, listWebhooks } from '~/server/services/webhooks';
 import { m } from '~/paraglide/messages.js';
-import { createWebhookSchema, webhookListQuerySchema } from '~/shared/webhooks';
+import { createdWebhookSchema, createWebhookSchema, ownedWebhookSchema, webhookEndpointSchema, webhookListQuerySchema } from '~/shared/webhooks';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
-import { createdWebhookSchema, ownedWebhookSchema, webhookEndpointSchema } from '~/shared/webhooks';
 import * as z from 'zod/mini';
 
 /** The caller's webhook endpoints; `?scope=all`: every user's, for admins (read-only). Never a secret. */

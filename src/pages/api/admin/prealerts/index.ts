@@ -2,10 +2,9 @@ import { parseQuery } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, okList } from '~/server/http/respond';
 import { listAdminPrealerts } from '~/server/services/prealerts';
-import { adminPrealertQuerySchema, type AdminPrealert, type UnmatchedReceipt } from '~/shared/prealerts';
+import { adminPrealertQuerySchema, adminPrealertSchema, unmatchedReceiptSchema, type AdminPrealert, type UnmatchedReceipt } from '~/shared/prealerts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { pageEnvelope } from '~/shared/envelope';
-import { adminPrealertSchema, unmatchedReceiptSchema } from '~/shared/prealerts';
 import * as z from 'zod/mini';
 
 /** The admins' views (`state`): stale pre-alerts, recent receipts without one, recent matches. Admin-viewers read them too. */

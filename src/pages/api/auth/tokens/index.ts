@@ -4,10 +4,9 @@ import { parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { createApiToken, listApiTokens } from '~/server/services/api-tokens';
-import { createApiTokenSchema } from '~/shared/api-tokens';
+import { apiTokenSummarySchema, createApiTokenSchema, createdApiTokenSchema } from '~/shared/api-tokens';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
-import { apiTokenSummarySchema, createdApiTokenSchema } from '~/shared/api-tokens';
 import * as z from 'zod/mini';
 
 // Signed in with a session only: these routes are not in TOKEN_READABLE_ROUTES, so a token never manages tokens.

@@ -4,11 +4,10 @@ import { parseId, parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { matchPrealert, unmatchPrealert } from '~/server/services/prealerts';
-import { matchPayloadSchema } from '~/shared/prealerts';
+import { adminPrealertSchema, matchPayloadSchema } from '~/shared/prealerts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';
-import { adminPrealertSchema } from '~/shared/prealerts';
 
 /** Links a pre-alert still expected to a receipt of its consignee (`{ receiptId }`); audited. */
 export const POST = handle(async (context) => {

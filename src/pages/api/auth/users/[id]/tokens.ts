@@ -4,11 +4,10 @@ import { parseId } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { revokeUserApiTokens } from '~/server/services/api-tokens';
-import type { RevokedApiTokens } from '~/shared/api-tokens';
+import { revokedApiTokensSchema, type RevokedApiTokens } from '~/shared/api-tokens';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';
-import { revokedApiTokensSchema } from '~/shared/api-tokens';
 
 /** An admin revokes every working API token of a user (a leaked token, a system retired); answers how many. */
 export const DELETE = handle(async (context) => {
