@@ -242,41 +242,93 @@ function sortedByRank(matches: Int32Array, order: Order): Int32Array {
   return ordered;
 }
 
-/** The marked slots (at most `count`) in the order: the order walked once from its start. */
-function markedInOrder(order: Order, marks: Uint8Array, count: number): Int32Array {
-  const { slots } = order;
-  const ordered = new Int32Array(count);
-  let found = 0;
-  for (let step = 0; step < slots.length && found < count; step += 1) {
-    const slot = slots[step]!;
-    if (marks[slot] === 1) ordered[found++] = slot;
-  }
-  return ordered.subarray(0, found);
+/** The matches found by walking the order from one end, and where the walk stopped: the next page's walk starts there. */
+interface Walk {
+  found: Int32Array;
+  count: number;
+  steps: number;
 }
 
 /**
- * A filter's matches in one sort order, ascending. Any page of it, either way, is cut out by its
- * position: page 400 costs what page 1 does.
+ * A filter's matches in one sort order, found as far as the pages asked so far needed them: by walking
+ * the order from its start (ascending pages) or its end (descending), which stops as soon as the page
+ * is full and carries on from there for a deeper page; or, when that costs less than the steps still to
+ * walk (few matches, a deep page), by ranking them all and sorting. Once all are found, any page either
+ * way is cut out by its position. The count of matches is exact from the start.
  */
 export class OrderedMatches {
+  /** Every match in the order, once found (the order itself when nothing is filtered). */
+  private ordered: Int32Array | null;
+  private marks: Uint8Array | null;
+  private readonly walks: { ascending: Walk | null; descending: Walk | null } = { ascending: null, descending: null };
+
+  /** `matches`: ascending slots, null for every receipt; `marks`: 1 at each of them, when known (a scope's). */
   constructor(
     private readonly ids: Float64Array,
-    private readonly slots: Int32Array,
-  ) {}
+    private readonly order: Order,
+    private readonly matches: Int32Array | null,
+    marks: Uint8Array | null,
+  ) {
+    this.ordered = matches ? null : order.slots;
+    this.marks = marks;
+  }
 
   get total(): number {
-    return this.slots.length;
+    return this.matches ? this.matches.length : this.order.slots.length;
   }
 
   /** The ids of one page, from the order's start or (descending) its end; a limit of Infinity takes every match from the offset on. */
   page(ascending: boolean, window: { offset: number; limit: number }): number[] {
-    const { ids, slots } = this;
-    const count = Math.max(0, Math.min(window.limit, slots.length - window.offset));
+    if (window.offset >= this.total) return [];
+    const found = this.ordered ? null : this.walkTo(ascending, Math.min(this.total, window.offset + window.limit));
+    const slots = found ? found.found : this.ordered!;
+    const available = found ? found.count : slots.length;
+    const count = Math.max(0, Math.min(window.limit, available - window.offset));
     const page = new Array<number>(count);
     for (let index = 0; index < count; index += 1) {
-      page[index] = ids[slots[ascending ? window.offset + index : slots.length - 1 - window.offset - index]!]!;
+      const position = window.offset + index;
+      page[index] = this.ids[slots[found || ascending ? position : available - 1 - position]!]!;
     }
     return page;
+  }
+
+  /** The walk from that end with at least `needed` matches (or to the order's other end); null when all were sorted instead. */
+  private walkTo(ascending: boolean, needed: number): Walk | null {
+    const { slots } = this.order;
+    const matches = this.matches!;
+    let walk = ascending ? this.walks.ascending : this.walks.descending;
+    const stepsLeft = Math.min(slots.length - (walk?.steps ?? 0), ((needed - (walk?.count ?? 0)) * slots.length) / matches.length);
+    if (stepsLeft > matches.length * Math.log2(matches.length + 1)) {
+      this.ordered = sortedByRank(matches, this.order);
+      this.walks.ascending = this.walks.descending = null;
+      return null;
+    }
+    if (!this.marks) {
+      this.marks = new Uint8Array(this.order.rank.length);
+      for (const slot of matches) this.marks[slot] = 1;
+    }
+    walk ??= { found: new Int32Array(0), count: 0, steps: 0 };
+    if (walk.found.length < needed) {
+      const grown = new Int32Array(Math.min(matches.length, Math.max(needed, 2 * walk.found.length)));
+      grown.set(walk.found.subarray(0, walk.count));
+      walk.found = grown;
+    }
+    const { marks } = this;
+    const { found } = walk;
+    let { count, steps } = walk;
+    for (; steps < slots.length && count < needed; steps += 1) {
+      const slot = slots[ascending ? steps : slots.length - 1 - steps]!;
+      if (marks[slot] === 1) found[count++] = slot;
+    }
+    walk.count = count;
+    walk.steps = steps;
+    if (steps === slots.length) {
+      // Walked whole: every page either way is a cut from now on.
+      this.ordered = ascending ? found.subarray(0, count) : found.slice(0, count).reverse();
+      this.walks.ascending = this.walks.descending = null;
+    } else if (ascending) this.walks.ascending = walk;
+    else this.walks.descending = walk;
+    return walk;
   }
 }
 
@@ -312,21 +364,13 @@ export class ReceiptIndex {
     return found;
   }
 
-  /**
-   * The receipts in every id list (each ascending) and of the consignees in scope (null: all), in the
-   * order of `sortBy`. No filter is the order itself. Few matches are ranked and sorted, many are found
-   * by walking the order once with a mark per match: the count is exact, so the cheaper way is taken.
-   */
+  /** The receipts in every id list (each ascending) and of the consignees in scope (null: all), in the order of `sortBy`. */
   async orderedMatches(filter: { idLists: Float64Array[]; consigneeIds: number[] | null }, sortBy: ReceiptSortKey): Promise<OrderedMatches> {
     const mirror = await this.mirrorOrders();
     const order = await orderOf(this.db, mirror, sortBy);
     const scope = filter.consigneeIds && scopeOf(mirror, filter.consigneeIds);
-    if (filter.idLists.length === 0) return new OrderedMatches(mirror.ids, scope ? markedInOrder(order, scope.marks, scope.slots.length) : order.slots);
-    const matches = matchingSlots(mirror, filter.idLists, scope);
-    if (matches.length * Math.log2(matches.length + 1) < order.slots.length) return new OrderedMatches(mirror.ids, sortedByRank(matches, order));
-    const marks = new Uint8Array(order.rank.length);
-    for (const slot of matches) marks[slot] = 1;
-    return new OrderedMatches(mirror.ids, markedInOrder(order, marks, matches.length));
+    if (filter.idLists.length > 0) return new OrderedMatches(mirror.ids, order, matchingSlots(mirror, filter.idLists, scope), null);
+    return scope ? new OrderedMatches(mirror.ids, order, scope.slots, scope.marks) : new OrderedMatches(mirror.ids, order, null, null);
   }
 
   private mirrorOrders(): Promise<MirrorOrders> {
