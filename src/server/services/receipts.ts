@@ -182,7 +182,11 @@ async function receiptsByIds(db: Database, ids: number[], consigneeIds: number[]
 export type ReceiptPage = Omit<ReceiptList, 'meta'>;
 
 /** A page of the list, and its entry in the read cache (which keeps the forms it is sent in, respond.ts). */
-export async function listReceipts(deps: ReceiptDeps, user: PublicUser, query: ReceiptQuery): Promise<{ list: ReceiptList; answer: CachedAnswer<ReceiptPage> }> {
+export async function listReceipts(
+  deps: ReceiptDeps,
+  user: PublicUser,
+  query: ReceiptQuery,
+): Promise<{ list: ReceiptList; answer: CachedAnswer<ReceiptPage> }> {
   const startedAt = performance.now();
   const lastSyncedAt = await requireMirror(deps);
   const consigneeIds = await visibleConsigneeIds(deps, user);

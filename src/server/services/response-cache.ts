@@ -60,7 +60,12 @@ export class ResponseCache {
 
   /** A whole answer of `kind` under `key` (the scope and the canonical query), computed now if there is none. */
   async answer<T>(kind: string, key: string, compute: () => Promise<T>): Promise<{ answer: CachedAnswer<T>; cached: boolean }> {
-    const { value, cached } = await this.computeOnce(kind, key, async () => new CachedAnswer(await compute()), () => ANSWER_SIZE);
+    const { value, cached } = await this.computeOnce(
+      kind,
+      key,
+      async () => new CachedAnswer(await compute()),
+      () => ANSWER_SIZE,
+    );
     return { answer: value, cached };
   }
 

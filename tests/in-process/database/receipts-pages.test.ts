@@ -48,7 +48,8 @@ function receipts(): ProviderReceipt[] {
       status: STATUSES[index % STATUSES.length]!,
       modeOfTransportation: index % 2 ? 'Air' : 'Ocean',
       origin: { name: index % 4 ? 'Miami' : '' },
-      commodities: index % 3 ? [{ description: 'Parts', trackingNumber: `1Z99${String(index % 4).repeat(8)}`, pieces: 1, totalWeightValue: 1, totalVolumeValue: 1 }] : [],
+      commodities:
+        index % 3 ? [{ description: 'Parts', trackingNumber: `1Z99${String(index % 4).repeat(8)}`, pieces: 1, totalWeightValue: 1, totalVolumeValue: 1 }] : [],
       updatedAt: '2026-06-01T00:00:00.000Z',
     };
   });
@@ -103,7 +104,10 @@ async function referencePage(
     `SELECT r."id" FROM "receipts" r ${whereClause} ORDER BY r."${column}" ${direction}, r."id" ${sortOrder.toUpperCase()} LIMIT :limit OFFSET :offset`,
     { replacements },
   );
-  const [[counted]] = (await sequelize.query(`SELECT COUNT(*) AS "total" FROM "receipts" r ${whereClause}`, { replacements })) as [Array<{ total: number | string }>, unknown];
+  const [[counted]] = (await sequelize.query(`SELECT COUNT(*) AS "total" FROM "receipts" r ${whereClause}`, { replacements })) as [
+    Array<{ total: number | string }>,
+    unknown,
+  ];
   return { ids: (rows as Array<{ id: number | string }>).map((row) => Number(row.id)), total: Number(counted!.total) };
 }
 
@@ -116,7 +120,12 @@ describe('every page of every sort', () => {
     const data: OidcData = { consignees: CONSIGNEES, receipts: receipts() };
     for (let attempt = 1; ; attempt += 1) {
       const portalPort = await freePort();
-      server = await startOidcServer({ redirectUri: `http://127.0.0.1:${portalPort}/admin/tokens/callback`, clientSecret: CLIENT_SECRET, accessTokenSeconds: 3600, data });
+      server = await startOidcServer({
+        redirectUri: `http://127.0.0.1:${portalPort}/admin/tokens/callback`,
+        clientSecret: CLIENT_SECRET,
+        accessTokenSeconds: 3600,
+        data,
+      });
       try {
         portal = await startInProcessPortal(
           {
@@ -141,7 +150,10 @@ describe('every page of every sort', () => {
     expect((await admin.post('/api/consignees/import')).status).toBe(200);
     const customer = await createUser(admin, 'pages-customer', 'viewer');
     await assignConsignees(admin, customer.id, [1, 3]);
-    viewers.push({ name: 'the admin', client: admin, consigneeIds: null }, { name: 'a customer of consignees 1 and 3', client: await signIn(portal, customer), consigneeIds: [1, 3] });
+    viewers.push(
+      { name: 'the admin', client: admin, consigneeIds: null },
+      { name: 'a customer of consignees 1 and 3', client: await signIn(portal, customer), consigneeIds: [1, 3] },
+    );
   }, stallLimit(120_000));
 
   afterAll(async () => {
@@ -170,7 +182,11 @@ describe('every page of every sort', () => {
                     response.body.data.map((receipt: { id: number }) => receipt.id),
                     what,
                   ).toEqual(expected.ids);
-                  expect(response.body.pagination, what).toMatchObject({ currentPage: page, totalItems: expected.total, totalPages: Math.ceil(expected.total / LIMIT) });
+                  expect(response.body.pagination, what).toMatchObject({
+                    currentPage: page,
+                    totalItems: expected.total,
+                    totalPages: Math.ceil(expected.total / LIMIT),
+                  });
                   expect(response.body.meta.cached, what).toBe(attempt === 'again');
                 }
               }
