@@ -3,10 +3,12 @@
 // the wire, first visit, empty cache); latencies come from 10 concurrent keep-alive clients, and the
 // search mix sends every search once, so it measures the product rather than its caches.
 // BENCH_DATABASE_URL (a PostgreSQL server's URL, the role with CREATEDB) runs it on a throwaway
-// PostgreSQL database there instead of a SQLite file.
+// PostgreSQL database there instead of a SQLite file. BENCH_ONLY=list measures only GET /api/receipts
+// (the latency runs), to compare two builds back to back.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { freePort, startPortal, testPostgresUrl, ADMIN_PASSWORD } from '../tests/support/portal.ts';
@@ -16,6 +18,7 @@ import { lighthouseFigures } from './lighthouse-figures.mjs';
 import { brandedLoginWeights, pageWeights } from './page-weights.mjs';
 
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS || 100_000);
+const LIST_ONLY = process.env.BENCH_ONLY === 'list';
 const CONCURRENCY = 10;
 const REQUESTS = 2_000;
 /** Requests sent to each target of the repeated-request figure, in turns of 2,000. */
@@ -65,7 +68,14 @@ try {
 
   const admin = await signIn('admin', ADMIN_PASSWORD);
   const customer = await signIn('demo', DEMO_PASSWORD);
+  if (LIST_ONLY) await listLatencies(admin, customer);
+  else await allFigures(admin, customer);
+} finally {
+  await portal.stop();
+  await smtp.stop();
+}
 
+async function allFigures(admin, customer) {
   console.log("\nCSV export of every receipt as the admin (streamed a batch at a time: the server's memory should barely grow):");
   await exportAll(admin);
 
@@ -80,14 +90,7 @@ try {
   console.log('\nThe first search on /receipts, first visit on a phone, Regular 3G (300 ms round trips, 700 kbit/s, 4x CPU slowdown):');
   await firstSearchFigures(portal.url, customer);
 
-  console.log(`\nGET /api/receipts, ${CONCURRENCY} connections, ${REQUESTS} requests a run (budget: new searches p99 ≤ 50 ms, no errors):`);
-  const searches = newSearches(2 * REQUESTS + 2 * WARM_UP_REQUESTS);
-  // Warms the server's code paths with searches of their own; the measured ones are still each sent once.
-  await load(portal.url, newSearchQueries(searches.slice(2 * REQUESTS, 2 * REQUESTS + WARM_UP_REQUESTS), 3), admin, WARM_UP_REQUESTS);
-  await load(portal.url, newSearchQueries(searches.slice(2 * REQUESTS + WARM_UP_REQUESTS), 4), customer, WARM_UP_REQUESTS);
-  await latency('new searches (admin)', newSearchQueries(searches.slice(0, REQUESTS), 1), admin);
-  await latency('new searches (customer scope)', newSearchQueries(searches.slice(REQUESTS, 2 * REQUESTS), 2), customer);
-  await latency('unfiltered pages, every sort (admin)', variedPages(), admin);
+  await listLatencies(admin, customer);
   await latency('GET /api/receipts/stats (customer)', ['/api/receipts/stats'], customer);
   await latency('GET /dashboard (page, customer)', ['/dashboard'], customer);
   await latency('GET /receipts (page, customer)', ['/receipts'], customer);
@@ -118,9 +121,20 @@ try {
 
   console.log(`\nStatus e-mail digest for ${DIGEST_CHANGES.toLocaleString('en-US')} changed receipts (one customer who sees every consignee):`);
   await digestOfManyChanges(admin);
-} finally {
-  await portal.stop();
-  await smtp.stop();
+}
+
+/** GET /api/receipts: new searches on pages 1–400, and pages never asked before down to the last, every sort either way. */
+async function listLatencies(admin, customer) {
+  console.log(`\nGET /api/receipts, ${CONCURRENCY} connections, ${REQUESTS} requests a run (budget: new searches p99 ≤ 50 ms, no errors):`);
+  const searches = newSearches(2 * REQUESTS + 2 * WARM_UP_REQUESTS);
+  // Warms the server's code paths with searches of their own; the measured ones are still each sent once.
+  await load(portal.url, newSearchQueries(searches.slice(2 * REQUESTS, 2 * REQUESTS + WARM_UP_REQUESTS), 3), admin, WARM_UP_REQUESTS);
+  await load(portal.url, newSearchQueries(searches.slice(2 * REQUESTS + WARM_UP_REQUESTS), 4), customer, WARM_UP_REQUESTS);
+  await latency('new searches (admin)', newSearchQueries(searches.slice(0, REQUESTS), 1), admin);
+  await latency('new searches (customer scope)', newSearchQueries(searches.slice(REQUESTS, 2 * REQUESTS), 2), customer);
+  await latency('unfiltered pages, every sort (admin)', variedPages(), admin);
+  await latency('deep pages to the last, every sort (admin)', deepPages(await receiptCount(admin), 5), admin);
+  await latency('deep pages, every sort (customer scope)', deepPages(await receiptCount(customer), 6), customer);
 }
 
 /**
@@ -256,6 +270,25 @@ function variedPages() {
     for (const sortBy of SORT_KEYS) for (const sortOrder of ['asc', 'desc']) urls.push(`/api/receipts?page=${page}&sortBy=${sortBy}&sortOrder=${sortOrder}`);
   }
   return urls.slice(0, REQUESTS);
+}
+
+/** How many receipts the list holds for a user. */
+async function receiptCount(cookie) {
+  return (await (await call('GET', '/api/receipts?limit=1', cookie)).json()).pagination.totalItems;
+}
+
+/** Pages never asked before anywhere between the first and the last of `receipts` unfiltered, every sort key either way. */
+function deepPages(receipts, seed) {
+  const random = seededRandom(seed);
+  const lastPage = Math.ceil(receipts / 25);
+  const urls = new Set();
+  while (urls.size < Math.min(REQUESTS, lastPage * SORT_KEYS.length * 2)) {
+    const page = 1 + Math.floor(random() * lastPage);
+    const sortBy = SORT_KEYS[Math.floor(random() * SORT_KEYS.length)];
+    const sortOrder = random() < 0.5 ? 'asc' : 'desc';
+    urls.add(`/api/receipts?page=${page}&sortBy=${sortBy}&sortOrder=${sortOrder}`);
+  }
+  return [...urls];
 }
 
 /**
@@ -412,7 +445,7 @@ async function latency(label, paths, cookie) {
     filled.length && filled.length < timings.length
       ? `; the ${filled.length} pages with receipts: p50 ${percentile(filled, 50)} ms, p99 ${percentile(filled, 99)} ms`
       : '';
-  const clientNote = `; this client's event loop late by p99 ${(clientDelay.percentile(99) / 1e6 - LOOP_SAMPLE_MS).toFixed(1)} ms`;
+  const clientNote = `; this client's event loop late by p99 ${(clientDelay.percentile(99) / 1e6 - LOOP_SAMPLE_MS).toFixed(1)} ms; load average ${os.loadavg()[0].toFixed(1)}`;
   console.log(
     `  ${label.padEnd(38)} p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, ${rate.toFixed(0)} req/s, ${errors} errors${filledNote}${clientNote}`,
   );

@@ -12,9 +12,8 @@ import { migrateDatabase } from './db/migrate';
 import { createLogger, RequestScope, type Logger } from './logger';
 import { PortalMetrics } from './metrics';
 import type { DestinationStream } from 'pino';
-import { AnswerEncodings } from './http/respond';
+import { EncodingChooser } from './http/encoded-json';
 import { FirstPaint } from './http/first-paint-css';
-import { QueryCache } from './http/body';
 import { ApiDocumentAnswer } from './http/openapi';
 import { Mailer } from './mail/mailer';
 import { HttpProviderClient } from './provider/client';
@@ -132,8 +131,8 @@ export interface Portal {
   readonly afterAnswer: AfterAnswer;
   /** The receipts' attachment lists and files being fetched from the provider, shared by whoever asks meanwhile. */
   readonly attachmentFetches: AttachmentFetches;
-  readonly queries: QueryCache;
-  readonly answerEncodings: AnswerEncodings;
+  /** The encoding each Accept-Encoding header gets, for the cached answers' kept forms (respond.ts). */
+  readonly answerEncodings: EncodingChooser;
   readonly firstPaint: FirstPaint;
   /** GET /api/openapi.json, built once. */
   readonly apiDocument: ApiDocumentAnswer;
@@ -228,8 +227,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     consigneeImports: new SingleFlight<ImportResult>(),
     afterAnswer: new AfterAnswer((error) => log.error({ err: error }, 'Work after an answer failed')),
     attachmentFetches: new AttachmentFetches(options.attachmentListWaitMs),
-    queries: new QueryCache(),
-    answerEncodings: new AnswerEncodings(),
+    answerEncodings: new EncodingChooser(),
     firstPaint: new FirstPaint(log, options.clientDir),
     apiDocument: new ApiDocumentAnswer(),
   };

@@ -1,6 +1,5 @@
 /** Reading request input through the shared schemas: a bad payload is a 4xx with the schema's message. */
 import type { APIContext } from 'astro';
-import { LRUCache } from 'lru-cache';
 import type * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { firstValues } from '~/shared/receipts';
@@ -56,33 +55,9 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z
   throw new AppError('VALIDATION_ERROR', details[0]?.message ?? m.validation_invalid_request(), { details });
 }
 
-const PARSED_QUERIES_KEPT = 1_000;
-
-/** Query strings parsed lately, per schema: a list asked for again (paging back, a refetch) skips zod. */
-export class QueryCache {
-  private readonly parsed = new WeakMap<z.ZodMiniType, LRUCache<string, object>>();
-
-  /**
-   * The URL's query (first value of each name) through `schema`, as `parseWith`. The parsed value may be
-   * shared by several requests of the same query string, so it is frozen.
-   */
-  parse<S extends z.ZodMiniType>(url: URL, schema: S): z.output<S> {
-    let parsed = this.parsed.get(schema);
-    if (!parsed) {
-      parsed = new LRUCache<string, object>({ max: PARSED_QUERIES_KEPT });
-      this.parsed.set(schema, parsed);
-    }
-    const known = parsed.get(url.search);
-    if (known) return known as z.output<S>;
-    const value: z.output<S> = parseWith(schema, firstValues(url.searchParams));
-    parsed.set(url.search, Object.freeze(value));
-    return value;
-  }
-}
-
-/** The request's query through `schema` (QueryCache.parse, with the portal's cache). */
-export function parseQuery<S extends z.ZodMiniType>(context: Pick<APIContext, 'url' | 'locals'>, schema: S): z.output<S> {
-  return context.locals.portal.queries.parse(context.url, schema);
+/** The request's query (first value of each name) through `schema`, as `parseWith`. */
+export function parseQuery<S extends z.ZodMiniType>(context: Pick<APIContext, 'url'>, schema: S): z.output<S> {
+  return parseWith(schema, firstValues(context.url.searchParams));
 }
 
 export async function parseJson<S extends z.ZodMiniType>(context: Pick<APIContext, 'request'>, schema: S): Promise<z.output<S>> {

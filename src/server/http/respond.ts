@@ -1,10 +1,11 @@
 /** The API's response envelope ({ success, data } or { success: false, message, errorType }), and the one place an error becomes an answer. */
 import type { APIContext } from 'astro';
-import { LRUCache } from 'lru-cache';
-import { EncodedJson, EncodingChooser } from './encoded-json';
+import { EncodedJson } from './encoded-json';
 import { m } from '~/paraglide/messages.js';
+import type { ListMeta } from '~/shared/receipts';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
+import type { CachedAnswer } from '../services/response-cache';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 
@@ -33,47 +34,19 @@ export function okList<T>(page: { data: T[]; pagination: object }): Response {
 }
 
 /**
- * A cached page's meta differs in its processing time (0, 0.1, …): a few forms each at most, the ones
- * sent last, so that a rare time (a pause of the process) does not keep a common one out. Its sync
- * time moves on with every sync, also one that changed nothing and so kept the page: the forms of an
- * earlier sync time are dropped then.
- */
-const MAX_FORMS_PER_PAGE = 4;
-
-/**
- * A paged list (the receipt list's answer): pagination and meta sit beside data. A page from the
- * response cache keeps its data object, so sending it again reuses the JSON and compression of the
- * last time it went out with the same meta.
+ * A paged list (the receipt list's answer): pagination and meta sit beside data. A page from the read
+ * cache is sent in forms the cache keeps with it (one per sync time and processing time), so sending
+ * it again reuses the JSON and compression of the last time it went out with the same meta.
  */
 export function okPage<T>(
   context: Pick<APIContext, 'request' | 'locals'>,
-  page: { data: T[]; pagination: object; meta: { cached: boolean; processingTime: number; lastSyncedAt: string | null } },
+  { list, answer }: { list: { data: T[]; pagination: object; meta: ListMeta }; answer: CachedAnswer<unknown> },
 ): Response {
-  const text = () => JSON.stringify({ success: true, ...page });
-  if (!page.meta.cached) return jsonResponse(text(), 200);
-  return context.locals.portal.answerEncodings.response(context.request, page, text);
-}
-
-/** Cached pages as sent, by their data, their sync time and then their processing time: each such answer is encoded once. */
-export class AnswerEncodings {
-  private readonly sentPages = new WeakMap<object, { lastSyncedAt: string | null; forms: LRUCache<number, EncodedJson> }>();
-  private readonly encodings = new EncodingChooser();
-
-  response(request: Request, page: { data: object; meta: { processingTime: number; lastSyncedAt: string | null } }, text: () => string): Response {
-    let sent = this.sentPages.get(page.data);
-    if (sent?.lastSyncedAt !== page.meta.lastSyncedAt) {
-      sent = { lastSyncedAt: page.meta.lastSyncedAt, forms: new LRUCache({ max: MAX_FORMS_PER_PAGE }) };
-      this.sentPages.set(page.data, sent);
-    }
-    // The rest of a cached page's meta is the same for every form: `cached` is true and the sync time is the forms'.
-    const { processingTime } = page.meta;
-    let form = sent.forms.get(processingTime);
-    if (!form) {
-      form = new EncodedJson(text());
-      sent.forms.set(processingTime, form);
-    }
-    return form.response(request, JSON_HEADERS, this.encodings);
-  }
+  const text = () => JSON.stringify({ success: true, ...list });
+  if (!list.meta.cached) return jsonResponse(text(), 200);
+  // The rest of a cached page's meta is the same for every form: `cached` is true.
+  const form = answer.sent(`${list.meta.lastSyncedAt}|${list.meta.processingTime}`, () => new EncodedJson(text()));
+  return form.response(context.request, JSON_HEADERS, context.locals.portal.answerEncodings);
 }
 
 /** `log` takes the failures that are no AppError: those are the portal's own, and logged with the request. */

@@ -2,7 +2,8 @@
  * Which state of the mirror this process answers from. Every sync that changes the mirror counts the
  * version up in the database; every process follows it, its own syncs at once and other processes'
  * within a second (it is polled). Following reads the new state's list orders first and only then
- * drops the answers of the old state, so no visitor waits behind the reads a sync brings about.
+ * moves the read cache to the new version (part of its every key), so no visitor waits behind the
+ * reads a sync brings about.
  */
 import type { Logger } from '../logger';
 import type { Database } from '../db/database';
@@ -73,7 +74,7 @@ export class MirrorFollower {
     if (version === this.followed) return;
     // The first time, nothing is known of what the caches were built from: they start over, the orders on first use.
     const orders = this.followed === null ? null : await receiptIndex.read();
-    responseCache.clear();
+    responseCache.follow(version);
     receiptIndex.use(orders);
     this.followed = version;
   }

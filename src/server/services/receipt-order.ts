@@ -3,7 +3,8 @@
  * ids) in each sort order, read once from that key's index, each slot's rank in it, and each
  * receipt's consignee, and which receipts' search texts hold each character and pair of characters.
  * The database work of a new search is then at most reading the ids its index matches; ordering them
- * and cutting out the page happens here, in typed arrays.
+ * happens here, in typed arrays, once per filter and sort key (the read cache keeps the outcome,
+ * receipts.ts), and every page of it is then cut out by its position, however deep.
  *
  * Searches of one or two characters are answered here (ShortTextIndex): the database's trigram
  * indexes cannot, and such a text (a digit, a letter) is in thousands of receipts or all of them, so
@@ -16,7 +17,7 @@
 import { LRUCache } from 'lru-cache';
 import { QueryTypes } from 'sequelize';
 import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS } from '~/shared/constants';
-import type { ReceiptSortKey, SortOrder } from '~/shared/receipts';
+import type { ReceiptSortKey } from '~/shared/receipts';
 import type { Database } from '../db/database';
 import { numberListOf, orderedRows, parseNumberList, textListOf } from '../db/number-lists';
 import { ShortTextIndex } from '../short-text-index';
@@ -195,10 +196,8 @@ function scopeOf(mirror: MirrorOrders, consigneeIds: number[]): Scope {
   return scope;
 }
 
-/** The slots in every id list (each ascending) whose consignee is in scope (null: all), ascending; null when that is every slot. */
-function matchingSlots(mirror: MirrorOrders, idLists: Float64Array[], consigneeIds: number[] | null): Int32Array | null {
-  const scope = consigneeIds && scopeOf(mirror, consigneeIds);
-  if (idLists.length === 0) return scope ? scope.slots : null;
+/** The slots in every id list (each ascending) whose consignee is in scope (null: all), ascending. */
+function matchingSlots(mirror: MirrorOrders, idLists: Float64Array[], scope: Scope | null): Int32Array {
   let slots = mapKnown(idLists[0]!, mirror.slotOf);
   for (const list of idLists.slice(1)) slots = bothOf(slots, mapKnown(list, mirror.slotOf));
   if (!scope) return slots;
@@ -236,31 +235,101 @@ function orderOf(db: Database, mirror: MirrorOrders, sortBy: ReceiptSortKey): Pr
   return order;
 }
 
-/** The page's slots: the matches ranked in the order and sorted, when that costs less than walking the order. */
-function pageBySorting(matches: Int32Array, order: Order, ascending: boolean, window: { offset: number; limit: number }): Int32Array {
-  const ranks = mapKnown(matches, (slot) => order.rank[slot]!).sort();
-  const start = ascending ? window.offset : Math.max(0, ranks.length - window.offset - window.limit);
-  const end = ascending ? window.offset + window.limit : ranks.length - window.offset;
-  const page = mapKnown(ranks.subarray(start, Math.max(start, end)), (rank) => order.slots[rank]!);
-  return ascending ? page : page.reverse();
+/** The matches (ascending slots) in the order: ranked in it and sorted. */
+function sortedByRank(matches: Int32Array, order: Order): Int32Array {
+  const ordered = mapKnown(matches, (slot) => order.rank[slot]!).sort();
+  for (let position = 0; position < ordered.length; position += 1) ordered[position] = order.slots[ordered[position]!]!;
+  return ordered;
 }
 
-/** The page's slots: the order walked from its start (or end), keeping the matches, until the page is full. */
-function pageByWalking(matches: Int32Array | null, order: Order, ascending: boolean, window: { offset: number; limit: number }): Int32Array {
-  const marks = matches && new Uint8Array(order.rank.length);
-  if (marks && matches) for (const slot of matches) marks[slot] = 1;
-  const { slots } = order;
-  // The limit may be unbounded (an export takes every match).
-  const page = new Int32Array(Math.min(window.limit, slots.length));
-  let count = 0;
-  let skip = window.offset;
-  for (let step = 0; step < slots.length && count < window.limit; step += 1) {
-    const slot = slots[ascending ? step : slots.length - 1 - step]!;
-    if (marks && marks[slot] !== 1) continue;
-    if (skip > 0) skip -= 1;
-    else page[count++] = slot;
+/** The matches found by walking the order from one end, and where the walk stopped: the next page's walk starts there. */
+interface Walk {
+  found: Int32Array;
+  count: number;
+  steps: number;
+}
+
+/**
+ * A filter's matches in one sort order, found as far as the pages asked so far needed them: by walking
+ * the order from its start (ascending pages) or its end (descending), which stops as soon as the page
+ * is full and carries on from there for a deeper page; or, when that costs less than the steps still to
+ * walk (few matches, a deep page), by ranking them all and sorting. Once all are found, any page either
+ * way is cut out by its position. The count of matches is exact from the start.
+ */
+export class OrderedMatches {
+  /** Every match in the order, once found (the order itself when nothing is filtered). */
+  private ordered: Int32Array | null;
+  private marks: Uint8Array | null;
+  private readonly walks: { ascending: Walk | null; descending: Walk | null } = { ascending: null, descending: null };
+
+  /** `matches`: ascending slots, null for every receipt; `marks`: 1 at each of them, when known (a scope's). */
+  constructor(
+    private readonly ids: Float64Array,
+    private readonly order: Order,
+    private readonly matches: Int32Array | null,
+    marks: Uint8Array | null,
+  ) {
+    this.ordered = matches ? null : order.slots;
+    this.marks = marks;
   }
-  return page.subarray(0, count);
+
+  get total(): number {
+    return this.matches ? this.matches.length : this.order.slots.length;
+  }
+
+  /** The ids of one page, from the order's start or (descending) its end; a limit of Infinity takes every match from the offset on. */
+  page(ascending: boolean, window: { offset: number; limit: number }): number[] {
+    if (window.offset >= this.total) return [];
+    const found = this.ordered ? null : this.walkTo(ascending, Math.min(this.total, window.offset + window.limit));
+    const slots = found ? found.found : this.ordered!;
+    const available = found ? found.count : slots.length;
+    const count = Math.max(0, Math.min(window.limit, available - window.offset));
+    const page = new Array<number>(count);
+    for (let index = 0; index < count; index += 1) {
+      const position = window.offset + index;
+      page[index] = this.ids[slots[found || ascending ? position : available - 1 - position]!]!;
+    }
+    return page;
+  }
+
+  /** The walk from that end with at least `needed` matches (or to the order's other end); null when all were sorted instead. */
+  private walkTo(ascending: boolean, needed: number): Walk | null {
+    const { slots } = this.order;
+    const matches = this.matches!;
+    let walk = ascending ? this.walks.ascending : this.walks.descending;
+    const stepsLeft = Math.min(slots.length - (walk?.steps ?? 0), ((needed - (walk?.count ?? 0)) * slots.length) / matches.length);
+    if (stepsLeft > matches.length * Math.log2(matches.length + 1)) {
+      this.ordered = sortedByRank(matches, this.order);
+      this.walks.ascending = this.walks.descending = null;
+      return null;
+    }
+    if (!this.marks) {
+      this.marks = new Uint8Array(this.order.rank.length);
+      for (const slot of matches) this.marks[slot] = 1;
+    }
+    walk ??= { found: new Int32Array(0), count: 0, steps: 0 };
+    if (walk.found.length < needed) {
+      const grown = new Int32Array(Math.min(matches.length, Math.max(needed, 2 * walk.found.length)));
+      grown.set(walk.found.subarray(0, walk.count));
+      walk.found = grown;
+    }
+    const { marks } = this;
+    const { found } = walk;
+    let { count, steps } = walk;
+    for (; steps < slots.length && count < needed; steps += 1) {
+      const slot = slots[ascending ? steps : slots.length - 1 - steps]!;
+      if (marks[slot] === 1) found[count++] = slot;
+    }
+    walk.count = count;
+    walk.steps = steps;
+    if (steps === slots.length) {
+      // Walked whole: every page either way is a cut from now on.
+      this.ordered = ascending ? found.subarray(0, count) : found.slice(0, count).reverse();
+      this.walks.ascending = this.walks.descending = null;
+    } else if (ascending) this.walks.ascending = walk;
+    else this.walks.descending = walk;
+    return walk;
+  }
 }
 
 /**
@@ -295,28 +364,13 @@ export class ReceiptIndex {
     return found;
   }
 
-  /**
-   * One page of receipt ids in the list's order: those in every id list (each ascending) and of the
-   * consignees in scope (null: all). Few matches are ranked and sorted; many are found by walking the
-   * order, which stops as soon as the page is full. Each way costs about what the count of matches and
-   * the page's place say, and the count is exact, so the cheaper one is taken. A limit of Infinity
-   * answers every match from the offset on.
-   */
-  async pageOfReceiptIds(
-    filter: { idLists: Float64Array[]; consigneeIds: number[] | null },
-    sort: { sortBy: ReceiptSortKey; sortOrder: SortOrder },
-    window: { offset: number; limit: number },
-  ): Promise<{ total: number; ids: number[] }> {
+  /** The receipts in every id list (each ascending) and of the consignees in scope (null: all), in the order of `sortBy`. */
+  async orderedMatches(filter: { idLists: Float64Array[]; consigneeIds: number[] | null }, sortBy: ReceiptSortKey): Promise<OrderedMatches> {
     const mirror = await this.mirrorOrders();
-    const order = await orderOf(this.db, mirror, sort.sortBy);
-    const ascending = sort.sortOrder === 'asc';
-    const matches = matchingSlots(mirror, filter.idLists, filter.consigneeIds);
-    const total = matches ? matches.length : order.slots.length;
-    if (window.offset >= total) return { total, ids: [] };
-    const sortingCost = total * Math.log2(total + 1);
-    const walkingCost = Math.min(order.slots.length, ((window.offset + window.limit) * order.slots.length) / total);
-    const slots = matches && sortingCost < walkingCost ? pageBySorting(matches, order, ascending, window) : pageByWalking(matches, order, ascending, window);
-    return { total, ids: Array.from(slots, (slot) => mirror.ids[slot]!) };
+    const order = await orderOf(this.db, mirror, sortBy);
+    const scope = filter.consigneeIds && scopeOf(mirror, filter.consigneeIds);
+    if (filter.idLists.length > 0) return new OrderedMatches(mirror.ids, order, matchingSlots(mirror, filter.idLists, scope), null);
+    return scope ? new OrderedMatches(mirror.ids, order, scope.slots, scope.marks) : new OrderedMatches(mirror.ids, order, null, null);
   }
 
   private mirrorOrders(): Promise<MirrorOrders> {

@@ -3,8 +3,8 @@
  * Searches of three characters or more are answered by trigram indexes: SQLite's FTS5 and PostgreSQL's
  * pg_trgm GIN indexes (migration 0012); each costs what it matches, not what the table holds. Shorter
  * searches match thousands of receipts, often all of them: they are answered from the search texts
- * the list keeps in memory (receipt-order.ts). The ids of a text are kept until the mirror changes,
- * so paging or re-sorting a search finds them once.
+ * the list keeps in memory (receipt-order.ts). The ids of a text are kept in the read cache
+ * (response-cache.ts) until the mirror changes, so paging or re-sorting a search finds them once.
  */
 import { QueryTypes } from 'sequelize';
 import type { Database } from '../db/database';
@@ -26,6 +26,8 @@ const TRIGRAM = 3;
 const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 /** A LIKE pattern matching any text that contains `text` (LIKE's escape character is the backslash). */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+const idCount = (ids: Float64Array) => ids.length;
 
 /** The ids a query selects, ascending (sorted here: a typed array sorts them faster than the database). */
 async function idList(db: Database, sql: string, replacements: Record<string, unknown>): Promise<Float64Array> {
@@ -51,7 +53,7 @@ function readIdsMatchingSearch({ db, receiptIndex }: SearchDeps, text: string): 
 /** Ids of the receipts whose number, shipper or consignee contains `search` (any case), ascending. */
 export function idsMatchingSearch(deps: SearchDeps, search: string): Promise<Float64Array> {
   const text = search.toLowerCase();
-  return deps.responseCache.idList(`search|${text}`, () => readIdsMatchingSearch(deps, text));
+  return deps.responseCache.part('search', text, () => readIdsMatchingSearch(deps, text), idCount);
 }
 
 /** Ids of the receipts with a package whose tracking number contains this one (spaces, case ignored), ascending. */
@@ -68,5 +70,5 @@ export function idsWithTrackingNumber({ db, responseCache }: SearchDeps, trackin
           },
         )
     : () => idList(db, `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "trackingKey" LIKE :pattern`, { pattern: containing(key) });
-  return responseCache.idList(`tracking|${key}`, read);
+  return responseCache.part('tracking', key, read, idCount);
 }

@@ -8,7 +8,10 @@ import type { ReceiptRecord } from '../db/models';
 import { RecentRows } from '../db/recent-rows';
 import { AppError } from '../errors';
 import { readStatusHistories } from './receipt-history';
+import { trackingKey } from './mirror-rows';
+import type { OrderedMatches } from './receipt-order';
 import { idsMatchingSearch, idsWithTrackingNumber, type SearchDeps } from './receipt-search';
+import type { CachedAnswer } from './response-cache';
 import type { LastSyncTime } from './sync-state';
 
 /** Retry-After for "the mirror has nothing yet": about one sync attempt away. */
@@ -72,6 +75,29 @@ export function filterIdLists(deps: SearchDeps, query: Pick<ReceiptQuery, 'searc
     ...(query.search ? [idsMatchingSearch(deps, query.search)] : []),
     ...(query.trackingNumber ? [idsWithTrackingNumber(deps, query.trackingNumber)] : []),
   ]);
+}
+
+type ListFilter = Pick<ReceiptQuery, 'sortBy' | 'search' | 'trackingNumber'>;
+
+/**
+ * A scope and a query's filter and sort key as a cache key: every part in its place, the texts as they
+ * are compared (the search in lower case, the tracking number as its key), so that equal queries share
+ * one key however they were written, built or copied.
+ */
+const filterKey = (consigneeIds: number[] | null, query: ListFilter) =>
+  JSON.stringify([scopeKey(consigneeIds), query.sortBy, query.search?.toLowerCase() ?? null, query.trackingNumber ? trackingKey(query.trackingNumber) : null]);
+
+/**
+ * The receipts a filter matches in the scope, in its sort key's order: found once per state of the
+ * mirror, after which every page of the query, either way and however deep, is a cut by position.
+ */
+export function matchesInOrder(deps: SearchDeps, consigneeIds: number[] | null, query: ListFilter): Promise<OrderedMatches> {
+  return deps.responseCache.part(
+    'matches',
+    filterKey(consigneeIds, query),
+    async () => deps.receiptIndex.orderedMatches({ idLists: await filterIdLists(deps, query), consigneeIds }, query.sortBy),
+    (matches) => matches.total,
+  );
 }
 
 const RECEIPT_COLUMNS = [
@@ -152,26 +178,32 @@ async function receiptsByIds(db: Database, ids: number[], consigneeIds: number[]
   return receipts;
 }
 
-export async function listReceipts(deps: ReceiptDeps, user: PublicUser, query: ReceiptQuery): Promise<ReceiptList> {
+/** A page of the list without its meta, as the read cache keeps it. */
+export type ReceiptPage = Omit<ReceiptList, 'meta'>;
+
+/** A page of the list, and its entry in the read cache (which keeps the forms it is sent in, respond.ts). */
+export async function listReceipts(
+  deps: ReceiptDeps,
+  user: PublicUser,
+  query: ReceiptQuery,
+): Promise<{ list: ReceiptList; answer: CachedAnswer<ReceiptPage> }> {
   const startedAt = performance.now();
-  const { db, receiptIndex, responseCache } = deps;
   const lastSyncedAt = await requireMirror(deps);
   const consigneeIds = await visibleConsigneeIds(deps, user);
-  const key = `receipts|${scopeKey(consigneeIds)}|${responseCache.keyOf(query)}`;
-  const { value, cached } = await responseCache.answer(key, async () => {
-    const { total: totalItems, ids: pageIds } = await receiptIndex.pageOfReceiptIds({ idLists: await filterIdLists(deps, query), consigneeIds }, query, {
-      offset: (query.page - 1) * query.limit,
-      limit: query.limit,
-    });
-    const receipts = await receiptsByIds(db, pageIds, consigneeIds);
+  const key = `${filterKey(consigneeIds, query)}|${JSON.stringify([query.sortOrder, query.page, query.limit])}`;
+  const { answer, cached } = await deps.responseCache.answer('list', key, async (): Promise<ReceiptPage> => {
+    const matches = await matchesInOrder(deps, consigneeIds, query);
+    const pageIds = matches.page(query.sortOrder === 'asc', { offset: (query.page - 1) * query.limit, limit: query.limit });
+    const receipts = await receiptsByIds(deps.db, pageIds, consigneeIds);
     return {
       // A receipt a sync deleted or moved since its id was read is left out rather than failing the page.
       data: pageIds.flatMap((id) => receipts.get(id) ?? []),
-      pagination: paginationOf(query.page, query.limit, totalItems),
+      pagination: paginationOf(query.page, query.limit, matches.total),
     };
   });
   // The sync time is added per answer, not cached with it: a sync that changed nothing keeps the cache.
-  return { ...value, meta: { cached, processingTime: Math.round((performance.now() - startedAt) * 10) / 10, lastSyncedAt } };
+  const meta = { cached, processingTime: Math.round((performance.now() - startedAt) * 10) / 10, lastSyncedAt };
+  return { list: { ...answer.value, meta }, answer };
 }
 
 /**

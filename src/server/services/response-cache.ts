@@ -1,62 +1,104 @@
 /**
- * Answers computed from the mirror, kept until the mirror changes: every process clears them when it
- * follows a new mirror version (mirror-version.ts). Entries also age out, so a missed clear can never
- * serve stale data for long.
+ * The receipt read path's one cache: what was computed from one state of the mirror (a list page and
+ * the forms it was sent in, the stats, the ids a text matches, a filter's matches in a sort order),
+ * each under a key built from values: the kind of entry, the mirror state, then the viewer's scope and
+ * the canonical query. Never an object's identity, so a copy of a query finds the same entry.
+ *
+ * The mirror state is the version this process follows (mirror-version.ts) and a count of clears: an
+ * entry computed from an earlier state, even one that finished after the state moved on, is never found
+ * again. Following a new state also drops every entry, to free their memory; entries also age out, so
+ * a missed follow can never serve stale data for long.
  */
 import { LRUCache } from 'lru-cache';
 
 const CACHE_MAX_AGE_MS = 10 * 60_000;
+/** About 1,000 answers and 2 million ids (16 MB): an id or a slot counts 1, an answer ANSWER_SIZE. */
+const MAX_SIZE = 4_000_000;
+const ANSWER_SIZE = 2_000;
+
+/**
+ * A cached page's meta differs in its processing time (0, 0.1, …): a few forms each at most, the ones
+ * sent last, so that a rare time (a pause of the process) does not keep a common one out. Its sync
+ * time moves on with every sync, also one that changed nothing and so kept the page: the forms of the
+ * new sync time, sent last, push out the earlier ones.
+ */
+const MAX_FORMS_PER_ANSWER = 4;
+
+/** A whole answer (a list page, the stats), with the forms the HTTP edge sent it in. */
+export class CachedAnswer<T> {
+  private sentForms: LRUCache<string, object> | undefined;
+
+  constructor(readonly value: T) {}
+
+  /**
+   * What the HTTP edge made of this answer to send it with one meta (respond.ts: its JSON text and
+   * compressions), made once and kept with the answer, so it goes when the answer goes.
+   */
+  sent<F extends object>(form: string, make: () => F): F {
+    this.sentForms ??= new LRUCache({ max: MAX_FORMS_PER_ANSWER });
+    let made = this.sentForms.get(form) as F | undefined;
+    if (made === undefined) {
+      made = make();
+      this.sentForms.set(form, made);
+    }
+    return made;
+  }
+}
+
+interface Entry {
+  value: object;
+  size: number;
+}
 
 export class ResponseCache {
-  /** Bumped by every clear: an answer computed from data a sync has since replaced is not kept. */
-  private generation = 0;
-  /** Whole answers (a list page, a count, the stats): at most 1,000 of them. */
-  private readonly answers = new LRUCache<string, { value: unknown }>({ max: 1_000, ttl: CACHE_MAX_AGE_MS });
-  /** The ids a search matches, ascending: at most 2 million ids (16 MB). */
-  private readonly idLists = new LRUCache<string, Float64Array>({
-    maxSize: 2_000_000,
-    sizeCalculation: (ids) => Math.max(1, ids.length),
-    ttl: CACHE_MAX_AGE_MS,
-  });
-  /** Each query's part of a cache key: a query string asked for again comes as the same (frozen) object (src/server/http/body.ts). */
-  private readonly queryKeys = new WeakMap<object, string>();
+  private readonly entries = new LRUCache<string, Entry>({ maxSize: MAX_SIZE, sizeCalculation: (entry) => entry.size, ttl: CACHE_MAX_AGE_MS });
+  /** The followed mirror version (null until the first follow) and the clears since start: see `state`. */
+  private version: number | null = null;
+  private clears = 0;
+  /** The mirror state every key starts with. */
+  private state = 'none.0';
 
-  async answer<T>(key: string, compute: () => Promise<T>): Promise<{ value: T; cached: boolean }> {
-    const { value: entry, cached } = await this.computeOnce(this.answers, key, async () => ({ value: await compute() }));
-    return { value: entry.value as T, cached };
+  /** A whole answer of `kind` under `key` (the scope and the canonical query), computed now if there is none. */
+  async answer<T>(kind: string, key: string, compute: () => Promise<T>): Promise<{ answer: CachedAnswer<T>; cached: boolean }> {
+    const { value, cached } = await this.computeOnce(
+      kind,
+      key,
+      async () => new CachedAnswer(await compute()),
+      () => ANSWER_SIZE,
+    );
+    return { answer: value, cached };
   }
 
-  async idList(key: string, compute: () => Promise<Float64Array>): Promise<Float64Array> {
-    return (await this.computeOnce(this.idLists, key, compute)).value;
+  /** A part of answers (ids a text matches, a filter's matches in an order) of `kind` under `key`; it counts `sizeOf` ids. */
+  async part<T extends object>(kind: string, key: string, compute: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
+    return (await this.computeOnce(kind, key, compute, sizeOf)).value;
   }
 
-  /** A parsed query as a key, serialized once per query object. */
-  keyOf(query: object): string {
-    let key = this.queryKeys.get(query);
-    if (key === undefined) {
-      key = JSON.stringify(query);
-      this.queryKeys.set(query, key);
-    }
-    return key;
+  /** Answers from the mirror state of `version` from now on (mirror-version.ts). */
+  follow(version: number): void {
+    this.version = version;
+    this.clear();
   }
 
+  /** Drops every entry: the state this process answers from is not known to be the one they were computed from. */
   clear(): void {
-    this.generation += 1;
-    this.answers.clear();
-    this.idLists.clear();
+    this.clears += 1;
+    this.state = `${this.version ?? 'none'}.${this.clears}`;
+    this.entries.clear();
   }
 
-  /** The cached value for `key`, or one computed now and kept unless a clear came meanwhile. */
-  private async computeOnce<V extends NonNullable<unknown>>(
-    cache: LRUCache<string, V>,
+  /** The value under `kind`, the current state and `key`, or one computed now and kept under the state it was asked in. */
+  private async computeOnce<V extends object>(
+    kind: string,
     key: string,
     compute: () => Promise<V>,
+    sizeOf: (value: V) => number,
   ): Promise<{ value: V; cached: boolean }> {
-    const entry = cache.get(key);
-    if (entry !== undefined) return { value: entry, cached: true };
-    const startedIn = this.generation;
+    const fullKey = `${kind}|${this.state}|${key}`;
+    const entry = this.entries.get(fullKey);
+    if (entry !== undefined) return { value: entry.value as V, cached: true };
     const value = await compute();
-    if (startedIn === this.generation) cache.set(key, value);
+    this.entries.set(fullKey, { value, size: Math.max(1, sizeOf(value)) });
     return { value, cached: false };
   }
 }

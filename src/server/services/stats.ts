@@ -73,6 +73,6 @@ export async function getDashboardStats(deps: StatsDeps, user: PublicUser): Prom
   const consigneeIds = await visibleConsigneeIds(deps, user);
   // The day is part of the key: "this week" and "this month" move at midnight even without a sync.
   const day = `${now.getFullYear()}-${now.getMonth()}-${now.getDate()}`;
-  const { value } = await deps.responseCache.answer(`stats|${scopeKey(consigneeIds)}|${day}`, () => computeStats(deps.db, consigneeIds, now));
-  return value;
+  const { answer } = await deps.responseCache.answer('stats', `${scopeKey(consigneeIds)}|${day}`, () => computeStats(deps.db, consigneeIds, now));
+  return answer.value;
 }
