@@ -13,6 +13,7 @@ import { freePort, startPortal, testPostgresUrl, ADMIN_PASSWORD } from '../tests
 import { startSmtpServer } from '../tests/support/smtp-server.ts';
 import { firstSearchFigures } from './first-search.mjs';
 import { lighthouseFigures } from './lighthouse-figures.mjs';
+import { magayaFigures } from './bench-magaya.mjs';
 import { brandedLoginWeights, pageWeights } from './page-weights.mjs';
 
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS || 100_000);
@@ -122,6 +123,8 @@ try {
   await portal.stop();
   await smtp.stop();
 }
+
+await magayaFigures();
 
 /**
  * A customer assigned every consignee opts in; the sandbox moves until that many receipts changed

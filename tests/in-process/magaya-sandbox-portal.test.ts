@@ -14,7 +14,8 @@ let contract: InProcessPortal;
 
 beforeAll(async () => {
   [magaya, contract] = await Promise.all([
-    startInProcessPortal({ SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: String(RECEIPTS) }),
+    // No background sync: this test's own client is the API user's one session.
+    startInProcessPortal({ SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: String(RECEIPTS) }, { background: false }),
     startInProcessPortal({ SANDBOX_RECEIPTS: '5' }),
   ]);
 });

@@ -146,10 +146,25 @@ async function writePage(
 }
 
 async function removeUnseen(deps: SyncDeps, seen: Set<number>): Promise<number> {
+  const all = await deps.db.models.ReceiptRecord.findAll({ attributes: ['id'], raw: true });
+  return removeReceipts(
+    deps,
+    all.map((row) => row.id).filter((id) => !seen.has(id)),
+  );
+}
+
+/** Removes the receipts of `ids` the mirror has (others are no matter); answers how many there were. */
+async function removeDeleted(deps: SyncDeps, ids: number[]): Promise<number> {
+  const mirrored = await deps.db.models.ReceiptRecord.findAll({ attributes: ['id'], where: { id: { [Op.in]: ids } }, raw: true });
+  return removeReceipts(
+    deps,
+    mirrored.map((row) => row.id),
+  );
+}
+
+async function removeReceipts(deps: SyncDeps, gone: number[]): Promise<number> {
   const { db } = deps;
   const { ReceiptRecord, PackageRecord } = db.models;
-  const all = await ReceiptRecord.findAll({ attributes: ['id'], raw: true });
-  const gone = all.map((row) => row.id).filter((id) => !seen.has(id));
   for (let start = 0; start < gone.length; start += DELETE_CHUNK) {
     const chunk = gone.slice(start, start + DELETE_CHUNK);
     await db.sequelize.transaction(async (transaction) => {
@@ -192,6 +207,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
       const pageWrite = await db.sequelize.transaction((transaction) => writePage(deps, page.receipts, { syncedAt, firstMirroring }, transaction));
       written += pageWrite.written;
+      if (page.deletedIds?.length) deleted += await removeDeleted(deps, page.deletedIds.filter((id) => !seen.has(id)));
       statusChanges.push(...pageWrite.statusChanges);
       arrivals.push(...pageWrite.arrivals);
       // Keep the place after every page: an interrupted pass resumes instead of starting over.
@@ -213,7 +229,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       );
       throw new SyncInterruptedError();
     }
-    if (full) deleted = await removeUnseen(deps, seen);
+    if (full) deleted += await removeUnseen(deps, seen);
     const now = new Date(clock.now());
     await saveSyncState(deps, {
       cursor,
