@@ -154,6 +154,24 @@ describe('PROVIDER=magaya sync (SANDBOX_PROTOCOL=magaya)', () => {
     expectSessionsEnded();
   });
 
+  it("when a receipt's photos and documents are opened, then they come from Magaya without the internal ones, and a photo's bytes arrive whole", async () => {
+    const [guid, row] = [...(await mirrorByGuid()).entries()][0]!;
+    const store = portal.portal.sandbox!.currentStore();
+    const sandboxId = Number(guid.slice(-12));
+    const expected = (await portal.portal.sandbox!.attachments.list(store, sandboxId))!;
+    const admin = await signedInAdmin(portal);
+    const listed = await admin.get(`/api/receipts/${row.id}/attachments`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data.map((attachment: { fileName: string }) => attachment.fileName)).toEqual(expected.map((attachment) => attachment.fileName));
+    expect(JSON.stringify(listed.body)).not.toContain('Cost sheet');
+    const photo = listed.body.data.find((attachment: { kind: string }) => attachment.kind === 'photo');
+    const response = await fetch(`${portal.url}${photo.url}`, { headers: { Cookie: admin.cookie!, Origin: portal.url } });
+    expect(response.status).toBe(200);
+    const file = await portal.portal.sandbox!.attachments.file(store, expected.find((attachment) => attachment.fileName === photo.fileName)!.id);
+    expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(file!.bytes))).toBe(true);
+    expectSessionsEnded();
+  });
+
   it('when the portal stops during a full read, then its session is ended', async () => {
     const reads = calls('GetFirstTransbyDate');
     const sync = portal.portal.syncRuns.syncReceipts({ full: true });
