@@ -165,7 +165,7 @@ function CredentialsForm({
   return (
     <section className="surface rounded-box border border-base-300 p-5" aria-labelledby={ids.title}>
       <h2 id={ids.title} className="mb-4 text-lg font-semibold">
-        {m.magaya_connection_title()}
+        {m.magaya_connection_user()}
       </h2>
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
         <FailureAlert message={failure} />
