@@ -10,7 +10,10 @@ import { startPortal, ADMIN_PASSWORD } from '../tests/support/portal.ts';
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS || 100_000);
 const CHANGES = 50;
 
-const load = () => `load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}`;
+const load = () =>
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`;
 
 export async function magayaFigures() {
   console.log(`\nMagaya (SANDBOX_PROTOCOL=magaya), a ${RECEIPTS.toLocaleString('en-US')}-receipt sandbox read through CSSoapService:`);

@@ -252,7 +252,9 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
   const provider = text(env, 'PROVIDER', 'sandbox');
   if (provider !== 'sandbox' && provider !== 'http' && provider !== 'magaya') throw new Error(`PROVIDER must be sandbox, http or magaya, got "${provider}"`);
   const host = text(env, 'HOST', 'localhost');
-  const providerUrl = trimSlash(provider === 'sandbox' ? `http://${loopbackHost(host)}:${port}/sandbox` : required(env, 'PROVIDER_URL', `PROVIDER=${provider}`));
+  const providerUrl = trimSlash(
+    provider === 'sandbox' ? `http://${loopbackHost(host)}:${port}/sandbox` : required(env, 'PROVIDER_URL', `PROVIDER=${provider}`),
+  );
   const sandboxProtocol = oneOf<SandboxProtocol>(env, 'SANDBOX_PROTOCOL', ['contract', 'magaya'], 'contract');
   const providerProtocol: SandboxProtocol = provider === 'magaya' || (provider === 'sandbox' && sandboxProtocol === 'magaya') ? 'magaya' : 'contract';
   if (provider === 'magaya' && !/^https?:$/.test(URL.canParse(providerUrl) ? new URL(providerUrl).protocol : ''))

@@ -231,7 +231,13 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
       signal: stopping.signal,
       timeZone: config.magayaTimeZone,
     });
-    const client = new MagayaProviderClient({ sessions, ids, sessionLog: connection, clock, mirrorPackages: (trackingNumber) => mirrorPackageScans({ db }, trackingNumber) });
+    const client = new MagayaProviderClient({
+      sessions,
+      ids,
+      sessionLog: connection,
+      clock,
+      mirrorPackages: (trackingNumber) => mirrorPackageScans({ db }, trackingNumber),
+    });
     return { client, connection };
   }
 

@@ -33,7 +33,12 @@ describe('the Magaya connection on Token Management', () => {
   it('when no API user is set, then the card says so, and a test or a sync says to enter one', async () => {
     const status = await admin.get('/api/tokens/magaya');
     expect(status.status).toBe(200);
-    expect(status.body.data).toMatchObject({ username: null, source: null, lastSessionAt: null, endpoint: `${magaya.url}/sandbox/Invoke?Handler=CSSoapService` });
+    expect(status.body.data).toMatchObject({
+      username: null,
+      source: null,
+      lastSessionAt: null,
+      endpoint: `${magaya.url}/sandbox/Invoke?Handler=CSSoapService`,
+    });
     const test = await admin.post('/api/tokens/magaya/test');
     expect(test.body.data).toEqual({ ok: false, error: 'not_configured', errorText: 'No Magaya API user is set: enter one on Token Management.' });
     expectError(await admin.post('/api/sync'), 503, 'EXTERNAL_API_ERROR');

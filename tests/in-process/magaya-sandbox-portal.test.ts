@@ -60,7 +60,7 @@ describe('sandbox in Magaya mode', () => {
 });
 
 describe('the demo through Magaya', () => {
-  it('when the sandbox portal starts in Magaya mode, then it reads itself as Magaya and the demo customer sees its consignees\' receipts', async () => {
+  it("when the sandbox portal starts in Magaya mode, then it reads itself as Magaya and the demo customer sees its consignees' receipts", async () => {
     const demo = await startInProcessPortal({ SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: '80', DEMO_USERS: 'true', DEMO_PASSWORD: 'demo-password-1' });
     try {
       // The demo customer takes consignees the receipts name: it is made once the first sync read them.

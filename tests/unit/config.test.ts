@@ -46,7 +46,13 @@ describe('loadConfig defaults', () => {
 
   it('when PROVIDER=magaya, then PROVIDER_URL is the Invoke URL, the API user comes from MAGAYA_USERNAME and MAGAYA_PASSWORD, and the full re-read is weekly', () => {
     const invoke = 'https://acme.magayacloud.com/api/Invoke?Handler=CSSoapService';
-    const config = load({ PROVIDER: 'magaya', PROVIDER_URL: invoke, MAGAYA_USERNAME: 'portal', MAGAYA_PASSWORD: 'secret', MAGAYA_TIME_ZONE: 'America/New_York' });
+    const config = load({
+      PROVIDER: 'magaya',
+      PROVIDER_URL: invoke,
+      MAGAYA_USERNAME: 'portal',
+      MAGAYA_PASSWORD: 'secret',
+      MAGAYA_TIME_ZONE: 'America/New_York',
+    });
     expect(config).toMatchObject({
       providerProtocol: 'magaya',
       magayaUrl: invoke,

@@ -52,13 +52,23 @@ export class MagayaIdStore implements MagayaIdMap {
       const queries = db.sequelize.getQueryInterface();
       // Plain rows, as the mirror's pages are written: 100,000 instances would cost seconds.
       for (let start = 0; start < receipts.length; start += GUID_CHUNK)
-        await queries.bulkInsert('magaya_receipts', receipts.slice(start, start + GUID_CHUNK), {
-          transaction,
-          updateOnDuplicate: ['digest', 'versionAt'],
-          upsertKeys: ['id'],
-        } as object, db.models.MagayaReceiptId.getAttributes());
+        await queries.bulkInsert(
+          'magaya_receipts',
+          receipts.slice(start, start + GUID_CHUNK),
+          {
+            transaction,
+            updateOnDuplicate: ['digest', 'versionAt'],
+            upsertKeys: ['id'],
+          } as object,
+          db.models.MagayaReceiptId.getAttributes(),
+        );
       if (consignees.length > 0)
-        await queries.bulkInsert('magaya_consignees', consignees, { transaction, updateOnDuplicate: ['name'], upsertKeys: ['id'] } as object, db.models.MagayaConsigneeId.getAttributes());
+        await queries.bulkInsert(
+          'magaya_consignees',
+          consignees,
+          { transaction, updateOnDuplicate: ['name'], upsertKeys: ['id'] } as object,
+          db.models.MagayaConsigneeId.getAttributes(),
+        );
     });
   }
 }

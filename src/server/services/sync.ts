@@ -207,7 +207,11 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
       const pageWrite = await db.sequelize.transaction((transaction) => writePage(deps, page.receipts, { syncedAt, firstMirroring }, transaction));
       written += pageWrite.written;
-      if (page.deletedIds?.length) deleted += await removeDeleted(deps, page.deletedIds.filter((id) => !seen.has(id)));
+      if (page.deletedIds?.length)
+        deleted += await removeDeleted(
+          deps,
+          page.deletedIds.filter((id) => !seen.has(id)),
+        );
       statusChanges.push(...pageWrite.statusChanges);
       arrivals.push(...pageWrite.arrivals);
       // Keep the place after every page: an interrupted pass resumes instead of starting over.

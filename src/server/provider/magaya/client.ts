@@ -16,7 +16,15 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock';
-import type { PackageScan, ProviderAttachment, ProviderCapabilities, ProviderClient, ProviderConsignee, ProviderReceipt, ReceiptChangesPage } from '../contract';
+import type {
+  PackageScan,
+  ProviderAttachment,
+  ProviderCapabilities,
+  ProviderClient,
+  ProviderConsignee,
+  ProviderReceipt,
+  ReceiptChangesPage,
+} from '../contract';
 import { readWarehouseReceipt, type MagayaIds } from './receipt';
 import { LogEntry, type MagayaSession, type MagayaSessions, WAREHOUSE_RECEIPT } from './session';
 import { MagayaError } from './soap';
@@ -91,7 +99,10 @@ interface StagedPass {
   logCursor: string;
 }
 
-const digestOf = (receipt: ProviderReceipt) => createHash('sha256').update(JSON.stringify({ ...receipt, updatedAt: '' })).digest('hex');
+const digestOf = (receipt: ProviderReceipt) =>
+  createHash('sha256')
+    .update(JSON.stringify({ ...receipt, updatedAt: '' }))
+    .digest('hex');
 
 export class MagayaProviderClient implements ProviderClient {
   private staged: StagedPass | null = null;
@@ -206,7 +217,13 @@ export class MagayaProviderClient implements ProviderClient {
     const end = startedAt + 86_400_000;
     await this.session(async (session) => {
       for (let from = FULL_READ_FROM; from < end; from += FULL_READ_SLICE_MS) {
-        const query = { type: WAREHOUSE_RECEIPT, start: new Date(from), end: new Date(Math.min(from + FULL_READ_SLICE_MS, end)), flags: 0, pageSize: FULL_READ_PAGE_SIZE };
+        const query = {
+          type: WAREHOUSE_RECEIPT,
+          start: new Date(from),
+          end: new Date(Math.min(from + FULL_READ_SLICE_MS, end)),
+          flags: 0,
+          pageSize: FULL_READ_PAGE_SIZE,
+        };
         await session.transactionsByDate(query, WANTED, (element) => {
           const reading = reader.read(element);
           // Slices share their edges: a receipt on one is read twice, and kept once. One offline is not mirrored (the pass removes it).
@@ -319,6 +336,7 @@ class ReceiptReader {
   }
 
   async save(ids: MagayaIdMap): Promise<void> {
-    if (this.changedReceipts.size > 0 || this.changedConsignees.size > 0) await ids.save([...this.changedReceipts.values()], [...this.changedConsignees.values()]);
+    if (this.changedReceipts.size > 0 || this.changedConsignees.size > 0)
+      await ids.save([...this.changedReceipts.values()], [...this.changedConsignees.values()]);
   }
 }
