@@ -94,7 +94,7 @@ const WANTED = 'WarehouseReceipt';
 /** A full pass's receipts, read and waiting to be handed over; one at a time, as the sync runs one at a time. */
 interface StagedPass {
   id: string;
-  /** Each receipt as JSON text: a third of the objects' memory at 100,000 receipts. */
+  /** Each receipt as JSON text, which takes less memory than the objects while the pass waits to be written. */
   receipts: string[];
   logCursor: string;
 }
