@@ -66,6 +66,10 @@ describe('the Magaya connection on Token Management', () => {
     expect(status.body.data).toMatchObject({ username: SANDBOX_MAGAYA_USERNAME, lastSessionError: null });
     expect(status.body.data.lastSessionAt).not.toBeNull();
     expect(Object.keys(status.body.data)).not.toContain('password');
+    // The audit trail names the user an admin saved, never its password.
+    const entries = await queryDatabase<{ detail: string }>(portal, `SELECT "detail" FROM "audit_entries" WHERE "action" = 'provider.magaya-user-saved'`);
+    expect(entries).toHaveLength(2);
+    for (const entry of entries) expect(entry.detail).toBe(JSON.stringify({ name: SANDBOX_MAGAYA_USERNAME }));
     const [row] = await queryDatabase<{ password: string }>(portal, 'SELECT "password" FROM "magaya_connection"');
     expect(row!.password).toMatch(/^v1\./);
     expect(row!.password).not.toContain(SANDBOX_MAGAYA_PASSWORD);

@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { AppError } from '../errors';
 import type { MagayaProviderClient } from '../provider/magaya/client';
 import { MagayaError } from '../provider/magaya/soap';
+import { recordAudit, type AuditActor, type AuditDeps } from './audit';
 import type { MagayaConnectionStore } from './magaya-store';
 import { displayUrl } from './tokens';
 
@@ -35,11 +36,18 @@ export async function readMagayaConnection(deps: MagayaConnectionDeps): Promise<
   };
 }
 
-/** An admin's API user; refused (409) when the server sets it. */
-export async function saveMagayaCredentials(deps: MagayaConnectionDeps, credentials: MagayaCredentials): Promise<MagayaConnectionStatus> {
+/** An admin's API user, recorded in the audit trail (the name, never the password); refused (409) when the server sets it. */
+export async function saveMagayaCredentials(
+  deps: MagayaConnectionDeps & AuditDeps,
+  actor: AuditActor,
+  credentials: MagayaCredentials,
+): Promise<MagayaConnectionStatus> {
   const { connection } = magayaOf(deps);
   if (!connection.editable) throw new AppError('CONFLICT', m.magaya_connection_from_environment());
-  await connection.saveCredentials(credentials.username, credentials.password);
+  await deps.db.sequelize.transaction(async (transaction) => {
+    await connection.saveCredentials(credentials.username, credentials.password, transaction);
+    await recordAudit(deps, actor, { action: 'provider.magaya-user-saved', target: 'Magaya', detail: { name: credentials.username } }, transaction);
+  });
   return readMagayaConnection(deps);
 }
 

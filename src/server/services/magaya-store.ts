@@ -3,7 +3,7 @@
  * and a consignee keep their numbers across syncs, and the connection: the API user an admin entered
  * (the password encrypted as the OAuth tokens are, src/server/encryption.ts) and the last session's outcome.
  */
-import { Op } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import type { Clock } from '../clock';
 import type { Database } from '../db/database';
 import { decryptValue, encryptValue } from '../encryption';
@@ -120,15 +120,18 @@ export class MagayaConnectionStore implements MagayaSessionLog {
   }
 
   /** An admin's user and password; the last session's outcome is forgotten, as it was another user's. */
-  async saveCredentials(username: string, password: string): Promise<void> {
-    await this.deps.db.models.MagayaConnectionRecord.upsert({
-      id: ROW_ID,
-      username,
-      password: encryptValue(this.deps.key, password, PASSWORD_FIELD),
-      lastSessionAt: null,
-      lastSessionError: null,
-      updatedAt: new Date(this.deps.clock.now()),
-    });
+  async saveCredentials(username: string, password: string, transaction?: Transaction): Promise<void> {
+    await this.deps.db.models.MagayaConnectionRecord.upsert(
+      {
+        id: ROW_ID,
+        username,
+        password: encryptValue(this.deps.key, password, PASSWORD_FIELD),
+        lastSessionAt: null,
+        lastSessionError: null,
+        updatedAt: new Date(this.deps.clock.now()),
+      },
+      { transaction },
+    );
   }
 
   async record(error: MagayaError | null): Promise<void> {

@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
@@ -16,7 +17,7 @@ export const GET = handle(async (context) => {
 export const PUT = handle(async (context) => {
   requireRole(context, 'admin');
   const credentials = await parseJson(context, magayaCredentialsSchema);
-  return ok(await saveMagayaCredentials(context.locals.portal, credentials), { message: m.magaya_connection_saved() });
+  return ok(await saveMagayaCredentials(context.locals.portal, auditActor(context), credentials), { message: m.magaya_connection_saved() });
 });
 
 export const openapi = describeEndpoint({
