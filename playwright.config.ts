@@ -98,5 +98,12 @@ export default defineConfig({
     portal(E2E_PORT + 14, 'webhooks', { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),
     // Pre-alerts: the sandbox's warehouse receives a pre-alerted package in the window a test advances, and the next sync links it.
     portal(E2E_PORT + 12, 'prealerts', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '1', SANDBOX_CHANGE_SECONDS: '86400', SANDBOX_RECEIPTS: '60' }),
+    // Magaya: a sandbox answering as Magaya, and a PROVIDER=magaya portal reading it once its admin enters the API user.
+    portal(E2E_PORT + 13, 'magaya-sandbox', { SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: '40', SYNC_INTERVAL_SECONDS: '3600' }),
+    portal(E2E_PORT + 15, 'magaya', {
+      PROVIDER: 'magaya',
+      PROVIDER_URL: `http://127.0.0.1:${E2E_PORT + 13}/sandbox/Invoke?Handler=CSSoapService`,
+      SYNC_INTERVAL_SECONDS: '3600',
+    }),
   ],
 });

@@ -15,6 +15,7 @@ import { freePort, startPortal, testPostgresUrl, ADMIN_PASSWORD } from '../tests
 import { startSmtpServer } from '../tests/support/smtp-server.ts';
 import { firstSearchFigures } from './first-search.mjs';
 import { lighthouseFigures } from './lighthouse-figures.mjs';
+import { magayaFigures } from './bench-magaya.mjs';
 import { brandedLoginWeights, pageWeights } from './page-weights.mjs';
 
 const RECEIPTS = Number(process.env.BENCH_RECEIPTS || 100_000);
@@ -136,6 +137,8 @@ async function listLatencies(admin, customer) {
   await latency('deep pages to the last, every sort (admin)', deepPages(await receiptCount(admin), 5), admin);
   await latency('deep pages, every sort (customer scope)', deepPages(await receiptCount(customer), 6), customer);
 }
+
+await magayaFigures();
 
 /**
  * A customer assigned every consignee opts in; the sandbox moves until that many receipts changed

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 
-export type ProviderMode = 'sandbox' | 'http';
+export type ProviderMode = 'sandbox' | 'http' | 'magaya';
 export type SandboxProtocol = 'contract' | 'magaya';
 
 /** Two-factor sign-in: not offered, offered to everyone, or offered and demanded of admins. */
@@ -68,8 +68,20 @@ export interface Config {
   sandboxControl: boolean;
   /** How often the sandbox's data moves; SYNC_INTERVAL_SECONDS unless set. */
   sandboxChangeSeconds: number;
-  /** SANDBOX_PROTOCOL: the sandbox also answers as Magaya's CSSoapService (`/sandbox/Invoke`) with `magaya`. */
+  /** SANDBOX_PROTOCOL: the sandbox also answers as Magaya's CSSoapService (`/sandbox/Invoke`) with `magaya`, and the portal reads it that way. */
   sandboxProtocol: SandboxProtocol;
+  /**
+   * How the portal reads its receipts: the contract of docs/provider-api.md (PROVIDER=http, and the
+   * sandbox by default), or Magaya's CSSoapService (PROVIDER=magaya, and the sandbox with SANDBOX_PROTOCOL=magaya).
+   */
+  providerProtocol: SandboxProtocol;
+  /** Magaya's Invoke URL (PROVIDER_URL with PROVIDER=magaya; the sandbox's own /sandbox/Invoke in its Magaya mode); null otherwise. */
+  magayaUrl: string | null;
+  /** MAGAYA_USERNAME / MAGAYA_PASSWORD; null: an admin enters the API user on Token Management. */
+  magayaUsername: string | null;
+  magayaPassword: string | null;
+  /** MAGAYA_TIME_ZONE: the IANA time zone Magaya's server reads dates in (UTC unless set). */
+  magayaTimeZone: string;
   mapTileUrl: string;
   mapTileAttribution: string;
   sandboxReceipts: number;
@@ -201,6 +213,15 @@ function oneOf<T extends string>(env: Env, name: string, known: readonly T[], fa
   return value;
 }
 
+function timeZone(env: Env, name: string): string {
+  const raw = text(env, name, 'UTC');
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    throw new Error(`${name} must be an IANA time zone such as America/New_York, got "${raw}"`);
+  }
+}
+
 /** A token short enough to guess is no protection for /metrics. */
 const METRICS_TOKEN_MIN_LENGTH = 16;
 
@@ -229,9 +250,19 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
   }
   const provider = text(env, 'PROVIDER', 'sandbox');
-  if (provider !== 'sandbox' && provider !== 'http') throw new Error(`PROVIDER must be sandbox or http, got "${provider}"`);
+  if (provider !== 'sandbox' && provider !== 'http' && provider !== 'magaya') throw new Error(`PROVIDER must be sandbox, http or magaya, got "${provider}"`);
   const host = text(env, 'HOST', 'localhost');
-  const providerUrl = trimSlash(provider === 'sandbox' ? `http://${loopbackHost(host)}:${port}/sandbox` : required(env, 'PROVIDER_URL', 'PROVIDER=http'));
+  const providerUrl = trimSlash(
+    provider === 'sandbox' ? `http://${loopbackHost(host)}:${port}/sandbox` : required(env, 'PROVIDER_URL', `PROVIDER=${provider}`),
+  );
+  const sandboxProtocol = oneOf<SandboxProtocol>(env, 'SANDBOX_PROTOCOL', ['contract', 'magaya'], 'contract');
+  const providerProtocol: SandboxProtocol = provider === 'magaya' || (provider === 'sandbox' && sandboxProtocol === 'magaya') ? 'magaya' : 'contract';
+  if (provider === 'magaya' && !/^https?:$/.test(URL.canParse(providerUrl) ? new URL(providerUrl).protocol : ''))
+    throw new Error(`PROVIDER_URL must be Magaya's http(s) Invoke URL with PROVIDER=magaya, got "${providerUrl}"`);
+  const magayaUrl = provider === 'magaya' ? providerUrl : providerProtocol === 'magaya' ? `${providerUrl}/Invoke?Handler=CSSoapService` : null;
+  const magayaUsername = env.MAGAYA_USERNAME?.trim() || (provider === 'sandbox' && providerProtocol === 'magaya' ? 'portal' : null);
+  const magayaPassword = env.MAGAYA_PASSWORD || (provider === 'sandbox' && providerProtocol === 'magaya' ? 'sandbox' : null);
+  if ((magayaUsername === null) !== (magayaPassword === null)) throw new Error('MAGAYA_USERNAME and MAGAYA_PASSWORD are set together, or neither');
   // The sandbox publishes its metadata like any server; without an issuer the endpoints default under PROVIDER_URL.
   const providerIssuer = provider === 'sandbox' ? providerUrl : optionalUrl(env, 'PROVIDER_ISSUER');
   const endpointDefault = (suffix: string) => (providerIssuer === null ? `${providerUrl}${suffix}` : null);
@@ -268,14 +299,20 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     sandboxRefreshTokenSeconds: integer(env, 'SANDBOX_REFRESH_TOKEN_SECONDS', 30 * 86_400),
     sandboxControl: flag(env, 'SANDBOX_CONTROL', false),
     sandboxChangeSeconds: integer(env, 'SANDBOX_CHANGE_SECONDS', integer(env, 'SYNC_INTERVAL_SECONDS', 120)),
-    sandboxProtocol: oneOf<SandboxProtocol>(env, 'SANDBOX_PROTOCOL', ['contract', 'magaya'], 'contract'),
+    sandboxProtocol,
+    providerProtocol,
+    magayaUrl,
+    magayaUsername,
+    magayaPassword,
+    magayaTimeZone: timeZone(env, 'MAGAYA_TIME_ZONE'),
     mapTileUrl: text(env, 'MAP_TILE_URL', 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
     mapTileAttribution: text(env, 'MAP_TILE_ATTRIBUTION', '© OpenStreetMap contributors'),
     sandboxReceipts: integer(env, 'SANDBOX_RECEIPTS', 500, 0),
     sandboxSeed: integer(env, 'SANDBOX_SEED', 1, 0),
     demoUsers: flag(env, 'DEMO_USERS', provider === 'sandbox'),
     syncIntervalSeconds: integer(env, 'SYNC_INTERVAL_SECONDS', 120),
-    syncFullIntervalSeconds: integer(env, 'SYNC_FULL_INTERVAL_SECONDS', 3600),
+    // Magaya's full read is every receipt there is, so it heals drift weekly; the contract's pass is cheap enough hourly.
+    syncFullIntervalSeconds: integer(env, 'SYNC_FULL_INTERVAL_SECONDS', providerProtocol === 'magaya' ? 7 * 86_400 : 3600),
     demoPassword: env.DEMO_PASSWORD || null,
     showLocations: flag(env, 'SHOW_LOCATIONS', true),
     loginMaxAttempts: integer(env, 'LOGIN_MAX_ATTEMPTS', 5),

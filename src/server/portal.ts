@@ -17,12 +17,18 @@ import { FirstPaint } from './http/first-paint-css';
 import { ApiDocumentAnswer } from './http/openapi';
 import { Mailer } from './mail/mailer';
 import { HttpProviderClient } from './provider/client';
+import type { ProviderClient } from './provider/contract';
+import { MagayaProviderClient } from './provider/magaya/client';
+import { MagayaSessions } from './provider/magaya/session';
+import { MagayaError } from './provider/magaya/soap';
 import { ProviderDiscovery } from './provider/discovery';
 import { Sandbox } from './provider/sandbox/state';
 import { deriveAppKeys, readAppSecret, type AppKeys } from './secrets';
 import { purgeOldAuditEntries } from './services/audit';
 import { BrandingStore } from './services/branding';
-import { prepareSandboxPortal } from './services/demo';
+import { createDemoCustomer, prepareSandboxPortal } from './services/demo';
+import { MagayaConnectionStore, MagayaIdStore } from './services/magaya-store';
+import { mirrorPackageScans } from './services/package-tracker';
 import { LoginLimiter } from './services/login-limiter';
 import { MirrorSchedule } from './services/mirror-schedule';
 import { MirrorFollower } from './services/mirror-version';
@@ -71,6 +77,22 @@ function readWebhookCa(file: string): string {
   } catch (error) {
     throw new Error(`WEBHOOK_CA_FILE cannot be read: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts (with its reason). */
+function abortablePause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 export interface PortalOptions {
@@ -123,7 +145,12 @@ export interface Portal {
   readonly branding: BrandingStore;
   readonly discovery: ProviderDiscovery;
   readonly tokenStore: ProviderTokenStore;
-  readonly provider: HttpProviderClient;
+  /** Where the receipts come from: the contract's HTTP client, or Magaya's (PROVIDER=magaya, or the sandbox in its Magaya mode). */
+  readonly provider: ProviderClient;
+  /** The contract's OAuth2 client, whose tokens Token Management shows (unused with Magaya). */
+  readonly oauthClient: HttpProviderClient;
+  /** PROVIDER=magaya's client and its connection (the API user, the last session); null for the contract. */
+  readonly magaya: { client: MagayaProviderClient; connection: MagayaConnectionStore } | null;
   /** The built-in sandbox provider, with PROVIDER=sandbox; null otherwise. */
   readonly sandbox: Sandbox | null;
   readonly consigneeImports: SingleFlight<ImportResult>;
@@ -178,7 +205,11 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const outbox = new Outbox({ db, clock, config, mailer, log, metrics, claimRenewalMs: options.outboxClaimRenewalMs });
   const discovery = new ProviderDiscovery(config, log);
   const tokenStore = new ProviderTokenStore({ db, clock, key: keys.providerTokens });
-  const provider = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
+  const oauthClient = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
+  // Aborted at shutdown: a Magaya session asks nothing more and ends.
+  const stopping = new AbortController();
+  const magaya = config.providerProtocol === 'magaya' ? createMagaya() : null;
+  const provider: ProviderClient = magaya?.client ?? oauthClient;
   const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
   // The sync announces each page; these react, inside its transaction in this order (a pre-alert's webhook
   // carries the receipt with the page's history; the webhooks tell the changes the history recorded), and the digest after the sync.
@@ -196,6 +227,30 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   });
   outbox.handle(WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler({ db, clock, outbox, keys, webhookSender, config, mailer, log }));
   outbox.handle(PREALERT_FORWARD_JOB, createPrealertForwarder({ db, provider, log }));
+
+  function createMagaya() {
+    const ids = new MagayaIdStore({ db });
+    const credentials = config.magayaUsername && config.magayaPassword ? { username: config.magayaUsername, password: config.magayaPassword } : null;
+    const connection = new MagayaConnectionStore({ db, clock, key: keys.providerTokens, fromEnvironment: credentials });
+    const sessions = new MagayaSessions({
+      connection: async () => {
+        const user = await connection.credentials();
+        if (!user) throw new MagayaError('not_configured');
+        return { url: config.magayaUrl!, timeoutMs: config.providerTimeoutMs, ...user };
+      },
+      pause: (ms) => abortablePause(ms, stopping.signal),
+      signal: stopping.signal,
+      timeZone: config.magayaTimeZone,
+    });
+    const client = new MagayaProviderClient({
+      sessions,
+      ids,
+      sessionLog: connection,
+      clock,
+      mirrorPackages: (trackingNumber) => mirrorPackageScans({ db }, trackingNumber),
+    });
+    return { client, connection };
+  }
 
   const parts = {
     config,
@@ -223,6 +278,8 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     discovery,
     tokenStore,
     provider,
+    oauthClient,
+    magaya,
     sandbox,
     consigneeImports: new SingleFlight<ImportResult>(),
     afterAnswer: new AfterAnswer((error) => log.error({ err: error }, 'Work after an answer failed')),
@@ -237,7 +294,17 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     syncRuns,
     mirror,
     log,
+    // Magaya's full read is every receipt there is: a start reads only the changes unless the weekly one is due.
+    fullOnStart: !magaya,
     prepare: async () => {
+      if (magaya) {
+        // The sandbox's demo customer takes consignees Magaya names on its receipts: they come with the first sync.
+        if (sandbox && config.demoUsers) {
+          await syncRuns.syncReceipts();
+          await createDemoCustomer(parts);
+        }
+        return;
+      }
       discovery.start();
       if (sandbox) await prepareSandboxPortal({ ...parts, sandbox });
     },
@@ -257,6 +324,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     await purgeOldAuditEntries(parts);
   };
 
+  let stopped: Promise<void> | undefined;
   let startReady!: () => void;
   let failReady!: (error: unknown) => void;
   const ready = new Promise<void>((resolve, reject) => {
@@ -305,13 +373,18 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
         throw error;
       }
     },
-    async stop(requestsDone = Promise.resolve()) {
-      clearInterval(housekeeping);
-      discovery.stop();
-      await Promise.all([schedule.stop(), requestsDone.then(() => parts.afterAnswer.settled())]);
-      await outbox.stop();
-      mailer.close();
-      await db.close();
+    stop(requestsDone = Promise.resolve()) {
+      // A second stop (a second SIGTERM) waits for the first.
+      stopped ??= (async () => {
+        clearInterval(housekeeping);
+        stopping.abort(new MagayaError('stopped'));
+        discovery.stop();
+        await Promise.all([schedule.stop(), requestsDone.then(() => parts.afterAnswer.settled())]);
+        await outbox.stop();
+        mailer.close();
+        await db.close();
+      })();
+      return stopped;
     },
   };
 }

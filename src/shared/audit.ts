@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'provider-tokens.refreshed',
   'provider-tokens.cleared',
   'provider.oauth-connected',
+  'provider.magaya-user-saved',
   'sync.started',
   'two-factor.enabled',
   'two-factor.disabled',
@@ -94,6 +95,7 @@ const ACTION_LABELS: Record<AuditAction, () => string> = {
   'provider-tokens.refreshed': () => m.audit_action_provider_tokens_refreshed(),
   'provider-tokens.cleared': () => m.audit_action_provider_tokens_cleared(),
   'provider.oauth-connected': () => m.audit_action_provider_oauth_connected(),
+  'provider.magaya-user-saved': () => m.audit_action_provider_magaya_user_saved(),
   'sync.started': () => m.audit_action_sync_started(),
   'two-factor.enabled': () => m.audit_action_two_factor_enabled(),
   'two-factor.disabled': () => m.audit_action_two_factor_disabled(),
@@ -174,6 +176,8 @@ export interface AuditDetails {
   'provider-tokens.refreshed': { accessTokenExpiresAt: string | null };
   'provider-tokens.cleared': { outcome: 'none were stored' | 'revoked at the provider' | 'no revocation endpoint' | 'revocation failed' };
   'provider.oauth-connected': TokensSaved;
+  /** The Magaya API user an admin entered (its name; never the password). */
+  'provider.magaya-user-saved': { name: string };
   'sync.started': null;
   'two-factor.enabled': null;
   'two-factor.disabled': null;

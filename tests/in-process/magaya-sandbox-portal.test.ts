@@ -4,6 +4,7 @@ import { readWarehouseReceipt } from '~/server/provider/magaya/receipt';
 import { MagayaSessions, WAREHOUSE_RECEIPT } from '~/server/provider/magaya/session';
 import { soapEnvelope, soapString } from '~/server/provider/magaya/soap';
 import { SANDBOX_MAGAYA_PASSWORD, SANDBOX_MAGAYA_USERNAME, sandboxIdOfGuid } from '~/server/provider/sandbox/magaya';
+import { allReceipts, eventually, signIn, waitForMirror } from '../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
 
 const RECEIPTS = 60;
@@ -14,7 +15,8 @@ let contract: InProcessPortal;
 
 beforeAll(async () => {
   [magaya, contract] = await Promise.all([
-    startInProcessPortal({ SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: String(RECEIPTS) }),
+    // No background sync: this test's own client is the API user's one session.
+    startInProcessPortal({ SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: String(RECEIPTS) }, { background: false }),
     startInProcessPortal({ SANDBOX_RECEIPTS: '5' }),
   ]);
 });
@@ -54,5 +56,28 @@ describe('sandbox in Magaya mode', () => {
       body: soapEnvelope('StartSession', { user: soapString(SANDBOX_MAGAYA_USERNAME), pass: soapString(SANDBOX_MAGAYA_PASSWORD) }),
     });
     expect(response.status).toBe(404);
+  });
+});
+
+describe('the demo through Magaya', () => {
+  it("when the sandbox portal starts in Magaya mode, then it reads itself as Magaya and the demo customer sees its consignees' receipts", async () => {
+    const demo = await startInProcessPortal({ SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: '80', DEMO_USERS: 'true', DEMO_PASSWORD: 'demo-password-1' });
+    try {
+      // The demo customer takes consignees the receipts name: it is made once the first sync read them.
+      await eventually(
+        () => demo.output(),
+        (output) => output.includes('Demo customer'),
+      );
+      const customer = await signIn(demo, { username: 'demo', password: 'demo-password-1' });
+      await waitForMirror(customer);
+      const receipts = await allReceipts(customer);
+      expect(receipts.length).toBeGreaterThan(0);
+      // Read through Magaya's calls, not the contract's.
+      expect(demo.portal.sandbox!.magaya!.calls.get('GetNextTransbyDate')).toBeGreaterThan(0);
+      const consignees = new Set(receipts.map((receipt) => receipt.consigneeName));
+      expect(consignees.size).toBeLessThanOrEqual(3);
+    } finally {
+      await demo.stop();
+    }
   });
 });

@@ -41,3 +41,7 @@ export const WEBHOOKS_URL = `http://127.0.0.1:${E2E_PORT + 14}`;
  * move meanwhile.
  */
 export const PREALERTS_URL = `http://127.0.0.1:${E2E_PORT + 12}`;
+/** A portal whose sandbox answers as Magaya (SANDBOX_PROTOCOL=magaya): the Magaya the next one connects to. */
+export const MAGAYA_SANDBOX_URL = `http://127.0.0.1:${E2E_PORT + 13}`;
+/** A portal with PROVIDER=magaya reading that sandbox, whose API user an admin enters on Token Management. */
+export const MAGAYA_URL = `http://127.0.0.1:${E2E_PORT + 15}`;

@@ -44,6 +44,40 @@ describe('loadConfig defaults', () => {
     expect(() => load({ SANDBOX_PROTOCOL: 'soap' })).toThrow('SANDBOX_PROTOCOL must be one of contract, magaya');
   });
 
+  it('when PROVIDER=magaya, then PROVIDER_URL is the Invoke URL, the API user comes from MAGAYA_USERNAME and MAGAYA_PASSWORD, and the full re-read is weekly', () => {
+    const invoke = 'https://acme.magayacloud.com/api/Invoke?Handler=CSSoapService';
+    const config = load({
+      PROVIDER: 'magaya',
+      PROVIDER_URL: invoke,
+      MAGAYA_USERNAME: 'portal',
+      MAGAYA_PASSWORD: 'secret',
+      MAGAYA_TIME_ZONE: 'America/New_York',
+    });
+    expect(config).toMatchObject({
+      providerProtocol: 'magaya',
+      magayaUrl: invoke,
+      magayaUsername: 'portal',
+      magayaPassword: 'secret',
+      magayaTimeZone: 'America/New_York',
+      syncFullIntervalSeconds: 7 * 86_400,
+    });
+    // Without them an admin enters the user on Token Management.
+    expect(load({ PROVIDER: 'magaya', PROVIDER_URL: invoke })).toMatchObject({ magayaUsername: null, magayaPassword: null, magayaTimeZone: 'UTC' });
+    expect(() => load({ PROVIDER: 'magaya' })).toThrow('PROVIDER_URL is required with PROVIDER=magaya');
+    expect(() => load({ PROVIDER: 'magaya', PROVIDER_URL: invoke, MAGAYA_USERNAME: 'portal' })).toThrow('MAGAYA_USERNAME and MAGAYA_PASSWORD are set together');
+    expect(() => load({ PROVIDER: 'magaya', PROVIDER_URL: invoke, MAGAYA_TIME_ZONE: 'Mars/Olympus' })).toThrow('MAGAYA_TIME_ZONE must be an IANA time zone');
+  });
+
+  it('when the sandbox speaks Magaya, then the portal reads it as Magaya at its own /sandbox/Invoke with the sandbox API user', () => {
+    expect(load({ SANDBOX_PROTOCOL: 'magaya' })).toMatchObject({
+      providerProtocol: 'magaya',
+      magayaUrl: 'http://localhost:4321/sandbox/Invoke?Handler=CSSoapService',
+      magayaUsername: 'portal',
+      magayaPassword: 'sandbox',
+    });
+    expect(load({})).toMatchObject({ providerProtocol: 'contract', magayaUrl: null, syncFullIntervalSeconds: 3600 });
+  });
+
   it('when PORT is set, then the default PUBLIC_URL follows it', () => {
     expect(load({ PORT: '8080' }).publicUrl.origin).toBe('http://localhost:8080');
     expect(load({ PORT: '8080', PUBLIC_URL: 'https://portal.example.com' }).publicUrl.origin).toBe('https://portal.example.com');

@@ -756,6 +756,62 @@ export function defineModels(sequelize: Sequelize) {
     { sequelize, tableName: 'prealerts', timestamps: false },
   );
 
+  /** PROVIDER=magaya: the portal's number for a receipt's GUID, and what it last read of it (migration 0028). */
+  class MagayaReceiptId extends Model<InferAttributes<MagayaReceiptId>, InferCreationAttributes<MagayaReceiptId>> {
+    declare id: number;
+    declare guid: string;
+    declare digest: string | null;
+    declare versionAt: Date | null;
+  }
+
+  MagayaReceiptId.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true },
+      guid: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      digest: { type: DataTypes.STRING(64), allowNull: true },
+      versionAt: { type: DataTypes.DATE, allowNull: true },
+    },
+    { sequelize, tableName: 'magaya_receipts', timestamps: false },
+  );
+
+  /** PROVIDER=magaya: the portal's number for a consignee's GUID, with the name its receipts last gave it. */
+  class MagayaConsigneeId extends Model<InferAttributes<MagayaConsigneeId>, InferCreationAttributes<MagayaConsigneeId>> {
+    declare id: number;
+    declare guid: string;
+    declare name: string;
+  }
+
+  MagayaConsigneeId.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true },
+      guid: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      name: { type: DataTypes.STRING(200), allowNull: false },
+    },
+    { sequelize, tableName: 'magaya_consignees', timestamps: false },
+  );
+
+  /** PROVIDER=magaya: the API user an admin entered (password encrypted) and how the last session went. */
+  class MagayaConnectionRecord extends Model<InferAttributes<MagayaConnectionRecord>, InferCreationAttributes<MagayaConnectionRecord>> {
+    declare id: number;
+    declare username: CreationOptional<string | null>;
+    declare password: CreationOptional<string | null>;
+    declare lastSessionAt: CreationOptional<Date | null>;
+    declare lastSessionError: CreationOptional<string | null>;
+    declare updatedAt: CreationOptional<Date | null>;
+  }
+
+  MagayaConnectionRecord.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true },
+      username: { type: DataTypes.STRING(200), allowNull: true },
+      password: { type: DataTypes.TEXT, allowNull: true },
+      lastSessionAt: { type: DataTypes.DATE, allowNull: true },
+      lastSessionError: { type: DataTypes.STRING(64), allowNull: true },
+      updatedAt: { type: DataTypes.DATE, allowNull: true },
+    },
+    { sequelize, tableName: 'magaya_connection', timestamps: false },
+  );
+
   return {
     User,
     Session,
@@ -782,6 +838,9 @@ export function defineModels(sequelize: Sequelize) {
     WebhookEndpoint,
     WebhookDelivery,
     Prealert,
+    MagayaReceiptId,
+    MagayaConsigneeId,
+    MagayaConnectionRecord,
   };
 }
 

@@ -48,6 +48,12 @@ export interface ReceiptChangesPage {
   receipts: ProviderReceipt[];
   nextCursor: string | null;
   hasMore: boolean;
+  /**
+   * Receipts the provider says are gone since the cursor, removed from the mirror at once. Only a
+   * provider with a change log names them (Magaya's QueryLog); the contract's deletions are found by
+   * the full pass.
+   */
+  deletedIds?: number[];
 }
 
 /** A file the provider keeps with a receipt: a package's photo, an invoice, a proof of delivery… */

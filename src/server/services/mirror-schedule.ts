@@ -1,6 +1,6 @@
 /**
  * Background work that keeps the mirror filled: on start the preparations run (the provider's
- * metadata, the sandbox's own connection and demo customer), then a full sync, then one every
+ * metadata, the sandbox's own connection and demo customer), then a full sync (with Magaya, one when due), then one every
  * SYNC_INTERVAL_SECONDS; other processes' syncs are followed meanwhile.
  */
 import type { Config } from '../config';
@@ -16,6 +16,8 @@ export interface MirrorScheduleDeps {
   log: Logger;
   /** What must be done before the first sync; a failure is logged and the syncs go ahead. */
   prepare: () => Promise<void>;
+  /** Whether the start's sync is a full pass (the contract's); otherwise a full pass only when one is due. */
+  fullOnStart?: boolean;
 }
 
 export class MirrorSchedule {
@@ -28,7 +30,7 @@ export class MirrorSchedule {
     const { config, mirror, prepare } = this.deps;
     mirror.startWatching();
     const prepared = prepare().catch((error) => this.report(error));
-    void prepared.then(() => this.syncNow(true));
+    void prepared.then(() => this.syncNow(this.deps.fullOnStart ?? true));
     // A scheduled sync waits for the start-up steps: none mirrors receipts before the demo customer exists.
     this.timer = setInterval(() => void prepared.then(() => this.syncNow(false)), config.syncIntervalSeconds * 1000).unref();
   }

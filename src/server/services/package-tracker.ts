@@ -4,7 +4,7 @@ import { m } from '~/paraglide/messages.js';
 import type { PackageScanResult } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import { AppError } from '../errors';
-import { ProviderError, type ProviderClient } from '../provider/contract';
+import { ProviderError, type PackageScan, type ProviderClient } from '../provider/contract';
 import { trackingKey } from './mirror-rows';
 import { visibleConsigneeIds, type ScopeDeps } from './receipts';
 
@@ -44,4 +44,23 @@ export async function searchPackageScans(
   const known = new Set(rows.map((row) => row.trackingKey));
   const theirs = new Set(rows.filter((row) => row.consigneeId !== null && visible.has(row.consigneeId)).map((row) => row.trackingKey));
   return scans.filter((scan) => !known.has(keyOf(scan)) || theirs.has(keyOf(scan)));
+}
+
+/**
+ * A provider without warehouse scans (Magaya): the packages the mirror holds under the tracking
+ * number, as scans at their receipts' received time. The search above keeps them to their viewers.
+ */
+export async function mirrorPackageScans(deps: { db: ScopeDeps['db'] }, trackingNumber: string): Promise<PackageScan[]> {
+  const key = trackingKey(trackingNumber);
+  if (!key) return [];
+  const rows = await deps.db.sequelize.query<{ id: number; receiptId: number; trackingNumber: string; receivedDate: string | Date | null }>(
+    `SELECT p."id", p."receiptId", p."trackingNumber", r."receivedDate" FROM "packages" p JOIN "receipts" r ON r."id" = p."receiptId" WHERE p."trackingKey" = :key ORDER BY p."id"`,
+    { type: QueryTypes.SELECT, replacements: { key } },
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    arrival_id: row.receiptId,
+    tracking_number: row.trackingNumber,
+    scanned_at: row.receivedDate === null ? '' : new Date(row.receivedDate).toISOString(),
+  }));
 }

@@ -135,12 +135,32 @@ async function writePage(
   return { written: changed.length, news };
 }
 
-/** Removes the receipts the full pass did not see, announcing each chunk as a page; their news joins `news`. */
+/** Removes the receipts the full pass did not see; their news joins `news`. */
 async function removeUnseen(deps: SyncDeps, seen: Set<number>, firstMirroring: boolean, news: SyncNews): Promise<number> {
+  const all = await deps.db.models.ReceiptRecord.findAll({ attributes: ['id'], raw: true });
+  return removeReceipts(
+    deps,
+    all.map((row) => row.id).filter((id) => !seen.has(id)),
+    firstMirroring,
+    news,
+  );
+}
+
+/** Removes the receipts of `ids` the mirror has (others are no matter); answers how many there were. */
+async function removeDeleted(deps: SyncDeps, ids: number[], firstMirroring: boolean, news: SyncNews): Promise<number> {
+  const mirrored = await deps.db.models.ReceiptRecord.findAll({ attributes: ['id'], where: { id: { [Op.in]: ids } }, raw: true });
+  return removeReceipts(
+    deps,
+    mirrored.map((row) => row.id),
+    firstMirroring,
+    news,
+  );
+}
+
+/** Removes the receipts of `gone`, announcing each chunk as a page; their news joins `news`. */
+async function removeReceipts(deps: SyncDeps, gone: number[], firstMirroring: boolean, news: SyncNews): Promise<number> {
   const { db } = deps;
   const { ReceiptRecord, PackageRecord } = db.models;
-  const all = await ReceiptRecord.findAll({ attributes: ['id'], raw: true });
-  const gone = all.map((row) => row.id).filter((id) => !seen.has(id));
   for (let start = 0; start < gone.length; start += DELETE_CHUNK) {
     const chunk = gone.slice(start, start + DELETE_CHUNK);
     const removal = await db.sequelize.transaction(async (transaction) => {
@@ -183,6 +203,13 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       const pageWrite = await db.sequelize.transaction((transaction) => writePage(deps, page.receipts, { syncedAt, firstMirroring }, transaction));
       written += pageWrite.written;
       addNews(news, pageWrite.news);
+      if (page.deletedIds?.length)
+        deleted += await removeDeleted(
+          deps,
+          page.deletedIds.filter((id) => !seen.has(id)),
+          firstMirroring,
+          news,
+        );
       // Keep the place after every page: an interrupted pass resumes instead of starting over.
       if (page.nextCursor) cursor = page.nextCursor;
       if (!full) await saveSyncState(deps, { cursor });
@@ -202,7 +229,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       );
       throw new SyncInterruptedError();
     }
-    if (full) deleted = await removeUnseen(deps, seen, firstMirroring, news);
+    if (full) deleted += await removeUnseen(deps, seen, firstMirroring, news);
     const now = new Date(clock.now());
     await saveSyncState(deps, {
       cursor,

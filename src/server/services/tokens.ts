@@ -38,7 +38,7 @@ export interface TokenDeps extends OAuthDeps {
   db: Database;
   keys: Pick<AppKeys, 'oauthAuthorizations'>;
   tokenStore: ProviderTokenStore;
-  provider: Pick<HttpProviderClient, 'isRefreshingTokens' | 'refreshTokens'>;
+  oauthClient: Pick<HttpProviderClient, 'isRefreshingTokens' | 'refreshTokens'>;
 }
 
 const MINUTE_MS = 60_000;
@@ -52,7 +52,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const isPast = (date: Date | null, now: number) => date !== null && date.getTime() <= now;
 const minutesLeft = (date: Date | null, now: number) => (date ? Math.max(0, Math.floor((date.getTime() - now) / MINUTE_MS)) : null);
 
-function statusOf({ clock, provider }: Pick<TokenDeps, 'clock' | 'provider'>, stored: StoredTokens | null): TokenStatus {
+function statusOf({ clock, oauthClient }: Pick<TokenDeps, 'clock' | 'oauthClient'>, stored: StoredTokens | null): TokenStatus {
   const now = clock.now();
   const access = stored?.accessToken ? stored.accessTokenExpiresAt : null;
   const refresh = stored?.refreshToken ? stored.refreshTokenExpiresAt : null;
@@ -68,7 +68,7 @@ function statusOf({ clock, provider }: Pick<TokenDeps, 'clock' | 'provider'>, st
     accessTokenExpiresInMinutes: minutesLeft(access, now),
     refreshTokenExpiresInMinutes: minutesLeft(refresh, now),
     canRefresh: hasRefreshToken && !isRefreshTokenExpired && !stored?.reconnectRequired,
-    isRefreshing: provider.isRefreshingTokens() || Boolean(stored?.refreshing),
+    isRefreshing: oauthClient.isRefreshingTokens() || Boolean(stored?.refreshing),
     source: stored?.source ?? null,
     lastUpdated: iso(stored?.updatedAt ?? null),
     reconnectRequired: Boolean(stored?.reconnectRequired),
@@ -76,12 +76,12 @@ function statusOf({ clock, provider }: Pick<TokenDeps, 'clock' | 'provider'>, st
   };
 }
 
-export async function readTokenStatus(deps: Pick<TokenDeps, 'clock' | 'provider' | 'tokenStore'>): Promise<TokenStatus> {
+export async function readTokenStatus(deps: Pick<TokenDeps, 'clock' | 'oauthClient' | 'tokenStore'>): Promise<TokenStatus> {
   return statusOf(deps, await deps.tokenStore.read());
 }
 
 /** A provider URL as it may be shown: credentials an operator put into it are left out. */
-function displayUrl(url: string): string {
+export function displayUrl(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.username = '';
@@ -208,7 +208,7 @@ export async function refreshTokensNow(deps: TokenDeps, actor: AuditActor): Prom
   if (isPast(stored.refreshTokenExpiresAt, deps.clock.now())) throw new AppError('CONFLICT', m.tokens_refresh_token_expired_action());
   if (stored.reconnectRequired) throw new AppError('CONFLICT', CONNECTION_TEXTS.refreshRefused);
   try {
-    await deps.provider.refreshTokens();
+    await deps.oauthClient.refreshTokens();
   } catch (error) {
     if (error instanceof ProviderError) throw refreshFailure(error);
     throw error;

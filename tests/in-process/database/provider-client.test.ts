@@ -216,7 +216,7 @@ describe('provider client', () => {
 
   it("when the client refreshes the tokens (the admin's button), then a new pair is stored and the source is kept", async () => {
     const before = await stored();
-    await client.provider.refreshTokens();
+    await client.oauthClient.refreshTokens();
     const after = await stored();
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).not.toBe(before.refreshToken);
@@ -228,7 +228,7 @@ describe('provider client', () => {
     await client.tokenStore.save({ ...current, accessToken: current.accessToken!, refreshToken: 'not-a-refresh-token' }, 'manual');
     await control(portal, 'revoke');
     await expectProviderError(client.provider.listConsignees(), 'unauthorized');
-    await expectProviderError(client.provider.refreshTokens(), 'unauthorized');
+    await expectProviderError(client.oauthClient.refreshTokens(), 'unauthorized');
   });
 
   it('when the access token has expired and there is no refresh token, then the call fails as unauthorized', async () => {
@@ -244,7 +244,7 @@ describe('provider client', () => {
     await client.tokenStore.clear();
     expect(await client.tokenStore.read()).toBeNull();
     await expectProviderError(client.provider.listReceiptChanges(null), 'not-connected');
-    await expectProviderError(client.provider.refreshTokens(), 'not-connected');
+    await expectProviderError(client.oauthClient.refreshTokens(), 'not-connected');
   });
 
   it('when the provider is down, then calls fail as unreachable, and work again after it recovers', async () => {

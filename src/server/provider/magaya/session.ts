@@ -25,9 +25,14 @@ export interface MagayaConnection extends SoapTransport {
 }
 
 export interface MagayaSessionsDeps {
-  connection: MagayaConnection;
+  /** The endpoint and API user, or where to read them each time (an admin may change the user). */
+  connection: MagayaConnection | (() => Promise<MagayaConnection>);
   /** Waits `ms` (the composition root's timers; a test's own function moves on at once). */
   pause: (ms: number) => Promise<void>;
+  /** Aborted at shutdown (its reason a MagayaError 'stopped'): work stops before its next call, and the session still ends. */
+  signal?: AbortSignal;
+  /** The IANA time zone Magaya's server reads dates in; UTC unless given. */
+  timeZone?: string;
 }
 
 /** A change-log entry: a transaction's GUID and Magaya's type of it. */
@@ -36,8 +41,22 @@ export interface LogItem {
   type: string;
 }
 
-/** Magaya's date-time parameter: `yyyy-MM-ddTHH:mm:ss`, in UTC (docs/provider-magaya.md says why that is safe). */
-export const magayaTime = (time: Date) => time.toISOString().slice(0, 19);
+/** Magaya's date-time parameter: `yyyy-MM-ddTHH:mm:ss`, the wall time in Magaya's time zone (MAGAYA_TIME_ZONE, UTC by default). */
+export function magayaTime(time: Date, timeZone = 'UTC'): string {
+  if (timeZone === 'UTC') return time.toISOString().slice(0, 19);
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  const part = Object.fromEntries(format.formatToParts(time).map(({ type, value }) => [type, value]));
+  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}`;
+}
 
 export class MagayaSessions {
   /** The turn of the last work asked for: the next waits for it. */
@@ -53,19 +72,22 @@ export class MagayaSessions {
   }
 
   private async runNow<T>(work: (session: MagayaSession) => Promise<T>): Promise<T> {
-    const { connection } = this.deps;
-    const accessKey = await this.start();
+    const { signal, timeZone } = this.deps;
+    signal?.throwIfAborted();
+    const connection = typeof this.deps.connection === 'function' ? await this.deps.connection() : this.deps.connection;
+    const accessKey = await this.start(connection);
     try {
-      return await work(new MagayaSession(connection, accessKey));
+      return await work(new MagayaSession(connection, accessKey, { signal, timeZone }));
     } finally {
       // An end that fails leaves a session Magaya times out itself; the work's own outcome stands.
       await callSoap(connection, 'EndSession', { access_key: soapString(accessKey) }).catch(() => undefined);
     }
   }
 
-  private async start(): Promise<string> {
-    const { connection, pause } = this.deps;
+  private async start(connection: MagayaConnection): Promise<string> {
+    const { pause, signal } = this.deps;
     for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
       try {
         const values = await callSoap(connection, 'StartSession', { user: soapString(connection.username), pass: soapString(connection.password) });
         const accessKey = values.get('access_key');
@@ -85,7 +107,18 @@ export class MagayaSession {
   constructor(
     private readonly connection: SoapTransport,
     readonly accessKey: string,
+    private readonly options: { signal?: AbortSignal; timeZone?: string } = {},
   ) {}
+
+  /** Before each call: a portal shutting down asks nothing more of Magaya. */
+  private call(...args: Parameters<typeof callSoap>): ReturnType<typeof callSoap> {
+    this.options.signal?.throwIfAborted();
+    return callSoap(...args);
+  }
+
+  private time(time: Date): string {
+    return magayaTime(time, this.options.timeZone);
+  }
 
   /**
    * Every transaction of `type` with a date in [start, end], page by page: GetFirstTransbyDate, then
@@ -97,14 +130,14 @@ export class MagayaSession {
     onElement: (element: XmlElement) => void,
   ): Promise<void> {
     const options = { wanted: new Set([wanted]), onElement };
-    let answer = await callSoap(
+    let answer = await this.call(
       this.connection,
       'GetFirstTransbyDate',
       {
         access_key: soapString(this.accessKey),
         type: soapString(query.type),
-        start_date: soapString(magayaTime(query.start)),
-        end_date: soapString(magayaTime(query.end)),
+        start_date: soapString(this.time(query.start)),
+        end_date: soapString(this.time(query.end)),
         flags: soapInt(query.flags),
         record_quantity: soapInt(query.pageSize),
         backwards_order: soapInt(0),
@@ -114,7 +147,7 @@ export class MagayaSession {
     while (answer.get('more_results') === '1') {
       const cookie = answer.get('cookie');
       if (!cookie) throw new MagayaError('bad_response', 'Magaya said there were more results and gave no cookie');
-      answer = await callSoap(this.connection, 'GetNextTransbyDate', { cookie: soapString(cookie) }, options);
+      answer = await this.call(this.connection, 'GetNextTransbyDate', { cookie: soapString(cookie) }, options);
       // An old cookie returns the same page forever: a cookie that does not change is no progress.
       if (answer.get('more_results') === '1' && answer.get('cookie') === cookie) throw new MagayaError('bad_response', 'Magaya answered the same cookie again');
     }
@@ -125,13 +158,13 @@ export class MagayaSession {
     const items: LogItem[] = [];
     for (let from = query.start.getTime(); from < query.end.getTime(); from += query.sliceMs) {
       const to = Math.min(from + query.sliceMs, query.end.getTime());
-      await callSoap(
+      await this.call(
         this.connection,
         'QueryLog',
         {
           access_key: soapString(this.accessKey),
-          start_date: soapString(magayaTime(new Date(from))),
-          end_date: soapString(magayaTime(new Date(to))),
+          start_date: soapString(this.time(new Date(from))),
+          end_date: soapString(this.time(new Date(to))),
           log_entry_type: soapInt(query.entryTypes),
           trans_type: soapString(query.type),
           flags: soapInt(query.flags),
@@ -152,7 +185,7 @@ export class MagayaSession {
   async getTransaction(query: { type: string; flags: number; number: string }, wanted: string): Promise<XmlElement | null> {
     let found: XmlElement | null = null;
     try {
-      await callSoap(
+      await this.call(
         this.connection,
         'GetTransaction',
         { access_key: soapString(this.accessKey), type: soapString(query.type), flags: soapInt(query.flags), number: soapString(query.number) },
@@ -169,7 +202,7 @@ export class MagayaSession {
   async listAttachments(query: { type: string; number: string }): Promise<MagayaAttachmentEntry[] | null> {
     const entries: MagayaAttachmentEntry[] = [];
     try {
-      await callSoap(
+      await this.call(
         this.connection,
         'GetAllAttachments',
         { access_key: soapString(this.accessKey), type: soapString(query.type), number: soapString(query.number) },
@@ -195,7 +228,7 @@ export class MagayaSession {
   async getAttachment(query: { type: string; number: string; identifier: string }, maxBytes: number): Promise<Uint8Array | null> {
     let data: string | null = null;
     try {
-      await callSoap(
+      await this.call(
         this.connection,
         'GetAttachment',
         { access_key: soapString(this.accessKey), type: soapString(query.type), number: soapString(query.number), identifier: soapString(query.identifier) },

@@ -6,7 +6,7 @@
  * out-parameters are handed over element by element. The client only reads: it calls no method that
  * writes to Magaya.
  */
-import { m } from '~/paraglide/messages.js';
+import { magayaErrorText } from '~/shared/magaya';
 import { ProviderError } from '../contract';
 import { isNetworkFailure } from '../transport';
 import { textOf, XmlElementReader, XmlRefusedError, type XmlElement } from './xml';
@@ -17,9 +17,20 @@ const NO_ERROR = 'no_error';
 /** An out-parameter's plain value longer than this is no value the client reads (a cookie, a flag, a key). */
 const VALUE_MAX_CHARS = 4096;
 
-/** `return` codes of Magaya's and the client's own failures, said in words by `magayaErrorMessage`. */
+/** `return` codes of Magaya's and the client's own failures, said in words by `magayaErrorText` (src/shared/magaya.ts). */
 export type MagayaErrorCode =
-  'access_denied' | 'license_in_use' | 'too_many_open_sessions' | 'transaction_not_found' | 'unreachable' | 'fault' | 'bad_response' | (string & {});
+  | 'access_denied'
+  | 'license_in_use'
+  | 'too_many_open_sessions'
+  | 'transaction_not_found'
+  | 'unreachable'
+  | 'fault'
+  | 'bad_response'
+  /** The portal's own: no API user is set. */
+  | 'not_configured'
+  /** The portal's own: it is shutting down, so it ended the session before the work was done. */
+  | 'stopped'
+  | (string & {});
 
 /** What Magaya refused, or why it could not be asked; `code` is Magaya's `return` code or the client's own. */
 export class MagayaError extends ProviderError {
@@ -27,29 +38,16 @@ export class MagayaError extends ProviderError {
     readonly code: MagayaErrorCode,
     detail: string | null = null,
   ) {
-    super(magayaErrorMessage(code, detail), code === 'unreachable' ? 'unreachable' : code === 'access_denied' ? 'unauthorized' : 'bad-response');
+    super(magayaErrorText(code, detail), ERROR_KINDS[code] ?? 'bad-response');
     this.name = 'MagayaError';
   }
 }
 
-/** A failure in the admin's words, in the reader's language. */
-export function magayaErrorMessage(code: MagayaErrorCode, detail: string | null = null): string {
-  switch (code) {
-    case 'access_denied':
-      return m.magaya_error_access_denied();
-    case 'license_in_use':
-      return m.magaya_error_license_in_use();
-    case 'too_many_open_sessions':
-      return m.magaya_error_too_many_open_sessions();
-    case 'unreachable':
-      return m.magaya_error_unreachable();
-    case 'fault':
-    case 'bad_response':
-      return m.magaya_error_bad_response({ detail: detail ?? code });
-    default:
-      return m.magaya_error_code({ code });
-  }
-}
+const ERROR_KINDS: Partial<Record<MagayaErrorCode, ProviderError['kind']>> = {
+  unreachable: 'unreachable',
+  access_denied: 'unauthorized',
+  not_configured: 'not-connected',
+};
 
 export type SoapParameter = { type: 'string'; value: string } | { type: 'int'; value: number };
 export const soapString = (value: string): SoapParameter => ({ type: 'string', value });
