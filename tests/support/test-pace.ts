@@ -62,8 +62,8 @@ export function measureSlowness(): number {
  * tells a busy machine from a slow one, which the calibration alone measures alike.
  */
 export function measureOthersShare(ms = 400): number {
-  const busyAndTotal = () =>
-    cpus().reduce(
+  const busyAndTotal = (): [number, number] =>
+    cpus().reduce<[number, number]>(
       ([busy, total], { times }) => {
         const all = times.user + times.nice + times.sys + times.idle + times.irq;
         return [busy + all - times.idle, total + all];
