@@ -158,7 +158,9 @@ type Recovery = { sessionsEnded: boolean; apiTokensRevoked: number };
 
 /** What each action's detail holds: recordAudit takes exactly this, and the reader shows it with labels. */
 export interface AuditDetails {
-  'sign-in.succeeded': { method: 'password' | 'password and authenticator code' | 'password and recovery code' | 'password and two-factor enrolment' | 'passkey' };
+  'sign-in.succeeded': {
+    method: 'password' | 'password and authenticator code' | 'password and recovery code' | 'password and two-factor enrolment' | 'passkey';
+  };
   'sign-in.failed': SignInRefused;
   'sign-in.limited': SignInRefused;
   'user.created': { role: Role };

@@ -13,7 +13,13 @@ import { recordAudit, selfActor, userTarget, type AuditActor, type AuditDeps } f
 import { toPasskeyView } from './views';
 
 export async function listPasskeys({ db }: { db: Database }, userId: number): Promise<PasskeyView[]> {
-  const rows = await db.models.Passkey.findAll({ where: { userId }, order: [['createdAt', 'ASC'], ['id', 'ASC']] });
+  const rows = await db.models.Passkey.findAll({
+    where: { userId },
+    order: [
+      ['createdAt', 'ASC'],
+      ['id', 'ASC'],
+    ],
+  });
   return rows.map(toPasskeyView);
 }
 
@@ -37,7 +43,12 @@ export async function renamePasskey(deps: AuditDeps, owner: Owner, clientAddress
     const passkey = await ownPasskey(deps.db, owner.id, id, transaction);
     const from = passkey.name;
     await passkey.update({ name }, { transaction });
-    await recordAudit(deps, selfActor(owner, clientAddress), { action: 'passkey.renamed', target: userTarget(owner.username), detail: { from, to: name } }, transaction);
+    await recordAudit(
+      deps,
+      selfActor(owner, clientAddress),
+      { action: 'passkey.renamed', target: userTarget(owner.username), detail: { from, to: name } },
+      transaction,
+    );
     return toPasskeyView(passkey);
   });
 }
@@ -46,7 +57,12 @@ export async function removePasskey(deps: AuditDeps, owner: Owner, clientAddress
   await deps.db.sequelize.transaction(async (transaction) => {
     const passkey = await ownPasskey(deps.db, owner.id, id, transaction);
     await passkey.destroy({ transaction });
-    await recordAudit(deps, selfActor(owner, clientAddress), { action: 'passkey.removed', target: userTarget(owner.username), detail: { name: passkey.name } }, transaction);
+    await recordAudit(
+      deps,
+      selfActor(owner, clientAddress),
+      { action: 'passkey.removed', target: userTarget(owner.username), detail: { name: passkey.name } },
+      transaction,
+    );
   });
 }
 

@@ -5,7 +5,12 @@
  * (resident key required), so that signing in needs no username; user verification is preferred.
  */
 import { randomBytes } from 'node:crypto';
-import { generateRegistrationOptions, verifyRegistrationResponse, type PublicKeyCredentialCreationOptionsJSON, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import {
+  generateRegistrationOptions,
+  verifyRegistrationResponse,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
 import { UniqueConstraintError } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { passkeyKind, passkeyKindName, type PasskeyRegistrationPayload, type PasskeyView } from '~/shared/passkeys';

@@ -6,7 +6,12 @@
  * TWO_FACTOR=required-for-admins, it asks for nothing more. Each assertion is one attempt under the
  * login limiter, as a password is; a refused one is audited. The session is the usual one (completeSignIn).
  */
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import {
+  generateAuthenticationOptions,
+  verifyAuthenticationResponse,
+  type AuthenticationResponseJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
 import { m } from '~/paraglide/messages.js';
 import type { PasskeyRefusal } from '~/shared/audit';
 import type { PasskeySignInPayload } from '~/shared/passkeys';
@@ -43,7 +48,13 @@ type Checked = { account: User } | { refused: PasskeyRefusal };
  * counter of 0 so that it checks the signature first: a forged assertion is "signature invalid", and
  * only a genuinely signed one whose counter fell is "counter went backwards" (a cloned authenticator).
  */
-async function checkAssertion(deps: AuthDeps, passkey: Passkey, account: User, challenge: string | null, credential: AuthenticationResponseJSON): Promise<Checked> {
+async function checkAssertion(
+  deps: AuthDeps,
+  passkey: Passkey,
+  account: User,
+  challenge: string | null,
+  credential: AuthenticationResponseJSON,
+): Promise<Checked> {
   if (challenge === null) return { refused: 'challenge expired or used' };
   const party = requireRelyingParty(deps.config);
   const stored = Number(passkey.counter);
@@ -103,7 +114,10 @@ export async function signInWithPasskey(
     }),
   );
   if (!signedIn) {
-    await recordAudit(deps, selfActor(account, clientAddress), { action: 'passkey.refused', detail: { reason: refusal ?? 'signature invalid', name: passkey.name } });
+    await recordAudit(deps, selfActor(account, clientAddress), {
+      action: 'passkey.refused',
+      detail: { reason: refusal ?? 'signature invalid', name: passkey.name },
+    });
     deps.log.warn({ component: 'auth', outcome: 'passkey refused', reason: refusal, userId: account.id }, 'Passkey sign-in refused');
     throw new AppError('AUTHENTICATION_ERROR', m.passkey_sign_in_failed());
   }
