@@ -41,3 +41,11 @@ export const WEBHOOKS_URL = `http://127.0.0.1:${E2E_PORT + 14}`;
  * move meanwhile.
  */
 export const PREALERTS_URL = `http://127.0.0.1:${E2E_PORT + 12}`;
+/**
+ * A portal whose PUBLIC_URL is localhost, not an IP address: an IP cannot be a relying party ID, so only
+ * here are passkeys offered. It listens on 127.0.0.1 like the others; browsers reach it as localhost.
+ */
+export const PASSKEYS_PORT = E2E_PORT + 15;
+export const PASSKEYS_URL = `http://localhost:${PASSKEYS_PORT}`;
+/** Where the passkey tests start a portal of their own on PostgreSQL (tests/e2e/passkeys.spec.ts). */
+export const PASSKEYS_POSTGRES_PORT = E2E_PORT + 16;
