@@ -8,6 +8,7 @@
  */
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser as createAccount } from '~/server/services/users';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
 import { createUser, expectError, signedInAdmin, type Role, type TestUser } from '../../support/api-steps';
@@ -296,9 +297,15 @@ describe('a passkey as the second factor', () => {
   });
 
   it('when TWO_FACTOR=required-for-admins, then an admin with a passkey and no authenticator signs in with the passkey, and a password sign-in asks for it', async () => {
-    const requiredAdmin = await signedInAdmin(required);
-    // Enrolment comes first for an admin: the passkey is added as a customer, who then becomes an admin.
-    const user = await createUser(requiredAdmin, 'pkrequired', 'viewer');
+    // The portal's own admin must enrol first; this one is made by the service, as a customer who adds a passkey and then becomes an admin.
+    const created = await createAccount(required.portal, null, {
+      username: 'pkrequired',
+      password: 'pkrequired-password',
+      role: 'viewer',
+      fullName: null,
+      email: null,
+    });
+    const user: TestUser = { id: created.id, username: 'pkrequired', password: 'pkrequired-password', role: 'viewer' };
     const { authenticator } = await addPasskey(required, user);
     await required.portal.db.models.User.update({ role: 'admin' }, { where: { id: user.id } });
 

@@ -61,13 +61,14 @@ export async function startPasskeyRegistration(
     userID: Buffer.from(userHandle, 'base64url'),
     timeout: CHALLENGE_MINUTES * 60_000,
     attestationType: 'none',
-    excludeCredentials: held.map((passkey) => ({ id: passkey.credentialId, transports: transportsOf(passkey.transports) as never })),
+    excludeCredentials: held.map((passkey) => ({ id: passkey.credentialId, transports: transportsOf(passkey.transports) })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
   });
   const token = await holdChallenge(deps, 'registration', userId, { challenge: options.challenge, userHandle });
   return { options, token };
 }
 
+/** As the browser reported them when the passkey was added. */
 const transportsOf = (stored: string | null): string[] => (stored ? stored.split(',') : []);
 
 /**
