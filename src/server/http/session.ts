@@ -22,7 +22,7 @@ export function readSessionToken(cookies: AstroCookies): string | undefined {
   return cookies.get(SESSION_COOKIE)?.value;
 }
 
-/** Where a right password leads: a session, or a pending sign-in that owes a code or an enrolment. */
+/** Where a right password leads: a session, or a pending sign-in that owes a code, an enrolment or the passkey. */
 export type SignInResult = { user: SessionUser } | { step: SecondStep };
 
 export async function openSession(context: RequestContext, payload: LoginPayload): Promise<SignInResult> {

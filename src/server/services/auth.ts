@@ -73,7 +73,7 @@ type RefusedSignIn = { action: 'sign-in.failed' | 'sign-in.limited'; detail: Aud
 /** As long as a username may be. */
 const ATTEMPTED_NAME_MAX = 64;
 
-/** A right password either opens a session, or leaves a second step to go: the code, or enrolling first. */
+/** A right password either opens a session, or leaves a second step to go: the code, enrolling first, or the passkey. */
 export type SignInOutcome = { kind: 'signed-in'; user: SessionUser; token: string } | { kind: 'second-factor'; pendingToken: string; step: SecondStep };
 
 /**
