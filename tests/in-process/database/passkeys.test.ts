@@ -8,6 +8,9 @@
  */
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as z from 'zod/mini';
+import type { EndpointDescription, HttpMethod } from '~/server/http/api-description';
+import { errorEnvelopeSchema } from '~/shared/envelope';
 import { createUser as createAccount } from '~/server/services/users';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
@@ -382,6 +385,52 @@ describe('managing passkeys', () => {
       expect((await withToken(method, path, json)).status, `${method} ${path}`).toBe(403);
     }
     expect((await browser.request('GET', '/api/auth/passkeys')).body.data.passkeys).toEqual([passkey]);
+  });
+});
+
+const ROUTE_FILES = import.meta.glob<{ openapi: EndpointDescription }>('/src/pages/api/auth/**/*.ts', { eager: true });
+
+/** The answer parses, exactly, with the schema its route file documents for its status (as tests/in-process/database/api-contract.test.ts checks the others). */
+async function expectDocumented(response: ApiResponse, method: HttpMethod, route: string): Promise<void> {
+  const file = ROUTE_FILES[`/src/pages/api/${route}.ts`] ?? ROUTE_FILES[`/src/pages/api/${route}/index.ts`];
+  const description = file?.openapi[method];
+  if (!description) throw new Error(`${method} ${route} has no description`);
+  const path = `/api/${route}`.replace(/\[(\w+)\]/g, '{$1}');
+  const document = (await new ApiClient(portal).get('/api/openapi.json')).body;
+  expect(Object.keys(document.paths[path][method.toLowerCase()].responses), `${response.status} of ${method} ${path}`).toContain(String(response.status));
+  const schema: z.ZodMiniType =
+    response.status === description.answer.status && 'body' in description.answer
+      ? description.answer.body
+      : ((failure) => (typeof failure === 'object' ? failure.body : errorEnvelopeSchema))(description.errors?.[response.status]);
+  const parsed = schema.safeParse(response.body);
+  expect(parsed.error?.issues ?? [], JSON.stringify(response.body).slice(0, 500)).toEqual([]);
+  expect(parsed.data).toEqual(response.body);
+}
+
+describe('the API description', () => {
+  it('when each passkey endpoint answers, then the answer is the one its route file documents', async () => {
+    const user = await newUser();
+    const browser = new Browser(portal);
+    await browser.login(user);
+    const authenticator = authenticatorFor();
+    await expectDocumented(await browser.post('/api/auth/passkeys/registration/options', { password: 'wrong' }), 'POST', 'auth/passkeys/registration/options');
+    const options = await browser.post('/api/auth/passkeys/registration/options', { password: user.password });
+    await expectDocumented(options, 'POST', 'auth/passkeys/registration/options');
+    const added = await browser.post('/api/auth/passkeys/registration/verify', { credential: authenticator.register(options.body.data.options) });
+    await expectDocumented(added, 'POST', 'auth/passkeys/registration/verify');
+    await expectDocumented(await browser.post('/api/auth/passkeys/registration/verify', { credential: {} }), 'POST', 'auth/passkeys/registration/verify');
+    await expectDocumented(await browser.request('GET', '/api/auth/passkeys'), 'GET', 'auth/passkeys');
+    await expectDocumented(await browser.request('PATCH', `/api/auth/passkeys/${added.body.data.id}`, { name: 'Phone' }), 'PATCH', 'auth/passkeys/[id]');
+    const signIn = await passkeySignIn(portal, authenticator);
+    await expectDocumented(signIn.answer, 'POST', 'auth/passkeys/sign-in/verify');
+    await expectDocumented(
+      await new Browser(portal).post('/api/auth/passkeys/sign-in/verify', { credential: signIn.credential }),
+      'POST',
+      'auth/passkeys/sign-in/verify',
+    );
+    await expectDocumented(await new Browser(portal).post('/api/auth/passkeys/sign-in/options'), 'POST', 'auth/passkeys/sign-in/options');
+    await expectDocumented(await browser.request('DELETE', `/api/auth/passkeys/${added.body.data.id}`), 'DELETE', 'auth/passkeys/[id]');
+    await expectDocumented(await admin.delete(`/api/auth/users/${user.id}/passkeys`), 'DELETE', 'auth/users/[id]/passkeys');
   });
 });
 
