@@ -1,7 +1,18 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './tests/support/chromium';
 import { stallLimit, testPace } from './tests/support/test-pace';
-import { E2E_ADMIN_PASSWORD, E2E_PORT, E2E_URL, MAILBOX_URL, OIDC_CLIENT_SECRET, OIDC_PORTAL_URL, OIDC_SERVER_URL, SMTP_PORT } from './tests/support/e2e-env';
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_PORT,
+  E2E_URL,
+  MAILBOX_URL,
+  OIDC_CLIENT_SECRET,
+  OIDC_PORTAL_URL,
+  OIDC_SERVER_URL,
+  PASSKEYS_PORT,
+  PASSKEYS_URL,
+  SMTP_PORT,
+} from './tests/support/e2e-env';
 
 // One data folder per run, shared by the main process and its workers through the environment.
 process.env.E2E_RUN_DIR ??= `.tmp/e2e-${Date.now()}`;
@@ -105,5 +116,7 @@ export default defineConfig({
       PROVIDER_URL: `http://127.0.0.1:${E2E_PORT + 13}/sandbox/Invoke?Handler=CSSoapService`,
       SYNC_INTERVAL_SECONDS: '3600',
     }),
+    // Passkeys: PUBLIC_URL on localhost (an IP address cannot be a relying party ID), browsed as localhost.
+    portal(PASSKEYS_PORT, 'passkeys', { PUBLIC_URL: PASSKEYS_URL, SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),
   ],
 });

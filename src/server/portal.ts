@@ -40,6 +40,7 @@ import { createAssignmentCache, type AssignmentCache } from './services/receipts
 import { ResponseCache } from './services/response-cache';
 import { countActiveSessions, createSessionCache, purgeExpiredSessions, type SessionCache } from './services/sessions';
 import { purgeExpiredPendingSignIns } from './services/pending-sign-ins';
+import { purgeExpiredPasskeyChallenges } from './services/passkeys';
 import { keyStoredRecoveryCodes } from './services/two-factor';
 import { SyncRunner } from './services/sync';
 import { SyncReactions } from './services/sync-reactions';
@@ -313,6 +314,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const keepHouse = async () => {
     await purgeExpiredSessions(parts);
     await purgeExpiredPendingSignIns(parts);
+    await purgeExpiredPasskeyChallenges(parts);
     await parts.loginLimiter.purgeOldLoginAttempts();
     await purgeOldAccountTokens(parts, ACCOUNT_TOKENS_KEPT_MS);
     await purgeOldShareLinks(parts, ACCOUNT_TOKENS_KEPT_MS);

@@ -52,7 +52,7 @@ export function errorText(error: unknown): string {
 export const OFFLINE_EVENT = 'portal:offline';
 
 /** Calls whose 401 means "wrong credentials", not "session gone". */
-const SESSION_EXEMPT = ['/auth/login', '/auth/login/2fa', '/auth/profile'];
+const SESSION_EXEMPT = ['/auth/login', '/auth/login/2fa', '/auth/profile', '/auth/passkeys/sign-in/verify'];
 
 export function forgetStoredUser(): void {
   try {

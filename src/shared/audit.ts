@@ -64,6 +64,11 @@ export const AUDIT_ACTIONS = [
   'prealert.deleted',
   'webhook.test-sent',
   'audit.exported',
+  'passkey.added',
+  'passkey.renamed',
+  'passkey.removed',
+  'passkeys.removed',
+  'passkey.refused',
 ] as const;
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
@@ -122,6 +127,11 @@ const ACTION_LABELS: Record<AuditAction, () => string> = {
   'prealert.deleted': () => m.audit_action_prealert_deleted(),
   'webhook.test-sent': () => m.audit_action_webhook_test_sent(),
   'audit.exported': () => m.audit_action_audit_exported(),
+  'passkey.added': () => m.audit_action_passkey_added(),
+  'passkey.renamed': () => m.audit_action_passkey_renamed(),
+  'passkey.removed': () => m.audit_action_passkey_removed(),
+  'passkeys.removed': () => m.audit_action_passkeys_removed(),
+  'passkey.refused': () => m.audit_action_passkey_refused(),
 };
 
 const isAuditAction = (value: string): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value);
@@ -150,7 +160,9 @@ type Recovery = { sessionsEnded: boolean; apiTokensRevoked: number };
 
 /** What each action's detail holds: recordAudit takes exactly this, and the reader shows it with labels. */
 export interface AuditDetails {
-  'sign-in.succeeded': { method: 'password' | 'password and authenticator code' | 'password and recovery code' | 'password and two-factor enrolment' };
+  'sign-in.succeeded': {
+    method: 'password' | 'password and authenticator code' | 'password and recovery code' | 'password and two-factor enrolment' | 'passkey';
+  };
   'sign-in.failed': SignInRefused;
   'sign-in.limited': SignInRefused;
   'user.created': { role: Role };
@@ -203,7 +215,15 @@ export interface AuditDetails {
   'prealert.deleted': null;
   'webhook.test-sent': Webhook;
   'audit.exported': { actor?: string; action?: AuditAction; from?: string; to?: string };
+  'passkey.added': { name: string; deviceType: string };
+  'passkey.renamed': { from: string; to: string };
+  'passkey.removed': { name: string };
+  'passkeys.removed': { count: number };
+  'passkey.refused': { reason: PasskeyRefusal; name?: string };
 }
+
+/** Why a passkey's assertion was refused, in the portal's words as stored. */
+export type PasskeyRefusal = 'unknown passkey' | 'challenge expired or used' | 'signature invalid' | 'counter went backwards' | 'inactive account';
 
 /**
  * Text someone chose, quoted with its own quotes, backslashes, control and direction characters escaped,
@@ -232,6 +252,13 @@ const DETAIL_WORDS: Record<string, () => string> = {
   'password and authenticator code': () => m.audit_detail_method_authenticator_code(),
   'password and recovery code': () => m.audit_detail_method_recovery_code(),
   'password and two-factor enrolment': () => m.audit_detail_method_enrolment(),
+  passkey: () => m.audit_detail_method_passkey(),
+  'unknown passkey': () => m.audit_detail_unknown_passkey(),
+  'challenge expired or used': () => m.audit_detail_challenge_expired_or_used(),
+  'signature invalid': () => m.audit_detail_signature_invalid(),
+  'counter went backwards': () => m.audit_detail_counter_went_backwards(),
+  singleDevice: () => m.audit_detail_single_device(),
+  multiDevice: () => m.audit_detail_multi_device(),
   oauth2: () => m.audit_detail_source_oauth2(),
   manual: () => m.audit_detail_source_manual(),
   sandbox: () => m.audit_detail_source_sandbox(),
@@ -294,6 +321,7 @@ const DETAIL_FIELDS: Record<string, { label: () => string; show: (value: AuditVa
   origin: { label: () => m.audit_detail_origin(), show: text },
   actor: { label: () => m.audit_detail_actor(), show: text },
   action: { label: () => m.audit_detail_action(), show: action },
+  deviceType: { label: () => m.audit_detail_device_type(), show: word },
 };
 
 /** A stored detail's named values, or null for a detail in words (as older versions wrote them all). */

@@ -77,7 +77,7 @@ export interface TwoFactorStatus {
 export const SECOND_FACTOR_EVENT = 'portal:second-factor';
 
 /** What a right password answers when a second step must follow instead of a session. */
-export type SignInStep = { twoFactorRequired: true } | { twoFactorSetupRequired: true };
+export type SignInStep = { twoFactorRequired: true } | { twoFactorSetupRequired: true } | { passkeyRequired: true };
 
 /**
  * The roles that see every customer's receipts: admins and admin-viewers. Their sign-ins are audited,
@@ -89,5 +89,5 @@ export function isStaffRole(role: Role): boolean {
   return STAFF_ROLES.has(role);
 }
 
-/** A user as User Management lists them; `apiTokens`: their personal API tokens that work. */
-export type ManagedUser = PublicUser & { twoFactorEnabled: boolean; apiTokens: number };
+/** A user as User Management lists them; `apiTokens`: their personal API tokens that work; `passkeys`: how many they hold. */
+export type ManagedUser = PublicUser & { twoFactorEnabled: boolean; apiTokens: number; passkeys: number };

@@ -10,9 +10,10 @@ import type { Page } from '@playwright/test';
 import axe from 'axe-core';
 import { Secret, TOTP } from 'otpauth';
 import type { Receipt } from '../../src/shared/receipts';
-import { ACCOUNTS_URL, ADMIN_AREA_URL, E2E_URL, TOKENS_URL } from '../support/e2e-env';
+import { ACCOUNTS_URL, ADMIN_AREA_URL, E2E_ADMIN_PASSWORD, E2E_URL, PASSKEYS_URL, TOKENS_URL } from '../support/e2e-env';
 import { AdminApi, adminRequest, adminStatePath, expect, linkInMail, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
 import { findReceipt } from './receipts-data';
+import { addPasskeyByApi, signedInRequest } from './passkey-steps';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /**
@@ -152,6 +153,41 @@ for (const width of WIDTHS) {
       await openHydrated(page, '/login');
       await expect(page.getByLabel('Authentication code')).toBeVisible();
       await expectNoViolations(page, '/login asking for the code');
+    });
+
+    test('passkeys: the sign-in page offering one, Profile Settings listing them, renaming and removing one, and User Management', async ({
+      page,
+      playwright,
+    }) => {
+      await openHydrated(page, `${PASSKEYS_URL}/login`);
+      await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+      await expectNoViolations(page, '/login offering a passkey');
+      const admin = await signedInRequest(playwright, PASSKEYS_URL, { username: 'admin', password: E2E_ADMIN_PASSWORD });
+      const user = { username: uniqueName('axepk'), password: VIEWER_PASSWORD };
+      expect((await admin.post('/api/auth/users', { data: { ...user, role: 'viewer' } })).status()).toBe(201);
+      await admin.dispose();
+      const customer = await signedInRequest(playwright, PASSKEYS_URL, user);
+      await addPasskeyByApi(customer, PASSKEYS_URL, VIEWER_PASSWORD, 'My phone');
+      await customer.dispose();
+      await signInWithApi(page, PASSKEYS_URL, user);
+      await openHydrated(page, `${PASSKEYS_URL}/profile`);
+      const list = page.getByRole('list', { name: 'Your passkeys' });
+      await expect(list.getByText('My phone', { exact: true })).toBeVisible();
+      await expectNoViolations(page, '/profile with a passkey');
+      await list.getByRole('button', { name: 'Rename the passkey My phone' }).click();
+      await expect(list.getByLabel('Name')).toBeVisible();
+      await expectNoViolations(page, '/profile renaming a passkey');
+      await list.getByRole('button', { name: 'Cancel' }).click();
+      await list.getByRole('button', { name: 'Remove the passkey My phone' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoViolations(page, '/profile removing a passkey');
+      await page.keyboard.press('Escape');
+
+      await signInWithApi(page, PASSKEYS_URL, { username: 'admin', password: E2E_ADMIN_PASSWORD });
+      await openHydrated(page, `${PASSKEYS_URL}/admin/users`);
+      await page.getByRole('button', { name: `Remove all passkeys of ${user.username}` }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoViolations(page, '/admin/users removing all passkeys of a user');
     });
 
     test("a customer's dashboard, receipts, locations, profile and webhooks", async ({ page }) => {

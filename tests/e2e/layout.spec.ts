@@ -8,10 +8,11 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, PlaywrightWorkerArgs, TestInfo } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import type { DashboardStats, Receipt } from '../../src/shared/receipts';
-import { ACCOUNTS_URL, ADMIN_AREA_URL, LOCATIONS_OFF_URL } from '../support/e2e-env';
+import { ACCOUNTS_URL, ADMIN_AREA_URL, E2E_ADMIN_PASSWORD, LOCATIONS_OFF_URL, PASSKEYS_URL } from '../support/e2e-env';
 import { pngImage } from '../support/images';
 import { adminRequest, adminStatePath, expect, hydrateByPointer, test, uniqueName } from './fixtures';
 import { findReceipt } from './receipts-data';
+import { addPasskeyByApi, signedInRequest } from './passkey-steps';
 
 test.use({ baseURL: ADMIN_AREA_URL });
 
@@ -285,6 +286,11 @@ const TEXTS = {
     signIn: 'Sign in',
     lastAttempt: /^Invalid username or password\. 1 attempt left: /,
     askAdmin: 'Forgot your password? Ask your administrator.',
+    passkeySignIn: 'Sign in with a passkey',
+    renamePasskey: /^Rename the passkey /,
+    removePasskey: /^Remove the passkey /,
+    removePasskeys: /^Remove all passkeys of /,
+    passkeyName: 'Name',
   },
   'nl-NL': {
     close: 'Sluiten',
@@ -319,6 +325,11 @@ const TEXTS = {
     signIn: 'Inloggen',
     lastAttempt: /^Gebruikersnaam of wachtwoord is onjuist\. Nog 1 poging: /,
     askAdmin: 'Wachtwoord vergeten? Vraag het uw beheerder.',
+    passkeySignIn: 'Inloggen met een passkey',
+    renamePasskey: /^Naam van de passkey .* wijzigen$/,
+    removePasskey: /^De passkey .* verwijderen$/,
+    removePasskeys: /^Alle passkeys van .* verwijderen$/,
+    passkeyName: 'Naam',
   },
 } as const;
 
@@ -378,6 +389,38 @@ for (const screen of SCREENS) {
         await expect(page.getByRole('alert')).toHaveText(texts.lastAttempt);
         await expect(page.getByText(texts.askAdmin, { exact: true })).toBeVisible();
         await checkShown(page, '/login-last-attempt-without-email', testInfo);
+        await context.close();
+      });
+
+      test('the passkey screens fit: the sign-in page, Profile Settings with passkeys, and User Management', async ({ browser, playwright }, testInfo) => {
+        const texts = TEXTS[locale as keyof typeof TEXTS];
+        const context = await browser.newContext({ baseURL: PASSKEYS_URL, viewport: screen.viewport, locale });
+        const page = await context.newPage();
+        await checkPage(page, '/login', testInfo);
+        await expect(page.getByRole('button', { name: texts.passkeySignIn })).toBeVisible();
+        // A customer with two passkeys, one with a long name.
+        const admin = await signedInRequest(playwright, PASSKEYS_URL, { username: 'admin', password: E2E_ADMIN_PASSWORD });
+        const user = { username: uniqueName('layoutpk'), password: PASSWORD };
+        expect((await admin.post('/api/auth/users', { data: { ...user, role: 'viewer' } })).status()).toBe(201);
+        await admin.dispose();
+        const customer = await signedInRequest(playwright, PASSKEYS_URL, user);
+        await addPasskeyByApi(customer, PASSKEYS_URL, PASSWORD, 'The phone in the office of the warehouse in Paramaribo');
+        await addPasskeyByApi(customer, PASSKEYS_URL, PASSWORD, 'Laptop');
+        await customer.dispose();
+        expect((await context.request.post('/api/auth/login', { data: user, headers: { Origin: PASSKEYS_URL } })).status()).toBe(200);
+        await checkPage(page, '/profile', testInfo);
+        await checkModal(page, 'remove-passkey', () => page.getByRole('button', { name: texts.removePasskey }).first().click(), texts, testInfo);
+        await page.getByRole('button', { name: texts.renamePasskey }).first().click();
+        await expect(page.getByLabel(texts.passkeyName, { exact: true })).toBeVisible();
+        await checkShown(page, '/profile-renaming-a-passkey', testInfo);
+        // The admin's User Management: the passkeys badge and the removal of all of a user's.
+        expect(
+          (
+            await context.request.post('/api/auth/login', { data: { username: 'admin', password: E2E_ADMIN_PASSWORD }, headers: { Origin: PASSKEYS_URL } })
+          ).status(),
+        ).toBe(200);
+        await checkPage(page, '/admin/users', testInfo);
+        await checkModal(page, 'remove-passkeys', () => page.getByRole('button', { name: texts.removePasskeys }).first().click(), texts, testInfo);
         await context.close();
       });
 

@@ -45,3 +45,11 @@ export const PREALERTS_URL = `http://127.0.0.1:${E2E_PORT + 12}`;
 export const MAGAYA_SANDBOX_URL = `http://127.0.0.1:${E2E_PORT + 13}`;
 /** A portal with PROVIDER=magaya reading that sandbox, whose API user an admin enters on Token Management. */
 export const MAGAYA_URL = `http://127.0.0.1:${E2E_PORT + 15}`;
+/**
+ * A portal whose PUBLIC_URL is localhost, not an IP address: an IP cannot be a relying party ID, so only
+ * here are passkeys offered. It listens on 127.0.0.1 like the others; browsers reach it as localhost.
+ */
+export const PASSKEYS_PORT = E2E_PORT + 17;
+export const PASSKEYS_URL = `http://localhost:${PASSKEYS_PORT}`;
+/** Where the passkey tests start a portal of their own on PostgreSQL (tests/e2e/passkeys.spec.ts). */
+export const PASSKEYS_POSTGRES_PORT = E2E_PORT + 18;

@@ -119,6 +119,15 @@ export const ApiTokensOffIcon = ({ className }: IconProps) => (
   </Icon>
 );
 
+/** A key ring crossed out: a user's passkeys removed. */
+export const PasskeysOffIcon = ({ className }: IconProps) => (
+  <Icon className={className}>
+    <circle cx="8" cy="12" r="3.5" />
+    <path d="M11.5 12H20v3M17 12v2.5" />
+    <path d="M4 4l16 16" />
+  </Icon>
+);
+
 /** A page with a folded corner: a document to download. */
 export const DocumentIcon = ({ className }: IconProps) => (
   <Icon className={className}>

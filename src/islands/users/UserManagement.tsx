@@ -10,6 +10,7 @@ import { DeleteUserModal } from './DeleteUserModal';
 import { ResetPasswordModal } from './ResetPasswordModal';
 import { ResetTwoFactorModal } from '../two-factor/ResetTwoFactorModal';
 import { RevokeApiTokensModal } from './RevokeApiTokensModal';
+import { RemovePasskeysModal } from './RemovePasskeysModal';
 import { UserFormModal } from './UserFormModal';
 import { UsersTable } from './UsersTable';
 import { useConsigneeImport } from './use-consignee-import';
@@ -37,6 +38,7 @@ type OpenDialog =
   | { kind: 'reset-password'; user: PublicUser }
   | { kind: 'reset-two-factor'; user: PublicUser }
   | { kind: 'revoke-api-tokens'; user: ManagedUser }
+  | { kind: 'remove-passkeys'; user: ManagedUser }
   | { kind: 'delete'; user: PublicUser };
 
 /** An object, so that the same text shown twice in a row restarts its timer. */
@@ -159,6 +161,7 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
             onResetPassword={(user) => setDialog({ kind: 'reset-password', user })}
             onResetTwoFactor={(user) => setDialog({ kind: 'reset-two-factor', user })}
             onRevokeApiTokens={(user) => setDialog({ kind: 'revoke-api-tokens', user })}
+            onRemovePasskeys={(user) => setDialog({ kind: 'remove-passkeys', user })}
             onDelete={(user) => setDialog({ kind: 'delete', user })}
             onInvitation={changeInvitation}
           />
@@ -203,6 +206,16 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
           onClose={closeDialog}
           onRevoked={(revoked) => {
             setNotice({ text: m.apitoken_admin_revoked({ count: revoked }) });
+            afterChange();
+          }}
+        />
+      )}
+      {dialog?.kind === 'remove-passkeys' && (
+        <RemovePasskeysModal
+          user={dialog.user}
+          onClose={closeDialog}
+          onRemoved={() => {
+            setNotice({ text: m.passkey_admin_removed({ username: dialog.user.username }) });
             afterChange();
           }}
         />

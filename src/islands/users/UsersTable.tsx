@@ -4,7 +4,7 @@ import { roleLabel } from '~/shared/format';
 import type { ManagedUser } from '~/shared/two-factor';
 import type { PublicUser } from '~/shared/validation';
 import { LocalDate } from '../common/LocalDate';
-import { ApiTokensOffIcon, KeyIcon, MailCrossedIcon, MailIcon, PencilIcon, ShieldOffIcon, TrashIcon } from '../common/icons';
+import { ApiTokensOffIcon, KeyIcon, MailCrossedIcon, MailIcon, PasskeysOffIcon, PencilIcon, ShieldOffIcon, TrashIcon } from '../common/icons';
 
 const ROLE_BADGE: Record<Role, string> = {
   admin: 'badge-primary',
@@ -19,6 +19,7 @@ interface UsersTableProps {
   onResetPassword: (user: PublicUser) => void;
   onResetTwoFactor: (user: PublicUser) => void;
   onRevokeApiTokens: (user: ManagedUser) => void;
+  onRemovePasskeys: (user: ManagedUser) => void;
   onDelete: (user: PublicUser) => void;
   /** Sends an invited user's invitation again, or revokes it. */
   onInvitation: (user: PublicUser, change: 'resend' | 'revoke') => void;
@@ -32,7 +33,17 @@ function initials(user: PublicUser): string {
     .join('');
 }
 
-export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onResetTwoFactor, onRevokeApiTokens, onDelete, onInvitation }: UsersTableProps) {
+export function UsersTable({
+  users,
+  currentUserId,
+  onEdit,
+  onResetPassword,
+  onResetTwoFactor,
+  onRevokeApiTokens,
+  onRemovePasskeys,
+  onDelete,
+  onInvitation,
+}: UsersTableProps) {
   return (
     <div className="overflow-x-auto">
       <table className="table table-pinned">
@@ -81,6 +92,7 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onRe
                 )}
                 {user.twoFactorEnabled && <span className="badge badge-soft badge-info ml-1 whitespace-nowrap">{m.twofactor_badge()}</span>}
                 {user.apiTokens > 0 && <span className="badge badge-ghost ml-1 whitespace-nowrap">{m.apitoken_admin_badge({ count: user.apiTokens })}</span>}
+                {user.passkeys > 0 && <span className="badge badge-ghost ml-1 whitespace-nowrap">{m.passkey_badge({ count: user.passkeys })}</span>}
               </td>
               <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : m.users_never()}</td>
               <td className="whitespace-nowrap">
@@ -148,6 +160,17 @@ export function UsersTable({ users, currentUserId, onEdit, onResetPassword, onRe
                       onClick={() => onRevokeApiTokens(user)}
                     >
                       <ApiTokensOffIcon />
+                    </button>
+                  )}
+                  {user.passkeys > 0 && (
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm btn-square"
+                      aria-label={m.passkey_admin_remove_named({ username: user.username })}
+                      title={m.passkey_admin_remove_title()}
+                      onClick={() => onRemovePasskeys(user)}
+                    >
+                      <PasskeysOffIcon />
                     </button>
                   )}
                   {/* One's own account cannot be deleted (the server refuses too): not offered, with the reason. */}

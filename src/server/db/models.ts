@@ -465,6 +465,70 @@ export function defineModels(sequelize: Sequelize) {
     { sequelize, tableName: 'pending_sign_ins', timestamps: false },
   );
 
+  /** A user's passkey, a WebAuthn credential (migration 0030). */
+  class Passkey extends Model<InferAttributes<Passkey>, InferCreationAttributes<Passkey>> {
+    declare id: CreationOptional<number>;
+    declare userId: number;
+    /** base64url, as every assertion names it. */
+    declare credentialId: string;
+    /** The COSE public key, base64url. */
+    declare publicKey: string;
+    declare counter: CreationOptional<number>;
+    /** The WebAuthn user handle, base64url: one per user. */
+    declare userHandle: string;
+    /** Comma-separated, as the browser reported them. */
+    declare transports: string | null;
+    declare deviceType: string;
+    declare backedUp: CreationOptional<boolean>;
+    declare name: string;
+    declare createdAt: Date;
+    declare lastUsedAt: CreationOptional<Date | null>;
+  }
+
+  Passkey.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      userId: { type: DataTypes.INTEGER, allowNull: false },
+      credentialId: { type: DataTypes.STRING(1400), allowNull: false, unique: true },
+      publicKey: { type: DataTypes.TEXT, allowNull: false },
+      counter: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
+      userHandle: { type: DataTypes.STRING(100), allowNull: false },
+      transports: { type: DataTypes.STRING(200), allowNull: true },
+      deviceType: { type: DataTypes.STRING(20), allowNull: false },
+      backedUp: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      name: { type: DataTypes.STRING(60), allowNull: false },
+      createdAt: { type: DataTypes.DATE, allowNull: false },
+      lastUsedAt: { type: DataTypes.DATE, allowNull: true },
+    },
+    { sequelize, tableName: 'passkeys', updatedAt: false, createdAt: false },
+  );
+
+  /** A passkey ceremony's challenge, held for the browser that asked (migration 0030). */
+  class PasskeyChallenge extends Model<InferAttributes<PasskeyChallenge>, InferCreationAttributes<PasskeyChallenge>> {
+    declare id: CreationOptional<number>;
+    /** SHA-256 of the cookie's token, hex: the token itself is never stored. */
+    declare tokenHash: string;
+    declare purpose: 'registration' | 'sign-in';
+    declare userId: number | null;
+    declare challenge: string;
+    /** The user handle a registration's options carried, base64url. */
+    declare userHandle: string | null;
+    declare expiresAt: Date;
+  }
+
+  PasskeyChallenge.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      tokenHash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
+      purpose: { type: DataTypes.STRING(20), allowNull: false },
+      userId: { type: DataTypes.INTEGER, allowNull: true },
+      challenge: { type: DataTypes.STRING(100), allowNull: false },
+      userHandle: { type: DataTypes.STRING(100), allowNull: true },
+      expiresAt: { type: DataTypes.DATE, allowNull: false },
+    },
+    { sequelize, tableName: 'passkey_challenges', timestamps: false },
+  );
+
   /** One admin action or admin sign-in, as the audit trail keeps it (migration 0018). */
   class AuditEntry extends Model<InferAttributes<AuditEntry>, InferCreationAttributes<AuditEntry>> {
     declare id: CreationOptional<number>;
@@ -829,6 +893,8 @@ export function defineModels(sequelize: Sequelize) {
     AccountToken,
     RecoveryCode,
     PendingSignIn,
+    Passkey,
+    PasskeyChallenge,
     AuditEntry,
     ShareLink,
     OutboxJob,
@@ -861,6 +927,8 @@ export type BrandingSettings = InstanceType<Models['BrandingSettings']>;
 export type AccountToken = InstanceType<Models['AccountToken']>;
 export type RecoveryCode = InstanceType<Models['RecoveryCode']>;
 export type PendingSignIn = InstanceType<Models['PendingSignIn']>;
+export type Passkey = InstanceType<Models['Passkey']>;
+export type PasskeyChallenge = InstanceType<Models['PasskeyChallenge']>;
 export type AuditEntry = InstanceType<Models['AuditEntry']>;
 export type ShareLink = InstanceType<Models['ShareLink']>;
 export type OutboxJob = InstanceType<Models['OutboxJob']>;

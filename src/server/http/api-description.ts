@@ -87,4 +87,5 @@ export const SHARED_FAILURES = {
   notSynced: { 503: 'No receipts have been synced from the provider yet (EXTERNAL_API_ERROR, with Retry-After).' },
   twoFactorOff: { 404: 'Two-factor sign-in is off on this portal (TWO_FACTOR=off).' },
   mailOff: { 404: 'E-mail is off on this portal (no SMTP_URL): there is no such link to use.' },
+  passkeysOff: { 404: "Passkeys are off on this portal: PUBLIC_URL's host is an IP address, which cannot be a relying party ID." },
 } as const;

@@ -9,8 +9,10 @@ import type { LoginPayload, SessionUser } from '~/shared/validation';
 import { m } from '~/paraglide/messages.js';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import { signInAfterEnrolment, signInUser, signInWithSecondFactor } from '../services/auth';
+import { signInAfterEnrolment, signInUser, signInWithSecondFactor, type SecondStep } from '../services/auth';
+import { signInWithPasskey } from '../services/passkeys';
 import { endSession } from '../services/sessions';
+import type { PasskeySignInPayload } from '~/shared/passkeys';
 import { clearPendingSignIn, readPendingSignIn, setPendingSignIn } from './two-factor-pending';
 
 type RequestContext = Pick<APIContext, 'cookies' | 'locals'>;
@@ -20,8 +22,8 @@ export function readSessionToken(cookies: AstroCookies): string | undefined {
   return cookies.get(SESSION_COOKIE)?.value;
 }
 
-/** Where a right password leads: a session, or a pending sign-in that owes a code or an enrolment. */
-export type SignInResult = { user: SessionUser } | { step: 'code' | 'setup' };
+/** Where a right password leads: a session, or a pending sign-in that owes a code, an enrolment or the passkey. */
+export type SignInResult = { user: SessionUser } | { step: SecondStep };
 
 export async function openSession(context: RequestContext, payload: LoginPayload): Promise<SignInResult> {
   const { portal } = context.locals;
@@ -50,6 +52,13 @@ export async function openSessionWithCode(context: RequestContext, code: string)
 export async function openSessionAfterEnrolment(context: RequestContext): Promise<SessionUser> {
   const { portal, clientAddress } = context.locals;
   const signedIn = await signInAfterEnrolment(portal, pendingToken(context), clientAddress, readSessionToken(context.cookies));
+  return startSession(context, signedIn);
+}
+
+/** Signs in with a passkey's assertion, for the challenge this browser's cookie names: a pending sign-in it had ends too. */
+export async function openSessionWithPasskey(context: RequestContext, challengeToken: string | null, payload: PasskeySignInPayload): Promise<SessionUser> {
+  const { portal, clientAddress } = context.locals;
+  const signedIn = await signInWithPasskey(portal, challengeToken, payload, clientAddress, readSessionToken(context.cookies));
   return startSession(context, signedIn);
 }
 

@@ -40,7 +40,7 @@ export const ACCOUNT_CODE_FAILURES = 10;
  * A refusal by the login limit is counted as `limited`, whichever step it stopped, and recorded in the
  * audit trail under the account the username names.
  */
-async function countedCheck<T>(deps: AuthDeps, attempt: { username: string; clientAddress: string }, check: () => Promise<T | null>): Promise<T | null> {
+export async function countedCheck<T>(deps: AuthDeps, attempt: { username: string; clientAddress: string }, check: () => Promise<T | null>): Promise<T | null> {
   try {
     const result = await check();
     if (result === null) {
@@ -73,8 +73,20 @@ type RefusedSignIn = { action: 'sign-in.failed' | 'sign-in.limited'; detail: Aud
 /** As long as a username may be. */
 const ATTEMPTED_NAME_MAX = 64;
 
-/** A right password either opens a session, or leaves a second step to go: the code, or enrolling first. */
-export type SignInOutcome = { kind: 'signed-in'; user: SessionUser; token: string } | { kind: 'second-factor'; pendingToken: string; step: 'code' | 'setup' };
+/** A right password either opens a session, or leaves a second step to go: the code, enrolling first, or the passkey. */
+export type SignInOutcome = { kind: 'signed-in'; user: SessionUser; token: string } | { kind: 'second-factor'; pendingToken: string; step: SecondStep };
+
+/**
+ * What a right password leads to: a code, an enrolment first, or (TWO_FACTOR=required-for-admins, for
+ * an admin who holds a passkey and no authenticator) the passkey, which meets the requirement as well.
+ */
+export type SecondStep = 'code' | 'setup' | 'passkey';
+
+async function secondStepFor(deps: Pick<AuthDeps, 'db' | 'config'>, account: User): Promise<SecondStep | null> {
+  const step = twoFactorStepFor(deps.config, account);
+  if (step === 'setup' && (await deps.db.models.Passkey.count({ where: { userId: account.id } })) > 0) return 'passkey';
+  return step;
+}
 
 /**
  * Checks the credentials and opens a new session, unless two-factor sign-in asks for a second step
@@ -113,13 +125,16 @@ export async function signInUser(deps: AuthDeps, payload: LoginPayload, clientAd
     const { left, lockMinutes } = await loginLimiter.failuresLeft(username, clientAddress);
     throw new AppError('AUTHENTICATION_ERROR', left === 1 ? m.auth_invalid_credentials_last_attempt({ minutes: lockMinutes }) : m.auth_invalid_credentials());
   }
-  const step = twoFactorStepFor(config, user);
+  const step = await secondStepFor(deps, user);
   if (step) return { kind: 'second-factor', pendingToken: await openPendingSignIn(deps, user.id), step };
   return { kind: 'signed-in', ...(await completeSignIn(deps, user, clientAddress, previousToken, 'password')) };
 }
 
-/** The session of a sign-in whose every step passed, and its audit entry for admins and admin-viewers. */
-async function completeSignIn(
+/**
+ * The session of a sign-in whose every step passed, and its audit entry for admins and admin-viewers:
+ * every way of signing in (a password, a second factor, a passkey) ends here.
+ */
+export async function completeSignIn(
   deps: SessionDeps & { metrics: SignInMetrics; log: Logger },
   user: User,
   clientAddress: string,
@@ -148,9 +163,9 @@ async function completeSignIn(
 }
 
 /** The account a pending sign-in names, while it may still finish: active, and still asked for that step. */
-async function pendingAccount(deps: AuthDeps, userId: number | null, step: 'code' | 'setup'): Promise<User> {
+async function pendingAccount(deps: AuthDeps, userId: number | null, step: SecondStep): Promise<User> {
   const account = userId === null ? null : await deps.db.models.User.findByPk(userId);
-  if (!account?.isActive || twoFactorStepFor(deps.config, account) !== step) {
+  if (!account?.isActive || (await secondStepFor(deps, account)) !== step) {
     throw new AppError('AUTHENTICATION_ERROR', m.twofactor_pending_expired());
   }
   return account;
@@ -220,10 +235,10 @@ export async function signInWithSecondFactor(
 }
 
 /** The step a pending sign-in is at, while it may still go on. */
-export async function pendingSignInStep(deps: AuthDeps, pendingToken: string): Promise<'code' | 'setup' | null> {
+export async function pendingSignInStep(deps: AuthDeps, pendingToken: string): Promise<SecondStep | null> {
   const userId = await findPendingSignIn(deps, pendingToken);
   const account = userId === null ? null : await deps.db.models.User.findByPk(userId);
-  return account?.isActive ? twoFactorStepFor(deps.config, account) : null;
+  return account?.isActive ? secondStepFor(deps, account) : null;
 }
 
 /** The user of a pending sign-in that may enrol: only one that TWO_FACTOR=required-for-admins sent to enrolment. */

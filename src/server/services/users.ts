@@ -19,6 +19,7 @@ import { endUserSessions } from './sessions';
 import { endAccountTokens } from './account-tokens';
 import { sendInvitation, type InvitationDeps } from './invitations';
 import { countWorkingApiTokens, endUserApiTokens } from './api-tokens';
+import { countPasskeys } from './passkeys';
 import { endAccessAfterReset, type AccountNoticeDeps } from './account-access';
 
 export interface UserDeps {
@@ -31,10 +32,11 @@ const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive
 
 /**
  * Every user, with whether two-factor sign-in is in force for them (never while TWO_FACTOR=off) and
- * how many personal API tokens they have working.
+ * how many personal API tokens they have working and passkeys they hold.
  */
 export async function listUsers({ db, clock, config }: { db: Database; clock: Clock; config: Pick<Config, 'twoFactor'> }): Promise<ManagedUser[]> {
   const apiTokens = await countWorkingApiTokens({ db, clock });
+  const passkeys = await countPasskeys({ db });
   const rows = await db.models.User.findAll({
     attributes: [...PUBLIC_COLUMNS, 'twoFactorEnabledAt'],
     order: [
@@ -47,6 +49,7 @@ export async function listUsers({ db, clock, config }: { db: Database; clock: Cl
     ...toPublicUser(row),
     twoFactorEnabled: config.twoFactor !== 'off' && row.twoFactorEnabledAt !== null,
     apiTokens: apiTokens.get(row.id) ?? 0,
+    passkeys: passkeys.get(row.id) ?? 0,
   }));
 }
 

@@ -16,11 +16,17 @@ export const signedInUserSchema = z.object({ user: sessionUserSchema });
 /** A created, changed or invited user. */
 export const userAnswerSchema = z.object({ user: publicUserSchema });
 
-export const managedUserSchema = schemaOf<ManagedUser>()(z.extend(publicUserSchema, { twoFactorEnabled: z.boolean(), apiTokens: z.number() }));
+export const managedUserSchema = schemaOf<ManagedUser>()(
+  z.extend(publicUserSchema, { twoFactorEnabled: z.boolean(), apiTokens: z.number(), passkeys: z.number() }),
+);
 
 /** A right password when a second step must follow instead of a session. */
 export const signInStepSchema = schemaOf<SignInStep>()(
-  z.union([z.object({ twoFactorRequired: z.literal(true) }), z.object({ twoFactorSetupRequired: z.literal(true) })]),
+  z.union([
+    z.object({ twoFactorRequired: z.literal(true) }),
+    z.object({ twoFactorSetupRequired: z.literal(true) }),
+    z.object({ passkeyRequired: z.literal(true) }),
+  ]),
 );
 
 export const twoFactorSetupSchema = schemaOf<TwoFactorSetup>()(z.object({ otpauthUri: z.string(), secret: z.string(), qrSvg: z.string() }));

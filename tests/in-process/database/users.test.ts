@@ -44,7 +44,7 @@ describe('list', () => {
     const users = response.body.data;
     expect(users.map((user: { username: string }) => user.username)).toEqual(expect.arrayContaining(['admin', 'viewer1', 'adminviewer1', 'target']));
     // The list adds whether two-factor sign-in is on, for the admin's reset action.
-    for (const user of users) expect(Object.keys(user).sort()).toEqual([...USER_FIELDS, 'apiTokens', 'twoFactorEnabled'].sort());
+    for (const user of users) expect(Object.keys(user).sort()).toEqual([...USER_FIELDS, 'apiTokens', 'passkeys', 'twoFactorEnabled'].sort());
     expect(byUsername(users, 'adminviewer1')).toMatchObject({
       role: 'admin-viewer',
       isActive: true,
@@ -78,7 +78,7 @@ describe('create', () => {
     });
     expectNoSecrets(response.body);
 
-    expect(byUsername(await listUsers(), 'newuser')).toEqual({ ...user, twoFactorEnabled: false, apiTokens: 0 });
+    expect(byUsername(await listUsers(), 'newuser')).toEqual({ ...user, twoFactorEnabled: false, apiTokens: 0, passkeys: 0 });
     const login = await new ApiClient(portal).post('/api/auth/login', { username: 'newuser', password: 'new-user-secret' });
     expect(login.status).toBe(200);
   });

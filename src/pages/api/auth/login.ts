@@ -17,8 +17,10 @@ export const POST = handle(async (context) => {
   const result = await openSession(context, payload);
   // A second step follows (src/server/http/two-factor-pending.ts): no session yet, and the page to return to stays.
   if ('step' in result) {
-    const step: SignInStep = result.step === 'code' ? { twoFactorRequired: true } : { twoFactorSetupRequired: true };
-    return ok(step, { message: result.step === 'code' ? m.twofactor_code_needed() : m.twofactor_setup_needed() });
+    const step: SignInStep =
+      result.step === 'code' ? { twoFactorRequired: true } : result.step === 'passkey' ? { passkeyRequired: true } : { twoFactorSetupRequired: true };
+    const message = result.step === 'code' ? m.twofactor_code_needed() : result.step === 'passkey' ? m.passkey_needed() : m.twofactor_setup_needed();
+    return ok(step, { message });
   }
   // The sign-in form already took the page to return to from /login.
   forgetReturnPath(context.cookies, context.locals.portal.config.isHttps);
@@ -31,7 +33,7 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Sign in',
     description:
-      'Sets the session cookie and answers the user. When a second factor must follow, no session yet: the answer says which step (`twoFactorRequired`: POST /api/auth/login/2fa; `twoFactorSetupRequired`: set it up first), and a pending sign-in cookie carries on.',
+      'Sets the session cookie and answers the user. When a second factor must follow, no session yet: the answer says which step (`twoFactorRequired`: POST /api/auth/login/2fa; `twoFactorSetupRequired`: set it up first; `passkeyRequired`: an admin under TWO_FACTOR=required-for-admins who holds a passkey and no authenticator app signs in with the passkey, POST /api/auth/passkeys/sign-in/verify), and a pending sign-in cookie carries on.',
     access: 'public',
     body: loginSchema,
     answer: { status: 200, body: okEnvelope(z.union([signedInUserSchema, signInStepSchema])) },
