@@ -37,6 +37,7 @@ import { countActiveSessions, createSessionCache, purgeExpiredSessions, type Ses
 import { purgeExpiredPendingSignIns } from './services/pending-sign-ins';
 import { keyStoredRecoveryCodes } from './services/two-factor';
 import { SyncRunner } from './services/sync';
+import { ImportFolder } from './services/imports';
 import { LastSyncTime } from './services/sync-state';
 import { ensureFirstAdmin } from './services/users';
 import { SingleFlight } from './single-flight';
@@ -53,6 +54,8 @@ import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
 const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
+/** How often IMPORT_DIR is looked at: a file is taken at the second look that finds its size unchanged, so within 20 s of its last write. */
+const IMPORT_SCAN_INTERVAL_MS = 10_000;
 /** Ended and expired reset and invitation tokens are kept a day, then dropped. */
 const ACCOUNT_TOKENS_KEPT_MS = 86_400_000;
 /** Outbox jobs done or given up on are kept a week, to look into, then dropped. */
@@ -89,6 +92,8 @@ export interface PortalOptions {
   outboxClaimRenewalMs?: number;
   /** How long a view waits for the provider's list of a receipt's attachments; 10 s unless a test sets less. */
   attachmentListWaitMs?: number;
+  /** How often IMPORT_DIR is looked at (PROVIDER=file); 10 s unless a test sets less. */
+  importScanMs?: number;
 }
 
 export interface Portal {
@@ -122,6 +127,8 @@ export interface Portal {
   readonly provider: HttpProviderClient;
   /** The built-in sandbox provider, with PROVIDER=sandbox; null otherwise. */
   readonly sandbox: Sandbox | null;
+  /** The watched folder of exports, with PROVIDER=file; null otherwise. */
+  readonly importFolder: ImportFolder | null;
   readonly consigneeImports: SingleFlight<ImportResult>;
   /** Work requests leave to run after their answers (src/server/after-answer.ts). */
   readonly afterAnswer: AfterAnswer;
@@ -177,6 +184,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const provider = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
   const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
   const syncRuns = new SyncRunner({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics });
+  const importFolder = config.provider === 'file' ? new ImportFolder({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics }) : null;
   const webhookSender = new WebhookSender({
     allowHttp: config.webhookAllowHttp,
     allowPrivate: config.webhookAllowPrivate,
@@ -212,6 +220,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     tokenStore,
     provider,
     sandbox,
+    importFolder,
     consigneeImports: new SingleFlight<ImportResult>(),
     afterAnswer: new AfterAnswer((error) => log.error({ err: error }, 'Work after an answer failed')),
     attachmentFetches: new AttachmentFetches(options.attachmentListWaitMs),
@@ -232,6 +241,9 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     },
   });
   let housekeeping: NodeJS.Timeout | undefined;
+  let importScans: NodeJS.Timeout | undefined;
+  const scanImports = () =>
+    importFolder?.scan().catch((error) => log.error({ component: 'imports', err: error }, `The import folder ${config.importDir} could not be read`));
   const keepHouse = async () => {
     await purgeExpiredSessions(parts);
     await purgeExpiredPendingSignIns(parts);
@@ -284,7 +296,12 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
             HOUSEKEEPING_INTERVAL_MS,
           ).unref();
           outbox.start();
-          schedule.start();
+          // PROVIDER=file has no provider to sync from: the folder's files are its syncs.
+          if (importFolder) {
+            mirror.startWatching();
+            importScans = setInterval(() => void scanImports(), options.importScanMs ?? IMPORT_SCAN_INTERVAL_MS).unref();
+            void scanImports();
+          } else schedule.start();
         }
         startupState = 'started';
         startReady();
@@ -296,8 +313,9 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     },
     async stop(requestsDone = Promise.resolve()) {
       clearInterval(housekeeping);
+      clearInterval(importScans);
       discovery.stop();
-      await Promise.all([schedule.stop(), requestsDone.then(() => parts.afterAnswer.settled())]);
+      await Promise.all([importFolder ? importFolder.stop().then(() => mirror.stopWatching()) : schedule.stop(), requestsDone.then(() => parts.afterAnswer.settled())]);
       await outbox.stop();
       mailer.close();
       await db.close();

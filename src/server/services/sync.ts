@@ -146,10 +146,16 @@ async function writePage(
 }
 
 async function removeUnseen(deps: SyncDeps, seen: Set<number>): Promise<number> {
+  const all = await deps.db.models.ReceiptRecord.findAll({ attributes: ['id'], raw: true });
+  return removeReceipts(
+    deps,
+    all.map((row) => row.id).filter((id) => !seen.has(id)),
+  );
+}
+
+async function removeReceipts(deps: SyncDeps, gone: number[]): Promise<number> {
   const { db } = deps;
   const { ReceiptRecord, PackageRecord } = db.models;
-  const all = await ReceiptRecord.findAll({ attributes: ['id'], raw: true });
-  const gone = all.map((row) => row.id).filter((id) => !seen.has(id));
   for (let start = 0; start < gone.length; start += DELETE_CHUNK) {
     const chunk = gone.slice(start, start + DELETE_CHUNK);
     await db.sequelize.transaction(async (transaction) => {
@@ -236,6 +242,52 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
   } finally {
     // Even a pass that failed half-way may have written pages: their changes are in the history now,
     // so no later sync would find them again. Telling customers must never fail the sync that found the news.
+    if (deps.mailer.enabled && (statusChanges.length > 0 || arrivals.length > 0)) {
+      await announceStatusChanges(deps, statusChanges, arrivals).catch((error) =>
+        deps.log.error({ component: 'sync', err: error }, 'Status e-mails could not be queued'),
+      );
+    }
+    if (written + deleted >= SETTLE_AFTER_ROWS)
+      await db.settleMirrorTables().catch((error) => deps.log.warn({ component: 'sync', err: error }, 'The mirror tables could not be analyzed'));
+    if (written > 0 || deleted > 0) await deps.mirror.announceChange();
+  }
+}
+
+/**
+ * Receipts that came another way than the provider's pages (a file import, PROVIDER=file), written as
+ * a sync writes its pages, so that status history, e-mails, webhooks and pre-alert matching react
+ * alike; `remove` are removed as a full sync removes what the provider deleted. `withPage` writes what
+ * belongs with a page in its transaction.
+ */
+export async function writeReceiptsAsSync(
+  deps: SyncDeps,
+  receipts: ProviderReceipt[],
+  { remove, withPage }: { remove: number[]; withPage: (receipts: ProviderReceipt[], transaction: Transaction) => Promise<void> },
+): Promise<{ written: number; deleted: number }> {
+  const { db, clock } = deps;
+  const syncedAt = new Date(clock.now());
+  const firstMirroring = !(await readSyncState(deps)).lastSuccessAt;
+  let written = 0;
+  let deleted = 0;
+  const statusChanges: StatusChange[] = [];
+  const arrivals: ArrivalLine[] = [];
+  try {
+    for (let start = 0; start < receipts.length; start += PAGE_SIZE) {
+      const page = receipts.slice(start, start + PAGE_SIZE);
+      const pageWrite = await db.sequelize.transaction(async (transaction) => {
+        const write = await writePage(deps, page, { syncedAt, firstMirroring }, transaction);
+        await withPage(page, transaction);
+        return write;
+      });
+      written += pageWrite.written;
+      statusChanges.push(...pageWrite.statusChanges);
+      arrivals.push(...pageWrite.arrivals);
+    }
+    deleted = await removeReceipts(deps, remove);
+    const now = new Date(clock.now());
+    await saveSyncState(deps, { lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, lastFullSyncAt: now });
+    return { written, deleted };
+  } finally {
     if (deps.mailer.enabled && (statusChanges.length > 0 || arrivals.length > 0)) {
       await announceStatusChanges(deps, statusChanges, arrivals).catch((error) =>
         deps.log.error({ component: 'sync', err: error }, 'Status e-mails could not be queued'),
