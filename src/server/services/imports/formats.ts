@@ -124,7 +124,7 @@ export async function* readCsv(file: string, encoding: Encoding): AsyncGenerator
 async function checkZip(file: string): Promise<void> {
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(file, { lazyEntries: true, validateEntrySizes: true });
+    zip = await yauzl.openPromise(file, { lazyEntries: true, validateEntrySizes: true, autoClose: false });
   } catch {
     throw notAFormat();
   }
