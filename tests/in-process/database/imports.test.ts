@@ -278,3 +278,16 @@ describe('the watched folder', () => {
     expect(await readFile(path.join(importDir, 'failed', errorsFile), 'utf8')).toContain('neither a CSV');
   });
 });
+
+describe('with another provider', () => {
+  it('when the portal does not run on imports, then the import endpoint answers 409 saying imports are for PROVIDER=file', async () => {
+    const other = await startInProcessPortal({}, { background: false });
+    try {
+      const otherAdmin = await signedInAdmin(other);
+      expectError(await uploadImport(otherAdmin, { name: 'a.csv', bytes: dutchExport() }), 409, 'CONFLICT', /PROVIDER=file/);
+      expectError(await otherAdmin.get('/api/admin/imports'), 409, 'CONFLICT', /PROVIDER=file/);
+    } finally {
+      await other.stop();
+    }
+  });
+});
