@@ -192,7 +192,8 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     timeoutMs: options.webhookTimeoutMs,
   });
   outbox.handle(WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler({ db, clock, outbox, keys, webhookSender, config, mailer, log }));
-  outbox.handle(PREALERT_FORWARD_JOB, createPrealertForwarder({ db, provider, log }));
+  // PROVIDER=file has no provider to forward pre-alerts to: they are matched on import, and their forwards end at once.
+  outbox.handle(PREALERT_FORWARD_JOB, config.provider === 'file' ? { run: async () => {} } : createPrealertForwarder({ db, provider, log }));
 
   const parts = {
     config,

@@ -25,9 +25,4 @@ export const IMPORT_FILE_FIELD = 'file';
 /** How many rows the preview shows. */
 export const IMPORT_PREVIEW_ROWS = 20;
 
-export const IMPORT_MEDIA_TYPES = [
-  'text/csv',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/xml',
-] as const;
-
+export const IMPORT_MEDIA_TYPES = ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/xml'] as const;

@@ -7,7 +7,12 @@ import * as z from 'zod/mini';
 export * from './import-fields';
 import { IMPORT_FIELDS } from './import-fields';
 
-const flag = z.optional(z.pipe(z.enum(['true', 'false', 'on', '1', '0']), z.transform((value) => value === 'true' || value === 'on' || value === '1')));
+const flag = z.optional(
+  z.pipe(
+    z.enum(['true', 'false', 'on', '1', '0']),
+    z.transform((value) => value === 'true' || value === 'on' || value === '1'),
+  ),
+);
 
 /** `mapping`: a JSON object from field to the header of the column that holds it. */
 export const importMappingSchema = z.partialRecord(z.enum(IMPORT_FIELDS), z.string().check(z.maxLength(200)));

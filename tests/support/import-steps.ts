@@ -13,7 +13,12 @@ export interface ImportFile {
 }
 
 /** Posts a file with the form's other fields, as the import screen does. */
-export async function uploadImport(client: ApiClient, file: ImportFile | null, fields: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<ApiResponse> {
+export async function uploadImport(
+  client: ApiClient,
+  file: ImportFile | null,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
   const { url } = client.portal;
   const form = new FormData();
   if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name);
@@ -85,7 +90,10 @@ export function magayaXml(receipts: MagayaTestReceipt[]): Uint8Array {
   </WarehouseReceipt>`,
     )
     .join('');
-  return Buffer.from(`<?xml version="1.0" encoding="utf-8"?>\n<WarehouseReceipts xmlns="http://www.magaya.com/XMLSchema/V1">${body}\n</WarehouseReceipts>\n`, 'utf8');
+  return Buffer.from(
+    `<?xml version="1.0" encoding="utf-8"?>\n<WarehouseReceipts xmlns="http://www.magaya.com/XMLSchema/V1">${body}\n</WarehouseReceipts>\n`,
+    'utf8',
+  );
 }
 
 /**

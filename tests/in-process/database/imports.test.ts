@@ -25,7 +25,8 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-const receiptByNumber = async (number: string) => (await allReceipts(admin, `search=${encodeURIComponent(number)}`)).find((receipt) => receipt.number === number);
+const receiptByNumber = async (number: string) =>
+  (await allReceipts(admin, `search=${encodeURIComponent(number)}`)).find((receipt) => receipt.number === number);
 
 /** A Dutch Excel's CSV: semicolons, a BOM, day-first dates, decimal commas, kilograms, one row per package, a quoted delimiter. */
 const dutchExport = (status = 'In ontvangst') =>
@@ -62,7 +63,13 @@ describe('CSV', () => {
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ dryRun: false, created: 2, updated: 0, unchanged: 0, removed: 0, errors: [] });
     const receipt = await receiptByNumber('WR-NL-1');
-    expect(receipt).toMatchObject({ pieces: 3, totalWeightValue: 33.07, consigneeName: 'Jansen Trading', destination: 'Paramaribo', receivedDate: '2026-06-15T00:00:00.000Z' });
+    expect(receipt).toMatchObject({
+      pieces: 3,
+      totalWeightValue: 33.07,
+      consigneeName: 'Jansen Trading',
+      destination: 'Paramaribo',
+      receivedDate: '2026-06-15T00:00:00.000Z',
+    });
     expect(receipt!.commodities.map((item: { trackingNumber: string }) => item.trackingNumber)).toEqual(['1Z999', '1Z998']);
   });
 
@@ -98,7 +105,12 @@ describe('CSV', () => {
       { row: 3, column: 'Date Received', message: '"13/13/2026 9:00 AM" is not a date the portal can read.' },
       { row: 4, column: 'Weight (lbs)', message: '"abc" is not a number the portal can read.' },
     ]);
-    expect(await receiptByNumber('WR-US-1')).toMatchObject({ consigneeName: 'Café Müller', shipperName: 'Walmart, Inc.', receivedDate: '2026-06-13T14:30:00.000Z', status: 'On hand' });
+    expect(await receiptByNumber('WR-US-1')).toMatchObject({
+      consigneeName: 'Café Müller',
+      shipperName: 'Walmart, Inc.',
+      receivedDate: '2026-06-13T14:30:00.000Z',
+      status: 'On hand',
+    });
     expect(await receiptByNumber('WR-US-3')).toBeUndefined();
   });
 
@@ -128,8 +140,17 @@ describe('XLSX', () => {
     );
     const response = await uploadImport(admin, { name: 'list.xlsx', bytes });
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ format: 'xlsx', created: 2, errors: [{ row: 5, column: 'Created On', message: '"not a date" is not a date the portal can read.' }] });
-    expect(await receiptByNumber('WR-X-1')).toMatchObject({ receivedDate: '2026-06-01T00:00:00.000Z', pieces: 3, totalWeightValue: 22.05, status: 'In-Transit' });
+    expect(response.body.data).toMatchObject({
+      format: 'xlsx',
+      created: 2,
+      errors: [{ row: 5, column: 'Created On', message: '"not a date" is not a date the portal can read.' }],
+    });
+    expect(await receiptByNumber('WR-X-1')).toMatchObject({
+      receivedDate: '2026-06-01T00:00:00.000Z',
+      pieces: 3,
+      totalWeightValue: 22.05,
+      status: 'In-Transit',
+    });
     expect(await receiptByNumber('WR-X-3')).toMatchObject({ shipperName: '=1+1' });
   });
 
@@ -163,12 +184,19 @@ describe('Magaya XML', () => {
     const response = await uploadImport(admin, { name: 'export.xml', bytes });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ format: 'xml', created: 1, errors: [] });
-    expect(await receiptByNumber('WR-M-1')).toMatchObject({ pieces: 3, totalWeightValue: 3.3, status: 'On hand', destination: 'Paramaribo', receivedDate: '2026-06-10T14:00:00.000Z' });
+    expect(await receiptByNumber('WR-M-1')).toMatchObject({
+      pieces: 3,
+      totalWeightValue: 3.3,
+      status: 'On hand',
+      destination: 'Paramaribo',
+      receivedDate: '2026-06-10T14:00:00.000Z',
+    });
   });
 
   it('when the XML declares entities (a billion laughs, an external entity), then it is refused', async () => {
     const laughs = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><WarehouseReceipts>&lol2;</WarehouseReceipts>';
-    const external = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><WarehouseReceipts><WarehouseReceipt GUID="x"><Number>&x;</Number></WarehouseReceipt></WarehouseReceipts>';
+    const external =
+      '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><WarehouseReceipts><WarehouseReceipt GUID="x"><Number>&x;</Number></WarehouseReceipt></WarehouseReceipts>';
     for (const text of [laughs, external]) {
       const response = await uploadImport(admin, { name: 'evil.xml', bytes: Buffer.from(text) });
       expectError(response, 400, 'VALIDATION_ERROR', /DOCTYPE/);
@@ -191,7 +219,11 @@ describe('columns and mapping', () => {
     const first = await uploadImport(admin, { name: 'own.csv', bytes: utf8CsvWithBom(ownHeaders) }, { mapping });
     expect(first.status).toBe(200);
     expect(first.body.data.created).toBe(1);
-    const next = await uploadImport(admin, { name: 'own-2.csv', bytes: utf8CsvWithBom([...ownHeaders, 'OWN-2,2026-06-02,Jansen Trading,UPS']) }, { dryRun: 'true' });
+    const next = await uploadImport(
+      admin,
+      { name: 'own-2.csv', bytes: utf8CsvWithBom([...ownHeaders, 'OWN-2,2026-06-02,Jansen Trading,UPS']) },
+      { dryRun: 'true' },
+    );
     expect(next.status).toBe(200);
     expect(next.body.data).toMatchObject({ created: 1, unchanged: 1, mapping: { number: 'Ref', shipperName: 'Sender' } });
   });

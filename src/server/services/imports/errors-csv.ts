@@ -4,5 +4,8 @@ import type { ImportRowError } from '~/shared/imports';
 import { csvLines, UTF8_BOM } from '../../csv';
 
 export function importErrorsCsv(errors: readonly ImportRowError[]): string {
-  return UTF8_BOM + csvLines([[m.import_column_row(), m.import_column_column(), m.import_column_message()], ...errors.map((error) => [error.row, error.column, error.message])]);
+  return (
+    UTF8_BOM +
+    csvLines([[m.import_column_row(), m.import_column_column(), m.import_column_message()], ...errors.map((error) => [error.row, error.column, error.message])])
+  );
 }

@@ -100,7 +100,10 @@ export class ImportFolder {
       await rename(claimed, target('done'));
       if (result.errors.length > 0) await writeFile(target('done', '.errors.csv'), importErrorsCsv(result.errors));
       const { created, updated, unchanged, removed } = result;
-      this.deps.log.info({ component: 'imports', file: name, created, updated, unchanged, removed, errors: result.errors.length }, `Imported ${name} from the folder`);
+      this.deps.log.info(
+        { component: 'imports', file: name, created, updated, unchanged, removed, errors: result.errors.length },
+        `Imported ${name} from the folder`,
+      );
       return { written: created + updated, removed };
     } catch (error) {
       await rename(claimed, target('failed'));

@@ -50,7 +50,10 @@ export async function detectFormat(file: string): Promise<{ format: ImportFormat
   if (head[0] === 0xff && head[1] === 0xfe) return { format: 'csv', encoding: 'utf-16le' };
   // NUL bytes, or other control characters than tab and line ends: a binary file, not text.
   if (head.some((byte) => byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c)) throw notAFormat();
-  const text = head.toString('latin1').replace(/^\u00ef\u00bb\u00bf/, '').trimStart();
+  const text = head
+    .toString('latin1')
+    .replace(/^\u00ef\u00bb\u00bf/, '')
+    .trimStart();
   if (text.startsWith('<')) return { format: 'xml', encoding: 'utf-8' };
   return { format: 'csv', encoding: (await isUtf8(file)) ? 'utf-8' : 'windows-1252' };
 }
@@ -78,7 +81,10 @@ const DELIMITERS = [',', ';', '\t'] as const;
 
 /** The delimiter most lines of the start agree on (a title row above the header may have none). */
 function detectDelimiter(sample: string): string {
-  const lines = sample.split(/\r?\n/).filter((line) => line.trim() !== '').slice(0, 30);
+  const lines = sample
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .slice(0, 30);
   let best: { delimiter: string; score: number } = { delimiter: ',', score: 0 };
   for (const delimiter of DELIMITERS) {
     // Quoted parts may hold the delimiter: they are left out of the count.
@@ -175,7 +181,13 @@ function cellOf(value: ExcelJS.CellValue): Cell {
 /** The first worksheet's rows, dates and numbers as their cells hold them. */
 export async function* readXlsx(file: string): AsyncGenerator<SheetRow> {
   await checkZip(file);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
   try {
     for await (const worksheet of workbook) {
       for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {

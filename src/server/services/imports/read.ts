@@ -6,7 +6,15 @@
  */
 import { createHash } from 'node:crypto';
 import { m } from '~/paraglide/messages.js';
-import { IMPORT_FIELDS, IMPORT_PREVIEW_ROWS, REQUIRED_IMPORT_FIELDS, type ImportField, type ImportMapping, type ImportPreviewRow, type ImportRowError } from '~/shared/imports';
+import {
+  IMPORT_FIELDS,
+  IMPORT_PREVIEW_ROWS,
+  REQUIRED_IMPORT_FIELDS,
+  type ImportField,
+  type ImportMapping,
+  type ImportPreviewRow,
+  type ImportRowError,
+} from '~/shared/imports';
 import type { ImportDateOrder } from '../../config';
 import { AppError } from '../../errors';
 import type { ProviderCommodity } from '../../provider/contract';

@@ -44,7 +44,8 @@ export function parseMappingField(text: string | undefined): ImportMapping {
     throw new AppError('VALIDATION_ERROR', m.import_mapping_invalid(), { details: [{ field: 'mapping', message: m.import_mapping_invalid() }] });
   }
   const parsed = importMappingSchema.safeParse(value);
-  if (!parsed.success) throw new AppError('VALIDATION_ERROR', m.import_mapping_invalid(), { details: [{ field: 'mapping', message: m.import_mapping_invalid() }] });
+  if (!parsed.success)
+    throw new AppError('VALIDATION_ERROR', m.import_mapping_invalid(), { details: [{ field: 'mapping', message: m.import_mapping_invalid() }] });
   return parsed.data;
 }
 
