@@ -32,8 +32,8 @@ const receiptByNumber = async (number: string) =>
 const dutchExport = (status = 'In ontvangst') =>
   utf8CsvWithBom([
     'Ontvangstnummer;Ontvangstdatum;Verzender;Geadresseerde;Stuks;Gewicht (kg);Volume (m3);Bestemming;Status;Trackingnummer;Omschrijving',
-    `WR-NL-1;15-06-2026;"Amazon; Miami";Jansen Trading;1;10,5;0,1;Paramaribo;${status};1Z999;"Schoenen, maat 42"`,
-    `WR-NL-1;15-06-2026;"Amazon; Miami";Jansen Trading;2;4,5;0,05;Paramaribo;${status};1Z998;Boeken`,
+    `WR-NL-1;15-06-2026;"Amazon; Miami";Jansen Trading;1;10,5;0,1;Paramaribo;${status};1ZA999001;"Schoenen, maat 42"`,
+    `WR-NL-1;15-06-2026;"Amazon; Miami";Jansen Trading;2;4,5;0,05;Paramaribo;${status};1ZA998001;Boeken`,
     'WR-NL-2;03-07-2026;Best Buy;De Vries BV;1;2;0,01;Nickerie;In ontvangst;TBA123;Laptop',
   ]);
 
@@ -70,7 +70,7 @@ describe('CSV', () => {
       destination: 'Paramaribo',
       receivedDate: '2026-06-15T00:00:00.000Z',
     });
-    expect(receipt!.commodities.map((item: { trackingNumber: string }) => item.trackingNumber)).toEqual(['1Z999', '1Z998']);
+    expect(receipt!.commodities.map((item: { trackingNumber: string }) => item.trackingNumber)).toEqual(['1ZA999001', '1ZA998001']);
   });
 
   it('when the same file is imported again, then nothing changes', async () => {
@@ -279,6 +279,46 @@ describe('customers and pre-alerts', () => {
     await assignConsignees(admin, userId, [jansen!.id]);
     const customer = await signIn(portal, user);
     expect((await allReceipts(customer)).map((receipt) => receipt.number)).toEqual(['WR-NL-1']);
+  });
+});
+
+describe('what needs a live provider', () => {
+  it('when Token Management is opened, then it shows the imports’ state in place of the OAuth2 cards, in English and Dutch', async () => {
+    const page = await admin.get('/admin/tokens');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('This portal runs on imports (PROVIDER=file)');
+    expect(page.body).toContain('ontvangsten.csv');
+    expect(page.body).toContain(importDir);
+    const dutch = await admin.get('/admin/tokens', { headers: { 'Accept-Language': 'nl' } });
+    expect(dutch.body).toContain('Dit portaal draait op imports (PROVIDER=file)');
+  });
+
+  it('when a receipt is opened, then photos and documents say they are not available from imports, and its attachments list is empty', async () => {
+    const receipt = await receiptByNumber('WR-NL-1');
+    const page = await admin.get(`/receipts/${receipt!.id}`);
+    expect(page.body).toContain('Photos and documents are not available from imports.');
+    const attachments = await admin.get(`/api/receipts/${receipt!.id}/attachments`);
+    expect(attachments.status).toBe(200);
+    expect(attachments.body.data).toEqual([]);
+  });
+
+  it('when a package is searched, then the mirror’s packages answer', async () => {
+    const response = await admin.get('/api/package-tracker/search?trackingNumber=1za-999-001');
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual([expect.objectContaining({ tracking_number: '1ZA999001', receipt_number: 'WR-NL-1' })]);
+  });
+
+  it('when the admin pre-alerts page is opened, then it says pre-alerts are matched on import and not forwarded', async () => {
+    const page = await admin.get('/admin/prealerts');
+    expect(page.body).toContain('there is no provider to forward them to');
+  });
+
+  it('when “Sync now” is asked, then the folder’s files are imported at once', async () => {
+    await mkdir(importDir, { recursive: true });
+    await writeFile(path.join(importDir, 'now.csv'), utf8CsvWithBom(['Receipt Number,Received Date,Consignee', 'WR-S-1,2026-06-22,Jansen Trading']));
+    const response = await admin.post('/api/sync');
+    expect(response.status).toBe(200);
+    expect(await receiptByNumber('WR-S-1')).toBeDefined();
   });
 });
 
