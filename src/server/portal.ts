@@ -184,7 +184,8 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const provider = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
   const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
   const syncRuns = new SyncRunner({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics });
-  const importFolder = config.provider === 'file' ? new ImportFolder({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics }) : null;
+  const importFolder =
+    config.provider === 'file' ? new ImportFolder({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics }) : null;
   const webhookSender = new WebhookSender({
     allowHttp: config.webhookAllowHttp,
     allowPrivate: config.webhookAllowPrivate,
@@ -316,7 +317,10 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
       clearInterval(housekeeping);
       clearInterval(importScans);
       discovery.stop();
-      await Promise.all([importFolder ? importFolder.stop().then(() => mirror.stopWatching()) : schedule.stop(), requestsDone.then(() => parts.afterAnswer.settled())]);
+      await Promise.all([
+        importFolder ? importFolder.stop().then(() => mirror.stopWatching()) : schedule.stop(),
+        requestsDone.then(() => parts.afterAnswer.settled()),
+      ]);
       await outbox.stop();
       mailer.close();
       await db.close();

@@ -266,6 +266,8 @@ describe('who may import, and what is refused', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
     expect(csv.body).toContain('4,Weight (lbs),');
+    const audited = await queryDatabase<{ detail: string }>(portal, `SELECT detail FROM audit_entries WHERE action = 'receipts.imported'`);
+    expect(audited.map((entry) => JSON.parse(entry.detail))).toContainEqual({ fileName: 'receipts.csv', imported: 1, updated: 0, deleted: 0, skipped: 2 });
   });
 });
 

@@ -10,6 +10,7 @@ import type { Config } from '../../config';
 import { AppError } from '../../errors';
 import type { ProviderReceipt } from '../../provider/contract';
 import { writeReceiptsAsSync, type SyncDeps } from '../sync';
+import { recordAudit, type AuditActor } from '../audit';
 import { detectFormat, readCsv, readXlsx, type ImportFormat } from './formats';
 import { fingerprintOf, readMagayaFile, readSheet, type FileReceipt, type ReadFile } from './read';
 
@@ -26,7 +27,8 @@ export interface ImportRequest {
   full: boolean;
   mapping: ImportMapping;
   via: 'upload' | 'folder';
-  by: { userId: number; username: string } | null;
+  /** The admin who uploaded it; null for the folder. */
+  by: AuditActor | null;
 }
 
 /** Imports are for PROVIDER=file: any other provider fills the mirror itself. */
@@ -146,11 +148,9 @@ export async function importReceipts(deps: ImportDeps, request: ImportRequest): 
   await writeReceiptsAsSync(deps, providerReceipts, {
     remove,
     withPage: async (page, transaction) => {
-      const numbers = page.map((receipt) => receipt.number);
-      await ImportedReceipt.destroy({ where: { number: { [Op.in]: numbers } }, transaction });
       await ImportedReceipt.bulkCreate(
         page.map((receipt) => ({ number: receipt.number, receiptId: receipt.id, fingerprint: fingerprintById.get(receipt.id)! })),
-        { transaction },
+        { transaction, updateOnDuplicate: ['receiptId', 'fingerprint'] },
       );
     },
   });
@@ -161,7 +161,7 @@ export async function importReceipts(deps: ImportDeps, request: ImportRequest): 
     fileName: request.fileName.slice(0, 255),
     format,
     via: request.via,
-    userId: request.by?.userId ?? null,
+    userId: request.by?.id ?? null,
     username: request.by?.username ?? null,
     full: request.full,
     created: result.created,
@@ -171,6 +171,10 @@ export async function importReceipts(deps: ImportDeps, request: ImportRequest): 
     errors: JSON.stringify(read.errors),
     at: new Date(now),
   });
+  if (request.by) {
+    const detail = { fileName: request.fileName, imported: result.created, updated: result.updated, deleted: result.removed, skipped: read.errors.length };
+    await recordAudit(deps, request.by, { action: 'receipts.imported', target: 'receipts', detail });
+  }
   return result;
 }
 

@@ -1,3 +1,4 @@
+import { auditActor } from '~/server/http/audit-actor';
 import { parseWith } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
@@ -26,7 +27,7 @@ export const GET = handle(async (context) => {
 });
 
 export const POST = handle(async (context) => {
-  const user = requireRole(context, 'admin');
+  requireRole(context, 'admin');
   const { portal } = context.locals;
   requireFileProvider(portal.config);
   const result = await withReceivedFile(context.request, IMPORT_UPLOAD, path.join(portal.config.uploadsDir, 'imports'), async (file) => {
@@ -38,7 +39,7 @@ export const POST = handle(async (context) => {
       full: form.full ?? false,
       mapping: parseMappingField(form.mapping),
       via: 'upload',
-      by: { userId: user.id, username: user.username },
+      by: auditActor(context),
     });
   });
   return ok(result);
