@@ -98,9 +98,10 @@ export function magayaXml(receipts: MagayaTestReceipt[]): Uint8Array {
 
 /**
  * A zip of stored entries as written, each declaring `declaredSize` as its inflated size: the honest
- * size of a bomb (refused from the directory alone), or a lie smaller than what it inflates to.
+ * size of a bomb (refused from the directory alone), or a lie smaller than what it inflates to; a
+ * `hidden` entry is left out of the directory.
  */
-export function craftedZip(entries: { name: string; data: Uint8Array; declaredSize?: number }[]): Uint8Array {
+export function craftedZip(entries: { name: string; data: Uint8Array; declaredSize?: number; hidden?: boolean }[]): Uint8Array {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -127,14 +128,16 @@ export function craftedZip(entries: { name: string; data: Uint8Array; declaredSi
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, compressed);
-    centrals.push(central, name);
+    // A hidden entry is in the file but not in its directory: a reader of the entries in sequence still finds it.
+    if (!entry.hidden) centrals.push(central, name);
     offset += local.length + name.length + compressed.length;
   }
   const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
+  const listed = entries.filter((entry) => !entry.hidden).length;
+  end.writeUInt16LE(listed, 8);
+  end.writeUInt16LE(listed, 10);
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return new Uint8Array(Buffer.concat([...locals, directory, end]));

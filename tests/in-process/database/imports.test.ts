@@ -154,11 +154,12 @@ describe('XLSX', () => {
     expect(await receiptByNumber('WR-X-3')).toMatchObject({ shipperName: '=1+1' });
   });
 
-  it('when a zip declares that it inflates past the limit, or inflates past what it declares, then it is refused before it is read', async () => {
+  it('when a zip declares that it inflates past the limit, inflates past what it declares, or hides an entry from its directory, then it is refused before it is read', async () => {
     const workbook = { name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') };
     const honestBomb = craftedZip([workbook, { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(1024), declaredSize: 0xffff_fff0 }]);
     const lyingBomb = craftedZip([workbook, { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(8 * 1024 * 1024), declaredSize: 1024 }]);
-    for (const bytes of [honestBomb, lyingBomb]) {
+    const hiddenBomb = craftedZip([{ name: 'xl/sharedStrings.xml', data: Buffer.alloc(8 * 1024 * 1024), hidden: true }, workbook]);
+    for (const bytes of [honestBomb, lyingBomb, hiddenBomb]) {
       const response = await uploadImport(admin, { name: 'bomb.xlsx', bytes });
       expectError(response, 400, 'VALIDATION_ERROR', /unpacks to more than the portal reads/);
     }

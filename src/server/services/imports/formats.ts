@@ -134,6 +134,8 @@ async function checkZip(file: string): Promise<void> {
   } catch {
     throw notAFormat();
   }
+  // Before any entry is read, the cursor stands at the central directory.
+  const directoryOffset = zip.readEntryCursor as unknown as number;
   try {
     const entries: yauzl.Entry[] = [];
     let declared = 0;
@@ -143,6 +145,7 @@ async function checkZip(file: string): Promise<void> {
       if (entries.length > MAX_ZIP_ENTRIES || declared > MAX_INFLATED_BYTES) throw new AppError('VALIDATION_ERROR', m.import_zip_too_large());
     }
     if (!entries.some((entry) => entry.fileName === 'xl/workbook.xml')) throw notAFormat();
+    await checkContiguous(zip, entries, directoryOffset);
     for (const entry of entries) {
       if (entry.fileName.endsWith('/')) continue;
       const stream = await zip.openReadStreamPromise(entry);
@@ -159,6 +162,27 @@ async function checkZip(file: string): Promise<void> {
   } finally {
     zip.close();
   }
+}
+
+/** A data descriptor after an entry's data: 12 to 24 bytes, with or without its signature, zip64 or not. */
+const DESCRIPTOR_MAX_BYTES = 24;
+
+/**
+ * The directory's entries fill the file from its start to the directory, one after another: the
+ * workbook reader, which reads the entries' own headers in sequence, finds no entry the directory
+ * does not list (and that the size checks above never saw).
+ */
+async function checkContiguous(zip: yauzl.ZipFile, entries: yauzl.Entry[], directoryOffset: number): Promise<void> {
+  let expected = 0;
+  let slack = 0;
+  for (const entry of [...entries].sort((a, b) => a.relativeOffsetOfLocalHeader - b.relativeOffsetOfLocalHeader)) {
+    const offset = entry.relativeOffsetOfLocalHeader;
+    if (offset < expected || offset > expected + slack) throw new AppError('VALIDATION_ERROR', m.import_zip_too_large());
+    const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
+    expected = fileDataStart + entry.compressedSize;
+    slack = entry.generalPurposeBitFlag & 0x8 ? DESCRIPTOR_MAX_BYTES : 0;
+  }
+  if (directoryOffset < expected || directoryOffset > expected + slack) throw new AppError('VALIDATION_ERROR', m.import_zip_too_large());
 }
 
 /** An exceljs cell value as a cell: formulas are kept as their text, never run. */
