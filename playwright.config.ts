@@ -98,5 +98,7 @@ export default defineConfig({
     portal(E2E_PORT + 14, 'webhooks', { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),
     // Pre-alerts: the sandbox's warehouse receives a pre-alerted package in the window a test advances, and the next sync links it.
     portal(E2E_PORT + 12, 'prealerts', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '1', SANDBOX_CHANGE_SECONDS: '86400', SANDBOX_RECEIPTS: '60' }),
+    // Receipts from imports only (PROVIDER=file): the import screen's tests upload to it.
+    portal(E2E_PORT + 15, 'imports', { PROVIDER: 'file', IMPORT_DIR: `${runDir}/imports/folder` }),
   ],
 });

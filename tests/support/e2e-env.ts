@@ -41,3 +41,5 @@ export const WEBHOOKS_URL = `http://127.0.0.1:${E2E_PORT + 14}`;
  * move meanwhile.
  */
 export const PREALERTS_URL = `http://127.0.0.1:${E2E_PORT + 12}`;
+/** A portal that runs on imports (PROVIDER=file): the import screen's tests upload to it. */
+export const IMPORTS_URL = `http://127.0.0.1:${E2E_PORT + 15}`;

@@ -135,7 +135,7 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
   return (
     <ReadyFieldset>
       <FeedbackBanner feedback={feedback} />
-      <section className="surface mb-6 flex flex-col gap-4 rounded-box border border-base-content/10 p-4 sm:p-6" aria-label={m.imports_drop_label()}>
+      <section className="surface mb-6 flex flex-col gap-4 rounded-box border border-base-content/10 p-4 sm:p-6">
         <UploadArea
           label={m.imports_drop_label()}
           hint={m.imports_drop_hint({ max: formatSizeLimit(IMPORT_MAX_BYTES) })}
