@@ -8,6 +8,7 @@
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { Database } from './db/database';
+import { WriteTurns } from './db/write-turns';
 import { migrateDatabase } from './db/migrate';
 import { createLogger, RequestScope, type Logger } from './logger';
 import { PortalMetrics } from './metrics';
@@ -129,6 +130,8 @@ export interface Portal {
   readonly sandbox: Sandbox | null;
   /** The watched folder of exports, with PROVIDER=file; null otherwise. */
   readonly importFolder: ImportFolder | null;
+  /** This process's imports take turns (services/imports). */
+  readonly importTurns: WriteTurns;
   readonly consigneeImports: SingleFlight<ImportResult>;
   /** Work requests leave to run after their answers (src/server/after-answer.ts). */
   readonly afterAnswer: AfterAnswer;
@@ -184,8 +187,9 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const provider = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
   const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
   const syncRuns = new SyncRunner({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics });
+  const importTurns = new WriteTurns();
   const importFolder =
-    config.provider === 'file' ? new ImportFolder({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics }) : null;
+    config.provider === 'file' ? new ImportFolder({ db, clock, config, keys, provider, mailer, lastSync, mirror, outbox, log, metrics, importTurns }) : null;
   const webhookSender = new WebhookSender({
     allowHttp: config.webhookAllowHttp,
     allowPrivate: config.webhookAllowPrivate,
@@ -223,6 +227,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     provider,
     sandbox,
     importFolder,
+    importTurns,
     consigneeImports: new SingleFlight<ImportResult>(),
     afterAnswer: new AfterAnswer((error) => log.error({ err: error }, 'Work after an answer failed')),
     attachmentFetches: new AttachmentFetches(options.attachmentListWaitMs),

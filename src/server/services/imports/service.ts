@@ -7,6 +7,7 @@ import { Op } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { importMappingSchema, type ImportMapping, type ImportResult, type ImportRowError, type ImportRun, type ImportsState } from '~/shared/imports';
 import type { Config } from '../../config';
+import type { WriteTurns } from '../../db/write-turns';
 import { AppError } from '../../errors';
 import type { ProviderReceipt } from '../../provider/contract';
 import { writeReceiptsAsSync, type SyncDeps } from '../sync';
@@ -16,6 +17,8 @@ import { fingerprintOf, readMagayaFile, readSheet, type FileReceipt, type ReadFi
 
 export interface ImportDeps extends SyncDeps {
   config: SyncDeps['config'] & Pick<Config, 'provider' | 'importDir' | 'importDateOrder'>;
+  /** This process's imports, one at a time: a new receipt's id is the next after those known. */
+  importTurns: Pick<WriteTurns, 'take'>;
 }
 
 export interface ImportRequest {
@@ -69,8 +72,12 @@ async function readFile(deps: ImportDeps, request: ImportRequest): Promise<{ for
  * Reads a file and, unless it is a dry run, writes what changed: new receipts, changed ones, and with
  * `full` the removal of those the file does not name. Bad rows are reported; the good ones land.
  */
-export async function importReceipts(deps: ImportDeps, request: ImportRequest): Promise<ImportResult> {
+export function importReceipts(deps: ImportDeps, request: ImportRequest): Promise<ImportResult> {
   requireFileProvider(deps.config);
+  return request.dryRun ? runImport(deps, request) : deps.importTurns.take(() => runImport(deps, request));
+}
+
+async function runImport(deps: ImportDeps, request: ImportRequest): Promise<ImportResult> {
   const { format, read } = await readFile(deps, request);
   const { db, clock } = deps;
   const { ImportedReceipt, ReceiptRecord, Consignee, ImportRun: Runs, ImportMapping: Mappings } = db.models;
