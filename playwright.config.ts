@@ -118,5 +118,7 @@ export default defineConfig({
     }),
     // Passkeys: PUBLIC_URL on localhost (an IP address cannot be a relying party ID), browsed as localhost.
     portal(PASSKEYS_PORT, 'passkeys', { PUBLIC_URL: PASSKEYS_URL, SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),
+    // Receipts from imports only (PROVIDER=file): the import screen's tests upload to it.
+    portal(E2E_PORT + 19, 'imports', { PROVIDER: 'file', IMPORT_DIR: `${runDir}/imports/folder` }),
   ],
 });

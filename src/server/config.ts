@@ -4,7 +4,9 @@
  */
 import path from 'node:path';
 
-export type ProviderMode = 'sandbox' | 'http' | 'magaya';
+export type ProviderMode = 'sandbox' | 'http' | 'magaya' | 'file';
+/** How a file import reads a date that could be either (03-04-2026): month first or day first. */
+export type ImportDateOrder = 'month-first' | 'day-first';
 export type SandboxProtocol = 'contract' | 'magaya';
 
 /** Two-factor sign-in: not offered, offered to everyone, or offered and demanded of admins. */
@@ -129,6 +131,10 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** WEBHOOK_CA_FILE: a PEM file of certificate authorities trusted for webhook deliveries besides the usual ones; null: none. */
   webhookCaFile: string | null;
+  /** IMPORT_DIR: the folder watched for exports to import (PROVIDER=file); done/ and failed/ beside them. */
+  importDir: string;
+  /** IMPORT_DATE_ORDER: how an import reads a file whose dates could be either order. */
+  importDateOrder: ImportDateOrder;
 }
 
 type Env = Record<string, string | undefined>;
@@ -250,10 +256,14 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
   }
   const provider = text(env, 'PROVIDER', 'sandbox');
-  if (provider !== 'sandbox' && provider !== 'http' && provider !== 'magaya') throw new Error(`PROVIDER must be sandbox, http or magaya, got "${provider}"`);
+  if (provider !== 'sandbox' && provider !== 'http' && provider !== 'magaya' && provider !== 'file')
+    throw new Error(`PROVIDER must be sandbox, http, magaya or file, got "${provider}"`);
   const host = text(env, 'HOST', 'localhost');
+  // PROVIDER=file asks no provider: its URL is this process's own /sandbox, which is not served then.
   const providerUrl = trimSlash(
-    provider === 'sandbox' ? `http://${loopbackHost(host)}:${port}/sandbox` : required(env, 'PROVIDER_URL', `PROVIDER=${provider}`),
+    provider === 'sandbox' || provider === 'file'
+      ? `http://${loopbackHost(host)}:${port}/sandbox`
+      : required(env, 'PROVIDER_URL', `PROVIDER=${provider}`),
   );
   const sandboxProtocol = oneOf<SandboxProtocol>(env, 'SANDBOX_PROTOCOL', ['contract', 'magaya'], 'contract');
   const providerProtocol: SandboxProtocol = provider === 'magaya' || (provider === 'sandbox' && sandboxProtocol === 'magaya') ? 'magaya' : 'contract';
@@ -338,5 +348,7 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP', false),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookCaFile: env.WEBHOOK_CA_FILE?.trim() ? path.resolve(cwd, env.WEBHOOK_CA_FILE.trim()) : null,
+    importDir: path.resolve(cwd, text(env, 'IMPORT_DIR', 'imports')),
+    importDateOrder: oneOf<ImportDateOrder>(env, 'IMPORT_DATE_ORDER', ['month-first', 'day-first'], 'month-first'),
   };
 }

@@ -8,6 +8,7 @@
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
 import { Database } from './db/database';
+import { WriteTurns } from './db/write-turns';
 import { migrateDatabase } from './db/migrate';
 import { createLogger, RequestScope, type Logger } from './logger';
 import { PortalMetrics } from './metrics';
@@ -46,6 +47,7 @@ import { SyncRunner } from './services/sync';
 import { SyncReactions } from './services/sync-reactions';
 import { statusHistoryReaction } from './services/receipt-history';
 import { statusDigestReaction } from './services/status-emails';
+import { ImportFolder } from './services/imports';
 import { LastSyncTime } from './services/sync-state';
 import { ensureFirstAdmin } from './services/users';
 import { SingleFlight } from './single-flight';
@@ -62,6 +64,8 @@ import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
 const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
+/** How often IMPORT_DIR is looked at: a file is taken at the second look that finds its size unchanged, so within 20 s of its last write. */
+const IMPORT_SCAN_INTERVAL_MS = 10_000;
 /** Ended and expired reset and invitation tokens are kept a day, then dropped. */
 const ACCOUNT_TOKENS_KEPT_MS = 86_400_000;
 /** Outbox jobs done or given up on are kept a week, to look into, then dropped. */
@@ -114,6 +118,8 @@ export interface PortalOptions {
   outboxClaimRenewalMs?: number;
   /** How long a view waits for the provider's list of a receipt's attachments; 10 s unless a test sets less. */
   attachmentListWaitMs?: number;
+  /** How often IMPORT_DIR is looked at (PROVIDER=file); 10 s unless a test sets less. */
+  importScanMs?: number;
 }
 
 export interface Portal {
@@ -154,6 +160,10 @@ export interface Portal {
   readonly magaya: { client: MagayaProviderClient; connection: MagayaConnectionStore } | null;
   /** The built-in sandbox provider, with PROVIDER=sandbox; null otherwise. */
   readonly sandbox: Sandbox | null;
+  /** The watched folder of exports, with PROVIDER=file; null otherwise. */
+  readonly importFolder: ImportFolder | null;
+  /** This process's imports take turns (services/imports). */
+  readonly importTurns: WriteTurns;
   readonly consigneeImports: SingleFlight<ImportResult>;
   /** Work requests leave to run after their answers (src/server/after-answer.ts). */
   readonly afterAnswer: AfterAnswer;
@@ -220,6 +230,11 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   syncReactions.inTransaction(webhookEventsReaction({ db, clock, outbox }));
   syncReactions.afterCommit(statusDigestReaction({ db, clock, config, keys, outbox, mailer }), 'Status e-mails could not be queued');
   const syncRuns = new SyncRunner({ db, clock, config, provider, lastSync, mirror, log, metrics, reactions: syncReactions });
+  const importTurns = new WriteTurns();
+  const importFolder =
+    config.provider === 'file'
+      ? new ImportFolder({ db, clock, config, provider, lastSync, mirror, log, metrics, syncReactions, importTurns })
+      : null;
   const webhookSender = new WebhookSender({
     allowHttp: config.webhookAllowHttp,
     allowPrivate: config.webhookAllowPrivate,
@@ -227,7 +242,8 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     timeoutMs: options.webhookTimeoutMs,
   });
   outbox.handle(WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler({ db, clock, outbox, keys, webhookSender, config, mailer, log }));
-  outbox.handle(PREALERT_FORWARD_JOB, createPrealertForwarder({ db, provider, log }));
+  // PROVIDER=file has no provider to forward pre-alerts to: they are matched on import, and their forwards end at once.
+  outbox.handle(PREALERT_FORWARD_JOB, config.provider === 'file' ? { run: async () => {} } : createPrealertForwarder({ db, provider, log }));
 
   function createMagaya() {
     const ids = new MagayaIdStore({ db });
@@ -282,6 +298,8 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     oauthClient,
     magaya,
     sandbox,
+    importFolder,
+    importTurns,
     consigneeImports: new SingleFlight<ImportResult>(),
     afterAnswer: new AfterAnswer((error) => log.error({ err: error }, 'Work after an answer failed')),
     attachmentFetches: new AttachmentFetches(options.attachmentListWaitMs),
@@ -311,6 +329,9 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     },
   });
   let housekeeping: NodeJS.Timeout | undefined;
+  let importScans: NodeJS.Timeout | undefined;
+  const scanImports = () =>
+    importFolder?.scan().catch((error) => log.error({ component: 'imports', err: error }, `The import folder ${config.importDir} could not be read`));
   const keepHouse = async () => {
     await purgeExpiredSessions(parts);
     await purgeExpiredPendingSignIns(parts);
@@ -365,7 +386,12 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
             HOUSEKEEPING_INTERVAL_MS,
           ).unref();
           outbox.start();
-          schedule.start();
+          // PROVIDER=file has no provider to sync from: the folder's files are its syncs.
+          if (importFolder) {
+            mirror.startWatching();
+            importScans = setInterval(() => void scanImports(), options.importScanMs ?? IMPORT_SCAN_INTERVAL_MS).unref();
+            void scanImports();
+          } else schedule.start();
         }
         startupState = 'started';
         startReady();
@@ -379,9 +405,13 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
       // A second stop (a second SIGTERM) waits for the first.
       stopped ??= (async () => {
         clearInterval(housekeeping);
+        clearInterval(importScans);
         stopping.abort(new MagayaError('stopped'));
         discovery.stop();
-        await Promise.all([schedule.stop(), requestsDone.then(() => parts.afterAnswer.settled())]);
+        await Promise.all([
+          importFolder ? importFolder.stop().then(() => mirror.stopWatching()) : schedule.stop(),
+          requestsDone.then(() => parts.afterAnswer.settled()),
+        ]);
         await outbox.stop();
         mailer.close();
         await db.close();

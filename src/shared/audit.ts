@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'consignee.removed',
   'consignee.reassigned',
   'consignees.imported',
+  'receipts.imported',
   'branding.logo-changed',
   'branding.logo-removed',
   'branding.background-changed',
@@ -91,6 +92,7 @@ const ACTION_LABELS: Record<AuditAction, () => string> = {
   'consignee.removed': () => m.audit_action_consignee_removed(),
   'consignee.reassigned': () => m.audit_action_consignee_reassigned(),
   'consignees.imported': () => m.audit_action_consignees_imported(),
+  'receipts.imported': () => m.audit_action_receipts_imported(),
   'branding.logo-changed': () => m.audit_action_branding_logo_changed(),
   'branding.logo-removed': () => m.audit_action_branding_logo_removed(),
   'branding.background-changed': () => m.audit_action_branding_background_changed(),
@@ -179,6 +181,7 @@ export interface AuditDetails {
   'consignee.removed': OneConsignee;
   'consignee.reassigned': OneConsignee | { consignees: number[]; consigneeCount: number };
   'consignees.imported': { imported: number; updated: number; deleted: number; skipped: number };
+  'receipts.imported': { fileName: string; imported: number; updated: number; deleted: number; skipped: number };
   'branding.logo-changed': ImageChanged;
   'branding.logo-removed': { fileName: string };
   'branding.background-changed': ImageChanged;

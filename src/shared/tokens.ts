@@ -138,7 +138,7 @@ export interface TokenClearResult {
 
 /** GET /api/tokens/info: how the portal reaches its provider (no credential). */
 export interface TokenInfo {
-  provider: 'sandbox' | 'http' | 'magaya';
+  provider: 'sandbox' | 'http' | 'magaya' | 'file';
   providerUrl: string;
   redirectUri: string;
   autoRefreshMinutesBeforeExpiry: number;

@@ -10,6 +10,7 @@ import {
   E2E_URL,
   FRESHNESS_URL,
   HISTORY_URL,
+  IMPORTS_URL,
   LOCATIONS_OFF_URL,
   MAGAYA_URL,
   OIDC_PORTAL_URL,
@@ -31,6 +32,7 @@ const PORTALS = [
   ACCOUNTS_URL,
   PREALERTS_URL,
   MAGAYA_URL,
+  IMPORTS_URL,
 ];
 
 for (const origin of PORTALS) {

@@ -53,3 +53,5 @@ export const PASSKEYS_PORT = E2E_PORT + 17;
 export const PASSKEYS_URL = `http://localhost:${PASSKEYS_PORT}`;
 /** Where the passkey tests start a portal of their own on PostgreSQL (tests/e2e/passkeys.spec.ts). */
 export const PASSKEYS_POSTGRES_PORT = E2E_PORT + 18;
+/** A portal that runs on imports (PROVIDER=file): the import screen's tests upload to it. */
+export const IMPORTS_URL = `http://127.0.0.1:${E2E_PORT + 19}`;

@@ -216,6 +216,8 @@ export interface InProcessOptions {
   outboxClaimRenewalMs?: number;
   /** How long a view waits for a receipt's list of attachments: a stall's limit unless the test is of the wait. */
   attachmentListWaitMs?: number;
+  /** How often the import folder is looked at (PROVIDER=file), more often than its 10 s for a test that waits for it. */
+  importScanMs?: number;
 }
 
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error'] as const;
@@ -285,6 +287,7 @@ export async function startInProcessPortal(env: Record<string, string> = {}, opt
     // A view waits 10 s for the provider's list in production; a busy test machine's own sandbox can take
     // longer than that, which is slow, not down. A test of the wait sets its own.
     attachmentListWaitMs: options.attachmentListWaitMs ?? stallLimit(60_000),
+    importScanMs: options.importScanMs,
   });
   const created = portal;
   const start = async () => {

@@ -12,13 +12,15 @@ interface UploadAreaProps {
   disabled?: boolean;
   onFile: (file: File) => void;
   icon: ReactNode;
+  /** The file input's `accept`: images unless told otherwise. */
+  accept?: string;
 }
 
 /**
  * A drop zone around a real file input: clicking the area or pressing Enter on the focused input
  * opens the browser's picker; a file dropped on it is taken the same way.
  */
-export function UploadArea({ label, hint, busy, disabled = false, onFile, icon }: UploadAreaProps) {
+export function UploadArea({ label, hint, busy, disabled = false, onFile, icon, accept = ACCEPTED_IMAGE_TYPES }: UploadAreaProps) {
   const blocked = busy || disabled;
   const inputId = useId();
   const hintId = useId();
@@ -53,7 +55,7 @@ export function UploadArea({ label, hint, busy, disabled = false, onFile, icon }
       <input
         id={inputId}
         type="file"
-        accept={ACCEPTED_IMAGE_TYPES}
+        accept={accept}
         className="sr-only"
         aria-label={label}
         aria-describedby={hintId}

@@ -240,3 +240,64 @@ async function receiveForm(request: Request, rules: DocumentRules, dir: string):
     await Promise.all(incoming.map(discard));
   }
 }
+
+/** A form's one file of any format (the service reads its bytes) and its fields. */
+export interface ReceivedFile {
+  fields: Record<string, string>;
+  /** Where it is while `use` runs; removed after. */
+  path: string;
+  originalName: string;
+}
+
+/**
+ * Reads a multipart form with one file of at most `rules.maxBytes` into `dir`, hands it to `use` and
+ * removes the file after, whatever `use` did: an import reads it once and keeps nothing of it.
+ */
+export async function withReceivedFile<T>(
+  request: Request,
+  rules: Pick<DocumentRules, 'field' | 'maxBytes' | 'notAllowed' | 'tooLarge' | 'fallbackName'>,
+  dir: string,
+  use: (file: ReceivedFile) => Promise<T>,
+): Promise<T> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\b/i.test(contentType) || !request.body) throw new AppError('VALIDATION_ERROR', rules.notAllowed());
+  await mkdir(dir, { recursive: true });
+  const incoming: IncomingFile[] = [];
+  try {
+    const form = formidable({
+      uploadDir: dir,
+      enabledPlugins: [multipart],
+      maxFiles: 1,
+      maxFileSize: rules.maxBytes,
+      maxTotalFileSize: rules.maxBytes,
+      maxFields: 20,
+      maxFieldsSize: MAX_BODY_BYTES,
+      filename: () => `.incoming-${randomBytes(12).toString('hex')}`,
+      filter: (part) => part.name === rules.field && Boolean(part.originalFilename),
+      fileWriteStreamHandler: (file) => {
+        const { filepath } = file as unknown as formidable.File;
+        const stream = createWriteStream(filepath, { flags: 'wx' });
+        incoming.push({ stream, filepath });
+        return stream;
+      },
+    });
+    const headers: Record<string, string> = Object.fromEntries(request.headers);
+    if (!headers['content-length']) headers['transfer-encoding'] ??= 'chunked';
+    const chunks = bodyChunks(request, rules.maxBytes + MULTIPART_OVERHEAD_BYTES + MAX_BODY_BYTES, rules.tooLarge());
+    const body = Object.assign(Readable.from(chunks, { objectMode: false }), { headers });
+    let fields: formidable.Fields;
+    let files: formidable.Files;
+    try {
+      [fields, files] = await form.parse(body as unknown as IncomingMessage);
+    } catch (error) {
+      throw uploadError(error, { notImage: rules.notAllowed, tooLarge: rules.tooLarge });
+    }
+    const file = files[rules.field]?.[0];
+    if (!file) throw new AppError('VALIDATION_ERROR', rules.notAllowed());
+    const values = Object.fromEntries(Object.entries(fields).flatMap(([name, list]) => (list?.[0] === undefined ? [] : [[name, list[0]]])));
+    const extension = path.extname(file.originalFilename ?? '').slice(1) || 'csv';
+    return await use({ fields: values, path: file.filepath, originalName: displayName(file.originalFilename, extension, rules.fallbackName) });
+  } finally {
+    await Promise.all(incoming.map(discard));
+  }
+}

@@ -82,7 +82,7 @@ export interface AttachmentDeps extends ScopeDeps {
   clock: Clock;
   lastSync: LastSyncTime;
   provider: Pick<ProviderClient, 'listAttachments' | 'downloadAttachment'>;
-  config: Pick<Config, 'uploadsDir'>;
+  config: Pick<Config, 'uploadsDir' | 'provider'>;
   log: Logger;
   attachmentFetches: AttachmentFetches;
   /** A list still coming when the view answers is awaited there (the portal's stop waits for it). */
@@ -237,6 +237,8 @@ export async function listReceiptAttachments(
   await requireMirror(deps);
   const receipt = await receiptInScope(deps, user, receiptId);
   if (!receipt) throw new AppError('NOT_FOUND', m.validation_receipt_not_found());
+  // PROVIDER=file: exports carry no photos or documents, and there is no provider to ask.
+  if (deps.config.provider === 'file') return { attachments: [], meta: { checkedAt: new Date(deps.clock.now()).toISOString(), stale: false } };
   const { ReceiptAttachment, ReceiptAttachmentList } = deps.db.models;
   const receiptVersion = new Date(receipt.providerUpdatedAt);
   let list = await ReceiptAttachmentList.findByPk(receiptId, { raw: true });

@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import { ProviderError, type PackageScan, type ProviderClient } from '../provider/contract';
 import { trackingKey } from './mirror-rows';
 import { visibleConsigneeIds, type ScopeDeps } from './receipts';
+import type { Config } from '../config';
 
 const PROVIDER_RETRY_SECONDS = 60;
 
@@ -22,10 +23,11 @@ export function providerUnavailable(error: ProviderError): AppError {
  * consignee's receipt; scans of packages on no receipt yet are nobody's, so everyone sees them.
  */
 export async function searchPackageScans(
-  deps: ScopeDeps & { provider: ProviderClient },
+  deps: ScopeDeps & { provider: ProviderClient; config: Pick<Config, 'provider'> },
   user: PublicUser,
   trackingNumber: string,
 ): Promise<PackageScanResult[]> {
+  if (deps.config.provider === 'file') return searchMirroredPackages(deps, user, trackingNumber);
   let scans: PackageScanResult[];
   try {
     scans = await deps.provider.searchPackageScans(trackingNumber);
@@ -62,5 +64,29 @@ export async function mirrorPackageScans(deps: { db: ScopeDeps['db'] }, tracking
     arrival_id: row.receiptId,
     tracking_number: row.trackingNumber,
     scanned_at: row.receivedDate === null ? '' : new Date(row.receivedDate).toISOString(),
+  }));
+}
+
+/**
+ * PROVIDER=file has no warehouse scans to ask for: the packages of the imported receipts answer
+ * instead, each as arrived on its receipt's received date, within what the user may see.
+ */
+async function searchMirroredPackages(deps: ScopeDeps, user: PublicUser, trackingNumber: string): Promise<PackageScanResult[]> {
+  const consigneeIds = await visibleConsigneeIds(deps, user);
+  if (consigneeIds !== null && consigneeIds.length === 0) return [];
+  const rows = await deps.db.sequelize.query<{ id: number; trackingNumber: string; receivedDate: Date | string | null; number: string; description: string }>(
+    `SELECT p."id", p."trackingNumber", r."receivedDate", r."number", p."description"
+       FROM "packages" p JOIN "receipts" r ON r."id" = p."receiptId"
+      WHERE p."trackingKey" = :key ${consigneeIds === null ? '' : 'AND r."consigneeId" IN (:consigneeIds)'}
+      ORDER BY r."receivedDate" DESC`,
+    { type: QueryTypes.SELECT, replacements: { key: trackingKey(trackingNumber), consigneeIds } },
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    arrival_id: null,
+    tracking_number: row.trackingNumber,
+    scanned_at: row.receivedDate ? new Date(row.receivedDate).toISOString() : '',
+    receipt_number: row.number,
+    description: row.description,
   }));
 }

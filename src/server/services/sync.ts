@@ -259,6 +259,46 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
   }
 }
 
+/**
+ * Receipts that came another way than the provider's pages (a file import, PROVIDER=file), written as
+ * a sync writes its pages, so that status history, e-mails, webhooks and pre-alert matching react
+ * alike; `remove` are removed as a full sync removes what the provider deleted. `withPage` writes what
+ * belongs with a page in its transaction.
+ */
+export async function writeReceiptsAsSync(
+  deps: SyncDeps,
+  receipts: ProviderReceipt[],
+  { remove, withPage }: { remove: number[]; withPage: (receipts: ProviderReceipt[], transaction: Transaction) => Promise<void> },
+): Promise<{ written: number; deleted: number }> {
+  const { db, clock } = deps;
+  const syncedAt = new Date(clock.now());
+  const firstMirroring = !(await readSyncState(deps)).lastSuccessAt;
+  let written = 0;
+  let deleted = 0;
+  const news = noNews();
+  try {
+    for (let start = 0; start < receipts.length; start += PAGE_SIZE) {
+      const page = receipts.slice(start, start + PAGE_SIZE);
+      const pageWrite = await db.sequelize.transaction(async (transaction) => {
+        const write = await writePage(deps, page, { syncedAt, firstMirroring }, transaction);
+        await withPage(page, transaction);
+        return write;
+      });
+      written += pageWrite.written;
+      addNews(news, pageWrite.news);
+    }
+    deleted = await removeReceipts(deps, remove, firstMirroring, news);
+    const now = new Date(clock.now());
+    await saveSyncState(deps, { lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, lastFullSyncAt: now });
+    return { written, deleted };
+  } finally {
+    await deps.reactions.syncEnded(news);
+    if (written + deleted >= SETTLE_AFTER_ROWS)
+      await db.settleMirrorTables().catch((error) => deps.log.warn({ component: 'sync', err: error }, 'The mirror tables could not be analyzed'));
+    if (written > 0 || deleted > 0) await deps.mirror.announceChange();
+  }
+}
+
 const toSyncResult = (outcome: SyncOutcome): SyncResult => ({
   full: outcome.full,
   written: outcome.written,

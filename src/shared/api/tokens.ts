@@ -29,7 +29,7 @@ export const tokenClearResultSchema = schemaOf<TokenClearResult>()(z.object({ re
 
 export const tokenInfoSchema = schemaOf<TokenInfo>()(
   z.object({
-    provider: z.enum(['sandbox', 'http', 'magaya']),
+    provider: z.enum(['sandbox', 'http', 'magaya', 'file']),
     providerUrl: z.string(),
     redirectUri: z.string(),
     autoRefreshMinutesBeforeExpiry: z.number(),

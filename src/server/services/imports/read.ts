@@ -1,0 +1,322 @@
+/**
+ * An export read into receipts: the header row found (below any title rows), its columns placed, each
+ * row read into a package line, and the rows of one receipt number merged into one receipt. A bad row
+ * is reported with its spreadsheet row number; its receipt is left out whole, so no receipt lands
+ * with a row missing.
+ */
+import { createHash } from 'node:crypto';
+import { m } from '~/paraglide/messages.js';
+import {
+  IMPORT_FIELDS,
+  IMPORT_PREVIEW_ROWS,
+  REQUIRED_IMPORT_FIELDS,
+  type ImportField,
+  type ImportMapping,
+  type ImportPreviewRow,
+  type ImportRowError,
+} from '~/shared/imports';
+import type { ImportDateOrder } from '../../config';
+import { AppError } from '../../errors';
+import type { ProviderCommodity } from '../../provider/contract';
+import { MAGAYA_STATUSES, readWarehouseReceipt } from '../../provider/magaya/receipt';
+import { headerSignature, isTotal, placeColumns, recognisedCount, unitFactor, type ColumnPlaces } from './columns';
+import { readMagayaXml, type SheetRow } from './formats';
+import { cellText, decideDateOrder, noVotes, readDate, readNumber, voteDateOrder, type Cell } from './values';
+
+/** A receipt as the file gives it; the portal's id, consignee id and version are given when it is written. */
+export interface FileReceipt {
+  number: string;
+  receivedDate: string;
+  shipperName: string;
+  consigneeName: string;
+  pieces: number;
+  totalWeightValue: number;
+  totalVolumeValue: number;
+  destination: string;
+  status: string;
+  modeOfTransportation: string;
+  originName: string;
+  commodities: ProviderCommodity[];
+}
+
+export interface ReadFile {
+  headers: string[];
+  /** The header row's signature: the key a mapping is saved under (null for XML, whose elements are fixed). */
+  signature: string | null;
+  mapping: ImportMapping;
+  receipts: FileReceipt[];
+  /** Receipt numbers the file names but that were refused: they are in the file, so a full list keeps them. */
+  refusedNumbers: Set<string>;
+  errors: ImportRowError[];
+  preview: ImportPreviewRow[];
+}
+
+/** The header must be among the first rows; title rows above it are skipped. */
+const HEADER_SEARCH_ROWS = 30;
+
+const MAX_NUMBER_LENGTH = 40;
+
+/** The fingerprint of what a file said of a receipt: the same file imported again changes nothing. */
+export const fingerprintOf = (receipt: FileReceipt) => createHash('sha256').update(JSON.stringify(receipt)).digest('hex');
+
+const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+const statusOf = (text: string) => MAGAYA_STATUSES[text.replace(/\s+/g, '')] ?? text;
+
+/** Too few columns for the fields a receipt needs: 400, naming the fields (`mapping.<field>`) and the headers the file has (`headers.<i>`). */
+function missingFields(missing: ImportField[], headers: string[]): AppError {
+  return new AppError('VALIDATION_ERROR', m.import_fields_missing({ fields: missing.join(', ') }), {
+    details: [
+      ...missing.map((field) => ({ field: `mapping.${field}`, message: m.import_field_not_placed({ field }) })),
+      ...headers.map((header, index) => ({ field: `headers.${index}`, message: header })),
+    ],
+  });
+}
+
+interface RowLine {
+  row: number;
+  number: string;
+  receivedDate: Date | null;
+  shipperName: string;
+  consigneeName: string;
+  destination: string;
+  status: string;
+  pieces: number | null;
+  weight: number | null;
+  volume: number | null;
+  trackingNumber: string | null;
+  description: string;
+}
+
+/**
+ * Reads a sheet (CSV or XLSX rows). `savedMapping` finds the mapping kept for a header row's signature.
+ */
+export async function readSheet(
+  rows: AsyncIterable<SheetRow>,
+  options: { mapping: ImportMapping; savedMapping: (signature: string) => Promise<ImportMapping | null>; dateOrder: ImportDateOrder },
+): Promise<ReadFile> {
+  const given = Object.values(options.mapping).map((header) => header.trim().toLowerCase());
+  const start: SheetRow[] = [];
+  let header: SheetRow | undefined;
+  const raw: { row: number; cells: Cell[] }[] = [];
+  let places: ColumnPlaces = {};
+  let headers: string[] = [];
+  let mapping: ImportMapping = {};
+  let signature = '';
+  const votes = noVotes();
+  const placedFields = () => IMPORT_FIELDS.filter((field) => places[field] !== undefined);
+
+  const takeHeader = async (row: SheetRow) => {
+    header = row;
+    headers = row.cells.map(cellText);
+    signature = headerSignature(headers);
+    mapping = { ...((await options.savedMapping(signature)) ?? {}), ...options.mapping };
+    places = placeColumns(headers, mapping);
+    const missing = REQUIRED_IMPORT_FIELDS.filter((field) => places[field] === undefined);
+    if (missing.length > 0) throw missingFields(missing, headers);
+  };
+  const keep = (row: SheetRow) => {
+    if (row.cells.every((cell) => cellText(cell) === '')) return;
+    const cells = placedFields().map((field) => row.cells[places[field]!] ?? null);
+    raw.push({ row: row.row, cells });
+    const dateIndex = placedFields().indexOf('receivedDate');
+    if (dateIndex >= 0) voteDateOrder(cells[dateIndex]!, votes);
+  };
+
+  for await (const row of rows) {
+    if (header) {
+      keep(row);
+      continue;
+    }
+    const texts = row.cells.map(cellText);
+    const known = recognisedCount(texts) + texts.filter((text) => text !== '' && given.includes(text.toLowerCase())).length;
+    if (known >= 2) {
+      await takeHeader(row);
+      continue;
+    }
+    start.push(row);
+    if (start.length >= HEADER_SEARCH_ROWS) break;
+  }
+  if (!header) {
+    // No header the portal knows: the first row with three or more cells is taken as the header, for the admin to map.
+    const guess = start.find((row) => row.cells.filter((cell) => cellText(cell) !== '').length >= 3);
+    if (!guess) throw new AppError('VALIDATION_ERROR', m.import_no_header());
+    await takeHeader(guess);
+    for (const row of start.filter((candidate) => candidate.row > guess.row)) keep(row);
+    for await (const row of rows) keep(row);
+  }
+
+  const fields = placedFields();
+  const at = (cells: Cell[], field: ImportField): Cell => {
+    const index = fields.indexOf(field);
+    return index < 0 ? null : (cells[index] ?? null);
+  };
+  const headerOf = (field: ImportField) => headers[places[field]!] ?? field;
+  const dateOrder = decideDateOrder(votes, options.dateOrder);
+  const weightFactor = places.totalWeightValue === undefined ? 1 : unitFactor(headerOf('totalWeightValue'));
+  const volumeFactor = places.totalVolumeValue === undefined ? 1 : unitFactor(headerOf('totalVolumeValue'));
+  const totals = {
+    pieces: places.pieces !== undefined && isTotal(headerOf('pieces')),
+    weight: places.totalWeightValue !== undefined && isTotal(headerOf('totalWeightValue')),
+    volume: places.totalVolumeValue !== undefined && isTotal(headerOf('totalVolumeValue')),
+  };
+
+  const errors: ImportRowError[] = [];
+  const lines = new Map<string, RowLine[]>();
+  const refusedNumbers = new Set<string>();
+  const preview: ImportPreviewRow[] = [];
+
+  for (const { row, cells } of raw) {
+    const rowErrors: ImportRowError[] = [];
+    const refuse = (field: ImportField, message: string) => rowErrors.push({ row, column: headerOf(field), message });
+    const text = (field: ImportField) => cellText(at(cells, field));
+    const number = text('number');
+    if (number === '') refuse('number', m.import_row_no_number());
+    else if (number.length > MAX_NUMBER_LENGTH) refuse('number', m.import_row_number_too_long({ max: MAX_NUMBER_LENGTH }));
+    const dateCell = at(cells, 'receivedDate');
+    const receivedDate = readDate(dateCell, dateOrder);
+    if (!receivedDate) refuse('receivedDate', m.import_row_bad_date({ value: cellText(dateCell) }));
+    const amount = (field: ImportField, factor: number, whole: boolean) => {
+      const cell = at(cells, field);
+      if (places[field] === undefined || cellText(cell) === '') return null;
+      const value = readNumber(cell);
+      if (value === null || value < 0 || (whole && !Number.isInteger(value))) {
+        refuse(field, whole ? m.import_row_bad_count({ value: cellText(cell) }) : m.import_row_bad_number({ value: cellText(cell) }));
+        return null;
+      }
+      return value * factor;
+    };
+    const line: RowLine = {
+      row,
+      number,
+      receivedDate,
+      shipperName: text('shipperName'),
+      consigneeName: text('consigneeName'),
+      destination: text('destination'),
+      status: statusOf(text('status')),
+      pieces: amount('pieces', 1, true),
+      weight: amount('totalWeightValue', weightFactor, false),
+      volume: amount('totalVolumeValue', volumeFactor, false),
+      trackingNumber: text('trackingNumber') || null,
+      description: text('description'),
+    };
+    if (preview.length < IMPORT_PREVIEW_ROWS) {
+      preview.push({
+        row,
+        number,
+        receivedDate: receivedDate?.toISOString() ?? null,
+        shipperName: line.shipperName,
+        consigneeName: line.consigneeName,
+        pieces: line.pieces ?? 1,
+        totalWeightValue: round(line.weight ?? 0, 2),
+        totalVolumeValue: round(line.volume ?? 0, 3),
+        destination: line.destination,
+        status: line.status,
+        trackingNumber: line.trackingNumber,
+        description: line.description,
+      });
+    }
+    if (rowErrors.length > 0) {
+      errors.push(...rowErrors);
+      if (number) refusedNumbers.add(number);
+      continue;
+    }
+    const known = lines.get(number);
+    if (known) known.push(line);
+    else lines.set(number, [line]);
+  }
+
+  const receipts: FileReceipt[] = [];
+  for (const [number, group] of lines) {
+    if (refusedNumbers.has(number)) continue;
+    const [first] = group as [RowLine];
+    const sum = (values: (number | null)[]) => values.reduce<number>((total, value) => total + (value ?? 0), 0);
+    const commodities = group.map((line) => ({
+      description: line.description,
+      trackingNumber: line.trackingNumber,
+      pieces: totals.pieces ? 0 : (line.pieces ?? 1),
+      totalWeightValue: totals.weight ? 0 : round(line.weight ?? 0, 2),
+      totalVolumeValue: totals.volume ? 0 : round(line.volume ?? 0, 3),
+    }));
+    receipts.push({
+      number,
+      receivedDate: first.receivedDate!.toISOString(),
+      shipperName: first.shipperName,
+      consigneeName: first.consigneeName,
+      pieces: totals.pieces ? (first.pieces ?? 0) : sum(group.map((line) => line.pieces ?? 1)),
+      totalWeightValue: round(totals.weight ? (first.weight ?? 0) : sum(group.map((line) => line.weight)), 2),
+      totalVolumeValue: round(totals.volume ? (first.volume ?? 0) : sum(group.map((line) => line.volume)), 3),
+      destination: first.destination,
+      status: first.status,
+      modeOfTransportation: '',
+      originName: '',
+      commodities,
+    });
+  }
+  return { headers, signature, mapping: Object.fromEntries(fields.map((field) => [field, headerOf(field)])), receipts, refusedNumbers, errors, preview };
+}
+
+/** Magaya's XML export, read with the adapter's mapping; a receipt's row is its place among the file's receipts. */
+export async function readMagayaFile(file: string): Promise<ReadFile> {
+  const receipts: FileReceipt[] = [];
+  const errors: ImportRowError[] = [];
+  const preview: ImportPreviewRow[] = [];
+  const refusedNumbers = new Set<string>();
+  const seen = new Set<string>();
+  let row = 0;
+  // Ids are given when the receipts are written; the adapter's reading needs some meanwhile.
+  const ids = { receiptId: () => 1, consigneeId: () => 1 };
+  for await (const element of readMagayaXml(file)) {
+    row += 1;
+    const reading = readWarehouseReceipt(element, { ids, updatedAt: '' });
+    if (reading.kind !== 'receipt') {
+      if (reading.kind === 'unidentified') errors.push({ row, column: 'GUID', message: m.import_row_no_guid() });
+      continue;
+    }
+    const { receipt } = reading;
+    if (!receipt.number || receipt.number.length > MAX_NUMBER_LENGTH) {
+      errors.push({ row, column: 'Number', message: receipt.number ? m.import_row_number_too_long({ max: MAX_NUMBER_LENGTH }) : m.import_row_no_number() });
+      continue;
+    }
+    if (!receipt.receivedDate) {
+      errors.push({ row, column: 'CreatedOn', message: m.import_row_bad_date({ value: '' }) });
+      refusedNumbers.add(receipt.number);
+      continue;
+    }
+    if (seen.has(receipt.number)) continue;
+    seen.add(receipt.number);
+    const fileReceipt: FileReceipt = {
+      number: receipt.number,
+      receivedDate: receipt.receivedDate,
+      shipperName: receipt.shipperName,
+      consigneeName: receipt.consigneeName,
+      pieces: receipt.pieces,
+      totalWeightValue: receipt.totalWeightValue,
+      totalVolumeValue: receipt.totalVolumeValue,
+      destination: receipt.destination,
+      status: receipt.status,
+      modeOfTransportation: receipt.modeOfTransportation,
+      originName: receipt.origin.name,
+      commodities: receipt.commodities,
+    };
+    receipts.push(fileReceipt);
+    if (preview.length < IMPORT_PREVIEW_ROWS) {
+      const [commodity] = receipt.commodities;
+      preview.push({
+        row,
+        number: receipt.number,
+        receivedDate: receipt.receivedDate,
+        shipperName: receipt.shipperName,
+        consigneeName: receipt.consigneeName,
+        pieces: receipt.pieces,
+        totalWeightValue: receipt.totalWeightValue,
+        totalVolumeValue: receipt.totalVolumeValue,
+        destination: receipt.destination,
+        status: receipt.status,
+        trackingNumber: commodity?.trackingNumber ?? null,
+        description: commodity?.description ?? '',
+      });
+    }
+  }
+  if (row === 0) throw new AppError('VALIDATION_ERROR', m.import_xml_no_receipts());
+  return { headers: [], signature: null, mapping: {}, receipts, refusedNumbers, errors, preview };
+}
