@@ -15,12 +15,12 @@ import {
   type AuditList,
   type AuditQuery,
 } from '~/shared/audit';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import { csvLines, UTF8_BOM, type CsvCell } from '../csv';
-import type { Database } from '../db/database';
-import type { AuditEntry } from '../db/models';
-import { inLocale } from '../locale';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { csvLines, UTF8_BOM, type CsvCell } from '../../csv';
+import type { Database } from '../../db/database';
+import type { AuditEntry } from '../../db/models';
+import { inLocale } from '../../locale';
 import { DAY_MS } from '~/shared/constants';
 import { paginationOf } from '~/shared/receipts';
 
