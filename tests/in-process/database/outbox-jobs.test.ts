@@ -9,7 +9,7 @@
  * across portals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueJobs, JobRefused, type JobAttempt } from '~/server/services/outbox';
+import { enqueueJobs, JobRefused, type JobAttempt } from '~/server/services/outbox/outbox';
 import { eventually, queryDatabase } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 

@@ -5,7 +5,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueJobs } from '~/server/services/outbox';
+import { enqueueJobs } from '~/server/services/outbox/outbox';
 import { queueWebhookEvent } from '~/server/services/webhook-delivery';
 import type { ApiClient } from '../../support/api-client';
 import { eventually, queryDatabase, signedInAdmin, waitForMirror } from '../../support/api-steps';

@@ -17,13 +17,13 @@
  * time in the order they were written.
  */
 import { Op, QueryTypes, type InferAttributes, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
-import type { OutboxJob, OutboxMessage } from '../db/models';
-import type { Logger } from '../logger';
-import type { Mailer, OutgoingMail } from '../mail/mailer';
-import type { OutboxMetrics } from '../metrics';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { Database } from '../../db/database';
+import type { OutboxJob, OutboxMessage } from '../../db/models';
+import type { Logger } from '../../logger';
+import type { Mailer, OutgoingMail } from '../../mail/mailer';
+import type { OutboxMetrics } from '../../metrics';
 
 const POLL_INTERVAL_MS = 5_000;
 const BATCH = 20;
