@@ -31,7 +31,7 @@ import { rememberReturnPath } from '~/server/http/return-path';
 import { markUser, readSessionToken } from '~/server/http/session';
 import { FORGET_STORED_USER_SOURCE, forgetsStoredUser } from '~/server/http/stored-profile';
 import { chooseLocale, inLocale } from '~/server/locale';
-import { findActiveSession } from '~/server/services/sessions';
+import { findActiveSession } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { OFFLINE_PAGE } from '~/shared/offline-cache';
 import { LOCALE_COOKIE, LOCALE_LINK_PARAMETER } from '~/shared/locale';

@@ -4,7 +4,7 @@ import { AppError } from '~/server/errors';
 import { plainRefusal } from '~/server/http/respond';
 import { rememberLocale } from '~/server/http/locale-cookie';
 import { localPath } from '~/server/http/return-path';
-import { savePreferences } from '~/server/services/users';
+import { savePreferences } from '~/server/services/accounts';
 import { localeChoiceSchema } from '~/shared/preferences';
 
 /**

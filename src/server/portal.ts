@@ -30,31 +30,36 @@ import { BrandingStore } from './services/branding';
 import { createDemoCustomer, prepareSandboxPortal } from './services/demo';
 import { MagayaConnectionStore, MagayaIdStore } from './services/magaya-store';
 import { mirrorPackageScans } from './services/package-tracker';
-import { LoginLimiter } from './services/login-limiter';
+import {
+  LoginLimiter,
+  PasswordHasher,
+  countActiveSessions,
+  createSessionCache,
+  purgeExpiredSessions,
+  type SessionCache,
+  purgeExpiredPendingSignIns,
+  keyStoredRecoveryCodes,
+  ensureFirstAdmin,
+  purgeOldAccountTokens,
+  purgeOldApiTokens,
+} from './services/accounts';
 import { MirrorSchedule } from './services/mirror-schedule';
 import { MirrorFollower } from './services/mirror-version';
 import { Outbox, purgeFinishedJobs, purgeSpentMessages, readJobBacklog, readOutboxBacklog } from './services/outbox';
-import { PasswordHasher } from './services/passwords';
 import { ProviderTokenStore } from './services/provider-tokens';
 import { ReceiptIndex } from './services/receipt-order';
 import { createAssignmentCache, type AssignmentCache } from './services/receipts';
 import { ResponseCache } from './services/response-cache';
-import { countActiveSessions, createSessionCache, purgeExpiredSessions, type SessionCache } from './services/sessions';
-import { purgeExpiredPendingSignIns } from './services/pending-sign-ins';
 import { purgeExpiredPasskeyChallenges } from './services/passkeys';
-import { keyStoredRecoveryCodes } from './services/two-factor';
 import { SyncRunner } from './services/sync';
 import { SyncReactions } from './services/sync-reactions';
 import { statusHistoryReaction } from './services/receipt-history';
 import { statusDigestReaction } from './services/status-emails';
 import { ImportFolder } from './services/imports';
 import { LastSyncTime } from './services/sync-state';
-import { ensureFirstAdmin } from './services/users';
 import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
-import { purgeOldAccountTokens } from './services/account-tokens';
 import { purgeOldShareLinks } from './services/share-links';
-import { purgeOldApiTokens } from './services/api-tokens';
 import { AttachmentFetches, purgeOrphanAttachments } from './services/attachments';
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler, webhookEventsReaction } from './services/webhook-delivery';
 import { WebhookSender } from './webhook-sender';
@@ -232,9 +237,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const syncRuns = new SyncRunner({ db, clock, config, provider, lastSync, mirror, log, metrics, reactions: syncReactions });
   const importTurns = new WriteTurns();
   const importFolder =
-    config.provider === 'file'
-      ? new ImportFolder({ db, clock, config, provider, lastSync, mirror, log, metrics, syncReactions, importTurns })
-      : null;
+    config.provider === 'file' ? new ImportFolder({ db, clock, config, provider, lastSync, mirror, log, metrics, syncReactions, importTurns }) : null;
   const webhookSender = new WebhookSender({
     allowHttp: config.webhookAllowHttp,
     allowPrivate: config.webhookAllowPrivate,

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readBearerCredential } from '~/server/http/bearer';
-import { generateApiToken } from '~/server/services/api-tokens';
+import { generateApiToken } from '~/server/services/accounts/api-tokens';
 import { isTokenReadable, TOKEN_READABLE_ROUTES } from '~/shared/api-token-access';
 import { API_TOKEN_BODY_LENGTH, apiTokenPrefix, base62Length, createApiTokenSchema, encodeBase62, isApiTokenFormat } from '~/shared/api-tokens';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSessionExpired } from '~/server/services/sessions';
+import { isSessionExpired } from '~/server/services/accounts/sessions';
 
 const MINUTE = 60_000;
 const now = Date.parse('2026-11-21T12:00:00Z');

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { readForm } from '~/server/http/body';
 import { AppError } from '~/server/errors';
 import { plainRefusal } from '~/server/http/respond';
-import { savePreferences } from '~/server/services/users';
+import { savePreferences } from '~/server/services/accounts';
 
 /**
  * Profile Settings' status e-mail switch as a plain form post (it works without JavaScript): the

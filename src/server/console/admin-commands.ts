@@ -10,10 +10,7 @@ import { AppError } from '../errors';
 import { migrationStatus, UnknownMigrationsError } from '../db/migrate';
 import type { User } from '../db/models';
 import type { AuditActor } from '../services/audit';
-import { generatePassword, type PasswordHasher } from '../services/passwords';
-import type { AccountNoticeDeps } from '../services/account-access';
-import { resetTwoFactor } from '../services/two-factor';
-import { createUser, listUsers, resetPassword } from '../services/users';
+import { generatePassword, type PasswordHasher, type AccountNoticeDeps, resetTwoFactor, createUser, listUsers, resetPassword } from '../services/accounts';
 
 export interface AdminDeps extends AccountNoticeDeps {
   config: Pick<Config, 'databaseUrl' | 'twoFactor' | 'productName'>;

@@ -7,7 +7,7 @@ import type { APIContext } from 'astro';
 import { m } from '~/paraglide/messages.js';
 import { isTokenIgnored, isTokenReadable } from '~/shared/api-token-access';
 import { AppError } from '../errors';
-import { authenticateApiToken, type ApiTokenCaller } from '../services/api-tokens';
+import { authenticateApiToken, type ApiTokenCaller } from '../services/accounts';
 
 /** The catch-all under /api (src/pages/api/[...path].ts): a path no endpoint serves. */
 const UNKNOWN_API_ROUTE = '/api/[...path]';

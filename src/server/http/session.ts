@@ -9,9 +9,8 @@ import type { LoginPayload, SessionUser } from '~/shared/validation';
 import { m } from '~/paraglide/messages.js';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import { signInAfterEnrolment, signInUser, signInWithSecondFactor, type SecondStep } from '../services/auth';
+import { signInAfterEnrolment, signInUser, signInWithSecondFactor, type SecondStep, endSession } from '../services/accounts';
 import { signInWithPasskey } from '../services/passkeys';
-import { endSession } from '../services/sessions';
 import type { PasskeySignInPayload } from '~/shared/passkeys';
 import { clearPendingSignIn, readPendingSignIn, setPendingSignIn } from './two-factor-pending';
 

@@ -7,8 +7,7 @@
 import type { APIContext } from 'astro';
 import { m } from '~/paraglide/messages.js';
 import { AppError } from '../errors';
-import { assertPendingEnrolment } from '../services/auth';
-import { PENDING_SIGN_IN_MINUTES } from '../services/pending-sign-ins';
+import { assertPendingEnrolment, PENDING_SIGN_IN_MINUTES } from '../services/accounts';
 
 type Context = Pick<APIContext, 'cookies' | 'locals'>;
 

@@ -11,9 +11,8 @@ import type { Sandbox } from '../provider/sandbox/state';
 import type { TokenStore } from '../provider/token-store';
 import { assignConsignees } from './assignments';
 import { importConsignees, type ConsigneeImportDeps } from './consignees';
-import { generatePassword } from './passwords';
+import { generatePassword, createUser, type UserDeps } from './accounts';
 import { readSyncState, saveSyncState } from './sync-state';
-import { createUser, type UserDeps } from './users';
 
 export const DEMO_USERNAME = 'demo';
 const DEMO_CONSIGNEES = 3;

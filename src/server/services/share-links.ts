@@ -14,7 +14,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import { recordAudit, selfActor } from './audit';
-import type { LoginLimiter } from './login-limiter';
+import type { LoginLimiter } from './accounts';
 import { readStatusHistory } from './receipt-history';
 import { getReceipt, receiptFieldsByIds, visibleConsigneeIds, type ScopeDeps } from './receipts';
 import type { LastSyncTime } from './sync-state';

@@ -26,7 +26,7 @@ import { AppError } from '../errors';
 import { addressKind, isIpLiteral, isLocalhostName } from '../network-address';
 import type { AppKeys } from '../secrets';
 import { recordAudit, type AuditActor, type AuditDeps } from './audit';
-import type { LoginLimiter } from './login-limiter';
+import type { LoginLimiter } from './accounts';
 import { endpointEvents, queueTestEvent, sealWebhookSecret, type WebhookEventDeps } from './webhook-delivery';
 
 export interface WebhookDeps extends WebhookEventDeps, AuditDeps {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import type { EndpointDescription, HttpMethod } from '~/server/http/api-description';
 import { errorEnvelopeSchema } from '~/shared/envelope';
-import { createUser as createAccount } from '~/server/services/users';
+import { createUser as createAccount } from '~/server/services/accounts/users';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
 import { createUser, expectError, signedInAdmin, type Role, type TestUser } from '../../support/api-steps';

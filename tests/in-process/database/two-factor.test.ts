@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { Secret, TOTP, URI } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyStoredRecoveryCodes } from '~/server/services/two-factor';
-import { createUser as createAccount } from '~/server/services/users';
+import { keyStoredRecoveryCodes } from '~/server/services/accounts/two-factor';
+import { createUser as createAccount } from '~/server/services/accounts/users';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
 import { createUser, databaseText, eventually, expectError, signIn, signedInAdmin, type Role, type TestUser } from '../../support/api-steps';

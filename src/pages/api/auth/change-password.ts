@@ -1,7 +1,7 @@
 import { parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
-import { changePassword } from '~/server/services/auth';
+import { changePassword } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { changePasswordSchema } from '~/shared/validation';
 import { describeEndpoint } from '~/server/http/api-description';

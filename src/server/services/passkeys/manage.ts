@@ -8,7 +8,7 @@ import type { PasskeyView, RenamePasskeyPayload } from '~/shared/passkeys';
 import type { Database } from '../../db/database';
 import { AppError } from '../../errors';
 import { composeNoticeEmail } from '../../mail/compose';
-import { mailAccountNotice, type AccountNoticeDeps } from '../account-access';
+import { mailAccountNotice, type AccountNoticeDeps } from '../accounts';
 import { recordAudit, selfActor, userTarget, type AuditActor, type AuditDeps } from '../audit';
 import { toPasskeyView } from './views';
 

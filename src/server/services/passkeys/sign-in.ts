@@ -20,7 +20,7 @@ import type { SessionUser } from '~/shared/validation';
 import type { Passkey, User } from '../../db/models';
 import { AppError } from '../../errors';
 import { recordAudit, selfActor, strangerActor } from '../audit';
-import { completeSignIn, countedCheck, type AuthDeps } from '../auth';
+import { completeSignIn, countedCheck, type AuthDeps } from '../accounts';
 import { requireRelyingParty } from './availability';
 import { CHALLENGE_MINUTES, holdChallenge, takeChallenge } from './challenges';
 

@@ -21,7 +21,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/database';
 import { AppError } from '../../errors';
 import { recordAudit, selfActor } from '../audit';
-import type { LoginLimiter } from '../login-limiter';
+import type { LoginLimiter } from '../accounts';
 import { enqueueJobs, type Outbox } from '../outbox';
 import { visibleConsigneeIds, type ScopeDeps } from '../receipts';
 import type { LastSyncTime } from '../sync-state';

@@ -2,7 +2,7 @@ import { parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
 import { requireTwoFactorOffered } from '~/server/http/two-factor-pending';
-import { disableTwoFactor } from '~/server/services/two-factor';
+import { disableTwoFactor } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { disableTwoFactorSchema } from '~/shared/two-factor';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';

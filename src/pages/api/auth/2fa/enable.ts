@@ -4,7 +4,7 @@ import { ok, handle } from '~/server/http/respond';
 import { forgetReturnPath } from '~/server/http/return-path';
 import { openSessionAfterEnrolment } from '~/server/http/session';
 import { requireTwoFactorOffered, twoFactorEnroller } from '~/server/http/two-factor-pending';
-import { enableTwoFactor } from '~/server/services/two-factor';
+import { enableTwoFactor } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { enableTwoFactorSchema } from '~/shared/two-factor';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';

@@ -1,7 +1,7 @@
 import { requireUser } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
 import { requireTwoFactorOffered } from '~/server/http/two-factor-pending';
-import { readTwoFactorStatus } from '~/server/services/two-factor';
+import { readTwoFactorStatus } from '~/server/services/accounts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { twoFactorStatusSchema } from '~/shared/api/accounts';

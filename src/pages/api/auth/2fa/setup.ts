@@ -1,6 +1,6 @@
 import { ok, handle } from '~/server/http/respond';
 import { requireTwoFactorOffered, twoFactorEnroller } from '~/server/http/two-factor-pending';
-import { startTwoFactorSetup } from '~/server/services/two-factor';
+import { startTwoFactorSetup } from '~/server/services/accounts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { twoFactorSetupSchema } from '~/shared/api/accounts';

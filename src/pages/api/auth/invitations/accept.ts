@@ -1,7 +1,7 @@
 import { parseJson } from '~/server/http/body';
 import { leaveNotice } from '~/server/http/redirect-notice';
 import { ok, handle } from '~/server/http/respond';
-import { acceptInvitation } from '~/server/services/invitations';
+import { acceptInvitation } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { tokenPasswordSchema } from '~/shared/accounts';
 import { describeEndpoint } from '~/server/http/api-description';

@@ -1,7 +1,7 @@
 import { parseJson } from '~/server/http/body';
 import { AppError } from '~/server/errors';
 import { ok, handle } from '~/server/http/respond';
-import { admitResetRequest, sendPasswordResetLink } from '~/server/services/password-reset';
+import { admitResetRequest, sendPasswordResetLink } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { forgotPasswordSchema } from '~/shared/accounts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';

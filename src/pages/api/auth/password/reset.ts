@@ -2,7 +2,7 @@ import { parseJson } from '~/server/http/body';
 import { leaveNotice } from '~/server/http/redirect-notice';
 import { AppError } from '~/server/errors';
 import { ok, handle } from '~/server/http/respond';
-import { resetPasswordWithToken } from '~/server/services/password-reset';
+import { resetPasswordWithToken } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { tokenPasswordSchema } from '~/shared/accounts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';

@@ -3,7 +3,7 @@ import { requireUser } from '~/server/http/guard';
 import { rememberLocale } from '~/server/http/locale-cookie';
 import { inLocale } from '~/server/locale';
 import { ok, handle } from '~/server/http/respond';
-import { readPreferences, savePreferences } from '~/server/services/users';
+import { readPreferences, savePreferences } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { preferencesChangeSchema, preferencesSchema } from '~/shared/preferences';
 import { describeEndpoint } from '~/server/http/api-description';

@@ -3,7 +3,7 @@ import { auditActor } from '~/server/http/audit-actor';
 import { parseId } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { revokeApiToken } from '~/server/services/api-tokens';
+import { revokeApiToken } from '~/server/services/accounts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { doneEnvelopeSchema } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';

@@ -3,7 +3,7 @@ import { auditActor } from '~/server/http/audit-actor';
 import { parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { createApiToken, listApiTokens } from '~/server/services/api-tokens';
+import { createApiToken, listApiTokens } from '~/server/services/accounts';
 import { apiTokenSummarySchema, createApiTokenSchema, createdApiTokenSchema } from '~/shared/api-tokens';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';

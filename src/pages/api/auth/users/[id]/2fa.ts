@@ -3,7 +3,7 @@ import { parseId } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
 import { requireTwoFactorOffered } from '~/server/http/two-factor-pending';
-import { resetTwoFactor } from '~/server/services/two-factor';
+import { resetTwoFactor } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { describeEndpoint } from '~/server/http/api-description';
 import { doneEnvelopeSchema } from '~/shared/envelope';

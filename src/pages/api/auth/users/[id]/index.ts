@@ -2,7 +2,7 @@ import { auditActor } from '~/server/http/audit-actor';
 import { parseId, parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
-import { deleteUser, updateUser } from '~/server/services/users';
+import { deleteUser, updateUser } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { updateUserSchema } from '~/shared/validation';
 import { describeEndpoint } from '~/server/http/api-description';

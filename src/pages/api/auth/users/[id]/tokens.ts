@@ -3,7 +3,7 @@ import { auditActor } from '~/server/http/audit-actor';
 import { parseId } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { revokeUserApiTokens } from '~/server/services/api-tokens';
+import { revokeUserApiTokens } from '~/server/services/accounts';
 import { revokedApiTokensSchema, type RevokedApiTokens } from '~/shared/api-tokens';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';

@@ -18,10 +18,10 @@
  */
 import { QueryTypes } from 'sequelize';
 import { rateLimitMessage } from '~/shared/format';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
-import { AppError } from '../errors';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { Database } from '../../db/database';
+import { AppError } from '../../errors';
 
 type Outcome = 'failed' | 'succeeded' | 'withdrawn';
 

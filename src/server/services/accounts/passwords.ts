@@ -1,7 +1,7 @@
 /** Password hashing: bcrypt over a SHA-256 pre-hash, so all 128 characters count. */
 import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { FairQueue } from '../fair-queue';
+import { FairQueue } from '../../fair-queue';
 
 /**
  * bcrypt runs on libuv's thread pool, which the SQLite driver (and file access) share. Unbounded, a

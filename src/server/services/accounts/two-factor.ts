@@ -19,18 +19,18 @@ import {
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '~/shared/two-factor';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
-import type { User } from '../db/models';
-import { decryptValue, encryptValue } from '../encryption';
-import { AppError } from '../errors';
-import { recordAudit, selfActor, userTarget, type AuditActor } from './audit';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { Database } from '../../db/database';
+import type { User } from '../../db/models';
+import { decryptValue, encryptValue } from '../../encryption';
+import { AppError } from '../../errors';
+import { recordAudit, selfActor, userTarget, type AuditActor } from '../audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
 import { mailAccountNotice, type AccountNoticeDeps } from './account-access';
-import { composeNoticeEmail } from '../mail/compose';
+import { composeNoticeEmail } from '../../mail/compose';
 
 const PERIOD_SECONDS = 30;
 /** One step either side: a phone's clock a little off, or a code typed as it turned over. */

@@ -5,9 +5,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
-import type { Clock } from '../clock';
-import type { Database } from '../db/database';
-import type { AccountTokenPurpose } from '../db/models';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import type { AccountTokenPurpose } from '../../db/models';
 
 export interface AccountTokenDeps {
   db: Database;

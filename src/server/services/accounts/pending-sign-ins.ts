@@ -7,8 +7,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
-import type { Clock } from '../clock';
-import type { Database } from '../db/database';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
 
 export const PENDING_SIGN_IN_MINUTES = 5;
 /** Codes one pending sign-in may try, right or wrong. */

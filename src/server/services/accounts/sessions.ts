@@ -5,11 +5,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { SessionUser } from '~/shared/validation';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
-import { toSessionUser } from '../db/public-user';
-import { RecentRows } from '../db/recent-rows';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { Database } from '../../db/database';
+import { toSessionUser } from '../../db/public-user';
+import { RecentRows } from '../../db/recent-rows';
 
 const MINUTE_MS = 60_000;
 /** lastSeenAt is written at most once a minute, so reading pages does not write on every request. */

@@ -6,15 +6,15 @@
 import type { Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { baseLocale, isLocale } from '~/shared/locale';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
-import type { User } from '../db/models';
-import { inLocale } from '../locale';
-import { composeNoticeEmail } from '../mail/compose';
-import type { Mailer } from '../mail/mailer';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { Database } from '../../db/database';
+import type { User } from '../../db/models';
+import { inLocale } from '../../locale';
+import { composeNoticeEmail } from '../../mail/compose';
+import type { Mailer } from '../../mail/mailer';
 import { endUserApiTokens, type RevokedApiToken } from './api-tokens';
-import { enqueueMessages, type Outbox } from './outbox';
+import { enqueueMessages, type Outbox } from '../outbox';
 import { endUserSessions } from './sessions';
 
 export interface AccountNoticeDeps {

@@ -27,13 +27,13 @@ import {
 } from '~/shared/api-tokens';
 import { formatDate } from '~/shared/format';
 import type { PublicUser, SessionUser } from '~/shared/validation';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
-import type { ApiToken } from '../db/models';
-import { toSessionUser, type UserRow } from '../db/public-user';
-import { AppError } from '../errors';
-import { recordAudit, userTarget, type AuditActor, type AuditDeps } from './audit';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { Database } from '../../db/database';
+import type { ApiToken } from '../../db/models';
+import { toSessionUser, type UserRow } from '../../db/public-user';
+import { AppError } from '../../errors';
+import { recordAudit, userTarget, type AuditActor, type AuditDeps } from '../audit';
 import { DAY_MS } from '~/shared/constants';
 
 /** The rate limit's fixed window; a token's last use is recorded as the start of its latest window. */
