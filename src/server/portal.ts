@@ -29,7 +29,17 @@ import { purgeOldAuditEntries } from './services/audit';
 import { BrandingStore } from './services/branding';
 import { createDemoCustomer, prepareSandboxPortal } from './services/demo';
 import { MagayaConnectionStore, MagayaIdStore } from './services/magaya-store';
-import { mirrorPackageScans } from './services/package-tracker';
+import {
+  mirrorPackageScans,
+  MirrorFollower,
+  ReceiptIndex,
+  createAssignmentCache,
+  type AssignmentCache,
+  ResponseCache,
+  statusHistoryReaction,
+  LastSyncTime,
+  purgeOldShareLinks,
+} from './services/receipts';
 import {
   LoginLimiter,
   PasswordHasher,
@@ -44,22 +54,15 @@ import {
   purgeOldApiTokens,
 } from './services/accounts';
 import { MirrorSchedule } from './services/mirror-schedule';
-import { MirrorFollower } from './services/mirror-version';
 import { Outbox, purgeFinishedJobs, purgeSpentMessages, readJobBacklog, readOutboxBacklog } from './services/outbox';
 import { ProviderTokenStore } from './services/provider-tokens';
-import { ReceiptIndex } from './services/receipt-order';
-import { createAssignmentCache, type AssignmentCache } from './services/receipts';
-import { ResponseCache } from './services/response-cache';
 import { purgeExpiredPasskeyChallenges } from './services/passkeys';
 import { SyncRunner } from './services/sync';
 import { SyncReactions } from './services/sync-reactions';
-import { statusHistoryReaction } from './services/receipt-history';
 import { statusDigestReaction } from './services/status-emails';
 import { ImportFolder } from './services/imports';
-import { LastSyncTime } from './services/sync-state';
 import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
-import { purgeOldShareLinks } from './services/share-links';
 import { AttachmentFetches, purgeOrphanAttachments } from './services/attachments';
 import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler, webhookEventsReaction } from './services/webhook-delivery';
 import { WebhookSender } from './webhook-sender';

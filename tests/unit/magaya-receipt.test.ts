@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { toMirrorRows } from '~/server/services/mirror-rows';
+import { toMirrorRows } from '~/server/services/receipts/mirror-rows';
 import { MAGAYA_STATUSES, readAttachmentEntry, readWarehouseReceipt, type MagayaIds, type MagayaReceiptReading } from '~/server/provider/magaya/receipt';
 import { childrenOf, parseXml } from '~/server/provider/magaya/xml';
 import { statusLabel } from '~/shared/format';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toMirrorRows, trackingKey } from '~/server/services/mirror-rows';
+import { toMirrorRows, trackingKey } from '~/server/services/receipts/mirror-rows';
 import { sortKey } from '~/shared/sort-key';
 import type { ProviderReceipt } from '~/server/provider/contract';
 

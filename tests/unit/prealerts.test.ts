@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxStore } from '~/server/provider/sandbox/store';
 import { inLocale } from '~/server/locale';
-import { trackingKey } from '~/server/services/mirror-rows';
+import { trackingKey } from '~/server/services/receipts/mirror-rows';
 import { declaredValueText, formatUsd, prealertFacts } from '~/shared/prealert-view';
 import {
   adminPrealertQuerySchema,

@@ -5,7 +5,7 @@ import { m } from '~/paraglide/messages.js';
 import type { ListMeta } from '~/shared/receipts';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
-import type { CachedAnswer } from '../services/response-cache';
+import type { CachedAnswer } from '../services/receipts';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 

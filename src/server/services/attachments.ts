@@ -42,8 +42,7 @@ import type { Logger } from '../logger';
 import { AttachmentTooLargeError, ProviderError, type ProviderAttachment, type ProviderClient } from '../provider/contract';
 import { KeyedSingleFlight } from '../single-flight';
 import { withinTime } from '../time-limit';
-import { requireMirror, visibleConsigneeIds, type ScopeDeps } from './receipts';
-import type { LastSyncTime } from './sync-state';
+import { requireMirror, visibleConsigneeIds, type ScopeDeps, type LastSyncTime } from './receipts';
 
 /** A stored list this old is fetched again when its receipt is opened, changed or not. */
 export const ATTACHMENT_LIST_MAX_AGE_MS = 10 * 60_000;

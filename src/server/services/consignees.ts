@@ -7,8 +7,7 @@ import type { Database } from '../db/database';
 import { ProviderError, type ProviderClient } from '../provider/contract';
 import type { SingleFlight } from '../single-flight';
 import { recordAudit, type AuditActor } from './audit';
-import { providerUnavailable } from './package-tracker';
-import { readSyncState, saveSyncState, type LastSyncTime } from './sync-state';
+import { providerUnavailable, readSyncState, saveSyncState, type LastSyncTime } from './receipts';
 
 const MAX_NAME_LENGTH = 200;
 

@@ -12,7 +12,7 @@ import type { TokenStore } from '../provider/token-store';
 import { assignConsignees } from './assignments';
 import { importConsignees, type ConsigneeImportDeps } from './consignees';
 import { generatePassword, createUser, type UserDeps } from './accounts';
-import { readSyncState, saveSyncState } from './sync-state';
+import { readSyncState, saveSyncState } from './receipts';
 
 export const DEMO_USERNAME = 'demo';
 const DEMO_CONSIGNEES = 3;

@@ -11,7 +11,7 @@ import type { Database } from '../db/database';
 import { migrationStatus } from '../db/migrate';
 import { withinTime } from '../time-limit';
 import { readJobBacklog, readOutboxBacklog } from './outbox';
-import { readSyncState } from './sync-state';
+import { readSyncState } from './receipts';
 
 export async function checkHealth({ db }: { db: Database }): Promise<{ database: boolean; uptimeSeconds: number }> {
   const database = await db.sequelize.query('SELECT 1').then(

@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import type { MirrorFollower } from './mirror-version';
+import type { MirrorFollower } from './receipts';
 import { SyncInterruptedError } from './sync-lease';
 import type { SyncRunner } from './sync';
 

@@ -17,11 +17,9 @@ import type { Logger } from '../logger';
 import type { SyncMetrics } from '../metrics';
 import { ProviderError, type ProviderClient, type ProviderReceipt } from '../provider/contract';
 import { recordAudit, type AuditActor, type AuditDeps } from './audit';
-import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows } from './mirror-rows';
-import type { MirrorFollower } from './mirror-version';
+import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows, type MirrorFollower, readSyncState, saveSyncState, type LastSyncTime } from './receipts';
 import { SyncInterruptedError, syncExclusively, type LeaseHolder } from './sync-lease';
 import { addNews, noNews, type StatusChange, type SyncAnnouncement, type SyncNews } from './sync-reactions';
-import { readSyncState, saveSyncState, type LastSyncTime } from './sync-state';
 
 const PAGE_SIZE = 500;
 const DELETE_CHUNK = 500;

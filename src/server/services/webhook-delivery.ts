@@ -42,8 +42,7 @@ import type { AppKeys } from '../secrets';
 import type { WebhookSender } from '../webhook-sender';
 import { enqueueJobs, enqueueMessages, JobRefused, type JobAttempt, type JobEntry, type JobHandler, type Outbox } from './outbox';
 import type { PageReaction, StatusChange } from './sync-reactions';
-import { readReceiptPrealerts } from './receipt-prealerts';
-import { receiptDetailsByIds } from './receipts';
+import { readReceiptPrealerts, receiptDetailsByIds } from './receipts';
 import { DAY_MS } from '~/shared/constants';
 
 /** The outbox job kind of one delivery. */

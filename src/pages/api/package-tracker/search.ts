@@ -1,7 +1,7 @@
 import { parseQuery } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { searchPackageScans } from '~/server/services/package-tracker';
+import { searchPackageScans } from '~/server/services/receipts';
 import { packageSearchQuerySchema } from '~/shared/receipts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';

@@ -1,7 +1,7 @@
 import { parseQuery } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle } from '~/server/http/respond';
-import { exportReceipts } from '~/server/services/receipt-export';
+import { exportReceipts } from '~/server/services/receipts';
 import { receiptExportQuerySchema } from '~/shared/receipts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
 import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS } from '~/shared/constants';

@@ -1,6 +1,6 @@
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { getDashboardStats } from '~/server/services/stats';
+import { getDashboardStats } from '~/server/services/receipts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
 import { okEnvelopeWithMeta } from '~/shared/envelope';
 import { dashboardStatsSchema } from '~/shared/receipts';

@@ -2,7 +2,7 @@ import { m } from '~/paraglide/messages.js';
 import { parseId } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { revokeShareLink } from '~/server/services/share-links';
+import { revokeShareLink } from '~/server/services/receipts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { doneEnvelopeSchema } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';

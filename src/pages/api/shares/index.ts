@@ -1,6 +1,6 @@
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { listShareLinks } from '~/server/services/share-links';
+import { listShareLinks } from '~/server/services/receipts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { shareLinkSchema } from '~/shared/share-links';

@@ -3,7 +3,7 @@ import { m } from '~/paraglide/messages.js';
 import { parseId, readForm } from '~/server/http/body';
 import { AppError } from '~/server/errors';
 import { plainRefusal } from '~/server/http/respond';
-import { revokeShareLink } from '~/server/services/share-links';
+import { revokeShareLink } from '~/server/services/receipts';
 
 /** Profile Settings' "Revoke" on a share link as a plain form post (it works without JavaScript). */
 export const POST: APIRoute = async (context) => {

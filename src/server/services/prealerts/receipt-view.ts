@@ -4,9 +4,7 @@
  */
 import type { ReceiptWithPrealerts } from '~/shared/prealerts';
 import type { PublicUser } from '~/shared/validation';
-import { readReceiptPrealerts } from '../receipt-prealerts';
-import { getReceipt, type ScopeDeps } from '../receipts';
-import type { LastSyncTime } from '../sync-state';
+import { readReceiptPrealerts, getReceipt, type ScopeDeps, type LastSyncTime } from '../receipts';
 
 /** A receipt the user sees, with the pre-alerts of its consignee linked to it. */
 export async function getReceiptWithPrealerts(deps: ScopeDeps & { lastSync: LastSyncTime }, user: PublicUser, id: number): Promise<ReceiptWithPrealerts> {

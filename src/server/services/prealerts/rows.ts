@@ -8,8 +8,7 @@ import { centsToDollars, type AdminPrealert, type Carrier, type Prealert } from 
 import type { PublicUser } from '~/shared/validation';
 import type { Database } from '../../db/database';
 import { AppError } from '../../errors';
-import { invoiceInfoOf } from '../receipt-prealerts';
-import { visibleConsigneeIds, type ScopeDeps } from '../receipts';
+import { invoiceInfoOf, visibleConsigneeIds, type ScopeDeps } from '../receipts';
 
 export interface PrealertRow {
   id: number;

@@ -2,7 +2,7 @@ import { m } from '~/paraglide/messages.js';
 import { parseId, parseQuery } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { createShareLink } from '~/server/services/share-links';
+import { createShareLink } from '~/server/services/receipts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';

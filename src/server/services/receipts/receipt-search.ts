@@ -7,9 +7,9 @@
  * (response-cache.ts) until the mirror changes, so paging or re-sorting a search finds them once.
  */
 import { QueryTypes } from 'sequelize';
-import type { Database } from '../db/database';
-import { numberListOf, parseNumberList } from '../db/number-lists';
-import { SHORT_TEXT_MAX } from '../short-text-index';
+import type { Database } from '../../db/database';
+import { numberListOf, parseNumberList } from '../../db/number-lists';
+import { SHORT_TEXT_MAX } from '../../short-text-index';
 import { trackingKey } from './mirror-rows';
 import type { ReceiptIndex } from './receipt-order';
 import type { ResponseCache } from './response-cache';

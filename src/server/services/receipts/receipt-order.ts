@@ -18,9 +18,9 @@ import { LRUCache } from 'lru-cache';
 import { QueryTypes } from 'sequelize';
 import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS } from '~/shared/constants';
 import type { ReceiptSortKey } from '~/shared/receipts';
-import type { Database } from '../db/database';
-import { numberListOf, orderedRows, parseNumberList, textListOf } from '../db/number-lists';
-import { ShortTextIndex } from '../short-text-index';
+import type { Database } from '../../db/database';
+import { numberListOf, orderedRows, parseNumberList, textListOf } from '../../db/number-lists';
+import { ShortTextIndex } from '../../short-text-index';
 import { sortColumn } from './mirror-rows';
 
 /** The column each sort key orders by: the date itself, or a text's stored sort key. */

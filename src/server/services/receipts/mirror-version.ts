@@ -5,8 +5,8 @@
  * moves the read cache to the new version (part of its every key), so no visitor waits behind the
  * reads a sync brings about.
  */
-import type { Logger } from '../logger';
-import type { Database } from '../db/database';
+import type { Logger } from '../../logger';
+import type { Database } from '../../db/database';
 import type { ReceiptIndex } from './receipt-order';
 import type { ResponseCache } from './response-cache';
 

@@ -2,9 +2,9 @@
 import { QueryTypes } from 'sequelize';
 import type { DashboardStats, RankedName } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
-import { startOfIsoWeek, startOfMonth } from '../calendar';
-import type { Clock } from '../clock';
-import type { Database } from '../db/database';
+import { startOfIsoWeek, startOfMonth } from '../../calendar';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
 import { requireMirror, scopeKey, visibleConsigneeIds, type ScopeDeps } from './receipts';
 import type { ResponseCache } from './response-cache';
 import type { LastSyncTime } from './sync-state';

@@ -8,9 +8,9 @@ import { getLocale } from '~/paraglide/runtime.js';
 import { statusLabel, transportLabel } from '~/shared/format';
 import type { ReceiptExportQuery } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
-import { csvLines, UTF8_BOM, type CsvCell } from '../csv';
-import { inLocale } from '../locale';
-import type { Clock } from '../clock';
+import { csvLines, UTF8_BOM, type CsvCell } from '../../csv';
+import { inLocale } from '../../locale';
+import type { Clock } from '../../clock';
 import { matchesInOrder, receiptFieldsByIds, requireMirror, visibleConsigneeIds, type ReceiptDeps, type ReceiptFields } from './receipts';
 
 export const EXPORT_BATCH_SIZE = 1_000;

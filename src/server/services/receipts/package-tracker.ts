@@ -3,11 +3,11 @@ import { QueryTypes } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { PackageScanResult } from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
-import { AppError } from '../errors';
-import { ProviderError, type PackageScan, type ProviderClient } from '../provider/contract';
+import { AppError } from '../../errors';
+import { ProviderError, type PackageScan, type ProviderClient } from '../../provider/contract';
 import { trackingKey } from './mirror-rows';
 import { visibleConsigneeIds, type ScopeDeps } from './receipts';
-import type { Config } from '../config';
+import type { Config } from '../../config';
 
 const PROVIDER_RETRY_SECONDS = 60;
 

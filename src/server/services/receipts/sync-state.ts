@@ -1,9 +1,9 @@
 /** The one row of mirror bookkeeping: cursor, last success, last error, import and demo dates. */
 import type { InferAttributes, Transaction } from 'sequelize';
-import type { Database } from '../db/database';
-import type { Logger } from '../logger';
-import type { SyncState } from '../db/models';
-import { RECENT_ROWS_MAX_AGE_MS } from '../db/recent-rows';
+import type { Database } from '../../db/database';
+import type { Logger } from '../../logger';
+import type { SyncState } from '../../db/models';
+import { RECENT_ROWS_MAX_AGE_MS } from '../../db/recent-rows';
 
 type SyncStateFields = Omit<InferAttributes<SyncState>, 'id'>;
 

@@ -1,9 +1,9 @@
 /** A provider receipt as the mirror stores it: defensive about whatever the provider sends. */
 import type { InferAttributes } from 'sequelize';
-import type { PackageRecord, ReceiptRecord } from '../db/models';
+import type { PackageRecord, ReceiptRecord } from '../../db/models';
 import { normalizeTrackingNumber } from '~/shared/prealerts';
 import { sortKey } from '~/shared/sort-key';
-import type { ProviderReceipt } from '../provider/contract';
+import type { ProviderReceipt } from '../../provider/contract';
 
 /** The text columns the list sorts by, each with a stored sort key column beside it (`<column>Sort`). */
 export const SORTED_TEXT_COLUMNS = ['number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'originName'] as const;

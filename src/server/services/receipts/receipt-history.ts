@@ -1,8 +1,8 @@
 /** Receipts' status histories: recorded as the sync writes (its first reaction to a page), read with a receipt's details. */
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { StatusHistoryEntry } from '~/shared/receipts';
-import type { Database } from '../db/database';
-import type { PageReaction, StatusChange } from './sync-reactions';
+import type { Database } from '../../db/database';
+import type { PageReaction, StatusChange } from '../sync-reactions';
 
 /**
  * Records the changes, each once: a change another sync recorded already (same receipt, version and

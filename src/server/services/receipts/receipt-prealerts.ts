@@ -6,7 +6,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { centsToDollars, type InvoiceInfo, type ReceiptPrealert } from '~/shared/prealerts';
 import type { Carrier } from '~/shared/prealert-view';
-import type { Database } from '../db/database';
+import type { Database } from '../../db/database';
 
 /** A pre-alert row's invoice columns. */
 type InvoiceColumns = {
