@@ -9,8 +9,7 @@ import type { OAuthDeps } from '../provider/oauth';
 import { connectSandbox } from '../provider/sandbox/connect';
 import type { Sandbox } from '../provider/sandbox/state';
 import type { TokenStore } from '../provider/token-store';
-import { assignConsignees } from './assignments';
-import { importConsignees, type ConsigneeImportDeps } from './consignees';
+import { assignConsignees, importConsignees, type ConsigneeImportDeps } from './consignees';
 import { generatePassword, createUser, type UserDeps } from './accounts';
 import { readSyncState, saveSyncState } from './receipts';
 

@@ -1,6 +1,6 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { listAssignments } from '~/server/services/assignments';
+import { listAssignments } from '~/server/services/consignees';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { consigneeAssignmentSchema } from '~/shared/consignees';

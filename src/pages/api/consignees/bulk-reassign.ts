@@ -2,7 +2,7 @@ import { auditActor } from '~/server/http/audit-actor';
 import { parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { replaceUsersOfConsignees } from '~/server/services/assignments';
+import { replaceUsersOfConsignees } from '~/server/services/consignees';
 import { bulkAssignmentPayloadSchema, bulkReassignResultSchema } from '~/shared/consignees';
 import { m } from '~/paraglide/messages.js';
 import { describeEndpoint } from '~/server/http/api-description';

@@ -1,6 +1,6 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { listConsignees } from '~/server/services/assignments';
+import { listConsignees } from '~/server/services/consignees';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { consigneeSchema } from '~/shared/consignees';

@@ -2,7 +2,7 @@ import { auditActor } from '~/server/http/audit-actor';
 import { parseId, parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { replaceConsigneeUsers } from '~/server/services/assignments';
+import { replaceConsigneeUsers } from '~/server/services/consignees';
 import { m } from '~/paraglide/messages.js';
 import { userIdPayloadSchema, consigneeAssignmentSchema } from '~/shared/consignees';
 import { describeEndpoint } from '~/server/http/api-description';

@@ -2,7 +2,7 @@ import { auditActor } from '~/server/http/audit-actor';
 import { parseId } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { removeUserFromConsignee } from '~/server/services/assignments';
+import { removeUserFromConsignee } from '~/server/services/consignees';
 import { m } from '~/paraglide/messages.js';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';

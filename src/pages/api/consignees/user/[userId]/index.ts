@@ -1,7 +1,7 @@
 import { parseId } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { listUserConsignees } from '~/server/services/assignments';
+import { listUserConsignees } from '~/server/services/consignees';
 import { m } from '~/paraglide/messages.js';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';

@@ -2,12 +2,12 @@
 import { Op } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { ImportResult, LastImportInfo } from '~/shared/consignees';
-import type { Clock } from '../clock';
-import type { Database } from '../db/database';
-import { ProviderError, type ProviderClient } from '../provider/contract';
-import type { SingleFlight } from '../single-flight';
-import { recordAudit, type AuditActor } from './audit';
-import { providerUnavailable, readSyncState, saveSyncState, type LastSyncTime } from './receipts';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import { ProviderError, type ProviderClient } from '../../provider/contract';
+import type { SingleFlight } from '../../single-flight';
+import { recordAudit, type AuditActor } from '../audit';
+import { providerUnavailable, readSyncState, saveSyncState, type LastSyncTime } from '../receipts';
 
 const MAX_NAME_LENGTH = 200;
 

@@ -7,10 +7,10 @@ import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { formatCount } from '~/shared/format';
 import type { AssignedUser, BulkAddResult, BulkReassignResult, ConsigneeAssignmentDto, ConsigneeDto } from '~/shared/consignees';
-import { AppError } from '../errors';
-import type { Database } from '../db/database';
-import type { User } from '../db/models';
-import { recordAudit, userTarget, type AuditActor, type AuditDeps } from './audit';
+import { AppError } from '../../errors';
+import type { Database } from '../../db/database';
+import type { User } from '../../db/models';
+import { recordAudit, userTarget, type AuditActor, type AuditDeps } from '../audit';
 
 const UNKNOWN_IDS_SHOWN = 10;
 
