@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { matchesEtag } from '~/server/http/attachments';
 import { contentDisposition } from '~/server/http/images';
 import { ImageTooLargeError, makeWebpPreview } from '~/server/images/variants';
-import { ATTACHMENT_LIST_MAX_AGE_MS, isAttachmentListCurrent, isSameFile } from '~/server/services/attachments';
+import { ATTACHMENT_LIST_MAX_AGE_MS, isAttachmentListCurrent, isSameFile } from '~/server/services/attachments/attachments';
 import { KeyedSingleFlight } from '~/server/single-flight';
 import { attachmentViews } from '~/shared/attachment-view';
 import type { AttachmentSummary } from '~/shared/attachments';

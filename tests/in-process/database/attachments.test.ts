@@ -12,7 +12,7 @@ import { open, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ATTACHMENT_LIST_MAX_AGE_MS } from '~/server/services/attachments';
+import { ATTACHMENT_LIST_MAX_AGE_MS } from '~/server/services/attachments/attachments';
 import { freePort } from '../../support/portal';
 import { ApiClient } from '../../support/api-client';
 import {

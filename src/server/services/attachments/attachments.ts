@@ -32,17 +32,17 @@ import { m } from '~/paraglide/messages.js';
 import { LARGE_PREVIEW, THUMBNAIL } from '~/shared/attachment-view';
 import type { AttachmentListMeta, AttachmentPreviewSize, AttachmentSummary } from '~/shared/attachments';
 import type { PublicUser } from '~/shared/validation';
-import type { AfterAnswer } from '../after-answer';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { ReceiptAttachment } from '../db/models';
-import { AppError } from '../errors';
-import { ImageTooLargeError, ImageUnreadableError, makeWebpPreview, type ImagePreview } from '../images/variants';
-import type { Logger } from '../logger';
-import { AttachmentTooLargeError, ProviderError, type ProviderAttachment, type ProviderClient } from '../provider/contract';
-import { KeyedSingleFlight } from '../single-flight';
-import { withinTime } from '../time-limit';
-import { requireMirror, visibleConsigneeIds, type ScopeDeps, type LastSyncTime } from './receipts';
+import type { AfterAnswer } from '../../after-answer';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { ReceiptAttachment } from '../../db/models';
+import { AppError } from '../../errors';
+import { ImageTooLargeError, ImageUnreadableError, makeWebpPreview, type ImagePreview } from '../../images/variants';
+import type { Logger } from '../../logger';
+import { AttachmentTooLargeError, ProviderError, type ProviderAttachment, type ProviderClient } from '../../provider/contract';
+import { KeyedSingleFlight } from '../../single-flight';
+import { withinTime } from '../../time-limit';
+import { requireMirror, visibleConsigneeIds, type ScopeDeps, type LastSyncTime } from '../receipts';
 
 /** A stored list this old is fetched again when its receipt is opened, changed or not. */
 export const ATTACHMENT_LIST_MAX_AGE_MS = 10 * 60_000;
