@@ -59,7 +59,7 @@ import { ProviderTokenStore } from './services/provider-tokens';
 import { purgeExpiredPasskeyChallenges } from './services/passkeys';
 import { SyncRunner } from './services/sync';
 import { SyncReactions } from './services/sync-reactions';
-import { statusDigestReaction } from './services/status-emails';
+import { statusDigestReaction } from './services/notifications';
 import { ImportFolder } from './services/imports';
 import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';

@@ -16,7 +16,7 @@ import type { Logger } from '../../logger';
 import type { Mailer } from '../../mail/mailer';
 import { recordAudit, type AuditActor } from '../audit';
 import { enqueueJobs } from '../outbox';
-import { announceStatusChanges, type StatusEmailDeps } from '../status-emails';
+import { announceStatusChanges, type StatusEmailDeps } from '../notifications';
 import { forwardJob } from './forwarding';
 import { linkPrealertToReceipt } from './matching';
 import { auditTarget, countPrealerts, isoTime, lockPrealert, notFound, readPrealertRows, toAdminPrealert, type PrealertRow } from './rows';

@@ -8,16 +8,16 @@ import { QueryTypes } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { baseLocale, isLocale } from '~/shared/locale';
 import { statusLabel } from '~/shared/format';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
-import { signValue, verifySignedValue } from '../encryption';
-import { inLocale } from '../locale';
-import { escapeHtml, linkInEmail as portalLinkInEmail } from '../mail/compose';
-import type { Mailer } from '../mail/mailer';
-import type { AppKeys } from '../secrets';
-import { enqueueMessages, type Outbox, type OutboxEntry } from './outbox';
-import type { ArrivalLine, NewsReaction, StatusChange } from './sync-reactions';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { Database } from '../../db/database';
+import { signValue, verifySignedValue } from '../../encryption';
+import { inLocale } from '../../locale';
+import { escapeHtml, linkInEmail as portalLinkInEmail } from '../../mail/compose';
+import type { Mailer } from '../../mail/mailer';
+import type { AppKeys } from '../../secrets';
+import { enqueueMessages, type Outbox, type OutboxEntry } from '../outbox';
+import type { ArrivalLine, NewsReaction, StatusChange } from '../sync-reactions';
 
 /** What writing a digest takes: the portal's address and name, and the key that signs its links. */
 export interface DigestDeps {

@@ -1,0 +1,2 @@
+/** The notifications domain's public face: what the pages and other domains may import from it. */
+export * from './status-emails';
