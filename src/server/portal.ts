@@ -64,7 +64,7 @@ import { ImportFolder } from './services/imports';
 import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
 import { AttachmentFetches, purgeOrphanAttachments } from './services/attachments';
-import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler, webhookEventsReaction } from './services/webhook-delivery';
+import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler, webhookEventsReaction } from './services/webhooks';
 import { WebhookSender } from './webhook-sender';
 import { readFileSync } from 'node:fs';
 import { createPrealertForwarder, PREALERT_FORWARD_JOB, prealertMatchingReaction, purgeOrphanInvoices } from './services/prealerts';

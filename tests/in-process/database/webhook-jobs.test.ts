@@ -6,7 +6,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJobs } from '~/server/services/outbox/outbox';
-import { queueWebhookEvent } from '~/server/services/webhook-delivery';
+import { queueWebhookEvent } from '~/server/services/webhooks/webhook-delivery';
 import type { ApiClient } from '../../support/api-client';
 import { eventually, queryDatabase, signedInAdmin, waitForMirror } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';

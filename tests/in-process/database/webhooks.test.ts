@@ -10,7 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { queueWebhookEvent } from '~/server/services/webhook-delivery';
+import { queueWebhookEvent } from '~/server/services/webhooks/webhook-delivery';
 import { okEnvelope } from '~/shared/envelope';
 import { webhookDeliverySchema } from '~/shared/webhooks';
 import { ApiClient } from '../../support/api-client';

@@ -7,7 +7,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { PrealertMatchedBy } from '../../db/models';
 import { enqueueJobs } from '../outbox';
 import type { ArrivalLine, PageReaction, WrittenReceipt } from '../sync-reactions';
-import { queueWebhookEvent, type WebhookEventDeps } from '../webhook-delivery';
+import { queueWebhookEvent, type WebhookEventDeps } from '../webhooks';
 import { forwardJob } from './forwarding';
 import { SELECT_PREALERTS, toPrealert, type PrealertRow } from './rows';
 

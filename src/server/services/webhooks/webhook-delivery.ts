@@ -29,20 +29,20 @@ import {
   type WebhookEventType,
   type WebhookMessageType,
 } from '~/shared/webhooks';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
-import type { WebhookDelivery, WebhookEndpoint } from '../db/models';
-import { decryptValue, encryptValue } from '../encryption';
-import { inLocale } from '../locale';
-import type { Logger } from '../logger';
-import { composeLinkEmail, linkInEmail } from '../mail/compose';
-import type { Mailer } from '../mail/mailer';
-import type { AppKeys } from '../secrets';
-import type { WebhookSender } from '../webhook-sender';
-import { enqueueJobs, enqueueMessages, JobRefused, type JobAttempt, type JobEntry, type JobHandler, type Outbox } from './outbox';
-import type { PageReaction, StatusChange } from './sync-reactions';
-import { readReceiptPrealerts, receiptDetailsByIds } from './receipts';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { Database } from '../../db/database';
+import type { WebhookDelivery, WebhookEndpoint } from '../../db/models';
+import { decryptValue, encryptValue } from '../../encryption';
+import { inLocale } from '../../locale';
+import type { Logger } from '../../logger';
+import { composeLinkEmail, linkInEmail } from '../../mail/compose';
+import type { Mailer } from '../../mail/mailer';
+import type { AppKeys } from '../../secrets';
+import type { WebhookSender } from '../../webhook-sender';
+import { enqueueJobs, enqueueMessages, JobRefused, type JobAttempt, type JobEntry, type JobHandler, type Outbox } from '../outbox';
+import type { PageReaction, StatusChange } from '../sync-reactions';
+import { readReceiptPrealerts, receiptDetailsByIds } from '../receipts';
 import { DAY_MS } from '~/shared/constants';
 
 /** The outbox job kind of one delivery. */

@@ -20,13 +20,13 @@ import {
   type WebhookEndpointDto,
   type WebhookTest,
 } from '~/shared/webhooks';
-import type { Config } from '../config';
-import type { WebhookEndpoint } from '../db/models';
-import { AppError } from '../errors';
-import { addressKind, isIpLiteral, isLocalhostName } from '../network-address';
-import type { AppKeys } from '../secrets';
-import { recordAudit, type AuditActor, type AuditDeps } from './audit';
-import type { LoginLimiter } from './accounts';
+import type { Config } from '../../config';
+import type { WebhookEndpoint } from '../../db/models';
+import { AppError } from '../../errors';
+import { addressKind, isIpLiteral, isLocalhostName } from '../../network-address';
+import type { AppKeys } from '../../secrets';
+import { recordAudit, type AuditActor, type AuditDeps } from '../audit';
+import type { LoginLimiter } from '../accounts';
 import { endpointEvents, queueTestEvent, sealWebhookSecret, type WebhookEventDeps } from './webhook-delivery';
 
 export interface WebhookDeps extends WebhookEventDeps, AuditDeps {
