@@ -28,7 +28,7 @@ import { deriveAppKeys, readAppSecret, type AppKeys } from './secrets';
 import { purgeOldAuditEntries } from './services/audit';
 import { BrandingStore } from './services/branding';
 import { createDemoCustomer, prepareSandboxPortal } from './services/demo';
-import { MagayaConnectionStore, MagayaIdStore } from './services/magaya-store';
+import { MagayaConnectionStore, MagayaIdStore, MirrorSchedule, ProviderTokenStore, SyncRunner } from './services/sync';
 import {
   mirrorPackageScans,
   MirrorFollower,
@@ -53,11 +53,8 @@ import {
   purgeOldAccountTokens,
   purgeOldApiTokens,
 } from './services/accounts';
-import { MirrorSchedule } from './services/mirror-schedule';
 import { Outbox, purgeFinishedJobs, purgeSpentMessages, readJobBacklog, readOutboxBacklog } from './services/outbox';
-import { ProviderTokenStore } from './services/provider-tokens';
 import { purgeExpiredPasskeyChallenges } from './services/passkeys';
-import { SyncRunner } from './services/sync';
 import { SyncReactions } from './services/sync-reactions';
 import { statusDigestReaction } from './services/notifications';
 import { ImportFolder } from './services/imports';

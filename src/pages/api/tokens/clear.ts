@@ -1,7 +1,7 @@
 import { auditActor } from '~/server/http/audit-actor';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { clearTokens } from '~/server/services/tokens';
+import { clearTokens } from '~/server/services/sync';
 import { CONNECTION_TEXTS } from '~/shared/tokens';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';

@@ -1,6 +1,6 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { readTokenInfo } from '~/server/services/tokens';
+import { readTokenInfo } from '~/server/services/sync';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { tokenInfoSchema } from '~/shared/api/tokens';

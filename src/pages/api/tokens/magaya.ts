@@ -2,7 +2,7 @@ import { auditActor } from '~/server/http/audit-actor';
 import { parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { readMagayaConnection, saveMagayaCredentials } from '~/server/services/magaya-connection';
+import { readMagayaConnection, saveMagayaCredentials } from '~/server/services/sync';
 import { magayaCredentialsSchema } from '~/shared/magaya';
 import { m } from '~/paraglide/messages.js';
 import { describeEndpoint } from '~/server/http/api-description';

@@ -1,7 +1,7 @@
 import { auditActor } from '~/server/http/audit-actor';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { refreshTokensNow } from '~/server/services/tokens';
+import { refreshTokensNow } from '~/server/services/sync';
 import { m } from '~/paraglide/messages.js';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';

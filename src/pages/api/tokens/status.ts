@@ -1,6 +1,6 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { readTokenStatus } from '~/server/services/tokens';
+import { readTokenStatus } from '~/server/services/sync';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { tokenStatusSchema } from '~/shared/api/tokens';

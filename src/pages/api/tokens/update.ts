@@ -2,7 +2,7 @@ import { auditActor } from '~/server/http/audit-actor';
 import { parseJson } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { updateTokensManually } from '~/server/services/tokens';
+import { updateTokensManually } from '~/server/services/sync';
 import { tokenUpdateSchema } from '~/shared/tokens';
 import { m } from '~/paraglide/messages.js';
 import { describeEndpoint } from '~/server/http/api-description';

@@ -1,6 +1,6 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { testMagayaConnection } from '~/server/services/magaya-connection';
+import { testMagayaConnection } from '~/server/services/sync';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { magayaTestResultSchema } from '~/shared/api/magaya';

@@ -1,6 +1,6 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { startOAuthAuthorization } from '~/server/services/tokens';
+import { startOAuthAuthorization } from '~/server/services/sync';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { oauthStartSchema } from '~/shared/api/tokens';

@@ -1,6 +1,6 @@
 import { requireRole } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { readOAuthConfig } from '~/server/services/tokens';
+import { readOAuthConfig } from '~/server/services/sync';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { oauthConfigSchema } from '~/shared/api/tokens';

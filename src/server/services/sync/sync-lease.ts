@@ -9,10 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import type { SyncResult } from '~/shared/sync';
-import type { Clock } from '../clock';
-import type { Database } from '../db/database';
-import type { Logger } from '../logger';
-import { ProviderError } from '../provider/contract';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import type { Logger } from '../../logger';
+import { ProviderError } from '../../provider/contract';
 
 /** Who takes the lease: a process (one portal), named once. */
 export interface LeaseHolder {

@@ -6,11 +6,11 @@
  */
 import { m } from '~/paraglide/messages.js';
 import { magayaErrorText, type MagayaConnectionStatus, type MagayaCredentials, type MagayaTestResult } from '~/shared/magaya';
-import type { Config } from '../config';
-import { AppError } from '../errors';
-import type { MagayaProviderClient } from '../provider/magaya/client';
-import { MagayaError } from '../provider/magaya/soap';
-import { recordAudit, type AuditActor, type AuditDeps } from './audit';
+import type { Config } from '../../config';
+import { AppError } from '../../errors';
+import type { MagayaProviderClient } from '../../provider/magaya/client';
+import { MagayaError } from '../../provider/magaya/soap';
+import { recordAudit, type AuditActor, type AuditDeps } from '../audit';
 import type { MagayaConnectionStore } from './magaya-store';
 import { displayUrl } from './tokens';
 

@@ -4,11 +4,11 @@
  */
 import { Op, type Transaction } from 'sequelize';
 import { TOKEN_SOURCES, type TokenSource } from '~/shared/tokens';
-import type { Clock } from '../clock';
-import type { Database } from '../db/database';
-import { decryptValue, encryptValue } from '../encryption';
-import type { TokenSet } from '../provider/contract';
-import type { StoredTokens, TokenStore } from '../provider/token-store';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import { decryptValue, encryptValue } from '../../encryption';
+import type { TokenSet } from '../../provider/contract';
+import type { StoredTokens, TokenStore } from '../../provider/token-store';
 
 const isTokenSource = (value: string | null): value is TokenSource => TOKEN_SOURCES.some((source) => source === value);
 

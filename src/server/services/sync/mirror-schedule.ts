@@ -3,9 +3,9 @@
  * metadata, the sandbox's own connection and demo customer), then a full sync (with Magaya, one when due), then one every
  * SYNC_INTERVAL_SECONDS; other processes' syncs are followed meanwhile.
  */
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import type { MirrorFollower } from './receipts';
+import type { Config } from '../../config';
+import type { Logger } from '../../logger';
+import type { MirrorFollower } from '../receipts';
 import { SyncInterruptedError } from './sync-lease';
 import type { SyncRunner } from './sync';
 

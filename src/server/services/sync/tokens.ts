@@ -20,16 +20,16 @@ import {
   type TokenStatus,
   type TokenUpdateInput,
 } from '~/shared/tokens';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
-import { decryptValue, encryptValue } from '../encryption';
-import { AppError } from '../errors';
-import type { HttpProviderClient } from '../provider/client';
-import { ProviderError, type TokenSet } from '../provider/contract';
-import { exchangeAuthorizationCode, revokeTokens, startAuthorization, tokenAuthMethod, type OAuthDeps } from '../provider/oauth';
-import type { StoredTokens } from '../provider/token-store';
-import type { AppKeys } from '../secrets';
-import { recordAudit, type AuditActor } from './audit';
+import type { Config } from '../../config';
+import type { Database } from '../../db/database';
+import { decryptValue, encryptValue } from '../../encryption';
+import { AppError } from '../../errors';
+import type { HttpProviderClient } from '../../provider/client';
+import { ProviderError, type TokenSet } from '../../provider/contract';
+import { exchangeAuthorizationCode, revokeTokens, startAuthorization, tokenAuthMethod, type OAuthDeps } from '../../provider/oauth';
+import type { StoredTokens } from '../../provider/token-store';
+import type { AppKeys } from '../../secrets';
+import { recordAudit, type AuditActor } from '../audit';
 import type { ProviderTokenStore } from './provider-tokens';
 
 /** What the admin's side of the provider connection takes. */

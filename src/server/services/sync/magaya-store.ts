@@ -4,11 +4,11 @@
  * (the password encrypted as the OAuth tokens are, src/server/encryption.ts) and the last session's outcome.
  */
 import { Op, type Transaction } from 'sequelize';
-import type { Clock } from '../clock';
-import type { Database } from '../db/database';
-import { decryptValue, encryptValue } from '../encryption';
-import type { MagayaConsigneeIdRow, MagayaIdMap, MagayaReceiptIdRow, MagayaSessionLog } from '../provider/magaya/client';
-import type { MagayaError } from '../provider/magaya/soap';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import { decryptValue, encryptValue } from '../../encryption';
+import type { MagayaConsigneeIdRow, MagayaIdMap, MagayaReceiptIdRow, MagayaSessionLog } from '../../provider/magaya/client';
+import type { MagayaError } from '../../provider/magaya/soap';
 
 const ROW_ID = 1;
 /** GUIDs asked for in one query. */
