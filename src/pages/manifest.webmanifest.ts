@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { buildWebManifest } from '~/server/services/web-manifest';
+import { buildWebManifest } from '~/server/services/branding';
 
 /** The web app manifest every page links (BareLayout.astro). */
 export const GET: APIRoute = async (context) => {

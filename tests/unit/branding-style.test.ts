@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { brandingStyle, logoPicture } from '~/server/http/branding-style';
 import type { VariantFormat } from '~/server/images/variants';
-import type { Branding, StoredImage } from '~/server/services/branding';
+import type { Branding, StoredImage } from '~/server/services/branding/branding';
 
 const EXTENSIONS: Record<VariantFormat, string> = { avif: 'avif', webp: 'webp', jpeg: 'jpg', png: 'png', gif: 'gif' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildWebManifest } from '~/server/services/web-manifest';
+import { buildWebManifest } from '~/server/services/branding/web-manifest';
 
 describe('buildWebManifest', () => {
   it('when no logo is uploaded, then the app is named after the product, opens the dashboard standalone, with the default icon', () => {

@@ -14,14 +14,14 @@ import { Readable } from 'node:stream';
 import { m } from '~/paraglide/messages.js';
 import { BACKGROUND_WIDTHS, HOME_SCREEN_ICON_SIZES, LOGO_BOXES, roundCardOpacity, sizeFilling, type BackgroundInfo, type LogoInfo } from '~/shared/branding';
 import { CARD_OPACITY_DEFAULT } from '~/shared/constants';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import type { Database } from '../db/database';
-import type { BrandingImage, BrandingImageKind } from '../db/models';
-import { RECENT_ROWS_MAX_AGE_MS } from '../db/recent-rows';
-import { AppError } from '../errors';
-import { recordAudit, type AuditActor } from './audit';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { Logger } from '../../logger';
+import type { Database } from '../../db/database';
+import type { BrandingImage, BrandingImageKind } from '../../db/models';
+import { RECENT_ROWS_MAX_AGE_MS } from '../../db/recent-rows';
+import { AppError } from '../../errors';
+import { recordAudit, type AuditActor } from '../audit';
 import {
   ImageTooLargeError,
   ImageUnreadableError,
@@ -31,7 +31,7 @@ import {
   removeVariants,
   type ImageVariant,
   type VariantPlan,
-} from '../images/variants';
+} from '../../images/variants';
 
 /** A file already stored in UPLOADS_DIR under a name the server chose. */
 export interface NewImage {

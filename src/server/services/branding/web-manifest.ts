@@ -1,7 +1,7 @@
 /** The web app manifest: what a phone needs to offer "Add to home screen" and open the portal like an app. */
 import { HOME_SCREEN_ICON_SIZES } from '~/shared/branding';
 import { THEME_COLOUR } from '~/shared/constants';
-import { VARIANT_CONTENT_TYPES } from '../images/variants';
+import { VARIANT_CONTENT_TYPES } from '../../images/variants';
 import type { StoredImage } from './branding';
 
 // An SVG scales to any size.
