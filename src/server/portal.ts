@@ -52,9 +52,9 @@ import {
   ensureFirstAdmin,
   purgeOldAccountTokens,
   purgeOldApiTokens,
+  purgeExpiredPasskeyChallenges,
 } from './services/accounts';
 import { Outbox, purgeFinishedJobs, purgeSpentMessages, readJobBacklog, readOutboxBacklog } from './services/outbox';
-import { purgeExpiredPasskeyChallenges } from './services/passkeys';
 import { SyncReactions } from './services/sync-reactions';
 import { statusDigestReaction } from './services/notifications';
 import { ImportFolder } from './services/imports';

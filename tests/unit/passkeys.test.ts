@@ -1,6 +1,6 @@
 /** Passkeys' pure rules: the relying party of a PUBLIC_URL (never an IP address), and a new passkey's default name. */
 import { describe, expect, it } from 'vitest';
-import { relyingPartyOf } from '~/server/services/passkeys/relying-party';
+import { relyingPartyOf } from '~/server/services/accounts/passkeys/relying-party';
 import { passkeyKind } from '~/shared/passkeys';
 
 describe('relyingPartyOf', () => {

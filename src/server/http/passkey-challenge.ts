@@ -4,7 +4,7 @@
  * minutes. A new ceremony replaces it; the verifying request spends it.
  */
 import type { APIContext } from 'astro';
-import { CHALLENGE_MINUTES } from '../services/passkeys';
+import { CHALLENGE_MINUTES } from '../services/accounts';
 
 type Context = Pick<APIContext, 'cookies' | 'locals'>;
 

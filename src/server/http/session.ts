@@ -9,8 +9,7 @@ import type { LoginPayload, SessionUser } from '~/shared/validation';
 import { m } from '~/paraglide/messages.js';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import { signInAfterEnrolment, signInUser, signInWithSecondFactor, type SecondStep, endSession } from '../services/accounts';
-import { signInWithPasskey } from '../services/passkeys';
+import { signInAfterEnrolment, signInUser, signInWithSecondFactor, type SecondStep, endSession, signInWithPasskey } from '../services/accounts';
 import type { PasskeySignInPayload } from '~/shared/passkeys';
 import { clearPendingSignIn, readPendingSignIn, setPendingSignIn } from './two-factor-pending';
 

@@ -5,6 +5,7 @@ export * from './api-tokens';
 export * from './auth';
 export * from './invitations';
 export * from './login-limiter';
+export * from './passkeys';
 export * from './password-reset';
 export * from './passwords';
 export * from './pending-sign-ins';

@@ -2,7 +2,7 @@ import { m } from '~/paraglide/messages.js';
 import { parseId, parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { removePasskey, renamePasskey } from '~/server/services/passkeys';
+import { removePasskey, renamePasskey } from '~/server/services/accounts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { doneEnvelopeSchema, okEnvelope } from '~/shared/envelope';
 import { passkeyViewSchema, renamePasskeySchema } from '~/shared/passkeys';

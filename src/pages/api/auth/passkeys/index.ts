@@ -1,6 +1,6 @@
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
-import { listPasskeys, passkeyAvailability } from '~/server/services/passkeys';
+import { listPasskeys, passkeyAvailability } from '~/server/services/accounts';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { passkeyListSchema, type PasskeyList } from '~/shared/passkeys';

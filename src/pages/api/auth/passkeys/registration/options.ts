@@ -2,7 +2,7 @@ import { parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { setPasskeyChallenge } from '~/server/http/passkey-challenge';
 import { handle, ok } from '~/server/http/respond';
-import { startPasskeyRegistration } from '~/server/services/passkeys';
+import { startPasskeyRegistration } from '~/server/services/accounts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { passkeyOptionsSchema, passkeyRegistrationOptionsSchema } from '~/shared/passkeys';

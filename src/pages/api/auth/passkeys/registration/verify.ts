@@ -3,7 +3,7 @@ import { parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { takePasskeyChallenge } from '~/server/http/passkey-challenge';
 import { handle, ok } from '~/server/http/respond';
-import { finishPasskeyRegistration } from '~/server/services/passkeys';
+import { finishPasskeyRegistration } from '~/server/services/accounts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { passkeyRegistrationSchema, passkeyViewSchema } from '~/shared/passkeys';

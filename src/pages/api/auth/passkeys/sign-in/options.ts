@@ -1,6 +1,6 @@
 import { setPasskeyChallenge } from '~/server/http/passkey-challenge';
 import { handle, ok } from '~/server/http/respond';
-import { startPasskeySignIn } from '~/server/services/passkeys';
+import { startPasskeySignIn } from '~/server/services/accounts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import { passkeyOptionsSchema } from '~/shared/passkeys';

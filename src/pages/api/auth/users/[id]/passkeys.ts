@@ -2,7 +2,7 @@ import { auditActor } from '~/server/http/audit-actor';
 import { parseId } from '~/server/http/body';
 import { requireRole } from '~/server/http/guard';
 import { ok, handle } from '~/server/http/respond';
-import { removeAllPasskeys } from '~/server/services/passkeys';
+import { removeAllPasskeys } from '~/server/services/accounts';
 import { m } from '~/paraglide/messages.js';
 import { describeEndpoint } from '~/server/http/api-description';
 import { doneEnvelopeSchema } from '~/shared/envelope';

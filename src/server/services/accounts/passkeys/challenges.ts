@@ -6,8 +6,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Op } from 'sequelize';
-import type { Clock } from '../../clock';
-import type { Database } from '../../db/database';
+import type { Clock } from '../../../clock';
+import type { Database } from '../../../db/database';
 
 export const CHALLENGE_MINUTES = 5;
 

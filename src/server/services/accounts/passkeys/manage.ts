@@ -5,11 +5,11 @@
 import type { Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import type { PasskeyView, RenamePasskeyPayload } from '~/shared/passkeys';
-import type { Database } from '../../db/database';
-import { AppError } from '../../errors';
-import { composeNoticeEmail } from '../../mail/compose';
-import { mailAccountNotice, type AccountNoticeDeps } from '../accounts';
-import { recordAudit, selfActor, userTarget, type AuditActor, type AuditDeps } from '../audit';
+import type { Database } from '../../../db/database';
+import { AppError } from '../../../errors';
+import { composeNoticeEmail } from '../../../mail/compose';
+import { mailAccountNotice, type AccountNoticeDeps } from '../account-access';
+import { recordAudit, selfActor, userTarget, type AuditActor, type AuditDeps } from '../../audit';
 import { toPasskeyView } from './views';
 
 export async function listPasskeys({ db }: { db: Database }, userId: number): Promise<PasskeyView[]> {

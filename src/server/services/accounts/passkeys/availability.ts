@@ -1,8 +1,8 @@
 /** Whether this portal offers passkeys, and the relying party they are for. */
 import { m } from '~/paraglide/messages.js';
 import type { PasskeyAvailability } from '~/shared/passkeys';
-import type { Config } from '../../config';
-import { AppError } from '../../errors';
+import type { Config } from '../../../config';
+import { AppError } from '../../../errors';
 import { relyingPartyOf, type RelyingParty } from './relying-party';
 
 export type RelyingPartyConfig = Pick<Config, 'publicUrl' | 'productName'>;

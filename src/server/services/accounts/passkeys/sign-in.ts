@@ -17,10 +17,10 @@ import type { PasskeyRefusal } from '~/shared/audit';
 import type { PasskeySignInPayload } from '~/shared/passkeys';
 import { rateLimitMessage } from '~/shared/format';
 import type { SessionUser } from '~/shared/validation';
-import type { Passkey, User } from '../../db/models';
-import { AppError } from '../../errors';
-import { recordAudit, selfActor, strangerActor } from '../audit';
-import { completeSignIn, countedCheck, type AuthDeps } from '../accounts';
+import type { Passkey, User } from '../../../db/models';
+import { AppError } from '../../../errors';
+import { recordAudit, selfActor, strangerActor } from '../../audit';
+import { completeSignIn, countedCheck, type AuthDeps } from '../auth';
 import { requireRelyingParty } from './availability';
 import { CHALLENGE_MINUTES, holdChallenge, takeChallenge } from './challenges';
 

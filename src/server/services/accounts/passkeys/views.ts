@@ -1,5 +1,5 @@
 import type { PasskeyView } from '~/shared/passkeys';
-import type { Passkey } from '../../db/models';
+import type { Passkey } from '../../../db/models';
 
 export const toPasskeyView = (passkey: Passkey): PasskeyView => ({
   id: passkey.id,

@@ -14,10 +14,10 @@ import {
 import { UniqueConstraintError } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { passkeyKind, passkeyKindName, type PasskeyRegistrationPayload, type PasskeyView } from '~/shared/passkeys';
-import type { Config } from '../../config';
-import { AppError } from '../../errors';
-import { recordAudit, selfActor, userTarget } from '../audit';
-import type { LoginLimiter, PasswordHasher } from '../accounts';
+import type { Config } from '../../../config';
+import { AppError } from '../../../errors';
+import { recordAudit, selfActor, userTarget } from '../../audit';
+import type { LoginLimiter, PasswordHasher } from '..';
 import { requireRelyingParty } from './availability';
 import { CHALLENGE_MINUTES, holdChallenge, takeChallenge, type ChallengeDeps } from './challenges';
 import { toPasskeyView } from './views';
