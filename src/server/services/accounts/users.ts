@@ -19,7 +19,7 @@ import { endUserSessions } from './sessions';
 import { endAccountTokens } from './account-tokens';
 import { sendInvitation, type InvitationDeps } from './invitations';
 import { countWorkingApiTokens, endUserApiTokens } from './api-tokens';
-import { countPasskeys } from './passkeys';
+import { countPasskeys } from './passkeys/manage';
 import { endAccessAfterReset, type AccountNoticeDeps } from './account-access';
 
 export interface UserDeps {

@@ -17,7 +17,8 @@ import { passkeyKind, passkeyKindName, type PasskeyRegistrationPayload, type Pas
 import type { Config } from '../../../config';
 import { AppError } from '../../../errors';
 import { recordAudit, selfActor, userTarget } from '../../audit';
-import type { LoginLimiter, PasswordHasher } from '..';
+import type { LoginLimiter } from '../login-limiter';
+import type { PasswordHasher } from '../passwords';
 import { requireRelyingParty } from './availability';
 import { CHALLENGE_MINUTES, holdChallenge, takeChallenge, type ChallengeDeps } from './challenges';
 import { toPasskeyView } from './views';
