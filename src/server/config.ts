@@ -261,9 +261,7 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
   const host = text(env, 'HOST', 'localhost');
   // PROVIDER=file asks no provider: its URL is this process's own /sandbox, which is not served then.
   const providerUrl = trimSlash(
-    provider === 'sandbox' || provider === 'file'
-      ? `http://${loopbackHost(host)}:${port}/sandbox`
-      : required(env, 'PROVIDER_URL', `PROVIDER=${provider}`),
+    provider === 'sandbox' || provider === 'file' ? `http://${loopbackHost(host)}:${port}/sandbox` : required(env, 'PROVIDER_URL', `PROVIDER=${provider}`),
   );
   const sandboxProtocol = oneOf<SandboxProtocol>(env, 'SANDBOX_PROTOCOL', ['contract', 'magaya'], 'contract');
   const providerProtocol: SandboxProtocol = provider === 'magaya' || (provider === 'sandbox' && sandboxProtocol === 'magaya') ? 'magaya' : 'contract';
