@@ -96,7 +96,7 @@ export function matchesInOrder(deps: SearchDeps, consigneeIds: number[] | null, 
     'matches',
     filterKey(consigneeIds, query),
     async () => deps.receiptIndex.orderedMatches({ idLists: await filterIdLists(deps, query), consigneeIds }, query.sortBy),
-    (matches) => matches.total,
+    (matches) => matches.size,
   );
 }
 
