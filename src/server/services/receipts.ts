@@ -88,8 +88,9 @@ const filterKey = (consigneeIds: number[] | null, query: ListFilter) =>
   JSON.stringify([scopeKey(consigneeIds), query.sortBy, query.search?.toLowerCase() ?? null, query.trackingNumber ? trackingKey(query.trackingNumber) : null]);
 
 /**
- * The receipts a filter matches in the scope, in its sort key's order: found once per state of the
- * mirror, after which every page of the query, either way and however deep, is a cut by position.
+ * The receipts a filter matches in the scope, in its sort key's order, kept for the state of the
+ * mirror: the next page of the query carries on from where the last one stopped, and once all are
+ * found every page, either way and however deep, is a cut by position.
  */
 export function matchesInOrder(deps: SearchDeps, consigneeIds: number[] | null, query: ListFilter): Promise<OrderedMatches> {
   return deps.responseCache.part(
