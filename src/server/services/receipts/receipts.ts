@@ -88,15 +88,16 @@ const filterKey = (consigneeIds: number[] | null, query: ListFilter) =>
   JSON.stringify([scopeKey(consigneeIds), query.sortBy, query.search?.toLowerCase() ?? null, query.trackingNumber ? trackingKey(query.trackingNumber) : null]);
 
 /**
- * The receipts a filter matches in the scope, in its sort key's order: found once per state of the
- * mirror, after which every page of the query, either way and however deep, is a cut by position.
+ * The receipts a filter matches in the scope, in its sort key's order, kept for the state of the
+ * mirror: the next page of the query carries on from where the last one stopped, and once all are
+ * found every page, either way and however deep, is a cut by position.
  */
 export function matchesInOrder(deps: SearchDeps, consigneeIds: number[] | null, query: ListFilter): Promise<OrderedMatches> {
   return deps.responseCache.part(
     'matches',
     filterKey(consigneeIds, query),
     async () => deps.receiptIndex.orderedMatches({ idLists: await filterIdLists(deps, query), consigneeIds }, query.sortBy),
-    (matches) => matches.total,
+    (matches) => matches.size,
   );
 }
 
@@ -136,15 +137,22 @@ function toReceiptFields(row: ListedRow): ReceiptFields {
   };
 }
 
-/** The rows of these ids whose consignee is in scope (null: all). The scope is checked here again: the ids may come from before a sync that gave a receipt to another consignee. */
-function readListedRows(db: Database, ids: number[], consigneeIds: number[] | null, transaction?: Transaction): Promise<ListedRow[]> {
-  const columns = RECEIPT_COLUMNS.map((column) => `"${column}"`).join(', ');
-  const inScope = consigneeIds === null ? '' : 'AND "consigneeId" IN (:consigneeIds)';
-  return db.sequelize.query<ListedRow>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids) ${inScope}`, {
+/**
+ * The rows of these ids whose consignee is in scope (null: all). The scope is checked here again: the
+ * ids may come from before a sync that gave a receipt to another consignee. It is checked on the rows
+ * read by id, not in the query: given both, SQLite's planner (it keeps no statistics) took the index
+ * on the consignee and read every receipt of the customer's consignees for each page.
+ */
+async function readListedRows(db: Database, ids: number[], consigneeIds: number[] | null, transaction?: Transaction): Promise<ListedRow[]> {
+  const columns = [...RECEIPT_COLUMNS, 'consigneeId'].map((column) => `"${column}"`).join(', ');
+  const rows = await db.sequelize.query<ListedRow & { consigneeId: number | null }>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids)`, {
     type: QueryTypes.SELECT,
-    replacements: { ids, consigneeIds },
+    replacements: { ids },
     transaction,
   });
+  if (consigneeIds === null) return rows;
+  const inScope = new Set(consigneeIds);
+  return rows.filter((row) => row.consigneeId !== null && inScope.has(Number(row.consigneeId)));
 }
 
 /** The rows of these ids in the viewer's scope, without their packages, by id. */
