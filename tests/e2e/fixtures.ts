@@ -58,7 +58,7 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await openHydrated(page, '/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
