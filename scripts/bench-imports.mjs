@@ -33,7 +33,7 @@ console.log(
   `\nFile import: ${ROWS.toLocaleString('en-US')}-row CSV into a PROVIDER=file portal on ${testPostgresUrl ? 'PostgreSQL' : 'SQLite'} (budgets: 30 s, heap growth 150 MB)`,
 );
 const csv = exportCsv(ROWS);
-const portal = await startPortal({ PROVIDER: 'file', METRICS_TOKEN, LOG_LEVEL: 'warn' });
+const portal = await startPortal({ PROVIDER: 'file', METRICS_TOKEN });
 try {
   const login = await fetch(`${portal.url}/api/auth/login`, {
     method: 'POST',

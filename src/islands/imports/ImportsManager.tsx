@@ -28,15 +28,15 @@ const ACCEPT = '.csv,.txt,.xlsx,.xml,text/csv,application/vnd.openxmlformats-off
 
 const FIELD_LABELS: Record<ImportField, () => string> = {
   number: m.imports_field_number,
-  receivedDate: m.imports_field_receivedDate,
-  shipperName: m.imports_field_shipperName,
-  consigneeName: m.imports_field_consigneeName,
+  receivedDate: m.imports_field_received_date,
+  shipperName: m.imports_field_shipper_name,
+  consigneeName: m.imports_field_consignee_name,
   pieces: m.imports_field_pieces,
-  totalWeightValue: m.imports_field_totalWeightValue,
-  totalVolumeValue: m.imports_field_totalVolumeValue,
+  totalWeightValue: m.imports_field_weight,
+  totalVolumeValue: m.imports_field_volume,
   destination: m.imports_field_destination,
   status: m.imports_field_status,
-  trackingNumber: m.imports_field_trackingNumber,
+  trackingNumber: m.imports_field_tracking_number,
   description: m.imports_field_description,
 };
 

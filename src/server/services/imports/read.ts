@@ -72,10 +72,11 @@ function missingFields(missing: ImportField[], headers: string[]): AppError {
   });
 }
 
+/** One row read, its date still as the cell held it: the file's date order is known only at its end. */
 interface RowLine {
   row: number;
   number: string;
-  receivedDate: Date | null;
+  dateCell: Cell;
   shipperName: string;
   consigneeName: string;
   destination: string;
@@ -85,10 +86,16 @@ interface RowLine {
   volume: number | null;
   trackingNumber: string | null;
   description: string;
+  /** A cell other than the date was refused. */
+  refused: boolean;
 }
+
+/** Texts many rows repeat (a consignee, a status) are kept once: a 100,000-row file holds a few hundred of them. */
+const SHARED_TEXTS_MAX = 20_000;
 
 /**
  * Reads a sheet (CSV or XLSX rows). `savedMapping` finds the mapping kept for a header row's signature.
+ * Each row is read as it comes; only its date waits for the file's date order.
  */
 export async function readSheet(
   rows: AsyncIterable<SheetRow>,
@@ -97,29 +104,87 @@ export async function readSheet(
   const given = Object.values(options.mapping).map((header) => header.trim().toLowerCase());
   const start: SheetRow[] = [];
   let header: SheetRow | undefined;
-  const raw: { row: number; cells: Cell[] }[] = [];
   let places: ColumnPlaces = {};
   let headers: string[] = [];
-  let mapping: ImportMapping = {};
   let signature = '';
+  let weightFactor = 1;
+  let volumeFactor = 1;
+  const totals = { pieces: false, weight: false, volume: false };
   const votes = noVotes();
-  const placedFields = () => IMPORT_FIELDS.filter((field) => places[field] !== undefined);
+  const errors: ImportRowError[] = [];
+  const lines = new Map<string, RowLine[]>();
+  const unnumbered: RowLine[] = [];
+  const firstLines: RowLine[] = [];
+  const sharedTexts = new Map<string, string>();
+  const shared = (text: string) => {
+    const known = sharedTexts.get(text);
+    if (known !== undefined) return known;
+    if (sharedTexts.size < SHARED_TEXTS_MAX) sharedTexts.set(text, text);
+    return text;
+  };
+  const headerOf = (field: ImportField) => headers[places[field]!] ?? field;
 
   const takeHeader = async (row: SheetRow) => {
     header = row;
     headers = row.cells.map(cellText);
     signature = headerSignature(headers);
-    mapping = { ...((await options.savedMapping(signature)) ?? {}), ...options.mapping };
+    const mapping = { ...((await options.savedMapping(signature)) ?? {}), ...options.mapping };
     places = placeColumns(headers, mapping);
     const missing = REQUIRED_IMPORT_FIELDS.filter((field) => places[field] === undefined);
     if (missing.length > 0) throw missingFields(missing, headers);
+    if (places.totalWeightValue !== undefined) weightFactor = unitFactor(headerOf('totalWeightValue'));
+    if (places.totalVolumeValue !== undefined) volumeFactor = unitFactor(headerOf('totalVolumeValue'));
+    totals.pieces = places.pieces !== undefined && isTotal(headerOf('pieces'));
+    totals.weight = places.totalWeightValue !== undefined && isTotal(headerOf('totalWeightValue'));
+    totals.volume = places.totalVolumeValue !== undefined && isTotal(headerOf('totalVolumeValue'));
   };
-  const keep = (row: SheetRow) => {
-    if (row.cells.every((cell) => cellText(cell) === '')) return;
-    const cells = placedFields().map((field) => row.cells[places[field]!] ?? null);
-    raw.push({ row: row.row, cells });
-    const dateIndex = placedFields().indexOf('receivedDate');
-    if (dateIndex >= 0) voteDateOrder(cells[dateIndex]!, votes);
+
+  const keep = ({ row, cells }: SheetRow) => {
+    if (cells.every((cell) => cellText(cell) === '')) return;
+    const at = (field: ImportField): Cell => (places[field] === undefined ? null : (cells[places[field]!] ?? null));
+    const text = (field: ImportField) => cellText(at(field));
+    let refused = false;
+    const refuse = (field: ImportField, message: string) => {
+      errors.push({ row, column: headerOf(field), message });
+      refused = true;
+    };
+    const number = text('number');
+    if (number === '') refuse('number', m.import_row_no_number());
+    else if (number.length > MAX_NUMBER_LENGTH) refuse('number', m.import_row_number_too_long({ max: MAX_NUMBER_LENGTH }));
+    const dateCell = at('receivedDate');
+    voteDateOrder(dateCell, votes);
+    const amount = (field: ImportField, factor: number, whole: boolean) => {
+      const cell = at(field);
+      if (cellText(cell) === '') return null;
+      const value = readNumber(cell);
+      if (value === null || value < 0 || (whole && !Number.isInteger(value))) {
+        refuse(field, whole ? m.import_row_bad_count({ value: cellText(cell) }) : m.import_row_bad_number({ value: cellText(cell) }));
+        return null;
+      }
+      return value * factor;
+    };
+    const line: RowLine = {
+      row,
+      number,
+      dateCell: typeof dateCell === 'string' ? shared(dateCell) : dateCell,
+      shipperName: shared(text('shipperName')),
+      consigneeName: shared(text('consigneeName')),
+      destination: shared(text('destination')),
+      status: shared(statusOf(text('status'))),
+      pieces: amount('pieces', 1, true),
+      weight: amount('totalWeightValue', weightFactor, false),
+      volume: amount('totalVolumeValue', volumeFactor, false),
+      trackingNumber: text('trackingNumber') || null,
+      description: shared(text('description')),
+      refused,
+    };
+    if (firstLines.length < IMPORT_PREVIEW_ROWS) firstLines.push(line);
+    if (!number) unnumbered.push(line);
+    else {
+      const group = lines.get(number);
+      if (group) group.push(line);
+      else lines.set(number, [line]);
+    }
   };
 
   for await (const row of rows) {
@@ -145,101 +210,51 @@ export async function readSheet(
     for await (const row of rows) keep(row);
   }
 
-  const fields = placedFields();
-  const at = (cells: Cell[], field: ImportField): Cell => {
-    const index = fields.indexOf(field);
-    return index < 0 ? null : (cells[index] ?? null);
-  };
-  const headerOf = (field: ImportField) => headers[places[field]!] ?? field;
   const dateOrder = decideDateOrder(votes, options.dateOrder);
-  const weightFactor = places.totalWeightValue === undefined ? 1 : unitFactor(headerOf('totalWeightValue'));
-  const volumeFactor = places.totalVolumeValue === undefined ? 1 : unitFactor(headerOf('totalVolumeValue'));
-  const totals = {
-    pieces: places.pieces !== undefined && isTotal(headerOf('pieces')),
-    weight: places.totalWeightValue !== undefined && isTotal(headerOf('totalWeightValue')),
-    volume: places.totalVolumeValue !== undefined && isTotal(headerOf('totalVolumeValue')),
-  };
-
-  const errors: ImportRowError[] = [];
-  const lines = new Map<string, RowLine[]>();
-  const refusedNumbers = new Set<string>();
-  const preview: ImportPreviewRow[] = [];
-
-  for (const { row, cells } of raw) {
-    const rowErrors: ImportRowError[] = [];
-    const refuse = (field: ImportField, message: string) => rowErrors.push({ row, column: headerOf(field), message });
-    const text = (field: ImportField) => cellText(at(cells, field));
-    const number = text('number');
-    if (number === '') refuse('number', m.import_row_no_number());
-    else if (number.length > MAX_NUMBER_LENGTH) refuse('number', m.import_row_number_too_long({ max: MAX_NUMBER_LENGTH }));
-    const dateCell = at(cells, 'receivedDate');
-    const receivedDate = readDate(dateCell, dateOrder);
-    if (!receivedDate) refuse('receivedDate', m.import_row_bad_date({ value: cellText(dateCell) }));
-    const amount = (field: ImportField, factor: number, whole: boolean) => {
-      const cell = at(cells, field);
-      if (places[field] === undefined || cellText(cell) === '') return null;
-      const value = readNumber(cell);
-      if (value === null || value < 0 || (whole && !Number.isInteger(value))) {
-        refuse(field, whole ? m.import_row_bad_count({ value: cellText(cell) }) : m.import_row_bad_number({ value: cellText(cell) }));
-        return null;
+  /** The date of each row, once: a row whose date cannot be read is refused. */
+  const dates = new Map<RowLine, Date | null>();
+  const dateOf = (line: RowLine) => {
+    if (!dates.has(line)) {
+      const date = readDate(line.dateCell, dateOrder);
+      dates.set(line, date);
+      if (!date) {
+        errors.push({ row: line.row, column: headerOf('receivedDate'), message: m.import_row_bad_date({ value: cellText(line.dateCell) }) });
+        line.refused = true;
       }
-      return value * factor;
-    };
-    const line: RowLine = {
-      row,
-      number,
-      receivedDate,
-      shipperName: text('shipperName'),
-      consigneeName: text('consigneeName'),
-      destination: text('destination'),
-      status: statusOf(text('status')),
-      pieces: amount('pieces', 1, true),
-      weight: amount('totalWeightValue', weightFactor, false),
-      volume: amount('totalVolumeValue', volumeFactor, false),
-      trackingNumber: text('trackingNumber') || null,
-      description: text('description'),
-    };
-    if (preview.length < IMPORT_PREVIEW_ROWS) {
-      preview.push({
-        row,
-        number,
-        receivedDate: receivedDate?.toISOString() ?? null,
-        shipperName: line.shipperName,
-        consigneeName: line.consigneeName,
-        pieces: line.pieces ?? 1,
-        totalWeightValue: round(line.weight ?? 0, 2),
-        totalVolumeValue: round(line.volume ?? 0, 3),
-        destination: line.destination,
-        status: line.status,
-        trackingNumber: line.trackingNumber,
-        description: line.description,
-      });
     }
-    if (rowErrors.length > 0) {
-      errors.push(...rowErrors);
-      if (number) refusedNumbers.add(number);
-      continue;
-    }
-    const known = lines.get(number);
-    if (known) known.push(line);
-    else lines.set(number, [line]);
-  }
+    return dates.get(line)!;
+  };
+  const preview: ImportPreviewRow[] = firstLines.map((line) => ({
+    row: line.row,
+    number: line.number,
+    receivedDate: dateOf(line)?.toISOString() ?? null,
+    shipperName: line.shipperName,
+    consigneeName: line.consigneeName,
+    pieces: line.pieces ?? 1,
+    totalWeightValue: round(line.weight ?? 0, 2),
+    totalVolumeValue: round(line.volume ?? 0, 3),
+    destination: line.destination,
+    status: line.status,
+    trackingNumber: line.trackingNumber,
+    description: line.description,
+  }));
+  for (const line of unnumbered) dateOf(line);
 
   const receipts: FileReceipt[] = [];
+  const refusedNumbers = new Set<string>();
+  const sum = (values: (number | null)[]) => values.reduce<number>((total, value) => total + (value ?? 0), 0);
+  // Each group is let go once its receipt is made.
   for (const [number, group] of lines) {
-    if (refusedNumbers.has(number)) continue;
+    lines.delete(number);
+    const receivedDates = group.map((line) => (firstLines.includes(line) ? dates.get(line) : dateOf(line)) ?? null);
+    if (group.some((line) => line.refused)) {
+      refusedNumbers.add(number);
+      continue;
+    }
     const [first] = group as [RowLine];
-    const sum = (values: (number | null)[]) => values.reduce<number>((total, value) => total + (value ?? 0), 0);
-    const commodities = group.map((line) => ({
-      description: line.description,
-      trackingNumber: line.trackingNumber,
-      pieces: totals.pieces ? 0 : (line.pieces ?? 1),
-      totalWeightValue: totals.weight ? 0 : round(line.weight ?? 0, 2),
-      totalVolumeValue: totals.volume ? 0 : round(line.volume ?? 0, 3),
-    }));
     receipts.push({
       number,
-      receivedDate: first.receivedDate!.toISOString(),
+      receivedDate: receivedDates[0]!.toISOString(),
       shipperName: first.shipperName,
       consigneeName: first.consigneeName,
       pieces: totals.pieces ? (first.pieces ?? 0) : sum(group.map((line) => line.pieces ?? 1)),
@@ -249,10 +264,20 @@ export async function readSheet(
       status: first.status,
       modeOfTransportation: '',
       originName: '',
-      commodities,
+      commodities: group.map((line) => ({
+        description: line.description,
+        trackingNumber: line.trackingNumber,
+        pieces: totals.pieces ? 0 : (line.pieces ?? 1),
+        totalWeightValue: totals.weight ? 0 : round(line.weight ?? 0, 2),
+        totalVolumeValue: totals.volume ? 0 : round(line.volume ?? 0, 3),
+      })),
     });
   }
-  return { headers, signature, mapping: Object.fromEntries(fields.map((field) => [field, headerOf(field)])), receipts, refusedNumbers, errors, preview };
+  // Reported by row, and within a row in the order of the fields.
+  const fieldOrder = (column: string) => IMPORT_FIELDS.findIndex((field) => places[field] !== undefined && headerOf(field) === column);
+  errors.sort((a, b) => a.row - b.row || fieldOrder(a.column) - fieldOrder(b.column));
+  const mapping = Object.fromEntries(IMPORT_FIELDS.filter((field) => places[field] !== undefined).map((field) => [field, headerOf(field)]));
+  return { headers, signature, mapping, receipts, refusedNumbers, errors, preview };
 }
 
 /** Magaya's XML export, read with the adapter's mapping; a receipt's row is its place among the file's receipts. */

@@ -142,20 +142,25 @@ async function runImport(deps: ImportDeps, request: ImportRequest): Promise<Impo
   };
   let nextReceiptId = [...stored.map((row) => row.id), ...known.map((row) => row.receiptId)].reduce((max, id) => Math.max(max, id), 0) + 1;
   const changed = [...created, ...updated];
-  const providerReceipts: ProviderReceipt[] = changed.map((receipt) => {
-    const id = byNumber.get(receipt.number)?.receiptId ?? nextReceiptId++;
-    // A newer version than the stored one, even within the same millisecond: writePage writes only what is newer.
-    const version = Math.max(now, (versions.get(id) ?? 0) + 1);
-    const { originName, ...rest } = receipt;
-    return { ...rest, id, consigneeId: consigneeOf(receipt.consigneeName), origin: { name: originName }, updatedAt: new Date(version).toISOString() };
-  });
+  const ids = changed.map((receipt) => byNumber.get(receipt.number)?.receiptId ?? nextReceiptId++);
+  for (const receipt of changed) consigneeOf(receipt.consigneeName);
+  /** Each receipt as the mirror takes it, made as its page is written. */
+  const providerReceipts = function* (): Generator<ProviderReceipt> {
+    for (const [index, receipt] of changed.entries()) {
+      const id = ids[index]!;
+      // A newer version than the stored one, even within the same millisecond: writePage writes only what is newer.
+      const version = Math.max(now, (versions.get(id) ?? 0) + 1);
+      const { originName, ...rest } = receipt;
+      yield { ...rest, id, consigneeId: consigneeOf(receipt.consigneeName), origin: { name: originName }, updatedAt: new Date(version).toISOString() };
+    }
+  };
   if (newConsignees.length > 0) {
     const date = new Date(now);
     await Consignee.bulkCreate(newConsignees.map((row) => ({ ...row, createdAt: date, updatedAt: date })));
   }
-  const fingerprintById = new Map(providerReceipts.map((receipt, index) => [receipt.id, fingerprints.get(changed[index]!)!]));
+  const fingerprintById = new Map(ids.map((id, index) => [id, fingerprints.get(changed[index]!)!]));
   await ImportedReceipt.destroy({ where: { receiptId: { [Op.in]: remove } } });
-  await writeReceiptsAsSync({ ...deps, reactions: deps.syncReactions }, providerReceipts, {
+  await writeReceiptsAsSync({ ...deps, reactions: deps.syncReactions }, providerReceipts(), {
     remove,
     withPage: async (page, transaction) => {
       await ImportedReceipt.bulkCreate(

@@ -265,7 +265,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
  */
 export async function writeReceiptsAsSync(
   deps: SyncDeps,
-  receipts: ProviderReceipt[],
+  receipts: Iterable<ProviderReceipt>,
   { remove, withPage }: { remove: number[]; withPage: (receipts: ProviderReceipt[], transaction: Transaction) => Promise<void> },
 ): Promise<{ written: number; deleted: number }> {
   const { db, clock } = deps;
@@ -275,8 +275,19 @@ export async function writeReceiptsAsSync(
   let deleted = 0;
   const news = noNews();
   try {
-    for (let start = 0; start < receipts.length; start += PAGE_SIZE) {
-      const page = receipts.slice(start, start + PAGE_SIZE);
+    // Taken a page at a time: the receipts of a large file are made only as their page is written.
+    const pages = function* () {
+      let page: ProviderReceipt[] = [];
+      for (const receipt of receipts) {
+        page.push(receipt);
+        if (page.length === PAGE_SIZE) {
+          yield page;
+          page = [];
+        }
+      }
+      if (page.length > 0) yield page;
+    };
+    for (const page of pages()) {
       const pageWrite = await db.sequelize.transaction(async (transaction) => {
         const write = await writePage(deps, page, { syncedAt, firstMirroring }, transaction);
         await withPage(page, transaction);
