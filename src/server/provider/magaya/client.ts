@@ -89,8 +89,6 @@ export const FULL_READ_PAGE_SIZE = 500;
 export const LOG_OVERLAP_MS = 10 * 60_000;
 /** QueryLog is asked in windows of at most six hours: wide windows time out. */
 export const LOG_SLICE_MS = 6 * 3_600_000;
-/** A cursor the client does not know (another provider's) reads the change log of the last week. */
-const UNKNOWN_CURSOR_LOOKBACK_MS = 7 * 86_400_000;
 const WANTED = 'WarehouseReceipt';
 
 /** A full pass's receipts, read and waiting to be handed over; one at a time, as the sync runs one at a time. */
@@ -114,12 +112,11 @@ export class MagayaProviderClient implements ProviderClient {
 
   async listReceiptChanges(since: string | null, limit = 500): Promise<ReceiptChangesPage> {
     if (since?.startsWith(PASS_CURSOR)) return this.stagedPage(since, limit);
-    if (since === null) {
-      this.staged = await this.readEverything();
-      return this.stagedPage(`${PASS_CURSOR}${this.staged.id}:0`, limit);
-    }
-    const from = since.startsWith(LOG_CURSOR) ? Date.parse(since.slice(LOG_CURSOR.length)) : NaN;
-    return this.readChanges(Number.isNaN(from) ? this.deps.clock.now() - UNKNOWN_CURSOR_LOOKBACK_MS : from);
+    const from = since?.startsWith(LOG_CURSOR) ? Date.parse(since.slice(LOG_CURSOR.length)) : NaN;
+    if (!Number.isNaN(from)) return this.readChanges(from);
+    // No place, or another provider's (a portal that read the contract before): everything is read, and the pass is complete.
+    this.staged = await this.readEverything();
+    return this.stagedPage(`${PASS_CURSOR}${this.staged.id}:0`, limit);
   }
 
   async getReceipt(id: number): Promise<ProviderReceipt | null> {
@@ -204,7 +201,7 @@ export class MagayaProviderClient implements ProviderClient {
     const receipts = staged.receipts.slice(offset, end).map((text) => JSON.parse(text) as ProviderReceipt);
     const hasMore = end < staged.receipts.length;
     if (!hasMore) this.staged = null;
-    return { receipts, hasMore, nextCursor: hasMore ? `${PASS_CURSOR}${pass}:${end}` : staged.logCursor };
+    return { receipts, hasMore, complete: true, nextCursor: hasMore ? `${PASS_CURSOR}${pass}:${end}` : staged.logCursor };
   }
 
   /** The full pass: every receipt by date, in slices, in one session; the maps saved once it ended well. */
