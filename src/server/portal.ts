@@ -267,6 +267,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
       ids,
       sessionLog: connection,
       clock,
+      log,
       mirrorPackages: (trackingNumber) => mirrorPackageScans({ db }, trackingNumber),
     });
     return { client, connection };

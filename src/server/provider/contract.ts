@@ -54,6 +54,11 @@ export interface ReceiptChangesPage {
    * the full pass.
    */
   deletedIds?: number[];
+  /**
+   * The pass holds every receipt the provider has, though it was asked for changes (Magaya reads
+   * everything when the place it is given is not its own): what it did not hold is removed, as after a full pass.
+   */
+  complete?: boolean;
 }
 
 /** A file the provider keeps with a receipt: a package's photo, an invoice, a proof of delivery… */

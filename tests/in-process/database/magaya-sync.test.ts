@@ -172,6 +172,19 @@ describe('PROVIDER=magaya sync (SANDBOX_PROTOCOL=magaya)', () => {
     expectSessionsEnded();
   });
 
+  it("when a tracking number is looked up, then the mirror's packages answer, as Magaya's package scans are not asked", async () => {
+    const [row] = await queryDatabase<{ trackingNumber: string; receiptId: number }>(
+      portal,
+      'SELECT "trackingNumber", "receiptId" FROM "packages" WHERE "trackingNumber" IS NOT NULL ORDER BY "id" LIMIT 1',
+    );
+    const admin = await signedInAdmin(portal);
+    const calls = [...magaya().calls.values()].reduce((sum, count) => sum + count, 0);
+    const found = await admin.get(`/api/package-tracker/search?trackingNumber=${encodeURIComponent(row!.trackingNumber)}`);
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    expect(found.body.data).toContainEqual(expect.objectContaining({ tracking_number: row!.trackingNumber, arrival_id: row!.receiptId }));
+    expect([...magaya().calls.values()].reduce((sum, count) => sum + count, 0)).toBe(calls);
+  });
+
   it('when the portal stops during a full read, then its session is ended', async () => {
     const reads = calls('GetFirstTransbyDate');
     const sync = portal.portal.syncRuns.syncReceipts({ full: true });

@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock';
+import type { Logger } from '../../logger';
 import type {
   PackageScan,
   ProviderAttachment,
@@ -71,6 +72,7 @@ export interface MagayaClientDeps {
   sessionLog: MagayaSessionLog;
   clock: Clock;
   mirrorPackages: MirrorPackageLookup;
+  log: Logger;
 }
 
 /** The change log's place in a cursor: `log:` and the ISO time up to which it was read. */
@@ -79,16 +81,14 @@ const LOG_CURSOR = 'log:';
 const PASS_CURSOR = 'pass:';
 /** The full read's first date: Magaya is older than no forwarder's receipts the portal would show. */
 export const FULL_READ_FROM = Date.UTC(2000, 0, 1);
-/** The full read asks for one quarter of dates at a time. */
-export const FULL_READ_SLICE_MS = 92 * 86_400_000;
-/** Receipts asked for per GetNextTransbyDate page. */
-export const FULL_READ_PAGE_SIZE = 200;
+/** The full read asks for one year of dates at a time (each slice's pages follow by cookie). */
+export const FULL_READ_SLICE_MS = 366 * 86_400_000;
+/** Receipts asked for per GetNextTransbyDate page: the answer is read as it streams, so a page's size costs no memory. */
+export const FULL_READ_PAGE_SIZE = 500;
 /** QueryLog is asked from the last place less this, for changes logged late or a clock a little behind. */
 export const LOG_OVERLAP_MS = 10 * 60_000;
 /** QueryLog is asked in windows of at most six hours: wide windows time out. */
 export const LOG_SLICE_MS = 6 * 3_600_000;
-/** A cursor the client does not know (another provider's) reads the change log of the last week. */
-const UNKNOWN_CURSOR_LOOKBACK_MS = 7 * 86_400_000;
 const WANTED = 'WarehouseReceipt';
 
 /** A full pass's receipts, read and waiting to be handed over; one at a time, as the sync runs one at a time. */
@@ -112,12 +112,11 @@ export class MagayaProviderClient implements ProviderClient {
 
   async listReceiptChanges(since: string | null, limit = 500): Promise<ReceiptChangesPage> {
     if (since?.startsWith(PASS_CURSOR)) return this.stagedPage(since, limit);
-    if (since === null) {
-      this.staged = await this.readEverything();
-      return this.stagedPage(`${PASS_CURSOR}${this.staged.id}:0`, limit);
-    }
-    const from = since.startsWith(LOG_CURSOR) ? Date.parse(since.slice(LOG_CURSOR.length)) : NaN;
-    return this.readChanges(Number.isNaN(from) ? this.deps.clock.now() - UNKNOWN_CURSOR_LOOKBACK_MS : from);
+    const from = since?.startsWith(LOG_CURSOR) ? Date.parse(since.slice(LOG_CURSOR.length)) : NaN;
+    if (!Number.isNaN(from)) return this.readChanges(from);
+    // No place, or another provider's (a portal that read the contract before): everything is read, and the pass is complete.
+    this.staged = await this.readEverything();
+    return this.stagedPage(`${PASS_CURSOR}${this.staged.id}:0`, limit);
   }
 
   async getReceipt(id: number): Promise<ProviderReceipt | null> {
@@ -202,7 +201,7 @@ export class MagayaProviderClient implements ProviderClient {
     const receipts = staged.receipts.slice(offset, end).map((text) => JSON.parse(text) as ProviderReceipt);
     const hasMore = end < staged.receipts.length;
     if (!hasMore) this.staged = null;
-    return { receipts, hasMore, nextCursor: hasMore ? `${PASS_CURSOR}${pass}:${end}` : staged.logCursor };
+    return { receipts, hasMore, complete: true, nextCursor: hasMore ? `${PASS_CURSOR}${pass}:${end}` : staged.logCursor };
   }
 
   /** The full pass: every receipt by date, in slices, in one session; the maps saved once it ended well. */
@@ -235,6 +234,10 @@ export class MagayaProviderClient implements ProviderClient {
       }
     });
     await reader.save(ids);
+    this.deps.log.info(
+      { component: 'magaya', receipts: receipts.length, durationMs: clock.now() - startedAt },
+      `Magaya: read ${receipts.length} receipts by date in one session in ${((clock.now() - startedAt) / 1000).toFixed(1)} s.`,
+    );
     return { id: String(++this.passes), receipts, logCursor: `${LOG_CURSOR}${new Date(startedAt).toISOString()}` };
   }
 
@@ -270,6 +273,10 @@ export class MagayaProviderClient implements ProviderClient {
     }
     await reader.save(ids);
     const deletedIds = (await ids.receiptsByGuid([...gone])).map((row) => row.id);
+    this.deps.log.debug(
+      { component: 'magaya', changed: changed.size, fetched: fetched.length, gone: gone.size, durationMs: clock.now() - now },
+      `Magaya: the change log named ${changed.size} receipts created or edited and ${gone.size} gone; ${fetched.length} fetched in ${clock.now() - now} ms.`,
+    );
     return { receipts, deletedIds, hasMore: false, nextCursor: `${LOG_CURSOR}${new Date(now).toISOString()}` };
   }
 }

@@ -37,9 +37,11 @@ export class MagayaIdStore implements MagayaIdMap {
     return row?.guid ?? null;
   }
 
+  /** Above every number given, and every receipt the mirror holds: a portal that read another provider before never gives a Magaya receipt an old receipt's number. */
   async lastReceiptId(): Promise<number> {
-    const last: unknown = await this.deps.db.models.MagayaReceiptId.max('id');
-    return typeof last === 'number' ? last : Number(last ?? 0) || 0;
+    const { MagayaReceiptId, ReceiptRecord } = this.deps.db.models;
+    const highest = await Promise.all([MagayaReceiptId.max('id'), ReceiptRecord.max('id')]);
+    return Math.max(0, ...highest.map((last: unknown) => Number(last ?? 0) || 0));
   }
 
   allConsignees(): Promise<MagayaConsigneeIdRow[]> {

@@ -181,6 +181,8 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
   const firstMirroring = !state.lastSuccessAt;
   const fullDue = !state.lastFullSyncAt || clock.now() - new Date(state.lastFullSyncAt).getTime() >= config.syncFullIntervalSeconds * 1000;
   const full = forceFull || fullDue || !state.cursor;
+  // A pass the provider made complete on its own counts as full once it has ended.
+  let complete = full;
   const seen = new Set<number>();
   let cursor = full ? null : state.cursor;
   let written = 0;
@@ -198,6 +200,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
         nextPage.catch(() => {});
       }
       for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
+      if (page.complete) complete = true;
       const pageWrite = await db.sequelize.transaction((transaction) => writePage(deps, page.receipts, { syncedAt, firstMirroring }, transaction));
       written += pageWrite.written;
       addNews(news, pageWrite.news);
@@ -227,7 +230,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       );
       throw new SyncInterruptedError();
     }
-    if (full) deleted += await removeUnseen(deps, seen, firstMirroring, news);
+    if (complete) deleted += await removeUnseen(deps, seen, firstMirroring, news);
     const now = new Date(clock.now());
     await saveSyncState(deps, {
       cursor,
@@ -236,7 +239,7 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       lastDeleted: deleted,
       lastError: null,
       lastErrorAt: null,
-      ...(full && { lastFullSyncAt: now }),
+      ...(complete && { lastFullSyncAt: now }),
     });
     const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
     const summary = { component: 'sync', full, receipts: seen.size, written, deleted, durationMs: Math.round(performance.now() - startedAt) };
