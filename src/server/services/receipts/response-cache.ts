@@ -12,9 +12,9 @@
 import { LRUCache } from 'lru-cache';
 
 const CACHE_MAX_AGE_MS = 10 * 60_000;
-/** About 1,000 answers and 2 million ids (16 MB): an id or a slot counts 1, an answer ANSWER_SIZE. */
-const MAX_SIZE = 4_000_000;
-const ANSWER_SIZE = 2_000;
+/** At most 1,000 answers, or 3 million ids (24 MB), or some of each: an id or a slot counts 1, an answer ANSWER_SIZE. */
+const MAX_SIZE = 3_000_000;
+const ANSWER_SIZE = 3_000;
 
 /**
  * A cached page's meta differs in its processing time (0, 0.1, …): a few forms each at most, the ones
