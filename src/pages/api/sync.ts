@@ -19,7 +19,13 @@ export const POST = handle(async (context) => {
   // PROVIDER=file: "Sync now" imports what lies in the watched folder at once.
   if (importFolder) {
     const run = await importFolder.scan({ immediate: true });
-    const result = { full: false, written: run.written, deleted: run.removed, statusChanges: 0, finishedAt: new Date(context.locals.portal.clock.now()).toISOString() };
+    const result = {
+      full: false,
+      written: run.written,
+      deleted: run.removed,
+      statusChanges: 0,
+      finishedAt: new Date(context.locals.portal.clock.now()).toISOString(),
+    };
     return ok(result, { message: m.import_folder_ran({ files: run.files, counts: syncCountsText(run.written, run.removed) }) });
   }
   const result = await syncReceiptsNow(context.locals.portal, auditActor(context));
