@@ -80,11 +80,11 @@ describe('the first mirroring and the syncs after it', () => {
     const { added } = (await admin.post('/sandbox/control/advance')).body as { added: number[] };
     await portal.portal.syncRuns.syncReceipts();
     const payloads = (await queryDatabase<{ payload: string }>(portal, "SELECT payload FROM outbox_jobs WHERE kind = 'webhook.delivery'")).map(
-      (row) => JSON.parse(row.payload) as { type: string; body: string },
+      (row) => JSON.parse(row.payload) as { envelope: { type: string; data: { receipt: { id: number } } } },
     );
-    const createdIds = payloads.filter((payload) => payload.type === 'receipt.created').map((payload) => JSON.parse(payload.body).data.receipt.id as number);
+    const createdIds = payloads.filter(({ envelope }) => envelope.type === 'receipt.created').map(({ envelope }) => envelope.data.receipt.id);
     expect(createdIds.sort()).toEqual([...added].sort());
-    expect(payloads.some((payload) => payload.type === 'receipt.status_changed')).toBe(true);
+    expect(payloads.some(({ envelope }) => envelope.type === 'receipt.status_changed')).toBe(true);
     expect((await admin.delete(`/api/webhooks/${created.body.data.id}`)).status).toBe(200);
   });
 });
