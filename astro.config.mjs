@@ -13,10 +13,14 @@ import { fileURLToPath } from 'node:url';
 function nodeAdapterWithPortalEntry() {
   const adapter = node({ mode: 'middleware' });
   const registerAdapter = adapter.hooks['astro:config:done'];
-  if (!registerAdapter) throw new Error('@astrojs/node no longer registers its adapter in astro:config:done');
+  if (!registerAdapter)
+    throw new Error('@astrojs/node no longer registers its adapter in astro:config:done');
   const serverEntrypoint = fileURLToPath(new URL('./src/server/entry.ts', import.meta.url));
   adapter.hooks['astro:config:done'] = (options) =>
-    registerAdapter({ ...options, setAdapter: (registered) => options.setAdapter({ ...registered, serverEntrypoint }) });
+    registerAdapter({
+      ...options,
+      setAdapter: (registered) => options.setAdapter({ ...registered, serverEntrypoint }),
+    });
   return adapter;
 }
 
@@ -29,7 +33,12 @@ export default defineConfig({
       name: 'hydrate-on-interaction',
       hooks: {
         'astro:config:setup': ({ addClientDirective }) =>
-          addClientDirective({ name: 'interaction', entrypoint: fileURLToPath(new URL('./src/islands/hydrate-on-interaction.ts', import.meta.url)) }),
+          addClientDirective({
+            name: 'interaction',
+            entrypoint: fileURLToPath(
+              new URL('./src/islands/hydrate-on-interaction.ts', import.meta.url),
+            ),
+          }),
       },
     },
   ],
@@ -60,7 +69,9 @@ export default defineConfig({
     plugins: [tailwindcss()],
     // Leaflet's stylesheet names PNGs for controls and default markers the map never shows
     // (its markers are SVGs from public/map/): leave them as files rather than base64 in the CSS.
-    build: { assetsInlineLimit: (file) => (file.includes('/node_modules/leaflet/') ? false : undefined) },
+    build: {
+      assetsInlineLimit: (file) => (file.includes('/node_modules/leaflet/') ? false : undefined),
+    },
     ssr: {
       external: ['sequelize', 'sqlite3', 'pg', 'bcrypt', 'umzug', 'nodemailer'],
       // What Astro's and the adapter's run time imports goes into the bundle, so that astro itself (with

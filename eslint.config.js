@@ -15,14 +15,29 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'release/', '.astro/', 'src/paraglide/', '.tmp/', 'test-results/', 'playwright-report/', 'uploads/', 'db/*.sqlite*'] },
+  {
+    ignores: [
+      'dist/',
+      'release/',
+      '.astro/',
+      'src/paraglide/',
+      '.tmp/',
+      'test-results/',
+      'playwright-report/',
+      'uploads/',
+      'db/*.sqlite*',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
       // Unused arguments named with a leading underscore say "not needed here" (a handler's signature).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       eqeqeq: ['error', 'always'],
       'no-console': 'off',
       // One import statement per module: its values and types together (`import { x, type Y }`).
@@ -32,7 +47,13 @@ export default defineConfig(
   },
   {
     // What runs in the browser, or in a page through Playwright.
-    files: ['src/islands/**/*.{ts,tsx}', 'src/stores/**/*.ts', 'src/worker/**/*.ts', 'src/shared/**/*.ts', 'scripts/page-weights.mjs'],
+    files: [
+      'src/islands/**/*.{ts,tsx}',
+      'src/stores/**/*.ts',
+      'src/worker/**/*.ts',
+      'src/shared/**/*.ts',
+      'scripts/page-weights.mjs',
+    ],
     languageOptions: { globals: { ...globals.browser } },
   },
   {
@@ -45,7 +66,10 @@ export default defineConfig(
     languageOptions: jsxA11y.flatConfigs.recommended.languageOptions,
     // The plugin object eslint-plugin-astro registers too: one instance under one name.
     // react-hooks' rule types are narrower than ESLint's Plugin type, which it satisfies at run time.
-    plugins: { 'jsx-a11y': jsxA11y, 'react-hooks': /** @type {import('eslint').ESLint.Plugin} */ (reactHooks) },
+    plugins: {
+      'jsx-a11y': jsxA11y,
+      'react-hooks': /** @type {import('eslint').ESLint.Plugin} */ (reactHooks),
+    },
     rules: { ...jsxA11y.flatConfigs.recommended.rules, ...reactHooks.configs.recommended.rules },
   },
   ...astro.configs.recommended,

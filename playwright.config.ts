@@ -84,7 +84,11 @@ export default defineConfig({
       url: `${OIDC_SERVER_URL}/.well-known/openid-configuration`,
       reuseExistingServer: false,
       timeout: stallLimit(60_000, pace),
-      env: { OIDC_PORT: String(E2E_PORT + 5), OIDC_REDIRECT_URI: `${OIDC_PORTAL_URL}/admin/tokens/callback`, OIDC_CLIENT_SECRET },
+      env: {
+        OIDC_PORT: String(E2E_PORT + 5),
+        OIDC_REDIRECT_URI: `${OIDC_PORTAL_URL}/admin/tokens/callback`,
+        OIDC_CLIENT_SECRET,
+      },
     },
     portal(E2E_PORT + 6, 'oidc', {
       PROVIDER: 'http',
@@ -94,9 +98,19 @@ export default defineConfig({
       PROVIDER_SCOPE: 'receipts offline_access',
       SYNC_INTERVAL_SECONDS: '3600',
     }),
-    portal(E2E_PORT + 7, 'history', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '1', SANDBOX_CHANGE_SECONDS: '86400', SANDBOX_RECEIPTS: '200' }),
+    portal(E2E_PORT + 7, 'history', {
+      SANDBOX_CONTROL: 'true',
+      SYNC_INTERVAL_SECONDS: '1',
+      SANDBOX_CHANGE_SECONDS: '86400',
+      SANDBOX_RECEIPTS: '200',
+    }),
     // Syncs every 2 seconds, so the freshness tests see "Updated … ago" turn into a warning within seconds of an outage.
-    portal(E2E_PORT + 8, 'freshness', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '2', SANDBOX_CHANGE_SECONDS: '86400', SANDBOX_RECEIPTS: '60' }),
+    portal(E2E_PORT + 8, 'freshness', {
+      SANDBOX_CONTROL: 'true',
+      SYNC_INTERVAL_SECONDS: '2',
+      SANDBOX_CHANGE_SECONDS: '86400',
+      SANDBOX_RECEIPTS: '60',
+    }),
     {
       command: 'node tests/support/smtp-server-main.ts',
       url: `${MAILBOX_URL}/messages`,
@@ -104,20 +118,42 @@ export default defineConfig({
       timeout: stallLimit(60_000, pace),
       env: { SMTP_PORT: String(SMTP_PORT), MAILBOX_PORT: String(E2E_PORT + 10) },
     },
-    portal(E2E_PORT + 11, 'accounts', { SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`, SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),
+    portal(E2E_PORT + 11, 'accounts', {
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      SYNC_INTERVAL_SECONDS: '3600',
+      SANDBOX_RECEIPTS: '20',
+    }),
     // The webhooks tests' receiver is a plain HTTP server on 127.0.0.1, which only these two flags let deliveries reach.
-    portal(E2E_PORT + 14, 'webhooks', { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),
+    portal(E2E_PORT + 14, 'webhooks', {
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      SYNC_INTERVAL_SECONDS: '3600',
+      SANDBOX_RECEIPTS: '20',
+    }),
     // Pre-alerts: the sandbox's warehouse receives a pre-alerted package in the window a test advances, and the next sync links it.
-    portal(E2E_PORT + 12, 'prealerts', { SANDBOX_CONTROL: 'true', SYNC_INTERVAL_SECONDS: '1', SANDBOX_CHANGE_SECONDS: '86400', SANDBOX_RECEIPTS: '60' }),
+    portal(E2E_PORT + 12, 'prealerts', {
+      SANDBOX_CONTROL: 'true',
+      SYNC_INTERVAL_SECONDS: '1',
+      SANDBOX_CHANGE_SECONDS: '86400',
+      SANDBOX_RECEIPTS: '60',
+    }),
     // Magaya: a sandbox answering as Magaya, and a PROVIDER=magaya portal reading it once its admin enters the API user.
-    portal(E2E_PORT + 13, 'magaya-sandbox', { SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: '40', SYNC_INTERVAL_SECONDS: '3600' }),
+    portal(E2E_PORT + 13, 'magaya-sandbox', {
+      SANDBOX_PROTOCOL: 'magaya',
+      SANDBOX_RECEIPTS: '40',
+      SYNC_INTERVAL_SECONDS: '3600',
+    }),
     portal(E2E_PORT + 15, 'magaya', {
       PROVIDER: 'magaya',
       PROVIDER_URL: `http://127.0.0.1:${E2E_PORT + 13}/sandbox/Invoke?Handler=CSSoapService`,
       SYNC_INTERVAL_SECONDS: '3600',
     }),
     // Passkeys: PUBLIC_URL on localhost (an IP address cannot be a relying party ID), browsed as localhost.
-    portal(PASSKEYS_PORT, 'passkeys', { PUBLIC_URL: PASSKEYS_URL, SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' }),
+    portal(PASSKEYS_PORT, 'passkeys', {
+      PUBLIC_URL: PASSKEYS_URL,
+      SYNC_INTERVAL_SECONDS: '3600',
+      SANDBOX_RECEIPTS: '20',
+    }),
     // Receipts from imports only (PROVIDER=file): the import screen's tests upload to it.
     portal(E2E_PORT + 19, 'imports', { PROVIDER: 'file', IMPORT_DIR: `${runDir}/imports/folder` }),
   ],

@@ -10,8 +10,16 @@ import sirv from 'sirv';
 // which is the default from Node 24 (where the flag no longer exists): on 22 the process replaces
 // itself with one that has the flag, keeping its pid for systemd and signals.
 const ASYNC_CONTEXT_FLAG = '--experimental-async-context-frame';
-if (process.versions.node.startsWith('22.') && !process.execArgv.includes(ASYNC_CONTEXT_FLAG) && process.execve) {
-  process.execve(process.execPath, [process.execPath, ASYNC_CONTEXT_FLAG, ...process.execArgv, ...process.argv.slice(1)], process.env);
+if (
+  process.versions.node.startsWith('22.') &&
+  !process.execArgv.includes(ASYNC_CONTEXT_FLAG) &&
+  process.execve
+) {
+  process.execve(
+    process.execPath,
+    [process.execPath, ASYNC_CONTEXT_FLAG, ...process.execArgv, ...process.argv.slice(1)],
+    process.env,
+  );
 }
 
 // React (and others) choose their production build by NODE_ENV, which a self-hoster rarely sets;
@@ -33,7 +41,11 @@ try {
   config = loadConfig(process.env, process.cwd(), onTerminal);
 } catch (error) {
   // No configuration, so no portal and its logger: one of the defaults says why.
-  const log = createLogger({ level: 'info', format: onTerminal ? 'pretty' : 'json', requestScope: new RequestScope() });
+  const log = createLogger({
+    level: 'info',
+    format: onTerminal ? 'pretty' : 'json',
+    requestScope: new RequestScope(),
+  });
   log.fatal({ component: 'startup' }, `The portal could not start: ${error.message}`);
   process.exit(1);
 }
@@ -50,7 +62,12 @@ const staticFiles = sirv('dist/client', {
   setHeaders(res, pathname) {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // Hashed build output never changes under its name; the rest (favicon, icons) may.
-    res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? `public, max-age=${YEAR_SECONDS}, immutable` : 'public, max-age=3600');
+    res.setHeader(
+      'Cache-Control',
+      pathname.startsWith('/_astro/')
+        ? `public, max-age=${YEAR_SECONDS}, immutable`
+        : 'public, max-age=3600',
+    );
   },
 });
 
@@ -59,7 +76,9 @@ const staticFiles = sirv('dist/client', {
  * (quality 9 and up cost milliseconds). Cached API answers use the same (src/server/http/encoded-json.ts).
  */
 const BROTLI_QUALITY = 5;
-const compress = compression({ brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } } });
+const compress = compression({
+  brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
+});
 
 /** How long the rest of a refused body is read and dropped before the connection is closed. */
 const DISCARD_BODY_MS = 5_000;
@@ -81,8 +100,15 @@ function isMalformedUrl(url) {
 
 function malformedUrl(req, res) {
   const api = req.url.startsWith('/api/');
-  res.writeHead(400, { 'Content-Type': api ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.end(api ? JSON.stringify({ success: false, message: 'Malformed URL', errorType: 'VALIDATION_ERROR' }) : 'Malformed URL');
+  res.writeHead(400, {
+    'Content-Type': api ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+  });
+  res.end(
+    api
+      ? JSON.stringify({ success: false, message: 'Malformed URL', errorType: 'VALIDATION_ERROR' })
+      : 'Malformed URL',
+  );
 }
 
 /**
@@ -112,7 +138,9 @@ const server = http.createServer((req, res) => {
   observeRequest(portal, req, res, locals, () => {
     if (isMalformedUrl(req.url)) return malformedUrl(req, res);
     discardRefusedBody(req, res);
-    staticFiles(req, res, () => compress(req, res, () => astro(req, res, () => notFound(req, res), locals)));
+    staticFiles(req, res, () =>
+      compress(req, res, () => astro(req, res, () => notFound(req, res), locals)),
+    );
   });
 });
 
@@ -123,7 +151,8 @@ server.listen(port, host, () => {
     () => log.info({ component: 'startup' }, `Portal listening on ${config.publicUrl.origin}`),
     (error) => {
       // A database of a newer version is the operator's to sort out: one line, without a stack trace.
-      if (error instanceof UnknownMigrationsError) log.fatal({ component: 'startup' }, `The portal could not start: ${error.message}`);
+      if (error instanceof UnknownMigrationsError)
+        log.fatal({ component: 'startup' }, `The portal could not start: ${error.message}`);
       else log.fatal({ component: 'startup', err: error }, 'The portal could not start');
       process.exit(1);
     },
@@ -145,9 +174,15 @@ const IDLE_SWEEP_MS = 100;
 function shutDown(signal) {
   if (shuttingDown) return;
   shuttingDown = true;
-  log.info({ component: 'shutdown' }, `${signal} received: finishing the requests and the sync step in progress, then shutting down.`);
+  log.info(
+    { component: 'shutdown' },
+    `${signal} received: finishing the requests and the sync step in progress, then shutting down.`,
+  );
   setTimeout(() => {
-    log.error({ component: 'shutdown' }, `Shutdown did not finish within ${SHUTDOWN_LIMIT_MS / 1000} s; exiting anyway.`);
+    log.error(
+      { component: 'shutdown' },
+      `Shutdown did not finish within ${SHUTDOWN_LIMIT_MS / 1000} s; exiting anyway.`,
+    );
     process.exit(1);
   }, SHUTDOWN_LIMIT_MS).unref();
   const requestsDone = new Promise((resolve) => server.close(() => resolve()));

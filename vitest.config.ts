@@ -71,15 +71,33 @@ export default getViteConfig(
         },
         {
           extends: true,
-          test: { name: 'in-process-pg', include: DATABASE_TESTS, env: { ...env, TEST_DATABASE: 'postgres' }, ...inProcess, sequence: { groupOrder: 2 } },
+          test: {
+            name: 'in-process-pg',
+            include: DATABASE_TESTS,
+            env: { ...env, TEST_DATABASE: 'postgres' },
+            ...inProcess,
+            sequence: { groupOrder: 2 },
+          },
         },
         {
           extends: true,
-          test: { name: 'process', include: ['tests/process/**/*.test.ts'], env: { ...env, TEST_DATABASE: 'sqlite' }, ...spawned, sequence: { groupOrder: 3 } },
+          test: {
+            name: 'process',
+            include: ['tests/process/**/*.test.ts'],
+            env: { ...env, TEST_DATABASE: 'sqlite' },
+            ...spawned,
+            sequence: { groupOrder: 3 },
+          },
         },
         {
           extends: true,
-          test: { name: 'process-pg', include: DATABASE_PROCESS_TESTS, env: { ...env, TEST_DATABASE: 'postgres' }, ...spawned, sequence: { groupOrder: 4 } },
+          test: {
+            name: 'process-pg',
+            include: DATABASE_PROCESS_TESTS,
+            env: { ...env, TEST_DATABASE: 'postgres' },
+            ...spawned,
+            sequence: { groupOrder: 4 },
+          },
         },
       ],
     },

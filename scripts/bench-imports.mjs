@@ -14,7 +14,9 @@ const MB = 1024 * 1024;
 
 /** The CSV a forwarder's list view exports: English headers, US dates with AM/PM, kilograms, quoted commas. */
 function exportCsv(rows) {
-  const lines = ['WR #,Date Received,Shipper,Consignee,Pcs,Weight (kg),Volume (m3),Destination,Status,Tracking #,Description'];
+  const lines = [
+    'WR #,Date Received,Shipper,Consignee,Pcs,Weight (kg),Volume (m3),Destination,Status,Tracking #,Description',
+  ];
   let receipt = 0;
   while (lines.length <= rows) {
     receipt += 1;
@@ -42,10 +44,16 @@ try {
   });
   const cookie = login.headers.getSetCookie()[0].split(';')[0];
   const heapUsed = async () => {
-    const text = await (await fetch(`${portal.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const text = await (
+      await fetch(`${portal.url}/metrics`, {
+        headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+      })
+    ).text();
     return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)[1]);
   };
-  const rss = () => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${portal.pid}/status`, 'utf8'))[1]) * 1024;
+  const rss = () =>
+    Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${portal.pid}/status`, 'utf8'))[1]) *
+    1024;
   const heapBefore = await heapUsed();
   const rssBefore = rss();
   let heapHighest = heapBefore;
@@ -61,12 +69,17 @@ try {
   const form = new FormData();
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
   const started = performance.now();
-  const response = await fetch(`${portal.url}/api/admin/imports`, { method: 'POST', headers: { Cookie: cookie, Origin: portal.url }, body: form });
+  const response = await fetch(`${portal.url}/api/admin/imports`, {
+    method: 'POST',
+    headers: { Cookie: cookie, Origin: portal.url },
+    body: form,
+  });
   const body = await response.json();
   const seconds = (performance.now() - started) / 1000;
   sampling = false;
   await sampler;
-  if (!response.ok) throw new Error(`import: ${response.status} ${JSON.stringify(body).slice(0, 500)}`);
+  if (!response.ok)
+    throw new Error(`import: ${response.status} ${JSON.stringify(body).slice(0, 500)}`);
   const { created, updated, unchanged, errors } = body.data;
   const load = loadavg()
     .map((value) => value.toFixed(2))
@@ -79,7 +92,11 @@ try {
   );
   console.log(`  load average (1, 5, 15 min) at the end: ${load}`);
   const again = performance.now();
-  const second = await fetch(`${portal.url}/api/admin/imports`, { method: 'POST', headers: { Cookie: cookie, Origin: portal.url }, body: form });
+  const second = await fetch(`${portal.url}/api/admin/imports`, {
+    method: 'POST',
+    headers: { Cookie: cookie, Origin: portal.url },
+    body: form,
+  });
   const secondBody = await second.json();
   console.log(
     `  the same file again: ${secondBody.data?.unchanged?.toLocaleString('en-US')} unchanged in ${((performance.now() - again) / 1000).toFixed(1)} s`,

@@ -16,7 +16,9 @@ const load = () =>
     .join(' ')}`;
 
 export async function magayaFigures() {
-  console.log(`\nMagaya (SANDBOX_PROTOCOL=magaya), a ${RECEIPTS.toLocaleString('en-US')}-receipt sandbox read through CSSoapService:`);
+  console.log(
+    `\nMagaya (SANDBOX_PROTOCOL=magaya), a ${RECEIPTS.toLocaleString('en-US')}-receipt sandbox read through CSSoapService:`,
+  );
   const portal = await startPortal({
     SANDBOX_PROTOCOL: 'magaya',
     SANDBOX_CONTROL: 'true',
@@ -31,23 +33,42 @@ export async function magayaFigures() {
     for (;;) {
       const match = pattern.exec(portal.output());
       if (match) return match;
-      if (Date.now() > deadline) throw new Error(`no "${pattern}" in the portal's output:\n${portal.output().slice(-4000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`no "${pattern}" in the portal's output:\n${portal.output().slice(-4000)}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
   const call = (method, path, cookie, body) =>
     fetch(`${portal.url}${path}`, {
       method,
-      headers: { ...(cookie && { Cookie: cookie }), ...(body && { 'Content-Type': 'application/json' }), Origin: portal.url },
+      headers: {
+        ...(cookie && { Cookie: cookie }),
+        ...(body && { 'Content-Type': 'application/json' }),
+        Origin: portal.url,
+      },
       body: body && JSON.stringify(body),
     });
   try {
-    const full = await waitForOutput(/Receipt mirror: full sync of (\d+) receipts in ([\d.]+) s/, 600_000);
-    const session = /Magaya: read (\d+) receipts by date in one session in ([\d.]+) s/.exec(portal.output());
-    console.log(`  first full read: ${Number(full[1]).toLocaleString('en-US')} receipts in ${full[2]} s (budget 90 s; ${load()})`);
-    if (session) console.log(`    of which reading Magaya in one session: ${session[2]} s; the rest is writing the mirror`);
+    const full = await waitForOutput(
+      /Receipt mirror: full sync of (\d+) receipts in ([\d.]+) s/,
+      600_000,
+    );
+    const session = /Magaya: read (\d+) receipts by date in one session in ([\d.]+) s/.exec(
+      portal.output(),
+    );
+    console.log(
+      `  first full read: ${Number(full[1]).toLocaleString('en-US')} receipts in ${full[2]} s (budget 90 s; ${load()})`,
+    );
+    if (session)
+      console.log(
+        `    of which reading Magaya in one session: ${session[2]} s; the rest is writing the mirror`,
+      );
 
-    const admin = (await call('POST', '/api/auth/login', null, { username: 'admin', password: ADMIN_PASSWORD })).headers.getSetCookie()[0].split(';')[0];
+    const admin = (
+      await call('POST', '/api/auth/login', null, { username: 'admin', password: ADMIN_PASSWORD })
+    ).headers
+      .getSetCookie()[0]
+      .split(';')[0];
     // Whatever the start's own sync left is out of the way first.
     await call('POST', '/api/sync', admin);
     const changed = new Set();
@@ -59,12 +80,17 @@ export async function magayaFigures() {
     const started = performance.now();
     const outcome = (await (await call('POST', '/api/sync', admin)).json()).data;
     const seconds = (performance.now() - started) / 1000;
-    const fetched = /Receipt mirror: sync of (\d+) changed receipts/.exec(portal.output().slice(before));
+    const fetched = /Receipt mirror: sync of (\d+) changed receipts/.exec(
+      portal.output().slice(before),
+    );
     const reading = /fetched in (\d+) ms/.exec(portal.output().slice(before));
     console.log(
       `  a sync finding ${changed.size} changes: ${seconds.toFixed(2)} s, ${fetched ? fetched[1] : '?'} receipts fetched, ${outcome.written} written, ${outcome.deleted} removed (budget 3 s and 60 receipts; ${load()})`,
     );
-    if (reading) console.log(`    of which reading Magaya's change log and the receipts in one session: ${reading[1]} ms`);
+    if (reading)
+      console.log(
+        `    of which reading Magaya's change log and the receipts in one session: ${reading[1]} ms`,
+      );
   } finally {
     await portal.stop();
   }

@@ -40,9 +40,20 @@ const MEMORY_SAMPLE_MS = 20;
 /** How often this client's event loop is timed during the latency runs (the histogram holds whole intervals). */
 const LOOP_SAMPLE_MS = 5;
 const DIGEST_CHANGES = 1_000;
-const SORT_KEYS = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'origin'];
+const SORT_KEYS = [
+  'receivedDate',
+  'number',
+  'shipperName',
+  'consigneeName',
+  'status',
+  'destination',
+  'modeOfTransportation',
+  'origin',
+];
 
-console.log(`Starting a portal with a ${RECEIPTS.toLocaleString('en-US')}-receipt sandbox on ${testPostgresUrl ? 'PostgreSQL' : 'SQLite'}…`);
+console.log(
+  `Starting a portal with a ${RECEIPTS.toLocaleString('en-US')}-receipt sandbox on ${testPostgresUrl ? 'PostgreSQL' : 'SQLite'}…`,
+);
 // Status e-mails go to a real SMTP server in this process; nobody opts in before the digest figure.
 const smtp = await startSmtpServer();
 const portal = await startPortal({
@@ -64,8 +75,13 @@ const portal = await startPortal({
   PASSWORD_HASH_COST: '12',
 });
 try {
-  const syncLine = await waitForOutput(/Receipt mirror: full sync of (\d+) receipts in ([\d.]+) s/, 300_000);
-  console.log(`\nFull sync: ${Number(syncLine[1]).toLocaleString('en-US')} receipts in ${syncLine[2]} s (budget 60 s)`);
+  const syncLine = await waitForOutput(
+    /Receipt mirror: full sync of (\d+) receipts in ([\d.]+) s/,
+    300_000,
+  );
+  console.log(
+    `\nFull sync: ${Number(syncLine[1]).toLocaleString('en-US')} receipts in ${syncLine[2]} s (budget 60 s)`,
+  );
 
   const admin = await signIn('admin', ADMIN_PASSWORD);
   const customer = await signIn('demo', DEMO_PASSWORD);
@@ -77,18 +93,26 @@ try {
 }
 
 async function allFigures(admin, customer) {
-  console.log("\nCSV export of every receipt as the admin (streamed a batch at a time: the server's memory should barely grow):");
+  console.log(
+    "\nCSV export of every receipt as the admin (streamed a batch at a time: the server's memory should barely grow):",
+  );
   await exportAll(admin);
 
-  console.log('\nPage weight, first visit as a customer (compressed bytes on the wire, the service worker included), in English and in Dutch:');
+  console.log(
+    '\nPage weight, first visit as a customer (compressed bytes on the wire, the service worker included), in English and in Dutch:',
+  );
   await pageWeights(portal.url, customer);
   console.log('\nUploaded images, first visit to /login (compressed bytes on the wire):');
   await brandedLoginWeights(portal.url, admin);
 
-  console.log('\nLighthouse, first visit, simulated Regular 3G (300 ms round trips, 700 kbit/s, 4x CPU slowdown):');
+  console.log(
+    '\nLighthouse, first visit, simulated Regular 3G (300 ms round trips, 700 kbit/s, 4x CPU slowdown):',
+  );
   await lighthouseFigures(portal.url, customer);
 
-  console.log('\nThe first search on /receipts, first visit on a phone, Regular 3G (300 ms round trips, 700 kbit/s, 4x CPU slowdown):');
+  console.log(
+    '\nThe first search on /receipts, first visit on a phone, Regular 3G (300 ms round trips, 700 kbit/s, 4x CPU slowdown):',
+  );
   await firstSearchFigures(portal.url, customer);
 
   await listLatencies(admin, customer);
@@ -96,7 +120,9 @@ async function allFigures(admin, customer) {
   await latency('GET /dashboard (page, customer)', ['/dashboard'], customer);
   await latency('GET /receipts (page, customer)', ['/receipts'], customer);
 
-  console.log("\nA burst of sign-ins (budget: 30 wrong ones for 30 names from 30 addresses all 401 within 6 s; a customer's list within 1 s meanwhile):");
+  console.log(
+    "\nA burst of sign-ins (budget: 30 wrong ones for 30 names from 30 addresses all 401 within 6 s; a customer's list within 1 s meanwhile):",
+  );
   await signInBurst(customer);
 
   console.log(
@@ -104,13 +130,20 @@ async function allFigures(admin, customer) {
   );
   await signInFlood();
 
-  console.log('\nOne repeated request, requests/s (goal: the cached answer ≥ 0.3× bare Node, or ≥ 0.8× the framework ceiling):');
+  console.log(
+    '\nOne repeated request, requests/s (goal: the cached answer ≥ 0.3× bare Node, or ≥ 0.8× the framework ceiling):',
+  );
   const cachedPath = '/api/receipts?sortBy=shipperName&sortOrder=asc&page=3';
   const bare = await startBareServer(cachedPath, admin);
   try {
     const [bareRate, ceiling, cachedRate] = await throughputs([
       { label: 'bare node:http, same bytes', base: bare.url, path: '/', cookie: null },
-      { label: 'framework ceiling (GET /api/config)', base: portal.url, path: '/api/config', cookie: admin },
+      {
+        label: 'framework ceiling (GET /api/config)',
+        base: portal.url,
+        path: '/api/config',
+        cookie: admin,
+      },
       { label: 'cached GET /api/receipts', base: portal.url, path: cachedPath, cookie: admin },
     ]);
     console.log(
@@ -120,22 +153,48 @@ async function allFigures(admin, customer) {
     bare.stop();
   }
 
-  console.log(`\nStatus e-mail digest for ${DIGEST_CHANGES.toLocaleString('en-US')} changed receipts (one customer who sees every consignee):`);
+  console.log(
+    `\nStatus e-mail digest for ${DIGEST_CHANGES.toLocaleString('en-US')} changed receipts (one customer who sees every consignee):`,
+  );
   await digestOfManyChanges(admin);
 }
 
 /** GET /api/receipts: new searches on pages 1–400, and pages never asked before down to the last, every sort either way. */
 async function listLatencies(admin, customer) {
-  console.log(`\nGET /api/receipts, ${CONCURRENCY} connections, ${REQUESTS} requests a run (budget: new searches p99 ≤ 50 ms, no errors):`);
+  console.log(
+    `\nGET /api/receipts, ${CONCURRENCY} connections, ${REQUESTS} requests a run (budget: new searches p99 ≤ 50 ms, no errors):`,
+  );
   const searches = newSearches(2 * REQUESTS + 2 * WARM_UP_REQUESTS);
   // Warms the server's code paths with searches of their own; the measured ones are still each sent once.
-  await load(portal.url, newSearchQueries(searches.slice(2 * REQUESTS, 2 * REQUESTS + WARM_UP_REQUESTS), 3), admin, WARM_UP_REQUESTS);
-  await load(portal.url, newSearchQueries(searches.slice(2 * REQUESTS + WARM_UP_REQUESTS), 4), customer, WARM_UP_REQUESTS);
+  await load(
+    portal.url,
+    newSearchQueries(searches.slice(2 * REQUESTS, 2 * REQUESTS + WARM_UP_REQUESTS), 3),
+    admin,
+    WARM_UP_REQUESTS,
+  );
+  await load(
+    portal.url,
+    newSearchQueries(searches.slice(2 * REQUESTS + WARM_UP_REQUESTS), 4),
+    customer,
+    WARM_UP_REQUESTS,
+  );
   await latency('new searches (admin)', newSearchQueries(searches.slice(0, REQUESTS), 1), admin);
-  await latency('new searches (customer scope)', newSearchQueries(searches.slice(REQUESTS, 2 * REQUESTS), 2), customer);
+  await latency(
+    'new searches (customer scope)',
+    newSearchQueries(searches.slice(REQUESTS, 2 * REQUESTS), 2),
+    customer,
+  );
   await latency('unfiltered pages, every sort (admin)', variedPages(), admin);
-  await latency('deep pages to the last, every sort (admin)', deepPages(await receiptCount(admin), 5), admin);
-  await latency('deep pages, every sort (customer scope)', deepPages(await receiptCount(customer), 6), customer);
+  await latency(
+    'deep pages to the last, every sort (admin)',
+    deepPages(await receiptCount(admin), 5),
+    admin,
+  );
+  await latency(
+    'deep pages, every sort (customer scope)',
+    deepPages(await receiptCount(customer), 6),
+    customer,
+  );
 }
 
 await magayaFigures();
@@ -146,13 +205,24 @@ await magayaFigures();
  */
 async function digestOfManyChanges(adminCookie) {
   await call('POST', '/api/consignees/import', adminCookie);
-  const consigneeIds = (await (await call('GET', '/api/consignees', adminCookie)).json()).data.map((consignee) => consignee.id);
+  const consigneeIds = (await (await call('GET', '/api/consignees', adminCookie)).json()).data.map(
+    (consignee) => consignee.id,
+  );
   const password = 'bench-digest-password';
   const created = await (
-    await call('POST', '/api/auth/users', adminCookie, { username: 'digest', password, role: 'viewer', email: 'digest@example.com' })
+    await call('POST', '/api/auth/users', adminCookie, {
+      username: 'digest',
+      password,
+      role: 'viewer',
+      email: 'digest@example.com',
+    })
   ).json();
-  await call('POST', `/api/consignees/user/${created.data.user.id}/assign`, adminCookie, { consigneeIds });
-  await call('PUT', '/api/auth/profile/preferences', await signIn('digest', password), { statusEmails: true });
+  await call('POST', `/api/consignees/user/${created.data.user.id}/assign`, adminCookie, {
+    consigneeIds,
+  });
+  await call('PUT', '/api/auth/profile/preferences', await signIn('digest', password), {
+    statusEmails: true,
+  });
   // Whatever a scheduled sync already picked up is out of the way first.
   await call('POST', '/api/sync', adminCookie);
   // The portal syncs every 30 s on its own: a scheduled sync during the moves would mirror part of them
@@ -199,7 +269,8 @@ async function digestOfManyChanges(adminCookie) {
 /** The server process's resident memory now (VmRSS) and its peak since it started (VmHWM), in bytes. */
 function serverMemory() {
   const status = readFileSync(`/proc/${portal.pid}/status`, 'utf8');
-  const kilobytes = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)[1]) * KB;
+  const kilobytes = (field) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)[1]) * KB;
   return { rss: kilobytes('VmRSS'), peak: kilobytes('VmHWM') };
 }
 
@@ -211,12 +282,17 @@ function serverMemory() {
 async function exportAll(cookie) {
   const before = serverMemory().rss;
   let highest = before;
-  const sampler = setInterval(() => (highest = Math.max(highest, serverMemory().rss)), MEMORY_SAMPLE_MS);
+  const sampler = setInterval(
+    () => (highest = Math.max(highest, serverMemory().rss)),
+    MEMORY_SAMPLE_MS,
+  );
   const started = performance.now();
   let bytes = 0;
   let lines = 0;
   try {
-    const response = await fetch(`${portal.url}/api/receipts/export.csv`, { headers: { Cookie: cookie } });
+    const response = await fetch(`${portal.url}/api/receipts/export.csv`, {
+      headers: { Cookie: cookie },
+    });
     if (!response.ok) throw new Error(`export: ${response.status} ${await response.text()}`);
     for await (const chunk of response.body) {
       bytes += chunk.byteLength;
@@ -228,7 +304,9 @@ async function exportAll(cookie) {
   const seconds = (performance.now() - started) / 1000;
   highest = Math.max(highest, serverMemory().rss);
   const mb = (value) => `${(value / KB / KB).toFixed(1)} MB`;
-  console.log(`  ${(lines - 1).toLocaleString('en-US')} rows, ${mb(bytes)} in ${seconds.toFixed(2)} s`);
+  console.log(
+    `  ${(lines - 1).toLocaleString('en-US')} rows, ${mb(bytes)} in ${seconds.toFixed(2)} s`,
+  );
   console.log(
     `  server RSS ${mb(before)} before, ${mb(highest)} at most during the export (+${mb(highest - before)}); VmHWM since start ${mb(serverMemory().peak)}`,
   );
@@ -245,7 +323,21 @@ function seededRandom(seed) {
  * 'lo12', '10', 'wr-1437', …), each sent once in the whole run, so no cache has seen it before.
  */
 function newSearches(count) {
-  const fragments = ['', 'a', 'mar', 'inc', 'lo', 'wr-1', 'par', 'b.v', 'tr', 'co', 'n.v', 'ser', 'e'];
+  const fragments = [
+    '',
+    'a',
+    'mar',
+    'inc',
+    'lo',
+    'wr-1',
+    'par',
+    'b.v',
+    'tr',
+    'co',
+    'n.v',
+    'ser',
+    'e',
+  ];
   const random = seededRandom(7);
   const searches = new Set();
   while (searches.size < count) {
@@ -270,7 +362,9 @@ function newSearchQueries(searches, seed) {
 function variedPages() {
   const urls = [];
   for (let page = 1; urls.length < REQUESTS; page += 1) {
-    for (const sortBy of SORT_KEYS) for (const sortOrder of ['asc', 'desc']) urls.push(`/api/receipts?page=${page}&sortBy=${sortBy}&sortOrder=${sortOrder}`);
+    for (const sortBy of SORT_KEYS)
+      for (const sortOrder of ['asc', 'desc'])
+        urls.push(`/api/receipts?page=${page}&sortBy=${sortBy}&sortOrder=${sortOrder}`);
   }
   return urls.slice(0, REQUESTS);
 }
@@ -328,11 +422,16 @@ async function timedSignIn(username, password, address) {
 async function signInBurst(customer) {
   const started = performance.now();
   const attempts = Array.from({ length: 30 }, (_, index) =>
-    timedSignIn(`burst-${index}`, `wrong-password-${index}`, `198.51.100.${index + 1}`).then(({ status }) => ({ status, ms: performance.now() - started })),
+    timedSignIn(`burst-${index}`, `wrong-password-${index}`, `198.51.100.${index + 1}`).then(
+      ({ status }) => ({ status, ms: performance.now() - started }),
+    ),
   );
   await new Promise((resolve) => setTimeout(resolve, 200));
   const listStarted = performance.now();
-  const list = await get(`${portal.url}/api/receipts?page=2`, { Cookie: customer, 'Accept-Encoding': 'gzip, br' });
+  const list = await get(`${portal.url}/api/receipts?page=2`, {
+    Cookie: customer,
+    'Accept-Encoding': 'gzip, br',
+  });
   const listMs = performance.now() - listStarted;
   const answers = await Promise.all(attempts);
   const statuses = {};
@@ -346,9 +445,14 @@ async function signInBurst(customer) {
 /** 60 wrong guesses at once from one address, and 100 ms later the demo customer's correct sign-in from another. */
 async function signInFlood() {
   const alone = [];
-  for (let run = 0; run < 3; run++) alone.push((await timedSignIn('demo', DEMO_PASSWORD, '198.51.100.200')).ms);
+  for (let run = 0; run < 3; run++)
+    alone.push((await timedSignIn('demo', DEMO_PASSWORD, '198.51.100.200')).ms);
   const ownCheck = Math.min(...alone);
-  const guesses = Promise.all(Array.from({ length: 60 }, (_, index) => timedSignIn(`flood-${index}`, `wrong-password-${index}`, '203.0.113.66')));
+  const guesses = Promise.all(
+    Array.from({ length: 60 }, (_, index) =>
+      timedSignIn(`flood-${index}`, `wrong-password-${index}`, '203.0.113.66'),
+    ),
+  );
   await new Promise((resolve) => setTimeout(resolve, 100));
   const correct = await timedSignIn('demo', DEMO_PASSWORD, '198.51.100.200');
   const statuses = {};
@@ -363,7 +467,8 @@ async function waitForOutput(pattern, timeoutMs) {
   for (;;) {
     const match = pattern.exec(portal.output());
     if (match) return match;
-    if (Date.now() > deadline) throw new Error(`no "${pattern}" in the portal's output:\n${portal.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`no "${pattern}" in the portal's output:\n${portal.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -372,8 +477,13 @@ async function call(method, path, cookie, json) {
   const headers = { Origin: portal.url };
   if (cookie) headers.Cookie = cookie;
   if (json) headers['Content-Type'] = 'application/json';
-  const response = await fetch(portal.url + path, { method, headers, body: json && JSON.stringify(json) });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  const response = await fetch(portal.url + path, {
+    method,
+    headers,
+    body: json && JSON.stringify(json),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response;
 }
 
@@ -388,17 +498,32 @@ function get(url, headers) {
     const request = http.get(url, { agent, headers }, (response) => {
       const chunks = [];
       response.on('data', (chunk) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode, encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode,
+          encoding: response.headers['content-encoding'],
+          body: Buffer.concat(chunks),
+        }),
+      );
       response.on('error', reject);
     });
     // A kept-alive socket the server closed just as it was reused: Node's advice is to send again.
-    request.on('error', (error) => (request.reusedSocket && error.code === 'ECONNRESET' ? get(url, headers).then(resolve, reject) : reject(error)));
+    request.on('error', (error) =>
+      request.reusedSocket && error.code === 'ECONNRESET'
+        ? get(url, headers).then(resolve, reject)
+        : reject(error),
+    );
   });
 }
 
 /** Whether a list answer has receipts (an empty page starts the same way whatever the page). */
 function hasReceipts({ encoding, body }) {
-  const text = encoding === 'br' ? zlib.brotliDecompressSync(body) : encoding === 'gzip' ? zlib.gunzipSync(body) : body;
+  const text =
+    encoding === 'br'
+      ? zlib.brotliDecompressSync(body)
+      : encoding === 'gzip'
+        ? zlib.gunzipSync(body)
+        : body;
   return !text.toString('utf8', 0, 40).startsWith('{"success":true,"data":[]');
 }
 
@@ -432,7 +557,9 @@ async function load(base, paths, cookie, count, { inspect = false } = {}) {
 }
 
 function percentile(sorted, p) {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1) : '–';
+  return sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1)
+    : '–';
 }
 
 async function latency(label, paths, cookie) {
@@ -440,7 +567,9 @@ async function latency(label, paths, cookie) {
   // is part of every time measured here, and is shown beside them.
   const clientDelay = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
   clientDelay.enable();
-  const { timings, filled, errors, rate } = await load(portal.url, paths, cookie, REQUESTS, { inspect: paths[0].startsWith('/api/receipts?') });
+  const { timings, filled, errors, rate } = await load(portal.url, paths, cookie, REQUESTS, {
+    inspect: paths[0].startsWith('/api/receipts?'),
+  });
   clientDelay.disable();
   const pct = (p) => percentile(timings, p);
   // Pages past a search's end answer without reading rows; the pages with receipts are shown on their own.
@@ -465,14 +594,20 @@ async function throughputs(targets) {
   const turns = targets.map(() => []);
   for (let turn = 0; turn < THROUGHPUT_TURNS; turn += 1) {
     for (const [index, { base, path, cookie }] of targets.entries()) {
-      const { rate, errors } = await load(base, [path], cookie, THROUGHPUT_REQUESTS / THROUGHPUT_TURNS);
+      const { rate, errors } = await load(
+        base,
+        [path],
+        cookie,
+        THROUGHPUT_REQUESTS / THROUGHPUT_TURNS,
+      );
       if (errors) throw new Error(`${path}: ${errors} errors`);
       turns[index].push(rate);
     }
   }
   return targets.map(({ label }, index) => {
     // Every turn sends as many requests, so the rate of them all is the harmonic mean of the turns' rates.
-    const rate = turns[index].length / turns[index].reduce((seconds, turnRate) => seconds + 1 / turnRate, 0);
+    const rate =
+      turns[index].length / turns[index].reduce((seconds, turnRate) => seconds + 1 / turnRate, 0);
     const sorted = [...turns[index]].sort((a, b) => a - b);
     console.log(
       `  ${label.padEnd(38)} ${rate.toFixed(0)} req/s (turns of ${THROUGHPUT_REQUESTS / THROUGHPUT_TURNS} requests: ${sorted[0].toFixed(0)}–${sorted.at(-1).toFixed(0)})`,

@@ -26,25 +26,46 @@ export async function lighthouseFigures(baseUrl, customerCookie) {
       const headers = { 'Accept-Language': acceptLanguage };
       if (cookie) headers.Cookie = cookie;
       // A browser of its own for every run: a first visit, no cookie or cache left by the one before.
-      const chrome = await launch({ chromePath: chromiumPath(), chromeFlags: ['--headless=new', ...CHROMIUM_ARGS] });
+      const chrome = await launch({
+        chromePath: chromiumPath(),
+        chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
+      });
       const { lhr } = await lighthouse(
         baseUrl + path,
-        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], extraHeaders: headers },
+        {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility'],
+          extraHeaders: headers,
+        },
         {
           extends: 'lighthouse:default',
-          settings: { formFactor: 'mobile', throttlingMethod: 'simulate', throttling: REGULAR_3G, disableStorageReset: false },
+          settings: {
+            formFactor: 'mobile',
+            throttlingMethod: 'simulate',
+            throttling: REGULAR_3G,
+            disableStorageReset: false,
+          },
         },
       ).finally(() => chrome.kill());
       if (process.env.LIGHTHOUSE_REPORTS)
-        (await import('node:fs')).writeFileSync(`${process.env.LIGHTHOUSE_REPORTS}/${path.slice(1)}-${language}.json`, JSON.stringify(lhr));
+        (await import('node:fs')).writeFileSync(
+          `${process.env.LIGHTHOUSE_REPORTS}/${path.slice(1)}-${language}.json`,
+          JSON.stringify(lhr),
+        );
       if (lhr.runtimeError) throw new Error(`${path} ${language}: ${lhr.runtimeError.message}`);
-      if (new URL(lhr.finalDisplayedUrl).pathname !== path) throw new Error(`${path} ${language}: Lighthouse ended on ${lhr.finalDisplayedUrl}`);
+      if (new URL(lhr.finalDisplayedUrl).pathname !== path)
+        throw new Error(`${path} ${language}: Lighthouse ended on ${lhr.finalDisplayedUrl}`);
       const label = metric === 'interactive' ? 'time to interactive' : 'first contentful paint';
       const seconds = lhr.audits[metric].numericValue / 1000;
       const fcp = lhr.audits['first-contentful-paint'].numericValue / 1000;
       const accessibility = Math.round(lhr.categories.accessibility.score * 100);
       const failing = Object.values(lhr.audits).filter(
-        (audit) => audit.scoreDisplayMode === 'binary' && audit.score === 0 && lhr.categories.accessibility.auditRefs.some((ref) => ref.id === audit.id),
+        (audit) =>
+          audit.scoreDisplayMode === 'binary' &&
+          audit.score === 0 &&
+          lhr.categories.accessibility.auditRefs.some((ref) => ref.id === audit.id),
       );
       console.log(
         `  ${path.padEnd(11)} ${language} ${label} ${seconds.toFixed(2)} s (budget ${budget} s)` +

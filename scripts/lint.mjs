@@ -14,12 +14,17 @@ const LANES = [
 function run([name, [command, ...args]]) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(command, args, { env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('error', (error) => resolve({ name, ok: false, output: String(error), seconds: 0 }));
-    child.on('close', (code) => resolve({ name, ok: code === 0, output, seconds: (performance.now() - started) / 1000 }));
+    child.on('close', (code) =>
+      resolve({ name, ok: code === 0, output, seconds: (performance.now() - started) / 1000 }),
+    );
   });
 }
 

@@ -4,7 +4,11 @@ import { builtConsole, consoleOutput, loadBuiltPortal } from './lib/built-portal
 
 const built = await loadBuiltPortal();
 try {
-  process.exitCode = await built.runMigrateCommand(process.argv.slice(2), builtConsole(built), consoleOutput);
+  process.exitCode = await built.runMigrateCommand(
+    process.argv.slice(2),
+    builtConsole(built),
+    consoleOutput,
+  );
 } catch (error) {
   console.error(error);
   process.exitCode = 1;

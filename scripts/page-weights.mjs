@@ -29,7 +29,9 @@ export async function pageWeights(baseUrl, customerCookie) {
       }
     }
     const map = await mapWeight(browser, baseUrl, customerCookie);
-    console.log(`  opening the map  ${kb(map.total)} of 50 KB more in ${map.requests} requests (CSS ${kb(map.css)}, JS ${kb(map.js)}, other ${kb(map.other)})`);
+    console.log(
+      `  opening the map  ${kb(map.total)} of 50 KB more in ${map.requests} requests (CSS ${kb(map.css)}, JS ${kb(map.js)}, other ${kb(map.other)})`,
+    );
     const photos = await photosWeight(browser, baseUrl, customerCookie);
     console.log(
       `  opening a receipt with three photos on a phone  ${kb(photos.total)} of 60 KB more in ${photos.requests} requests` +
@@ -63,7 +65,9 @@ function recordWeight(context) {
         if ((await request.response())?.fromServiceWorker()) return;
         const sizes = await request.sizes();
         // Chromium reports no body for the worker's own script: its compressed length is asked for here.
-        const body = sizes.responseBodySize || (request.resourceType() === 'script' ? await compressedLength(request.url()) : 0);
+        const body =
+          sizes.responseBodySize ||
+          (request.resourceType() === 'script' ? await compressedLength(request.url()) : 0);
         const bytes = body + sizes.responseHeadersSize;
         const kind = kindOf(request);
         weight[kind] += bytes;
@@ -146,12 +150,15 @@ async function mapWeight(browser, baseUrl, cookie) {
 /** The newest receipt of the customer's with exactly three packages, so three photos (the sandbox photographs each package). */
 async function receiptWithThreePhotos(baseUrl, cookie) {
   for (let page = 1; ; page += 1) {
-    const response = await fetch(`${baseUrl}/api/receipts?limit=100&page=${page}`, { headers: { Cookie: cookie } });
+    const response = await fetch(`${baseUrl}/api/receipts?limit=100&page=${page}`, {
+      headers: { Cookie: cookie },
+    });
     if (!response.ok) throw new Error(`receipts: ${response.status}`);
     const list = await response.json();
     const found = list.data.find((receipt) => receipt.commodities.length === 3);
     if (found) return found;
-    if (!list.pagination.hasNextPage) throw new Error('the customer has no receipt with three packages');
+    if (!list.pagination.hasNextPage)
+      throw new Error('the customer has no receipt with three packages');
   }
 }
 
@@ -162,11 +169,18 @@ async function receiptWithThreePhotos(baseUrl, cookie) {
  */
 async function photosWeight(browser, baseUrl, cookie) {
   const receipt = await receiptWithThreePhotos(baseUrl, cookie);
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
   const [name, value] = cookie.split('=');
   await context.addCookies([{ name, value, url: baseUrl }]);
   const page = await context.newPage();
-  await page.goto(`${baseUrl}/receipts?search=${encodeURIComponent(receipt.number)}`, { waitUntil: 'networkidle' });
+  await page.goto(`${baseUrl}/receipts?search=${encodeURIComponent(receipt.number)}`, {
+    waitUntil: 'networkidle',
+  });
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.getByRole('table').hover();
   await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
@@ -174,13 +188,22 @@ async function photosWeight(browser, baseUrl, cookie) {
   const done = recordWeight(context);
   const thumbnails = [];
   context.on('requestfinished', (request) => {
-    if (request.url().endsWith('?size=thumb')) thumbnails.push(request.sizes().then((size) => size.responseBodySize + size.responseHeadersSize));
+    if (request.url().endsWith('?size=thumb'))
+      thumbnails.push(
+        request.sizes().then((size) => size.responseBodySize + size.responseHeadersSize),
+      );
   });
   await page.getByRole('link', { name: 'View', exact: true }).first().click();
-  const photos = page.getByRole('dialog', { name: 'Receipt Details' }).getByRole('list', { name: 'Package photos' });
+  const photos = page
+    .getByRole('dialog', { name: 'Receipt Details' })
+    .getByRole('list', { name: 'Package photos' });
   await photos.waitFor();
   await photos.scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => [...document.querySelectorAll('dialog[open] ul img')].every((image) => image.complete && image.naturalWidth > 0));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('dialog[open] ul img')].every(
+      (image) => image.complete && image.naturalWidth > 0,
+    ),
+  );
   await page.waitForLoadState('networkidle');
   const weight = await done();
   await context.close();
@@ -197,8 +220,13 @@ export async function brandedLoginWeights(baseUrl, adminCookie) {
   const upload = async (kind, name, type, bytes) => {
     const form = new FormData();
     form.append(kind, new Blob([bytes], { type }), name);
-    const response = await fetch(`${baseUrl}/api/${kind}/upload`, { method: 'POST', headers: { Cookie: adminCookie, Origin: baseUrl }, body: form });
-    if (!response.ok) throw new Error(`${kind} upload: ${response.status} ${await response.text()}`);
+    const response = await fetch(`${baseUrl}/api/${kind}/upload`, {
+      method: 'POST',
+      headers: { Cookie: adminCookie, Origin: baseUrl },
+      body: form,
+    });
+    if (!response.ok)
+      throw new Error(`${kind} upload: ${response.status} ${await response.text()}`);
   };
   const photo = await cameraPhoto({ width: 3000, height: 2000 });
   await upload('background', 'IMG_2041.JPG', 'image/jpeg', photo);
@@ -206,19 +234,34 @@ export async function brandedLoginWeights(baseUrl, adminCookie) {
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
     for (const [label, screen, budget] of [
-      ['phone 390×844 at 2×', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }, 150],
+      [
+        'phone 390×844 at 2×',
+        {
+          viewport: { width: 390, height: 844 },
+          deviceScaleFactor: 2,
+          isMobile: true,
+          hasTouch: true,
+        },
+        150,
+      ],
       ['desktop 1280×900', { viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 }, 350],
     ]) {
       const context = await browser.newContext(screen);
       const responses = [];
       context.on('requestfinished', (request) => {
-        responses.push(request.sizes().then((size) => ({ url: request.url(), bytes: size.responseBodySize + size.responseHeadersSize })));
+        responses.push(
+          request.sizes().then((size) => ({
+            url: request.url(),
+            bytes: size.responseBodySize + size.responseHeadersSize,
+          })),
+        );
       });
       const page = await context.newPage();
       await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' });
       const all = await Promise.all(responses);
       await context.close();
-      const sum = (pattern) => all.filter(({ url }) => pattern.test(url)).reduce((total, { bytes }) => total + bytes, 0);
+      const sum = (pattern) =>
+        all.filter(({ url }) => pattern.test(url)).reduce((total, { bytes }) => total + bytes, 0);
       console.log(
         `  /login with a ${kb(photo.length)} photo as the background, ${label}: ${kb(sum(/./))} of ${budget} KB` +
           ` (background ${kb(sum(/\/api\/background\/image/))}, logo ${kb(sum(/\/api\/logo\/image/))} of 15 KB)`,
@@ -227,14 +270,19 @@ export async function brandedLoginWeights(baseUrl, adminCookie) {
   } finally {
     await browser.close();
     for (const kind of ['background', 'logo'])
-      await fetch(`${baseUrl}/api/${kind}/current`, { method: 'DELETE', headers: { Cookie: adminCookie, Origin: baseUrl } });
+      await fetch(`${baseUrl}/api/${kind}/current`, {
+        method: 'DELETE',
+        headers: { Cookie: adminCookie, Origin: baseUrl },
+      });
   }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { withSmallPortal } = await import('./small-portal.mjs');
   await withSmallPortal(async (url, session, receipts, admin) => {
-    console.log(`Page weight, first visit as a customer (compressed bytes on the wire), ${receipts}-receipt sandbox:`);
+    console.log(
+      `Page weight, first visit as a customer (compressed bytes on the wire), ${receipts}-receipt sandbox:`,
+    );
     await pageWeights(url, session);
     console.log('Uploaded images, first visit to /login (compressed bytes on the wire):');
     await brandedLoginWeights(url, admin);

@@ -20,7 +20,10 @@ for await (const file of files(ROOT)) {
   if (!COMPRESSIBLE.test(file)) continue;
   const content = await readFile(file);
   if (content.length < MIN_BYTES) continue;
-  await writeFile(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  await writeFile(
+    `${file}.br`,
+    brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
   await writeFile(`${file}.gz`, gzipSync(content, { level: 9 }));
   count += 1;
 }

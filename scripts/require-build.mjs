@@ -5,7 +5,16 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const BUILT = 'dist/server/entry.mjs';
-const SOURCES = ['src', path.join('db', 'migrations'), 'messages', 'public', 'project.inlang', 'astro.config.mjs', 'server.mjs', 'package.json'];
+const SOURCES = [
+  'src',
+  path.join('db', 'migrations'),
+  'messages',
+  'public',
+  'project.inlang',
+  'astro.config.mjs',
+  'server.mjs',
+  'package.json',
+];
 /** Written by the build itself: no reason to build again. */
 const GENERATED = [path.join('src', 'paraglide')];
 
@@ -27,7 +36,9 @@ if (process.env.BUILD_CHECKED) process.exit(0);
 const builtAt = existsSync(BUILT) ? statSync(BUILT).mtimeMs : 0;
 const stale = SOURCES.find((entry) => newestChange(entry) > builtAt);
 if (stale) {
-  console.log(builtAt ? `dist/ is older than ${stale}: building first.` : 'No build yet: building first.');
+  console.log(
+    builtAt ? `dist/ is older than ${stale}: building first.` : 'No build yet: building first.',
+  );
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   process.exit(build.status ?? 1);
 }

@@ -27,14 +27,19 @@ async function inspectTarget() {
   if (databaseKind === 'sqlite') {
     const db = await openSqlite(config.sqliteFile, sqlite3.OPEN_READONLY).catch(() => null);
     if (!db) return { inUse: false, tables: 0 };
-    const [{ tables }] = await sqliteAll(db, "SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table'").finally(() => sqliteClose(db));
+    const [{ tables }] = await sqliteAll(
+      db,
+      "SELECT count(*) AS tables FROM sqlite_master WHERE type = 'table'",
+    ).finally(() => sqliteClose(db));
     return { inUse: await sqliteInUse(config.sqliteFile), tables };
   }
   return onPostgres(async (client) => {
     const sessions = await client.query(
       "SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
     );
-    const tables = await client.query("SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'");
+    const tables = await client.query(
+      "SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'",
+    );
     return { inUse: sessions.rows[0].count > 0, tables: tables.rows[0].count };
   });
 }
@@ -48,13 +53,22 @@ async function restoreDatabase(unpacked, replace) {
     await rename(path.join(unpacked, ENTRIES.sqlite), incoming);
     // Owner only, as the portal creates it: it holds password hashes, e-mail addresses and the encrypted tokens.
     await chmod(incoming, 0o600);
-    await Promise.all(['-wal', '-shm'].map((suffix) => rm(`${config.sqliteFile}${suffix}`, { force: true })));
+    await Promise.all(
+      ['-wal', '-shm'].map((suffix) => rm(`${config.sqliteFile}${suffix}`, { force: true })),
+    );
     await rename(incoming, config.sqliteFile);
     return;
   }
   // The database's owner may drop and recreate its public schema (PostgreSQL 15: owned by pg_database_owner).
-  if (replace) await onPostgres((client) => client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public'));
-  await runPostgresTool('pg_restore', ['--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', path.join(unpacked, ENTRIES.postgres)]);
+  if (replace)
+    await onPostgres((client) => client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public'));
+  await runPostgresTool('pg_restore', [
+    '--no-owner',
+    '--no-privileges',
+    '--single-transaction',
+    '--exit-on-error',
+    path.join(unpacked, ENTRIES.postgres),
+  ]);
 }
 
 async function restoreSecret(secret) {
@@ -67,9 +81,11 @@ async function restoreSecret(secret) {
 async function restoreUploads(unpacked) {
   await rm(config.uploadsDir, { recursive: true, force: true });
   await mkdir(config.uploadsDir, { recursive: true });
-  await cp(path.join(unpacked, ENTRIES.uploads), config.uploadsDir, { recursive: true }).catch((error) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
+  await cp(path.join(unpacked, ENTRIES.uploads), config.uploadsDir, { recursive: true }).catch(
+    (error) => {
+      if (error.code !== 'ENOENT') throw error;
+    },
+  );
 }
 
 async function main() {
@@ -84,8 +100,13 @@ async function main() {
     await extract({ file, cwd: unpacked, strict: true }).catch((error) => {
       throw new Refusal(`${file} is not a backup of the portal: ${error.message}`);
     });
-    const manifest = JSON.parse(await readFile(path.join(unpacked, ENTRIES.manifest), 'utf8').catch(() => 'null'));
-    if (manifest?.format !== BACKUP_FORMAT) throw new Refusal(`${file} is not a backup of the portal (no manifest of format ${BACKUP_FORMAT}).`);
+    const manifest = JSON.parse(
+      await readFile(path.join(unpacked, ENTRIES.manifest), 'utf8').catch(() => 'null'),
+    );
+    if (manifest?.format !== BACKUP_FORMAT)
+      throw new Refusal(
+        `${file} is not a backup of the portal (no manifest of format ${BACKUP_FORMAT}).`,
+      );
     if (manifest.database !== databaseKind) {
       throw new Refusal(
         `${file} holds a ${manifest.database} database, but DATABASE_URL names a ${databaseKind} one: restore it with a DATABASE_URL of its kind.`,
@@ -99,7 +120,10 @@ async function main() {
     }
 
     const target = await inspectTarget();
-    if (target.inUse) throw new Refusal(`The database ${targetName()} is in use: stop the portal (and anything else connected to it) first.`);
+    if (target.inUse)
+      throw new Refusal(
+        `The database ${targetName()} is in use: stop the portal (and anything else connected to it) first.`,
+      );
     if (target.tables > 0 && !force) {
       throw new Refusal(
         `The database ${targetName()} already holds data, which restoring replaces. To replace it, run again with --force: npm run restore -- ${file} --force`,
@@ -109,7 +133,9 @@ async function main() {
     await restoreDatabase(unpacked, target.tables > 0);
     await restoreSecret(secret);
     await restoreUploads(unpacked);
-    console.log(`Restored the backup of ${manifest.createdAt} into ${targetName()}. Start the portal to use it.`);
+    console.log(
+      `Restored the backup of ${manifest.createdAt} into ${targetName()}. Start the portal to use it.`,
+    );
   } finally {
     await rm(unpacked, { recursive: true, force: true });
   }

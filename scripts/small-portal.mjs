@@ -21,7 +21,12 @@ async function sessionAt(url, username, password) {
 export async function withSmallPortal(work) {
   const { ADMIN_PASSWORD, startPortal } = await import('../tests/support/portal.ts');
   const receipts = process.env.BENCH_RECEIPTS || '2000';
-  const portal = await startPortal({ DEMO_USERS: 'true', DEMO_PASSWORD, SANDBOX_RECEIPTS: receipts, MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' });
+  const portal = await startPortal({
+    DEMO_USERS: 'true',
+    DEMO_PASSWORD,
+    SANDBOX_RECEIPTS: receipts,
+    MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+  });
   try {
     // The demo customer appears once the first sync has mirrored the sandbox.
     let customer = null;
@@ -30,7 +35,12 @@ export async function withSmallPortal(work) {
       customer = await sessionAt(portal.url, 'demo', DEMO_PASSWORD);
     }
     if (!customer) throw new Error('the demo customer could not sign in');
-    await work(portal.url, customer, receipts, await sessionAt(portal.url, 'admin', ADMIN_PASSWORD));
+    await work(
+      portal.url,
+      customer,
+      receipts,
+      await sessionAt(portal.url, 'admin', ADMIN_PASSWORD),
+    );
   } finally {
     await portal.stop();
   }

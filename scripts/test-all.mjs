@@ -37,7 +37,9 @@ function run(script, { capture, extraEnv } = {}) {
       child.stderr.on('data', (chunk) => capture.push(chunk));
     }
     child.on('error', (error) => resolve({ script, ok: false, seconds: 0, error }));
-    child.on('close', (code) => resolve({ script, ok: code === 0, seconds: (performance.now() - scriptStarted) / 1000 }));
+    child.on('close', (code) =>
+      resolve({ script, ok: code === 0, seconds: (performance.now() - scriptStarted) / 1000 }),
+    );
   });
 }
 
@@ -57,7 +59,9 @@ const results = await inOrder(['test:unit', 'test:in-process']);
 
 mkdirSync('.tmp/results', { recursive: true });
 if (pace.lanesSideBySide) {
-  console.log(`The process and PostgreSQL tiers run beside the browser tier; their output follows it (and is kept in ${LOG}).\n`);
+  console.log(
+    `The process and PostgreSQL tiers run beside the browser tier; their output follows it (and is kept in ${LOG}).\n`,
+  );
   const kept = [];
   const [browser, beside] = await Promise.all([
     run('test:e2e', { extraEnv: onBuild }),
@@ -73,7 +77,9 @@ if (pace.lanesSideBySide) {
 
 console.log('');
 for (const { script, ok, seconds, error } of [build, ...results])
-  console.log(`── ${script}: ${ok ? 'passed' : 'FAILED'} in ${seconds.toFixed(1)} s${error ? ` (${error.message})` : ''}`);
+  console.log(
+    `── ${script}: ${ok ? 'passed' : 'FAILED'} in ${seconds.toFixed(1)} s${error ? ` (${error.message})` : ''}`,
+  );
 console.log(`── npm test: ${((performance.now() - started) / 1000).toFixed(0)} s in all\n`);
 const summary = await run('test:summary');
 process.exit(summary.ok && results.every((result) => result.ok) ? 0 : 1);

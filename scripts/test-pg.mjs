@@ -21,13 +21,25 @@ try {
   }
   rmSync(RESULT_FILE, { force: true });
   console.log(`Tests on PostgreSQL skipped: no server at ${DEFAULT_URL} (${error.message}).`);
-  console.log('Add one with: apt-get install -y postgresql && service postgresql start, and a CREATEDB role portal/portal (see .ci/run).');
+  console.log(
+    'Add one with: apt-get install -y postgresql && service postgresql start, and a CREATEDB role portal/portal (see .ci/run).',
+  );
   process.exit(0);
 }
 
 const run = spawnSync(
   'npx',
-  ['vitest', 'run', '--project', 'in-process-pg', '--project', 'process-pg', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULT_FILE}`],
+  [
+    'vitest',
+    'run',
+    '--project',
+    'in-process-pg',
+    '--project',
+    'process-pg',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${RESULT_FILE}`,
+  ],
   {
     stdio: 'inherit',
     env: { ...process.env, TEST_DATABASE_URL: url },

@@ -23,7 +23,9 @@ const e2e = read('.tmp/results/e2e.json').stats;
 passed += e2e.expected + e2e.flaky;
 failed += e2e.unexpected;
 skipped += e2e.skipped;
-console.log(`e2e: ${e2e.expected + e2e.flaky} passed, ${e2e.unexpected} failed${e2e.flaky ? ` (${e2e.flaky} flaky, passed on retry)` : ''}`);
+console.log(
+  `e2e: ${e2e.expected + e2e.flaky} passed, ${e2e.unexpected} failed${e2e.flaky ? ` (${e2e.flaky} flaky, passed on retry)` : ''}`,
+);
 
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

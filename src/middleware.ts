@@ -7,7 +7,12 @@ import type { APIContext } from 'astro';
 import { defineMiddleware, sequence } from 'astro/middleware';
 import { clientAddress } from '~/server/http/client-address';
 import { brandingStyle } from '~/server/http/branding-style';
-import { tileImageSource, withImageSource, withScriptSource, withStyleSource } from '~/server/http/csp';
+import {
+  tileImageSource,
+  withImageSource,
+  withScriptSource,
+  withStyleSource,
+} from '~/server/http/csp';
 import {
   hashSource,
   hasIslands,
@@ -43,14 +48,18 @@ const ERROR_PAGE_ROUTE = '/500';
 const isApi = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
 /** The sandbox's paths, and its metadata where OAuth2's well-known name puts it for the issuer …/sandbox. */
 const isSandbox = (pathname: string) =>
-  pathname === '/sandbox' || pathname.startsWith('/sandbox/') || pathname === '/.well-known/oauth-authorization-server/sandbox';
+  pathname === '/sandbox' ||
+  pathname.startsWith('/sandbox/') ||
+  pathname === '/.well-known/oauth-authorization-server/sandbox';
 /** The sandbox's consent page is a browser form; its token, data and control calls come from servers. */
-const isSandboxServerCall = (pathname: string) => isSandbox(pathname) && pathname.replace(/\/+$/, '') !== '/sandbox/oauth/authorize';
+const isSandboxServerCall = (pathname: string) =>
+  isSandbox(pathname) && pathname.replace(/\/+$/, '') !== '/sandbox/oauth/authorize';
 /**
  * Machines' paths (liveness, readiness, metrics): answered during start-up too, without a session, a
  * page guard or the branding, none of which they need or may wait for.
  */
-const isOperational = (pathname: string) => pathname === '/metrics' || pathname === '/api/health/live' || pathname === '/api/health/ready';
+const isOperational = (pathname: string) =>
+  pathname === '/metrics' || pathname === '/api/health/live' || pathname === '/api/health/ready';
 /** The mail program posts the one-click unsubscribe from its own servers, without our origin. */
 const isOneClickUnsubscribe = (pathname: string) => pathname.startsWith('/email/unsubscribe/');
 
@@ -77,11 +86,15 @@ const securityHeaders = defineMiddleware(async (context, next) => {
   const pagePolicy = headers.get('Content-Security-Policy');
   headers.set(
     'Content-Security-Policy',
-    pagePolicy ? withImageSource(pagePolicy, tileImageSource(config.mapTileUrl)) : "default-src 'none'; frame-ancestors 'none'",
+    pagePolicy
+      ? withImageSource(pagePolicy, tileImageSource(config.mapTileUrl))
+      : "default-src 'none'; frame-ancestors 'none'",
   );
-  if (config.isHttps) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  if (config.isHttps)
+    headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   // A signed-in page must not come back from the browser's cache after sign-out.
-  if (context.locals.user && !headers.has('Cache-Control')) headers.set('Cache-Control', 'private, no-store');
+  if (context.locals.user && !headers.has('Cache-Control'))
+    headers.set('Cache-Control', 'private, no-store');
   return response;
 });
 
@@ -91,7 +104,8 @@ const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** The methods the endpoint of a route pattern (`/api/auth/users/[id]`) exports. */
 async function endpointMethods(routePattern: string): Promise<string[]> {
-  const load = API_ENDPOINTS[`./pages${routePattern}.ts`] ?? API_ENDPOINTS[`./pages${routePattern}/index.ts`];
+  const load =
+    API_ENDPOINTS[`./pages${routePattern}.ts`] ?? API_ENDPOINTS[`./pages${routePattern}/index.ts`];
   if (!load) return [];
   const endpoint = await load();
   return HTTP_METHODS.filter((method) => method in endpoint);
@@ -102,9 +116,15 @@ async function notServed(context: APIContext): Promise<Response> {
   const allowed = await endpointMethods(context.routePattern);
   // Past the language step's scope, so its locale is named.
   const { locale } = context.locals;
-  if (allowed.length === 0) return errorResponse(new AppError('NOT_FOUND', m.error_endpoint_not_found({}, { locale })));
+  if (allowed.length === 0)
+    return errorResponse(new AppError('NOT_FOUND', m.error_endpoint_not_found({}, { locale })));
   const method = context.request.method;
-  const response = errorResponse(new AppError('METHOD_NOT_ALLOWED', m.error_method_not_allowed({ method, allowed: allowed.join(', ') }, { locale })));
+  const response = errorResponse(
+    new AppError(
+      'METHOD_NOT_ALLOWED',
+      m.error_method_not_allowed({ method, allowed: allowed.join(', ') }, { locale }),
+    ),
+  );
   response.headers.set('Allow', allowed.join(', '));
   return response;
 }
@@ -121,7 +141,11 @@ const apiEnvelope = defineMiddleware(async (context, next) => {
   } catch (error) {
     return errorResponse(error, context.locals.portal.log);
   }
-  if (response.status !== 404 || response.headers.get('content-type')?.startsWith('application/json')) return response;
+  if (
+    response.status !== 404 ||
+    response.headers.get('content-type')?.startsWith('application/json')
+  )
+    return response;
   return notServed(context);
 });
 
@@ -137,14 +161,18 @@ const pageFailures = defineMiddleware(async (context, next) => {
   } catch (error) {
     if (context.routePattern === ERROR_PAGE_ROUTE) throw error;
     // The route pattern, not the path: a reset or invitation link's token must not reach the log.
-    context.locals.portal.log.error({ component: 'http', err: error }, `${context.request.method} ${context.routePattern} failed`);
+    context.locals.portal.log.error(
+      { component: 'http', err: error },
+      `${context.request.method} ${context.routePattern} failed`,
+    );
     return new Response(null, { status: 500 });
   }
 });
 
 /** The built-in sandbox provider exists with PROVIDER=sandbox only. */
 const sandboxOnly = defineMiddleware((context, next) => {
-  if (!context.locals.portal.sandbox && isSandbox(context.url.pathname)) return new Response('Not found', { status: 404 });
+  if (!context.locals.portal.sandbox && isSandbox(context.url.pathname))
+    return new Response('Not found', { status: 404 });
   return next();
 });
 
@@ -157,9 +185,16 @@ const startUp = defineMiddleware(async (context, next) => {
 const refuseCrossSite = defineMiddleware((context, next) => {
   const { pathname } = context.url;
   const publicOrigin = context.locals.portal.config.publicUrl.origin;
-  if (isSandboxServerCall(pathname) || isOneClickUnsubscribe(pathname) || !isCrossSiteRequest(context.request, context.url.origin, publicOrigin)) return next();
+  if (
+    isSandboxServerCall(pathname) ||
+    isOneClickUnsubscribe(pathname) ||
+    !isCrossSiteRequest(context.request, context.url.origin, publicOrigin)
+  )
+    return next();
   const error = new AppError('FORBIDDEN', m.error_cross_site());
-  return isApi(context.url.pathname) ? errorResponse(error) : new Response(error.message, { status: 403 });
+  return isApi(context.url.pathname)
+    ? errorResponse(error)
+    : new Response(error.message, { status: 403 });
 });
 
 /** What the request itself says of its language; the signed-in user's saved preference comes before it. */
@@ -178,7 +213,11 @@ function requestLocaleSources(context: APIContext) {
  */
 const loadSession = defineMiddleware(async (context, next) => {
   const { portal } = context.locals;
-  context.locals.clientAddress = clientAddress(context.request, context.clientAddress, portal.config.trustProxy);
+  context.locals.clientAddress = clientAddress(
+    context.request,
+    context.clientAddress,
+    portal.config.trustProxy,
+  );
   context.locals.apiTokenId = null;
   if (isOperational(context.url.pathname)) {
     context.locals.user = null;
@@ -215,7 +254,11 @@ const resolveLocale = defineMiddleware((context, next) => {
   // A link's language carries on to the pages after it (the reset page's sign-in, the forgotten
   // password's form), as the switcher's choice would; a saved preference still comes first. A
   // script calling with an API token is no browser to remember anything.
-  const remember = locale === link && cookie !== link && !context.locals.user?.locale && context.locals.apiTokenId === null;
+  const remember =
+    locale === link &&
+    cookie !== link &&
+    !context.locals.user?.locale &&
+    context.locals.apiTokenId === null;
   if (remember) rememberLocale(context.cookies, locale, context.locals.portal.config.isHttps);
   return inLocale(locale, async () => {
     const response = await next();
@@ -237,7 +280,8 @@ const guardPages = defineMiddleware((context, next) => {
   const access = pageAccess(pathname);
   if (access === 'public') return next();
   if (!user) {
-    if (context.request.method === 'GET') rememberReturnPath(context.cookies, pathname + context.url.search, secure);
+    if (context.request.method === 'GET')
+      rememberReturnPath(context.cookies, pathname + context.url.search, secure);
     return context.redirect('/login');
   }
   if (!mayOpen(access, user.role)) {
@@ -253,7 +297,12 @@ const guardPages = defineMiddleware((context, next) => {
  * on a page without a session the script that removes a stored profile.
  */
 const allowInlineParts = defineMiddleware(async (context, next) => {
-  if (isApi(context.url.pathname) || isSandboxServerCall(context.url.pathname) || isOperational(context.url.pathname)) return next();
+  if (
+    isApi(context.url.pathname) ||
+    isSandboxServerCall(context.url.pathname) ||
+    isOperational(context.url.pathname)
+  )
+    return next();
   const branding = await context.locals.portal.branding.readOrDefaults();
   const style = brandingStyle(branding);
   context.locals.branding = branding;
@@ -262,7 +311,8 @@ const allowInlineParts = defineMiddleware(async (context, next) => {
   let policy = response.headers.get('Content-Security-Policy');
   if (!policy) return response;
   if (style) policy = withStyleSource(policy, style.source);
-  if (forgetsStoredUser(context.locals.user, context.url.pathname)) policy = withScriptSource(policy, FORGET_STORED_USER_SOURCE);
+  if (forgetsStoredUser(context.locals.user, context.url.pathname))
+    policy = withScriptSource(policy, FORGET_STORED_USER_SOURCE);
   response.headers.set('Content-Security-Policy', policy);
   return response;
 });
@@ -274,12 +324,22 @@ const allowInlineParts = defineMiddleware(async (context, next) => {
  */
 const firstPaintCss = defineMiddleware(async (context, next) => {
   const response = await next();
-  if (context.request.method !== 'GET' || response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html')) return response;
+  if (
+    context.request.method !== 'GET' ||
+    response.status !== 200 ||
+    !response.headers.get('content-type')?.startsWith('text/html')
+  )
+    return response;
   const html = await response.text();
   const href = stylesheetHref(html);
   const policy = response.headers.get('Content-Security-Policy');
   const offlinePage = context.url.pathname === OFFLINE_PAGE;
-  if (!href || !policy || (!offlinePage && !isFirstPage(context.cookies.get(STYLESHEET_COOKIE)?.value, href))) return new Response(html, response);
+  if (
+    !href ||
+    !policy ||
+    (!offlinePage && !isFirstPage(context.cookies.get(STYLESHEET_COOKIE)?.value, href))
+  )
+    return new Response(html, response);
   const { config, firstPaint } = context.locals.portal;
   const importsOf = (module: string) => firstPaint.builtModuleImports(module);
   const headers = new Headers(response.headers);
@@ -291,7 +351,12 @@ const firstPaintCss = defineMiddleware(async (context, next) => {
       `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`,
     );
   const rules = hasIslands(html) ? '' : await firstPaint.criticalCss(html);
-  if (!rules) return new Response(withLowPriorityModuleScripts(html, importsOf), { status: response.status, statusText: response.statusText, headers });
+  if (!rules)
+    return new Response(withLowPriorityModuleScripts(html, importsOf), {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
   headers.set('Content-Security-Policy', withStyleSource(policy, hashSource(rules)));
   return new Response(withLowPriorityModuleScripts(withInlineCriticalCss(html, rules), importsOf), {
     status: response.status,

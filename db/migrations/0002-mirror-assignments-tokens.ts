@@ -46,7 +46,9 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
   // One index per sort key, in list order (ties by id), carrying the consignee so that a viewer's
   // list is read from the index alone.
   for (const key of ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status']) {
-    await queryInterface.addIndex('receipts', [key, 'id', 'consigneeId'], { name: `receipts_by_${key}` });
+    await queryInterface.addIndex('receipts', [key, 'id', 'consigneeId'], {
+      name: `receipts_by_${key}`,
+    });
   }
   await queryInterface.addIndex('receipts', ['consigneeId', 'receivedDate']);
 
@@ -68,7 +70,8 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
   });
   await queryInterface.addIndex('packages', ['receiptId', 'position']);
   await queryInterface.addIndex('packages', ['trackingKey']);
-  if (queryInterface.sequelize.getDialect() === 'sqlite') await createSubstringIndexes(queryInterface);
+  if (queryInterface.sequelize.getDialect() === 'sqlite')
+    await createSubstringIndexes(queryInterface);
 
   await queryInterface.createTable('provider_tokens', {
     id: { type: DataTypes.INTEGER, primaryKey: true },
@@ -123,7 +126,14 @@ export async function down(queryInterface: QueryInterface): Promise<void> {
     await queryInterface.sequelize.query('DROP TABLE IF EXISTS packages_tracking');
     await queryInterface.sequelize.query('DROP TABLE IF EXISTS receipts_search');
   }
-  for (const table of ['sync_state', 'provider_tokens', 'packages', 'receipts', 'consignee_assignments', 'consignees']) {
+  for (const table of [
+    'sync_state',
+    'provider_tokens',
+    'packages',
+    'receipts',
+    'consignee_assignments',
+    'consignees',
+  ]) {
     await queryInterface.dropTable(table);
   }
 }

@@ -9,7 +9,15 @@ import { QueryTypes, type QueryInterface } from 'sequelize';
 // imported from the application, whose sort keys may change (with a migration of their own).
 
 /** The text columns the list sorts by, each with a stored sort key column beside it (`<column>Sort`). */
-const SORTED_TEXT_COLUMNS = ['number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'originName'] as const;
+const SORTED_TEXT_COLUMNS = [
+  'number',
+  'shipperName',
+  'consigneeName',
+  'status',
+  'destination',
+  'modeOfTransportation',
+  'originName',
+] as const;
 type SortedTextColumn = (typeof SORTED_TEXT_COLUMNS)[number];
 const sortColumn = (column: SortedTextColumn) => `${column}Sort` as const;
 
@@ -102,7 +110,9 @@ function sortKey(text: string): string {
 }
 
 function sortKeysOf(texts: Record<SortedTextColumn, string>): Record<string, string> {
-  return Object.fromEntries(SORTED_TEXT_COLUMNS.map((column) => [sortColumn(column), sortKey(texts[column])]));
+  return Object.fromEntries(
+    SORTED_TEXT_COLUMNS.map((column) => [sortColumn(column), sortKey(texts[column])]),
+  );
 }
 
 /**
@@ -149,22 +159,33 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
   // Keys compare byte by byte: PostgreSQL must not apply a language's collation to them.
   const keyType = isSqlite ? 'TEXT' : 'TEXT COLLATE "C"';
   for (const column of SORTED_TEXT_COLUMNS) {
-    await sequelize.query(`ALTER TABLE "receipts" ADD COLUMN "${sortColumn(column)}" ${keyType} NOT NULL DEFAULT ''`);
+    await sequelize.query(
+      `ALTER TABLE "receipts" ADD COLUMN "${sortColumn(column)}" ${keyType} NOT NULL DEFAULT ''`,
+    );
   }
   if (isSqlite) {
-    await sequelize.query(`CREATE VIRTUAL TABLE "receipts_short_search" USING fts5(tokens, content='', contentless_delete=1)`);
+    await sequelize.query(
+      `CREATE VIRTUAL TABLE "receipts_short_search" USING fts5(tokens, content='', contentless_delete=1)`,
+    );
     await sequelize.query(`CREATE TRIGGER "receipts_short_search_delete" AFTER DELETE ON "receipts" BEGIN
       DELETE FROM "receipts_short_search" WHERE rowid = old."id"; END`);
   }
 
   // A batch at a time, each in two statements: one update of all its keys, one insert of all its tokens.
-  const columns = ['id', 'searchText', ...SORTED_TEXT_COLUMNS].map((column) => `"${column}"`).join(', ');
-  const assignments = SORTED_TEXT_COLUMNS.map((column, index) => `"${sortColumn(column)}" = "keys"."column${index + 2}"`).join(', ');
+  const columns = ['id', 'searchText', ...SORTED_TEXT_COLUMNS]
+    .map((column) => `"${column}"`)
+    .join(', ');
+  const assignments = SORTED_TEXT_COLUMNS.map(
+    (column, index) => `"${sortColumn(column)}" = "keys"."column${index + 2}"`,
+  ).join(', ');
   for (let after = 0; ;) {
-    const rows = await sequelize.query<TextRow>(`SELECT ${columns} FROM "receipts" WHERE "id" > :after ORDER BY "id" LIMIT ${FILL_BATCH}`, {
-      type: QueryTypes.SELECT,
-      replacements: { after },
-    });
+    const rows = await sequelize.query<TextRow>(
+      `SELECT ${columns} FROM "receipts" WHERE "id" > :after ORDER BY "id" LIMIT ${FILL_BATCH}`,
+      {
+        type: QueryTypes.SELECT,
+        replacements: { after },
+      },
+    );
     if (rows.length === 0) break;
     const keyRows = rows.map((row) => [row.id, ...Object.values(sortKeysOf(row))]);
     await sequelize.transaction(async (transaction) => {
@@ -176,30 +197,43 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
         },
       );
       if (isSqlite) {
-        await sequelize.query(`INSERT INTO "receipts_short_search" (rowid, tokens) VALUES ${rows.map(() => '(?)').join(', ')}`, {
-          replacements: rows.map((row) => [row.id, shortSearchTokens(row.searchText)]),
-          transaction,
-        });
+        await sequelize.query(
+          `INSERT INTO "receipts_short_search" (rowid, tokens) VALUES ${rows.map(() => '(?)').join(', ')}`,
+          {
+            replacements: rows.map((row) => [row.id, shortSearchTokens(row.searchText)]),
+            transaction,
+          },
+        );
       }
     });
     after = rows[rows.length - 1]!.id;
   }
 
-  for (const key of OLD_SORT_INDEXES) await queryInterface.removeIndex('receipts', `receipts_by_${key}`);
-  await queryInterface.addIndex('receipts', ['receivedDate', 'id'], { name: 'receipts_by_receivedDate' });
+  for (const key of OLD_SORT_INDEXES)
+    await queryInterface.removeIndex('receipts', `receipts_by_${key}`);
+  await queryInterface.addIndex('receipts', ['receivedDate', 'id'], {
+    name: 'receipts_by_receivedDate',
+  });
   for (const column of SORTED_TEXT_COLUMNS) {
-    await queryInterface.addIndex('receipts', [sortColumn(column), 'id'], { name: `receipts_by_${column}` });
+    await queryInterface.addIndex('receipts', [sortColumn(column), 'id'], {
+      name: `receipts_by_${column}`,
+    });
   }
 }
 
 export async function down(queryInterface: QueryInterface): Promise<void> {
   const { sequelize } = queryInterface;
-  for (const column of SORTED_TEXT_COLUMNS) await queryInterface.removeIndex('receipts', `receipts_by_${column}`);
+  for (const column of SORTED_TEXT_COLUMNS)
+    await queryInterface.removeIndex('receipts', `receipts_by_${column}`);
   await queryInterface.removeIndex('receipts', 'receipts_by_receivedDate');
-  for (const key of OLD_SORT_INDEXES) await queryInterface.addIndex('receipts', [key, 'id', 'consigneeId'], { name: `receipts_by_${key}` });
+  for (const key of OLD_SORT_INDEXES)
+    await queryInterface.addIndex('receipts', [key, 'id', 'consigneeId'], {
+      name: `receipts_by_${key}`,
+    });
   if (sequelize.getDialect() === 'sqlite') {
     await sequelize.query('DROP TRIGGER IF EXISTS "receipts_short_search_delete"');
     await sequelize.query('DROP TABLE IF EXISTS "receipts_short_search"');
   }
-  for (const column of SORTED_TEXT_COLUMNS) await queryInterface.removeColumn('receipts', sortColumn(column));
+  for (const column of SORTED_TEXT_COLUMNS)
+    await queryInterface.removeColumn('receipts', sortColumn(column));
 }

@@ -5,9 +5,18 @@ import { DataTypes, type QueryInterface } from 'sequelize';
  * token (the admin must reconnect), and the lease of the one process refreshing right now.
  */
 export async function up(queryInterface: QueryInterface): Promise<void> {
-  await queryInterface.addColumn('provider_tokens', 'reconnectRequiredAt', { type: DataTypes.DATE, allowNull: true });
-  await queryInterface.addColumn('provider_tokens', 'reconnectReason', { type: DataTypes.TEXT, allowNull: true });
-  await queryInterface.addColumn('provider_tokens', 'refreshLeaseUntil', { type: DataTypes.DATE, allowNull: true });
+  await queryInterface.addColumn('provider_tokens', 'reconnectRequiredAt', {
+    type: DataTypes.DATE,
+    allowNull: true,
+  });
+  await queryInterface.addColumn('provider_tokens', 'reconnectReason', {
+    type: DataTypes.TEXT,
+    allowNull: true,
+  });
+  await queryInterface.addColumn('provider_tokens', 'refreshLeaseUntil', {
+    type: DataTypes.DATE,
+    allowNull: true,
+  });
 }
 
 export async function down(queryInterface: QueryInterface): Promise<void> {

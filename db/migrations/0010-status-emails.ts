@@ -5,7 +5,11 @@ import { DataTypes, type QueryInterface } from 'sequelize';
  * from (claimed with a lease, so several processes never send one message twice).
  */
 export async function up(queryInterface: QueryInterface): Promise<void> {
-  await queryInterface.addColumn('users', 'statusEmails', { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false });
+  await queryInterface.addColumn('users', 'statusEmails', {
+    type: DataTypes.BOOLEAN,
+    allowNull: false,
+    defaultValue: false,
+  });
   await queryInterface.createTable('outbox', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
     userId: { type: DataTypes.INTEGER, allowNull: true },
@@ -22,7 +26,10 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     failedAt: { type: DataTypes.DATE, allowNull: true },
     createdAt: { type: DataTypes.DATE, allowNull: false },
   });
-  await queryInterface.addIndex('outbox', ['nextAttemptAt'], { name: 'outbox_due', where: { sentAt: null, failedAt: null } });
+  await queryInterface.addIndex('outbox', ['nextAttemptAt'], {
+    name: 'outbox_due',
+    where: { sentAt: null, failedAt: null },
+  });
 }
 
 export async function down(queryInterface: QueryInterface): Promise<void> {

@@ -9,8 +9,12 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
   const { sequelize } = queryInterface;
   if (sequelize.getDialect() !== 'postgres') return;
   await sequelize.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-  await sequelize.query('CREATE INDEX "receipts_search_trigrams" ON "receipts" USING gin ("searchText" gin_trgm_ops)');
-  await sequelize.query('CREATE INDEX "packages_tracking_trigrams" ON "packages" USING gin ("trackingKey" gin_trgm_ops)');
+  await sequelize.query(
+    'CREATE INDEX "receipts_search_trigrams" ON "receipts" USING gin ("searchText" gin_trgm_ops)',
+  );
+  await sequelize.query(
+    'CREATE INDEX "packages_tracking_trigrams" ON "packages" USING gin ("trackingKey" gin_trgm_ops)',
+  );
 }
 
 export async function down(queryInterface: QueryInterface): Promise<void> {

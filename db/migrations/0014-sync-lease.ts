@@ -17,7 +17,9 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     /** The finished run's result or error, as JSON. */
     outcome: { type: DataTypes.TEXT, allowNull: true },
   });
-  await queryInterface.bulkInsert('sync_lease', [{ name: 'receipts', holder: null, run: null, expiresAt: 0, outcome: null }]);
+  await queryInterface.bulkInsert('sync_lease', [
+    { name: 'receipts', holder: null, run: null, expiresAt: 0, outcome: null },
+  ]);
 }
 
 export async function down(queryInterface: QueryInterface): Promise<void> {

@@ -19,7 +19,9 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
                WHERE start + width - 1 <= length($1)) AS grams
        WHERE token !~ '\\s'
     $$`);
-  await sequelize.query('CREATE INDEX "receipts_short_search_tokens" ON "receipts" USING gin (portal_short_search_tokens("searchText"))');
+  await sequelize.query(
+    'CREATE INDEX "receipts_short_search_tokens" ON "receipts" USING gin (portal_short_search_tokens("searchText"))',
+  );
 }
 
 export async function down(queryInterface: QueryInterface): Promise<void> {

@@ -28,7 +28,9 @@ export async function down(queryInterface: QueryInterface): Promise<void> {
     await createPostgresShortSearch(queryInterface);
     return;
   }
-  await sequelize.query(`CREATE VIRTUAL TABLE "receipts_short_search" USING fts5(tokens, content='', contentless_delete=1)`);
+  await sequelize.query(
+    `CREATE VIRTUAL TABLE "receipts_short_search" USING fts5(tokens, content='', contentless_delete=1)`,
+  );
   await sequelize.query(`CREATE TRIGGER "receipts_short_search_delete" AFTER DELETE ON "receipts" BEGIN
     DELETE FROM "receipts_short_search" WHERE rowid = old."id"; END`);
   for (let after = 0; ;) {
@@ -37,9 +39,12 @@ export async function down(queryInterface: QueryInterface): Promise<void> {
       { type: QueryTypes.SELECT, replacements: { after } },
     );
     if (rows.length === 0) break;
-    await sequelize.query(`INSERT INTO "receipts_short_search" (rowid, tokens) VALUES ${rows.map(() => '(?)').join(', ')}`, {
-      replacements: rows.map((row) => [row.id, shortSearchTokens(row.searchText)]),
-    });
+    await sequelize.query(
+      `INSERT INTO "receipts_short_search" (rowid, tokens) VALUES ${rows.map(() => '(?)').join(', ')}`,
+      {
+        replacements: rows.map((row) => [row.id, shortSearchTokens(row.searchText)]),
+      },
+    );
     after = rows[rows.length - 1]!.id;
   }
 }

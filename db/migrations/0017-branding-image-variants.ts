@@ -5,7 +5,10 @@ import { DataTypes, type QueryInterface } from 'sequelize';
  * original. NULL for an image uploaded before they were made: the next start makes them.
  */
 export async function up(queryInterface: QueryInterface): Promise<void> {
-  await queryInterface.addColumn('branding_images', 'variants', { type: DataTypes.TEXT, allowNull: true });
+  await queryInterface.addColumn('branding_images', 'variants', {
+    type: DataTypes.TEXT,
+    allowNull: true,
+  });
 }
 
 export async function down(queryInterface: QueryInterface): Promise<void> {

@@ -6,14 +6,32 @@ import { DataTypes, type QueryInterface } from 'sequelize';
  * the last time step used, hashed recovery codes), and the audit trail of admin actions.
  */
 export async function up(queryInterface: QueryInterface): Promise<void> {
-  await queryInterface.addColumn('users', 'invited', { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false });
-  await queryInterface.addColumn('users', 'twoFactorSecret', { type: DataTypes.TEXT, allowNull: true });
-  await queryInterface.addColumn('users', 'twoFactorEnabledAt', { type: DataTypes.DATE, allowNull: true });
-  await queryInterface.addColumn('users', 'twoFactorLastStep', { type: DataTypes.BIGINT, allowNull: true });
+  await queryInterface.addColumn('users', 'invited', {
+    type: DataTypes.BOOLEAN,
+    allowNull: false,
+    defaultValue: false,
+  });
+  await queryInterface.addColumn('users', 'twoFactorSecret', {
+    type: DataTypes.TEXT,
+    allowNull: true,
+  });
+  await queryInterface.addColumn('users', 'twoFactorEnabledAt', {
+    type: DataTypes.DATE,
+    allowNull: true,
+  });
+  await queryInterface.addColumn('users', 'twoFactorLastStep', {
+    type: DataTypes.BIGINT,
+    allowNull: true,
+  });
 
   await queryInterface.createTable('account_tokens', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    userId: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+    userId: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     purpose: { type: DataTypes.STRING(20), allowNull: false },
     /** SHA-256 of the token, hex. */
     tokenHash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
@@ -26,7 +44,12 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
 
   await queryInterface.createTable('recovery_codes', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    userId: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+    userId: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     /** SHA-256 of the code, hex. */
     codeHash: { type: DataTypes.STRING(64), allowNull: false },
     usedAt: { type: DataTypes.DATE, allowNull: true },

@@ -8,7 +8,12 @@ import { DataTypes, type QueryInterface } from 'sequelize';
 export async function up(queryInterface: QueryInterface): Promise<void> {
   await queryInterface.createTable('share_links', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    userId: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+    userId: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     /** The provider's receipt id (no foreign key: a sync may delete and bring back a receipt). */
     receiptId: { type: DataTypes.INTEGER, allowNull: false },
     /** SHA-256 of the token, hex. */

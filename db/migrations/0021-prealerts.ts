@@ -15,7 +15,12 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
   await queryInterface.createTable('prealerts', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
     /** Who made it; the pre-alert stays with its consignee when the account goes. */
-    userId: { type: DataTypes.INTEGER, allowNull: true, references: { model: 'users', key: 'id' }, onDelete: 'SET NULL' },
+    userId: {
+      type: DataTypes.INTEGER,
+      allowNull: true,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'SET NULL',
+    },
     /** The provider's consignee id (no foreign key: consignees are imported and may be imported again). */
     consigneeId: { type: DataTypes.INTEGER, allowNull: false },
     carrier: { type: DataTypes.STRING(20), allowNull: false },
@@ -40,14 +45,20 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     updatedAt: { type: DataTypes.DATE, allowNull: false },
   });
   // One pre-alert per package and consignee; the sync looks pre-alerts up by tracking number.
-  await queryInterface.addIndex('prealerts', ['consigneeId', 'trackingNumber'], { unique: true, name: 'prealerts_consignee_tracking' });
+  await queryInterface.addIndex('prealerts', ['consigneeId', 'trackingNumber'], {
+    unique: true,
+    name: 'prealerts_consignee_tracking',
+  });
   await queryInterface.addIndex('prealerts', ['trackingNumber']);
   await queryInterface.addIndex('prealerts', ['receiptId']);
   await queryInterface.addIndex('prealerts', ['createdAt']);
   for (const dash of DASHES) {
-    await queryInterface.sequelize.query(`UPDATE "packages" SET "trackingKey" = REPLACE("trackingKey", :dash, '') WHERE "trackingKey" LIKE :containing`, {
-      replacements: { dash, containing: `%${dash}%` },
-    });
+    await queryInterface.sequelize.query(
+      `UPDATE "packages" SET "trackingKey" = REPLACE("trackingKey", :dash, '') WHERE "trackingKey" LIKE :containing`,
+      {
+        replacements: { dash, containing: `%${dash}%` },
+      },
+    );
   }
 }
 

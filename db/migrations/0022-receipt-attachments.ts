@@ -35,7 +35,9 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     previews: { type: DataTypes.TEXT, allowNull: true },
     fetchedAt: { type: DataTypes.DATE, allowNull: true },
   });
-  await queryInterface.addIndex('receipt_attachments', ['receiptId', 'providerId'], { unique: true });
+  await queryInterface.addIndex('receipt_attachments', ['receiptId', 'providerId'], {
+    unique: true,
+  });
 }
 
 export async function down(queryInterface: QueryInterface): Promise<void> {

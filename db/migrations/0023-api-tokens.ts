@@ -9,7 +9,12 @@ import { DataTypes, type QueryInterface } from 'sequelize';
 export async function up(queryInterface: QueryInterface): Promise<void> {
   await queryInterface.createTable('api_tokens', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    userId: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+    userId: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     name: { type: DataTypes.STRING(60), allowNull: false },
     /** `fp_` and the first 8 characters of the random part, for the list. */
     prefix: { type: DataTypes.STRING(11), allowNull: false },

@@ -9,7 +9,12 @@ import { DataTypes, type QueryInterface } from 'sequelize';
 export async function up(queryInterface: QueryInterface): Promise<void> {
   await queryInterface.createTable('webhook_endpoints', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    userId: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+    userId: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     url: { type: DataTypes.STRING(2000), allowNull: false },
     /** The event types it takes, comma-separated. */
     events: { type: DataTypes.STRING(200), allowNull: false },
@@ -28,7 +33,12 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
 
   await queryInterface.createTable('webhook_deliveries', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    endpointId: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'webhook_endpoints', key: 'id' }, onDelete: 'CASCADE' },
+    endpointId: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'webhook_endpoints', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     /** The `webhook-id` header: the same on every attempt of one message. */
     messageId: { type: DataTypes.STRING(64), allowNull: false },
     eventType: { type: DataTypes.STRING(40), allowNull: false },

@@ -6,7 +6,10 @@ import { DataTypes, type QueryInterface } from 'sequelize';
  * Null for a job that may run beside any other.
  */
 export async function up(queryInterface: QueryInterface): Promise<void> {
-  await queryInterface.addColumn('outbox_jobs', 'orderingKey', { type: DataTypes.STRING(120), allowNull: true });
+  await queryInterface.addColumn('outbox_jobs', 'orderingKey', {
+    type: DataTypes.STRING(120),
+    allowNull: true,
+  });
   await queryInterface.addIndex('outbox_jobs', ['orderingKey', 'id']);
 }
 

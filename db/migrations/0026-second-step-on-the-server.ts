@@ -12,7 +12,12 @@ import { DataTypes, type QueryInterface } from 'sequelize';
 export async function up(queryInterface: QueryInterface): Promise<void> {
   await queryInterface.createTable('pending_sign_ins', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    userId: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+    userId: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     /** SHA-256 of the cookie's token, hex. */
     tokenHash: { type: DataTypes.STRING(64), allowNull: false, unique: true },
     /** Codes tried on this sign-in, right or wrong. */
@@ -20,7 +25,11 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     expiresAt: { type: DataTypes.DATE, allowNull: false },
   });
   await queryInterface.addIndex('pending_sign_ins', ['expiresAt']);
-  await queryInterface.addColumn('recovery_codes', 'keyed', { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false });
+  await queryInterface.addColumn('recovery_codes', 'keyed', {
+    type: DataTypes.BOOLEAN,
+    allowNull: false,
+    defaultValue: false,
+  });
 }
 
 export async function down(queryInterface: QueryInterface): Promise<void> {

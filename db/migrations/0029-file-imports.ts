@@ -23,7 +23,12 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     /** upload or folder. */
     via: { type: DataTypes.STRING(10), allowNull: false },
     /** The admin who uploaded it; null for the watched folder or an account since deleted. */
-    userId: { type: DataTypes.INTEGER, allowNull: true, references: { model: 'users', key: 'id' }, onDelete: 'SET NULL' },
+    userId: {
+      type: DataTypes.INTEGER,
+      allowNull: true,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'SET NULL',
+    },
     username: { type: DataTypes.STRING(100), allowNull: true },
     full: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     created: { type: DataTypes.INTEGER, allowNull: false },

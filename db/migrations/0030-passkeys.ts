@@ -11,7 +11,12 @@ import { DataTypes, type QueryInterface } from 'sequelize';
 export async function up(queryInterface: QueryInterface): Promise<void> {
   await queryInterface.createTable('passkeys', {
     id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-    userId: { type: DataTypes.INTEGER, allowNull: false, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+    userId: {
+      type: DataTypes.INTEGER,
+      allowNull: false,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     /** The credential's ID, base64url, as the authenticator names it in every assertion. */
     credentialId: { type: DataTypes.STRING(1400), allowNull: false, unique: true },
     /** The COSE public key, base64url. */
@@ -37,7 +42,12 @@ export async function up(queryInterface: QueryInterface): Promise<void> {
     /** `registration` or `sign-in`. */
     purpose: { type: DataTypes.STRING(20), allowNull: false },
     /** The user registering; none for a sign-in. */
-    userId: { type: DataTypes.INTEGER, allowNull: true, references: { model: 'users', key: 'id' }, onDelete: 'CASCADE' },
+    userId: {
+      type: DataTypes.INTEGER,
+      allowNull: true,
+      references: { model: 'users', key: 'id' },
+      onDelete: 'CASCADE',
+    },
     challenge: { type: DataTypes.STRING(100), allowNull: false },
     /** The user handle a registration's options carried, base64url, kept with the passkey it makes. */
     userHandle: { type: DataTypes.STRING(100), allowNull: true },

@@ -27,7 +27,9 @@ export function builtConsole({ createPortal, loadConfig }) {
         process.exit(1);
       }
       if (config.sqliteFile && !existsSync(config.sqliteFile)) {
-        console.error(`No database at ${config.sqliteFile}: check DATABASE_URL, or start the portal once.`);
+        console.error(
+          `No database at ${config.sqliteFile}: check DATABASE_URL, or start the portal once.`,
+        );
         process.exit(1);
       }
       portal = createPortal(config, { background: false });

@@ -41,10 +41,14 @@ export function openSqlite(file, mode) {
   });
 }
 
-export const sqliteExec = (db, sql) => new Promise((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
+export const sqliteExec = (db, sql) =>
+  new Promise((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
 export const sqliteAll = (db, sql, params = []) =>
-  new Promise((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))));
-export const sqliteClose = (db) => new Promise((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
+  new Promise((resolve, reject) =>
+    db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows))),
+  );
+export const sqliteClose = (db) =>
+  new Promise((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
 
 /** A consistent copy of the live database (VACUUM INTO reads one snapshot, beside the portal's writes). */
 export async function copySqlite(source, target) {
@@ -91,7 +95,9 @@ export async function onPostgres(work) {
  * newer than itself, and Debian keeps each installed version's tools in /usr/lib/postgresql/N/bin.
  */
 async function postgresTool(name) {
-  const versionNumber = await onPostgres(async (client) => Number((await client.query('SHOW server_version_num')).rows[0].server_version_num));
+  const versionNumber = await onPostgres(async (client) =>
+    Number((await client.query('SHOW server_version_num')).rows[0].server_version_num),
+  );
   const versioned = `/usr/lib/postgresql/${Math.floor(versionNumber / 10_000)}/bin/${name}`;
   return existsSync(versioned) ? versioned : name;
 }
@@ -108,8 +114,14 @@ export async function runPostgresTool(name, args) {
       env: { ...process.env, ...(password && { PGPASSWORD: password }) },
     });
     child.once('error', (error) =>
-      reject(new Refusal(`${tool} could not be run (${error.message}): install PostgreSQL's client tools (apt-get install postgresql-client).`)),
+      reject(
+        new Refusal(
+          `${tool} could not be run (${error.message}): install PostgreSQL's client tools (apt-get install postgresql-client).`,
+        ),
+      ),
     );
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Refusal(`${name} failed with exit code ${code}.`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Refusal(`${name} failed with exit code ${code}.`)),
+    );
   });
 }

@@ -37,7 +37,8 @@ function carry(from, to, arrivalOf, earliest) {
     timer ??= setTimeout(deliver, queue[0].at - performance.now());
   };
   from.on('data', (data) => {
-    for (let offset = 0; offset < data.length; offset += SLICE_BYTES) push(data.subarray(offset, offset + SLICE_BYTES));
+    for (let offset = 0; offset < data.length; offset += SLICE_BYTES)
+      push(data.subarray(offset, offset + SLICE_BYTES));
   });
   from.on('end', () => push(null));
 }

@@ -76,7 +76,13 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
   }
 
   return (
-    <form method="post" action="/profile" noValidate onSubmit={submit} className="flex flex-col gap-4">
+    <form
+      method="post"
+      action="/profile"
+      noValidate
+      onSubmit={submit}
+      className="flex flex-col gap-4"
+    >
       {success && (
         <div role="status" className="alert alert-success alert-soft text-sm">
           {success}
@@ -87,7 +93,14 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
           {error}
         </div>
       )}
-      <input type="text" name="username" value={props.username} autoComplete="username" readOnly hidden />
+      <input
+        type="text"
+        name="username"
+        value={props.username}
+        autoComplete="username"
+        readOnly
+        hidden
+      />
       {FIELDS.map(({ name, label, autoComplete }) => (
         <div key={name} className="flex flex-col gap-1">
           <label htmlFor={`profile-${name}`} className="text-sm font-medium">
@@ -111,7 +124,12 @@ export default function ChangePasswordForm(props: ChangePasswordFormProps) {
         </div>
       ))}
       <label className="flex items-start gap-2 text-sm">
-        <input type="checkbox" name="signOutOthers" className="checkbox checkbox-sm mt-0.5" defaultChecked />
+        <input
+          type="checkbox"
+          name="signOutOthers"
+          className="checkbox checkbox-sm mt-0.5"
+          defaultChecked
+        />
         <span>{m.profile_sign_out_others()}</span>
       </label>
       <div className="rounded-box border border-info/30 bg-info/10 p-4 text-sm">

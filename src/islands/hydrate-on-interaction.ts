@@ -13,7 +13,11 @@ const INTERACTIONS = ['pointerover', 'pointerdown', 'touchstart', 'focusin'] as 
 const hydrateOnInteraction: ClientDirective = (load, options, island) => {
   let started = false;
   const hydrate = async (event?: Event) => {
-    if (started || (event?.target instanceof Element && event.target.closest('[data-hydrate-ignore]'))) return;
+    if (
+      started ||
+      (event?.target instanceof Element && event.target.closest('[data-hydrate-ignore]'))
+    )
+      return;
     started = true;
     clearTimeout(timer);
     for (const type of INTERACTIONS) island.removeEventListener(type, hydrate, true);
@@ -22,7 +26,8 @@ const hydrateOnInteraction: ClientDirective = (load, options, island) => {
     )();
   };
   const timer = typeof options.value === 'number' ? setTimeout(hydrate, options.value) : undefined;
-  for (const type of INTERACTIONS) island.addEventListener(type, hydrate, { capture: true, passive: true });
+  for (const type of INTERACTIONS)
+    island.addEventListener(type, hydrate, { capture: true, passive: true });
 };
 
 export default hydrateOnInteraction;

@@ -152,13 +152,20 @@ function integer(env: Env, name: string, fallback: number, min = 1): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
   return value;
 }
 
-function bounded(env: Env, name: string, fallback: number, [min, max]: readonly [number, number]): number {
+function bounded(
+  env: Env,
+  name: string,
+  fallback: number,
+  [min, max]: readonly [number, number],
+): number {
   const value = integer(env, name, fallback, min);
-  if (value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${env[name]}"`);
+  if (value > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${env[name]}"`);
   return value;
 }
 
@@ -192,14 +199,16 @@ function optionalUrl(env: Env, name: string): string | null {
 
 function smtpUrl(env: Env): string | null {
   const raw = optionalUrl(env, 'SMTP_URL');
-  if (raw !== null && !/^smtps?:$/.test(new URL(raw).protocol)) throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${raw}"`);
+  if (raw !== null && !/^smtps?:$/.test(new URL(raw).protocol))
+    throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${raw}"`);
   return raw;
 }
 
 function twoFactorMode(env: Env): TwoFactorMode {
   const raw = text(env, 'TWO_FACTOR', 'optional');
   const mode = TWO_FACTOR_MODES.find((known) => known === raw);
-  if (!mode) throw new Error(`TWO_FACTOR must be one of ${TWO_FACTOR_MODES.join(', ')}, got "${raw}"`);
+  if (!mode)
+    throw new Error(`TWO_FACTOR must be one of ${TWO_FACTOR_MODES.join(', ')}, got "${raw}"`);
   return mode;
 }
 
@@ -207,8 +216,12 @@ function tokenAuth(env: Env, secret: string | null): TokenAuthMethod | null {
   const raw = env.PROVIDER_TOKEN_AUTH?.trim();
   if (!raw) return null;
   const method = TOKEN_AUTH_METHODS.find((known) => known === raw);
-  if (!method) throw new Error(`PROVIDER_TOKEN_AUTH must be one of ${TOKEN_AUTH_METHODS.join(', ')}, got "${raw}"`);
-  if (method !== 'none' && secret === null) throw new Error(`PROVIDER_TOKEN_AUTH=${method} needs PROVIDER_CLIENT_SECRET`);
+  if (!method)
+    throw new Error(
+      `PROVIDER_TOKEN_AUTH must be one of ${TOKEN_AUTH_METHODS.join(', ')}, got "${raw}"`,
+    );
+  if (method !== 'none' && secret === null)
+    throw new Error(`PROVIDER_TOKEN_AUTH=${method} needs PROVIDER_CLIENT_SECRET`);
   return method;
 }
 
@@ -234,7 +247,8 @@ const METRICS_TOKEN_MIN_LENGTH = 16;
 function metricsToken(env: Env): string | null {
   const raw = env.METRICS_TOKEN?.trim();
   if (!raw) return null;
-  if (raw.length < METRICS_TOKEN_MIN_LENGTH) throw new Error(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long`);
+  if (raw.length < METRICS_TOKEN_MIN_LENGTH)
+    throw new Error(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long`);
   return raw;
 }
 
@@ -261,19 +275,45 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
   const host = text(env, 'HOST', 'localhost');
   // PROVIDER=file asks no provider: its URL is this process's own /sandbox, which is not served then.
   const providerUrl = trimSlash(
-    provider === 'sandbox' || provider === 'file' ? `http://${loopbackHost(host)}:${port}/sandbox` : required(env, 'PROVIDER_URL', `PROVIDER=${provider}`),
+    provider === 'sandbox' || provider === 'file'
+      ? `http://${loopbackHost(host)}:${port}/sandbox`
+      : required(env, 'PROVIDER_URL', `PROVIDER=${provider}`),
   );
-  const sandboxProtocol = oneOf<SandboxProtocol>(env, 'SANDBOX_PROTOCOL', ['contract', 'magaya'], 'contract');
-  const providerProtocol: SandboxProtocol = provider === 'magaya' || (provider === 'sandbox' && sandboxProtocol === 'magaya') ? 'magaya' : 'contract';
-  if (provider === 'magaya' && !/^https?:$/.test(URL.canParse(providerUrl) ? new URL(providerUrl).protocol : ''))
-    throw new Error(`PROVIDER_URL must be Magaya's http(s) Invoke URL with PROVIDER=magaya, got "${providerUrl}"`);
-  const magayaUrl = provider === 'magaya' ? providerUrl : providerProtocol === 'magaya' ? `${providerUrl}/Invoke?Handler=CSSoapService` : null;
-  const magayaUsername = env.MAGAYA_USERNAME?.trim() || (provider === 'sandbox' && providerProtocol === 'magaya' ? 'portal' : null);
-  const magayaPassword = env.MAGAYA_PASSWORD || (provider === 'sandbox' && providerProtocol === 'magaya' ? 'sandbox' : null);
-  if ((magayaUsername === null) !== (magayaPassword === null)) throw new Error('MAGAYA_USERNAME and MAGAYA_PASSWORD are set together, or neither');
+  const sandboxProtocol = oneOf<SandboxProtocol>(
+    env,
+    'SANDBOX_PROTOCOL',
+    ['contract', 'magaya'],
+    'contract',
+  );
+  const providerProtocol: SandboxProtocol =
+    provider === 'magaya' || (provider === 'sandbox' && sandboxProtocol === 'magaya')
+      ? 'magaya'
+      : 'contract';
+  if (
+    provider === 'magaya' &&
+    !/^https?:$/.test(URL.canParse(providerUrl) ? new URL(providerUrl).protocol : '')
+  )
+    throw new Error(
+      `PROVIDER_URL must be Magaya's http(s) Invoke URL with PROVIDER=magaya, got "${providerUrl}"`,
+    );
+  const magayaUrl =
+    provider === 'magaya'
+      ? providerUrl
+      : providerProtocol === 'magaya'
+        ? `${providerUrl}/Invoke?Handler=CSSoapService`
+        : null;
+  const magayaUsername =
+    env.MAGAYA_USERNAME?.trim() ||
+    (provider === 'sandbox' && providerProtocol === 'magaya' ? 'portal' : null);
+  const magayaPassword =
+    env.MAGAYA_PASSWORD ||
+    (provider === 'sandbox' && providerProtocol === 'magaya' ? 'sandbox' : null);
+  if ((magayaUsername === null) !== (magayaPassword === null))
+    throw new Error('MAGAYA_USERNAME and MAGAYA_PASSWORD are set together, or neither');
   // The sandbox publishes its metadata like any server; without an issuer the endpoints default under PROVIDER_URL.
   const providerIssuer = provider === 'sandbox' ? providerUrl : optionalUrl(env, 'PROVIDER_ISSUER');
-  const endpointDefault = (suffix: string) => (providerIssuer === null ? `${providerUrl}${suffix}` : null);
+  const endpointDefault = (suffix: string) =>
+    providerIssuer === null ? `${providerUrl}${suffix}` : null;
   const providerClientSecret = env.PROVIDER_CLIENT_SECRET?.trim() || null;
 
   const dataDir = sqliteFile ? path.dirname(sqliteFile) : path.resolve(cwd, 'db');
@@ -295,7 +335,8 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     providerUrl,
     providerTimeoutMs: bounded(env, 'PROVIDER_TIMEOUT_SECONDS', 30, [5, 600]) * 1000,
     providerIssuer,
-    providerAuthorizeUrl: optionalUrl(env, 'PROVIDER_AUTHORIZE_URL') ?? endpointDefault('/oauth/authorize'),
+    providerAuthorizeUrl:
+      optionalUrl(env, 'PROVIDER_AUTHORIZE_URL') ?? endpointDefault('/oauth/authorize'),
     providerTokenUrl: optionalUrl(env, 'PROVIDER_TOKEN_URL') ?? endpointDefault('/oauth/token'),
     providerRevocationUrl: optionalUrl(env, 'PROVIDER_REVOCATION_URL'),
     providerScope: text(env, 'PROVIDER_SCOPE', 'receipts').split(/\s+/).join(' '),
@@ -306,7 +347,11 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     sandboxAccessTokenSeconds: integer(env, 'SANDBOX_ACCESS_TOKEN_SECONDS', 3600),
     sandboxRefreshTokenSeconds: integer(env, 'SANDBOX_REFRESH_TOKEN_SECONDS', 30 * 86_400),
     sandboxControl: flag(env, 'SANDBOX_CONTROL', false),
-    sandboxChangeSeconds: integer(env, 'SANDBOX_CHANGE_SECONDS', integer(env, 'SYNC_INTERVAL_SECONDS', 120)),
+    sandboxChangeSeconds: integer(
+      env,
+      'SANDBOX_CHANGE_SECONDS',
+      integer(env, 'SYNC_INTERVAL_SECONDS', 120),
+    ),
     sandboxProtocol,
     providerProtocol,
     magayaUrl,
@@ -320,7 +365,11 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     demoUsers: flag(env, 'DEMO_USERS', provider === 'sandbox'),
     syncIntervalSeconds: integer(env, 'SYNC_INTERVAL_SECONDS', 120),
     // Magaya's full read is every receipt there is, so it heals drift weekly; the contract's pass is cheap enough hourly.
-    syncFullIntervalSeconds: integer(env, 'SYNC_FULL_INTERVAL_SECONDS', providerProtocol === 'magaya' ? 7 * 86_400 : 3600),
+    syncFullIntervalSeconds: integer(
+      env,
+      'SYNC_FULL_INTERVAL_SECONDS',
+      providerProtocol === 'magaya' ? 7 * 86_400 : 3600,
+    ),
     demoPassword: env.DEMO_PASSWORD || null,
     showLocations: flag(env, 'SHOW_LOCATIONS', true),
     loginMaxAttempts: integer(env, 'LOGIN_MAX_ATTEMPTS', 5),
@@ -334,7 +383,11 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     companyEmail: text(env, 'COMPANY_EMAIL', 'info@example.com'),
     smtpUrl: smtpUrl(env),
     mailRetrySeconds: integer(env, 'MAIL_RETRY_SECONDS', 30),
-    mailFrom: text(env, 'MAIL_FROM', `"${text(env, 'PRODUCT_NAME', 'Freight Portal')}" <no-reply@${publicUrl.hostname}>`),
+    mailFrom: text(
+      env,
+      'MAIL_FROM',
+      `"${text(env, 'PRODUCT_NAME', 'Freight Portal')}" <no-reply@${publicUrl.hostname}>`,
+    ),
     passwordHashCost: bounded(env, 'PASSWORD_HASH_COST', 12, PASSWORD_HASH_COST_RANGE),
     twoFactor: twoFactorMode(env),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365),
@@ -345,8 +398,15 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     apiTokenRatePerMinute: integer(env, 'API_TOKEN_RATE_PER_MINUTE', 120),
     webhookAllowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP', false),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false),
-    webhookCaFile: env.WEBHOOK_CA_FILE?.trim() ? path.resolve(cwd, env.WEBHOOK_CA_FILE.trim()) : null,
+    webhookCaFile: env.WEBHOOK_CA_FILE?.trim()
+      ? path.resolve(cwd, env.WEBHOOK_CA_FILE.trim())
+      : null,
     importDir: path.resolve(cwd, text(env, 'IMPORT_DIR', 'imports')),
-    importDateOrder: oneOf<ImportDateOrder>(env, 'IMPORT_DATE_ORDER', ['month-first', 'day-first'], 'month-first'),
+    importDateOrder: oneOf<ImportDateOrder>(
+      env,
+      'IMPORT_DATE_ORDER',
+      ['month-first', 'day-first'],
+      'month-first',
+    ),
   };
 }

@@ -3,7 +3,14 @@
  * APP_SECRET with HKDF, one key per purpose. A value that does not decrypt (another secret, a changed
  * byte, a value moved to another field) reads as absent. Values a link carries are signed (HMAC).
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 const ALGORITHM = 'aes-256-gcm';
 const FORMAT = 'v1';
@@ -21,12 +28,21 @@ export function encryptValue(key: Buffer, plain: string, field: string): string 
   const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(field));
   const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return [FORMAT, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return [FORMAT, iv, cipher.getAuthTag(), ciphertext]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 export function decryptValue(key: Buffer, sealed: string, field: string): string | null {
   const [format, iv, tag, ciphertext, ...rest] = sealed.split('.');
-  if (format !== FORMAT || iv === undefined || tag === undefined || ciphertext === undefined || rest.length > 0) return null;
+  if (
+    format !== FORMAT ||
+    iv === undefined ||
+    tag === undefined ||
+    ciphertext === undefined ||
+    rest.length > 0
+  )
+    return null;
   try {
     const ivBytes = Buffer.from(iv, 'base64url');
     const tagBytes = Buffer.from(tag, 'base64url');
@@ -34,7 +50,10 @@ export function decryptValue(key: Buffer, sealed: string, field: string): string
     const decipher = createDecipheriv(ALGORITHM, key, ivBytes, { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(field));
     decipher.setAuthTag(tagBytes);
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    return Buffer.concat([
+      decipher.update(Buffer.from(ciphertext, 'base64url')),
+      decipher.final(),
+    ]).toString('utf8');
   } catch {
     return null;
   }

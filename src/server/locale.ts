@@ -6,7 +6,10 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Negotiator from 'negotiator';
-import { getServerAsyncLocalStorage, overwriteServerAsyncLocalStorage } from '~/paraglide/runtime.js';
+import {
+  getServerAsyncLocalStorage,
+  overwriteServerAsyncLocalStorage,
+} from '~/paraglide/runtime.js';
 import { baseLocale, isLocale, locales, type Locale } from '~/shared/locale';
 
 export interface LocaleSources {
@@ -25,7 +28,9 @@ export function chooseLocale({ preference, link, cookie, acceptLanguage }: Local
   if (isLocale(link)) return link;
   if (isLocale(cookie)) return cookie;
   if (acceptLanguage) {
-    const [preferred] = new Negotiator({ headers: { 'accept-language': acceptLanguage } }).languages([...locales]);
+    const [preferred] = new Negotiator({
+      headers: { 'accept-language': acceptLanguage },
+    }).languages([...locales]);
     if (isLocale(preferred)) return preferred;
   }
   return baseLocale;

@@ -11,7 +11,17 @@ import type { LogFormat, LogLevel } from './config';
 export type { Logger };
 
 /** What a line is about, besides requests: `{ component }` on every other line. */
-export type LogComponent = 'sync' | 'outbox' | 'mail' | 'provider' | 'auth' | 'startup' | 'shutdown' | 'http' | 'housekeeping' | 'branding';
+export type LogComponent =
+  | 'sync'
+  | 'outbox'
+  | 'mail'
+  | 'provider'
+  | 'auth'
+  | 'startup'
+  | 'shutdown'
+  | 'http'
+  | 'housekeeping'
+  | 'branding';
 
 /**
  * Fields that must never reach the log, at any level, should one be logged by mistake: credentials,
@@ -52,7 +62,13 @@ export const REDACTED_PATHS = [
  */
 function serializeError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
-  const { sql: _sql, parameters: _parameters, original: _original, parent: _parent, ...kept } = stdSerializers.err(error) as Record<string, unknown>;
+  const {
+    sql: _sql,
+    parameters: _parameters,
+    original: _original,
+    parent: _parent,
+    ...kept
+  } = stdSerializers.err(error) as Record<string, unknown>;
   return kept;
 }
 
@@ -84,7 +100,12 @@ export function createLogger({ level, format, requestScope, destination }: Logge
   // Written synchronously: the lines before a process.exit (a failed start, a shutdown) are not lost.
   const target =
     format === 'pretty'
-      ? pretty({ destination: destination ?? 1, sync: true, colorize: destination === undefined && process.stdout.isTTY, ignore: 'pid,hostname' })
+      ? pretty({
+          destination: destination ?? 1,
+          sync: true,
+          colorize: destination === undefined && process.stdout.isTTY,
+          ignore: 'pid,hostname',
+        })
       : (destination ?? pino.destination({ dest: 1, sync: true }));
   return pino(
     {

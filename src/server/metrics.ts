@@ -49,13 +49,29 @@ export interface ScrapeReadings {
   receiptsMirrored(): Promise<number>;
 }
 
-const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const KNOWN_METHODS: ReadonlySet<string> = new Set([
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+]);
 
 /** Up to a minute: a full sync of a large mirror takes tens of seconds. */
 const SYNC_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, SignInMetrics, ProviderMetrics, ApiTokenMetrics {
+export class PortalMetrics
+  implements
+    HttpMetrics,
+    SyncMetrics,
+    OutboxMetrics,
+    SignInMetrics,
+    ProviderMetrics,
+    ApiTokenMetrics
+{
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status_class'>;
   private readonly syncs: Counter<'result'>;
@@ -79,7 +95,12 @@ export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, S
       buckets: HTTP_BUCKETS,
       registers,
     });
-    this.syncs = new Counter({ name: 'portal_syncs_total', help: 'Receipt syncs by result.', labelNames: ['result'], registers });
+    this.syncs = new Counter({
+      name: 'portal_syncs_total',
+      help: 'Receipt syncs by result.',
+      labelNames: ['result'],
+      registers,
+    });
     this.syncDuration = new Histogram({
       name: 'portal_sync_duration_seconds',
       help: 'How long a receipt sync took, by result.',
@@ -116,8 +137,16 @@ export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, S
         this.set((await readings.outboxBacklog()).oldestAgeSeconds);
       },
     });
-    this.mailsSent = new Counter({ name: 'portal_outbox_sent_total', help: 'E-mails delivered to the SMTP server.', registers });
-    this.mailsFailed = new Counter({ name: 'portal_outbox_failed_total', help: 'Delivery attempts the SMTP server refused or missed.', registers });
+    this.mailsSent = new Counter({
+      name: 'portal_outbox_sent_total',
+      help: 'E-mails delivered to the SMTP server.',
+      registers,
+    });
+    this.mailsFailed = new Counter({
+      name: 'portal_outbox_failed_total',
+      help: 'Delivery attempts the SMTP server refused or missed.',
+      registers,
+    });
     this.jobs = new Counter({
       name: 'portal_outbox_jobs_total',
       help: 'Attempts at outbox jobs (forwarding to the provider, webhook deliveries), by kind and outcome.',
@@ -132,7 +161,12 @@ export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, S
         this.set(await readings.jobsPending());
       },
     });
-    this.signIns = new Counter({ name: 'portal_sign_ins_total', help: 'Sign-in attempts by outcome.', labelNames: ['outcome'], registers });
+    this.signIns = new Counter({
+      name: 'portal_sign_ins_total',
+      help: 'Sign-in attempts by outcome.',
+      labelNames: ['outcome'],
+      registers,
+    });
     new Gauge({
       name: 'portal_active_sessions',
       help: 'Sessions that have neither ended nor expired.',
@@ -160,21 +194,28 @@ export class PortalMetrics implements HttpMetrics, SyncMetrics, OutboxMetrics, S
       registers,
     });
     // Known label values from the start, so that a rate() sees the first increment.
-    for (const outcome of ['success', 'wrong', 'limited'] as const) this.signIns.inc({ outcome }, 0);
-    for (const result of ['success', 'failure', 'interrupted'] as const) this.syncs.inc({ result }, 0);
+    for (const outcome of ['success', 'wrong', 'limited'] as const)
+      this.signIns.inc({ outcome }, 0);
+    for (const result of ['success', 'failure', 'interrupted'] as const)
+      this.syncs.inc({ result }, 0);
     for (const result of ['success', 'failure'] as const) this.tokenRefreshes.inc({ result }, 0);
-    for (const outcome of ['accepted', 'refused', 'limited'] as const) this.apiTokenRequests.inc({ outcome }, 0);
+    for (const outcome of ['accepted', 'refused', 'limited'] as const)
+      this.apiTokenRequests.inc({ outcome }, 0);
   }
 
   requestFinished(method: string, route: string, status: number, seconds: number): void {
     const label = KNOWN_METHODS.has(method) ? method : 'other';
-    this.httpDuration.observe({ method: label, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+    this.httpDuration.observe(
+      { method: label, route, status_class: `${Math.floor(status / 100)}xx` },
+      seconds,
+    );
   }
 
   syncFinished(result: SyncResultLabel, seconds: number, finishedAtMs?: number): void {
     this.syncs.inc({ result });
     this.syncDuration.observe({ result }, seconds);
-    if (result === 'success' && finishedAtMs !== undefined) this.lastSyncSuccess.set(Math.floor(finishedAtMs / 1000));
+    if (result === 'success' && finishedAtMs !== undefined)
+      this.lastSyncSuccess.set(Math.floor(finishedAtMs / 1000));
   }
 
   mailSent(): void {

@@ -53,7 +53,11 @@ const IPV6_RANGES: readonly Range6[] = [
 ];
 
 /** Prefixes whose addresses carry an IPv4 address in their last 32 bits. */
-const IPV4_IN_LAST_32_BITS: readonly bigint[] = [ipv6('::ffff:0:0'), ipv6('::ffff:0:0:0'), ipv6('64:ff9b::')];
+const IPV4_IN_LAST_32_BITS: readonly bigint[] = [
+  ipv6('::ffff:0:0'),
+  ipv6('::ffff:0:0:0'),
+  ipv6('64:ff9b::'),
+];
 const MASK_96 = ((1n << 96n) - 1n) << 32n;
 
 /** A dotted IPv4 address as its 32-bit number (the caller knows it is one). */
@@ -73,7 +77,10 @@ function ipv6(address: string): bigint {
   const groups = (part: string | undefined) => (part ? part.split(':') : []);
   const left = groups(head);
   const right = groups(rest);
-  const all = rest === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const all =
+    rest === undefined
+      ? left
+      : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return all.reduce((value, group) => (value << 16n) | BigInt(parseInt(group, 16)), 0n);
 }
 

@@ -28,7 +28,13 @@ import { deriveAppKeys, readAppSecret, type AppKeys } from './secrets';
 import { purgeOldAuditEntries } from './services/audit';
 import { BrandingStore } from './services/branding';
 import { createDemoCustomer, prepareSandboxPortal } from './services/demo';
-import { MagayaConnectionStore, MagayaIdStore, MirrorSchedule, ProviderTokenStore, SyncRunner } from './services/sync';
+import {
+  MagayaConnectionStore,
+  MagayaIdStore,
+  MirrorSchedule,
+  ProviderTokenStore,
+  SyncRunner,
+} from './services/sync';
 import {
   mirrorPackageScans,
   MirrorFollower,
@@ -54,17 +60,32 @@ import {
   purgeOldApiTokens,
   purgeExpiredPasskeyChallenges,
 } from './services/accounts';
-import { Outbox, purgeFinishedJobs, purgeSpentMessages, readJobBacklog, readOutboxBacklog } from './services/outbox';
+import {
+  Outbox,
+  purgeFinishedJobs,
+  purgeSpentMessages,
+  readJobBacklog,
+  readOutboxBacklog,
+} from './services/outbox';
 import { SyncReactions } from './services/sync-reactions';
 import { statusDigestReaction } from './services/notifications';
 import { ImportFolder } from './services/imports';
 import { SingleFlight } from './single-flight';
 import { AfterAnswer } from './after-answer';
 import { AttachmentFetches, purgeOrphanAttachments } from './services/attachments';
-import { WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler, webhookEventsReaction } from './services/webhooks';
+import {
+  WEBHOOK_DELIVERY_JOB,
+  webhookDeliveryHandler,
+  webhookEventsReaction,
+} from './services/webhooks';
 import { WebhookSender } from './webhook-sender';
 import { readFileSync } from 'node:fs';
-import { createPrealertForwarder, PREALERT_FORWARD_JOB, prealertMatchingReaction, purgeOrphanInvoices } from './services/prealerts';
+import {
+  createPrealertForwarder,
+  PREALERT_FORWARD_JOB,
+  prealertMatchingReaction,
+  purgeOrphanInvoices,
+} from './services/prealerts';
 import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
@@ -85,7 +106,9 @@ function readWebhookCa(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`WEBHOOK_CA_FILE cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `WEBHOOK_CA_FILE cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -200,7 +223,12 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const clock = options.clock ?? systemClock;
   const background = options.background ?? true;
   const requestScope = new RequestScope();
-  const log = createLogger({ level: config.logLevel, format: config.logFormat, requestScope, destination: options.logDestination });
+  const log = createLogger({
+    level: config.logLevel,
+    format: config.logFormat,
+    requestScope,
+    destination: options.logDestination,
+  });
   let startupState: StartupState = 'starting';
   const db = new Database(config);
   const keys = deriveAppKeys(readAppSecret(config));
@@ -210,18 +238,39 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const lastSync = new LastSyncTime(db, log);
   const mirror = new MirrorFollower({ db, receiptIndex, responseCache, log });
   // Read at scrape time; before start-up has connected the database there is nothing to read.
-  const started = <T>(read: () => Promise<T>, none: T) => (startupState === 'started' ? read() : Promise.resolve(none));
+  const started = <T>(read: () => Promise<T>, none: T) =>
+    startupState === 'started' ? read() : Promise.resolve(none);
   const metrics = new PortalMetrics({
-    outboxBacklog: () => started(() => readOutboxBacklog({ db, clock }), { pending: 0, oldestAgeSeconds: 0, retrying: 0 }),
+    outboxBacklog: () =>
+      started(() => readOutboxBacklog({ db, clock }), {
+        pending: 0,
+        oldestAgeSeconds: 0,
+        retrying: 0,
+      }),
     activeSessions: () => started(() => countActiveSessions({ db, clock, config }), 0),
     jobsPending: () => started(async () => (await readJobBacklog({ db, clock })).pending, 0),
     receiptsMirrored: () => started(() => db.models.ReceiptRecord.count(), 0),
   });
   const mailer = new Mailer(config);
-  const outbox = new Outbox({ db, clock, config, mailer, log, metrics, claimRenewalMs: options.outboxClaimRenewalMs });
+  const outbox = new Outbox({
+    db,
+    clock,
+    config,
+    mailer,
+    log,
+    metrics,
+    claimRenewalMs: options.outboxClaimRenewalMs,
+  });
   const discovery = new ProviderDiscovery(config, log);
   const tokenStore = new ProviderTokenStore({ db, clock, key: keys.providerTokens });
-  const oauthClient = new HttpProviderClient({ config, discovery, clock, tokenStore, metrics, log });
+  const oauthClient = new HttpProviderClient({
+    config,
+    discovery,
+    clock,
+    tokenStore,
+    metrics,
+    log,
+  });
   // Aborted at shutdown: a Magaya session asks nothing more and ends.
   const stopping = new AbortController();
   const magaya = config.providerProtocol === 'magaya' ? createMagaya() : null;
@@ -233,25 +282,67 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   syncReactions.inTransaction(statusHistoryReaction({ db }));
   syncReactions.inTransaction(prealertMatchingReaction({ db, clock, outbox }));
   syncReactions.inTransaction(webhookEventsReaction({ db, clock, outbox }));
-  syncReactions.afterCommit(statusDigestReaction({ db, clock, config, keys, outbox, mailer }), 'Status e-mails could not be queued');
-  const syncRuns = new SyncRunner({ db, clock, config, provider, lastSync, mirror, log, metrics, reactions: syncReactions });
+  syncReactions.afterCommit(
+    statusDigestReaction({ db, clock, config, keys, outbox, mailer }),
+    'Status e-mails could not be queued',
+  );
+  const syncRuns = new SyncRunner({
+    db,
+    clock,
+    config,
+    provider,
+    lastSync,
+    mirror,
+    log,
+    metrics,
+    reactions: syncReactions,
+  });
   const importTurns = new WriteTurns();
   const importFolder =
-    config.provider === 'file' ? new ImportFolder({ db, clock, config, provider, lastSync, mirror, log, metrics, syncReactions, importTurns }) : null;
+    config.provider === 'file'
+      ? new ImportFolder({
+          db,
+          clock,
+          config,
+          provider,
+          lastSync,
+          mirror,
+          log,
+          metrics,
+          syncReactions,
+          importTurns,
+        })
+      : null;
   const webhookSender = new WebhookSender({
     allowHttp: config.webhookAllowHttp,
     allowPrivate: config.webhookAllowPrivate,
     extraCa: config.webhookCaFile ? readWebhookCa(config.webhookCaFile) : null,
     timeoutMs: options.webhookTimeoutMs,
   });
-  outbox.handle(WEBHOOK_DELIVERY_JOB, webhookDeliveryHandler({ db, clock, outbox, keys, webhookSender, config, mailer, log }));
+  outbox.handle(
+    WEBHOOK_DELIVERY_JOB,
+    webhookDeliveryHandler({ db, clock, outbox, keys, webhookSender, config, mailer, log }),
+  );
   // PROVIDER=file has no provider to forward pre-alerts to: they are matched on import, and their forwards end at once.
-  outbox.handle(PREALERT_FORWARD_JOB, config.provider === 'file' ? { run: async () => {} } : createPrealertForwarder({ db, provider, log }));
+  outbox.handle(
+    PREALERT_FORWARD_JOB,
+    config.provider === 'file'
+      ? { run: async () => {} }
+      : createPrealertForwarder({ db, provider, log }),
+  );
 
   function createMagaya() {
     const ids = new MagayaIdStore({ db });
-    const credentials = config.magayaUsername && config.magayaPassword ? { username: config.magayaUsername, password: config.magayaPassword } : null;
-    const connection = new MagayaConnectionStore({ db, clock, key: keys.providerTokens, fromEnvironment: credentials });
+    const credentials =
+      config.magayaUsername && config.magayaPassword
+        ? { username: config.magayaUsername, password: config.magayaPassword }
+        : null;
+    const connection = new MagayaConnectionStore({
+      db,
+      clock,
+      key: keys.providerTokens,
+      fromEnvironment: credentials,
+    });
     const sessions = new MagayaSessions({
       connection: async () => {
         const user = await connection.credentials();
@@ -305,7 +396,9 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
     importFolder,
     importTurns,
     consigneeImports: new SingleFlight<ImportResult>(),
-    afterAnswer: new AfterAnswer((error) => log.error({ err: error }, 'Work after an answer failed')),
+    afterAnswer: new AfterAnswer((error) =>
+      log.error({ err: error }, 'Work after an answer failed'),
+    ),
     attachmentFetches: new AttachmentFetches(options.attachmentListWaitMs),
     answerEncodings: new EncodingChooser(),
     firstPaint: new FirstPaint(log, options.clientDir),
@@ -335,7 +428,14 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   let housekeeping: NodeJS.Timeout | undefined;
   let importScans: NodeJS.Timeout | undefined;
   const scanImports = () =>
-    importFolder?.scan().catch((error) => log.error({ component: 'imports', err: error }, `The import folder ${config.importDir} could not be read`));
+    importFolder
+      ?.scan()
+      .catch((error) =>
+        log.error(
+          { component: 'imports', err: error },
+          `The import folder ${config.importDir} could not be read`,
+        ),
+      );
   const keepHouse = async () => {
     await purgeExpiredSessions(parts);
     await purgeExpiredPendingSignIns(parts);
@@ -386,14 +486,20 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
         await keepHouse();
         if (background) {
           housekeeping = setInterval(
-            () => keepHouse().catch((error) => log.error({ component: 'housekeeping', err: error }, 'Housekeeping failed')),
+            () =>
+              keepHouse().catch((error) =>
+                log.error({ component: 'housekeeping', err: error }, 'Housekeeping failed'),
+              ),
             HOUSEKEEPING_INTERVAL_MS,
           ).unref();
           outbox.start();
           // PROVIDER=file has no provider to sync from: the folder's files are its syncs.
           if (importFolder) {
             mirror.startWatching();
-            importScans = setInterval(() => void scanImports(), options.importScanMs ?? IMPORT_SCAN_INTERVAL_MS).unref();
+            importScans = setInterval(
+              () => void scanImports(),
+              options.importScanMs ?? IMPORT_SCAN_INTERVAL_MS,
+            ).unref();
             void scanImports();
           } else schedule.start();
         }

@@ -8,7 +8,9 @@ import type { Config } from './config';
 import { deriveKey } from './encryption';
 
 /** APP_SECRET, else the secret file's, else a new one written there (another process's, if it got there first). */
-export function readAppSecret(config: Pick<Config, 'appSecret' | 'appSecretFile' | 'dataDir'>): string {
+export function readAppSecret(
+  config: Pick<Config, 'appSecret' | 'appSecretFile' | 'dataDir'>,
+): string {
   if (config.appSecret) return config.appSecret;
   const file = config.appSecretFile;
   let secret: string;

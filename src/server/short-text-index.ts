@@ -41,8 +41,14 @@ export class ShortTextIndex {
 
   /** The slots whose text contains `text` (1 to SHORT_TEXT_MAX code units), ascending. */
   slotsContaining(text: string): Int32Array {
-    if (text.length === 0 || text.length > SHORT_TEXT_MAX) throw new RangeError(`The index answers 1 to ${SHORT_TEXT_MAX} code units, not ${text.length}`);
-    const set = text.length === 1 ? this.#unitSet(text.charCodeAt(0), false) : this.#pairSet(text.charCodeAt(0), text.charCodeAt(1), false);
+    if (text.length === 0 || text.length > SHORT_TEXT_MAX)
+      throw new RangeError(
+        `The index answers 1 to ${SHORT_TEXT_MAX} code units, not ${text.length}`,
+      );
+    const set =
+      text.length === 1
+        ? this.#unitSet(text.charCodeAt(0), false)
+        : this.#pairSet(text.charCodeAt(0), text.charCodeAt(1), false);
     if (!set) return new Int32Array(0);
     let count = 0;
     for (const word of set) count += bitCount(word);
@@ -51,19 +57,26 @@ export class ShortTextIndex {
     for (let index = 0; index < set.length; index += 1) {
       const first = index << 5;
       // A common unit (a space, a vowel) fills whole words: those need no look at their bits.
-      if (set[index] === FULL_WORD) for (let bit = 0; bit < 32; bit += 1) slots[next++] = first + bit;
-      else for (let word = set[index]!; word !== 0; word &= word - 1) slots[next++] = first + (31 - Math.clz32(word & -word));
+      if (set[index] === FULL_WORD)
+        for (let bit = 0; bit < 32; bit += 1) slots[next++] = first + bit;
+      else
+        for (let word = set[index]!; word !== 0; word &= word - 1)
+          slots[next++] = first + (31 - Math.clz32(word & -word));
     }
     return slots;
   }
 
   #unitSet(unit: number, create: boolean): Uint32Array | undefined {
-    if (unit < ASCII) return (this.#asciiUnits[unit] ??= create ? new Uint32Array(this.#words) : undefined);
+    if (unit < ASCII)
+      return (this.#asciiUnits[unit] ??= create ? new Uint32Array(this.#words) : undefined);
     return this.#other(unit, create);
   }
 
   #pairSet(first: number, second: number, create: boolean): Uint32Array | undefined {
-    if (first < ASCII && second < ASCII) return (this.#asciiPairs[first * ASCII + second] ??= create ? new Uint32Array(this.#words) : undefined);
+    if (first < ASCII && second < ASCII)
+      return (this.#asciiPairs[first * ASCII + second] ??= create
+        ? new Uint32Array(this.#words)
+        : undefined);
     // Above every unit's key: a pair's key never meets a unit's.
     return this.#other(UNITS + first * UNITS + second, create);
   }

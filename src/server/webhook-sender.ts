@@ -63,7 +63,8 @@ export class WebhookSender {
 
   /** Why deliveries may never go to this address (its scheme, credentials, a literal address); null when they may try. */
   refusal(url: URL): WebhookFailure | null {
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.options.allowHttp)) return { code: 'scheme-refused', scheme: url.protocol };
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.options.allowHttp))
+      return { code: 'scheme-refused', scheme: url.protocol };
     if (url.username || url.password) return { code: 'credentials-refused' };
     if (this.options.allowPrivate || !isIpLiteral(url.hostname)) return null;
     const kind = addressKind(url.hostname);
@@ -76,7 +77,8 @@ export class WebhookSender {
     const elapsed = () => Math.round(performance.now() - startedAt);
     const url = URL.canParse(post.url) ? new URL(post.url) : null;
     const refusal: WebhookFailure | null = url ? this.refusal(url) : { code: 'invalid-address' };
-    if (!url || refusal) return { statusCode: null, failure: refusal, answer: '', durationMs: elapsed() };
+    if (!url || refusal)
+      return { statusCode: null, failure: refusal, answer: '', durationMs: elapsed() };
     return new Promise<WebhookOutcome>((resolve) => {
       let statusCode: number | null = null;
       const chunks: Buffer[] = [];
@@ -99,14 +101,20 @@ export class WebhookSender {
         lookup: this.guardedLookup(),
         ...(url.protocol === 'https:' && this.ca && { ca: this.ca }),
       });
-      const timer = setTimeout(() => finish({ code: 'timeout', seconds: this.timeoutMs / 1000 }), this.timeoutMs);
-      request.on('error', (error) => finish(error instanceof AddressRefused ? error.failure : connectionFailure(error)));
+      const timer = setTimeout(
+        () => finish({ code: 'timeout', seconds: this.timeoutMs / 1000 }),
+        this.timeoutMs,
+      );
+      request.on('error', (error) =>
+        finish(error instanceof AddressRefused ? error.failure : connectionFailure(error)),
+      );
       request.on('response', (response) => {
         statusCode = response.statusCode ?? null;
         const status = statusCode ?? 0;
         const judge = (): WebhookFailure | null => {
           if (status >= 200 && status < 300) return null;
-          if (status >= 300 && status < 400) return { code: 'redirect', status, location: response.headers.location || null };
+          if (status >= 300 && status < 400)
+            return { code: 'redirect', status, location: response.headers.location || null };
           return { code: 'http-status', status };
         };
         response.on('data', (chunk: Buffer) => {
@@ -127,16 +135,39 @@ export class WebhookSender {
   private guardedLookup(): LookupFunction {
     const { allowPrivate } = this.options;
     return (hostname, options, callback) => {
-      dnsLookup(hostname, { family: options.family, hints: options.hints, all: true }, (error, addresses: LookupAddress[]) => {
-        if (error) return callback(error, '', 0);
-        for (const { address } of allowPrivate ? [] : addresses) {
-          const kind = addressKind(address);
-          if (kind) return callback(new AddressRefused({ code: 'resolved-address-refused', host: hostname, address, kind }), '', 0);
-        }
-        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
-        if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
-        callback(null, addresses[0]!.address, addresses[0]!.family);
-      });
+      dnsLookup(
+        hostname,
+        { family: options.family, hints: options.hints, all: true },
+        (error, addresses: LookupAddress[]) => {
+          if (error) return callback(error, '', 0);
+          for (const { address } of allowPrivate ? [] : addresses) {
+            const kind = addressKind(address);
+            if (kind)
+              return callback(
+                new AddressRefused({
+                  code: 'resolved-address-refused',
+                  host: hostname,
+                  address,
+                  kind,
+                }),
+                '',
+                0,
+              );
+          }
+          if (addresses.length === 0)
+            return callback(
+              Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }),
+              '',
+              0,
+            );
+          if (options.all)
+            return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(
+              null,
+              addresses,
+            );
+          callback(null, addresses[0]!.address, addresses[0]!.family);
+        },
+      );
     };
   }
 }

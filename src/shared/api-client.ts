@@ -41,7 +41,8 @@ export function errorText(error: unknown): string {
   if (error instanceof ApiError && error.body) {
     const { message, details } = error.body;
     if (message) return message;
-    if (Array.isArray(details) && details.length) return details.map((detail) => detail.message).join(', ');
+    if (Array.isArray(details) && details.length)
+      return details.map((detail) => detail.message).join(', ');
     if (typeof details === 'string' && details) return details;
   }
   if (error instanceof Error && error.message) return error.message;
@@ -52,7 +53,12 @@ export function errorText(error: unknown): string {
 export const OFFLINE_EVENT = 'portal:offline';
 
 /** Calls whose 401 means "wrong credentials", not "session gone". */
-const SESSION_EXEMPT = ['/auth/login', '/auth/login/2fa', '/auth/profile', '/auth/passkeys/sign-in/verify'];
+const SESSION_EXEMPT = [
+  '/auth/login',
+  '/auth/login/2fa',
+  '/auth/profile',
+  '/auth/passkeys/sign-in/verify',
+];
 
 export function forgetStoredUser(): void {
   try {
@@ -68,7 +74,11 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 }
 
 /** Calls the API and answers the whole success body, for answers with more beside `data` (the receipt list). */
-export async function apiBody<T extends { data: unknown }>(method: string, path: string, body?: unknown): Promise<T> {
+export async function apiBody<T extends { data: unknown }>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const init: RequestInit = {
     method,
     credentials: 'same-origin',
@@ -86,7 +96,13 @@ export async function apiBody<T extends { data: unknown }>(method: string, path:
   try {
     response = await fetch(`/api${path}`, init);
   } catch (error) {
-    throw new ApiError(0, null, error instanceof Error && error.name === 'TimeoutError' ? m.api_request_timed_out() : m.api_network_error());
+    throw new ApiError(
+      0,
+      null,
+      error instanceof Error && error.name === 'TimeoutError'
+        ? m.api_request_timed_out()
+        : m.api_network_error(),
+    );
   }
   const payload = (await response.json().catch(() => null)) as { success?: boolean } | null;
   if (response.ok && payload && payload.success !== false) {
@@ -98,7 +114,11 @@ export async function apiBody<T extends { data: unknown }>(method: string, path:
 
   const envelope = payload && payload.success === false ? (payload as ErrorEnvelope) : null;
   if (envelope?.errorType === OFFLINE_ERROR_TYPE) envelope.message = m.offline_needs_connection();
-  const error = new ApiError(response.status, envelope, envelope?.message ?? m.api_request_failed({ status: String(response.status) }));
+  const error = new ApiError(
+    response.status,
+    envelope,
+    envelope?.message ?? m.api_request_failed({ status: String(response.status) }),
+  );
   if (response.status === 401 && !error.isExternal && !SESSION_EXEMPT.includes(path)) {
     forgetStoredUser();
     window.location.assign('/login');

@@ -26,7 +26,9 @@ export const TOKEN_READABLE_ROUTES: readonly TokenReadableRoute[] = [
 
 /** Whether a token may call this method on this route pattern. */
 export function isTokenReadable(method: string, routePattern: string): boolean {
-  return TOKEN_READABLE_ROUTES.some((entry) => entry.method === method && entry.route === routePattern);
+  return TOKEN_READABLE_ROUTES.some(
+    (entry) => entry.method === method && entry.route === routePattern,
+  );
 }
 
 /**
@@ -41,5 +43,7 @@ export const TOKEN_IGNORED_ROUTES: readonly TokenReadableRoute[] = [
 
 /** Whether a token is left unread on this method and route pattern: a public read. */
 export function isTokenIgnored(method: string, routePattern: string): boolean {
-  return TOKEN_IGNORED_ROUTES.some((entry) => entry.method === method && entry.route === routePattern);
+  return TOKEN_IGNORED_ROUTES.some(
+    (entry) => entry.method === method && entry.route === routePattern,
+  );
 }

@@ -45,17 +45,22 @@ export function encodeBase62(bytes: Uint8Array): string {
 export const isApiTokenFormat = (text: string) => API_TOKEN_PATTERN.test(text);
 
 /** What the list shows of a token: `fp_` and the first characters of its random part. */
-export const apiTokenPrefix = (token: string) => token.slice(0, API_TOKEN_PREFIX.length + API_TOKEN_SHOWN_CHARACTERS);
+export const apiTokenPrefix = (token: string) =>
+  token.slice(0, API_TOKEN_PREFIX.length + API_TOKEN_SHOWN_CHARACTERS);
 
 /** `POST /api/auth/tokens`: a name the user recognises the token by, and how many days it works. */
 export const createApiTokenSchema = z.object({
   name: z.string({ error: () => m.apitoken_name_required() }).check(
     z.trim(),
     z.minLength(1, { error: () => m.apitoken_name_required() }),
-    z.maxLength(API_TOKEN_NAME_MAX, { error: () => m.apitoken_name_too_long({ max: API_TOKEN_NAME_MAX }) }),
+    z.maxLength(API_TOKEN_NAME_MAX, {
+      error: () => m.apitoken_name_too_long({ max: API_TOKEN_NAME_MAX }),
+    }),
     noControlCharacters(() => m.apitoken_name_control_characters()),
   ),
-  expiresInDays: z.literal(API_TOKEN_EXPIRY_DAYS, { error: () => m.apitoken_expiry_invalid({ choices: API_TOKEN_EXPIRY_DAYS.join(', ') }) }),
+  expiresInDays: z.literal(API_TOKEN_EXPIRY_DAYS, {
+    error: () => m.apitoken_expiry_invalid({ choices: API_TOKEN_EXPIRY_DAYS.join(', ') }),
+  }),
 });
 export type CreateApiTokenInput = z.output<typeof createApiTokenSchema>;
 

@@ -51,8 +51,13 @@ export interface DocumentView {
  * Photos that have previews become thumbnails, in the provider's order; everything else (documents, a
  * photo that cannot be shown smaller) is a download.
  */
-export function attachmentViews(attachments: readonly AttachmentSummary[], receiptNumber: string): { photos: PhotoView[]; documents: DocumentView[] } {
-  const withPreviews = attachments.filter((attachment) => attachment.thumbnailUrl !== null && attachment.largeUrl !== null);
+export function attachmentViews(
+  attachments: readonly AttachmentSummary[],
+  receiptNumber: string,
+): { photos: PhotoView[]; documents: DocumentView[] } {
+  const withPreviews = attachments.filter(
+    (attachment) => attachment.thumbnailUrl !== null && attachment.largeUrl !== null,
+  );
   const photos = withPreviews.map((attachment, index) => ({
     id: attachment.id,
     thumbnailUrl: attachment.thumbnailUrl!,
@@ -60,7 +65,11 @@ export function attachmentViews(attachments: readonly AttachmentSummary[], recei
     url: attachment.url,
     size: attachment.size,
     fileName: attachment.fileName,
-    alt: m.attachment_photo_alt({ position: String(index + 1), count: String(withPreviews.length), number: receiptNumber }),
+    alt: m.attachment_photo_alt({
+      position: String(index + 1),
+      count: String(withPreviews.length),
+      number: receiptNumber,
+    }),
   }));
   const documents = attachments
     .filter((attachment) => !withPreviews.includes(attachment))

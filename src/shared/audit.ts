@@ -136,7 +136,8 @@ const ACTION_LABELS: Record<AuditAction, () => string> = {
   'passkey.refused': () => m.audit_action_passkey_refused(),
 };
 
-const isAuditAction = (value: string): value is AuditAction => (AUDIT_ACTIONS as readonly string[]).includes(value);
+const isAuditAction = (value: string): value is AuditAction =>
+  (AUDIT_ACTIONS as readonly string[]).includes(value);
 
 /** An action in the reader's language; one this version does not know (written by a newer one) as it is stored. */
 export function auditActionLabel(action: string): string {
@@ -145,15 +146,28 @@ export function auditActionLabel(action: string): string {
 
 /** A detail's named values, stored as JSON: text someone chose (a token's name) stays a value of its own. */
 const auditValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-export const auditFieldsSchema = z.record(z.string(), z.union([auditValueSchema, z.array(z.union([z.string(), z.number()]))]));
+export const auditFieldsSchema = z.record(
+  z.string(),
+  z.union([auditValueSchema, z.array(z.union([z.string(), z.number()]))]),
+);
 export type AuditFields = z.infer<typeof auditFieldsSchema>;
 
 /** Why a sign-in was refused, in the portal's words as stored. */
-type SignInRefusal = 'no such account' | 'wrong password' | 'inactive account' | 'wrong two-factor code' | 'too many attempts';
+type SignInRefusal =
+  | 'no such account'
+  | 'wrong password'
+  | 'inactive account'
+  | 'wrong two-factor code'
+  | 'too many attempts';
 /** A stranger's sign-in keeps the name typed, bounded; an account's keeps nothing more. */
 type SignInRefused = { reason: SignInRefusal; attemptedUsername?: string };
 type Token = { prefix: string; name: string };
-type TokensSaved = { source: TokenSource; accessTokenExpiresAt: string | null; refreshToken: boolean; refreshTokenExpiresAt: string | null };
+type TokensSaved = {
+  source: TokenSource;
+  accessTokenExpiresAt: string | null;
+  refreshToken: boolean;
+  refreshTokenExpiresAt: string | null;
+};
 type ImageChanged = { fileName: string; contentType: string; bytes: number };
 type OneConsignee = { consignee: number; consigneeName: string };
 type Prealert = { receipt: string; consignee: number; createdBy: string | null };
@@ -163,7 +177,12 @@ type Recovery = { sessionsEnded: boolean; apiTokensRevoked: number };
 /** What each action's detail holds: recordAudit takes exactly this, and the reader shows it with labels. */
 export interface AuditDetails {
   'sign-in.succeeded': {
-    method: 'password' | 'password and authenticator code' | 'password and recovery code' | 'password and two-factor enrolment' | 'passkey';
+    method:
+      | 'password'
+      | 'password and authenticator code'
+      | 'password and recovery code'
+      | 'password and two-factor enrolment'
+      | 'passkey';
   };
   'sign-in.failed': SignInRefused;
   'sign-in.limited': SignInRefused;
@@ -177,11 +196,18 @@ export interface AuditDetails {
   'user.invitation-resent': { reason: 'after the edit' } | null;
   'user.invitation-revoked': null;
   'user.password-reset': Recovery;
-  'consignee.assigned': OneConsignee | { consignees: number[]; consigneeCount: number; added: number; skipped: number };
+  'consignee.assigned':
+    OneConsignee | { consignees: number[]; consigneeCount: number; added: number; skipped: number };
   'consignee.removed': OneConsignee;
   'consignee.reassigned': OneConsignee | { consignees: number[]; consigneeCount: number };
   'consignees.imported': { imported: number; updated: number; deleted: number; skipped: number };
-  'receipts.imported': { fileName: string; imported: number; updated: number; deleted: number; skipped: number };
+  'receipts.imported': {
+    fileName: string;
+    imported: number;
+    updated: number;
+    deleted: number;
+    skipped: number;
+  };
   'branding.logo-changed': ImageChanged;
   'branding.logo-removed': { fileName: string };
   'branding.background-changed': ImageChanged;
@@ -189,7 +215,13 @@ export interface AuditDetails {
   'branding.opacity-changed': { from: number; to: number };
   'provider-tokens.saved': TokensSaved;
   'provider-tokens.refreshed': { accessTokenExpiresAt: string | null };
-  'provider-tokens.cleared': { outcome: 'none were stored' | 'revoked at the provider' | 'no revocation endpoint' | 'revocation failed' };
+  'provider-tokens.cleared': {
+    outcome:
+      | 'none were stored'
+      | 'revoked at the provider'
+      | 'no revocation endpoint'
+      | 'revocation failed';
+  };
   'provider.oauth-connected': TokensSaved;
   /** The Magaya API user an admin entered (its name; never the password). */
   'provider.magaya-user-saved': { name: string };
@@ -226,14 +258,22 @@ export interface AuditDetails {
 }
 
 /** Why a passkey's assertion was refused, in the portal's words as stored. */
-export type PasskeyRefusal = 'unknown passkey' | 'challenge expired or used' | 'signature invalid' | 'counter went backwards' | 'inactive account';
+export type PasskeyRefusal =
+  | 'unknown passkey'
+  | 'challenge expired or used'
+  | 'signature invalid'
+  | 'counter went backwards'
+  | 'inactive account';
 
 /**
  * Text someone chose, quoted with its own quotes, backslashes, control and direction characters escaped,
  * so that it cannot pass for another field or turn the line around.
  */
 const quoted = (value: string) =>
-  JSON.stringify(value).replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  JSON.stringify(value).replace(
+    /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 /** The portal's own words a detail stores, in the reader's language; a word this version does not know as it is. */
 const DETAIL_WORDS: Record<string, () => string> = {
@@ -272,60 +312,75 @@ const DETAIL_WORDS: Record<string, () => string> = {
 
 type AuditValue = z.infer<typeof auditValueSchema> | Array<string | number>;
 const text = (value: AuditValue) => (typeof value === 'string' ? quoted(value) : String(value));
-const word = (value: AuditValue) => (typeof value === 'string' ? (DETAIL_WORDS[value]?.() ?? quoted(value)) : String(value));
+const word = (value: AuditValue) =>
+  typeof value === 'string' ? (DETAIL_WORDS[value]?.() ?? quoted(value)) : String(value);
 const words = (value: AuditValue) =>
-  Array.isArray(value) ? (value.length ? value.map((item) => word(item)).join(', ') : m.audit_detail_nothing()) : word(value);
+  Array.isArray(value)
+    ? value.length
+      ? value.map((item) => word(item)).join(', ')
+      : m.audit_detail_nothing()
+    : word(value);
 const count = (value: AuditValue) => (typeof value === 'number' ? formatCount(value) : text(value));
-const decimal = (value: AuditValue) => (typeof value === 'number' ? value.toLocaleString(getLocale()) : text(value));
-const yesNo = (value: AuditValue) => (value === true ? m.audit_detail_yes() : value === false ? m.audit_detail_no() : text(value));
-const role = (value: AuditValue) => (typeof value === 'string' && (ROLES as readonly string[]).includes(value) ? roleLabel(value as Role) : text(value));
-const moment = (value: AuditValue) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? formatDateTime(value) : text(value));
+const decimal = (value: AuditValue) =>
+  typeof value === 'number' ? value.toLocaleString(getLocale()) : text(value);
+const yesNo = (value: AuditValue) =>
+  value === true ? m.audit_detail_yes() : value === false ? m.audit_detail_no() : text(value);
+const role = (value: AuditValue) =>
+  typeof value === 'string' && (ROLES as readonly string[]).includes(value)
+    ? roleLabel(value as Role)
+    : text(value);
+const moment = (value: AuditValue) =>
+  typeof value === 'string' && !Number.isNaN(Date.parse(value))
+    ? formatDateTime(value)
+    : text(value);
 /** The portal's own values (ids, a checked type) as they are. */
 const plain = (value: AuditValue) => (Array.isArray(value) ? value.join(', ') : String(value));
-const action = (value: AuditValue) => (typeof value === 'string' && isAuditAction(value) ? auditActionLabel(value) : text(value));
+const action = (value: AuditValue) =>
+  typeof value === 'string' && isAuditAction(value) ? auditActionLabel(value) : text(value);
 
 /** Each named value's label in the reader's language, and how its value reads. */
-const DETAIL_FIELDS: Record<string, { label: () => string; show: (value: AuditValue) => string }> = {
-  reason: { label: () => m.audit_detail_reason(), show: word },
-  attemptedUsername: { label: () => m.audit_detail_attempted_username(), show: text },
-  method: { label: () => m.audit_detail_method(), show: word },
-  role: { label: () => m.audit_detail_role(), show: role },
-  previousRole: { label: () => m.audit_detail_previous_role(), show: role },
-  changed: { label: () => m.audit_detail_changed(), show: words },
-  previousUsername: { label: () => m.audit_detail_previous_username(), show: text },
-  sessionsEnded: { label: () => m.audit_detail_sessions_ended(), show: yesNo },
-  apiTokensRevoked: { label: () => m.audit_detail_api_tokens_revoked(), show: count },
-  consignee: { label: () => m.audit_detail_consignee(), show: plain },
-  consigneeName: { label: () => m.audit_detail_consignee_name(), show: text },
-  consignees: { label: () => m.audit_detail_consignees(), show: plain },
-  consigneeCount: { label: () => m.audit_detail_consignee_count(), show: count },
-  added: { label: () => m.audit_detail_added(), show: count },
-  skipped: { label: () => m.audit_detail_skipped(), show: count },
-  imported: { label: () => m.audit_detail_imported(), show: count },
-  updated: { label: () => m.audit_detail_updated(), show: count },
-  deleted: { label: () => m.audit_detail_deleted(), show: count },
-  fileName: { label: () => m.audit_detail_file_name(), show: text },
-  contentType: { label: () => m.audit_detail_content_type(), show: plain },
-  bytes: { label: () => m.audit_detail_bytes(), show: count },
-  from: { label: () => m.audit_detail_from(), show: decimal },
-  to: { label: () => m.audit_detail_to(), show: decimal },
-  source: { label: () => m.audit_detail_source(), show: word },
-  accessTokenExpiresAt: { label: () => m.audit_detail_access_token_expires(), show: moment },
-  refreshToken: { label: () => m.audit_detail_refresh_token(), show: yesNo },
-  refreshTokenExpiresAt: { label: () => m.audit_detail_refresh_token_expires(), show: moment },
-  outcome: { label: () => m.audit_detail_outcome(), show: word },
-  wasOn: { label: () => m.audit_detail_was_on(), show: yesNo },
-  prefix: { label: () => m.audit_detail_prefix(), show: text },
-  name: { label: () => m.audit_detail_name(), show: text },
-  days: { label: () => m.audit_detail_days(), show: count },
-  count: { label: () => m.audit_detail_count(), show: count },
-  receipt: { label: () => m.audit_detail_receipt(), show: text },
-  createdBy: { label: () => m.audit_detail_created_by(), show: text },
-  origin: { label: () => m.audit_detail_origin(), show: text },
-  actor: { label: () => m.audit_detail_actor(), show: text },
-  action: { label: () => m.audit_detail_action(), show: action },
-  deviceType: { label: () => m.audit_detail_device_type(), show: word },
-};
+const DETAIL_FIELDS: Record<string, { label: () => string; show: (value: AuditValue) => string }> =
+  {
+    reason: { label: () => m.audit_detail_reason(), show: word },
+    attemptedUsername: { label: () => m.audit_detail_attempted_username(), show: text },
+    method: { label: () => m.audit_detail_method(), show: word },
+    role: { label: () => m.audit_detail_role(), show: role },
+    previousRole: { label: () => m.audit_detail_previous_role(), show: role },
+    changed: { label: () => m.audit_detail_changed(), show: words },
+    previousUsername: { label: () => m.audit_detail_previous_username(), show: text },
+    sessionsEnded: { label: () => m.audit_detail_sessions_ended(), show: yesNo },
+    apiTokensRevoked: { label: () => m.audit_detail_api_tokens_revoked(), show: count },
+    consignee: { label: () => m.audit_detail_consignee(), show: plain },
+    consigneeName: { label: () => m.audit_detail_consignee_name(), show: text },
+    consignees: { label: () => m.audit_detail_consignees(), show: plain },
+    consigneeCount: { label: () => m.audit_detail_consignee_count(), show: count },
+    added: { label: () => m.audit_detail_added(), show: count },
+    skipped: { label: () => m.audit_detail_skipped(), show: count },
+    imported: { label: () => m.audit_detail_imported(), show: count },
+    updated: { label: () => m.audit_detail_updated(), show: count },
+    deleted: { label: () => m.audit_detail_deleted(), show: count },
+    fileName: { label: () => m.audit_detail_file_name(), show: text },
+    contentType: { label: () => m.audit_detail_content_type(), show: plain },
+    bytes: { label: () => m.audit_detail_bytes(), show: count },
+    from: { label: () => m.audit_detail_from(), show: decimal },
+    to: { label: () => m.audit_detail_to(), show: decimal },
+    source: { label: () => m.audit_detail_source(), show: word },
+    accessTokenExpiresAt: { label: () => m.audit_detail_access_token_expires(), show: moment },
+    refreshToken: { label: () => m.audit_detail_refresh_token(), show: yesNo },
+    refreshTokenExpiresAt: { label: () => m.audit_detail_refresh_token_expires(), show: moment },
+    outcome: { label: () => m.audit_detail_outcome(), show: word },
+    wasOn: { label: () => m.audit_detail_was_on(), show: yesNo },
+    prefix: { label: () => m.audit_detail_prefix(), show: text },
+    name: { label: () => m.audit_detail_name(), show: text },
+    days: { label: () => m.audit_detail_days(), show: count },
+    count: { label: () => m.audit_detail_count(), show: count },
+    receipt: { label: () => m.audit_detail_receipt(), show: text },
+    createdBy: { label: () => m.audit_detail_created_by(), show: text },
+    origin: { label: () => m.audit_detail_origin(), show: text },
+    actor: { label: () => m.audit_detail_actor(), show: text },
+    action: { label: () => m.audit_detail_action(), show: action },
+    deviceType: { label: () => m.audit_detail_device_type(), show: word },
+  };
 
 /** A stored detail's named values, or null for a detail in words (as older versions wrote them all). */
 function storedFields(detail: string): AuditFields | null {
@@ -348,7 +403,8 @@ export function auditDetailText(detail: string | null): string | null {
   if (!fields) return detail;
   return Object.entries(fields)
     .map(([name, value]) => {
-      if (value === null) return `${DETAIL_FIELDS[name]?.label() ?? name}: ${m.audit_detail_unknown()}`;
+      if (value === null)
+        return `${DETAIL_FIELDS[name]?.label() ?? name}: ${m.audit_detail_unknown()}`;
       const field = DETAIL_FIELDS[name];
       // A value a newer version named: its name as stored, its value as text.
       return field ? `${field.label()}: ${field.show(value)}` : `${name}: ${text(value)}`;
@@ -369,7 +425,9 @@ function isCalendarDay(value: string): boolean {
   if (!parts) return false;
   const [year, month, day] = parts.slice(1).map(Number) as [number, number, number];
   const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return (
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  );
 }
 
 function dayParameter(name: 'from' | 'to') {
@@ -388,7 +446,9 @@ const auditFilterShape = {
     queryText,
     z.optional(
       z.string().check(
-        z.maxLength(AUDIT_ACTOR_MAX, { error: () => m.audit_query_actor_too_long({ max: formatCount(AUDIT_ACTOR_MAX) }) }),
+        z.maxLength(AUDIT_ACTOR_MAX, {
+          error: () => m.audit_query_actor_too_long({ max: formatCount(AUDIT_ACTOR_MAX) }),
+        }),
         noControlCharacters(() => m.audit_query_actor_control_characters()),
       ),
     ),
@@ -397,7 +457,11 @@ const auditFilterShape = {
     queryText,
     z.transform((value: string | undefined, context): AuditAction | undefined => {
       if (value === undefined || isAuditAction(value)) return value;
-      context.issues.push({ code: 'custom', input: value, message: m.audit_query_action({ action: value.slice(0, 60) }) });
+      context.issues.push({
+        code: 'custom',
+        input: value,
+        message: m.audit_query_action({ action: value.slice(0, 60) }),
+      });
       return z.NEVER;
     }),
   ),
@@ -406,10 +470,13 @@ const auditFilterShape = {
 };
 
 /** Days in YYYY-MM-DD compare as text. */
-const inOrder = z.refine<{ from?: string | undefined; to?: string | undefined }>((query) => !query.from || !query.to || query.from <= query.to, {
-  error: () => m.audit_query_day_order(),
-  path: ['to'],
-});
+const inOrder = z.refine<{ from?: string | undefined; to?: string | undefined }>(
+  (query) => !query.from || !query.to || query.from <= query.to,
+  {
+    error: () => m.audit_query_day_order(),
+    path: ['to'],
+  },
+);
 
 /** `GET /api/audit`: the filters (`from` and `to` are whole days in UTC, both included) and the page. */
 export const auditQuerySchema = z
@@ -426,13 +493,16 @@ export const auditExportQuerySchema = z.object(auditFilterShape).check(inOrder);
 export type AuditFilters = z.output<typeof auditExportQuerySchema>;
 
 /** The filters (and a page) as a query string for the screen's links, without the defaults. */
-export function auditQueryString(filters: Partial<AuditFilters> & { page?: number | undefined; limit?: number | undefined }): string {
+export function auditQueryString(
+  filters: Partial<AuditFilters> & { page?: number | undefined; limit?: number | undefined },
+): string {
   const params = new URLSearchParams();
   for (const key of ['actor', 'action', 'from', 'to'] as const) {
     const value = filters[key];
     if (value) params.set(key, value);
   }
-  if (filters.limit && filters.limit !== AUDIT_PAGE_SIZE) params.set('limit', String(filters.limit));
+  if (filters.limit && filters.limit !== AUDIT_PAGE_SIZE)
+    params.set('limit', String(filters.limit));
   if (filters.page && filters.page > 1) params.set('page', String(filters.page));
   const text = params.toString();
   return text ? `?${text}` : '';

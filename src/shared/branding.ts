@@ -4,7 +4,13 @@
  */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
-import { BACKGROUND_MAX_BYTES, CARD_OPACITY_MAX, CARD_OPACITY_MIN, CARD_OPACITY_STEP, LOGO_MAX_BYTES } from './constants';
+import {
+  BACKGROUND_MAX_BYTES,
+  CARD_OPACITY_MAX,
+  CARD_OPACITY_MIN,
+  CARD_OPACITY_STEP,
+  LOGO_MAX_BYTES,
+} from './constants';
 import { formatSizeLimit } from './format';
 
 /** The formats an upload may be, by the file extension its bytes are detected as. */
@@ -50,10 +56,14 @@ export const BACKGROUND_UPLOAD: UploadRules = {
  * The browser's check before sending a picked file, by its declared type and size (the server decides
  * again by the file's bytes): the text to show, or null when it may be sent.
  */
-export function pickedFileProblem(file: { type: string; size: number }, rules: UploadRules): string | null {
+export function pickedFileProblem(
+  file: { type: string; size: number },
+  rules: UploadRules,
+): string | null {
   if (!file.type.startsWith('image/')) return rules.notImage();
   if (file.size > rules.maxBytes) return rules.tooLarge();
-  if (!(Object.values(IMAGE_CONTENT_TYPES) as string[]).includes(file.type)) return rules.notAllowed();
+  if (!(Object.values(IMAGE_CONTENT_TYPES) as string[]).includes(file.type))
+    return rules.notAllowed();
   return null;
 }
 
@@ -61,7 +71,8 @@ const STEPS_PER_UNIT = Math.round(1 / CARD_OPACITY_STEP);
 
 /** A card opacity: from 0.1 to 1 in steps of 0.05 (within rounding of the decimal). */
 export function isCardOpacity(value: number): boolean {
-  if (!Number.isFinite(value) || value < CARD_OPACITY_MIN - 1e-9 || value > CARD_OPACITY_MAX + 1e-9) return false;
+  if (!Number.isFinite(value) || value < CARD_OPACITY_MIN - 1e-9 || value > CARD_OPACITY_MAX + 1e-9)
+    return false;
   const steps = value * STEPS_PER_UNIT;
   return Math.abs(steps - Math.round(steps)) < 1e-6;
 }
@@ -74,7 +85,9 @@ export function roundCardOpacity(value: number): number {
 const opacityRefused = () => m.branding_opacity_invalid();
 
 export const opacityPayloadSchema = z.object({
-  opacity: z.number({ error: opacityRefused }).check(z.refine(isCardOpacity, { error: opacityRefused })),
+  opacity: z
+    .number({ error: opacityRefused })
+    .check(z.refine(isCardOpacity, { error: opacityRefused })),
 });
 export type OpacityPayload = z.output<typeof opacityPayloadSchema>;
 
@@ -88,7 +101,10 @@ export interface Box {
  * The boxes the logo is fitted into, in CSS pixels, keeping its proportions: a wordmark fills the width,
  * a square icon the height. The top bar's and the sign-in page's.
  */
-export const LOGO_BOXES = { topBar: { width: 160, height: 40 }, signIn: { width: 224, height: 64 } } as const satisfies Record<string, Box>;
+export const LOGO_BOXES = {
+  topBar: { width: 160, height: 40 },
+  signIn: { width: 224, height: 64 },
+} as const satisfies Record<string, Box>;
 export type LogoPlace = keyof typeof LOGO_BOXES;
 
 /** Of one picture's sizes, the smallest that fills `box` as the largest would (`fitInBox`); the largest when none does. */
@@ -103,7 +119,10 @@ export function sizeFilling<T extends Box>(sizes: readonly T[], box: Box): T | u
 /** `size` scaled down to fit `box`, proportions kept; never enlarged. */
 export function fitInBox(size: Box, box: Box): Box {
   const scale = Math.min(1, box.width / size.width, box.height / size.height);
-  return { width: Math.max(1, Math.round(size.width * scale)), height: Math.max(1, Math.round(size.height * scale)) };
+  return {
+    width: Math.max(1, Math.round(size.width * scale)),
+    height: Math.max(1, Math.round(size.height * scale)),
+  };
 }
 /** The home-screen icon's sizes a phone asks the web app manifest for. */
 export const HOME_SCREEN_ICON_SIZES = [192, 512] as const;

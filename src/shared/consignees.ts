@@ -12,10 +12,14 @@ export const CONSIGNEE_IDS_MAX = 5_000;
 /** `message` builds the refusal when it is given, in the request's language. */
 const positiveId = (message: () => string) => {
   const error = { error: message };
-  return z.number(error).check(z.int(error), z.positive(error), z.lte(Number.MAX_SAFE_INTEGER, error));
+  return z
+    .number(error)
+    .check(z.int(error), z.positive(error), z.lte(Number.MAX_SAFE_INTEGER, error));
 };
 
-export const userIdPayloadSchema = z.object({ userId: positiveId(() => m.consignees_user_id_invalid()) });
+export const userIdPayloadSchema = z.object({
+  userId: positiveId(() => m.consignees_user_id_invalid()),
+});
 export type UserIdPayload = z.output<typeof userIdPayloadSchema>;
 
 export const consigneeIdsPayloadSchema = z.object({
@@ -26,22 +30,34 @@ export const consigneeIdsPayloadSchema = z.object({
     )
     .check(
       z.minLength(1, { error: () => m.consignees_select_one() }),
-      z.maxLength(CONSIGNEE_IDS_MAX, { error: () => m.consignees_too_many({ max: String(CONSIGNEE_IDS_MAX) }) }),
+      z.maxLength(CONSIGNEE_IDS_MAX, {
+        error: () => m.consignees_too_many({ max: String(CONSIGNEE_IDS_MAX) }),
+      }),
     ),
 });
 export type ConsigneeIdsPayload = z.output<typeof consigneeIdsPayloadSchema>;
 
-export const bulkAssignmentPayloadSchema = z.extend(consigneeIdsPayloadSchema, userIdPayloadSchema.shape);
+export const bulkAssignmentPayloadSchema = z.extend(
+  consigneeIdsPayloadSchema,
+  userIdPayloadSchema.shape,
+);
 export type BulkAssignmentPayload = z.output<typeof bulkAssignmentPayloadSchema>;
 
 export const consigneeSchema = z.object({ id: z.number(), name: z.string() });
 export type ConsigneeDto = z.infer<typeof consigneeSchema>;
 
-export const assignedUserSchema = z.object({ id: z.number(), username: z.string(), fullName: z.nullable(z.string()) });
+export const assignedUserSchema = z.object({
+  id: z.number(),
+  username: z.string(),
+  fullName: z.nullable(z.string()),
+});
 export type AssignedUser = z.infer<typeof assignedUserSchema>;
 
 /** One row of GET /api/consignees/assignments: every consignee, assigned or not. */
-export const consigneeAssignmentSchema = z.object({ consignee: consigneeSchema, assignedUsers: z.array(assignedUserSchema) });
+export const consigneeAssignmentSchema = z.object({
+  consignee: consigneeSchema,
+  assignedUsers: z.array(assignedUserSchema),
+});
 export type ConsigneeAssignmentDto = z.infer<typeof consigneeAssignmentSchema>;
 
 export const importResultSchema = z.object({

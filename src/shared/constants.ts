@@ -18,9 +18,20 @@ export const TRACKING_NUMBER_MIN = 8;
 
 export const RECEIPTS_PAGE_SIZE = 20;
 /** The Sort By choices of the receipts screen. */
-export const RECEIPT_SORT_KEYS = ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status'] as const;
+export const RECEIPT_SORT_KEYS = [
+  'receivedDate',
+  'number',
+  'shipperName',
+  'consigneeName',
+  'status',
+] as const;
 /** Every key the list API sorts by: the screen's, and the receipt's other text columns. */
-export const LIST_SORT_KEYS = [...RECEIPT_SORT_KEYS, 'destination', 'modeOfTransportation', 'origin'] as const;
+export const LIST_SORT_KEYS = [
+  ...RECEIPT_SORT_KEYS,
+  'destination',
+  'modeOfTransportation',
+  'origin',
+] as const;
 export const DEFAULT_RECEIPT_SORT = { sortBy: 'receivedDate', sortOrder: 'desc' } as const;
 
 export const ASSIGNMENT_PAGE_SIZE = 30;

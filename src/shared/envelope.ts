@@ -18,7 +18,9 @@ type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : fals
  * same value, so neither changes without the other. A mismatch reads "not assignable to … never".
  */
 export function schemaOf<Answer>() {
-  return <Schema extends z.ZodMiniType>(schema: Schema & (SameShape<z.output<Schema>, Answer> extends true ? unknown : never)): Schema => schema;
+  return <Schema extends z.ZodMiniType>(
+    schema: Schema & (SameShape<z.output<Schema>, Answer> extends true ? unknown : never),
+  ): Schema => schema;
 }
 
 /** Every `errorType` an answer can carry; the HTTP status of each is src/server/errors.ts's. */
@@ -37,7 +39,9 @@ export const ERROR_TYPES = [
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
 /** One refused field of a failed validation: `field` is its path (`email`, `consigneeIds.2`). */
-export const fieldIssueSchema = schemaOf<FieldIssue>()(z.object({ field: z.string(), message: z.string() }));
+export const fieldIssueSchema = schemaOf<FieldIssue>()(
+  z.object({ field: z.string(), message: z.string() }),
+);
 
 /** `retryAfter` (seconds, also the Retry-After header) comes with RATE_LIMITED and EXTERNAL_API_ERROR. */
 export const errorEnvelopeSchema = z.object({
@@ -55,7 +59,10 @@ export function okEnvelope<Data extends z.ZodMiniType>(data: Data) {
 }
 
 /** A success whose `meta` says about the answer what is not data (how fresh it is). */
-export function okEnvelopeWithMeta<Data extends z.ZodMiniType, Meta extends z.ZodMiniType>(data: Data, meta: Meta) {
+export function okEnvelopeWithMeta<Data extends z.ZodMiniType, Meta extends z.ZodMiniType>(
+  data: Data,
+  meta: Meta,
+) {
   return z.object({ success: z.literal(true), data, meta, message: z.optional(z.string()) });
 }
 
@@ -65,8 +72,16 @@ export function pageEnvelope<Item extends z.ZodMiniType>(item: Item) {
 }
 
 /** A page of a list with its `meta`: `{ success, data: [...], pagination, meta }`. */
-export function pageEnvelopeWithMeta<Item extends z.ZodMiniType, Meta extends z.ZodMiniType>(item: Item, meta: Meta) {
-  return z.object({ success: z.literal(true), data: z.array(item), pagination: paginationSchema, meta });
+export function pageEnvelopeWithMeta<Item extends z.ZodMiniType, Meta extends z.ZodMiniType>(
+  item: Item,
+  meta: Meta,
+) {
+  return z.object({
+    success: z.literal(true),
+    data: z.array(item),
+    pagination: paginationSchema,
+    meta,
+  });
 }
 
 /** GET /api/openapi.json answers the OpenAPI document itself, outside the envelope, as OpenAPI tools expect it. */

@@ -22,16 +22,41 @@ function perLocale<T>(build: (locale: Locale) => T): () => T {
   };
 }
 
-const dateFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }));
-const dateTimeFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }));
+const dateFormat = perLocale(
+  (locale) =>
+    new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit' }),
+);
+const dateTimeFormat = perLocale(
+  (locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }),
+);
 /** A time of day as the reader writes it: '04:30 PM' in English, '16:30' in Dutch. */
-const timeOfDayFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }));
+const timeOfDayFormat = perLocale(
+  (locale) =>
+    new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }),
+);
 const regionNames = perLocale((locale) => new Intl.DisplayNames(locale, { type: 'region' }));
-const relativeTimeFormat = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
-const numberFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: NUMBER_DECIMALS, maximumFractionDigits: NUMBER_DECIMALS }));
-const countFormat = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: COUNT_DECIMALS }));
+const relativeTimeFormat = perLocale(
+  (locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
+);
+const numberFormat = perLocale(
+  (locale) =>
+    new Intl.NumberFormat(locale, {
+      minimumFractionDigits: NUMBER_DECIMALS,
+      maximumFractionDigits: NUMBER_DECIMALS,
+    }),
+);
+const countFormat = perLocale(
+  (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: COUNT_DECIMALS }),
+);
 /** Sizes have no thousands separator ('5120.00 MB'). */
-const sizeFormat = perLocale((locale) => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }));
+const sizeFormat = perLocale(
+  (locale) =>
+    new Intl.NumberFormat(locale, {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+      useGrouping: false,
+    }),
+);
 
 function toDate(value: string | number | Date | null | undefined): Date | null {
   if (value === null || value === undefined || value === '') return null;
@@ -51,11 +76,12 @@ export function formatDateTime(value: string | number | Date | null | undefined)
   return date ? dateTimeFormat().format(date) : m.format_not_available();
 }
 
-const RELATIVE_UNITS: ReadonlyArray<readonly [unit: Intl.RelativeTimeFormatUnit, seconds: number]> = [
-  ['day', 86_400],
-  ['hour', 3_600],
-  ['minute', 60],
-];
+const RELATIVE_UNITS: ReadonlyArray<readonly [unit: Intl.RelativeTimeFormatUnit, seconds: number]> =
+  [
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ];
 
 /**
  * How long before `now` a moment was, in the largest whole unit up to days: '3 minutes ago', '1 hour
@@ -66,11 +92,15 @@ export function formatTimeAgo(value: string | number | Date, now: number | Date)
   const date = toDate(value);
   if (!date) return m.format_not_available();
   const seconds = Math.max(0, Math.floor((Number(now) - date.getTime()) / 1000));
-  const [unit, size] = RELATIVE_UNITS.find(([, unitSeconds]) => seconds >= unitSeconds) ?? ['second', 1];
+  const [unit, size] = RELATIVE_UNITS.find(([, unitSeconds]) => seconds >= unitSeconds) ?? [
+    'second',
+    1,
+  ];
   return relativeTimeFormat().format(unit === 'second' ? 0 : -Math.floor(seconds / size), unit);
 }
 
-const isNumber = (value: number | null | undefined): value is number => typeof value === 'number' && Number.isFinite(value);
+const isNumber = (value: number | null | undefined): value is number =>
+  typeof value === 'number' && Number.isFinite(value);
 
 /** A measure with 3 decimals ('1,234.500' / '1.234,500'); missing gives '0'. */
 export function formatNumber(value: number | null | undefined): string {
@@ -105,7 +135,9 @@ export function formatFileSize(bytes: number | null | undefined): string {
 }
 
 /** A limit's number: at most two decimals, none when whole, no thousands separator ('1', '1.5' / '1,5'). */
-const limitFormat = perLocale((locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }));
+const limitFormat = perLocale(
+  (locale) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2, useGrouping: false }),
+);
 
 /**
  * A size limit as a sentence states it, in the largest unit it reaches (base 1024): '1MB', '64KB' in
@@ -114,7 +146,8 @@ const limitFormat = perLocale((locale) => new Intl.NumberFormat(locale, { maximu
  */
 export function formatSizeLimit(bytes: number): string {
   if (bytes < SIZE_BASE) return m.format_bytes({ size: String(bytes) });
-  if (bytes < SIZE_BASE ** 2) return m.whe_size_kb({ size: limitFormat().format(bytes / SIZE_BASE) });
+  if (bytes < SIZE_BASE ** 2)
+    return m.whe_size_kb({ size: limitFormat().format(bytes / SIZE_BASE) });
   return m.whe_size_mb({ size: limitFormat().format(bytes / SIZE_BASE ** 2) });
 }
 
@@ -152,7 +185,12 @@ const KNOWN_STATUSES: Record<string, KnownStatus> = {
 };
 
 /** The spec's colours for its four statuses; the warehouse statuses stay grey, as any other. */
-const STATUS_TONES: Partial<Record<KnownStatus, StatusTone>> = { 'in-transit': 'info', delivered: 'success', 'on-hold': 'warning', cancelled: 'error' };
+const STATUS_TONES: Partial<Record<KnownStatus, StatusTone>> = {
+  'in-transit': 'info',
+  delivered: 'success',
+  'on-hold': 'warning',
+  cancelled: 'error',
+};
 
 const STATUS_LABELS: Record<KnownStatus, () => string> = {
   'in-transit': m.status_in_transit,
@@ -209,7 +247,11 @@ const TRANSPORT_BY_CODE: Readonly<Record<string, () => string>> = {
   '70': m.transport_other,
   '80': m.transport_other,
 };
-const TRANSPORT_BY_NAME: Readonly<Record<string, () => string>> = { air: m.transport_air, ocean: m.transport_sea, sea: m.transport_sea };
+const TRANSPORT_BY_NAME: Readonly<Record<string, () => string>> = {
+  air: m.transport_air,
+  ocean: m.transport_sea,
+  sea: m.transport_sea,
+};
 
 /** A mode of transportation in the reader's language; a mode it does not know as the provider sent it. */
 export function transportLabel(mode: string): string {
@@ -237,7 +279,9 @@ export function formatCountdown(totalSeconds: number): string {
 }
 
 export function rateLimitMessage(retryAfterSeconds: number | undefined): string {
-  return retryAfterSeconds && retryAfterSeconds > 0 ? m.login_rate_limited_wait({ countdown: formatCountdown(retryAfterSeconds) }) : m.login_rate_limited();
+  return retryAfterSeconds && retryAfterSeconds > 0
+    ? m.login_rate_limited_wait({ countdown: formatCountdown(retryAfterSeconds) })
+    : m.login_rate_limited();
 }
 
 /** A 24-hour 'HH:MM' in the reader's way: '09:00 AM' (en), '09:00' (nl). */

@@ -4,7 +4,8 @@
 export const freshnessClass = (stale: boolean) =>
   `group relative inline-flex flex-wrap items-center gap-1.5 text-sm ${stale ? 'rounded-box border border-warning bg-warning/15 px-3 py-1' : 'scrim text-base-content/80'}`;
 
-export const FRESHNESS_TIME_CLASS = 'cursor-help rounded-sm underline decoration-dotted underline-offset-4';
+export const FRESHNESS_TIME_CLASS =
+  'cursor-help rounded-sm underline decoration-dotted underline-offset-4';
 
 /** The exact time, shown while the pointer is over the line or the time has the focus; the line sits at the right, so it opens leftwards. */
 export const FRESHNESS_TOOLTIP_CLASS =

@@ -3,7 +3,11 @@ import * as z from 'zod/mini';
 import { ERROR_TYPES } from './envelope';
 
 /** GET /api/health: the database answers. */
-export const healthSchema = z.object({ status: z.literal('ok'), database: z.literal('ok'), uptimeSeconds: z.number() });
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  database: z.literal('ok'),
+  uptimeSeconds: z.number(),
+});
 
 /** GET /api/health/live: the process answers at all. */
 export const livenessSchema = z.object({
@@ -18,7 +22,10 @@ export type StartupState = (typeof STARTUP_STATES)[number];
 export const readinessChecksSchema = z.object({
   startup: z.object({ status: z.enum(['ok', 'fail']), state: z.enum(STARTUP_STATES) }),
   database: z.object({ status: z.enum(['ok', 'fail', 'skipped']) }),
-  migrations: z.object({ status: z.enum(['ok', 'fail', 'skipped']), pending: z.optional(z.number()) }),
+  migrations: z.object({
+    status: z.enum(['ok', 'fail', 'skipped']),
+    pending: z.optional(z.number()),
+  }),
   sync: z.object({
     status: z.enum(['ok', 'stale', 'failing', 'skipped']),
     lastSuccessAt: z.optional(z.nullable(z.string())),

@@ -16,7 +16,11 @@ export const IMPORT_FIELDS = [
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
 /** Without these a receipt cannot be placed: a file whose columns do not give them is refused. */
-export const REQUIRED_IMPORT_FIELDS: readonly ImportField[] = ['number', 'receivedDate', 'consigneeName'];
+export const REQUIRED_IMPORT_FIELDS: readonly ImportField[] = [
+  'number',
+  'receivedDate',
+  'consigneeName',
+];
 
 /** The largest file an import takes. */
 export const IMPORT_MAX_BYTES = 50 * 1024 * 1024;
@@ -25,4 +29,8 @@ export const IMPORT_FILE_FIELD = 'file';
 /** How many rows the preview shows. */
 export const IMPORT_PREVIEW_ROWS = 20;
 
-export const IMPORT_MEDIA_TYPES = ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/xml'] as const;
+export const IMPORT_MEDIA_TYPES = [
+  'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/xml',
+] as const;

@@ -15,7 +15,10 @@ const flag = z.optional(
 );
 
 /** `mapping`: a JSON object from field to the header of the column that holds it. */
-export const importMappingSchema = z.partialRecord(z.enum(IMPORT_FIELDS), z.string().check(z.maxLength(200)));
+export const importMappingSchema = z.partialRecord(
+  z.enum(IMPORT_FIELDS),
+  z.string().check(z.maxLength(200)),
+);
 export type ImportMapping = z.infer<typeof importMappingSchema>;
 
 /** The form's fields beside the file, as multipart text. */
@@ -25,7 +28,11 @@ export const importFormSchema = z.object({
   mapping: z.optional(z.string().check(z.maxLength(10_000))),
 });
 
-export const importRowErrorSchema = z.object({ row: z.number(), column: z.string(), message: z.string() });
+export const importRowErrorSchema = z.object({
+  row: z.number(),
+  column: z.string(),
+  message: z.string(),
+});
 export type ImportRowError = z.infer<typeof importRowErrorSchema>;
 
 /** A receipt of the preview, as the portal read it. */

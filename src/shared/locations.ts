@@ -2,7 +2,15 @@
 import { m } from '~/paraglide/messages.js';
 import { formatTimeOfDay } from './format';
 
-export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+export const WEEKDAYS = [
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
 const WEEKDAY_NAMES: Record<Weekday, () => string> = {
@@ -35,7 +43,9 @@ export interface Warehouse {
   hours: Record<Weekday, OpenHours | null>;
 }
 
-function mondayToFriday(hours: OpenHours): Record<Exclude<Weekday, 'Saturday' | 'Sunday'>, OpenHours> {
+function mondayToFriday(
+  hours: OpenHours,
+): Record<Exclude<Weekday, 'Saturday' | 'Sunday'>, OpenHours> {
   return { Monday: hours, Tuesday: hours, Wednesday: hours, Thursday: hours, Friday: hours };
 }
 
@@ -54,7 +64,11 @@ export const WAREHOUSES: readonly Warehouse[] = [
     city: '2988 DB Ridderkerk',
     countryCode: 'NL',
     phone: null,
-    hours: { ...mondayToFriday({ opens: '10:00', closes: '18:00' }), Saturday: { opens: '10:00', closes: '17:00' }, Sunday: null },
+    hours: {
+      ...mondayToFriday({ opens: '10:00', closes: '18:00' }),
+      Saturday: { opens: '10:00', closes: '17:00' },
+      Sunday: null,
+    },
   },
   {
     name: 'PARAMARIBO',
@@ -72,4 +86,5 @@ export function telHref(phone: string): string {
 }
 
 /** '09:00 AM - 04:30 PM' (en), '09:00 - 16:30' (nl). */
-export const openHoursText = ({ opens, closes }: OpenHours) => `${formatTimeOfDay(opens)} - ${formatTimeOfDay(closes)}`;
+export const openHoursText = ({ opens, closes }: OpenHours) =>
+  `${formatTimeOfDay(opens)} - ${formatTimeOfDay(closes)}`;

@@ -35,12 +35,19 @@ const passwordRequired = { error: () => m.magaya_password_required() };
 
 /** PUT /api/tokens/magaya: the API user an admin enters. */
 export const magayaCredentialsSchema = z.object({
-  username: z
-    .string(usernameRequired)
-    .check(z.trim(), z.minLength(1, usernameRequired), z.maxLength(MAX_USERNAME, { error: () => m.magaya_field_too_long({ max: String(MAX_USERNAME) }) })),
-  password: z
-    .string(passwordRequired)
-    .check(z.minLength(1, passwordRequired), z.maxLength(MAX_PASSWORD, { error: () => m.magaya_field_too_long({ max: String(MAX_PASSWORD) }) })),
+  username: z.string(usernameRequired).check(
+    z.trim(),
+    z.minLength(1, usernameRequired),
+    z.maxLength(MAX_USERNAME, {
+      error: () => m.magaya_field_too_long({ max: String(MAX_USERNAME) }),
+    }),
+  ),
+  password: z.string(passwordRequired).check(
+    z.minLength(1, passwordRequired),
+    z.maxLength(MAX_PASSWORD, {
+      error: () => m.magaya_field_too_long({ max: String(MAX_PASSWORD) }),
+    }),
+  ),
 });
 export type MagayaCredentials = z.infer<typeof magayaCredentialsSchema>;
 

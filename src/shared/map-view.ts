@@ -3,7 +3,12 @@
  * rule set from status, mode of transportation and origin to a place or a route.
  */
 import { m } from '~/paraglide/messages.js';
-import { ANIMATION_AIR_MS, ANIMATION_OCEAN_MS, MAP_ZOOM_ROUTE, MAP_ZOOM_WAREHOUSE } from './constants';
+import {
+  ANIMATION_AIR_MS,
+  ANIMATION_OCEAN_MS,
+  MAP_ZOOM_ROUTE,
+  MAP_ZOOM_WAREHOUSE,
+} from './constants';
 import type { Receipt } from './receipts';
 import { transportLabel } from './format';
 
@@ -33,7 +38,11 @@ export const MAP_LOCATIONS = {
     lat: 25.7781,
     lng: -80.1794,
   },
-  surinameAirport: { name: 'Johan Adolf Pengel International Airport (PBM)', lat: 5.4528, lng: -55.1878 },
+  surinameAirport: {
+    name: 'Johan Adolf Pengel International Airport (PBM)',
+    lat: 5.4528,
+    lng: -55.1878,
+  },
   surinameWarehouse: {
     get name() {
       return m.map_suriname_warehouse();
@@ -93,7 +102,8 @@ const IN_TRANSIT = ['in transit', 'in-transit', 'intransit'];
 const AT_DESTINATION = ['received at sme warehouse', 'destination'];
 
 /** Lower case with runs of white space as one space, so 'Received at  MIA Warehouse' still matches. */
-const normalize = (text: string | null | undefined) => (text ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
+const normalize = (text: string | null | undefined) =>
+  (text ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
 const containsAny = (text: string, parts: string[]) => parts.some((part) => text.includes(part));
 
 const place = (location: MapLocation, popup?: PlaceView['popup']): PlaceView => ({
@@ -112,14 +122,38 @@ export function receiptMapView(receipt: MapViewInput): MapView {
   if (status.includes('received at nl warehouse')) return place(MAP_LOCATIONS.netherlandsWarehouse);
   if (containsAny(status, IN_TRANSIT)) {
     if (containsAny(mode, ['air', '40'])) {
-      const from = origin.includes('amsterdam airport schiphol') ? MAP_LOCATIONS.amsterdamAirport : MAP_LOCATIONS.miamiAirport;
-      return { kind: 'route', from, to: MAP_LOCATIONS.surinameAirport, zoom: MAP_ZOOM_ROUTE, vehicle: 'plane', durationMs: ANIMATION_AIR_MS };
+      const from = origin.includes('amsterdam airport schiphol')
+        ? MAP_LOCATIONS.amsterdamAirport
+        : MAP_LOCATIONS.miamiAirport;
+      return {
+        kind: 'route',
+        from,
+        to: MAP_LOCATIONS.surinameAirport,
+        zoom: MAP_ZOOM_ROUTE,
+        vehicle: 'plane',
+        durationMs: ANIMATION_AIR_MS,
+      };
     }
-    const from = origin.includes('rotterdam') ? MAP_LOCATIONS.rotterdamPort : MAP_LOCATIONS.portOfMiami;
-    return { kind: 'route', from, to: MAP_LOCATIONS.portOfParamaribo, zoom: MAP_ZOOM_ROUTE, vehicle: 'ship', durationMs: ANIMATION_OCEAN_MS };
+    const from = origin.includes('rotterdam')
+      ? MAP_LOCATIONS.rotterdamPort
+      : MAP_LOCATIONS.portOfMiami;
+    return {
+      kind: 'route',
+      from,
+      to: MAP_LOCATIONS.portOfParamaribo,
+      zoom: MAP_ZOOM_ROUTE,
+      vehicle: 'ship',
+      durationMs: ANIMATION_OCEAN_MS,
+    };
   }
-  if (containsAny(status, AT_DESTINATION) || (containsAny(status, ['delivered', 'arrived']) && !status.includes('mia'))) {
+  if (
+    containsAny(status, AT_DESTINATION) ||
+    (containsAny(status, ['delivered', 'arrived']) && !status.includes('mia'))
+  ) {
     return place(MAP_LOCATIONS.surinameWarehouse);
   }
-  return place(MAP_LOCATIONS.miamiWarehouse, { status: receipt.status ?? '', transport: transportLabel(receipt.modeOfTransportation ?? '') });
+  return place(MAP_LOCATIONS.miamiWarehouse, {
+    status: receipt.status ?? '',
+    transport: transportLabel(receipt.modeOfTransportation ?? ''),
+  });
 }

@@ -5,4 +5,5 @@ import { formatCount } from './format';
 
 /** The external-API error panel of the dashboard and the receipts list. */
 export const serverBusyTitle = () => m.common_server_busy_title();
-export const serverBusyText = () => m.common_server_busy_text({ minutes: formatCount(SERVER_BUSY_WAIT_MINUTES) });
+export const serverBusyText = () =>
+  m.common_server_busy_text({ minutes: formatCount(SERVER_BUSY_WAIT_MINUTES) });

@@ -54,18 +54,28 @@ export interface Outcome {
  * Whether a user's kept data goes before anything else happens: on signing out, on the sign-in page
  * (only a signed-out browser is shown it), and when the server says the session is gone.
  */
-export function clearsUserData({ method, url }: Omit<RequestFacts, 'origin'>, outcome?: Outcome): boolean {
+export function clearsUserData(
+  { method, url }: Omit<RequestFacts, 'origin'>,
+  outcome?: Outcome,
+): boolean {
   if (method === 'POST' && url.pathname === '/logout') return true;
   if (method === 'GET' && url.pathname === '/login') return true;
   if (!outcome) return false;
-  return outcome.status === 401 || (outcome.finalUrl !== '' && new URL(outcome.finalUrl).pathname === '/login');
+  return (
+    outcome.status === 401 ||
+    (outcome.finalUrl !== '' && new URL(outcome.finalUrl).pathname === '/login')
+  );
 }
 
 /**
  * Only whole, successful same-origin answers to the request itself are kept: not an error, a 304, or a
  * followed redirect (whose answer belongs to another address, such as the sign-in page).
  */
-export function isKeepable(response: { status: number; type: string; redirected: boolean }): boolean {
+export function isKeepable(response: {
+  status: number;
+  type: string;
+  redirected: boolean;
+}): boolean {
   return response.status === 200 && response.type === 'basic' && !response.redirected;
 }
 
@@ -87,7 +97,10 @@ export function entriesToEvict<T>(keys: readonly T[], max: number): T[] {
 
 /** A kept page as shown offline: its root element says since when, for the page's banner. */
 export function markOfflinePage(html: string, storedAt: string): string {
-  return html.replace(/<html\b/i, `<html data-offline-at="${storedAt.replace(/[^\dTZ:.+-]/g, '')}"`);
+  return html.replace(
+    /<html\b/i,
+    `<html data-offline-at="${storedAt.replace(/[^\dTZ:.+-]/g, '')}"`,
+  );
 }
 
 /** The envelope of an API call the worker could neither send nor answer from what it kept. */

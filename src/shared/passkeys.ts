@@ -40,7 +40,9 @@ export const passkeyRegistrationOptionsSchema = z.object({
 export type PasskeyRegistrationOptionsPayload = z.output<typeof passkeyRegistrationOptionsSchema>;
 
 const unreadable = says(m.passkey_response_invalid);
-const encoded = z.string(unreadable).check(z.maxLength(ENCODED_MAX, unreadable), z.regex(/^[\w-]*={0,2}$/, unreadable));
+const encoded = z
+  .string(unreadable)
+  .check(z.maxLength(ENCODED_MAX, unreadable), z.regex(/^[\w-]*={0,2}$/, unreadable));
 
 /** What @simplewebauthn/browser's startRegistration answers. */
 const registrationCredentialSchema = z.looseObject(
@@ -52,7 +54,11 @@ const registrationCredentialSchema = z.looseObject(
       {
         clientDataJSON: encoded,
         attestationObject: encoded,
-        transports: z.optional(z.array(z.string(unreadable).check(z.maxLength(20, unreadable))).check(z.maxLength(10, unreadable))),
+        transports: z.optional(
+          z
+            .array(z.string(unreadable).check(z.maxLength(20, unreadable)))
+            .check(z.maxLength(10, unreadable)),
+        ),
       },
       unreadable,
     ),
@@ -82,7 +88,10 @@ const authenticationCredentialSchema = z.looseObject(
 );
 
 /** The new passkey, and its name when the user gave one (else the kind of device it is on). */
-export const passkeyRegistrationSchema = z.object({ credential: registrationCredentialSchema, name: z.optional(passkeyName) });
+export const passkeyRegistrationSchema = z.object({
+  credential: registrationCredentialSchema,
+  name: z.optional(passkeyName),
+});
 export type PasskeyRegistrationPayload = z.output<typeof passkeyRegistrationSchema>;
 
 export const passkeySignInSchema = z.object({ credential: authenticationCredentialSchema });
@@ -103,10 +112,18 @@ export interface PasskeyView {
 export type PasskeyAvailability = { available: true } | { available: false; reason: 'ip-host' };
 
 /** The kind of device a new passkey is on, from what the browser reported: its default name. */
-export function passkeyKind(deviceType: string, transports: readonly string[]): 'synced' | 'phone' | 'security-key' | 'device' {
+export function passkeyKind(
+  deviceType: string,
+  transports: readonly string[],
+): 'synced' | 'phone' | 'security-key' | 'device' {
   if (transports.includes('hybrid')) return 'phone';
   if (deviceType === 'multiDevice') return 'synced';
-  if (transports.some((transport) => transport === 'usb' || transport === 'nfc' || transport === 'ble')) return 'security-key';
+  if (
+    transports.some(
+      (transport) => transport === 'usb' || transport === 'nfc' || transport === 'ble',
+    )
+  )
+    return 'security-key';
   return 'device';
 }
 
@@ -132,7 +149,10 @@ export const passkeyOptionsSchema = z.object({ options: z.looseObject({ challeng
 
 /** The list, and whether the portal offers passkeys at all (and why not). */
 export const passkeyListSchema = z.object({
-  availability: z.union([z.object({ available: z.literal(true) }), z.object({ available: z.literal(false), reason: z.literal('ip-host') })]),
+  availability: z.union([
+    z.object({ available: z.literal(true) }),
+    z.object({ available: z.literal(false), reason: z.literal('ip-host') }),
+  ]),
   passkeys: z.array(passkeyViewSchema),
 });
 export type PasskeyList = z.output<typeof passkeyListSchema>;

@@ -30,11 +30,14 @@ export function carrierLabel(carrier: string): string {
 export const PREALERT_STATUSES = ['expected', 'received'] as const;
 export type PrealertStatus = (typeof PREALERT_STATUSES)[number];
 
-export const prealertStatusLabel = (status: PrealertStatus) => (status === 'received' ? m.prealert_status_received() : m.prealert_status_expected());
+export const prealertStatusLabel = (status: PrealertStatus) =>
+  status === 'received' ? m.prealert_status_received() : m.prealert_status_expected();
 
 /** An amount in US dollars as the reader writes numbers: '$1,234.50' (en), 'US$ 1.234,50' (nl). */
 export function formatUsd(cents: number): string {
-  return new Intl.NumberFormat(getLocale(), { style: 'currency', currency: 'USD' }).format(cents / 100);
+  return new Intl.NumberFormat(getLocale(), { style: 'currency', currency: 'USD' }).format(
+    cents / 100,
+  );
 }
 
 /** A value as the form shows it for editing, in the reader's decimal mark: '49.99' or '49,99'. */

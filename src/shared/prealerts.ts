@@ -42,10 +42,18 @@ export const INVOICE_UPLOAD = {
   contentTypes: INVOICE_CONTENT_TYPES,
   fallbackName: 'invoice',
   notAllowed: () => m.prealert_invoice_not_allowed(),
-  tooLarge: () => m.prealert_invoice_too_large({ max: formatSizeLimit(PREALERT_INVOICE_MAX_BYTES) }),
+  tooLarge: () =>
+    m.prealert_invoice_too_large({ max: formatSizeLimit(PREALERT_INVOICE_MAX_BYTES) }),
 };
 /** For the file picker's `accept`. */
-export const ACCEPTED_INVOICE_TYPES = ['.pdf', '.jpg', '.jpeg', '.png', '.webp', ...Object.values(INVOICE_CONTENT_TYPES)].join(',');
+export const ACCEPTED_INVOICE_TYPES = [
+  '.pdf',
+  '.jpg',
+  '.jpeg',
+  '.png',
+  '.webp',
+  ...Object.values(INVOICE_CONTENT_TYPES),
+].join(',');
 
 /**
  * A tracking number as it is stored and compared: upper case, without the spaces and dashes people
@@ -64,7 +72,12 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 const says = (message: () => string) => ({ error: () => message() });
 
 /** Text a person types on one line: trimmed, present, bounded, without control characters. */
-function lineOfText(required: () => string, tooLong: () => string, max: number, hasControl: () => string) {
+function lineOfText(
+  required: () => string,
+  tooLong: () => string,
+  max: number,
+  hasControl: () => string,
+) {
   return z.string(says(required)).check(
     z.trim(),
     z.minLength(1, says(required)),
@@ -74,7 +87,14 @@ function lineOfText(required: () => string, tooLong: () => string, max: number, 
 }
 
 const trackingNumberField = z.pipe(
-  z.string(says(m.prealert_tracking_required)).check(z.refine((value: string) => !CONTROL_CHARACTERS.test(value), says(m.prealert_tracking_characters))),
+  z
+    .string(says(m.prealert_tracking_required))
+    .check(
+      z.refine(
+        (value: string) => !CONTROL_CHARACTERS.test(value),
+        says(m.prealert_tracking_characters),
+      ),
+    ),
   z.transform((value: string, context) => {
     const normalized = normalizeTrackingNumber(value);
     const issue = (message: string) => {
@@ -83,17 +103,23 @@ const trackingNumberField = z.pipe(
     };
     if (normalized === '') return issue(m.prealert_tracking_required());
     if (!TRACKING_CHARACTERS.test(normalized)) return issue(m.prealert_tracking_characters());
-    if (normalized.length < TRACKING_NUMBER_MIN) return issue(m.prealert_tracking_too_short({ min: formatCount(TRACKING_NUMBER_MIN) }));
-    if (normalized.length > PREALERT_TRACKING_MAX) return issue(m.prealert_tracking_too_long({ max: formatCount(PREALERT_TRACKING_MAX) }));
+    if (normalized.length < TRACKING_NUMBER_MIN)
+      return issue(m.prealert_tracking_too_short({ min: formatCount(TRACKING_NUMBER_MIN) }));
+    if (normalized.length > PREALERT_TRACKING_MAX)
+      return issue(m.prealert_tracking_too_long({ max: formatCount(PREALERT_TRACKING_MAX) }));
     return normalized;
   }),
 );
 
 /** Why a typed declared value is no amount; each has its own message. */
-export type DeclaredValueProblem = 'not-a-number' | 'decimals' | 'separators' | 'negative' | 'currency';
+export type DeclaredValueProblem =
+  'not-a-number' | 'decimals' | 'separators' | 'negative' | 'currency';
 
 /** The reader's marks: the decimal one and the one that groups thousands ('1,299.00', '1.299,00'). */
-const SEPARATORS: Record<Locale, { decimal: string; group: string }> = { en: { decimal: '.', group: ',' }, nl: { decimal: ',', group: '.' } };
+const SEPARATORS: Record<Locale, { decimal: string; group: string }> = {
+  en: { decimal: '.', group: ',' },
+  nl: { decimal: ',', group: '.' },
+};
 
 /** A leading dollar sign as either language writes it: '$', 'US$' (Dutch formatting shows 'US$ 49,99'), 'USD'. */
 const DOLLAR_SIGN = /^(?:US\$|USD|\$)\s*/i;
@@ -106,7 +132,10 @@ const escape = (mark: string) => mark.replace('.', '\\.');
  * counts as the decimal one ('49,99' on a Dutch keyboard in English). A number (JSON) may carry a
  * float's error past the cents (19.99 is 19.989999…).
  */
-export function readDeclaredValue(value: unknown, locale: Locale): { cents: number } | { problem: DeclaredValueProblem } {
+export function readDeclaredValue(
+  value: unknown,
+  locale: Locale,
+): { cents: number } | { problem: DeclaredValueProblem } {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return { problem: 'not-a-number' };
     if (value < 0) return { problem: 'negative' };
@@ -163,7 +192,8 @@ const declaredValueField = z.pipe(
     if ('problem' in reading) return issue(DECLARED_VALUE_PROBLEMS[reading.problem]());
     const { cents } = reading;
     if (cents < 1) return issue(m.prealert_value_too_small());
-    if (cents > PREALERT_VALUE_MAX_CENTS) return issue(m.prealert_value_too_large({ max: formatUsd(PREALERT_VALUE_MAX_CENTS) }));
+    if (cents > PREALERT_VALUE_MAX_CENTS)
+      return issue(m.prealert_value_too_large({ max: formatUsd(PREALERT_VALUE_MAX_CENTS) }));
     return cents;
   }),
 );
@@ -172,9 +202,18 @@ const declaredValueField = z.pipe(
 const consigneeIdField = z.pipe(
   z.union([z.number(), z.string()], says(m.prealert_consignee_required)),
   z.transform((value: number | string, context) => {
-    const id = typeof value === 'number' ? value : /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+    const id =
+      typeof value === 'number'
+        ? value
+        : /^\d{1,15}$/.test(value.trim())
+          ? Number(value.trim())
+          : NaN;
     if (Number.isSafeInteger(id) && id >= 1) return id;
-    context.issues.push({ code: 'custom', input: value, message: value === '' ? m.prealert_consignee_required() : m.prealert_consignee_not_yours() });
+    context.issues.push({
+      code: 'custom',
+      input: value,
+      message: value === '' ? m.prealert_consignee_required() : m.prealert_consignee_not_yours(),
+    });
     return z.NEVER;
   }),
 );
@@ -187,7 +226,10 @@ const carrierField = z.pipe(
     context.issues.push({
       code: 'custom',
       input: value,
-      message: value.trim() === '' ? m.prealert_carrier_required() : m.prealert_carrier_invalid({ carriers: CARRIERS.join(', ') }),
+      message:
+        value.trim() === ''
+          ? m.prealert_carrier_required()
+          : m.prealert_carrier_invalid({ carriers: CARRIERS.join(', ') }),
     });
     return z.NEVER;
   }),
@@ -196,7 +238,9 @@ const carrierField = z.pipe(
 /** A form's checkbox ("on", "true") or JSON's boolean; absent is false. */
 const flagField = z.pipe(
   z.optional(z.union([z.boolean(), z.string()])),
-  z.transform((value: boolean | string | undefined) => value === true || value === 'true' || value === 'on'),
+  z.transform(
+    (value: boolean | string | undefined) => value === true || value === 'true' || value === 'on',
+  ),
 );
 
 /**
@@ -230,7 +274,11 @@ export type PrealertInput = z.output<typeof prealertPayloadSchema>;
 /** Whole cents as dollars for the API: 4999 is 49.99. */
 export const centsToDollars = (cents: number) => cents / 100;
 
-export const invoiceInfoSchema = z.object({ fileName: z.string(), contentType: z.string(), size: z.number() });
+export const invoiceInfoSchema = z.object({
+  fileName: z.string(),
+  contentType: z.string(),
+  size: z.number(),
+});
 export type InvoiceInfo = z.infer<typeof invoiceInfoSchema>;
 
 /** A pre-alert as the API answers it. `declaredValue` is in US dollars with at most two decimals. */
@@ -267,7 +315,11 @@ export const prealertListQuerySchema = z.object({
       if (value === undefined) return undefined;
       const status = PREALERT_STATUSES.find((known) => known === value);
       if (status) return status;
-      context.issues.push({ code: 'custom', input: value, message: m.prealert_query_status({ statuses: PREALERT_STATUSES.join(', ') }) });
+      context.issues.push({
+        code: 'custom',
+        input: value,
+        message: m.prealert_query_status({ statuses: PREALERT_STATUSES.join(', ') }),
+      });
       return z.NEVER;
     }),
   ),
@@ -292,7 +344,11 @@ export const adminPrealertQuerySchema = z.object({
     z.transform((value: string | undefined, context): AdminPrealertState => {
       const state = ADMIN_PREALERT_STATES.find((known) => known === (value ?? 'stale'));
       if (state) return state;
-      context.issues.push({ code: 'custom', input: value, message: m.prealert_query_state({ states: ADMIN_PREALERT_STATES.join(', ') }) });
+      context.issues.push({
+        code: 'custom',
+        input: value,
+        message: m.prealert_query_state({ states: ADMIN_PREALERT_STATES.join(', ') }),
+      });
       return z.NEVER;
     }),
   ),

@@ -10,8 +10,10 @@ export function receiptQueryString(query: Partial<ReceiptQuery>): string {
   const params = new URLSearchParams();
   if (query.page && query.page !== 1) params.set('page', String(query.page));
   if (query.limit && query.limit !== RECEIPTS_PAGE_SIZE) params.set('limit', String(query.limit));
-  if (query.sortBy && query.sortBy !== DEFAULT_RECEIPT_SORT.sortBy) params.set('sortBy', query.sortBy);
-  if (query.sortOrder && query.sortOrder !== DEFAULT_RECEIPT_SORT.sortOrder) params.set('sortOrder', query.sortOrder);
+  if (query.sortBy && query.sortBy !== DEFAULT_RECEIPT_SORT.sortBy)
+    params.set('sortBy', query.sortBy);
+  if (query.sortOrder && query.sortOrder !== DEFAULT_RECEIPT_SORT.sortOrder)
+    params.set('sortOrder', query.sortOrder);
   if (query.search) params.set('search', query.search);
   if (query.trackingNumber) params.set('trackingNumber', query.trackingNumber);
   const text = params.toString();

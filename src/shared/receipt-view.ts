@@ -4,7 +4,16 @@
  * links from e-mails and browsers without JavaScript) both render these, so they show the same.
  */
 import { m } from '~/paraglide/messages.js';
-import { formatCount, formatDate, formatDateTime, formatVolume, formatWeight, statusLabel, statusTone, type StatusTone } from './format';
+import {
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatVolume,
+  formatWeight,
+  statusLabel,
+  statusTone,
+  type StatusTone,
+} from './format';
 import type { Commodity, Receipt, StatusHistoryEntry } from './receipts';
 
 export interface ReceiptFact {
@@ -17,7 +26,11 @@ export interface ReceiptFact {
 export function receiptFacts(receipt: Receipt): ReceiptFact[] {
   return [
     { label: m.receipts_number(), text: receipt.number },
-    { label: m.receipts_received_date(), text: formatDate(receipt.receivedDate), dateTime: receipt.receivedDate },
+    {
+      label: m.receipts_received_date(),
+      text: formatDate(receipt.receivedDate),
+      dateTime: receipt.receivedDate,
+    },
     { label: m.receipts_shipper(), text: receipt.shipperName },
     { label: m.receipts_consignee(), text: receipt.consigneeName },
     { label: m.receipts_destination(), text: receipt.destination },
@@ -45,11 +58,18 @@ export function packageViews(commodities: Commodity[]): PackageView[] {
 }
 
 export function packageTotals(commodities: Commodity[]): ReceiptFact[] {
-  const sum = (pick: (commodity: Commodity) => number) => commodities.reduce((total, commodity) => total + pick(commodity), 0);
+  const sum = (pick: (commodity: Commodity) => number) =>
+    commodities.reduce((total, commodity) => total + pick(commodity), 0);
   return [
     { label: m.receipts_total_pieces(), text: formatCount(sum((commodity) => commodity.pieces)) },
-    { label: m.receipts_total_weight(), text: formatWeight(sum((commodity) => commodity.totalWeightValue)) },
-    { label: m.receipts_total_volume(), text: formatVolume(sum((commodity) => commodity.totalVolumeValue)) },
+    {
+      label: m.receipts_total_weight(),
+      text: formatWeight(sum((commodity) => commodity.totalWeightValue)),
+    },
+    {
+      label: m.receipts_total_volume(),
+      text: formatVolume(sum((commodity) => commodity.totalVolumeValue)),
+    },
   ];
 }
 

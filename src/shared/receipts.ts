@@ -5,7 +5,12 @@
  */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
-import { DEFAULT_RECEIPT_SORT, LIST_SORT_KEYS, RECEIPTS_PAGE_SIZE, TRACKING_NUMBER_MIN } from './constants';
+import {
+  DEFAULT_RECEIPT_SORT,
+  LIST_SORT_KEYS,
+  RECEIPTS_PAGE_SIZE,
+  TRACKING_NUMBER_MIN,
+} from './constants';
 import { formatCount } from './format';
 import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from './receipt-limits';
 
@@ -42,7 +47,9 @@ export const statusHistoryEntrySchema = z.object({ status: z.string(), at: z.str
 export type StatusHistoryEntry = z.infer<typeof statusHistoryEntrySchema>;
 
 /** One receipt as `GET /api/receipts/{id}` answers it: the list's fields plus its status history, oldest first. */
-export const receiptDetailsSchema = z.extend(receiptSchema, { history: z.array(statusHistoryEntrySchema) });
+export const receiptDetailsSchema = z.extend(receiptSchema, {
+  history: z.array(statusHistoryEntrySchema),
+});
 export type ReceiptDetails = z.infer<typeof receiptDetailsSchema>;
 
 export const paginationSchema = z.object({
@@ -58,11 +65,22 @@ export type Pagination = z.infer<typeof paginationSchema>;
 /** Page `page` of `limit` items among `totalItems`. */
 export function paginationOf(page: number, limit: number, totalItems: number): Pagination {
   const totalPages = Math.ceil(totalItems / limit);
-  return { currentPage: page, itemsPerPage: limit, totalItems, totalPages, hasNextPage: page < totalPages, hasPrevPage: page > 1 };
+  return {
+    currentPage: page,
+    itemsPerPage: limit,
+    totalItems,
+    totalPages,
+    hasNextPage: page < totalPages,
+    hasPrevPage: page > 1,
+  };
 }
 
 /** `lastSyncedAt`: ISO time of the mirror's last successful sync (null before the first). */
-export const listMetaSchema = z.object({ cached: z.boolean(), processingTime: z.number(), lastSyncedAt: z.nullable(z.string()) });
+export const listMetaSchema = z.object({
+  cached: z.boolean(),
+  processingTime: z.number(),
+  lastSyncedAt: z.nullable(z.string()),
+});
 export type ListMeta = z.infer<typeof listMetaSchema>;
 
 /** The list answer: `{ success: true, data, pagination, meta }`. */
@@ -109,7 +127,11 @@ export function positiveInteger(name: string, fallback: number, max: number) {
       const number = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
       if (!(number >= 1 && number <= max)) {
         // The bound as a query string writes it (1000000), in either language.
-        context.issues.push({ code: 'custom', input: value, message: m.api_query_whole_number({ name, max: String(max) }) });
+        context.issues.push({
+          code: 'custom',
+          input: value,
+          message: m.api_query_whole_number({ name, max: String(max) }),
+        });
         return z.NEVER;
       }
       return number;
@@ -118,14 +140,17 @@ export function positiveInteger(name: string, fallback: number, max: number) {
 }
 
 /** Control characters (a NUL byte and the like) have no place in a search; refused with a clear message. */
-// eslint-disable-next-line no-control-regex -- control characters are what it refuses
-export const noControlCharacters = (message: () => string) => z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), { error: message });
+export const noControlCharacters = (message: () => string) =>
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+  z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), { error: message });
 
 /** The tracking-number rule (its length, no control characters), shared by the receipts filter and the package look-up. */
 const trackingNumberText = z.string({ error: trackingNumberMessage }).check(
   z.trim(),
   noControlCharacters(() => m.api_tracking_number_control_characters()),
-  z.refine((value: string) => value.length >= TRACKING_NUMBER_MIN, { error: trackingNumberMessage }),
+  z.refine((value: string) => value.length >= TRACKING_NUMBER_MIN, {
+    error: trackingNumberMessage,
+  }),
   z.refine((value: string) => value.length <= TRACKING_NUMBER_MAX, {
     error: () => m.api_tracking_number_too_long({ max: formatCount(TRACKING_NUMBER_MAX) }),
   }),
@@ -139,7 +164,11 @@ export const receiptQuerySchema = z.object({
     z.transform((value: string | undefined, context): ReceiptSortKey => {
       if (value === undefined) return DEFAULT_RECEIPT_SORT.sortBy;
       if ((LIST_SORT_KEYS as readonly string[]).includes(value)) return value as ReceiptSortKey;
-      context.issues.push({ code: 'custom', input: value, message: m.api_query_sort_by({ keys: LIST_SORT_KEYS.join(', ') }) });
+      context.issues.push({
+        code: 'custom',
+        input: value,
+        message: m.api_query_sort_by({ keys: LIST_SORT_KEYS.join(', ') }),
+      });
       return z.NEVER;
     }),
   ),
@@ -157,7 +186,9 @@ export const receiptQuerySchema = z.object({
     queryText,
     z.optional(
       z.string().check(
-        z.maxLength(SEARCH_MAX_LENGTH, { error: () => m.api_search_too_long({ max: formatCount(SEARCH_MAX_LENGTH) }) }),
+        z.maxLength(SEARCH_MAX_LENGTH, {
+          error: () => m.api_search_too_long({ max: formatCount(SEARCH_MAX_LENGTH) }),
+        }),
         noControlCharacters(() => m.api_search_control_characters()),
       ),
     ),

@@ -2,4 +2,7 @@
 import * as z from 'zod/mini';
 
 /** A positive whole number in 1 to 15 digits: anything else names nothing. */
-export const routeIdSchema = z.pipe(z.string().check(z.regex(/^(?=\d{1,15}$)0*[1-9]\d*$/)), z.transform(Number));
+export const routeIdSchema = z.pipe(
+  z.string().check(z.regex(/^(?=\d{1,15}$)0*[1-9]\d*$/)),
+  z.transform(Number),
+);

@@ -24,7 +24,11 @@ export const shareRequestSchema = z.object({
 });
 
 /** `POST /api/receipts/{id}/share` answers the new link, with its address: the only time it is shown. */
-export const createdShareLinkSchema = z.object({ id: z.number(), url: z.string(), expiresAt: z.string() });
+export const createdShareLinkSchema = z.object({
+  id: z.number(),
+  url: z.string(),
+  expiresAt: z.string(),
+});
 export type CreatedShareLink = z.infer<typeof createdShareLinkSchema>;
 
 /** One of the caller's active links, as `GET /api/shares` lists them: no address (only its hash is kept). */

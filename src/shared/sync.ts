@@ -38,7 +38,11 @@ export interface SyncStatus {
 }
 
 /** The staleness rule: the last sync lies more than three sync intervals back (or never happened). */
-export function isStale(lastSyncedAt: string | null, now: number, syncIntervalSeconds: number): boolean {
+export function isStale(
+  lastSyncedAt: string | null,
+  now: number,
+  syncIntervalSeconds: number,
+): boolean {
   if (!lastSyncedAt) return true;
   return now - Date.parse(lastSyncedAt) > STALE_AFTER_INTERVALS * syncIntervalSeconds * 1000;
 }
@@ -47,12 +51,20 @@ export function isStale(lastSyncedAt: string | null, now: number, syncIntervalSe
  * Whether a page should ask again before it shows the warning: the time it shows may only look old
  * because the page has not asked since (a sync ran meanwhile). At most once a sync interval.
  */
-export function shouldRecheck(lastSyncedAt: string | null, checkedAt: number, now: number, syncIntervalSeconds: number): boolean {
-  return isStale(lastSyncedAt, now, syncIntervalSeconds) && now - checkedAt >= syncIntervalSeconds * 1000;
+export function shouldRecheck(
+  lastSyncedAt: string | null,
+  checkedAt: number,
+  now: number,
+  syncIntervalSeconds: number,
+): boolean {
+  return (
+    isStale(lastSyncedAt, now, syncIntervalSeconds) && now - checkedAt >= syncIntervalSeconds * 1000
+  );
 }
 
 /** How often an open page updates its "Updated … ago". */
-export const freshnessTickMs = (syncIntervalSeconds: number) => Math.min(FRESHNESS_TICK_MS, syncIntervalSeconds * 1000);
+export const freshnessTickMs = (syncIntervalSeconds: number) =>
+  Math.min(FRESHNESS_TICK_MS, syncIntervalSeconds * 1000);
 
 export interface Freshness {
   /** 'Updated 3 minutes ago'. */
@@ -62,10 +74,16 @@ export interface Freshness {
   stale: boolean;
 }
 
-export function describeFreshness(lastSyncedAt: string, now: number, syncIntervalSeconds: number): Freshness {
+export function describeFreshness(
+  lastSyncedAt: string,
+  now: number,
+  syncIntervalSeconds: number,
+): Freshness {
   const justNow = now - Date.parse(lastSyncedAt) < 60_000;
   return {
-    text: justNow ? m.freshness_updated_just_now() : m.freshness_updated({ ago: formatTimeAgo(lastSyncedAt, now) }),
+    text: justNow
+      ? m.freshness_updated_just_now()
+      : m.freshness_updated({ ago: formatTimeAgo(lastSyncedAt, now) }),
     exact: m.freshness_exact({ dateTime: formatDateTime(lastSyncedAt) }),
     stale: isStale(lastSyncedAt, now, syncIntervalSeconds),
   };

@@ -5,7 +5,12 @@
  */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
-import { REFRESH_EXPIRY_MAX_SECONDS, REFRESH_EXPIRY_MIN_SECONDS, TOKEN_AUTO_REFRESH_MINUTES, TOKEN_WARNING_MINUTES } from './constants';
+import {
+  REFRESH_EXPIRY_MAX_SECONDS,
+  REFRESH_EXPIRY_MIN_SECONDS,
+  TOKEN_AUTO_REFRESH_MINUTES,
+  TOKEN_WARNING_MINUTES,
+} from './constants';
 import { formatCount } from './format';
 
 /**
@@ -47,7 +52,8 @@ export const CONNECTION_TEXTS = {
   get cleared() {
     return m.tokens_cleared();
   },
-  clearedWithoutRevocation: (reason: string) => m.tokens_cleared_without_revocation({ reason: reason.replace(/\.+$/, '') }),
+  clearedWithoutRevocation: (reason: string) =>
+    m.tokens_cleared_without_revocation({ reason: reason.replace(/\.+$/, '') }),
   get providerUnavailable() {
     return m.tokens_provider_unavailable();
   },
@@ -58,19 +64,20 @@ export const TOKEN_MAX_LENGTH = 16_384;
 
 const tokensRequired = () => m.tokens_both_required();
 
-const tokenField = z
-  .string({ error: tokensRequired })
-  .check(
-    z.trim(),
-    z.minLength(1, { error: tokensRequired }),
-    z.maxLength(TOKEN_MAX_LENGTH, { error: () => m.tokens_too_long({ max: String(TOKEN_MAX_LENGTH) }) }),
-  );
+const tokenField = z.string({ error: tokensRequired }).check(
+  z.trim(),
+  z.minLength(1, { error: tokensRequired }),
+  z.maxLength(TOKEN_MAX_LENGTH, {
+    error: () => m.tokens_too_long({ max: String(TOKEN_MAX_LENGTH) }),
+  }),
+);
 
 /** Seconds as a number or as the text of a number input; absent, null and '' mean "unknown". */
 const expiryField = z.pipe(
   z.unknown(),
   z.transform((value, context) => {
-    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return null;
+    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+      return null;
     const seconds = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
     if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds <= 0) {
       context.issues.push({ code: 'custom', message: m.tokens_expiry_positive(), input: value });
@@ -78,7 +85,10 @@ const expiryField = z.pipe(
     }
     if (seconds < REFRESH_EXPIRY_MIN_SECONDS || seconds > REFRESH_EXPIRY_MAX_SECONDS) {
       // Plain digits in every language, as the seconds are typed into the field.
-      const range = { min: String(REFRESH_EXPIRY_MIN_SECONDS), max: String(REFRESH_EXPIRY_MAX_SECONDS) };
+      const range = {
+        min: String(REFRESH_EXPIRY_MIN_SECONDS),
+        max: String(REFRESH_EXPIRY_MAX_SECONDS),
+      };
       context.issues.push({ code: 'custom', message: m.tokens_expiry_range(range), input: value });
       return z.NEVER;
     }
@@ -94,13 +104,31 @@ export const tokenUpdateSchema = z.pipe(
     refreshTokenExpirySeconds: z.optional(expiryField),
     refreshTokenExpiry: z.optional(expiryField),
   }),
-  z.transform(({ accessToken, refreshToken, refreshTokenExpirySeconds = null, refreshTokenExpiry = null }, context) => {
-    if (refreshTokenExpirySeconds !== null && refreshTokenExpiry !== null && refreshTokenExpirySeconds !== refreshTokenExpiry) {
-      context.issues.push({ code: 'custom', message: m.tokens_expiry_twice(), input: refreshTokenExpiry, path: ['refreshTokenExpiry'] });
-      return z.NEVER;
-    }
-    return { accessToken, refreshToken, refreshTokenExpirySeconds: refreshTokenExpirySeconds ?? refreshTokenExpiry };
-  }),
+  z.transform(
+    (
+      { accessToken, refreshToken, refreshTokenExpirySeconds = null, refreshTokenExpiry = null },
+      context,
+    ) => {
+      if (
+        refreshTokenExpirySeconds !== null &&
+        refreshTokenExpiry !== null &&
+        refreshTokenExpirySeconds !== refreshTokenExpiry
+      ) {
+        context.issues.push({
+          code: 'custom',
+          message: m.tokens_expiry_twice(),
+          input: refreshTokenExpiry,
+          path: ['refreshTokenExpiry'],
+        });
+        return z.NEVER;
+      }
+      return {
+        accessToken,
+        refreshToken,
+        refreshTokenExpirySeconds: refreshTokenExpirySeconds ?? refreshTokenExpiry,
+      };
+    },
+  ),
 );
 export type TokenUpdateInput = z.output<typeof tokenUpdateSchema>;
 
@@ -170,14 +198,25 @@ export interface OAuthStart {
 
 /** What the callback page posts to the screen that opened it. */
 export type OAuthPopupMessage =
-  | { type: 'oauth2_success'; data: { source: TokenSource | null; accessTokenExpiry: string | null; refreshTokenExpiry: string | null } }
+  | {
+      type: 'oauth2_success';
+      data: {
+        source: TokenSource | null;
+        accessTokenExpiry: string | null;
+        refreshTokenExpiry: string | null;
+      };
+    }
   | { type: 'oauth2_error'; error: string; error_description: string | null };
 
 const nullableText = z.nullable(z.string());
 const popupMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('oauth2_success'),
-    data: z.object({ source: z.nullable(z.enum(TOKEN_SOURCES)), accessTokenExpiry: nullableText, refreshTokenExpiry: nullableText }),
+    data: z.object({
+      source: z.nullable(z.enum(TOKEN_SOURCES)),
+      accessTokenExpiry: nullableText,
+      refreshTokenExpiry: nullableText,
+    }),
   }),
   z.object({ type: z.literal('oauth2_error'), error: z.string(), error_description: nullableText }),
 ]);
@@ -208,10 +247,18 @@ export interface TokenFacts {
 }
 
 /** The Access Token or Refresh Token part of a status; null while the status is loading. */
-export function tokenFacts(status: TokenStatus | null, which: 'access' | 'refresh'): TokenFacts | null {
+export function tokenFacts(
+  status: TokenStatus | null,
+  which: 'access' | 'refresh',
+): TokenFacts | null {
   if (!status) return null;
   return which === 'access'
-    ? { present: status.hasAccessToken, expired: status.isAccessTokenExpired, refused: false, minutesLeft: status.accessTokenExpiresInMinutes }
+    ? {
+        present: status.hasAccessToken,
+        expired: status.isAccessTokenExpired,
+        refused: false,
+        minutesLeft: status.accessTokenExpiresInMinutes,
+      }
     : {
         present: status.hasRefreshToken,
         expired: status.isRefreshTokenExpired,
@@ -280,7 +327,12 @@ export function tokenTone(facts: TokenFacts | null): TokenTone {
 
 /** A refresh token whose expiry nobody told us (a provider without the extension, or manual entry without it). */
 export function hasUnknownRefreshExpiry(status: TokenStatus | null): boolean {
-  return status !== null && status.hasRefreshToken && !status.reconnectRequired && status.refreshTokenExpiry === null;
+  return (
+    status !== null &&
+    status.hasRefreshToken &&
+    !status.reconnectRequired &&
+    status.refreshTokenExpiry === null
+  );
 }
 
 /** Connected without a refresh token: the connection ends with the access token. */

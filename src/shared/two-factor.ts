@@ -27,7 +27,13 @@ const codeRequired = says(m.twofactor_code_required);
 
 /** The second step of a sign-in: an authenticator code or a recovery code. */
 export const secondFactorSchema = z.object({
-  code: z.string(codeRequired).check(z.trim(), z.minLength(1, codeRequired), z.maxLength(CODE_MAX, says(m.twofactor_code_format))),
+  code: z
+    .string(codeRequired)
+    .check(
+      z.trim(),
+      z.minLength(1, codeRequired),
+      z.maxLength(CODE_MAX, says(m.twofactor_code_format)),
+    ),
 });
 export type SecondFactorPayload = z.output<typeof secondFactorSchema>;
 
@@ -77,7 +83,8 @@ export interface TwoFactorStatus {
 export const SECOND_FACTOR_EVENT = 'portal:second-factor';
 
 /** What a right password answers when a second step must follow instead of a session. */
-export type SignInStep = { twoFactorRequired: true } | { twoFactorSetupRequired: true } | { passkeyRequired: true };
+export type SignInStep =
+  { twoFactorRequired: true } | { twoFactorSetupRequired: true } | { passkeyRequired: true };
 
 /**
  * The roles that see every customer's receipts: admins and admin-viewers. Their sign-ins are audited,
@@ -90,4 +97,8 @@ export function isStaffRole(role: Role): boolean {
 }
 
 /** A user as User Management lists them; `apiTokens`: their personal API tokens that work; `passkeys`: how many they hold. */
-export type ManagedUser = PublicUser & { twoFactorEnabled: boolean; apiTokens: number; passkeys: number };
+export type ManagedUser = PublicUser & {
+  twoFactorEnabled: boolean;
+  apiTokens: number;
+  passkeys: number;
+};

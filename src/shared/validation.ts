@@ -28,7 +28,9 @@ export const loginSchema = z.object({
       z.regex(USERNAME_PATTERN, says(m.validation_username_characters)),
       z.toLowerCase(),
     ),
-  password: z.string(says(m.validation_password_required)).check(z.minLength(PASSWORD_MIN, passwordMin), z.maxLength(PASSWORD_MAX, passwordMax)),
+  password: z
+    .string(says(m.validation_password_required))
+    .check(z.minLength(PASSWORD_MIN, passwordMin), z.maxLength(PASSWORD_MAX, passwordMax)),
 });
 export type LoginPayload = z.output<typeof loginSchema>;
 
@@ -46,7 +48,10 @@ export const newPasswordField = z.string(newPasswordMin).check(
 export const changePasswordSchema = z.object({
   currentPassword: z
     .string(says(m.validation_current_password_required))
-    .check(z.minLength(PASSWORD_MIN, says(m.validation_current_password_required)), z.maxLength(PASSWORD_MAX, passwordMax)),
+    .check(
+      z.minLength(PASSWORD_MIN, says(m.validation_current_password_required)),
+      z.maxLength(PASSWORD_MAX, passwordMax),
+    ),
   newPassword: newPasswordField,
   /** Sign out the other sessions and revoke the API tokens too: what a user who fears a stolen password wants, so left out it is true. */
   signOutOthers: z._default(z.boolean(says(m.validation_sign_out_others_invalid)), true),
@@ -94,7 +99,10 @@ function optionalText(rules: z.core.$ZodCheck<string>[]) {
 }
 
 const emailInvalid = says(m.validation_email_invalid);
-const emailField = optionalText([z.maxLength(254, emailInvalid), z.refine((value: string) => value === '' || EMAIL.safeParse(value).success, emailInvalid)]);
+const emailField = optionalText([
+  z.maxLength(254, emailInvalid),
+  z.refine((value: string) => value === '' || EMAIL.safeParse(value).success, emailInvalid),
+]);
 
 const FULL_NAME_MAX = 100;
 const fullNameField = optionalText([
@@ -107,11 +115,18 @@ const fullNameField = optionalText([
 export const roleSchema = z.enum(ROLES, says(m.validation_role_invalid));
 
 /** Lets a whole-object check speak alongside the fields' own messages, so a form shows every problem at once. */
-const whenAnObject = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
+const whenAnObject = {
+  when: (payload: { value: unknown }) =>
+    typeof payload.value === 'object' && payload.value !== null,
+};
 
 const adminChosenPassword = z
   .string(says(m.validation_password_required))
-  .check(z.minLength(1, says(m.validation_password_required)), z.minLength(PASSWORD_MIN, passwordMin), z.maxLength(PASSWORD_MAX, passwordMax));
+  .check(
+    z.minLength(1, says(m.validation_password_required)),
+    z.minLength(PASSWORD_MIN, passwordMin),
+    z.maxLength(PASSWORD_MAX, passwordMax),
+  );
 
 /**
  * A new user gets a password typed by the admin, or, with `invite`, an e-mail to choose their own:
@@ -134,9 +149,21 @@ export const createUserSchema = z
     role: z._default(roleSchema, 'viewer'),
   })
   .check(
-    z.refine((user) => user.invite || user.password !== undefined, { error: () => m.validation_password_required(), path: ['password'], ...whenAnObject }),
-    z.refine((user) => !user.invite || user.email !== null, { error: () => m.users_invite_needs_email(), path: ['email'], ...whenAnObject }),
-    z.refine((user) => !user.invite || user.password === undefined, { error: () => m.users_invite_no_password(), path: ['password'], ...whenAnObject }),
+    z.refine((user) => user.invite || user.password !== undefined, {
+      error: () => m.validation_password_required(),
+      path: ['password'],
+      ...whenAnObject,
+    }),
+    z.refine((user) => !user.invite || user.email !== null, {
+      error: () => m.users_invite_needs_email(),
+      path: ['email'],
+      ...whenAnObject,
+    }),
+    z.refine((user) => !user.invite || user.password === undefined, {
+      error: () => m.users_invite_no_password(),
+      path: ['password'],
+      ...whenAnObject,
+    }),
   );
 export type CreateUserPayload = z.input<typeof createUserSchema>;
 export type CreateUserInput = z.output<typeof createUserSchema>;
@@ -154,7 +181,9 @@ export type UpdateUserInput = z.output<typeof updateUserSchema>;
 const resetPasswordMin = says(() => m.validation_password_min_long({ min: PASSWORD_MIN }));
 
 export const resetPasswordSchema = z.object({
-  newPassword: z.string(resetPasswordMin).check(z.minLength(PASSWORD_MIN, resetPasswordMin), z.maxLength(PASSWORD_MAX, passwordMax)),
+  newPassword: z
+    .string(resetPasswordMin)
+    .check(z.minLength(PASSWORD_MIN, resetPasswordMin), z.maxLength(PASSWORD_MAX, passwordMax)),
 });
 export type ResetPasswordPayload = z.output<typeof resetPasswordSchema>;
 

@@ -9,7 +9,16 @@ import { m } from '~/paraglide/messages.js';
 import { formatCount } from './format';
 
 /** The networks deliveries may not reach (src/server/network-address.ts tells which an address is on). */
-export const ADDRESS_KINDS = ['loopback', 'private', 'link-local', 'shared', 'unspecified', 'multicast', 'reserved', 'metadata'] as const;
+export const ADDRESS_KINDS = [
+  'loopback',
+  'private',
+  'link-local',
+  'shared',
+  'unspecified',
+  'multicast',
+  'reserved',
+  'metadata',
+] as const;
 export type AddressKind = (typeof ADDRESS_KINDS)[number];
 
 /** A host name as a URL holds it (at most 253 characters, an IPv6 literal in brackets). */
@@ -31,11 +40,24 @@ export const webhookFailureSchema = z.discriminatedUnion('code', [
   z.object({ code: z.literal('credentials-refused') }),
   z.object({ code: z.literal('invalid-address') }),
   /** The address is a literal IP address on a network deliveries may not reach. */
-  z.object({ code: z.literal('address-refused'), host: text(HOST_MAX), kind: z.enum(ADDRESS_KINDS) }),
+  z.object({
+    code: z.literal('address-refused'),
+    host: text(HOST_MAX),
+    kind: z.enum(ADDRESS_KINDS),
+  }),
   /** The address's name resolves to an IP address on such a network. */
-  z.object({ code: z.literal('resolved-address-refused'), host: text(HOST_MAX), address: text(ADDRESS_MAX), kind: z.enum(ADDRESS_KINDS) }),
+  z.object({
+    code: z.literal('resolved-address-refused'),
+    host: text(HOST_MAX),
+    address: text(ADDRESS_MAX),
+    kind: z.enum(ADDRESS_KINDS),
+  }),
   /** A 3xx answer: never followed. `location` is null when the answer named no target. */
-  z.object({ code: z.literal('redirect'), status: z.number(), location: z.nullable(text(LOCATION_MAX)) }),
+  z.object({
+    code: z.literal('redirect'),
+    status: z.number(),
+    location: z.nullable(text(LOCATION_MAX)),
+  }),
   /** Any other answer outside 2xx. */
   z.object({ code: z.literal('http-status'), status: z.number() }),
   /** No connection, or it broke: the system's code (ECONNREFUSED, ENOTFOUND, ECONNRESET, DEPTH_ZERO_SELF_SIGNED_CERT …). */
@@ -58,7 +80,10 @@ export const isAddressRefusal = (failure: WebhookFailure): boolean => REFUSALS.h
 /** The failure of a connection's error: its system code when it has one of the usual form, else UNKNOWN. */
 export function connectionFailure(error: unknown): WebhookFailure {
   const code = (error as { code?: unknown } | null)?.code;
-  const systemCode = typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code) && code.length <= SYSTEM_CODE_MAX ? code : 'UNKNOWN';
+  const systemCode =
+    typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code) && code.length <= SYSTEM_CODE_MAX
+      ? code
+      : 'UNKNOWN';
   return { code: 'connection-failed', systemCode };
 }
 
@@ -114,9 +139,16 @@ export function webhookFailureText(failure: WebhookFailure): string {
     case 'invalid-address':
       return m.whe_failure_invalid_address();
     case 'address-refused':
-      return m.whe_failure_address_refused({ host: failure.host, kind: ADDRESS_KIND_TEXT[failure.kind]() });
+      return m.whe_failure_address_refused({
+        host: failure.host,
+        kind: ADDRESS_KIND_TEXT[failure.kind](),
+      });
     case 'resolved-address-refused':
-      return m.whe_failure_resolved_address_refused({ host: failure.host, address: failure.address, kind: ADDRESS_KIND_TEXT[failure.kind]() });
+      return m.whe_failure_resolved_address_refused({
+        host: failure.host,
+        address: failure.address,
+        kind: ADDRESS_KIND_TEXT[failure.kind](),
+      });
     case 'redirect':
       return failure.location === null
         ? m.whe_failure_redirect_nowhere({ status: String(failure.status) })

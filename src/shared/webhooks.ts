@@ -9,7 +9,11 @@ import { receiptDetailsSchema } from './receipts';
 import { webhookFailureSchema } from './webhook-failures';
 
 /** The events an endpoint can take. */
-export const WEBHOOK_EVENT_TYPES = ['receipt.created', 'receipt.status_changed', 'prealert.matched'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'receipt.created',
+  'receipt.status_changed',
+  'prealert.matched',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** What "Send test event" delivers. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
@@ -39,22 +43,39 @@ export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 export const webhookUrlField = z.string({ error: () => m.webhook_url_required() }).check(
   z.trim(),
   z.minLength(1, { error: () => m.webhook_url_required() }),
-  z.maxLength(WEBHOOK_URL_MAX, { error: () => m.webhook_url_too_long({ max: String(WEBHOOK_URL_MAX) }) }),
-  z.refine((value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && new URL(value).hostname !== '', {
-    error: () => m.webhook_url_invalid(),
-    abort: true,
+  z.maxLength(WEBHOOK_URL_MAX, {
+    error: () => m.webhook_url_too_long({ max: String(WEBHOOK_URL_MAX) }),
   }),
-  z.refine((value: string) => !new URL(value).username && !new URL(value).password, { error: () => m.webhook_url_credentials() }),
+  z.refine(
+    (value: string) =>
+      URL.canParse(value) &&
+      /^https?:$/.test(new URL(value).protocol) &&
+      new URL(value).hostname !== '',
+    {
+      error: () => m.webhook_url_invalid(),
+      abort: true,
+    },
+  ),
+  z.refine((value: string) => !new URL(value).username && !new URL(value).password, {
+    error: () => m.webhook_url_credentials(),
+  }),
 );
 
 /** At least one event, each named once. */
 export const webhookEventsField = z.pipe(
   z
-    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: () => m.webhook_event_unknown({ events: WEBHOOK_EVENT_TYPES.join(', ') }) }), {
-      error: () => m.webhook_events_required(),
-    })
+    .array(
+      z.enum(WEBHOOK_EVENT_TYPES, {
+        error: () => m.webhook_event_unknown({ events: WEBHOOK_EVENT_TYPES.join(', ') }),
+      }),
+      {
+        error: () => m.webhook_events_required(),
+      },
+    )
     .check(z.minLength(1, { error: () => m.webhook_events_required() })),
-  z.transform((events: WebhookEventType[]) => WEBHOOK_EVENT_TYPES.filter((type) => events.includes(type))),
+  z.transform((events: WebhookEventType[]) =>
+    WEBHOOK_EVENT_TYPES.filter((type) => events.includes(type)),
+  ),
 );
 
 /** `POST /api/webhooks`. */
@@ -70,10 +91,14 @@ export const updateWebhookSchema = z
     enabled: z.optional(z.boolean({ error: () => m.webhook_enabled_invalid() })),
   })
   .check(
-    z.refine((input) => input.url !== undefined || input.events !== undefined || input.enabled !== undefined, {
-      error: () => m.webhook_update_empty(),
-      when: (payload) => typeof payload.value === 'object' && payload.value !== null,
-    }),
+    z.refine(
+      (input) =>
+        input.url !== undefined || input.events !== undefined || input.enabled !== undefined,
+      {
+        error: () => m.webhook_update_empty(),
+        when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+      },
+    ),
   );
 export type UpdateWebhookPayload = z.input<typeof updateWebhookSchema>;
 export type UpdateWebhookInput = z.output<typeof updateWebhookSchema>;
@@ -98,7 +123,9 @@ export const createdWebhookSchema = z.extend(webhookEndpointSchema, { secret: z.
 export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
 
 /** `GET /api/webhooks?scope=all` (admins): every user's endpoints, with whose they are. */
-export const ownedWebhookSchema = z.extend(webhookEndpointSchema, { owner: z.object({ id: z.number(), username: z.string() }) });
+export const ownedWebhookSchema = z.extend(webhookEndpointSchema, {
+  owner: z.object({ id: z.number(), username: z.string() }),
+});
 export type OwnedWebhook = z.infer<typeof ownedWebhookSchema>;
 
 /** `GET /api/webhooks`: `scope=all` lists every user's endpoints, for admins. */
@@ -146,7 +173,9 @@ export const webhookEventSchema = z.object({
   type: z.string(),
   timestamp: z.string(),
   data: z.object({
-    receipt: z.optional(z.extend(receiptDetailsSchema, { prealerts: z.array(receiptPrealertSchema) })),
+    receipt: z.optional(
+      z.extend(receiptDetailsSchema, { prealerts: z.array(receiptPrealertSchema) }),
+    ),
     previousStatus: z.optional(z.string()),
     prealert: z.optional(prealertSchema),
     endpointId: z.optional(z.number()),

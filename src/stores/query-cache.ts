@@ -29,7 +29,8 @@ export const MAX_RETRIES = 3;
  * server cannot be reached (it just tried), or the retries are spent.
  */
 export function shouldRetry(failures: number, error: unknown): boolean {
-  const final = error instanceof ApiError && ((error.status >= 400 && error.status < 500) || error.isOffline);
+  const final =
+    error instanceof ApiError && ((error.status >= 400 && error.status < 500) || error.isOffline);
   return !final && failures <= MAX_RETRIES;
 }
 
@@ -40,7 +41,10 @@ export function retryDelay(failures: number): number {
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export async function withRetries<T>(load: () => Promise<T>, sleep: (ms: number) => Promise<void> = wait): Promise<T> {
+export async function withRetries<T>(
+  load: () => Promise<T>,
+  sleep: (ms: number) => Promise<void> = wait,
+): Promise<T> {
   for (let failures = 1; ; failures += 1) {
     try {
       return await load();
@@ -58,8 +62,10 @@ export interface CacheEntry<T> {
   usedAt: number;
 }
 
-export const isFresh = (entry: CacheEntry<unknown>, now: number, policy: CachePolicy) => now - entry.fetchedAt < policy.freshMs;
-export const isKept = (entry: CacheEntry<unknown>, now: number, policy: CachePolicy) => now - entry.usedAt < policy.keepMs;
+export const isFresh = (entry: CacheEntry<unknown>, now: number, policy: CachePolicy) =>
+  now - entry.fetchedAt < policy.freshMs;
+export const isKept = (entry: CacheEntry<unknown>, now: number, policy: CachePolicy) =>
+  now - entry.usedAt < policy.keepMs;
 
 /** What a screen shows for its current key. */
 export interface QueryState<T> {
@@ -87,14 +93,24 @@ export interface QueryOptions<T> {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export function createQuery<T>(policy: CachePolicy, load: (key: string) => Promise<T>, options: QueryOptions<T>): Query<T> {
+export function createQuery<T>(
+  policy: CachePolicy,
+  load: (key: string) => Promise<T>,
+  options: QueryOptions<T>,
+): Query<T> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? wait;
   const entries = new Map<string, CacheEntry<T>>();
   const pending = new Map<string, Promise<T>>();
   const { key: initialKey, data: initialData, error: initialError } = options.initial;
-  if (initialData !== undefined) entries.set(initialKey, { data: initialData, fetchedAt: now(), usedAt: now() });
-  const $state = atom<QueryState<T>>({ key: initialKey, data: initialData, error: initialError, fetching: false });
+  if (initialData !== undefined)
+    entries.set(initialKey, { data: initialData, fetchedAt: now(), usedAt: now() });
+  const $state = atom<QueryState<T>>({
+    key: initialKey,
+    data: initialData,
+    error: initialError,
+    fetching: false,
+  });
 
   function cached(key: string): CacheEntry<T> | undefined {
     const time = now();

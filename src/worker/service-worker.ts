@@ -56,7 +56,10 @@ async function deleteUserCaches(userId: string | null): Promise<void> {
   await Promise.all(cachesToDelete(await caches.keys(), userId).map((name) => caches.delete(name)));
 }
 
-async function networkOnlyPage(request: Request, facts: { method: string; url: URL }): Promise<Response> {
+async function networkOnlyPage(
+  request: Request,
+  facts: { method: string; url: URL },
+): Promise<Response> {
   if (clearsUserData(facts)) await deleteUserCaches(null);
   try {
     return await fetch(request);
@@ -76,7 +79,12 @@ async function networkFirst(event: FetchEvent, url: URL): Promise<Response> {
   } catch {
     return fromUserCache(request, url, user);
   }
-  if (clearsUserData({ method: request.method, url }, { status: response.status, finalUrl: response.redirected ? response.url : '' })) {
+  if (
+    clearsUserData(
+      { method: request.method, url },
+      { status: response.status, finalUrl: response.redirected ? response.url : '' },
+    )
+  ) {
     await deleteUserCaches(null);
   } else if (user && isKeepable(response)) {
     event.waitUntil(keep(userCacheName(user), request.url, response.clone(), MAX_USER_ENTRIES));
@@ -85,7 +93,9 @@ async function networkFirst(event: FetchEvent, url: URL): Promise<Response> {
 }
 
 async function fromUserCache(request: Request, url: URL, user: string | null): Promise<Response> {
-  const kept = user ? await caches.match(request.url, { cacheName: userCacheName(user), ignoreVary: true }) : undefined;
+  const kept = user
+    ? await caches.match(request.url, { cacheName: userCacheName(user), ignoreVary: true })
+    : undefined;
   if (request.mode === 'navigate') {
     if (!kept) return offlinePage();
     const html = markOfflinePage(await kept.text(), kept.headers.get(STORED_AT_HEADER) ?? '');
@@ -93,7 +103,10 @@ async function fromUserCache(request: Request, url: URL, user: string | null): P
   }
   if (kept) return kept;
   if (url.pathname.startsWith('/api/')) {
-    return new Response(offlineEnvelope(), { status: 503, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    return new Response(offlineEnvelope(), {
+      status: 503,
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    });
   }
   return Response.error();
 }
@@ -102,16 +115,29 @@ async function cacheFirst(request: Request): Promise<Response> {
   const kept = await caches.match(request.url, { cacheName: STATIC_CACHE, ignoreVary: true });
   if (kept) return kept;
   const response = await fetch(request);
-  if (isKeepable(response)) void keep(STATIC_CACHE, request.url, response.clone(), MAX_STATIC_ENTRIES);
+  if (isKeepable(response))
+    void keep(STATIC_CACHE, request.url, response.clone(), MAX_STATIC_ENTRIES);
   return response;
 }
 
 /** Stores an answer with the time it arrived, and lets the oldest go beyond `max`. */
-async function keep(cacheName: string, url: string, response: Response, max: number): Promise<void> {
+async function keep(
+  cacheName: string,
+  url: string,
+  response: Response,
+  max: number,
+): Promise<void> {
   const headers = new Headers(response.headers);
   headers.set(STORED_AT_HEADER, new Date().toISOString());
   const cache = await caches.open(cacheName);
-  await cache.put(url, new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers }));
+  await cache.put(
+    url,
+    new Response(await response.blob(), {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    }),
+  );
   await Promise.all(entriesToEvict(await cache.keys(), max).map((key) => cache.delete(key)));
 }
 

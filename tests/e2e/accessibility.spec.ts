@@ -10,8 +10,25 @@ import type { Page } from '@playwright/test';
 import axe from 'axe-core';
 import { Secret, TOTP } from 'otpauth';
 import type { Receipt } from '../../src/shared/receipts';
-import { ACCOUNTS_URL, ADMIN_AREA_URL, E2E_ADMIN_PASSWORD, E2E_URL, PASSKEYS_URL, TOKENS_URL } from '../support/e2e-env';
-import { AdminApi, adminRequest, adminStatePath, expect, linkInMail, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
+import {
+  ACCOUNTS_URL,
+  ADMIN_AREA_URL,
+  E2E_ADMIN_PASSWORD,
+  E2E_URL,
+  PASSKEYS_URL,
+  TOKENS_URL,
+} from '../support/e2e-env';
+import {
+  AdminApi,
+  adminRequest,
+  adminStatePath,
+  expect,
+  linkInMail,
+  openHydrated,
+  signInAsAdmin,
+  test,
+  uniqueName,
+} from './fixtures';
 import { findReceipt } from './receipts-data';
 import { addPasskeyByApi, signedInRequest } from './passkey-steps';
 
@@ -34,7 +51,10 @@ async function violations(page: Page): Promise<string[]> {
   // results: the portal's pages have no frames.
   const result = await new AxeBuilder({ page }).withRules(WCAG_RULES).setLegacyMode().analyze();
   return result.violations.flatMap((violation) =>
-    violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} (${node.failureSummary?.replace(/\s+/g, ' ')})`),
+    violation.nodes.map(
+      (node) =>
+        `${violation.id}: ${node.target.join(' ')} (${node.failureSummary?.replace(/\s+/g, ' ')})`,
+    ),
   );
 }
 
@@ -51,18 +71,28 @@ async function expectNoViolations(page: Page, what: string): Promise<void> {
   expect.soft(await violations(page), `axe violations on ${what}`).toEqual([]);
 }
 
-async function signInWithApi(page: Page, origin: string, credentials: { username: string; password: string }): Promise<void> {
-  const response = await page.context().request.post(`${origin}/api/auth/login`, { data: credentials, headers: { Origin: origin } });
+async function signInWithApi(
+  page: Page,
+  origin: string,
+  credentials: { username: string; password: string },
+): Promise<void> {
+  const response = await page
+    .context()
+    .request.post(`${origin}/api/auth/login`, { data: credentials, headers: { Origin: origin } });
   expect(response.status(), await response.text()).toBe(200);
 }
 
 /** Three wrong passwords, then a fourth in the form: the sign-in page warns that one attempt is left before the lock. */
-async function lastAttemptBeforeTheLock(page: Page, texts: { username: string; password: string; signIn: string }): Promise<void> {
+async function lastAttemptBeforeTheLock(
+  page: Page,
+  texts: { username: string; password: string; signIn: string },
+): Promise<void> {
   const username = uniqueName('axelock');
   for (let attempt = 1; attempt <= 3; attempt += 1) {
-    const answer = await page
-      .context()
-      .request.post(`${E2E_URL}/api/auth/login`, { data: { username, password: 'wrong-password' }, headers: { Origin: E2E_URL } });
+    const answer = await page.context().request.post(`${E2E_URL}/api/auth/login`, {
+      data: { username, password: 'wrong-password' },
+      headers: { Origin: E2E_URL },
+    });
     expect(answer.status()).toBe(401);
   }
   await page.getByLabel(texts.username).fill(username);
@@ -72,7 +102,11 @@ async function lastAttemptBeforeTheLock(page: Page, texts: { username: string; p
 
 /** Makes the viewer's link to the receipt, replacing one made before: the receipt's page then says when it was made. */
 async function shareReceipt(page: Page, id: number): Promise<string> {
-  const made = await page.context().request.post(`${E2E_URL}/api/receipts/${id}/share?replace=true`, { headers: { Origin: E2E_URL } });
+  const made = await page
+    .context()
+    .request.post(`${E2E_URL}/api/receipts/${id}/share?replace=true`, {
+      headers: { Origin: E2E_URL },
+    });
   expect(made.status(), await made.text()).toBe(201);
   return ((await made.json()).data as { url: string }).url;
 }
@@ -89,17 +123,31 @@ test.beforeAll(async ({ playwright }) => {
   const request = await adminRequest(playwright, E2E_URL);
   const admin = new AdminApi(request, E2E_URL);
   await admin.importConsignees();
-  receipt = await findReceipt(request, 'with a tracked package', (candidate) => candidate.commodities.some((commodity) => commodity.trackingNumber));
-  const consignee = (await admin.assignments()).find((row) => row.consignee.name === receipt.consigneeName)?.consignee;
+  receipt = await findReceipt(request, 'with a tracked package', (candidate) =>
+    candidate.commodities.some((commodity) => commodity.trackingNumber),
+  );
+  const consignee = (await admin.assignments()).find(
+    (row) => row.consignee.name === receipt.consigneeName,
+  )?.consignee;
   expect(consignee, `consignee ${receipt.consigneeName}`).toBeDefined();
   viewerConsigneeId = consignee!.id;
   const user = await admin.createUser({ ...viewer, role: 'viewer' });
   await admin.addUserToConsignee(consignee!.id, user.id);
-  withoutPackages = await findReceipt(request, 'without packages', (candidate) => candidate.commodities.length === 0);
-  const second = (await admin.assignments()).find((row) => row.consignee.name === withoutPackages.consigneeName)!.consignee;
+  withoutPackages = await findReceipt(
+    request,
+    'without packages',
+    (candidate) => candidate.commodities.length === 0,
+  );
+  const second = (await admin.assignments()).find(
+    (row) => row.consignee.name === withoutPackages.consigneeName,
+  )!.consignee;
   if (second.id !== consignee!.id) await admin.addUserToConsignee(second.id, user.id);
   // The user list then shows every role's badge.
-  await admin.createUser({ username: uniqueName('axeav'), password: VIEWER_PASSWORD, role: 'admin-viewer' });
+  await admin.createUser({
+    username: uniqueName('axeav'),
+    password: VIEWER_PASSWORD,
+    role: 'admin-viewer',
+  });
   await request.dispose();
 });
 
@@ -112,17 +160,27 @@ for (const width of WIDTHS) {
     test('the sign-in page, and its warning before the lock', async ({ page }) => {
       await openHydrated(page, '/login');
       // The main portal sends no e-mail: whom to ask for a forgotten password.
-      await expect(page.getByText('Forgot your password? Ask your administrator.', { exact: true })).toBeVisible();
+      await expect(
+        page.getByText('Forgot your password? Ask your administrator.', { exact: true }),
+      ).toBeVisible();
       await expectNoViolations(page, '/login');
-      await lastAttemptBeforeTheLock(page, { username: 'Username', password: 'Password', signIn: 'Sign in' });
-      await expect(page.getByRole('alert')).toHaveText(/^Invalid username or password\. 1 attempt left: /);
+      await lastAttemptBeforeTheLock(page, {
+        username: 'Username',
+        password: 'Password',
+        signIn: 'Sign in',
+      });
+      await expect(page.getByRole('alert')).toHaveText(
+        /^Invalid username or password\. 1 attempt left: /,
+      );
       await expectNoViolations(page, '/login with 1 attempt left');
     });
 
     test('the pages of a forgotten password and an invitation', async ({ page, playwright }) => {
       const request = await adminRequest(playwright, ACCOUNTS_URL);
       const username = uniqueName('axeinvite');
-      const invited = await request.post('/api/auth/users', { data: { username, email: `${username}@example.com`, role: 'viewer', invite: true } });
+      const invited = await request.post('/api/auth/users', {
+        data: { username, email: `${username}@example.com`, role: 'viewer', invite: true },
+      });
       expect(invited.status(), await invited.text()).toBe(201);
       await request.dispose();
       const { link } = await linkInMail(`${username}@example.com`, 'invite');
@@ -133,7 +191,10 @@ for (const width of WIDTHS) {
       }
     });
 
-    test('two-factor sign-in: the setup in Profile Settings and the sign-in page asking for the code', async ({ page, adminApi }) => {
+    test('two-factor sign-in: the setup in Profile Settings and the sign-in page asking for the code', async ({
+      page,
+      adminApi,
+    }) => {
       const user = { username: uniqueName('axetfa'), password: VIEWER_PASSWORD };
       await adminApi.createUser({ ...user, role: 'viewer' });
       await signInWithApi(page, E2E_URL, user);
@@ -143,7 +204,14 @@ for (const width of WIDTHS) {
       await expect(page.getByRole('button', { name: 'Copy setup key' })).toBeVisible();
       await expect(page.getByRole('link', { name: 'Open in authenticator app' })).toBeVisible();
       await expectNoViolations(page, '/profile setting up two-factor sign-in');
-      await page.getByLabel('Code from your app').fill(TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }));
+      await page.getByLabel('Code from your app').fill(
+        TOTP.generate({
+          secret: Secret.fromBase32(secret),
+          algorithm: 'SHA1',
+          digits: 6,
+          period: 30,
+        }),
+      );
       await page.getByRole('button', { name: 'Turn on' }).click();
       await expect(page.getByRole('list', { name: 'Your recovery codes' })).toBeVisible();
       await expectNoViolations(page, '/profile with the recovery codes');
@@ -162,9 +230,14 @@ for (const width of WIDTHS) {
       await openHydrated(page, `${PASSKEYS_URL}/login`);
       await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
       await expectNoViolations(page, '/login offering a passkey');
-      const admin = await signedInRequest(playwright, PASSKEYS_URL, { username: 'admin', password: E2E_ADMIN_PASSWORD });
+      const admin = await signedInRequest(playwright, PASSKEYS_URL, {
+        username: 'admin',
+        password: E2E_ADMIN_PASSWORD,
+      });
       const user = { username: uniqueName('axepk'), password: VIEWER_PASSWORD };
-      expect((await admin.post('/api/auth/users', { data: { ...user, role: 'viewer' } })).status()).toBe(201);
+      expect(
+        (await admin.post('/api/auth/users', { data: { ...user, role: 'viewer' } })).status(),
+      ).toBe(201);
       await admin.dispose();
       const customer = await signedInRequest(playwright, PASSKEYS_URL, user);
       await addPasskeyByApi(customer, PASSKEYS_URL, VIEWER_PASSWORD, 'My phone');
@@ -193,16 +266,22 @@ for (const width of WIDTHS) {
     test("a customer's dashboard, receipts, locations, profile and webhooks", async ({ page }) => {
       await signInWithApi(page, E2E_URL, viewer);
       await page.goto('/dashboard');
-      await expect(page.getByRole('region', { name: 'Top Consignees' }).getByRole('listitem')).not.toHaveCount(0);
+      await expect(
+        page.getByRole('region', { name: 'Top Consignees' }).getByRole('listitem'),
+      ).not.toHaveCount(0);
       await expectNoViolations(page, '/dashboard');
 
       await openHydrated(page, '/receipts');
       await expect(page.getByText(/^Showing 1 to /)).toBeVisible();
       await expectNoViolations(page, '/receipts');
       // A receipt without packages: its View disabled, the reason beside it, and its status history offered.
-      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(withoutPackages.number);
+      await page
+        .getByRole('searchbox', { name: 'Search', exact: true })
+        .fill(withoutPackages.number);
       await page.getByRole('searchbox', { name: 'Search', exact: true }).press('Enter');
-      await expect(page.getByRole('button', { name: 'View' })).toHaveAccessibleDescription('No packages yet');
+      await expect(page.getByRole('button', { name: 'View' })).toHaveAccessibleDescription(
+        'No packages yet',
+      );
       await expectNoViolations(page, '/receipts with a receipt without packages');
 
       for (const path of ['/locations', '/profile', '/profile/webhooks']) {
@@ -211,33 +290,47 @@ for (const width of WIDTHS) {
       }
     });
 
-    test('API tokens in Profile Settings: a new token shown once, and the revoke confirmation', async ({ page }) => {
+    test('API tokens in Profile Settings: a new token shown once, and the revoke confirmation', async ({
+      page,
+    }) => {
       await signInWithApi(page, E2E_URL, viewer);
       await openHydrated(page, '/profile');
       await page.getByLabel('Token name').fill(`Accessibility check at ${width} px`);
       await page.getByRole('button', { name: 'Create token' }).click();
       await expect(page.getByRole('textbox', { name: 'New API token' })).toHaveValue(/^fp_/);
       await expectNoViolations(page, '/profile with a new API token');
-      await page.getByRole('button', { name: `Revoke the API token Accessibility check at ${width} px` }).click();
+      await page
+        .getByRole('button', { name: `Revoke the API token Accessibility check at ${width} px` })
+        .click();
       await expect(page.getByRole('dialog', { name: 'Revoke API token' })).toBeVisible();
       await expectNoViolations(page, 'the API token revoke confirmation');
     });
 
-    test("a receipt's share link, signed out, and one that no longer works", async ({ page, browser }) => {
+    test("a receipt's share link, signed out, and one that no longer works", async ({
+      page,
+      browser,
+    }) => {
       await signInWithApi(page, E2E_URL, viewer);
       const url = await shareReceipt(page, receipt.id);
       const context = await browser.newContext({ viewport: { width, height: 800 } });
       const visitor = await context.newPage();
       await visitor.goto(url);
-      await expect(visitor.getByRole('heading', { name: 'Shipment status', level: 1 })).toBeVisible();
+      await expect(
+        visitor.getByRole('heading', { name: 'Shipment status', level: 1 }),
+      ).toBeVisible();
       await expectNoViolations(visitor, '/t/<token>');
       await visitor.goto(`${E2E_URL}/t/${'x'.repeat(43)}`);
-      await expect(visitor.getByRole('heading', { name: 'This link no longer works', level: 1 })).toBeVisible();
+      await expect(
+        visitor.getByRole('heading', { name: 'This link no longer works', level: 1 }),
+      ).toBeVisible();
       await expectNoViolations(visitor, '/t/<unknown token>');
       await context.close();
     });
 
-    test("a customer's pre-alerts, the form with its problems, a receipt's pre-alert, and the admin's pre-alerts", async ({ page, browser }) => {
+    test("a customer's pre-alerts, the form with its problems, a receipt's pre-alert, and the admin's pre-alerts", async ({
+      page,
+      browser,
+    }) => {
       await signInWithApi(page, E2E_URL, viewer);
       const { request } = page.context();
       const waiting = await request.post(`${E2E_URL}/api/prealerts`, {
@@ -249,12 +342,18 @@ for (const width of WIDTHS) {
           description: 'Garden hose',
           declaredValue: '24.50',
           consigneeId: String(viewerConsigneeId),
-          invoice: { name: 'invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') },
+          invoice: {
+            name: 'invoice.pdf',
+            mimeType: 'application/pdf',
+            buffer: Buffer.from('%PDF-1.4\n%%EOF\n'),
+          },
         },
       });
       expect(waiting.status(), await waiting.text()).toBe(201);
       // Its package is here: Received at once (made once; at the other width it is there already).
-      const tracked = receipt.commodities.find((commodity) => commodity.trackingNumber)!.trackingNumber!;
+      const tracked = receipt.commodities.find(
+        (commodity) => commodity.trackingNumber,
+      )!.trackingNumber!;
       const data = {
         carrier: 'ups',
         trackingNumber: tracked,
@@ -263,7 +362,11 @@ for (const width of WIDTHS) {
         declaredValue: 89.99,
         consigneeId: viewerConsigneeId,
       };
-      expect([201, 409]).toContain((await request.post(`${E2E_URL}/api/prealerts`, { headers: { Origin: E2E_URL }, data })).status());
+      expect([201, 409]).toContain(
+        (
+          await request.post(`${E2E_URL}/api/prealerts`, { headers: { Origin: E2E_URL }, data })
+        ).status(),
+      );
 
       await openHydrated(page, '/prealerts');
       await expect(page.getByRole('heading', { name: 'Your pre-alerts' })).toBeVisible();
@@ -276,7 +379,10 @@ for (const width of WIDTHS) {
       await expect(page.getByRole('list', { name: 'Pre-alerted by the customer' })).toBeVisible();
       await expectNoViolations(page, '/receipts/{id} with its pre-alert');
 
-      const context = await browser.newContext({ viewport: { width, height: 800 }, storageState: adminStatePath(E2E_URL) });
+      const context = await browser.newContext({
+        viewport: { width, height: 800 },
+        storageState: adminStatePath(E2E_URL),
+      });
       const admin = await context.newPage();
       for (const state of ['stale', 'unmatched-receipts', 'matched']) {
         await openHydrated(admin, `${E2E_URL}/admin/prealerts?state=${state}`);
@@ -286,13 +392,18 @@ for (const width of WIDTHS) {
       await context.close();
     });
 
-    test("a customer's receipts with a search, the details modal and the tracking map modal", async ({ page }) => {
+    test("a customer's receipts with a search, the details modal and the tracking map modal", async ({
+      page,
+    }) => {
       await signInWithApi(page, E2E_URL, viewer);
       await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);
       await expect(page.getByText(`Search: ${receipt.number}`, { exact: true })).toBeVisible();
       await expectNoViolations(page, '/receipts with a search chip');
       // Below 1024 px each cell's name starts with its column's label: find the row by its text.
-      const row = page.getByRole('region', { name: 'Receipts' }).getByRole('row').filter({ hasText: receipt.number });
+      const row = page
+        .getByRole('region', { name: 'Receipts' })
+        .getByRole('row')
+        .filter({ hasText: receipt.number });
       await row.getByRole('link', { name: 'View' }).click();
       const details = page.getByRole('dialog', { name: 'Receipt Details' });
       await expect(details.getByRole('list', { name: 'Status History' })).toBeVisible();
@@ -307,12 +418,18 @@ for (const width of WIDTHS) {
       await expectNoViolations(page, 'the tracking map modal');
     });
 
-    test("a receipt's photos and documents: on its page, in the details modal, and a photo opened larger", async ({ page }) => {
+    test("a receipt's photos and documents: on its page, in the details modal, and a photo opened larger", async ({
+      page,
+    }) => {
       await signInWithApi(page, E2E_URL, viewer);
       // Shared already: the page says when the link was made, and a new one shows its address once.
       await shareReceipt(page, receipt.id);
       await page.goto(`/receipts/${receipt.id}`);
-      await expect(page.getByRole('region', { name: 'Photos and documents' }).getByRole('list', { name: 'Package photos' })).toBeVisible();
+      await expect(
+        page
+          .getByRole('region', { name: 'Photos and documents' })
+          .getByRole('list', { name: 'Package photos' }),
+      ).toBeVisible();
       await expect(page.getByText(/^You already shared this receipt: /)).toBeVisible();
       await expectNoViolations(page, `/receipts/${receipt.id} with its photos, shared`);
       await page.getByRole('button', { name: 'Make a new link' }).click();
@@ -320,7 +437,10 @@ for (const width of WIDTHS) {
       await expectNoViolations(page, `/receipts/${receipt.id} with a new share link`);
 
       await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);
-      const row = page.getByRole('region', { name: 'Receipts' }).getByRole('row').filter({ hasText: receipt.number });
+      const row = page
+        .getByRole('region', { name: 'Receipts' })
+        .getByRole('row')
+        .filter({ hasText: receipt.number });
       await row.getByRole('link', { name: 'View' }).click();
       const details = page.getByRole('dialog', { name: 'Receipt Details' });
       const photos = details.getByRole('list', { name: 'Package photos' });
@@ -328,7 +448,9 @@ for (const width of WIDTHS) {
       await expect(photos.getByRole('img').first()).toBeVisible();
       await expectNoViolations(page, 'the receipt details modal with photos');
       await photos.getByRole('link').first().click();
-      await expect(page.getByRole('dialog', { name: /^Photo 1 of \d+$/ }).getByRole('img')).toBeVisible();
+      await expect(
+        page.getByRole('dialog', { name: /^Photo 1 of \d+$/ }).getByRole('img'),
+      ).toBeVisible();
       await expectNoViolations(page, 'a photo opened larger');
     });
 
@@ -347,15 +469,23 @@ for (const width of WIDTHS) {
       const admin = new AdminApi(await adminRequest(playwright, ADMIN_AREA_URL), ADMIN_AREA_URL);
       await admin.importConsignees();
       const { consignee } = (await admin.assignments())[0]!;
-      const user = await admin.createUser({ username: uniqueName('axeas'), password: VIEWER_PASSWORD, role: 'viewer' });
+      const user = await admin.createUser({
+        username: uniqueName('axeas'),
+        password: VIEWER_PASSWORD,
+        role: 'viewer',
+      });
       await admin.addUserToConsignee(consignee.id, user.id);
 
       await signInAsAdmin(page, ADMIN_AREA_URL);
       await openHydrated(page, `${ADMIN_AREA_URL}/admin/user-consignees`);
-      await expect(page.getByRole('table', { name: 'Consignee assignments' }).getByRole('row')).not.toHaveCount(0);
+      await expect(
+        page.getByRole('table', { name: 'Consignee assignments' }).getByRole('row'),
+      ).not.toHaveCount(0);
       await expectNoViolations(page, '/admin/user-consignees');
       await page.getByLabel('Search consignees').fill(consignee.name);
-      await expect(page.getByRole('list', { name: `Users of ${consignee.name}` }).getByRole('listitem')).not.toHaveCount(0);
+      await expect(
+        page.getByRole('list', { name: `Users of ${consignee.name}` }).getByRole('listitem'),
+      ).not.toHaveCount(0);
       await expectNoViolations(page, '/admin/user-consignees with an assigned user');
 
       await admin.deleteUser(user.id);
@@ -372,16 +502,28 @@ for (const width of WIDTHS) {
       test.use({ locale: 'nl-NL' });
 
       // What issue 42 added, in the other language's words (the accessible names must hold the visible text).
-      test('the warning before the lock, a receipt without packages, a shared receipt, two-factor setup and the pre-alert form', async ({ page }) => {
+      test('the warning before the lock, a receipt without packages, a shared receipt, two-factor setup and the pre-alert form', async ({
+        page,
+      }) => {
         await openHydrated(page, '/login');
-        await lastAttemptBeforeTheLock(page, { username: 'Gebruikersnaam', password: 'Wachtwoord', signIn: 'Inloggen' });
-        await expect(page.getByRole('alert')).toHaveText(/^Gebruikersnaam of wachtwoord is onjuist\. Nog 1 poging: /);
-        await expect(page.getByText('Wachtwoord vergeten? Vraag het uw beheerder.', { exact: true })).toBeVisible();
+        await lastAttemptBeforeTheLock(page, {
+          username: 'Gebruikersnaam',
+          password: 'Wachtwoord',
+          signIn: 'Inloggen',
+        });
+        await expect(page.getByRole('alert')).toHaveText(
+          /^Gebruikersnaam of wachtwoord is onjuist\. Nog 1 poging: /,
+        );
+        await expect(
+          page.getByText('Wachtwoord vergeten? Vraag het uw beheerder.', { exact: true }),
+        ).toBeVisible();
         await expectNoViolations(page, '/login with 1 attempt left, in Dutch');
 
         await signInWithApi(page, E2E_URL, viewer);
         await openHydrated(page, `/receipts?search=${encodeURIComponent(withoutPackages.number)}`);
-        await expect(page.getByRole('button', { name: 'Bekijken' })).toHaveAccessibleDescription('Nog geen pakketten');
+        await expect(page.getByRole('button', { name: 'Bekijken' })).toHaveAccessibleDescription(
+          'Nog geen pakketten',
+        );
         await expectNoViolations(page, '/receipts with a receipt without packages, in Dutch');
 
         await shareReceipt(page, receipt.id);
@@ -404,14 +546,21 @@ for (const width of WIDTHS) {
 
 // The sweep above passes only while the check finds what it looks for: a rule of the levels checked, and
 // an experimental one of them (which a run by tag would leave out).
-test('the check finds a WCAG violation and an experimental rule’s violation put on a page', async ({ page }) => {
+test('the check finds a WCAG violation and an experimental rule’s violation put on a page', async ({
+  page,
+}) => {
   await openHydrated(page, '/login');
   await page.evaluate(() =>
     document
       .querySelector('main')!
-      .insertAdjacentHTML('beforeend', '<img src="/favicon.svg" width="16" height="16"><button type="button" aria-label="Close">Open the menu</button>'),
+      .insertAdjacentHTML(
+        'beforeend',
+        '<img src="/favicon.svg" width="16" height="16"><button type="button" aria-label="Close">Open the menu</button>',
+      ),
   );
   const found = await violations(page);
   expect(found.filter((violation) => violation.startsWith('image-alt: '))).toHaveLength(1);
-  expect(found.filter((violation) => violation.startsWith('label-content-name-mismatch: '))).toHaveLength(1);
+  expect(
+    found.filter((violation) => violation.startsWith('label-content-name-mismatch: ')),
+  ).toHaveLength(1);
 });

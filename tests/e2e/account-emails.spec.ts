@@ -71,7 +71,12 @@ const TEXTS = {
   },
 } as const;
 
-async function choosePassword(page: Page, texts: (typeof TEXTS)['en' | 'nl'], submit: string, password: string): Promise<void> {
+async function choosePassword(
+  page: Page,
+  texts: (typeof TEXTS)['en' | 'nl'],
+  submit: string,
+  password: string,
+): Promise<void> {
   await page.getByLabel(texts.newPassword, { exact: true }).fill(password);
   await page.getByLabel(texts.confirm).fill(`${password}-typo`);
   await page.getByRole('button', { name: submit }).click();
@@ -81,7 +86,12 @@ async function choosePassword(page: Page, texts: (typeof TEXTS)['en' | 'nl'], su
   await expect(page).toHaveURL(/\/login$/);
 }
 
-async function signInWith(page: Page, texts: (typeof TEXTS)['en' | 'nl'], username: string, password: string): Promise<void> {
+async function signInWith(
+  page: Page,
+  texts: (typeof TEXTS)['en' | 'nl'],
+  username: string,
+  password: string,
+): Promise<void> {
   await page.getByLabel(texts.username).fill(username);
   await page.getByLabel(texts.password, { exact: true }).fill(password);
   await page.getByRole('button', { name: texts.signIn }).click();
@@ -91,15 +101,28 @@ async function signInWith(page: Page, texts: (typeof TEXTS)['en' | 'nl'], userna
 for (const locale of ['en', 'nl'] as const) {
   const texts = TEXTS[locale];
 
-  test(`a customer who forgot the password chooses a new one from the e-mail's link (${locale})`, async ({ page, adminApi }) => {
+  test(`a customer who forgot the password chooses a new one from the e-mail's link (${locale})`, async ({
+    page,
+    adminApi,
+  }) => {
     const username = uniqueName(`forgot${locale}`);
     const email = `${username}@example.com`;
     await adminApi.createUser({ username, password: 'forgotten-1', email, role: 'viewer' });
     if (locale === 'nl') {
       // The customer's saved language is the e-mail's.
-      const signedIn = await page.request.post('/api/auth/login', { data: { username, password: 'forgotten-1' }, headers: { Origin: ACCOUNTS_URL } });
+      const signedIn = await page.request.post('/api/auth/login', {
+        data: { username, password: 'forgotten-1' },
+        headers: { Origin: ACCOUNTS_URL },
+      });
       expect(signedIn.status()).toBe(200);
-      expect((await page.request.put('/api/auth/profile/preferences', { data: { locale }, headers: { Origin: ACCOUNTS_URL } })).status()).toBe(200);
+      expect(
+        (
+          await page.request.put('/api/auth/profile/preferences', {
+            data: { locale },
+            headers: { Origin: ACCOUNTS_URL },
+          })
+        ).status(),
+      ).toBe(200);
       await page.context().clearCookies();
     }
 
@@ -122,7 +145,10 @@ for (const locale of ['en', 'nl'] as const) {
     await expect(page.getByRole('alert')).toContainText(texts.used);
   });
 
-  test(`an invited customer chooses a password and signs in (${locale})`, async ({ page, browser }) => {
+  test(`an invited customer chooses a password and signs in (${locale})`, async ({
+    page,
+    browser,
+  }) => {
     const username = uniqueName(`invite${locale}`);
     const email = `${username}@example.com`;
     await signInAsAdmin(page, ACCOUNTS_URL);
@@ -159,6 +185,8 @@ for (const locale of ['en', 'nl'] as const) {
     await invitee.context().close();
 
     await page.reload();
-    await expect(page.getByRole('row').filter({ hasText: username }).getByText(texts.invited, { exact: true })).toHaveCount(0);
+    await expect(
+      page.getByRole('row').filter({ hasText: username }).getByText(texts.invited, { exact: true }),
+    ).toHaveCount(0);
   });
 }

@@ -11,13 +11,16 @@ import { expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixture
 const PASSWORD = 'activity-pass-1';
 
 /** The row of the entry about `username`, found by its target. */
-const entryRow = (page: Page, username: string) => page.getByRole('row').filter({ hasText: `user ${username}` });
+const entryRow = (page: Page, username: string) =>
+  page.getByRole('row').filter({ hasText: `user ${username}` });
 
 test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page);
 });
 
-test('the admin creates a user, finds it under Activity, filters by action and exports the CSV', async ({ page }) => {
+test('the admin creates a user, finds it under Activity, filters by action and exports the CSV', async ({
+  page,
+}) => {
   const username = uniqueName('activity');
   await openHydrated(page, '/admin/users');
   await page.getByRole('button', { name: 'Add User' }).click();
@@ -27,11 +30,21 @@ test('the admin creates a user, finds it under Activity, filters by action and e
   await dialog.getByRole('button', { name: 'Create User' }).click();
   await expect(dialog).toBeHidden();
 
-  await page.getByRole('navigation', { name: 'Main', exact: true }).getByRole('link', { name: 'Activity' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main', exact: true })
+    .getByRole('link', { name: 'Activity' })
+    .click();
   await expect(page).toHaveURL(/\/admin\/activity$/);
   await expect(page.getByRole('heading', { name: 'Activity', level: 1 })).toBeVisible();
   const row = entryRow(page, username);
-  await expect(row.getByRole('cell')).toHaveText(['User created', 'admin', `user ${username}`, 'Role: viewer', /\S/, /\d/]);
+  await expect(row.getByRole('cell')).toHaveText([
+    'User created',
+    'admin',
+    `user ${username}`,
+    'Role: viewer',
+    /\S/,
+    /\d/,
+  ]);
 
   const filters = page.getByRole('form', { name: 'Filter the activity' });
   await filters.getByLabel('Action').selectOption({ label: 'User created' });
@@ -64,7 +77,9 @@ test('the admin creates a user, finds it under Activity, filters by action and e
 
   await page.getByRole('link', { name: 'Clear filters' }).click();
   await expect(page).toHaveURL(/\/admin\/activity$/);
-  await expect(page.getByRole('form', { name: 'Filter the activity' }).getByLabel('Action')).toHaveValue('');
+  await expect(
+    page.getByRole('form', { name: 'Filter the activity' }).getByLabel('Action'),
+  ).toHaveValue('');
 });
 
 test.describe('in Dutch', () => {
@@ -76,16 +91,24 @@ test.describe('in Dutch', () => {
     await openHydrated(page, '/admin/activity');
     await expect(page).toHaveTitle(/^Activiteit · /);
     await expect(page.getByRole('heading', { name: 'Activiteit', level: 1 })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Hoofdmenu', exact: true }).getByRole('link', { name: 'Activiteit' })).toHaveAttribute(
-      'aria-current',
-      'page',
-    );
+    await expect(
+      page
+        .getByRole('navigation', { name: 'Hoofdmenu', exact: true })
+        .getByRole('link', { name: 'Activiteit' }),
+    ).toHaveAttribute('aria-current', 'page');
 
     const filters = page.getByRole('form', { name: 'Activiteit filteren' });
     await filters.getByLabel('Actie').selectOption({ label: 'Gebruiker aangemaakt' });
     await filters.getByRole('button', { name: 'Filters toepassen' }).click();
     await expect(page).toHaveURL(/action=user\.created/);
-    await expect(page.getByRole('columnheader')).toHaveText(['Actie', 'Gebruiker', 'Onderwerp', 'Details', 'IP-adres', 'Tijdstip']);
+    await expect(page.getByRole('columnheader')).toHaveText([
+      'Actie',
+      'Gebruiker',
+      'Onderwerp',
+      'Details',
+      'IP-adres',
+      'Tijdstip',
+    ]);
     const row = entryRow(page, username);
     await expect(row.getByRole('cell').first()).toHaveText('Gebruiker aangemaakt');
     await expect(row.getByRole('cell').nth(3)).toHaveText('Rol: beheerder (alleen lezen)');
@@ -115,6 +138,8 @@ test.describe('on a phone', () => {
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(390);
     }
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
   });
 });

@@ -6,10 +6,23 @@
  */
 import type { APIRequestContext, PlaywrightWorkerArgs } from '@playwright/test';
 import type { Receipt } from '../../src/shared/receipts';
-import { adminRequest, expect, openHydrated, signInAsAdmin, test, uniqueName, type AdminApi } from './fixtures';
+import {
+  adminRequest,
+  expect,
+  openHydrated,
+  signInAsAdmin,
+  test,
+  uniqueName,
+  type AdminApi,
+} from './fixtures';
 
 const PASSWORD = 'token-user-pass-1';
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
 
 const TEXTS = {
   en: {
@@ -53,23 +66,39 @@ const TEXTS = {
 } as const;
 
 /** A customer of the consignee with the most receipts (the list's first page tells which). */
-async function customer(adminApi: AdminApi, playwright: PlaywrightWorkerArgs['playwright'], baseURL: string): Promise<{ username: string }> {
+async function customer(
+  adminApi: AdminApi,
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string,
+): Promise<{ username: string }> {
   await adminApi.importConsignees();
   const admin = await adminRequest(playwright, baseURL);
   const listed = await admin.get('/api/receipts?limit=1&sortBy=receivedDate&sortOrder=desc');
   expect(listed.status()).toBe(200);
   const [receipt] = (await listed.json()).data as Receipt[];
-  const consignees: Array<{ id: number; name: string }> = (await (await admin.get('/api/consignees')).json()).data;
+  const consignees: Array<{ id: number; name: string }> = (
+    await (await admin.get('/api/consignees')).json()
+  ).data;
   await admin.dispose();
   const username = uniqueName('tokens');
   const user = await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
-  await adminApi.addUserToConsignee(consignees.find((candidate) => candidate.name === receipt!.consigneeName)!.id, user.id);
+  await adminApi.addUserToConsignee(
+    consignees.find((candidate) => candidate.name === receipt!.consigneeName)!.id,
+    user.id,
+  );
   return { username };
 }
 
 /** A script of the customer's: its own requests, without the browser's cookies, with the token. */
-async function script(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string, token: string): Promise<APIRequestContext> {
-  return playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
+async function script(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string,
+  token: string,
+): Promise<APIRequestContext> {
+  return playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { Authorization: `Bearer ${token}` },
+  });
 }
 
 for (const [language, locale, device] of [
@@ -88,7 +117,10 @@ for (const [language, locale, device] of [
       const texts = TEXTS[language];
       const { username } = await customer(adminApi, playwright, baseURL!);
       // Through the login call the form makes: the form's labels are the language's own.
-      const signedIn = await page.request.post('/api/auth/login', { data: { username, password: PASSWORD }, headers: { Origin: baseURL! } });
+      const signedIn = await page.request.post('/api/auth/login', {
+        data: { username, password: PASSWORD },
+        headers: { Origin: baseURL! },
+      });
       expect(signedIn.status()).toBe(200);
       await openHydrated(page, '/profile');
       const section = page.getByRole('region', { name: texts.region, exact: true });
@@ -115,7 +147,8 @@ for (const [language, locale, device] of [
       const byToken = await reader.get('/api/receipts?limit=100');
       expect(byToken.status(), await byToken.text()).toBe(200);
       const bySession = await page.request.get('/api/receipts?limit=100');
-      const numbers = (response: { data: Receipt[] }) => response.data.map((receipt) => receipt.number);
+      const numbers = (response: { data: Receipt[] }) =>
+        response.data.map((receipt) => receipt.number);
       expect(numbers(await byToken.json())).toEqual(numbers(await bySession.json()));
       expect((await byToken.json()).data.length).toBeGreaterThan(0);
       const first = ((await byToken.json()).data as Receipt[])[0]!;
@@ -133,7 +166,9 @@ for (const [language, locale, device] of [
       await expect(field).toHaveCount(0);
       await openHydrated(page, '/profile');
       expect(await page.content()).not.toContain(token);
-      await expect(section.getByRole('list', { name: texts.list })).toContainText(`${token.slice(0, 11)}…`);
+      await expect(section.getByRole('list', { name: texts.list })).toContainText(
+        `${token.slice(0, 11)}…`,
+      );
 
       await section.getByRole('button', { name: texts.revoke(name) }).click();
       const dialog = page.getByRole('dialog', { name: texts.dialog });
@@ -143,19 +178,35 @@ for (const [language, locale, device] of [
       await expect(section.getByRole('status').filter({ hasText: texts.revoked })).toBeVisible();
       await expect(section.getByText(texts.empty)).toBeVisible();
 
-      const refused = await reader.get('/api/receipts?limit=100', { headers: { 'Accept-Language': language } });
+      const refused = await reader.get('/api/receipts?limit=100', {
+        headers: { 'Accept-Language': language },
+      });
       expect(refused.status()).toBe(401);
-      expect(await refused.json()).toMatchObject({ success: false, errorType: 'AUTHENTICATION_ERROR', message: texts.refused });
+      expect(await refused.json()).toMatchObject({
+        success: false,
+        errorType: 'AUTHENTICATION_ERROR',
+        message: texts.refused,
+      });
       await reader.dispose();
     });
   });
 }
 
-test("the admin sees a user's working tokens counted in User Management and revokes them all", async ({ page, adminApi, playwright, baseURL }) => {
+test("the admin sees a user's working tokens counted in User Management and revokes them all", async ({
+  page,
+  adminApi,
+  playwright,
+  baseURL,
+}) => {
   const username = uniqueName('tokenadm');
   await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
-  const user = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL! } });
-  expect((await user.post('/api/auth/login', { data: { username, password: PASSWORD } })).status()).toBe(200);
+  const user = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { Origin: baseURL! },
+  });
+  expect(
+    (await user.post('/api/auth/login', { data: { username, password: PASSWORD } })).status(),
+  ).toBe(200);
   const tokens: string[] = [];
   for (const name of ['first', 'second']) {
     const made = await user.post('/api/auth/tokens', { data: { name, expiresInDays: 30 } });
@@ -166,16 +217,22 @@ test("the admin sees a user's working tokens counted in User Management and revo
 
   await signInAsAdmin(page);
   await openHydrated(page, '/admin/users');
-  const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: `Edit ${username}`, exact: true }) });
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `Edit ${username}`, exact: true }) });
   await expect(row).toContainText('API tokens: 2');
   await row.getByRole('button', { name: `Revoke the API tokens of ${username}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke API tokens' });
   await expect(dialog).toContainText(`Revoke every API token of ${username}?`);
   await dialog.getByRole('button', { name: 'Revoke tokens' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('status').filter({ hasText: 'API tokens revoked: 2.' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'API tokens revoked: 2.' }),
+  ).toBeVisible();
   await expect(row).not.toContainText('API tokens:');
-  await expect(row.getByRole('button', { name: `Revoke the API tokens of ${username}` })).toHaveCount(0);
+  await expect(
+    row.getByRole('button', { name: `Revoke the API tokens of ${username}` }),
+  ).toHaveCount(0);
 
   for (const token of tokens) {
     const reader = await script(playwright, baseURL!, token);

@@ -11,7 +11,12 @@ import type { Receipt } from '../../src/shared/receipts';
 import { AdminApi, adminRequest, expect, openHydrated, test, uniqueName } from './fixtures';
 import { findReceipt } from './receipts-data';
 
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
 const PASSWORD = 'photos-pass-1';
 const KB = 1024;
 
@@ -53,8 +58,14 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   const request = await adminRequest(playwright, baseURL!);
   const admin = new AdminApi(request, baseURL!);
   await admin.importConsignees();
-  receipt = await findReceipt(request, 'delivered, with three packages', (candidate) => candidate.status === 'Delivered' && candidate.commodities.length === 3);
-  const consignee = (await admin.assignments()).find((row) => row.consignee.name === receipt.consigneeName)!.consignee;
+  receipt = await findReceipt(
+    request,
+    'delivered, with three packages',
+    (candidate) => candidate.status === 'Delivered' && candidate.commodities.length === 3,
+  );
+  const consignee = (await admin.assignments()).find(
+    (row) => row.consignee.name === receipt.consigneeName,
+  )!.consignee;
   // Made anew each time: a worker may run this file's tests apart, each time after this.
   customer = { username: uniqueName('photos'), password: PASSWORD };
   const user = await admin.createUser({ ...customer, role: 'viewer' });
@@ -63,7 +74,9 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 });
 
 async function signInAsCustomer(page: Page, baseURL: string): Promise<void> {
-  const response = await page.context().request.post(`${baseURL}/api/auth/login`, { data: customer, headers: { Origin: baseURL } });
+  const response = await page
+    .context()
+    .request.post(`${baseURL}/api/auth/login`, { data: customer, headers: { Origin: baseURL } });
   expect(response.status(), await response.text()).toBe(200);
 }
 
@@ -75,7 +88,10 @@ function recordTransfer(page: Page): () => Promise<Array<{ url: string; bytes: n
       response
         .finished()
         .then(() => response.request().sizes())
-        .then((size) => ({ url: response.url(), bytes: size.responseBodySize + size.responseHeadersSize })),
+        .then((size) => ({
+          url: response.url(),
+          bytes: size.responseBodySize + size.responseHeadersSize,
+        })),
     );
   };
   page.on('response', listener);
@@ -87,7 +103,13 @@ function recordTransfer(page: Page): () => Promise<Array<{ url: string; bytes: n
 
 /** Whether the images have arrived and been decoded, with their natural widths. */
 const naturalWidths = (page: Page, selector: string) =>
-  page.locator(selector).evaluateAll((images) => images.map((image) => ((image as HTMLImageElement).complete ? (image as HTMLImageElement).naturalWidth : 0)));
+  page
+    .locator(selector)
+    .evaluateAll((images) =>
+      images.map((image) =>
+        (image as HTMLImageElement).complete ? (image as HTMLImageElement).naturalWidth : 0,
+      ),
+    );
 
 /** The page is no wider than the phone, and the open dialogs neither. */
 async function expectFits(page: Page, what: string): Promise<void> {
@@ -110,7 +132,10 @@ async function expectFits(page: Page, what: string): Promise<void> {
 for (const locale of ['en-US', 'nl-NL'] as const) {
   const texts = TEXTS[locale];
 
-  test(`a customer on a phone (${locale}) sees a receipt's photos, opens one and downloads the proof of delivery`, async ({ browser, baseURL }) => {
+  test(`a customer on a phone (${locale}) sees a receipt's photos, opens one and downloads the proof of delivery`, async ({
+    browser,
+    baseURL,
+  }) => {
     const context = await browser.newContext({ ...PHONE, locale, baseURL, acceptDownloads: true });
     const page = await context.newPage();
     await signInAsCustomer(page, baseURL!);
@@ -153,7 +178,9 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
     await opener.click();
     const viewer = page.getByRole('dialog', { name: texts.viewer });
     await expect(viewer.getByRole('img', { name: texts.alt(receipt.number) })).toBeVisible();
-    await expect.poll(() => naturalWidths(page, 'dialog[open] img[src$="size=large"]')).toEqual([1280]);
+    await expect
+      .poll(() => naturalWidths(page, 'dialog[open] img[src$="size=large"]'))
+      .toEqual([1280]);
     await expect(viewer.getByRole('link', { name: texts.original })).toBeVisible();
     await expect(viewer.getByRole('button', { name: texts.back })).toBeFocused();
     await expectFits(page, 'the photo');
@@ -163,7 +190,10 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
     await expect(opener).toBeFocused();
 
     const name = `${receipt.number}-proof-of-delivery.pdf`;
-    const [download] = await Promise.all([page.waitForEvent('download'), documents.getByRole('link', { name: texts.download(name) }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      documents.getByRole('link', { name: texts.download(name) }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(name);
     const pdf = await readFile((await download.path())!);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -185,7 +215,10 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
     await expect.poll(() => naturalWidths(page, 'main ul img')).toEqual([320, 320, 320]);
     await expectFits(page, `/receipts/${receipt.id}`);
     const name = `${receipt.number}-proof-of-delivery.pdf`;
-    const [download] = await Promise.all([page.waitForEvent('download'), section.getByRole('link', { name: texts.download(name) }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      section.getByRole('link', { name: texts.download(name) }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(name);
 
     await section.getByRole('link', { name: texts.alt(receipt.number) }).click();

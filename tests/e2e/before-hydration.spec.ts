@@ -14,14 +14,18 @@ test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page);
 });
 
-test('Next and Previous before hydration load the next and the previous page, keeping the sort', async ({ page }) => {
+test('Next and Previous before hydration load the next and the previous page, keeping the sort', async ({
+  page,
+}) => {
   const { totalPages } = (await receiptList(page.request, '?sortBy=shipperName')).pagination;
   await holdScripts(page);
   await page.goto('/receipts?sortBy=shipperName', { waitUntil: 'commit' });
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/receipts\?sortBy=shipperName&page=2$/);
   await expect(page.getByText(`Page 2 of ${formatCount(totalPages)}`)).toBeVisible();
-  const secondPage = (await receiptList(page.request, '?sortBy=shipperName&page=2')).data.map((receipt) => receipt.number);
+  const secondPage = (await receiptList(page.request, '?sortBy=shipperName&page=2')).data.map(
+    (receipt) => receipt.number,
+  );
   await expect(page.getByRole('row').nth(1)).toContainText(secondPage[0]!);
 
   await page.getByRole('button', { name: 'Previous' }).click();
@@ -30,7 +34,9 @@ test('Next and Previous before hydration load the next and the previous page, ke
   await notHydrated(page);
 });
 
-test('Sort By and Order before hydration apply at once, through their GET form', async ({ page }) => {
+test('Sort By and Order before hydration apply at once, through their GET form', async ({
+  page,
+}) => {
   await holdScripts(page);
   await page.goto('/receipts?search=inc', { waitUntil: 'commit' });
   await page.getByLabel('Sort By').selectOption({ label: 'Shipper' });
@@ -38,12 +44,16 @@ test('Sort By and Order before hydration apply at once, through their GET form',
   await expect(page.getByLabel('Sort By')).toHaveValue('shipperName');
   await page.getByLabel('Order').selectOption({ label: 'Ascending' });
   await expect(page).toHaveURL(/\/receipts\?search=inc&sortBy=shipperName&sortOrder=asc$/);
-  const expected = (await receiptList(page.request, '?search=inc&sortBy=shipperName&sortOrder=asc')).data.map((receipt) => receipt.number);
+  const expected = (
+    await receiptList(page.request, '?search=inc&sortBy=shipperName&sortOrder=asc')
+  ).data.map((receipt) => receipt.number);
   await expect(page.getByRole('row').nth(1)).toContainText(expected[0]!);
   await notHydrated(page);
 });
 
-test('a search sent with Enter before hydration filters the list, and its chip clears it', async ({ page }) => {
+test('a search sent with Enter before hydration filters the list, and its chip clears it', async ({
+  page,
+}) => {
   await holdScripts(page);
   await page.goto('/receipts?sortOrder=asc', { waitUntil: 'commit' });
   await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('inc');
@@ -57,8 +67,12 @@ test('a search sent with Enter before hydration filters the list, and its chip c
   await notHydrated(page);
 });
 
-test('a search typed before hydration is answered by the server after the typing pause, and the island takes over later', async ({ page }) => {
-  const expected = (await receiptList(page.request, '?search=inc')).data.map((receipt) => receipt.number);
+test('a search typed before hydration is answered by the server after the typing pause, and the island takes over later', async ({
+  page,
+}) => {
+  const expected = (await receiptList(page.request, '?search=inc')).data.map(
+    (receipt) => receipt.number,
+  );
   const releaseScripts = await holdScripts(page);
   await page.goto('/receipts', { waitUntil: 'commit' });
   const searchBox = page.getByRole('searchbox', { name: 'Search', exact: true });
@@ -89,7 +103,9 @@ test('a search typed before hydration is answered by the server after the typing
   await expect(page.getByRole('row').nth(1)).toContainText(expected[0]!);
 });
 
-test('a search typed while the island hydrates is applied by the island at once', async ({ page }) => {
+test('a search typed while the island hydrates is applied by the island at once', async ({
+  page,
+}) => {
   const releaseScripts = await holdScripts(page);
   // The server's answer to the typed search never comes: the island, once ready, answers instead.
   await page.context().route(
@@ -99,7 +115,9 @@ test('a search typed while the island hydrates is applied by the island at once'
   await page.goto('/receipts', { waitUntil: 'commit' });
   const searchBox = page.getByRole('searchbox', { name: 'Search', exact: true });
   const listAnswer = page.waitForResponse(
-    (response) => new URL(response.url()).pathname === '/api/receipts' && new URL(response.url()).searchParams.get('search') === 'inc',
+    (response) =>
+      new URL(response.url()).pathname === '/api/receipts' &&
+      new URL(response.url()).searchParams.get('search') === 'inc',
   );
   await searchBox.fill('inc');
   await notHydrated(page);
@@ -111,9 +129,15 @@ test('a search typed while the island hydrates is applied by the island at once'
   await expect(searchBox).toHaveValue('inc');
 });
 
-test('a tracking-number search tapped before hydration is run once the island is ready', async ({ page }) => {
-  const receipt = (await receiptList(page.request, '?page=2')).data.find((candidate) => candidate.commodities.some((commodity) => commodity.trackingNumber))!;
-  const trackingNumber = receipt.commodities.find((commodity) => commodity.trackingNumber)!.trackingNumber!;
+test('a tracking-number search tapped before hydration is run once the island is ready', async ({
+  page,
+}) => {
+  const receipt = (await receiptList(page.request, '?page=2')).data.find((candidate) =>
+    candidate.commodities.some((commodity) => commodity.trackingNumber),
+  )!;
+  const trackingNumber = receipt.commodities.find(
+    (commodity) => commodity.trackingNumber,
+  )!.trackingNumber!;
   const releaseScripts = await holdScripts(page);
   await page.goto('/receipts', { waitUntil: 'commit' });
   await page.getByRole('searchbox', { name: 'Tracking Number' }).fill(trackingNumber);
@@ -126,10 +150,22 @@ test('a tracking-number search tapped before hydration is run once the island is
 
 const ADMIN_SCREENS: Array<{ path: string; control: (page: Page) => Locator }> = [
   { path: '/admin/users', control: (page) => page.getByRole('button', { name: 'Add User' }) },
-  { path: '/admin/user-consignees', control: (page) => page.getByRole('searchbox', { name: 'Search consignees' }) },
-  { path: '/admin/tokens', control: (page) => page.getByRole('button', { name: /^(OAuth2 Flow|Manual Entry)$/ }).first() },
-  { path: '/admin/logo', control: (page) => page.getByLabel('Drop a logo here or click to browse') },
-  { path: '/admin/background', control: (page) => page.getByRole('button', { name: 'Click to upload background image' }) },
+  {
+    path: '/admin/user-consignees',
+    control: (page) => page.getByRole('searchbox', { name: 'Search consignees' }),
+  },
+  {
+    path: '/admin/tokens',
+    control: (page) => page.getByRole('button', { name: /^(OAuth2 Flow|Manual Entry)$/ }).first(),
+  },
+  {
+    path: '/admin/logo',
+    control: (page) => page.getByLabel('Drop a logo here or click to browse'),
+  },
+  {
+    path: '/admin/background',
+    control: (page) => page.getByRole('button', { name: 'Click to upload background image' }),
+  },
 ];
 
 for (const { path, control } of ADMIN_SCREENS) {

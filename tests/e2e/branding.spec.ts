@@ -15,13 +15,15 @@ test.describe.configure({ mode: 'serial' });
 /** One of the logo's sizes (never the upload): WebP as the screen shows it after an upload, else the page's fallback format. */
 const LOGO_IMAGE = /^\/api\/logo\/image\/\d+\.(webp|png)\?v=\d+$/;
 /** One of the background's widths (never the upload), in AVIF as the server's CSS offers it first, or WebP as the screen sets it after an upload. */
-const BACKGROUND_IMAGE = /"http:\/\/127\.0\.0\.1:\d+\/api\/background\/image\/\d+\.(avif|webp)\?v=\d+"/;
+const BACKGROUND_IMAGE =
+  /"http:\/\/127\.0\.0\.1:\d+\/api\/background\/image\/\d+\.(avif|webp)\?v=\d+"/;
 
 /** Every console error the Content Security Policy raised on a page: there must be none. */
 function recordCspViolations(page: Page): string[] {
   const violations: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) violations.push(message.text());
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+      violations.push(message.text());
   });
   return violations;
 }
@@ -31,17 +33,24 @@ test.beforeEach(async ({ page }) => {
 });
 
 /** Puts the shared portal back as the other admin-area tests expect it: no logo, no background, opacity 0.9. */
-async function restoreDefaults(request: APIRequestContext, what: 'logo' | 'background'): Promise<void> {
+async function restoreDefaults(
+  request: APIRequestContext,
+  what: 'logo' | 'background',
+): Promise<void> {
   const headers = { Origin: ADMIN_AREA_URL };
   const deleted = await request.delete(`/api/${what}/current`, { headers });
   expect([200, 404]).toContain(deleted.status());
   if (what === 'background') {
-    expect((await request.put('/api/background/opacity', { data: { opacity: 0.9 }, headers })).status()).toBe(200);
+    expect(
+      (await request.put('/api/background/opacity', { data: { opacity: 0.9 }, headers })).status(),
+    ).toBe(200);
   }
 }
 
 /** The sign-in page as someone not signed in sees it. */
-async function openLoginAnonymously(browser: Browser): Promise<{ page: Page; violations: string[]; close: () => Promise<void> }> {
+async function openLoginAnonymously(
+  browser: Browser,
+): Promise<{ page: Page; violations: string[]; close: () => Promise<void> }> {
   const context = await browser.newContext({ baseURL: ADMIN_AREA_URL });
   const page = await context.newPage();
   const violations = recordCspViolations(page);
@@ -71,12 +80,20 @@ const naturalWidth = (page: Page, selector: string) =>
     .first()
     .evaluate((image: HTMLImageElement) => image.naturalWidth);
 
-test('an uploaded logo shows in the top bar and on the sign-in page; deleting it brings the default icon back', async ({ page, browser }) => {
+test('an uploaded logo shows in the top bar and on the sign-in page; deleting it brings the default icon back', async ({
+  page,
+  browser,
+}) => {
   const violations = recordCspViolations(page);
   try {
     await openHydrated(page, '/admin/logo');
     await expect(page.getByRole('heading', { name: 'Logo Management' })).toBeVisible();
-    await dropFile(page, page.getByLabel('Drop a logo here or click to browse'), 'acme-logo.png', pngImage({ width: 24, height: 24, rgb: [250, 180, 0] }));
+    await dropFile(
+      page,
+      page.getByLabel('Drop a logo here or click to browse'),
+      'acme-logo.png',
+      pngImage({ width: 24, height: 24, rgb: [250, 180, 0] }),
+    );
 
     await expect(page.getByRole('status')).toHaveText('Logo uploaded successfully');
     const current = page.getByRole('region', { name: 'Current Logo' });
@@ -91,7 +108,10 @@ test('an uploaded logo shows in the top bar and on the sign-in page; deleting it
     await expect.poll(() => naturalWidth(page, 'header img[data-brand-logo]')).toBe(24);
 
     const login = await openLoginAnonymously(browser);
-    await expect(login.page.locator('main img[data-brand-logo]')).toHaveAttribute('src', LOGO_IMAGE);
+    await expect(login.page.locator('main img[data-brand-logo]')).toHaveAttribute(
+      'src',
+      LOGO_IMAGE,
+    );
     await expect.poll(() => naturalWidth(login.page, 'main img[data-brand-logo]')).toBe(24);
     expect(login.violations).toEqual([]);
     await login.close();
@@ -99,7 +119,9 @@ test('an uploaded logo shows in the top bar and on the sign-in page; deleting it
     await openHydrated(page, '/admin/logo');
     await page.getByRole('button', { name: 'Delete Logo' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Logo' });
-    await expect(dialog.getByText('Are you sure you want to delete the current logo?')).toBeVisible();
+    await expect(
+      dialog.getByText('Are you sure you want to delete the current logo?'),
+    ).toBeVisible();
     await dialog.getByRole('button', { name: 'Delete Logo' }).click();
     await expect(page.getByRole('status')).toHaveText('Logo deleted successfully');
     await expect(topBarLogo(page)).toHaveAttribute('src', '/logo-default.svg');
@@ -111,7 +133,9 @@ test('an uploaded logo shows in the top bar and on the sign-in page; deleting it
   }
 });
 
-test('a logo that fails to load is replaced by the default icon, without breaking the CSP', async ({ page }) => {
+test('a logo that fails to load is replaced by the default icon, without breaking the CSP', async ({
+  page,
+}) => {
   const violations = recordCspViolations(page);
   try {
     const upload = await page.request.post('/api/logo/upload', {
@@ -129,17 +153,26 @@ test('a logo that fails to load is replaced by the default icon, without breakin
   }
 });
 
-test('a background and a new card opacity show on the cards, the thumbnail and the sign-in page', async ({ page, browser }) => {
+test('a background and a new card opacity show on the cards, the thumbnail and the sign-in page', async ({
+  page,
+  browser,
+}) => {
   const violations = recordCspViolations(page);
   try {
     await openHydrated(page, '/admin/background');
     await expect(page.getByText('No background image', { exact: true })).toBeVisible();
-    await expect(page.getByText('Upload an image to customize the main content area background.')).toBeVisible();
-    await expect(page.getByText('Supported formats: JPG, PNG, GIF, WebP. Maximum size: 4MB.')).toBeVisible();
+    await expect(
+      page.getByText('Upload an image to customize the main content area background.'),
+    ).toBeVisible();
+    await expect(
+      page.getByText('Supported formats: JPG, PNG, GIF, WebP. Maximum size: 4MB.'),
+    ).toBeVisible();
 
-    await page
-      .getByLabel('Click to upload background image')
-      .setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: pngImage({ width: 160, height: 90, rgb: [20, 90, 140] }) });
+    await page.getByLabel('Click to upload background image').setInputFiles({
+      name: 'harbour.png',
+      mimeType: 'image/png',
+      buffer: pngImage({ width: 160, height: 90, rgb: [20, 90, 140] }),
+    });
     await expect(page.getByRole('status')).toHaveText('Background uploaded successfully!');
     const current = page.getByRole('region', { name: 'Current Background' });
     await expect(current.getByText('harbour.png')).toBeVisible();
@@ -163,13 +196,19 @@ test('a background and a new card opacity show on the cards, the thumbnail and t
 
     // From the server, on a fresh page view.
     await page.goto('/dashboard');
-    await expect(page.getByRole('region', { name: 'Total Receipts' })).toHaveCSS('background-color', 'rgba(0, 0, 0, 0.35)');
+    await expect(page.getByRole('region', { name: 'Total Receipts' })).toHaveCSS(
+      'background-color',
+      'rgba(0, 0, 0, 0.35)',
+    );
     await expect(page.locator('body')).toHaveCSS('background-image', BACKGROUND_IMAGE);
     await expect(page.locator('body')).toHaveCSS('background-size', 'cover');
     await expect(page.locator('body')).toHaveCSS('background-attachment', 'fixed');
 
     const login = await openLoginAnonymously(browser);
-    await expect(login.page.locator('main .surface')).toHaveCSS('background-color', 'rgba(0, 0, 0, 0.35)');
+    await expect(login.page.locator('main .surface')).toHaveCSS(
+      'background-color',
+      'rgba(0, 0, 0, 0.35)',
+    );
     await expect(login.page.locator('body')).toHaveCSS('background-image', BACKGROUND_IMAGE);
     expect(login.violations).toEqual([]);
     await login.close();
@@ -187,42 +226,75 @@ test('a background and a new card opacity show on the cards, the thumbnail and t
   }
 });
 
-test('files that are not accepted images are refused with their exact messages, and nothing changes', async ({ page }) => {
+test('files that are not accepted images are refused with their exact messages, and nothing changes', async ({
+  page,
+}) => {
   await openHydrated(page, '/admin/logo');
   // Named and declared a PNG: only the server, reading the bytes, can tell.
+  await page.getByLabel('Drop a logo here or click to browse').setInputFiles({
+    name: HTML_AS_PNG_FILE.name,
+    mimeType: HTML_AS_PNG_FILE.type,
+    buffer: HTML_AS_PNG_FILE.bytes,
+  });
+  await expect(page.getByRole('alert')).toHaveText(
+    'Only JPEG, PNG, GIF, and WebP files are allowed',
+  );
   await page
     .getByLabel('Drop a logo here or click to browse')
-    .setInputFiles({ name: HTML_AS_PNG_FILE.name, mimeType: HTML_AS_PNG_FILE.type, buffer: HTML_AS_PNG_FILE.bytes });
-  await expect(page.getByRole('alert')).toHaveText('Only JPEG, PNG, GIF, and WebP files are allowed');
-  await page.getByLabel('Drop a logo here or click to browse').setInputFiles({ name: TEXT_FILE.name, mimeType: TEXT_FILE.type, buffer: TEXT_FILE.bytes });
+    .setInputFiles({ name: TEXT_FILE.name, mimeType: TEXT_FILE.type, buffer: TEXT_FILE.bytes });
   await expect(page.getByRole('alert')).toHaveText('Please select an image file');
 
   await openHydrated(page, '/admin/background');
-  await page.getByLabel('Click to upload background image').setInputFiles({ name: TEXT_FILE.name, mimeType: TEXT_FILE.type, buffer: TEXT_FILE.bytes });
+  await page
+    .getByLabel('Click to upload background image')
+    .setInputFiles({ name: TEXT_FILE.name, mimeType: TEXT_FILE.type, buffer: TEXT_FILE.bytes });
   await expect(page.getByRole('alert')).toHaveText('Please select a valid image file');
   await expect(page.getByText('No background image', { exact: true })).toBeVisible();
 });
 
 /** Every response of a first visit to /login on this screen, as compressed bytes on the wire (headers included), by URL. */
-async function firstVisitOfLogin(browser: Browser, screen: { width: number; height: number; deviceScaleFactor: number; isMobile: boolean }) {
+async function firstVisitOfLogin(
+  browser: Browser,
+  screen: { width: number; height: number; deviceScaleFactor: number; isMobile: boolean },
+) {
   const { width, height, ...device } = screen;
-  const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: { width, height }, ...device, hasTouch: device.isMobile });
+  const context = await browser.newContext({
+    baseURL: ADMIN_AREA_URL,
+    viewport: { width, height },
+    ...device,
+    hasTouch: device.isMobile,
+  });
   const page = await context.newPage();
   const sizes: Array<Promise<[string, number]>> = [];
   page.on('requestfinished', (request) => {
-    sizes.push(request.sizes().then((size) => [request.url(), size.responseBodySize + size.responseHeadersSize]));
+    sizes.push(
+      request
+        .sizes()
+        .then((size) => [request.url(), size.responseBodySize + size.responseHeadersSize]),
+    );
   });
   await page.goto('/login');
   // The background is a CSS image: it is fetched once the page is laid out, and counts like the rest.
   await expect
-    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/api/background/image/'))))
+    .poll(() =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .some((entry) => entry.name.includes('/api/background/image/')),
+      ),
+    )
     .toBe(true);
   await page.waitForLoadState('networkidle');
   const responses = await Promise.all(sizes);
   await context.close();
   const total = responses.reduce((sum, [, bytes]) => sum + bytes, 0);
   const of = (pattern: RegExp) => responses.filter(([url]) => pattern.test(url));
-  return { total, background: of(/\/api\/background\/image\//), logo: of(/\/api\/logo\/image\//), urls: responses.map(([url]) => url) };
+  return {
+    total,
+    background: of(/\/api\/background\/image\//),
+    logo: of(/\/api\/logo\/image\//),
+    urls: responses.map(([url]) => url),
+  };
 }
 
 const KB = 1024;
@@ -243,32 +315,62 @@ test('with a 2 MB camera photo as the background, a first visit to /login stays 
     // A 900 × 900 logo of some 200 KB, as an admin might upload one.
     const logo = await page.request.post('/api/logo/upload', {
       headers,
-      multipart: { logo: { name: 'logo.png', mimeType: 'image/png', buffer: await cameraPhoto({ width: 900, height: 900 }) } },
+      multipart: {
+        logo: {
+          name: 'logo.png',
+          mimeType: 'image/png',
+          buffer: await cameraPhoto({ width: 900, height: 900 }),
+        },
+      },
     });
     expect(logo.status(), await logo.text()).toBe(200);
 
-    const phone = await firstVisitOfLogin(browser, { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true });
-    expect(phone.background.map(([url]) => new URL(url).pathname)).toEqual(['/api/background/image/800.avif']);
+    const phone = await firstVisitOfLogin(browser, {
+      width: 390,
+      height: 844,
+      deviceScaleFactor: 2,
+      isMobile: true,
+    });
+    expect(phone.background.map(([url]) => new URL(url).pathname)).toEqual([
+      '/api/background/image/800.avif',
+    ]);
     expect(phone.total, phone.urls.join('\n')).toBeLessThanOrEqual(150 * KB);
     // The sign-in page's 64 px box at 2×.
     expect(phone.logo.map(([url]) => new URL(url).pathname)).toEqual(['/api/logo/image/128.webp']);
     expect(phone.logo[0]![1]).toBeLessThanOrEqual(15 * KB);
 
-    const desktop = await firstVisitOfLogin(browser, { width: 1280, height: 900, deviceScaleFactor: 1, isMobile: false });
-    expect(desktop.background.map(([url]) => new URL(url).pathname)).toEqual(['/api/background/image/1280.avif']);
+    const desktop = await firstVisitOfLogin(browser, {
+      width: 1280,
+      height: 900,
+      deviceScaleFactor: 1,
+      isMobile: false,
+    });
+    expect(desktop.background.map(([url]) => new URL(url).pathname)).toEqual([
+      '/api/background/image/1280.avif',
+    ]);
     expect(desktop.total, desktop.urls.join('\n')).toBeLessThanOrEqual(350 * KB);
     expect(desktop.logo[0]![1]).toBeLessThanOrEqual(15 * KB);
-    for (const visit of [phone, desktop]) expect(visit.urls.some((url) => /\/api\/(logo|background)\/image\?/.test(url))).toBe(false);
+    for (const visit of [phone, desktop])
+      expect(visit.urls.some((url) => /\/api\/(logo|background)\/image\?/.test(url))).toBe(false);
   } finally {
     await restoreDefaults(page.request, 'background');
     await restoreDefaults(page.request, 'logo');
   }
 });
 
-test('while the background photo is still on its way, the sign-in card is already painted and readable', async ({ page, browser }) => {
+test('while the background photo is still on its way, the sign-in card is already painted and readable', async ({
+  page,
+  browser,
+}) => {
   const upload = await page.request.post('/api/background/upload', {
     headers: { Origin: ADMIN_AREA_URL },
-    multipart: { background: { name: 'harbour.jpg', mimeType: 'image/jpeg', buffer: await cameraPhoto({ width: 1600, height: 1000 }) } },
+    multipart: {
+      background: {
+        name: 'harbour.jpg',
+        mimeType: 'image/jpeg',
+        buffer: await cameraPhoto({ width: 1600, height: 1000 }),
+      },
+    },
   });
   expect(upload.status(), await upload.text()).toBe(200);
   const context = await browser.newContext({ baseURL: ADMIN_AREA_URL });
@@ -284,7 +386,15 @@ test('while the background photo is still on its way, the sign-in card is alread
     });
     await visitor.goto('/login', { waitUntil: 'domcontentloaded' });
     await expect.poll(() => asked).toBe(true);
-    await expect.poll(() => visitor.evaluate(() => performance.getEntriesByType('paint').some((entry) => entry.name === 'first-contentful-paint'))).toBe(true);
+    await expect
+      .poll(() =>
+        visitor.evaluate(() =>
+          performance
+            .getEntriesByType('paint')
+            .some((entry) => entry.name === 'first-contentful-paint'),
+        ),
+      )
+      .toBe(true);
     await expect(visitor.getByRole('button', { name: 'Sign in' })).toBeVisible();
     await expect(visitor.getByLabel('Username')).toBeVisible();
     release();
@@ -294,16 +404,29 @@ test('while the background photo is still on its way, the sign-in card is alread
   }
 });
 
-test('a wordmark keeps its proportions in the top bar and on the sign-in page, and a square logo stays square', async ({ page, browser }) => {
+test('a wordmark keeps its proportions in the top bar and on the sign-in page, and a square logo stays square', async ({
+  page,
+  browser,
+}) => {
   const upload = async (name: string, width: number, height: number) => {
     const answer = await page.request.post('/api/logo/upload', {
-      multipart: { logo: { name, mimeType: 'image/png', buffer: pngImage({ width, height, rgb: [20, 90, 200] }) } },
+      multipart: {
+        logo: {
+          name,
+          mimeType: 'image/png',
+          buffer: pngImage({ width, height, rgb: [20, 90, 200] }),
+        },
+      },
       headers: { Origin: ADMIN_AREA_URL },
     });
     expect(answer.status(), await answer.text()).toBe(200);
   };
   const shownSize = async (logo: Locator) => {
-    await expect.poll(() => logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() =>
+        logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0),
+      )
+      .toBe(true);
     const box = (await logo.boundingBox())!;
     return { width: Math.round(box.width), height: Math.round(box.height) };
   };
@@ -312,14 +435,21 @@ test('a wordmark keeps its proportions in the top bar and on the sign-in page, a
     await page.goto('/dashboard');
     expect(await shownSize(topBarLogo(page))).toEqual({ width: 133, height: 40 });
     const login = await openLoginAnonymously(browser);
-    expect(await shownSize(login.page.locator('main img[data-brand-logo]'))).toEqual({ width: 213, height: 64 });
+    expect(await shownSize(login.page.locator('main img[data-brand-logo]'))).toEqual({
+      width: 213,
+      height: 64,
+    });
     await login.close();
 
     // On a phone the name keeps its room beside the wordmark: shown whole, not cut to a letter.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/dashboard');
     const name = page.getByRole('banner').locator('a[href="/dashboard"] > span');
-    expect(await name.evaluate((span) => span.scrollWidth <= span.clientWidth && span.scrollHeight <= span.clientHeight)).toBe(true);
+    expect(
+      await name.evaluate(
+        (span) => span.scrollWidth <= span.clientWidth && span.scrollHeight <= span.clientHeight,
+      ),
+    ).toBe(true);
     await page.setViewportSize({ width: 1280, height: 800 });
 
     await upload('icon.png', 300, 300);
@@ -328,7 +458,12 @@ test('a wordmark keeps its proportions in the top bar and on the sign-in page, a
 
     // Uploaded on the logo page, a wordmark takes its size in the top bar at once, without a reload.
     await openHydrated(page, '/admin/logo');
-    await dropFile(page, page.getByLabel('Drop a logo here or click to browse'), 'wordmark.png', pngImage({ width: 400, height: 120, rgb: [20, 90, 200] }));
+    await dropFile(
+      page,
+      page.getByLabel('Drop a logo here or click to browse'),
+      'wordmark.png',
+      pngImage({ width: 400, height: 120, rgb: [20, 90, 200] }),
+    );
     await expect(page.getByRole('status')).toHaveText('Logo uploaded successfully');
     await expect.poll(() => shownSize(topBarLogo(page))).toEqual({ width: 133, height: 40 });
   } finally {

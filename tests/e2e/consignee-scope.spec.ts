@@ -18,7 +18,9 @@ test('a viewer sees nothing before an assignment, then exactly the assigned cons
   expect((await admin.post('/api/consignees/import')).status()).toBe(200);
   // The consignee of the newest receipt: one that surely has receipts.
   const newest = (await (await admin.get('/api/receipts?limit=1')).json()).data[0];
-  const consignees: Array<{ id: number; name: string }> = (await (await admin.get('/api/consignees')).json()).data;
+  const consignees: Array<{ id: number; name: string }> = (
+    await (await admin.get('/api/consignees')).json()
+  ).data;
   const consignee = consignees.find((candidate) => candidate.name === newest.consigneeName)!;
   expect(consignee).toBeDefined();
 
@@ -29,7 +31,11 @@ test('a viewer sees nothing before an assignment, then exactly the assigned cons
   await openHydrated(page, '/receipts');
   await expect(page.getByText('No receipts found')).toBeVisible();
 
-  expect((await admin.post(`/api/consignees/${consignee.id}/add-user`, { data: { userId: viewer.id } })).status()).toBe(200);
+  expect(
+    (
+      await admin.post(`/api/consignees/${consignee.id}/add-user`, { data: { userId: viewer.id } })
+    ).status(),
+  ).toBe(200);
   await page.goto('/dashboard');
   const topConsignees = page.getByRole('region', { name: 'Top Consignees' });
   await expect(topConsignees.getByRole('listitem')).toHaveCount(1);

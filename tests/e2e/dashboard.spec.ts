@@ -10,7 +10,12 @@ import { expect, signInAsAdmin, test } from './fixtures';
 import { dashboardStats } from './receipts-data';
 import { stallLimit } from '../support/test-pace';
 
-const CARDS: [label: string, figure: keyof DashboardStats, format: keyof typeof FIGURE_FORMATS, hint?: string][] = [
+const CARDS: [
+  label: string,
+  figure: keyof DashboardStats,
+  format: keyof typeof FIGURE_FORMATS,
+  hint?: string,
+][] = [
   ['Total Receipts', 'totalReceipts', 'count'],
   ['Total Weight (lbs)', 'totalWeight', 'weight'],
   ['Total Volume (ft³)', 'totalVolume', 'volume'],
@@ -25,25 +30,43 @@ const CARDS: [label: string, figure: keyof DashboardStats, format: keyof typeof 
 async function shownDashboard(page: Page) {
   const figures: Record<string, string | null> = {};
   for (const [label] of CARDS) {
-    figures[label] = await page.getByRole('region', { name: label, exact: true }).getByRole('paragraph').first().textContent();
+    figures[label] = await page
+      .getByRole('region', { name: label, exact: true })
+      .getByRole('paragraph')
+      .first()
+      .textContent();
   }
   const ranking = async (title: string) =>
-    (await page.getByRole('region', { name: title }).getByRole('listitem').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
-  return { figures, shippers: await ranking('Top Shippers'), consignees: await ranking('Top Consignees') };
+    (await page.getByRole('region', { name: title }).getByRole('listitem').allInnerTexts()).map(
+      (text) => text.replace(/\s+/g, ' ').trim(),
+    );
+  return {
+    figures,
+    shippers: await ranking('Top Shippers'),
+    consignees: await ranking('Top Consignees'),
+  };
 }
 
 function expectedDashboard(stats: DashboardStats) {
   const figures: Record<string, string> = {};
-  for (const [label, figure, format] of CARDS) figures[label] = FIGURE_FORMATS[format](stats[figure] as number);
-  const ranking = (rows: DashboardStats['topShippers']) => rows.map((row, index) => `${index + 1} ${row.name} ${receiptCount(row.count)}`);
-  return { figures, shippers: ranking(stats.topShippers), consignees: ranking(stats.topConsignees) };
+  for (const [label, figure, format] of CARDS)
+    figures[label] = FIGURE_FORMATS[format](stats[figure] as number);
+  const ranking = (rows: DashboardStats['topShippers']) =>
+    rows.map((row, index) => `${index + 1} ${row.name} ${receiptCount(row.count)}`);
+  return {
+    figures,
+    shippers: ranking(stats.topShippers),
+    consignees: ranking(stats.topConsignees),
+  };
 }
 
 test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page);
 });
 
-test('shows the figures and rankings of the statistics API, formatted, without React', async ({ page }) => {
+test('shows the figures and rankings of the statistics API, formatted, without React', async ({
+  page,
+}) => {
   // The sandbox moves on between syncs: compare one answer with one rendering, again if they straddled a sync.
   await expect(async () => {
     const stats = await dashboardStats(page.request);
@@ -52,14 +75,27 @@ test('shows the figures and rankings of the statistics API, formatted, without R
   }).toPass({ timeout: stallLimit(40_000) });
 
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
-  await expect(page.getByText('Overview of your freight receipt data and statistics')).toBeVisible();
+  await expect(
+    page.getByText('Overview of your freight receipt data and statistics'),
+  ).toBeVisible();
   for (const [label, , , hint] of CARDS) {
-    if (hint) await expect(page.getByRole('region', { name: label, exact: true }).getByText(hint, { exact: true })).toBeVisible();
+    if (hint)
+      await expect(
+        page.getByRole('region', { name: label, exact: true }).getByText(hint, { exact: true }),
+      ).toBeVisible();
   }
-  await expect(page.getByRole('region', { name: 'Total Weight (lbs)' }).getByRole('paragraph')).toHaveText(/^[\d,]+\.\d{3} lbs$/);
-  await expect(page.getByRole('region', { name: 'Average Volume' }).getByRole('paragraph').first()).toHaveText(/^[\d,]+\.\d{3} ft³$/);
-  await expect(page.getByRole('region', { name: 'Total Receipts' }).getByRole('paragraph')).toHaveText(/^[\d,]+$/);
-  await expect(page.getByRole('region', { name: 'Top Shippers' }).getByRole('listitem')).not.toHaveCount(0);
+  await expect(
+    page.getByRole('region', { name: 'Total Weight (lbs)' }).getByRole('paragraph'),
+  ).toHaveText(/^[\d,]+\.\d{3} lbs$/);
+  await expect(
+    page.getByRole('region', { name: 'Average Volume' }).getByRole('paragraph').first(),
+  ).toHaveText(/^[\d,]+\.\d{3} ft³$/);
+  await expect(
+    page.getByRole('region', { name: 'Total Receipts' }).getByRole('paragraph'),
+  ).toHaveText(/^[\d,]+$/);
+  await expect(
+    page.getByRole('region', { name: 'Top Shippers' }).getByRole('listitem'),
+  ).not.toHaveCount(0);
   await expect(page.getByText('No statistics data available.')).toBeHidden();
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(page.locator('astro-island')).toHaveCount(0);
@@ -79,7 +115,9 @@ test('refetches the statistics every 5 minutes and shows them in place', async (
   await page.clock.runFor(DASHBOARD_REFETCH_MS - 1_000);
   expect(statsCalls).toHaveLength(0);
 
-  const refetch = page.waitForResponse((response) => response.url().endsWith('/api/receipts/stats'));
+  const refetch = page.waitForResponse((response) =>
+    response.url().endsWith('/api/receipts/stats'),
+  );
   await page.clock.runFor(1_000);
   const answer = await refetch;
   expect(answer.status()).toBe(200);

@@ -7,7 +7,13 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { FIGURE_FORMATS, receiptCount } from '../../src/components/dashboard/figures';
 import { overwriteGetLocale } from '../../src/paraglide/runtime.js';
 import { DASHBOARD_REFETCH_MS } from '../../src/shared/constants';
-import { formatCount, formatDate, formatVolume, formatWeight, statusLabel } from '../../src/shared/format';
+import {
+  formatCount,
+  formatDate,
+  formatVolume,
+  formatWeight,
+  statusLabel,
+} from '../../src/shared/format';
 import type { DashboardStats, Receipt, ReceiptList } from '../../src/shared/receipts';
 import { ADMIN_AREA_URL } from '../support/e2e-env';
 import { adminRequest, expect, openHydrated, test, uniqueName } from './fixtures';
@@ -36,7 +42,9 @@ function inDutch<T>(format: () => T): T {
 function collectErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
-    const brandingImage = /^\/api\/(logo|background)\/image\//.test(new URL(message.location().url || 'about:blank', 'http://x').pathname);
+    const brandingImage = /^\/api\/(logo|background)\/image\//.test(
+      new URL(message.location().url || 'about:blank', 'http://x').pathname,
+    );
     if (message.type() === 'error' && !brandingImage) errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
@@ -49,8 +57,10 @@ async function json<T>(request: APIRequestContext, path: string): Promise<T> {
   return (await response.json()).data;
 }
 
-const figure = (page: Page, label: string) => page.getByRole('region', { name: label, exact: true }).getByRole('paragraph').first();
-const receiptsRegion = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+const figure = (page: Page, label: string) =>
+  page.getByRole('region', { name: label, exact: true }).getByRole('paragraph').first();
+const receiptsRegion = (page: Page, name: string) =>
+  page.getByRole('region', { name, exact: true });
 const dataRows = (page: Page, region: string) =>
   receiptsRegion(page, region)
     .getByRole('row')
@@ -71,17 +81,22 @@ test('a customer reads the dashboard and the receipts in Dutch, without a hydrat
   // The demo customer: a viewer with the three consignees that have the most receipts.
   const admin = await adminRequest(playwright, ADMIN_AREA_URL);
   expect((await admin.post('/api/consignees/import')).status()).toBe(200);
-  const top: DashboardStats['topConsignees'] = (await json<DashboardStats>(admin, '/api/receipts/stats')).topConsignees.slice(0, CONSIGNEE_COUNT);
-  const consignees = (await json<Array<{ id: number; name: string }>>(admin, '/api/consignees')).filter((consignee) =>
-    top.some((entry) => entry.name === consignee.name),
-  );
+  const top: DashboardStats['topConsignees'] = (
+    await json<DashboardStats>(admin, '/api/receipts/stats')
+  ).topConsignees.slice(0, CONSIGNEE_COUNT);
+  const consignees = (
+    await json<Array<{ id: number; name: string }>>(admin, '/api/consignees')
+  ).filter((consignee) => top.some((entry) => entry.name === consignee.name));
   expect(consignees).toHaveLength(CONSIGNEE_COUNT);
   const username = uniqueName('klant');
   const customer = await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
   for (const consignee of consignees) await adminApi.addUserToConsignee(consignee.id, customer.id);
 
   const errors = collectErrors(page);
-  const signedIn = await page.request.post('/api/auth/login', { data: { username, password: PASSWORD }, headers: { Origin: ADMIN_AREA_URL } });
+  const signedIn = await page.request.post('/api/auth/login', {
+    data: { username, password: PASSWORD },
+    headers: { Origin: ADMIN_AREA_URL },
+  });
   expect(signedIn.status()).toBe(200);
 
   // Dashboard: Dutch labels, Dutch figures.
@@ -99,13 +114,21 @@ test('a customer reads the dashboard and the receipts in Dutch, without a hydrat
   ]);
   for (const [label, value] of cards) await expect(figure(page, label)).toHaveText(value);
   await expect(figure(page, 'Totaal gewicht (lbs)')).toHaveText(/^\d{1,3}(\.\d{3})+,\d{3} lbs$/);
-  await expect(page.getByRole('region', { name: 'Gemiddeld volume' }).getByText('per ontvangstbewijs', { exact: true })).toBeVisible();
+  await expect(
+    page
+      .getByRole('region', { name: 'Gemiddeld volume' })
+      .getByText('per ontvangstbewijs', { exact: true }),
+  ).toBeVisible();
   const topList = page.getByRole('region', { name: 'Top geadresseerden' }).getByRole('listitem');
   await expect(topList).toHaveCount(CONSIGNEE_COUNT);
-  await expect(topList.first()).toContainText(inDutch(() => receiptCount(stats.topConsignees[0]!.count)));
+  await expect(topList.first()).toContainText(
+    inDutch(() => receiptCount(stats.topConsignees[0]!.count)),
+  );
   await expect(topList.first()).toContainText(/\d ontvangstbewijzen$/);
   // The refresh script rewrites the figures in the page's language too.
-  const refetch = page.waitForResponse((response) => response.url().endsWith('/api/receipts/stats'));
+  const refetch = page.waitForResponse((response) =>
+    response.url().endsWith('/api/receipts/stats'),
+  );
   await page.clock.runFor(DASHBOARD_REFETCH_MS);
   await refetch;
   await expect(page.getByRole('status', { name: 'Statistieken worden geladen' })).toBeHidden();
@@ -130,27 +153,58 @@ test('a customer reads the dashboard and the receipts in Dutch, without a hydrat
     'Acties',
   ]);
   await expect(dataRows(page, 'Ontvangstbewijzen')).toHaveCount(20);
-  await expect(page.getByText(`Resultaten 1 tot en met 20 van ${inDutch(() => formatCount(list.pagination.totalItems))}`, { exact: true })).toBeVisible();
-  await expect(page.getByText(`Pagina 1 van ${inDutch(() => formatCount(list.pagination.totalPages))}`, { exact: true })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Paginering' }).getByRole('button', { name: 'Volgende' })).toBeEnabled();
+  await expect(
+    page.getByText(
+      `Resultaten 1 tot en met 20 van ${inDutch(() => formatCount(list.pagination.totalItems))}`,
+      { exact: true },
+    ),
+  ).toBeVisible();
+  await expect(
+    page.getByText(`Pagina 1 van ${inDutch(() => formatCount(list.pagination.totalPages))}`, {
+      exact: true,
+    }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Paginering' }).getByRole('button', { name: 'Volgende' }),
+  ).toBeEnabled();
   const firstRow = dataRows(page, 'Ontvangstbewijzen').first();
   const first = list.data[0]!;
-  await expect(firstRow.getByRole('cell').first()).toHaveText(inDutch(() => formatDate(first.receivedDate)));
+  await expect(firstRow.getByRole('cell').first()).toHaveText(
+    inDutch(() => formatDate(first.receivedDate)),
+  );
   await expect(firstRow.getByRole('cell').first()).toHaveText(/^\d{2}-\d{2}-\d{4}$/);
-  await expect(firstRow.getByRole('button', { name: inDutch(() => statusLabel(first.status)) })).toHaveAttribute('title', 'Trackingkaart tonen');
+  await expect(
+    firstRow.getByRole('button', { name: inDutch(() => statusLabel(first.status)) }),
+  ).toHaveAttribute('title', 'Trackingkaart tonen');
   // The provider's warehouse statuses read in Dutch too (messages/nl.json), not as the provider sent them.
-  const atWarehouse = list.data.find((receipt) => /^Received at (MIA|NL) warehouse$/.test(receipt.status));
+  const atWarehouse = list.data.find((receipt) =>
+    /^Received at (MIA|NL) warehouse$/.test(receipt.status),
+  );
   expect(atWarehouse, 'a receipt at a warehouse on the first page').toBeDefined();
-  const atWarehouseRow = dataRows(page, 'Ontvangstbewijzen').filter({ hasText: atWarehouse!.number });
-  await expect(atWarehouseRow.getByRole('button', { name: `Ontvangen in magazijn ${/MIA|NL/.exec(atWarehouse!.status)![0]}`, exact: true })).toBeVisible();
+  const atWarehouseRow = dataRows(page, 'Ontvangstbewijzen').filter({
+    hasText: atWarehouse!.number,
+  });
+  await expect(
+    atWarehouseRow.getByRole('button', {
+      name: `Ontvangen in magazijn ${/MIA|NL/.exec(atWarehouse!.status)![0]}`,
+      exact: true,
+    }),
+  ).toBeVisible();
 
   // Search, then the details modal of the heaviest receipt on the page that has packages.
-  const receipt: Receipt = list.data.filter((candidate) => candidate.commodities.length > 0).sort((a, b) => b.totalWeightValue - a.totalWeightValue)[0]!;
+  const receipt: Receipt = list.data
+    .filter((candidate) => candidate.commodities.length > 0)
+    .sort((a, b) => b.totalWeightValue - a.totalWeightValue)[0]!;
   const searchBox = page.getByRole('searchbox', { name: 'Zoeken', exact: true });
-  await expect(searchBox).toHaveAttribute('placeholder', 'Zoek op ontvangstbewijs, afzender, geadresseerde...');
+  await expect(searchBox).toHaveAttribute(
+    'placeholder',
+    'Zoek op ontvangstbewijs, afzender, geadresseerde...',
+  );
   await searchBox.fill(receipt.number);
   await expect(page.getByText(`Zoeken: ${receipt.number}`, { exact: true })).toBeVisible();
-  const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: receipt.number, exact: true }) });
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: receipt.number, exact: true }) });
   await expect(row).toHaveCount(1);
   await expect(page.getByText(/^Resultaten 1 tot en met \d+ van \d+$/)).toBeVisible();
   await row.getByRole('link', { name: 'Bekijken' }).click();
@@ -161,15 +215,23 @@ test('a customer reads the dashboard and the receipts in Dutch, without a hydrat
   await expect(fact(dialog, 'Afzender')).toHaveText(receipt.shipperName);
   await expect(fact(dialog, 'Geadresseerde')).toHaveText(receipt.consigneeName);
   await expect(fact(dialog, 'Status')).toHaveText(inDutch(() => statusLabel(receipt.status)));
-  await expect(fact(dialog, 'Ontvangstdatum')).toHaveText(inDutch(() => formatDate(receipt.receivedDate)));
+  await expect(fact(dialog, 'Ontvangstdatum')).toHaveText(
+    inDutch(() => formatDate(receipt.receivedDate)),
+  );
   await expect(fact(dialog, 'Ontvangstdatum')).toHaveText(/^\d{2}-\d{2}-\d{4}$/);
   await expect(fact(dialog, 'Totaal colli')).toHaveText(inDutch(() => formatCount(receipt.pieces)));
   const packages = dialog.getByRole('list', { name: 'Pakketten' }).getByRole('listitem');
   await expect(packages).toHaveCount(receipt.commodities.length);
   const commodity = receipt.commodities[0]!;
-  await expect(packages.first()).toContainText(inDutch(() => `Colli: ${formatCount(commodity.pieces)}`));
-  await expect(packages.first()).toContainText(inDutch(() => `Gewicht: ${formatWeight(commodity.totalWeightValue)}`));
-  await expect(packages.first()).toContainText(inDutch(() => `Volume: ${formatVolume(commodity.totalVolumeValue)}`));
+  await expect(packages.first()).toContainText(
+    inDutch(() => `Colli: ${formatCount(commodity.pieces)}`),
+  );
+  await expect(packages.first()).toContainText(
+    inDutch(() => `Gewicht: ${formatWeight(commodity.totalWeightValue)}`),
+  );
+  await expect(packages.first()).toContainText(
+    inDutch(() => `Volume: ${formatVolume(commodity.totalVolumeValue)}`),
+  );
   const totals = fact(dialog, 'Totaal gewicht');
   const totalWeight = receipt.commodities.reduce((sum, item) => sum + item.totalWeightValue, 0);
   await expect(totals).toHaveText(inDutch(() => formatWeight(totalWeight)));
@@ -180,20 +242,40 @@ test('a customer reads the dashboard and the receipts in Dutch, without a hydrat
   expect(errors, 'console errors (a hydration mismatch is one)').toEqual([]);
 
   // The switcher's post: English from now on, for this signed-in customer.
-  const switched = await page.request.post('/language', { form: { locale: 'en', returnTo: '/receipts' }, headers: { Origin: ADMIN_AREA_URL } });
+  const switched = await page.request.post('/language', {
+    form: { locale: 'en', returnTo: '/receipts' },
+    headers: { Origin: ADMIN_AREA_URL },
+  });
   expect(switched.ok()).toBe(true);
   await page.goto('/dashboard');
-  await expect(page.getByText('Overview of your freight receipt data and statistics')).toBeVisible();
-  await expect(figure(page, 'Total Weight (lbs)')).toHaveText(FIGURE_FORMATS.weight(stats.totalWeight));
-  await expect(page.getByRole('region', { name: 'Top Consignees' }).getByRole('listitem').first()).toContainText(receiptCount(stats.topConsignees[0]!.count));
+  await expect(
+    page.getByText('Overview of your freight receipt data and statistics'),
+  ).toBeVisible();
+  await expect(figure(page, 'Total Weight (lbs)')).toHaveText(
+    FIGURE_FORMATS.weight(stats.totalWeight),
+  );
+  await expect(
+    page.getByRole('region', { name: 'Top Consignees' }).getByRole('listitem').first(),
+  ).toContainText(receiptCount(stats.topConsignees[0]!.count));
   await openHydrated(page, '/receipts');
   await expect(page.getByRole('heading', { name: 'Receipts', level: 1 })).toBeVisible();
-  await expect(receiptsRegion(page, 'Receipts').getByRole('columnheader').first()).toHaveText('Received Date');
-  await expect(page.getByText(`Showing 1 to 20 of ${formatCount(list.pagination.totalItems)} results`, { exact: true })).toBeVisible();
-  await expect(page.getByText(`Page 1 of ${formatCount(list.pagination.totalPages)}`, { exact: true })).toBeVisible();
-  await expect(dataRows(page, 'Receipts').first().getByRole('cell').first()).toHaveText(formatDate(first.receivedDate));
+  await expect(receiptsRegion(page, 'Receipts').getByRole('columnheader').first()).toHaveText(
+    'Received Date',
+  );
+  await expect(
+    page.getByText(`Showing 1 to 20 of ${formatCount(list.pagination.totalItems)} results`, {
+      exact: true,
+    }),
+  ).toBeVisible();
+  await expect(
+    page.getByText(`Page 1 of ${formatCount(list.pagination.totalPages)}`, { exact: true }),
+  ).toBeVisible();
+  await expect(dataRows(page, 'Receipts').first().getByRole('cell').first()).toHaveText(
+    formatDate(first.receivedDate),
+  );
   expect(errors).toEqual([]);
 
-  for (const consignee of consignees) await admin.delete(`/api/consignees/${consignee.id}/remove-user/${customer.id}`);
+  for (const consignee of consignees)
+    await admin.delete(`/api/consignees/${consignee.id}/remove-user/${customer.id}`);
   await admin.dispose();
 });

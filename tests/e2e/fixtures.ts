@@ -5,7 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Page,
+  type PlaywrightWorkerArgs,
+} from '@playwright/test';
 import type { ConsigneeAssignmentDto, ImportResult } from '../../src/shared/consignees';
 import { SESSION_COOKIE } from '../../src/shared/constants';
 import { E2E_ADMIN_PASSWORD, E2E_URL, MAILBOX_URL } from '../support/e2e-env';
@@ -25,7 +31,9 @@ let counter = 0;
 /** A username no other test uses (tests share one portal). */
 export function uniqueName(prefix: string): string {
   counter += 1;
-  return `${prefix}${Date.now().toString(36)}${process.pid % 1000}${counter}`.toLowerCase().slice(0, 30);
+  return `${prefix}${Date.now().toString(36)}${process.pid % 1000}${counter}`
+    .toLowerCase()
+    .slice(0, 30);
 }
 
 /**
@@ -72,13 +80,22 @@ export function adminStatePath(origin: string): string {
  * The session cookie only: the browser is otherwise new (it has, say, no stylesheet in its cache).
  */
 export async function signInAsAdmin(page: Page, origin = E2E_URL): Promise<void> {
-  const state = JSON.parse(readFileSync(adminStatePath(origin), 'utf8')) as { cookies: Parameters<ReturnType<Page['context']>['addCookies']>[0] };
+  const state = JSON.parse(readFileSync(adminStatePath(origin), 'utf8')) as {
+    cookies: Parameters<ReturnType<Page['context']>['addCookies']>[0];
+  };
   await page.context().addCookies(state.cookies.filter((cookie) => cookie.name === SESSION_COOKIE));
 }
 
 /** An API client with the admin's session on the portal at `origin`. */
-export function adminRequest(playwright: PlaywrightWorkerArgs['playwright'], origin: string): Promise<APIRequestContext> {
-  return playwright.request.newContext({ baseURL: origin, extraHTTPHeaders: { Origin: origin }, storageState: adminStatePath(origin) });
+export function adminRequest(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  origin: string,
+): Promise<APIRequestContext> {
+  return playwright.request.newContext({
+    baseURL: origin,
+    extraHTTPHeaders: { Origin: origin },
+    storageState: adminStatePath(origin),
+  });
 }
 
 export class AdminApi {
@@ -92,19 +109,27 @@ export class AdminApi {
   }
 
   async createUser(user: NewUser): Promise<{ id: number; username: string }> {
-    const response = await this.request.post('/api/auth/users', { data: user, headers: this.headers() });
+    const response = await this.request.post('/api/auth/users', {
+      data: user,
+      headers: this.headers(),
+    });
     expect(response.status(), await response.text()).toBe(201);
     return (await response.json()).data.user;
   }
 
   /** Sets a new password as the admin does, which ends every session of the user. */
   async resetPassword(id: number, newPassword: string): Promise<void> {
-    const response = await this.request.put(`/api/auth/users/${id}/reset-password`, { data: { newPassword }, headers: this.headers() });
+    const response = await this.request.put(`/api/auth/users/${id}/reset-password`, {
+      data: { newPassword },
+      headers: this.headers(),
+    });
     expect(response.status(), await response.text()).toBe(200);
   }
 
   async deleteUser(id: number): Promise<void> {
-    const response = await this.request.delete(`/api/auth/users/${id}`, { headers: this.headers() });
+    const response = await this.request.delete(`/api/auth/users/${id}`, {
+      headers: this.headers(),
+    });
     expect(response.status(), await response.text()).toBe(200);
   }
 
@@ -117,13 +142,18 @@ export class AdminApi {
 
   /** Every consignee with its assigned users, by name. */
   async assignments(): Promise<ConsigneeAssignmentDto[]> {
-    const response = await this.request.get('/api/consignees/assignments', { headers: this.headers() });
+    const response = await this.request.get('/api/consignees/assignments', {
+      headers: this.headers(),
+    });
     expect(response.status(), await response.text()).toBe(200);
     return (await response.json()).data;
   }
 
   async addUserToConsignee(consigneeId: number, userId: number): Promise<void> {
-    const response = await this.request.post(`/api/consignees/${consigneeId}/add-user`, { data: { userId }, headers: this.headers() });
+    const response = await this.request.post(`/api/consignees/${consigneeId}/add-user`, {
+      data: { userId },
+      headers: this.headers(),
+    });
     expect(response.status(), await response.text()).toBe(200);
   }
 }
@@ -159,11 +189,17 @@ interface Mail {
 }
 
 /** The link of the newest e-mail to `address` once there are `count` of them. */
-export async function linkInMail(address: string, path: 'reset-password' | 'invite', count = 1): Promise<{ mail: Mail; link: string }> {
+export async function linkInMail(
+  address: string,
+  path: 'reset-password' | 'invite',
+  count = 1,
+): Promise<{ mail: Mail; link: string }> {
   let mails: Mail[] = [];
   await expect
     .poll(async () => {
-      mails = ((await (await fetch(`${MAILBOX_URL}/messages`)).json()) as Mail[]).filter((mail) => mail.to === address);
+      mails = ((await (await fetch(`${MAILBOX_URL}/messages`)).json()) as Mail[]).filter(
+        (mail) => mail.to === address,
+      );
       return mails.length;
     })
     .toBe(count);

@@ -28,7 +28,11 @@ function consoleErrors(page: Page): string[] {
   return errors;
 }
 
-async function expectExactTimeOnFocusAndHover(page: Page, updated: Locator, exact: string | RegExp): Promise<void> {
+async function expectExactTimeOnFocusAndHover(
+  page: Page,
+  updated: Locator,
+  exact: string | RegExp,
+): Promise<void> {
   const tooltip = page.getByRole('tooltip');
   await expect(tooltip).toBeHidden();
   await updated.focus();
@@ -47,13 +51,19 @@ for (const path of ['/dashboard', '/receipts']) {
       await signInAsAdmin(page);
     });
 
-    test('says when the data was last updated, with the exact time on focus and hover, rendered alike by server and browser', async ({ page }) => {
+    test('says when the data was last updated, with the exact time on focus and hover, rendered alike by server and browser', async ({
+      page,
+    }) => {
       const errors = consoleErrors(page);
       const syncedAt = await lastSyncedAt(page.request);
       await openHydrated(page, path);
       const updated = page.getByText(/^Updated (just now|\d+ minutes? ago|1 hour ago)$/);
       await expect(updated).toBeVisible();
-      await expectExactTimeOnFocusAndHover(page, updated, `Last synchronized on ${formatDateTime(syncedAt)}`);
+      await expectExactTimeOnFocusAndHover(
+        page,
+        updated,
+        `Last synchronized on ${formatDateTime(syncedAt)}`,
+      );
       await expect(page.getByText(STALE_TEXT)).toBeHidden();
       expect(errors).toEqual([]);
     });
@@ -66,12 +76,20 @@ for (const path of ['/dashboard', '/receipts']) {
       await signInAsAdmin(page);
     });
 
-    test('says "Bijgewerkt … geleden" with the exact Dutch date and time on focus and hover', async ({ page }) => {
+    test('says "Bijgewerkt … geleden" with the exact Dutch date and time on focus and hover', async ({
+      page,
+    }) => {
       const errors = consoleErrors(page);
       await openHydrated(page, path);
-      const updated = page.getByText(/^(Zojuist bijgewerkt|Bijgewerkt \d+ (minuut|minuten) geleden|Bijgewerkt 1 uur geleden)$/);
+      const updated = page.getByText(
+        /^(Zojuist bijgewerkt|Bijgewerkt \d+ (minuut|minuten) geleden|Bijgewerkt 1 uur geleden)$/,
+      );
       await expect(updated).toBeVisible();
-      await expectExactTimeOnFocusAndHover(page, updated, /^Laatst gesynchroniseerd op \d{2}-\d{2}-\d{4},? \d{2}:\d{2}$/);
+      await expectExactTimeOnFocusAndHover(
+        page,
+        updated,
+        /^Laatst gesynchroniseerd op \d{2}-\d{2}-\d{4},? \d{2}:\d{2}$/,
+      );
       await expect(page.getByText('De gegevens zijn mogelijk niet actueel.')).toBeHidden();
       expect(errors).toEqual([]);
     });
@@ -86,7 +104,9 @@ test.describe.serial('on a portal whose provider goes down', () => {
   test.use({ baseURL: FRESHNESS_URL, serviceWorkers: 'block' });
 
   const sandboxControl = async (request: APIRequestContext, action: 'outage' | 'recover') => {
-    const response = await request.post(`/sandbox/control/${action}`, { headers: { Origin: FRESHNESS_URL } });
+    const response = await request.post(`/sandbox/control/${action}`, {
+      headers: { Origin: FRESHNESS_URL },
+    });
     expect(response.status()).toBe(200);
   };
 
@@ -112,7 +132,10 @@ test.describe.serial('on a portal whose provider goes down', () => {
       // Rendered so on the server, before any script. The open page counts from the sync it was served
       // with; a sync that ended after that, just before the outage, makes the server's turn come up to
       // one sync interval later: the page is asked again until it has.
-      const withoutScripts = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+      const withoutScripts = await browser.newContext({
+        javaScriptEnabled: false,
+        storageState: await page.context().storageState(),
+      });
       const plainPage = await withoutScripts.newPage();
       await expect(async () => {
         await plainPage.goto(`${FRESHNESS_URL}/dashboard`);
@@ -130,7 +153,9 @@ test.describe.serial('on a portal whose provider goes down', () => {
     await expect(page.getByText('Updated just now')).toBeVisible();
   });
 
-  test('an admin syncs now: the button waits while it runs, then the result is announced and shown; during an outage, the error', async ({ page }) => {
+  test('an admin syncs now: the button waits while it runs, then the result is announced and shown; during an outage, the error', async ({
+    page,
+  }) => {
     await openHydrated(page, '/admin/tokens');
     const card = page.getByRole('region', { name: 'Receipt sync', exact: true });
     const button = card.getByRole('button', { name: 'Sync now' });
@@ -144,16 +169,24 @@ test.describe.serial('on a portal whose provider goes down', () => {
       if (route.request().method() === 'POST') await held;
       await route.continue();
     });
-    const answered = page.waitForResponse((response) => response.url().endsWith('/api/sync') && response.request().method() === 'POST');
+    const answered = page.waitForResponse(
+      (response) => response.url().endsWith('/api/sync') && response.request().method() === 'POST',
+    );
     await button.click();
     await expect(button).toBeDisabled();
     await expect(announcement).toHaveText('Syncing…');
     release();
     const { data } = await (await answered).json();
-    await expect(announcement).toHaveText(`Sync finished. Written: ${data.written}, removed: ${data.deleted}.`);
+    await expect(announcement).toHaveText(
+      `Sync finished. Written: ${data.written}, removed: ${data.deleted}.`,
+    );
     await expect(button).toBeEnabled();
-    await expect(card.locator('dt:text-is("Result") + dd')).toHaveText(`Written: ${data.written}, removed: ${data.deleted}`);
-    await expect(card.locator('dt:text-is("Last successful sync") + dd')).toHaveText(formatDateTime(data.finishedAt));
+    await expect(card.locator('dt:text-is("Result") + dd')).toHaveText(
+      `Written: ${data.written}, removed: ${data.deleted}`,
+    );
+    await expect(card.locator('dt:text-is("Last successful sync") + dd')).toHaveText(
+      formatDateTime(data.finishedAt),
+    );
     await page.unroute('**/api/sync');
 
     await sandboxControl(page.request, 'outage');
@@ -166,7 +199,9 @@ test.describe.serial('on a portal whose provider goes down', () => {
           { timeout: 2_000 },
         );
       }).toPass({ timeout: stallLimit(30_000) });
-      await expect(card.locator('dt:text-is("Last attempt failed") + dd')).toContainText('the logistics provider is not available right now');
+      await expect(card.locator('dt:text-is("Last attempt failed") + dd')).toContainText(
+        'the logistics provider is not available right now',
+      );
     } finally {
       await sandboxControl(page.request, 'recover');
     }
@@ -177,10 +212,17 @@ test.describe.serial('on a portal whose provider goes down', () => {
 
     test('"Nu synchroniseren" announces the result in Dutch', async ({ page }) => {
       await openHydrated(page, '/admin/tokens');
-      const card = page.getByRole('region', { name: 'Synchronisatie van ontvangstbewijzen', exact: true });
+      const card = page.getByRole('region', {
+        name: 'Synchronisatie van ontvangstbewijzen',
+        exact: true,
+      });
       await card.getByRole('button', { name: 'Nu synchroniseren' }).click();
-      await expect(card.getByRole('status')).toHaveText(/^Synchronisatie voltooid\. Bijgewerkt: \d+, verwijderd: \d+\.$/);
-      await expect(card.locator('dt:text-is("Resultaat") + dd')).toHaveText(/^Bijgewerkt: \d+, verwijderd: \d+$/);
+      await expect(card.getByRole('status')).toHaveText(
+        /^Synchronisatie voltooid\. Bijgewerkt: \d+, verwijderd: \d+\.$/,
+      );
+      await expect(card.locator('dt:text-is("Resultaat") + dd')).toHaveText(
+        /^Bijgewerkt: \d+, verwijderd: \d+$/,
+      );
     });
   });
 });

@@ -13,13 +13,19 @@ test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page, IMPORTS_URL);
 });
 
-const csvFile = (name: string, lines: string[]) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8') });
+const csvFile = (name: string, lines: string[]) => ({
+  name,
+  mimeType: 'text/csv',
+  buffer: Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8'),
+});
 
 async function pick(page: Page, label: string, file: ReturnType<typeof csvFile>) {
   await page.getByLabel(label).setInputFiles(file);
 }
 
-test('an export is previewed, imported and listed in the history with its row errors to download', async ({ page }) => {
+test('an export is previewed, imported and listed in the history with its row errors to download', async ({
+  page,
+}) => {
   const prefix = uniqueName('E2E').toUpperCase();
   await openHydrated(page, '/admin/imports');
   await expect(page.getByRole('heading', { name: 'Imports', level: 1 })).toBeVisible();
@@ -35,7 +41,9 @@ test('an export is previewed, imported and listed in the history with its row er
     ]),
   );
   const preview = page.getByRole('region', { name: `Preview of ${name}` });
-  await expect(preview.getByRole('status')).toHaveText('1 new, 0 updated, 0 unchanged, 0 removed, 1 row errors');
+  await expect(preview.getByRole('status')).toHaveText(
+    '1 new, 0 updated, 0 unchanged, 0 removed, 1 row errors',
+  );
   await expect(preview.getByRole('row')).toHaveCount(4);
   await expect(preview.getByRole('cell', { name: 'Walmart, Inc.' }).first()).toBeVisible();
 
@@ -52,14 +60,19 @@ test('an export is previewed, imported and listed in the history with its row er
 test.describe('on a phone, in Dutch', () => {
   test.use({ viewport: { width: 390, height: 844 }, locale: 'nl-NL' });
 
-  test('columns the portal does not know are placed with one select per field, then imported', async ({ page }) => {
+  test('columns the portal does not know are placed with one select per field, then imported', async ({
+    page,
+  }) => {
     const prefix = uniqueName('NL').toUpperCase();
     await openHydrated(page, '/admin/imports');
     await expect(page.getByRole('heading', { name: 'Importeren', level: 1 })).toBeVisible();
     await pick(
       page,
       'Sleep een export hierheen, of kies een bestand',
-      csvFile(`${prefix}.csv`, ['Ref;Wanneer;Wie;Van', `${prefix}-1;15-06-2026;Jansen Trading;DHL`]),
+      csvFile(`${prefix}.csv`, [
+        'Ref;Wanneer;Wie;Van',
+        `${prefix}-1;15-06-2026;Jansen Trading;DHL`,
+      ]),
     );
     const columns = page.getByRole('region', { name: 'Kolommen' });
     await expect(columns.getByRole('alert')).toContainText('Ontvangstnummer');
@@ -69,9 +82,15 @@ test.describe('on a phone, in Dutch', () => {
     await columns.getByLabel('Verzender').selectOption('Van');
     await columns.getByRole('button', { name: 'Opnieuw bekijken' }).click();
     const preview = page.getByRole('region', { name: `Voorbeeld van ${prefix}.csv` });
-    await expect(preview.getByRole('status')).toHaveText('1 nieuw, 0 bijgewerkt, 0 ongewijzigd, 0 verwijderd, 0 rijfouten');
+    await expect(preview.getByRole('status')).toHaveText(
+      '1 nieuw, 0 bijgewerkt, 0 ongewijzigd, 0 verwijderd, 0 rijfouten',
+    );
     await preview.getByRole('button', { name: 'Importeren' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Geïmporteerd: 1 nieuw' })).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Geïmporteerd: 1 nieuw' }),
+    ).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
   });
 });

@@ -8,9 +8,22 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, PlaywrightWorkerArgs, TestInfo } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import type { DashboardStats, Receipt } from '../../src/shared/receipts';
-import { ACCOUNTS_URL, ADMIN_AREA_URL, E2E_ADMIN_PASSWORD, LOCATIONS_OFF_URL, PASSKEYS_URL } from '../support/e2e-env';
+import {
+  ACCOUNTS_URL,
+  ADMIN_AREA_URL,
+  E2E_ADMIN_PASSWORD,
+  LOCATIONS_OFF_URL,
+  PASSKEYS_URL,
+} from '../support/e2e-env';
 import { pngImage } from '../support/images';
-import { adminRequest, adminStatePath, expect, hydrateByPointer, test, uniqueName } from './fixtures';
+import {
+  adminRequest,
+  adminStatePath,
+  expect,
+  hydrateByPointer,
+  test,
+  uniqueName,
+} from './fixtures';
 import { findReceipt } from './receipts-data';
 import { addPasskeyByApi, signedInRequest } from './passkey-steps';
 
@@ -23,7 +36,15 @@ const SCREENS = [
 const LANGUAGES = ['en-US', 'nl-NL'];
 /** On the portal that sends e-mail, where sign-in links to the forgotten password. */
 const SIGNED_OUT_PAGES = ['/login', '/forgot-password', '/reset-password/no-such-link'];
-const CUSTOMER_PAGES = ['/dashboard', '/receipts', '/locations', '/profile', '/profile/webhooks', '/prealerts', '/prealerts/new'];
+const CUSTOMER_PAGES = [
+  '/dashboard',
+  '/receipts',
+  '/locations',
+  '/profile',
+  '/profile/webhooks',
+  '/prealerts',
+  '/prealerts/new',
+];
 const ADMIN_PAGES = [
   ...CUSTOMER_PAGES,
   '/admin/users',
@@ -48,37 +69,81 @@ async function json<T>(request: APIRequestContext, path: string): Promise<T> {
 async function twoFactorUser(playwright: PlaywrightWorkerArgs['playwright']): Promise<void> {
   const admin = await adminRequest(playwright, ADMIN_AREA_URL);
   const username = uniqueName('layouttfa');
-  expect((await admin.post('/api/auth/users', { data: { username, password: PASSWORD, role: 'viewer' } })).status()).toBe(201);
+  expect(
+    (
+      await admin.post('/api/auth/users', {
+        data: { username, password: PASSWORD, role: 'viewer' },
+      })
+    ).status(),
+  ).toBe(201);
   await admin.dispose();
-  const user = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
-  expect((await user.post('/api/auth/login', { data: { username, password: PASSWORD } })).status()).toBe(200);
-  const { secret } = await (await user.post('/api/auth/2fa/setup')).json().then((body) => body.data as { secret: string });
-  const code = TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+  const user = await playwright.request.newContext({
+    baseURL: ADMIN_AREA_URL,
+    extraHTTPHeaders: { Origin: ADMIN_AREA_URL },
+  });
+  expect(
+    (await user.post('/api/auth/login', { data: { username, password: PASSWORD } })).status(),
+  ).toBe(200);
+  const { secret } = await (
+    await user.post('/api/auth/2fa/setup')
+  )
+    .json()
+    .then((body) => body.data as { secret: string });
+  const code = TOTP.generate({
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  });
   expect((await user.post('/api/auth/2fa/enable', { data: { code } })).status()).toBe(200);
   // And an API token, so that User Management offers to revoke it.
-  expect((await user.post('/api/auth/tokens', { data: { name: 'Layout check', expiresInDays: 30 } })).status()).toBe(201);
+  expect(
+    (
+      await user.post('/api/auth/tokens', { data: { name: 'Layout check', expiresInDays: 30 } })
+    ).status(),
+  ).toBe(201);
   await user.dispose();
 }
 
 /** A customer with the three consignees that have the most receipts and an API token; its session cookie. */
-async function customerSession(playwright: PlaywrightWorkerArgs['playwright']): Promise<{ name: string; value: string }> {
+async function customerSession(
+  playwright: PlaywrightWorkerArgs['playwright'],
+): Promise<{ name: string; value: string }> {
   const admin = await adminRequest(playwright, ADMIN_AREA_URL);
   expect((await admin.post('/api/consignees/import')).status()).toBe(200);
   const top = (await json<DashboardStats>(admin, '/api/receipts/stats')).topConsignees.slice(0, 3);
-  const consignees = (await json<Array<{ id: number; name: string }>>(admin, '/api/consignees')).filter((consignee) =>
-    top.some((entry) => entry.name === consignee.name),
-  );
+  const consignees = (
+    await json<Array<{ id: number; name: string }>>(admin, '/api/consignees')
+  ).filter((consignee) => top.some((entry) => entry.name === consignee.name));
   const username = uniqueName('layout');
-  const created = await admin.post('/api/auth/users', { data: { username, password: PASSWORD, role: 'viewer' } });
+  const created = await admin.post('/api/auth/users', {
+    data: { username, password: PASSWORD, role: 'viewer' },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()).data.user;
-  for (const consignee of consignees) expect((await admin.post(`/api/consignees/${consignee.id}/add-user`, { data: { userId: id } })).status()).toBe(200);
+  for (const consignee of consignees)
+    expect(
+      (
+        await admin.post(`/api/consignees/${consignee.id}/add-user`, { data: { userId: id } })
+      ).status(),
+    ).toBe(200);
   // A request context of its own: signing in where the admin's session is would end that session.
-  const customer = await playwright.request.newContext({ baseURL: ADMIN_AREA_URL, extraHTTPHeaders: { Origin: ADMIN_AREA_URL } });
-  const signedIn = await customer.post('/api/auth/login', { data: { username, password: PASSWORD } });
+  const customer = await playwright.request.newContext({
+    baseURL: ADMIN_AREA_URL,
+    extraHTTPHeaders: { Origin: ADMIN_AREA_URL },
+  });
+  const signedIn = await customer.post('/api/auth/login', {
+    data: { username, password: PASSWORD },
+  });
   expect(signedIn.status()).toBe(200);
   // Profile Settings then lists a token, with its revoke confirmation to check.
-  expect((await customer.post('/api/auth/tokens', { data: { name: 'Stock system of the layout check', expiresInDays: 365 } })).status()).toBe(201);
+  expect(
+    (
+      await customer.post('/api/auth/tokens', {
+        data: { name: 'Stock system of the layout check', expiresInDays: 365 },
+      })
+    ).status(),
+  ).toBe(201);
   await prealertsOf(customer, admin, consignees);
   await customer.dispose();
   await admin.dispose();
@@ -91,22 +156,33 @@ async function customerSession(playwright: PlaywrightWorkerArgs['playwright']): 
 }
 
 /** A delivered receipt with photos and its proof of delivery, of the customer's (the three consignees with the most receipts). */
-async function receiptWithAttachments(playwright: PlaywrightWorkerArgs['playwright']): Promise<Receipt> {
+async function receiptWithAttachments(
+  playwright: PlaywrightWorkerArgs['playwright'],
+): Promise<Receipt> {
   const admin = await adminRequest(playwright, ADMIN_AREA_URL);
-  const top = (await json<DashboardStats>(admin, '/api/receipts/stats')).topConsignees.slice(0, 3).map((entry) => entry.name);
+  const top = (await json<DashboardStats>(admin, '/api/receipts/stats')).topConsignees
+    .slice(0, 3)
+    .map((entry) => entry.name);
   const receipt = await findReceipt(
     admin,
     'delivered, with packages, of a consignee with the most receipts',
-    (candidate) => candidate.status === 'Delivered' && candidate.commodities.length >= 2 && top.includes(candidate.consigneeName),
+    (candidate) =>
+      candidate.status === 'Delivered' &&
+      candidate.commodities.length >= 2 &&
+      top.includes(candidate.consigneeName),
   );
   await admin.dispose();
   return receipt;
 }
 
 /** A receipt of the customer's without packages, whose View is disabled with its reason. */
-async function receiptWithoutPackages(playwright: PlaywrightWorkerArgs['playwright']): Promise<Receipt> {
+async function receiptWithoutPackages(
+  playwright: PlaywrightWorkerArgs['playwright'],
+): Promise<Receipt> {
   const admin = await adminRequest(playwright, ADMIN_AREA_URL);
-  const top = (await json<DashboardStats>(admin, '/api/receipts/stats')).topConsignees.slice(0, 3).map((entry) => entry.name);
+  const top = (await json<DashboardStats>(admin, '/api/receipts/stats')).topConsignees
+    .slice(0, 3)
+    .map((entry) => entry.name);
   const receipt = await findReceipt(
     admin,
     'without packages, of a consignee with the most receipts',
@@ -117,13 +193,19 @@ async function receiptWithoutPackages(playwright: PlaywrightWorkerArgs['playwrig
 }
 
 /** A webhook endpoint of the customer's, with a long address, so that Webhooks shows its list and its modals. */
-async function webhookEndpoint(playwright: PlaywrightWorkerArgs['playwright'], session: { name: string; value: string }): Promise<void> {
+async function webhookEndpoint(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  session: { name: string; value: string },
+): Promise<void> {
   const customer = await playwright.request.newContext({
     baseURL: ADMIN_AREA_URL,
     extraHTTPHeaders: { Origin: ADMIN_AREA_URL, Cookie: `${session.name}=${session.value}` },
   });
-  const url = 'https://hooks.customer-systems.example.com/integrations/freight-portal/receipts/webhook-receiver-endpoint';
-  const created = await customer.post('/api/webhooks', { data: { url, events: ['receipt.created', 'receipt.status_changed', 'prealert.matched'] } });
+  const url =
+    'https://hooks.customer-systems.example.com/integrations/freight-portal/receipts/webhook-receiver-endpoint';
+  const created = await customer.post('/api/webhooks', {
+    data: { url, events: ['receipt.created', 'receipt.status_changed', 'prealert.matched'] },
+  });
   expect(created.status(), await created.text()).toBe(201);
   await customer.dispose();
 }
@@ -132,26 +214,42 @@ async function webhookEndpoint(playwright: PlaywrightWorkerArgs['playwright'], s
  * The customer's pre-alerts, for their pages and the admin's: one waiting with a long description and
  * its invoice, and one whose package is here already (the same one each time: made once).
  */
-async function prealertsOf(customer: APIRequestContext, admin: APIRequestContext, consignees: Array<{ id: number; name: string }>): Promise<void> {
+async function prealertsOf(
+  customer: APIRequestContext,
+  admin: APIRequestContext,
+  consignees: Array<{ id: number; name: string }>,
+): Promise<void> {
   const waiting = await customer.post('/api/prealerts', {
     multipart: {
       carrier: 'amazon',
       trackingNumber: uniqueName('TBA').toUpperCase(),
       shipper: 'Amazon.com Services LLC Marketplace Seller Fulfilment',
-      description: 'Kitchen appliances: a stand mixer with its bowls, a set of knives and two cast-iron pans for the new restaurant',
+      description:
+        'Kitchen appliances: a stand mixer with its bowls, a set of knives and two cast-iron pans for the new restaurant',
       declaredValue: '1234.56',
       consigneeId: String(consignees[0]!.id),
-      invoice: { name: 'amazon-order-113-5557777-1234567-invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') },
+      invoice: {
+        name: 'amazon-order-113-5557777-1234567-invoice.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('%PDF-1.4\n%%EOF\n'),
+      },
     },
   });
   expect(waiting.status(), await waiting.text()).toBe(201);
   const names = new Set(consignees.map((consignee) => consignee.name));
-  const receipts = await json<Array<{ consigneeName: string; commodities: Array<{ trackingNumber: string | null }> }>>(admin, '/api/receipts?limit=100');
-  const arrived = receipts.find((receipt) => names.has(receipt.consigneeName) && receipt.commodities.some((commodity) => commodity.trackingNumber))!;
+  const receipts = await json<
+    Array<{ consigneeName: string; commodities: Array<{ trackingNumber: string | null }> }>
+  >(admin, '/api/receipts?limit=100');
+  const arrived = receipts.find(
+    (receipt) =>
+      names.has(receipt.consigneeName) &&
+      receipt.commodities.some((commodity) => commodity.trackingNumber),
+  )!;
   const received = await customer.post('/api/prealerts', {
     data: {
       carrier: 'ups',
-      trackingNumber: arrived.commodities.find((commodity) => commodity.trackingNumber)!.trackingNumber,
+      trackingNumber: arrived.commodities.find((commodity) => commodity.trackingNumber)!
+        .trackingNumber,
       shipper: 'Best Buy',
       description: 'Headphones',
       declaredValue: 89.99,
@@ -162,37 +260,49 @@ async function prealertsOf(customer: APIRequestContext, admin: APIRequestContext
 }
 
 /** What overflows: the page's width beyond the window, and each element a hiding box cuts off. */
-function overflows(page: Page): Promise<{ pageWidth: number; windowWidth: number; cutOff: string[]; widest: string[] }> {
+function overflows(
+  page: Page,
+): Promise<{ pageWidth: number; windowWidth: number; cutOff: string[]; widest: string[] }> {
   return page.evaluate(() => {
     const describe = (element: Element) =>
       `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''} "${(element.textContent ?? '').trim().slice(0, 40)}"`;
     const cutOff: string[] = [];
     for (const element of document.querySelectorAll('main *')) {
       const box = element.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0 || getComputedStyle(element).visibility === 'hidden') continue;
+      if (box.width === 0 || box.height === 0 || getComputedStyle(element).visibility === 'hidden')
+        continue;
       for (let ancestor = element.parentElement; ancestor; ancestor = ancestor.parentElement) {
         const overflowX = getComputedStyle(ancestor).overflowX;
         if (overflowX === 'auto' || overflowX === 'scroll') break;
         if (overflowX !== 'hidden' && overflowX !== 'clip') continue;
         const frame = ancestor.getBoundingClientRect();
-        if (box.right > frame.right + 1 || box.left < frame.left - 1) cutOff.push(describe(element));
+        if (box.right > frame.right + 1 || box.left < frame.left - 1)
+          cutOff.push(describe(element));
         break;
       }
     }
     // A table's last column (its actions) in view inside the box it scrolls in, without scrolling.
     for (const table of document.querySelectorAll('main table')) {
-      const frame = (table.closest('.overflow-x-auto') ?? table.parentElement!).getBoundingClientRect();
+      const frame = (
+        table.closest('.overflow-x-auto') ?? table.parentElement!
+      ).getBoundingClientRect();
       for (const cell of table.querySelectorAll('tr > :last-child')) {
         const box = cell.getBoundingClientRect();
-        if (box.width > 0 && (box.right > frame.right + 1 || box.left < frame.left - 1)) cutOff.push(`out of view: ${describe(cell)}`);
+        if (box.width > 0 && (box.right > frame.right + 1 || box.left < frame.left - 1))
+          cutOff.push(`out of view: ${describe(cell)}`);
       }
     }
     // A status badge shows whole, in two lines at most.
     for (const badge of document.querySelectorAll('main table [data-tracking-map]')) {
       const style = getComputedStyle(badge);
-      const lines = (badge.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight);
+      const lines =
+        (badge.getBoundingClientRect().height -
+          parseFloat(style.paddingTop) -
+          parseFloat(style.paddingBottom)) /
+        parseFloat(style.lineHeight);
       if (Math.round(lines) > 2) cutOff.push(`${Math.round(lines)} lines: ${describe(badge)}`);
-      for (const box of [badge, badge.closest('td')!]) if (box.scrollWidth > box.clientWidth + 1) cutOff.push(`clipped: ${describe(box)}`);
+      for (const box of [badge, badge.closest('td')!])
+        if (box.scrollWidth > box.clientWidth + 1) cutOff.push(`clipped: ${describe(box)}`);
     }
     // Over a background photo a row is as opaque all across as its pinned first and last cells (issue
     // 42, item 10): each cell's backgrounds, up to the body (where the photo is), cover it alike.
@@ -213,12 +323,24 @@ function overflows(page: Page): Promise<{ pageWidth: number; windowWidth: number
       if (cells.length < 2 || getComputedStyle(cells[0]!).position !== 'sticky') continue;
       const pinned = cover(cells[0]!);
       for (const cell of cells)
-        if (Math.abs(cover(cell) - pinned) > 0.001) cutOff.push(`see-through (${cover(cell).toFixed(2)} against ${pinned.toFixed(2)}): ${describe(cell)}`);
+        if (Math.abs(cover(cell) - pinned) > 0.001)
+          cutOff.push(
+            `see-through (${cover(cell).toFixed(2)} against ${pinned.toFixed(2)}): ${describe(cell)}`,
+          );
     }
     // The innermost elements reaching past the window's right edge: what makes a page too wide.
-    const pastEdge = [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > innerWidth + 1);
-    const widest = pastEdge.filter((element) => !pastEdge.some((other) => other !== element && element.contains(other))).map(describe);
-    return { pageWidth: document.documentElement.scrollWidth, windowWidth: innerWidth, cutOff, widest };
+    const pastEdge = [...document.querySelectorAll('body *')].filter(
+      (element) => element.getBoundingClientRect().right > innerWidth + 1,
+    );
+    const widest = pastEdge
+      .filter((element) => !pastEdge.some((other) => other !== element && element.contains(other)))
+      .map(describe);
+    return {
+      pageWidth: document.documentElement.scrollWidth,
+      windowWidth: innerWidth,
+      cutOff,
+      widest,
+    };
   });
 }
 
@@ -226,7 +348,12 @@ function overflows(page: Page): Promise<{ pageWidth: number; windowWidth: number
  * Checks each page in turn; where `onPage` has steps for a page (its modals, a state to show), they
  * follow its check on the same page load.
  */
-async function checkPages(page: Page, paths: string[], testInfo: TestInfo, onPage: Record<string, () => Promise<void>> = {}): Promise<void> {
+async function checkPages(
+  page: Page,
+  paths: string[],
+  testInfo: TestInfo,
+  onPage: Record<string, () => Promise<void>> = {},
+): Promise<void> {
   // A page renamed in `paths` must not drop its modals' checks unnoticed.
   expect(Object.keys(onPage).filter((path) => !paths.includes(path))).toEqual([]);
   for (const path of paths) {
@@ -245,9 +372,17 @@ async function checkPage(page: Page, path: string, testInfo: TestInfo): Promise<
 /** Checks the page as it is now (after a step on it), named `what`. */
 async function checkShown(page: Page, what: string, testInfo: TestInfo): Promise<void> {
   await expect(page.getByRole('status', { name: /loading|laden/i })).toHaveCount(0);
-  await testInfo.attach(`${what.slice(1).replaceAll('/', '-')}.png`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+  await testInfo.attach(`${what.slice(1).replaceAll('/', '-')}.png`, {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  });
   const found = await overflows(page);
-  expect.soft(found.pageWidth, `${what}: the page is wider than the window, by ${found.widest.join(', ')}`).toBeLessThanOrEqual(found.windowWidth);
+  expect
+    .soft(
+      found.pageWidth,
+      `${what}: the page is wider than the window, by ${found.widest.join(', ')}`,
+    )
+    .toBeLessThanOrEqual(found.windowWidth);
   expect.soft(found.cutOff, `${what}: cut off, out of view or too tall`).toEqual([]);
 }
 
@@ -334,7 +469,13 @@ const TEXTS = {
 } as const;
 
 /** Opens a modal with `open`, checks it fits the window with its Close at the top in view, and closes it with Escape. */
-async function checkModal(page: Page, name: string, open: () => Promise<void>, texts: (typeof TEXTS)[keyof typeof TEXTS], testInfo: TestInfo) {
+async function checkModal(
+  page: Page,
+  name: string,
+  open: () => Promise<void>,
+  texts: (typeof TEXTS)[keyof typeof TEXTS],
+  testInfo: TestInfo,
+) {
   await open();
   const dialog = page.getByRole('dialog');
   await expect(dialog, name).toBeVisible();
@@ -343,7 +484,16 @@ async function checkModal(page: Page, name: string, open: () => Promise<void>, t
   const fit = await page.evaluate(() => {
     const box = document.querySelector('dialog[open] .modal-box')!;
     const { left, right, top, bottom } = box.getBoundingClientRect();
-    return { left, right, top, bottom, scrollWidth: box.scrollWidth, clientWidth: box.clientWidth, windowWidth: innerWidth, windowHeight: innerHeight };
+    return {
+      left,
+      right,
+      top,
+      bottom,
+      scrollWidth: box.scrollWidth,
+      clientWidth: box.clientWidth,
+      windowWidth: innerWidth,
+      windowHeight: innerHeight,
+    };
   });
   // On a desktop the window keeps clear of the screen's top and bottom edges.
   if (fit.windowWidth >= 1024) {
@@ -352,11 +502,19 @@ async function checkModal(page: Page, name: string, open: () => Promise<void>, t
   }
   expect.soft(fit.left, `${name}: the window's left edge`).toBeGreaterThanOrEqual(0);
   expect.soft(fit.right, `${name}: the window's right edge`).toBeLessThanOrEqual(fit.windowWidth);
-  expect.soft(fit.scrollWidth, `${name}: wider than its window`).toBeLessThanOrEqual(fit.clientWidth + 1);
-  await expect.soft(dialog.getByRole('button', { name: texts.close, exact: true }), `${name}: Close at the top`).toBeInViewport();
+  expect
+    .soft(fit.scrollWidth, `${name}: wider than its window`)
+    .toBeLessThanOrEqual(fit.clientWidth + 1);
+  await expect
+    .soft(
+      dialog.getByRole('button', { name: texts.close, exact: true }),
+      `${name}: Close at the top`,
+    )
+    .toBeInViewport();
   // Its actions (Cancel and the confirming button) in view too, without scrolling the window.
   const actions = dialog.locator('.modal-action');
-  if ((await actions.count()) > 0) await expect.soft(actions.last(), `${name}: its actions`).toBeInViewport();
+  if ((await actions.count()) > 0)
+    await expect.soft(actions.last(), `${name}: its actions`).toBeInViewport();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 }
@@ -367,7 +525,11 @@ for (const screen of SCREENS) {
       test.use({ viewport: screen.viewport, locale });
 
       test('every signed-out page fits', async ({ browser }, testInfo) => {
-        const context = await browser.newContext({ baseURL: ACCOUNTS_URL, viewport: screen.viewport, locale });
+        const context = await browser.newContext({
+          baseURL: ACCOUNTS_URL,
+          viewport: screen.viewport,
+          locale,
+        });
         const page = await context.newPage();
         for (const path of SIGNED_OUT_PAGES) await checkPage(page, path, testInfo);
         // On a portal without e-mail: the warning that one attempt is left before the lock (three wrong
@@ -392,42 +554,85 @@ for (const screen of SCREENS) {
         await context.close();
       });
 
-      test('the passkey screens fit: the sign-in page, Profile Settings with passkeys, and User Management', async ({ browser, playwright }, testInfo) => {
+      test('the passkey screens fit: the sign-in page, Profile Settings with passkeys, and User Management', async ({
+        browser,
+        playwright,
+      }, testInfo) => {
         const texts = TEXTS[locale as keyof typeof TEXTS];
-        const context = await browser.newContext({ baseURL: PASSKEYS_URL, viewport: screen.viewport, locale });
+        const context = await browser.newContext({
+          baseURL: PASSKEYS_URL,
+          viewport: screen.viewport,
+          locale,
+        });
         const page = await context.newPage();
         await checkPage(page, '/login', testInfo);
         await expect(page.getByRole('button', { name: texts.passkeySignIn })).toBeVisible();
         // A customer with two passkeys, one with a long name.
-        const admin = await signedInRequest(playwright, PASSKEYS_URL, { username: 'admin', password: E2E_ADMIN_PASSWORD });
+        const admin = await signedInRequest(playwright, PASSKEYS_URL, {
+          username: 'admin',
+          password: E2E_ADMIN_PASSWORD,
+        });
         const user = { username: uniqueName('layoutpk'), password: PASSWORD };
-        expect((await admin.post('/api/auth/users', { data: { ...user, role: 'viewer' } })).status()).toBe(201);
+        expect(
+          (await admin.post('/api/auth/users', { data: { ...user, role: 'viewer' } })).status(),
+        ).toBe(201);
         await admin.dispose();
         const customer = await signedInRequest(playwright, PASSKEYS_URL, user);
-        await addPasskeyByApi(customer, PASSKEYS_URL, PASSWORD, 'The phone in the office of the warehouse in Paramaribo');
+        await addPasskeyByApi(
+          customer,
+          PASSKEYS_URL,
+          PASSWORD,
+          'The phone in the office of the warehouse in Paramaribo',
+        );
         await addPasskeyByApi(customer, PASSKEYS_URL, PASSWORD, 'Laptop');
         await customer.dispose();
-        expect((await context.request.post('/api/auth/login', { data: user, headers: { Origin: PASSKEYS_URL } })).status()).toBe(200);
+        expect(
+          (
+            await context.request.post('/api/auth/login', {
+              data: user,
+              headers: { Origin: PASSKEYS_URL },
+            })
+          ).status(),
+        ).toBe(200);
         await checkPage(page, '/profile', testInfo);
-        await checkModal(page, 'remove-passkey', () => page.getByRole('button', { name: texts.removePasskey }).first().click(), texts, testInfo);
+        await checkModal(
+          page,
+          'remove-passkey',
+          () => page.getByRole('button', { name: texts.removePasskey }).first().click(),
+          texts,
+          testInfo,
+        );
         await page.getByRole('button', { name: texts.renamePasskey }).first().click();
         await expect(page.getByLabel(texts.passkeyName, { exact: true })).toBeVisible();
         await checkShown(page, '/profile-renaming-a-passkey', testInfo);
         // The admin's User Management: the passkeys badge and the removal of all of a user's.
         expect(
           (
-            await context.request.post('/api/auth/login', { data: { username: 'admin', password: E2E_ADMIN_PASSWORD }, headers: { Origin: PASSKEYS_URL } })
+            await context.request.post('/api/auth/login', {
+              data: { username: 'admin', password: E2E_ADMIN_PASSWORD },
+              headers: { Origin: PASSKEYS_URL },
+            })
           ).status(),
         ).toBe(200);
         await checkPage(page, '/admin/users', testInfo);
-        await checkModal(page, 'remove-passkeys', () => page.getByRole('button', { name: texts.removePasskeys }).first().click(), texts, testInfo);
+        await checkModal(
+          page,
+          'remove-passkeys',
+          () => page.getByRole('button', { name: texts.removePasskeys }).first().click(),
+          texts,
+          testInfo,
+        );
         await context.close();
       });
 
       test('every page fits, as a customer', async ({ browser, playwright }, testInfo) => {
         const session = await customerSession(playwright);
         await webhookEndpoint(playwright, session);
-        const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale });
+        const context = await browser.newContext({
+          baseURL: ADMIN_AREA_URL,
+          viewport: screen.viewport,
+          locale,
+        });
         await context.addCookies([{ ...session, url: ADMIN_AREA_URL }]);
         const page = await context.newPage();
         const texts = TEXTS[locale as keyof typeof TEXTS];
@@ -436,17 +641,37 @@ for (const screen of SCREENS) {
           '/receipts': async () => {
             // The longest status in Dutch was among those the page's check measured whole (issue 41, item 7).
             if (locale === 'nl-NL')
-              await expect(page.locator('main table [data-tracking-map]').filter({ hasText: /^Ontvangen in magazijn / })).not.toHaveCount(0);
-            await checkModal(page, 'receipt-details', () => page.getByRole('link', { name: texts.view, exact: true }).first().click(), texts, testInfo);
-            await checkModal(page, 'tracking-map', () => page.locator('[data-tracking-map]').first().click(), texts, testInfo);
+              await expect(
+                page
+                  .locator('main table [data-tracking-map]')
+                  .filter({ hasText: /^Ontvangen in magazijn / }),
+              ).not.toHaveCount(0);
+            await checkModal(
+              page,
+              'receipt-details',
+              () => page.getByRole('link', { name: texts.view, exact: true }).first().click(),
+              texts,
+              testInfo,
+            );
+            await checkModal(
+              page,
+              'tracking-map',
+              () => page.locator('[data-tracking-map]').first().click(),
+              texts,
+              testInfo,
+            );
             // A receipt without packages, found with the search: its disabled View with the reason beside it.
-            await page.getByRole('searchbox', { name: texts.search, exact: true }).fill(withoutPackages.number);
+            await page
+              .getByRole('searchbox', { name: texts.search, exact: true })
+              .fill(withoutPackages.number);
             await page.getByRole('searchbox', { name: texts.search, exact: true }).press('Enter');
             const row = page
               .getByRole('region', { name: /^(Receipts|Ontvangstbewijzen)$/ })
               .getByRole('row')
               .filter({ hasText: withoutPackages.number });
-            await expect(row.getByRole('button', { name: texts.view, exact: true })).toHaveAccessibleDescription(texts.noPackages);
+            await expect(
+              row.getByRole('button', { name: texts.view, exact: true }),
+            ).toHaveAccessibleDescription(texts.noPackages);
             await expect(row.getByText(texts.noPackages, { exact: true })).toBeVisible();
             await checkShown(page, '/receipts-without-packages', testInfo);
           },
@@ -462,9 +687,14 @@ for (const screen of SCREENS) {
                   radius: style.borderTopLeftRadius,
                 };
               };
-              return { file: of(form.querySelector('input[type=file]')!), text: of(form.querySelector('input.input')!) };
+              return {
+                file: of(form.querySelector('input[type=file]')!),
+                text: of(form.querySelector('input.input')!),
+              };
             });
-            expect.soft(styles.file, 'the invoice field styled as the other fields').toEqual(styles.text);
+            expect
+              .soft(styles.file, 'the invoice field styled as the other fields')
+              .toEqual(styles.text);
           },
           // Profile Settings with a new API token shown once, its long value in a field, and a token's revoke confirmation.
           '/profile': async () => {
@@ -472,35 +702,64 @@ for (const screen of SCREENS) {
             await page.getByRole('button', { name: texts.createToken }).click();
             await expect(page.getByRole('textbox', { name: texts.newToken })).toHaveValue(/^fp_/);
             await checkShown(page, '/profile-new-api-token', testInfo);
-            await checkModal(page, 'revoke-api-token', () => page.getByRole('button', { name: texts.revokeApiToken }).first().click(), texts, testInfo);
+            await checkModal(
+              page,
+              'revoke-api-token',
+              () => page.getByRole('button', { name: texts.revokeApiToken }).first().click(),
+              texts,
+              testInfo,
+            );
             // Two-factor setup on a phone: its key, Copy, and the link that opens the authenticator app.
             await page.getByRole('button', { name: texts.setUpTwoFactor }).click();
             await expect(page.getByRole('button', { name: texts.copySetupKey })).toBeVisible();
-            await expect(page.getByRole('link', { name: texts.openInApp })).toHaveAttribute('href', /^otpauth:\/\//);
+            await expect(page.getByRole('link', { name: texts.openInApp })).toHaveAttribute(
+              'href',
+              /^otpauth:\/\//,
+            );
             await checkShown(page, '/profile-two-factor-setup', testInfo);
           },
           '/profile/webhooks': async () => {
-            await checkModal(page, 'webhook-log', () => page.getByRole('button', { name: texts.webhookLog }).first().click(), texts, testInfo);
-            await checkModal(page, 'webhook-delete', () => page.getByRole('button', { name: texts.webhookDelete }).first().click(), texts, testInfo);
+            await checkModal(
+              page,
+              'webhook-log',
+              () => page.getByRole('button', { name: texts.webhookLog }).first().click(),
+              texts,
+              testInfo,
+            );
+            await checkModal(
+              page,
+              'webhook-delete',
+              () => page.getByRole('button', { name: texts.webhookDelete }).first().click(),
+              texts,
+              testInfo,
+            );
           },
         });
         // A receipt with photos and documents: its page, shared already (the date its link was made), then a
         // new link made (its address shown once); and its details modal once they have loaded.
         const withAttachments = await receiptWithAttachments(playwright);
-        const shared = await context.request.post(`/api/receipts/${withAttachments.id}/share`, { headers: { Origin: ADMIN_AREA_URL } });
+        const shared = await context.request.post(`/api/receipts/${withAttachments.id}/share`, {
+          headers: { Origin: ADMIN_AREA_URL },
+        });
         expect(shared.status(), await shared.text()).toBe(201);
         await checkPage(page, `/receipts/${withAttachments.id}`, testInfo);
         await expect(page.getByText(texts.shareExists)).toBeVisible();
         await page.getByRole('button', { name: texts.shareReplace }).click();
         await expect(page.getByRole('textbox', { name: texts.shareLink })).toHaveValue(/\/t\//);
         await checkShown(page, '/receipt-share-link-made', testInfo);
-        await checkPage(page, `/receipts?search=${encodeURIComponent(withAttachments.number)}`, testInfo);
+        await checkPage(
+          page,
+          `/receipts?search=${encodeURIComponent(withAttachments.number)}`,
+          testInfo,
+        );
         await checkModal(
           page,
           'receipt-details-attachments',
           async () => {
             await page.getByRole('link', { name: texts.view, exact: true }).first().click();
-            await expect(page.getByRole('dialog').locator('a[href$="size=large"]')).not.toHaveCount(0);
+            await expect(page.getByRole('dialog').locator('a[href$="size=large"]')).not.toHaveCount(
+              0,
+            );
           },
           texts,
           testInfo,
@@ -514,32 +773,93 @@ for (const screen of SCREENS) {
         // Consignees to assign, and users besides the admin to open the modals of.
         await customerSession(playwright);
         await twoFactorUser(playwright);
-        const context = await browser.newContext({ baseURL: ADMIN_AREA_URL, viewport: screen.viewport, locale, storageState: adminStatePath(ADMIN_AREA_URL) });
+        const context = await browser.newContext({
+          baseURL: ADMIN_AREA_URL,
+          viewport: screen.viewport,
+          locale,
+          storageState: adminStatePath(ADMIN_AREA_URL),
+        });
         const page = await context.newPage();
         const texts = TEXTS[locale as keyof typeof TEXTS];
         await checkPages(page, ADMIN_PAGES, testInfo, {
           '/admin/users': async () => {
-            await checkModal(page, 'add-user', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
-            await checkModal(page, 'edit-user', () => page.getByRole('button', { name: texts.edit }).first().click(), texts, testInfo);
-            await checkModal(page, 'reset-password', () => page.getByRole('button', { name: texts.resetPassword }).first().click(), texts, testInfo);
+            await checkModal(
+              page,
+              'add-user',
+              () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(),
+              texts,
+              testInfo,
+            );
+            await checkModal(
+              page,
+              'edit-user',
+              () => page.getByRole('button', { name: texts.edit }).first().click(),
+              texts,
+              testInfo,
+            );
+            await checkModal(
+              page,
+              'reset-password',
+              () => page.getByRole('button', { name: texts.resetPassword }).first().click(),
+              texts,
+              testInfo,
+            );
             // Another user's: one's own Delete is not offered. Escape cancels each confirmation: nothing changes.
-            await checkModal(page, 'delete-user', () => page.getByRole('button', { name: texts.deleteUser, disabled: false }).first().click(), texts, testInfo);
-            await checkModal(page, 'reset-two-factor', () => page.getByRole('button', { name: texts.resetTwoFactor }).first().click(), texts, testInfo);
-            await checkModal(page, 'revoke-api-tokens', () => page.getByRole('button', { name: texts.revokeApiTokens }).first().click(), texts, testInfo);
+            await checkModal(
+              page,
+              'delete-user',
+              () =>
+                page
+                  .getByRole('button', { name: texts.deleteUser, disabled: false })
+                  .first()
+                  .click(),
+              texts,
+              testInfo,
+            );
+            await checkModal(
+              page,
+              'reset-two-factor',
+              () => page.getByRole('button', { name: texts.resetTwoFactor }).first().click(),
+              texts,
+              testInfo,
+            );
+            await checkModal(
+              page,
+              'revoke-api-tokens',
+              () => page.getByRole('button', { name: texts.revokeApiTokens }).first().click(),
+              texts,
+              testInfo,
+            );
           },
           '/admin/user-consignees': async () => {
-            await checkModal(page, 'user-picker', () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(), texts, testInfo);
+            await checkModal(
+              page,
+              'user-picker',
+              () => page.getByRole('button', { name: texts.addUser, exact: true }).first().click(),
+              texts,
+              testInfo,
+            );
             await page.getByRole('checkbox', { name: texts.selectRow }).first().check();
             await checkModal(
               page,
               'remove-all',
-              () => page.getByRole('toolbar').getByRole('button', { name: texts.removeAll, exact: true }).click(),
+              () =>
+                page
+                  .getByRole('toolbar')
+                  .getByRole('button', { name: texts.removeAll, exact: true })
+                  .click(),
               texts,
               testInfo,
             );
           },
           '/admin/tokens': async () => {
-            await checkModal(page, 'clear-tokens', () => page.getByRole('button', { name: texts.clearTokens, exact: true }).click(), texts, testInfo);
+            await checkModal(
+              page,
+              'clear-tokens',
+              () => page.getByRole('button', { name: texts.clearTokens, exact: true }).click(),
+              texts,
+              testInfo,
+            );
           },
         });
         await context.close();
@@ -559,14 +879,22 @@ const PHOTO_RGB: [number, number, number] = [240, 240, 240];
 async function contrastOverPhoto(page: Page): Promise<string[]> {
   await page.evaluate(
     (colour) => {
-      if (!getComputedStyle(document.body).backgroundImage.includes('url(')) throw new Error('no background photo on the page');
+      if (!getComputedStyle(document.body).backgroundImage.includes('url('))
+        throw new Error('no background photo on the page');
       document.body.style.backgroundImage = 'none';
       document.body.style.backgroundColor = colour;
     },
     `rgb(${PHOTO_RGB.join(' ')})`,
   );
-  const result = await new AxeBuilder({ page }).withRules(['color-contrast']).setLegacyMode().analyze();
-  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${node.target.join(' ')} (${node.failureSummary?.replace(/\s+/g, ' ')})`));
+  const result = await new AxeBuilder({ page })
+    .withRules(['color-contrast'])
+    .setLegacyMode()
+    .analyze();
+  return result.violations.flatMap((violation) =>
+    violation.nodes.map(
+      (node) => `${node.target.join(' ')} (${node.failureSummary?.replace(/\s+/g, ' ')})`,
+    ),
+  );
 }
 
 // The logo's and the background's delete confirmations need an upload: on a portal no other test's
@@ -583,7 +911,11 @@ test('the logo and background delete confirmations fit, and text over the photo 
     const rgb = kind === 'background' ? PHOTO_RGB : [20, 90, 200];
     const answer = await admin.post(`/api/${kind}/upload`, {
       multipart: {
-        [kind]: { name: `${kind}.png`, mimeType: 'image/png', buffer: pngImage({ width: 400, height: 120, rgb: rgb as [number, number, number] }) },
+        [kind]: {
+          name: `${kind}.png`,
+          mimeType: 'image/png',
+          buffer: pngImage({ width: 400, height: 120, rgb: rgb as [number, number, number] }),
+        },
       },
     });
     expect(answer.status(), await answer.text()).toBe(200);
@@ -619,13 +951,19 @@ test('the logo and background delete confirmations fit, and text over the photo 
         );
         for (const path of ['/dashboard', '/receipts']) {
           await checkPage(page, path, testInfo);
-          expect.soft(await contrastOverPhoto(page), `${path} over the photo, ${screen.name}, ${locale}: contrast`).toEqual([]);
+          expect
+            .soft(
+              await contrastOverPhoto(page),
+              `${path} over the photo, ${screen.name}, ${locale}: contrast`,
+            )
+            .toEqual([]);
         }
         await context.close();
       }
     }
   } finally {
-    for (const kind of ['logo', 'background']) expect([200, 404]).toContain((await admin.delete(`/api/${kind}/current`)).status());
+    for (const kind of ['logo', 'background'])
+      expect([200, 404]).toContain((await admin.delete(`/api/${kind}/current`)).status());
     await admin.dispose();
   }
 });

@@ -14,7 +14,9 @@ test('shows the product name, the tagline and the footer', async ({ page }) => {
   await page.goto('/login');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Freight Portal');
   await expect(page.getByText('Sign in to access your freight management dashboard')).toBeVisible();
-  await expect(page.getByRole('contentinfo')).toHaveText(new RegExp(`^Designed By .+ ${new Date().getFullYear()}$`));
+  await expect(page.getByRole('contentinfo')).toHaveText(
+    new RegExp(`^Designed By .+ ${new Date().getFullYear()}$`),
+  );
 });
 
 test('forces the username to lowercase as it is typed', async ({ page }) => {
@@ -36,27 +38,43 @@ test('shows and hides the password with the toggle', async ({ page }) => {
   await expect(password).toHaveValue('secret-value');
 });
 
-test('validates with the shared rules and clears a field error when that field is edited', async ({ page }) => {
+test('validates with the shared rules and clears a field error when that field is edited', async ({
+  page,
+}) => {
   await openHydrated(page, '/login');
   const calls: string[] = [];
-  page.on('request', (request) => request.url().includes('/api/auth/login') && calls.push(request.url()));
+  page.on(
+    'request',
+    (request) => request.url().includes('/api/auth/login') && calls.push(request.url()),
+  );
 
   await fillLogin(page, 'a!', '123');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('Username must be at least 3 characters')).toBeVisible();
   await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
-  await expect(page.getByText('Username can only contain letters, numbers, hyphens, and underscores')).toHaveCount(0);
+  await expect(
+    page.getByText('Username can only contain letters, numbers, hyphens, and underscores'),
+  ).toHaveCount(0);
 
   await page.getByLabel('Username').pressSequentially('b');
   await expect(page.getByText('Username must be at least 3 characters')).toHaveCount(0);
   await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText('Username can only contain letters, numbers, hyphens, and underscores')).toBeVisible();
+  await expect(
+    page.getByText('Username can only contain letters, numbers, hyphens, and underscores'),
+  ).toBeVisible();
   expect(calls).toHaveLength(0);
 });
 
-test('a wrong password shows the server message, cleared when a field is edited', async ({ page, adminApi }) => {
-  const user = await adminApi.createUser({ username: uniqueName('wrongpw'), password: 'right-password', role: 'viewer' });
+test('a wrong password shows the server message, cleared when a field is edited', async ({
+  page,
+  adminApi,
+}) => {
+  const user = await adminApi.createUser({
+    username: uniqueName('wrongpw'),
+    password: 'right-password',
+    role: 'viewer',
+  });
   await openHydrated(page, '/login');
   await fillLogin(page, user.username, 'wrong-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -67,8 +85,15 @@ test('a wrong password shows the server message, cleared when a field is edited'
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
-test('a viewer signs in, reaches the dashboard and is kept in local storage', async ({ page, adminApi }) => {
-  const user = await adminApi.createUser({ username: uniqueName('viewer'), password: 'viewer-password', role: 'viewer' });
+test('a viewer signs in, reaches the dashboard and is kept in local storage', async ({
+  page,
+  adminApi,
+}) => {
+  const user = await adminApi.createUser({
+    username: uniqueName('viewer'),
+    password: 'viewer-password',
+    role: 'viewer',
+  });
   await signIn(page, user.username.toUpperCase(), 'viewer-password');
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
   const stored = await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY);
@@ -77,9 +102,13 @@ test('a viewer signs in, reaches the dashboard and is kept in local storage', as
 
 /** The answer to the nth wrong password of LOGIN_MAX_ATTEMPTS (5) in LOGIN_WINDOW_SECONDS (15 minutes): the 4th warns before the lock. */
 const wrongPasswordText = (attempt: number) =>
-  attempt === 4 ? 'Invalid username or password. 1 attempt left: another wrong password pauses sign-in for up to 15 minutes.' : 'Invalid username or password';
+  attempt === 4
+    ? 'Invalid username or password. 1 attempt left: another wrong password pauses sign-in for up to 15 minutes.'
+    : 'Invalid username or password';
 
-test('after five failures the sixth answer is 429 and the form counts down, and the fourth warns of it', async ({ page }) => {
+test('after five failures the sixth answer is 429 and the form counts down, and the fourth warns of it', async ({
+  page,
+}) => {
   const username = uniqueName('locked');
   await openHydrated(page, '/login');
   await fillLogin(page, username, 'wrong-password');
@@ -104,17 +133,28 @@ test('after five failures the sixth answer is 429 and the form counts down, and 
   await expect(waitButton).toHaveText(WAIT_BUTTON);
 });
 
-test('a 429 without retryAfter shows the generic message, and an answer without a user is a failure', async ({ page }) => {
+test('a 429 without retryAfter shows the generic message, and an answer without a user is a failure', async ({
+  page,
+}) => {
   await openHydrated(page, '/login');
   await fillLogin(page, 'someone', 'some-password');
 
-  await page.route('**/api/auth/login', (route) => route.fulfill({ status: 429, json: { success: false, message: 'Slow down', errorType: 'RATE_LIMITED' } }));
+  await page.route('**/api/auth/login', (route) =>
+    route.fulfill({
+      status: 429,
+      json: { success: false, message: 'Slow down', errorType: 'RATE_LIMITED' },
+    }),
+  );
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Too many login attempts. Please try again later.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Too many login attempts. Please try again later.',
+  );
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
 
   await page.unroute('**/api/auth/login');
-  await page.route('**/api/auth/login', (route) => route.fulfill({ status: 200, json: { success: true, data: null } }));
+  await page.route('**/api/auth/login', (route) =>
+    route.fulfill({ status: 200, json: { success: true, data: null } }),
+  );
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert')).toHaveText('Login failed');
   await expect(page).toHaveURL(/\/login$/);
@@ -124,7 +164,11 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   test('the form posts, shows the exact messages and signs in', async ({ page, adminApi }) => {
-    const user = await adminApi.createUser({ username: uniqueName('nojs'), password: 'nojs-password', role: 'viewer' });
+    const user = await adminApi.createUser({
+      username: uniqueName('nojs'),
+      password: 'nojs-password',
+      role: 'viewer',
+    });
     await page.goto('/login');
     await expect(page.getByRole('button', { name: 'Show password' })).toHaveCount(0);
 
@@ -152,7 +196,9 @@ test.describe('without JavaScript', () => {
       await expect(page.getByRole('alert')).toHaveText(wrongPasswordText(attempt));
     }
     await fillLogin(page, username, 'wrong-password');
-    const answer = page.waitForResponse((response) => response.url().endsWith('/login') && response.request().method() === 'POST');
+    const answer = page.waitForResponse(
+      (response) => response.url().endsWith('/login') && response.request().method() === 'POST',
+    );
     await page.getByRole('button', { name: 'Sign in' }).click();
     expect((await answer).status()).toBe(429);
     await expect(page.getByRole('button', { name: WAIT_BUTTON })).toBeDisabled();

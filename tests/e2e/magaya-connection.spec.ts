@@ -19,7 +19,9 @@ async function enterUser(page: Page, password: string) {
   await form.getByLabel('User name').fill('portal');
   await form.getByLabel('Password').fill(password);
   await form.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'The Magaya API user is saved.' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The Magaya API user is saved.' }),
+  ).toBeVisible();
 }
 
 test.beforeEach(async ({ page }) => {
@@ -35,15 +37,23 @@ test('the Magaya connection card stands in place of the OAuth2 cards', async ({ 
   await expect(fact(page, 'Endpoint')).toContainText('/sandbox/Invoke?Handler=CSSoapService');
 });
 
-test('a wrong password is said in words, the right one connects, and the receipts come with the next sync', async ({ page }) => {
+test('a wrong password is said in words, the right one connects, and the receipts come with the next sync', async ({
+  page,
+}) => {
   await enterUser(page, 'not-the-password');
   await card(page).getByRole('button', { name: 'Test connection' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Magaya refused the user name or password.' })).toBeVisible();
-  await expect(fact(page, 'Last session')).toContainText('Magaya refused the user name or password.');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Magaya refused the user name or password.' }),
+  ).toBeVisible();
+  await expect(fact(page, 'Last session')).toContainText(
+    'Magaya refused the user name or password.',
+  );
 
   await enterUser(page, 'sandbox');
   await card(page).getByRole('button', { name: 'Test connection' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Magaya accepted the user' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Magaya accepted the user' }),
+  ).toBeVisible();
   await expect(fact(page, 'Last session')).toContainText('Succeeded');
 
   await page.getByRole('button', { name: 'Sync now' }).click();

@@ -30,18 +30,30 @@ export async function signedInRequest(
   origin: string,
   user: { username: string; password: string },
 ): Promise<APIRequestContext> {
-  const request = await playwright.request.newContext({ baseURL: origin, extraHTTPHeaders: { Origin: origin } });
+  const request = await playwright.request.newContext({
+    baseURL: origin,
+    extraHTTPHeaders: { Origin: origin },
+  });
   const answer = await request.post('/api/auth/login', { data: user });
   expect(answer.status(), await answer.text()).toBe(200);
   return request;
 }
 
 /** Adds a passkey named `name` for the user of the signed-in `request`, made by a software authenticator for `origin`. */
-export async function addPasskeyByApi(request: APIRequestContext, origin: string, password: string, name: string): Promise<void> {
-  const options = await request.post('/api/auth/passkeys/registration/options', { data: { password } });
+export async function addPasskeyByApi(
+  request: APIRequestContext,
+  origin: string,
+  password: string,
+  name: string,
+): Promise<void> {
+  const options = await request.post('/api/auth/passkeys/registration/options', {
+    data: { password },
+  });
   expect(options.status(), await options.text()).toBe(200);
   const authenticator = new TestAuthenticator(new URL(origin).hostname, origin);
   const credential = authenticator.register((await options.json()).data.options);
-  const added = await request.post('/api/auth/passkeys/registration/verify', { data: { credential, name } });
+  const added = await request.post('/api/auth/passkeys/registration/verify', {
+    data: { credential, name },
+  });
   expect(added.status(), await added.text()).toBe(201);
 }

@@ -43,10 +43,20 @@ async function dropDatabase(name: string): Promise<void> {
 }
 
 /** Adding, signing in, the code skipped, a replay refused, removal: one user's journey on the portal at `origin`. */
-async function journey(browser: Browser, playwright: PlaywrightWorkerArgs['playwright'], origin: string, adminPassword: string): Promise<void> {
-  const admin = await signedInRequest(playwright, origin, { username: 'admin', password: adminPassword });
+async function journey(
+  browser: Browser,
+  playwright: PlaywrightWorkerArgs['playwright'],
+  origin: string,
+  adminPassword: string,
+): Promise<void> {
+  const admin = await signedInRequest(playwright, origin, {
+    username: 'admin',
+    password: adminPassword,
+  });
   const user = { username: uniqueName('passkey'), password: PASSWORD };
-  expect((await admin.post('/api/auth/users', { data: { ...user, role: 'viewer' } })).status()).toBe(201);
+  expect(
+    (await admin.post('/api/auth/users', { data: { ...user, role: 'viewer' } })).status(),
+  ).toBe(201);
   await admin.dispose();
 
   const context = await browser.newContext({ baseURL: origin });
@@ -71,7 +81,12 @@ async function journey(browser: Browser, playwright: PlaywrightWorkerArgs['playw
   // The authenticator app turned on besides (which ends the browser's session): a passkey still asks for no code.
   const request = await signedInRequest(playwright, origin, user);
   const { secret } = (await (await request.post('/api/auth/2fa/setup')).json()).data;
-  const code = TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+  const code = TOTP.generate({
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  });
   expect((await request.post('/api/auth/2fa/enable', { data: { code } })).status()).toBe(200);
   await request.dispose();
   await context.clearCookies();
@@ -80,19 +95,33 @@ async function journey(browser: Browser, playwright: PlaywrightWorkerArgs['playw
   // authenticator answers that request as soon as the page makes it, as a person picking the passkey would.
   // The field offers passkeys as served (the page itself leaves for the dashboard as soon as the
   // authenticator answers, which may be before a check of the field could see it).
-  expect(await (await page.request.get('/login')).text()).toMatch(/<input[^>]*autocomplete="username webauthn"/);
-  const verified = page.waitForRequest((sent) => sent.url().endsWith('/api/auth/passkeys/sign-in/verify'));
+  expect(await (await page.request.get('/login')).text()).toMatch(
+    /<input[^>]*autocomplete="username webauthn"/,
+  );
+  const verified = page.waitForRequest((sent) =>
+    sent.url().endsWith('/api/auth/passkeys/sign-in/verify'),
+  );
   await page.goto('/login');
   await expect(page).toHaveURL(/\/dashboard$/);
   const assertion = (await verified).postDataJSON();
 
   // The same assertion again, from another browser and from this one: refused, and no session.
-  const stranger = await playwright.request.newContext({ baseURL: origin, extraHTTPHeaders: { Origin: origin } });
+  const stranger = await playwright.request.newContext({
+    baseURL: origin,
+    extraHTTPHeaders: { Origin: origin },
+  });
   const replayed = await stranger.post('/api/auth/passkeys/sign-in/verify', { data: assertion });
   expect(replayed.status()).toBe(401);
   expect((await stranger.get('/api/auth/profile')).status()).toBe(401);
   await stranger.dispose();
-  expect((await page.request.post('/api/auth/passkeys/sign-in/verify', { data: assertion, headers: { Origin: origin } })).status()).toBe(401);
+  expect(
+    (
+      await page.request.post('/api/auth/passkeys/sign-in/verify', {
+        data: assertion,
+        headers: { Origin: origin },
+      })
+    ).status(),
+  ).toBe(401);
 
   // The button, in a browser without the autofill: the same sign-in.
   await page.addInitScript(() => {
@@ -112,13 +141,20 @@ async function journey(browser: Browser, playwright: PlaywrightWorkerArgs['playw
   await context.clearCookies();
   await openHydrated(page, '/login');
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-  await expect(page.getByText('Signing in with this passkey did not work. Try again, or sign in with your password.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Signing in with this passkey did not work. Try again, or sign in with your password.',
+    ),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
   await context.close();
 }
 
 test.describe('passkeys on SQLite', () => {
-  test('adding one, signing in without a username and without the code, a replay refused, and removal', async ({ browser, playwright }) => {
+  test('adding one, signing in without a username and without the code, a replay refused, and removal', async ({
+    browser,
+    playwright,
+  }) => {
     await journey(browser, playwright, PASSKEYS_URL, E2E_ADMIN_PASSWORD);
   });
 });
@@ -133,7 +169,12 @@ test.describe('passkeys on PostgreSQL', () => {
     const url = new URL(POSTGRES_URL);
     url.pathname = `/${database}`;
     portal = await startPortal(
-      { PUBLIC_URL: `http://localhost:${PASSKEYS_POSTGRES_PORT}`, DATABASE_URL: url.href, SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '20' },
+      {
+        PUBLIC_URL: `http://localhost:${PASSKEYS_POSTGRES_PORT}`,
+        DATABASE_URL: url.href,
+        SYNC_INTERVAL_SECONDS: '3600',
+        SANDBOX_RECEIPTS: '20',
+      },
       { port: PASSKEYS_POSTGRES_PORT },
     );
   });
@@ -143,7 +184,15 @@ test.describe('passkeys on PostgreSQL', () => {
     await dropDatabase(database);
   });
 
-  test('adding one, signing in without a username and without the code, a replay refused, and removal', async ({ browser, playwright }) => {
-    await journey(browser, playwright, `http://localhost:${PASSKEYS_POSTGRES_PORT}`, ADMIN_PASSWORD);
+  test('adding one, signing in without a username and without the code, a replay refused, and removal', async ({
+    browser,
+    playwright,
+  }) => {
+    await journey(
+      browser,
+      playwright,
+      `http://localhost:${PASSKEYS_POSTGRES_PORT}`,
+      ADMIN_PASSWORD,
+    );
   });
 });

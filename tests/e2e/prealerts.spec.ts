@@ -10,9 +10,22 @@ import { PREALERT_INVOICE_MAX_BYTES } from '~/shared/prealerts';
 import { PREALERTS_URL } from '../support/e2e-env';
 import { pdfFile, uniqueTrackingNumber } from '../support/prealert-steps';
 import { stallLimit } from '../support/test-pace';
-import { adminRequest, AdminApi, expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
+import {
+  adminRequest,
+  AdminApi,
+  expect,
+  openHydrated,
+  signInAsAdmin,
+  test,
+  uniqueName,
+} from './fixtures';
 
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
 test.use({ baseURL: PREALERTS_URL, ...PHONE });
 // One after the other: each moves the sandbox or reads what moved.
 test.describe.configure({ mode: 'default' });
@@ -43,7 +56,8 @@ const TEXTS = {
     formError: 'Please correct the fields marked below.',
     describe: 'Describe what is in the package',
     // This portal sends no e-mail: the confirmation promises none.
-    saved: 'Pre-alert saved. Once the package arrives, it shows here as Received, with its receipt.',
+    saved:
+      'Pre-alert saved. Once the package arrives, it shows here as Received, with its receipt.',
     expected: 'Expected',
     received: 'Received',
     arrivedOn: 'Arrived on receipt',
@@ -75,7 +89,8 @@ const TEXTS = {
     shownValue: /^US\$\s49,99$/,
     formError: 'Verbeter de gemarkeerde velden hieronder.',
     describe: 'Beschrijf wat er in het pakket zit',
-    saved: 'Vooraanmelding opgeslagen. Zodra het pakket aankomt, staat het hier als Ontvangen, met het ontvangstbewijs.',
+    saved:
+      'Vooraanmelding opgeslagen. Zodra het pakket aankomt, staat het hier als Ontvangen, met het ontvangstbewijs.',
     expected: 'Verwacht',
     received: 'Ontvangen',
     arrivedOn: 'Aangekomen op ontvangstbewijs',
@@ -95,9 +110,14 @@ async function consigneeOfFirst(request: APIRequestContext, path: string): Promi
 }
 
 /** A new customer of one consignee. */
-async function customerOf(admin: AdminApi, consigneeName: string): Promise<{ username: string; consigneeId: number }> {
+async function customerOf(
+  admin: AdminApi,
+  consigneeName: string,
+): Promise<{ username: string; consigneeId: number }> {
   await admin.importConsignees();
-  const consignee = (await admin.assignments()).find((row) => row.consignee.name === consigneeName)!.consignee;
+  const consignee = (await admin.assignments()).find(
+    (row) => row.consignee.name === consigneeName,
+  )!.consignee;
   const username = uniqueName('prealert');
   const user = await admin.createUser({ username, password: PASSWORD, role: 'viewer' });
   await admin.addUserToConsignee(consignee.id, user.id);
@@ -108,12 +128,19 @@ async function customerOf(admin: AdminApi, consigneeName: string): Promise<{ use
  * A first visit on a phone in a fresh browser with the session of `signedIn` (nothing cached, the
  * stylesheet included): the bytes of every response it took, headers and compressed bodies.
  */
-async function firstVisitBytes(browser: Browser, signedIn: BrowserContext, path: string, locale: string): Promise<number> {
+async function firstVisitBytes(
+  browser: Browser,
+  signedIn: BrowserContext,
+  path: string,
+  locale: string,
+): Promise<number> {
   const context = await browser.newContext({ ...PHONE, locale, baseURL: PREALERTS_URL });
   await context.addCookies(await signedIn.cookies());
   const page = await context.newPage();
   const sizes: Array<Promise<number>> = [];
-  page.on('requestfinished', (request) => sizes.push(request.sizes().then((size) => size.responseBodySize + size.responseHeadersSize)));
+  page.on('requestfinished', (request) =>
+    sizes.push(request.sizes().then((size) => size.responseBodySize + size.responseHeadersSize)),
+  );
   await page.goto(path);
   await page.waitForLoadState('networkidle');
   const bytes = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
@@ -139,7 +166,10 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
     }) => {
       test.slow();
       const request = await adminRequest(playwright, PREALERTS_URL);
-      const consigneeName = await consigneeOfFirst(request, '/api/receipts?limit=1&sortBy=receivedDate&sortOrder=desc');
+      const consigneeName = await consigneeOfFirst(
+        request,
+        '/api/receipts?limit=1&sortBy=receivedDate&sortOrder=desc',
+      );
       const { username } = await customerOf(new AdminApi(request, PREALERTS_URL), consigneeName);
       const trackingNumber = uniqueTrackingNumber('1Z');
       const invoice = pdfFile('order-1234.pdf');
@@ -150,18 +180,25 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
       await page.getByRole('button', { name: t.signIn }).click();
       await expect(page).toHaveURL(/\/dashboard$/);
       await page.getByRole('button', { name: t.openMenu }).click();
-      await page.getByRole('navigation', { name: t.menu }).getByRole('link', { name: t.prealerts, exact: true }).click();
+      await page
+        .getByRole('navigation', { name: t.menu })
+        .getByRole('link', { name: t.prealerts, exact: true })
+        .click();
       await expect(page.getByRole('heading', { name: t.prealerts, level: 1 })).toBeVisible();
       await page.getByRole('link', { name: t.newPrealert }).click();
       await expect(page.getByRole('heading', { name: t.newPrealert, level: 1 })).toBeVisible();
 
       // Everything but the contents: the page says what to put right, and keeps what was typed.
       await page.getByLabel(t.carrier).selectOption('ups');
-      await page.getByLabel(t.tracking).fill(`${trackingNumber.slice(0, 4).toLowerCase()} ${trackingNumber.slice(4)}`);
+      await page
+        .getByLabel(t.tracking)
+        .fill(`${trackingNumber.slice(0, 4).toLowerCase()} ${trackingNumber.slice(4)}`);
       await page.getByLabel(t.shipper).fill('Amazon.com');
       await page.getByLabel(t.value).fill(t.typedValue);
       await expect(page.getByLabel(t.consignee)).toHaveValue(/\d+/);
-      await page.getByLabel(t.invoice).setInputFiles({ name: invoice.name, mimeType: invoice.type, buffer: invoice.bytes });
+      await page
+        .getByLabel(t.invoice)
+        .setInputFiles({ name: invoice.name, mimeType: invoice.type, buffer: invoice.bytes });
       await page.getByRole('button', { name: t.save }).click();
       await expect(page.getByRole('alert')).toHaveText(t.formError);
       await expect(page.getByText(t.describe)).toBeVisible();
@@ -172,13 +209,19 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
       await page.getByLabel(t.description).fill('Kitchen scale');
       // An invoice over the limit is refused at once, and the form is not saved without it until
       // another file is picked (or the customer goes on without one on purpose).
-      await page.getByLabel(t.invoice).setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(PREALERT_INVOICE_MAX_BYTES + 1) });
+      await page.getByLabel(t.invoice).setInputFiles({
+        name: 'scan.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.alloc(PREALERT_INVOICE_MAX_BYTES + 1),
+      });
       await expect(page.getByText(t.tooLarge)).toBeVisible();
       await page.getByRole('button', { name: t.save }).click();
       await expect(page.getByLabel(t.invoice)).toBeFocused();
       await expect(page).toHaveURL(/\/prealerts\/new$/);
       await expect(page.getByRole('button', { name: t.goWithout })).toBeVisible();
-      await page.getByLabel(t.invoice).setInputFiles({ name: invoice.name, mimeType: invoice.type, buffer: invoice.bytes });
+      await page
+        .getByLabel(t.invoice)
+        .setInputFiles({ name: invoice.name, mimeType: invoice.type, buffer: invoice.bytes });
       await expect(page.getByText(t.tooLarge)).toBeHidden();
       await page.getByRole('button', { name: t.save }).click();
       await expect(page).toHaveURL(/\/prealerts\?done=created$/);
@@ -190,17 +233,25 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
       await expect(card.getByRole('link', { name: t.download })).toBeVisible();
       await expectFits(page);
       const bytes = await firstVisitBytes(browser, page.context(), '/prealerts', locale);
-      test.info().annotations.push({ type: 'transfer', description: `first visit on a phone, ${locale}: /prealerts ${bytes} B` });
+      test.info().annotations.push({
+        type: 'transfer',
+        description: `first visit on a phone, ${locale}: /prealerts ${bytes} B`,
+      });
       console.log(`first visit on a phone, ${locale}: /prealerts ${bytes} B`);
 
       // The warehouse receives it in a later window; the portal syncs every second.
-      const created = (await (await page.request.get('/api/prealerts?limit=1')).json()).data[0] as { id: number; trackingNumber: string };
+      const created = (await (await page.request.get('/api/prealerts?limit=1')).json()).data[0] as {
+        id: number;
+        trackingNumber: string;
+      };
       expect(created.trackingNumber).toBe(trackingNumber);
       await expect
         .poll(
           async () => {
-            const status = (await (await page.request.get(`/api/prealerts/${created.id}`)).json()).data.status as string;
-            if (status !== 'received') expect((await request.post('/sandbox/control/advance')).status()).toBe(200);
+            const status = (await (await page.request.get(`/api/prealerts/${created.id}`)).json())
+              .data.status as string;
+            if (status !== 'received')
+              expect((await request.post('/sandbox/control/advance')).status()).toBe(200);
             return status;
           },
           { timeout: stallLimit(60_000), intervals: [1_500] },
@@ -210,7 +261,10 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
       await page.reload();
       await expect(card.getByText(t.received, { exact: true })).toBeVisible();
       const receiptLink = card.getByRole('link', { name: new RegExp(`^${t.arrivedOn} WR-\\d+$`) });
-      const receiptNumber = ((await receiptLink.textContent()) ?? '').replace(`${t.arrivedOn} `, '');
+      const receiptNumber = ((await receiptLink.textContent()) ?? '').replace(
+        `${t.arrivedOn} `,
+        '',
+      );
       await receiptLink.click();
       await expect(page).toHaveURL(/\/receipts\/\d+$/);
       const prealerted = page.getByRole('list', { name: t.prealerted });
@@ -225,31 +279,58 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
       await openHydrated(page, `/receipts?search=${encodeURIComponent(receiptNumber)}`);
       await page.getByRole('link', { name: t.view, exact: true }).first().click();
       const dialog = page.getByRole('dialog', { name: t.details });
-      await expect(dialog.getByRole('list', { name: t.prealerted }).getByText('Kitchen scale')).toBeVisible();
-      await expect(dialog.getByRole('link', { name: t.download })).toHaveAttribute('href', `/api/prealerts/${created.id}/invoice`);
+      await expect(
+        dialog.getByRole('list', { name: t.prealerted }).getByText('Kitchen scale'),
+      ).toBeVisible();
+      await expect(dialog.getByRole('link', { name: t.download })).toHaveAttribute(
+        'href',
+        `/api/prealerts/${created.id}/invoice`,
+      );
       await request.dispose();
     });
   });
 }
 
-test("the admin matches a receipt that came without a pre-alert, and undoes it, on the admin's page", async ({ page, browser, playwright }) => {
+test("the admin matches a receipt that came without a pre-alert, and undoes it, on the admin's page", async ({
+  page,
+  browser,
+  playwright,
+}) => {
   const request = await adminRequest(playwright, PREALERTS_URL);
   const customer = await browser.newContext({ baseURL: PREALERTS_URL });
   const customerPage = await customer.newPage();
   // The customer of the newest receipt without a pre-alert: it is the first the admin's view shows.
-  const consigneeName = await consigneeOfFirst(request, '/api/admin/prealerts?state=unmatched-receipts&limit=1');
-  const { username, consigneeId } = await customerOf(new AdminApi(request, PREALERTS_URL), consigneeName);
-  const signedIn = await customerPage.request.post('/api/auth/login', { data: { username, password: PASSWORD }, headers: { Origin: PREALERTS_URL } });
+  const consigneeName = await consigneeOfFirst(
+    request,
+    '/api/admin/prealerts?state=unmatched-receipts&limit=1',
+  );
+  const { username, consigneeId } = await customerOf(
+    new AdminApi(request, PREALERTS_URL),
+    consigneeName,
+  );
+  const signedIn = await customerPage.request.post('/api/auth/login', {
+    data: { username, password: PASSWORD },
+    headers: { Origin: PREALERTS_URL },
+  });
   expect(signedIn.status()).toBe(200);
   // A package whose number no receipt has: it stays Expected until the admin links it.
   const trackingNumber = uniqueTrackingNumber('TBA');
   const created = await customerPage.request.post('/api/prealerts', {
-    data: { carrier: 'amazon', trackingNumber, shipper: 'Amazon.com', description: 'Books', declaredValue: 20, consigneeId },
+    data: {
+      carrier: 'amazon',
+      trackingNumber,
+      shipper: 'Amazon.com',
+      description: 'Books',
+      declaredValue: 20,
+      consigneeId,
+    },
     headers: { Origin: PREALERTS_URL },
   });
   expect(created.status(), await created.text()).toBe(201);
   await customer.close();
-  const unmatched = (await (await request.get('/api/admin/prealerts?state=unmatched-receipts&limit=100')).json()).data as Array<{
+  const unmatched = (
+    await (await request.get('/api/admin/prealerts?state=unmatched-receipts&limit=100')).json()
+  ).data as Array<{
     id: number;
     number: string;
     consigneeName: string;
@@ -261,17 +342,31 @@ test("the admin matches a receipt that came without a pre-alert, and undoes it, 
   await page.goto('/admin/prealerts');
   await page.getByRole('link', { name: 'Receipts without a pre-alert' }).click();
   const card = page.getByRole('article', { name: receipt.number });
-  await card.getByLabel('Match to pre-alert').selectOption({ label: `${trackingNumber} · Amazon.com · $20.00` });
+  await card
+    .getByLabel('Match to pre-alert')
+    .selectOption({ label: `${trackingNumber} · Amazon.com · $20.00` });
   await card.getByRole('button', { name: 'Match' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'The pre-alert is matched to its receipt.' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The pre-alert is matched to its receipt.' }),
+  ).toBeVisible();
   await expect(page.getByRole('article', { name: receipt.number })).toHaveCount(0);
   await expectFits(page);
 
   await page.getByRole('link', { name: 'Recently matched' }).click();
   const matched = page.getByRole('article', { name: trackingNumber });
-  await expect(matched.getByRole('link', { name: `Arrived on receipt ${receipt.number}` })).toBeVisible();
-  await matched.getByRole('button', { name: `Unmatch the pre-alert ${trackingNumber} from receipt ${receipt.number}` }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'The pre-alert is unmatched: it is expected again.' })).toBeVisible();
+  await expect(
+    matched.getByRole('link', { name: `Arrived on receipt ${receipt.number}` }),
+  ).toBeVisible();
+  await matched
+    .getByRole('button', {
+      name: `Unmatch the pre-alert ${trackingNumber} from receipt ${receipt.number}`,
+    })
+    .click();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: 'The pre-alert is unmatched: it is expected again.' }),
+  ).toBeVisible();
   await expect(page.getByRole('article', { name: trackingNumber })).toHaveCount(0);
   await expectFits(page);
 });

@@ -4,19 +4,33 @@ import { expect, openHydrated, signIn, test, type AdminApi, uniqueName } from '.
 const PASSWORD = 'first-password';
 
 async function signInAsNewViewer(page: Page, adminApi: AdminApi, prefix: string) {
-  const user = await adminApi.createUser({ username: uniqueName(prefix), fullName: 'Pat Profile', password: PASSWORD, role: 'viewer' });
+  const user = await adminApi.createUser({
+    username: uniqueName(prefix),
+    fullName: 'Pat Profile',
+    password: PASSWORD,
+    role: 'viewer',
+  });
   await signIn(page, user.username, PASSWORD);
   await openHydrated(page, '/profile');
   return user;
 }
 
-async function fillPasswords(page: Page, current: string, next: string, confirmation: string): Promise<void> {
+async function fillPasswords(
+  page: Page,
+  current: string,
+  next: string,
+  confirmation: string,
+): Promise<void> {
   await page.getByLabel('Current Password').fill(current);
   await page.getByLabel('New Password', { exact: true }).fill(next);
   await page.getByLabel('Confirm New Password').fill(confirmation);
 }
 
-test('shows the read-only username, the role badge and the member-since date', async ({ page, adminApi, browser }) => {
+test('shows the read-only username, the role badge and the member-since date', async ({
+  page,
+  adminApi,
+  browser,
+}) => {
   const user = await signInAsNewViewer(page, adminApi, 'prof');
   await expect(page.getByRole('heading', { name: 'Profile Settings' })).toBeVisible();
   const username = page.getByLabel('Username');
@@ -29,22 +43,33 @@ test('shows the read-only username, the role badge and the member-since date', a
   const viewerBadge = page.getByText('Viewer', { exact: true }).and(page.locator('.badge'));
   await expect(viewerBadge).toBeVisible();
 
-  const admin = await adminApi.createUser({ username: uniqueName('profadm'), password: 'admin-password', role: 'admin' });
+  const admin = await adminApi.createUser({
+    username: uniqueName('profadm'),
+    password: 'admin-password',
+    role: 'admin',
+  });
   const adminContext = await browser.newContext();
   const adminPage = await adminContext.newPage();
   await signIn(adminPage, admin.username, 'admin-password');
   await adminPage.goto('/profile');
   const adminBadge = adminPage.getByRole('main').getByText('Admin', { exact: true });
   await expect(adminBadge).toBeVisible();
-  const colour = (badge: typeof viewerBadge) => badge.evaluate((element) => getComputedStyle(element).backgroundColor);
+  const colour = (badge: typeof viewerBadge) =>
+    badge.evaluate((element) => getComputedStyle(element).backgroundColor);
   expect(await colour(adminBadge)).not.toBe(await colour(viewerBadge));
   await adminContext.close();
 });
 
-test('checks the form with the shared rules before calling the server', async ({ page, adminApi }) => {
+test('checks the form with the shared rules before calling the server', async ({
+  page,
+  adminApi,
+}) => {
   await signInAsNewViewer(page, adminApi, 'profval');
   const calls: string[] = [];
-  page.on('request', (request) => request.url().includes('/api/auth/change-password') && calls.push(request.url()));
+  page.on(
+    'request',
+    (request) => request.url().includes('/api/auth/change-password') && calls.push(request.url()),
+  );
 
   await page.getByRole('button', { name: 'Change Password' }).click();
   await expect(page.getByText('Current password is required')).toBeVisible();
@@ -68,7 +93,10 @@ test('a wrong current password shows the server message', async ({ page, adminAp
   await expect(page.getByRole('alert')).toHaveText('Current password is incorrect');
 });
 
-test('a successful change is confirmed and the new password signs in', async ({ page, adminApi }) => {
+test('a successful change is confirmed and the new password signs in', async ({
+  page,
+  adminApi,
+}) => {
   const user = await signInAsNewViewer(page, adminApi, 'profok');
   await fillPasswords(page, PASSWORD, 'second-password', 'second-password');
   await page.getByRole('button', { name: 'Change Password' }).click();

@@ -12,7 +12,8 @@ test.use({ baseURL: PROVIDER_DOWN_URL });
 
 /** The 'Server is Busy' panel; SERVER_BUSY_TEXT is its advice with the 30 minutes to wait. */
 const SERVER_BUSY_TEXT = serverBusyText();
-const busyPanel = (page: Page) => page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Server is Busy' }) });
+const busyPanel = (page: Page) =>
+  page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Server is Busy' }) });
 
 /** Counts the calls to `path` from now on. */
 function countCalls(page: Page, path: string): () => number {
@@ -27,8 +28,12 @@ test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page, PROVIDER_DOWN_URL);
 });
 
-test('the dashboard shows Server is Busy; Try Again asks again, with three retries, and stays signed in', async ({ page }) => {
-  expect(SERVER_BUSY_TEXT).toBe('The server is busy right now. If this message is still shown after 30 minutes, please contact the company.');
+test('the dashboard shows Server is Busy; Try Again asks again, with three retries, and stays signed in', async ({
+  page,
+}) => {
+  expect(SERVER_BUSY_TEXT).toBe(
+    'The server is busy right now. If this message is still shown after 30 minutes, please contact the company.',
+  );
   await page.goto('/dashboard');
   await expect(busyPanel(page)).toContainText(SERVER_BUSY_TEXT);
   await expect(page.getByRole('region', { name: 'Total Receipts' })).toBeHidden();
@@ -46,7 +51,9 @@ test('the dashboard shows Server is Busy; Try Again asks again, with three retri
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('the receipts list shows the retry panel; Try Again asks again with three retries', async ({ page }) => {
+test('the receipts list shows the retry panel; Try Again asks again with three retries', async ({
+  page,
+}) => {
   await openHydrated(page, '/receipts');
   const panel = page.getByRole('region', { name: 'Receipts' }).getByRole('alert');
   await expect(panel).toContainText('Server is Busy');

@@ -53,8 +53,11 @@ async function receiptThatMoved(request: APIRequestContext): Promise<ReceiptDeta
       async () => {
         for (const id of advanced) {
           const response = await request.get(`${HISTORY_URL}/api/receipts/${id}`);
-          const details = response.ok() ? ((await response.json()).data as ReceiptDetails) : undefined;
-          if (details && details.history.length >= 2 && details.commodities.length > 0) found = details;
+          const details = response.ok()
+            ? ((await response.json()).data as ReceiptDetails)
+            : undefined;
+          if (details && details.history.length >= 2 && details.commodities.length > 0)
+            found = details;
         }
         return found !== undefined;
       },
@@ -78,13 +81,17 @@ async function expectTimeline(container: Page | Locator, receipt: ReceiptDetails
 }
 
 function rowOf(page: Page, number: string): Locator {
-  return page.getByRole('row').filter({ has: page.getByRole('cell', { name: number, exact: true }) });
+  return page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: number, exact: true }) });
 }
 
 test.describe('status history', () => {
   test.use({ baseURL: HISTORY_URL });
 
-  test('View opens the details modal with the status history, newest first, and stays on the list', async ({ page }) => {
+  test('View opens the details modal with the status history, newest first, and stays on the list', async ({
+    page,
+  }) => {
     await signInAsAdmin(page, HISTORY_URL);
     const receipt = await receiptThatMoved(page.request);
     const listUrl = `/receipts?search=${encodeURIComponent(receipt.number)}`;
@@ -101,7 +108,9 @@ test.describe('status history', () => {
     await expect(dialog).toBeHidden();
   });
 
-  test('a Ctrl-click on View opens the receipt page in a new tab, not the modal', async ({ page }) => {
+  test('a Ctrl-click on View opens the receipt page in a new tab, not the modal', async ({
+    page,
+  }) => {
     await signInAsAdmin(page, HISTORY_URL);
     const receipt = await receiptThatMoved(page.request);
     await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);
@@ -112,42 +121,68 @@ test.describe('status history', () => {
         .click({ modifiers: ['ControlOrMeta'] }),
     ]);
     await expect(tab).toHaveURL(`${HISTORY_URL}/receipts/${receipt.id}`);
-    await expect(tab.getByRole('heading', { level: 1, name: `Receipt ${receipt.number}` })).toBeVisible();
+    await expect(
+      tab.getByRole('heading', { level: 1, name: `Receipt ${receipt.number}` }),
+    ).toBeVisible();
     await expect(page.getByRole('dialog', { name: 'Receipt Details' })).toHaveCount(0);
   });
 
   test.describe('without JavaScript', () => {
     test.use({ javaScriptEnabled: false });
 
-    test('View leads to the receipt page, which shows the receipt and its status history, newest first', async ({ page }) => {
+    test('View leads to the receipt page, which shows the receipt and its status history, newest first', async ({
+      page,
+    }) => {
       await signInAsAdmin(page, HISTORY_URL);
       const receipt = await receiptThatMoved(page.request);
       await page.goto(`/receipts?search=${encodeURIComponent(receipt.number)}`);
       await rowOf(page, receipt.number).getByRole('link', { name: 'View' }).click();
 
       await expect(page).toHaveURL(`${HISTORY_URL}/receipts/${receipt.id}`);
-      await expect(page.getByRole('heading', { level: 1, name: `Receipt ${receipt.number}` })).toBeVisible();
-      await expect(page.getByRole('definition').filter({ hasText: receipt.shipperName }).first()).toBeVisible();
-      await expect(page.getByRole('list', { name: 'Packages' }).getByRole('listitem')).toHaveCount(receipt.commodities.length);
+      await expect(
+        page.getByRole('heading', { level: 1, name: `Receipt ${receipt.number}` }),
+      ).toBeVisible();
+      await expect(
+        page.getByRole('definition').filter({ hasText: receipt.shipperName }).first(),
+      ).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Packages' }).getByRole('listitem')).toHaveCount(
+        receipt.commodities.length,
+      );
       await expectTimeline(page, receipt);
       await page.getByRole('link', { name: 'Back to receipts' }).click();
       await expect(page).toHaveURL(`${HISTORY_URL}/receipts`);
     });
 
-    test('a receipt that does not exist is a page saying so, with the way back', async ({ page }) => {
+    test('a receipt that does not exist is a page saying so, with the way back', async ({
+      page,
+    }) => {
       await signInAsAdmin(page, HISTORY_URL);
       const response = await page.goto('/receipts/999999999');
       expect(response?.status()).toBe(404);
-      await expect(page.getByRole('heading', { level: 1, name: 'Receipt not found' })).toBeVisible();
-      await expect(page.getByRole('link', { name: 'Back to receipts' }).last()).toHaveAttribute('href', '/receipts');
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Receipt not found' }),
+      ).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Back to receipts' }).last()).toHaveAttribute(
+        'href',
+        '/receipts',
+      );
     });
   });
 });
 
 /** Clicks Export CSV and answers the downloaded file's name and rows. */
-async function exportCsv(page: Page, name = 'Export CSV'): Promise<{ filename: string; rows: string[][] }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name }).click()]);
-  return { filename: download.suggestedFilename(), rows: parse(await readFile(await download.path()), { bom: true }) };
+async function exportCsv(
+  page: Page,
+  name = 'Export CSV',
+): Promise<{ filename: string; rows: string[][] }> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name }).click(),
+  ]);
+  return {
+    filename: download.suggestedFilename(),
+    rows: parse(await readFile(await download.path()), { bom: true }),
+  };
 }
 
 /** Every receipt number of a list query, in its order. */
@@ -163,14 +198,19 @@ async function listedNumbers(request: APIRequestContext, query: string): Promise
 test.describe('CSV export', () => {
   test.use({ baseURL: E2E_URL });
 
-  test('Export CSV downloads every receipt of the current search and sort, in the list’s order', async ({ page }) => {
+  test('Export CSV downloads every receipt of the current search and sort, in the list’s order', async ({
+    page,
+  }) => {
     await signInAsAdmin(page);
     await openHydrated(page, '/receipts');
     await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('inc');
     await expect(page.getByText('Search: inc', { exact: true })).toBeVisible();
     await page.getByLabel('Sort By').selectOption('number');
     await page.getByLabel('Order').selectOption('asc');
-    await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/receipts/export.csv?sortBy=number&sortOrder=asc&search=inc');
+    await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      '/api/receipts/export.csv?sortBy=number&sortOrder=asc&search=inc',
+    );
 
     const { filename, rows } = await exportCsv(page);
     expect(filename).toMatch(/^receipts-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -195,7 +235,9 @@ test.describe('CSV export', () => {
       expect(rows.slice(1).map((row) => row[1])).toEqual(numbers);
       overwriteGetLocale(() => 'nl');
       try {
-        const statuses = (await receiptList(page.request, '?search=b.v&limit=100')).data.map((receipt: Receipt) => statusLabel(receipt.status));
+        const statuses = (await receiptList(page.request, '?search=b.v&limit=100')).data.map(
+          (receipt: Receipt) => statusLabel(receipt.status),
+        );
         expect(rows.slice(1, 101).map((row) => row[8])).toEqual(statuses);
       } finally {
         overwriteGetLocale(() => 'en');
@@ -209,9 +251,14 @@ test.describe('CSV export', () => {
     test('the export link carries the search the page shows, and downloads', async ({ page }) => {
       await signInAsAdmin(page);
       await page.goto('/receipts?search=inc');
-      await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/receipts/export.csv?search=inc');
+      await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+        'href',
+        '/api/receipts/export.csv?search=inc',
+      );
       const { rows } = await exportCsv(page);
-      expect(rows.slice(1).map((row) => row[1])).toEqual(await listedNumbers(page.request, 'search=inc'));
+      expect(rows.slice(1).map((row) => row[1])).toEqual(
+        await listedNumbers(page.request, 'search=inc'),
+      );
     });
   });
 });

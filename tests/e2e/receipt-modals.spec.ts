@@ -15,7 +15,9 @@ const isAir = (receipt: Receipt) => /air|40/i.test(receipt.modeOfTransportation)
 /** Opens /receipts narrowed to `receipt` and answers its row. */
 async function showReceipt(page: Page, receipt: Receipt) {
   await openHydrated(page, `/receipts?search=${encodeURIComponent(receipt.number)}`);
-  const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: receipt.number, exact: true }) });
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: receipt.number, exact: true }) });
   await expect(row).toHaveCount(1);
   return row;
 }
@@ -24,8 +26,14 @@ test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page);
 });
 
-test('View opens the receipt details with its packages and their totals; Close closes it', async ({ page }) => {
-  const receipt = await findReceipt(page.request, 'with two or more packages', (candidate) => candidate.commodities.length >= 2);
+test('View opens the receipt details with its packages and their totals; Close closes it', async ({
+  page,
+}) => {
+  const receipt = await findReceipt(
+    page.request,
+    'with two or more packages',
+    (candidate) => candidate.commodities.length >= 2,
+  );
   const row = await showReceipt(page, receipt);
   await row.getByRole('link', { name: 'View' }).click();
 
@@ -65,18 +73,31 @@ test('View opens the receipt details with its packages and their totals; Close c
     await expect(item).toContainText(`Weight: ${formatWeight(commodity.totalWeightValue)}`);
     await expect(item).toContainText(`Volume: ${formatVolume(commodity.totalVolumeValue)}`);
   }
-  const sum = (pick: (commodity: Receipt['commodities'][number]) => number) => receipt.commodities.reduce((total, commodity) => total + pick(commodity), 0);
+  const sum = (pick: (commodity: Receipt['commodities'][number]) => number) =>
+    receipt.commodities.reduce((total, commodity) => total + pick(commodity), 0);
   const totals = dialog.getByLabel('Package totals');
-  await expect(totals).toContainText(`Total Pieces${formatCount(sum((commodity) => commodity.pieces))}`);
-  await expect(totals).toContainText(`Total Weight${formatWeight(sum((commodity) => commodity.totalWeightValue))}`);
-  await expect(totals).toContainText(`Total Volume${formatVolume(sum((commodity) => commodity.totalVolumeValue))}`);
+  await expect(totals).toContainText(
+    `Total Pieces${formatCount(sum((commodity) => commodity.pieces))}`,
+  );
+  await expect(totals).toContainText(
+    `Total Weight${formatWeight(sum((commodity) => commodity.totalWeightValue))}`,
+  );
+  await expect(totals).toContainText(
+    `Total Volume${formatVolume(sum((commodity) => commodity.totalVolumeValue))}`,
+  );
 
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
 });
 
-test('View is disabled for a receipt without packages, says why, and offers the receipt page with its history', async ({ page }) => {
-  const receipt = await findReceipt(page.request, 'without packages', (candidate) => candidate.commodities.length === 0);
+test('View is disabled for a receipt without packages, says why, and offers the receipt page with its history', async ({
+  page,
+}) => {
+  const receipt = await findReceipt(
+    page.request,
+    'without packages',
+    (candidate) => candidate.commodities.length === 0,
+  );
   const row = await showReceipt(page, receipt);
   const view = row.getByRole('button', { name: 'View' });
   await expect(view).toBeDisabled();
@@ -107,7 +128,11 @@ test.describe('the status button opens the tracking map', () => {
   }
 
   test('an air route: the dashed line to Suriname with the plane', async ({ page }) => {
-    const receipt = await findReceipt(page.request, 'in transit by air', (candidate) => isInTransit(candidate) && isAir(candidate));
+    const receipt = await findReceipt(
+      page.request,
+      'in transit by air',
+      (candidate) => isInTransit(candidate) && isAir(candidate),
+    );
     const dialog = await openMap(page, receipt);
     await expect(dialog.locator('path[stroke-dasharray="8 8"]')).toHaveCount(1);
     await expect(dialog.getByRole('img', { name: 'Plane' })).toBeVisible();
@@ -116,14 +141,20 @@ test.describe('the status button opens the tracking map', () => {
   });
 
   test('an ocean route: the dashed line to Paramaribo with the ship', async ({ page }) => {
-    const receipt = await findReceipt(page.request, 'in transit by ocean', (candidate) => isInTransit(candidate) && !isAir(candidate));
+    const receipt = await findReceipt(
+      page.request,
+      'in transit by ocean',
+      (candidate) => isInTransit(candidate) && !isAir(candidate),
+    );
     const dialog = await openMap(page, receipt);
     await expect(dialog.locator('path[stroke-dasharray="8 8"]')).toHaveCount(1);
     await expect(dialog.getByRole('img', { name: 'Ship' })).toBeVisible();
   });
 
   test('a receipt at the Miami warehouse: its marker, no route', async ({ page }) => {
-    const receipt = await findReceipt(page.request, 'at the MIA warehouse', (candidate) => /received at mia warehouse/i.test(candidate.status));
+    const receipt = await findReceipt(page.request, 'at the MIA warehouse', (candidate) =>
+      /received at mia warehouse/i.test(candidate.status),
+    );
     const dialog = await openMap(page, receipt);
     await expect(dialog.getByRole('img', { name: 'Miami warehouse (Doral)' })).toBeVisible();
     await expect(dialog.locator('path[stroke-dasharray="8 8"]')).toHaveCount(0);
@@ -135,8 +166,14 @@ test.describe('the status button opens the tracking map', () => {
 test.describe('the tracking map without its tiles, on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-  test('when the tile server cannot be reached, the map says so, and a phone is told to drag and pinch', async ({ page }) => {
-    const receipt = await findReceipt(page.request, 'in transit by air', (candidate) => isInTransit(candidate) && isAir(candidate));
+  test('when the tile server cannot be reached, the map says so, and a phone is told to drag and pinch', async ({
+    page,
+  }) => {
+    const receipt = await findReceipt(
+      page.request,
+      'in transit by air',
+      (candidate) => isInTransit(candidate) && isAir(candidate),
+    );
     // Every address but the portal's own: the tile server is out of reach.
     await page.route(
       (url) => url.hostname !== '127.0.0.1',
@@ -147,14 +184,23 @@ test.describe('the tracking map without its tiles, on a phone', () => {
     await expect(page.getByText(receipt.number, { exact: true })).toHaveCount(1);
     await page.getByRole('button', { name: receipt.status, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Tracking Details' });
-    const banner = dialog.getByRole('status').filter({ hasText: "The map's tiles could not be loaded" });
+    const banner = dialog
+      .getByRole('status')
+      .filter({ hasText: "The map's tiles could not be loaded" });
     await expect(banner).toBeVisible();
     // Clear of the zoom buttons, which stay usable.
-    const [bannerBox, zoomBox] = [await banner.boundingBox(), await dialog.getByRole('button', { name: 'Zoom out' }).boundingBox()];
+    const [bannerBox, zoomBox] = [
+      await banner.boundingBox(),
+      await dialog.getByRole('button', { name: 'Zoom out' }).boundingBox(),
+    ];
     expect(bannerBox!.x).toBeGreaterThanOrEqual(zoomBox!.x + zoomBox!.width);
     await expect(dialog.locator('path[stroke-dasharray="8 8"]')).toHaveCount(1);
-    await expect(dialog.getByText('Drag to move the map • Pinch to zoom in/out', { exact: true })).toBeVisible();
-    await expect(dialog.getByText('Click and drag to move the map • Scroll to zoom in/out', { exact: true })).toBeHidden();
+    await expect(
+      dialog.getByText('Drag to move the map • Pinch to zoom in/out', { exact: true }),
+    ).toBeVisible();
+    await expect(
+      dialog.getByText('Click and drag to move the map • Scroll to zoom in/out', { exact: true }),
+    ).toBeHidden();
     // The close button at the top is in view without scrolling the window.
     await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport();
   });

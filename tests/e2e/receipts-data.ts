@@ -6,7 +6,10 @@ import type { APIRequestContext } from '@playwright/test';
 import type { DashboardStats, Receipt, ReceiptList } from '../../src/shared/receipts';
 import { expect } from './fixtures';
 
-export async function receiptList(request: APIRequestContext, queryString = ''): Promise<ReceiptList> {
+export async function receiptList(
+  request: APIRequestContext,
+  queryString = '',
+): Promise<ReceiptList> {
   const response = await request.get(`/api/receipts${queryString}`);
   expect(response.status(), await response.text()).toBe(200);
   return response.json();
@@ -19,12 +22,17 @@ export async function dashboardStats(request: APIRequestContext): Promise<Dashbo
 }
 
 /** The first receipt (newest first, 100 a page) that `matches`. */
-export async function findReceipt(request: APIRequestContext, description: string, matches: (receipt: Receipt) => boolean): Promise<Receipt> {
+export async function findReceipt(
+  request: APIRequestContext,
+  description: string,
+  matches: (receipt: Receipt) => boolean,
+): Promise<Receipt> {
   for (let page = 1; ; page += 1) {
     const list = await receiptList(request, `?limit=100&page=${page}`);
     const found = list.data.find(matches);
     if (found) return found;
-    if (!list.pagination.hasNextPage) throw new Error(`The sandbox has no receipt that is ${description}`);
+    if (!list.pagination.hasNextPage)
+      throw new Error(`The sandbox has no receipt that is ${description}`);
   }
 }
 

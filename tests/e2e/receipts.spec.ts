@@ -7,7 +7,18 @@ import { formatCount, formatVolume, formatWeight } from '../../src/shared/format
 import { expect, openHydrated, signInAsAdmin, test } from './fixtures';
 import { receiptList } from './receipts-data';
 
-const COLUMNS = ['Received Date', 'Receipt #', 'Shipper', 'Consignee', 'Pieces', 'Weight (lbs)', 'Volume (ft³)', 'Destination', 'Status', 'Actions'];
+const COLUMNS = [
+  'Received Date',
+  'Receipt #',
+  'Shipper',
+  'Consignee',
+  'Pieces',
+  'Weight (lbs)',
+  'Volume (ft³)',
+  'Destination',
+  'Status',
+  'Actions',
+];
 
 const receiptsRegion = (page: Page) => page.getByRole('region', { name: 'Receipts' });
 const dataRows = (page: Page) =>
@@ -21,7 +32,9 @@ const chip = (page: Page, text: string) => page.getByText(`Search: ${text}`, { e
 /** The Receipt # column, top to bottom, once the list has settled. */
 async function shownNumbers(page: Page): Promise<string[]> {
   await expect(receiptsRegion(page)).toHaveAttribute('aria-busy', 'false');
-  return dataRows(page).evaluateAll((rows) => rows.map((row) => (row as HTMLTableRowElement).cells[1]!.textContent!.trim()));
+  return dataRows(page).evaluateAll((rows) =>
+    rows.map((row) => (row as HTMLTableRowElement).cells[1]!.textContent!.trim()),
+  );
 }
 
 /** Waits for the table to show `expected` (the list may still be on its previous answer). */
@@ -45,30 +58,48 @@ test.beforeEach(async ({ page }) => {
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the first page arrives rendered: ten columns, the rows and the footer of the URL query', async ({ page }) => {
+  test('the first page arrives rendered: ten columns, the rows and the footer of the URL query', async ({
+    page,
+  }) => {
     await page.goto('/receipts?page=2');
     await expect(page.getByRole('heading', { name: 'Receipts', level: 1 })).toBeVisible();
     await expect(page.getByText('Manage and view all freight receipts')).toBeVisible();
     await expect(receiptsRegion(page).getByRole('columnheader')).toHaveText(COLUMNS);
     const expected = await receiptList(page.request, '?page=2');
     await expect(dataRows(page)).toHaveCount(20);
-    await expect(footer(page)).toHaveText(`Showing 21 to 40 of ${formatCount(expected.pagination.totalItems)} results`);
-    await expect(page.getByText(`Page 2 of ${formatCount(expected.pagination.totalPages)}`)).toBeVisible();
+    await expect(footer(page)).toHaveText(
+      `Showing 21 to 40 of ${formatCount(expected.pagination.totalItems)} results`,
+    );
+    await expect(
+      page.getByText(`Page 2 of ${formatCount(expected.pagination.totalPages)}`),
+    ).toBeVisible();
   });
 
   test('weights and volumes carry their units in every row', async ({ page }) => {
     await page.goto('/receipts');
     const expected = await receiptList(page.request);
     const shown = await dataRows(page).evaluateAll((rows) =>
-      rows.map((row) => [...(row as HTMLTableRowElement).cells].slice(5, 7).map((cell) => cell.textContent!.trim())),
+      rows.map((row) =>
+        [...(row as HTMLTableRowElement).cells].slice(5, 7).map((cell) => cell.textContent!.trim()),
+      ),
     );
-    expect(shown).toEqual(expected.data.map((receipt) => [formatWeight(receipt.totalWeightValue), formatVolume(receipt.totalVolumeValue)]));
+    expect(shown).toEqual(
+      expected.data.map((receipt) => [
+        formatWeight(receipt.totalWeightValue),
+        formatVolume(receipt.totalVolumeValue),
+      ]),
+    );
   });
 });
 
-test('search applies as one types, shows a chip, returns to page 1, and the chip cross clears it', async ({ page }) => {
+test('search applies as one types, shows a chip, returns to page 1, and the chip cross clears it', async ({
+  page,
+}) => {
   await openHydrated(page, '/receipts?page=2');
-  await expect(searchBox(page)).toHaveAttribute('placeholder', 'Search receipts, shipper, consignee...');
+  await expect(searchBox(page)).toHaveAttribute(
+    'placeholder',
+    'Search receipts, shipper, consignee...',
+  );
   await expect(chip(page, 'amazon')).toBeHidden();
 
   const answer = nextListAnswer(page, { search: 'amazon' });
@@ -76,7 +107,9 @@ test('search applies as one types, shows a chip, returns to page 1, and the chip
   const expected = await (await answer).json();
   await expect(page).toHaveURL(/\/receipts\?search=amazon$/);
   await expect(chip(page, 'amazon')).toBeVisible();
-  await expect(footer(page)).toHaveText(`Showing 1 to 20 of ${formatCount(expected.pagination.totalItems)} results`);
+  await expect(footer(page)).toHaveText(
+    `Showing 1 to 20 of ${formatCount(expected.pagination.totalItems)} results`,
+  );
   await expectNumbers(
     page,
     expected.data.map((receipt: { number: string }) => receipt.number),
@@ -88,7 +121,9 @@ test('search applies as one types, shows a chip, returns to page 1, and the chip
   await expect(searchBox(page)).toHaveValue('');
   await expect(page).toHaveURL(/\/receipts$/);
   const all = await receiptList(page.request);
-  await expect(footer(page)).toHaveText(`Showing 1 to 20 of ${formatCount(all.pagination.totalItems)} results`);
+  await expect(footer(page)).toHaveText(
+    `Showing 1 to 20 of ${formatCount(all.pagination.totalItems)} results`,
+  );
 
   await searchBox(page).fill('zz-no-such-receipt');
   await searchBox(page).press('Enter');
@@ -96,11 +131,19 @@ test('search applies as one types, shows a chip, returns to page 1, and the chip
   await expect(footer(page)).toBeHidden();
 });
 
-test('every sort key and both orders change the order to what the API answers for them', async ({ page }) => {
+test('every sort key and both orders change the order to what the API answers for them', async ({
+  page,
+}) => {
   await openHydrated(page, '/receipts');
   const sortBy = page.getByLabel('Sort By');
   const order = page.getByLabel('Order');
-  await expect(sortBy.getByRole('option')).toHaveText(['Received Date', 'Receipt #', 'Shipper', 'Consignee', 'Status']);
+  await expect(sortBy.getByRole('option')).toHaveText([
+    'Received Date',
+    'Receipt #',
+    'Shipper',
+    'Consignee',
+    'Status',
+  ]);
   await expect(order.getByRole('option')).toHaveText(['Descending', 'Ascending']);
   await expect(sortBy).toHaveValue('receivedDate');
   await expect(order).toHaveValue('desc');
@@ -132,7 +175,9 @@ test('every sort key and both orders change the order to what the API answers fo
   }
 });
 
-test('Next and Previous page through the list with the footer telling where one is', async ({ page }) => {
+test('Next and Previous page through the list with the footer telling where one is', async ({
+  page,
+}) => {
   await openHydrated(page, '/receipts');
   const first = await receiptList(page.request);
   const { totalItems, totalPages } = first.pagination;
@@ -169,14 +214,18 @@ test('Next and Previous page through the list with the footer telling where one 
   await expect(previousButton).toBeEnabled();
 });
 
-test('the URL follows the filters: Back, Forward, a reload and a shared link restore them', async ({ page, context }) => {
+test('the URL follows the filters: Back, Forward, a reload and a shared link restore them', async ({
+  page,
+  context,
+}) => {
   await openHydrated(page, '/receipts');
   await page.getByLabel('Sort By').selectOption({ label: 'Shipper' });
   await expect(page).toHaveURL(/\/receipts\?sortBy=shipperName$/);
   await searchBox(page).fill('amazon');
   await searchBox(page).press('Enter');
   await expect(page).toHaveURL(/\/receipts\?sortBy=shipperName&search=amazon$/);
-  const numbers = async (queryString: string) => (await receiptList(page.request, queryString)).data.map((receipt) => receipt.number);
+  const numbers = async (queryString: string) =>
+    (await receiptList(page.request, queryString)).data.map((receipt) => receipt.number);
   const searchedPage1 = await numbers('?sortBy=shipperName&search=amazon');
   const searchedPage2 = await numbers('?page=2&sortBy=shipperName&search=amazon');
   await expectNumbers(page, searchedPage1);
@@ -215,7 +264,9 @@ test('the URL follows the filters: Back, Forward, a reload and a shared link res
   await expectNumbers(shared, searchedPage2);
 });
 
-test('a URL with refused values shows their defaults, keeps the rest and corrects itself', async ({ page }) => {
+test('a URL with refused values shows their defaults, keeps the rest and corrects itself', async ({
+  page,
+}) => {
   await openHydrated(page, '/receipts?page=zero&sortBy=password&sortOrder=asc&search=amazon');
   await expect(page).toHaveURL(/\/receipts\?sortOrder=asc&search=amazon$/);
   await expect(page.getByLabel('Sort By')).toHaveValue('receivedDate');
@@ -230,19 +281,44 @@ test('a URL with refused values shows their defaults, keeps the rest and correct
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('each receipt is a card of labelled values: nothing scrolls sideways and its buttons stay usable', async ({ page }) => {
+  test('each receipt is a card of labelled values: nothing scrolls sideways and its buttons stay usable', async ({
+    page,
+  }) => {
     await openHydrated(page, '/receipts');
     await expect(dataRows(page)).toHaveCount(20);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
     const scroller = receiptsRegion(page).getByRole('table').locator('xpath=..');
-    expect(await scroller.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    expect(await scroller.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(
+      true,
+    );
     const { data } = await receiptList(page.request);
     const first = dataRows(page).first();
     await expect(first).toContainText(data[0]!.number);
-    await expect(first.locator('td[data-label="Weight (lbs)"]')).toHaveText(formatWeight(data[0]!.totalWeightValue));
-    await expect(first.locator('td[data-label="Volume (ft³)"]')).toHaveText(formatVolume(data[0]!.totalVolumeValue));
-    const labels = await first.getByRole('cell').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content.replaceAll('"', '')));
-    expect(labels).toEqual(['Received Date', 'Receipt #', 'Shipper', 'Consignee', 'Pieces', 'Weight (lbs)', 'Volume (ft³)', 'Destination', 'none', 'none']);
+    await expect(first.locator('td[data-label="Weight (lbs)"]')).toHaveText(
+      formatWeight(data[0]!.totalWeightValue),
+    );
+    await expect(first.locator('td[data-label="Volume (ft³)"]')).toHaveText(
+      formatVolume(data[0]!.totalVolumeValue),
+    );
+    const labels = await first
+      .getByRole('cell')
+      .evaluateAll((cells) =>
+        cells.map((cell) => getComputedStyle(cell, '::before').content.replaceAll('"', '')),
+      );
+    expect(labels).toEqual([
+      'Received Date',
+      'Receipt #',
+      'Shipper',
+      'Consignee',
+      'Pieces',
+      'Weight (lbs)',
+      'Volume (ft³)',
+      'Destination',
+      'none',
+      'none',
+    ]);
     await expect(first.getByRole('button', { name: data[0]!.status })).toBeInViewport({ ratio: 1 });
 
     const view = dataRows(page).getByRole('link', { name: 'View' }).first();

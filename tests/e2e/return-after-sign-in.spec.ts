@@ -2,7 +2,10 @@ import { test } from '@playwright/test';
 import { E2E_URL } from '../support/e2e-env';
 import { ADMIN, adminRequest, expect, openHydrated } from './fixtures';
 
-test('a receipt link opened while signed out leads, after signing in, to that receipt rather than the dashboard', async ({ page, playwright }) => {
+test('a receipt link opened while signed out leads, after signing in, to that receipt rather than the dashboard', async ({
+  page,
+  playwright,
+}) => {
   const list = await (await adminRequest(playwright, E2E_URL)).get('/api/receipts?limit=1');
   const receiptId = (await list.json()).data[0].id as number;
 

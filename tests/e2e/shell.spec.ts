@@ -13,8 +13,16 @@ const bodyOverflow = (page: Page) => page.evaluate(() => getComputedStyle(docume
 test.describe('at 1280 px', () => {
   test.use({ viewport: WIDE });
 
-  test('an admin sees full name, role, the whole menu and the User Management group', async ({ page, adminApi }) => {
-    const admin = await adminApi.createUser({ username: uniqueName('shadmin'), fullName: 'Ada Shell', password: 'admin-password', role: 'admin' });
+  test('an admin sees full name, role, the whole menu and the User Management group', async ({
+    page,
+    adminApi,
+  }) => {
+    const admin = await adminApi.createUser({
+      username: uniqueName('shadmin'),
+      fullName: 'Ada Shell',
+      password: 'admin-password',
+      role: 'admin',
+    });
     await signIn(page, admin.username, 'admin-password');
 
     const topBar = page.getByRole('banner');
@@ -27,20 +35,39 @@ test.describe('at 1280 px', () => {
     await expect(logo).toBeVisible();
     expect(await logo.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
 
-    for (const entry of ['Dashboard', 'Receipts', 'Locations', 'Profile', 'User-Consignee Management', ...WIDE_ONLY_ENTRIES]) {
+    for (const entry of [
+      'Dashboard',
+      'Receipts',
+      'Locations',
+      'Profile',
+      'User-Consignee Management',
+      ...WIDE_ONLY_ENTRIES,
+    ]) {
       await expect(menu(page).getByRole('link', { name: entry, exact: true })).toBeVisible();
     }
-    await expect(menu(page).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    await expect(menu(page).getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
 
-    const group = ['Admins', 'Admin Viewers', 'Viewers'].map((name) => menu(page).getByRole('link', { name, exact: true }));
+    const group = ['Admins', 'Admin Viewers', 'Viewers'].map((name) =>
+      menu(page).getByRole('link', { name, exact: true }),
+    );
     for (const link of group) await expect(link).toBeHidden();
     await menu(page).getByText('User Management', { exact: true }).click();
     for (const link of group) await expect(link).toBeVisible();
     await expect(group[1]!).toHaveAttribute('href', '/admin/users/admin-viewers');
   });
 
-  test('the User Management group opens by itself on the user pages and marks the current one', async ({ page, adminApi }) => {
-    const admin = await adminApi.createUser({ username: uniqueName('shgroup'), password: 'admin-password', role: 'admin' });
+  test('the User Management group opens by itself on the user pages and marks the current one', async ({
+    page,
+    adminApi,
+  }) => {
+    const admin = await adminApi.createUser({
+      username: uniqueName('shgroup'),
+      password: 'admin-password',
+      role: 'admin',
+    });
     await signIn(page, admin.username, 'admin-password');
     await page.goto('/admin/users/viewers');
     const viewers = menu(page).getByRole('link', { name: 'Viewers', exact: true });
@@ -53,28 +80,53 @@ test.describe('at 1280 px', () => {
     await expect(viewers).toBeHidden();
   });
 
-  test('an admin-viewer sees the capitalised role and no admin entries', async ({ page, adminApi }) => {
-    const user = await adminApi.createUser({ username: uniqueName('shav'), fullName: 'Ava Viewer', password: 'user-password', role: 'admin-viewer' });
+  test('an admin-viewer sees the capitalised role and no admin entries', async ({
+    page,
+    adminApi,
+  }) => {
+    const user = await adminApi.createUser({
+      username: uniqueName('shav'),
+      fullName: 'Ava Viewer',
+      password: 'user-password',
+      role: 'admin-viewer',
+    });
     await signIn(page, user.username, 'user-password');
     await expect(page.getByRole('banner').getByText('Ava Viewer', { exact: true })).toBeVisible();
     await expect(page.getByRole('banner').getByText('Admin-viewer', { exact: true })).toBeVisible();
     await expect(menu(page).getByRole('link', { name: 'Receipts' })).toBeVisible();
-    for (const entry of ADMIN_ENTRIES) await expect(menu(page).getByText(entry, { exact: true })).toHaveCount(0);
+    for (const entry of ADMIN_ENTRIES)
+      await expect(menu(page).getByText(entry, { exact: true })).toHaveCount(0);
   });
 
-  test('a viewer without a full name sees the username and no admin entries', async ({ page, adminApi }) => {
-    const user = await adminApi.createUser({ username: uniqueName('shv'), password: 'user-password', role: 'viewer' });
+  test('a viewer without a full name sees the username and no admin entries', async ({
+    page,
+    adminApi,
+  }) => {
+    const user = await adminApi.createUser({
+      username: uniqueName('shv'),
+      password: 'user-password',
+      role: 'viewer',
+    });
     await signIn(page, user.username, 'user-password');
     const topBar = page.getByRole('banner');
     await expect(topBar.getByText(user.username, { exact: true })).toBeVisible();
     await expect(topBar.getByText('Viewer', { exact: true })).toBeVisible();
     await expect(menu(page).getByRole('link', { name: 'Profile' })).toBeVisible();
-    for (const entry of ADMIN_ENTRIES) await expect(menu(page).getByText(entry, { exact: true })).toHaveCount(0);
+    for (const entry of ADMIN_ENTRIES)
+      await expect(menu(page).getByText(entry, { exact: true })).toHaveCount(0);
     await expect(page.getByRole('contentinfo')).toContainText('Designed By');
   });
 
-  test("the user menu's Profile Settings opens /profile and Sign out ends the session", async ({ page, adminApi }) => {
-    const user = await adminApi.createUser({ username: uniqueName('shmenu'), fullName: 'Menu User', password: 'user-password', role: 'viewer' });
+  test("the user menu's Profile Settings opens /profile and Sign out ends the session", async ({
+    page,
+    adminApi,
+  }) => {
+    const user = await adminApi.createUser({
+      username: uniqueName('shmenu'),
+      fullName: 'Menu User',
+      password: 'user-password',
+      role: 'viewer',
+    });
     await signIn(page, user.username, 'user-password');
     const userMenu = page.getByRole('banner').getByText('Menu User');
 
@@ -95,8 +147,16 @@ test.describe('at 1280 px', () => {
 test.describe('at 375 px', () => {
   test.use({ viewport: NARROW });
 
-  test('the menu is an overlay that locks scrolling and closes on navigation', async ({ page, adminApi }) => {
-    const admin = await adminApi.createUser({ username: uniqueName('shmob'), fullName: 'Mo Bile', password: 'admin-password', role: 'admin' });
+  test('the menu is an overlay that locks scrolling and closes on navigation', async ({
+    page,
+    adminApi,
+  }) => {
+    const admin = await adminApi.createUser({
+      username: uniqueName('shmob'),
+      fullName: 'Mo Bile',
+      password: 'admin-password',
+      role: 'admin',
+    });
     await signIn(page, admin.username, 'admin-password');
     const topBar = page.getByRole('banner');
     await expect(topBar.getByText('Mo Bile', { exact: true })).toBeVisible();
@@ -108,10 +168,14 @@ test.describe('at 375 px', () => {
 
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(receipts).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
     await expect.poll(() => bodyOverflow(page)).toBe('hidden');
     await expect(menu(page).getByRole('link', { name: 'User-Consignee Management' })).toBeVisible();
-    for (const entry of WIDE_ONLY_ENTRIES) await expect(menu(page).getByRole('link', { name: entry })).toBeHidden();
+    for (const entry of WIDE_ONLY_ENTRIES)
+      await expect(menu(page).getByRole('link', { name: entry })).toBeHidden();
 
     await receipts.click();
     await expect(page).toHaveURL(/\/receipts$/);
@@ -121,7 +185,11 @@ test.describe('at 375 px', () => {
   });
 
   test('the overlay closes from its backdrop', async ({ page, adminApi }) => {
-    const user = await adminApi.createUser({ username: uniqueName('shback'), password: 'user-password', role: 'viewer' });
+    const user = await adminApi.createUser({
+      username: uniqueName('shback'),
+      password: 'user-password',
+      role: 'viewer',
+    });
     await signIn(page, user.username, 'user-password');
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(menu(page).getByRole('link', { name: 'Profile' })).toBeVisible();

@@ -7,7 +7,10 @@ import { expect, signIn, test, uniqueName } from './fixtures';
 
 const storedProfile = (page: Page) => page.evaluate(() => localStorage.getItem('user'));
 
-test('a session ended on the server leaves no profile behind: the receipt link that leads to sign-in removes it', async ({ page, adminApi }) => {
+test('a session ended on the server leaves no profile behind: the receipt link that leads to sign-in removes it', async ({
+  page,
+  adminApi,
+}) => {
   const username = uniqueName('profile');
   const user = await adminApi.createUser({
     username,
@@ -17,7 +20,11 @@ test('a session ended on the server leaves no profile behind: the receipt link t
     role: 'viewer',
   });
   await signIn(page, username, 'profile-password-1');
-  expect(JSON.parse((await storedProfile(page))!)).toMatchObject({ id: user.id, username, fullName: 'Profile Keeper' });
+  expect(JSON.parse((await storedProfile(page))!)).toMatchObject({
+    id: user.id,
+    username,
+    fullName: 'Profile Keeper',
+  });
   // Signed-in pages keep it.
   await page.goto('/profile');
   expect(await storedProfile(page)).not.toBeNull();
@@ -30,9 +37,13 @@ test('a session ended on the server leaves no profile behind: the receipt link t
   expect(await storedProfile(page)).toBeNull();
 });
 
-test('a page rendered without a session, opened with a profile left from before, removes it', async ({ page }) => {
+test('a page rendered without a session, opened with a profile left from before, removes it', async ({
+  page,
+}) => {
   await page.goto('/login');
-  await page.evaluate(() => localStorage.setItem('user', JSON.stringify({ id: 1, username: 'someone', role: 'viewer' })));
+  await page.evaluate(() =>
+    localStorage.setItem('user', JSON.stringify({ id: 1, username: 'someone', role: 'viewer' })),
+  );
   await page.goto('/email/unsubscribe/not-a-token');
   expect(await storedProfile(page)).toBeNull();
 });

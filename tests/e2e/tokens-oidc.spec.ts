@@ -18,7 +18,8 @@ const CONNECTION_TEXTS = {
   reconnectRequired: 'Reconnect required',
   reconnectExplained:
     "The provider no longer accepts the portal's refresh token, so receipts are not updated. Sign in at the provider again to restore the connection.",
-  dashboardNotice: 'The connection to the logistics provider must be renewed: receipts are not updated until an administrator reconnects.',
+  dashboardNotice:
+    'The connection to the logistics provider must be renewed: receipts are not updated until an administrator reconnects.',
   openTokenManagement: 'Open Token Management',
   reconnect: 'Reconnect',
   noRefreshToken:
@@ -37,15 +38,24 @@ test.beforeEach(async ({ page }) => {
 const card = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
 const fact = (region: Locator, label: string) => region.locator(`dt:text-is("${label}") + dd`);
 
-async function serverControl(request: APIRequestContext, action: string): Promise<Record<string, number>> {
+async function serverControl(
+  request: APIRequestContext,
+  action: string,
+): Promise<Record<string, number>> {
   const response =
-    action === 'counts' ? await request.get(`${OIDC_SERVER_URL}/test-control/counts`) : await request.post(`${OIDC_SERVER_URL}/test-control/${action}`);
+    action === 'counts'
+      ? await request.get(`${OIDC_SERVER_URL}/test-control/counts`)
+      : await request.post(`${OIDC_SERVER_URL}/test-control/${action}`);
   expect(response.status()).toBe(200);
   return response.json();
 }
 
 /** Clicks `start`, then decides on the server's consent page in the popup; resolves once the popup has closed. */
-async function decideInPopup(page: Page, start: Locator, decision: 'Authorize' | 'Deny'): Promise<void> {
+async function decideInPopup(
+  page: Page,
+  start: Locator,
+  decision: 'Authorize' | 'Deny',
+): Promise<void> {
   const popupOpened = page.waitForEvent('popup');
   await start.click();
   const popup = await popupOpened;
@@ -59,42 +69,73 @@ async function decideInPopup(page: Page, start: Locator, decision: 'Authorize' |
 async function connect(page: Page): Promise<void> {
   const flow = page.getByRole('button', { name: 'OAuth2 Flow' });
   if (await flow.isVisible()) await flow.click();
-  await decideInPopup(page, page.getByRole('button', { name: 'Get Access & Refresh Token' }), 'Authorize');
-  await expect(page.getByRole('status').filter({ hasText: 'OAuth2 tokens acquired and stored successfully!' })).toBeVisible();
+  await decideInPopup(
+    page,
+    page.getByRole('button', { name: 'Get Access & Refresh Token' }),
+    'Authorize',
+  );
+  await expect(
+    page.getByRole('status').filter({ hasText: 'OAuth2 tokens acquired and stored successfully!' }),
+  ).toBeVisible();
 }
 
-test("the popup signs in at the discovered server; the refresh token's unknown expiry is said as it is", async ({ page }) => {
+test("the popup signs in at the discovered server; the refresh token's unknown expiry is said as it is", async ({
+  page,
+}) => {
   await connect(page);
   await expect(fact(card(page, 'Access Token'), 'Status')).toHaveText('Valid');
   const refreshCard = card(page, 'Refresh Token');
   await expect(fact(refreshCard, 'Status')).toHaveText('Valid');
   await expect(fact(refreshCard, 'Expires')).toHaveText('Unknown');
-  await expect(refreshCard.getByRole('note')).toHaveText(`${CONNECTION_TEXTS.unknownRefreshExpiry} ${CONNECTION_TEXTS.enterExpiryManually}`);
+  await expect(refreshCard.getByRole('note')).toHaveText(
+    `${CONNECTION_TEXTS.unknownRefreshExpiry} ${CONNECTION_TEXTS.enterExpiryManually}`,
+  );
   await expect(fact(card(page, 'Additional Information'), 'Auto-Refresh')).toHaveText('Available');
 });
 
 test('Deny at the server shows its reason; a forged state is refused', async ({ page }) => {
   await page.getByRole('button', { name: 'OAuth2 Flow' }).click();
-  await decideInPopup(page, page.getByRole('button', { name: 'Get Access & Refresh Token' }), 'Deny');
-  await expect(page.getByRole('alert').filter({ hasText: 'OAuth2 authorization failed: The user denied the authorization request' })).toBeVisible();
+  await decideInPopup(
+    page,
+    page.getByRole('button', { name: 'Get Access & Refresh Token' }),
+    'Deny',
+  );
+  await expect(
+    page.getByRole('alert').filter({
+      hasText: 'OAuth2 authorization failed: The user denied the authorization request',
+    }),
+  ).toBeVisible();
   await expect(fact(card(page, 'Access Token'), 'Status')).toHaveText('Valid');
 
   await page.goto('/admin/tokens/callback?code=forged-code&state=forged-state');
   await expect(page.getByRole('heading', { name: 'Authorization failed' })).toBeVisible();
-  await expect(page.getByRole('alert')).toContainText('This authorization is unknown, expired, already used or was started in another session.');
+  await expect(page.getByRole('alert')).toContainText(
+    'This authorization is unknown, expired, already used or was started in another session.',
+  );
 });
 
-test('a refresh token revoked at the server: Reconnect required on the screen and the dashboard, and Reconnect is one click', async ({ page, request }) => {
+test('a refresh token revoked at the server: Reconnect required on the screen and the dashboard, and Reconnect is one click', async ({
+  page,
+  request,
+}) => {
   await serverControl(request, 'revoke-refresh-tokens');
   await page.getByRole('button', { name: 'Refresh Token' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: /^The provider refused the refresh token: / })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: /^The provider refused the refresh token: / }),
+  ).toBeVisible();
 
-  const reconnect = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: CONNECTION_TEXTS.reconnectRequired }) });
+  const reconnect = page
+    .getByRole('alert')
+    .filter({ has: page.getByRole('heading', { name: CONNECTION_TEXTS.reconnectRequired }) });
   await expect(reconnect).toContainText(CONNECTION_TEXTS.reconnectExplained);
-  await expect(fact(card(page, 'Refresh Token'), 'Status')).toHaveText(CONNECTION_TEXTS.reconnectRequired);
+  await expect(fact(card(page, 'Refresh Token'), 'Status')).toHaveText(
+    CONNECTION_TEXTS.reconnectRequired,
+  );
   await expect(page.getByTestId('refresh-token-icon')).toHaveAttribute('data-tone', 'error');
   await expect(page.getByRole('button', { name: 'Refresh Token' })).toHaveCount(0);
-  await expect(fact(card(page, 'Additional Information'), 'Auto-Refresh')).toHaveText('Unavailable');
+  await expect(fact(card(page, 'Additional Information'), 'Auto-Refresh')).toHaveText(
+    'Unavailable',
+  );
 
   await openHydrated(page, '/dashboard');
   const notice = page.getByRole('alert').filter({ hasText: CONNECTION_TEXTS.dashboardNotice });
@@ -103,8 +144,14 @@ test('a refresh token revoked at the server: Reconnect required on the screen an
   await expect(page).toHaveURL(/\/admin\/tokens$/);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 
-  await decideInPopup(page, page.getByRole('alert').getByRole('button', { name: CONNECTION_TEXTS.reconnect }), 'Authorize');
-  await expect(page.getByRole('status').filter({ hasText: 'OAuth2 tokens acquired and stored successfully!' })).toBeVisible();
+  await decideInPopup(
+    page,
+    page.getByRole('alert').getByRole('button', { name: CONNECTION_TEXTS.reconnect }),
+    'Authorize',
+  );
+  await expect(
+    page.getByRole('status').filter({ hasText: 'OAuth2 tokens acquired and stored successfully!' }),
+  ).toBeVisible();
   await expect(reconnect).toHaveCount(0);
   await expect(fact(card(page, 'Refresh Token'), 'Status')).toHaveText('Valid');
 
@@ -112,11 +159,16 @@ test('a refresh token revoked at the server: Reconnect required on the screen an
   await expect(page.getByText(CONNECTION_TEXTS.dashboardNotice)).toHaveCount(0);
 });
 
-test('a server that issues no refresh token: the tokens are stored and the screen warns', async ({ page, request }) => {
+test('a server that issues no refresh token: the tokens are stored and the screen warns', async ({
+  page,
+  request,
+}) => {
   await serverControl(request, 'refresh-tokens-off');
   try {
     await connect(page);
-    await expect(page.getByRole('note').filter({ hasText: CONNECTION_TEXTS.noRefreshToken })).toBeVisible();
+    await expect(
+      page.getByRole('note').filter({ hasText: CONNECTION_TEXTS.noRefreshToken }),
+    ).toBeVisible();
     await expect(fact(card(page, 'Refresh Token'), 'Status')).toHaveText('Not Set');
     await expect(fact(card(page, 'Access Token'), 'Status')).toHaveText('Valid');
   } finally {
@@ -126,13 +178,24 @@ test('a server that issues no refresh token: the tokens are stored and the scree
   await expect(page.getByText(CONNECTION_TEXTS.noRefreshToken)).toHaveCount(0);
 });
 
-test('Clear Tokens revokes the refresh token at the server, then deletes the tokens', async ({ page, request }) => {
+test('Clear Tokens revokes the refresh token at the server, then deletes the tokens', async ({
+  page,
+  request,
+}) => {
   const before = await serverControl(request, 'counts');
   await page.getByRole('button', { name: 'Clear Tokens' }).click();
-  await page.getByRole('dialog', { name: 'Clear Tokens' }).getByRole('button', { name: 'Clear Tokens' }).click();
-  await expect(page.getByRole('status').filter({ hasText: CONNECTION_TEXTS.cleared })).toBeVisible();
-  for (const title of ['Access Token', 'Refresh Token']) await expect(fact(card(page, title), 'Status')).toHaveText('Not Set');
-  expect((await serverControl(request, 'counts')).liveRefreshTokens).toBe(before.liveRefreshTokens! - 1);
+  await page
+    .getByRole('dialog', { name: 'Clear Tokens' })
+    .getByRole('button', { name: 'Clear Tokens' })
+    .click();
+  await expect(
+    page.getByRole('status').filter({ hasText: CONNECTION_TEXTS.cleared }),
+  ).toBeVisible();
+  for (const title of ['Access Token', 'Refresh Token'])
+    await expect(fact(card(page, title), 'Status')).toHaveText('Not Set');
+  expect((await serverControl(request, 'counts')).liveRefreshTokens).toBe(
+    before.liveRefreshTokens! - 1,
+  );
 
   await connect(page);
 });

@@ -61,39 +61,63 @@ test('under 8 characters the Search button is disabled and the rule is shown', a
   await expect(page.getByText(TOO_SHORT)).toBeHidden();
 });
 
-test('a number on a receipt filters the table; clearing the box shows all receipts again', async ({ page }) => {
+test('a number on a receipt filters the table; clearing the box shows all receipts again', async ({
+  page,
+}) => {
   const secondPage = await receiptList(page.request, '?page=2');
-  const receipt = secondPage.data.find((candidate) => candidate.commodities.some((commodity) => commodity.trackingNumber))!;
-  const trackingNumber = receipt.commodities.find((commodity) => commodity.trackingNumber)!.trackingNumber!;
-  const expected = await receiptList(page.request, `?trackingNumber=${encodeURIComponent(trackingNumber)}`);
+  const receipt = secondPage.data.find((candidate) =>
+    candidate.commodities.some((commodity) => commodity.trackingNumber),
+  )!;
+  const trackingNumber = receipt.commodities.find(
+    (commodity) => commodity.trackingNumber,
+  )!.trackingNumber!;
+  const expected = await receiptList(
+    page.request,
+    `?trackingNumber=${encodeURIComponent(trackingNumber)}`,
+  );
 
   await lookUp(page, trackingNumber);
   await expect(page).toHaveURL(new RegExp(`\\?trackingNumber=${trackingNumber}$`));
   await expect(dataRows(page)).toHaveCount(expected.data.length);
   await expect(dataRows(page).filter({ hasText: receipt.number })).toHaveCount(1);
-  await expect(page.getByRole('status').filter({ hasText: /Searching|Not Received|Received at Warehouse/ })).toHaveCount(0);
+  await expect(
+    page.getByRole('status').filter({ hasText: /Searching|Not Received|Received at Warehouse/ }),
+  ).toHaveCount(0);
 
   await trackingBox(page).fill('');
   await expect(page).toHaveURL(/\/receipts$/);
   await expect(dataRows(page)).toHaveCount(20);
   const all = await receiptList(page.request);
-  await expect(footer(page)).toHaveText(`Showing 1 to 20 of ${all.pagination.totalItems.toLocaleString('en-US')} results`);
+  await expect(footer(page)).toHaveText(
+    `Showing 1 to 20 of ${all.pagination.totalItems.toLocaleString('en-US')} results`,
+  );
 });
 
-test('a number scanned at the warehouse but on no receipt is "Received at Warehouse and in Progress"', async ({ page }) => {
+test('a number scanned at the warehouse but on no receipt is "Received at Warehouse and in Progress"', async ({
+  page,
+}) => {
   const [trackingNumber] = await trackingNumbersWithoutReceipt(page.request);
   const releaseSearch = await heldPackageSearch(page);
   await lookUp(page, trackingNumber!);
   await expect(page.getByText('Searching...')).toBeVisible();
   releaseSearch();
 
-  const result = page.getByRole('status').filter({ has: page.getByRole('heading', { name: 'Received at Warehouse and in Progress' }) });
+  const result = page
+    .getByRole('status')
+    .filter({ has: page.getByRole('heading', { name: 'Received at Warehouse and in Progress' }) });
   await expect(result).toBeVisible();
-  const answer = await page.request.get(`/api/package-tracker/search?trackingNumber=${trackingNumber}`);
+  const answer = await page.request.get(
+    `/api/package-tracker/search?trackingNumber=${trackingNumber}`,
+  );
   const scans: { scanned_at: string }[] = (await answer.json()).data;
-  const field = (label: string) => result.getByRole('term').filter({ hasText: new RegExp(`^${label}:$`) });
-  await expect(field('Tracking Number').locator('xpath=following-sibling::dd')).toHaveText(scans.map(() => trackingNumber!));
-  await expect(field('Scanned At').locator('xpath=following-sibling::dd')).toHaveText(scans.map((scan) => formatDate(scan.scanned_at)));
+  const field = (label: string) =>
+    result.getByRole('term').filter({ hasText: new RegExp(`^${label}:$`) });
+  await expect(field('Tracking Number').locator('xpath=following-sibling::dd')).toHaveText(
+    scans.map(() => trackingNumber!),
+  );
+  await expect(field('Scanned At').locator('xpath=following-sibling::dd')).toHaveText(
+    scans.map((scan) => formatDate(scan.scanned_at)),
+  );
   await expect(field('Id')).toHaveCount(0);
   await expect(field('Arrival Id')).toHaveCount(0);
   await expect(page).toHaveURL(/\/receipts$/);
@@ -108,15 +132,20 @@ test('an unknown number is "Not Received"', async ({ page }) => {
   await expect(page.getByText('Searching...')).toBeVisible();
   releaseSearch();
   await expect(page.getByRole('heading', { name: 'Not Received' })).toBeVisible();
-  await expect(page.getByText('This tracking number was not found in our warehouse system')).toBeVisible();
+  await expect(
+    page.getByText('This tracking number was not found in our warehouse system'),
+  ).toBeVisible();
   await expect(dataRows(page)).toHaveCount(20);
 
   await trackingBox(page).fill('');
   await expect(page.getByRole('heading', { name: 'Not Received' })).toBeHidden();
 });
 
-test('a look-up the provider cannot answer is "Search failed. Please try again."', async ({ page }) => {
-  const control = (action: string) => page.request.post(`/sandbox/control/${action}`, { headers: { Origin: E2E_URL } });
+test('a look-up the provider cannot answer is "Search failed. Please try again."', async ({
+  page,
+}) => {
+  const control = (action: string) =>
+    page.request.post(`/sandbox/control/${action}`, { headers: { Origin: E2E_URL } });
   expect((await control('outage')).ok()).toBe(true);
   try {
     // Not a 4xx, so the client retries three times (1 + 2 + 4 s) before it gives up.

@@ -58,7 +58,13 @@ type Texts = (typeof LANGUAGES)[number];
 
 /** The code the authenticator app shows at `timestamp`. */
 function appCode(secret: string, timestamp = Date.now()): string {
-  return TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+  return TOTP.generate({
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    timestamp,
+  });
 }
 
 async function enterPassword(page: Page, texts: Texts, username: string): Promise<void> {
@@ -72,8 +78,15 @@ for (const texts of LANGUAGES) {
   test.describe(texts.locale, () => {
     test.use({ locale: texts.locale });
 
-    test('turns two-factor sign-in on in Profile Settings, then signs in with a code and with a recovery code', async ({ page, adminApi }) => {
-      const user = await adminApi.createUser({ username: uniqueName('tfa'), password: PASSWORD, role: 'viewer' });
+    test('turns two-factor sign-in on in Profile Settings, then signs in with a code and with a recovery code', async ({
+      page,
+      adminApi,
+    }) => {
+      const user = await adminApi.createUser({
+        username: uniqueName('tfa'),
+        password: PASSWORD,
+        role: 'viewer',
+      });
       await enterPassword(page, texts, user.username);
       await expect(page).toHaveURL(/\/dashboard$/);
 
@@ -85,7 +98,10 @@ for (const texts of LANGUAGES) {
       expect(secret).toMatch(/^[A-Z2-7]{32}$/);
       // A phone cannot scan its own screen: the key can be copied, or the app opened with it.
       await expect(section.getByRole('button', { name: texts.copyKey })).toBeVisible();
-      await expect(section.getByRole('link', { name: texts.openApp })).toHaveAttribute('href', new RegExp(`^otpauth://totp/.*secret=${secret}`));
+      await expect(section.getByRole('link', { name: texts.openApp })).toHaveAttribute(
+        'href',
+        new RegExp(`^otpauth://totp/.*secret=${secret}`),
+      );
       await section.getByLabel(texts.appCode).fill(appCode(secret));
       await section.getByRole('button', { name: texts.turnOn }).click();
 
@@ -116,7 +132,9 @@ for (const texts of LANGUAGES) {
       await page.getByRole('button', { name: texts.verify }).click();
       await expect(page).toHaveURL(/\/dashboard$/);
       await openHydrated(page, '/profile');
-      await expect(page.getByRole('region', { name: texts.section }).getByText(texts.codesLeft(9))).toBeVisible();
+      await expect(
+        page.getByRole('region', { name: texts.section }).getByText(texts.codesLeft(9)),
+      ).toBeVisible();
     });
   });
 }

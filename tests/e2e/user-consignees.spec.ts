@@ -9,7 +9,16 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import type { ConsigneeAssignmentDto } from '../../src/shared/consignees';
 import { ADMIN_AREA_URL } from '../support/e2e-env';
 import { stallLimit } from '../support/test-pace';
-import { ADMIN, AdminApi, adminRequest, expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
+import {
+  ADMIN,
+  AdminApi,
+  adminRequest,
+  expect,
+  openHydrated,
+  signInAsAdmin,
+  test,
+  uniqueName,
+} from './fixtures';
 
 test.use({ baseURL: ADMIN_AREA_URL });
 test.describe.configure({ mode: 'serial' });
@@ -32,8 +41,13 @@ let search = '';
 let mine: string[] = [];
 
 const rowOf = (page: Page, consignee: string) =>
-  page.getByRole('row').filter({ has: page.getByRole('checkbox', { name: `Select ${consignee}`, exact: true }) });
-const rowBoxes = (page: Page) => page.getByRole('table', { name: 'Consignee assignments' }).getByRole('checkbox', { name: /^Select (?!Page$)/ });
+  page
+    .getByRole('row')
+    .filter({ has: page.getByRole('checkbox', { name: `Select ${consignee}`, exact: true }) });
+const rowBoxes = (page: Page) =>
+  page
+    .getByRole('table', { name: 'Consignee assignments' })
+    .getByRole('checkbox', { name: /^Select (?!Page$)/ });
 const count = (page: Page, label: string) => page.getByRole('group', { name: label, exact: true });
 const chipRemover = (page: Page, username: string, consignee: string) =>
   page.getByRole('button', { name: `Remove ${username} from ${consignee}`, exact: true });
@@ -41,11 +55,15 @@ const searchBox = (page: Page) => page.getByLabel('Search consignees');
 const userFilter = (page: Page) => page.getByLabel('User', { exact: true });
 const bulkBar = (page: Page) => page.getByRole('toolbar', { name: 'Bulk actions' });
 const pageButton = (page: Page, number: number) =>
-  page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: `Page ${number}`, exact: true });
+  page
+    .getByRole('navigation', { name: 'Pagination' })
+    .getByRole('button', { name: `Page ${number}`, exact: true });
 
 /** The consignee names of the rows shown, top to bottom. */
 const shownNames = async (page: Page) =>
-  (await rowBoxes(page).evaluateAll((boxes) => boxes.map((box) => box.getAttribute('aria-label')))).map((label) => label!.slice('Select '.length));
+  (
+    await rowBoxes(page).evaluateAll((boxes) => boxes.map((box) => box.getAttribute('aria-label')))
+  ).map((label) => label!.slice('Select '.length));
 
 function countsOf(rows: ConsigneeAssignmentDto[]) {
   const assigned = rows.filter((row) => row.assignedUsers.length > 0).length;
@@ -53,8 +71,13 @@ function countsOf(rows: ConsigneeAssignmentDto[]) {
 }
 
 async function shownCounts(page: Page) {
-  const read = async (label: string) => Number((await count(page, label).innerText()).replace(label, '').replace(/\D/g, ''));
-  return { total: await read('Total Consignees'), assigned: await read('Assigned'), unassigned: await read('Unassigned') };
+  const read = async (label: string) =>
+    Number((await count(page, label).innerText()).replace(label, '').replace(/\D/g, ''));
+  return {
+    total: await read('Total Consignees'),
+    assigned: await read('Assigned'),
+    unassigned: await read('Unassigned'),
+  };
 }
 
 async function openGrid(page: Page) {
@@ -67,19 +90,29 @@ test.beforeAll(async ({ playwright }) => {
   request = await adminRequest(playwright, ADMIN_AREA_URL);
   api = new AdminApi(request, ADMIN_AREA_URL);
   // The portal starts without consignees; another file may be importing too, or have the provider down for a moment.
-  if ((await api.assignments()).length === 0) await expect(async () => void (await api.importConsignees())).toPass({ timeout: stallLimit(40_000) });
+  if ((await api.assignments()).length === 0)
+    await expect(async () => void (await api.importConsignees())).toPass({
+      timeout: stallLimit(40_000),
+    });
   first.username = uniqueName('grida');
   second.username = uniqueName('gridb');
   otherAdmin = uniqueName('gridadmin');
   createdIds.length = 0;
-  for (const viewer of [first, second]) createdIds.push((await api.createUser({ ...viewer, password: PASSWORD, role: 'viewer' })).id);
-  createdIds.push((await api.createUser({ username: otherAdmin, password: PASSWORD, role: 'admin' })).id);
+  for (const viewer of [first, second])
+    createdIds.push((await api.createUser({ ...viewer, password: PASSWORD, role: 'viewer' })).id);
+  createdIds.push(
+    (await api.createUser({ username: otherAdmin, password: PASSWORD, role: 'admin' })).id,
+  );
 
   // consignee-scope.spec.ts gives a viewer of its own the consignee of the newest receipt.
-  const newest: string = (await (await request.get('/api/receipts?limit=1')).json()).data[0].consigneeName;
+  const newest: string = (await (await request.get('/api/receipts?limit=1')).json()).data[0]
+    .consigneeName;
   const rows = await api.assignments();
-  const free = (term: string) => rows.filter((row) => row.consignee.name.toLowerCase().includes(term));
-  search = SEARCH_TERMS.find((term) => free(term).every((row) => row.assignedUsers.length === 0 && row.consignee.name !== newest))!;
+  const free = (term: string) =>
+    rows.filter((row) => row.consignee.name.toLowerCase().includes(term));
+  search = SEARCH_TERMS.find((term) =>
+    free(term).every((row) => row.assignedUsers.length === 0 && row.consignee.name !== newest),
+  )!;
   expect(search, 'a search term whose consignees nobody else uses').toBeDefined();
   mine = free(search)
     .map((row) => row.consignee.name)
@@ -94,7 +127,9 @@ test.afterAll(async () => {
   await request.dispose();
 });
 
-test('shows the counts and 30 rows a page with numbered buttons; a search returns to page 1', async ({ page }) => {
+test('shows the counts and 30 rows a page with numbered buttons; a search returns to page 1', async ({
+  page,
+}) => {
   await openGrid(page);
   const all = await api.assignments();
   expect(await shownCounts(page)).toEqual(countsOf(all));
@@ -102,8 +137,11 @@ test('shows the counts and 30 rows a page with numbered buttons; a search return
   const pages = Math.ceil(names.length / PAGE_SIZE);
   expect(pages).toBeGreaterThanOrEqual(2);
   await expect(rowBoxes(page)).toHaveCount(PAGE_SIZE);
-  await expect(page.getByText(`Showing 1 to ${PAGE_SIZE} of ${names.length} consignees`)).toBeVisible();
-  for (let number = 1; number <= pages; number += 1) await expect(pageButton(page, number)).toBeVisible();
+  await expect(
+    page.getByText(`Showing 1 to ${PAGE_SIZE} of ${names.length} consignees`),
+  ).toBeVisible();
+  for (let number = 1; number <= pages; number += 1)
+    await expect(pageButton(page, number)).toBeVisible();
   await expect(pageButton(page, 1)).toHaveAttribute('aria-current', 'page');
   await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
   await expect.poll(() => shownNames(page)).toEqual(names.slice(0, PAGE_SIZE));
@@ -130,7 +168,9 @@ test('shows the counts and 30 rows a page with numbered buttons; a search return
   await expect(rowBoxes(page)).toHaveCount(PAGE_SIZE);
 });
 
-test('Select Page and the bulk Add User: the picker lists viewers only and its search narrows them', async ({ page }) => {
+test('Select Page and the bulk Add User: the picker lists viewers only and its search narrows them', async ({
+  page,
+}) => {
   await openGrid(page);
   await searchBox(page).fill(search);
   await expect(rowBoxes(page)).toHaveCount(mine.length);
@@ -154,16 +194,27 @@ test('Select Page and the bulk Add User: the picker lists viewers only and its s
   await picker.getByRole('button', { name: first.username }).click();
 
   await expect(picker).toBeHidden();
-  await expect(page.getByRole('status').filter({ hasText: `Added ${first.username} to ${mine.length} consignees` })).toBeVisible();
-  for (const consignee of mine) await expect(chipRemover(page, first.username, consignee)).toBeVisible();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: `Added ${first.username} to ${mine.length} consignees` }),
+  ).toBeVisible();
+  for (const consignee of mine)
+    await expect(chipRemover(page, first.username, consignee)).toBeVisible();
   await expect(bulkBar(page)).toBeHidden();
   // Nobody else's user was on these consignees, so each of them is newly assigned.
   await expect
     .poll(() => shownCounts(page))
-    .toEqual({ total: before.total, assigned: before.assigned + mine.length, unassigned: before.unassigned - mine.length });
+    .toEqual({
+      total: before.total,
+      assigned: before.assigned + mine.length,
+      unassigned: before.unassigned - mine.length,
+    });
 });
 
-test('the user filter shows one viewer’s consignees or the unassigned ones, from page 1', async ({ page }) => {
+test('the user filter shows one viewer’s consignees or the unassigned ones, from page 1', async ({
+  page,
+}) => {
   await openGrid(page);
   await pageButton(page, 2).click();
   await userFilter(page).selectOption({ label: `${first.fullName} (${first.username})` });
@@ -181,7 +232,9 @@ test('the user filter shows one viewer’s consignees or the unassigned ones, fr
   await expect(rowBoxes(page)).toHaveCount(PAGE_SIZE);
 });
 
-test('per row: Replace All, Add User (the users already on it disabled) and × on a chip', async ({ page }) => {
+test('per row: Replace All, Add User (the users already on it disabled) and × on a chip', async ({
+  page,
+}) => {
   const target = mine[0]!;
   await openGrid(page);
   await searchBox(page).fill(target);
@@ -203,16 +256,21 @@ test('per row: Replace All, Add User (the users already on it disabled) and × o
   await expect(chipRemover(page, second.username, target)).toBeVisible();
 
   await chipRemover(page, second.username, target).click();
-  await expect(page.getByRole('status').filter({ hasText: `Removed ${second.username} from ${target}` })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: `Removed ${second.username} from ${target}` }),
+  ).toBeVisible();
   await expect(chipRemover(page, second.username, target)).toHaveCount(0);
   await expect(chipRemover(page, first.username, target)).toBeVisible();
 });
 
-test('bulk Replace Users on two rows; the Assigned User and Consignee headers sort both ways', async ({ page }) => {
+test('bulk Replace Users on two rows; the Assigned User and Consignee headers sort both ways', async ({
+  page,
+}) => {
   const replaced = mine.slice(-2);
   await openGrid(page);
   await searchBox(page).fill(search);
-  for (const consignee of replaced) await page.getByRole('checkbox', { name: `Select ${consignee}`, exact: true }).check();
+  for (const consignee of replaced)
+    await page.getByRole('checkbox', { name: `Select ${consignee}`, exact: true }).check();
   await expect(bulkBar(page)).toContainText('2 selected');
   await bulkBar(page).getByRole('button', { name: 'Replace Users' }).click();
   const picker = page.getByRole('dialog', { name: 'Replace Users of 2 consignees' });
@@ -226,23 +284,39 @@ test('bulk Replace Users on two rows; the Assigned User and Consignee headers so
   // first's username sorts before second's, so ascending by user puts the replaced rows last.
   const keptFirst = mine.filter((consignee) => !replaced.includes(consignee));
   await page.getByRole('button', { name: 'Assigned User' }).click();
-  await expect(page.getByRole('columnheader', { name: 'Assigned User' })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page.getByRole('columnheader', { name: 'Assigned User' })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
   await expect.poll(() => shownNames(page)).toEqual([...keptFirst, ...replaced]);
   await page.getByRole('button', { name: 'Assigned User' }).click();
-  await expect(page.getByRole('columnheader', { name: 'Assigned User' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByRole('columnheader', { name: 'Assigned User' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
   await expect.poll(() => shownNames(page)).toEqual([...keptFirst, ...replaced].reverse());
 
   await page.getByRole('button', { name: 'Consignee', exact: true }).click();
-  await expect(page.getByRole('columnheader', { name: 'Consignee', exact: true })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page.getByRole('columnheader', { name: 'Consignee', exact: true })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
   await expect.poll(() => shownNames(page)).toEqual(mine);
   await page.getByRole('button', { name: 'Consignee', exact: true }).click();
   await expect.poll(() => shownNames(page)).toEqual([...mine].reverse());
 });
 
-test('a failed change shows the server’s message, or the standard text when there is none', async ({ page }) => {
+test('a failed change shows the server’s message, or the standard text when there is none', async ({
+  page,
+}) => {
   const target = mine[0]!;
-  const leaving = await api.createUser({ username: uniqueName('gridgone'), password: PASSWORD, role: 'viewer' });
-  const consigneeId = (await api.assignments()).find((row) => row.consignee.name === target)!.consignee.id;
+  const leaving = await api.createUser({
+    username: uniqueName('gridgone'),
+    password: PASSWORD,
+    role: 'viewer',
+  });
+  const consigneeId = (await api.assignments()).find((row) => row.consignee.name === target)!
+    .consignee.id;
   await api.addUserToConsignee(consigneeId, leaving.id);
 
   await openGrid(page);
@@ -261,15 +335,20 @@ test('a failed change shows the server’s message, or the standard text when th
     .getByRole('dialog', { name: `Add User to ${target}` })
     .getByRole('button', { name: second.username })
     .click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Failed to add user to consignee' })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Failed to add user to consignee' }),
+  ).toBeVisible();
   await expect(chipRemover(page, second.username, target)).toHaveCount(0);
 });
 
-test('Remove All makes one removal call per assigned user and leaves the selected consignees unassigned', async ({ page }) => {
+test('Remove All makes one removal call per assigned user and leaves the selected consignees unassigned', async ({
+  page,
+}) => {
   const before = (await api.assignments()).filter((row) => mine.includes(row.consignee.name));
   const removals: string[] = [];
   page.on('request', (request) => {
-    if (request.method() === 'DELETE' && request.url().includes('/remove-user/')) removals.push(request.url());
+    if (request.method() === 'DELETE' && request.url().includes('/remove-user/'))
+      removals.push(request.url());
   });
 
   await openGrid(page);
@@ -279,14 +358,22 @@ test('Remove All makes one removal call per assigned user and leaves the selecte
   const confirm = page.getByRole('dialog', { name: 'Remove All Users' });
   const counts = await shownCounts(page);
   await confirm.getByRole('button', { name: 'Remove All' }).click();
-  await expect(page.getByRole('status').filter({ hasText: `Removed every user from ${mine.length} consignees` })).toBeVisible();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: `Removed every user from ${mine.length} consignees` }),
+  ).toBeVisible();
 
   for (const consignee of mine) await expect(rowOf(page, consignee)).toContainText('Unassigned');
   expect(removals).toHaveLength(before.reduce((sum, row) => sum + row.assignedUsers.length, 0));
   await expect(bulkBar(page)).toBeHidden();
   await expect
     .poll(() => shownCounts(page))
-    .toEqual({ total: counts.total, assigned: counts.assigned - mine.length, unassigned: counts.unassigned + mine.length });
+    .toEqual({
+      total: counts.total,
+      assigned: counts.assigned - mine.length,
+      unassigned: counts.unassigned + mine.length,
+    });
   await userFilter(page).selectOption({ label: `${first.fullName} (${first.username})` });
   await expect(page.getByRole('heading', { name: 'No consignees found' })).toBeVisible();
 });

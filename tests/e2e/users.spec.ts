@@ -11,19 +11,26 @@ const PASSWORD = 'first-pass-1';
 
 /** Signs a browser context in through the login API (the call the login form makes). */
 function signInThroughApi(context: BrowserContext, username: string, password: string) {
-  return context.request.post('/api/auth/login', { data: { username, password }, headers: { Origin: E2E_URL } });
+  return context.request.post('/api/auth/login', {
+    data: { username, password },
+    headers: { Origin: E2E_URL },
+  });
 }
 
 /** The table row of one user, found by its edit button so that no username matches inside another. */
 function userRow(page: Page, username: string) {
-  return page.getByRole('row').filter({ has: page.getByRole('button', { name: `Edit ${username}`, exact: true }) });
+  return page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `Edit ${username}`, exact: true }) });
 }
 
 test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page);
 });
 
-test('creates a user once the form accepts it, after refusing bad input with the exact messages', async ({ page }) => {
+test('creates a user once the form accepts it, after refusing bad input with the exact messages', async ({
+  page,
+}) => {
   const username = uniqueName('create');
   await openHydrated(page, '/admin/users');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
@@ -31,7 +38,11 @@ test('creates a user once the form accepts it, after refusing bad input with the
   await page.getByRole('button', { name: 'Add User' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add User' });
   await expect(dialog.getByLabel('Role')).toHaveValue('viewer');
-  await expect(dialog.getByLabel('Role').getByRole('option')).toHaveText(['admin', 'admin viewer', 'viewer']);
+  await expect(dialog.getByLabel('Role').getByRole('option')).toHaveText([
+    'admin',
+    'admin viewer',
+    'viewer',
+  ]);
   await expect(dialog.getByLabel('Account is active')).toHaveCount(0);
 
   await dialog.getByRole('button', { name: 'Create User' }).click();
@@ -49,7 +60,11 @@ test('creates a user once the form accepts it, after refusing bad input with the
 
   await dialog.getByLabel('Username').fill('bad name!');
   await dialog.getByRole('button', { name: 'Create User' }).click();
-  await expect(dialog.getByText('Username must contain only alphanumeric characters, hyphens, and underscores')).toBeVisible();
+  await expect(
+    dialog.getByText(
+      'Username must contain only alphanumeric characters, hyphens, and underscores',
+    ),
+  ).toBeVisible();
 
   await dialog.getByLabel('Username').fill(username.toUpperCase());
   await expect(dialog.getByLabel('Username')).toHaveValue(username);
@@ -91,7 +106,12 @@ test('shows the server message for a username that is taken', async ({ page, adm
 
 test('edits the full name and role of a user', async ({ page, adminApi }) => {
   const username = uniqueName('edit');
-  await adminApi.createUser({ username, password: PASSWORD, fullName: 'Before Edit', role: 'viewer' });
+  await adminApi.createUser({
+    username,
+    password: PASSWORD,
+    fullName: 'Before Edit',
+    role: 'viewer',
+  });
 
   await openHydrated(page, '/admin/users/viewers');
   await expect(userRow(page, username)).toContainText('Before Edit');
@@ -112,7 +132,11 @@ test('edits the full name and role of a user', async ({ page, adminApi }) => {
   await expect(userRow(page, username)).toContainText('admin viewer');
 });
 
-test('a deactivated user is signed out and cannot sign in again', async ({ page, adminApi, browser }) => {
+test('a deactivated user is signed out and cannot sign in again', async ({
+  page,
+  adminApi,
+  browser,
+}) => {
   const username = uniqueName('inactive');
   await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
   const userContext = await browser.newContext();
@@ -137,7 +161,11 @@ test('a deactivated user is signed out and cannot sign in again', async ({ page,
   await userContext.close();
 });
 
-test('resets a password: the new one signs in, the old one no longer does', async ({ page, adminApi, browser }) => {
+test('resets a password: the new one signs in, the old one no longer does', async ({
+  page,
+  adminApi,
+  browser,
+}) => {
   const username = uniqueName('reset');
   const newPassword = 'second-pass-2';
   await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
@@ -159,7 +187,11 @@ test('resets a password: the new one signs in, the old one no longer does', asyn
   await userContext.close();
 });
 
-test('deletes a user after a confirmation that the deletion is permanent', async ({ page, adminApi, browser }) => {
+test('deletes a user after a confirmation that the deletion is permanent', async ({
+  page,
+  adminApi,
+  browser,
+}) => {
   const username = uniqueName('delete');
   await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
 
@@ -167,7 +199,9 @@ test('deletes a user after a confirmation that the deletion is permanent', async
   await page.getByRole('button', { name: `Delete ${username}`, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete User' });
   await expect(dialog).toContainText(`Are you sure you want to delete ${username}?`);
-  await expect(dialog).toContainText('permanently deletes the user account and removes all associated data');
+  await expect(dialog).toContainText(
+    'permanently deletes the user account and removes all associated data',
+  );
   await dialog.getByRole('button', { name: 'Delete User' }).click();
   await expect(dialog).toBeHidden();
   await expect(userRow(page, username)).toHaveCount(0);
@@ -177,14 +211,21 @@ test('deletes a user after a confirmation that the deletion is permanent', async
   await userContext.close();
 });
 
-test('each role view is titled after its role, lists only that role, and adds users as viewers by default', async ({ page, adminApi }) => {
+test('each role view is titled after its role, lists only that role, and adds users as viewers by default', async ({
+  page,
+  adminApi,
+}) => {
   const viewer = uniqueName('roleviewer');
   const adminViewer = uniqueName('roleadminv');
   await adminApi.createUser({ username: viewer, password: PASSWORD, role: 'viewer' });
   await adminApi.createUser({ username: adminViewer, password: PASSWORD, role: 'admin-viewer' });
 
   const views = [
-    { path: '/admin/users', title: 'User Management', listed: [ADMIN.username, adminViewer, viewer] },
+    {
+      path: '/admin/users',
+      title: 'User Management',
+      listed: [ADMIN.username, adminViewer, viewer],
+    },
     { path: '/admin/users/admins', title: 'Admin Management', listed: [ADMIN.username] },
     { path: '/admin/users/admin-viewers', title: 'Admin Viewer Management', listed: [adminViewer] },
     { path: '/admin/users/viewers', title: 'Viewer Management', listed: [viewer] },
@@ -197,11 +238,17 @@ test('each role view is titled after its role, lists only that role, and adds us
       await expect(userRow(page, username)).toHaveCount(view.listed.includes(username) ? 1 : 0);
     }
     await page.getByRole('button', { name: 'Add User' }).click();
-    await expect(page.getByRole('dialog', { name: 'Add User' }).getByLabel('Role')).toHaveValue('viewer');
+    await expect(page.getByRole('dialog', { name: 'Add User' }).getByLabel('Role')).toHaveValue(
+      'viewer',
+    );
   }
 });
 
-test("shows 'Never' until the user's first sign-in, then the date", async ({ page, adminApi, browser }) => {
+test("shows 'Never' until the user's first sign-in, then the date", async ({
+  page,
+  adminApi,
+  browser,
+}) => {
   const username = uniqueName('lastlogin');
   await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
   const lastLogin = userRow(page, username).getByRole('cell').nth(3);
@@ -216,12 +263,18 @@ test("shows 'Never' until the user's first sign-in, then the date", async ({ pag
   await expect(lastLogin).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
 });
 
-test('a failed reload offers Try again, and an empty list shows the empty state', async ({ page, adminApi }) => {
+test('a failed reload offers Try again, and an empty list shows the empty state', async ({
+  page,
+  adminApi,
+}) => {
   const username = uniqueName('reload');
   await adminApi.createUser({ username, password: PASSWORD, role: 'viewer' });
   // Only the list call is answered by the test; the reset itself reaches the portal.
   await page.route('**/api/auth/users', (route) =>
-    route.fulfill({ status: 500, json: { success: false, message: 'Database is unavailable', errorType: 'INTERNAL_ERROR' } }),
+    route.fulfill({
+      status: 500,
+      json: { success: false, message: 'Database is unavailable', errorType: 'INTERNAL_ERROR' },
+    }),
   );
 
   await openHydrated(page, '/admin/users/viewers');
@@ -233,14 +286,18 @@ test('a failed reload offers Try again, and an empty list shows the empty state'
   await expect(page.getByText('Database is unavailable')).toBeVisible();
 
   await page.unroute('**/api/auth/users');
-  await page.route('**/api/auth/users', (route) => route.fulfill({ json: { success: true, data: [] } }));
+  await page.route('**/api/auth/users', (route) =>
+    route.fulfill({ json: { success: true, data: [] } }),
+  );
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('heading', { name: 'No users' })).toBeVisible();
   await expect(page.getByText('Get started by creating a new user.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Error loading users' })).toHaveCount(0);
 });
 
-test('the admin is not offered the deletion of their own account, and is told why', async ({ page }) => {
+test('the admin is not offered the deletion of their own account, and is told why', async ({
+  page,
+}) => {
   await openHydrated(page, '/admin/users');
   const ownDelete = page.getByRole('button', { name: `Delete ${ADMIN.username}`, exact: true });
   await expect(ownDelete).toBeDisabled();

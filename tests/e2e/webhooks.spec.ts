@@ -26,16 +26,31 @@ test.afterAll(async () => {
 const PASSWORD = 'webhook-pass-1';
 
 /** A new customer, made by the admin through the API; the page's browser signs in as them. */
-async function signInAsNewCustomer(page: Page, playwright: PlaywrightWorkerArgs['playwright']): Promise<void> {
-  const admin = await playwright.request.newContext({ baseURL: WEBHOOKS_URL, extraHTTPHeaders: { Origin: WEBHOOKS_URL } });
-  expect((await admin.post('/api/auth/login', { data: { username: 'admin', password: E2E_ADMIN_PASSWORD } })).status()).toBe(200);
+async function signInAsNewCustomer(
+  page: Page,
+  playwright: PlaywrightWorkerArgs['playwright'],
+): Promise<void> {
+  const admin = await playwright.request.newContext({
+    baseURL: WEBHOOKS_URL,
+    extraHTTPHeaders: { Origin: WEBHOOKS_URL },
+  });
+  expect(
+    (
+      await admin.post('/api/auth/login', {
+        data: { username: 'admin', password: E2E_ADMIN_PASSWORD },
+      })
+    ).status(),
+  ).toBe(200);
   const username = uniqueName('hooks');
-  const created = await admin.post('/api/auth/users', { data: { username, password: PASSWORD, role: 'viewer' } });
+  const created = await admin.post('/api/auth/users', {
+    data: { username, password: PASSWORD, role: 'viewer' },
+  });
   expect(created.status(), await created.text()).toBe(201);
   await admin.dispose();
-  const signedIn = await page
-    .context()
-    .request.post(`${WEBHOOKS_URL}/api/auth/login`, { data: { username, password: PASSWORD }, headers: { Origin: WEBHOOKS_URL } });
+  const signedIn = await page.context().request.post(`${WEBHOOKS_URL}/api/auth/login`, {
+    data: { username, password: PASSWORD },
+    headers: { Origin: WEBHOOKS_URL },
+  });
   expect(signedIn.status()).toBe(200);
 }
 
@@ -97,10 +112,17 @@ const TEXTS = {
   },
 };
 
-async function manageWebhooks(page: Page, texts: (typeof TEXTS)['en'], path: string): Promise<void> {
+async function manageWebhooks(
+  page: Page,
+  texts: (typeof TEXTS)['en'],
+  path: string,
+): Promise<void> {
   const url = `${receiver.url}${path}`;
   await openHydrated(page, '/profile');
-  await page.getByRole('region', { name: texts.section }).getByRole('link', { name: texts.manage }).click();
+  await page
+    .getByRole('region', { name: texts.section })
+    .getByRole('link', { name: texts.manage })
+    .click();
   await expect(page).toHaveURL(/\/profile\/webhooks$/);
   await expect(page.getByRole('heading', { name: texts.section, level: 1 })).toBeVisible();
   await openHydrated(page, '/profile/webhooks');
@@ -134,7 +156,9 @@ async function manageWebhooks(page: Page, texts: (typeof TEXTS)['en'], path: str
   await expect.poll(() => receiver.requests.length).toBe(before + 1);
   const request = receiver.requests.at(-1)!;
   expect(request.path).toBe(path);
-  expect(new Webhook(secret).verify(request.body, request.headers)).toMatchObject({ type: 'webhook.test' });
+  expect(new Webhook(secret).verify(request.body, request.headers)).toMatchObject({
+    type: 'webhook.test',
+  });
 
   await page.getByRole('button', { name: texts.log(url) }).click();
   const log = page.getByRole('dialog', { name: texts.logTitle });
@@ -152,7 +176,9 @@ async function manageWebhooks(page: Page, texts: (typeof TEXTS)['en'], path: str
   await page.getByRole('button', { name: texts.sendTest(url) }).click();
   await expect.poll(() => receiver.requests.length).toBe(before + 2);
   await page.getByRole('button', { name: texts.log(url) }).click();
-  const failed = log.getByRole('listitem').filter({ hasText: receiver.requests.at(-1)!.headers['webhook-id']! });
+  const failed = log
+    .getByRole('listitem')
+    .filter({ hasText: receiver.requests.at(-1)!.headers['webhook-id']! });
   await expect(failed.getByText(texts.failed, { exact: true })).toBeVisible();
   await expect(failed.getByText(texts.redirected(movedTo), { exact: true })).toBeVisible();
   await log.getByRole('button', { name: texts.close }).click();
@@ -179,7 +205,12 @@ test('a customer manages a webhook endpoint in English', async ({ page, playwrig
 });
 
 test.describe('on a phone, in Dutch', () => {
-  test.use({ locale: 'nl-NL', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  test.use({
+    locale: 'nl-NL',
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
 
   test('a customer manages a webhook endpoint in Dutch', async ({ page, playwright }) => {
     await signInAsNewCustomer(page, playwright);

@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
 import { ADMIN_PASSWORD } from '../support/portal';
 import { ApiClient } from '../support/api-client';
-import { USER_FIELDS, createUser, expectError, expectNoSecrets, mean, queryDatabase, signedInAdmin, tokenOf } from '../support/api-steps';
+import {
+  USER_FIELDS,
+  createUser,
+  expectError,
+  expectNoSecrets,
+  mean,
+  queryDatabase,
+  signedInAdmin,
+  tokenOf,
+} from '../support/api-steps';
 
 let portal: InProcessPortal;
 let admin: ApiClient;
@@ -23,14 +32,23 @@ describe('login', () => {
   it('when the admin signs in with the right password, then data.user has exactly the public User fields and the language in effect', async () => {
     const client = new ApiClient(portal);
     const before = Date.now();
-    const response = await client.post('/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD });
+    const response = await client.post('/api/auth/login', {
+      username: 'admin',
+      password: ADMIN_PASSWORD,
+    });
 
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ success: true, message: 'Login successful' });
     const { user } = response.body.data;
     expect(Object.keys(user).sort()).toEqual([...USER_FIELDS, 'locale'].sort());
     expect(user.locale).toBe('en');
-    expect(user).toMatchObject({ username: 'admin', role: 'admin', isActive: true, fullName: 'Administrator', email: null });
+    expect(user).toMatchObject({
+      username: 'admin',
+      role: 'admin',
+      isActive: true,
+      fullName: 'Administrator',
+      email: null,
+    });
     expect(typeof user.id).toBe('number');
     expect(new Date(user.createdAt).toISOString()).toBe(user.createdAt);
     expect(new Date(user.lastLogin).getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -43,30 +61,56 @@ describe('login', () => {
   });
 
   it("when the username is typed in capitals ('ADMIN'), then it signs in as admin", async () => {
-    const response = await new ApiClient(portal).post('/api/auth/login', { username: 'ADMIN', password: ADMIN_PASSWORD });
+    const response = await new ApiClient(portal).post('/api/auth/login', {
+      username: 'ADMIN',
+      password: ADMIN_PASSWORD,
+    });
     expect(response.status).toBe(200);
     expect(response.body.data.user.username).toBe('admin');
   });
 
   it.each([
-    ['a username of 2 characters', { username: 'ab', password: 'secret1' }, 'username', 'Username must be at least 3 characters'],
-    ['a username of 31 characters', { username: 'a'.repeat(31), password: 'secret1' }, 'username', 'Username must not exceed 30 characters'],
+    [
+      'a username of 2 characters',
+      { username: 'ab', password: 'secret1' },
+      'username',
+      'Username must be at least 3 characters',
+    ],
+    [
+      'a username of 31 characters',
+      { username: 'a'.repeat(31), password: 'secret1' },
+      'username',
+      'Username must not exceed 30 characters',
+    ],
     [
       'a username with a space and "!"',
       { username: 'bad name!', password: 'secret1' },
       'username',
       'Username can only contain letters, numbers, hyphens, and underscores',
     ],
-    ['a password of 5 characters', { username: 'admin', password: '12345' }, 'password', 'Password must be at least 6 characters'],
-    ['a password of 129 characters', { username: 'admin', password: 'p'.repeat(129) }, 'password', 'Password must not exceed 128 characters'],
+    [
+      'a password of 5 characters',
+      { username: 'admin', password: '12345' },
+      'password',
+      'Password must be at least 6 characters',
+    ],
+    [
+      'a password of 129 characters',
+      { username: 'admin', password: 'p'.repeat(129) },
+      'password',
+      'Password must not exceed 128 characters',
+    ],
     ['no username', { password: 'secret1' }, 'username', 'Username is required'],
     ['no password', { username: 'admin' }, 'password', 'Password is required'],
-  ])('when the payload has %s, then 400 VALIDATION_ERROR with the exact message', async (_case, payload, field, message) => {
-    const response = await new ApiClient(portal).post('/api/auth/login', payload);
-    expectError(response, 400, 'VALIDATION_ERROR', message);
-    expect(response.body.details).toContainEqual({ field, message });
-    expect(response.headers.get('set-cookie')).toBeNull();
-  });
+  ])(
+    'when the payload has %s, then 400 VALIDATION_ERROR with the exact message',
+    async (_case, payload, field, message) => {
+      const response = await new ApiClient(portal).post('/api/auth/login', payload);
+      expectError(response, 400, 'VALIDATION_ERROR', message);
+      expect(response.body.details).toContainEqual({ field, message });
+      expect(response.headers.get('set-cookie')).toBeNull();
+    },
+  );
 
   it('when the body is sent as text/plain from the own origin, then 415', async () => {
     const response = await new ApiClient(portal).post('/api/auth/login', undefined, {
@@ -100,8 +144,14 @@ describe('login', () => {
   });
 
   it('when the password is wrong or the username unknown, then both answer the same 401 and message', async () => {
-    const wrongPassword = await new ApiClient(portal).post('/api/auth/login', { username: 'admin', password: 'not-the-password' });
-    const unknownUser = await new ApiClient(portal).post('/api/auth/login', { username: 'nobody-here', password: 'not-the-password' });
+    const wrongPassword = await new ApiClient(portal).post('/api/auth/login', {
+      username: 'admin',
+      password: 'not-the-password',
+    });
+    const unknownUser = await new ApiClient(portal).post('/api/auth/login', {
+      username: 'nobody-here',
+      password: 'not-the-password',
+    });
 
     expectError(wrongPassword, 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
     expectError(unknownUser, 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
@@ -112,7 +162,10 @@ describe('login', () => {
   it('when the username is unknown, then the answer takes about as long as for a wrong password', async () => {
     const timed = async (username: string) => {
       const started = performance.now();
-      const response = await new ApiClient(portal).post('/api/auth/login', { username, password: 'not-the-password' });
+      const response = await new ApiClient(portal).post('/api/auth/login', {
+        username,
+        password: 'not-the-password',
+      });
       expect(response.status).toBe(401);
       return performance.now() - started;
     };
@@ -128,17 +181,26 @@ describe('login', () => {
 
   it('when the user is inactive, then the right password is refused like a wrong one', async () => {
     const user = await createUser(admin, 'inactive-user');
-    const deactivated = await admin.put(`/api/auth/users/${user.id}`, { username: user.username, role: 'viewer', isActive: false });
+    const deactivated = await admin.put(`/api/auth/users/${user.id}`, {
+      username: user.username,
+      role: 'viewer',
+      isActive: false,
+    });
     expect(deactivated.status).toBe(200);
 
-    const response = await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: user.password });
+    const response = await new ApiClient(portal).post('/api/auth/login', {
+      username: user.username,
+      password: user.password,
+    });
     expectError(response, 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
     expect(response.headers.get('set-cookie')).toBeNull();
   });
 
   it('when a login succeeds over http, then the session cookie is HttpOnly, SameSite=Lax, Path=/ and not Secure', async () => {
     const response = await new ApiClient(portal).login('admin', ADMIN_PASSWORD);
-    const cookie = response.headers.getSetCookie().find((line) => line.startsWith('portal_session='));
+    const cookie = response.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('portal_session='));
     expect(cookie).toBeDefined();
     const attributes = cookie!
       .split(';')
@@ -191,21 +253,33 @@ describe('profile', () => {
 });
 
 describe('password and session storage', () => {
-  const longPassword = Array.from({ length: 100 }, (_, index) => 'abcdefghijklmnopqrstuvwxyz0123456789'[index % 36]).join('');
+  const longPassword = Array.from(
+    { length: 100 },
+    (_, index) => 'abcdefghijklmnopqrstuvwxyz0123456789'[index % 36],
+  ).join('');
 
   it('when a 100-character password differs only after character 72, then the login fails; the exact one works', async () => {
     const user = await createUser(admin, 'long-password', 'viewer', longPassword);
     const sameStart = `${longPassword.slice(0, 72)}${'Z'.repeat(28)}`;
     expect(sameStart).not.toBe(longPassword);
 
-    const wrong = await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: sameStart });
+    const wrong = await new ApiClient(portal).post('/api/auth/login', {
+      username: user.username,
+      password: sameStart,
+    });
     expectError(wrong, 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
-    const right = await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: longPassword });
+    const right = await new ApiClient(portal).post('/api/auth/login', {
+      username: user.username,
+      password: longPassword,
+    });
     expect(right.status).toBe(200);
   });
 
   it('when a password is stored, then it is a bcrypt hash of the configured cost (these tests lower it to 4)', async () => {
-    const rows = await queryDatabase<{ username: string; passwordHash: string }>(portal, 'SELECT username, passwordHash FROM users');
+    const rows = await queryDatabase<{ username: string; passwordHash: string }>(
+      portal,
+      'SELECT username, passwordHash FROM users',
+    );
     expect(rows.length).toBeGreaterThanOrEqual(2);
     for (const row of rows) {
       expect(row.passwordHash, row.username).toMatch(/^\$2b\$04\$[./A-Za-z0-9]{53}$/);
@@ -216,7 +290,10 @@ describe('password and session storage', () => {
   it('when PASSWORD_HASH_COST is not set (production), then a stored password is a bcrypt hash of cost 12', async () => {
     const production = await startInProcessPortal({ PASSWORD_HASH_COST: '' });
     try {
-      const [row] = await queryDatabase<{ passwordHash: string }>(production, "SELECT passwordHash FROM users WHERE username = 'admin'");
+      const [row] = await queryDatabase<{ passwordHash: string }>(
+        production,
+        "SELECT passwordHash FROM users WHERE username = 'admin'",
+      );
       expect(row?.passwordHash).toMatch(/^\$2b\$12\$[./A-Za-z0-9]{53}$/);
     } finally {
       await production.stop();

@@ -10,7 +10,13 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client';
-import { createUser, expectError, signIn, signedInAdmin, writeDatabase } from '../support/api-steps';
+import {
+  createUser,
+  expectError,
+  signIn,
+  signedInAdmin,
+  writeDatabase,
+} from '../support/api-steps';
 import { backgroundUrlsOf, fetchImage, uploadImage } from '../support/branding-steps';
 import { animatedGif, brokenPng, cameraPhoto, largePng, pngFile } from '../support/images';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
@@ -35,7 +41,8 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-const storedFiles = async () => (await readdir(path.join(portal.dir, 'uploads')).catch(() => [] as string[])).sort();
+const storedFiles = async () =>
+  (await readdir(path.join(portal.dir, 'uploads')).catch(() => [] as string[])).sort();
 
 describe('a camera photo as the background', () => {
   let uploaded: Record<string, any>;
@@ -44,16 +51,35 @@ describe('a camera photo as the background', () => {
   beforeAll(async () => {
     expect(photo.length).toBeGreaterThan(1_500_000);
     expect((await sharp(photo).metadata()).exif?.toString('latin1')).toContain('WGS-84');
-    const response = await uploadImage(admin, 'background', { bytes: photo, name: 'IMG_0042.JPG', type: 'image/jpeg' });
+    const response = await uploadImage(admin, 'background', {
+      bytes: photo,
+      name: 'IMG_0042.JPG',
+      type: 'image/jpeg',
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     uploaded = response.body.data;
     urls = backgroundUrlsOf((await anonymous.get('/login')).body);
   }, stallLimit(120_000));
 
   it('when it is uploaded, then pages offer it at 640, 800, 1280 and 1920 px in AVIF, WebP and JPEG, and never the upload itself', () => {
-    const names = urls.map((url) => /\/api\/background\/image\/([^?]+)\?v=\d+$/.exec(url)?.[1]).sort();
+    const names = urls
+      .map((url) => /\/api\/background\/image\/([^?]+)\?v=\d+$/.exec(url)?.[1])
+      .sort();
     expect(names).toEqual(
-      ['1280.avif', '1280.jpg', '1280.webp', '1920.avif', '1920.jpg', '1920.webp', '640.avif', '640.jpg', '640.webp', '800.avif', '800.jpg', '800.webp'].sort(),
+      [
+        '1280.avif',
+        '1280.jpg',
+        '1280.webp',
+        '1920.avif',
+        '1920.jpg',
+        '1920.webp',
+        '640.avif',
+        '640.jpg',
+        '640.webp',
+        '800.avif',
+        '800.jpg',
+        '800.webp',
+      ].sort(),
     );
     expect(urls).not.toContain(uploaded.originalPath);
     expect(uploaded.backgroundPath).toMatch(/^\/api\/background\/image\/1280\.webp\?v=\d+$/);
@@ -64,9 +90,14 @@ describe('a camera photo as the background', () => {
       const image = await fetchImage(anonymous, url);
       expect(image.status, url).toBe(200);
       const format = (await sharp(image.bytes).metadata()).format;
-      const expected = { avif: 'image/avif', webp: 'image/webp', jpg: 'image/jpeg' }[url.split('?')[0]!.split('.').pop()!];
+      const expected = { avif: 'image/avif', webp: 'image/webp', jpg: 'image/jpeg' }[
+        url.split('?')[0]!.split('.').pop()!
+      ];
       expect(image.headers.get('content-type'), url).toBe(expected);
-      expect({ heif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg' }[format as string], url).toBe(expected);
+      expect(
+        { heif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg' }[format as string],
+        url,
+      ).toBe(expected);
       expect(image.headers.get('x-content-type-options')).toBe('nosniff');
       expect(image.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     }
@@ -97,7 +128,9 @@ describe('a camera photo as the background', () => {
     const original = await fetchImage(admin, uploaded.originalPath);
     expect(original.status).toBe(200);
     expect(original.bytes.equals(photo)).toBe(true);
-    expect(original.headers.get('content-disposition')).toBe(`attachment; filename="IMG_0042.JPG"; filename*=UTF-8''IMG_0042.JPG`);
+    expect(original.headers.get('content-disposition')).toBe(
+      `attachment; filename="IMG_0042.JPG"; filename*=UTF-8''IMG_0042.JPG`,
+    );
     expect(original.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
     expect((await fetchImage(anonymous, uploaded.originalPath)).status).toBe(401);
     expect((await fetchImage(viewer, uploaded.originalPath)).status).toBe(403);
@@ -106,7 +139,10 @@ describe('a camera photo as the background', () => {
   it('when a variant name that was never made is asked for, then 404', async () => {
     const version = uploaded.originalPath.split('?')[1];
     for (const name of ['300.avif', '800.png', '..%2F..%2Fdb%2Fportal.sqlite', 'a1']) {
-      expect((await fetchImage(anonymous, `/api/background/image/${name}?${version}`)).status, name).toBe(404);
+      expect(
+        (await fetchImage(anonymous, `/api/background/image/${name}?${version}`)).status,
+        name,
+      ).toBe(404);
     }
   });
 });
@@ -123,29 +159,50 @@ describe('images refused before they are decoded', () => {
   it.each([
     ['a 15000 × 15000 PNG of some 650 KB (a decompression bomb)', () => bomb, 15_000, 15_000],
     ['an 8000 × 6000 PNG (48 megapixels)', () => tooLarge, 8_000, 6_000],
-  ])('when the admin uploads %s as the background, then 400 naming its size and the limit, and nothing is kept', async (_case, bytes, width, height) => {
-    expect(bytes().length).toBeLessThan(1_000_000);
-    const filesBefore = await storedFiles();
-    const before = (await admin.get('/api/background/info')).body.data;
-    expectError(
-      await uploadImage(admin, 'background', { bytes: bytes(), name: 'huge.png', type: 'image/png' }),
-      400,
-      'VALIDATION_ERROR',
-      `The image is too large: ${width} × ${height} pixels. At most 40 megapixels are accepted.`,
-    );
-    expect(await storedFiles()).toEqual(filesBefore);
-    expect((await admin.get('/api/background/info')).body.data).toEqual(before);
-  });
+  ])(
+    'when the admin uploads %s as the background, then 400 naming its size and the limit, and nothing is kept',
+    async (_case, bytes, width, height) => {
+      expect(bytes().length).toBeLessThan(1_000_000);
+      const filesBefore = await storedFiles();
+      const before = (await admin.get('/api/background/info')).body.data;
+      expectError(
+        await uploadImage(admin, 'background', {
+          bytes: bytes(),
+          name: 'huge.png',
+          type: 'image/png',
+        }),
+        400,
+        'VALIDATION_ERROR',
+        `The image is too large: ${width} × ${height} pixels. At most 40 megapixels are accepted.`,
+      );
+      expect(await storedFiles()).toEqual(filesBefore);
+      expect((await admin.get('/api/background/info')).body.data).toEqual(before);
+    },
+  );
 
   it('when the admin asks in Dutch, then the refusal is in Dutch', async () => {
-    const response = await uploadImage(admin, 'logo', { bytes: tooLarge, name: 'groot.png', type: 'image/png' }, { headers: { 'Accept-Language': 'nl' } });
-    expectError(response, 400, 'VALIDATION_ERROR', 'De afbeelding is te groot: 8000 × 6000 pixels. Er worden hoogstens 40 megapixels geaccepteerd.');
+    const response = await uploadImage(
+      admin,
+      'logo',
+      { bytes: tooLarge, name: 'groot.png', type: 'image/png' },
+      { headers: { 'Accept-Language': 'nl' } },
+    );
+    expectError(
+      response,
+      400,
+      'VALIDATION_ERROR',
+      'De afbeelding is te groot: 8000 × 6000 pixels. Er worden hoogstens 40 megapixels geaccepteerd.',
+    );
   });
 
   it('when a PNG has a sound header but pixels that cannot be decoded, then 400 saying it could not be read, and nothing is kept', async () => {
     const filesBefore = await storedFiles();
     expectError(
-      await uploadImage(admin, 'logo', { bytes: brokenPng(), name: 'broken.png', type: 'image/png' }),
+      await uploadImage(admin, 'logo', {
+        bytes: brokenPng(),
+        name: 'broken.png',
+        type: 'image/png',
+      }),
       400,
       'VALIDATION_ERROR',
       'The image could not be read. Please select a valid JPEG, PNG, GIF or WebP file.',
@@ -156,40 +213,70 @@ describe('images refused before they are decoded', () => {
 
 describe('the logo', () => {
   it('when a 900 × 900 logo is uploaded, then it stays square: 40 px in the top bar and 64 px on the sign-in page, at 1× and 2×, in WebP and PNG', async () => {
-    const response = await uploadImage(admin, 'logo', pngFile('Logo.png', { width: 900, height: 900, rgb: [200, 30, 30] }));
+    const response = await uploadImage(
+      admin,
+      'logo',
+      pngFile('Logo.png', { width: 900, height: 900, rgb: [200, 30, 30] }),
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const page = (await anonymous.get('/login')).body as string;
     const picture = /<picture>([\s\S]*?)<\/picture>/.exec(page)?.[1] ?? '';
-    expect(picture).toMatch(/<source type="image\/webp" srcset="\/api\/logo\/image\/64\.webp\?v=\d+ 1x, \/api\/logo\/image\/128\.webp\?v=\d+ 2x"/);
+    expect(picture).toMatch(
+      /<source type="image\/webp" srcset="\/api\/logo\/image\/64\.webp\?v=\d+ 1x, \/api\/logo\/image\/128\.webp\?v=\d+ 2x"/,
+    );
     expect(picture).toMatch(/src="\/api\/logo\/image\/64\.png\?v=\d+"/);
     expect(picture).toMatch(/width="64" height="64"/);
     const dashboard = (await admin.get('/dashboard')).body as string;
-    expect(dashboard).toMatch(/srcset="\/api\/logo\/image\/40\.webp\?v=\d+ 1x, \/api\/logo\/image\/80\.webp\?v=\d+ 2x"/);
+    expect(dashboard).toMatch(
+      /srcset="\/api\/logo\/image\/40\.webp\?v=\d+ 1x, \/api\/logo\/image\/80\.webp\?v=\d+ 2x"/,
+    );
     expect(dashboard).toMatch(/width="40" height="40"/);
     expect(page).not.toContain(response.body.data.originalPath);
-    const largest = await fetchImage(anonymous, /src="(\/api\/logo\/image\/64\.png[^"]+)"/.exec(page)![1]!.replace('/64.png', '/128.png'));
+    const largest = await fetchImage(
+      anonymous,
+      /src="(\/api\/logo\/image\/64\.png[^"]+)"/.exec(page)![1]!.replace('/64.png', '/128.png'),
+    );
     expect((await sharp(largest.bytes).metadata()).width).toBe(128);
   });
 
   it('when a 400 × 120 wordmark is uploaded, then it keeps its proportions: 133 × 40 in the top bar, 213 × 64 on the sign-in page', async () => {
-    const response = await uploadImage(admin, 'logo', pngFile('wordmark.png', { width: 400, height: 120, rgb: [20, 90, 200] }));
+    const response = await uploadImage(
+      admin,
+      'logo',
+      pngFile('wordmark.png', { width: 400, height: 120, rgb: [20, 90, 200] }),
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    const signIn = /<picture>([\s\S]*?)<\/picture>/.exec((await anonymous.get('/login')).body as string)?.[1] ?? '';
+    const signIn =
+      /<picture>([\s\S]*?)<\/picture>/.exec((await anonymous.get('/login')).body as string)?.[1] ??
+      '';
     expect(signIn).toMatch(/width="213" height="64"/);
-    const topBar = /<picture>([\s\S]*?)<\/picture>/.exec((await admin.get('/dashboard')).body as string)?.[1] ?? '';
+    const topBar =
+      /<picture>([\s\S]*?)<\/picture>/.exec((await admin.get('/dashboard')).body as string)?.[1] ??
+      '';
     expect(topBar).toMatch(/width="133" height="40"/);
-    const shown = await fetchImage(anonymous, /src="(\/api\/logo\/image\/[^"]+)"/.exec(topBar)![1]!);
+    const shown = await fetchImage(
+      anonymous,
+      /src="(\/api\/logo\/image\/[^"]+)"/.exec(topBar)![1]!,
+    );
     expect(await sharp(shown.bytes).metadata()).toMatchObject({ width: 133, height: 40 });
   });
 
   it('when an animated GIF is uploaded, then its variants still move: an animated WebP and GIF', async () => {
-    const response = await uploadImage(admin, 'logo', { bytes: await animatedGif(), name: 'spinner.gif', type: 'image/gif' });
+    const response = await uploadImage(admin, 'logo', {
+      bytes: await animatedGif(),
+      name: 'spinner.gif',
+      type: 'image/gif',
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const page = (await anonymous.get('/login')).body as string;
     const gif = /src="(\/api\/logo\/image\/\d+\.gif[^"]+)"/.exec(page)?.[1];
     expect(gif).toBeDefined();
     for (const url of [gif!, gif!.replace('.gif', '.webp')]) {
-      expect((await sharp((await fetchImage(anonymous, url)).bytes, { animated: true }).metadata()).pages, url).toBe(2);
+      expect(
+        (await sharp((await fetchImage(anonymous, url)).bytes, { animated: true }).metadata())
+          .pages,
+        url,
+      ).toBe(2);
     }
   });
 });
@@ -202,18 +289,32 @@ describe('an image uploaded before variants were made', () => {
       // variants are made takes a third of what the camera photo's take.
       const wide = await cameraPhoto({ width: 2000, height: 1000 });
       const filesBefore = await storedFiles();
-      const response = await uploadImage(admin, 'background', { bytes: wide, name: 'old.jpg', type: 'image/jpeg' });
+      const response = await uploadImage(admin, 'background', {
+        bytes: wide,
+        name: 'old.jpg',
+        type: 'image/jpeg',
+      });
       expect(response.status).toBe(200);
       // As an older portal left it: the upload alone, no variants recorded.
-      await writeDatabase(portal, "UPDATE branding_images SET variants = NULL WHERE kind = 'background'");
+      await writeDatabase(
+        portal,
+        "UPDATE branding_images SET variants = NULL WHERE kind = 'background'",
+      );
       const original = response.body.data.originalPath.split('?')[0];
       // The new upload and its twelve variants came; the photo before it and its variants went.
       const added = (await storedFiles()).filter((file) => !filesBefore.includes(file));
-      expect(added.filter((file) => /^[0-9a-f]{32}-\d+\.(avif|webp|jpg)$/.test(file))).toHaveLength(12);
+      expect(added.filter((file) => /^[0-9a-f]{32}-\d+\.(avif|webp|jpg)$/.test(file))).toHaveLength(
+        12,
+      );
 
       await portal.stop({ keepDir: true });
-      portal = await startInProcessPortal({ LOGIN_MAX_ATTEMPTS: '1000' }, { background: false, dir: portal.dir });
-      expect(portal.output()).toContain("Made the background's 12 sizes for screens from the image uploaded before.");
+      portal = await startInProcessPortal(
+        { LOGIN_MAX_ATTEMPTS: '1000' },
+        { background: false, dir: portal.dir },
+      );
+      expect(portal.output()).toContain(
+        "Made the background's 12 sizes for screens from the image uploaded before.",
+      );
       anonymous = new ApiClient(portal);
       const urls = backgroundUrlsOf((await anonymous.get('/login')).body);
       expect(urls).toHaveLength(12);
@@ -221,7 +322,10 @@ describe('an image uploaded before variants were made', () => {
       expect((await fetchImage(anonymous, urls[0]!)).status).toBe(200);
 
       await portal.stop({ keepDir: true });
-      portal = await startInProcessPortal({ LOGIN_MAX_ATTEMPTS: '1000' }, { background: false, dir: portal.dir });
+      portal = await startInProcessPortal(
+        { LOGIN_MAX_ATTEMPTS: '1000' },
+        { background: false, dir: portal.dir },
+      );
       expect(portal.output()).not.toContain('sizes for screens');
       admin = await signedInAdmin(portal);
     },

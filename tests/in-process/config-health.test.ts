@@ -9,7 +9,10 @@ let noLocations: InProcessPortal;
 let admin: ApiClient;
 
 beforeAll(async () => {
-  [portal, noLocations] = await Promise.all([startInProcessPortal(), startInProcessPortal({ SHOW_LOCATIONS: 'false' })]);
+  [portal, noLocations] = await Promise.all([
+    startInProcessPortal(),
+    startInProcessPortal({ SHOW_LOCATIONS: 'false' }),
+  ]);
   admin = await signedInAdmin(portal);
 });
 
@@ -56,25 +59,31 @@ describe('unknown API paths', () => {
     ['DELETE', '/api/nope'],
     ['GET', '/api/auth/nope/deeper'],
     ['GET', '/api'],
-  ])('when %s %s is asked for, signed in or not, then a JSON 404 NOT_FOUND envelope', async (method, path) => {
-    for (const client of [new ApiClient(portal), admin]) {
-      const response = await client.request(method, path);
-      expect(response.status).toBe(404);
-      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(response.body).toEqual(NOT_FOUND);
-    }
-  });
+  ])(
+    'when %s %s is asked for, signed in or not, then a JSON 404 NOT_FOUND envelope',
+    async (method, path) => {
+      for (const client of [new ApiClient(portal), admin]) {
+        const response = await client.request(method, path);
+        expect(response.status).toBe(404);
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(response.body).toEqual(NOT_FOUND);
+      }
+    },
+  );
 
   it.each([
     ['GET', '/api/auth/login', 'POST'],
     ['DELETE', '/api/health', 'GET'],
     ['PATCH', '/api/auth/profile', 'GET'],
     ['POST', '/api/auth/users/1/reset-password', 'PUT'],
-  ])('when %s %s names an existing endpoint with a method it lacks, then a 405 in the JSON envelope, never HTML', async (method, path, allow) => {
-    const response = await admin.request(method, path);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(response.body).toMatchObject({ success: false, errorType: 'METHOD_NOT_ALLOWED' });
-    expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe(allow);
-  });
+  ])(
+    'when %s %s names an existing endpoint with a method it lacks, then a 405 in the JSON envelope, never HTML',
+    async (method, path, allow) => {
+      const response = await admin.request(method, path);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.body).toMatchObject({ success: false, errorType: 'METHOD_NOT_ALLOWED' });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe(allow);
+    },
+  );
 });

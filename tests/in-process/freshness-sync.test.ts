@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
 import { ApiClient, type ApiResponse } from '../support/api-client';
 import { advanceUntilDeletion, type SandboxChanges } from '../support/sandbox-steps';
-import { createUser, expectError, signedInAdmin, signIn, waitForMirror, eventually } from '../support/api-steps';
+import {
+  createUser,
+  expectError,
+  signedInAdmin,
+  signIn,
+  waitForMirror,
+  eventually,
+} from '../support/api-steps';
 
 const DUTCH = { headers: { 'Accept-Language': 'nl' } };
 
@@ -43,13 +50,19 @@ describe('meta.lastSyncedAt', () => {
     const stats = await admin.get('/api/receipts/stats');
     for (const response of [list, stats]) {
       expect(response.status).toBe(200);
-      expect(response.body.meta.lastSyncedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(response.body.meta.lastSyncedAt).toMatch(
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
+      );
       expect(syncedAt(response)).toBeGreaterThanOrEqual(startedAt);
       expect(syncedAt(response)).toBeLessThanOrEqual(Date.now());
     }
     expect(Object.keys(stats.body).sort()).toEqual(['data', 'meta', 'success']);
     expect(stats.body.data.totalReceipts).toBeGreaterThan(0);
-    expect(Object.keys(list.body.meta).sort()).toEqual(['cached', 'lastSyncedAt', 'processingTime']);
+    expect(Object.keys(list.body.meta).sort()).toEqual([
+      'cached',
+      'lastSyncedAt',
+      'processingTime',
+    ]);
   });
 
   it('when syncs that change nothing run, then lastSyncedAt moves on, on a cached list answer too', async () => {
@@ -74,7 +87,10 @@ describe('meta.lastSyncedAt', () => {
   it('when another process on the same database syncs, then this one reports its time within about a second', async () => {
     // A second portal on the same files whose own syncs cannot succeed (its provider is unreachable and it
     // syncs on no schedule of its own): whatever sync time it reports, the first portal's syncs wrote.
-    const other = await startInProcessPortal({ SYNC_INTERVAL_SECONDS: '3600', PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9' }, { dir: portal.dir });
+    const other = await startInProcessPortal(
+      { SYNC_INTERVAL_SECONDS: '3600', PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9' },
+      { dir: portal.dir },
+    );
     try {
       const otherAdmin = await signedInAdmin(other);
       const seen = await otherAdmin.get(LIST);
@@ -105,19 +121,30 @@ describe('POST /api/sync', () => {
         () => admin.post('/api/sync'),
         (answer) => answer.status === 200,
       );
-      const written = new Set([...change.advanced, ...change.added].filter((id) => !change.deleted.includes(id))).size;
+      const written = new Set(
+        [...change.advanced, ...change.added].filter((id) => !change.deleted.includes(id)),
+      ).size;
       const deleted = change.deleted.filter((id) => !change.added.includes(id)).length;
-      if (response.body.data.written === written && response.body.data.deleted === deleted) matched = { change, body: response.body };
+      if (response.body.data.written === written && response.body.data.deleted === deleted)
+        matched = { change, body: response.body };
     }
     expect(matched, 'no sync-now answer matched the provider change').toBeDefined();
     const { change, body } = matched!;
     expect(Object.keys(body).sort()).toEqual(['data', 'message', 'success']);
-    expect(Object.keys(body.data).sort()).toEqual(['deleted', 'finishedAt', 'full', 'statusChanges', 'written']);
+    expect(Object.keys(body.data).sort()).toEqual([
+      'deleted',
+      'finishedAt',
+      'full',
+      'statusChanges',
+      'written',
+    ]);
     expect(body.data.full).toBe(true);
     // A new receipt's first status counts as a change; a receipt that moved on may keep its status.
     expect(body.data.statusChanges).toBeGreaterThanOrEqual(change.added.length);
     expect(body.data.statusChanges).toBeLessThanOrEqual(body.data.written);
-    expect(body.message).toBe(`Sync finished. Written: ${body.data.written}, removed: ${body.data.deleted}.`);
+    expect(body.message).toBe(
+      `Sync finished. Written: ${body.data.written}, removed: ${body.data.deleted}.`,
+    );
     expect(Date.parse(body.data.finishedAt)).toBeLessThanOrEqual(portal.clock.now());
 
     // The answers that follow already know this sync.
@@ -125,14 +152,18 @@ describe('POST /api/sync', () => {
     expect(syncedAt(list)).toBeGreaterThanOrEqual(Date.parse(body.data.finishedAt));
     const status = await admin.get('/api/sync');
     expect(status.status).toBe(200);
-    expect(Date.parse(status.body.data.lastSyncedAt)).toBeGreaterThanOrEqual(Date.parse(body.data.finishedAt));
+    expect(Date.parse(status.body.data.lastSyncedAt)).toBeGreaterThanOrEqual(
+      Date.parse(body.data.finishedAt),
+    );
     expect(status.body.data).toMatchObject({ lastError: null, lastErrorAt: null });
   });
 
   it('when an admin syncs now in Dutch, then the message is Dutch', async () => {
     const response = await admin.post('/api/sync', undefined, DUTCH);
     expect(response.status).toBe(200);
-    expect(response.body.message).toMatch(/^Synchronisatie voltooid\. Bijgewerkt: \d+, verwijderd: \d+\.$/);
+    expect(response.body.message).toMatch(
+      /^Synchronisatie voltooid\. Bijgewerkt: \d+, verwijderd: \d+\.$/,
+    );
   });
 
   it('when someone who is not an admin asks, then 403 for admin-viewers and viewers and 401 without a session', async () => {
@@ -171,7 +202,9 @@ describe('POST /api/sync', () => {
       );
       const status = await admin.get('/api/sync');
       expect(status.body.data.lastError).toBeTruthy();
-      expect(Date.parse(status.body.data.lastErrorAt)).toBeGreaterThan(Date.parse(status.body.data.lastSyncedAt));
+      expect(Date.parse(status.body.data.lastErrorAt)).toBeGreaterThan(
+        Date.parse(status.body.data.lastSyncedAt),
+      );
       // The mirror still answers, with the time of its last good sync.
       const list = await admin.get(LIST);
       expect(list.status).toBe(200);
@@ -184,6 +217,9 @@ describe('POST /api/sync', () => {
       (response) => response.status === 200,
     );
     expect(recovered.body.data.written).toBeGreaterThanOrEqual(0);
-    expect((await admin.get('/api/sync')).body.data).toMatchObject({ lastError: null, lastErrorAt: null });
+    expect((await admin.get('/api/sync')).body.data).toMatchObject({
+      lastError: null,
+      lastErrorAt: null,
+    });
   });
 });

@@ -35,13 +35,22 @@ async function inBothLanguages(call: (headers: Record<string, string>) => Promis
   return { dutch: await call(DUTCH), english: await call({}) };
 }
 
-async function upload(kind: 'logo' | 'background', file: UploadFile, headers: Record<string, string>): Promise<ApiResponse> {
+async function upload(
+  kind: 'logo' | 'background',
+  file: UploadFile,
+  headers: Record<string, string>,
+): Promise<ApiResponse> {
   const form = new FormData();
   form.append(kind, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
   const encoded = new Response(form);
   const response = await fetch(`${portal.url}/api/${kind}/upload`, {
     method: 'POST',
-    headers: { Origin: portal.url, Cookie: admin.cookie!, 'Content-Type': encoded.headers.get('content-type')!, ...headers },
+    headers: {
+      Origin: portal.url,
+      Cookie: admin.cookie!,
+      'Content-Type': encoded.headers.get('content-type')!,
+      ...headers,
+    },
     body: Buffer.from(await encoded.arrayBuffer()),
   });
   return { status: response.status, headers: response.headers, body: await response.json() };
@@ -49,72 +58,139 @@ async function upload(kind: 'logo' | 'background', file: UploadFile, headers: Re
 
 describe('consignee assignments', () => {
   it('when an assignment names a user that does not exist, then the 404 is in Dutch for a Dutch reader and in English otherwise', async () => {
-    const { dutch, english } = await inBothLanguages((headers) => admin.post(`/api/consignees/user/${MISSING_ID}/assign`, { consigneeIds: [1] }, { headers }));
+    const { dutch, english } = await inBothLanguages((headers) =>
+      admin.post(`/api/consignees/user/${MISSING_ID}/assign`, { consigneeIds: [1] }, { headers }),
+    );
     expectError(dutch, 404, 'NOT_FOUND', 'Gebruiker niet gevonden');
     expectError(english, 404, 'NOT_FOUND', 'User not found');
   });
 
   it('when a user is added to a consignee that does not exist, then the 404 is in Dutch for a Dutch reader and in English otherwise', async () => {
-    const { dutch, english } = await inBothLanguages((headers) => admin.post(`/api/consignees/${MISSING_ID}/add-user`, { userId: viewer.id }, { headers }));
+    const { dutch, english } = await inBothLanguages((headers) =>
+      admin.post(`/api/consignees/${MISSING_ID}/add-user`, { userId: viewer.id }, { headers }),
+    );
     expectError(dutch, 404, 'NOT_FOUND', 'Geadresseerde niet gevonden');
     expectError(english, 404, 'NOT_FOUND', 'Consignee not found');
   });
 
   it("when a bulk assignment names unknown consignees or no user, then the refusal is in the reader's language", async () => {
     const unknown = await inBothLanguages((headers) =>
-      admin.post('/api/consignees/bulk-add-user', { consigneeIds: [MISSING_ID], userId: viewer.id }, { headers }),
+      admin.post(
+        '/api/consignees/bulk-add-user',
+        { consigneeIds: [MISSING_ID], userId: viewer.id },
+        { headers },
+      ),
     );
-    expectError(unknown.dutch, 400, 'VALIDATION_ERROR', m.assignments_unknown_consignees({ ids: String(MISSING_ID) }, nl));
+    expectError(
+      unknown.dutch,
+      400,
+      'VALIDATION_ERROR',
+      m.assignments_unknown_consignees({ ids: String(MISSING_ID) }, nl),
+    );
     expectError(unknown.english, 400, 'VALIDATION_ERROR', `Unknown consignee ids: ${MISSING_ID}`);
-    const noUser = await inBothLanguages((headers) => admin.post('/api/consignees/bulk-add-user', { consigneeIds: [1] }, { headers }));
-    expectError(noUser.dutch, 400, 'VALIDATION_ERROR', 'userId moet een positief geheel getal zijn');
+    const noUser = await inBothLanguages((headers) =>
+      admin.post('/api/consignees/bulk-add-user', { consigneeIds: [1] }, { headers }),
+    );
+    expectError(
+      noUser.dutch,
+      400,
+      'VALIDATION_ERROR',
+      'userId moet een positief geheel getal zijn',
+    );
     expectError(noUser.english, 400, 'VALIDATION_ERROR', 'userId must be a positive integer');
   });
 });
 
 describe('provider tokens', () => {
   it('when the manual update lacks the refresh token, then the 400 is in Dutch for a Dutch reader and in English otherwise', async () => {
-    const { dutch, english } = await inBothLanguages((headers) => admin.post('/api/tokens/update', { accessToken: 'only-access' }, { headers }));
+    const { dutch, english } = await inBothLanguages((headers) =>
+      admin.post('/api/tokens/update', { accessToken: 'only-access' }, { headers }),
+    );
     expectError(dutch, 400, 'VALIDATION_ERROR', m.tokens_both_required({}, nl));
     expect(dutch.body.message).toBe('Zowel het access token als het refresh token is verplicht');
-    expectError(english, 400, 'VALIDATION_ERROR', 'Both access token and refresh token are required');
+    expectError(
+      english,
+      400,
+      'VALIDATION_ERROR',
+      'Both access token and refresh token are required',
+    );
   });
 
   it("when the refresh token expiry is out of range, then the limits are named in the reader's language", async () => {
     const payload = { accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: 10 };
-    const { dutch, english } = await inBothLanguages((headers) => admin.post('/api/tokens/update', payload, { headers }));
-    expectError(dutch, 400, 'VALIDATION_ERROR', 'De geldigheidsduur van het refresh token moet tussen 300 en 31536000 seconden liggen');
-    expectError(english, 400, 'VALIDATION_ERROR', 'Refresh token expiry must be between 300 and 31536000 seconds');
+    const { dutch, english } = await inBothLanguages((headers) =>
+      admin.post('/api/tokens/update', payload, { headers }),
+    );
+    expectError(
+      dutch,
+      400,
+      'VALIDATION_ERROR',
+      'De geldigheidsduur van het refresh token moet tussen 300 en 31536000 seconden liggen',
+    );
+    expectError(
+      english,
+      400,
+      'VALIDATION_ERROR',
+      'Refresh token expiry must be between 300 and 31536000 seconds',
+    );
   });
 });
 
 describe('logo and background', () => {
   it('when a text file is uploaded as the logo, then it is refused in Dutch for a Dutch reader and in English otherwise', async () => {
-    const { dutch, english } = await inBothLanguages((headers) => upload('logo', TEXT_FILE, headers));
+    const { dutch, english } = await inBothLanguages((headers) =>
+      upload('logo', TEXT_FILE, headers),
+    );
     expectError(dutch, 400, 'VALIDATION_ERROR', 'Kies een afbeeldingsbestand');
     expectError(english, 400, 'VALIDATION_ERROR', 'Please select an image file');
   });
 
   it("when an SVG is uploaded as the logo or the background, then the accepted formats are named in the reader's language", async () => {
     const logo = await inBothLanguages((headers) => upload('logo', SVG_FILE, headers));
-    expectError(logo.dutch, 400, 'VALIDATION_ERROR', 'Alleen JPEG-, PNG-, GIF- en WebP-bestanden zijn toegestaan');
-    expectError(logo.english, 400, 'VALIDATION_ERROR', 'Only JPEG, PNG, GIF, and WebP files are allowed');
+    expectError(
+      logo.dutch,
+      400,
+      'VALIDATION_ERROR',
+      'Alleen JPEG-, PNG-, GIF- en WebP-bestanden zijn toegestaan',
+    );
+    expectError(
+      logo.english,
+      400,
+      'VALIDATION_ERROR',
+      'Only JPEG, PNG, GIF, and WebP files are allowed',
+    );
     const background = await inBothLanguages((headers) => upload('background', SVG_FILE, headers));
     expectError(background.dutch, 400, 'VALIDATION_ERROR', 'Kies een geldig afbeeldingsbestand');
     expectError(background.english, 400, 'VALIDATION_ERROR', 'Please select a valid image file');
   });
 
   it("when there is no logo to delete or the opacity is refused, then the answer is in the reader's language", async () => {
-    const nothing = await inBothLanguages((headers) => admin.delete('/api/logo/current', { headers }));
+    const nothing = await inBothLanguages((headers) =>
+      admin.delete('/api/logo/current', { headers }),
+    );
     expectError(nothing.dutch, 404, 'NOT_FOUND', 'Er is geen logo om te verwijderen');
     expectError(nothing.english, 404, 'NOT_FOUND', 'No logo to delete');
-    const opacity = await inBothLanguages((headers) => admin.put('/api/background/opacity', { opacity: 0.33 }, { headers }));
-    expectError(opacity.dutch, 400, 'VALIDATION_ERROR', 'De dekking moet een getal van 0,1 tot en met 1 zijn, in stappen van 0,05');
-    expectError(opacity.english, 400, 'VALIDATION_ERROR', 'Opacity must be a number from 0.1 to 1 in steps of 0.05');
+    const opacity = await inBothLanguages((headers) =>
+      admin.put('/api/background/opacity', { opacity: 0.33 }, { headers }),
+    );
+    expectError(
+      opacity.dutch,
+      400,
+      'VALIDATION_ERROR',
+      'De dekking moet een getal van 0,1 tot en met 1 zijn, in stappen van 0,05',
+    );
+    expectError(
+      opacity.english,
+      400,
+      'VALIDATION_ERROR',
+      'Opacity must be a number from 0.1 to 1 in steps of 0.05',
+    );
   });
 
   it("when the opacity is saved, then the confirmation is in the reader's language", async () => {
-    const { dutch, english } = await inBothLanguages((headers) => admin.put('/api/background/opacity', { opacity: 0.5 }, { headers }));
+    const { dutch, english } = await inBothLanguages((headers) =>
+      admin.put('/api/background/opacity', { opacity: 0.5 }, { headers }),
+    );
     expect(dutch.status).toBe(200);
     expect(dutch.body.message).toBe('De dekking is bijgewerkt.');
     expect(english.body.message).toBe('Opacity updated successfully!');
@@ -140,12 +216,17 @@ describe('the sandbox provider', () => {
     expect(response.status).toBe(400);
     const page = await response.text();
     expect(page).toContain('Autorisatie geweigerd');
-    expect(page).toContain('De toepassing die om toegang vraagt, is niet bij dit systeem geregistreerd.');
+    expect(page).toContain(
+      'De toepassing die om toegang vraagt, is niet bij dit systeem geregistreerd.',
+    );
   });
 
   it("when its token endpoint is asked in Dutch, then it still answers in English, as the other company's server would", async () => {
     const response = await tokenRequest(portal, { client_id: 'freight-portal' }, DUTCH);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: 'invalid_request', error_description: 'grant_type is required' });
+    expect(response.body).toEqual({
+      error: 'invalid_request',
+      error_description: 'grant_type is required',
+    });
   });
 });

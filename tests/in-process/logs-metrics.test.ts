@@ -55,13 +55,23 @@ beforeAll(async () => {
   secrets.set('admin password', ADMIN_PASSWORD);
 
   // A sign-in that fails, then one that works.
-  expect((await new ApiClient(portal).post('/api/auth/login', { username: 'admin', password: 'not-the-password' })).status).toBe(401);
+  expect(
+    (
+      await new ApiClient(portal).post('/api/auth/login', {
+        username: 'admin',
+        password: 'not-the-password',
+      })
+    ).status,
+  ).toBe(401);
   secrets.set('wrong password', 'not-the-password');
   admin = await signedInAdmin(portal);
   secrets.set('session cookie', tokenOf(admin));
 
   // Provider tokens saved by hand.
-  const manual = { accessToken: `manual-access-${randomUUID()}`, refreshToken: `manual-refresh-${randomUUID()}` };
+  const manual = {
+    accessToken: `manual-access-${randomUUID()}`,
+    refreshToken: `manual-refresh-${randomUUID()}`,
+  };
   const saved = await admin.post('/api/tokens/update', manual);
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
   secrets.set('manual access token', manual.accessToken);
@@ -76,12 +86,17 @@ beforeAll(async () => {
   secrets.set('authorization code', callback.searchParams.get('code')!);
   secrets.set('state', callback.searchParams.get('state')!);
   expect((await admin.get(callback.pathname + callback.search)).status).toBe(200);
-  expect((await admin.get('/api/tokens/status')).body.data).toMatchObject({ hasAccessToken: true, source: 'oauth2' });
+  expect((await admin.get('/api/tokens/status')).body.data).toMatchObject({
+    hasAccessToken: true,
+    source: 'oauth2',
+  });
 
   // A forgotten password, reset with the link from the e-mail.
   const user = await createUser(admin, 'forgetful');
   secrets.set('user password', user.password);
-  expect((await new ApiClient(portal).post('/api/auth/password/forgot', { login: 'forgetful' })).status).toBe(202);
+  expect(
+    (await new ApiClient(portal).post('/api/auth/password/forgot', { login: 'forgetful' })).status,
+  ).toBe(202);
   const mails = await eventually(
     () => smtp.messages.filter((mail) => mail.text?.includes('/reset-password/')),
     (found) => found.length > 0,
@@ -91,7 +106,14 @@ beforeAll(async () => {
   expect((await new ApiClient(portal).get(`/reset-password/${resetToken}`)).status).toBe(200);
   const newPassword = `new-secret-${randomUUID()}`;
   secrets.set('new password', newPassword);
-  expect((await new ApiClient(portal).post('/api/auth/password/reset', { token: resetToken, newPassword })).status).toBe(200);
+  expect(
+    (
+      await new ApiClient(portal).post('/api/auth/password/reset', {
+        token: resetToken,
+        newPassword,
+      })
+    ).status,
+  ).toBe(200);
   const forgetful = await signIn(portal, { username: 'forgetful', password: newPassword });
   secrets.set('second session cookie', tokenOf(forgetful));
   await forgetful.get('/api/auth/profile');
@@ -106,7 +128,8 @@ describe('the log', () => {
   it('when sign-ins, provider tokens, an OAuth2 connect and a password reset went through it at trace level, then it holds none of their secrets', () => {
     const log = portal.output();
     expect(logLines().some((line) => line.level === 'debug' || line.level === 'trace')).toBe(true);
-    for (const [name, value] of secrets) expect(log.includes(value), `the ${name} is in the log`).toBe(false);
+    for (const [name, value] of secrets)
+      expect(log.includes(value), `the ${name} is in the log`).toBe(false);
     expect(log).not.toMatch(JWT_SHAPE);
     expect(log).not.toMatch(REFRESH_SHAPE);
     expect(log).not.toMatch(/portal_session=/);
@@ -122,26 +145,38 @@ describe('the log', () => {
     );
     expect(lines).toHaveLength(1);
     const line = lines[0]!;
-    expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/api/auth/profile', status: 200, userId: 1 });
+    expect(line).toMatchObject({
+      level: 'info',
+      method: 'GET',
+      route: '/api/auth/profile',
+      status: 200,
+      userId: 1,
+    });
     expect(Date.parse(line.time)).not.toBeNaN();
     expect(line.ms).toEqual(expect.any(Number));
     expect(line.bytes).toBeGreaterThan(0);
   });
 
   it('when a reset link is opened, then its line names the route pattern, never the token', () => {
-    const lines = logLines().filter((line) => line.msg === 'request' && String(line.route).startsWith('/reset-password'));
+    const lines = logLines().filter(
+      (line) => line.msg === 'request' && String(line.route).startsWith('/reset-password'),
+    );
     expect(lines.map((line) => line.route)).toContain('/reset-password/[token]');
     expect(logLines().filter((line) => line.route === '/api/auth/password/reset')).toHaveLength(1);
   });
 
   it('when a proxy sends a request id (TRUST_PROXY), then a safe one is kept and echoed, and an unsafe one replaced', async () => {
-    const kept = await new ApiClient(portal).get('/api/health/live', { headers: { 'X-Request-Id': 'lb-1234.abc' } });
+    const kept = await new ApiClient(portal).get('/api/health/live', {
+      headers: { 'X-Request-Id': 'lb-1234.abc' },
+    });
     expect(kept.headers.get('x-request-id')).toBe('lb-1234.abc');
     await eventually(
       () => logLines().filter((line) => line.reqId === 'lb-1234.abc'),
       (found) => found.length === 1,
     );
-    const replaced = await new ApiClient(portal).get('/api/health/live', { headers: { 'X-Request-Id': 'bad id <script>' } });
+    const replaced = await new ApiClient(portal).get('/api/health/live', {
+      headers: { 'X-Request-Id': 'bad id <script>' },
+    });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(portal.output()).not.toContain('<script>');
   });
@@ -155,7 +190,10 @@ describe('the log', () => {
 
 describe('GET /metrics', () => {
   const scrape = (target: InProcessPortal, token?: string) =>
-    fetch(`${target.url}/metrics`, { headers: token ? { Authorization: `Bearer ${token}` } : {}, redirect: 'manual' });
+    fetch(`${target.url}/metrics`, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      redirect: 'manual',
+    });
 
   it('when asked without the token or with a wrong one, then 401; with METRICS_TOKEN unset, 404 and no redirect to sign-in', async () => {
     expect((await scrape(portal)).status).toBe(401);
@@ -174,7 +212,9 @@ describe('GET /metrics', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();
-    expect(text).toMatch(/^portal_http_request_duration_seconds_count\{method="GET",route="\/api\/auth\/profile",status_class="2xx"\} \d+$/m);
+    expect(text).toMatch(
+      /^portal_http_request_duration_seconds_count\{method="GET",route="\/api\/auth\/profile",status_class="2xx"\} \d+$/m,
+    );
     expect(text).toMatch(/^portal_sign_ins_total\{outcome="wrong"\} [1-9]/m);
     expect(text).toMatch(/^portal_sign_ins_total\{outcome="success"\} [1-9]/m);
     expect(text).toMatch(/^portal_syncs_total\{result="success"\} [1-9]/m);
@@ -183,7 +223,9 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^portal_outbox_sent_total [1-9]/m);
     expect(text).toMatch(/^portal_outbox_pending_messages \d+$/m);
     expect(text).toMatch(/^portal_active_sessions [1-9]/m);
-    expect(text).toMatch(/^portal_provider_calls_total\{operation="list-receipts",outcome="ok"\} [1-9]/m);
+    expect(text).toMatch(
+      /^portal_provider_calls_total\{operation="list-receipts",outcome="ok"\} [1-9]/m,
+    );
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
     expect(text).not.toContain('/reset-password/' + secrets.get('reset token'));

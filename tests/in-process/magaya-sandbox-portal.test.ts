@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWarehouseReceipt } from '~/server/provider/magaya/receipt';
 import { MagayaSessions, WAREHOUSE_RECEIPT } from '~/server/provider/magaya/session';
 import { soapEnvelope, soapString } from '~/server/provider/magaya/soap';
-import { SANDBOX_MAGAYA_PASSWORD, SANDBOX_MAGAYA_USERNAME, sandboxIdOfGuid } from '~/server/provider/sandbox/magaya';
+import {
+  SANDBOX_MAGAYA_PASSWORD,
+  SANDBOX_MAGAYA_USERNAME,
+  sandboxIdOfGuid,
+} from '~/server/provider/sandbox/magaya';
 import { allReceipts, eventually, signIn, waitForMirror } from '../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
 
@@ -16,7 +20,10 @@ let contract: InProcessPortal;
 beforeAll(async () => {
   [magaya, contract] = await Promise.all([
     // No background sync: this test's own client is the API user's one session.
-    startInProcessPortal({ SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: String(RECEIPTS) }, { background: false }),
+    startInProcessPortal(
+      { SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: String(RECEIPTS) },
+      { background: false },
+    ),
     startInProcessPortal({ SANDBOX_RECEIPTS: '5' }),
   ]);
 });
@@ -28,17 +35,31 @@ afterAll(async () => {
 describe('sandbox in Magaya mode', () => {
   it('when the Magaya client reads the sandbox by date, then it finds every receipt the sandbox has', async () => {
     const sessions = new MagayaSessions({
-      connection: { url: `${magaya.url}${INVOKE}`, username: SANDBOX_MAGAYA_USERNAME, password: SANDBOX_MAGAYA_PASSWORD, timeoutMs: 30_000 },
+      connection: {
+        url: `${magaya.url}${INVOKE}`,
+        username: SANDBOX_MAGAYA_USERNAME,
+        password: SANDBOX_MAGAYA_PASSWORD,
+        timeoutMs: 30_000,
+      },
       pause: () => Promise.reject(new Error('no session should be busy')),
     });
     const ids = new Set<number>();
     await sessions.run((session) =>
       session.transactionsByDate(
-        { type: WAREHOUSE_RECEIPT, start: new Date(0), end: new Date(magaya.clock.now() + 86_400_000), flags: 0, pageSize: 20 },
+        {
+          type: WAREHOUSE_RECEIPT,
+          start: new Date(0),
+          end: new Date(magaya.clock.now() + 86_400_000),
+          flags: 0,
+          pageSize: 20,
+        },
         'WarehouseReceipt',
         (element) => {
           const reading = readWarehouseReceipt(element, {
-            ids: { receiptId: (guid) => sandboxIdOfGuid('receipt', guid) ?? -1, consigneeId: (guid) => sandboxIdOfGuid('consignee', guid) ?? -1 },
+            ids: {
+              receiptId: (guid) => sandboxIdOfGuid('receipt', guid) ?? -1,
+              consigneeId: (guid) => sandboxIdOfGuid('consignee', guid) ?? -1,
+            },
             updatedAt: new Date().toISOString(),
           });
           if (reading.kind !== 'unidentified') ids.add(sandboxIdOfGuid('receipt', reading.guid)!);
@@ -53,7 +74,10 @@ describe('sandbox in Magaya mode', () => {
     const response = await fetch(`${contract.url}${INVOKE}`, {
       method: 'POST',
       headers: { 'Content-Type': 'text/xml' },
-      body: soapEnvelope('StartSession', { user: soapString(SANDBOX_MAGAYA_USERNAME), pass: soapString(SANDBOX_MAGAYA_PASSWORD) }),
+      body: soapEnvelope('StartSession', {
+        user: soapString(SANDBOX_MAGAYA_USERNAME),
+        pass: soapString(SANDBOX_MAGAYA_PASSWORD),
+      }),
     });
     expect(response.status).toBe(404);
   });
@@ -61,7 +85,12 @@ describe('sandbox in Magaya mode', () => {
 
 describe('the demo through Magaya', () => {
   it("when the sandbox portal starts in Magaya mode, then it reads itself as Magaya and the demo customer sees its consignees' receipts", async () => {
-    const demo = await startInProcessPortal({ SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: '80', DEMO_USERS: 'true', DEMO_PASSWORD: 'demo-password-1' });
+    const demo = await startInProcessPortal({
+      SANDBOX_PROTOCOL: 'magaya',
+      SANDBOX_RECEIPTS: '80',
+      DEMO_USERS: 'true',
+      DEMO_PASSWORD: 'demo-password-1',
+    });
     try {
       // The demo customer takes consignees the receipts name: it is made once the first sync read them.
       await eventually(

@@ -17,13 +17,17 @@ const HEAP_GROWTH_LIMIT = 100_000_000;
 
 const receipt = (index: number) =>
   `<WarehouseReceipt GUID="{${index}}"><Number>${index}</Number><Status>OnHand</Status><Notes>${'Fragile, keep dry. '.repeat(20)}</Notes><Items>` +
-  '<Item><Description>Box of household goods</Description><Pieces>1</Pieces><Weight Unit="kg">1.5</Weight><Volume Unit="m3">0.02</Volume></Item>'.repeat(5) +
+  '<Item><Description>Box of household goods</Description><Pieces>1</Pieces><Weight Unit="kg">1.5</Weight><Volume Unit="m3">0.02</Volume></Item>'.repeat(
+    5,
+  ) +
   '</Items></WarehouseReceipt>';
 
 /** The document made as it is read, so the test holds no more of it than a client receiving it would. */
 async function* thirtyMegabytes(): AsyncGenerator<Uint8Array> {
   const encoder = new TextEncoder();
-  yield encoder.encode('<?xml version="1.0" encoding="utf-8"?><WarehouseReceipts xmlns="http://www.magaya.com/XMLSchema/V1">');
+  yield encoder.encode(
+    '<?xml version="1.0" encoding="utf-8"?><WarehouseReceipts xmlns="http://www.magaya.com/XMLSchema/V1">',
+  );
   let sent = 0;
   let index = 0;
   while (sent < DOCUMENT_BYTES) {
@@ -36,17 +40,21 @@ async function* thirtyMegabytes(): AsyncGenerator<Uint8Array> {
 }
 
 describe('Magaya XML reader, a large answer', () => {
-  it('when a 30 MB list of receipts is read, then the heap grows by less than 100 MB', { timeout: stallLimit(180_000) }, async () => {
-    const before = process.memoryUsage().heapUsed;
-    let peak = before;
-    let read = 0;
-    for await (const element of readElements(thirtyMegabytes(), 'WarehouseReceipt')) {
-      expect(element.name).toBe('WarehouseReceipt');
-      if (++read % 100 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
-    }
-    expect(read).toBeGreaterThan(10_000);
-    expect(peak - before).toBeLessThan(HEAP_GROWTH_LIMIT);
-  });
+  it(
+    'when a 30 MB list of receipts is read, then the heap grows by less than 100 MB',
+    { timeout: stallLimit(180_000) },
+    async () => {
+      const before = process.memoryUsage().heapUsed;
+      let peak = before;
+      let read = 0;
+      for await (const element of readElements(thirtyMegabytes(), 'WarehouseReceipt')) {
+        expect(element.name).toBe('WarehouseReceipt');
+        if (++read % 100 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+      }
+      expect(read).toBeGreaterThan(10_000);
+      expect(peak - before).toBeLessThan(HEAP_GROWTH_LIMIT);
+    },
+  );
 });
 
 describe('Magaya SOAP client, a large answer', () => {
@@ -55,7 +63,8 @@ describe('Magaya SOAP client, a large answer', () => {
     { timeout: stallLimit(180_000) },
     async () => {
       // The answer as Magaya sends it: the list escaped inside trans_list_xml, made as it is sent.
-      const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+      const escape = (text: string) =>
+        text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
       const server = createServer((_request, response) => {
         response.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8' });
         response.write(
@@ -64,7 +73,8 @@ describe('Magaya SOAP client, a large answer', () => {
         const list = thirtyMegabytes();
         const pump = async () => {
           for await (const chunk of list)
-            if (!response.write(escape(new TextDecoder().decode(chunk)))) await new Promise((resolve) => response.once('drain', resolve));
+            if (!response.write(escape(new TextDecoder().decode(chunk))))
+              await new Promise((resolve) => response.once('drain', resolve));
           response.end(
             '</trans_list_xml><cookie>c2</cookie><more_results>0</more_results></ns:GetNextTransbyDateResponse></SOAP-ENV:Body></SOAP-ENV:Envelope>',
           );
@@ -77,7 +87,10 @@ describe('Magaya SOAP client, a large answer', () => {
         let peak = before;
         let read = 0;
         const values = await callSoap(
-          { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/Invoke`, timeoutMs: stallLimit(170_000) },
+          {
+            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/Invoke`,
+            timeoutMs: stallLimit(170_000),
+          },
           'GetNextTransbyDate',
           { cookie: soapString('c1') },
           {

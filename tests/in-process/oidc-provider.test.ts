@@ -29,7 +29,12 @@ let admin: ApiClient;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `read` until `done`; `timeoutMs` is the limit on the reference machine, scaled as every stall's limit is. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + stallLimit(timeoutMs);
   for (;;) {
     const value = await read();
@@ -85,7 +90,12 @@ const connect = () => connectAtServer(portal, admin);
 
 describe('discovery', () => {
   it('when the server is down at start, then the portal says so, and finds the server by its OpenID metadata once it is up', async () => {
-    expectError(await admin.get('/api/tokens/oauth/config'), 502, 'EXTERNAL_API_ERROR', CONNECTION_TEXTS.providerUnavailable);
+    expectError(
+      await admin.get('/api/tokens/oauth/config'),
+      502,
+      'EXTERNAL_API_ERROR',
+      CONNECTION_TEXTS.providerUnavailable,
+    );
     oidc = await startOidcServer({
       port: oidcPort,
       redirectUri: `${portal.url}/admin/tokens/callback`,
@@ -117,7 +127,9 @@ describe('discovery', () => {
 
 describe('connecting, refreshing and reconnecting', () => {
   it('when the admin authorizes, then the code is exchanged with the client secret and the issuer checked, the tokens are stored and the receipts mirrored', async () => {
-    const started = new URL((await admin.post('/api/tokens/oauth/authorize')).body.data.authorizationUrl);
+    const started = new URL(
+      (await admin.post('/api/tokens/oauth/authorize')).body.data.authorizationUrl,
+    );
     expect(Object.fromEntries(started.searchParams)).toMatchObject({
       scope: 'receipts offline_access',
       prompt: 'consent',
@@ -135,14 +147,18 @@ describe('connecting, refreshing and reconnecting', () => {
       reconnectRequired: false,
       refreshTokenExpiry: null,
     });
-    expect(Date.parse(data.accessTokenExpiry) - portal.clock.now()).toBeLessThanOrEqual(ACCESS_SECONDS * 1000);
+    expect(Date.parse(data.accessTokenExpiry) - portal.clock.now()).toBeLessThanOrEqual(
+      ACCESS_SECONDS * 1000,
+    );
     const receipts = await until(
       () => admin.get('/api/receipts?limit=10'),
       (answer) => answer.status === 200 && answer.body.pagination.totalItems === 6,
       15_000,
       'the mirror',
     );
-    expect(receipts.body.data.map((receipt: { number: string }) => receipt.number)).toContain('OP-7001');
+    expect(receipts.body.data.map((receipt: { number: string }) => receipt.number)).toContain(
+      'OP-7001',
+    );
   });
 
   it('when access tokens live 30 s, then the syncs refresh them once half their life is gone, not on every call, and keep each rotated refresh token', async () => {
@@ -174,14 +190,24 @@ describe('connecting, refreshing and reconnecting', () => {
     portal.clock.advance((ACCESS_SECONDS / 2 + 1) * 1000);
     await syncNow();
     const refused = await status();
-    expect(refused).toMatchObject({ hasRefreshToken: true, canRefresh: false, reconnectRequired: true, reconnectReason: expect.any(String) });
+    expect(refused).toMatchObject({
+      hasRefreshToken: true,
+      canRefresh: false,
+      reconnectRequired: true,
+      reconnectReason: expect.any(String),
+    });
     const counts = server().counts();
     expect(counts.refusedRefreshes).toBe(1);
 
     // The syncs go on with the access token while it lasts, without sending the dead refresh token again.
     await syncNow();
     await syncNow();
-    expectError(await admin.post('/api/tokens/refresh'), 409, 'CONFLICT', CONNECTION_TEXTS.refreshRefused);
+    expectError(
+      await admin.post('/api/tokens/refresh'),
+      409,
+      'CONFLICT',
+      CONNECTION_TEXTS.refreshRefused,
+    );
     expect(server().counts()).toMatchObject({ refreshes: counts.refreshes, refusedRefreshes: 1 });
 
     const dashboard = await admin.get('/dashboard');
@@ -190,7 +216,11 @@ describe('connecting, refreshing and reconnecting', () => {
 
   it('when the admin reconnects, then reconnect is no longer required and refreshing works again', async () => {
     await connect();
-    expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false, reconnectReason: null });
+    expect(await status()).toMatchObject({
+      canRefresh: true,
+      reconnectRequired: false,
+      reconnectReason: null,
+    });
     expect((await admin.post('/api/tokens/refresh')).status).toBe(200);
     expect((await admin.get('/dashboard')).body).not.toContain(CONNECTION_TEXTS.dashboardNotice);
   });
@@ -206,22 +236,28 @@ describe('a refused refresh token is sent once', () => {
         return [refreshed, synced];
       },
     ],
-    ['with a sync at the same moment', () => Promise.all([admin.post('/api/tokens/refresh'), admin.post('/api/sync')])],
-  ])("when the admin's refresh is refused %s, then neither that sync nor later ones send the dead refresh token again", async (_when, refreshAndSync) => {
-    expect(server().revokeRefreshTokens()).toBe(1);
-    const before = server().counts();
-    const [refreshed] = await refreshAndSync();
-    expect(refreshed!.status).toBe(502);
-    expect(await status()).toMatchObject({ reconnectRequired: true, canRefresh: false });
-    // Later syncs, with a refresh due by then.
-    portal.clock.advance((ACCESS_SECONDS / 2 + 1) * 1000);
-    await syncNow();
-    await syncNow();
-    expect(server().counts().refusedRefreshes - before.refusedRefreshes).toBe(1);
-    expect(server().counts().refreshes).toBe(before.refreshes);
-    await connect();
-    expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
-  });
+    [
+      'with a sync at the same moment',
+      () => Promise.all([admin.post('/api/tokens/refresh'), admin.post('/api/sync')]),
+    ],
+  ])(
+    "when the admin's refresh is refused %s, then neither that sync nor later ones send the dead refresh token again",
+    async (_when, refreshAndSync) => {
+      expect(server().revokeRefreshTokens()).toBe(1);
+      const before = server().counts();
+      const [refreshed] = await refreshAndSync();
+      expect(refreshed!.status).toBe(502);
+      expect(await status()).toMatchObject({ reconnectRequired: true, canRefresh: false });
+      // Later syncs, with a refresh due by then.
+      portal.clock.advance((ACCESS_SECONDS / 2 + 1) * 1000);
+      await syncNow();
+      await syncNow();
+      expect(server().counts().refusedRefreshes - before.refusedRefreshes).toBe(1);
+      expect(server().counts().refreshes).toBe(before.refreshes);
+      await connect();
+      expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
+    },
+  );
 });
 
 /** Syncs this portal has run, scheduled or asked for, whatever their result. */
@@ -245,8 +281,16 @@ describe('a refused refresh token is never sent again', () => {
     expect(await status()).toMatchObject({ reconnectRequired: true, canRefresh: false });
 
     const runs = await syncsRun();
-    await until(syncsRun, (now) => now >= runs + 2, 6 * SYNC_SECONDS * 1000, 'two more scheduled syncs');
-    expect(server().counts()).toMatchObject({ refreshes: before.refreshes, refusedRefreshes: before.refusedRefreshes + 1 });
+    await until(
+      syncsRun,
+      (now) => now >= runs + 2,
+      6 * SYNC_SECONDS * 1000,
+      'two more scheduled syncs',
+    );
+    expect(server().counts()).toMatchObject({
+      refreshes: before.refreshes,
+      refusedRefreshes: before.refusedRefreshes + 1,
+    });
     await connect();
     expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
   });
@@ -262,8 +306,16 @@ describe('a refused refresh token is never sent again', () => {
     );
     expect(await status()).toMatchObject({ reconnectRequired: true, canRefresh: false });
     const runs = await syncsRun();
-    await until(syncsRun, (now) => now >= runs + 2, 6 * SYNC_SECONDS * 1000, 'two more scheduled syncs');
-    expect(server().counts()).toMatchObject({ refreshes: before.refreshes, refusedRefreshes: before.refusedRefreshes + 1 });
+    await until(
+      syncsRun,
+      (now) => now >= runs + 2,
+      6 * SYNC_SECONDS * 1000,
+      'two more scheduled syncs',
+    );
+    expect(server().counts()).toMatchObject({
+      refreshes: before.refreshes,
+      refusedRefreshes: before.refusedRefreshes + 1,
+    });
     await connect();
     expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
   });
@@ -281,10 +333,15 @@ describe('a refused refresh token is never sent again', () => {
 
     for (let round = 0; round < 2; round++) {
       expect((await admin.get(`/api/receipts/${receiptId}/attachments`)).status).toBe(503);
-      expect((await admin.get('/api/package-tracker/search?trackingNumber=1Z999AA10123456784')).status).toBe(503);
+      expect(
+        (await admin.get('/api/package-tracker/search?trackingNumber=1Z999AA10123456784')).status,
+      ).toBe(503);
       expect(await status()).toMatchObject({ reconnectRequired: true });
     }
-    expect(server().counts()).toMatchObject({ refreshes: before.refreshes, refusedRefreshes: before.refusedRefreshes + 1 });
+    expect(server().counts()).toMatchObject({
+      refreshes: before.refreshes,
+      refusedRefreshes: before.refusedRefreshes + 1,
+    });
     await connect();
     expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false });
   });
@@ -313,8 +370,16 @@ describe('a refused refresh token is never sent again', () => {
         'the refusal',
       );
       const runs = await syncsRun();
-      await until(syncsRun, (now) => now >= runs + 3, 8 * SYNC_SECONDS * 1000, 'more scheduled syncs');
-      expect(server().counts()).toMatchObject({ refreshes: before.refreshes, refusedRefreshes: before.refusedRefreshes + 1 });
+      await until(
+        syncsRun,
+        (now) => now >= runs + 3,
+        8 * SYNC_SECONDS * 1000,
+        'more scheduled syncs',
+      );
+      expect(server().counts()).toMatchObject({
+        refreshes: before.refreshes,
+        refusedRefreshes: before.refusedRefreshes + 1,
+      });
     } finally {
       // The database and its folder are the first portal's.
       await other.stop({ keepDir: true });
@@ -330,7 +395,9 @@ describe('refusals', () => {
     expect(callback.searchParams.get('error')).toBe('access_denied');
     const page = await admin.get(callback.pathname + callback.search);
     expect(page.status).toBe(400);
-    expect(page.body).toContain('OAuth2 authorization failed: The user denied the authorization request');
+    expect(page.body).toContain(
+      'OAuth2 authorization failed: The user denied the authorization request',
+    );
     expect((await status()).lastUpdated).toBe(before.lastUpdated);
   });
 
@@ -341,7 +408,9 @@ describe('refusals', () => {
     const before = server().counts();
     const refused = await admin.get(forged.pathname + forged.search);
     expect(refused.status).toBe(400);
-    expect(refused.body).toContain('OAuth2 authorization failed: This authorization is unknown, expired, already used or was started in another session.');
+    expect(refused.body).toContain(
+      'OAuth2 authorization failed: This authorization is unknown, expired, already used or was started in another session.',
+    );
     expect(server().counts().liveRefreshTokens).toBe(before.liveRefreshTokens);
     expect((await admin.get(callback.pathname + callback.search)).status).toBe(200);
   });
@@ -351,7 +420,12 @@ describe('refusals', () => {
     try {
       const page = await connect();
       expect(page).toContain(CONNECTION_TEXTS.noRefreshToken);
-      expect(await status()).toMatchObject({ hasAccessToken: true, hasRefreshToken: false, canRefresh: false, reconnectRequired: false });
+      expect(await status()).toMatchObject({
+        hasAccessToken: true,
+        hasRefreshToken: false,
+        canRefresh: false,
+        reconnectRequired: false,
+      });
     } finally {
       server().setIssueRefreshTokens(true);
     }
@@ -365,7 +439,11 @@ describe('clear', () => {
     // Earlier connections' refresh tokens are still live at the server: the portal only knows its own.
     const live = server().counts().liveRefreshTokens;
     const response = await admin.delete('/api/tokens/clear');
-    expect(response.body).toEqual({ success: true, data: { revoked: true, revocationError: null }, message: CONNECTION_TEXTS.cleared });
+    expect(response.body).toEqual({
+      success: true,
+      data: { revoked: true, revocationError: null },
+      message: CONNECTION_TEXTS.cleared,
+    });
     expect(server().counts().liveRefreshTokens).toBe(live - 1);
     expect((await status()).hasAccessToken).toBe(false);
   });
@@ -376,8 +454,13 @@ describe('clear', () => {
     oidc = undefined;
     const response = await admin.delete('/api/tokens/clear');
     expect(response.status).toBe(200);
-    expect(response.body.data).toEqual({ revoked: false, revocationError: 'The provider could not be reached' });
-    expect(response.body.message).toBe(CONNECTION_TEXTS.clearedWithoutRevocation('The provider could not be reached'));
+    expect(response.body.data).toEqual({
+      revoked: false,
+      revocationError: 'The provider could not be reached',
+    });
+    expect(response.body.message).toBe(
+      CONNECTION_TEXTS.clearedWithoutRevocation('The provider could not be reached'),
+    );
     expect(await status()).toMatchObject({ hasAccessToken: false, hasRefreshToken: false });
   });
 });

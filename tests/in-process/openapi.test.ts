@@ -12,7 +12,9 @@ import { startInProcessPortal, type InProcessPortal } from '../support/in-proces
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Every API route file with its exports, read here apart from the portal's own loading. */
-const ROUTE_FILES = import.meta.glob<Record<string, unknown>>('/src/pages/api/**/*.ts', { eager: true });
+const ROUTE_FILES = import.meta.glob<Record<string, unknown>>('/src/pages/api/**/*.ts', {
+  eager: true,
+});
 /** Answers what no route serves: an unknown path's 404, no operation of its own. */
 const CATCH_ALL = '/src/pages/api/[...path].ts';
 
@@ -30,8 +32,13 @@ let etag: string;
 
 type Operation = Record<string, any>;
 const operations = () =>
-  Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
+  Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
+    ([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({
+        path,
+        method: method.toUpperCase(),
+        operation,
+      })),
   );
 
 beforeAll(async () => {
@@ -63,7 +70,8 @@ describe('the document', () => {
       if (file === CATCH_ALL) continue;
       for (const method of HTTP_METHODS) {
         if (typeof exports[method] !== 'function') continue;
-        if (!document.paths[documentPathOf(file)]?.[method.toLowerCase()]) missing.push(`${method} ${documentPathOf(file)}`);
+        if (!document.paths[documentPathOf(file)]?.[method.toLowerCase()])
+          missing.push(`${method} ${documentPathOf(file)}`);
       }
     }
     expect(missing).toEqual([]);
@@ -71,9 +79,14 @@ describe('the document', () => {
   });
 
   it('describes nothing that is not a route file exporting that method', () => {
-    const filesByPath = new Map(Object.keys(ROUTE_FILES).map((file) => [documentPathOf(file), file]));
+    const filesByPath = new Map(
+      Object.keys(ROUTE_FILES).map((file) => [documentPathOf(file), file]),
+    );
     const invented = operations()
-      .filter(({ path, method }) => typeof ROUTE_FILES[filesByPath.get(path) ?? '']?.[method] !== 'function')
+      .filter(
+        ({ path, method }) =>
+          typeof ROUTE_FILES[filesByPath.get(path) ?? '']?.[method] !== 'function',
+      )
       .map(({ path, method }) => `${method} ${path}`);
     expect(invented).toEqual([]);
     expect(filesByPath.get('/api/receipts/{id}')).toBe('/src/pages/api/receipts/[id].ts');
@@ -81,12 +94,23 @@ describe('the document', () => {
   });
 
   it('names both auth schemes, the session cookie by its name, and asks for the session where the route does', () => {
-    expect(document.components.securitySchemes.cookieAuth).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'portal_session' });
-    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.components.securitySchemes.cookieAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'portal_session',
+    });
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
     // A personal API token may be offered beside it (read-only routes): the session always is.
     expect(document.paths['/api/receipts'].get.security).toContainEqual({ cookieAuth: [] });
     expect(document.paths['/api/auth/users'].post.security).toEqual([{ cookieAuth: [] }]);
-    for (const open of [document.paths['/api/auth/login'].post, document.paths['/api/health/ready'].get, document.paths['/api/openapi.json'].get]) {
+    for (const open of [
+      document.paths['/api/auth/login'].post,
+      document.paths['/api/health/ready'].get,
+      document.paths['/api/openapi.json'].get,
+    ]) {
       expect(open.security).toEqual([]);
     }
   });
@@ -100,23 +124,50 @@ describe('the document', () => {
       required: expect.arrayContaining(['success', 'data', 'pagination', 'meta']),
       properties: { success: { const: true }, data: { type: 'array' } },
     });
-    expect(list.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['page', 'limit', 'sortBy', 'sortOrder', 'search', 'trackingNumber']);
+    expect(list.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
+      'page',
+      'limit',
+      'sortBy',
+      'sortOrder',
+      'search',
+      'trackingNumber',
+    ]);
     const failures = Object.keys(document.paths['/api/auth/users/{id}'].put.responses);
-    expect(failures).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '413', '415', 'default']));
-    expect(document.paths['/api/auth/users/{id}'].put.responses['401'].content['application/json'].schema).toEqual({
+    expect(failures).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404', '409', '413', '415', 'default']),
+    );
+    expect(
+      document.paths['/api/auth/users/{id}'].put.responses['401'].content['application/json']
+        .schema,
+    ).toEqual({
       $ref: '#/components/schemas/ErrorEnvelope',
     });
-    expect(document.components.schemas.ErrorEnvelope.properties.errorType.enum).toContain('VALIDATION_ERROR');
+    expect(document.components.schemas.ErrorEnvelope.properties.errorType.enum).toContain(
+      'VALIDATION_ERROR',
+    );
     expect(document.paths['/api/receipts/{id}'].get.parameters).toEqual([
-      expect.objectContaining({ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) }),
+      expect.objectContaining({
+        name: 'id',
+        in: 'path',
+        required: true,
+        schema: expect.objectContaining({ type: 'string' }),
+      }),
     ]);
-    expect(document.paths['/api/receipts'].get.responses['503'].headers).toHaveProperty('Retry-After');
+    expect(document.paths['/api/receipts'].get.responses['503'].headers).toHaveProperty(
+      'Retry-After',
+    );
   });
 
   it('describes a request body by the schema the endpoint parses with, and an upload as multipart', () => {
-    const login = document.paths['/api/auth/login'].post.requestBody.content['application/json'].schema;
-    expect(login).toMatchObject({ type: 'object', required: ['username', 'password'], properties: { username: { minLength: 3, maxLength: 30 } } });
-    const upload = document.paths['/api/logo/upload'].post.requestBody.content['multipart/form-data'];
+    const login =
+      document.paths['/api/auth/login'].post.requestBody.content['application/json'].schema;
+    expect(login).toMatchObject({
+      type: 'object',
+      required: ['username', 'password'],
+      properties: { username: { minLength: 3, maxLength: 30 } },
+    });
+    const upload =
+      document.paths['/api/logo/upload'].post.requestBody.content['multipart/form-data'];
     expect(upload.schema.required).toEqual(['logo']);
     expect(upload.encoding.logo.contentType).toContain('image/png');
   });
@@ -128,7 +179,9 @@ describe('serving it', () => {
     const again = await client.get('/api/openapi.json', { headers: { 'If-None-Match': etag } });
     expect(again.status).toBe(304);
     expect(again.headers.get('etag')).toBe(etag);
-    const fresh = await client.get('/api/openapi.json', { headers: { 'If-None-Match': '"something-else"' } });
+    const fresh = await client.get('/api/openapi.json', {
+      headers: { 'If-None-Match': '"something-else"' },
+    });
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get('etag')).toBe(etag);
     expect(fresh.headers.get('cache-control')).toBe('private, no-cache');

@@ -17,7 +17,10 @@ const clients: Record<'admin' | 'admin-viewer' | 'viewer', ApiClient> = {} as ne
 beforeAll(async () => {
   portal = await startInProcessPortal({ LOGIN_MAX_ATTEMPTS: '1000' });
   clients.admin = await signedInAdmin(portal);
-  clients['admin-viewer'] = await signIn(portal, await createUser(clients.admin, 'pages-admin-viewer', 'admin-viewer'));
+  clients['admin-viewer'] = await signIn(
+    portal,
+    await createUser(clients.admin, 'pages-admin-viewer', 'admin-viewer'),
+  );
   clients.viewer = await signIn(portal, await createUser(clients.admin, 'pages-viewer', 'viewer'));
 });
 
@@ -28,15 +31,22 @@ afterAll(async () => {
 const anonymous = () => new ApiClient(portal);
 const roles = ['admin', 'admin-viewer', 'viewer'] as const;
 
-function expectRedirect(response: { status: number; headers: Headers }, location: string, status = 302): void {
+function expectRedirect(
+  response: { status: number; headers: Headers },
+  location: string,
+  status = 302,
+): void {
   expect(response.status).toBe(status);
   expect(response.headers.get('location')).toBe(location);
 }
 
 describe('signed out', () => {
-  it.each(['/dashboard', '/'])('when a signed-out visitor opens %s, then 302 to /login', async (path) => {
-    expectRedirect(await anonymous().get(path), '/login');
-  });
+  it.each(['/dashboard', '/'])(
+    'when a signed-out visitor opens %s, then 302 to /login',
+    async (path) => {
+      expectRedirect(await anonymous().get(path), '/login');
+    },
+  );
 
   it('when a signed-out visitor opens /login, then the sign-in page is shown with its tagline', async () => {
     const response = await anonymous().get('/login');
@@ -55,11 +65,14 @@ describe('signed in', () => {
     expectRedirect(await clients[role].get('/login'), '/dashboard');
   });
 
-  it.each(roles)('when a signed-in %s opens /dashboard, then the dashboard is shown', async (role) => {
-    const response = await clients[role].get('/dashboard');
-    expect(response.status).toBe(200);
-    expect(response.body).toContain('Overview of your freight receipt data and statistics');
-  });
+  it.each(roles)(
+    'when a signed-in %s opens /dashboard, then the dashboard is shown',
+    async (role) => {
+      const response = await clients[role].get('/dashboard');
+      expect(response.status).toBe(200);
+      expect(response.body).toContain('Overview of your freight receipt data and statistics');
+    },
+  );
 
   it('when a session has been ended, then /dashboard redirects to /login again', async () => {
     const client = await signIn(portal, { username: 'admin', password: ADMIN_PASSWORD });
@@ -90,16 +103,22 @@ describe('unknown paths', () => {
     expectRedirect(await anonymous().get('/logout'), '/');
   });
 
-  it.each(['/nope', '/some/deep/path', '/dashboard-old'])('when anyone opens the unknown path %s, then 302 to /', async (path) => {
-    expectRedirect(await anonymous().get(path), '/');
-    expectRedirect(await clients.viewer.get(path), '/');
-  });
+  it.each(['/nope', '/some/deep/path', '/dashboard-old'])(
+    'when anyone opens the unknown path %s, then 302 to /',
+    async (path) => {
+      expectRedirect(await anonymous().get(path), '/');
+      expectRedirect(await clients.viewer.get(path), '/');
+    },
+  );
 });
 
 describe('admin pages', () => {
-  it.each(['viewer', 'admin-viewer'] as const)(`when a signed-in %s opens ${ADMIN_PAGE}, then 302 to /dashboard`, async (role) => {
-    expectRedirect(await clients[role].get(ADMIN_PAGE), '/dashboard');
-  });
+  it.each(['viewer', 'admin-viewer'] as const)(
+    `when a signed-in %s opens ${ADMIN_PAGE}, then 302 to /dashboard`,
+    async (role) => {
+      expectRedirect(await clients[role].get(ADMIN_PAGE), '/dashboard');
+    },
+  );
 
   it(`when a signed-out visitor opens ${ADMIN_PAGE}, then 302 to /login`, async () => {
     expectRedirect(await anonymous().get(ADMIN_PAGE), '/login');

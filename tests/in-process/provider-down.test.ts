@@ -11,7 +11,10 @@ let admin: ApiClient;
 beforeAll(async () => {
   // A provider address where nothing listens: the portal has never synced and cannot.
   const closedPort = await freePort();
-  portal = await startInProcessPortal({ PROVIDER: 'http', PROVIDER_URL: `http://127.0.0.1:${closedPort}/provider` });
+  portal = await startInProcessPortal({
+    PROVIDER: 'http',
+    PROVIDER_URL: `http://127.0.0.1:${closedPort}/provider`,
+  });
   admin = await signedInAdmin(portal);
 });
 
@@ -20,22 +23,26 @@ afterAll(async () => {
 });
 
 describe('before the first sync', () => {
-  it.each(['/api/receipts', '/api/receipts?page=2&sortBy=status', '/api/receipts/stats', '/api/receipts/1'])(
-    'when %s is asked for, then 503 EXTERNAL_API_ERROR with Retry-After',
-    async (path) => {
-      const response = await admin.get(path);
-      expectError(response, 503, 'EXTERNAL_API_ERROR');
-      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(response.body.retryAfter).toBe(Number(response.headers.get('retry-after')));
-    },
-  );
+  it.each([
+    '/api/receipts',
+    '/api/receipts?page=2&sortBy=status',
+    '/api/receipts/stats',
+    '/api/receipts/1',
+  ])('when %s is asked for, then 503 EXTERNAL_API_ERROR with Retry-After', async (path) => {
+    const response = await admin.get(path);
+    expectError(response, 503, 'EXTERNAL_API_ERROR');
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(response.body.retryAfter).toBe(Number(response.headers.get('retry-after')));
+  });
 
   it('when a bad query comes, then the 400 still wins: the request is wrong whatever the provider does', async () => {
     expectError(await admin.get('/api/receipts?sortBy=nope'), 400, 'VALIDATION_ERROR');
   });
 
   it('when the package look-up cannot reach the provider, then EXTERNAL_API_ERROR, and the user stays signed in', async () => {
-    const response = await admin.get('/api/package-tracker/search?trackingNumber=1Z999AA10123456784');
+    const response = await admin.get(
+      '/api/package-tracker/search?trackingNumber=1Z999AA10123456784',
+    );
     expect([502, 503]).toContain(response.status);
     expect(response.body).toMatchObject({ success: false, errorType: 'EXTERNAL_API_ERROR' });
     expect((await admin.get('/api/auth/profile')).status).toBe(200);
@@ -51,7 +58,9 @@ describe('before the first sync', () => {
   });
 
   it('when the sandbox paths are asked for outside sandbox mode, then they do not exist', async () => {
-    const response = await new ApiClient(portal).get('/sandbox/oauth/authorize?client_id=freight-portal');
+    const response = await new ApiClient(portal).get(
+      '/sandbox/oauth/authorize?client_id=freight-portal',
+    );
     expect(response.status).toBe(404);
   });
 });

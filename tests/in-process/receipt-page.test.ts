@@ -32,7 +32,10 @@ beforeAll(async () => {
       DEMO_PASSWORD,
     }),
     // A provider address where nothing listens: the mirror is never filled.
-    startInProcessPortal({ PROVIDER: 'http', PROVIDER_URL: `http://127.0.0.1:${closedPort}/provider` }),
+    startInProcessPortal({
+      PROVIDER: 'http',
+      PROVIDER_URL: `http://127.0.0.1:${closedPort}/provider`,
+    }),
   ]);
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
@@ -59,13 +62,23 @@ function timelineOf(html: string, label = 'Status History'): string[] {
 }
 
 const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A receipt whose status the provider moved, once the mirror has recorded the move. */
-async function receiptWithTwoStatuses(): Promise<{ id: number; history: Array<{ status: string; at: string }> }> {
-  const { advanced } = (await admin.post('/sandbox/control/advance')).body as { advanced: number[] };
+async function receiptWithTwoStatuses(): Promise<{
+  id: number;
+  history: Array<{ status: string; at: string }>;
+}> {
+  const { advanced } = (await admin.post('/sandbox/control/advance')).body as {
+    advanced: number[];
+  };
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     for (const id of advanced) {
@@ -85,10 +98,13 @@ describe('the receipt page', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const html: string = response.body;
     expect(html).toContain(`<title>Receipt ${receipt.number}`);
-    for (const text of [receipt.shipperName, receipt.consigneeName, receipt.destination]) expect(html).toContain(escapeHtml(text));
+    for (const text of [receipt.shipperName, receipt.consigneeName, receipt.destination])
+      expect(html).toContain(escapeHtml(text));
     expect(html).toContain('Status History');
     const { data } = (await demo.get(`/api/receipts/${receipt.id}`)).body;
-    expect(timelineOf(html)).toEqual([`${statusLabel(receipt.status)} Current status ${formatDateTime(data.history[0].at)}`]);
+    expect(timelineOf(html)).toEqual([
+      `${statusLabel(receipt.status)} Current status ${formatDateTime(data.history[0].at)}`,
+    ]);
     // No island: the page works without JavaScript.
     expect(html).not.toContain('<astro-island');
   });
@@ -98,7 +114,10 @@ describe('the receipt page', () => {
     const html: string = (await admin.get(`/receipts/${id}`)).body;
     const newestFirst = [...history].reverse();
     expect(timelineOf(html)).toEqual(
-      newestFirst.map((entry, index) => `${statusLabel(entry.status)}${index === 0 ? ' Current status' : ''} ${formatDateTime(entry.at)}`),
+      newestFirst.map(
+        (entry, index) =>
+          `${statusLabel(entry.status)}${index === 0 ? ' Current status' : ''} ${formatDateTime(entry.at)}`,
+      ),
     );
   });
 
@@ -109,7 +128,9 @@ describe('the receipt page', () => {
     // The Dutch label, built in Dutch for this expectation only: the portal in this process reads the same messages.
     const dutchStatus = inLocale('nl', () => statusLabel(receipt.status));
     expect(timelineOf(html, 'Statusverloop')).toEqual([
-      expect.stringMatching(new RegExp(`^${dutchStatus} Huidige status \\d{2}-\\d{2}-\\d{4}, \\d{2}:\\d{2}$`)),
+      expect.stringMatching(
+        new RegExp(`^${dutchStatus} Huidige status \\d{2}-\\d{2}-\\d{4}, \\d{2}:\\d{2}$`),
+      ),
     ]);
   });
 
@@ -117,15 +138,18 @@ describe('the receipt page', () => {
     ['another consignee’s receipt', () => `/receipts/${others[0]!.id}`],
     ['an id no receipt has', () => '/receipts/999999999'],
     ['a malformed id', () => '/receipts/abc'],
-  ])('when a customer opens %s, then 404 with a clear message and a link back to the list', async (_case, path) => {
-    const response = await demo.get(path());
-    expect(response.status).toBe(404);
-    const html: string = response.body;
-    expect(html).toContain('Receipt not found');
-    expect(html).toContain('This receipt does not exist or is not available for your account.');
-    expect(html).toMatch(/<a[^>]*href="\/receipts"[^>]*>Back to receipts<\/a>/);
-    expect(html).not.toContain(others[0]!.number);
-  });
+  ])(
+    'when a customer opens %s, then 404 with a clear message and a link back to the list',
+    async (_case, path) => {
+      const response = await demo.get(path());
+      expect(response.status).toBe(404);
+      const html: string = response.body;
+      expect(html).toContain('Receipt not found');
+      expect(html).toContain('This receipt does not exist or is not available for your account.');
+      expect(html).toMatch(/<a[^>]*href="\/receipts"[^>]*>Back to receipts<\/a>/);
+      expect(html).not.toContain(others[0]!.number);
+    },
+  );
 
   it('when a missing receipt is asked for in Dutch, then the 404 page is Dutch', async () => {
     const response = await demo.get('/receipts/abc', DUTCH);

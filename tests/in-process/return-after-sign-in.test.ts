@@ -33,7 +33,11 @@ function signInByForm(cookie: string | undefined) {
     method: 'POST',
     redirect: 'manual',
     body: new URLSearchParams({ username: 'admin', password: ADMIN_PASSWORD }).toString(),
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: portal.url, ...(cookie && { Cookie: cookie }) },
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Origin: portal.url,
+      ...(cookie && { Cookie: cookie }),
+    },
   });
 }
 
@@ -43,15 +47,23 @@ describe('returning after sign-in', () => {
     expect(visit.status).toBe(302);
     expect(visit.headers.get('location')).toBe('/login');
     const remembered = cookiePair(visit, 'portal_return_to');
-    expect(decodeURIComponent(remembered!.slice('portal_return_to='.length))).toBe(`${receiptPath}?from=mail`);
+    expect(decodeURIComponent(remembered!.slice('portal_return_to='.length))).toBe(
+      `${receiptPath}?from=mail`,
+    );
 
-    const loginPage = await (await fetch(`${portal.url}/login`, { headers: { Cookie: remembered! } })).text();
+    const loginPage = await (
+      await fetch(`${portal.url}/login`, { headers: { Cookie: remembered! } })
+    ).text();
     expect(loginPage).toContain(`data-destination="${receiptPath}?from=mail"`);
 
     const signedIn = await signInByForm(remembered);
     expect(signedIn.status).toBe(303);
     expect(signedIn.headers.get('location')).toBe(`${receiptPath}?from=mail`);
-    expect(signedIn.headers.getSetCookie().some((line) => /^portal_return_to=.*Expires=Thu, 01 Jan 1970/i.test(line))).toBe(true);
+    expect(
+      signedIn.headers
+        .getSetCookie()
+        .some((line) => /^portal_return_to=.*Expires=Thu, 01 Jan 1970/i.test(line)),
+    ).toBe(true);
   });
 
   it('when nothing was interrupted, then sign-in goes to the dashboard', async () => {
@@ -67,6 +79,8 @@ describe('returning after sign-in', () => {
   it('when an API call is refused for lack of a session, then nothing is remembered', async () => {
     const response = await new ApiClient(portal).get('/api/receipts');
     expect(response.status).toBe(401);
-    expect(response.headers.getSetCookie().some((line) => line.startsWith('portal_return_to='))).toBe(false);
+    expect(
+      response.headers.getSetCookie().some((line) => line.startsWith('portal_return_to=')),
+    ).toBe(false);
   });
 });

@@ -42,13 +42,22 @@ async function fullSync(admin: ApiClient): Promise<{ deleted: number }> {
 }
 
 const receiptIds = async (portal: InProcessPortal) =>
-  (await queryDatabase<{ id: number }>(portal, 'SELECT id FROM receipts ORDER BY id')).map((row) => Number(row.id));
+  (await queryDatabase<{ id: number }>(portal, 'SELECT id FROM receipts ORDER BY id')).map((row) =>
+    Number(row.id),
+  );
 
 it('carries on where it was after a restart: the receipts added since the start and a received pre-alert stay, and the sync removes nothing', async () => {
   const admin = await signedInAdmin(first);
   await waitForMirror(admin);
   const demo = await signIn(first, { username: 'demo', password: DEMO_PASSWORD });
-  const consigneeId = Number((await queryDatabase<{ consigneeId: number }>(first, 'SELECT consigneeId FROM consignee_assignments LIMIT 1'))[0]!.consigneeId);
+  const consigneeId = Number(
+    (
+      await queryDatabase<{ consigneeId: number }>(
+        first,
+        'SELECT consigneeId FROM consignee_assignments LIMIT 1',
+      )
+    )[0]!.consigneeId,
+  );
   const prealert = await demo.post('/api/prealerts', validPrealert(consigneeId));
   expect(prealert.status, JSON.stringify(prealert.body)).toBe(201);
   await first.portal.outbox.idle();
@@ -72,6 +81,9 @@ it('carries on where it was after a restart: the receipts added since the start 
   expect(await fullSync(adminAgain)).toMatchObject({ full: true, deleted: 0 });
   expect(await receiptIds(restarted)).toEqual(before);
   const demoAgain = await signIn(restarted, { username: 'demo', password: DEMO_PASSWORD });
-  expect((await demoAgain.get(`/api/prealerts/${prealert.body.data.id}`)).body.data).toMatchObject({ status: 'received', receiptId: received.receiptId });
+  expect((await demoAgain.get(`/api/prealerts/${prealert.body.data.id}`)).body.data).toMatchObject({
+    status: 'received',
+    receiptId: received.receiptId,
+  });
   expect((await demoAgain.get(`/api/receipts/${received.receiptId}`)).status).toBe(200);
 });

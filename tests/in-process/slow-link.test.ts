@@ -38,7 +38,9 @@ describe('the slow link', () => {
   it('when 64 KB are fetched over a new connection, then they arrive whole after the handshake, the round trip and their transfer time', async () => {
     const link = await startSlowLink(origin, { rttMs: RTT_MS, kbps: KBPS });
     try {
-      const { value, ms } = await timed(async () => Buffer.from(await (await fetch(`${link.url}/`)).arrayBuffer()));
+      const { value, ms } = await timed(async () =>
+        Buffer.from(await (await fetch(`${link.url}/`)).arrayBuffer()),
+      );
       expect(value.equals(BODY)).toBe(true);
       expect(ms).toBeGreaterThanOrEqual(2 * RTT_MS + TRANSFER_MS);
     } finally {
@@ -49,8 +51,13 @@ describe('the slow link', () => {
   it('when two connections fetch 32 KB each at once, then they share the rate: both together take as long as 64 KB alone', async () => {
     const link = await startSlowLink(origin, { rttMs: RTT_MS, kbps: KBPS });
     try {
-      const agent = (url: string) => fetch(url, { headers: { Connection: 'close' } }).then(async (response) => Buffer.from(await response.arrayBuffer()));
-      const { value, ms } = await timed(() => Promise.all([agent(`${link.url}/half`), agent(`${link.url}/half`)]));
+      const agent = (url: string) =>
+        fetch(url, { headers: { Connection: 'close' } }).then(async (response) =>
+          Buffer.from(await response.arrayBuffer()),
+        );
+      const { value, ms } = await timed(() =>
+        Promise.all([agent(`${link.url}/half`), agent(`${link.url}/half`)]),
+      );
       for (const half of value) expect(half.equals(BODY.subarray(0, BODY.length / 2))).toBe(true);
       expect(ms).toBeGreaterThanOrEqual(2 * RTT_MS + TRANSFER_MS);
     } finally {

@@ -40,12 +40,31 @@ describe('reset-password', () => {
     const run = await runAdmin('reset-password', 'CLI-Reset', '--password', 'console-set-pass');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(run.stdout.trim()).toBe('Password of "cli-reset" reset; all their sessions have ended and their API tokens are revoked.');
+    expect(run.stdout.trim()).toBe(
+      'Password of "cli-reset" reset; all their sessions have ended and their API tokens are revoked.',
+    );
 
     expect((await session.get('/api/auth/profile')).status).toBe(401);
-    expect((await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: user.password })).status).toBe(401);
-    expect((await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: 'console-set-pass' })).status).toBe(200);
-    expect(await consoleAudit('user.password-reset')).toContainEqual({ actorId: null, target: 'user cli-reset' });
+    expect(
+      (
+        await new ApiClient(portal).post('/api/auth/login', {
+          username: user.username,
+          password: user.password,
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await new ApiClient(portal).post('/api/auth/login', {
+          username: user.username,
+          password: 'console-set-pass',
+        })
+      ).status,
+    ).toBe(200);
+    expect(await consoleAudit('user.password-reset')).toContainEqual({
+      actorId: null,
+      target: 'user cli-reset',
+    });
   });
 
   it('when given --generate, then a strong password is printed and signs in', async () => {
@@ -54,7 +73,10 @@ describe('reset-password', () => {
     expect(run.status).toBe(0);
     const password = /^New password: (\S+)$/m.exec(run.stdout)?.[1];
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
-    expect((await new ApiClient(portal).post('/api/auth/login', { username: user.username, password })).status).toBe(200);
+    expect(
+      (await new ApiClient(portal).post('/api/auth/login', { username: user.username, password }))
+        .status,
+    ).toBe(200);
   });
 
   it('when the password breaks the rules or no terminal can ask for one, then exit 1 with the reason and nothing changes', async () => {
@@ -64,8 +86,17 @@ describe('reset-password', () => {
     expect(short.stderr.trim()).toBe('Password must be at least 6 characters long');
     const unasked = await runAdmin('reset-password', user.username);
     expect(unasked.status).toBe(1);
-    expect(unasked.stderr.trim()).toBe('No terminal to ask for the password at: pass --password <password> or --generate.');
-    expect((await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: user.password })).status).toBe(200);
+    expect(unasked.stderr.trim()).toBe(
+      'No terminal to ask for the password at: pass --password <password> or --generate.',
+    );
+    expect(
+      (
+        await new ApiClient(portal).post('/api/auth/login', {
+          username: user.username,
+          password: user.password,
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -74,21 +105,43 @@ describe('disable-2fa', () => {
     const user = await createUser(admin, 'cli-locked');
     const client = await signIn(portal, user);
     const { secret } = (await client.post('/api/auth/2fa/setup')).body.data;
-    const code = TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+    const code = TOTP.generate({
+      secret: Secret.fromBase32(secret),
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+    });
     expect((await client.post('/api/auth/2fa/enable', { code })).status).toBe(200);
-    expect((await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: user.password })).body.data).toEqual({
+    expect(
+      (
+        await new ApiClient(portal).post('/api/auth/login', {
+          username: user.username,
+          password: user.password,
+        })
+      ).body.data,
+    ).toEqual({
       twoFactorRequired: true,
     });
 
     const run = await runAdmin('disable-2fa', user.username);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(run.stdout.trim()).toBe('Two-factor sign-in of "cli-locked" is off and their recovery codes are deleted: they sign in with their password alone.');
+    expect(run.stdout.trim()).toBe(
+      'Two-factor sign-in of "cli-locked" is off and their recovery codes are deleted: they sign in with their password alone.',
+    );
 
-    const login = await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: user.password });
+    const login = await new ApiClient(portal).post('/api/auth/login', {
+      username: user.username,
+      password: user.password,
+    });
     expect(login.body.data.user.username).toBe(user.username);
-    expect(await queryDatabase(portal, 'SELECT id FROM recovery_codes WHERE "userId" = ?', [user.id])).toEqual([]);
-    expect(await consoleAudit('two-factor.reset')).toContainEqual({ actorId: null, target: 'user cli-locked' });
+    expect(
+      await queryDatabase(portal, 'SELECT id FROM recovery_codes WHERE "userId" = ?', [user.id]),
+    ).toEqual([]);
+    expect(await consoleAudit('two-factor.reset')).toContainEqual({
+      actorId: null,
+      target: 'user cli-locked',
+    });
   });
 });
 
@@ -100,18 +153,23 @@ describe('refusals and help', () => {
     [['reset-password', 'admin', '--pasword', 'x'], /^Unknown option '--pasword'/],
     [['rotate-keys'], /^Unknown command "rotate-keys"\.\n\nUsage: npm run admin -- <command>/],
     [[], /^Usage: npm run admin -- <command>/],
-  ])('when run as `npm run admin -- %j`, then exit 1 with a clear message', async (args, message) => {
-    const run = await runAdmin(...args);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(message);
-    expect(run.stdout).toBe('');
-  });
+  ])(
+    'when run as `npm run admin -- %j`, then exit 1 with a clear message',
+    async (args, message) => {
+      const run = await runAdmin(...args);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(message);
+      expect(run.stdout).toBe('');
+    },
+  );
 
   it('when asked for --help, then the usage lists every command and exits 0', async () => {
     const run = await runAdmin('--help');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('  disable-2fa <username>\n');
-    expect(run.stdout).toContain('  reset-password <username> [--password <password> | --generate]\n');
+    expect(run.stdout).toContain(
+      '  reset-password <username> [--password <password> | --generate]\n',
+    );
     const commandHelp = await runAdmin('reset-password', '--help');
     expect(commandHelp.status).toBe(0);
     expect(commandHelp.stdout).toMatch(/^Usage: npm run admin -- reset-password <username>/);

@@ -40,7 +40,9 @@ interface BodyRoute {
 
 async function routeFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((entry) => entry.isFile() && /\.(ts|astro)$/.test(entry.name)).map((entry) => path.join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && /\.(ts|astro)$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 /** The URL path of a route file, its parameters filled with a value that names something or nothing. */
@@ -63,8 +65,15 @@ async function bodyRoutes(): Promise<BodyRoute[]> {
       ? /request\.method === 'POST'/.test(source)
         ? ['POST']
         : []
-      : [...source.matchAll(/export const (POST|PUT|ALL)\b/g)].flatMap(([, method]) => (method === 'ALL' ? ['POST', 'PUT'] : [method!]));
-    for (const method of new Set(methods)) routes.push({ method: method as BodyRoute['method'], path: pathOf(file), file: path.relative(PAGES, file) });
+      : [...source.matchAll(/export const (POST|PUT|ALL)\b/g)].flatMap(([, method]) =>
+          method === 'ALL' ? ['POST', 'PUT'] : [method!],
+        );
+    for (const method of new Set(methods))
+      routes.push({
+        method: method as BodyRoute['method'],
+        path: pathOf(file),
+        file: path.relative(PAGES, file),
+      });
   }
   return routes;
 }
@@ -85,7 +94,12 @@ async function peakGrowthMb(work: () => Promise<unknown>): Promise<number> {
     () => false,
   );
   let sampledPeak = before;
-  const sampler = resettable ? undefined : setInterval(() => void processStatus('VmRSS').then((mb) => (sampledPeak = Math.max(sampledPeak, mb))), 5);
+  const sampler = resettable
+    ? undefined
+    : setInterval(
+        () => void processStatus('VmRSS').then((mb) => (sampledPeak = Math.max(sampledPeak, mb))),
+        5,
+      );
   try {
     await work();
   } finally {
@@ -104,7 +118,14 @@ interface StreamedAnswer {
  * Sends `head`, then filler up to `bytes` or until the server answers: a sender that stops only when
  * told to. As the signed-in admin, unless `anonymous`.
  */
-function stream(method: string, urlPath: string, headers: Record<string, string>, head: string, bytes: number, anonymous = false): Promise<StreamedAnswer> {
+function stream(
+  method: string,
+  urlPath: string,
+  headers: Record<string, string>,
+  head: string,
+  bytes: number,
+  anonymous = false,
+): Promise<StreamedAnswer> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
@@ -169,9 +190,13 @@ describe('every route that takes a body', () => {
           // Once small, so that loading the route's code is not counted as its body.
           await stream(route.method, route.path, headers, head, 0);
           let answer: StreamedAnswer | undefined;
-          const growth = await peakGrowthMb(async () => (answer = await stream(route.method, route.path, headers, head, 50 * MB)));
+          const growth = await peakGrowthMb(
+            async () => (answer = await stream(route.method, route.path, headers, head, 50 * MB)),
+          );
           if (growth > 20)
-            grown.push(`${route.method} ${route.path} (${route.file}) with ${kind}: +${growth.toFixed(0)} MB, ${answer!.status} after ${answer!.sentMb} MB`);
+            grown.push(
+              `${route.method} ${route.path} (${route.file}) with ${kind}: +${growth.toFixed(0)} MB, ${answer!.status} after ${answer!.sentMb} MB`,
+            );
         }
       }
       expect(grown).toEqual([]);
@@ -186,8 +211,13 @@ describe("the sandbox's revocation endpoint", () => {
     const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
     await stream('POST', '/sandbox/oauth/revoke', form, 'token=', 0, true);
     let answer: StreamedAnswer | undefined;
-    const growth = await peakGrowthMb(async () => (answer = await stream('POST', '/sandbox/oauth/revoke', form, 'token=', 300 * MB, true)));
-    console.log(`/sandbox/oauth/revoke: ${answer!.status} after ${answer!.sentMb} MB sent; server peak +${growth.toFixed(1)} MB`);
+    const growth = await peakGrowthMb(
+      async () =>
+        (answer = await stream('POST', '/sandbox/oauth/revoke', form, 'token=', 300 * MB, true)),
+    );
+    console.log(
+      `/sandbox/oauth/revoke: ${answer!.status} after ${answer!.sentMb} MB sent; server peak +${growth.toFixed(1)} MB`,
+    );
     expect(answer!.status).toBe(413);
     expect(answer!.sentMb).toBeLessThan(10);
     expect(growth).toBeLessThanOrEqual(10);

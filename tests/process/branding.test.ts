@@ -7,7 +7,16 @@ import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GIF_IMAGE, HTML_AS_PNG_FILE, JPEG_IMAGE, SVG_FILE, TEXT_FILE, WEBP_IMAGE, pngFile, pngImage } from '../support/images';
+import {
+  GIF_IMAGE,
+  HTML_AS_PNG_FILE,
+  JPEG_IMAGE,
+  SVG_FILE,
+  TEXT_FILE,
+  WEBP_IMAGE,
+  pngFile,
+  pngImage,
+} from '../support/images';
 import { backgroundUrlsOf, fetchImage, uploadImage } from '../support/branding-steps';
 import { startPortal, type Portal } from '../support/portal';
 import { ApiClient, type ApiResponse } from '../support/api-client';
@@ -30,7 +39,10 @@ beforeAll(async () => {
   admin = await signedInAdmin(portal);
   others.anonymous = new ApiClient(portal);
   others.viewer = await signIn(portal, await createUser(admin, 'brand-viewer', 'viewer'));
-  others['admin-viewer'] = await signIn(portal, await createUser(admin, 'brand-adminviewer', 'admin-viewer'));
+  others['admin-viewer'] = await signIn(
+    portal,
+    await createUser(admin, 'brand-adminviewer', 'admin-viewer'),
+  );
 });
 
 afterAll(async () => {
@@ -59,7 +71,10 @@ async function info(kind: 'logo' | 'background'): Promise<Record<string, any>> {
 }
 
 /** The page's branding <style> element and whether the page's CSP allows it by its hash. */
-async function brandingStyleOf(client: ApiClient, page: string): Promise<{ css: string | null; allowed: boolean }> {
+async function brandingStyleOf(
+  client: ApiClient,
+  page: string,
+): Promise<{ css: string | null; allowed: boolean }> {
   const response = await client.get(page);
   expect(response.status).toBe(200);
   const css = /<style>((?::root|body)\{[^<]*)<\/style>/.exec(response.body)?.[1] ?? null;
@@ -74,31 +89,52 @@ describe('who may call', () => {
     ['POST /api/logo/upload', (client) => upload(client, 'logo', pngFile('logo.png'))],
     ['GET /api/logo/info', (client) => client.get('/api/logo/info')],
     ['DELETE /api/logo/current', (client) => client.delete('/api/logo/current')],
-    ['POST /api/background/upload', (client) => upload(client, 'background', pngFile('background.png'))],
+    [
+      'POST /api/background/upload',
+      (client) => upload(client, 'background', pngFile('background.png')),
+    ],
     ['GET /api/background/info', (client) => client.get('/api/background/info')],
-    ['PUT /api/background/opacity', (client) => client.put('/api/background/opacity', { opacity: 0.5 })],
+    [
+      'PUT /api/background/opacity',
+      (client) => client.put('/api/background/opacity', { opacity: 0.5 }),
+    ],
     ['DELETE /api/background/current', (client) => client.delete('/api/background/current')],
   ];
 
-  it.each(calls)('when someone signed out calls %s, then 401 and nothing changes', async (_name, call) => {
-    expectError(await call(others.anonymous), 401, 'AUTHENTICATION_ERROR');
-  });
-
-  it.each(calls.flatMap(([name, call]) => (['viewer', 'admin-viewer'] as const).map((role) => [name, role, call] as const)))(
-    'when a %s call comes from a %s, then 403',
-    async (_name, role, call) => {
-      expectError(await call(others[role]), 403, 'FORBIDDEN');
+  it.each(calls)(
+    'when someone signed out calls %s, then 401 and nothing changes',
+    async (_name, call) => {
+      expectError(await call(others.anonymous), 401, 'AUTHENTICATION_ERROR');
     },
   );
 
+  it.each(
+    calls.flatMap(([name, call]) =>
+      (['viewer', 'admin-viewer'] as const).map((role) => [name, role, call] as const),
+    ),
+  )('when a %s call comes from a %s, then 403', async (_name, role, call) => {
+    expectError(await call(others[role]), 403, 'FORBIDDEN');
+  });
+
   it('after all those refusals, nothing was stored', async () => {
-    expect(await info('logo')).toEqual({ hasLogo: false, logoPath: null, originalPath: null, originalName: null, size: null, uploadedAt: null });
+    expect(await info('logo')).toEqual({
+      hasLogo: false,
+      logoPath: null,
+      originalPath: null,
+      originalName: null,
+      size: null,
+      uploadedAt: null,
+    });
     expect(await info('background')).toMatchObject({ hasBackground: false, opacity: 0.9 });
     expect(await storedFiles()).toEqual([]);
   });
 
   it('when an upload comes from another site with the admin cookie, then 403 and nothing is stored', async () => {
-    expectError(await upload(admin, 'logo', pngFile('logo.png'), { origin: 'https://evil.example' }), 403, 'FORBIDDEN');
+    expectError(
+      await upload(admin, 'logo', pngFile('logo.png'), { origin: 'https://evil.example' }),
+      403,
+      'FORBIDDEN',
+    );
     expect(await storedFiles()).toEqual([]);
   });
 });
@@ -107,7 +143,14 @@ describe('logo', () => {
   const firstLogo = pngFile('Company Logo.png', { rgb: [200, 30, 30] });
 
   it('when there is no logo, then the info says so and the image endpoints answer 404', async () => {
-    expect(await info('logo')).toEqual({ hasLogo: false, logoPath: null, originalPath: null, originalName: null, size: null, uploadedAt: null });
+    expect(await info('logo')).toEqual({
+      hasLogo: false,
+      logoPath: null,
+      originalPath: null,
+      originalName: null,
+      size: null,
+      uploadedAt: null,
+    });
     expect((await fetchAs('/api/logo/image', admin)).status).toBe(404);
     expect((await fetchAs('/api/logo/image/56.webp')).status).toBe(404);
   });
@@ -118,7 +161,11 @@ describe('logo', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.message).toBe('Logo uploaded successfully');
     const stored = response.body.data;
-    expect(stored).toMatchObject({ hasLogo: true, originalName: 'Company Logo.png', size: firstLogo.bytes.length });
+    expect(stored).toMatchObject({
+      hasLogo: true,
+      originalName: 'Company Logo.png',
+      size: firstLogo.bytes.length,
+    });
     expect(Date.parse(stored.uploadedAt)).toBeGreaterThanOrEqual(before - 1000);
     const version = Date.parse(stored.uploadedAt);
     expect(stored.originalPath).toBe(`/api/logo/image?v=${version}`);
@@ -152,35 +199,85 @@ describe('logo', () => {
   describe('refused uploads leave the logo, its file and the folder as they were', () => {
     const refusals: Array<[string, () => Promise<ApiResponse>, number, string]> = [
       ['an SVG', () => upload(admin, 'logo', SVG_FILE), 400, LOGO_NOT_ALLOWED],
-      ['an HTML page named .png and declared image/png', () => upload(admin, 'logo', HTML_AS_PNG_FILE), 400, LOGO_NOT_ALLOWED],
-      ['a text file', () => upload(admin, 'logo', TEXT_FILE), 400, LOGO_NOT_IMAGE],
-      ['a 1.1 MB PNG', () => upload(admin, 'logo', pngFile('big.png', { size: Math.round(1.1 * MB) })), 413, LOGO_TOO_LARGE],
       [
-        'a 1.1 MB PNG sent without a length',
-        () => upload(admin, 'logo', pngFile('big.png', { size: Math.round(1.1 * MB) }), { chunked: true }),
+        'an HTML page named .png and declared image/png',
+        () => upload(admin, 'logo', HTML_AS_PNG_FILE),
+        400,
+        LOGO_NOT_ALLOWED,
+      ],
+      ['a text file', () => upload(admin, 'logo', TEXT_FILE), 400, LOGO_NOT_IMAGE],
+      [
+        'a 1.1 MB PNG',
+        () => upload(admin, 'logo', pngFile('big.png', { size: Math.round(1.1 * MB) })),
         413,
         LOGO_TOO_LARGE,
       ],
-      ['a PNG one byte over 1 MB', () => upload(admin, 'logo', pngFile('big.png', { size: MB + 1 })), 413, LOGO_TOO_LARGE],
+      [
+        'a 1.1 MB PNG sent without a length',
+        () =>
+          upload(admin, 'logo', pngFile('big.png', { size: Math.round(1.1 * MB) }), {
+            chunked: true,
+          }),
+        413,
+        LOGO_TOO_LARGE,
+      ],
+      [
+        'a PNG one byte over 1 MB',
+        () => upload(admin, 'logo', pngFile('big.png', { size: MB + 1 })),
+        413,
+        LOGO_TOO_LARGE,
+      ],
       ['a form without a file', () => upload(admin, 'logo', null), 400, LOGO_NOT_IMAGE],
-      ['an image in another field only', () => upload(admin, 'logo', null, { extra: [{ field: 'image', file: pngFile('x.png') }] }), 400, LOGO_NOT_IMAGE],
-      ['an empty file', () => upload(admin, 'logo', { bytes: Buffer.alloc(0), name: 'empty.png', type: 'image/png' }), 400, LOGO_NOT_IMAGE],
-      ['two files', () => upload(admin, 'logo', pngFile('a.png'), { extra: [{ field: 'logo', file: pngFile('b.png') }] }), 400, 'Upload one file at a time'],
-      ['a JSON body', () => admin.post('/api/logo/upload', { logo: 'data:image/png;base64,AAAA' }), 400, LOGO_NOT_IMAGE],
+      [
+        'an image in another field only',
+        () => upload(admin, 'logo', null, { extra: [{ field: 'image', file: pngFile('x.png') }] }),
+        400,
+        LOGO_NOT_IMAGE,
+      ],
+      [
+        'an empty file',
+        () =>
+          upload(admin, 'logo', { bytes: Buffer.alloc(0), name: 'empty.png', type: 'image/png' }),
+        400,
+        LOGO_NOT_IMAGE,
+      ],
+      [
+        'two files',
+        () =>
+          upload(admin, 'logo', pngFile('a.png'), {
+            extra: [{ field: 'logo', file: pngFile('b.png') }],
+          }),
+        400,
+        'Upload one file at a time',
+      ],
+      [
+        'a JSON body',
+        () => admin.post('/api/logo/upload', { logo: 'data:image/png;base64,AAAA' }),
+        400,
+        LOGO_NOT_IMAGE,
+      ],
     ];
 
-    it.each(refusals)('when the admin uploads %s, then it is refused with the exact message', async (_case, send, status, message) => {
-      const before = await info('logo');
-      const filesBefore = await storedFiles();
-      expect(before.hasLogo).toBe(true);
+    it.each(refusals)(
+      'when the admin uploads %s, then it is refused with the exact message',
+      async (_case, send, status, message) => {
+        const before = await info('logo');
+        const filesBefore = await storedFiles();
+        expect(before.hasLogo).toBe(true);
 
-      expectError(await send(), status, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR', message);
+        expectError(
+          await send(),
+          status,
+          status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR',
+          message,
+        );
 
-      expect(await info('logo')).toEqual(before);
-      expect(await storedFiles()).toEqual(filesBefore);
-      const image = await fetchAs(before.originalPath, admin);
-      expect(image.bytes.equals(firstLogo.bytes)).toBe(true);
-    });
+        expect(await info('logo')).toEqual(before);
+        expect(await storedFiles()).toEqual(filesBefore);
+        const image = await fetchAs(before.originalPath, admin);
+        expect(image.bytes.equals(firstLogo.bytes)).toBe(true);
+      },
+    );
   });
 
   it('when the admin uploads a PNG of exactly 1 MB, then it is accepted (at most 1MB)', async () => {
@@ -195,23 +292,33 @@ describe('logo', () => {
     ['GIF', GIF_IMAGE, 'image/gif', 'gif'],
     ['WebP', WEBP_IMAGE, 'image/webp', 'webp'],
     // The declared type is the sender's word; the bytes decide what is stored and served.
-    ['PNG declared as application/octet-stream', pngImage({ rgb: [1, 2, 3] }), 'application/octet-stream', 'png'],
-  ])('when the admin uploads a %s, then it replaces the logo, is served as %s, and the old file is removed', async (_format, bytes, type, extension) => {
-    const before = await info('logo');
-    const response = await upload(admin, 'logo', { bytes, name: `logo.${extension}`, type });
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    expect(response.body.data.logoPath).not.toBe(before.logoPath);
+    [
+      'PNG declared as application/octet-stream',
+      pngImage({ rgb: [1, 2, 3] }),
+      'application/octet-stream',
+      'png',
+    ],
+  ])(
+    'when the admin uploads a %s, then it replaces the logo, is served as %s, and the old file is removed',
+    async (_format, bytes, type, extension) => {
+      const before = await info('logo');
+      const response = await upload(admin, 'logo', { bytes, name: `logo.${extension}`, type });
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect(response.body.data.logoPath).not.toBe(before.logoPath);
 
-    const files = await originals();
-    expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(new RegExp(`^[0-9a-f]{32}\\.${extension}$`));
-    const image = await fetchAs(response.body.data.originalPath, admin);
-    expect(image.bytes.equals(bytes)).toBe(true);
-    expect(image.headers.get('content-type')).toBe(type === 'application/octet-stream' ? 'image/png' : type);
-    // Only this upload's variants are left: the old logo's went with it.
-    const stem = files[0]!.replace(/\.\w+$/, '');
-    expect((await storedFiles()).filter((file) => !file.startsWith(stem))).toEqual([]);
-  });
+      const files = await originals();
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(new RegExp(`^[0-9a-f]{32}\\.${extension}$`));
+      const image = await fetchAs(response.body.data.originalPath, admin);
+      expect(image.bytes.equals(bytes)).toBe(true);
+      expect(image.headers.get('content-type')).toBe(
+        type === 'application/octet-stream' ? 'image/png' : type,
+      );
+      // Only this upload's variants are left: the old logo's went with it.
+      const stem = files[0]!.replace(/\.\w+$/, '');
+      expect((await storedFiles()).filter((file) => !file.startsWith(stem))).toEqual([]);
+    },
+  );
 
   it('when a logo is set, then the sign-in page shows it, with the script that falls back to the default icon', async () => {
     const { logoPath } = await info('logo');
@@ -226,7 +333,14 @@ describe('logo', () => {
     const response = await admin.delete('/api/logo/current');
     expect(response.status).toBe(200);
     expect(response.body.message).toBe('Logo deleted successfully');
-    expect(response.body.data).toEqual({ hasLogo: false, logoPath: null, originalPath: null, originalName: null, size: null, uploadedAt: null });
+    expect(response.body.data).toEqual({
+      hasLogo: false,
+      logoPath: null,
+      originalPath: null,
+      originalName: null,
+      size: null,
+      uploadedAt: null,
+    });
     expect(await info('logo')).toEqual(response.body.data);
     expect((await fetchAs(logoPath)).status).toBe(404);
     expect((await storedFiles()).filter((file) => /\.(png|jpg|gif|webp)$/.test(file))).toEqual([]);
@@ -255,7 +369,10 @@ describe('background', () => {
       uploadedAt: null,
       opacity: 0.9,
     });
-    expect(await brandingStyleOf(others.anonymous, '/login')).toEqual({ css: null, allowed: false });
+    expect(await brandingStyleOf(others.anonymous, '/login')).toEqual({
+      css: null,
+      allowed: false,
+    });
   });
 
   it('when the admin uploads a PNG, then it is stored and served, and every page has it as background, allowed by the CSP', async () => {
@@ -263,16 +380,25 @@ describe('background', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.message).toBe('Background uploaded successfully!');
     const stored = response.body.data;
-    expect(stored).toMatchObject({ hasBackground: true, originalName: 'harbour.png', size: firstBackground.bytes.length, opacity: 0.9 });
+    expect(stored).toMatchObject({
+      hasBackground: true,
+      originalName: 'harbour.png',
+      size: firstBackground.bytes.length,
+      opacity: 0.9,
+    });
     // A 16 × 9 background is narrower than any width made: its one width, in the three formats.
-    expect(stored.backgroundPath).toBe(`/api/background/image/16.webp?v=${Date.parse(stored.uploadedAt)}`);
+    expect(stored.backgroundPath).toBe(
+      `/api/background/image/16.webp?v=${Date.parse(stored.uploadedAt)}`,
+    );
     expect(await info('background')).toEqual(stored);
 
     const image = await fetchAs(stored.backgroundPath);
     expect(image.headers.get('content-type')).toBe('image/webp');
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
     expect(image.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect((await fetchAs(stored.originalPath, admin)).bytes.equals(firstBackground.bytes)).toBe(true);
+    expect((await fetchAs(stored.originalPath, admin)).bytes.equals(firstBackground.bytes)).toBe(
+      true,
+    );
 
     for (const [client, page] of [
       [others.anonymous, '/login'],
@@ -280,15 +406,23 @@ describe('background', () => {
       [others.viewer, '/receipts'],
     ] as const) {
       const style = await brandingStyleOf(client, page);
-      expect(style.css).toContain('body{background-position:center;background-size:cover;background-attachment:fixed;background-repeat:no-repeat}');
-      const variants = ['avif', 'webp', 'jpg'].map((extension) => stored.backgroundPath.replace('.webp', `.${extension}`));
+      expect(style.css).toContain(
+        'body{background-position:center;background-size:cover;background-attachment:fixed;background-repeat:no-repeat}',
+      );
+      const variants = ['avif', 'webp', 'jpg'].map((extension) =>
+        stored.backgroundPath.replace('.webp', `.${extension}`),
+      );
       expect(backgroundUrlsOf(`<style>${style.css}</style>`).sort()).toEqual(variants.sort());
       expect(style.allowed).toBe(true);
     }
   });
 
   it('when the admin uploads a 1.1 MB PNG (over the logo limit, under 4MB), then it is accepted', async () => {
-    const response = await upload(admin, 'background', pngFile('large.png', { size: Math.round(1.1 * MB) }));
+    const response = await upload(
+      admin,
+      'background',
+      pngFile('large.png', { size: Math.round(1.1 * MB) }),
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(await originals()).toHaveLength(1);
   });
@@ -306,29 +440,52 @@ describe('background', () => {
   describe('refused uploads leave the background, its file and the folder as they were', () => {
     const refusals: Array<[string, () => Promise<ApiResponse>, number, string]> = [
       ['an SVG', () => upload(admin, 'background', SVG_FILE), 400, BACKGROUND_INVALID],
-      ['an HTML page named .png and declared image/png', () => upload(admin, 'background', HTML_AS_PNG_FILE), 400, BACKGROUND_INVALID],
+      [
+        'an HTML page named .png and declared image/png',
+        () => upload(admin, 'background', HTML_AS_PNG_FILE),
+        400,
+        BACKGROUND_INVALID,
+      ],
       ['a text file', () => upload(admin, 'background', TEXT_FILE), 400, BACKGROUND_INVALID],
-      ['a 4.3 MB PNG', () => upload(admin, 'background', pngFile('huge.png', { size: Math.round(4.3 * MB) })), 413, BACKGROUND_TOO_LARGE],
+      [
+        'a 4.3 MB PNG',
+        () => upload(admin, 'background', pngFile('huge.png', { size: Math.round(4.3 * MB) })),
+        413,
+        BACKGROUND_TOO_LARGE,
+      ],
       [
         'a 4.3 MB PNG sent without a length',
-        () => upload(admin, 'background', pngFile('huge.png', { size: Math.round(4.3 * MB) }), { chunked: true }),
+        () =>
+          upload(admin, 'background', pngFile('huge.png', { size: Math.round(4.3 * MB) }), {
+            chunked: true,
+          }),
         413,
         BACKGROUND_TOO_LARGE,
       ],
       ['a form without a file', () => upload(admin, 'background', null), 400, BACKGROUND_INVALID],
     ];
 
-    it.each(refusals)('when the admin uploads %s, then it is refused with the exact message', async (_case, send, status, message) => {
-      const before = await info('background');
-      const filesBefore = await storedFiles();
-      expect(before.hasBackground).toBe(true);
+    it.each(refusals)(
+      'when the admin uploads %s, then it is refused with the exact message',
+      async (_case, send, status, message) => {
+        const before = await info('background');
+        const filesBefore = await storedFiles();
+        expect(before.hasBackground).toBe(true);
 
-      expectError(await send(), status, status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR', message);
+        expectError(
+          await send(),
+          status,
+          status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR',
+          message,
+        );
 
-      expect(await info('background')).toEqual(before);
-      expect(await storedFiles()).toEqual(filesBefore);
-      expect((await fetchAs(before.originalPath, admin)).bytes.equals(firstBackground.bytes)).toBe(true);
-    });
+        expect(await info('background')).toEqual(before);
+        expect(await storedFiles()).toEqual(filesBefore);
+        expect(
+          (await fetchAs(before.originalPath, admin)).bytes.equals(firstBackground.bytes),
+        ).toBe(true);
+      },
+    );
   });
 
   describe('card opacity', () => {
@@ -340,11 +497,19 @@ describe('background', () => {
       ['0.33 (between steps)', { opacity: 0.33 }],
       ['null', { opacity: null }],
       ['nothing', {}],
-    ])('when the admin sets %s, then 400 with a clear message and the opacity stays', async (_case, payload) => {
-      const before = (await info('background')).opacity;
-      expectError(await admin.put('/api/background/opacity', payload), 400, 'VALIDATION_ERROR', OPACITY_REFUSED);
-      expect((await info('background')).opacity).toBe(before);
-    });
+    ])(
+      'when the admin sets %s, then 400 with a clear message and the opacity stays',
+      async (_case, payload) => {
+        const before = (await info('background')).opacity;
+        expectError(
+          await admin.put('/api/background/opacity', payload),
+          400,
+          'VALIDATION_ERROR',
+          OPACITY_REFUSED,
+        );
+        expect((await info('background')).opacity).toBe(before);
+      },
+    );
 
     it.each([0.1, 1])('when the admin sets the bound %s, then it is accepted', async (opacity) => {
       const response = await admin.put('/api/background/opacity', { opacity });
@@ -376,8 +541,12 @@ describe('background', () => {
     portal = await startPortal({ LOGIN_MAX_ATTEMPTS: '1000' }, { dir: portal.dir });
     admin = await signedInAdmin(portal);
     expect(await info('background')).toEqual(before);
-    expect((await fetchAs(before.originalPath, admin)).bytes.equals(firstBackground.bytes)).toBe(true);
-    expect((await brandingStyleOf(new ApiClient(portal), '/login')).css).toContain('--card-opacity:0.35');
+    expect((await fetchAs(before.originalPath, admin)).bytes.equals(firstBackground.bytes)).toBe(
+      true,
+    );
+    expect((await brandingStyleOf(new ApiClient(portal), '/login')).css).toContain(
+      '--card-opacity:0.35',
+    );
   });
 
   it('when the admin deletes the background, then it is gone with its file and the pages keep only the opacity', async () => {
@@ -396,7 +565,15 @@ describe('background', () => {
     });
     expect((await fetchAs(backgroundPath)).status).toBe(404);
     expect(await storedFiles()).toEqual([]);
-    expect(await brandingStyleOf(new ApiClient(portal), '/login')).toEqual({ css: ':root{--card-opacity:0.35}', allowed: true });
-    expectError(await admin.delete('/api/background/current'), 404, 'NOT_FOUND', 'No background to delete');
+    expect(await brandingStyleOf(new ApiClient(portal), '/login')).toEqual({
+      css: ':root{--card-opacity:0.35}',
+      allowed: true,
+    });
+    expectError(
+      await admin.delete('/api/background/current'),
+      404,
+      'NOT_FOUND',
+      'No background to delete',
+    );
   });
 });

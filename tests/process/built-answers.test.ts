@@ -38,7 +38,10 @@ describe('response cache', () => {
 
 describe("the sandbox's consent page", () => {
   it('when the authorize URL is valid, then the page names the client and the scope and offers Authorize and Deny, without React', async () => {
-    const { status, headers, body } = await sandboxGet(portal, `/oauth/authorize?${authorizeParams(portal, pkcePair().challenge)}`);
+    const { status, headers, body } = await sandboxGet(
+      portal,
+      `/oauth/authorize?${authorizeParams(portal, pkcePair().challenge)}`,
+    );
     expect(status).toBe(200);
     expect(headers.get('content-type')).toContain('text/html');
     expect(body).toContain('Authorize Freight Portal');

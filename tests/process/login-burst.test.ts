@@ -36,8 +36,16 @@ const ATTACKER = '203.0.113.66';
 /** A distinct client address per index, as many people's browsers would have. */
 const addressOf = (index: number) => `198.51.100.${index + 1}`;
 
-function attempt(username: string, password: string, address = addressOf(200)): Promise<ApiResponse> {
-  return new ApiClient(portal).post('/api/auth/login', { username, password }, { headers: { 'X-Forwarded-For': address } });
+function attempt(
+  username: string,
+  password: string,
+  address = addressOf(200),
+): Promise<ApiResponse> {
+  return new ApiClient(portal).post(
+    '/api/auth/login',
+    { username, password },
+    { headers: { 'X-Forwarded-For': address } },
+  );
 }
 
 beforeAll(async () => {
@@ -55,7 +63,13 @@ beforeAll(async () => {
   carol = await createUser(admin, 'carol');
   customer = new ApiClient(portal);
   expect(
-    (await customer.post('/api/auth/login', { username: 'demo', password: DEMO_PASSWORD }, { headers: { 'X-Forwarded-For': addressOf(201) } })).status,
+    (
+      await customer.post(
+        '/api/auth/login',
+        { username: 'demo', password: DEMO_PASSWORD },
+        { headers: { 'X-Forwarded-For': addressOf(201) } },
+      )
+    ).status,
   ).toBe(200);
 });
 
@@ -81,7 +95,10 @@ async function timed<T>(work: Promise<T>): Promise<{ result: T; ms: number }> {
 }
 
 const statusCounts = (responses: ApiResponse[]) =>
-  responses.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+  responses.reduce<Record<number, number>>(
+    (counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }),
+    {},
+  );
 
 describe('a burst of sign-ins', () => {
   it(
@@ -89,7 +106,9 @@ describe('a burst of sign-ins', () => {
     async () => {
       const pairMs = await hashPairMs();
       const stallBound = (BURST_STALL_FACTOR * pairMs * BURST) / 2;
-      const attempts = Array.from({ length: BURST }, (_, index) => attempt(`burst-${index}`, `wrong-password-${index}`, addressOf(index)));
+      const attempts = Array.from({ length: BURST }, (_, index) =>
+        attempt(`burst-${index}`, `wrong-password-${index}`, addressOf(index)),
+      );
       const burst = timed(Promise.all(attempts));
       let burstAnswered = false;
       void burst.then(() => (burstAnswered = true));
@@ -116,7 +135,11 @@ describe('a burst of sign-ins', () => {
   it(`when ${BURST} wrong sign-ins for one name come from one address at once, then they wait their turns and only ${MAX_ATTEMPTS} are checked (401): the rest answer 429 as the failure limit says`, async () => {
     const target = await createUser(await signedInAdmin(portal), 'one-target');
     const { result: responses } = await timed(
-      Promise.all(Array.from({ length: BURST }, (_, index) => attempt(target.username, `wrong-password-${index}`, ATTACKER))),
+      Promise.all(
+        Array.from({ length: BURST }, (_, index) =>
+          attempt(target.username, `wrong-password-${index}`, ATTACKER),
+        ),
+      ),
     );
     console.log(`burst of ${BURST} for one name: ${JSON.stringify(statusCounts(responses))}`);
     expect(statusCounts(responses)).toEqual({ 401: MAX_ATTEMPTS, 429: BURST - MAX_ATTEMPTS });
@@ -128,12 +151,18 @@ describe('a burst of sign-ins', () => {
   });
 
   it(`when one name is guessed from ${BURST} addresses at once, then each guess waits its turn and is checked`, async () => {
-    const responses = await Promise.all(Array.from({ length: BURST }, (_, index) => attempt('spread-target', `wrong-password-${index}`, addressOf(index))));
+    const responses = await Promise.all(
+      Array.from({ length: BURST }, (_, index) =>
+        attempt('spread-target', `wrong-password-${index}`, addressOf(index)),
+      ),
+    );
     expect(statusCounts(responses)).toEqual({ 401: BURST });
   });
 
   it('when 8 correct sign-ins for one user arrive at once from one address, then all 8 succeed', async () => {
-    const responses = await Promise.all(Array.from({ length: 8 }, () => attempt(carol.username, carol.password)));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => attempt(carol.username, carol.password)),
+    );
     expect(statusCounts(responses)).toEqual({ 200: 8 });
   });
 });
@@ -157,7 +186,9 @@ describe('fairness between addresses', () => {
     const result = await attempt(carol.username, carol.password, addressOf(50));
     const checkedBefore = checkedCount;
     const flood = statusCounts(await guesses);
-    console.log(`60 guesses from one address: ${JSON.stringify(flood)}; a correct sign-in from another address came after ${checkedBefore} of their checks`);
+    console.log(
+      `60 guesses from one address: ${JSON.stringify(flood)}; a correct sign-in from another address came after ${checkedBefore} of their checks`,
+    );
     expect(result.status).toBe(200);
     // The checks take turns between addresses: it waits for the two under way and shares the next turns, so a
     // few of the flood's checks end before it, however busy the machine; in one line behind the flood it

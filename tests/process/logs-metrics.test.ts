@@ -25,7 +25,11 @@ const lines = () =>
 
 describe('the built server', () => {
   it('when it starts off a terminal, then every line it writes is a JSON object with a level and a time', () => {
-    for (const line of lines()) expect(JSON.parse(line)).toMatchObject({ level: expect.any(String), time: expect.any(String) });
+    for (const line of lines())
+      expect(JSON.parse(line)).toMatchObject({
+        level: expect.any(String),
+        time: expect.any(String),
+      });
   });
 
   it('when a static file is served, then it has a request id and a debug line under the route (static)', async () => {
@@ -37,16 +41,28 @@ describe('the built server', () => {
       () => lines().filter((text) => text.includes(reqId)),
       (found) => found.length > 0,
     );
-    expect(JSON.parse(line!)).toMatchObject({ level: 'debug', route: '(static)', status: 200, method: 'GET', msg: 'request' });
+    expect(JSON.parse(line!)).toMatchObject({
+      level: 'debug',
+      route: '(static)',
+      status: 200,
+      method: 'GET',
+      msg: 'request',
+    });
   });
 
   it('when readiness and metrics are asked for, then ready is 200 and the metrics count the static file and the request durations', async () => {
     expect((await fetch(`${portal.url}/api/health/ready`)).status).toBe(200);
-    const response = await fetch(`${portal.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    const response = await fetch(`${portal.url}/metrics`, {
+      headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(response.status).toBe(200);
     const text = await response.text();
-    expect(text).toMatch(/^portal_http_request_duration_seconds_count\{method="GET",route="\(static\)",status_class="2xx"\} [1-9]/m);
-    expect(text).toMatch(/^portal_http_request_duration_seconds_count\{method="GET",route="\/api\/health\/ready",status_class="2xx"\} 1$/m);
+    expect(text).toMatch(
+      /^portal_http_request_duration_seconds_count\{method="GET",route="\(static\)",status_class="2xx"\} [1-9]/m,
+    );
+    expect(text).toMatch(
+      /^portal_http_request_duration_seconds_count\{method="GET",route="\/api\/health\/ready",status_class="2xx"\} 1$/m,
+    );
     expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);
   });
 });

@@ -6,7 +6,9 @@ import { ApiClient } from '../support/api-client';
 let portal: Portal;
 
 beforeAll(async () => {
-  portal = await startPortal({ MAP_TILE_URL: 'https://{s}.tiles.example.test/osm/{z}/{x}/{y}.png' });
+  portal = await startPortal({
+    MAP_TILE_URL: 'https://{s}.tiles.example.test/osm/{z}/{x}/{y}.png',
+  });
 });
 
 afterAll(async () => {
@@ -26,7 +28,9 @@ const directive = (csp: string, name: string) =>
 describe('map tiles and the CSP', () => {
   it('when a page is served, then its img-src also allows the tile server of MAP_TILE_URL and the rest of its policy stays', async () => {
     const csp = await policy('/login');
-    expect(directive(csp, 'img-src')).toBe("img-src 'self' data: blob: https://*.tiles.example.test");
+    expect(directive(csp, 'img-src')).toBe(
+      "img-src 'self' data: blob: https://*.tiles.example.test",
+    );
     expect(directive(csp, 'default-src')).toBe("default-src 'self'");
     expect(directive(csp, 'script-src')).toMatch(/^script-src 'self' 'sha256-/);
   });

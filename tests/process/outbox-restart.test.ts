@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, type Portal } from '../support/portal';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
-import { assignConsignees, createUser, eventually, queryDatabase, signIn, signedInAdmin, waitForMirror } from '../support/api-steps';
+import {
+  assignConsignees,
+  createUser,
+  eventually,
+  queryDatabase,
+  signIn,
+  signedInAdmin,
+  waitForMirror,
+} from '../support/api-steps';
 
 let portal: Portal;
 let smtp: TestSmtpServer;
@@ -29,23 +37,46 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-type OutboxRow = { id: number; attempts: number; lastError: string | null; sentAt: string | null; failedAt: string | null; nextAttemptAt: string };
-const outbox = () => queryDatabase<OutboxRow>(portal, 'SELECT id, attempts, lastError, sentAt, failedAt, nextAttemptAt FROM outbox ORDER BY id');
+type OutboxRow = {
+  id: number;
+  attempts: number;
+  lastError: string | null;
+  sentAt: string | null;
+  failedAt: string | null;
+  nextAttemptAt: string;
+};
+const outbox = () =>
+  queryDatabase<OutboxRow>(
+    portal,
+    'SELECT id, attempts, lastError, sentAt, failedAt, nextAttemptAt FROM outbox ORDER BY id',
+  );
 
 describe('the outbox across a restart', () => {
   it('when the SMTP server refuses and the portal restarts, then the waiting digest is sent by the new process', async () => {
     const admin = await signedInAdmin(portal);
     await waitForMirror(admin);
     await admin.post('/api/consignees/import');
-    const consigneeIds = ((await admin.get('/api/consignees')).body.data as Array<{ id: number }>).map((consignee) => consignee.id);
+    const consigneeIds = (
+      (await admin.get('/api/consignees')).body.data as Array<{ id: number }>
+    ).map((consignee) => consignee.id);
     const customer = await createUser(admin, 'herstart');
     await assignConsignees(admin, customer.id, consigneeIds);
-    expect((await (await signIn(portal, customer)).put('/api/auth/profile/preferences', { statusEmails: true })).status).toBe(200);
+    expect(
+      (
+        await (
+          await signIn(portal, customer)
+        ).put('/api/auth/profile/preferences', { statusEmails: true })
+      ).status,
+    ).toBe(200);
 
     smtp.refusing = true;
     await admin.post('/sandbox/control/advance');
     // Refused again and again, each wait longer than the one before (1 s, 2 s, …).
-    const [refused] = await eventually(outbox, (rows) => rows.length === 1 && rows[0]!.attempts >= 2, 60_000);
+    const [refused] = await eventually(
+      outbox,
+      (rows) => rows.length === 1 && rows[0]!.attempts >= 2,
+      60_000,
+    );
     expect(refused!.sentAt).toBeNull();
     expect(refused!.failedAt).toBeNull();
     expect(refused!.lastError).toMatch(/451/);
@@ -55,7 +86,11 @@ describe('the outbox across a restart', () => {
     const received = smtp.messages.length;
     portal = await startPortal(env, { dir: portal.dir });
 
-    const [sent] = await eventually(outbox, (rows) => rows[0]?.sentAt !== null && rows[0]?.sentAt !== undefined, 60_000);
+    const [sent] = await eventually(
+      outbox,
+      (rows) => rows[0]?.sentAt !== null && rows[0]?.sentAt !== undefined,
+      60_000,
+    );
     expect(sent!.id).toBe(refused!.id);
     expect(sent!.sentAt).not.toBeNull();
     expect(smtp.messages[received]!.text).toContain('The status of these receipts has changed:');

@@ -8,7 +8,13 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, testPostgresUrl, type Portal } from '../support/portal';
 import type { ApiClient } from '../support/api-client';
-import { eventually, expectError, signedInAdmin, waitForMirror, writeDatabase } from '../support/api-steps';
+import {
+  eventually,
+  expectError,
+  signedInAdmin,
+  waitForMirror,
+  writeDatabase,
+} from '../support/api-steps';
 
 const MB = 1024 * 1024;
 const STREAMED_BYTES = 300 * MB;
@@ -43,14 +49,22 @@ interface StreamedAnswer {
 /** A chunked POST without a length, as the admin (whose session the sign-in form would redirect). */
 function chunkedPost(path: string, headers: Record<string, string>): http.ClientRequest {
   const session = path === '/login' ? {} : { Cookie: admin.cookie! };
-  return http.request(new URL(path, portal.url), { method: 'POST', headers: { Origin: portal.url, 'Transfer-Encoding': 'chunked', ...session, ...headers } });
+  return http.request(new URL(path, portal.url), {
+    method: 'POST',
+    headers: { Origin: portal.url, 'Transfer-Encoding': 'chunked', ...session, ...headers },
+  });
 }
 
 /**
  * POSTs `head` and then filler up to `fillerBytes` or until the server answers, whichever comes first:
  * a sender that never stops unless told to.
  */
-function streamBody(path: string, headers: Record<string, string>, head: string, fillerBytes = STREAMED_BYTES): Promise<StreamedAnswer> {
+function streamBody(
+  path: string,
+  headers: Record<string, string>,
+  head: string,
+  fillerBytes = STREAMED_BYTES,
+): Promise<StreamedAnswer> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
@@ -61,7 +75,11 @@ function streamBody(path: string, headers: Record<string, string>, head: string,
       response.on('data', (part: Buffer) => parts.push(part));
       response.on('end', () => {
         request.destroy();
-        resolve({ status: response.statusCode!, body: Buffer.concat(parts).toString(), sentMb: Math.round(sent / MB) });
+        resolve({
+          status: response.statusCode!,
+          body: Buffer.concat(parts).toString(),
+          sentMb: Math.round(sent / MB),
+        });
       });
     });
     request.on('error', (error) => {
@@ -82,11 +100,17 @@ function streamBody(path: string, headers: Record<string, string>, head: string,
 const abortedRequests = () => portal.output().split('"aborted":true').length - 1;
 
 /** Sends the start of a body, then drops the connection; settles once the server has logged the request as aborted. */
-async function abandonBody(path: string, headers: Record<string, string>, head: string): Promise<void> {
+async function abandonBody(
+  path: string,
+  headers: Record<string, string>,
+  head: string,
+): Promise<void> {
   const abortedBefore = abortedRequests();
   const request = chunkedPost(path, headers);
   request.on('error', () => {});
-  await new Promise<void>((resolve) => request.write(Buffer.concat([Buffer.from(head), FILLER.subarray(0, 4096)]), () => resolve()));
+  await new Promise<void>((resolve) =>
+    request.write(Buffer.concat([Buffer.from(head), FILLER.subarray(0, 4096)]), () => resolve()),
+  );
   request.destroy();
   await eventually(abortedRequests, (count) => count > abortedBefore);
 }
@@ -101,24 +125,48 @@ describe('bodies without a length', () => {
   const cases: Array<[string, string, Record<string, string>, string]> = [
     ['a JSON sign-in', '/api/auth/login', JSON_TYPE, '{"username":"admin","password":"'],
     ['the sign-in form', '/login', FORM_TYPE, 'username=admin&password='],
-    ["the sandbox's consent form", '/sandbox/oauth/authorize', FORM_TYPE, 'decision=authorize&state='],
-    ['an upload whose part is not the image', '/api/logo/upload', MULTIPART_TYPE, multipartHead('other')],
+    [
+      "the sandbox's consent form",
+      '/sandbox/oauth/authorize',
+      FORM_TYPE,
+      'decision=authorize&state=',
+    ],
+    [
+      'an upload whose part is not the image',
+      '/api/logo/upload',
+      MULTIPART_TYPE,
+      multipartHead('other'),
+    ],
   ];
 
-  it.each(cases)('when %s streams 300 MB, then it answers 413 early and the server grows by less than 50 MB', async (_name, path, headers, head) => {
-    const before = await serverRssMb();
-    const answer = await streamBody(path, headers, head);
-    const after = await serverRssMb();
-    console.log(`${path}: ${answer.status} after ${answer.sentMb} MB sent; server RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB`);
-    expect(answer.status).toBe(413);
-    if (path.startsWith('/api/')) expect(JSON.parse(answer.body)).toMatchObject({ success: false, errorType: 'PAYLOAD_TOO_LARGE' });
-    else expect(answer.body).toContain('Request body is too large');
-    expect(after - before).toBeLessThan(50);
-    expect((await admin.get('/api/auth/profile')).status).toBe(200);
-  });
+  it.each(cases)(
+    'when %s streams 300 MB, then it answers 413 early and the server grows by less than 50 MB',
+    async (_name, path, headers, head) => {
+      const before = await serverRssMb();
+      const answer = await streamBody(path, headers, head);
+      const after = await serverRssMb();
+      console.log(
+        `${path}: ${answer.status} after ${answer.sentMb} MB sent; server RSS ${before.toFixed(0)} → ${after.toFixed(0)} MB`,
+      );
+      expect(answer.status).toBe(413);
+      if (path.startsWith('/api/'))
+        expect(JSON.parse(answer.body)).toMatchObject({
+          success: false,
+          errorType: 'PAYLOAD_TOO_LARGE',
+        });
+      else expect(answer.body).toContain('Request body is too large');
+      expect(after - before).toBeLessThan(50);
+      expect((await admin.get('/api/auth/profile')).status).toBe(200);
+    },
+  );
 
   it('when a body under the limit comes without a length, then it is read as before', async () => {
-    const answer = await streamBody('/api/auth/login', JSON_TYPE, '{"username":"admin","password":"wrong-password"}', 0);
+    const answer = await streamBody(
+      '/api/auth/login',
+      JSON_TYPE,
+      '{"username":"admin","password":"wrong-password"}',
+      0,
+    );
     expect(answer.status).toBe(401);
   });
 });
@@ -135,8 +183,14 @@ describe('connections dropped mid-body', () => {
 describe('control characters', () => {
   it.each([
     ['/api/receipts?search=ab%00cd', 'Search must not contain control characters'],
-    ['/api/receipts?trackingNumber=TRK%0012345678', 'Tracking number must not contain control characters'],
-    ['/api/package-tracker/search?trackingNumber=TRK%0012345678', 'Tracking number must not contain control characters'],
+    [
+      '/api/receipts?trackingNumber=TRK%0012345678',
+      'Tracking number must not contain control characters',
+    ],
+    [
+      '/api/package-tracker/search?trackingNumber=TRK%0012345678',
+      'Tracking number must not contain control characters',
+    ],
     ['/api/receipts?search=line%0Abreak', 'Search must not contain control characters'],
   ])('when %s is asked for, then it is a 400 that says so', async (path, message) => {
     expectError(await admin.get(path), 400, 'VALIDATION_ERROR', message);
@@ -148,9 +202,17 @@ describe('malformed URLs', () => {
   it.each(['/%E0%A4%A', '/api/receipts?search=%', '/receipts?search=%E0%A4%A'])(
     'when %s is asked for, then it is a 400, not logged as an error',
     async (path) => {
-      const response = await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' });
+      const response = await fetch(`${portal.url}${path}`, {
+        headers: { Cookie: admin.cookie! },
+        redirect: 'manual',
+      });
       expect(response.status).toBe(400);
-      if (path.startsWith('/api/')) expect(await response.json()).toMatchObject({ success: false, errorType: 'VALIDATION_ERROR', message: 'Malformed URL' });
+      if (path.startsWith('/api/'))
+        expect(await response.json()).toMatchObject({
+          success: false,
+          errorType: 'VALIDATION_ERROR',
+          message: 'Malformed URL',
+        });
       expect(portal.output()).not.toMatch(/\[ERROR\]|Unhandled error/);
     },
   );
@@ -164,12 +226,22 @@ describe('wrong methods', () => {
     ['PATCH', '/api/auth/users/1', 'PUT, DELETE'],
   ])('when %s %s is asked for, then it is a 405 with Allow: %s', async (method, path, allow) => {
     const response = await admin.request(method, path);
-    expectError(response, 405, 'METHOD_NOT_ALLOWED', new RegExp(`^Method ${method} is not allowed here`));
+    expectError(
+      response,
+      405,
+      'METHOD_NOT_ALLOWED',
+      new RegExp(`^Method ${method} is not allowed here`),
+    );
     expect(response.headers.get('allow')).toBe(allow);
   });
 
   it('when a path no endpoint serves is asked for, then it stays a 404', async () => {
-    expectError(await admin.request('POST', '/api/no-such-thing'), 404, 'NOT_FOUND', 'Endpoint not found');
+    expectError(
+      await admin.request('POST', '/api/no-such-thing'),
+      404,
+      'NOT_FOUND',
+      'Endpoint not found',
+    );
   });
 });
 
@@ -186,7 +258,11 @@ describe('a failing page', () => {
       try {
         // A session checked in the last second is taken as it was: asked again until the lookup meets the change.
         const response = await eventually(
-          () => fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' }),
+          () =>
+            fetch(`${portal.url}${path}`, {
+              headers: { Cookie: admin.cookie! },
+              redirect: 'manual',
+            }),
           (answer) => answer.status !== 200,
           5_000,
         );
@@ -197,12 +273,21 @@ describe('a failing page', () => {
         expect(html).toMatch(/<a [^>]*href="\/dashboard"[^>]*>Back to the dashboard<\/a>/);
         expect(html).not.toMatch(/no such table|does not exist|SQLITE|\.mjs|\bat \w+ \(/);
         expect(portal.output().split(`"msg":"GET ${path} failed"`)).toHaveLength(2);
-        expect(portal.output()).toContain(testPostgresUrl ? `relation "${table}" does not exist` : 'no such table');
+        expect(portal.output()).toContain(
+          testPostgresUrl ? `relation "${table}" does not exist` : 'no such table',
+        );
         expect(portal.output()).not.toContain('[ERROR]');
       } finally {
         await writeDatabase(portal, `ALTER TABLE ${table}_elsewhere RENAME TO ${table}`);
       }
-      expect((await fetch(`${portal.url}${path}`, { headers: { Cookie: admin.cookie! }, redirect: 'manual' })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${portal.url}${path}`, {
+            headers: { Cookie: admin.cookie! },
+            redirect: 'manual',
+          })
+        ).status,
+      ).toBe(200);
     },
   );
 });

@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 
 const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/require-node.cjs');
 const SYSTEM_NODE = '/usr/bin/node';
-const systemVersion = existsSync(SYSTEM_NODE) ? spawnSync(SYSTEM_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim() : null;
+const systemVersion = existsSync(SYSTEM_NODE)
+  ? spawnSync(SYSTEM_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()
+  : null;
 const [major = 0, minor = 0] = (systemVersion ?? 'v0.0').slice(1).split('.').map(Number);
 const systemTooOld = systemVersion !== null && !((major === 22 && minor >= 18) || major >= 24);
 
@@ -21,9 +23,14 @@ describe('the Node.js requirement', () => {
     expect(run.stdout + run.stderr).toBe('');
   });
 
-  it.skipIf(!systemTooOld)("when the system's Node.js is older, then it refuses in one line naming both versions", () => {
-    const run = spawnSync(SYSTEM_NODE, [SCRIPT], { encoding: 'utf8' });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toBe(`The portal needs Node.js 22.18 or a later 22, or Node.js 24 or later; this is Node.js ${systemVersion}.\n`);
-  });
+  it.skipIf(!systemTooOld)(
+    "when the system's Node.js is older, then it refuses in one line naming both versions",
+    () => {
+      const run = spawnSync(SYSTEM_NODE, [SCRIPT], { encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        `The portal needs Node.js 22.18 or a later 22, or Node.js 24 or later; this is Node.js ${systemVersion}.\n`,
+      );
+    },
+  );
 });

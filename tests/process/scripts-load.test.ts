@@ -21,10 +21,14 @@ describe('the scripts’ modules on plain Node', () => {
     'scripts/first-search.mjs',
     'scripts/small-portal.mjs',
   ])('when %s is imported, then it loads', (file) => {
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(path.join(ROOT, file))})`], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', `await import(${JSON.stringify(path.join(ROOT, file))})`],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
   });

@@ -35,7 +35,12 @@ async function slowUpload(cookie: string, bytes: Buffer) {
   const body = Buffer.from(await encoded.arrayBuffer());
   const request = http.request(`${portal.url}/api/logo/upload`, {
     method: 'POST',
-    headers: { Origin: portal.url, Cookie: cookie, 'Content-Type': encoded.headers.get('content-type')!, 'Content-Length': body.length },
+    headers: {
+      Origin: portal.url,
+      Cookie: cookie,
+      'Content-Type': encoded.headers.get('content-type')!,
+      'Content-Length': body.length,
+    },
   });
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     request.once('error', reject);
@@ -53,8 +58,14 @@ async function slowUpload(cookie: string, bytes: Buffer) {
   return { response, finish: () => request.end(body.subarray(half)) };
 }
 
-type SyncStateRow = { cursor: string | null; lastSuccessAt: string | null; lastError: string | null };
-const receiptCount = async (target: Portal) => (await queryDatabase<{ count: number }>(target, 'SELECT count(*) AS count FROM receipts'))[0]!.count;
+type SyncStateRow = {
+  cursor: string | null;
+  lastSuccessAt: string | null;
+  lastError: string | null;
+};
+const receiptCount = async (target: Portal) =>
+  (await queryDatabase<{ count: number }>(target, 'SELECT count(*) AS count FROM receipts'))[0]!
+    .count;
 
 describe('shutdown', () => {
   it(
@@ -85,15 +96,22 @@ describe('shutdown', () => {
       expect(answer.status, answer.body).toBe(200);
 
       expect(await portal.exited).toBe(0);
-      expect(portal.output()).toContain('SIGTERM received: finishing the requests and the sync step in progress, then shutting down.');
+      expect(portal.output()).toContain(
+        'SIGTERM received: finishing the requests and the sync step in progress, then shutting down.',
+      );
       expect(portal.output()).toContain('Portal shut down cleanly.');
 
       // The pass stopped after a page: whole pages, no success recorded, and no cursor a later pass would wrongly resume from.
       const written = await receiptCount(portal);
       expect(written).toBeLessThan(RECEIPTS);
       expect(written % PAGE_SIZE).toBe(0);
-      const [state] = await queryDatabase<SyncStateRow>(portal, 'SELECT cursor, lastSuccessAt, lastError FROM sync_state');
-      expect([undefined, { cursor: null, lastSuccessAt: null, lastError: null }]).toContainEqual(state);
+      const [state] = await queryDatabase<SyncStateRow>(
+        portal,
+        'SELECT cursor, lastSuccessAt, lastError FROM sync_state',
+      );
+      expect([undefined, { cursor: null, lastSuccessAt: null, lastError: null }]).toContainEqual(
+        state,
+      );
 
       restarted = await startPortal(env, { dir: portal.dir });
       await eventually(
@@ -102,7 +120,11 @@ describe('shutdown', () => {
         60_000,
       );
       const logoInfo = (await (await signedInAdmin(restarted)).get('/api/logo/info')).body.data;
-      expect(logoInfo).toMatchObject({ hasLogo: true, originalName: 'slow-logo.png', size: logo.length });
+      expect(logoInfo).toMatchObject({
+        hasLogo: true,
+        originalName: 'slow-logo.png',
+        size: logo.length,
+      });
     },
     stallLimit(240_000),
   );

@@ -25,20 +25,39 @@ export class ApiClient {
 
   constructor(readonly portal: PortalAddress) {}
 
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
     const origin = options.origin === undefined ? this.portal.url : options.origin;
-    const headers: Record<string, string> = { ...(origin !== null && { Origin: origin }), ...options.headers };
+    const headers: Record<string, string> = {
+      ...(origin !== null && { Origin: origin }),
+      ...options.headers,
+    };
     if (this.cookie) headers.Cookie = this.cookie;
     let body: string | undefined = options.body;
     if (options.json !== undefined) {
       headers['Content-Type'] ??= 'application/json';
       body = JSON.stringify(options.json);
     }
-    const response = await fetch(`${this.portal.url}${path}`, { method, headers, body, redirect: 'manual' });
-    const setCookie = response.headers.getSetCookie().find((line) => line.startsWith('portal_session='));
+    const response = await fetch(`${this.portal.url}${path}`, {
+      method,
+      headers,
+      body,
+      redirect: 'manual',
+    });
+    const setCookie = response.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('portal_session='));
     if (setCookie) {
       const pair = setCookie.split(';')[0]!;
-      this.cookie = pair === 'portal_session=' || /max-age=0/i.test(setCookie) || /expires=Thu, 01 Jan 1970/i.test(setCookie) ? undefined : pair;
+      this.cookie =
+        pair === 'portal_session=' ||
+        /max-age=0/i.test(setCookie) ||
+        /expires=Thu, 01 Jan 1970/i.test(setCookie)
+          ? undefined
+          : pair;
     }
     const text = await response.text();
     let parsed: unknown = text;
@@ -65,7 +84,10 @@ export class ApiClient {
 
   async login(username: string, password: string): Promise<ApiResponse> {
     const response = await this.post('/api/auth/login', { username, password });
-    if (response.status !== 200) throw new Error(`login as ${username} failed: ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== 200)
+      throw new Error(
+        `login as ${username} failed: ${response.status} ${JSON.stringify(response.body)}`,
+      );
     return response;
   }
 }

@@ -18,7 +18,17 @@ export interface Portal extends PortalAddress {
 const onPostgresDatabase = (portal: Portal) => !portal.databaseUrl.startsWith('sqlite:');
 
 /** The fields of a public User (src/shared/validation.ts), exactly. */
-export const USER_FIELDS = ['createdAt', 'email', 'fullName', 'id', 'invited', 'isActive', 'lastLogin', 'role', 'username'];
+export const USER_FIELDS = [
+  'createdAt',
+  'email',
+  'fullName',
+  'id',
+  'invited',
+  'isActive',
+  'lastLogin',
+  'role',
+  'username',
+];
 
 export type Role = 'admin' | 'admin-viewer' | 'viewer';
 
@@ -36,13 +46,30 @@ export async function signedInAdmin(portal: PortalAddress): Promise<ApiClient> {
 }
 
 /** Creates a user as the admin (one bcrypt hash: keep the count low). */
-export async function createUser(admin: ApiClient, username: string, role: Role = 'viewer', password = `${username}-password`): Promise<TestUser> {
-  const response = await admin.post('/api/auth/users', { username, password, role, fullName: `${username} name`, email: `${username}@example.com` });
-  if (response.status !== 201) throw new Error(`creating ${username} failed: ${response.status} ${JSON.stringify(response.body)}`);
+export async function createUser(
+  admin: ApiClient,
+  username: string,
+  role: Role = 'viewer',
+  password = `${username}-password`,
+): Promise<TestUser> {
+  const response = await admin.post('/api/auth/users', {
+    username,
+    password,
+    role,
+    fullName: `${username} name`,
+    email: `${username}@example.com`,
+  });
+  if (response.status !== 201)
+    throw new Error(
+      `creating ${username} failed: ${response.status} ${JSON.stringify(response.body)}`,
+    );
   return { id: response.body.data.user.id, username, password, role };
 }
 
-export async function signIn(portal: PortalAddress, user: { username: string; password: string }): Promise<ApiClient> {
+export async function signIn(
+  portal: PortalAddress,
+  user: { username: string; password: string },
+): Promise<ApiClient> {
   const client = new ApiClient(portal);
   await client.login(user.username, user.password);
   return client;
@@ -51,7 +78,8 @@ export async function signIn(portal: PortalAddress, user: { username: string; pa
 /** Every key anywhere in a JSON value, nested objects and arrays included. */
 export function allKeys(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(allKeys);
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, inner]) => [key, ...allKeys(inner)]);
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, inner]) => [key, ...allKeys(inner)]);
   return [];
 }
 
@@ -59,7 +87,12 @@ export function expectNoSecrets(body: unknown): void {
   expect(allKeys(body).filter((key) => /password|hash/i.test(key))).toEqual([]);
 }
 
-export function expectError(response: ApiResponse, status: number, errorType: string, message?: string | RegExp): void {
+export function expectError(
+  response: ApiResponse,
+  status: number,
+  errorType: string,
+  message?: string | RegExp,
+): void {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
   expect(response.body).toMatchObject({ success: false, errorType });
   expect(typeof response.body.message).toBe('string');
@@ -79,7 +112,11 @@ export function tokenOf(client: ApiClient): string {
  * camelCase column names); on PostgreSQL it is run as the same statement there (see toPostgres), with
  * counts as numbers and times as ISO strings, so a test reads the same values on both.
  */
-export async function queryDatabase<T = Record<string, unknown>>(portal: Portal, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function queryDatabase<T = Record<string, unknown>>(
+  portal: Portal,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   if (onPostgresDatabase(portal)) return (await onPostgres(portal, sql, params)).rows as T[];
   return new Promise((resolve, reject) => {
     const db = new sqlite3.Database(sqliteFileOf(portal), sqlite3.OPEN_READONLY, (openError) => {
@@ -97,7 +134,11 @@ export async function queryDatabase<T = Record<string, unknown>>(portal: Portal,
  * Writes to the portal's database, for the few states no call can make (an aged session, a consignee
  * the provider has since dropped). Resolves with the number of rows changed.
  */
-export async function writeDatabase(portal: Portal, sql: string, params: unknown[] = []): Promise<number> {
+export async function writeDatabase(
+  portal: Portal,
+  sql: string,
+  params: unknown[] = [],
+): Promise<number> {
   if (onPostgresDatabase(portal)) return (await onPostgres(portal, sql, params)).rowCount ?? 0;
   return new Promise((resolve, reject) => {
     const db = new sqlite3.Database(sqliteFileOf(portal), sqlite3.OPEN_READWRITE, (openError) => {
@@ -118,12 +159,21 @@ export async function writeDatabase(portal: Portal, sql: string, params: unknown
  */
 export async function databaseText(portal: Portal): Promise<string> {
   if (onPostgresDatabase(portal)) {
-    const tables = await queryDatabase<{ name: string }>(portal, "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'");
-    const dumps = await Promise.all(tables.map(({ name }) => onPostgres(portal, `SELECT t::text AS content FROM "${name}" t`, [])));
+    const tables = await queryDatabase<{ name: string }>(
+      portal,
+      "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'",
+    );
+    const dumps = await Promise.all(
+      tables.map(({ name }) =>
+        onPostgres(portal, `SELECT t::text AS content FROM "${name}" t`, []),
+      ),
+    );
     return dumps.flatMap((dump) => dump.rows.map((row) => row.content as string)).join('\n');
   }
   const file = sqliteFileOf(portal);
-  const parts = await Promise.all([file, `${file}-wal`].map((name) => readFile(name).catch(() => Buffer.alloc(0))));
+  const parts = await Promise.all(
+    [file, `${file}-wal`].map((name) => readFile(name).catch(() => Buffer.alloc(0))),
+  );
   return Buffer.concat(parts).toString('latin1');
 }
 
@@ -159,31 +209,51 @@ export function toPostgres(sql: string): string {
   let parameter = 0;
   return sql
     .split(/('(?:[^']|'')*')/)
-    .map((part, index) => (index % 2 === 1 ? part : part.replace(/\?/g, () => `$${++parameter}`).replace(/(?<!["\w])([a-z]+[A-Z]\w*)(?!["\w])/g, '"$1"')))
+    .map((part, index) =>
+      index % 2 === 1
+        ? part
+        : part
+            .replace(/\?/g, () => `$${++parameter}`)
+            .replace(/(?<!["\w])([a-z]+[A-Z]\w*)(?!["\w])/g, '"$1"'),
+    )
     .join('');
 }
 
 /** A time in the form the portal stores it on SQLite, which PostgreSQL reads as the same instant. */
-export const databaseDate = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', ' +00:00');
+export const databaseDate = (date: Date) =>
+  date.toISOString().replace('T', ' ').replace('Z', ' +00:00');
 
-export const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+export const mean = (values: number[]) =>
+  values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /** Assigns consignees to a viewer through the admin's real call. */
-export async function assignConsignees(admin: ApiClient, userId: number, consigneeIds: number[]): Promise<void> {
+export async function assignConsignees(
+  admin: ApiClient,
+  userId: number,
+  consigneeIds: number[],
+): Promise<void> {
   const response = await admin.post(`/api/consignees/user/${userId}/assign`, { consigneeIds });
-  if (response.status !== 200) throw new Error(`assigning failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 200)
+    throw new Error(`assigning failed: ${response.status} ${JSON.stringify(response.body)}`);
 }
 
 /**
  * Polls `probe` until `accept` takes its value (a sync or a delivery happens in the background). The
  * limit means "stalled": `timeoutMs` on the reference machine, scaled by this run's slowness.
  */
-export async function eventually<T>(probe: () => T | Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + stallLimit(timeoutMs);
   for (;;) {
     const value = await probe();
     if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time; last value: ${JSON.stringify(value).slice(0, 500)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `condition not met in time; last value: ${JSON.stringify(value).slice(0, 500)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -194,17 +264,24 @@ export async function waitForMirror(client: ApiClient, timeoutMs = 60_000): Prom
   for (;;) {
     const response = await client.get('/api/receipts?limit=1');
     if (response.status === 200) return;
-    if (Date.now() > deadline) throw new Error(`mirror not ready: ${response.status} ${JSON.stringify(response.body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`mirror not ready: ${response.status} ${JSON.stringify(response.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
 /** Every receipt the client may see, through the list endpoint, 100 a page. */
-export async function allReceipts(client: ApiClient, query = ''): Promise<Array<Record<string, any>>> {
+export async function allReceipts(
+  client: ApiClient,
+  query = '',
+): Promise<Array<Record<string, any>>> {
   const receipts: Array<Record<string, any>> = [];
   for (let page = 1; ; page += 1) {
-    const response = await client.get(`/api/receipts?limit=100&page=${page}${query ? `&${query}` : ''}`);
-    if (response.status !== 200) throw new Error(`listing failed: ${response.status} ${JSON.stringify(response.body)}`);
+    const response = await client.get(
+      `/api/receipts?limit=100&page=${page}${query ? `&${query}` : ''}`,
+    );
+    if (response.status !== 200)
+      throw new Error(`listing failed: ${response.status} ${JSON.stringify(response.body)}`);
     receipts.push(...response.body.data);
     if (!response.body.pagination.hasNextPage) return receipts;
   }

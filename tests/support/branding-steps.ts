@@ -12,25 +12,49 @@ export interface UploadOptions {
 }
 
 /** A multipart upload the way a browser's FormData sends it, with the client's session. */
-export async function uploadImage(client: ApiClient, kind: 'logo' | 'background', file: UploadFile | null, options: UploadOptions = {}): Promise<ApiResponse> {
+export async function uploadImage(
+  client: ApiClient,
+  kind: 'logo' | 'background',
+  file: UploadFile | null,
+  options: UploadOptions = {},
+): Promise<ApiResponse> {
   const { url } = client.portal;
   const form = new FormData();
   const blobOf = ({ bytes, type }: UploadFile) => new Blob([new Uint8Array(bytes)], { type });
   if (file) form.append(kind, blobOf(file), file.name);
   else form.append('note', 'no file here');
-  for (const part of options.extra ?? []) form.append(part.field, blobOf(part.file), part.file.name);
+  for (const part of options.extra ?? [])
+    form.append(part.field, blobOf(part.file), part.file.name);
   const encoded = new Response(form);
-  const headers: Record<string, string> = { Origin: options.origin ?? url, 'Content-Type': encoded.headers.get('content-type')!, ...options.headers };
+  const headers: Record<string, string> = {
+    Origin: options.origin ?? url,
+    'Content-Type': encoded.headers.get('content-type')!,
+    ...options.headers,
+  };
   if (client.cookie) headers.Cookie = client.cookie;
   const body = options.chunked ? encoded.body! : Buffer.from(await encoded.arrayBuffer());
-  const response = await fetch(`${url}/api/${kind}/upload`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+  const response = await fetch(`${url}/api/${kind}/upload`, {
+    method: 'POST',
+    headers,
+    body,
+    duplex: 'half',
+  } as RequestInit);
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
 /** An image's bytes as `client` (signed in or not) gets them. */
-export async function fetchImage(client: ApiClient, url: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const response = await fetch(`${client.portal.url}${url}`, { headers: client.cookie ? { Cookie: client.cookie } : {} });
-  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+export async function fetchImage(
+  client: ApiClient,
+  url: string,
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const response = await fetch(`${client.portal.url}${url}`, {
+    headers: client.cookie ? { Cookie: client.cookie } : {},
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 }
 
 /** The URLs of a page's background: every url("…") in its branding <style> element. */

@@ -15,7 +15,10 @@ export interface HeldTransaction {
   release(): Promise<void>;
 }
 
-export async function holdTransaction(portal: InProcessPortal, statements: (transaction: Transaction) => Promise<void>): Promise<HeldTransaction> {
+export async function holdTransaction(
+  portal: InProcessPortal,
+  statements: (transaction: Transaction) => Promise<void>,
+): Promise<HeldTransaction> {
   const { db } = portal.portal;
   if (db.isSqlite) {
     await db.sequelize.transaction(statements);
@@ -61,5 +64,8 @@ export async function holdTransaction(portal: InProcessPortal, statements: (tran
 export const holdRowLock = (portal: InProcessPortal, table: string, id: number) =>
   holdTransaction(portal, async (transaction) => {
     if (portal.portal.db.isSqlite) return;
-    await portal.portal.db.sequelize.query(`SELECT "id" FROM "${table}" WHERE "id" = :id FOR UPDATE`, { replacements: { id }, transaction });
+    await portal.portal.db.sequelize.query(
+      `SELECT "id" FROM "${table}" WHERE "id" = :id FOR UPDATE`,
+      { replacements: { id }, transaction },
+    );
   });

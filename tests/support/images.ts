@@ -35,19 +35,30 @@ export function pngImage({
   height = 4,
   rgb = [51, 102, 204],
   size,
-}: { width?: number; height?: number; rgb?: [number, number, number]; size?: number } = {}): Buffer {
+}: {
+  width?: number;
+  height?: number;
+  rgb?: [number, number, number];
+  size?: number;
+} = {}): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const row = Buffer.concat([
+    Buffer.from([0]),
+    Buffer.from(Array.from({ length: width }, () => rgb).flat()),
+  ]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
   const head = Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', pixels)]);
   const end = pngChunk('IEND', Buffer.alloc(0));
   if (size === undefined) return Buffer.concat([head, end]);
   const padding = size - head.length - end.length - TEXT_CHUNK_OVERHEAD;
   if (padding < 0) throw new Error(`a PNG cannot be as small as ${size} bytes`);
-  const text = pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.alloc(padding, 'x')]));
+  const text = pngChunk(
+    'tEXt',
+    Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.alloc(padding, 'x')]),
+  );
   return Buffer.concat([head, text, end]);
 }
 
@@ -57,37 +68,57 @@ export const JPEG_IMAGE = Buffer.from(
   'base64',
 );
 /** 1×1 transparent. */
-export const GIF_IMAGE = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+export const GIF_IMAGE = Buffer.from(
+  'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7',
+  'base64',
+);
 /** 1×1 lossless. */
 export const WEBP_IMAGE = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
 
 /** An SVG is an image to a browser, and can carry script: never accepted. */
 export const SVG_FILE: UploadFile = {
-  bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script></svg>'),
+  bytes: Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script></svg>',
+  ),
   name: 'logo.svg',
   type: 'image/svg+xml',
 };
 
 /** A page dressed as a PNG by its name and declared type. */
 export const HTML_AS_PNG_FILE: UploadFile = {
-  bytes: Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>'),
+  bytes: Buffer.from(
+    '<!doctype html><html><body><script>alert(document.cookie)</script></body></html>',
+  ),
   name: 'logo.png',
   type: 'image/png',
 };
 
-export const TEXT_FILE: UploadFile = { bytes: Buffer.from('Just some notes, not a picture.\n'), name: 'notes.txt', type: 'text/plain' };
+export const TEXT_FILE: UploadFile = {
+  bytes: Buffer.from('Just some notes, not a picture.\n'),
+  name: 'notes.txt',
+  type: 'text/plain',
+};
 
-export const pngFile = (name: string, options?: Parameters<typeof pngImage>[0]): UploadFile => ({ bytes: pngImage(options), name, type: 'image/png' });
+export const pngFile = (name: string, options?: Parameters<typeof pngImage>[0]): UploadFile => ({
+  bytes: pngImage(options),
+  name,
+  type: 'image/png',
+});
 
 /**
  * A photo as a camera writes it: smooth colour with fine grain, JPEG quality 85 (about 2 MB at the
  * default 3000 × 2000), and EXIF data with the camera's make, a GPS position (its map datum the marker
  * `WGS-84`) and an orientation (6: the camera was held upright, the pixels lie on their side).
  */
-export async function cameraPhoto({ width = 3000, height = 2000, orientation = 1 } = {}): Promise<Buffer> {
+export async function cameraPhoto({
+  width = 3000,
+  height = 2000,
+  orientation = 1,
+} = {}): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3);
   let seed = 7;
-  const grain = () => ((seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) / 0x7fffffff - 0.5) * 60;
+  const grain = () =>
+    ((seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) / 0x7fffffff - 0.5) * 60;
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
       const index = (y * width + x) * 3;
@@ -100,7 +131,10 @@ export async function cameraPhoto({ width = 3000, height = 2000, orientation = 1
   return sharp(pixels, { raw: { width, height, channels: 3 } })
     .jpeg({ quality: 85 })
     .withMetadata({ orientation })
-    .withExifMerge({ IFD0: { Make: 'Canon', Model: 'EOS R6' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '5/1 49/1 0/1', GPSMapDatum: 'WGS-84' } })
+    .withExifMerge({
+      IFD0: { Make: 'Canon', Model: 'EOS R6' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '5/1 49/1 0/1', GPSMapDatum: 'WGS-84' },
+    })
     .toBuffer();
 }
 
@@ -140,12 +174,21 @@ export async function largePng(width: number, height: number): Promise<Buffer> {
   }
   deflate.end();
   await ended;
-  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', Buffer.concat(compressed)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', Buffer.concat(compressed)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A PNG whose header is sound and whose pixel data is not: its format is detected, its pixels cannot be decoded. */
 export function brokenPng(): Buffer {
   const valid = pngImage({ width: 64, height: 64 });
   const header = valid.subarray(0, PNG_SIGNATURE.length + 25);
-  return Buffer.concat([header, pngChunk('IDAT', Buffer.from('not deflate data at all')), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    header,
+    pngChunk('IDAT', Buffer.from('not deflate data at all')),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }

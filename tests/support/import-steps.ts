@@ -21,12 +21,25 @@ export async function uploadImport(
 ): Promise<ApiResponse> {
   const { url } = client.portal;
   const form = new FormData();
-  if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name);
+  if (file)
+    form.append(
+      'file',
+      new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }),
+      file.name,
+    );
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const encoded = new Response(form);
-  const sent: Record<string, string> = { Origin: url, 'Content-Type': encoded.headers.get('content-type')!, ...headers };
+  const sent: Record<string, string> = {
+    Origin: url,
+    'Content-Type': encoded.headers.get('content-type')!,
+    ...headers,
+  };
   if (client.cookie) sent.Cookie = client.cookie;
-  const response = await fetch(`${url}/api/admin/imports`, { method: 'POST', headers: sent, body: Buffer.from(await encoded.arrayBuffer()) });
+  const response = await fetch(`${url}/api/admin/imports`, {
+    method: 'POST',
+    headers: sent,
+    body: Buffer.from(await encoded.arrayBuffer()),
+  });
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -38,13 +51,19 @@ export async function uploadImport(
 }
 
 /** Text as a spreadsheet saves a UTF-8 CSV: with the byte order mark and CRLF line ends. */
-export const utf8CsvWithBom = (lines: string[]): Uint8Array => Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+export const utf8CsvWithBom = (lines: string[]): Uint8Array =>
+  Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 
 /** Text as an older Excel saves "CSV (Comma delimited)" on Windows: Windows-1252 (Latin-1 for these letters), CRLF. */
-export const windows1252Csv = (lines: string[]): Uint8Array => Buffer.from(`${lines.join('\r\n')}\r\n`, 'latin1');
+export const windows1252Csv = (lines: string[]): Uint8Array =>
+  Buffer.from(`${lines.join('\r\n')}\r\n`, 'latin1');
 
 /** An XLSX as Excel saves a list view: `titles` above the header row, then the rows (Date values become date cells). */
-export async function xlsxOf(titles: string[], header: string[], rows: ExcelJS.CellValue[][]): Promise<Uint8Array> {
+export async function xlsxOf(
+  titles: string[],
+  header: string[],
+  rows: ExcelJS.CellValue[][],
+): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Warehouse Receipts');
   for (const title of titles) sheet.addRow([title]);
@@ -101,7 +120,9 @@ export function magayaXml(receipts: MagayaTestReceipt[]): Uint8Array {
  * size of a bomb (refused from the directory alone), or a lie smaller than what it inflates to; a
  * `hidden` entry is left out of the directory.
  */
-export function craftedZip(entries: { name: string; data: Uint8Array; declaredSize?: number; hidden?: boolean }[]): Uint8Array {
+export function craftedZip(
+  entries: { name: string; data: Uint8Array; declaredSize?: number; hidden?: boolean }[],
+): Uint8Array {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;

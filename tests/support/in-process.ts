@@ -36,18 +36,27 @@ type EndpointModule = Record<string, APIRoute>;
 type PageModule = { default: Parameters<AstroContainer['renderToResponse']>[0] };
 
 // Globs leave dot-folders out; Astro routes .well-known as any other.
-const ENDPOINTS = import.meta.glob<EndpointModule>(['/src/pages/**/*.ts', '/src/pages/.well-known/**/*.ts']);
+const ENDPOINTS = import.meta.glob<EndpointModule>([
+  '/src/pages/**/*.ts',
+  '/src/pages/.well-known/**/*.ts',
+]);
 const PAGES = import.meta.glob<PageModule>('/src/pages/**/*.astro');
 /** Astro renders this page for a page's empty 500 (src/middleware.ts "pageFailures"). */
 const ERROR_PAGE = '/src/pages/500.astro';
 
-type Segment = { kind: 'static'; text: string } | { kind: 'param'; name: string } | { kind: 'rest'; name: string };
+type Segment =
+  | { kind: 'static'; text: string }
+  | { kind: 'param'; name: string }
+  | { kind: 'rest'; name: string };
 
 type Route = {
   /** As Astro names it in `context.routePattern`: `/api/auth/users/[id]`. */
   pattern: string;
   segments: Segment[];
-} & ({ kind: 'endpoint'; load: () => Promise<EndpointModule> } | { kind: 'page'; load: () => Promise<PageModule> });
+} & (
+  | { kind: 'endpoint'; load: () => Promise<EndpointModule> }
+  | { kind: 'page'; load: () => Promise<PageModule> }
+);
 
 function routeOf(file: string, handler: Pick<Route, 'kind' | 'load'>): Route {
   const pattern =
@@ -102,13 +111,20 @@ function container(): Promise<AstroContainer> {
 async function renderPage(page: PageModule, context: APIContext): Promise<Response> {
   const response = await (
     await container()
-  ).renderToResponse(page.default, { request: context.request, params: context.params, locals: context.locals, partial: false });
+  ).renderToResponse(page.default, {
+    request: context.request,
+    params: context.params,
+    locals: context.locals,
+    partial: false,
+  });
   const cookies = Reflect.get(response, Symbol.for('astro.cookies')) as AstroCookies | undefined;
   for (const cookie of cookies?.headers() ?? []) response.headers.append('Set-Cookie', cookie);
   return response;
 }
 
-function match(pathname: string): { route: Route; params: Record<string, string | undefined> } | null {
+function match(
+  pathname: string,
+): { route: Route; params: Record<string, string | undefined> } | null {
   const parts = pathname
     .split('/')
     .filter(Boolean)
@@ -130,7 +146,8 @@ function match(pathname: string): { route: Route; params: Record<string, string 
       if (segment.kind === 'param') params[segment.name] = part;
     }
     const last = route.segments.at(-1);
-    if (matched && (last?.kind === 'rest' || parts.length === route.segments.length)) return { route, params };
+    if (matched && (last?.kind === 'rest' || parts.length === route.segments.length))
+      return { route, params };
   }
   return null;
 }
@@ -151,7 +168,8 @@ async function answer(incoming: http.IncomingMessage, locals: App.Locals): Promi
   Object.assign(context, { routePattern: found?.route.pattern ?? '' });
   const render = async (): Promise<Response> => {
     if (!found) return new Response(null, { status: 404 });
-    if (found.route.kind === 'endpoint') return renderEndpoint(await found.route.load(), context, false, console as never);
+    if (found.route.kind === 'endpoint')
+      return renderEndpoint(await found.route.load(), context, false, console as never);
     return renderPage(await found.route.load(), context);
   };
   let response: Response;
@@ -231,11 +249,14 @@ function captureConsole(lines: string[]): () => void {
     const originals = CONSOLE_METHODS.map((method) => console[method]);
     for (const method of CONSOLE_METHODS) {
       console[method] = (...parts: unknown[]) => {
-        const line = parts.map((part) => (part instanceof Error ? (part.stack ?? part.message) : String(part))).join(' ');
+        const line = parts
+          .map((part) => (part instanceof Error ? (part.stack ?? part.message) : String(part)))
+          .join(' ');
         for (const output of liveOutputs) output.push(line);
       };
     }
-    restoreConsole = () => CONSOLE_METHODS.forEach((method, index) => (console[method] = originals[index]!));
+    restoreConsole = () =>
+      CONSOLE_METHODS.forEach((method, index) => (console[method] = originals[index]!));
   }
   liveOutputs.add(lines);
   return () => {
@@ -248,7 +269,10 @@ function captureConsole(lines: string[]): () => void {
  * A portal on a fresh database, served over HTTP from this process. `env` is the portal's environment
  * as a person would set it (README's variables); passwords are hashed at bcrypt's lowest cost here.
  */
-export async function startInProcessPortal(env: Record<string, string> = {}, options: InProcessOptions = {}): Promise<InProcessPortal> {
+export async function startInProcessPortal(
+  env: Record<string, string> = {},
+  options: InProcessOptions = {},
+): Promise<InProcessPortal> {
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'portal-in-process-')));
   const databaseUrl = await createTestDatabase(dir);
   const lines: string[] = [];
@@ -298,7 +322,9 @@ export async function startInProcessPortal(env: Record<string, string> = {}, opt
       server.close();
       releaseConsole();
       if (!options.dir) await rm(dir, { recursive: true, force: true });
-      throw new Error(`The portal did not start: ${error instanceof Error ? error.message : String(error)}\n${lines.join('\n')}`);
+      throw new Error(
+        `The portal did not start: ${error instanceof Error ? error.message : String(error)}\n${lines.join('\n')}`,
+      );
     }
   };
   if (!options.deferStart) await start();

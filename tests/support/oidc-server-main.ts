@@ -8,4 +8,5 @@ const server = await startOidcServer({
   accessTokenSeconds: Number(process.env.OIDC_ACCESS_TOKEN_SECONDS || 300),
 });
 console.log(`oidc-provider test server at ${server.issuer}`);
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void server.stop().then(() => process.exit(0)));
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => void server.stop().then(() => process.exit(0)));

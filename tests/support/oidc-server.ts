@@ -12,7 +12,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProviderConsignee, ProviderReceipt } from '../../src/server/provider/contract.ts';
-import Provider, { errors, type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  errors,
+  type Adapter,
+  type AdapterPayload,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 
 export const OIDC_CLIENT_ID = 'freight-portal';
 export const OIDC_ACCOUNT = 'forwarder';
@@ -38,7 +44,14 @@ export interface OidcData {
 
 /** A file the resource server keeps with a receipt: how it lists it, and its bytes. */
 export interface OidcAttachment {
-  listed: { id: string | number; kind: string; fileName: string; contentType: string; size: number; createdAt: string | null };
+  listed: {
+    id: string | number;
+    kind: string;
+    fileName: string;
+    contentType: string;
+    size: number;
+    createdAt: string | null;
+  };
   bytes: Buffer;
   /** Sent in chunks without a Content-Length: whoever reads it learns its size only by reading. */
   chunked?: boolean;
@@ -88,7 +101,10 @@ function memoryAdapter(store: Map<string, Stored>) {
       return `${this.name}:${id}`;
     }
     async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
-      store.set(this.key(id), { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
+      store.set(this.key(id), {
+        payload,
+        expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity,
+      });
     }
     async find(id: string) {
       const entry = store.get(this.key(id));
@@ -99,7 +115,13 @@ function memoryAdapter(store: Map<string, Stored>) {
       return undefined;
     }
     async findByUid(uid: string) {
-      for (const [key, entry] of store) if (key.startsWith(`${this.name}:`) && entry.payload.uid === uid && entry.expiresAt > Date.now()) return entry.payload;
+      for (const [key, entry] of store)
+        if (
+          key.startsWith(`${this.name}:`) &&
+          entry.payload.uid === uid &&
+          entry.expiresAt > Date.now()
+        )
+          return entry.payload;
       return undefined;
     }
     async consume(id: string) {
@@ -139,14 +161,29 @@ const RECEIPTS: ProviderReceipt[] = Array.from({ length: 6 }, (_, index) => {
     modeOfTransportation: '40 - Air',
     origin: { name: 'Miami, FL' },
     commodities: [
-      { description: 'Spare parts', trackingNumber: `1ZOIDC${7001 + index}`, pieces: 1 + index, totalWeightValue: 10 + index, totalVolumeValue: 1.5 + index },
+      {
+        description: 'Spare parts',
+        trackingNumber: `1ZOIDC${7001 + index}`,
+        pieces: 1 + index,
+        totalWeightValue: 10 + index,
+        totalVolumeValue: 1.5 + index,
+      },
     ],
     updatedAt: `2026-03-${day}T13:00:00.000Z`,
   };
 });
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
   res.end(JSON.stringify(body));
 }
 
@@ -185,7 +222,9 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
   /** While set, lists of attachments wait for it (holdAttachmentLists). */
   let listsHeld: Promise<void> | undefined;
   /** The latest version of each receipt changed after the first `from` changes, in the order of their last change. */
-  const changedSince = (from: number) => [...new Map(changes.slice(from).map((receipt) => [receipt.id, receipt])).values()];
+  const changedSince = (from: number) => [
+    ...new Map(changes.slice(from).map((receipt) => [receipt.id, receipt])).values(),
+  ];
   const latest = () => changedSince(0);
   let issueRefreshTokens = true;
 
@@ -202,7 +241,10 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
       },
     ],
     cookies: { keys: ['oidc-test-cookie-key'] },
-    findAccount: async (_ctx, accountId) => ({ accountId, claims: async () => ({ sub: accountId }) }),
+    findAccount: async (_ctx, accountId) => ({
+      accountId,
+      claims: async () => ({ sub: accountId }),
+    }),
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
@@ -212,7 +254,11 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, resource) => {
           if (resource !== apiUrl) throw new errors.InvalidTarget();
-          return { scope: RECEIPTS_SCOPE, accessTokenFormat: 'opaque', accessTokenTTL: options.accessTokenSeconds };
+          return {
+            scope: RECEIPTS_SCOPE,
+            accessTokenFormat: 'opaque',
+            accessTokenTTL: options.accessTokenSeconds,
+          };
         },
       },
     },
@@ -221,19 +267,33 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
       const grantId = ctx.oidc.result?.['consent']?.grantId;
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
-    issueRefreshToken: async (_ctx, client, code) => issueRefreshTokens && client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    issueRefreshToken: async (_ctx, client, code) =>
+      issueRefreshTokens &&
+      client.grantTypeAllowed('refresh_token') &&
+      code.scopes.has('offline_access'),
     rotateRefreshToken: true,
     interactions: { url: async (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    ttl: { AccessToken: options.accessTokenSeconds, AuthorizationCode: 60, Grant: 86_400, Interaction: 600, RefreshToken: 86_400, Session: 3_600 },
+    ttl: {
+      AccessToken: options.accessTokenSeconds,
+      AuthorizationCode: 60,
+      Grant: 86_400,
+      Interaction: 600,
+      RefreshToken: 86_400,
+      Session: 3_600,
+    },
   };
   const provider = new Provider(issuer, configuration);
-  const isRefresh = (ctx: KoaContextWithOIDC) => ctx.oidc.params?.['grant_type'] === 'refresh_token';
+  const isRefresh = (ctx: KoaContextWithOIDC) =>
+    ctx.oidc.params?.['grant_type'] === 'refresh_token';
   provider.on('grant.success', (ctx) => isRefresh(ctx) && counts.refreshes++);
   provider.on('grant.error', (ctx) => isRefresh(ctx) && counts.refusedRefreshes++);
   const oidc = provider.callback();
 
   const liveRefreshTokens = () =>
-    [...store].filter(([key, entry]) => key.startsWith('RefreshToken:') && !entry.payload.consumed && entry.expiresAt > Date.now()).length;
+    [...store].filter(
+      ([key, entry]) =>
+        key.startsWith('RefreshToken:') && !entry.payload.consumed && entry.expiresAt > Date.now(),
+    ).length;
 
   function revokeRefreshTokens(): number {
     const live = liveRefreshTokens();
@@ -242,7 +302,8 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
   }
 
   function revokeGrants(): void {
-    for (const key of [...store.keys()]) if (key.startsWith('RefreshToken:') || key.startsWith('AccessToken:')) store.delete(key);
+    for (const key of [...store.keys()])
+      if (key.startsWith('RefreshToken:') || key.startsWith('AccessToken:')) store.delete(key);
   }
 
   async function interaction(req: IncomingMessage, res: ServerResponse, uid: string) {
@@ -250,10 +311,18 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     if (details.uid !== uid) return send(res, 400, { error: 'unknown interaction' });
     // The forwarder is signed in at their own system already: login needs no page.
     if (details.prompt.name === 'login') {
-      return provider.interactionFinished(req, res, { login: { accountId: OIDC_ACCOUNT } }, { mergeWithLastSubmission: false });
+      return provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: OIDC_ACCOUNT } },
+        { mergeWithLastSubmission: false },
+      );
     }
     if (req.method === 'GET') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.writeHead(200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
       return res.end(consentPage(uid, String(details.params['scope'] ?? '')));
     }
     const decision = (await readForm(req)).get('decision');
@@ -265,11 +334,23 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
         { mergeWithLastSubmission: false },
       );
     }
-    const grant = new provider.Grant({ accountId: OIDC_ACCOUNT, clientId: String(details.params['client_id']) });
-    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const grant = new provider.Grant({
+      accountId: OIDC_ACCOUNT,
+      clientId: String(details.params['client_id']),
+    });
+    const missing = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-    for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(' '));
-    return provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(resource, scopes.join(' '));
+    return provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
   }
 
   /** docs/provider-api.md §2 with the Bearer token checked against the server's own records. */
@@ -277,7 +358,12 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ? await provider.AccessToken.find(bearer) : undefined;
     if (!token || token.isExpired || !token.scopes.has(RECEIPTS_SCOPE) || token.aud !== apiUrl) {
-      return send(res, 401, { error: 'invalid_token' }, { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' });
+      return send(
+        res,
+        401,
+        { error: 'invalid_token' },
+        { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' },
+      );
     }
     counts.dataCalls++;
     const path = url.pathname.slice('/api'.length);
@@ -285,8 +371,15 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
       const since = url.searchParams.get('since');
       const from = since === null ? 0 : Number(since.replace(/^c/, ''));
       if (!Number.isInteger(from) || from < 0 || from > changes.length)
-        return send(res, 400, { error: 'invalid_request', error_description: 'since is no cursor' });
-      return send(res, 200, { receipts: changedSince(from), nextCursor: `c${changes.length}`, hasMore: false });
+        return send(res, 400, {
+          error: 'invalid_request',
+          error_description: 'since is no cursor',
+        });
+      return send(res, 200, {
+        receipts: changedSince(from),
+        nextCursor: `c${changes.length}`,
+        hasMore: false,
+      });
     }
     const one = /^\/v1\/receipts\/(\d+)$/.exec(path);
     if (one) {
@@ -296,7 +389,10 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     const attachments = options.data?.attachments;
     const listed = /^\/v1\/receipts\/(\d+)\/attachments$/.exec(path);
     if (listed) await listsHeld;
-    if (listed && attachments?.[Number(listed[1])]) return send(res, 200, { attachments: attachments[Number(listed[1])]!.map((file) => file.listed) });
+    if (listed && attachments?.[Number(listed[1])])
+      return send(res, 200, {
+        attachments: attachments[Number(listed[1])]!.map((file) => file.listed),
+      });
     const file = /^\/v1\/attachments\/([^/]+)$/.exec(path)?.[1];
     const found =
       file === undefined
@@ -305,7 +401,10 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
             .flat()
             .find((candidate) => String(candidate.listed.id) === decodeURIComponent(file));
     if (found) {
-      res.writeHead(200, { 'Content-Type': found.listed.contentType, ...(!found.chunked && { 'Content-Length': String(found.bytes.length) }) });
+      res.writeHead(200, {
+        'Content-Type': found.listed.contentType,
+        ...(!found.chunked && { 'Content-Length': String(found.bytes.length) }),
+      });
       if (!found.chunked) return res.end(found.bytes);
       for (let start = 0; start < found.bytes.length; start += 64 * 1024) {
         if (!res.write(found.bytes.subarray(start, start + 64 * 1024))) {
@@ -327,10 +426,25 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     if (path === '/v1/consignees') return send(res, 200, { consignees });
     if (path === '/v1/package-scans') {
       const trackingNumber = url.searchParams.get('trackingNumber');
-      if (!trackingNumber) return send(res, 400, { error: 'invalid_request', error_description: 'trackingNumber is required' });
-      const receipt = latest().find((candidate) => candidate.commodities[0]?.trackingNumber?.toLowerCase() === trackingNumber.toLowerCase());
+      if (!trackingNumber)
+        return send(res, 400, {
+          error: 'invalid_request',
+          error_description: 'trackingNumber is required',
+        });
+      const receipt = latest().find(
+        (candidate) =>
+          candidate.commodities[0]?.trackingNumber?.toLowerCase() === trackingNumber.toLowerCase(),
+      );
       const scans = receipt
-        ? [{ id: receipt.id, arrival_id: 1, tracking_number: receipt.commodities[0]!.trackingNumber, scanned_at: receipt.receivedDate, carrier: 'UPS' }]
+        ? [
+            {
+              id: receipt.id,
+              arrival_id: 1,
+              tracking_number: receipt.commodities[0]!.trackingNumber,
+              scanned_at: receipt.receivedDate,
+              carrier: 'UPS',
+            },
+          ]
         : [];
       return send(res, 200, { scans });
     }
@@ -338,9 +452,14 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
   }
 
   function control(req: IncomingMessage, res: ServerResponse, action: string) {
-    if (req.method === 'GET' && action === 'counts') return send(res, 200, { ...counts, liveRefreshTokens: liveRefreshTokens() });
-    if (req.method === 'POST' && action === 'revoke-refresh-tokens') return send(res, 200, { revoked: revokeRefreshTokens() });
-    if (req.method === 'POST' && (action === 'refresh-tokens-on' || action === 'refresh-tokens-off')) {
+    if (req.method === 'GET' && action === 'counts')
+      return send(res, 200, { ...counts, liveRefreshTokens: liveRefreshTokens() });
+    if (req.method === 'POST' && action === 'revoke-refresh-tokens')
+      return send(res, 200, { revoked: revokeRefreshTokens() });
+    if (
+      req.method === 'POST' &&
+      (action === 'refresh-tokens-on' || action === 'refresh-tokens-off')
+    ) {
       issueRefreshTokens = action === 'refresh-tokens-on';
       return send(res, 200, { issueRefreshTokens });
     }
@@ -358,7 +477,11 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
           ? Promise.resolve(control(req, res, url.pathname.slice('/test-control/'.length)))
           : Promise.resolve(oidc(req, res));
     handled.catch((error: unknown) => {
-      if (!res.headersSent) send(res, 500, { error: 'server_error', error_description: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent)
+        send(res, 500, {
+          error: 'server_error',
+          error_description: error instanceof Error ? error.message : String(error),
+        });
     });
   });
 

@@ -17,7 +17,10 @@ function browser() {
     });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
-      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
+      const [name, value] = [
+        pair!.slice(0, pair!.indexOf('=')),
+        pair!.slice(pair!.indexOf('=') + 1),
+      ];
       if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) cookies.delete(name);
       else cookies.set(name, value);
     }
@@ -26,7 +29,11 @@ function browser() {
 }
 
 /** The admin starts the OAuth2 flow and decides on the server's consent page; resolves with the callback URL. */
-export async function consentAtServer(portal: { url: string }, admin: ApiClient, decision: 'authorize' | 'deny'): Promise<URL> {
+export async function consentAtServer(
+  portal: { url: string },
+  admin: ApiClient,
+  decision: 'authorize' | 'deny',
+): Promise<URL> {
   const started = await admin.post('/api/tokens/oauth/authorize');
   expect(started.status, JSON.stringify(started.body)).toBe(200);
   const visit = browser();
@@ -41,7 +48,10 @@ export async function consentAtServer(portal: { url: string }, admin: ApiClient,
       response = await visit(new URL(action, url).href, new URLSearchParams({ decision }));
     }
     const location = response.headers.get('location');
-    if (!location) throw new Error(`${response.status} without a redirect at ${url}: ${(await response.text()).slice(0, 400)}`);
+    if (!location)
+      throw new Error(
+        `${response.status} without a redirect at ${url}: ${(await response.text()).slice(0, 400)}`,
+      );
     url = new URL(location, url).href;
   }
   throw new Error('too many redirects');

@@ -42,7 +42,9 @@ export class TestAuthenticator {
     readonly rpId: string,
     readonly origin: string,
   ) {
-    ({ privateKey: this.privateKey, publicKey: this.publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' }));
+    ({ privateKey: this.privateKey, publicKey: this.publicKey } = generateKeyPairSync('ec', {
+      namedCurve: 'P-256',
+    }));
   }
 
   private clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string): string {
@@ -96,14 +98,27 @@ export class TestAuthenticator {
   /** What startAuthentication answers for these options: signed with the counter, which then goes up. */
   assert(options: AuthenticationOptions): Record<string, unknown> {
     this.counter += 1;
-    const authData = Buffer.concat([sha256(this.rpId), Buffer.from([FLAG_USER_PRESENT | FLAG_USER_VERIFIED]), counterBytes(this.counter)]);
+    const authData = Buffer.concat([
+      sha256(this.rpId),
+      Buffer.from([FLAG_USER_PRESENT | FLAG_USER_VERIFIED]),
+      counterBytes(this.counter),
+    ]);
     const clientDataJSON = this.clientData('webauthn.get', options.challenge);
-    const signature = sign('sha256', Buffer.concat([authData, sha256(Buffer.from(clientDataJSON, 'base64url'))]), this.privateKey);
+    const signature = sign(
+      'sha256',
+      Buffer.concat([authData, sha256(Buffer.from(clientDataJSON, 'base64url'))]),
+      this.privateKey,
+    );
     return {
       id: this.credentialId,
       rawId: this.credentialId,
       type: 'public-key',
-      response: { clientDataJSON, authenticatorData: b64url(authData), signature: b64url(signature), userHandle: this.userHandle },
+      response: {
+        clientDataJSON,
+        authenticatorData: b64url(authData),
+        signature: b64url(signature),
+        userHandle: this.userHandle,
+      },
       clientExtensionResults: {},
       authenticatorAttachment: 'platform',
     };

@@ -69,7 +69,10 @@ export async function newPortalFolder(): Promise<{ dir: string; databaseUrl: str
 /** Deletes a folder of newPortalFolder on which no portal was started, with its database. */
 export const removePortalFolder = (dir: string) => removeFolder(dir);
 
-export async function startPortal(env: Record<string, string> = {}, options: StartOptions = {}): Promise<Portal> {
+export async function startPortal(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<Portal> {
   const shared = options.dir ?? options.alongside?.dir;
   const dir = shared ?? (await mkdtemp(path.join(tmpdir(), 'portal-test-')));
   const databaseUrl = await databaseOf(dir);
@@ -78,9 +81,15 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     try {
-      return await spawnPortal(env, { dir, databaseUrl, port, keepDirByDefault: options.alongside !== undefined });
+      return await spawnPortal(env, {
+        dir,
+        databaseUrl,
+        port,
+        keepDirByDefault: options.alongside !== undefined,
+      });
     } catch (error) {
-      const portTaken = error instanceof PortTakenError && options.port === undefined && attempt < 5;
+      const portTaken =
+        error instanceof PortTakenError && options.port === undefined && attempt < 5;
       if (portTaken) continue;
       if (!shared) await removeFolder(dir);
       throw error;
@@ -91,7 +100,15 @@ export async function startPortal(env: Record<string, string> = {}, options: Sta
 class PortTakenError extends Error {}
 
 /** What every test portal runs with, spawned or in-process: its own address, database and uploads, a known admin password. */
-export function testPortalEnv({ dir, databaseUrl, port }: { dir: string; databaseUrl: string; port: number }): Record<string, string> {
+export function testPortalEnv({
+  dir,
+  databaseUrl,
+  port,
+}: {
+  dir: string;
+  databaseUrl: string;
+  port: number;
+}): Record<string, string> {
   return {
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -114,7 +131,10 @@ interface SpawnOptions {
   keepDirByDefault: boolean;
 }
 
-async function spawnPortal(env: Record<string, string>, { dir, databaseUrl, port, keepDirByDefault }: SpawnOptions): Promise<Portal> {
+async function spawnPortal(
+  env: Record<string, string>,
+  { dir, databaseUrl, port, keepDirByDefault }: SpawnOptions,
+): Promise<Portal> {
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server.mjs'], {
@@ -124,12 +144,17 @@ async function spawnPortal(env: Record<string, string>, { dir, databaseUrl, port
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
 
   const started = new Promise<void>((resolve, reject) => {
     // "Portal listening" is logged once the portal is ready (server.mjs): its start is waited for, up
     // to a ceiling that only a stalled start reaches.
-    const timer = setTimeout(() => reject(new Error(`portal did not start in time:\n${output}`)), stallLimit(180_000));
+    const timer = setTimeout(
+      () => reject(new Error(`portal did not start in time:\n${output}`)),
+      stallLimit(180_000),
+    );
     // Removed once found: the portal logs a line per request, and searching all of its output again on
     // every chunk took a third of the benchmark's client CPU, beside the portal on the same cores.
     const check = () => {

@@ -12,9 +12,11 @@ export function uniqueTrackingNumber(prefix = 'PA'): string {
 
 /** A small but real PDF: the bytes decide its type, and they begin as every PDF's do. */
 export function pdfFile(name = 'invoice.pdf', size?: number): UploadFile {
-  const head = '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n';
+  const head =
+    '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n';
   const tail = 'trailer << /Root 1 0 R >>\n%%EOF\n';
-  const padding = size === undefined ? '' : '%'.repeat(Math.max(0, size - head.length - tail.length - 1)) + '\n';
+  const padding =
+    size === undefined ? '' : '%'.repeat(Math.max(0, size - head.length - tail.length - 1)) + '\n';
   return { bytes: Buffer.from(head + padding + tail, 'latin1'), name, type: 'application/pdf' };
 }
 
@@ -59,12 +61,26 @@ export async function sendPrealertForm(
 ): Promise<ApiResponse> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
-  if (invoice) form.append('invoice', new Blob([new Uint8Array(invoice.bytes)], { type: invoice.type }), invoice.name);
+  if (invoice)
+    form.append(
+      'invoice',
+      new Blob([new Uint8Array(invoice.bytes)], { type: invoice.type }),
+      invoice.name,
+    );
   const encoded = new Response(form);
   const body = Buffer.from(await encoded.arrayBuffer());
-  const all: Record<string, string> = { Origin: client.portal.url, 'Content-Type': encoded.headers.get('content-type')!, ...headers };
+  const all: Record<string, string> = {
+    Origin: client.portal.url,
+    'Content-Type': encoded.headers.get('content-type')!,
+    ...headers,
+  };
   if (client.cookie) all.Cookie = client.cookie;
-  const response = await fetch(`${client.portal.url}${path}`, { method, headers: all, body, redirect: 'manual' });
+  const response = await fetch(`${client.portal.url}${path}`, {
+    method,
+    headers: all,
+    body,
+    redirect: 'manual',
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -76,7 +92,16 @@ export async function sendPrealertForm(
 }
 
 /** A download's bytes and headers as `client` gets them. */
-export async function download(client: ApiClient, path: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const response = await fetch(`${client.portal.url}${path}`, { headers: client.cookie ? { Cookie: client.cookie } : {} });
-  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+export async function download(
+  client: ApiClient,
+  path: string,
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const response = await fetch(`${client.portal.url}${path}`, {
+    headers: client.cookie ? { Cookie: client.cookie } : {},
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 }

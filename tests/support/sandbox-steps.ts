@@ -13,7 +13,11 @@ export function pkcePair() {
 
 export const redirectUriOf = (portal: Portal) => `${portal.url}/admin/tokens/callback`;
 
-export function authorizeParams(portal: Portal, challenge: string, extra: Record<string, string> = {}): URLSearchParams {
+export function authorizeParams(
+  portal: Portal,
+  challenge: string,
+  extra: Record<string, string> = {},
+): URLSearchParams {
   return new URLSearchParams({
     response_type: 'code',
     client_id: CLIENT_ID,
@@ -57,12 +61,24 @@ export async function decide(
   body.set('decision', decision);
   const session = cookie === undefined ? await adminCookie(portal) : cookie;
   const headers = { ...FORM, Origin: origin, ...(session !== null && { Cookie: session }) };
-  return fetch(`${portal.url}/sandbox/oauth/authorize`, { method: 'POST', headers, body, redirect: 'manual' });
+  return fetch(`${portal.url}/sandbox/oauth/authorize`, {
+    method: 'POST',
+    headers,
+    body,
+    redirect: 'manual',
+  });
 }
 
 /** Opens the consent page as the portal's admin, as the Token Management popup does. */
-export async function consentPage(portal: Portal, query: URLSearchParams | string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${portal.url}/sandbox/oauth/authorize?${query}`, { headers: { Cookie: await adminCookie(portal), ...headers }, redirect: 'manual' });
+export async function consentPage(
+  portal: Portal,
+  query: URLSearchParams | string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${portal.url}/sandbox/oauth/authorize?${query}`, {
+    headers: { Cookie: await adminCookie(portal), ...headers },
+    redirect: 'manual',
+  });
 }
 
 /** Authorizes on the consent page and returns the code with its verifier. */
@@ -80,12 +96,25 @@ export interface TokenResponse {
   body: Record<string, any>;
 }
 
-export async function tokenRequest(portal: Portal, form: Record<string, string>, headers: Record<string, string> = {}): Promise<TokenResponse> {
-  const response = await fetch(`${portal.url}/sandbox/oauth/token`, { method: 'POST', headers: { ...FORM, ...headers }, body: new URLSearchParams(form) });
+export async function tokenRequest(
+  portal: Portal,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<TokenResponse> {
+  const response = await fetch(`${portal.url}/sandbox/oauth/token`, {
+    method: 'POST',
+    headers: { ...FORM, ...headers },
+    body: new URLSearchParams(form),
+  });
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
-export async function exchangeCode(portal: Portal, code: string, verifier: string, extra: Record<string, string> = {}): Promise<TokenResponse> {
+export async function exchangeCode(
+  portal: Portal,
+  code: string,
+  verifier: string,
+  extra: Record<string, string> = {},
+): Promise<TokenResponse> {
   return tokenRequest(portal, {
     grant_type: 'authorization_code',
     code,
@@ -97,16 +126,24 @@ export async function exchangeCode(portal: Portal, code: string, verifier: strin
 }
 
 /** A fresh token pair through the whole authorization code flow. */
-export async function connect(portal: Portal): Promise<{ accessToken: string; refreshToken: string }> {
+export async function connect(
+  portal: Portal,
+): Promise<{ accessToken: string; refreshToken: string }> {
   const { code, verifier } = await authorizationCode(portal);
   const { status, body } = await exchangeCode(portal, code, verifier);
   if (status !== 200) throw new Error(`token exchange failed: ${status} ${JSON.stringify(body)}`);
   return { accessToken: body.access_token, refreshToken: body.refresh_token };
 }
 
-export async function sandboxGet(portal: Portal, path: string, accessToken?: string): Promise<{ status: number; headers: Headers; body: any }> {
+export async function sandboxGet(
+  portal: Portal,
+  path: string,
+  accessToken?: string,
+): Promise<{ status: number; headers: Headers; body: any }> {
   // The consent page is the one path a person opens: as the portal's admin.
-  const session: Record<string, string> = path.startsWith('/oauth/authorize') ? { Cookie: await adminCookie(portal) } : {};
+  const session: Record<string, string> = path.startsWith('/oauth/authorize')
+    ? { Cookie: await adminCookie(portal) }
+    : {};
   const response = await fetch(`${portal.url}/sandbox${path}`, {
     headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : session,
     redirect: 'manual',
@@ -121,8 +158,13 @@ export async function sandboxGet(portal: Portal, path: string, accessToken?: str
   return { status: response.status, headers: response.headers, body };
 }
 
-export async function control(portal: Portal, action: string): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${portal.url}/sandbox/control/${action}`, { method: action === 'samples' ? 'GET' : 'POST' });
+export async function control(
+  portal: Portal,
+  action: string,
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${portal.url}/sandbox/control/${action}`, {
+    method: action === 'samples' ? 'GET' : 'POST',
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }

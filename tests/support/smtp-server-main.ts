@@ -18,8 +18,12 @@ const mailbox = http.createServer((request, response) => {
   }));
   response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(messages));
 });
-await new Promise<void>((resolve) => mailbox.listen(Number(process.env.MAILBOX_PORT), '127.0.0.1', resolve));
-console.log(`test SMTP server at ${smtp.url}, its mailbox at http://127.0.0.1:${process.env.MAILBOX_PORT}/messages`);
+await new Promise<void>((resolve) =>
+  mailbox.listen(Number(process.env.MAILBOX_PORT), '127.0.0.1', resolve),
+);
+console.log(
+  `test SMTP server at ${smtp.url}, its mailbox at http://127.0.0.1:${process.env.MAILBOX_PORT}/messages`,
+);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     mailbox.close();

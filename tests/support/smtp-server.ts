@@ -19,14 +19,22 @@ export interface TestSmtpServer {
 /** Listens on `port`, or on a free one. */
 export async function startSmtpServer(port?: number): Promise<TestSmtpServer> {
   port ??= await freePort();
-  const state: TestSmtpServer = { url: `smtp://127.0.0.1:${port}`, messages: [], sizes: [], refusing: false, stop: async () => {} };
+  const state: TestSmtpServer = {
+    url: `smtp://127.0.0.1:${port}`,
+    messages: [],
+    sizes: [],
+    refusing: false,
+    stop: async () => {},
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(_address, _session, callback) {
       if (state.refusing) {
-        const error = Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 });
+        const error = Object.assign(new Error('Mailbox temporarily unavailable'), {
+          responseCode: 451,
+        });
         return callback(error);
       }
       callback();

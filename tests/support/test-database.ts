@@ -13,7 +13,9 @@ export const DEFAULT_TEST_DATABASE_URL = 'postgres://portal:portal@127.0.0.1:543
 
 /** The PostgreSQL server to run on, when this run is on PostgreSQL; null for SQLite. */
 export const testPostgresUrl =
-  process.env.TEST_DATABASE === 'postgres' ? process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL : process.env.BENCH_DATABASE_URL || null;
+  process.env.TEST_DATABASE === 'postgres'
+    ? process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL
+    : process.env.BENCH_DATABASE_URL || null;
 
 /** Where a portal folder's PostgreSQL database is named, so a restart on the folder finds it again. */
 const DATABASE_NAME_FILE = 'postgres-database';

@@ -42,9 +42,16 @@ function calibrationSample(): number {
   const started = performance.now();
   let text = '';
   for (let row = 0; row < 2_000; row++) {
-    text += JSON.stringify({ id: row, number: `WR-${row}`, shipper: 'Miami Freight Co', weight: row * 1.5, items: [row, row + 1] });
+    text += JSON.stringify({
+      id: row,
+      number: `WR-${row}`,
+      shipper: 'Miami Freight Co',
+      weight: row * 1.5,
+      items: [row, row + 1],
+    });
   }
-  for (let round = 0; round < 20; round++) createHash('sha256').update(text).update(String(round)).digest('hex');
+  for (let round = 0; round < 20; round++)
+    createHash('sha256').update(text).update(String(round)).digest('hex');
   JSON.parse(`[${text.replaceAll('}{', '},{')}]`);
   return performance.now() - started;
 }
@@ -73,7 +80,8 @@ export function measureOthersShare(ms = 400): number {
   const [busyBefore, totalBefore] = busyAndTotal();
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
   const [busyAfter, totalAfter] = busyAndTotal();
-  const share = totalAfter > totalBefore ? (busyAfter - busyBefore) / (totalAfter - totalBefore) : 0;
+  const share =
+    totalAfter > totalBefore ? (busyAfter - busyBefore) / (totalAfter - totalBefore) : 0;
   return Math.round(Math.min(1, Math.max(0, share)) * 100) / 100;
 }
 
@@ -86,7 +94,8 @@ export function measureOthersShare(ms = 400): number {
  */
 export function planFor(cores: number, slowness: number, othersShare = 0): TestPace {
   const busy = othersShare >= BUSY_SHARE;
-  const perCore = (each: number, most: number) => Math.max(1, Math.min(most, Math.floor((cores * each) / (busy ? 2 : 1))));
+  const perCore = (each: number, most: number) =>
+    Math.max(1, Math.min(most, Math.floor((cores * each) / (busy ? 2 : 1))));
   return {
     cores,
     slowness,
@@ -113,7 +122,11 @@ const OWN_LOAD_PER_CORE = 3;
  * A time limit that means "stalled": `ms` (set against the reference under one busy loop per core)
  * times this run's slowness, or times what the machine's load says now, whichever is more.
  */
-export function stallLimit(ms: number, pace: TestPace = testPace(), load: number = loadavg()[0]!): number {
+export function stallLimit(
+  ms: number,
+  pace: TestPace = testPace(),
+  load: number = loadavg()[0]!,
+): number {
   const loadNow = load / pace.cores / OWN_LOAD_PER_CORE;
   return Math.round(ms * Math.min(MOST_SLOWNESS, Math.max(pace.slowness, loadNow)));
 }

@@ -14,7 +14,10 @@ import { deriveKey, encryptValue } from '../../src/server/encryption.ts';
 // The migrations import each other without an extension, as the bundler resolves them; plain Node needs it.
 registerHooks({
   resolve(specifier, context, nextResolve) {
-    const betweenMigrations = context.parentURL?.includes('/db/migrations/') && specifier.startsWith('./') && !specifier.endsWith('.ts');
+    const betweenMigrations =
+      context.parentURL?.includes('/db/migrations/') &&
+      specifier.startsWith('./') &&
+      !specifier.endsWith('.ts');
     return nextResolve(betweenMigrations ? `${specifier}.ts` : specifier, context);
   },
 });
@@ -30,13 +33,35 @@ const LAST = '0017-branding-image-variants';
 await rm(FILE, { force: true });
 const sequelize = new Sequelize({ dialect: 'sqlite', storage: FILE, logging: false });
 const dir = new URL('../../db/migrations/', import.meta.url);
-const names = new Set(['0001', '0002', '0003', '0004', '0005', '0006', '0007', '0008', '0009', '0010', '0011', '0012', '0013', '0014', '0015', '0016', '0017']);
+const names = new Set([
+  '0001',
+  '0002',
+  '0003',
+  '0004',
+  '0005',
+  '0006',
+  '0007',
+  '0008',
+  '0009',
+  '0010',
+  '0011',
+  '0012',
+  '0013',
+  '0014',
+  '0015',
+  '0016',
+  '0017',
+]);
 const files = (await readdir(dir)).filter((file) => names.has(file.slice(0, 4))).sort();
 const umzug = new Umzug({
   migrations: await Promise.all(
     files.map(async (file) => {
       const module = await import(new URL(file, dir).href);
-      return { name: file.replace(/\.ts$/, ''), up: () => module.up(sequelize.getQueryInterface()), down: () => module.down(sequelize.getQueryInterface()) };
+      return {
+        name: file.replace(/\.ts$/, ''),
+        up: () => module.up(sequelize.getQueryInterface()),
+        down: () => module.down(sequelize.getQueryInterface()),
+      };
     }),
   ),
   context: sequelize.getQueryInterface(),
@@ -51,7 +76,8 @@ const insert = (table, row) => sequelize.getQueryInterface().bulkInsert(table, [
 const tokenKey = deriveKey(SECRET, 'provider-tokens');
 // As the portal hashes (src/server/services/passwords.ts): bcrypt of the password's SHA-256, at bcrypt's
 // lowest cost, as the fixture is a test's and its passwords are written here in the clear.
-const passwordHash = (password) => bcrypt.hash(createHash('sha256').update(password, 'utf8').digest('base64'), 4);
+const passwordHash = (password) =>
+  bcrypt.hash(createHash('sha256').update(password, 'utf8').digest('base64'), 4);
 /** A session's row holds its cookie token's SHA-256 (src/server/services/sessions.ts). */
 const SESSION_TOKEN = 'fixture-session-token';
 await insert('users', {
@@ -148,7 +174,15 @@ await insert('outbox', {
   nextAttemptAt: '2099-01-01 00:00:00.000 +00:00',
   createdAt: at,
 });
-await insert('sync_state', { id: 1, cursor: null, lastSuccessAt: at, lastFullSyncAt: at, lastWritten: 2, lastDeleted: 0, mirrorVersion: 1 });
+await insert('sync_state', {
+  id: 1,
+  cursor: null,
+  lastSuccessAt: at,
+  lastFullSyncAt: at,
+  lastWritten: 2,
+  lastDeleted: 0,
+  mirrorVersion: 1,
+});
 await insert('branding_settings', { id: 1, cardOpacity: 0.75 });
 await insert('provider_tokens', {
   id: 1,

@@ -19,7 +19,9 @@ export interface ReceivedRequest {
 }
 
 /** How to answer one request: a status and body, or the test's own handling of the response. */
-export type Answer = { status: number; body?: string; headers?: Record<string, string> } | ((response: http.ServerResponse, request: ReceivedRequest) => void);
+export type Answer =
+  | { status: number; body?: string; headers?: Record<string, string> }
+  | ((response: http.ServerResponse, request: ReceivedRequest) => void);
 
 export interface WebhookReceiver {
   /** `https://127.0.0.1:<port>` (or http://). */
@@ -64,15 +66,24 @@ function makeCertificate(dir: string): { keyFile: string; certFile: string } {
   return { keyFile, certFile };
 }
 
-export async function startWebhookReceiver({ tls = true }: { tls?: boolean } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver({
+  tls = true,
+}: { tls?: boolean } = {}): Promise<WebhookReceiver> {
   const dir = mkdtempSync(path.join(tmpdir(), 'webhook-receiver-'));
   const certificate = tls ? makeCertificate(dir) : null;
   const handler = (request: http.IncomingMessage, response: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
-      const received = { method: request.method ?? '', path: request.url ?? '', headers, body: Buffer.concat(chunks).toString('utf8') };
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
+      );
+      const received = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       receiver.requests.push(received);
       const answer = receiver.answers.shift() ?? receiver.fallback;
       if (typeof answer === 'function') return answer(response, received);
@@ -81,7 +92,10 @@ export async function startWebhookReceiver({ tls = true }: { tls?: boolean } = {
     });
   };
   const server = certificate
-    ? https.createServer({ key: readFileSync(certificate.keyFile), cert: readFileSync(certificate.certFile) }, handler)
+    ? https.createServer(
+        { key: readFileSync(certificate.keyFile), cert: readFileSync(certificate.certFile) },
+        handler,
+      )
     : http.createServer(handler);
   server.on('connection', () => (receiver.connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

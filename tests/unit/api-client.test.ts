@@ -3,7 +3,15 @@ import { ApiError, api, apiBody, errorText } from '~/shared/api-client';
 
 describe('errorText (message, else details, else the error, else a generic text)', () => {
   it('when the answer has a message, then the message wins', () => {
-    const error = new ApiError(400, { success: false, message: 'Username already exists', details: [{ field: 'username', message: 'other' }] }, 'fallback');
+    const error = new ApiError(
+      400,
+      {
+        success: false,
+        message: 'Username already exists',
+        details: [{ field: 'username', message: 'other' }],
+      },
+      'fallback',
+    );
     expect(errorText(error)).toBe('Username already exists');
   });
 
@@ -23,18 +31,29 @@ describe('errorText (message, else details, else the error, else a generic text)
   });
 
   it('when details are a text, then that text', () => {
-    expect(errorText(new ApiError(400, { success: false, message: '', details: 'Plain details' }, 'fallback'))).toBe('Plain details');
+    expect(
+      errorText(
+        new ApiError(400, { success: false, message: '', details: 'Plain details' }, 'fallback'),
+      ),
+    ).toBe('Plain details');
   });
 
   it("when the answer has neither, then the error's own message", () => {
-    expect(errorText(new ApiError(500, { success: false, details: [] }, 'Request failed with status 500'))).toBe('Request failed with status 500');
+    expect(
+      errorText(
+        new ApiError(500, { success: false, details: [] }, 'Request failed with status 500'),
+      ),
+    ).toBe('Request failed with status 500');
     expect(errorText(new ApiError(0, null, 'Network error'))).toBe('Network error');
     expect(errorText(new Error('boom'))).toBe('boom');
   });
 
-  it.each([new Error(''), 'a string', undefined, null, { message: 'not an Error' }])('when given %j, then the generic text', (error) => {
-    expect(errorText(error)).toBe('An unexpected error occurred');
-  });
+  it.each([new Error(''), 'a string', undefined, null, { message: 'not an Error' }])(
+    'when given %j, then the generic text',
+    (error) => {
+      expect(errorText(error)).toBe('An unexpected error occurred');
+    },
+  );
 });
 
 describe('api (session rules)', () => {
@@ -44,7 +63,13 @@ describe('api (session rules)', () => {
   function answer(status: number, body: unknown) {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })),
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify(body), {
+            status,
+            headers: { 'Content-Type': 'application/json' },
+          }),
+      ),
     );
     vi.stubGlobal('window', { location: { assign } });
     vi.stubGlobal('localStorage', { removeItem });
@@ -62,7 +87,12 @@ describe('api (session rules)', () => {
   });
 
   it('when the answer carries more beside data, then apiBody returns all of it and api only data', async () => {
-    const body = { success: true, data: [1], pagination: { currentPage: 1 }, meta: { cached: true, processingTime: 3 } };
+    const body = {
+      success: true,
+      data: [1],
+      pagination: { currentPage: 1 },
+      meta: { cached: true, processingTime: 3 },
+    };
     answer(200, body);
     await expect(apiBody('GET', '/receipts')).resolves.toEqual(body);
     await expect(api('GET', '/receipts')).resolves.toEqual([1]);
@@ -76,17 +106,31 @@ describe('api (session rules)', () => {
   });
 
   it('when an ordinary call answers 401, then the stored user is removed and the browser goes to /login', async () => {
-    answer(401, { success: false, message: 'Authentication required', errorType: 'AUTHENTICATION_ERROR' });
-    await expect(api('GET', '/auth/users')).rejects.toMatchObject({ status: 401, message: 'Authentication required' });
+    answer(401, {
+      success: false,
+      message: 'Authentication required',
+      errorType: 'AUTHENTICATION_ERROR',
+    });
+    await expect(api('GET', '/auth/users')).rejects.toMatchObject({
+      status: 401,
+      message: 'Authentication required',
+    });
     expect(removeItem).toHaveBeenCalledWith('user');
     expect(assign).toHaveBeenCalledWith('/login');
   });
 
-  it.each(['/auth/login', '/auth/profile'])('when %s answers 401, then the user stays where they are', async (path) => {
-    answer(401, { success: false, message: 'Invalid username or password', errorType: 'AUTHENTICATION_ERROR' });
-    await expect(api('POST', path, {})).rejects.toBeInstanceOf(ApiError);
-    expect(assign).not.toHaveBeenCalled();
-  });
+  it.each(['/auth/login', '/auth/profile'])(
+    'when %s answers 401, then the user stays where they are',
+    async (path) => {
+      answer(401, {
+        success: false,
+        message: 'Invalid username or password',
+        errorType: 'AUTHENTICATION_ERROR',
+      });
+      await expect(api('POST', path, {})).rejects.toBeInstanceOf(ApiError);
+      expect(assign).not.toHaveBeenCalled();
+    },
+  );
 
   it('when a 401 carries EXTERNAL_API_ERROR, then it is no sign-out', async () => {
     answer(401, { success: false, message: 'Server is Busy', errorType: 'EXTERNAL_API_ERROR' });

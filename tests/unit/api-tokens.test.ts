@@ -7,13 +7,22 @@ import { describe, expect, it } from 'vitest';
 import { readBearerCredential } from '~/server/http/bearer';
 import { generateApiToken } from '~/server/services/accounts/api-tokens';
 import { isTokenReadable, TOKEN_READABLE_ROUTES } from '~/shared/api-token-access';
-import { API_TOKEN_BODY_LENGTH, apiTokenPrefix, base62Length, createApiTokenSchema, encodeBase62, isApiTokenFormat } from '~/shared/api-tokens';
+import {
+  API_TOKEN_BODY_LENGTH,
+  apiTokenPrefix,
+  base62Length,
+  createApiTokenSchema,
+  encodeBase62,
+  isApiTokenFormat,
+} from '~/shared/api-tokens';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** The test's own way back from base62 to a number, digit by digit. */
-const decode = (text: string) => [...text].reduce((value, digit) => value * 62n + BigInt(ALPHABET.indexOf(digit)), 0n);
-const numberOf = (bytes: Uint8Array) => [...bytes].reduce((value, byte) => (value << 8n) | BigInt(byte), 0n);
+const decode = (text: string) =>
+  [...text].reduce((value, digit) => value * 62n + BigInt(ALPHABET.indexOf(digit)), 0n);
+const numberOf = (bytes: Uint8Array) =>
+  [...bytes].reduce((value, byte) => (value << 8n) | BigInt(byte), 0n);
 
 function firstMessage(input: unknown): string | null {
   const result = createApiTokenSchema.safeParse(input);
@@ -77,7 +86,11 @@ describe('the token format', () => {
 });
 
 describe('the bearer credential of a request', () => {
-  const request = (authorization?: string) => new Request('http://portal.test/api/receipts', authorization === undefined ? {} : { headers: { authorization } });
+  const request = (authorization?: string) =>
+    new Request(
+      'http://portal.test/api/receipts',
+      authorization === undefined ? {} : { headers: { authorization } },
+    );
 
   it.each([
     ['Bearer fp_abc', 'fp_abc'],
@@ -99,8 +112,12 @@ describe('the bearer credential of a request', () => {
 
 describe('createApiTokenSchema', () => {
   it('when the name and a known expiry are given, then the name is trimmed', () => {
-    expect(createApiTokenSchema.parse({ name: '  Stock system ', expiresInDays: 90 })).toEqual({ name: 'Stock system', expiresInDays: 90 });
-    for (const days of [30, 90, 365]) expect(firstMessage({ name: 'x', expiresInDays: days })).toBeNull();
+    expect(createApiTokenSchema.parse({ name: '  Stock system ', expiresInDays: 90 })).toEqual({
+      name: 'Stock system',
+      expiresInDays: 90,
+    });
+    for (const days of [30, 90, 365])
+      expect(firstMessage({ name: 'x', expiresInDays: days })).toBeNull();
   });
 
   it.each([
@@ -108,8 +125,14 @@ describe('createApiTokenSchema', () => {
     [{ name: '   ', expiresInDays: 30 }, 'Give the token a name.'],
     [{ name: 'x'.repeat(61), expiresInDays: 30 }, 'The name can be at most 60 characters long.'],
     [{ name: 'line\nbreak', expiresInDays: 30 }, 'The name cannot contain control characters.'],
-    [{ name: 'x', expiresInDays: 45 }, 'Choose an expiry of one of these numbers of days: 30, 90, 365.'],
-    [{ name: 'x', expiresInDays: '30' }, 'Choose an expiry of one of these numbers of days: 30, 90, 365.'],
+    [
+      { name: 'x', expiresInDays: 45 },
+      'Choose an expiry of one of these numbers of days: 30, 90, 365.',
+    ],
+    [
+      { name: 'x', expiresInDays: '30' },
+      'Choose an expiry of one of these numbers of days: 30, 90, 365.',
+    ],
     [{ name: 'x' }, 'Choose an expiry of one of these numbers of days: 30, 90, 365.'],
   ])('when the payload is %j, then it is refused: %s', (payload, message) => {
     expect(firstMessage(payload)).toBe(message);

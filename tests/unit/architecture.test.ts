@@ -11,14 +11,18 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 
-const SOURCES = globSync('src/**/*.{ts,tsx,astro}', { cwd: ROOT }).filter((file) => !file.startsWith('src/paraglide/'));
+const SOURCES = globSync('src/**/*.{ts,tsx,astro}', { cwd: ROOT }).filter(
+  (file) => !file.startsWith('src/paraglide/'),
+);
 
 /** The script parts of a file: an .astro file's frontmatter and <script> elements. */
 function scriptOf(file: string): string {
   const text = read(file);
   if (!file.endsWith('.astro')) return text;
   const frontmatter = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '';
-  const scripts = [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]);
+  const scripts = [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (match) => match[1],
+  );
   return [frontmatter, ...scripts].join('\n');
 }
 
@@ -54,7 +58,9 @@ const SERVER = under('src/server');
 
 /** Every import from a file matching `from` to a file matching `to`, as "a → b". */
 function importsBetween(from: (file: string) => boolean, to: (file: string) => boolean): string[] {
-  return [...GRAPH].flatMap(([file, targets]) => (from(file) ? targets.filter(to).map((target) => `${file} → ${target}`) : []));
+  return [...GRAPH].flatMap(([file, targets]) =>
+    from(file) ? targets.filter(to).map((target) => `${file} → ${target}`) : [],
+  );
 }
 
 describe('layers', () => {
@@ -73,20 +79,40 @@ describe('layers', () => {
 
   it('when the database layer imports, then only itself, the configuration and shared code', () => {
     const allowed = under('src/server/db', 'src/server/config.ts', 'src/shared');
-    expect(importsBetween(under('src/server/db'), (file) => !allowed(file) && !PARAGLIDE(file))).toEqual([]);
+    expect(
+      importsBetween(under('src/server/db'), (file) => !allowed(file) && !PARAGLIDE(file)),
+    ).toEqual([]);
   });
 
   it('when services import, then never HTTP code, pages, components or the composition root', () => {
-    const above = under('src/server/http', 'src/pages', 'src/components', 'src/layouts', 'src/middleware.ts', 'src/server/portal.ts', 'src/server/entry.ts');
+    const above = under(
+      'src/server/http',
+      'src/pages',
+      'src/components',
+      'src/layouts',
+      'src/middleware.ts',
+      'src/server/portal.ts',
+      'src/server/entry.ts',
+    );
     expect(importsBetween(under('src/server/services'), above)).toEqual([]);
   });
 
   it('when the provider client imports, then never services or HTTP code (services call it, not the reverse)', () => {
-    expect(importsBetween(under('src/server/provider'), under('src/server/services', 'src/server/http', 'src/server/portal.ts'))).toEqual([]);
+    expect(
+      importsBetween(
+        under('src/server/provider'),
+        under('src/server/services', 'src/server/http', 'src/server/portal.ts'),
+      ),
+    ).toEqual([]);
   });
 
   it('when components and layouts import, then never services, the database or the provider (pages hand them what they show)', () => {
-    expect(importsBetween(under('src/components', 'src/layouts'), under('src/server/services', 'src/server/db', 'src/server/provider'))).toEqual([]);
+    expect(
+      importsBetween(
+        under('src/components', 'src/layouts'),
+        under('src/server/services', 'src/server/db', 'src/server/provider'),
+      ),
+    ).toEqual([]);
   });
 
   it('when anything imports the composition root, then only the server entry (the rest receives its parts)', () => {
@@ -166,13 +192,19 @@ describe('seams', () => {
   it.each(SEAMS)('when $rule, then no import crosses the seam', ({ from, never }) => {
     const forbidden = under(...never);
     for (const file of from) expect(GRAPH.has(file), `${file} is no file here`).toBe(true);
-    expect(from.flatMap((file) => [...reachableFrom(file)].filter(forbidden).map((target) => `${file} ⇢ ${target}`))).toEqual([]);
+    expect(
+      from.flatMap((file) =>
+        [...reachableFrom(file)].filter(forbidden).map((target) => `${file} ⇢ ${target}`),
+      ),
+    ).toEqual([]);
   });
 
   it('when a module reaches a forbidden one through another, then the check names it (the check itself works)', () => {
-    expect([...reachableFrom('src/server/portal.ts')].filter(under(`${SERVICES}/webhooks/webhook-delivery.ts`))).toEqual([
-      `${SERVICES}/webhooks/webhook-delivery.ts`,
-    ]);
+    expect(
+      [...reachableFrom('src/server/portal.ts')].filter(
+        under(`${SERVICES}/webhooks/webhook-delivery.ts`),
+      ),
+    ).toEqual([`${SERVICES}/webhooks/webhook-delivery.ts`]);
   });
 });
 
@@ -210,7 +242,12 @@ describe('domains', () => {
   it("when code outside a domain imports from it, then only through the domain's index.ts", () => {
     const crossings = [...GRAPH].flatMap(([file, targets]) =>
       targets
-        .filter((target) => domainOf(target) !== null && domainOf(target) !== domainOf(file) && path.basename(target) !== 'index.ts')
+        .filter(
+          (target) =>
+            domainOf(target) !== null &&
+            domainOf(target) !== domainOf(file) &&
+            path.basename(target) !== 'index.ts',
+        )
         .map((target) => `${file} → ${target}`),
     );
     expect(crossings).toEqual([]);
@@ -247,7 +284,8 @@ function moduleStateOf(file: string, text = read(file)): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const findings: string[] = [];
   for (const statement of source.statements) {
-    if (ts.isExpressionStatement(statement)) findings.push(`runs on import: ${statement.getText().slice(0, 60)}`);
+    if (ts.isExpressionStatement(statement))
+      findings.push(`runs on import: ${statement.getText().slice(0, 60)}`);
     if (!ts.isVariableStatement(statement)) continue;
     const { declarationList } = statement;
     const isConst = (declarationList.flags & ts.NodeFlags.Const) !== 0;
@@ -257,7 +295,11 @@ function moduleStateOf(file: string, text = read(file)): string[] {
       const readonlyType = declaration.type?.getText().startsWith('Readonly') ?? false;
       const findInstances = (node: ts.Node) => {
         if (ts.isFunctionLike(node)) return;
-        if (ts.isNewExpression(node) && !IMMUTABLE_INSTANCES.has(node.expression.getText()) && !readonlyType) {
+        if (
+          ts.isNewExpression(node) &&
+          !IMMUTABLE_INSTANCES.has(node.expression.getText()) &&
+          !readonlyType
+        ) {
           findings.push(`${name} holds a new ${node.expression.getText()}`);
         }
         ts.forEachChild(node, findInstances);
@@ -270,7 +312,12 @@ function moduleStateOf(file: string, text = read(file)): string[] {
 
 describe('state', () => {
   const serverModules = SOURCES.filter(
-    (file) => /\.tsx?$/.test(file) && (SERVER(file) || SHARED(file) || file === 'src/middleware.ts' || file.startsWith('src/pages/')),
+    (file) =>
+      /\.tsx?$/.test(file) &&
+      (SERVER(file) ||
+        SHARED(file) ||
+        file === 'src/middleware.ts' ||
+        file.startsWith('src/pages/')),
   );
 
   it('when a server or shared module is loaded, then it holds no state of its own (the composition root owns it)', () => {
@@ -311,7 +358,11 @@ describe('migrations', () => {
       ts
         .preProcessFile(read(file), true, true)
         .importedFiles.map(({ fileName }) => fileName)
-        .filter((specifier) => !isEarlierMigration(file, specifier) && (specifier.startsWith('.') || specifier.startsWith('~/')))
+        .filter(
+          (specifier) =>
+            !isEarlierMigration(file, specifier) &&
+            (specifier.startsWith('.') || specifier.startsWith('~/')),
+        )
         .map((specifier) => `${file} → ${specifier}`),
     );
     expect(imported).toEqual([]);
@@ -320,7 +371,9 @@ describe('migrations', () => {
 
 describe('the audit trail', () => {
   it('lists every action it records in docs/architecture.md, so that a gap shows', () => {
-    const declared = /export const AUDIT_ACTIONS = \[([^\]]*)\]/.exec(read('src/shared/audit.ts'))![1]!;
+    const declared = /export const AUDIT_ACTIONS = \[([^\]]*)\]/.exec(
+      read('src/shared/audit.ts'),
+    )![1]!;
     const actions = [...declared.matchAll(/'([a-z.-]+)'/g)].map((match) => match[1]!);
     expect(actions.length).toBeGreaterThan(40);
     const documented = read('docs/architecture.md');

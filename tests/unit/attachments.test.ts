@@ -11,7 +11,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { matchesEtag } from '~/server/http/attachments';
 import { contentDisposition } from '~/server/http/images';
 import { ImageTooLargeError, makeWebpPreview } from '~/server/images/variants';
-import { ATTACHMENT_LIST_MAX_AGE_MS, isAttachmentListCurrent, isSameFile } from '~/server/services/attachments/attachments';
+import {
+  ATTACHMENT_LIST_MAX_AGE_MS,
+  isAttachmentListCurrent,
+  isSameFile,
+} from '~/server/services/attachments/attachments';
 import { KeyedSingleFlight } from '~/server/single-flight';
 import { attachmentViews } from '~/shared/attachment-view';
 import type { AttachmentSummary } from '~/shared/attachments';
@@ -27,29 +31,56 @@ describe('isAttachmentListCurrent', () => {
   });
 
   it('when the list was fetched for this version of the receipt, lately, then it is shown as stored', () => {
-    expect(isAttachmentListCurrent({ receiptVersion: version, checkedAt: new Date(now - 1000) }, version, now)).toBe(true);
+    expect(
+      isAttachmentListCurrent(
+        { receiptVersion: version, checkedAt: new Date(now - 1000) },
+        version,
+        now,
+      ),
+    ).toBe(true);
     // As SQLite answers dates: text.
-    expect(isAttachmentListCurrent({ receiptVersion: version.toISOString(), checkedAt: new Date(now - 1000).toISOString() }, version, now)).toBe(true);
+    expect(
+      isAttachmentListCurrent(
+        { receiptVersion: version.toISOString(), checkedAt: new Date(now - 1000).toISOString() },
+        version,
+        now,
+      ),
+    ).toBe(true);
   });
 
   it('when the receipt changed since the list was fetched, then it is fetched again, however recent', () => {
-    expect(isAttachmentListCurrent({ receiptVersion: version, checkedAt: new Date(now) }, new Date(version.getTime() + 1), now)).toBe(false);
+    expect(
+      isAttachmentListCurrent(
+        { receiptVersion: version, checkedAt: new Date(now) },
+        new Date(version.getTime() + 1),
+        now,
+      ),
+    ).toBe(false);
   });
 
   it('when the list is as old as the maximum age, then it is fetched again', () => {
-    const list = { receiptVersion: version, checkedAt: new Date(now - ATTACHMENT_LIST_MAX_AGE_MS + 1) };
+    const list = {
+      receiptVersion: version,
+      checkedAt: new Date(now - ATTACHMENT_LIST_MAX_AGE_MS + 1),
+    };
     expect(isAttachmentListCurrent(list, version, now)).toBe(true);
     expect(isAttachmentListCurrent(list, version, now + 1)).toBe(false);
   });
 });
 
 describe('isSameFile', () => {
-  const row = { size: '581188', contentType: 'image/jpeg', providerCreatedAt: new Date('2026-11-18T15:24:00.000Z') };
+  const row = {
+    size: '581188',
+    contentType: 'image/jpeg',
+    providerCreatedAt: new Date('2026-11-18T15:24:00.000Z'),
+  };
   const listed = { size: 581188, contentType: 'image/jpeg', createdAt: '2026-11-18T15:24:00.000Z' };
 
   it('when size, type and time are those stored (a BIGINT as PostgreSQL answers it: text), then it is the same file', () => {
     expect(isSameFile(row, listed)).toBe(true);
-    expect(isSameFile({ ...row, providerCreatedAt: null }, { ...listed, createdAt: null })).toBe(true);
+    expect(isSameFile({ ...row, providerCreatedAt: null }, { ...listed, createdAt: null })).toBe(
+      true,
+    );
   });
 
   it.each([
@@ -79,17 +110,24 @@ describe('contentDisposition', () => {
 
 describe('matchesEtag', () => {
   it('when If-None-Match names the ETag, weakly, among others, or as *, then the copy is current', () => {
-    for (const header of ['"abc-thumb"', 'W/"abc-thumb"', '"other", "abc-thumb"', '*']) expect(matchesEtag(header, '"abc-thumb"'), header).toBe(true);
+    for (const header of ['"abc-thumb"', 'W/"abc-thumb"', '"other", "abc-thumb"', '*'])
+      expect(matchesEtag(header, '"abc-thumb"'), header).toBe(true);
   });
 
   it('when it names another, or nothing, then the bytes are sent', () => {
-    for (const header of [null, '', '"abc"', '"abc-large"']) expect(matchesEtag(header, '"abc-thumb"'), String(header)).toBe(false);
+    for (const header of [null, '', '"abc"', '"abc-large"'])
+      expect(matchesEtag(header, '"abc-thumb"'), String(header)).toBe(false);
   });
 });
 
 describe('attachmentViews', () => {
   afterEach(restoreLocale);
-  const summary = (id: number, kind: AttachmentSummary['kind'], previews: boolean, size = 1000): AttachmentSummary => ({
+  const summary = (
+    id: number,
+    kind: AttachmentSummary['kind'],
+    previews: boolean,
+    size = 1000,
+  ): AttachmentSummary => ({
     id,
     kind,
     fileName: `file-${id}`,
@@ -102,7 +140,12 @@ describe('attachmentViews', () => {
 
   it('when a receipt has photos and documents, then photos with previews are thumbnails numbered among themselves, the rest downloads', () => {
     const views = attachmentViews(
-      [summary(1, 'photo', true), summary(2, 'photo', false, 5), summary(3, 'photo', true), summary(4, 'pod', false, 3277)],
+      [
+        summary(1, 'photo', true),
+        summary(2, 'photo', false, 5),
+        summary(3, 'photo', true),
+        summary(4, 'pod', false, 3277),
+      ],
       'WR-1',
     );
     expect(views.photos.map((photo) => [photo.id, photo.alt])).toEqual([
@@ -115,16 +158,34 @@ describe('attachmentViews', () => {
       url: '/api/attachments/1',
     });
     expect(views.documents).toEqual([
-      { id: 2, url: '/api/attachments/2', fileName: 'file-2', detail: 'Photo · 5 Bytes', downloadLabel: 'Download file-2' },
-      { id: 4, url: '/api/attachments/4', fileName: 'file-4', detail: 'Proof of delivery · 3.20 KB', downloadLabel: 'Download file-4' },
+      {
+        id: 2,
+        url: '/api/attachments/2',
+        fileName: 'file-2',
+        detail: 'Photo · 5 Bytes',
+        downloadLabel: 'Download file-2',
+      },
+      {
+        id: 4,
+        url: '/api/attachments/4',
+        fileName: 'file-4',
+        detail: 'Proof of delivery · 3.20 KB',
+        downloadLabel: 'Download file-4',
+      },
     ]);
   });
 
   it('when the reader is Dutch, then the texts are Dutch', () => {
     readMessagesIn('nl');
-    const views = attachmentViews([summary(1, 'photo', true), summary(2, 'invoice', false, 2048)], 'WR-1');
+    const views = attachmentViews(
+      [summary(1, 'photo', true), summary(2, 'invoice', false, 2048)],
+      'WR-1',
+    );
     expect(views.photos[0]!.alt).toBe('Pakketfoto 1 van 1, ontvangstbewijs WR-1');
-    expect(views.documents[0]).toMatchObject({ detail: 'Factuur · 2,00 KB', downloadLabel: 'file-2 downloaden' });
+    expect(views.documents[0]).toMatchObject({
+      detail: 'Factuur · 2,00 KB',
+      downloadLabel: 'file-2 downloaden',
+    });
   });
 });
 
@@ -150,7 +211,10 @@ describe('KeyedSingleFlight', () => {
 
   it('when the work fails, then everyone waiting gets the failure and the next ask runs it anew', async () => {
     const flights = new KeyedSingleFlight<string, number>();
-    const failing = Promise.all([flights.run('a', () => Promise.reject(new Error('down'))), flights.run('a', () => Promise.resolve(1))]);
+    const failing = Promise.all([
+      flights.run('a', () => Promise.reject(new Error('down'))),
+      flights.run('a', () => Promise.resolve(1)),
+    ]);
     await expect(failing).rejects.toThrow('down');
     expect(await flights.run('a', () => Promise.resolve(2))).toBe(2);
   });
@@ -169,7 +233,8 @@ describe('makeWebpPreview', () => {
   async function noise(width: number, height: number): Promise<string> {
     const pixels = Buffer.alloc(width * height * 3);
     let seed = 11;
-    for (let index = 0; index < pixels.length; index += 1) pixels[index] = (seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) >> 23;
+    for (let index = 0; index < pixels.length; index += 1)
+      pixels[index] = (seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) >> 23;
     const file = path.join(dir, `noise-${width}.png`);
     await sharp(pixels, { raw: { width, height, channels: 3 } })
       .png()
@@ -182,17 +247,26 @@ describe('makeWebpPreview', () => {
     const source = await noise(320, 240);
     const first = await sharp(source).webp({ quality: 72 }).toBuffer();
     expect(first.length).toBeGreaterThan(15 * 1024);
-    const preview = await makeWebpPreview(source, dir, 'noise-thumb.webp', { box: { width: 320, height: 320 }, maxBytes: 15 * 1024 });
+    const preview = await makeWebpPreview(source, dir, 'noise-thumb.webp', {
+      box: { width: 320, height: 320 },
+      maxBytes: 15 * 1024,
+    });
     const written = await readFile(path.join(dir, 'noise-thumb.webp'));
     expect(preview.size).toBe(written.length);
     expect(written.length).toBeLessThanOrEqual(15 * 1024);
-    expect(await sharp(written).metadata()).toMatchObject({ format: 'webp', width: preview.width, height: preview.height });
+    expect(await sharp(written).metadata()).toMatchObject({
+      format: 'webp',
+      width: preview.width,
+      height: preview.height,
+    });
     expect(preview.width / preview.height).toBeCloseTo(4 / 3, 1);
   });
 
   it('when there is no byte budget, then it is the box size (never enlarged) at the first quality', async () => {
     const source = await noise(400, 300);
-    const preview = await makeWebpPreview(source, dir, 'noise-large.webp', { box: { width: 1280, height: 1280 } });
+    const preview = await makeWebpPreview(source, dir, 'noise-large.webp', {
+      box: { width: 1280, height: 1280 },
+    });
     expect(preview).toMatchObject({ width: 400, height: 300 });
     expect((await stat(path.join(dir, 'noise-large.webp'))).size).toBe(preview.size);
   });
@@ -200,7 +274,9 @@ describe('makeWebpPreview', () => {
   it('when the image would decode to more than 40 megapixels, then it is refused from its header and nothing is written', async () => {
     const bomb = path.join(dir, 'bomb.png');
     await sharp(await largePng(8_000, 6_000)).toFile(bomb);
-    await expect(makeWebpPreview(bomb, dir, 'bomb-thumb.webp', { box: { width: 320, height: 320 } })).rejects.toBeInstanceOf(ImageTooLargeError);
+    await expect(
+      makeWebpPreview(bomb, dir, 'bomb-thumb.webp', { box: { width: 320, height: 320 } }),
+    ).rejects.toBeInstanceOf(ImageTooLargeError);
     await expect(stat(path.join(dir, 'bomb-thumb.webp'))).rejects.toThrow();
   });
 });

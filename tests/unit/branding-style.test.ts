@@ -4,9 +4,19 @@ import { brandingStyle, logoPicture } from '~/server/http/branding-style';
 import type { VariantFormat } from '~/server/images/variants';
 import type { Branding, StoredImage } from '~/server/services/branding/branding';
 
-const EXTENSIONS: Record<VariantFormat, string> = { avif: 'avif', webp: 'webp', jpeg: 'jpg', png: 'png', gif: 'gif' };
+const EXTENSIONS: Record<VariantFormat, string> = {
+  avif: 'avif',
+  webp: 'webp',
+  jpeg: 'jpg',
+  png: 'png',
+  gif: 'gif',
+};
 
-function image(kind: 'logo' | 'background', sizes: Array<[number, number]>, formats: VariantFormat[]): StoredImage {
+function image(
+  kind: 'logo' | 'background',
+  sizes: Array<[number, number]>,
+  formats: VariantFormat[],
+): StoredImage {
   return {
     fileName: 'a1.jpg',
     originalName: 'harbour.jpg',
@@ -45,7 +55,12 @@ const sha256 = (css: string) => `'sha256-${createHash('sha256').update(css).dige
  * What a browser of this width (CSS pixels) and density takes from the CSS: the last body rule whose
  * media query holds, its image-set() (an image-set() browser), or its url() (one without).
  */
-function chosenBackground(css: string, width: number, density: number, imageSet = true): string | null {
+function chosenBackground(
+  css: string,
+  width: number,
+  density: number,
+  imageSet = true,
+): string | null {
   let chosen: string | null = null;
   for (const [, media, body] of css.matchAll(/(?:@media ([^{]*)\{)?body\{([^}]*)\}/g)) {
     const holds = (media ?? '').split(' and ').every((condition) => {
@@ -55,7 +70,9 @@ function chosenBackground(css: string, width: number, density: number, imageSet 
       if (minResolution) return density >= Number(minResolution[1]);
       return condition === '';
     });
-    const declaration = imageSet ? /image-set\(url\("([^"]+)"\)/.exec(body!) : /background-image:url\("([^"]+)"\)/.exec(body!);
+    const declaration = imageSet
+      ? /image-set\(url\("([^"]+)"\)/.exec(body!)
+      : /background-image:url\("([^"]+)"\)/.exec(body!);
     if (holds && declaration) chosen = declaration[1]!;
   }
   return chosen;
@@ -68,12 +85,17 @@ describe('brandingStyle', () => {
 
   it('when only the opacity differs, then only the card variable is set, with the hash of exactly that CSS', () => {
     const style = brandingStyle({ logo: null, background: null, cardOpacity: 0.35 });
-    expect(style).toEqual({ css: ':root{--card-opacity:0.35}', source: sha256(':root{--card-opacity:0.35}') });
+    expect(style).toEqual({
+      css: ':root{--card-opacity:0.35}',
+      source: sha256(':root{--card-opacity:0.35}'),
+    });
   });
 
   it('when a background is set, then it covers the page, centred and fixed, and the hash is of exactly that CSS', () => {
     const style = brandingStyle({ logo: null, background, cardOpacity: 0.9 })!;
-    expect(style.css).toContain('body{background-position:center;background-size:cover;background-attachment:fixed;background-repeat:no-repeat}');
+    expect(style.css).toContain(
+      'body{background-position:center;background-size:cover;background-attachment:fixed;background-repeat:no-repeat}',
+    );
     expect(style.source).toBe(sha256(style.css));
   });
 
@@ -92,17 +114,24 @@ describe('brandingStyle', () => {
     [1280, 2, '1920.avif'],
     [1920, 1, '1920.avif'],
     [2560, 1, '1920.avif'],
-  ])('when the screen is %i px wide at %i×, then the smallest variant at least as wide in device pixels is taken: %s', (width, density, expected) => {
-    const { css } = brandingStyle({ logo: null, background, cardOpacity: 0.9 })!;
-    expect(chosenBackground(css, width, density)).toBe(`/api/background/image/${expected}?v=1700000000000`);
-  });
+  ])(
+    'when the screen is %i px wide at %i×, then the smallest variant at least as wide in device pixels is taken: %s',
+    (width, density, expected) => {
+      const { css } = brandingStyle({ logo: null, background, cardOpacity: 0.9 })!;
+      expect(chosenBackground(css, width, density)).toBe(
+        `/api/background/image/${expected}?v=1700000000000`,
+      );
+    },
+  );
 
   it('when each rule names its formats, then AVIF comes first, then WebP, then JPEG; without image-set() the JPEG of the same width', () => {
     const { css } = brandingStyle({ logo: null, background, cardOpacity: 0.9 })!;
     expect(css).toContain(
       'image-set(url("/api/background/image/640.avif?v=1700000000000") type("image/avif"),url("/api/background/image/640.webp?v=1700000000000") type("image/webp"),url("/api/background/image/640.jpg?v=1700000000000") type("image/jpeg"))',
     );
-    expect(chosenBackground(css, 390, 2, false)).toBe('/api/background/image/800.jpg?v=1700000000000');
+    expect(chosenBackground(css, 390, 2, false)).toBe(
+      '/api/background/image/800.jpg?v=1700000000000',
+    );
   });
 
   it('when the upload is narrower than the larger widths, then only the widths it has are offered', () => {
@@ -140,9 +169,16 @@ describe('logoPicture', () => {
 
   it('when a square logo shows in the top bar, then square at 40 px (80 px at 2×), WebP first and PNG for the rest', () => {
     expect(logoPicture(square, 'topBar')).toEqual({
-      sources: [{ type: 'image/webp', srcset: '/api/logo/image/40.webp?v=1700000000000 1x, /api/logo/image/80.webp?v=1700000000000 2x' }],
+      sources: [
+        {
+          type: 'image/webp',
+          srcset:
+            '/api/logo/image/40.webp?v=1700000000000 1x, /api/logo/image/80.webp?v=1700000000000 2x',
+        },
+      ],
       src: '/api/logo/image/40.png?v=1700000000000',
-      srcset: '/api/logo/image/40.png?v=1700000000000 1x, /api/logo/image/80.png?v=1700000000000 2x',
+      srcset:
+        '/api/logo/image/40.png?v=1700000000000 1x, /api/logo/image/80.png?v=1700000000000 2x',
       width: 40,
       height: 40,
     });
@@ -161,12 +197,14 @@ describe('logoPicture', () => {
       ['webp', 'png'],
     );
     expect(logoPicture(wordmark, 'topBar')).toMatchObject({
-      srcset: '/api/logo/image/133.png?v=1700000000000 1x, /api/logo/image/267.png?v=1700000000000 2x',
+      srcset:
+        '/api/logo/image/133.png?v=1700000000000 1x, /api/logo/image/267.png?v=1700000000000 2x',
       width: 133,
       height: 40,
     });
     expect(logoPicture(wordmark, 'signIn')).toMatchObject({
-      srcset: '/api/logo/image/213.png?v=1700000000000 1x, /api/logo/image/400.png?v=1700000000000 2x',
+      srcset:
+        '/api/logo/image/213.png?v=1700000000000 1x, /api/logo/image/400.png?v=1700000000000 2x',
       width: 213,
       height: 64,
     });

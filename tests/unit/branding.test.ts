@@ -1,19 +1,32 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { m } from '~/paraglide/messages.js';
-import { BACKGROUND_UPLOAD, LOGO_UPLOAD, isCardOpacity, opacityPayloadSchema, pickedFileProblem, roundCardOpacity } from '~/shared/branding';
+import {
+  BACKGROUND_UPLOAD,
+  LOGO_UPLOAD,
+  isCardOpacity,
+  opacityPayloadSchema,
+  pickedFileProblem,
+  roundCardOpacity,
+} from '~/shared/branding';
 import { formatSizeLimit } from '~/shared/format';
 import { readMessagesIn, restoreLocale } from '../support/messages-locale';
 
 const MB = 1024 * 1024;
 
 describe('isCardOpacity (0.1 to 1 in steps of 0.05)', () => {
-  it.each([0.1, 0.15, 0.35, 0.5, 0.9, 0.95, 1, 0.1 + 0.2, 0.7 * 0.5])('when the value is %s, then it is accepted', (value) => {
-    expect(isCardOpacity(value)).toBe(true);
-  });
+  it.each([0.1, 0.15, 0.35, 0.5, 0.9, 0.95, 1, 0.1 + 0.2, 0.7 * 0.5])(
+    'when the value is %s, then it is accepted',
+    (value) => {
+      expect(isCardOpacity(value)).toBe(true);
+    },
+  );
 
-  it.each([0.05, 0, -0.5, 1.05, 1.5, 0.33, 0.123, Number.NaN, Number.POSITIVE_INFINITY])('when the value is %s, then it is refused', (value) => {
-    expect(isCardOpacity(value)).toBe(false);
-  });
+  it.each([0.05, 0, -0.5, 1.05, 1.5, 0.33, 0.123, Number.NaN, Number.POSITIVE_INFINITY])(
+    'when the value is %s, then it is refused',
+    (value) => {
+      expect(isCardOpacity(value)).toBe(false);
+    },
+  );
 });
 
 describe('roundCardOpacity', () => {
@@ -33,7 +46,9 @@ describe('opacityPayloadSchema', () => {
     (payload) => {
       const result = opacityPayloadSchema.safeParse(payload);
       expect(result.success).toBe(false);
-      expect(result.error?.issues.map((issue) => issue.message)).toEqual(['Opacity must be a number from 0.1 to 1 in steps of 0.05']);
+      expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+        'Opacity must be a number from 0.1 to 1 in steps of 0.05',
+      ]);
     },
   );
 });
@@ -45,7 +60,11 @@ describe('pickedFileProblem (the browser check before sending)', () => {
     ['a text file', { type: 'text/plain', size: 10 }, 'Please select an image file'],
     ['a file of unknown type', { type: '', size: 10 }, 'Please select an image file'],
     ['a PNG over 1 MB', { type: 'image/png', size: MB + 1 }, 'File size must be less than 1MB'],
-    ['an SVG', { type: 'image/svg+xml', size: 500 }, 'Only JPEG, PNG, GIF, and WebP files are allowed'],
+    [
+      'an SVG',
+      { type: 'image/svg+xml', size: 500 },
+      'Only JPEG, PNG, GIF, and WebP files are allowed',
+    ],
     ['a BMP', { type: 'image/bmp', size: 500 }, 'Only JPEG, PNG, GIF, and WebP files are allowed'],
   ])('when the logo picked is %s, then %s', (_case, file, problem) => {
     expect(pickedFileProblem(file, LOGO_UPLOAD)).toBe(problem);
@@ -68,13 +87,15 @@ describe('the size limits the texts state', () => {
     expect(LOGO_UPLOAD.tooLarge()).toBe('File size must be less than 1MB');
     expect(BACKGROUND_UPLOAD.tooLarge()).toBe('File size must be less than 4MB');
     for (const rules of [LOGO_UPLOAD, BACKGROUND_UPLOAD])
-      expect(pickedFileProblem({ type: 'image/png', size: rules.maxBytes + 1 }, rules)).toContain(formatSizeLimit(rules.maxBytes));
+      expect(pickedFileProblem({ type: 'image/png', size: rules.maxBytes + 1 }, rules)).toContain(
+        formatSizeLimit(rules.maxBytes),
+      );
   });
 
   it("when the background's hint states its limit, then in English it reads as the spec gives it", () => {
-    expect(m.branding_upload_background_hint({ max: formatSizeLimit(BACKGROUND_UPLOAD.maxBytes) })).toBe(
-      'Supported formats: JPG, PNG, GIF, WebP. Maximum size: 4MB.',
-    );
+    expect(
+      m.branding_upload_background_hint({ max: formatSizeLimit(BACKGROUND_UPLOAD.maxBytes) }),
+    ).toBe('Supported formats: JPG, PNG, GIF, WebP. Maximum size: 4MB.');
   });
 
   it('when the reader is Dutch, then the limit is written the Dutch way', () => {

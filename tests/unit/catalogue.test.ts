@@ -7,14 +7,19 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const settings = JSON.parse(readFileSync(path.join(root, 'project.inlang/settings.json'), 'utf8')) as { baseLocale: string; locales: string[] };
+const settings = JSON.parse(
+  readFileSync(path.join(root, 'project.inlang/settings.json'), 'utf8'),
+) as { baseLocale: string; locales: string[] };
 
 function catalogue(locale: string): Record<string, string> {
-  const { $schema: _schema, ...messages } = JSON.parse(readFileSync(path.join(root, 'messages', `${locale}.json`), 'utf8')) as Record<string, string>;
+  const { $schema: _schema, ...messages } = JSON.parse(
+    readFileSync(path.join(root, 'messages', `${locale}.json`), 'utf8'),
+  ) as Record<string, string>;
   return messages;
 }
 
-const parameters = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+const parameters = (text: string) =>
+  [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
 /** Every `m.some_key` in the source tree. */
 function keysUsedInSource(): Set<string> {
@@ -25,7 +30,8 @@ function keysUsedInSource(): Set<string> {
       if (entry.isDirectory()) {
         if (entry.name !== 'paraglide') walk(full);
       } else if (/\.(ts|tsx|astro|mjs)$/.test(entry.name)) {
-        for (const match of readFileSync(full, 'utf8').matchAll(/\bm\.([a-z][a-z0-9_]*)\b/g)) used.add(match[1]!);
+        for (const match of readFileSync(full, 'utf8').matchAll(/\bm\.([a-z][a-z0-9_]*)\b/g))
+          used.add(match[1]!);
       }
     }
   };
@@ -56,19 +62,24 @@ describe('message catalogues', () => {
     },
   );
 
-  it.each(settings.locales)('when a %s message is read, then it is not empty and takes the parameters of the English one', (locale) => {
-    const translated = catalogue(locale);
-    for (const [key, text] of Object.entries(base)) {
-      const other = translated[key];
-      if (other === undefined) continue;
-      expect(other.trim(), `${locale}.${key} is empty`).not.toBe('');
-      expect(parameters(other), `${locale}.${key} parameters`).toEqual(parameters(text));
-    }
-  });
+  it.each(settings.locales)(
+    'when a %s message is read, then it is not empty and takes the parameters of the English one',
+    (locale) => {
+      const translated = catalogue(locale);
+      for (const [key, text] of Object.entries(base)) {
+        const other = translated[key];
+        if (other === undefined) continue;
+        expect(other.trim(), `${locale}.${key} is empty`).not.toBe('');
+        expect(parameters(other), `${locale}.${key} parameters`).toEqual(parameters(text));
+      }
+    },
+  );
 
   it('when a message states a size, then it takes the size as a parameter: a changed limit changes the text', () => {
     for (const locale of settings.locales) {
-      const typed = Object.entries(catalogue(locale)).filter(([, text]) => /\d\s*(bytes|KB|MB|GB)\b/i.test(text));
+      const typed = Object.entries(catalogue(locale)).filter(([, text]) =>
+        /\d\s*(bytes|KB|MB|GB)\b/i.test(text),
+      );
       expect(typed, locale).toEqual([]);
     }
   });

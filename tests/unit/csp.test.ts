@@ -32,7 +32,10 @@ describe('tileImageSource', () => {
 describe('withImageSource', () => {
   it('when the page policy has img-src, then the tile source is appended to it and nothing else changes', () => {
     expect(withImageSource(PAGE_POLICY, 'https://tile.openstreetmap.org')).toBe(
-      PAGE_POLICY.replace("img-src 'self' data: blob:", "img-src 'self' data: blob: https://tile.openstreetmap.org"),
+      PAGE_POLICY.replace(
+        "img-src 'self' data: blob:",
+        "img-src 'self' data: blob: https://tile.openstreetmap.org",
+      ),
     );
   });
 
@@ -42,9 +45,12 @@ describe('withImageSource', () => {
   });
 
   it('when the directive name is in capitals or spaced, then it is still found', () => {
-    expect(withImageSource("default-src 'self';  IMG-SRC 'self' ; object-src 'none'", 'https://t.example.com')).toBe(
-      "default-src 'self';  IMG-SRC 'self' https://t.example.com; object-src 'none'",
-    );
+    expect(
+      withImageSource(
+        "default-src 'self';  IMG-SRC 'self' ; object-src 'none'",
+        'https://t.example.com',
+      ),
+    ).toBe("default-src 'self';  IMG-SRC 'self' https://t.example.com; object-src 'none'");
   });
 
   it('when the policy has no img-src (the closed API policy), then it is left as it is', () => {
@@ -57,16 +63,22 @@ describe('withImageSource', () => {
   });
 
   it('when a directive merely mentions img-src in a source, then only the img-src directive changes', () => {
-    expect(withImageSource("script-src 'self' https://img-src.example;img-src 'self'", 'https://t.example.com')).toBe(
-      "script-src 'self' https://img-src.example;img-src 'self' https://t.example.com",
-    );
+    expect(
+      withImageSource(
+        "script-src 'self' https://img-src.example;img-src 'self'",
+        'https://t.example.com',
+      ),
+    ).toBe("script-src 'self' https://img-src.example;img-src 'self' https://t.example.com");
   });
 });
 
 describe('withStyleSource', () => {
   it('when a style hash is added, then it joins style-src only', () => {
     expect(withStyleSource(PAGE_POLICY, "'sha256-xyz='")).toBe(
-      PAGE_POLICY.replace("style-src 'self' 'sha256-def='", "style-src 'self' 'sha256-def=' 'sha256-xyz='"),
+      PAGE_POLICY.replace(
+        "style-src 'self' 'sha256-def='",
+        "style-src 'self' 'sha256-def=' 'sha256-xyz='",
+      ),
     );
   });
 

@@ -3,13 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { csvLines, neutralizeFormula } from '~/server/csv';
 
 describe('neutralizeFormula', () => {
-  it.each(['=1+1', '+31 10 123', '-2', '@SUM(A1)', '\tTab', '\rReturn'])('when a text cell starts like a formula (%j), then it gets an apostrophe', (text) => {
-    expect(neutralizeFormula(text)).toBe(`'${text}`);
-  });
+  it.each(['=1+1', '+31 10 123', '-2', '@SUM(A1)', '\tTab', '\rReturn'])(
+    'when a text cell starts like a formula (%j), then it gets an apostrophe',
+    (text) => {
+      expect(neutralizeFormula(text)).toBe(`'${text}`);
+    },
+  );
 
-  it.each(['Amazon.com Services LLC', 'a=b', ' =1', '', "'quoted"])('when a text cell does not start like a formula (%j), then it stays as it is', (text) => {
-    expect(neutralizeFormula(text)).toBe(text);
-  });
+  it.each(['Amazon.com Services LLC', 'a=b', ' =1', '', "'quoted"])(
+    'when a text cell does not start like a formula (%j), then it stays as it is',
+    (text) => {
+      expect(neutralizeFormula(text)).toBe(text);
+    },
+  );
 
   it.each([
     ['WR;=1+2', "WR;'=1+2"],
@@ -24,9 +30,12 @@ describe('neutralizeFormula', () => {
     },
   );
 
-  it.each(['Miami, FL', 'a;b', 'Box 1; 2 kg', 'WR;1+2'])('when a separator is followed by no formula character (%j), then the text stays as it is', (text) => {
-    expect(neutralizeFormula(text)).toBe(text);
-  });
+  it.each(['Miami, FL', 'a;b', 'Box 1; 2 kg', 'WR;1+2'])(
+    'when a separator is followed by no formula character (%j), then the text stays as it is',
+    (text) => {
+      expect(neutralizeFormula(text)).toBe(text);
+    },
+  );
 
   it('when a cell is a number, negative ones included, then it stays a number', () => {
     expect(neutralizeFormula(-2.5)).toBe(-2.5);

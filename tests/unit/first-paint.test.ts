@@ -26,7 +26,12 @@ describe('stylesheetHref', () => {
 
 describe('isFirstPage', () => {
   it('when the cookie names this build stylesheet, then no', () => {
-    expect(isFirstPage(stylesheetCookieValue('/_astro/BareLayout.AbC123.css'), '/_astro/BareLayout.AbC123.css')).toBe(false);
+    expect(
+      isFirstPage(
+        stylesheetCookieValue('/_astro/BareLayout.AbC123.css'),
+        '/_astro/BareLayout.AbC123.css',
+      ),
+    ).toBe(false);
   });
   it('when the cookie names an older build or is missing, then yes', () => {
     expect(isFirstPage('BareLayout.Old999.css', '/_astro/BareLayout.AbC123.css')).toBe(true);
@@ -36,7 +41,14 @@ describe('isFirstPage', () => {
 
 describe('hasIslands', () => {
   it('when the page has an island, then yes; when it has only markup and plain scripts, then no', () => {
-    expect(hasIslands(PAGE.replace('</main>', '<astro-island uid="a" component-url="/_astro/X.js"></astro-island></main>'))).toBe(true);
+    expect(
+      hasIslands(
+        PAGE.replace(
+          '</main>',
+          '<astro-island uid="a" component-url="/_astro/X.js"></astro-island></main>',
+        ),
+      ),
+    ).toBe(true);
     expect(hasIslands(PAGE)).toBe(false);
   });
 });
@@ -52,7 +64,9 @@ describe('markupKey', () => {
     expect(markupKey(PAGE.replace('btn-primary', 'btn-ghost'))).not.toBe(markupKey(PAGE));
     expect(markupKey(PAGE.replace('id="main"', 'id="other"'))).not.toBe(markupKey(PAGE));
     expect(markupKey(PAGE.replace(' hidden>', '>'))).not.toBe(markupKey(PAGE));
-    expect(markupKey(PAGE.replace('<main', '<section').replace('</main>', '</section>'))).not.toBe(markupKey(PAGE));
+    expect(markupKey(PAGE.replace('<main', '<section').replace('</main>', '</section>'))).not.toBe(
+      markupKey(PAGE),
+    );
   });
 });
 
@@ -72,7 +86,8 @@ describe('withInlineCriticalCss', () => {
 
 describe('withLowPriorityModuleScripts', () => {
   it('when the page has module scripts, then each is fetched at low priority', () => {
-    const page = '<script type="module" src="/_astro/a.js"></script><script type="module" src="/_astro/b.js"></script><script>inline()</script>';
+    const page =
+      '<script type="module" src="/_astro/a.js"></script><script type="module" src="/_astro/b.js"></script><script>inline()</script>';
     expect(withLowPriorityModuleScripts(page)).toBe(
       '<script type="module" fetchpriority="low" src="/_astro/a.js"></script><script type="module" fetchpriority="low" src="/_astro/b.js"></script><script>inline()</script>',
     );
@@ -81,8 +96,12 @@ describe('withLowPriorityModuleScripts', () => {
 
 describe('staticImports', () => {
   it('when a built module imports others, then their hrefs beside it, each once', () => {
-    const source = 'import{a as e}from"./core.Ab1.js";import"./side.Cd2.js";import{b}from"./core.Ab1.js";const l=()=>import("./lazy.Ef3.js");';
-    expect(staticImports(source, '/_astro/page.X1.js')).toEqual(['/_astro/core.Ab1.js', '/_astro/side.Cd2.js']);
+    const source =
+      'import{a as e}from"./core.Ab1.js";import"./side.Cd2.js";import{b}from"./core.Ab1.js";const l=()=>import("./lazy.Ef3.js");';
+    expect(staticImports(source, '/_astro/page.X1.js')).toEqual([
+      '/_astro/core.Ab1.js',
+      '/_astro/side.Cd2.js',
+    ]);
   });
 });
 
@@ -93,15 +112,20 @@ describe('withLowPriorityModuleScripts with imports', () => {
       '/_astro/b.js': ['/_astro/core.js', '/_astro/v.js'],
       '/_astro/v.js': ['/_astro/core.js'],
     };
-    const page = '<script type="module" src="/_astro/a.js"></script><script type="module" src="/_astro/b.js"></script>';
+    const page =
+      '<script type="module" src="/_astro/a.js"></script><script type="module" src="/_astro/b.js"></script>';
     expect(withLowPriorityModuleScripts(page, (href) => graph[href] ?? [])).toBe(
       '<link rel="modulepreload" href="/_astro/core.js" fetchpriority="low"><script type="module" fetchpriority="low" src="/_astro/a.js"></script>' +
         '<link rel="modulepreload" href="/_astro/v.js" fetchpriority="low"><script type="module" fetchpriority="low" src="/_astro/b.js"></script>',
     );
   });
   it('when the page has an island, then its component and renderer and what they import are preloaded at low priority before it, once', () => {
-    const graph: Record<string, string[]> = { '/_astro/Screen.js': ['/_astro/react.js'], '/_astro/client.js': ['/_astro/react.js'] };
-    const island = '<astro-island uid="a" component-url="/_astro/Screen.js" renderer-url="/_astro/client.js" props="{&quot;n&quot;:[0,1]}" client="load">';
+    const graph: Record<string, string[]> = {
+      '/_astro/Screen.js': ['/_astro/react.js'],
+      '/_astro/client.js': ['/_astro/react.js'],
+    };
+    const island =
+      '<astro-island uid="a" component-url="/_astro/Screen.js" renderer-url="/_astro/client.js" props="{&quot;n&quot;:[0,1]}" client="load">';
     const page = `<main>${island}<p>rows</p></astro-island>${island}</astro-island></main>`;
     expect(withLowPriorityModuleScripts(page, (href) => graph[href] ?? [])).toBe(
       '<main><link rel="modulepreload" href="/_astro/Screen.js" fetchpriority="low"><link rel="modulepreload" href="/_astro/client.js" fetchpriority="low">' +
@@ -132,7 +156,12 @@ describe('withoutUnreadCustomProperties', () => {
     expect(css).not.toContain('--tw-skew-x');
   });
   it('when no rule reads any, then the fallback block goes as a whole', () => {
-    expect(withoutUnreadCustomProperties(CSS.replace('box-shadow:var(--tw-shadow)', 'box-shadow:none'), '')).toBe(
+    expect(
+      withoutUnreadCustomProperties(
+        CSS.replace('box-shadow:var(--tw-shadow)', 'box-shadow:none'),
+        '',
+      ),
+    ).toBe(
       '@layer utilities{.shadow{--tw-shadow:0 1px 3px #0000001a;box-shadow:none}.border{border-width:1px}}',
     );
   });

@@ -74,8 +74,12 @@ describe('formatCountdown', () => {
 
 describe('rateLimitMessage', () => {
   it('when retryAfter is known, then the countdown message', () => {
-    expect(rateLimitMessage(75)).toBe('Too many login attempts. Please wait 1:15 before trying again.');
-    expect(rateLimitMessage(9)).toBe('Too many login attempts. Please wait 0:09 before trying again.');
+    expect(rateLimitMessage(75)).toBe(
+      'Too many login attempts. Please wait 1:15 before trying again.',
+    );
+    expect(rateLimitMessage(9)).toBe(
+      'Too many login attempts. Please wait 0:09 before trying again.',
+    );
   });
 
   it.each([undefined, 0, -1])('when retryAfter is %s, then the generic message', (retryAfter) => {
@@ -94,11 +98,14 @@ describe('formatNumber, formatWeight, formatVolume', () => {
     expect(formatNumber(value)).toBe(expected);
   });
 
-  it.each([null, undefined, Number.NaN, Number.POSITIVE_INFINITY])('when the value is %s, then 0', (value) => {
-    expect(formatNumber(value)).toBe('0');
-    expect(formatWeight(value)).toBe('0 lbs');
-    expect(formatVolume(value)).toBe('0 ft³');
-  });
+  it.each([null, undefined, Number.NaN, Number.POSITIVE_INFINITY])(
+    'when the value is %s, then 0',
+    (value) => {
+      expect(formatNumber(value)).toBe('0');
+      expect(formatWeight(value)).toBe('0 lbs');
+      expect(formatVolume(value)).toBe('0 ft³');
+    },
+  );
 
   it("when a weight or a volume, then suffixed ' lbs' or ' ft³'", () => {
     expect(formatWeight(41.25)).toBe('41.250 lbs');
@@ -195,41 +202,55 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
   it.each([
     ['en', ['09:00 AM', '04:30 PM', '12:00 AM'], ['United States', 'Netherlands', 'Suriname']],
     ['nl', ['09:00', '16:30', '00:00'], ['Verenigde Staten', 'Nederland', 'Suriname']],
-  ] as const)('when the reader is %s, then times of day read %j and countries %j', (locale, times, countries) => {
-    readMessagesIn(locale);
-    expect(['09:00', '16:30', '00:00'].map(formatTimeOfDay)).toEqual(times);
-    expect(['US', 'NL', 'SR'].map(formatCountry)).toEqual(countries);
-  });
+  ] as const)(
+    'when the reader is %s, then times of day read %j and countries %j',
+    (locale, times, countries) => {
+      readMessagesIn(locale);
+      expect(['09:00', '16:30', '00:00'].map(formatTimeOfDay)).toEqual(times);
+      expect(['US', 'NL', 'SR'].map(formatCountry)).toEqual(countries);
+    },
+  );
 
   it.each([
     ['en', '11/23/2026', '11/23/26, 8:06 AM'],
     ['nl', '23-11-2026', '23-11-2026, 08:06'],
-  ] as const)('when the reader is %s, then the date is %s and the date-time %j', (locale, dateText, dateTimeText) => {
-    readMessagesIn(locale);
-    expect(formatDate(date)).toBe(dateText);
-    expect(formatDate('2026-11-23T08:06:00')).toBe(dateText);
-    expect(formatDateTime(date)).toBe(dateTimeText);
-  });
+  ] as const)(
+    'when the reader is %s, then the date is %s and the date-time %j',
+    (locale, dateText, dateTimeText) => {
+      readMessagesIn(locale);
+      expect(formatDate(date)).toBe(dateText);
+      expect(formatDate('2026-11-23T08:06:00')).toBe(dateText);
+      expect(formatDateTime(date)).toBe(dateTimeText);
+    },
+  );
 
   it.each([
     ['en', '1,234.567', '1,234.567 lbs', '0.500 ft³', '1,234', 'N/A'],
     ['nl', '1.234,567', '1.234,567 lbs', '0,500 ft³', '1.234', 'n.v.t.'],
-  ] as const)('when the reader is %s, then numbers read %s (measures, counts and "not available" alike)', (locale, number, weight, volume, count, missing) => {
-    readMessagesIn(locale);
-    expect(formatNumber(1234.567)).toBe(number);
-    expect(formatWeight(1234.567)).toBe(weight);
-    expect(formatVolume(0.5)).toBe(volume);
-    expect(formatCount(1234)).toBe(count);
-    expect(formatDate(null)).toBe(missing);
-    expect(formatDateTime('not a date')).toBe(missing);
-  });
+  ] as const)(
+    'when the reader is %s, then numbers read %s (measures, counts and "not available" alike)',
+    (locale, number, weight, volume, count, missing) => {
+      readMessagesIn(locale);
+      expect(formatNumber(1234.567)).toBe(number);
+      expect(formatWeight(1234.567)).toBe(weight);
+      expect(formatVolume(0.5)).toBe(volume);
+      expect(formatCount(1234)).toBe(count);
+      expect(formatDate(null)).toBe(missing);
+      expect(formatDateTime('not a date')).toBe(missing);
+    },
+  );
 
   it.each([
     ['en', ['512 Bytes', '1.50 KB', '5120.00 MB', '0 Bytes']],
     ['nl', ['512 bytes', '1,50 KB', '5120,00 MB', '0 bytes']],
   ] as const)('when the reader is %s, then file sizes read %j', (locale, sizes) => {
     readMessagesIn(locale);
-    expect([formatFileSize(512), formatFileSize(1536), formatFileSize(5 * 1024 * 1024 * 1024), formatFileSize(-1)]).toEqual(sizes);
+    expect([
+      formatFileSize(512),
+      formatFileSize(1536),
+      formatFileSize(5 * 1024 * 1024 * 1024),
+      formatFileSize(-1),
+    ]).toEqual(sizes);
   });
 
   it.each([
@@ -237,29 +258,97 @@ describe('per locale: English gets en-US forms, Dutch gets nl-NL', () => {
     ['nl', ['Onderweg', 'Afgeleverd', 'Aangehouden', 'Geannuleerd', 'Geannuleerd']],
   ] as const)('when the reader is %s, then the known statuses read %j', (locale, labels) => {
     readMessagesIn(locale);
-    expect(['In-Transit', 'delivered', 'ON_HOLD', 'Cancelled', 'Canceled'].map(statusLabel)).toEqual(labels);
+    expect(
+      ['In-Transit', 'delivered', 'ON_HOLD', 'Cancelled', 'Canceled'].map(statusLabel),
+    ).toEqual(labels);
   });
 
   it.each([
-    ['en', ['Pending', 'Received at MIA warehouse', 'Received at NL warehouse', 'Received at SME warehouse', 'Arrived', 'At destination']],
-    ['nl', ['In afwachting', 'Ontvangen in magazijn MIA', 'Ontvangen in magazijn NL', 'Ontvangen in magazijn SME', 'Aangekomen', 'Op bestemming']],
-  ] as const)("when the reader is %s, then the provider's warehouse statuses read %j", (locale, labels) => {
-    readMessagesIn(locale);
-    const sent = ['Pending', 'Received at MIA warehouse', 'received at NL warehouse', 'Received at SME warehouse', 'Arrived', 'At destination'];
-    expect(sent.map(statusLabel)).toEqual(labels);
-  });
+    [
+      'en',
+      [
+        'Pending',
+        'Received at MIA warehouse',
+        'Received at NL warehouse',
+        'Received at SME warehouse',
+        'Arrived',
+        'At destination',
+      ],
+    ],
+    [
+      'nl',
+      [
+        'In afwachting',
+        'Ontvangen in magazijn MIA',
+        'Ontvangen in magazijn NL',
+        'Ontvangen in magazijn SME',
+        'Aangekomen',
+        'Op bestemming',
+      ],
+    ],
+  ] as const)(
+    "when the reader is %s, then the provider's warehouse statuses read %j",
+    (locale, labels) => {
+      readMessagesIn(locale);
+      const sent = [
+        'Pending',
+        'Received at MIA warehouse',
+        'received at NL warehouse',
+        'Received at SME warehouse',
+        'Arrived',
+        'At destination',
+      ];
+      expect(sent.map(statusLabel)).toEqual(labels);
+    },
+  );
 
   it.each([
-    ['en', ['Sea freight, loose', 'Sea freight, in a container', 'Air freight', 'Air freight, in a container', 'Sea freight', 'Air freight', 'Hovercraft']],
-    ['nl', ['Zeevracht, los', 'Zeevracht, in een container', 'Luchtvracht', 'Luchtvracht, in een container', 'Zeevracht', 'Luchtvracht', 'Hovercraft']],
-  ] as const)('when the reader is %s, then the modes of transportation read %j', (locale, labels) => {
-    readMessagesIn(locale);
-    const sent = ['10 - Vessel, Non-Containerized', '11 - Vessel, Containerized', '40 - Air', '41 - Air Containerized', 'Ocean', 'air', 'Hovercraft'];
-    expect(sent.map(transportLabel)).toEqual(labels);
-  });
+    [
+      'en',
+      [
+        'Sea freight, loose',
+        'Sea freight, in a container',
+        'Air freight',
+        'Air freight, in a container',
+        'Sea freight',
+        'Air freight',
+        'Hovercraft',
+      ],
+    ],
+    [
+      'nl',
+      [
+        'Zeevracht, los',
+        'Zeevracht, in een container',
+        'Luchtvracht',
+        'Luchtvracht, in een container',
+        'Zeevracht',
+        'Luchtvracht',
+        'Hovercraft',
+      ],
+    ],
+  ] as const)(
+    'when the reader is %s, then the modes of transportation read %j',
+    (locale, labels) => {
+      readMessagesIn(locale);
+      const sent = [
+        '10 - Vessel, Non-Containerized',
+        '11 - Vessel, Containerized',
+        '40 - Air',
+        '41 - Air Containerized',
+        'Ocean',
+        'air',
+        'Hovercraft',
+      ];
+      expect(sent.map(transportLabel)).toEqual(labels);
+    },
+  );
 
-  it.each(['en', 'nl'] as const)('when the reader is %s, then a status nobody knows stays as sent', (locale) => {
-    readMessagesIn(locale);
-    expect(statusLabel('Awaiting customs inspection')).toBe('Awaiting customs inspection');
-  });
+  it.each(['en', 'nl'] as const)(
+    'when the reader is %s, then a status nobody knows stays as sent',
+    (locale) => {
+      readMessagesIn(locale);
+      expect(statusLabel('Awaiting customs inspection')).toBe('Awaiting customs inspection');
+    },
+  );
 });

@@ -1,7 +1,13 @@
 /** "Updated 3 minutes ago": the relative time in both languages and the staleness rule. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatTimeAgo } from '~/shared/format';
-import { describeFreshness, freshnessTickMs, isStale, shouldRecheck, syncCountsText } from '~/shared/sync';
+import {
+  describeFreshness,
+  freshnessTickMs,
+  isStale,
+  shouldRecheck,
+  syncCountsText,
+} from '~/shared/sync';
 import { readMessagesIn, restoreLocale } from '../support/messages-locale';
 
 afterEach(restoreLocale);
@@ -14,13 +20,52 @@ const DAY = 24 * HOUR;
 
 describe('formatTimeAgo', () => {
   it.each([
-    ['en', ['now', 'now', '1 minute ago', '3 minutes ago', '59 minutes ago', '1 hour ago', '5 hours ago', 'yesterday', '3 days ago']],
-    ['nl', ['nu', 'nu', '1 minuut geleden', '3 minuten geleden', '59 minuten geleden', '1 uur geleden', '5 uur geleden', 'gisteren', '3 dagen geleden']],
-  ] as const)('when the reader is %s, then the largest whole unit up to days: %j', (locale, texts) => {
-    readMessagesIn(locale);
-    const seconds = [0, 59, MINUTE, 3 * MINUTE + 59, 59 * MINUTE + 59, HOUR, 5 * HOUR + 30 * MINUTE, DAY + 5 * HOUR, 3 * DAY];
-    expect(seconds.map((age) => formatTimeAgo(ago(age), NOW))).toEqual(texts);
-  });
+    [
+      'en',
+      [
+        'now',
+        'now',
+        '1 minute ago',
+        '3 minutes ago',
+        '59 minutes ago',
+        '1 hour ago',
+        '5 hours ago',
+        'yesterday',
+        '3 days ago',
+      ],
+    ],
+    [
+      'nl',
+      [
+        'nu',
+        'nu',
+        '1 minuut geleden',
+        '3 minuten geleden',
+        '59 minuten geleden',
+        '1 uur geleden',
+        '5 uur geleden',
+        'gisteren',
+        '3 dagen geleden',
+      ],
+    ],
+  ] as const)(
+    'when the reader is %s, then the largest whole unit up to days: %j',
+    (locale, texts) => {
+      readMessagesIn(locale);
+      const seconds = [
+        0,
+        59,
+        MINUTE,
+        3 * MINUTE + 59,
+        59 * MINUTE + 59,
+        HOUR,
+        5 * HOUR + 30 * MINUTE,
+        DAY + 5 * HOUR,
+        3 * DAY,
+      ];
+      expect(seconds.map((age) => formatTimeAgo(ago(age), NOW))).toEqual(texts);
+    },
+  );
 
   it('when the moment lies a little after now (clocks apart), then it reads as now', () => {
     expect(formatTimeAgo(ago(-30), NOW)).toBe('now');
@@ -34,9 +79,11 @@ describe('formatTimeAgo', () => {
 
   it('when given a Date, a timestamp or an ISO string, then the same text', () => {
     const value = ago(3 * MINUTE);
-    expect([formatTimeAgo(new Date(value), NOW), formatTimeAgo(Date.parse(value), new Date(NOW)), formatTimeAgo(value, NOW)]).toEqual(
-      Array(3).fill('3 minutes ago'),
-    );
+    expect([
+      formatTimeAgo(new Date(value), NOW),
+      formatTimeAgo(Date.parse(value), new Date(NOW)),
+      formatTimeAgo(value, NOW),
+    ]).toEqual(Array(3).fill('3 minutes ago'));
   });
 });
 
@@ -49,9 +96,12 @@ describe('isStale: older than three sync intervals', () => {
     [2, 6, false],
     [2, 7, true],
     [3600, 3 * HOUR + 1, true],
-  ])('when the interval is %i s and the last sync %i s ago, then stale is %s', (interval, age, stale) => {
-    expect(isStale(ago(age), NOW, interval)).toBe(stale);
-  });
+  ])(
+    'when the interval is %i s and the last sync %i s ago, then stale is %s',
+    (interval, age, stale) => {
+      expect(isStale(ago(age), NOW, interval)).toBe(stale);
+    },
+  );
 
   it('when there never was a sync, then it is stale', () => {
     expect(isStale(null, NOW, 120)).toBe(true);

@@ -74,7 +74,9 @@ describe('requireUser and requireRole', () => {
   it('when nobody is signed in, then 401 AUTHENTICATION_ERROR', () => {
     const error = thrown(() => requireUser({ locals: { user: null } as App.Locals }));
     expect(error).toMatchObject({ errorType: 'AUTHENTICATION_ERROR', status: 401 });
-    expect(thrown(() => requireRole({ locals: { user: null } as App.Locals }, 'admin'))).toMatchObject({ status: 401 });
+    expect(
+      thrown(() => requireRole({ locals: { user: null } as App.Locals }, 'admin')),
+    ).toMatchObject({ status: 401 });
   });
 
   it('when a user is signed in, then requireUser returns them', () => {
@@ -82,13 +84,20 @@ describe('requireUser and requireRole', () => {
     expect(requireUser({ locals: { user: signedIn } as App.Locals })).toBe(signedIn);
   });
 
-  it.each(['viewer', 'admin-viewer'] as const)('when a %s meets an admin-only rule, then 403 FORBIDDEN', (role) => {
-    const error = thrown(() => requireRole({ locals: { user: user(role) } as App.Locals }, 'admin'));
-    expect(error).toMatchObject({ errorType: 'FORBIDDEN', status: 403 });
-  });
+  it.each(['viewer', 'admin-viewer'] as const)(
+    'when a %s meets an admin-only rule, then 403 FORBIDDEN',
+    (role) => {
+      const error = thrown(() =>
+        requireRole({ locals: { user: user(role) } as App.Locals }, 'admin'),
+      );
+      expect(error).toMatchObject({ errorType: 'FORBIDDEN', status: 403 });
+    },
+  );
 
   it('when the role is among the allowed ones, then requireRole returns the user', () => {
     const signedIn = user('admin-viewer');
-    expect(requireRole({ locals: { user: signedIn } as App.Locals }, 'admin', 'admin-viewer')).toBe(signedIn);
+    expect(requireRole({ locals: { user: signedIn } as App.Locals }, 'admin', 'admin-viewer')).toBe(
+      signedIn,
+    );
   });
 });

@@ -1,7 +1,13 @@
 /** How a file import reads an export's headers, numbers and dates (src/server/services/imports). */
 import { describe, expect, it } from 'vitest';
 import { fieldOfHeader, headerSignature, unitFactor } from '~/server/services/imports/columns';
-import { decideDateOrder, noVotes, readDate, readNumber, voteDateOrder } from '~/server/services/imports/values';
+import {
+  decideDateOrder,
+  noVotes,
+  readDate,
+  readNumber,
+  voteDateOrder,
+} from '~/server/services/imports/values';
 
 describe('headers', () => {
   it.each([
@@ -67,8 +73,12 @@ describe('dates', () => {
   });
 
   it('reads US month-first with AM/PM and day-first as the order says', () => {
-    expect(readDate('06/13/2026 2:30 PM', 'month-first')?.toISOString()).toBe('2026-06-13T14:30:00.000Z');
-    expect(readDate('12/01/2026 12:05 AM', 'month-first')?.toISOString()).toBe('2026-12-01T00:05:00.000Z');
+    expect(readDate('06/13/2026 2:30 PM', 'month-first')?.toISOString()).toBe(
+      '2026-06-13T14:30:00.000Z',
+    );
+    expect(readDate('12/01/2026 12:05 AM', 'month-first')?.toISOString()).toBe(
+      '2026-12-01T00:05:00.000Z',
+    );
     expect(readDate('15-06-2026', 'day-first')?.toISOString()).toBe('2026-06-15T00:00:00.000Z');
     expect(readDate('15-06-2026', 'month-first')).toBeNull();
     expect(readDate('31-02-2026', 'day-first')).toBeNull();

@@ -36,7 +36,9 @@ describe('chooseLocale (README.md "Languages")', () => {
 
   it("when a link names its language (a status e-mail's), then it beats the cookie and the browser, not a saved preference", () => {
     expect(chooseLocale({ ...none, link: 'nl', cookie: 'en', acceptLanguage: 'en' })).toBe('nl');
-    expect(chooseLocale({ preference: 'en', link: 'nl', cookie: undefined, acceptLanguage: null })).toBe('en');
+    expect(
+      chooseLocale({ preference: 'en', link: 'nl', cookie: undefined, acceptLanguage: null }),
+    ).toBe('en');
     expect(chooseLocale({ ...none, link: 'fr', acceptLanguage: 'nl' })).toBe('nl');
   });
 

@@ -13,6 +13,8 @@ describe('magayaTime', () => {
     expect(magayaTime(noonUtc, 'America/New_York')).toBe('2026-07-01T08:00:00');
     expect(magayaTime(noonUtc, 'Europe/Amsterdam')).toBe('2026-07-01T14:00:00');
     expect(magayaTime(noonUtc, 'America/Paramaribo')).toBe('2026-07-01T09:00:00');
-    expect(magayaTime(new Date('2026-12-31T23:30:00Z'), 'Europe/Amsterdam')).toBe('2027-01-01T00:30:00');
+    expect(magayaTime(new Date('2026-12-31T23:30:00Z'), 'Europe/Amsterdam')).toBe(
+      '2027-01-01T00:30:00',
+    );
   });
 });

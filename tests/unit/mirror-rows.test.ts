@@ -18,8 +18,20 @@ const receipt: ProviderReceipt = {
   modeOfTransportation: '40 - Air',
   origin: { name: 'Miami, FL' },
   commodities: [
-    { description: 'Auto parts', trackingNumber: '1z999aa1 0123456784', pieces: 1, totalWeightValue: 12.5, totalVolumeValue: 1.2 },
-    { description: 'Rice', trackingNumber: null, pieces: 1, totalWeightValue: 28.75, totalVolumeValue: 2.212 },
+    {
+      description: 'Auto parts',
+      trackingNumber: '1z999aa1 0123456784',
+      pieces: 1,
+      totalWeightValue: 12.5,
+      totalVolumeValue: 1.2,
+    },
+    {
+      description: 'Rice',
+      trackingNumber: null,
+      pieces: 1,
+      totalWeightValue: 28.75,
+      totalVolumeValue: 2.212,
+    },
   ],
   updatedAt: '2026-11-21T06:00:00.000Z',
 };
@@ -42,9 +54,23 @@ describe('toMirrorRows', () => {
   });
 
   it('turns missing or wrong-typed values into empty text and zeros instead of failing the sync', () => {
-    const odd = { ...receipt, shipperName: undefined, pieces: 'many', totalWeightValue: Number.NaN, receivedDate: 'soon', origin: null, commodities: 'none' };
+    const odd = {
+      ...receipt,
+      shipperName: undefined,
+      pieces: 'many',
+      totalWeightValue: Number.NaN,
+      receivedDate: 'soon',
+      origin: null,
+      commodities: 'none',
+    };
     const rows = toMirrorRows(odd as unknown as ProviderReceipt)!;
-    expect(rows.receipt).toMatchObject({ shipperName: '', pieces: 0, totalWeightValue: 0, receivedDate: null, originName: '' });
+    expect(rows.receipt).toMatchObject({
+      shipperName: '',
+      pieces: 0,
+      totalWeightValue: 0,
+      receivedDate: null,
+      originName: '',
+    });
     expect(rows.packages).toEqual([]);
   });
 

@@ -65,9 +65,12 @@ describe('addressKind', () => {
     ['64:ff9b:1::a00:1', 'reserved'],
     ['2002:7f00:1::1', 'loopback'],
     ['2002:0a00:0001::', 'private'],
-  ])('when the IPv6 address %s carries an IPv4 address, then it is judged by it: %s', (address, kind) => {
-    expect(addressKind(address)).toBe(kind);
-  });
+  ])(
+    'when the IPv6 address %s carries an IPv4 address, then it is judged by it: %s',
+    (address, kind) => {
+      expect(addressKind(address)).toBe(kind);
+    },
+  );
 
   it.each([
     '1.1.1.1',
@@ -96,19 +99,40 @@ describe('addressKind', () => {
     expect(addressKind(address)).toBeNull();
   });
 
-  it.each(['localhost', 'example.com', '', '1.2.3', '256.1.1.1', '::g'])('when the text %j is no IP address, then it is null', (text) => {
-    expect(addressKind(text)).toBeNull();
-  });
+  it.each(['localhost', 'example.com', '', '1.2.3', '256.1.1.1', '::g'])(
+    'when the text %j is no IP address, then it is null',
+    (text) => {
+      expect(addressKind(text)).toBeNull();
+    },
+  );
 });
 
 describe('isIpLiteral and isLocalhostName', () => {
   it('when a host is an address (IPv6 in brackets too), then it is a literal; a name is not', () => {
-    expect(['127.0.0.1', '[::1]', '::1', '[::ffff:7f00:1]'].map(isIpLiteral)).toEqual([true, true, true, true]);
-    expect(['localhost', 'hooks.example.com', '[localhost]'].map(isIpLiteral)).toEqual([false, false, false]);
+    expect(['127.0.0.1', '[::1]', '::1', '[::ffff:7f00:1]'].map(isIpLiteral)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['localhost', 'hooks.example.com', '[localhost]'].map(isIpLiteral)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('when a name is localhost or under it, then it names the machine itself', () => {
-    expect(['localhost', 'LOCALHOST', 'localhost.', 'api.localhost'].map(isLocalhostName)).toEqual([true, true, true, true]);
-    expect(['localhost.example.com', 'mylocalhost', 'example.com'].map(isLocalhostName)).toEqual([false, false, false]);
+    expect(['localhost', 'LOCALHOST', 'localhost.', 'api.localhost'].map(isLocalhostName)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['localhost.example.com', 'mylocalhost', 'example.com'].map(isLocalhostName)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 });

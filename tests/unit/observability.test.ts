@@ -8,7 +8,12 @@ import { createLogger, RequestScope } from '~/server/logger';
 function capture(level: 'trace' | 'info' = 'trace') {
   const lines: string[] = [];
   const requestScope = new RequestScope();
-  const log = createLogger({ level, format: 'json', requestScope, destination: { write: (line: string) => void lines.push(line) } });
+  const log = createLogger({
+    level,
+    format: 'json',
+    requestScope,
+    destination: { write: (line: string) => void lines.push(line) },
+  });
   return { log, lines, requestScope };
 }
 
@@ -26,7 +31,8 @@ describe('the logger', () => {
       'oops',
     );
     const text = lines.join('');
-    for (const secret of ['p-1', 'p-2', 'p-3', 't-1', '123456', 'a-1', 'r-1', 's-1', 'b-1', 's-2']) expect(text).not.toContain(secret);
+    for (const secret of ['p-1', 'p-2', 'p-3', 't-1', '123456', 'a-1', 'r-1', 's-1', 'b-1', 's-2'])
+      expect(text).not.toContain(secret);
     expect(text).toContain('[redacted]');
   });
 
@@ -37,7 +43,12 @@ describe('the logger', () => {
       log.info('again');
     });
     log.info('outside');
-    expect(JSON.parse(lines[0]!)).toMatchObject({ reqId: 'req-1', component: 'sync', msg: 'inside', level: 'info' });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      reqId: 'req-1',
+      component: 'sync',
+      msg: 'inside',
+      level: 'info',
+    });
     // The fields of one line never stick to the next.
     expect(JSON.parse(lines[1]!)).not.toHaveProperty('component');
     expect(JSON.parse(lines[1]!)).toMatchObject({ reqId: 'req-1' });
@@ -46,7 +57,10 @@ describe('the logger', () => {
 
   it("when a database error is logged, then its message and stack are, its statement's bound values not", () => {
     const { log, lines } = capture();
-    const error = Object.assign(new Error('no such table: sessions'), { sql: 'SELECT 1 WHERE x = ?', parameters: ['bound-secret'] });
+    const error = Object.assign(new Error('no such table: sessions'), {
+      sql: 'SELECT 1 WHERE x = ?',
+      parameters: ['bound-secret'],
+    });
     log.error({ err: error }, 'failed');
     const line = JSON.parse(lines[0]!);
     expect(line.err).toMatchObject({ type: 'Error', message: 'no such table: sessions' });
@@ -72,7 +86,8 @@ describe('the request id', () => {
 });
 
 describe('the bearer token', () => {
-  const request = (authorization?: string) => new Request('http://x/metrics', { headers: authorization ? { authorization } : {} });
+  const request = (authorization?: string) =>
+    new Request('http://x/metrics', { headers: authorization ? { authorization } : {} });
   it('when the token matches, then yes; missing, wrong or another scheme, no', () => {
     expect(hasBearerToken(request('Bearer right-token'), 'right-token')).toBe(true);
     expect(hasBearerToken(request('Bearer wrong-token'), 'right-token')).toBe(false);
@@ -83,16 +98,27 @@ describe('the bearer token', () => {
 
 describe('loadConfig LOG_LEVEL, LOG_FORMAT and METRICS_TOKEN', () => {
   it('when unset, then info, JSON off a terminal and pretty on one, and no metrics', () => {
-    expect(loadConfig({})).toMatchObject({ logLevel: 'info', logFormat: 'json', metricsToken: null });
+    expect(loadConfig({})).toMatchObject({
+      logLevel: 'info',
+      logFormat: 'json',
+      metricsToken: null,
+    });
     expect(loadConfig({}, process.cwd(), true).logFormat).toBe('pretty');
   });
 
   it('when set, then taken; when unknown or too short, then refused with the name', () => {
-    expect(loadConfig({ LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty' })).toMatchObject({ logLevel: 'debug', logFormat: 'pretty' });
+    expect(loadConfig({ LOG_LEVEL: 'debug', LOG_FORMAT: 'pretty' })).toMatchObject({
+      logLevel: 'debug',
+      logFormat: 'pretty',
+    });
     expect(loadConfig({ LOG_FORMAT: 'json' }, process.cwd(), true).logFormat).toBe('json');
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of/);
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT must be one of/);
-    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16/);
-    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-metrics-token' }).metricsToken).toBe('a-long-enough-metrics-token');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(
+      /METRICS_TOKEN must be at least 16/,
+    );
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-metrics-token' }).metricsToken).toBe(
+      'a-long-enough-metrics-token',
+    );
   });
 });

@@ -13,7 +13,11 @@ import {
 } from '~/shared/offline-cache';
 
 const ORIGIN = 'https://portal.example';
-const get = (path: string, origin = ORIGIN) => ({ method: 'GET', url: new URL(path, origin), origin: ORIGIN });
+const get = (path: string, origin = ORIGIN) => ({
+  method: 'GET',
+  url: new URL(path, origin),
+  origin: ORIGIN,
+});
 
 describe('cacheStrategy', () => {
   it.each(['/_astro/core.DIHdHeHH.js', '/_astro/BareLayout.EDfqU_pH.css'])(
@@ -34,9 +38,12 @@ describe('cacheStrategy', () => {
     '/api/receipts/stats',
     '/api/receipts/100486',
     '/api/config',
-  ])('when the signed-in screen or answer %s is asked for, then the network goes first and the cache is the fallback', (path) => {
-    expect(cacheStrategy(get(path))).toBe('network-first');
-  });
+  ])(
+    'when the signed-in screen or answer %s is asked for, then the network goes first and the cache is the fallback',
+    (path) => {
+      expect(cacheStrategy(get(path))).toBe('network-first');
+    },
+  );
 
   it.each([
     '/admin/users',
@@ -77,17 +84,23 @@ describe('clearsUserData', () => {
   });
 
   it('when the server answers 401, then the kept data goes', () => {
-    expect(clearsUserData(request('GET', '/api/receipts'), { status: 401, finalUrl: '' })).toBe(true);
+    expect(clearsUserData(request('GET', '/api/receipts'), { status: 401, finalUrl: '' })).toBe(
+      true,
+    );
   });
 
   it('when an answer was redirected to the sign-in page, then the kept data goes', () => {
-    expect(clearsUserData(request('GET', '/dashboard'), { status: 200, finalUrl: `${ORIGIN}/login` })).toBe(true);
+    expect(
+      clearsUserData(request('GET', '/dashboard'), { status: 200, finalUrl: `${ORIGIN}/login` }),
+    ).toBe(true);
   });
 
   it('when a screen is answered normally, then the kept data stays', () => {
     expect(clearsUserData(request('GET', '/dashboard'))).toBe(false);
     expect(clearsUserData(request('GET', '/receipts'), { status: 200, finalUrl: '' })).toBe(false);
-    expect(clearsUserData(request('GET', '/receipts/12'), { status: 404, finalUrl: '' })).toBe(false);
+    expect(clearsUserData(request('GET', '/receipts/12'), { status: 404, finalUrl: '' })).toBe(
+      false,
+    );
     expect(clearsUserData(request('GET', '/logout'))).toBe(false);
   });
 });
@@ -104,9 +117,12 @@ describe('isKeepable', () => {
     { status: 0, type: 'opaqueredirect', redirected: false },
     { status: 200, type: 'basic', redirected: true },
     { status: 200, type: 'opaque', redirected: false },
-  ])('when an answer is $status $type (redirected: $redirected), then it is not kept', (response) => {
-    expect(isKeepable(response)).toBe(false);
-  });
+  ])(
+    'when an answer is $status $type (redirected: $redirected), then it is not kept',
+    (response) => {
+      expect(isKeepable(response)).toBe(false);
+    },
+  );
 });
 
 describe('cachesToDelete', () => {
@@ -121,7 +137,9 @@ describe('cachesToDelete', () => {
   });
 
   it("when a user whose id starts like another's is signed in, then only the exact cache stays", () => {
-    expect(cachesToDelete([userCacheName('1'), userCacheName('12')], '1')).toEqual([userCacheName('12')]);
+    expect(cachesToDelete([userCacheName('1'), userCacheName('12')], '1')).toEqual([
+      userCacheName('12'),
+    ]);
   });
 });
 
@@ -151,6 +169,9 @@ describe('markOfflinePage', () => {
 
 describe('offlineEnvelope', () => {
   it('is the API error envelope with the offline error type', () => {
-    expect(JSON.parse(offlineEnvelope())).toEqual({ success: false, errorType: OFFLINE_ERROR_TYPE });
+    expect(JSON.parse(offlineEnvelope())).toEqual({
+      success: false,
+      errorType: OFFLINE_ERROR_TYPE,
+    });
   });
 });

@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { describeEndpoint } from '~/server/http/api-description';
-import { buildApiDocument, describedOperations, openApiPathOf, routePatternOf } from '~/server/http/openapi';
+import {
+  buildApiDocument,
+  describedOperations,
+  openApiPathOf,
+  routePatternOf,
+} from '~/server/http/openapi';
 import { doneEnvelopeSchema, okEnvelope } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';
 
@@ -26,18 +31,30 @@ const ROUTES = {
         queryNotes: { name: { description: 'Items whose name contains this.' } },
         answer: { status: 200, body: okEnvelope(z.array(itemSchema)) },
       },
-      POST: { summary: 'Make an item', access: ['admin'], body: z.object({ name: z.string() }), answer: { status: 201, body: okEnvelope(itemSchema) } },
+      POST: {
+        summary: 'Make an item',
+        access: ['admin'],
+        body: z.object({ name: z.string() }),
+        answer: { status: 201, body: okEnvelope(itemSchema) },
+      },
     }),
   },
   '/src/pages/api/items/[id].ts': {
     GET: handler,
     openapi: describeEndpoint({
-      GET: { summary: 'One item', access: 'signed-in', params: { id: routeIdSchema }, answer: { status: 200, body: okEnvelope(itemSchema) } },
+      GET: {
+        summary: 'One item',
+        access: 'signed-in',
+        params: { id: routeIdSchema },
+        answer: { status: 200, body: okEnvelope(itemSchema) },
+      },
     }),
   },
   '/src/pages/api/ping.ts': {
     GET: handler,
-    openapi: describeEndpoint({ GET: { summary: 'Ping', access: 'public', answer: { status: 200, body: doneEnvelopeSchema } } }),
+    openapi: describeEndpoint({
+      GET: { summary: 'Ping', access: 'public', answer: { status: 200, body: doneEnvelopeSchema } },
+    }),
   },
 };
 
@@ -45,8 +62,12 @@ describe('route files', () => {
   it('name their routes as Astro does, and their OpenAPI paths with braces', () => {
     expect(routePatternOf('/src/pages/api/receipts/[id].ts')).toBe('/api/receipts/[id]');
     expect(routePatternOf('/src/pages/api/auth/users/index.ts')).toBe('/api/auth/users');
-    expect(routePatternOf('/src/pages/api/receipts/export.csv.ts')).toBe('/api/receipts/export.csv');
-    expect(openApiPathOf('/api/consignees/[consigneeId]/remove-user/[userId]')).toBe('/api/consignees/{consigneeId}/remove-user/{userId}');
+    expect(routePatternOf('/src/pages/api/receipts/export.csv.ts')).toBe(
+      '/api/receipts/export.csv',
+    );
+    expect(openApiPathOf('/api/consignees/[consigneeId]/remove-user/[userId]')).toBe(
+      '/api/consignees/{consigneeId}/remove-user/{userId}',
+    );
   });
 
   it('described as they export give one operation per method and no problem', () => {
@@ -65,7 +86,10 @@ describe('route files', () => {
       '/src/pages/api/loose.ts': {
         GET: handler,
         DELETE: handler,
-        openapi: { GET: ROUTES['/src/pages/api/ping.ts'].openapi.GET, PUT: ROUTES['/src/pages/api/ping.ts'].openapi.GET },
+        openapi: {
+          GET: ROUTES['/src/pages/api/ping.ts'].openapi.GET,
+          PUT: ROUTES['/src/pages/api/ping.ts'].openapi.GET,
+        },
       },
       '/src/pages/api/bare/[id].ts': { GET: handler },
       '/src/pages/api/things/[thingId].ts': {
@@ -92,14 +116,20 @@ describe('route files', () => {
   });
 
   it('leave out a catch-all: its ALL handler serves what no route does', () => {
-    expect(describedOperations({ '/src/pages/api/[...path].ts': { ALL: handler } })).toEqual({ operations: [], problems: [] });
+    expect(describedOperations({ '/src/pages/api/[...path].ts': { ALL: handler } })).toEqual({
+      operations: [],
+      problems: [],
+    });
   });
 });
 
 describe('the document', () => {
   const { operations } = describedOperations(ROUTES);
   const build = (isTokenReadable: Parameters<typeof buildApiDocument>[1]['isTokenReadable']) =>
-    buildApiDocument(operations, { serverUrl: 'https://portal.example.com', isTokenReadable }) as Record<string, any>;
+    buildApiDocument(operations, {
+      serverUrl: 'https://portal.example.com',
+      isTokenReadable,
+    }) as Record<string, any>;
 
   it('asks for the session on signed-in routes and nothing on public ones, and no token where none is readable', () => {
     const document = build(() => false);
@@ -128,13 +158,36 @@ describe('the document', () => {
   it('derives the failures from the access and the input, and names each operation uniquely', () => {
     const document = build(() => false);
     const post = document.paths['/api/items'].post;
-    expect(Object.keys(post.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', 'default']);
+    expect(Object.keys(post.responses).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '413',
+      '415',
+      'default',
+    ]);
     expect(post.operationId).toBe('postItems');
-    expect(post.requestBody.content['application/json'].schema).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
-    expect(Object.keys(document.paths['/api/items/{id}'].get.responses).sort()).toEqual(['200', '401', '404', 'default']);
+    expect(post.requestBody.content['application/json'].schema).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+    });
+    expect(Object.keys(document.paths['/api/items/{id}'].get.responses).sort()).toEqual([
+      '200',
+      '401',
+      '404',
+      'default',
+    ]);
     expect(document.paths['/api/items/{id}'].get.operationId).toBe('getItemsById');
     expect(document.paths['/api/items'].get.parameters).toEqual([
-      { name: 'name', in: 'query', required: false, description: 'Items whose name contains this.', schema: { type: 'string' } },
+      {
+        name: 'name',
+        in: 'query',
+        required: false,
+        description: 'Items whose name contains this.',
+        schema: { type: 'string' },
+      },
     ]);
   });
 });

@@ -10,25 +10,72 @@ const EVIL = 'https://evil.example';
 function crossSite(method: string, headers: Record<string, string> = {}): boolean {
   const init: RequestInit = { method, headers };
   if (!['GET', 'HEAD'].includes(method) && headers['Content-Type']) init.body = 'x';
-  return isCrossSiteRequest(new Request(`${REQUEST_ORIGIN}/api/anything`, init), REQUEST_ORIGIN, PUBLIC_ORIGIN);
+  return isCrossSiteRequest(
+    new Request(`${REQUEST_ORIGIN}/api/anything`, init),
+    REQUEST_ORIGIN,
+    PUBLIC_ORIGIN,
+  );
 }
 
 describe('isCrossSiteRequest', () => {
-  it.each(['GET', 'HEAD', 'OPTIONS'])('when a %s comes from another site, then it is allowed (safe method)', (method) => {
-    expect(crossSite(method, { Origin: EVIL })).toBe(false);
-  });
+  it.each(['GET', 'HEAD', 'OPTIONS'])(
+    'when a %s comes from another site, then it is allowed (safe method)',
+    (method) => {
+      expect(crossSite(method, { Origin: EVIL })).toBe(false);
+    },
+  );
 
   it.each([
-    ['JSON from the own origin', 'POST', { Origin: REQUEST_ORIGIN, 'Content-Type': 'application/json' }, false],
-    ["JSON from PUBLIC_URL's origin", 'POST', { Origin: PUBLIC_ORIGIN, 'Content-Type': 'application/json' }, false],
+    [
+      'JSON from the own origin',
+      'POST',
+      { Origin: REQUEST_ORIGIN, 'Content-Type': 'application/json' },
+      false,
+    ],
+    [
+      "JSON from PUBLIC_URL's origin",
+      'POST',
+      { Origin: PUBLIC_ORIGIN, 'Content-Type': 'application/json' },
+      false,
+    ],
     ['JSON without Origin (a script)', 'POST', { 'Content-Type': 'application/json' }, false],
     ['JSON from another site', 'POST', { Origin: EVIL, 'Content-Type': 'application/json' }, true],
-    ["JSON from the opaque origin 'null'", 'PUT', { Origin: 'null', 'Content-Type': 'application/json' }, true],
-    ['a form from the own origin', 'POST', { Origin: REQUEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' }, false],
-    ["a form from PUBLIC_URL's origin", 'POST', { Origin: PUBLIC_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' }, false],
-    ['a form without Origin', 'POST', { 'Content-Type': 'application/x-www-form-urlencoded' }, true],
-    ['a form from another site', 'POST', { Origin: EVIL, 'Content-Type': 'application/x-www-form-urlencoded' }, true],
-    ['multipart without Origin', 'POST', { 'Content-Type': 'multipart/form-data; boundary=x' }, true],
+    [
+      "JSON from the opaque origin 'null'",
+      'PUT',
+      { Origin: 'null', 'Content-Type': 'application/json' },
+      true,
+    ],
+    [
+      'a form from the own origin',
+      'POST',
+      { Origin: REQUEST_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+      false,
+    ],
+    [
+      "a form from PUBLIC_URL's origin",
+      'POST',
+      { Origin: PUBLIC_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
+      false,
+    ],
+    [
+      'a form without Origin',
+      'POST',
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      true,
+    ],
+    [
+      'a form from another site',
+      'POST',
+      { Origin: EVIL, 'Content-Type': 'application/x-www-form-urlencoded' },
+      true,
+    ],
+    [
+      'multipart without Origin',
+      'POST',
+      { 'Content-Type': 'multipart/form-data; boundary=x' },
+      true,
+    ],
     ['text/plain without Origin', 'POST', { 'Content-Type': 'Text/Plain; charset=utf-8' }, true],
     ['a body-less POST without Origin', 'POST', {}, true],
     ['a body-less POST from the own origin', 'POST', { Origin: REQUEST_ORIGIN }, false],

@@ -10,7 +10,11 @@ describe('relyingPartyOf', () => {
       origin: 'https://portal.example.com',
       name: 'Portal',
     });
-    expect(relyingPartyOf(new URL('http://localhost:4321'), 'Portal')).toEqual({ id: 'localhost', origin: 'http://localhost:4321', name: 'Portal' });
+    expect(relyingPartyOf(new URL('http://localhost:4321'), 'Portal')).toEqual({
+      id: 'localhost',
+      origin: 'http://localhost:4321',
+      name: 'Portal',
+    });
   });
 
   it('when PUBLIC_URL is an IPv4 or IPv6 address, then there is none', () => {

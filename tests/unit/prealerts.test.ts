@@ -49,7 +49,9 @@ describe('normalizeTrackingNumber', () => {
   });
 
   it('when a package is mirrored, then its key is the same normalisation: a pre-alert matches it however either was written', () => {
-    expect(trackingKey('1Z 999 AA1-0123 456784')).toBe(normalizeTrackingNumber('1z999aa1 0123-456784'));
+    expect(trackingKey('1Z 999 AA1-0123 456784')).toBe(
+      normalizeTrackingNumber('1z999aa1 0123-456784'),
+    );
   });
 
   it('when it is applied twice, then nothing more changes', () => {
@@ -112,16 +114,40 @@ describe('readDeclaredValue', () => {
   });
 
   it('when a Dutch reader types more than two decimals, then the form says so in Dutch', () => {
-    const message = inLocale('nl', () => prealertPayloadSchema.safeParse({ ...VALID, declaredValue: '1.299,001' }).error?.issues[0]?.message);
-    expect(message).toBe('De aangegeven waarde kan hoogstens twee decimalen (centen) hebben, zoals 1.299,99');
-    expect(inLocale('nl', () => prealertPayloadSchema.parse({ ...VALID, declaredValue: '1.299,00' }).declaredValue)).toBe(129900);
-    expect(inLocale('en', () => prealertPayloadSchema.parse({ ...VALID, declaredValue: '$1,299.00' }).declaredValue)).toBe(129900);
+    const message = inLocale(
+      'nl',
+      () =>
+        prealertPayloadSchema.safeParse({ ...VALID, declaredValue: '1.299,001' }).error?.issues[0]
+          ?.message,
+    );
+    expect(message).toBe(
+      'De aangegeven waarde kan hoogstens twee decimalen (centen) hebben, zoals 1.299,99',
+    );
+    expect(
+      inLocale(
+        'nl',
+        () => prealertPayloadSchema.parse({ ...VALID, declaredValue: '1.299,00' }).declaredValue,
+      ),
+    ).toBe(129900);
+    expect(
+      inLocale(
+        'en',
+        () => prealertPayloadSchema.parse({ ...VALID, declaredValue: '$1,299.00' }).declaredValue,
+      ),
+    ).toBe(129900);
   });
 });
 
 describe('prealertPayloadSchema', () => {
   it('when every field is right, then it comes out normalised: the carrier in lower case, the number in upper case, the value in cents', () => {
-    expect(prealertPayloadSchema.parse({ ...VALID, carrier: 'UPS', trackingNumber: '1z-999 aa1 0123 456784', shipper: ' Amazon.com ' })).toEqual({
+    expect(
+      prealertPayloadSchema.parse({
+        ...VALID,
+        carrier: 'UPS',
+        trackingNumber: '1z-999 aa1 0123 456784',
+        shipper: ' Amazon.com ',
+      }),
+    ).toEqual({
       carrier: 'ups',
       trackingNumber: '1Z999AA10123456784',
       shipper: 'Amazon.com',
@@ -133,28 +159,74 @@ describe('prealertPayloadSchema', () => {
   });
 
   it("when a form sends it, then every field is text and the checkbox is 'on' or 'true'", () => {
-    const parsed = prealertPayloadSchema.parse({ ...VALID, declaredValue: '12,50', consigneeId: '102', removeInvoice: 'on' });
+    const parsed = prealertPayloadSchema.parse({
+      ...VALID,
+      declaredValue: '12,50',
+      consigneeId: '102',
+      removeInvoice: 'on',
+    });
     expect(parsed).toMatchObject({ declaredValue: 1250, consigneeId: 102, removeInvoice: true });
   });
 
   it.each([
     [{ carrier: undefined }, { carrier: 'Choose the carrier' }],
-    [{ carrier: 'Pigeon' }, { carrier: 'The carrier must be one of ups, fedex, usps, dhl, amazon, other' }],
+    [
+      { carrier: 'Pigeon' },
+      { carrier: 'The carrier must be one of ups, fedex, usps, dhl, amazon, other' },
+    ],
     [{ trackingNumber: undefined }, { trackingNumber: 'Enter the tracking number' }],
-    [{ trackingNumber: '1Z 99' }, { trackingNumber: 'A tracking number has at least 8 letters and digits' }],
-    [{ trackingNumber: 'A'.repeat(41) }, { trackingNumber: 'A tracking number has at most 40 letters and digits' }],
-    [{ trackingNumber: '1Z999AA1.0123' }, { trackingNumber: 'A tracking number has only letters and digits (spaces and dashes are left out)' }],
-    [{ trackingNumber: '1Z999AA1\u00000123' }, { trackingNumber: 'A tracking number has only letters and digits (spaces and dashes are left out)' }],
+    [
+      { trackingNumber: '1Z 99' },
+      { trackingNumber: 'A tracking number has at least 8 letters and digits' },
+    ],
+    [
+      { trackingNumber: 'A'.repeat(41) },
+      { trackingNumber: 'A tracking number has at most 40 letters and digits' },
+    ],
+    [
+      { trackingNumber: '1Z999AA1.0123' },
+      {
+        trackingNumber:
+          'A tracking number has only letters and digits (spaces and dashes are left out)',
+      },
+    ],
+    [
+      { trackingNumber: '1Z999AA1\u00000123' },
+      {
+        trackingNumber:
+          'A tracking number has only letters and digits (spaces and dashes are left out)',
+      },
+    ],
     [{ shipper: ' ' }, { shipper: 'Enter the store or shipper' }],
-    [{ shipper: 'x'.repeat(101) }, { shipper: 'The store or shipper can be at most 100 characters' }],
+    [
+      { shipper: 'x'.repeat(101) },
+      { shipper: 'The store or shipper can be at most 100 characters' },
+    ],
     [{ description: undefined }, { description: 'Describe what is in the package' }],
-    [{ description: 'x'.repeat(301) }, { description: 'The description can be at most 300 characters' }],
-    [{ description: 'Shoes\u0007' }, { description: 'This text contains characters that cannot be shown; please type it again' }],
+    [
+      { description: 'x'.repeat(301) },
+      { description: 'The description can be at most 300 characters' },
+    ],
+    [
+      { description: 'Shoes\u0007' },
+      { description: 'This text contains characters that cannot be shown; please type it again' },
+    ],
     [{ declaredValue: undefined }, { declaredValue: 'Enter the declared value in US dollars' }],
-    [{ declaredValue: '1,000.005' }, { declaredValue: 'The declared value can have at most two decimals (cents), such as 1,299.99' }],
-    [{ declaredValue: 'lots' }, { declaredValue: 'Enter the declared value as an amount in US dollars, such as 49.99' }],
+    [
+      { declaredValue: '1,000.005' },
+      {
+        declaredValue: 'The declared value can have at most two decimals (cents), such as 1,299.99',
+      },
+    ],
+    [
+      { declaredValue: 'lots' },
+      { declaredValue: 'Enter the declared value as an amount in US dollars, such as 49.99' },
+    ],
     [{ declaredValue: '0,00' }, { declaredValue: 'The declared value must be more than zero' }],
-    [{ declaredValue: 1_000_000 }, { declaredValue: 'The declared value can be at most $999,999.99' }],
+    [
+      { declaredValue: 1_000_000 },
+      { declaredValue: 'The declared value can be at most $999,999.99' },
+    ],
     [{ consigneeId: undefined }, { consigneeId: 'Choose the consignee' }],
     [{ consigneeId: '' }, { consigneeId: 'Choose the consignee' }],
     [{ consigneeId: 0 }, { consigneeId: 'Choose one of your own consignees' }],
@@ -180,8 +252,12 @@ describe('prealertPayloadSchema', () => {
       expect(problems({ ...VALID, declaredValue: 'veel' })).toEqual({
         declaredValue: 'Vul de aangegeven waarde in als bedrag in Amerikaanse dollars, zoals 49,99',
       });
-      expect(problems({ ...VALID, declaredValue: 2_000_000 })!.declaredValue).toMatch(/^De aangegeven waarde mag hoogstens US\$\s999\.999,99 zijn$/);
-      expect(problems({ ...VALID, trackingNumber: '' })).toEqual({ trackingNumber: 'Vul het trackingnummer in' });
+      expect(problems({ ...VALID, declaredValue: 2_000_000 })!.declaredValue).toMatch(
+        /^De aangegeven waarde mag hoogstens US\$\s999\.999,99 zijn$/,
+      );
+      expect(problems({ ...VALID, trackingNumber: '' })).toEqual({
+        trackingNumber: 'Vul het trackingnummer in',
+      });
     });
   });
 });
@@ -189,28 +265,46 @@ describe('prealertPayloadSchema', () => {
 describe('the list queries and the match', () => {
   it('when the list is asked for, then its page, limit and status are checked', () => {
     expect(prealertListQuerySchema.parse({})).toEqual({ page: 1, limit: 20, status: undefined });
-    expect(prealertListQuerySchema.parse({ page: '2', limit: '50', status: 'received' })).toEqual({ page: 2, limit: 50, status: 'received' });
-    expect(prealertListQuerySchema.safeParse({ status: 'lost' }).error?.issues[0]?.message).toBe('status must be one of expected, received');
+    expect(prealertListQuerySchema.parse({ page: '2', limit: '50', status: 'received' })).toEqual({
+      page: 2,
+      limit: 50,
+      status: 'received',
+    });
+    expect(prealertListQuerySchema.safeParse({ status: 'lost' }).error?.issues[0]?.message).toBe(
+      'status must be one of expected, received',
+    );
     expect(prealertListQuerySchema.safeParse({ limit: '101' }).success).toBe(false);
   });
 
   it("when the admin's view is asked for, then it is stale unless another is named", () => {
     expect(adminPrealertQuerySchema.parse({}).state).toBe('stale');
-    expect(adminPrealertQuerySchema.parse({ state: 'unmatched-receipts' }).state).toBe('unmatched-receipts');
-    expect(adminPrealertQuerySchema.safeParse({ state: 'all' }).error?.issues[0]?.message).toBe('state must be one of stale, unmatched-receipts, matched');
+    expect(adminPrealertQuerySchema.parse({ state: 'unmatched-receipts' }).state).toBe(
+      'unmatched-receipts',
+    );
+    expect(adminPrealertQuerySchema.safeParse({ state: 'all' }).error?.issues[0]?.message).toBe(
+      'state must be one of stale, unmatched-receipts, matched',
+    );
   });
 
   it('when a match names its receipt, then by its id only', () => {
     expect(matchPayloadSchema.parse({ receiptId: 100123 })).toEqual({ receiptId: 100123 });
     for (const receiptId of ['100123', 0, -1, 1.5, null]) {
-      expect(matchPayloadSchema.safeParse({ receiptId }).error?.issues[0]?.message).toBe('receiptId must be the id of a receipt (a positive whole number)');
+      expect(matchPayloadSchema.safeParse({ receiptId }).error?.issues[0]?.message).toBe(
+        'receiptId must be the id of a receipt (a positive whole number)',
+      );
     }
   });
 });
 
 describe('what a pre-alert shows', () => {
   it('when shown, then its carrier by name and its value in dollars, in the reader’s language', () => {
-    const prealert = { carrier: 'amazon', trackingNumber: 'TBA123456789012', shipper: 'Amazon.com', description: 'Books', declaredValue: 1234.5 };
+    const prealert = {
+      carrier: 'amazon',
+      trackingNumber: 'TBA123456789012',
+      shipper: 'Amazon.com',
+      description: 'Books',
+      declaredValue: 1234.5,
+    };
     expect(prealertFacts(prealert).map((fact) => [fact.label, fact.text])).toEqual([
       ['Carrier', 'Amazon Logistics'],
       ['Tracking number', 'TBA123456789012'],
@@ -219,7 +313,10 @@ describe('what a pre-alert shows', () => {
       ['Declared value (USD)', '$1,234.50'],
     ]);
     inLocale('nl', () => {
-      expect(prealertFacts({ ...prealert, carrier: 'other' })[0]).toEqual({ label: 'Vervoerder', text: 'Anders' });
+      expect(prealertFacts({ ...prealert, carrier: 'other' })[0]).toEqual({
+        label: 'Vervoerder',
+        text: 'Anders',
+      });
       expect(formatUsd(123450)).toMatch(/^US\$\s1\.234,50$/);
       expect(declaredValueText(4999)).toBe('49,99');
     });
@@ -241,14 +338,29 @@ describe("the sandbox's warehouse", () => {
   it('when a package is pre-alerted, then it arrives in the next window: one package of that number, as a label prints it, for that consignee, at Miami', () => {
     const store = new SandboxStore(7, 50, NOW);
     const consignee = store.consignees[4]!;
-    expect(store.announcePrealert(prealert(1, consignee.id))).toEqual({ status: 'pending', receiptId: null, created: true });
+    expect(store.announcePrealert(prealert(1, consignee.id))).toEqual({
+      status: 'pending',
+      receiptId: null,
+      created: true,
+    });
     const { added } = store.advance(NOW + MINUTE);
-    const receipt = added.map((id) => store.receipt(id)!).find((candidate) => candidate.commodities[0]?.description === 'Headphones')!;
-    expect(receipt).toMatchObject({ consigneeId: consignee.id, consigneeName: consignee.name, shipperName: 'Best Buy', status: 'Received at MIA warehouse' });
+    const receipt = added
+      .map((id) => store.receipt(id)!)
+      .find((candidate) => candidate.commodities[0]?.description === 'Headphones')!;
+    expect(receipt).toMatchObject({
+      consigneeId: consignee.id,
+      consigneeName: consignee.name,
+      shipperName: 'Best Buy',
+      status: 'Received at MIA warehouse',
+    });
     expect(receipt.commodities).toHaveLength(1);
     expect(receipt.commodities[0]!.trackingNumber).toBe('1Z99 9AA1 0123 4567 81');
     // Told again (a retry), it stays received; withdrawn, it cannot be.
-    expect(store.announcePrealert(prealert(1, consignee.id))).toEqual({ status: 'received', receiptId: receipt.id, created: false });
+    expect(store.announcePrealert(prealert(1, consignee.id))).toEqual({
+      status: 'received',
+      receiptId: receipt.id,
+      created: false,
+    });
     expect(store.withdrawPrealert(1)).toEqual({ status: 'received', receiptId: receipt.id });
     expect(store.advance(NOW + 2 * MINUTE).added).not.toContain(receipt.id);
   });
@@ -260,18 +372,29 @@ describe("the sandbox's warehouse", () => {
     expect(store.withdrawPrealert(2)).toEqual({ status: 'pending', receiptId: null });
     expect(store.withdrawPrealert(2)).toBeNull();
     store.announcePrealert(prealert(3, consigneeId));
-    expect(store.announcePrealert({ ...prealert(3, consigneeId), description: 'Two headphones' }).created).toBe(false);
+    expect(
+      store.announcePrealert({ ...prealert(3, consigneeId), description: 'Two headphones' })
+        .created,
+    ).toBe(false);
     const arrived = store
       .advance(NOW + MINUTE)
       .added.map((id) => store.receipt(id)!)
       .filter((receipt) => receipt.shipperName === 'Best Buy');
-    expect(arrived.map((receipt) => receipt.commodities[0]!.description)).toEqual(['Two headphones']);
+    expect(arrived.map((receipt) => receipt.commodities[0]!.description)).toEqual([
+      'Two headphones',
+    ]);
   });
 
   it('when the consignee is one it does not know, then no package comes', () => {
     const store = new SandboxStore(7, 50, NOW);
     store.announcePrealert(prealert(4, 999_999));
     const arrived = store.advance(NOW + MINUTE).added.map((id) => store.receipt(id)!);
-    expect(arrived.some((receipt) => receipt.shipperName === 'Best Buy' && receipt.commodities[0]?.description === 'Headphones')).toBe(false);
+    expect(
+      arrived.some(
+        (receipt) =>
+          receipt.shipperName === 'Best Buy' &&
+          receipt.commodities[0]?.description === 'Headphones',
+      ),
+    ).toBe(false);
   });
 });

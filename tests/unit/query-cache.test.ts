@@ -1,9 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '~/shared/api-client';
-import { createQuery, DATA_CACHE, LIST_CACHE, MAX_RETRIES, retryDelay, shouldRetry, withRetries, type CachePolicy } from '~/stores/query-cache';
+import {
+  createQuery,
+  DATA_CACHE,
+  LIST_CACHE,
+  MAX_RETRIES,
+  retryDelay,
+  shouldRetry,
+  withRetries,
+  type CachePolicy,
+} from '~/stores/query-cache';
 
 const MINUTE = 60_000;
-const httpError = (status: number) => new ApiError(status, { success: false, message: `status ${status}` }, `status ${status}`);
+const httpError = (status: number) =>
+  new ApiError(status, { success: false, message: `status ${status}` }, `status ${status}`);
 
 describe('cache policies', () => {
   it('when a receipt list, then fresh 2 minutes and kept 5; other data fresh 5 and kept 10', () => {
@@ -24,7 +34,9 @@ describe('shouldRetry and retryDelay', () => {
   });
 
   it('when the service worker answered that the server cannot be reached (it just tried), then no retry', () => {
-    expect(shouldRetry(1, new ApiError(503, { success: false, errorType: 'OFFLINE' }, 'offline'))).toBe(false);
+    expect(
+      shouldRetry(1, new ApiError(503, { success: false, errorType: 'OFFLINE' }, 'offline')),
+    ).toBe(false);
   });
 
   it('when a plain error (a network failure), then retried like a 5xx', () => {
@@ -62,7 +74,10 @@ describe('withRetries', () => {
 });
 
 /** A query over a fake clock; `load` answers `{key}#{n}` for the n-th call of a key. */
-function setup(policy: CachePolicy = LIST_CACHE, initial: { key: string; data?: string; error?: unknown } = { key: 'a', data: 'a#0' }) {
+function setup(
+  policy: CachePolicy = LIST_CACHE,
+  initial: { key: string; data?: string; error?: unknown } = { key: 'a', data: 'a#0' },
+) {
   let time = 0;
   const calls: string[] = [];
   const load = vi.fn(async (key: string) => {
@@ -83,7 +98,12 @@ function setup(policy: CachePolicy = LIST_CACHE, initial: { key: string; data?: 
 describe('createQuery', () => {
   it('when rendered with an answer, then it is shown without a call', () => {
     const { query, load } = setup();
-    expect(query.$state.get()).toEqual({ key: 'a', data: 'a#0', error: undefined, fetching: false });
+    expect(query.$state.get()).toEqual({
+      key: 'a',
+      data: 'a#0',
+      error: undefined,
+      fetching: false,
+    });
     query.show('a');
     expect(load).not.toHaveBeenCalled();
   });
@@ -93,7 +113,12 @@ describe('createQuery', () => {
     query.show('b');
     expect(query.$state.get()).toMatchObject({ key: 'b', data: 'a#0', fetching: true });
     await settle();
-    expect(query.$state.get()).toEqual({ key: 'b', data: 'b#1', error: undefined, fetching: false });
+    expect(query.$state.get()).toEqual({
+      key: 'b',
+      data: 'b#1',
+      error: undefined,
+      fetching: false,
+    });
   });
 
   it('when going back to a fresh answer, then it shows at once with no call', async () => {
@@ -167,7 +192,10 @@ describe('createQuery', () => {
 
   it('when loading fails, then the error is shown and refetch clears it and loads again', async () => {
     const load = vi.fn().mockRejectedValueOnce(httpError(400)).mockResolvedValueOnce('b#2');
-    const query = createQuery(LIST_CACHE, load, { initial: { key: 'a', data: 'a#0' }, sleep: async () => {} });
+    const query = createQuery(LIST_CACHE, load, {
+      initial: { key: 'a', data: 'a#0' },
+      sleep: async () => {},
+    });
     query.show('b');
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(query.$state.get()).toMatchObject({ key: 'b', data: 'a#0', fetching: false });
@@ -175,13 +203,23 @@ describe('createQuery', () => {
     query.refetch();
     expect(query.$state.get()).toMatchObject({ error: undefined, fetching: true });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(query.$state.get()).toEqual({ key: 'b', data: 'b#2', error: undefined, fetching: false });
+    expect(query.$state.get()).toEqual({
+      key: 'b',
+      data: 'b#2',
+      error: undefined,
+      fetching: false,
+    });
   });
 
   it('when rendered with an error, then it is shown until a refetch', async () => {
     const failure = httpError(503);
     const { query, load, settle } = setup(LIST_CACHE, { key: 'a', error: failure });
-    expect(query.$state.get()).toEqual({ key: 'a', data: undefined, error: failure, fetching: false });
+    expect(query.$state.get()).toEqual({
+      key: 'a',
+      data: undefined,
+      error: failure,
+      fetching: false,
+    });
     query.refetch();
     await settle();
     expect(load).toHaveBeenCalledWith('a');

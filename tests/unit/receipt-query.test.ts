@@ -10,17 +10,31 @@ const messages = (query: string) => {
 
 describe('receipt list query', () => {
   it('falls back to page 1, 20 per page, newest received first', () => {
-    expect(read('').data).toEqual({ page: 1, limit: 20, sortBy: 'receivedDate', sortOrder: 'desc', search: undefined, trackingNumber: undefined });
+    expect(read('').data).toEqual({
+      page: 1,
+      limit: 20,
+      sortBy: 'receivedDate',
+      sortOrder: 'desc',
+      search: undefined,
+      trackingNumber: undefined,
+    });
   });
 
   it('treats empty values as absent and trims the search', () => {
-    expect(read('page=&search=%20%20&trackingNumber=').data).toMatchObject({ page: 1, search: undefined, trackingNumber: undefined });
+    expect(read('page=&search=%20%20&trackingNumber=').data).toMatchObject({
+      page: 1,
+      search: undefined,
+      trackingNumber: undefined,
+    });
     expect(read('search=%20Amazon%20').data?.search).toBe('Amazon');
   });
 
   it('accepts every sort key of the screen and either order in any case', () => {
     for (const key of ['receivedDate', 'number', 'shipperName', 'consigneeName', 'status']) {
-      expect(read(`sortBy=${key}&sortOrder=ASC`).data).toMatchObject({ sortBy: key, sortOrder: 'asc' });
+      expect(read(`sortBy=${key}&sortOrder=ASC`).data).toMatchObject({
+        sortBy: key,
+        sortOrder: 'asc',
+      });
     }
   });
 
@@ -31,7 +45,10 @@ describe('receipt list query', () => {
     ['page=2.5', 'page must be a whole number from 1 to 1000000'],
     ['limit=101', 'limit must be a whole number from 1 to 100'],
     ['limit=abc', 'limit must be a whole number from 1 to 100'],
-    ['sortBy=password', 'sortBy must be one of receivedDate, number, shipperName, consigneeName, status, destination, modeOfTransportation, origin'],
+    [
+      'sortBy=password',
+      'sortBy must be one of receivedDate, number, shipperName, consigneeName, status, destination, modeOfTransportation, origin',
+    ],
     ['sortOrder=sideways', 'sortOrder must be asc or desc'],
     ['trackingNumber=1234567', 'Tracking number must be at least 8 characters'],
     [`trackingNumber=${'9'.repeat(65)}`, 'Tracking number must not exceed 64 characters'],
@@ -42,13 +59,25 @@ describe('receipt list query', () => {
 
   it('requires a tracking number of at least 8 characters for the package look-up', () => {
     expect(packageSearchQuerySchema.safeParse({}).success).toBe(false);
-    expect(packageSearchQuerySchema.safeParse({ trackingNumber: ' 1Z999AA1 ' }).data).toEqual({ trackingNumber: '1Z999AA1' });
+    expect(packageSearchQuerySchema.safeParse({ trackingNumber: ' 1Z999AA1 ' }).data).toEqual({
+      trackingNumber: '1Z999AA1',
+    });
   });
 
   it('writes only what differs from the defaults into the query string', () => {
-    expect(receiptQueryString({ page: 1, limit: 20, sortBy: 'receivedDate', sortOrder: 'desc' })).toBe('');
-    expect(receiptQueryString({ page: 3, sortBy: 'number', sortOrder: 'asc', search: 'a b' })).toBe('?page=3&sortBy=number&sortOrder=asc&search=a+b');
-    const roundTrip = read(receiptQueryString({ page: 2, search: 'Miami', trackingNumber: '1Z999AA10123' }).slice(1));
-    expect(roundTrip.data).toMatchObject({ page: 2, search: 'Miami', trackingNumber: '1Z999AA10123' });
+    expect(
+      receiptQueryString({ page: 1, limit: 20, sortBy: 'receivedDate', sortOrder: 'desc' }),
+    ).toBe('');
+    expect(receiptQueryString({ page: 3, sortBy: 'number', sortOrder: 'asc', search: 'a b' })).toBe(
+      '?page=3&sortBy=number&sortOrder=asc&search=a+b',
+    );
+    const roundTrip = read(
+      receiptQueryString({ page: 2, search: 'Miami', trackingNumber: '1Z999AA10123' }).slice(1),
+    );
+    expect(roundTrip.data).toMatchObject({
+      page: 2,
+      search: 'Miami',
+      trackingNumber: '1Z999AA10123',
+    });
   });
 });

@@ -27,7 +27,11 @@ describe('statusTimeline', () => {
   it('when the reader is Dutch, then known statuses and the date and time are Dutch', () => {
     readMessagesIn('nl');
     const timeline = statusTimeline(history);
-    expect(timeline.map((entry) => entry.label)).toEqual(['Afgeleverd', 'Onderweg', 'Ontvangen in magazijn MIA']);
+    expect(timeline.map((entry) => entry.label)).toEqual([
+      'Afgeleverd',
+      'Onderweg',
+      'Ontvangen in magazijn MIA',
+    ]);
     expect(timeline[0]!.when).toMatch(/^\d{2}-\d{2}-\d{4}, \d{2}:\d{2}$/);
   });
 

@@ -6,7 +6,12 @@
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { attachmentIdOf, attachmentRefsOf, parseAttachmentId, SandboxAttachments } from '~/server/provider/sandbox/attachments';
+import {
+  attachmentIdOf,
+  attachmentRefsOf,
+  parseAttachmentId,
+  SandboxAttachments,
+} from '~/server/provider/sandbox/attachments';
 import { isDelivered } from '~/server/provider/sandbox/generator';
 import { SandboxStore } from '~/server/provider/sandbox/store';
 import { stallLimit } from '../support/test-pace';
@@ -20,21 +25,38 @@ const loose = records.find((record) => record.packages === 0 && !isDelivered(rec
 
 describe('sandbox attachment ids', () => {
   it('when an id is made and read back, then it names the same attachment; anything else names none', () => {
-    for (const ref of [{ receiptId: 100_321, kind: 'photo', index: 0 } as const, { receiptId: 100_321, kind: 'pod' } as const]) {
+    for (const ref of [
+      { receiptId: 100_321, kind: 'photo', index: 0 } as const,
+      { receiptId: 100_321, kind: 'pod' } as const,
+    ]) {
       expect(parseAttachmentId(attachmentIdOf(ref))).toEqual(ref);
     }
     expect(attachmentIdOf({ receiptId: 100_321, kind: 'photo', index: 2 })).toBe('100321-photo-3');
-    for (const id of ['', '100321', '100321-photo-0', '100321-photo-', '100321-pod-1', 'x-pod', '../100321-pod', '1234567890-pod']) {
+    for (const id of [
+      '',
+      '100321',
+      '100321-photo-0',
+      '100321-photo-',
+      '100321-pod-1',
+      'x-pod',
+      '../100321-pod',
+      '1234567890-pod',
+    ]) {
       expect(parseAttachmentId(id), id).toBeNull();
     }
   });
 
   it("when a receipt's attachments are named, then a photo per package, and a proof of delivery only once delivered", () => {
     expect(attachmentRefsOf(delivered).map(attachmentIdOf)).toEqual([
-      ...Array.from({ length: delivered.packages }, (_, index) => `${delivered.id}-photo-${index + 1}`),
+      ...Array.from(
+        { length: delivered.packages },
+        (_, index) => `${delivered.id}-photo-${index + 1}`,
+      ),
       `${delivered.id}-pod`,
     ]);
-    expect(attachmentRefsOf(undelivered).map((ref) => ref.kind)).toEqual(Array.from({ length: undelivered.packages }, () => 'photo'));
+    expect(attachmentRefsOf(undelivered).map((ref) => ref.kind)).toEqual(
+      Array.from({ length: undelivered.packages }, () => 'photo'),
+    );
     expect(attachmentRefsOf(loose)).toEqual([]);
   });
 });
@@ -45,7 +67,11 @@ describe('sandbox attachment files', { timeout: stallLimit(60_000) }, () => {
     const id = `${delivered.id}-photo-1`;
     const first = await new SandboxAttachments(1).file(store, id);
     const again = await new SandboxAttachments(1).file(store, id);
-    expect(first).toMatchObject({ kind: 'photo', contentType: 'image/jpeg', fileName: `WR-${delivered.id}-package-1.jpg` });
+    expect(first).toMatchObject({
+      kind: 'photo',
+      contentType: 'image/jpeg',
+      fileName: `WR-${delivered.id}-package-1.jpg`,
+    });
     expect(Buffer.compare(Buffer.from(first!.bytes), Buffer.from(again!.bytes))).toBe(0);
     const metadata = await sharp(first!.bytes).metadata();
     expect(metadata).toMatchObject({ format: 'jpeg', width: 1600, height: 1200 });
@@ -68,7 +94,11 @@ describe('sandbox attachment files', { timeout: stallLimit(60_000) }, () => {
     const id = `${delivered.id}-pod`;
     const first = await new SandboxAttachments(1).file(store, id);
     const again = await new SandboxAttachments(1).file(store, id);
-    expect(first).toMatchObject({ kind: 'pod', contentType: 'application/pdf', fileName: `WR-${delivered.id}-proof-of-delivery.pdf` });
+    expect(first).toMatchObject({
+      kind: 'pod',
+      contentType: 'application/pdf',
+      fileName: `WR-${delivered.id}-proof-of-delivery.pdf`,
+    });
     expect(Buffer.compare(Buffer.from(first!.bytes), Buffer.from(again!.bytes))).toBe(0);
     expect(Buffer.from(first!.bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
     const pdf = await PDFDocument.load(first!.bytes, { updateMetadata: false });
@@ -81,7 +111,9 @@ describe('sandbox attachment files', { timeout: stallLimit(60_000) }, () => {
   it('when an id names no attachment of a receipt the sandbox has, then there is no file', async () => {
     const attachments = new SandboxAttachments(1);
     expect(await attachments.file(store, `${undelivered.id}-pod`)).toBeNull();
-    expect(await attachments.file(store, `${undelivered.id}-photo-${undelivered.packages + 1}`)).toBeNull();
+    expect(
+      await attachments.file(store, `${undelivered.id}-photo-${undelivered.packages + 1}`),
+    ).toBeNull();
     expect(await attachments.file(store, '999999-photo-1')).toBeNull();
     expect(await attachments.file(store, 'nonsense')).toBeNull();
   });

@@ -29,10 +29,12 @@ describe('sandbox data generation', () => {
   it('when generated from another seed, then the data differs', () => {
     const other = receiptsOf(2);
     expect(other).toHaveLength(COUNT);
-    expect(other.map((receipt) => receipt.shipperName)).not.toEqual(receipts.map((receipt) => receipt.shipperName));
-    expect(other.flatMap((receipt) => receipt.commodities.map((c) => c.trackingNumber))).not.toEqual(
-      receipts.flatMap((receipt) => receipt.commodities.map((c) => c.trackingNumber)),
+    expect(other.map((receipt) => receipt.shipperName)).not.toEqual(
+      receipts.map((receipt) => receipt.shipperName),
     );
+    expect(
+      other.flatMap((receipt) => receipt.commodities.map((c) => c.trackingNumber)),
+    ).not.toEqual(receipts.flatMap((receipt) => receipt.commodities.map((c) => c.trackingNumber)));
   });
 
   it('when asked for N receipts, then there are N with unique ids and WR- numbers', () => {
@@ -48,8 +50,11 @@ describe('sandbox data generation', () => {
     expect(consignees.length).toBeLessThanOrEqual(65);
     expect(new Set(consignees.map((consignee) => consignee.name)).size).toBe(consignees.length);
     expect(new Set(consignees.map((consignee) => consignee.id)).size).toBe(consignees.length);
-    const byId = new Map<number | null, string>(consignees.map((consignee) => [consignee.id, consignee.name]));
-    for (const receipt of receipts) expect(byId.get(receipt.consigneeId)).toBe(receipt.consigneeName);
+    const byId = new Map<number | null, string>(
+      consignees.map((consignee) => [consignee.id, consignee.name]),
+    );
+    for (const receipt of receipts)
+      expect(byId.get(receipt.consigneeId)).toBe(receipt.consigneeName);
     expect(new Set(receipts.map((receipt) => receipt.consigneeId)).size).toBeGreaterThan(40);
   });
 
@@ -80,15 +85,18 @@ describe('sandbox data generation', () => {
     expect([...modes].filter(isAir).length).toBeGreaterThanOrEqual(2);
     expect([...modes].filter((mode) => !isAir(mode)).length).toBeGreaterThanOrEqual(2);
     const origins = new Set(receipts.map((receipt) => receipt.origin.name));
-    for (const origin of ['Miami, FL', 'Port of Miami', 'Amsterdam Airport Schiphol', 'Rotterdam']) expect(origins).toContain(origin);
+    for (const origin of ['Miami, FL', 'Port of Miami', 'Amsterdam Airport Schiphol', 'Rotterdam'])
+      expect(origins).toContain(origin);
     for (const receipt of receipts) expect(receipt.destination).toMatch(/, Suriname$/);
   });
 
   it('when a receipt comes from the Netherlands, then it goes by a Dutch route and warehouse; from Miami, by a Miami one', () => {
     for (const receipt of receipts) {
       const origin = receipt.origin.name;
-      if (origin === 'Amsterdam Airport Schiphol') expect(isAir(receipt.modeOfTransportation)).toBe(true);
-      if (origin === 'Rotterdam' || origin === 'Port of Miami') expect(isAir(receipt.modeOfTransportation)).toBe(false);
+      if (origin === 'Amsterdam Airport Schiphol')
+        expect(isAir(receipt.modeOfTransportation)).toBe(true);
+      if (origin === 'Rotterdam' || origin === 'Port of Miami')
+        expect(isAir(receipt.modeOfTransportation)).toBe(false);
       const dutch = origin === 'Amsterdam Airport Schiphol' || origin === 'Rotterdam';
       if (receipt.status === 'Received at NL warehouse') expect(dutch).toBe(true);
       if (receipt.status === 'Received at MIA warehouse') expect(dutch).toBe(false);
@@ -109,14 +117,19 @@ describe('sandbox data generation', () => {
     expect(times.filter((time) => time >= monthStart).length).toBeGreaterThanOrEqual(12);
     expect(Math.min(...times)).toBeLessThan(NOW - 330 * 86_400_000);
     for (const receipt of receipts) {
-      expect(Date.parse(receipt.updatedAt)).toBeGreaterThanOrEqual(Date.parse(receipt.receivedDate));
+      expect(Date.parse(receipt.updatedAt)).toBeGreaterThanOrEqual(
+        Date.parse(receipt.receivedDate),
+      );
       expect(Date.parse(receipt.updatedAt)).toBeLessThanOrEqual(NOW);
     }
   });
 
   it('when even a handful of receipts is asked for on the first of a month, then they are in the current week and month', () => {
     const firstOfMonth = new Date(2026, 11, 1, 9, 0).getTime(); // a Tuesday
-    for (const receipt of receiptsOf(3, 5, firstOfMonth)) expect(Date.parse(receipt.receivedDate)).toBeGreaterThanOrEqual(new Date(2026, 10, 30).getTime());
+    for (const receipt of receiptsOf(3, 5, firstOfMonth))
+      expect(Date.parse(receipt.receivedDate)).toBeGreaterThanOrEqual(
+        new Date(2026, 10, 30).getTime(),
+      );
   });
 
   it('when a receipt has packages, then there are at most six and their pieces, weights and volumes add up to the totals', () => {
@@ -126,7 +139,8 @@ describe('sandbox data generation', () => {
       expect(receipt.totalWeightValue).toBeGreaterThan(0);
       expect(receipt.totalVolumeValue).toBeGreaterThan(0);
       if (receipt.commodities.length === 0) continue;
-      const sum = (key: 'pieces' | 'totalWeightValue' | 'totalVolumeValue') => receipt.commodities.reduce((total, commodity) => total + commodity[key], 0);
+      const sum = (key: 'pieces' | 'totalWeightValue' | 'totalVolumeValue') =>
+        receipt.commodities.reduce((total, commodity) => total + commodity[key], 0);
       expect(sum('pieces')).toBe(receipt.pieces);
       expect(sum('totalWeightValue')).toBeCloseTo(receipt.totalWeightValue, 6);
       expect(sum('totalVolumeValue')).toBeCloseTo(receipt.totalVolumeValue, 6);
@@ -141,7 +155,11 @@ describe('sandbox data generation', () => {
   });
 
   it('when packages carry tracking numbers, then each has a carrier format (UPS, FedEx, USPS, Amazon), every format occurs, and some receipts have none', () => {
-    const numbers = receipts.flatMap((receipt) => receipt.commodities.flatMap((commodity) => (commodity.trackingNumber ? [commodity.trackingNumber] : [])));
+    const numbers = receipts.flatMap((receipt) =>
+      receipt.commodities.flatMap((commodity) =>
+        commodity.trackingNumber ? [commodity.trackingNumber] : [],
+      ),
+    );
     for (const number of numbers)
       expect(
         Object.values(TRACKING_FORMATS).some((format) => format.test(number)),
@@ -153,7 +171,9 @@ describe('sandbox data generation', () => {
         carrier,
       ).toBe(true);
     expect(new Set(numbers).size).toBe(numbers.length);
-    const untracked = receipts.filter((receipt) => receipt.commodities.every((commodity) => commodity.trackingNumber === null));
+    const untracked = receipts.filter((receipt) =>
+      receipt.commodities.every((commodity) => commodity.trackingNumber === null),
+    );
     expect(untracked.length).toBeGreaterThan(0);
     expect(untracked.some((receipt) => receipt.commodities.length > 0)).toBe(true);
   });
@@ -161,18 +181,32 @@ describe('sandbox data generation', () => {
   it('when packages were scanned, then some scans are for packages on receipts and some for packages on no receipt', () => {
     const data = generateSandbox(1, COUNT, NOW);
     const onReceipts = new Set(
-      receipts.flatMap((receipt) => receipt.commodities.flatMap((commodity) => (commodity.trackingNumber ? [commodity.trackingNumber] : []))),
+      receipts.flatMap((receipt) =>
+        receipt.commodities.flatMap((commodity) =>
+          commodity.trackingNumber ? [commodity.trackingNumber] : [],
+        ),
+      ),
     );
     expect(data.orphanTrackingNumbers.length).toBeGreaterThanOrEqual(10);
     for (const tracking of data.orphanTrackingNumbers) {
       expect(onReceipts.has(tracking)).toBe(false);
-      expect(data.scans.get(tracking.toUpperCase())?.[0]).toMatchObject({ tracking_number: tracking });
+      expect(data.scans.get(tracking.toUpperCase())?.[0]).toMatchObject({
+        tracking_number: tracking,
+      });
     }
     expect(data.scannedPackages.length).toBeGreaterThan(10);
     for (const { trackingNumber, receiptId } of data.scannedPackages) {
-      expect(receipts.find((receipt) => receipt.id === receiptId)?.commodities.map((commodity) => commodity.trackingNumber)).toContain(trackingNumber);
+      expect(
+        receipts
+          .find((receipt) => receipt.id === receiptId)
+          ?.commodities.map((commodity) => commodity.trackingNumber),
+      ).toContain(trackingNumber);
       const [scan] = data.scans.get(trackingNumber.toUpperCase())!;
-      expect(scan).toMatchObject({ tracking_number: trackingNumber, carrier: expect.any(String), location: expect.any(String) });
+      expect(scan).toMatchObject({
+        tracking_number: trackingNumber,
+        carrier: expect.any(String),
+        location: expect.any(String),
+      });
       expect(Date.parse(scan!.scanned_at)).toBeLessThanOrEqual(NOW);
     }
   });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderReceipt } from '~/server/provider/contract';
-import { decodeCursor, encodeCursor, SandboxStore, type Cursor } from '~/server/provider/sandbox/store';
+import {
+  decodeCursor,
+  encodeCursor,
+  SandboxStore,
+  type Cursor,
+} from '~/server/provider/sandbox/store';
 
 const NOW = new Date(2026, 10, 18, 14, 30).getTime();
 const MINUTE = 60_000;
@@ -29,26 +34,32 @@ describe('cursor', () => {
     expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
   });
 
-  it.each(['', 'abc', Buffer.from('1:x').toString('base64url'), Buffer.from('1.5:2').toString('base64url'), Buffer.from('-1:2').toString('base64url')])(
-    'when the cursor is %j, then it is refused',
-    (text) => {
-      expect(decodeCursor(text)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    Buffer.from('1:x').toString('base64url'),
+    Buffer.from('1.5:2').toString('base64url'),
+    Buffer.from('-1:2').toString('base64url'),
+  ])('when the cursor is %j, then it is refused', (text) => {
+    expect(decodeCursor(text)).toBeNull();
+  });
 });
 
 describe('paging', () => {
   const store = new SandboxStore(1, 300, NOW);
 
-  it.each([1, 37, 300, 1000])('when paging with limit %i from no cursor, then every receipt comes exactly once, oldest change first', (limit) => {
-    const { receipts } = pageThrough(store, null, limit);
-    expect(receipts).toHaveLength(300);
-    expect(new Set(receipts.map((receipt) => receipt.id)).size).toBe(300);
-    for (let i = 1; i < receipts.length; i++) {
-      const [before, after] = [order(receipts[i - 1]!), order(receipts[i]!)];
-      expect(before[0] < after[0] || (before[0] === after[0] && before[1] < after[1])).toBe(true);
-    }
-  });
+  it.each([1, 37, 300, 1000])(
+    'when paging with limit %i from no cursor, then every receipt comes exactly once, oldest change first',
+    (limit) => {
+      const { receipts } = pageThrough(store, null, limit);
+      expect(receipts).toHaveLength(300);
+      expect(new Set(receipts.map((receipt) => receipt.id)).size).toBe(300);
+      for (let i = 1; i < receipts.length; i++) {
+        const [before, after] = [order(receipts[i - 1]!), order(receipts[i]!)];
+        expect(before[0] < after[0] || (before[0] === after[0] && before[1] < after[1])).toBe(true);
+      }
+    },
+  );
 
   it('when the last page is reached, then hasMore is false and a page after its cursor is empty with the same cursor', () => {
     const { cursor } = pageThrough(store, null, 100);
@@ -57,7 +68,11 @@ describe('paging', () => {
   });
 
   it('when the store is empty, then the first page is empty without a cursor', () => {
-    expect(new SandboxStore(1, 0, NOW).listChanges(null, 10)).toEqual({ receipts: [], nextCursor: null, hasMore: false });
+    expect(new SandboxStore(1, 0, NOW).listChanges(null, 10)).toEqual({
+      receipts: [],
+      nextCursor: null,
+      hasMore: false,
+    });
   });
 
   it('when one receipt is asked for, then it is the one the list has; an unknown id is null', () => {
@@ -82,7 +97,9 @@ describe('change windows', () => {
       expect(changes.advanced.length).toBeGreaterThanOrEqual(2);
       expect(changes.added.length).toBeGreaterThanOrEqual(1);
       const after = pageThrough(store, cursor, 3);
-      expect(after.receipts.map((receipt) => receipt.id).sort()).toEqual([...changes.advanced, ...changes.added].sort());
+      expect(after.receipts.map((receipt) => receipt.id).sort()).toEqual(
+        [...changes.advanced, ...changes.added].sort(),
+      );
       for (const receipt of after.receipts) {
         expect(Date.parse(receipt.updatedAt)).toBeGreaterThan(latest);
         latest = Date.parse(receipt.updatedAt);
@@ -115,7 +132,9 @@ describe('change windows', () => {
     ];
     const moves = new Set<string>();
     for (let window = 1; window <= 30; window++) {
-      const statuses = new Map(pageThrough(store, null, 1000).receipts.map((receipt) => [receipt.id, receipt.status]));
+      const statuses = new Map(
+        pageThrough(store, null, 1000).receipts.map((receipt) => [receipt.id, receipt.status]),
+      );
       for (const id of store.advance(NOW + window * MINUTE).advanced) {
         const [from, to] = [statuses.get(id)!, store.receipt(id)!.status];
         expect(from).not.toBe(to);
@@ -129,8 +148,13 @@ describe('change windows', () => {
   });
 
   it('when two stores of one seed apply the same windows, then they change the same receipts; another seed changes others', () => {
-    const [a, b, c] = [new SandboxStore(5, 200, NOW), new SandboxStore(5, 200, NOW), new SandboxStore(6, 200, NOW)];
-    const run = (store: SandboxStore) => Array.from({ length: 5 }, (_, i) => store.advance(NOW + (i + 1) * MINUTE));
+    const [a, b, c] = [
+      new SandboxStore(5, 200, NOW),
+      new SandboxStore(5, 200, NOW),
+      new SandboxStore(6, 200, NOW),
+    ];
+    const run = (store: SandboxStore) =>
+      Array.from({ length: 5 }, (_, i) => store.advance(NOW + (i + 1) * MINUTE));
     const first = run(a);
     expect(run(b)).toEqual(first);
     expect(run(c)).not.toEqual(first);

@@ -16,7 +16,8 @@ function indexOf(texts: string[]): ShortTextIndex {
   return index;
 }
 
-const slotsHolding = (texts: string[], search: string) => texts.flatMap((text, slot) => (text.includes(search) ? [slot] : []));
+const slotsHolding = (texts: string[], search: string) =>
+  texts.flatMap((text, slot) => (text.includes(search) ? [slot] : []));
 
 /** Every string of one or two code units found in the texts. */
 function shortStrings(texts: string[]): Set<string> {
@@ -35,21 +36,27 @@ describe('ShortTextIndex', () => {
     const index = indexOf(TEXTS);
     const searches = shortStrings(TEXTS);
     expect(searches.size).toBeGreaterThan(100);
-    for (const search of searches) expect([...index.slotsContaining(search)], search).toEqual(slotsHolding(TEXTS, search));
+    for (const search of searches)
+      expect([...index.slotsContaining(search)], search).toEqual(slotsHolding(TEXTS, search));
   });
 
   it('answers nothing for strings no text holds, accented and astral ones too', () => {
     const index = indexOf(TEXTS);
-    for (const search of ['q', 'zq', 'é9', 'É', '🚚', '\u00e9\u0301']) expect([...index.slotsContaining(search)], search).toEqual([]);
+    for (const search of ['q', 'zq', 'é9', 'É', '🚚', '\u00e9\u0301'])
+      expect([...index.slotsContaining(search)], search).toEqual([]);
     expect([...index.slotsContaining('📦')]).toEqual([3]);
     expect([...index.slotsContaining('é')]).toEqual([3]);
   });
 
   it('finds texts in every word of its sets, full words and the last partial one included', () => {
     // 1,000 texts: 31 full words and a partial one; every text holds "a", every third one "b7".
-    const texts = Array.from({ length: 1_000 }, (_, slot) => `a${slot % 3 === 0 ? 'b7' : 'c'}${slot}`);
+    const texts = Array.from(
+      { length: 1_000 },
+      (_, slot) => `a${slot % 3 === 0 ? 'b7' : 'c'}${slot}`,
+    );
     const index = indexOf(texts);
-    for (const search of ['a', 'b7', '99', '0', 'c9']) expect([...index.slotsContaining(search)], search).toEqual(slotsHolding(texts, search));
+    for (const search of ['a', 'b7', '99', '0', 'c9'])
+      expect([...index.slotsContaining(search)], search).toEqual(slotsHolding(texts, search));
     expect(index.slotsContaining('a')).toHaveLength(1_000);
   });
 

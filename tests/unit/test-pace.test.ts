@@ -5,24 +5,36 @@ import { measureOthersShare, planFor, stallLimit, testPace } from '../support/te
 describe("the test suite's pace", () => {
   it('when a 2-core machine is quiet, then the browser tier runs beside the others, with two workers, and the limits are as set', () => {
     const pace = planFor(2, 1);
-    expect(pace).toMatchObject({ lanesSideBySide: true, workers: { inProcess: 4, spawned: 2, browser: 2 } });
+    expect(pace).toMatchObject({
+      lanesSideBySide: true,
+      workers: { inProcess: 4, spawned: 2, browser: 2 },
+    });
     expect(stallLimit(60_000, pace, 2)).toBe(60_000);
   });
 
   it('when a 2-core machine is quiet but half as fast, then the plan stays that of a quiet machine, and every limit doubles', () => {
     const pace = planFor(2, 2, 0.05);
-    expect(pace).toMatchObject({ lanesSideBySide: true, workers: { inProcess: 4, spawned: 2, browser: 2 } });
+    expect(pace).toMatchObject({
+      lanesSideBySide: true,
+      workers: { inProcess: 4, spawned: 2, browser: 2 },
+    });
     expect(stallLimit(60_000, pace, 2)).toBe(120_000);
   });
 
   it('when other programs take the cores of a 2-core machine, then the tiers run one after another with half the workers, and every limit grows with the slowness', () => {
     const pace = planFor(2, 2, 1);
-    expect(pace).toMatchObject({ lanesSideBySide: false, workers: { inProcess: 2, spawned: 1, browser: 1 } });
+    expect(pace).toMatchObject({
+      lanesSideBySide: false,
+      workers: { inProcess: 2, spawned: 1, browser: 1 },
+    });
     expect(stallLimit(60_000, pace, 2)).toBe(120_000);
   });
 
   it('when the machine has one core, then the spawned servers and the browser have one worker each, and the tiers run one after another', () => {
-    expect(planFor(1, 1)).toMatchObject({ lanesSideBySide: false, workers: { inProcess: 2, spawned: 1, browser: 1 } });
+    expect(planFor(1, 1)).toMatchObject({
+      lanesSideBySide: false,
+      workers: { inProcess: 2, spawned: 1, browser: 1 },
+    });
   });
 
   it('when other programs load the machine after the run measured it, then a limit taken meanwhile grows with the load', () => {
@@ -35,7 +47,9 @@ describe("the test suite's pace", () => {
   it('when busy loops run beside the measure, then it sees the share of the cores they take', async () => {
     const { spawn } = await import('node:child_process');
     const quiet = measureOthersShare(300);
-    const loops = Array.from({ length: cpus().length }, () => spawn(process.execPath, ['-e', 'for (;;);']));
+    const loops = Array.from({ length: cpus().length }, () =>
+      spawn(process.execPath, ['-e', 'for (;;);']),
+    );
     try {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(measureOthersShare(300)).toBeGreaterThan(Math.min(0.8, quiet + 0.4));

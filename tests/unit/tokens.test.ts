@@ -56,14 +56,35 @@ describe('tokenUpdateSchema', () => {
       refreshToken: 'r',
       refreshTokenExpirySeconds: null,
     });
-    expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: '', refreshTokenExpiry: null })).toMatchObject({ refreshTokenExpirySeconds: null });
+    expect(
+      tokenUpdateSchema.parse({
+        ...TOKENS,
+        refreshTokenExpirySeconds: '',
+        refreshTokenExpiry: null,
+      }),
+    ).toMatchObject({ refreshTokenExpirySeconds: null });
   });
 
   it('when the expiry is at the limits, in either field or as the text of a number input, then it is accepted', () => {
-    expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: 300 }).refreshTokenExpirySeconds).toBe(300);
-    expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpiry: 31_536_000 }).refreshTokenExpirySeconds).toBe(31_536_000);
-    expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: ' 3600 ' }).refreshTokenExpirySeconds).toBe(3600);
-    expect(tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: 900, refreshTokenExpiry: 900 }).refreshTokenExpirySeconds).toBe(900);
+    expect(
+      tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: 300 })
+        .refreshTokenExpirySeconds,
+    ).toBe(300);
+    expect(
+      tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpiry: 31_536_000 })
+        .refreshTokenExpirySeconds,
+    ).toBe(31_536_000);
+    expect(
+      tokenUpdateSchema.parse({ ...TOKENS, refreshTokenExpirySeconds: ' 3600 ' })
+        .refreshTokenExpirySeconds,
+    ).toBe(3600);
+    expect(
+      tokenUpdateSchema.parse({
+        ...TOKENS,
+        refreshTokenExpirySeconds: 900,
+        refreshTokenExpiry: 900,
+      }).refreshTokenExpirySeconds,
+    ).toBe(900);
   });
 });
 
@@ -85,7 +106,12 @@ const STATUS: TokenStatus = {
 };
 
 describe('token cards', () => {
-  const facts = (present: boolean, expired: boolean, minutesLeft: number | null, refused = false) => ({ present, expired, refused, minutesLeft });
+  const facts = (
+    present: boolean,
+    expired: boolean,
+    minutesLeft: number | null,
+    refused = false,
+  ) => ({ present, expired, refused, minutesLeft });
 
   it('when the status is loading, missing, expired or valid, then the label says so', () => {
     expect(tokenStateLabel(null)).toBe('Loading...');
@@ -113,9 +139,13 @@ describe('token cards', () => {
   });
 
   it('when connected without a refresh token, then the warning is due', () => {
-    expect(lacksRefreshToken({ ...STATUS, hasRefreshToken: false, refreshTokenExpiry: null })).toBe(true);
+    expect(lacksRefreshToken({ ...STATUS, hasRefreshToken: false, refreshTokenExpiry: null })).toBe(
+      true,
+    );
     expect(lacksRefreshToken(STATUS)).toBe(false);
-    expect(lacksRefreshToken({ ...STATUS, hasAccessToken: false, hasRefreshToken: false })).toBe(false);
+    expect(lacksRefreshToken({ ...STATUS, hasAccessToken: false, hasRefreshToken: false })).toBe(
+      false,
+    );
     expect(lacksRefreshToken(null)).toBe(false);
   });
 
@@ -145,8 +175,18 @@ describe('token cards', () => {
 
   it('when a status is read for either card, then each card gets its own token facts', () => {
     expect(tokenFacts(null, 'access')).toBeNull();
-    expect(tokenFacts(STATUS, 'access')).toEqual({ present: true, expired: false, refused: false, minutesLeft: 59 });
-    expect(tokenFacts({ ...STATUS, isRefreshTokenExpired: true, refreshTokenExpiresInMinutes: 0 }, 'refresh')).toEqual({
+    expect(tokenFacts(STATUS, 'access')).toEqual({
+      present: true,
+      expired: false,
+      refused: false,
+      minutesLeft: 59,
+    });
+    expect(
+      tokenFacts(
+        { ...STATUS, isRefreshTokenExpired: true, refreshTokenExpiresInMinutes: 0 },
+        'refresh',
+      ),
+    ).toEqual({
       present: true,
       expired: true,
       refused: false,
@@ -156,25 +196,50 @@ describe('token cards', () => {
 
   it('when a refresh token has no known expiry, then the warning is due; not without a refresh token', () => {
     expect(hasUnknownRefreshExpiry(STATUS)).toBe(false);
-    expect(hasUnknownRefreshExpiry({ ...STATUS, refreshTokenExpiry: null, refreshTokenExpiresInMinutes: null })).toBe(true);
-    expect(hasUnknownRefreshExpiry({ ...STATUS, hasRefreshToken: false, refreshTokenExpiry: null })).toBe(false);
+    expect(
+      hasUnknownRefreshExpiry({
+        ...STATUS,
+        refreshTokenExpiry: null,
+        refreshTokenExpiresInMinutes: null,
+      }),
+    ).toBe(true);
+    expect(
+      hasUnknownRefreshExpiry({ ...STATUS, hasRefreshToken: false, refreshTokenExpiry: null }),
+    ).toBe(false);
     expect(hasUnknownRefreshExpiry(null)).toBe(false);
   });
 });
 
 describe('OAuth2 popup', () => {
   it('when the portal window is anywhere on the screen, then the 500×700 popup is centred over it', () => {
-    expect(popupFeatures({ screenX: 100, screenY: 50, outerWidth: 1300, outerHeight: 900 }, { width: 500, height: 700 })).toBe(
-      'popup=yes,width=500,height=700,left=500,top=150',
-    );
-    expect(popupFeatures({ screenX: 0, screenY: 0, outerWidth: 400, outerHeight: 600 }, { width: 500, height: 700 })).toBe(
-      'popup=yes,width=500,height=700,left=0,top=0',
-    );
+    expect(
+      popupFeatures(
+        { screenX: 100, screenY: 50, outerWidth: 1300, outerHeight: 900 },
+        { width: 500, height: 700 },
+      ),
+    ).toBe('popup=yes,width=500,height=700,left=500,top=150');
+    expect(
+      popupFeatures(
+        { screenX: 0, screenY: 0, outerWidth: 400, outerHeight: 600 },
+        { width: 500, height: 700 },
+      ),
+    ).toBe('popup=yes,width=500,height=700,left=0,top=0');
   });
 
   it('when a message has the expected type and shape, then it is read; anything else is ignored', () => {
-    const success = { type: 'oauth2_success', data: { source: 'oauth2', accessTokenExpiry: STATUS.accessTokenExpiry, refreshTokenExpiry: null } };
-    const failure = { type: 'oauth2_error', error: 'access_denied', error_description: 'The user denied the authorization request' };
+    const success = {
+      type: 'oauth2_success',
+      data: {
+        source: 'oauth2',
+        accessTokenExpiry: STATUS.accessTokenExpiry,
+        refreshTokenExpiry: null,
+      },
+    };
+    const failure = {
+      type: 'oauth2_error',
+      error: 'access_denied',
+      error_description: 'The user denied the authorization request',
+    };
     expect(readOAuthPopupMessage(success)).toEqual(success);
     expect(readOAuthPopupMessage(failure)).toEqual(failure);
     for (const other of [
@@ -190,7 +255,9 @@ describe('OAuth2 popup', () => {
   });
 
   it('when the provider gives a reason, then it follows the "OAuth2 authorization failed: " prefix; without one the default reason is used', () => {
-    expect(oauthFailureText('The user denied the authorization request')).toBe('OAuth2 authorization failed: The user denied the authorization request');
+    expect(oauthFailureText('The user denied the authorization request')).toBe(
+      'OAuth2 authorization failed: The user denied the authorization request',
+    );
     expect(oauthFailureText(null)).toBe('OAuth2 authorization failed: OAuth2 authorization failed');
     expect(oauthFailureText('  ')).toBe('OAuth2 authorization failed: OAuth2 authorization failed');
   });

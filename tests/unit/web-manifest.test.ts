@@ -23,7 +23,10 @@ describe('buildWebManifest', () => {
   });
 
   it('when a logo is uploaded, then its 192 and 512 px PNG variants are the icons, with their sizes (never the upload, never WebP)', () => {
-    const variants = [32, 56, 64, 112, 192, 512].flatMap((width) => [variant(width, 'webp'), variant(width, 'png')]);
+    const variants = [32, 56, 64, 112, 192, 512].flatMap((width) => [
+      variant(width, 'webp'),
+      variant(width, 'png'),
+    ]);
     expect(buildWebManifest('Acme Freight', { variants }).icons).toEqual([
       { src: '/api/logo/image/192.png?v=1', type: 'image/png', sizes: '192x192', purpose: 'any' },
       { src: '/api/logo/image/512.png?v=1', type: 'image/png', sizes: '512x512', purpose: 'any' },

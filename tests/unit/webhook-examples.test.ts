@@ -17,7 +17,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Inside the project, so that the examples' imports resolve from its node_modules. */
 const SCRATCH = path.join(ROOT, '.tmp', 'webhook-examples');
 
-const jsExamples = [...readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!);
+const jsExamples = [
+  ...readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8').matchAll(/```js\n([\s\S]*?)```/g),
+].map((match) => match[1]!);
 const example = (marker: string) => {
   const found = jsExamples.filter((code) => code.includes(marker));
   expect(found).toHaveLength(1);
@@ -29,11 +31,17 @@ const otherSecret = `whsec_${randomBytes(32).toString('base64')}`;
 const body = JSON.stringify({
   type: 'receipt.status_changed',
   timestamp: '2026-05-04T10:00:00.000Z',
-  data: { receipt: { id: 42, number: 'WR-000042', status: 'Delivered' }, previousStatus: 'In Transit' },
+  data: {
+    receipt: { id: 42, number: 'WR-000042', status: 'Delivered' },
+    previousStatus: 'In Transit',
+  },
 });
 
 /** A delivery's headers as the portal sends them, signed by the reference implementation. */
-function signed(payload: string, { key = secret, at = new Date(), id = 'msg_2b6sTz0vqKx7m1R4' } = {}): Record<string, string> {
+function signed(
+  payload: string,
+  { key = secret, at = new Date(), id = 'msg_2b6sTz0vqKx7m1R4' } = {},
+): Record<string, string> {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
@@ -44,13 +52,20 @@ function signed(payload: string, { key = secret, at = new Date(), id = 'msg_2b6s
 beforeAll(() => mkdirSync(SCRATCH, { recursive: true }));
 
 describe('the node:crypto example', () => {
-  type Verify = (secret: string, headers: Record<string, string | undefined>, body: string, nowSeconds?: number) => unknown;
+  type Verify = (
+    secret: string,
+    headers: Record<string, string | undefined>,
+    body: string,
+    nowSeconds?: number,
+  ) => unknown;
   let verifyWebhook: Verify;
 
   beforeAll(async () => {
     const file = path.join(SCRATCH, 'verify-webhook.mjs');
     writeFileSync(file, example("from 'node:crypto'"));
-    ({ verifyWebhook } = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { verifyWebhook: Verify });
+    ({ verifyWebhook } = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as {
+      verifyWebhook: Verify;
+    });
   });
 
   it('accepts a genuine delivery and answers its event', () => {
@@ -60,15 +75,27 @@ describe('the node:crypto example', () => {
   it('accepts a delivery signed with the old and the new secret while a secret changes', () => {
     const headers = signed(body);
     const old = signed(body, { key: otherSecret })['webhook-signature'];
-    expect(verifyWebhook(secret, { ...headers, 'webhook-signature': `${old} ${headers['webhook-signature']}` }, body)).toEqual(JSON.parse(body));
+    expect(
+      verifyWebhook(
+        secret,
+        { ...headers, 'webhook-signature': `${old} ${headers['webhook-signature']}` },
+        body,
+      ),
+    ).toEqual(JSON.parse(body));
   });
 
   it('refuses a changed body, another secret, another id, and a body parsed and written out again', () => {
     const headers = signed(body);
-    expect(() => verifyWebhook(secret, headers, body.replace('Delivered', 'Lost'))).toThrow('No matching signature');
+    expect(() => verifyWebhook(secret, headers, body.replace('Delivered', 'Lost'))).toThrow(
+      'No matching signature',
+    );
     expect(() => verifyWebhook(otherSecret, headers, body)).toThrow('No matching signature');
-    expect(() => verifyWebhook(secret, { ...headers, 'webhook-id': 'msg_another' }, body)).toThrow('No matching signature');
-    expect(() => verifyWebhook(secret, headers, JSON.stringify(JSON.parse(body), null, 2))).toThrow('No matching signature');
+    expect(() => verifyWebhook(secret, { ...headers, 'webhook-id': 'msg_another' }, body)).toThrow(
+      'No matching signature',
+    );
+    expect(() => verifyWebhook(secret, headers, JSON.stringify(JSON.parse(body), null, 2))).toThrow(
+      'No matching signature',
+    );
   });
 
   it('refuses a timestamp outside the 5-minute window, either way, and a delivery without its headers', () => {
@@ -78,7 +105,9 @@ describe('the node:crypto example', () => {
     expect(verifyWebhook(secret, headers, body, sent + 299)).toEqual(JSON.parse(body));
     expect(() => verifyWebhook(secret, headers, body, sent + 301)).toThrow('Timestamp outside');
     expect(() => verifyWebhook(secret, headers, body, sent - 301)).toThrow('Timestamp outside');
-    expect(() => verifyWebhook(secret, { ...headers, 'webhook-signature': undefined }, body)).toThrow('Not a signed delivery');
+    expect(() =>
+      verifyWebhook(secret, { ...headers, 'webhook-signature': undefined }, body),
+    ).toThrow('Not a signed delivery');
   });
 });
 
@@ -97,8 +126,17 @@ describe('the standardwebhooks server example', () => {
     const file = path.join(SCRATCH, 'webhook-server.mjs');
     const code = example("from 'standardwebhooks'");
     expect(code).toContain('.listen(8080)');
-    writeFileSync(file, code.replace('.listen(8080)', `.listen(${port}, '127.0.0.1', () => console.log('listening'))`));
-    server = spawn(process.execPath, [file], { env: { ...process.env, PORTAL_WEBHOOK_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+    writeFileSync(
+      file,
+      code.replace(
+        '.listen(8080)',
+        `.listen(${port}, '127.0.0.1', () => console.log('listening'))`,
+      ),
+    );
+    server = spawn(process.execPath, [file], {
+      env: { ...process.env, PORTAL_WEBHOOK_SECRET: secret },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     server.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
     await new Promise<void>((resolve, reject) => {
       server.stdout!.on('data', () => printed.includes('listening') && resolve());
@@ -112,15 +150,29 @@ describe('the standardwebhooks server example', () => {
   });
 
   it('answers 204 to a genuine delivery and handles its event', async () => {
-    const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...signed(body) }, body });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...signed(body) },
+      body,
+    });
     expect(response.status).toBe(204);
-    await expect.poll(() => printed).toContain('msg_2b6sTz0vqKx7m1R4 receipt.status_changed WR-000042 Delivered');
+    await expect
+      .poll(() => printed)
+      .toContain('msg_2b6sTz0vqKx7m1R4 receipt.status_changed WR-000042 Delivered');
   });
 
   it('answers 400 to a changed body and to a stale delivery', async () => {
-    const changed = await fetch(url, { method: 'POST', headers: signed(body), body: body.replace('Delivered', 'Lost') });
+    const changed = await fetch(url, {
+      method: 'POST',
+      headers: signed(body),
+      body: body.replace('Delivered', 'Lost'),
+    });
     expect(changed.status).toBe(400);
-    const stale = await fetch(url, { method: 'POST', headers: signed(body, { at: new Date(Date.now() - 10 * 60_000) }), body });
+    const stale = await fetch(url, {
+      method: 'POST',
+      headers: signed(body, { at: new Date(Date.now() - 10 * 60_000) }),
+      body,
+    });
     expect(stale.status).toBe(400);
   });
 });

@@ -6,4 +6,5 @@ export const FIGURE_FORMATS = { count: formatCount, weight: formatWeight, volume
 export type FigureFormat = keyof typeof FIGURE_FORMATS;
 
 /** 'N receipts' after a ranked name. */
-export const receiptCount = (count: number) => m.dashboard_receipt_count({ count: formatCount(count) });
+export const receiptCount = (count: number) =>
+  m.dashboard_receipt_count({ count: formatCount(count) });

@@ -45,7 +45,10 @@ export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
     if (pending) return;
     const form = event.currentTarget;
     const data = new FormData(form);
-    const parsed = createApiTokenSchema.safeParse({ name: data.get('name'), expiresInDays: Number(data.get('expiresInDays')) });
+    const parsed = createApiTokenSchema.safeParse({
+      name: data.get('name'),
+      expiresInDays: Number(data.get('expiresInDays')),
+    });
     setFailure('');
     setNotice('');
     if (!parsed.success) {
@@ -94,7 +97,11 @@ export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
                 monospace
               />
               <p className="opacity-80">{m.apitoken_new_once()}</p>
-              <button type="button" className="btn btn-sm btn-ghost self-start" onClick={() => setCreated(null)}>
+              <button
+                type="button"
+                className="btn btn-sm btn-ghost self-start"
+                onClick={() => setCreated(null)}
+              >
                 {m.apitoken_done()}
               </button>
             </div>
@@ -128,7 +135,12 @@ export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
               <label htmlFor="api-token-expiry" className="text-sm font-medium">
                 {m.apitoken_expiry_label()}
               </label>
-              <select id="api-token-expiry" name="expiresInDays" className="select w-full" defaultValue={String(DEFAULT_EXPIRY_DAYS)}>
+              <select
+                id="api-token-expiry"
+                name="expiresInDays"
+                className="select w-full"
+                defaultValue={String(DEFAULT_EXPIRY_DAYS)}
+              >
                 {API_TOKEN_EXPIRY_DAYS.map((days) => (
                   <option key={days} value={days}>
                     {m.apitoken_expiry_option({ days })}
@@ -150,11 +162,18 @@ export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
           ) : (
             <ul className="flex flex-col gap-2" aria-label={m.apitoken_list_label()}>
               {tokens.map((token) => (
-                <li key={token.id} className="flex flex-wrap items-center justify-between gap-2 rounded-box border border-base-content/10 p-3 text-sm">
+                <li
+                  key={token.id}
+                  className="flex flex-wrap items-center justify-between gap-2 rounded-box border border-base-content/10 p-3 text-sm"
+                >
                   <div className="min-w-0">
                     <p className="flex flex-wrap items-center gap-2 font-medium break-words">
                       <span className="min-w-0 break-all">{token.name}</span>
-                      {token.expired && <span className="badge badge-soft badge-warning badge-sm">{m.apitoken_expired_badge()}</span>}
+                      {token.expired && (
+                        <span className="badge badge-soft badge-warning badge-sm">
+                          {m.apitoken_expired_badge()}
+                        </span>
+                      )}
                     </p>
                     <p className="font-mono text-xs opacity-80">{token.prefix}…</p>
                     <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 opacity-70">
@@ -162,12 +181,20 @@ export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
                       <dd>
                         <LocalDate value={token.createdAt} />
                       </dd>
-                      <dt>{token.expired ? m.apitoken_expired_label() : m.apitoken_expires_label()}</dt>
+                      <dt>
+                        {token.expired ? m.apitoken_expired_label() : m.apitoken_expires_label()}
+                      </dt>
                       <dd>
                         <LocalDate value={token.expiresAt} />
                       </dd>
                       <dt>{m.apitoken_last_used_label()}</dt>
-                      <dd>{token.lastUsedAt ? <LocalDate value={token.lastUsedAt} withTime /> : m.apitoken_never_used()}</dd>
+                      <dd>
+                        {token.lastUsedAt ? (
+                          <LocalDate value={token.lastUsedAt} withTime />
+                        ) : (
+                          m.apitoken_never_used()
+                        )}
+                      </dd>
                     </dl>
                   </div>
                   <button

@@ -24,10 +24,19 @@ export function RevokeApiTokenModal({ token, onClose, onRevoked }: RevokeApiToke
     <Modal title={m.apitoken_revoke_title()} onClose={close}>
       <FailureAlert message={failure} />
       <p className="break-words">
-        <WithStrong message={(name) => m.apitoken_revoke_question({ name, prefix: token.prefix })} value={token.name} />
+        <WithStrong
+          message={(name) => m.apitoken_revoke_question({ name, prefix: token.prefix })}
+          value={token.name}
+        />
       </p>
       <p className="mt-2 text-sm opacity-80">{m.apitoken_revoke_warning()}</p>
-      <ModalActions confirm={m.apitoken_revoke_confirm()} tone="error" busy={busy} onCancel={close} onConfirm={confirm} />
+      <ModalActions
+        confirm={m.apitoken_revoke_confirm()}
+        tone="error"
+        busy={busy}
+        onCancel={close}
+        onConfirm={confirm}
+      />
     </Modal>
   );
 }

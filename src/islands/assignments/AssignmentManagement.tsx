@@ -5,7 +5,12 @@
 import { useEffect, useId, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
-import type { AssignedUser, BulkAddResult, BulkReassignResult, ConsigneeAssignmentDto } from '~/shared/consignees';
+import type {
+  AssignedUser,
+  BulkAddResult,
+  BulkReassignResult,
+  ConsigneeAssignmentDto,
+} from '~/shared/consignees';
 import { FEEDBACK_LONG_MS } from '~/shared/constants';
 import { formatCount } from '~/shared/format';
 import type { Locale } from '~/shared/locale';
@@ -15,7 +20,16 @@ import { failureText } from '../common/failure-text';
 import { UsersIcon } from '../common/icons';
 import { adoptLocale } from '../common/locale';
 import { AssignmentTable } from './AssignmentTable';
-import { assignmentCounts, gridPage, userLabel, viewersOf, visibleRows, type GridView, type SortKey, type UserFilter } from './grid';
+import {
+  assignmentCounts,
+  gridPage,
+  userLabel,
+  viewersOf,
+  visibleRows,
+  type GridView,
+  type SortKey,
+  type UserFilter,
+} from './grid';
 import { Pager } from './Pager';
 import { UserPickerModal } from './UserPickerModal';
 import { ReadyFieldset } from '../common/ReadyFieldset';
@@ -34,7 +48,8 @@ type PickerTarget =
   | { kind: 'bulk-add'; consigneeIds: number[] }
   | { kind: 'bulk-replace'; consigneeIds: number[] };
 
-type OpenDialog = { kind: 'picker'; target: PickerTarget } | { kind: 'remove-all'; rows: ConsigneeAssignmentDto[] };
+type OpenDialog =
+  { kind: 'picker'; target: PickerTarget } | { kind: 'remove-all'; rows: ConsigneeAssignmentDto[] };
 
 /** An object, so that the same text shown twice in a row restarts its timer. */
 interface Notice {
@@ -42,17 +57,27 @@ interface Notice {
   text: string;
 }
 
-const START_VIEW: GridView = { search: '', filter: { kind: 'all' }, sortKey: 'consignee', sortOrder: 'asc', page: 1 };
+const START_VIEW: GridView = {
+  search: '',
+  filter: { kind: 'all' },
+  sortKey: 'consignee',
+  sortOrder: 'asc',
+  page: 1,
+};
 
 const consignees = (count: number) =>
-  count === 1 ? m.assignments_consignee_count_one({ count: formatCount(count) }) : m.assignments_consignee_count_other({ count: formatCount(count) });
+  count === 1
+    ? m.assignments_consignee_count_one({ count: formatCount(count) })
+    : m.assignments_consignee_count_other({ count: formatCount(count) });
 
 function filterValue(filter: UserFilter): string {
   return filter.kind === 'user' ? String(filter.userId) : filter.kind;
 }
 
 function parseFilter(value: string): UserFilter {
-  return value === 'all' || value === 'unassigned' ? { kind: value } : { kind: 'user', userId: Number(value) };
+  return value === 'all' || value === 'unassigned'
+    ? { kind: value }
+    : { kind: 'user', userId: Number(value) };
 }
 
 /** A user filter for someone no longer a viewer would name an option the select does not have. */
@@ -65,26 +90,46 @@ function withoutGoneViewer(view: GridView, viewers: AssignedUser[]): GridView {
 function pickerText(target: PickerTarget): { title: string; hint: string } {
   switch (target.kind) {
     case 'add':
-      return { title: m.assignments_add_user_to({ target: target.row.consignee.name }), hint: m.assignments_add_user_hint() };
+      return {
+        title: m.assignments_add_user_to({ target: target.row.consignee.name }),
+        hint: m.assignments_add_user_hint(),
+      };
     case 'replace':
-      return { title: m.assignments_replace_all_of({ target: target.row.consignee.name }), hint: m.assignments_replace_all_hint() };
+      return {
+        title: m.assignments_replace_all_of({ target: target.row.consignee.name }),
+        hint: m.assignments_replace_all_hint(),
+      };
     case 'bulk-add':
-      return { title: m.assignments_add_user_to({ target: consignees(target.consigneeIds.length) }), hint: m.assignments_bulk_add_hint() };
+      return {
+        title: m.assignments_add_user_to({ target: consignees(target.consigneeIds.length) }),
+        hint: m.assignments_bulk_add_hint(),
+      };
     case 'bulk-replace':
-      return { title: m.assignments_bulk_replace_title({ target: consignees(target.consigneeIds.length) }), hint: m.assignments_bulk_replace_hint() };
+      return {
+        title: m.assignments_bulk_replace_title({ target: consignees(target.consigneeIds.length) }),
+        hint: m.assignments_bulk_replace_hint(),
+      };
   }
 }
 
 /** Remove All of the bulk bar: one removal call per assigned user (the API has no bulk removal); every call is made even when one fails. */
 async function removeEveryUser(rows: ConsigneeAssignmentDto[]): Promise<void> {
   const removals = rows.flatMap(({ consignee, assignedUsers }) =>
-    assignedUsers.map((user) => api('DELETE', `/consignees/${consignee.id}/remove-user/${user.id}`)),
+    assignedUsers.map((user) =>
+      api('DELETE', `/consignees/${consignee.id}/remove-user/${user.id}`),
+    ),
   );
-  const failed = (await Promise.allSettled(removals)).find((outcome) => outcome.status === 'rejected');
+  const failed = (await Promise.allSettled(removals)).find(
+    (outcome) => outcome.status === 'rejected',
+  );
   if (failed) throw failed.reason;
 }
 
-export default function AssignmentManagement({ locale, initialAssignments, initialViewers }: AssignmentManagementProps) {
+export default function AssignmentManagement({
+  locale,
+  initialAssignments,
+  initialViewers,
+}: AssignmentManagementProps) {
   adoptLocale(locale);
   const [assignments, setAssignments] = useState(initialAssignments);
   const [viewers, setViewers] = useState(initialViewers);
@@ -132,7 +177,11 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
   }
 
   /** Runs one change, says how it went, and shows the assignments as they now are. */
-  async function change(action: () => Promise<string>, failure: string, afterSuccess?: () => void): Promise<void> {
+  async function change(
+    action: () => Promise<string>,
+    failure: string,
+    afterSuccess?: () => void,
+  ): Promise<void> {
     setDialog(null);
     setNotice(null);
     setBusy(true);
@@ -168,9 +217,15 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
       case 'bulk-add':
         return void change(
           async () => {
-            const { added, skipped } = await api<BulkAddResult>('POST', '/consignees/bulk-add-user', { ...body, consigneeIds: target.consigneeIds });
+            const { added, skipped } = await api<BulkAddResult>(
+              'POST',
+              '/consignees/bulk-add-user',
+              { ...body, consigneeIds: target.consigneeIds },
+            );
             const texts = { user: user.username, target: consignees(added) };
-            return skipped ? m.assignments_added_skipped({ ...texts, skipped: formatCount(skipped) }) : m.assignments_added(texts);
+            return skipped
+              ? m.assignments_added_skipped({ ...texts, skipped: formatCount(skipped) })
+              : m.assignments_added(texts);
           },
           m.assignments_bulk_add_failed(),
           clearSelection,
@@ -178,7 +233,11 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
       case 'bulk-replace':
         return void change(
           async () => {
-            const { reassigned } = await api<BulkReassignResult>('POST', '/consignees/bulk-reassign', { ...body, consigneeIds: target.consigneeIds });
+            const { reassigned } = await api<BulkReassignResult>(
+              'POST',
+              '/consignees/bulk-reassign',
+              { ...body, consigneeIds: target.consigneeIds },
+            );
             return m.assignments_replaced({ user: user.username, target: consignees(reassigned) });
           },
           m.assignments_bulk_replace_failed(),
@@ -206,9 +265,14 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
   }
 
   /** Search and user filter start again on page 1 (the page shown may not exist among fewer rows). */
-  const refine = (next: Partial<GridView>) => setView((current) => ({ ...current, ...next, page: 1 }));
+  const refine = (next: Partial<GridView>) =>
+    setView((current) => ({ ...current, ...next, page: 1 }));
   const sortBy = (sortKey: SortKey) =>
-    setView((current) => ({ ...current, sortKey, sortOrder: current.sortKey === sortKey && current.sortOrder === 'asc' ? 'desc' : 'asc' }));
+    setView((current) => ({
+      ...current,
+      sortKey,
+      sortOrder: current.sortKey === sortKey && current.sortOrder === 'asc' ? 'desc' : 'asc',
+    }));
 
   const counts = assignmentCounts(assignments);
   const rows = visibleRows(assignments, view);
@@ -244,9 +308,18 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
       </div>
 
       {loadFailures.map((failure) => (
-        <div key={failure} role="alert" className="alert alert-error alert-soft mb-4 flex flex-wrap justify-between">
+        <div
+          key={failure}
+          role="alert"
+          className="alert alert-error alert-soft mb-4 flex flex-wrap justify-between"
+        >
           <span>{failure}</span>
-          <button type="button" className="btn btn-sm" onClick={() => void reload()} disabled={loading}>
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => void reload()}
+            disabled={loading}
+          >
             {m.assignments_try_again()}
           </button>
         </div>
@@ -257,13 +330,21 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
           className={`alert alert-soft mb-4 flex justify-between ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}
         >
           <span>{notice.text}</span>
-          <button type="button" className="btn btn-ghost btn-xs" aria-label={m.assignments_dismiss()} onClick={() => setNotice(null)}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-xs"
+            aria-label={m.assignments_dismiss()}
+            onClick={() => setNotice(null)}
+          >
             ×
           </button>
         </div>
       )}
 
-      <section className="surface rounded-box border border-base-content/10" aria-label={m.assignments_region()}>
+      <section
+        className="surface rounded-box border border-base-content/10"
+        aria-label={m.assignments_region()}
+      >
         <div className="flex flex-wrap items-end gap-3 p-4">
           <div className="flex min-w-48 flex-1 flex-col gap-1">
             <label htmlFor={searchId} className="text-sm font-medium">
@@ -298,7 +379,13 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
               ))}
             </select>
           </div>
-          {(loading || busy) && <span className="loading loading-spinner loading-sm mb-3 opacity-70" role="status" aria-label={m.assignments_loading()} />}
+          {(loading || busy) && (
+            <span
+              className="loading loading-spinner loading-sm mb-3 opacity-70"
+              role="status"
+              aria-label={m.assignments_loading()}
+            />
+          )}
         </div>
 
         {selectedIds.length > 0 && (
@@ -307,12 +394,19 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
             aria-label={m.assignments_bulk_actions()}
             className="flex flex-wrap items-center gap-2 border-y border-base-content/10 bg-primary/10 px-4 py-2"
           >
-            <span className="mr-2 font-medium">{m.assignments_selected({ count: formatCount(selectedIds.length) })}</span>
+            <span className="mr-2 font-medium">
+              {m.assignments_selected({ count: formatCount(selectedIds.length) })}
+            </span>
             <button
               type="button"
               className="btn btn-primary btn-sm"
               disabled={busy}
-              onClick={() => setDialog({ kind: 'picker', target: { kind: 'bulk-add', consigneeIds: selectedIds } })}
+              onClick={() =>
+                setDialog({
+                  kind: 'picker',
+                  target: { kind: 'bulk-add', consigneeIds: selectedIds },
+                })
+              }
             >
               {m.assignments_add_user()}
             </button>
@@ -320,7 +414,12 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
               type="button"
               className="btn btn-sm"
               disabled={busy}
-              onClick={() => setDialog({ kind: 'picker', target: { kind: 'bulk-replace', consigneeIds: selectedIds } })}
+              onClick={() =>
+                setDialog({
+                  kind: 'picker',
+                  target: { kind: 'bulk-replace', consigneeIds: selectedIds },
+                })
+              }
             >
               {m.assignments_replace_users()}
             </button>
@@ -370,10 +469,16 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
               onToggleRow={toggleRow}
               onTogglePage={togglePage}
               onAddUser={(row) => setDialog({ kind: 'picker', target: { kind: 'add', row } })}
-              onReplaceAll={(row) => setDialog({ kind: 'picker', target: { kind: 'replace', row } })}
+              onReplaceAll={(row) =>
+                setDialog({ kind: 'picker', target: { kind: 'replace', row } })
+              }
               onRemoveUser={removeUser}
             />
-            <Pager shown={shown} total={rows.length} onPage={(page) => setView((current) => ({ ...current, page }))} />
+            <Pager
+              shown={shown}
+              total={rows.length}
+              onPage={(page) => setView((current) => ({ ...current, page }))}
+            />
           </>
         )}
       </section>
@@ -382,7 +487,11 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
         <UserPickerModal
           {...pickerText(dialog.target)}
           viewers={viewers}
-          unavailable={dialog.target.kind === 'add' ? new Set(dialog.target.row.assignedUsers.map((user) => user.id)) : undefined}
+          unavailable={
+            dialog.target.kind === 'add'
+              ? new Set(dialog.target.row.assignedUsers.map((user) => user.id))
+              : undefined
+          }
           onPick={(user) => pick(dialog.target, user)}
           onClose={() => setDialog(null)}
         />
@@ -390,7 +499,8 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
       {dialog?.kind === 'remove-all' && (
         <Modal title={m.assignments_remove_all_title()} onClose={() => setDialog(null)}>
           <p>
-            {m.assignments_remove_all_lead()} <strong>{consignees(dialog.rows.length)}</strong> {m.assignments_remove_all_rest()}
+            {m.assignments_remove_all_lead()} <strong>{consignees(dialog.rows.length)}</strong>{' '}
+            {m.assignments_remove_all_rest()}
           </p>
           <ModalActions
             confirm={m.assignments_remove_all()}
@@ -408,7 +518,11 @@ export default function AssignmentManagement({ locale, initialAssignments, initi
 function Count({ label, value, tone = '' }: { label: string; value: number; tone?: string }) {
   const labelId = useId();
   return (
-    <div role="group" aria-labelledby={labelId} className="surface rounded-box border border-base-content/10 px-3 py-3 sm:px-5 sm:py-4">
+    <div
+      role="group"
+      aria-labelledby={labelId}
+      className="surface rounded-box border border-base-content/10 px-3 py-3 sm:px-5 sm:py-4"
+    >
       <p id={labelId} className="text-xs opacity-70 sm:text-sm">
         {label}
       </p>

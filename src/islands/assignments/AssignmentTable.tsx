@@ -49,8 +49,16 @@ export function AssignmentTable(props: AssignmentTableProps) {
             {SORT_COLUMNS.map(({ key, label }) => {
               const active = key === sortKey;
               return (
-                <th key={key} scope="col" aria-sort={active ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}>
-                  <button type="button" className="inline-flex items-center gap-1 font-semibold hover:underline" onClick={() => props.onSort(key)}>
+                <th
+                  key={key}
+                  scope="col"
+                  aria-sort={active ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}
+                >
+                  <button
+                    type="button"
+                    className="inline-flex items-center gap-1 font-semibold hover:underline"
+                    onClick={() => props.onSort(key)}
+                  >
                     {label()}
                     <span aria-hidden="true" className={active ? '' : 'opacity-30'}>
                       {active && sortOrder === 'desc' ? '▼' : '▲'}
@@ -68,7 +76,10 @@ export function AssignmentTable(props: AssignmentTableProps) {
           {rows.map((row) => {
             const { consignee, assignedUsers } = row;
             return (
-              <tr key={consignee.id} className={selected.has(consignee.id) ? 'bg-primary/10' : 'hover:bg-base-content/5'}>
+              <tr
+                key={consignee.id}
+                className={selected.has(consignee.id) ? 'bg-primary/10' : 'hover:bg-base-content/5'}
+              >
                 <td>
                   <input
                     type="checkbox"
@@ -83,14 +94,24 @@ export function AssignmentTable(props: AssignmentTableProps) {
                   {assignedUsers.length === 0 ? (
                     <span className="text-sm opacity-60">{m.assignments_unassigned()}</span>
                   ) : (
-                    <ul className="flex flex-wrap gap-1" aria-label={m.assignments_users_of({ name: consignee.name })}>
+                    <ul
+                      className="flex flex-wrap gap-1"
+                      aria-label={m.assignments_users_of({ name: consignee.name })}
+                    >
                       {assignedUsers.map((user) => (
-                        <li key={user.id} className="badge badge-primary badge-soft gap-1 pr-1" title={user.fullName ?? undefined}>
+                        <li
+                          key={user.id}
+                          className="badge badge-primary badge-soft gap-1 pr-1"
+                          title={user.fullName ?? undefined}
+                        >
                           {user.username}
                           <button
                             type="button"
                             className="rounded-full px-1 leading-none hover:bg-base-content/10 disabled:opacity-40"
-                            aria-label={m.assignments_remove_user_from({ user: user.username, target: consignee.name })}
+                            aria-label={m.assignments_remove_user_from({
+                              user: user.username,
+                              target: consignee.name,
+                            })}
                             disabled={busy}
                             onClick={() => props.onRemoveUser(row, user)}
                           >
@@ -103,10 +124,20 @@ export function AssignmentTable(props: AssignmentTableProps) {
                 </td>
                 <td>
                   <div className="flex flex-wrap justify-end gap-1">
-                    <button type="button" className="btn btn-outline btn-primary btn-xs" disabled={busy} onClick={() => props.onAddUser(row)}>
+                    <button
+                      type="button"
+                      className="btn btn-outline btn-primary btn-xs"
+                      disabled={busy}
+                      onClick={() => props.onAddUser(row)}
+                    >
                       {m.assignments_add_user()}
                     </button>
-                    <button type="button" className="btn btn-outline btn-xs" disabled={busy} onClick={() => props.onReplaceAll(row)}>
+                    <button
+                      type="button"
+                      className="btn btn-outline btn-xs"
+                      disabled={busy}
+                      onClick={() => props.onReplaceAll(row)}
+                    >
                       {m.assignments_replace_all()}
                     </button>
                   </div>

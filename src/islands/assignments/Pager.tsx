@@ -13,9 +13,20 @@ export function Pager({ shown, total, onPage }: PagerProps) {
   const { page, pageCount, first, last } = shown;
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-content/10 px-4 py-4 text-sm">
-      <span>{m.assignments_showing({ from: formatCount(first), to: formatCount(last), total: formatCount(total) })}</span>
+      <span>
+        {m.assignments_showing({
+          from: formatCount(first),
+          to: formatCount(last),
+          total: formatCount(total),
+        })}
+      </span>
       <nav className="flex flex-wrap items-center gap-1" aria-label={m.assignments_pagination()}>
-        <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        <button
+          type="button"
+          className="btn btn-sm"
+          disabled={page <= 1}
+          onClick={() => onPage(page - 1)}
+        >
           {m.assignments_previous()}
         </button>
         {pageButtons(page, pageCount).map((button, index) =>
@@ -36,7 +47,12 @@ export function Pager({ shown, total, onPage }: PagerProps) {
             </button>
           ),
         )}
-        <button type="button" className="btn btn-sm" disabled={page >= pageCount} onClick={() => onPage(page + 1)}>
+        <button
+          type="button"
+          className="btn btn-sm"
+          disabled={page >= pageCount}
+          onClick={() => onPage(page + 1)}
+        >
           {m.assignments_next()}
         </button>
       </nav>

@@ -15,12 +15,23 @@ interface UserPickerModalProps {
   onClose: () => void;
 }
 
-export function UserPickerModal({ title, hint, viewers, unavailable, onPick, onClose }: UserPickerModalProps) {
+export function UserPickerModal({
+  title,
+  hint,
+  viewers,
+  unavailable,
+  onPick,
+  onClose,
+}: UserPickerModalProps) {
   const [search, setSearch] = useState('');
   const searchId = useId();
   const term = search.trim().toLocaleLowerCase('en');
   const listed = term
-    ? viewers.filter((user) => user.username.toLocaleLowerCase('en').includes(term) || user.fullName?.toLocaleLowerCase('en').includes(term))
+    ? viewers.filter(
+        (user) =>
+          user.username.toLocaleLowerCase('en').includes(term) ||
+          user.fullName?.toLocaleLowerCase('en').includes(term),
+      )
     : viewers;
 
   return (
@@ -39,9 +50,14 @@ export function UserPickerModal({ title, hint, viewers, unavailable, onPick, onC
         onChange={(event) => setSearch(event.target.value)}
       />
       {listed.length === 0 ? (
-        <p className="py-6 text-center text-sm opacity-70">{viewers.length === 0 ? m.assignments_no_viewers() : m.assignments_no_users_found()}</p>
+        <p className="py-6 text-center text-sm opacity-70">
+          {viewers.length === 0 ? m.assignments_no_viewers() : m.assignments_no_users_found()}
+        </p>
       ) : (
-        <ul className="max-h-72 overflow-y-auto rounded-box border border-base-content/10" aria-label={m.assignments_viewer_users()}>
+        <ul
+          className="max-h-72 overflow-y-auto rounded-box border border-base-content/10"
+          aria-label={m.assignments_viewer_users()}
+        >
           {listed.map((user) => {
             const taken = unavailable?.has(user.id) ?? false;
             return (
@@ -53,10 +69,18 @@ export function UserPickerModal({ title, hint, viewers, unavailable, onPick, onC
                   onClick={() => onPick(user)}
                 >
                   <span className="min-w-0">
-                    <span className="block truncate font-medium">{user.fullName || user.username}</span>
-                    {user.fullName && <span className="block truncate text-sm opacity-70">{user.username}</span>}
+                    <span className="block truncate font-medium">
+                      {user.fullName || user.username}
+                    </span>
+                    {user.fullName && (
+                      <span className="block truncate text-sm opacity-70">{user.username}</span>
+                    )}
                   </span>
-                  {taken && <span className="badge badge-ghost badge-sm shrink-0">{m.assignments_assigned()}</span>}
+                  {taken && (
+                    <span className="badge badge-ghost badge-sm shrink-0">
+                      {m.assignments_assigned()}
+                    </span>
+                  )}
                 </button>
               </li>
             );

@@ -3,7 +3,8 @@ import { ASSIGNMENT_PAGE_SIZE } from '~/shared/constants';
 import type { AssignedUser, ConsigneeAssignmentDto } from '~/shared/consignees';
 import type { PublicUser } from '~/shared/validation';
 
-export type UserFilter = { kind: 'all' } | { kind: 'unassigned' } | { kind: 'user'; userId: number };
+export type UserFilter =
+  { kind: 'all' } | { kind: 'unassigned' } | { kind: 'user'; userId: number };
 export type SortKey = 'consignee' | 'user';
 export type SortOrder = 'asc' | 'desc';
 
@@ -39,7 +40,11 @@ function matches(row: ConsigneeAssignmentDto, search: string, filter: UserFilter
  * By consignee name, or by the first assigned username with the consignee name breaking ties;
  * unassigned rows come after the assigned ones ascending, so before them descending.
  */
-function compare(left: ConsigneeAssignmentDto, right: ConsigneeAssignmentDto, sortKey: SortKey): number {
+function compare(
+  left: ConsigneeAssignmentDto,
+  right: ConsigneeAssignmentDto,
+  sortKey: SortKey,
+): number {
   if (sortKey === 'user') {
     const leftUser = left.assignedUsers[0]?.username;
     const rightUser = right.assignedUsers[0]?.username;
@@ -50,14 +55,22 @@ function compare(left: ConsigneeAssignmentDto, right: ConsigneeAssignmentDto, so
       if (byUser !== 0) return byUser;
     }
   }
-  return collator.compare(left.consignee.name, right.consignee.name) || left.consignee.id - right.consignee.id;
+  return (
+    collator.compare(left.consignee.name, right.consignee.name) ||
+    left.consignee.id - right.consignee.id
+  );
 }
 
 /** The rows the search and user filter let through, in the chosen order. */
-export function visibleRows(rows: readonly ConsigneeAssignmentDto[], view: Omit<GridView, 'page'>): ConsigneeAssignmentDto[] {
+export function visibleRows(
+  rows: readonly ConsigneeAssignmentDto[],
+  view: Omit<GridView, 'page'>,
+): ConsigneeAssignmentDto[] {
   const search = view.search.trim().toLocaleLowerCase('en');
   const direction = view.sortOrder === 'asc' ? 1 : -1;
-  return rows.filter((row) => matches(row, search, view.filter)).sort((left, right) => direction * compare(left, right, view.sortKey));
+  return rows
+    .filter((row) => matches(row, search, view.filter))
+    .sort((left, right) => direction * compare(left, right, view.sortKey));
 }
 
 export interface GridPage {
@@ -75,14 +88,21 @@ export function gridPage(rows: readonly ConsigneeAssignmentDto[], page: number):
   const shownPage = Math.min(Math.max(1, page), pageCount);
   const start = (shownPage - 1) * ASSIGNMENT_PAGE_SIZE;
   const pageRows = rows.slice(start, start + ASSIGNMENT_PAGE_SIZE);
-  return { rows: pageRows, page: shownPage, pageCount, first: pageRows.length ? start + 1 : 0, last: start + pageRows.length };
+  return {
+    rows: pageRows,
+    page: shownPage,
+    pageCount,
+    first: pageRows.length ? start + 1 : 0,
+    last: start + pageRows.length,
+  };
 }
 
 export type PageButton = number | 'gap';
 
 /** Up to seven buttons: every page when they fit, else the first, the last and the current one with its neighbours (1 … 4 5 6 … 12). */
 export function pageButtons(page: number, pageCount: number): PageButton[] {
-  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
+  const range = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, index) => from + index);
   if (pageCount <= 7) return range(1, pageCount);
   if (page <= 4) return [...range(1, 5), 'gap', pageCount];
   if (page >= pageCount - 3) return [1, 'gap', ...range(pageCount - 4, pageCount)];

@@ -28,7 +28,11 @@ export interface BackgroundManagerProps {
 
 const percent = (opacity: number) => `${formatCount(Math.round(opacity * 100))}%`;
 
-export default function BackgroundManager({ locale, initialInfo, loadFailure }: BackgroundManagerProps) {
+export default function BackgroundManager({
+  locale,
+  initialInfo,
+  loadFailure,
+}: BackgroundManagerProps) {
   adoptLocale(locale);
   const [info, setInfo] = useState(initialInfo);
   const [opacity, setOpacity] = useState(initialInfo.opacity);
@@ -43,28 +47,48 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
     showBackground(next.backgroundPath);
     showCardOpacity(next.opacity);
   });
-  const shownFeedback = feedback ?? (loadFailure ? { tone: 'error' as const, text: loadFailure } : null);
+  const shownFeedback =
+    feedback ?? (loadFailure ? { tone: 'error' as const, text: loadFailure } : null);
   const sliderId = useId();
   const pending = opacity !== info.opacity;
 
   function upload(file: File) {
-    return uploadFile(file, BACKGROUND_UPLOAD, '/background/upload', m.branding_background_uploaded(), m.branding_background_upload_failed());
+    return uploadFile(
+      file,
+      BACKGROUND_UPLOAD,
+      '/background/upload',
+      m.branding_background_uploaded(),
+      m.branding_background_upload_failed(),
+    );
   }
 
   function remove() {
     setConfirming(false);
-    return change(() => api('DELETE', '/background/current'), 'deleting', m.branding_background_deleted(), m.branding_background_delete_failed());
+    return change(
+      () => api('DELETE', '/background/current'),
+      'deleting',
+      m.branding_background_deleted(),
+      m.branding_background_delete_failed(),
+    );
   }
 
   function updateOpacity() {
-    return change(() => api('PUT', '/background/opacity', { opacity }), 'updating', m.branding_opacity_updated(), m.branding_opacity_failed());
+    return change(
+      () => api('PUT', '/background/opacity', { opacity }),
+      'updating',
+      m.branding_opacity_updated(),
+      m.branding_opacity_failed(),
+    );
   }
 
   return (
     <ReadyFieldset>
       <FeedbackBanner feedback={shownFeedback} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="current-background-heading">
+        <section
+          className="surface rounded-box border border-base-content/10 p-6"
+          aria-labelledby="current-background-heading"
+        >
           <h2 id="current-background-heading" className="mb-4 text-lg font-semibold">
             {m.branding_current_background()}
           </h2>
@@ -93,8 +117,15 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
                   {m.branding_download_original()}
                 </a>
               )}
-              <button type="button" className="btn btn-error btn-outline mt-4" onClick={() => setConfirming(true)} disabled={busy !== null}>
-                {busy === 'deleting' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+              <button
+                type="button"
+                className="btn btn-error btn-outline mt-4"
+                onClick={() => setConfirming(true)}
+                disabled={busy !== null}
+              >
+                {busy === 'deleting' && (
+                  <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+                )}
                 {busy === 'deleting' ? m.branding_deleting() : m.branding_delete_background()}
               </button>
             </>
@@ -107,13 +138,18 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
         </section>
 
         <div className="flex flex-col gap-6">
-          <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="upload-background-heading">
+          <section
+            className="surface rounded-box border border-base-content/10 p-6"
+            aria-labelledby="upload-background-heading"
+          >
             <h2 id="upload-background-heading" className="mb-4 text-lg font-semibold">
               {m.branding_upload_background_title()}
             </h2>
             <UploadArea
               label={m.branding_upload_background_label()}
-              hint={m.branding_upload_background_hint({ max: formatSizeLimit(BACKGROUND_UPLOAD.maxBytes) })}
+              hint={m.branding_upload_background_hint({
+                max: formatSizeLimit(BACKGROUND_UPLOAD.maxBytes),
+              })}
               busy={busy === 'uploading'}
               disabled={busy !== null}
               onFile={upload}
@@ -121,7 +157,10 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
             />
           </section>
 
-          <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="card-opacity-heading">
+          <section
+            className="surface rounded-box border border-base-content/10 p-6"
+            aria-labelledby="card-opacity-heading"
+          >
             <h2 id="card-opacity-heading" className="mb-4 text-lg font-semibold">
               {m.branding_card_opacity_title()}
             </h2>
@@ -147,12 +186,21 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
               disabled={busy === 'updating'}
             />
             <div className="mt-1 flex justify-between text-xs opacity-70">
-              <span>{m.branding_opacity_more_transparent({ percent: percent(CARD_OPACITY_MIN) })}</span>
+              <span>
+                {m.branding_opacity_more_transparent({ percent: percent(CARD_OPACITY_MIN) })}
+              </span>
               <span>{m.branding_opacity_fully_opaque({ percent: percent(CARD_OPACITY_MAX) })}</span>
             </div>
             <div className="mt-4 flex flex-wrap items-center gap-3">
-              <button type="button" className="btn btn-primary" onClick={updateOpacity} disabled={!pending || busy !== null}>
-                {busy === 'updating' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={updateOpacity}
+                disabled={!pending || busy !== null}
+              >
+                {busy === 'updating' && (
+                  <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+                )}
                 {busy === 'updating' ? m.branding_updating() : m.branding_update_opacity()}
               </button>
               {pending && <p className="text-sm opacity-70">{m.branding_opacity_pending()}</p>}
@@ -164,7 +212,13 @@ export default function BackgroundManager({ locale, initialInfo, loadFailure }: 
       {confirming && (
         <Modal title={m.branding_delete_background()} onClose={() => setConfirming(false)}>
           <p>{m.branding_background_confirm_delete()}</p>
-          <ModalActions confirm={m.branding_delete_background()} tone="error" busy={false} onCancel={() => setConfirming(false)} onConfirm={remove} />
+          <ModalActions
+            confirm={m.branding_delete_background()}
+            tone="error"
+            busy={false}
+            onCancel={() => setConfirming(false)}
+            onConfirm={remove}
+          />
         </Modal>
       )}
     </ReadyFieldset>

@@ -35,29 +35,48 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
     setInfo(next);
     showLogo(next.logoPath);
   });
-  const shownFeedback = feedback ?? (loadFailure ? { tone: 'error' as const, text: loadFailure } : null);
+  const shownFeedback =
+    feedback ?? (loadFailure ? { tone: 'error' as const, text: loadFailure } : null);
 
   function upload(file: File) {
-    return uploadFile(file, LOGO_UPLOAD, '/logo/upload', m.branding_logo_uploaded(), m.branding_logo_upload_failed());
+    return uploadFile(
+      file,
+      LOGO_UPLOAD,
+      '/logo/upload',
+      m.branding_logo_uploaded(),
+      m.branding_logo_upload_failed(),
+    );
   }
 
   function remove() {
     setConfirming(false);
-    return change(() => api('DELETE', '/logo/current'), 'deleting', m.branding_logo_deleted(), m.branding_logo_delete_failed());
+    return change(
+      () => api('DELETE', '/logo/current'),
+      'deleting',
+      m.branding_logo_deleted(),
+      m.branding_logo_delete_failed(),
+    );
   }
 
   return (
     <ReadyFieldset>
       <FeedbackBanner feedback={shownFeedback} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="current-logo-heading">
+        <section
+          className="surface rounded-box border border-base-content/10 p-6"
+          aria-labelledby="current-logo-heading"
+        >
           <h2 id="current-logo-heading" className="mb-4 text-lg font-semibold">
             {m.branding_current_logo()}
           </h2>
           {info.hasLogo && info.logoPath ? (
             <div className="flex flex-wrap items-center gap-4">
               <div className="grid size-28 shrink-0 place-items-center rounded-box border border-base-content/10 bg-base-100 p-2">
-                <img src={info.logoPath} alt={m.branding_current_logo_alt()} className="size-full object-contain" />
+                <img
+                  src={info.logoPath}
+                  alt={m.branding_current_logo_alt()}
+                  className="size-full object-contain"
+                />
               </div>
               <dl className="grid min-w-0 grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
                 <dt className="opacity-70">{m.branding_file_name()}</dt>
@@ -82,14 +101,24 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
             </div>
           )}
           {info.hasLogo && (
-            <button type="button" className="btn btn-error btn-outline mt-4" onClick={() => setConfirming(true)} disabled={busy !== null}>
-              {busy === 'deleting' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            <button
+              type="button"
+              className="btn btn-error btn-outline mt-4"
+              onClick={() => setConfirming(true)}
+              disabled={busy !== null}
+            >
+              {busy === 'deleting' && (
+                <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+              )}
               {busy === 'deleting' ? m.branding_deleting() : m.branding_delete_logo()}
             </button>
           )}
         </section>
 
-        <section className="surface rounded-box border border-base-content/10 p-6" aria-labelledby="upload-logo-heading">
+        <section
+          className="surface rounded-box border border-base-content/10 p-6"
+          aria-labelledby="upload-logo-heading"
+        >
           <h2 id="upload-logo-heading" className="mb-4 text-lg font-semibold">
             {m.branding_upload_logo_title()}
           </h2>
@@ -107,7 +136,13 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
       {confirming && (
         <Modal title={m.branding_delete_logo()} onClose={() => setConfirming(false)}>
           <p>{m.branding_logo_confirm_delete()}</p>
-          <ModalActions confirm={m.branding_delete_logo()} tone="error" busy={false} onCancel={() => setConfirming(false)} onConfirm={remove} />
+          <ModalActions
+            confirm={m.branding_delete_logo()}
+            tone="error"
+            busy={false}
+            onCancel={() => setConfirming(false)}
+            onConfirm={remove}
+          />
         </Modal>
       )}
     </ReadyFieldset>

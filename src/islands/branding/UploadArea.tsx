@@ -20,7 +20,15 @@ interface UploadAreaProps {
  * A drop zone around a real file input: clicking the area or pressing Enter on the focused input
  * opens the browser's picker; a file dropped on it is taken the same way.
  */
-export function UploadArea({ label, hint, busy, disabled = false, onFile, icon, accept = ACCEPTED_IMAGE_TYPES }: UploadAreaProps) {
+export function UploadArea({
+  label,
+  hint,
+  busy,
+  disabled = false,
+  onFile,
+  icon,
+  accept = ACCEPTED_IMAGE_TYPES,
+}: UploadAreaProps) {
   const blocked = busy || disabled;
   const inputId = useId();
   const hintId = useId();
@@ -47,7 +55,9 @@ export function UploadArea({ label, hint, busy, disabled = false, onFile, icon, 
         dragging ? 'border-primary' : 'border-base-content/25'
       } ${blocked ? 'opacity-70' : 'cursor-pointer hover:border-primary'}`}
     >
-      <span className="opacity-70">{busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : icon}</span>
+      <span className="opacity-70">
+        {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : icon}
+      </span>
       <span className="font-medium">{busy ? m.branding_uploading() : label}</span>
       <span id={hintId} className="text-sm opacity-70">
         {hint}

@@ -37,7 +37,12 @@ export function useBrandingChange<Info, OtherChange extends string>(apply: (info
   const [busy, setBusy] = useState<Busy | null>(null);
   const { feedback, succeed, fail, clear } = useFeedback();
 
-  async function change(request: () => Promise<Info>, kind: Busy, success: string, failure: string) {
+  async function change(
+    request: () => Promise<Info>,
+    kind: Busy,
+    success: string,
+    failure: string,
+  ) {
     clear();
     setBusy(kind);
     try {

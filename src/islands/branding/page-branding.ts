@@ -18,7 +18,10 @@ export function showLogo(logoPath: string | null): void {
     image.addEventListener(
       'load',
       () => {
-        const fitted = fitInBox({ width: image.naturalWidth, height: image.naturalHeight }, LOGO_BOXES.topBar);
+        const fitted = fitInBox(
+          { width: image.naturalWidth, height: image.naturalHeight },
+          LOGO_BOXES.topBar,
+        );
         image.width = fitted.width;
         image.height = fitted.height;
         image.classList.add('h-auto', 'object-contain');

@@ -15,7 +15,14 @@ export interface CopyFieldProps {
   monospace?: boolean;
 }
 
-export function CopyField({ id, label, value, copyLabel, copiedText, monospace = false }: CopyFieldProps) {
+export function CopyField({
+  id,
+  label,
+  value,
+  copyLabel,
+  copiedText,
+  monospace = false,
+}: CopyFieldProps) {
   // The value that was copied: a new value shows as not copied yet.
   const [copiedValue, setCopiedValue] = useState<string | null>(null);
 

@@ -2,7 +2,11 @@ import { useEffect, useId, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { describeFreshness } from '~/shared/sync';
 import { ClockIcon, WarningIcon } from './icons';
-import { FRESHNESS_TIME_CLASS, FRESHNESS_TOOLTIP_CLASS, freshnessClass } from '~/shared/freshness-style';
+import {
+  FRESHNESS_TIME_CLASS,
+  FRESHNESS_TOOLTIP_CLASS,
+  freshnessClass,
+} from '~/shared/freshness-style';
 import { useHydrated } from './use-hydrated';
 
 interface FreshnessProps {
@@ -34,7 +38,11 @@ export function Freshness({ lastSyncedAt, now, syncIntervalSeconds }: FreshnessP
   const { text, exact, stale } = describeFreshness(lastSyncedAt, now, syncIntervalSeconds);
   return (
     <p className={freshnessClass(stale)} data-stale={stale}>
-      {stale ? <WarningIcon className="size-4 shrink-0 text-warning" /> : <ClockIcon className="size-4 shrink-0" />}
+      {stale ? (
+        <WarningIcon className="size-4 shrink-0 text-warning" />
+      ) : (
+        <ClockIcon className="size-4 shrink-0" />
+      )}
       {/* Focusable so that a keyboard reaches the exact time in its tooltip, as a pointer does by hovering; Escape leaves it. */}
       {/* eslint-disable jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions */}
       <time
@@ -51,7 +59,13 @@ export function Freshness({ lastSyncedAt, now, syncIntervalSeconds }: FreshnessP
       {/* eslint-enable jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions */}
       {stale && <span>{m.freshness_stale()}</span>}
       {/* The server writes the time in its own zone: the browser writes it afresh in the reader's. */}
-      <span key={hydrated ? 'browser' : 'server'} id={tooltipId} role="tooltip" className={FRESHNESS_TOOLTIP_CLASS} suppressHydrationWarning>
+      <span
+        key={hydrated ? 'browser' : 'server'}
+        id={tooltipId}
+        role="tooltip"
+        className={FRESHNESS_TOOLTIP_CLASS}
+        suppressHydrationWarning
+      >
         {exact}
       </span>
     </p>

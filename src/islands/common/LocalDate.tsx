@@ -9,7 +9,12 @@ import { useHydrated } from './use-hydrated';
 export function LocalDate({ value, withTime = false }: { value: string; withTime?: boolean }) {
   const hydrated = useHydrated();
   return (
-    <time key={hydrated ? 'browser' : 'server'} dateTime={value} data-local={withTime ? 'date-time' : 'date'} suppressHydrationWarning>
+    <time
+      key={hydrated ? 'browser' : 'server'}
+      dateTime={value}
+      data-local={withTime ? 'date-time' : 'date'}
+      suppressHydrationWarning
+    >
       {withTime ? formatDateTime(value) : formatDate(value)}
     </time>
   );

@@ -32,13 +32,20 @@ export function Modal({ title, onClose, wide = false, children }: ModalProps) {
       }}
     >
       {/* Clear of the screen's edges on a desktop; on a phone the footer's actions stay at the bottom (ModalActions). */}
-      <div className={`modal-box border border-base-300 sm:max-h-[calc(100dvh-4rem)] ${wide ? 'max-w-3xl' : 'max-w-lg'}`}>
+      <div
+        className={`modal-box border border-base-300 sm:max-h-[calc(100dvh-4rem)] ${wide ? 'max-w-3xl' : 'max-w-lg'}`}
+      >
         <div className="mb-4 flex items-start justify-between gap-3">
           <h2 id={titleId} className="text-lg font-bold">
             {title}
           </h2>
           {/* At the top, where a long window's end may be a screen or two down. */}
-          <button type="button" className="btn btn-circle btn-ghost btn-sm -mt-1 -mr-2 shrink-0" aria-label={m.common_close()} onClick={onClose}>
+          <button
+            type="button"
+            className="btn btn-circle btn-ghost btn-sm -mt-1 -mr-2 shrink-0"
+            aria-label={m.common_close()}
+            onClick={onClose}
+          >
             <CloseIcon className="size-5" />
           </button>
         </div>
@@ -71,13 +78,24 @@ interface ModalActionsProps {
 }
 
 /** Cancel and the confirming button, both disabled while the action runs. */
-export function ModalActions({ confirm, busy, onCancel, onConfirm, tone = 'primary' }: ModalActionsProps) {
+export function ModalActions({
+  confirm,
+  busy,
+  onCancel,
+  onConfirm,
+  tone = 'primary',
+}: ModalActionsProps) {
   return (
     <div className="modal-action max-sm:sticky max-sm:bottom-0 max-sm:bg-base-100 max-sm:pt-3">
       <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy}>
         {m.common_cancel()}
       </button>
-      <button type={onConfirm ? 'button' : 'submit'} className={tone === 'error' ? 'btn btn-error' : 'btn btn-primary'} onClick={onConfirm} disabled={busy}>
+      <button
+        type={onConfirm ? 'button' : 'submit'}
+        className={tone === 'error' ? 'btn btn-error' : 'btn btn-primary'}
+        onClick={onConfirm}
+        disabled={busy}
+      >
         {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
         {confirm}
       </button>

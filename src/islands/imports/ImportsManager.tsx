@@ -7,7 +7,12 @@ import { useId, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api, ApiError, errorText } from '~/shared/api-client';
 import { formatCount, formatNumber, formatSizeLimit } from '~/shared/format';
-import { IMPORT_FIELDS, IMPORT_FILE_FIELD, IMPORT_MAX_BYTES, type ImportField } from '~/shared/import-fields';
+import {
+  IMPORT_FIELDS,
+  IMPORT_FILE_FIELD,
+  IMPORT_MAX_BYTES,
+  type ImportField,
+} from '~/shared/import-fields';
 import type { ImportMapping, ImportResult, ImportRun } from '~/shared/imports';
 import type { Locale } from '~/shared/locale';
 import { UploadArea } from '../branding/UploadArea';
@@ -24,7 +29,8 @@ export interface ImportsManagerProps {
   folder: string;
 }
 
-const ACCEPT = '.csv,.txt,.xlsx,.xml,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/xml,text/xml';
+const ACCEPT =
+  '.csv,.txt,.xlsx,.xml,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/xml,text/xml';
 
 const FIELD_LABELS: Record<ImportField, () => string> = {
   number: m.imports_field_number,
@@ -40,7 +46,11 @@ const FIELD_LABELS: Record<ImportField, () => string> = {
   description: m.imports_field_description,
 };
 
-const countsText = (counts: Pick<ImportResult, 'created' | 'updated' | 'unchanged' | 'removed'> & { errors: unknown[] }) =>
+const countsText = (
+  counts: Pick<ImportResult, 'created' | 'updated' | 'unchanged' | 'removed'> & {
+    errors: unknown[];
+  },
+) =>
   m.imports_counts({
     created: formatCount(counts.created),
     updated: formatCount(counts.updated),
@@ -53,8 +63,12 @@ const countsText = (counts: Pick<ImportResult, 'created' | 'updated' | 'unchange
 function missingColumns(error: unknown): { missing: ImportField[]; headers: string[] } | null {
   if (!(error instanceof ApiError) || !Array.isArray(error.body?.details)) return null;
   const details = error.body.details;
-  const missing = details.flatMap((issue) => (issue.field.startsWith('mapping.') ? [issue.field.slice('mapping.'.length) as ImportField] : []));
-  const headers = details.flatMap((issue) => (issue.field.startsWith('headers.') ? [issue.message] : []));
+  const missing = details.flatMap((issue) =>
+    issue.field.startsWith('mapping.') ? [issue.field.slice('mapping.'.length) as ImportField] : [],
+  );
+  const headers = details.flatMap((issue) =>
+    issue.field.startsWith('headers.') ? [issue.message] : [],
+  );
   return missing.length > 0 ? { missing, headers } : null;
 }
 
@@ -71,12 +85,16 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
   const [feedback, setFeedback] = useState<Feedback | null>(null);
   const [history, setHistory] = useState(initialHistory);
 
-  async function send(chosen: File, options: { dryRun: boolean; mapping: ImportMapping; full: boolean }): Promise<ImportResult> {
+  async function send(
+    chosen: File,
+    options: { dryRun: boolean; mapping: ImportMapping; full: boolean },
+  ): Promise<ImportResult> {
     const form = new FormData();
     form.append(IMPORT_FILE_FIELD, chosen, chosen.name);
     if (options.dryRun) form.append('dryRun', 'true');
     if (options.full) form.append('full', 'true');
-    if (Object.keys(options.mapping).length > 0) form.append('mapping', JSON.stringify(options.mapping));
+    if (Object.keys(options.mapping).length > 0)
+      form.append('mapping', JSON.stringify(options.mapping));
     return api<ImportResult>('POST', '/admin/imports', form);
   }
 
@@ -145,7 +163,13 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
           icon={<UploadIcon />}
         />
         <div className="flex items-start gap-3">
-          <input id={fullId} type="checkbox" className="checkbox mt-0.5" checked={full} onChange={(event) => setFull(event.target.checked)} />
+          <input
+            id={fullId}
+            type="checkbox"
+            className="checkbox mt-0.5"
+            checked={full}
+            onChange={(event) => setFull(event.target.checked)}
+          />
           <label htmlFor={fullId} className="flex flex-col">
             <span className="font-medium">{m.imports_full_label()}</span>
             <span className="text-sm opacity-70">{m.imports_full_hint()}</span>
@@ -155,21 +179,30 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
       </section>
 
       {file && headers.length > 0 && (
-        <section className="surface mb-6 rounded-box border border-base-content/10 p-4 sm:p-6" aria-labelledby="imports-mapping-heading">
+        <section
+          className="surface mb-6 rounded-box border border-base-content/10 p-4 sm:p-6"
+          aria-labelledby="imports-mapping-heading"
+        >
           <h2 id="imports-mapping-heading" className="mb-1 text-lg font-semibold">
             {m.imports_mapping_heading()}
           </h2>
           <p className="mb-3 text-sm opacity-70">{m.imports_mapping_intro()}</p>
           {missing.length > 0 && (
             <p role="alert" className="alert alert-warning alert-soft mb-3">
-              {m.imports_mapping_missing({ fields: missing.map((field) => FIELD_LABELS[field]()).join(', ') })}
+              {m.imports_mapping_missing({
+                fields: missing.map((field) => FIELD_LABELS[field]()).join(', '),
+              })}
             </p>
           )}
           <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
             {IMPORT_FIELDS.map((field) => (
               <label key={field} className="flex min-w-0 flex-col gap-1">
                 <span className="text-sm font-medium">{FIELD_LABELS[field]()}</span>
-                <select className="select select-sm w-full" value={mapping[field] ?? ''} onChange={(event) => choose(field, event.target.value)}>
+                <select
+                  className="select select-sm w-full"
+                  value={mapping[field] ?? ''}
+                  onChange={(event) => choose(field, event.target.value)}
+                >
                   <option value="">{m.imports_mapping_none()}</option>
                   {headers.map((header, index) => (
                     <option key={`${index}-${header}`} value={header}>
@@ -180,14 +213,22 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
               </label>
             ))}
           </div>
-          <button type="button" className="btn btn-outline btn-sm mt-4" disabled={busy !== null} onClick={() => void tryFile(file, mapping)}>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm mt-4"
+            disabled={busy !== null}
+            onClick={() => void tryFile(file, mapping)}
+          >
             {m.imports_preview_again()}
           </button>
         </section>
       )}
 
       {file && preview && (
-        <section className="surface mb-6 rounded-box border border-base-content/10 p-4 sm:p-6" aria-labelledby="imports-preview-heading">
+        <section
+          className="surface mb-6 rounded-box border border-base-content/10 p-4 sm:p-6"
+          aria-labelledby="imports-preview-heading"
+        >
           <h2 id="imports-preview-heading" className="mb-1 text-lg font-semibold break-words">
             {m.imports_preview_heading({ file: file.name })}
           </h2>
@@ -232,20 +273,34 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
               <summary className="cursor-pointer font-medium">{m.imports_errors_heading()}</summary>
               <ul className="mt-2 list-disc pl-6 text-sm">
                 {preview.errors.slice(0, 50).map((error) => (
-                  <li key={`${error.row}-${error.column}`}>{m.imports_error_row({ row: String(error.row), column: error.column, message: error.message })}</li>
+                  <li key={`${error.row}-${error.column}`}>
+                    {m.imports_error_row({
+                      row: String(error.row),
+                      column: error.column,
+                      message: error.message,
+                    })}
+                  </li>
                 ))}
               </ul>
             </details>
           )}
           <div className="mt-4 flex flex-wrap gap-2">
-            <button type="button" className="btn btn-primary" disabled={busy !== null} onClick={() => void runImport()}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={busy !== null}
+              onClick={() => void runImport()}
+            >
               {busy === 'importing' ? m.imports_importing() : m.imports_import()}
             </button>
           </div>
         </section>
       )}
 
-      <section className="surface rounded-box border border-base-content/10 p-4 sm:p-6" aria-labelledby="imports-history-heading">
+      <section
+        className="surface rounded-box border border-base-content/10 p-4 sm:p-6"
+        aria-labelledby="imports-history-heading"
+      >
         <h2 id="imports-history-heading" className="mb-3 text-lg font-semibold">
           {m.imports_history_heading()}
         </h2>
@@ -254,7 +309,10 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
         ) : (
           <ul className="flex flex-col divide-y divide-base-content/10">
             {history.map((run) => (
-              <li key={run.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between sm:gap-4">
+              <li
+                key={run.id}
+                className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between sm:gap-4"
+              >
                 <div className="min-w-0">
                   <p className="font-medium break-all">{run.fileName}</p>
                   <p className="text-sm opacity-70">
@@ -264,7 +322,11 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
                   <p className="text-sm">{countsText(run)}</p>
                 </div>
                 {run.errors.length > 0 ? (
-                  <a className="btn btn-outline btn-sm shrink-0" href={`/api/admin/imports/${run.id}/errors.csv`} download>
+                  <a
+                    className="btn btn-outline btn-sm shrink-0"
+                    href={`/api/admin/imports/${run.id}/errors.csv`}
+                    download
+                  >
                     {m.imports_errors_download({ count: formatCount(run.errors.length) })}
                   </a>
                 ) : null}

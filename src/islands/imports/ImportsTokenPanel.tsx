@@ -19,7 +19,11 @@ export interface ImportsTokenPanelProps {
   initialSyncStatus: SyncStatus | null;
 }
 
-export default function ImportsTokenPanel({ locale, state, initialSyncStatus }: ImportsTokenPanelProps) {
+export default function ImportsTokenPanel({
+  locale,
+  state,
+  initialSyncStatus,
+}: ImportsTokenPanelProps) {
   adoptLocale(locale);
   const { last } = state;
   return (
@@ -30,7 +34,8 @@ export default function ImportsTokenPanel({ locale, state, initialSyncStatus }: 
           <Fact label={m.imports_tokens_last()}>
             {last ? (
               <span>
-                <span className="break-all">{last.fileName}</span> · <LocalDate value={last.at} withTime /> · {last.username ?? m.imports_by_folder()}
+                <span className="break-all">{last.fileName}</span> ·{' '}
+                <LocalDate value={last.at} withTime /> · {last.username ?? m.imports_by_folder()}
                 <br />
                 {m.imports_counts({
                   created: formatCount(last.created),

@@ -8,7 +8,13 @@ import { m } from '~/paraglide/messages.js';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { api, ApiError, errorText } from '~/shared/api-client';
 import type { Locale } from '~/shared/locale';
-import { PASSKEY_NAME_MAX, passkeyRegistrationOptionsSchema, renamePasskeySchema, type PasskeyList, type PasskeyView } from '~/shared/passkeys';
+import {
+  PASSKEY_NAME_MAX,
+  passkeyRegistrationOptionsSchema,
+  renamePasskeySchema,
+  type PasskeyList,
+  type PasskeyView,
+} from '~/shared/passkeys';
 import { fieldErrors } from '~/shared/validation';
 import { LocalDate } from '../common/LocalDate';
 import { adoptLocale } from '../common/locale';
@@ -24,7 +30,8 @@ export interface PasskeySettingsProps {
 }
 
 /** The browser turned the request down or it timed out (the user closed the prompt): no error of ours. */
-const isCancelled = (error: unknown) => error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
+const isCancelled = (error: unknown) =>
+  error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
 
 export default function PasskeySettings({ locale, initialList, username }: PasskeySettingsProps) {
   adoptLocale(locale);
@@ -46,7 +53,9 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
     event.preventDefault();
     if (pending) return;
     const form = event.currentTarget;
-    const parsed = passkeyRegistrationOptionsSchema.safeParse({ password: new FormData(form).get('password') });
+    const parsed = passkeyRegistrationOptionsSchema.safeParse({
+      password: new FormData(form).get('password'),
+    });
     setFailure('');
     setNotice('');
     if (!parsed.success) {
@@ -56,18 +65,26 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
     setPasswordError('');
     setPending(true);
     try {
-      const { options } = await api<{ options: PublicKeyCredentialCreationOptionsJSON }>('POST', '/auth/passkeys/registration/options', parsed.data);
+      const { options } = await api<{ options: PublicKeyCredentialCreationOptionsJSON }>(
+        'POST',
+        '/auth/passkeys/registration/options',
+        parsed.data,
+      );
       form.reset();
       const { startRegistration } = await import('@simplewebauthn/browser');
       const credential = await startRegistration({ optionsJSON: options });
-      const added = await api<PasskeyView>('POST', '/auth/passkeys/registration/verify', { credential });
+      const added = await api<PasskeyView>('POST', '/auth/passkeys/registration/verify', {
+        credential,
+      });
       setPasskeys((listed) => [...listed, added]);
       setNotice(m.passkey_added({ name: added.name }));
     } catch (error) {
       if (isCancelled(error)) setFailure(m.passkey_add_cancelled());
       else {
         const details = error instanceof ApiError ? error.body?.details : undefined;
-        const password = Array.isArray(details) ? details.find((detail) => detail.field === 'password') : undefined;
+        const password = Array.isArray(details)
+          ? details.find((detail) => detail.field === 'password')
+          : undefined;
         if (password) setPasswordError(password.message);
         else setFailure(errorText(error));
       }
@@ -77,7 +94,9 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
 
   async function rename(event: SubmitEvent<HTMLFormElement>, passkey: PasskeyView) {
     event.preventDefault();
-    const parsed = renamePasskeySchema.safeParse({ name: new FormData(event.currentTarget).get('name') });
+    const parsed = renamePasskeySchema.safeParse({
+      name: new FormData(event.currentTarget).get('name'),
+    });
     if (!parsed.success) {
       setRenaming({ id: passkey.id, error: fieldErrors(parsed.error).name ?? '' });
       return;
@@ -107,9 +126,16 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
           ) : (
             <ul className="flex flex-col gap-2" aria-label={m.passkey_list_label()}>
               {passkeys.map((passkey) => (
-                <li key={passkey.id} className="flex flex-wrap items-center justify-between gap-2 rounded-box border border-base-content/10 p-3 text-sm">
+                <li
+                  key={passkey.id}
+                  className="flex flex-wrap items-center justify-between gap-2 rounded-box border border-base-content/10 p-3 text-sm"
+                >
                   {renaming?.id === passkey.id ? (
-                    <form noValidate className="flex w-full flex-col gap-2" onSubmit={(event) => rename(event, passkey)}>
+                    <form
+                      noValidate
+                      className="flex w-full flex-col gap-2"
+                      onSubmit={(event) => rename(event, passkey)}
+                    >
                       <label htmlFor={`passkey-name-${passkey.id}`} className="text-sm font-medium">
                         {m.passkey_name_label()}
                       </label>
@@ -121,7 +147,9 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
                         autoComplete="off"
                         className={renaming.error ? 'input input-error w-full' : 'input w-full'}
                         aria-invalid={renaming.error ? true : undefined}
-                        aria-describedby={renaming.error ? `passkey-name-${passkey.id}-error` : undefined}
+                        aria-describedby={
+                          renaming.error ? `passkey-name-${passkey.id}-error` : undefined
+                        }
                       />
                       {renaming.error && (
                         <p id={`passkey-name-${passkey.id}-error`} className="text-xs text-error">
@@ -132,7 +160,11 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
                         <button type="submit" className="btn btn-sm btn-primary">
                           {m.passkey_save()}
                         </button>
-                        <button type="button" className="btn btn-sm btn-ghost" onClick={() => setRenaming(null)}>
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-ghost"
+                          onClick={() => setRenaming(null)}
+                        >
                           {m.passkey_cancel()}
                         </button>
                       </div>
@@ -147,7 +179,13 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
                             <LocalDate value={passkey.createdAt} />
                           </dd>
                           <dt>{m.passkey_last_used()}</dt>
-                          <dd>{passkey.lastUsedAt ? <LocalDate value={passkey.lastUsedAt} withTime /> : m.passkey_never_used()}</dd>
+                          <dd>
+                            {passkey.lastUsedAt ? (
+                              <LocalDate value={passkey.lastUsedAt} withTime />
+                            ) : (
+                              m.passkey_never_used()
+                            )}
+                          </dd>
                         </dl>
                       </div>
                       <div className="flex flex-wrap gap-2">
@@ -176,7 +214,14 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
           )}
           {supported ? (
             <form noValidate onSubmit={add} className="flex flex-col gap-3">
-              <input type="text" name="username" value={username} autoComplete="username" readOnly hidden />
+              <input
+                type="text"
+                name="username"
+                value={username}
+                autoComplete="username"
+                readOnly
+                hidden
+              />
               <div className="flex flex-col gap-1">
                 <label htmlFor="passkey-add-password" className="text-sm font-medium">
                   {m.passkey_add_password_label()}
@@ -189,7 +234,9 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
                   className={passwordError ? 'input input-error w-full' : 'input w-full'}
                   onChange={() => setPasswordError('')}
                   aria-invalid={passwordError ? true : undefined}
-                  aria-describedby={passwordError ? 'passkey-add-password-error' : 'passkey-add-password-hint'}
+                  aria-describedby={
+                    passwordError ? 'passkey-add-password-error' : 'passkey-add-password-hint'
+                  }
                 />
                 {passwordError ? (
                   <p id="passkey-add-password-error" className="text-xs text-error">

@@ -23,7 +23,13 @@ export function RemovePasskeyModal({ passkey, onClose, onRemoved }: RemovePasske
     <Modal title={m.passkey_remove()} onClose={close}>
       <FailureAlert message={failure} />
       <p className="break-words">{m.passkey_remove_question({ name: passkey.name })}</p>
-      <ModalActions confirm={m.passkey_remove()} tone="error" busy={busy} onCancel={close} onConfirm={confirm} />
+      <ModalActions
+        confirm={m.passkey_remove()}
+        tone="error"
+        busy={busy}
+        onCancel={close}
+        onConfirm={confirm}
+      />
     </Modal>
   );
 }

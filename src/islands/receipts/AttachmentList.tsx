@@ -17,7 +17,8 @@ interface AttachmentListProps {
 
 export function AttachmentList({ attachments, receiptNumber, onOpenPhoto }: AttachmentListProps) {
   const { photos, documents } = attachmentViews(attachments, receiptNumber);
-  if (photos.length === 0 && documents.length === 0) return <p className="py-2 text-sm opacity-70">{m.attachment_none()}</p>;
+  if (photos.length === 0 && documents.length === 0)
+    return <p className="py-2 text-sm opacity-70">{m.attachment_none()}</p>;
   return (
     <div className="flex flex-col gap-3">
       {photos.length > 0 && (
@@ -52,13 +53,21 @@ export function AttachmentList({ attachments, receiptNumber, onOpenPhoto }: Atta
       {documents.length > 0 && (
         <ul className="flex flex-col gap-2" aria-label={m.attachment_documents()}>
           {documents.map((document) => (
-            <li key={document.id} className="flex items-center gap-3 rounded-box border border-base-content/10 p-3 text-sm">
+            <li
+              key={document.id}
+              className="flex items-center gap-3 rounded-box border border-base-content/10 p-3 text-sm"
+            >
               <DocumentIcon className="size-5 shrink-0 opacity-70" />
               <div className="min-w-0 flex-1">
                 <p className="font-medium break-words">{document.fileName}</p>
                 <p className="opacity-70">{document.detail}</p>
               </div>
-              <a href={document.url} download={document.fileName} className="btn shrink-0 btn-outline btn-sm" aria-label={document.downloadLabel}>
+              <a
+                href={document.url}
+                download={document.fileName}
+                className="btn shrink-0 btn-outline btn-sm"
+                aria-label={document.downloadLabel}
+              >
                 {m.attachment_download()}
               </a>
             </li>

@@ -15,7 +15,9 @@ interface QueryFormProps extends FormHTMLAttributes<HTMLFormElement> {
 }
 
 export function QueryForm({ query, omit, children, ...form }: QueryFormProps) {
-  const kept = Object.fromEntries(Object.entries(query).filter(([key]) => !omit.includes(key as keyof ReceiptQuery)));
+  const kept = Object.fromEntries(
+    Object.entries(query).filter(([key]) => !omit.includes(key as keyof ReceiptQuery)),
+  );
   const fields = [...new URLSearchParams(receiptQueryString(kept))];
   return (
     <form method="get" action="/receipts" {...form}>

@@ -20,7 +20,10 @@ export interface ReceiptAttachmentsAnswer {
 }
 
 export async function loadReceiptAttachments(id: string): Promise<ReceiptAttachmentsAnswer> {
-  const answer = await apiBody<{ data: AttachmentSummary[]; meta: AttachmentListMeta }>('GET', `/receipts/${id}/attachments`);
+  const answer = await apiBody<{ data: AttachmentSummary[]; meta: AttachmentListMeta }>(
+    'GET',
+    `/receipts/${id}/attachments`,
+  );
   return { receiptId: Number(id), attachments: answer.data, meta: answer.meta };
 }
 
@@ -32,7 +35,12 @@ interface ReceiptAttachmentsProps {
   onOpenPhoto: (open: OpenPhoto) => void;
 }
 
-export function ReceiptAttachments({ receiptId, receiptNumber, attachments, onOpenPhoto }: ReceiptAttachmentsProps) {
+export function ReceiptAttachments({
+  receiptId,
+  receiptNumber,
+  attachments,
+  onOpenPhoto,
+}: ReceiptAttachmentsProps) {
   const state = useStore(attachments.$state);
   const loaded = state.data?.receiptId === receiptId ? state.data : undefined;
   const failed = !loaded && state.key === String(receiptId) && state.error !== undefined;
@@ -53,19 +61,29 @@ export function ReceiptAttachments({ receiptId, receiptNumber, attachments, onOp
           <AttachmentList
             attachments={loaded.attachments}
             receiptNumber={receiptNumber}
-            onOpenPhoto={(photo, index, count, opener) => onOpenPhoto({ photo, position: index + 1, count, opener })}
+            onOpenPhoto={(photo, index, count, opener) =>
+              onOpenPhoto({ photo, position: index + 1, count, opener })
+            }
           />
         </>
       ) : failed ? (
         <div role="alert" className="flex flex-wrap items-center gap-3 text-sm">
-          <span className="text-error">{state.error instanceof ApiError && state.error.isExternal ? errorText(state.error) : m.attachment_load_failed()}</span>
+          <span className="text-error">
+            {state.error instanceof ApiError && state.error.isExternal
+              ? errorText(state.error)
+              : m.attachment_load_failed()}
+          </span>
           <button type="button" className="btn btn-sm btn-outline" onClick={attachments.refetch}>
             {m.common_retry()}
           </button>
         </div>
       ) : (
         <div className="flex justify-center py-4">
-          <span className="loading loading-spinner" role="status" aria-label={m.attachment_loading()} />
+          <span
+            className="loading loading-spinner"
+            role="status"
+            aria-label={m.attachment_loading()}
+          />
         </div>
       )}
     </section>

@@ -28,7 +28,12 @@ interface ReceiptDetailsModalProps {
   onClose: () => void;
 }
 
-export function ReceiptDetailsModal({ receipt, details, attachments, onClose }: ReceiptDetailsModalProps) {
+export function ReceiptDetailsModal({
+  receipt,
+  details,
+  attachments,
+  onClose,
+}: ReceiptDetailsModalProps) {
   const state = useStore(details.$state);
   // While another receipt's details are still shown by the cache, this one's are not there yet.
   const loaded = state.data?.id === receipt.id ? state.data : undefined;
@@ -45,7 +50,10 @@ export function ReceiptDetailsModal({ receipt, details, attachments, onClose }: 
   const closePhoto = () => setPhoto(null);
 
   return (
-    <Modal title={photo ? photoViewerTitle(photo) : m.receipts_details_title()} onClose={photo ? closePhoto : onClose}>
+    <Modal
+      title={photo ? photoViewerTitle(photo) : m.receipts_details_title()}
+      onClose={photo ? closePhoto : onClose}
+    >
       {photo && <PhotoViewer photo={photo.photo} onBack={closePhoto} />}
       {/* Hidden, not removed, while a photo shows: the thumbnail that opened it gets the focus back. */}
       <div hidden={photo !== null}>
@@ -53,7 +61,9 @@ export function ReceiptDetailsModal({ receipt, details, attachments, onClose }: 
           {receiptFacts(shown).map((fact) => (
             <div key={fact.label} className="min-w-0">
               <dt className="opacity-60">{fact.label}</dt>
-              <dd className="font-medium">{fact.dateTime === undefined ? fact.text : <LocalDate value={fact.dateTime} />}</dd>
+              <dd className="font-medium">
+                {fact.dateTime === undefined ? fact.text : <LocalDate value={fact.dateTime} />}
+              </dd>
             </div>
           ))}
         </dl>
@@ -68,7 +78,8 @@ export function ReceiptDetailsModal({ receipt, details, attachments, onClose }: 
                 <li key={index} className="rounded-box border border-base-content/10 p-3 text-sm">
                   <p className="font-medium">{view.description}</p>
                   <p className="opacity-70">
-                    {m.receipts_package_tracking()} <span className="break-all">{view.trackingNumber}</span>
+                    {m.receipts_package_tracking()}{' '}
+                    <span className="break-all">{view.trackingNumber}</span>
                   </p>
                   <p className="mt-1 flex flex-wrap gap-x-4 opacity-80 tabular-nums">
                     <span>{view.pieces}</span>
@@ -95,7 +106,12 @@ export function ReceiptDetailsModal({ receipt, details, attachments, onClose }: 
         {/* An answer the offline cache kept from before pre-alerts has none. */}
         {loaded && <ReceiptPrealerts prealerts={loaded.prealerts ?? []} />}
 
-        <ReceiptAttachments receiptId={receipt.id} receiptNumber={receipt.number} attachments={attachments} onOpenPhoto={setPhoto} />
+        <ReceiptAttachments
+          receiptId={receipt.id}
+          receiptNumber={receipt.number}
+          attachments={attachments}
+          onOpenPhoto={setPhoto}
+        />
 
         <h3 className="mt-4 mb-2 font-semibold">{m.history_title()}</h3>
         {loaded ? (
@@ -109,7 +125,11 @@ export function ReceiptDetailsModal({ receipt, details, attachments, onClose }: 
           </div>
         ) : (
           <div className="flex justify-center py-4">
-            <span className="loading loading-spinner" role="status" aria-label={m.history_loading()} />
+            <span
+              className="loading loading-spinner"
+              role="status"
+              aria-label={m.history_loading()}
+            />
           </div>
         )}
 

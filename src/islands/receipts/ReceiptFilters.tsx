@@ -3,7 +3,11 @@ import { useEffect, useRef, type ReactNode, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { RECEIPT_SORT_KEYS, TRACKING_NUMBER_MIN } from '~/shared/constants';
 import { formatCount } from '~/shared/format';
-import { SEARCH_MAX_LENGTH, TRACKING_NUMBER_MAX, trackingNumberMessage } from '~/shared/receipt-limits';
+import {
+  SEARCH_MAX_LENGTH,
+  TRACKING_NUMBER_MAX,
+  trackingNumberMessage,
+} from '~/shared/receipt-limits';
 import { receiptQueryString } from '~/shared/receipt-query-string';
 import type { ReceiptQuery, ReceiptSortKey, SortOrder } from '~/shared/receipts';
 import { useHydrated } from '../common/use-hydrated';
@@ -63,7 +67,10 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
   };
 
   return (
-    <section className="surface mb-4 rounded-box border border-base-content/10 p-4" aria-label={m.receipts_filters()}>
+    <section
+      className="surface mb-4 rounded-box border border-base-content/10 p-4"
+      aria-label={m.receipts_filters()}
+    >
       <div className="grid grid-cols-1 gap-3 xl:grid-cols-3">
         {/* A plain GET form too: before the island has hydrated, Enter loads the search's page, and typing gets it
             from the server after the pause (early-clicks.ts). */}
@@ -93,7 +100,13 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
         </QueryForm>
 
         {/* Before hydration a submit is kept and run once the island is ready (early-clicks.ts); without JavaScript it filters the list. */}
-        <QueryForm query={query} omit={['search', 'trackingNumber', 'page']} onSubmit={submitTracking} className="flex flex-col gap-1" data-replay-tracking="">
+        <QueryForm
+          query={query}
+          omit={['search', 'trackingNumber', 'page']}
+          onSubmit={submitTracking}
+          className="flex flex-col gap-1"
+          data-replay-tracking=""
+        >
           <label htmlFor="tracking-number" className="text-sm font-medium">
             {m.receipts_tracking_number()}
           </label>
@@ -104,16 +117,24 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
               name="trackingNumber"
               type="search"
               className="input w-full min-w-0"
-              placeholder={m.receipts_tracking_number_placeholder({ min: formatCount(TRACKING_NUMBER_MIN) })}
+              placeholder={m.receipts_tracking_number_placeholder({
+                min: formatCount(TRACKING_NUMBER_MIN),
+              })}
               maxLength={TRACKING_NUMBER_MAX}
               autoComplete="off"
               value={trackingText}
               aria-invalid={(tracking.length > 0 && trackingTooShort) || undefined}
-              aria-describedby={tracking.length > 0 && trackingTooShort ? 'tracking-number-error' : undefined}
+              aria-describedby={
+                tracking.length > 0 && trackingTooShort ? 'tracking-number-error' : undefined
+              }
               onChange={(event) => props.onTrackingText(event.target.value)}
             />
             {/* Enabled until hydrated: what was typed meanwhile is checked once the island runs the search. */}
-            <button type="submit" className="btn btn-primary" disabled={hydrated && trackingTooShort}>
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={hydrated && trackingTooShort}
+            >
               {m.receipts_search()}
             </button>
           </div>
@@ -125,7 +146,12 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
         </QueryForm>
 
         {/* Before hydration a choice submits this GET form (early-clicks.ts); without JavaScript, Apply does. */}
-        <QueryForm query={query} omit={['sortBy', 'sortOrder', 'page']} className="grid grid-cols-2 gap-3" data-submit-on-change="">
+        <QueryForm
+          query={query}
+          omit={['sortBy', 'sortOrder', 'page']}
+          className="grid grid-cols-2 gap-3"
+          data-submit-on-change=""
+        >
           <SelectField
             id="receipt-sort-by"
             name="sortBy"
@@ -161,7 +187,11 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
         {query.search && (
           <>
             <span className="opacity-70">{m.receipts_active_filter()}</span>
-            <QueryForm query={query} omit={['search', 'page']} className="badge badge-primary badge-soft gap-1">
+            <QueryForm
+              query={query}
+              omit={['search', 'page']}
+              className="badge badge-primary badge-soft gap-1"
+            >
               <span>{m.receipts_search_chip({ search: query.search })}</span>
               <button
                 type="submit"
@@ -178,7 +208,12 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
           </>
         )}
         {/* A plain link: the file downloads without JavaScript too, for the filters the page shows. */}
-        <a href={exportPath(query)} download className="btn btn-outline btn-sm ml-auto" title={m.export_csv_hint()}>
+        <a
+          href={exportPath(query)}
+          download
+          className="btn btn-outline btn-sm ml-auto"
+          title={m.export_csv_hint()}
+        >
           {m.export_csv()}
         </a>
       </div>
@@ -201,7 +236,13 @@ function SelectField({ id, name, label, value, onChange, children }: SelectField
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <select id={id} name={name} className="select w-full" value={value} onChange={(event) => onChange(event.target.value)}>
+      <select
+        id={id}
+        name={name}
+        className="select w-full"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      >
         {children}
       </select>
     </div>

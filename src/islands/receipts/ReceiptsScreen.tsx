@@ -42,12 +42,26 @@ export interface ReceiptsScreenProps {
   syncIntervalSeconds: number;
 }
 
-const loadList = (queryString: string) => apiBody<ReceiptList & { success: true }>('GET', `/receipts${queryString}`);
+const loadList = (queryString: string) =>
+  apiBody<ReceiptList & { success: true }>('GET', `/receipts${queryString}`);
 const loadDetails = (id: string) => api<ReceiptWithPrealerts>('GET', `/receipts/${id}`);
-const loadScans = (trackingNumber: string) => api<PackageScanResult[]>('GET', `/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber)}`);
+const loadScans = (trackingNumber: string) =>
+  api<PackageScanResult[]>(
+    'GET',
+    `/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber)}`,
+  );
 
 export default function ReceiptsScreen(props: ReceiptsScreenProps) {
-  const { locale, initialQuery, initialList, initialError, tileUrl, tileAttribution, renderedAt, syncIntervalSeconds } = props;
+  const {
+    locale,
+    initialQuery,
+    initialList,
+    initialError,
+    tileUrl,
+    tileAttribution,
+    renderedAt,
+    syncIntervalSeconds,
+  } = props;
   adoptLocale(locale);
   // One cache per mounted screen: on the server each render gets its own, so no answer crosses users.
   const [list] = useState(() =>
@@ -55,13 +69,23 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
       initial: {
         key: receiptQueryString(initialQuery),
         data: initialList ?? undefined,
-        error: initialError && new ApiError(initialError.status, initialError.body, initialError.body.message ?? ''),
+        error:
+          initialError &&
+          new ApiError(initialError.status, initialError.body, initialError.body.message ?? ''),
       },
     }),
   );
-  const [scans] = useState(() => createQuery<PackageScanResult[]>(DATA_CACHE, loadScans, { initial: { key: '' } }));
-  const [receiptDetails] = useState(() => createQuery<ReceiptWithPrealerts>(DATA_CACHE, loadDetails, { initial: { key: '' } }));
-  const [receiptAttachments] = useState(() => createQuery<ReceiptAttachmentsAnswer>(DATA_CACHE, loadReceiptAttachments, { initial: { key: '' } }));
+  const [scans] = useState(() =>
+    createQuery<PackageScanResult[]>(DATA_CACHE, loadScans, { initial: { key: '' } }),
+  );
+  const [receiptDetails] = useState(() =>
+    createQuery<ReceiptWithPrealerts>(DATA_CACHE, loadDetails, { initial: { key: '' } }),
+  );
+  const [receiptAttachments] = useState(() =>
+    createQuery<ReceiptAttachmentsAnswer>(DATA_CACHE, loadReceiptAttachments, {
+      initial: { key: '' },
+    }),
+  );
   const { data: answer, error, fetching } = useStore(list.$state);
 
   const [query, setQuery] = useState(initialQuery);
@@ -82,7 +106,13 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
     answeredAt.current = Date.now();
   }, [answer]);
   useEffect(() => {
-    if (!lastSyncedAt || fetching || document.hidden || !shouldRecheck(lastSyncedAt, answeredAt.current, now, syncIntervalSeconds)) return;
+    if (
+      !lastSyncedAt ||
+      fetching ||
+      document.hidden ||
+      !shouldRecheck(lastSyncedAt, answeredAt.current, now, syncIntervalSeconds)
+    )
+      return;
     answeredAt.current = now;
     list.refetch();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the clock's tick asks; a new answer or sync time alone must not refetch
@@ -91,7 +121,8 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
   /** Shows the list for `next` and records it in the page URL as a new history entry. */
   function apply(next: ReceiptQuery): void {
     const queryString = receiptQueryString(next);
-    if (queryString !== receiptQueryString(query)) history.pushState(next, '', `${location.pathname}${queryString}`);
+    if (queryString !== receiptQueryString(query))
+      history.pushState(next, '', `${location.pathname}${queryString}`);
     setQuery(next);
     list.show(queryString);
   }
@@ -105,7 +136,11 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
     // Each history entry of this page carries its query, so Back needs no parsing (and no schema
     // library) here. A URL with a refused value was rendered with that value's default: show the URL
     // that matches the list.
-    history.replaceState(initialQuery, '', `${location.pathname}${receiptQueryString(initialQuery)}`);
+    history.replaceState(
+      initialQuery,
+      '',
+      `${location.pathname}${receiptQueryString(initialQuery)}`,
+    );
     const restore = (event: PopStateEvent) => {
       const restored = event.state as ReceiptQuery | null;
       if (!restored) return location.reload();
@@ -150,7 +185,9 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
       }
       const results = await scans.get(trackingNumber);
       if (run !== lookupRun.current) return;
-      setLookup(results.length > 0 ? { kind: 'received', scans: results } : { kind: 'not-received' });
+      setLookup(
+        results.length > 0 ? { kind: 'received', scans: results } : { kind: 'not-received' },
+      );
       if (query.trackingNumber) refine({ trackingNumber: undefined });
     } catch {
       if (run === lookupRun.current) setLookup({ kind: 'failed' });
@@ -206,23 +243,39 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
 
       {lastSyncedAt && (
         <div className="mb-3 flex justify-end">
-          <Freshness lastSyncedAt={lastSyncedAt} now={now} syncIntervalSeconds={syncIntervalSeconds} />
+          <Freshness
+            lastSyncedAt={lastSyncedAt}
+            now={now}
+            syncIntervalSeconds={syncIntervalSeconds}
+          />
         </div>
       )}
 
-      <section className="surface relative rounded-box border border-base-content/10" aria-label={m.receipts_title()} aria-busy={fetching}>
+      <section
+        className="surface relative rounded-box border border-base-content/10"
+        aria-label={m.receipts_title()}
+        aria-busy={fetching}
+      >
         {error ? (
           <ListFailure query={query} error={error} onRetry={list.refetch} />
         ) : !answer ? (
           <div className="flex justify-center py-12">
-            <span className="loading loading-spinner" role="status" aria-label={m.receipts_loading()} />
+            <span
+              className="loading loading-spinner"
+              role="status"
+              aria-label={m.receipts_loading()}
+            />
           </div>
         ) : answer.data.length === 0 ? (
           <p className="px-6 py-12 text-center text-lg font-medium">{m.receipts_none_found()}</p>
         ) : (
           <>
             <div className={fetching ? 'opacity-60' : undefined}>
-              <ReceiptsTable receipts={answer.data} onShowMap={showMap} onShowDetails={showDetails} />
+              <ReceiptsTable
+                receipts={answer.data}
+                onShowMap={showMap}
+                onShowDetails={showDetails}
+              />
             </div>
             <ListFooter
               query={query}
@@ -233,19 +286,41 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
             />
           </>
         )}
-        {fetching && answer && <span className="loading loading-spinner loading-sm absolute top-4 right-4" role="status" aria-label={m.receipts_loading()} />}
+        {fetching && answer && (
+          <span
+            className="loading loading-spinner loading-sm absolute top-4 right-4"
+            role="status"
+            aria-label={m.receipts_loading()}
+          />
+        )}
       </section>
 
-      {details && <ReceiptDetailsModal receipt={details} details={receiptDetails} attachments={receiptAttachments} onClose={() => setDetails(null)} />}
+      {details && (
+        <ReceiptDetailsModal
+          receipt={details}
+          details={receiptDetails}
+          attachments={receiptAttachments}
+          onClose={() => setDetails(null)}
+        />
+      )}
       {mapWanted && (
         <Suspense
           fallback={
             <div className="fixed inset-0 z-50 grid place-items-center">
-              <span className="loading loading-spinner" role="status" aria-label={m.map_loading()} />
+              <span
+                className="loading loading-spinner"
+                role="status"
+                aria-label={m.map_loading()}
+              />
             </div>
           }
         >
-          <TrackingMapModal receipt={mapReceipt} tileUrl={tileUrl} tileAttribution={tileAttribution} onClose={() => setMapReceipt(null)} />
+          <TrackingMapModal
+            receipt={mapReceipt}
+            tileUrl={tileUrl}
+            tileAttribution={tileAttribution}
+            onClose={() => setMapReceipt(null)}
+          />
         </Suspense>
       )}
     </>
@@ -269,7 +344,11 @@ function ListFailure({ query, error, onRetry }: ListFailureProps) {
           <p className="max-w-md opacity-80">{serverBusyText()}</p>
         </>
       ) : (
-        <p className="text-error">{error instanceof ApiError && error.isOffline ? m.offline_needs_connection() : m.receipts_load_failed_try_later()}</p>
+        <p className="text-error">
+          {error instanceof ApiError && error.isOffline
+            ? m.offline_needs_connection()
+            : m.receipts_load_failed_try_later()}
+        </p>
       )}
       {/* Before hydration, another try is the same page loaded again. */}
       <QueryForm query={query} omit={[]}>

@@ -4,7 +4,14 @@
  */
 import { Fragment, type MouseEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
-import { formatCount, formatVolume, formatWeight, statusLabel, statusTone, type StatusTone } from '~/shared/format';
+import {
+  formatCount,
+  formatVolume,
+  formatWeight,
+  statusLabel,
+  statusTone,
+  type StatusTone,
+} from '~/shared/format';
 import type { Receipt } from '~/shared/receipts';
 import { LocalDate } from '../common/LocalDate';
 
@@ -28,7 +35,8 @@ const CARD_CELL =
 const receiptPath = (receipt: Receipt) => `/receipts/${receipt.id}`;
 
 /** A plain left click opens the modal; a middle click, or one with a modifier key, keeps the browser's way with links. */
-const opensHere = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+const opensHere = (event: MouseEvent) =>
+  event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 interface ReceiptsTableProps {
   receipts: Receipt[];
@@ -79,7 +87,10 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
               <td className={`whitespace-nowrap ${CARD_CELL}`} data-label={columns.receivedDate}>
                 <LocalDate value={receipt.receivedDate} />
               </td>
-              <td className={`font-medium whitespace-nowrap ${CARD_CELL}`} data-label={columns.number}>
+              <td
+                className={`font-medium whitespace-nowrap ${CARD_CELL}`}
+                data-label={columns.number}
+              >
                 {receipt.number}
               </td>
               <td className={`min-w-24 ${CARD_CELL}`} data-label={columns.shipper}>
@@ -91,10 +102,16 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
               <td className={`text-right tabular-nums ${CARD_CELL}`} data-label={columns.pieces}>
                 {formatCount(receipt.pieces)}
               </td>
-              <td className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`} data-label={columns.weight}>
+              <td
+                className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`}
+                data-label={columns.weight}
+              >
                 {formatWeight(receipt.totalWeightValue)}
               </td>
-              <td className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`} data-label={columns.volume}>
+              <td
+                className={`text-right whitespace-nowrap tabular-nums ${CARD_CELL}`}
+                data-label={columns.volume}
+              >
                 {formatVolume(receipt.totalVolumeValue)}
               </td>
               <td className={`min-w-24 ${CARD_CELL}`} data-label={columns.destination}>
@@ -116,10 +133,18 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
                   // View stays disabled without packages (the spec's rule); the reason is said beside it,
                   // and the receipt's page, with its status history, is offered instead.
                   <span className="inline-flex flex-col items-end gap-1 lg:items-start">
-                    <button type="button" className="btn btn-outline btn-sm" disabled aria-describedby={`no-packages-${receipt.id}`}>
+                    <button
+                      type="button"
+                      className="btn btn-outline btn-sm"
+                      disabled
+                      aria-describedby={`no-packages-${receipt.id}`}
+                    >
                       {m.receipts_view()}
                     </button>
-                    <span id={`no-packages-${receipt.id}`} className="text-xs whitespace-nowrap opacity-80">
+                    <span
+                      id={`no-packages-${receipt.id}`}
+                      className="text-xs whitespace-nowrap opacity-80"
+                    >
                       {m.receipts_no_packages_yet()}
                     </span>
                     <a

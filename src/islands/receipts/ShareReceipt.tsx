@@ -12,7 +12,11 @@ import type { CreatedShareLink } from '~/shared/share-links';
 import { CopyField } from '../common/CopyField';
 
 type View =
-  { kind: 'idle' } | { kind: 'busy' } | { kind: 'made'; link: CreatedShareLink } | { kind: 'exists'; message: string } | { kind: 'failed'; message: string };
+  | { kind: 'idle' }
+  | { kind: 'busy' }
+  | { kind: 'made'; link: CreatedShareLink }
+  | { kind: 'exists'; message: string }
+  | { kind: 'failed'; message: string };
 
 export function ShareReceipt({ receiptId }: { receiptId: number }) {
   const [view, setView] = useState<View>({ kind: 'idle' });
@@ -20,7 +24,13 @@ export function ShareReceipt({ receiptId }: { receiptId: number }) {
   async function share(replace: boolean) {
     setView({ kind: 'busy' });
     try {
-      setView({ kind: 'made', link: await api<CreatedShareLink>('POST', `/receipts/${receiptId}/share${replace ? '?replace=true' : ''}`) });
+      setView({
+        kind: 'made',
+        link: await api<CreatedShareLink>(
+          'POST',
+          `/receipts/${receiptId}/share${replace ? '?replace=true' : ''}`,
+        ),
+      });
     } catch (error) {
       const exists = error instanceof ApiError && error.errorType === 'CONFLICT';
       setView({ kind: exists ? 'exists' : 'failed', message: errorText(error) });
@@ -31,7 +41,13 @@ export function ShareReceipt({ receiptId }: { receiptId: number }) {
     const { link } = view;
     return (
       <div className="mt-4 flex flex-col gap-2 rounded-box border border-base-content/10 p-3 text-sm">
-        <CopyField id={`share-link-${receiptId}`} label={m.share_link_label()} value={link.url} copyLabel={m.share_copy()} copiedText={m.share_copied()} />
+        <CopyField
+          id={`share-link-${receiptId}`}
+          label={m.share_link_label()}
+          value={link.url}
+          copyLabel={m.share_copy()}
+          copiedText={m.share_copied()}
+        />
         <p className="opacity-70">{m.share_link_once()}</p>
         <p className="opacity-70">{m.share_link_expires({ date: formatDate(link.expiresAt) })}</p>
       </div>
@@ -46,7 +62,11 @@ export function ShareReceipt({ receiptId }: { receiptId: number }) {
         disabled={view.kind === 'busy'}
         aria-describedby={view.kind === 'exists' ? `share-exists-${receiptId}` : undefined}
       >
-        {view.kind === 'busy' ? m.share_creating() : view.kind === 'exists' ? m.share_replace() : m.share_button()}
+        {view.kind === 'busy'
+          ? m.share_creating()
+          : view.kind === 'exists'
+            ? m.share_replace()
+            : m.share_button()}
       </button>
       {view.kind === 'exists' && (
         <p id={`share-exists-${receiptId}`} role="status" className="text-sm">

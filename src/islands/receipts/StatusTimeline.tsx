@@ -10,13 +10,27 @@ export function StatusTimeline({ history }: { history: StatusHistoryEntry[] }) {
   return (
     <ol className="flex flex-col" aria-label={m.history_title()}>
       {entries.map((entry, index) => (
-        <li key={`${entry.at}-${index}`} className="relative flex gap-3 pb-4 last:pb-0" aria-current={entry.current ? 'step' : undefined}>
-          {index < entries.length - 1 && <span className="absolute top-4 bottom-0 left-[0.3125rem] w-px bg-base-content/20" aria-hidden="true" />}
-          <span className={`relative mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${TIMELINE_DOT[entry.tone]}`} aria-hidden="true" />
+        <li
+          key={`${entry.at}-${index}`}
+          className="relative flex gap-3 pb-4 last:pb-0"
+          aria-current={entry.current ? 'step' : undefined}
+        >
+          {index < entries.length - 1 && (
+            <span
+              className="absolute top-4 bottom-0 left-[0.3125rem] w-px bg-base-content/20"
+              aria-hidden="true"
+            />
+          )}
+          <span
+            className={`relative mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full ${TIMELINE_DOT[entry.tone]}`}
+            aria-hidden="true"
+          />
           <div className="min-w-0 text-sm">
             <p className="font-medium">
               {entry.label}
-              {entry.current && <span className="badge badge-soft badge-sm ml-2">{m.history_current()}</span>}
+              {entry.current && (
+                <span className="badge badge-soft badge-sm ml-2">{m.history_current()}</span>
+              )}
             </p>
             <p className="opacity-70 tabular-nums">
               <LocalDate value={entry.at} withTime />

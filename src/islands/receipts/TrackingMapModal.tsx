@@ -25,7 +25,12 @@ export default function TrackingMapModal({ receipt, ...props }: TrackingMapModal
   return receipt && <TrackingDetails receipt={receipt} {...props} />;
 }
 
-function TrackingDetails({ receipt, tileUrl, tileAttribution, onClose }: TrackingMapModalProps & { receipt: TrackedReceipt }) {
+function TrackingDetails({
+  receipt,
+  tileUrl,
+  tileAttribution,
+  onClose,
+}: TrackingMapModalProps & { receipt: TrackedReceipt }) {
   return (
     <Modal title={m.map_title()} onClose={onClose} wide>
       <dl className="mb-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
@@ -46,7 +51,11 @@ function TrackingDetails({ receipt, tileUrl, tileAttribution, onClose }: Trackin
 
 type MapState = 'loading' | 'ready' | 'failed';
 
-function TrackingMap({ receipt, tileUrl, tileAttribution }: Pick<TrackingMapModalProps, 'tileUrl' | 'tileAttribution'> & { receipt: TrackedReceipt }) {
+function TrackingMap({
+  receipt,
+  tileUrl,
+  tileAttribution,
+}: Pick<TrackingMapModalProps, 'tileUrl' | 'tileAttribution'> & { receipt: TrackedReceipt }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<MapState>('loading');
   const [tilesMissing, setTilesMissing] = useState(false);
@@ -60,7 +69,12 @@ function TrackingMap({ receipt, tileUrl, tileAttribution }: Pick<TrackingMapModa
       .then(
         (drawMapView) => {
           if (cancelled || !containerRef.current) return;
-          removeMap = drawMapView(containerRef.current, view, { url: tileUrl, attribution: tileAttribution }, (shown) => !cancelled && setTilesMissing(!shown));
+          removeMap = drawMapView(
+            containerRef.current,
+            view,
+            { url: tileUrl, attribution: tileAttribution },
+            (shown) => !cancelled && setTilesMissing(!shown),
+          );
           setState('ready');
         },
         () => !cancelled && setState('failed'),
@@ -76,13 +90,21 @@ function TrackingMap({ receipt, tileUrl, tileAttribution }: Pick<TrackingMapModa
       <div ref={containerRef} className="size-full" />
       {/* The route and its pins are drawn without the tiles: say why the land is plain grey, clear of the zoom buttons (top left). */}
       {state === 'ready' && tilesMissing && (
-        <p className="absolute top-2 right-2 left-14 z-[1000] rounded-box bg-base-100/95 px-3 py-2 text-center text-sm" role="status" data-tiles-failed>
+        <p
+          className="absolute top-2 right-2 left-14 z-[1000] rounded-box bg-base-100/95 px-3 py-2 text-center text-sm"
+          role="status"
+          data-tiles-failed
+        >
           {m.map_tiles_failed()}
         </p>
       )}
       {state !== 'ready' && (
         <div className="absolute inset-0 grid place-items-center text-sm" role="status">
-          {state === 'loading' ? <span className="loading loading-spinner" aria-label={m.map_loading()} /> : m.map_failed()}
+          {state === 'loading' ? (
+            <span className="loading loading-spinner" aria-label={m.map_loading()} />
+          ) : (
+            m.map_failed()
+          )}
         </div>
       )}
     </div>

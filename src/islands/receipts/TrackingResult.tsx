@@ -4,12 +4,17 @@ import { formatDate } from '~/shared/format';
 import type { PackageScanResult } from '~/shared/receipts';
 
 export type TrackingLookup =
-  { kind: 'idle' } | { kind: 'searching' } | { kind: 'received'; scans: PackageScanResult[] } | { kind: 'not-received' } | { kind: 'failed' };
+  | { kind: 'idle' }
+  | { kind: 'searching' }
+  | { kind: 'received'; scans: PackageScanResult[] }
+  | { kind: 'not-received' }
+  | { kind: 'failed' };
 
 const HIDDEN_FIELDS = new Set(['id', 'arrival_id']);
 
 /** 'tracking_number' → 'Tracking Number'. */
-const fieldLabel = (key: string) => key.replace(/[_-]+/g, ' ').replace(/\b\w/g, (letter) => letter.toUpperCase());
+const fieldLabel = (key: string) =>
+  key.replace(/[_-]+/g, ' ').replace(/\b\w/g, (letter) => letter.toUpperCase());
 
 function fieldValue(key: string, value: unknown): string {
   if (key === 'scanned_at') return formatDate(value as string);
@@ -45,13 +50,20 @@ export function TrackingResult({ lookup }: { lookup: TrackingLookup }) {
       );
     case 'received':
       return (
-        <section role="status" className="alert alert-success alert-soft mb-4" aria-labelledby="tracking-received">
+        <section
+          role="status"
+          className="alert alert-success alert-soft mb-4"
+          aria-labelledby="tracking-received"
+        >
           <div className="flex w-full flex-col gap-2">
             <h2 id="tracking-received" className="font-semibold">
               {m.receipts_tracking_received()}
             </h2>
             {lookup.scans.map((scan, index) => (
-              <dl key={index} className="grid grid-cols-1 gap-x-6 gap-y-1 border-t border-base-content/10 pt-2 text-sm md:grid-cols-2 xl:grid-cols-3">
+              <dl
+                key={index}
+                className="grid grid-cols-1 gap-x-6 gap-y-1 border-t border-base-content/10 pt-2 text-sm md:grid-cols-2 xl:grid-cols-3"
+              >
                 {Object.entries(scan)
                   .filter(([key]) => !HIDDEN_FIELDS.has(key))
                   .map(([key, value]) => (

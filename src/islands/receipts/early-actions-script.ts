@@ -9,7 +9,8 @@ function earlyActions(keys: typeof EARLY_ACTION_KEYS, searchPauseMs: number): vo
   const root = document.documentElement;
   const ready = () => keys.hydrated in root.dataset;
   document.addEventListener('click', (event) => {
-    const button = event.target instanceof Element && event.target.closest<HTMLElement>('[data-tracking-map]');
+    const button =
+      event.target instanceof Element && event.target.closest<HTMLElement>('[data-tracking-map]');
     if (button && !ready()) root.dataset[keys.pendingMap] = button.dataset.trackingMap;
   });
   document.addEventListener('change', (event) => {
@@ -27,7 +28,8 @@ function earlyActions(keys: typeof EARLY_ACTION_KEYS, searchPauseMs: number): vo
   const searchAsTyped = async (box: HTMLInputElement) => {
     const typed = box.value;
     const query = new URLSearchParams();
-    for (const [name, value] of new FormData(box.form!)) if (String(value).trim()) query.set(name, String(value).trim());
+    for (const [name, value] of new FormData(box.form!))
+      if (String(value).trim()) query.set(name, String(value).trim());
     const url = `${location.pathname}${query.size ? `?${query}` : ''}`;
     let html: string;
     try {

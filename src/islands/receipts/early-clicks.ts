@@ -12,15 +12,25 @@
  *   request, not the island's code first. Touching the box does not start that code's download
  *   (`data-hydrate-ignore`, hydrate-on-interaction.ts), which would hold the answer back on a slow link.
  */
-export const EARLY_ACTION_KEYS = { pendingMap: 'pendingTrackingMap', pendingTracking: 'pendingTrackingSearch', hydrated: 'receiptsHydrated' } as const;
+export const EARLY_ACTION_KEYS = {
+  pendingMap: 'pendingTrackingMap',
+  pendingTracking: 'pendingTrackingSearch',
+  hydrated: 'receiptsHydrated',
+} as const;
 
 /** A typing pause after which the search box applies its text, before and after hydration. */
 export const SEARCH_PAUSE_MS = 250;
 
 /** What was tapped before hydration, taken once: from now on the island's own handlers answer. */
-export function takeEarlyActions(root: HTMLElement = document.documentElement): { mapReceiptId: string | null; trackingNumber: string | null } {
+export function takeEarlyActions(root: HTMLElement = document.documentElement): {
+  mapReceiptId: string | null;
+  trackingNumber: string | null;
+} {
   root.dataset[EARLY_ACTION_KEYS.hydrated] = '';
-  const taken = { mapReceiptId: root.dataset[EARLY_ACTION_KEYS.pendingMap] ?? null, trackingNumber: root.dataset[EARLY_ACTION_KEYS.pendingTracking] ?? null };
+  const taken = {
+    mapReceiptId: root.dataset[EARLY_ACTION_KEYS.pendingMap] ?? null,
+    trackingNumber: root.dataset[EARLY_ACTION_KEYS.pendingTracking] ?? null,
+  };
   delete root.dataset[EARLY_ACTION_KEYS.pendingMap];
   delete root.dataset[EARLY_ACTION_KEYS.pendingTracking];
   return taken;

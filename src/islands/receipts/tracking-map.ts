@@ -31,7 +31,12 @@ const ROUTE_COLOR = '#1d4ed8';
 const VEHICLE_SIZE = 32;
 const VEHICLE_NAMES = { plane: m.map_plane, ship: m.map_ship } as const;
 
-const warehouseIcon = icon({ iconUrl: '/map/warehouse.svg', iconSize: [32, 42], iconAnchor: [16, 41], popupAnchor: [0, -36] });
+const warehouseIcon = icon({
+  iconUrl: '/map/warehouse.svg',
+  iconSize: [32, 42],
+  iconAnchor: [16, 41],
+  popupAnchor: [0, -36],
+});
 
 /** Settles once Leaflet's stylesheet has loaded; the map is drawn after it, so it never shows unstyled. */
 export const stylesheetLoaded = new Promise<void>((resolve, reject) => {
@@ -47,9 +52,19 @@ export const stylesheetLoaded = new Promise<void>((resolve, reject) => {
  * Shows `view` in `container`; the returned function stops the animation and removes the map.
  * `onTiles(false)` when a tile fails before any has arrived (the tile server is out of reach), `onTiles(true)` once one arrives.
  */
-export function drawMapView(container: HTMLElement, view: MapView, tiles: TileSource, onTiles: (shown: boolean) => void = () => {}): () => void {
+export function drawMapView(
+  container: HTMLElement,
+  view: MapView,
+  tiles: TileSource,
+  onTiles: (shown: boolean) => void = () => {},
+): () => void {
   const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const map = leafletMap(container, { zoomControl: false, zoomAnimation: !reducedMotion, fadeAnimation: !reducedMotion, markerZoomAnimation: !reducedMotion });
+  const map = leafletMap(container, {
+    zoomControl: false,
+    zoomAnimation: !reducedMotion,
+    fadeAnimation: !reducedMotion,
+    markerZoomAnimation: !reducedMotion,
+  });
   // Leaflet's own zoom buttons are titled in English.
   control.zoom({ zoomInTitle: m.map_zoom_in(), zoomOutTitle: m.map_zoom_out() }).addTo(map);
   let tileShown = false;
@@ -74,7 +89,12 @@ export function drawMapView(container: HTMLElement, view: MapView, tiles: TileSo
 
 function drawPlace(map: LeafletMap, { location, zoom, popup }: PlaceView) {
   map.setView(location, zoom);
-  const pin = marker(location, { icon: warehouseIcon, alt: location.name, title: location.name, keyboard: Boolean(popup) }).addTo(map);
+  const pin = marker(location, {
+    icon: warehouseIcon,
+    alt: location.name,
+    title: location.name,
+    keyboard: Boolean(popup),
+  }).addTo(map);
   if (popup) pin.bindPopup(popupContent(popup)).openPopup();
 }
 
@@ -95,11 +115,28 @@ function popupContent({ status, transport }: NonNullable<PlaceView['popup']>): H
 }
 
 /** The dashed line and its vehicle moving along it once over `durationMs`; returns the animation's stop. */
-function drawRoute(map: LeafletMap, { from, to, zoom, vehicle, durationMs }: RouteView, reducedMotion: boolean): () => void {
+function drawRoute(
+  map: LeafletMap,
+  { from, to, zoom, vehicle, durationMs }: RouteView,
+  reducedMotion: boolean,
+): () => void {
   map.fitBounds(latLngBounds([from, to]), { maxZoom: zoom, padding: [24, 24], animate: false });
-  polyline([from, to], { color: ROUTE_COLOR, weight: 3, dashArray: '8 8', interactive: false }).addTo(map);
+  polyline([from, to], {
+    color: ROUTE_COLOR,
+    weight: 3,
+    dashArray: '8 8',
+    interactive: false,
+  }).addTo(map);
   for (const end of [from, to]) {
-    circleMarker(end, { radius: 5, color: ROUTE_COLOR, fillColor: '#fff', fillOpacity: 1, weight: 2 }).bindTooltip(end.name).addTo(map);
+    circleMarker(end, {
+      radius: 5,
+      color: ROUTE_COLOR,
+      fillColor: '#fff',
+      fillOpacity: 1,
+      weight: 2,
+    })
+      .bindTooltip(end.name)
+      .addTo(map);
   }
 
   // Straight on the screen (Mercator), like the drawn line: interpolate in projected space.
@@ -113,10 +150,20 @@ function drawRoute(map: LeafletMap, { from, to, zoom, vehicle, durationMs }: Rou
   image.width = VEHICLE_SIZE;
   image.height = VEHICLE_SIZE;
   // The plane is drawn nose up and turns to its heading; the ship is drawn bow right and only faces west or east.
-  image.style.transform = vehicle === 'plane' ? `rotate(${(Math.atan2(heading.x, -heading.y) * 180) / Math.PI}deg)` : heading.x < 0 ? 'scaleX(-1)' : '';
+  image.style.transform =
+    vehicle === 'plane'
+      ? `rotate(${(Math.atan2(heading.x, -heading.y) * 180) / Math.PI}deg)`
+      : heading.x < 0
+        ? 'scaleX(-1)'
+        : '';
   const half = VEHICLE_SIZE / 2;
   const mover = marker(reducedMotion ? to : from, {
-    icon: divIcon({ html: image, className: '', iconSize: [VEHICLE_SIZE, VEHICLE_SIZE], iconAnchor: [half, half] }),
+    icon: divIcon({
+      html: image,
+      className: '',
+      iconSize: [VEHICLE_SIZE, VEHICLE_SIZE],
+      iconAnchor: [half, half],
+    }),
     interactive: false,
     keyboard: false,
   }).addTo(map);

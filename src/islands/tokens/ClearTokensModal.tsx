@@ -31,7 +31,13 @@ export function ClearTokensModal({ onClose, onCleared }: ClearTokensModalProps) 
     <Modal title={m.tokens_clear_button()} onClose={close}>
       <FailureAlert message={failure} />
       <p>{m.tokens_clear_confirm()}</p>
-      <ModalActions confirm={m.tokens_clear_button()} tone="error" busy={clearing} onCancel={close} onConfirm={confirm} />
+      <ModalActions
+        confirm={m.tokens_clear_button()}
+        tone="error"
+        busy={clearing}
+        onCancel={close}
+        onConfirm={confirm}
+      />
     </Modal>
   );
 }

@@ -8,7 +8,11 @@ import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { TOKEN_STATUS_POLL_MS } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
-import { magayaCredentialsSchema, type MagayaConnectionStatus, type MagayaTestResult } from '~/shared/magaya';
+import {
+  magayaCredentialsSchema,
+  type MagayaConnectionStatus,
+  type MagayaTestResult,
+} from '~/shared/magaya';
 import type { SyncStatus } from '~/shared/sync';
 import { LocalDate } from '../common/LocalDate';
 import { FailureAlert } from '../common/Modal';
@@ -26,7 +30,11 @@ export interface MagayaConnectionProps {
 
 type Notice = { tone: 'success' | 'error'; text: string };
 
-export default function MagayaConnection({ locale, initialStatus, initialSyncStatus }: MagayaConnectionProps) {
+export default function MagayaConnection({
+  locale,
+  initialStatus,
+  initialSyncStatus,
+}: MagayaConnectionProps) {
   adoptLocale(locale);
   const [status, setStatus] = useState(initialStatus);
   const [loadFailed, setLoadFailed] = useState(false);
@@ -55,7 +63,11 @@ export default function MagayaConnection({ locale, initialStatus, initialSyncSta
     setTesting(true);
     try {
       const result = await api<MagayaTestResult>('POST', '/tokens/magaya/test');
-      setNotice(result.ok ? { tone: 'success', text: m.magaya_connection_test_ok() } : { tone: 'error', text: result.errorText ?? '' });
+      setNotice(
+        result.ok
+          ? { tone: 'success', text: m.magaya_connection_test_ok() }
+          : { tone: 'error', text: result.errorText ?? '' },
+      );
     } catch (error) {
       setNotice({ tone: 'error', text: errorText(error) });
     }
@@ -77,7 +89,10 @@ export default function MagayaConnection({ locale, initialStatus, initialSyncSta
           </div>
         )}
         {notice && (
-          <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert alert-soft ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}>
+          <div
+            role={notice.tone === 'error' ? 'alert' : 'status'}
+            className={`alert alert-soft ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}
+          >
             <span>{notice.text}</span>
           </div>
         )}
@@ -95,29 +110,48 @@ export default function MagayaConnection({ locale, initialStatus, initialSyncSta
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
           <Card title={m.magaya_connection_title()}>
             <Facts>
-              <Fact label={m.magaya_connection_user()}>{status?.username ?? m.magaya_connection_no_user()}</Fact>
+              <Fact label={m.magaya_connection_user()}>
+                {status?.username ?? m.magaya_connection_no_user()}
+              </Fact>
               <Fact label={m.magaya_connection_endpoint()}>
                 <span className="break-all">{status?.endpoint}</span>
               </Fact>
               <Fact label={m.magaya_connection_last_session()}>
                 {status?.lastSessionAt ? (
                   <span className={status.lastSessionError ? 'text-error' : 'text-success'}>
-                    <LocalDate value={status.lastSessionAt} withTime />: {status.lastSessionErrorText ?? m.magaya_connection_succeeded()}
+                    <LocalDate value={status.lastSessionAt} withTime />:{' '}
+                    {status.lastSessionErrorText ?? m.magaya_connection_succeeded()}
                   </span>
                 ) : (
                   m.magaya_connection_never()
                 )}
               </Fact>
             </Facts>
-            {!editable && <p className="mt-3 text-sm opacity-70">{m.magaya_connection_from_environment()}</p>}
+            {!editable && (
+              <p className="mt-3 text-sm opacity-70">{m.magaya_connection_from_environment()}</p>
+            )}
             <div className="mt-4 flex flex-wrap items-center gap-3">
-              <button type="button" className="btn btn-outline btn-sm" onClick={test} disabled={testing || !status?.username}>
-                {testing && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+              <button
+                type="button"
+                className="btn btn-outline btn-sm"
+                onClick={test}
+                disabled={testing || !status?.username}
+              >
+                {testing && (
+                  <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+                )}
                 {m.magaya_connection_test()}
               </button>
               {editable && (
-                <button type="button" className="btn btn-outline btn-sm" aria-expanded={editing} onClick={() => setEditing(!editing)}>
-                  {status?.username ? m.magaya_connection_change_user() : m.magaya_connection_set_user()}
+                <button
+                  type="button"
+                  className="btn btn-outline btn-sm"
+                  aria-expanded={editing}
+                  onClick={() => setEditing(!editing)}
+                >
+                  {status?.username
+                    ? m.magaya_connection_change_user()
+                    : m.magaya_connection_set_user()}
                 </button>
               )}
               <p role="status" className="text-sm">
@@ -173,7 +207,13 @@ function CredentialsForm({
           <label htmlFor={ids.username} className="text-sm font-medium">
             {m.magaya_connection_username()}
           </label>
-          <input id={ids.username} className="input w-full" autoComplete="off" value={username} onChange={(event) => setUsername(event.target.value)} />
+          <input
+            id={ids.username}
+            className="input w-full"
+            autoComplete="off"
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+          />
         </div>
         <div className="flex flex-col gap-1">
           <label htmlFor={ids.password} className="text-sm font-medium">

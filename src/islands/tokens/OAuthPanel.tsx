@@ -25,7 +25,12 @@ export function OAuthPanel({ step, elsewhereUrl, onStart }: OAuthPanelProps) {
       </h2>
       <p className="mb-4 text-sm opacity-80">{m.tokens_oauth_intro()}</p>
       {elsewhereUrl && <ElsewhereWarning url={elsewhereUrl} />}
-      <button type="button" className="btn btn-primary" onClick={onStart} disabled={step !== null || elsewhereUrl !== null}>
+      <button
+        type="button"
+        className="btn btn-primary"
+        onClick={onStart}
+        disabled={step !== null || elsewhereUrl !== null}
+      >
         {step && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
         {m.tokens_oauth_start()}
       </button>

@@ -7,7 +7,13 @@ import { syncCountsText, type SyncResult, type SyncStatus } from '~/shared/sync'
 import { LocalDate } from '../common/LocalDate';
 import { Card, Fact, Facts } from './TokenCards';
 
-const NEVER_SYNCED: SyncStatus = { lastSyncedAt: null, written: null, deleted: null, lastError: null, lastErrorAt: null };
+const NEVER_SYNCED: SyncStatus = {
+  lastSyncedAt: null,
+  written: null,
+  deleted: null,
+  lastError: null,
+  lastErrorAt: null,
+};
 
 export function SyncCard({ initialStatus }: { initialStatus: SyncStatus | null }) {
   const [status, setStatus] = useState(initialStatus ?? NEVER_SYNCED);
@@ -29,11 +35,21 @@ export function SyncCard({ initialStatus }: { initialStatus: SyncStatus | null }
     setAnnouncement(m.sync_running());
     try {
       const result = await api<SyncResult>('POST', '/sync');
-      setStatus({ lastSyncedAt: result.finishedAt, written: result.written, deleted: result.deleted, lastError: null, lastErrorAt: null });
+      setStatus({
+        lastSyncedAt: result.finishedAt,
+        written: result.written,
+        deleted: result.deleted,
+        lastError: null,
+        lastErrorAt: null,
+      });
       setAnnouncement(m.sync_finished({ counts: syncCountsText(result.written, result.deleted) }));
     } catch (error) {
       const reason = errorText(error);
-      setStatus((shown) => ({ ...shown, lastError: reason, lastErrorAt: new Date().toISOString() }));
+      setStatus((shown) => ({
+        ...shown,
+        lastError: reason,
+        lastErrorAt: new Date().toISOString(),
+      }));
       setAnnouncement(m.sync_failed({ reason }));
     }
     setRunning(false);
@@ -43,8 +59,12 @@ export function SyncCard({ initialStatus }: { initialStatus: SyncStatus | null }
   return (
     <Card title={m.sync_title()}>
       <Facts>
-        <Fact label={m.sync_last_success()}>{lastSyncedAt ? <LocalDate value={lastSyncedAt} withTime /> : m.sync_never()}</Fact>
-        {written !== null && deleted !== null && <Fact label={m.sync_result()}>{syncCountsText(written, deleted)}</Fact>}
+        <Fact label={m.sync_last_success()}>
+          {lastSyncedAt ? <LocalDate value={lastSyncedAt} withTime /> : m.sync_never()}
+        </Fact>
+        {written !== null && deleted !== null && (
+          <Fact label={m.sync_result()}>{syncCountsText(written, deleted)}</Fact>
+        )}
         {lastErrorAt && (
           <Fact label={m.sync_last_error()}>
             <span className="text-error">
@@ -54,7 +74,12 @@ export function SyncCard({ initialStatus }: { initialStatus: SyncStatus | null }
         )}
       </Facts>
       <div className="mt-4 flex flex-wrap items-center gap-3">
-        <button type="button" className="btn btn-outline btn-sm" onClick={syncNow} disabled={running}>
+        <button
+          type="button"
+          className="btn btn-outline btn-sm"
+          onClick={syncNow}
+          disabled={running}
+        >
           {running && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           {m.sync_now()}
         </button>

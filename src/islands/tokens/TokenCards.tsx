@@ -32,7 +32,15 @@ const BADGE_CLASS: Record<TokenState, string> = {
   refused: 'badge-error',
 };
 
-export function Card({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {
+export function Card({
+  title,
+  icon,
+  children,
+}: {
+  title: string;
+  icon?: ReactNode;
+  children: ReactNode;
+}) {
   const titleId = useId();
   return (
     <section className="surface rounded-box border border-base-300 p-5" aria-labelledby={titleId}>
@@ -68,7 +76,12 @@ interface TokenCardProps {
 function TokenCard({ which, status }: TokenCardProps) {
   const facts = tokenFacts(status, which);
   const tone = tokenTone(facts);
-  const expiry = status && facts?.present ? (which === 'access' ? status.accessTokenExpiry : status.refreshTokenExpiry) : null;
+  const expiry =
+    status && facts?.present
+      ? which === 'access'
+        ? status.accessTokenExpiry
+        : status.refreshTokenExpiry
+      : null;
   return (
     <Card
       title={which === 'access' ? m.tokens_access_token() : m.tokens_refresh_token()}
@@ -80,7 +93,9 @@ function TokenCard({ which, status }: TokenCardProps) {
     >
       <Facts>
         <Fact label={m.tokens_fact_status()}>
-          <span className={`badge badge-soft ${BADGE_CLASS[tokenState(facts)]}`}>{tokenStateLabel(facts)}</span>
+          <span className={`badge badge-soft ${BADGE_CLASS[tokenState(facts)]}`}>
+            {tokenStateLabel(facts)}
+          </span>
         </Fact>
         <Fact label={m.tokens_fact_expires()}>
           <ExpiryDate present={Boolean(facts?.present)} expiry={expiry} />
@@ -112,9 +127,19 @@ export function AdditionalInformation({ status }: { status: TokenStatus | null }
   return (
     <Card title={m.tokens_additional_information()}>
       <Facts>
-        <Fact label={m.tokens_fact_source()}>{status?.source ? tokenSourceLabel(status.source) : m.tokens_unknown()}</Fact>
-        <Fact label={m.tokens_fact_last_updated()}>{status?.lastUpdated ? <LocalDate value={status.lastUpdated} withTime /> : m.tokens_unknown()}</Fact>
-        <Fact label={m.tokens_fact_auto_refresh()}>{status?.canRefresh ? m.tokens_available() : m.tokens_unavailable()}</Fact>
+        <Fact label={m.tokens_fact_source()}>
+          {status?.source ? tokenSourceLabel(status.source) : m.tokens_unknown()}
+        </Fact>
+        <Fact label={m.tokens_fact_last_updated()}>
+          {status?.lastUpdated ? (
+            <LocalDate value={status.lastUpdated} withTime />
+          ) : (
+            m.tokens_unknown()
+          )}
+        </Fact>
+        <Fact label={m.tokens_fact_auto_refresh()}>
+          {status?.canRefresh ? m.tokens_available() : m.tokens_unavailable()}
+        </Fact>
       </Facts>
     </Card>
   );

@@ -8,7 +8,12 @@ import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { FEEDBACK_LONG_MS, TOKEN_STATUS_POLL_MS } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
-import { CONNECTION_TEXTS, lacksRefreshToken, type TokenClearResult, type TokenStatus } from '~/shared/tokens';
+import {
+  CONNECTION_TEXTS,
+  lacksRefreshToken,
+  type TokenClearResult,
+  type TokenStatus,
+} from '~/shared/tokens';
 import type { SyncStatus } from '~/shared/sync';
 import { ClearTokensModal } from './ClearTokensModal';
 import { ElsewhereWarning, OAuthPanel } from './OAuthPanel';
@@ -44,7 +49,12 @@ const NOTICE_CLASS: Record<NoticeTone, string> = {
   error: 'alert-error',
 };
 
-export default function TokenManagement({ locale, initialStatus, initialSyncStatus, publicOrigin }: TokenManagementProps) {
+export default function TokenManagement({
+  locale,
+  initialStatus,
+  initialSyncStatus,
+  publicOrigin,
+}: TokenManagementProps) {
   adoptLocale(locale);
   const [status, setStatus] = useState(initialStatus);
   const [loadFailed, setLoadFailed] = useState(false);
@@ -115,19 +125,40 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
           <p className="mt-1 opacity-70">{m.tokens_subtitle()}</p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <button type="button" className="btn btn-outline" aria-expanded={showOAuth} onClick={() => setShowOAuth(!showOAuth)}>
+          <button
+            type="button"
+            className="btn btn-outline"
+            aria-expanded={showOAuth}
+            onClick={() => setShowOAuth(!showOAuth)}
+          >
             {showOAuth ? m.tokens_hide_oauth() : m.tokens_show_oauth()}
           </button>
-          <button type="button" className="btn btn-outline" aria-expanded={showForm} onClick={() => setShowForm(!showForm)}>
+          <button
+            type="button"
+            className="btn btn-outline"
+            aria-expanded={showForm}
+            onClick={() => setShowForm(!showForm)}
+          >
             {showForm ? m.tokens_hide_form() : m.tokens_manual_entry()}
           </button>
           {status?.canRefresh && (
-            <button type="button" className="btn btn-outline btn-info" onClick={refresh} disabled={refreshing || status.isRefreshing}>
-              {(refreshing || status.isRefreshing) && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+            <button
+              type="button"
+              className="btn btn-outline btn-info"
+              onClick={refresh}
+              disabled={refreshing || status.isRefreshing}
+            >
+              {(refreshing || status.isRefreshing) && (
+                <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+              )}
               {m.tokens_refresh_button()}
             </button>
           )}
-          <button type="button" className="btn btn-outline btn-error" onClick={() => setConfirmingClear(true)}>
+          <button
+            type="button"
+            className="btn btn-outline btn-error"
+            onClick={() => setConfirmingClear(true)}
+          >
             {m.tokens_clear_button()}
           </button>
         </div>
@@ -140,13 +171,21 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
           </div>
         )}
         {notice && (
-          <div role={notice.tone === 'error' ? 'alert' : 'status'} className={`alert alert-soft ${NOTICE_CLASS[notice.tone]}`}>
+          <div
+            role={notice.tone === 'error' ? 'alert' : 'status'}
+            className={`alert alert-soft ${NOTICE_CLASS[notice.tone]}`}
+          >
             <span>{notice.text}</span>
           </div>
         )}
 
         {status?.reconnectRequired && (
-          <ReconnectAlert reason={status.reconnectReason} busy={oauth.step !== null} elsewhereUrl={elsewhereUrl} onReconnect={startOAuth} />
+          <ReconnectAlert
+            reason={status.reconnectReason}
+            busy={oauth.step !== null}
+            elsewhereUrl={elsewhereUrl}
+            onReconnect={startOAuth}
+          />
         )}
         {lacksRefreshToken(status) && (
           <div role="note" className="alert alert-warning alert-soft items-start text-sm">
@@ -155,7 +194,9 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
           </div>
         )}
 
-        {showOAuth && <OAuthPanel step={oauth.step} elsewhereUrl={elsewhereUrl} onStart={startOAuth} />}
+        {showOAuth && (
+          <OAuthPanel step={oauth.step} elsewhereUrl={elsewhereUrl} onStart={startOAuth} />
+        )}
         {showForm && (
           <UpdateTokensForm
             onCancel={() => setShowForm(false)}
@@ -187,7 +228,10 @@ export default function TokenManagement({ locale, initialStatus, initialSyncStat
             setNotice(
               revocationError === null
                 ? { tone: 'warning', text: CONNECTION_TEXTS.cleared }
-                : { tone: 'error', text: CONNECTION_TEXTS.clearedWithoutRevocation(revocationError) },
+                : {
+                    tone: 'error',
+                    text: CONNECTION_TEXTS.clearedWithoutRevocation(revocationError),
+                  },
             );
             void load();
           }}
@@ -210,14 +254,22 @@ function ReconnectAlert({
   onReconnect: () => void;
 }) {
   return (
-    <div role="alert" className="alert alert-error alert-soft flex flex-wrap items-start justify-between gap-3">
+    <div
+      role="alert"
+      className="alert alert-error alert-soft flex flex-wrap items-start justify-between gap-3"
+    >
       <div className="flex flex-col gap-1">
         <h2 className="font-semibold">{CONNECTION_TEXTS.reconnectRequired}</h2>
         <p className="text-sm">{CONNECTION_TEXTS.reconnectExplained}</p>
         {reason && <p className="text-sm opacity-80">{CONNECTION_TEXTS.providerSaid(reason)}</p>}
         {elsewhereUrl && <ElsewhereWarning url={elsewhereUrl} />}
       </div>
-      <button type="button" className="btn btn-error btn-sm" onClick={onReconnect} disabled={busy || elsewhereUrl !== null}>
+      <button
+        type="button"
+        className="btn btn-error btn-sm"
+        onClick={onReconnect}
+        disabled={busy || elsewhereUrl !== null}
+      >
         {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
         {CONNECTION_TEXTS.reconnect}
       </button>

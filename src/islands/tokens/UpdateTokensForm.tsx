@@ -32,8 +32,13 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (saving) return;
-    const parsed = tokenUpdateSchema.safeParse({ accessToken, refreshToken, refreshTokenExpirySeconds: expirySeconds });
-    if (!parsed.success) return setFailure(parsed.error.issues[0]?.message ?? m.tokens_invalid_input());
+    const parsed = tokenUpdateSchema.safeParse({
+      accessToken,
+      refreshToken,
+      refreshTokenExpirySeconds: expirySeconds,
+    });
+    if (!parsed.success)
+      return setFailure(parsed.error.issues[0]?.message ?? m.tokens_invalid_input());
     setFailure(null);
     setSaving(true);
     try {
@@ -67,7 +72,12 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
           masked={!showValues}
         />
         <label className="flex cursor-pointer items-center gap-2 text-sm">
-          <input type="checkbox" className="checkbox checkbox-sm" checked={showValues} onChange={(event) => setShowValues(event.target.checked)} />
+          <input
+            type="checkbox"
+            className="checkbox checkbox-sm"
+            checked={showValues}
+            onChange={(event) => setShowValues(event.target.checked)}
+          />
           {m.tokens_show_values()}
         </label>
         <div className="flex flex-col gap-1">
@@ -87,7 +97,10 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
             aria-describedby={ids.expiryHint}
           />
           <p id={ids.expiryHint} className="text-xs opacity-70">
-            {m.tokens_expiry_hint({ min: String(REFRESH_EXPIRY_MIN_SECONDS), max: String(REFRESH_EXPIRY_MAX_SECONDS) })}
+            {m.tokens_expiry_hint({
+              min: String(REFRESH_EXPIRY_MIN_SECONDS),
+              max: String(REFRESH_EXPIRY_MAX_SECONDS),
+            })}
           </p>
         </div>
         <div className="flex flex-wrap justify-end gap-2">

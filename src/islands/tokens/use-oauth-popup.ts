@@ -7,7 +7,12 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from '
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
 import { OAUTH_POPUP } from '~/shared/constants';
-import { oauthFailureText, popupFeatures, readOAuthPopupMessage, type OAuthStart } from '~/shared/tokens';
+import {
+  oauthFailureText,
+  popupFeatures,
+  readOAuthPopupMessage,
+  type OAuthStart,
+} from '~/shared/tokens';
 import { failureText } from '../common/failure-text';
 
 export type OAuthOutcome = { ok: true } | { ok: false; text: string };
@@ -94,7 +99,11 @@ export function useOAuthPopup(onOutcome: (outcome: OAuthOutcome) => void) {
       if (event.origin !== window.location.origin || event.source !== popup) return;
       const message = readOAuthPopupMessage(event.data);
       if (!message) return;
-      finish(message.type === 'oauth2_success' ? { ok: true } : { ok: false, text: oauthFailureText(message.error_description) });
+      finish(
+        message.type === 'oauth2_success'
+          ? { ok: true }
+          : { ok: false, text: oauthFailureText(message.error_description) },
+      );
     }
     let opening = false;
     const closedCheck = setInterval(() => {

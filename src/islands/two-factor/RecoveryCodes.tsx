@@ -31,7 +31,10 @@ export function RecoveryCodes({ codes, doneLabel, onDone }: RecoveryCodesProps) 
         {m.twofactor_recovery_title()}
       </h3>
       <p className="text-sm">{m.twofactor_recovery_hint()}</p>
-      <ul className="grid grid-cols-2 gap-2 rounded-box bg-base-200 p-4 font-mono text-sm" aria-labelledby="recovery-codes-title">
+      <ul
+        className="grid grid-cols-2 gap-2 rounded-box bg-base-200 p-4 font-mono text-sm"
+        aria-labelledby="recovery-codes-title"
+      >
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}
@@ -40,7 +43,11 @@ export function RecoveryCodes({ codes, doneLabel, onDone }: RecoveryCodesProps) 
         <button type="button" className="btn btn-outline btn-sm" onClick={copy}>
           {copied ? m.twofactor_copied() : m.twofactor_copy()}
         </button>
-        <a className="btn btn-outline btn-sm" href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`} download="recovery-codes.txt">
+        <a
+          className="btn btn-outline btn-sm"
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+          download="recovery-codes.txt"
+        >
           {m.twofactor_download()}
         </a>
         <button type="button" className="btn btn-primary btn-sm" onClick={onDone}>

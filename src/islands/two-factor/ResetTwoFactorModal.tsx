@@ -24,10 +24,19 @@ export function ResetTwoFactorModal({ user, onClose, onReset }: ResetTwoFactorMo
     <Modal title={m.twofactor_turn_off()} onClose={close}>
       <FailureAlert message={failure} />
       <p>
-        <WithStrong message={(username) => m.twofactor_reset_question({ username })} value={user.username} />
+        <WithStrong
+          message={(username) => m.twofactor_reset_question({ username })}
+          value={user.username}
+        />
       </p>
       <p className="mt-2 text-sm opacity-80">{m.twofactor_reset_warning()}</p>
-      <ModalActions confirm={m.twofactor_turn_off()} tone="error" busy={busy} onCancel={close} onConfirm={confirm} />
+      <ModalActions
+        confirm={m.twofactor_turn_off()}
+        tone="error"
+        busy={busy}
+        onCancel={close}
+        onConfirm={confirm}
+      />
     </Modal>
   );
 }

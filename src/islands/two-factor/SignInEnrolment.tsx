@@ -43,7 +43,11 @@ export default function SignInEnrolment({ locale, destination }: SignInEnrolment
         {m.twofactor_set_up()}
       </h2>
       {codes ? (
-        <RecoveryCodes codes={codes} doneLabel={m.twofactor_continue()} onDone={() => window.location.assign(destination)} />
+        <RecoveryCodes
+          codes={codes}
+          doneLabel={m.twofactor_continue()}
+          onDone={() => window.location.assign(destination)}
+        />
       ) : setup ? (
         <TwoFactorEnrolment
           setup={setup}

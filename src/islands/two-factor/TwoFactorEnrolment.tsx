@@ -41,7 +41,9 @@ export function TwoFactorEnrolment({ setup, onEnabled, onCancel }: TwoFactorEnro
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending) return;
-    const parsed = enableTwoFactorSchema.safeParse(Object.fromEntries(new FormData(event.currentTarget)));
+    const parsed = enableTwoFactorSchema.safeParse(
+      Object.fromEntries(new FormData(event.currentTarget)),
+    );
     if (!parsed.success) {
       setError(fieldErrors(parsed.error).code ?? '');
       return;
@@ -72,7 +74,11 @@ export function TwoFactorEnrolment({ setup, onEnabled, onCancel }: TwoFactorEnro
           {m.twofactor_secret_label()}
         </span>
         {/* Wraps between its groups only, never inside one. */}
-        <code className="rounded-box bg-base-200 px-3 py-2 font-mono text-sm" aria-labelledby="two-factor-secret-label" data-two-factor-secret>
+        <code
+          className="rounded-box bg-base-200 px-3 py-2 font-mono text-sm"
+          aria-labelledby="two-factor-secret-label"
+          data-two-factor-secret
+        >
           {groups(setup.secret).map((group, index) => (
             <Fragment key={index}>
               {index > 0 && ' '}
@@ -82,7 +88,11 @@ export function TwoFactorEnrolment({ setup, onEnabled, onCancel }: TwoFactorEnro
         </code>
         {/* A phone cannot scan its own screen: the key to paste, or the app opened with it. */}
         <div className="flex flex-wrap items-center gap-2">
-          <button type="button" className="btn btn-sm btn-outline" onClick={() => void copySecret()}>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline"
+            onClick={() => void copySecret()}
+          >
             {m.twofactor_secret_copy()}
           </button>
           <a className="btn btn-sm btn-outline" href={setup.otpauthUri}>

@@ -6,7 +6,11 @@ import { useState, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import type { Locale } from '~/shared/locale';
-import { disableTwoFactorSchema, type TwoFactorSetup, type TwoFactorStatus } from '~/shared/two-factor';
+import {
+  disableTwoFactorSchema,
+  type TwoFactorSetup,
+  type TwoFactorStatus,
+} from '~/shared/two-factor';
 import { fieldErrors } from '~/shared/validation';
 import { adoptLocale } from '../common/locale';
 import { RecoveryCodes } from './RecoveryCodes';
@@ -19,9 +23,16 @@ export interface TwoFactorSettingsProps {
   username: string;
 }
 
-type View = { kind: 'status' } | { kind: 'setup'; setup: TwoFactorSetup } | { kind: 'codes'; codes: string[] };
+type View =
+  | { kind: 'status' }
+  | { kind: 'setup'; setup: TwoFactorSetup }
+  | { kind: 'codes'; codes: string[] };
 
-export default function TwoFactorSettings({ locale, initialStatus, username }: TwoFactorSettingsProps) {
+export default function TwoFactorSettings({
+  locale,
+  initialStatus,
+  username,
+}: TwoFactorSettingsProps) {
   adoptLocale(locale);
   const [status, setStatus] = useState(initialStatus);
   const [view, setView] = useState<View>({ kind: 'status' });
@@ -77,7 +88,13 @@ export default function TwoFactorSettings({ locale, initialStatus, username }: T
     );
   }
   if (view.kind === 'codes') {
-    return <RecoveryCodes codes={view.codes} doneLabel={m.twofactor_saved_codes()} onDone={() => setView({ kind: 'status' })} />;
+    return (
+      <RecoveryCodes
+        codes={view.codes}
+        doneLabel={m.twofactor_saved_codes()}
+        onDone={() => setView({ kind: 'status' })}
+      />
+    );
   }
 
   return (
@@ -92,9 +109,18 @@ export default function TwoFactorSettings({ locale, initialStatus, username }: T
       </p>
       {status.enabled ? (
         <>
-          <p className="text-sm opacity-80">{m.twofactor_codes_left({ count: String(status.recoveryCodesLeft) })}</p>
+          <p className="text-sm opacity-80">
+            {m.twofactor_codes_left({ count: String(status.recoveryCodesLeft) })}
+          </p>
           <form noValidate onSubmit={turnOff} className="flex flex-col gap-3">
-            <input type="text" name="username" value={username} autoComplete="username" readOnly hidden />
+            <input
+              type="text"
+              name="username"
+              value={username}
+              autoComplete="username"
+              readOnly
+              hidden
+            />
             <div className="flex flex-col gap-1">
               <label htmlFor="two-factor-disable-password" className="text-sm font-medium">
                 {m.twofactor_password_label()}
@@ -134,7 +160,11 @@ export default function TwoFactorSettings({ locale, initialStatus, username }: T
                 {error}
               </div>
             )}
-            <button type="submit" className="btn btn-outline btn-error self-start" disabled={pending}>
+            <button
+              type="submit"
+              className="btn btn-outline btn-error self-start"
+              disabled={pending}
+            >
               {pending ? m.twofactor_turning_off() : m.twofactor_turn_off()}
             </button>
           </form>
@@ -147,7 +177,12 @@ export default function TwoFactorSettings({ locale, initialStatus, username }: T
               {error}
             </div>
           )}
-          <button type="button" className="btn btn-primary self-start" onClick={startSetup} disabled={pending}>
+          <button
+            type="button"
+            className="btn btn-primary self-start"
+            onClick={startSetup}
+            disabled={pending}
+          >
             {pending ? m.twofactor_starting() : m.twofactor_set_up()}
           </button>
         </>

@@ -23,10 +23,19 @@ export function DeleteUserModal({ user, onClose, onDeleted }: DeleteUserModalPro
     <Modal title={m.users_delete_title()} onClose={close}>
       <FailureAlert message={failure} />
       <p>
-        <WithStrong message={(username) => m.users_delete_question({ username })} value={user.username} />
+        <WithStrong
+          message={(username) => m.users_delete_question({ username })}
+          value={user.username}
+        />
       </p>
       <p className="mt-2 text-sm opacity-80">{m.users_delete_warning()}</p>
-      <ModalActions confirm={m.users_delete_title()} tone="error" busy={busy} onCancel={close} onConfirm={confirm} />
+      <ModalActions
+        confirm={m.users_delete_title()}
+        tone="error"
+        busy={busy}
+        onCancel={close}
+        onConfirm={confirm}
+      />
     </Modal>
   );
 }

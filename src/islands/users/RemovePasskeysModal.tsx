@@ -24,10 +24,19 @@ export function RemovePasskeysModal({ user, onClose, onRemoved }: RemovePasskeys
     <Modal title={m.passkey_admin_remove_title()} onClose={close}>
       <FailureAlert message={failure} />
       <p>
-        <WithStrong message={(username) => m.passkey_admin_remove_question({ username })} value={user.username} />
+        <WithStrong
+          message={(username) => m.passkey_admin_remove_question({ username })}
+          value={user.username}
+        />
       </p>
       <p className="mt-2 text-sm opacity-80">{m.passkey_admin_remove_warning()}</p>
-      <ModalActions confirm={m.passkey_admin_remove_title()} tone="error" busy={busy} onCancel={close} onConfirm={confirm} />
+      <ModalActions
+        confirm={m.passkey_admin_remove_title()}
+        tone="error"
+        busy={busy}
+        onCancel={close}
+        onConfirm={confirm}
+      />
     </Modal>
   );
 }

@@ -1,7 +1,12 @@
 import { useState, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
-import { fieldErrors, resetPasswordSchema, type PublicUser, type ResetPasswordPayload } from '~/shared/validation';
+import {
+  fieldErrors,
+  resetPasswordSchema,
+  type PublicUser,
+  type ResetPasswordPayload,
+} from '~/shared/validation';
 import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 import { TextField } from './fields';
@@ -42,7 +47,10 @@ export function ResetPasswordModal({ user, onClose, onReset }: ResetPasswordModa
       <form onSubmit={submit} noValidate>
         <FailureAlert message={failure} />
         <p className="mb-2 text-sm opacity-80">
-          <WithStrong message={(name) => m.users_reset_intro({ name })} value={user.fullName || user.username} />
+          <WithStrong
+            message={(name) => m.users_reset_intro({ name })}
+            value={user.fullName || user.username}
+          />
         </p>
         <TextField
           label={m.users_reset_new_password()}

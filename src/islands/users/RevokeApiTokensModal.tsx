@@ -25,10 +25,19 @@ export function RevokeApiTokensModal({ user, onClose, onRevoked }: RevokeApiToke
     <Modal title={m.apitoken_admin_revoke_title()} onClose={close}>
       <FailureAlert message={failure} />
       <p>
-        <WithStrong message={(username) => m.apitoken_admin_revoke_question({ username })} value={user.username} />
+        <WithStrong
+          message={(username) => m.apitoken_admin_revoke_question({ username })}
+          value={user.username}
+        />
       </p>
       <p className="mt-2 text-sm opacity-80">{m.apitoken_admin_revoke_warning()}</p>
-      <ModalActions confirm={m.apitoken_admin_revoke_confirm()} tone="error" busy={busy} onCancel={close} onConfirm={confirm} />
+      <ModalActions
+        confirm={m.apitoken_admin_revoke_confirm()}
+        tone="error"
+        busy={busy}
+        onCancel={close}
+        onConfirm={confirm}
+      />
     </Modal>
   );
 }

@@ -5,7 +5,14 @@ import { ROLES, type Role } from '~/shared/constants';
 import { roleLabel } from '~/shared/format';
 import { getLocale } from '~/paraglide/runtime.js';
 import { languageName, locales, type Locale } from '~/shared/locale';
-import { createUserSchema, fieldErrors, updateUserSchema, type CreateUserPayload, type PublicUser, type UpdateUserPayload } from '~/shared/validation';
+import {
+  createUserSchema,
+  fieldErrors,
+  updateUserSchema,
+  type CreateUserPayload,
+  type PublicUser,
+  type UpdateUserPayload,
+} from '~/shared/validation';
 import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 import { SelectField, TextField } from './fields';
@@ -47,7 +54,9 @@ function startingValues(user: PublicUser | null): FormValues {
   };
 }
 
-type Submission = { errors: Record<string, string> } | { method: 'POST' | 'PUT'; path: string; payload: CreateUserPayload | UpdateUserPayload };
+type Submission =
+  | { errors: Record<string, string> }
+  | { method: 'POST' | 'PUT'; path: string; payload: CreateUserPayload | UpdateUserPayload };
 
 /** Checks the form with the shared schema and, when it passes, says which call saves it. */
 function prepare(user: PublicUser | null, values: FormValues): Submission {
@@ -55,11 +64,17 @@ function prepare(user: PublicUser | null, values: FormValues): Submission {
   if (user) {
     const payload: UpdateUserPayload = { username, fullName, email, role, isActive };
     const parsed = updateUserSchema.safeParse(payload);
-    return parsed.success ? { method: 'PUT', path: `/auth/users/${user.id}`, payload } : { errors: fieldErrors(parsed.error) };
+    return parsed.success
+      ? { method: 'PUT', path: `/auth/users/${user.id}`, payload }
+      : { errors: fieldErrors(parsed.error) };
   }
-  const payload: CreateUserPayload = invite ? { username, fullName, email, invite, locale, role } : { username, fullName, email, password, role };
+  const payload: CreateUserPayload = invite
+    ? { username, fullName, email, invite, locale, role }
+    : { username, fullName, email, password, role };
   const parsed = createUserSchema.safeParse(payload);
-  return parsed.success ? { method: 'POST', path: '/auth/users', payload } : { errors: fieldErrors(parsed.error) };
+  return parsed.success
+    ? { method: 'POST', path: '/auth/users', payload }
+    : { errors: fieldErrors(parsed.error) };
 }
 
 /** Add or edit a user, with the user-form rules of src/shared/validation.ts. */
@@ -125,7 +140,10 @@ export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormM
           <fieldset className="mt-3">
             <legend className="mb-1 text-sm font-medium">{m.users_password_method()}</legend>
             {[false, true].map((invite) => (
-              <label key={String(invite)} className="label cursor-pointer gap-3 py-1 text-base-content">
+              <label
+                key={String(invite)}
+                className="label cursor-pointer gap-3 py-1 text-base-content"
+              >
                 <input
                   type="radio"
                   name="password-method"
@@ -166,7 +184,12 @@ export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormM
             required
           />
         )}
-        <SelectField label={m.users_field_role()} value={values.role} onChange={(event) => change('role', event.target.value as Role)} error={errors.role}>
+        <SelectField
+          label={m.users_field_role()}
+          value={values.role}
+          onChange={(event) => change('role', event.target.value as Role)}
+          error={errors.role}
+        >
           {ROLES.map((role) => (
             <option key={role} value={role}>
               {roleLabel(role)}
@@ -184,7 +207,11 @@ export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormM
             {m.users_field_active()}
           </label>
         )}
-        <ModalActions confirm={editing ? m.users_save_changes() : m.users_create_user()} busy={saving} onCancel={close} />
+        <ModalActions
+          confirm={editing ? m.users_save_changes() : m.users_create_user()}
+          busy={saving}
+          onCancel={close}
+        />
       </form>
     </Modal>
   );

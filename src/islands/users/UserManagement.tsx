@@ -46,7 +46,14 @@ interface Notice {
   text: string;
 }
 
-export default function UserManagement({ locale, initialUsers, roleFilter, currentUserId, lastImportDate, mailEnabled }: UserManagementProps) {
+export default function UserManagement({
+  locale,
+  initialUsers,
+  roleFilter,
+  currentUserId,
+  lastImportDate,
+  mailEnabled,
+}: UserManagementProps) {
   adoptLocale(locale);
   const [users, setUsers] = useState(initialUsers);
   const [loadFailure, setLoadFailure] = useState<string | null>(null);
@@ -97,18 +104,40 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
         <div>
           <div className="flex items-center gap-3">
             <h1 className="text-2xl font-bold">{managementTitle(roleFilter)}</h1>
-            {loading && <span className="loading loading-spinner loading-sm opacity-70" role="status" aria-label={m.users_loading()} />}
+            {loading && (
+              <span
+                className="loading loading-spinner loading-sm opacity-70"
+                role="status"
+                aria-label={m.users_loading()}
+              />
+            )}
           </div>
           <p className="mt-1 text-sm opacity-70">
-            {m.users_last_import()} {consigneeImport.lastImportDate ? <LocalDate value={consigneeImport.lastImportDate} /> : m.users_never()}
+            {m.users_last_import()}{' '}
+            {consigneeImport.lastImportDate ? (
+              <LocalDate value={consigneeImport.lastImportDate} />
+            ) : (
+              m.users_never()
+            )}
           </p>
         </div>
         <div className="flex flex-wrap gap-3">
-          <button type="button" className="btn btn-outline" onClick={consigneeImport.runImport} disabled={consigneeImport.importing}>
-            {consigneeImport.importing && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          <button
+            type="button"
+            className="btn btn-outline"
+            onClick={consigneeImport.runImport}
+            disabled={consigneeImport.importing}
+          >
+            {consigneeImport.importing && (
+              <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+            )}
             {consigneeImport.importing ? m.users_importing() : m.users_import_consignees()}
           </button>
-          <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => setDialog({ kind: 'create' })}
+          >
             <PlusIcon />
             {m.users_add_user()}
           </button>
@@ -141,7 +170,12 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
           <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
             <h2 className="text-lg font-semibold text-error">{m.users_load_error()}</h2>
             <p className="opacity-80">{loadFailure}</p>
-            <button type="button" className="btn btn-outline btn-sm" onClick={reload} disabled={loading}>
+            <button
+              type="button"
+              className="btn btn-outline btn-sm"
+              onClick={reload}
+              disabled={loading}
+            >
               {m.users_try_again()}
             </button>
           </div>
@@ -179,7 +213,14 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
           }}
         />
       )}
-      {dialog?.kind === 'edit' && <UserFormModal user={dialog.user} mailEnabled={mailEnabled} onClose={closeDialog} onSaved={afterChange} />}
+      {dialog?.kind === 'edit' && (
+        <UserFormModal
+          user={dialog.user}
+          mailEnabled={mailEnabled}
+          onClose={closeDialog}
+          onSaved={afterChange}
+        />
+      )}
       {dialog?.kind === 'reset-password' && (
         <ResetPasswordModal
           user={dialog.user}
@@ -220,7 +261,9 @@ export default function UserManagement({ locale, initialUsers, roleFilter, curre
           }}
         />
       )}
-      {dialog?.kind === 'delete' && <DeleteUserModal user={dialog.user} onClose={closeDialog} onDeleted={afterChange} />}
+      {dialog?.kind === 'delete' && (
+        <DeleteUserModal user={dialog.user} onClose={closeDialog} onDeleted={afterChange} />
+      )}
     </ReadyFieldset>
   );
 }

@@ -4,7 +4,16 @@ import { roleLabel } from '~/shared/format';
 import type { ManagedUser } from '~/shared/two-factor';
 import type { PublicUser } from '~/shared/validation';
 import { LocalDate } from '../common/LocalDate';
-import { ApiTokensOffIcon, KeyIcon, MailCrossedIcon, MailIcon, PasskeysOffIcon, PencilIcon, ShieldOffIcon, TrashIcon } from '../common/icons';
+import {
+  ApiTokensOffIcon,
+  KeyIcon,
+  MailCrossedIcon,
+  MailIcon,
+  PasskeysOffIcon,
+  PencilIcon,
+  ShieldOffIcon,
+  TrashIcon,
+} from '../common/icons';
 
 const ROLE_BADGE: Record<Role, string> = {
   admin: 'badge-primary',
@@ -72,7 +81,9 @@ export function UsersTable({
                   <div className="min-w-0">
                     <div className="flex items-center gap-2 font-semibold">
                       <span className="truncate">{user.fullName || user.username}</span>
-                      {user.id === currentUserId && <span className="badge badge-ghost badge-xs">{m.users_you()}</span>}
+                      {user.id === currentUserId && (
+                        <span className="badge badge-ghost badge-xs">{m.users_you()}</span>
+                      )}
                     </div>
                     <div className="text-sm opacity-70">{user.username}</div>
                     {user.email && <div className="truncate text-sm opacity-60">{user.email}</div>}
@@ -80,21 +91,39 @@ export function UsersTable({
                 </div>
               </td>
               <td>
-                <span className={`badge badge-soft whitespace-nowrap ${ROLE_BADGE[user.role]}`}>{roleLabel(user.role)}</span>
+                <span className={`badge badge-soft whitespace-nowrap ${ROLE_BADGE[user.role]}`}>
+                  {roleLabel(user.role)}
+                </span>
               </td>
               <td>
                 {user.invited ? (
                   <span className="badge badge-soft badge-warning">{m.users_invited()}</span>
                 ) : (
-                  <span className={`badge badge-soft ${user.isActive ? 'badge-success' : 'badge-error'}`}>
+                  <span
+                    className={`badge badge-soft ${user.isActive ? 'badge-success' : 'badge-error'}`}
+                  >
                     {user.isActive ? m.users_active() : m.users_inactive()}
                   </span>
                 )}
-                {user.twoFactorEnabled && <span className="badge badge-soft badge-info ml-1 whitespace-nowrap">{m.twofactor_badge()}</span>}
-                {user.apiTokens > 0 && <span className="badge badge-ghost ml-1 whitespace-nowrap">{m.apitoken_admin_badge({ count: user.apiTokens })}</span>}
-                {user.passkeys > 0 && <span className="badge badge-ghost ml-1 whitespace-nowrap">{m.passkey_badge({ count: user.passkeys })}</span>}
+                {user.twoFactorEnabled && (
+                  <span className="badge badge-soft badge-info ml-1 whitespace-nowrap">
+                    {m.twofactor_badge()}
+                  </span>
+                )}
+                {user.apiTokens > 0 && (
+                  <span className="badge badge-ghost ml-1 whitespace-nowrap">
+                    {m.apitoken_admin_badge({ count: user.apiTokens })}
+                  </span>
+                )}
+                {user.passkeys > 0 && (
+                  <span className="badge badge-ghost ml-1 whitespace-nowrap">
+                    {m.passkey_badge({ count: user.passkeys })}
+                  </span>
+                )}
               </td>
-              <td className="whitespace-nowrap">{user.lastLogin ? <LocalDate value={user.lastLogin} /> : m.users_never()}</td>
+              <td className="whitespace-nowrap">
+                {user.lastLogin ? <LocalDate value={user.lastLogin} /> : m.users_never()}
+              </td>
               <td className="whitespace-nowrap">
                 <LocalDate value={user.createdAt} />
               </td>
@@ -178,7 +207,9 @@ export function UsersTable({
                     type="button"
                     className="btn btn-ghost btn-sm btn-square text-error"
                     aria-label={m.users_delete_named({ username: user.username })}
-                    title={user.id === currentUserId ? m.users_cannot_delete_self() : m.users_delete()}
+                    title={
+                      user.id === currentUserId ? m.users_cannot_delete_self() : m.users_delete()
+                    }
                     disabled={user.id === currentUserId}
                     onClick={() => onDelete(user)}
                   >

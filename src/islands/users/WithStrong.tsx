@@ -5,7 +5,13 @@
  */
 const MARKER = '\u0000';
 
-export function WithStrong({ message, value }: { message: (value: string) => string; value: string }) {
+export function WithStrong({
+  message,
+  value,
+}: {
+  message: (value: string) => string;
+  value: string;
+}) {
   const [before, after] = message(MARKER).split(MARKER);
   return (
     <>

@@ -3,7 +3,11 @@ import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttribu
 interface FieldFrameProps {
   label: string;
   error: string | undefined;
-  children: (control: { id: string; invalid: boolean; describedBy: string | undefined }) => ReactNode;
+  children: (control: {
+    id: string;
+    invalid: boolean;
+    describedBy: string | undefined;
+  }) => ReactNode;
 }
 
 /** Label above, control, and the field's validation message below, tied together for assistive tech. */
@@ -46,7 +50,10 @@ export function TextField({ label, error, ...inputProps }: TextFieldProps) {
   );
 }
 
-interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'className'> {
+interface SelectFieldProps extends Omit<
+  SelectHTMLAttributes<HTMLSelectElement>,
+  'id' | 'className'
+> {
   label: string;
   error?: string | undefined;
 }

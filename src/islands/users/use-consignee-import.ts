@@ -27,7 +27,10 @@ export function useConsigneeImport(initialLastImportDate: string | null) {
     try {
       const { data } = await apiBody<{ data: ImportResult }>('POST', '/consignees/import');
       setOutcome({ text: importResultMessage(data), failed: false });
-      const { data: last } = await apiBody<{ data: LastImportInfo }>('GET', '/consignees/last-import-date');
+      const { data: last } = await apiBody<{ data: LastImportInfo }>(
+        'GET',
+        '/consignees/last-import-date',
+      );
       setLastImportDate(last.lastImportDate);
     } catch (error) {
       setOutcome({ text: m.users_import_failed({ reason: errorText(error) }), failed: true });

@@ -2,7 +2,12 @@ import { useState, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api, ApiError, errorText } from '~/shared/api-client';
 import { fieldErrors } from '~/shared/validation';
-import { createWebhookSchema, WEBHOOK_EVENT_TYPES, type CreatedWebhook, type WebhookEventType } from '~/shared/webhooks';
+import {
+  createWebhookSchema,
+  WEBHOOK_EVENT_TYPES,
+  type CreatedWebhook,
+  type WebhookEventType,
+} from '~/shared/webhooks';
 import { eventLabel } from './labels';
 
 interface AddWebhookFormProps {
@@ -20,7 +25,10 @@ export function AddWebhookForm({ allowHttp, onCreated }: AddWebhookFormProps) {
     event.preventDefault();
     if (pending) return;
     const form = new FormData(event.currentTarget);
-    const payload = { url: String(form.get('url') ?? ''), events: form.getAll('events').map(String) };
+    const payload = {
+      url: String(form.get('url') ?? ''),
+      events: form.getAll('events').map(String),
+    };
     const parsed = createWebhookSchema.safeParse(payload);
     setFailure('');
     if (!parsed.success) {
@@ -32,7 +40,8 @@ export function AddWebhookForm({ allowHttp, onCreated }: AddWebhookFormProps) {
     try {
       onCreated(await api<CreatedWebhook>('POST', '/webhooks', parsed.data));
     } catch (error) {
-      const details = error instanceof ApiError && Array.isArray(error.body?.details) ? error.body.details : [];
+      const details =
+        error instanceof ApiError && Array.isArray(error.body?.details) ? error.body.details : [];
       const url = details.find((detail) => detail.field === 'url');
       if (url) setErrors({ url: url.message });
       else setFailure(errorText(error));
@@ -67,11 +76,20 @@ export function AddWebhookForm({ allowHttp, onCreated }: AddWebhookFormProps) {
           {allowHttp ? m.webhook_url_hint_http() : m.webhook_url_hint()}
         </p>
       </div>
-      <fieldset className="flex flex-col gap-2" aria-describedby={errors.events ? 'webhook-events-error' : undefined}>
+      <fieldset
+        className="flex flex-col gap-2"
+        aria-describedby={errors.events ? 'webhook-events-error' : undefined}
+      >
         <legend className="mb-1 text-sm font-medium">{m.webhook_events_label()}</legend>
         {WEBHOOK_EVENT_TYPES.map((type: WebhookEventType) => (
           <label key={type} className="flex items-start gap-2 text-sm">
-            <input type="checkbox" name="events" value={type} defaultChecked={type !== 'prealert.matched'} className="checkbox checkbox-sm mt-0.5" />
+            <input
+              type="checkbox"
+              name="events"
+              value={type}
+              defaultChecked={type !== 'prealert.matched'}
+              className="checkbox checkbox-sm mt-0.5"
+            />
             <span>
               {eventLabel(type)} <code className="text-xs opacity-70">{type}</code>
             </span>

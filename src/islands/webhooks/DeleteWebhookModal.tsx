@@ -22,7 +22,13 @@ export function DeleteWebhookModal({ endpoint, onClose, onDeleted }: DeleteWebho
     <Modal title={m.webhook_delete_title()} onClose={close}>
       <FailureAlert message={failure} />
       <p className="wrap-anywhere">{m.webhook_delete_question({ url: endpoint.url })}</p>
-      <ModalActions confirm={m.webhook_delete()} tone="error" busy={busy} onCancel={close} onConfirm={confirm} />
+      <ModalActions
+        confirm={m.webhook_delete()}
+        tone="error"
+        busy={busy}
+        onCancel={close}
+        onConfirm={confirm}
+      />
     </Modal>
   );
 }

@@ -22,12 +22,19 @@ export interface WebhookManagementProps {
   allowHttp: boolean;
 }
 
-type Dialog = { kind: 'none' } | { kind: 'log'; endpoint: WebhookEndpointDto } | { kind: 'delete'; endpoint: WebhookEndpointDto };
+type Dialog =
+  | { kind: 'none' }
+  | { kind: 'log'; endpoint: WebhookEndpointDto }
+  | { kind: 'delete'; endpoint: WebhookEndpointDto };
 
 /** What one endpoint's card says after an action: a notice or a failure. */
 type CardMessage = { endpointId: number; text: string; failed: boolean };
 
-export default function WebhookManagement({ locale, initialEndpoints, allowHttp }: WebhookManagementProps) {
+export default function WebhookManagement({
+  locale,
+  initialEndpoints,
+  allowHttp,
+}: WebhookManagementProps) {
   adoptLocale(locale);
   const [endpoints, setEndpoints] = useState(initialEndpoints);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
@@ -35,7 +42,8 @@ export default function WebhookManagement({ locale, initialEndpoints, allowHttp 
   const [busyId, setBusyId] = useState<number | null>(null);
   const [message, setMessage] = useState<CardMessage | null>(null);
 
-  const replace = (endpoint: WebhookEndpointDto) => setEndpoints((list) => list.map((each) => (each.id === endpoint.id ? endpoint : each)));
+  const replace = (endpoint: WebhookEndpointDto) =>
+    setEndpoints((list) => list.map((each) => (each.id === endpoint.id ? endpoint : each)));
 
   async function act(endpoint: WebhookEndpointDto, action: () => Promise<string>) {
     setBusyId(endpoint.id);
@@ -56,14 +64,21 @@ export default function WebhookManagement({ locale, initialEndpoints, allowHttp 
 
   const toggle = (endpoint: WebhookEndpointDto) =>
     act(endpoint, async () => {
-      replace(await api<WebhookEndpointDto>('PUT', `/webhooks/${endpoint.id}`, { enabled: !endpoint.enabled }));
+      replace(
+        await api<WebhookEndpointDto>('PUT', `/webhooks/${endpoint.id}`, {
+          enabled: !endpoint.enabled,
+        }),
+      );
       return m.webhook_updated();
     });
 
   return (
     <ReadyFieldset>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2 lg:items-start">
-        <section className="surface flex min-w-0 flex-col gap-4 rounded-box border border-base-content/10 p-6" aria-labelledby="webhook-add-heading">
+        <section
+          className="surface flex min-w-0 flex-col gap-4 rounded-box border border-base-content/10 p-6"
+          aria-labelledby="webhook-add-heading"
+        >
           <h2 id="webhook-add-heading" className="text-lg font-semibold">
             {m.webhook_add_title()}
           </h2>
@@ -80,7 +95,10 @@ export default function WebhookManagement({ locale, initialEndpoints, allowHttp 
             />
           )}
         </section>
-        <section className="surface flex min-w-0 flex-col gap-4 rounded-box border border-base-content/10 p-6" aria-labelledby="webhook-list-heading">
+        <section
+          className="surface flex min-w-0 flex-col gap-4 rounded-box border border-base-content/10 p-6"
+          aria-labelledby="webhook-list-heading"
+        >
           <h2 id="webhook-list-heading" className="text-lg font-semibold">
             {m.webhook_list_title()}
           </h2>
@@ -104,7 +122,9 @@ export default function WebhookManagement({ locale, initialEndpoints, allowHttp 
           )}
         </section>
       </div>
-      {dialog.kind === 'log' && <DeliveryLogModal endpoint={dialog.endpoint} onClose={() => setDialog({ kind: 'none' })} />}
+      {dialog.kind === 'log' && (
+        <DeliveryLogModal endpoint={dialog.endpoint} onClose={() => setDialog({ kind: 'none' })} />
+      )}
       {dialog.kind === 'delete' && (
         <DeleteWebhookModal
           endpoint={dialog.endpoint}

@@ -3,7 +3,13 @@ import type { CreatedWebhook } from '~/shared/webhooks';
 import { CopyField } from '../common/CopyField';
 
 /** The new endpoint's signing secret, once, with a copy button: only the portal keeps it after this. */
-export function WebhookSecret({ endpoint, onDone }: { endpoint: CreatedWebhook; onDone: () => void }) {
+export function WebhookSecret({
+  endpoint,
+  onDone,
+}: {
+  endpoint: CreatedWebhook;
+  onDone: () => void;
+}) {
   return (
     <div className="flex flex-col gap-3 text-sm">
       <div role="status" className="alert alert-success alert-soft">

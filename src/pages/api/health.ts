@@ -9,7 +9,8 @@ import { healthSchema } from '~/shared/health';
 // Public: load balancers and uptime checks call it without a session. Unhealthy is 503, as they expect.
 export const GET = handle(async (context) => {
   const { database, uptimeSeconds } = await checkHealth(context.locals.portal);
-  if (!database) throw new AppError('INTERNAL_ERROR', m.page_database_unavailable(), { status: 503 });
+  if (!database)
+    throw new AppError('INTERNAL_ERROR', m.page_database_unavailable(), { status: 503 });
   return ok({ status: 'ok', database: 'ok', uptimeSeconds });
 });
 

@@ -8,7 +8,9 @@ import { apiDocumentSchema } from '~/shared/envelope';
 const ROUTE_FILES = import.meta.glob<Record<string, unknown>>('/src/pages/api/**/*.ts');
 
 async function loadRouteFiles(): Promise<RouteModules> {
-  const loaded = await Promise.all(Object.entries(ROUTE_FILES).map(async ([file, load]) => [file, await load()] as const));
+  const loaded = await Promise.all(
+    Object.entries(ROUTE_FILES).map(async ([file, load]) => [file, await load()] as const),
+  );
   return { ...Object.fromEntries(loaded), '/src/pages/api/openapi.json.ts': { GET, openapi } };
 }
 
@@ -28,7 +30,8 @@ export const GET = handle(async (context) => {
 export const openapi = describeEndpoint({
   GET: {
     summary: 'This API description',
-    description: 'The OpenAPI 3.1 document of every /api route, outside the envelope. It carries an ETag: send it back in If-None-Match to get a 304.',
+    description:
+      'The OpenAPI 3.1 document of every /api route, outside the envelope. It carries an ETag: send it back in If-None-Match to get a 304.',
     access: 'public',
     answer: { status: 200, body: apiDocumentSchema },
     alsoAnswers: { 304: 'Not Modified: the document is the one the If-None-Match header names.' },

@@ -26,24 +26,35 @@ export const POST = handle(async (context) => {
       statusChanges: 0,
       finishedAt: new Date(context.locals.portal.clock.now()).toISOString(),
     };
-    return ok(result, { message: m.import_folder_ran({ files: run.files, counts: syncCountsText(run.written, run.removed) }) });
+    return ok(result, {
+      message: m.import_folder_ran({
+        files: run.files,
+        counts: syncCountsText(run.written, run.removed),
+      }),
+    });
   }
   const result = await syncReceiptsNow(context.locals.portal, auditActor(context));
-  return ok(result, { message: m.sync_finished({ counts: syncCountsText(result.written, result.deleted) }) });
+  return ok(result, {
+    message: m.sync_finished({ counts: syncCountsText(result.written, result.deleted) }),
+  });
 });
 
 export const openapi = describeEndpoint({
   GET: {
     summary: 'Read the sync status',
-    description: 'The last successful sync and its counts, and the error of a later one that failed.',
+    description:
+      'The last successful sync and its counts, and the error of a later one that failed.',
     access: ['admin'],
     answer: { status: 200, body: okEnvelope(syncStatusSchema) },
   },
   POST: {
     summary: 'Sync now',
-    description: 'Syncs the receipts from the provider, or joins the sync already running, and answers once it is done.',
+    description:
+      'Syncs the receipts from the provider, or joins the sync already running, and answers once it is done.',
     access: ['admin'],
     answer: { status: 200, body: okEnvelope(syncResultSchema) },
-    errors: { 503: 'The provider is not connected or unavailable, or the sync was interrupted (EXTERNAL_API_ERROR, with Retry-After).' },
+    errors: {
+      503: 'The provider is not connected or unavailable, or the sync was interrupted (EXTERNAL_API_ERROR, with Retry-After).',
+    },
   },
 });

@@ -12,7 +12,12 @@ export const POST: APIRoute = async (context) => {
   const user = context.locals.user!;
   try {
     const form = await readForm(context.request);
-    await savePreferences(context.locals.portal, user.id, { statusEmails: form.get('statusEmails') === 'true' }, context.locals.locale);
+    await savePreferences(
+      context.locals.portal,
+      user.id,
+      { statusEmails: form.get('statusEmails') === 'true' },
+      context.locals.locale,
+    );
   } catch (error) {
     if (error instanceof AppError) return plainRefusal(error.status, error.message);
     throw error;

@@ -10,7 +10,11 @@ export const POST: APIRoute = async (context) => {
   if (!sandbox.magaya) return notFound();
   if (sandbox.down) return json({ error: 'temporarily_unavailable' }, 503);
   const body = await context.request.text();
-  if (Buffer.byteLength(body) > ENVELOPE_MAX_BYTES) return new Response('Request too large', { status: 413 });
+  if (Buffer.byteLength(body) > ENVELOPE_MAX_BYTES)
+    return new Response('Request too large', { status: 413 });
   const { status, body: answer } = await sandbox.magaya.answer(body);
-  return new Response(answer, { status, headers: { 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': 'no-store' } });
+  return new Response(answer, {
+    status,
+    headers: { 'Content-Type': 'text/xml; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
 };

@@ -10,7 +10,15 @@ import { AppError } from '../errors';
 import { migrationStatus, UnknownMigrationsError } from '../db/migrate';
 import type { User } from '../db/models';
 import type { AuditActor } from '../services/audit';
-import { generatePassword, type PasswordHasher, type AccountNoticeDeps, resetTwoFactor, createUser, listUsers, resetPassword } from '../services/accounts';
+import {
+  generatePassword,
+  type PasswordHasher,
+  type AccountNoticeDeps,
+  resetTwoFactor,
+  createUser,
+  listUsers,
+  resetPassword,
+} from '../services/accounts';
 
 export interface AdminDeps extends AccountNoticeDeps {
   config: Pick<Config, 'databaseUrl' | 'twoFactor' | 'productName'>;
@@ -54,23 +62,35 @@ function oneUsername(positionals: string[], synopsis: string): string {
 
 async function findUser(deps: AdminDeps, username: string): Promise<User> {
   const user = await deps.db.models.User.findOne({ where: { username } });
-  if (!user) throw new ConsoleRefusal(`No user named "${username}" in ${deps.config.databaseUrl.replace(/\/\/[^@/]*@/, '//')}.`);
+  if (!user)
+    throw new ConsoleRefusal(
+      `No user named "${username}" in ${deps.config.databaseUrl.replace(/\/\/[^@/]*@/, '//')}.`,
+    );
   return user;
 }
 
 /** The new password: given, generated, or typed twice at the terminal (Enter alone generates one). */
-async function newPassword(io: ConsoleIO, values: Values): Promise<{ password: string; generated: boolean }> {
-  if (typeof values.password === 'string' && values.generate) throw new ConsoleRefusal('Give --password or --generate, not both.');
+async function newPassword(
+  io: ConsoleIO,
+  values: Values,
+): Promise<{ password: string; generated: boolean }> {
+  if (typeof values.password === 'string' && values.generate)
+    throw new ConsoleRefusal('Give --password or --generate, not both.');
   if (values.generate) return { password: generatePassword(), generated: true };
   let password = typeof values.password === 'string' ? values.password : null;
   if (password === null) {
     password = await io.askSecret('New password (Enter alone generates one): ');
-    if (password === null) throw new ConsoleRefusal('No terminal to ask for the password at: pass --password <password> or --generate.');
+    if (password === null)
+      throw new ConsoleRefusal(
+        'No terminal to ask for the password at: pass --password <password> or --generate.',
+      );
     if (password === '') return { password: generatePassword(), generated: true };
-    if ((await io.askSecret('The same password again: ')) !== password) throw new ConsoleRefusal('The two passwords differ; nothing was changed.');
+    if ((await io.askSecret('The same password again: ')) !== password)
+      throw new ConsoleRefusal('The two passwords differ; nothing was changed.');
   }
   const checked = resetPasswordSchema.safeParse({ newPassword: password });
-  if (!checked.success) throw new ConsoleRefusal(checked.error.issues.map((issue) => issue.message).join('; '));
+  if (!checked.success)
+    throw new ConsoleRefusal(checked.error.issues.map((issue) => issue.message).join('; '));
   return { password: checked.data.newPassword, generated: false };
 }
 
@@ -115,7 +135,8 @@ const ADMIN_COMMANDS: ReadonlyMap<string, AdminCommand> = new Map<string, AdminC
         const generated = typeof values.password !== 'string';
         const password = generated ? generatePassword() : (values.password as string);
         const checked = createUserSchema.safeParse({ username, password, role: 'admin' });
-        if (!checked.success) throw new ConsoleRefusal(checked.error.issues.map((issue) => issue.message).join('; '));
+        if (!checked.success)
+          throw new ConsoleRefusal(checked.error.issues.map((issue) => issue.message).join('; '));
         try {
           await createUser(deps, CONSOLE_ACTOR, { ...checked.data, password });
         } catch (error) {
@@ -124,7 +145,8 @@ const ADMIN_COMMANDS: ReadonlyMap<string, AdminCommand> = new Map<string, AdminC
           throw error;
         }
         io.print(`Admin "${checked.data.username}" created.`);
-        if (generated) io.print(`Password (shown only once; change it under Profile Settings): ${password}`);
+        if (generated)
+          io.print(`Password (shown only once; change it under Profile Settings): ${password}`);
       },
     },
   ],
@@ -132,10 +154,12 @@ const ADMIN_COMMANDS: ReadonlyMap<string, AdminCommand> = new Map<string, AdminC
     'list-admins',
     {
       synopsis: 'list-admins',
-      summary: 'Lists the admins and admin-viewers: role, whether active, two-factor sign-in, last sign-in.',
+      summary:
+        'Lists the admins and admin-viewers: role, whether active, two-factor sign-in, last sign-in.',
       options: {},
       async run(deps, io, positionals) {
-        if (positionals.length > 0) throw new ConsoleRefusal(`Expected no arguments: ${this.synopsis}`);
+        if (positionals.length > 0)
+          throw new ConsoleRefusal(`Expected no arguments: ${this.synopsis}`);
         const admins = (await listUsers(deps)).filter((user) => user.role !== 'viewer');
         io.print(
           table([
@@ -156,13 +180,16 @@ const ADMIN_COMMANDS: ReadonlyMap<string, AdminCommand> = new Map<string, AdminC
     'reset-password',
     {
       synopsis: 'reset-password <username> [--password <password> | --generate]',
-      summary: 'Sets a new password (asked for, given, or generated and printed), ends all sessions of the user and revokes their API tokens.',
+      summary:
+        'Sets a new password (asked for, given, or generated and printed), ends all sessions of the user and revokes their API tokens.',
       options: { password: { type: 'string' }, generate: { type: 'boolean' } },
       async run(deps, io, positionals, values) {
         const user = await findUser(deps, oneUsername(positionals, this.synopsis));
         const { password, generated } = await newPassword(io, values);
         await resetPassword(deps, CONSOLE_ACTOR, user.id, password);
-        io.print(`Password of "${user.username}" reset; all their sessions have ended and their API tokens are revoked.`);
+        io.print(
+          `Password of "${user.username}" reset; all their sessions have ended and their API tokens are revoked.`,
+        );
         if (generated) io.print(`New password: ${password}`);
       },
     },
@@ -174,7 +201,10 @@ function usage(): string {
     'Usage: npm run admin -- <command> [arguments]',
     '',
     'Commands:',
-    ...[...ADMIN_COMMANDS.values()].flatMap(({ synopsis, summary }) => [`  ${synopsis}`, `      ${summary}`]),
+    ...[...ADMIN_COMMANDS.values()].flatMap(({ synopsis, summary }) => [
+      `  ${synopsis}`,
+      `      ${summary}`,
+    ]),
     '',
     'It uses the configuration of `npm run serve` (the environment and .env) and the built portal (npm run build).',
   ].join('\n');
@@ -183,7 +213,11 @@ function usage(): string {
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
 
 /** Runs one command line; answers the exit code. */
-export async function runAdminCommand(argv: string[], portal: AdminConsole, io: ConsoleIO): Promise<number> {
+export async function runAdminCommand(
+  argv: string[],
+  portal: AdminConsole,
+  io: ConsoleIO,
+): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || isHelp(name)) {
     (name === undefined ? io.printError : io.print)(usage());
@@ -200,9 +234,16 @@ export async function runAdminCommand(argv: string[], portal: AdminConsole, io: 
   }
   let parsed: { positionals: string[]; values: Values };
   try {
-    parsed = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: rest,
+      options: command.options,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
-    io.printError(`${error instanceof Error ? error.message : String(error)}\nUsage: npm run admin -- ${command.synopsis}`);
+    io.printError(
+      `${error instanceof Error ? error.message : String(error)}\nUsage: npm run admin -- ${command.synopsis}`,
+    );
     return 1;
   }
   try {

@@ -3,7 +3,12 @@
  * runs it on the built code, whose bundle holds the migrations). The portal's start runs `up` itself;
  * `down` is for going back to an earlier version without a backup.
  */
-import { migrateDatabase, migrationStatus, revertLastMigration, UnknownMigrationsError } from '../db/migrate';
+import {
+  migrateDatabase,
+  migrationStatus,
+  revertLastMigration,
+  UnknownMigrationsError,
+} from '../db/migrate';
 import type { AdminConsole, ConsoleIO } from './admin-commands';
 
 const USAGE = [
@@ -16,7 +21,11 @@ const USAGE = [
 ].join('\n');
 
 /** Runs one command line; answers the exit code. */
-export async function runMigrateCommand(argv: string[], portal: AdminConsole, io: ConsoleIO): Promise<number> {
+export async function runMigrateCommand(
+  argv: string[],
+  portal: AdminConsole,
+  io: ConsoleIO,
+): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
     io.print(USAGE);
@@ -30,7 +39,10 @@ export async function runMigrateCommand(argv: string[], portal: AdminConsole, io
     const { db } = await portal.open();
     if (name === 'status') {
       const { applied, pending, unknown } = await migrationStatus(db.sequelize);
-      for (const migration of applied) io.print(`applied  ${migration}${unknown.includes(migration) ? '  (unknown to this version)' : ''}`);
+      for (const migration of applied)
+        io.print(
+          `applied  ${migration}${unknown.includes(migration) ? '  (unknown to this version)' : ''}`,
+        );
       for (const migration of pending) io.print(`pending  ${migration}`);
       io.print(`${applied.length} applied, ${pending.length} pending.`);
       return unknown.length > 0 ? 1 : 0;
@@ -38,7 +50,9 @@ export async function runMigrateCommand(argv: string[], portal: AdminConsole, io
     if (name === 'up') {
       const ran = await db.oneStartAtATime(() => migrateDatabase(db.sequelize));
       for (const migration of ran) io.print(`applied  ${migration}`);
-      io.print(ran.length > 0 ? `${ran.length} migrations applied.` : 'The database is up to date.');
+      io.print(
+        ran.length > 0 ? `${ran.length} migrations applied.` : 'The database is up to date.',
+      );
       return 0;
     }
     const reverted = await db.oneStartAtATime(() => revertLastMigration(db.sequelize));

@@ -41,7 +41,9 @@ function createSequelize(config: Pick<Config, 'databaseUrl' | 'sqliteFile'>): Se
   // so each connection gets one the first time it is handed out. Only the first time: configure()
   // takes the connection's mutex, so on a busy connection it would block the event loop.
   type Connection = { configure(option: 'busyTimeout', ms: number): void };
-  const manager = sequelize.connectionManager as unknown as { getConnection(options?: object): Promise<Connection> };
+  const manager = sequelize.connectionManager as unknown as {
+    getConnection(options?: object): Promise<Connection>;
+  };
   const getConnection = manager.getConnection.bind(manager);
   const configured = new WeakSet<Connection>();
   manager.getConnection = async (options) => {
@@ -53,9 +55,15 @@ function createSequelize(config: Pick<Config, 'databaseUrl' | 'sqliteFile'>): Se
     return connection;
   };
   const turns = new WriteTurns();
-  const transaction = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
-  sequelize.transaction = ((...args: unknown[]) => turns.take(() => transaction(...args))) as typeof sequelize.transaction;
-  const query = sequelize.query.bind(sequelize) as (sql: string | { query: string }, options?: { transaction?: unknown }) => Promise<unknown>;
+  const transaction = sequelize.transaction.bind(sequelize) as (
+    ...args: unknown[]
+  ) => Promise<unknown>;
+  sequelize.transaction = ((...args: unknown[]) =>
+    turns.take(() => transaction(...args))) as typeof sequelize.transaction;
+  const query = sequelize.query.bind(sequelize) as (
+    sql: string | { query: string },
+    options?: { transaction?: unknown },
+  ) => Promise<unknown>;
   sequelize.query = ((sql: string | { query: string }, options?: { transaction?: unknown }) =>
     options?.transaction || isReadStatement(typeof sql === 'string' ? sql : sql.query)
       ? query(sql, options)
@@ -77,7 +85,8 @@ function prepareSqliteFile(file: string): void {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   for (const part of [file, `${file}-wal`, `${file}-shm`]) {
-    if (existsSync(part) && (statSync(part).mode & 0o077) !== 0) chmodSync(part, DATABASE_FILE_MODE);
+    if (existsSync(part) && (statSync(part).mode & 0o077) !== 0)
+      chmodSync(part, DATABASE_FILE_MODE);
   }
 }
 
@@ -115,7 +124,8 @@ export class Database {
   async heavyRead<T>(read: (options: { uuid: string }) => Promise<T>): Promise<T> {
     let chosen = 0;
     for (let connection = 1; connection < HEAVY_READ_CONNECTIONS; connection += 1) {
-      if (this.heavyReadsInFlight[connection]! < this.heavyReadsInFlight[chosen]!) chosen = connection;
+      if (this.heavyReadsInFlight[connection]! < this.heavyReadsInFlight[chosen]!)
+        chosen = connection;
     }
     this.heavyReadsInFlight[chosen]! += 1;
     try {

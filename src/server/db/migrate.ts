@@ -10,7 +10,9 @@ interface MigrationModule {
   down(queryInterface: QueryInterface): Promise<void>;
 }
 
-const MIGRATION_MODULES = import.meta.glob<MigrationModule>('../../../db/migrations/*.ts', { eager: true });
+const MIGRATION_MODULES = import.meta.glob<MigrationModule>('../../../db/migrations/*.ts', {
+  eager: true,
+});
 
 function migrations(sequelize: Sequelize) {
   return Object.entries(MIGRATION_MODULES)
@@ -22,10 +24,16 @@ function migrations(sequelize: Sequelize) {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-const storageOf = (sequelize: Sequelize) => new SequelizeStorage({ sequelize, tableName: 'migrations' });
+const storageOf = (sequelize: Sequelize) =>
+  new SequelizeStorage({ sequelize, tableName: 'migrations' });
 
 function migrator(sequelize: Sequelize): Umzug<QueryInterface> {
-  return new Umzug({ migrations: migrations(sequelize), context: sequelize.getQueryInterface(), storage: storageOf(sequelize), logger: undefined });
+  return new Umzug({
+    migrations: migrations(sequelize),
+    context: sequelize.getQueryInterface(),
+    storage: storageOf(sequelize),
+    logger: undefined,
+  });
 }
 
 /** A database a newer version of the portal has migrated: this version must not touch it. */
@@ -38,10 +46,16 @@ export class UnknownMigrationsError extends Error {
 }
 
 /** The migrations the database records, in the order they ran, and which of them this version knows. */
-export async function migrationStatus(sequelize: Sequelize): Promise<{ applied: string[]; pending: string[]; unknown: string[] }> {
+export async function migrationStatus(
+  sequelize: Sequelize,
+): Promise<{ applied: string[]; pending: string[]; unknown: string[] }> {
   const applied = await storageOf(sequelize).executed();
   const known = migrations(sequelize).map((migration) => migration.name);
-  return { applied, pending: known.filter((name) => !applied.includes(name)), unknown: applied.filter((name) => !known.includes(name)) };
+  return {
+    applied,
+    pending: known.filter((name) => !applied.includes(name)),
+    unknown: applied.filter((name) => !known.includes(name)),
+  };
 }
 
 async function refuseUnknownMigrations(sequelize: Sequelize): Promise<void> {

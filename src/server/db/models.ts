@@ -3,7 +3,15 @@
  * instance). Columns mirror the migrations in db/migrations; tests/in-process/database/migrations.test.ts
  * compares the two.
  */
-import { DataTypes, Model, type CreationOptional, type ForeignKey, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type ForeignKey,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
 import { CARD_OPACITY_DEFAULT, type Role } from '~/shared/constants';
 import type { AttachmentKind } from '~/shared/attachments';
 import type { Locale } from '~/shared/locale';
@@ -80,7 +88,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   User.hasMany(Session, { foreignKey: { name: 'userId', allowNull: false }, onDelete: 'CASCADE' });
-  Session.belongsTo(User, { foreignKey: { name: 'userId', allowNull: false }, onDelete: 'CASCADE' });
+  Session.belongsTo(User, {
+    foreignKey: { name: 'userId', allowNull: false },
+    onDelete: 'CASCADE',
+  });
 
   /** Consignees as imported from the provider; the id is the provider's. */
   class Consignee extends Model<InferAttributes<Consignee>, InferCreationAttributes<Consignee>> {
@@ -101,7 +112,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** Which viewer sees which consignee's receipts. */
-  class ConsigneeAssignment extends Model<InferAttributes<ConsigneeAssignment>, InferCreationAttributes<ConsigneeAssignment>> {
+  class ConsigneeAssignment extends Model<
+    InferAttributes<ConsigneeAssignment>,
+    InferCreationAttributes<ConsigneeAssignment>
+  > {
     declare userId: number;
     declare consigneeId: number;
     declare createdAt: CreationOptional<Date>;
@@ -122,7 +136,10 @@ export function defineModels(sequelize: Sequelize) {
   ConsigneeAssignment.belongsTo(Consignee, { foreignKey: 'consigneeId' });
 
   /** The mirror of the provider's receipts; the id is the provider's. */
-  class ReceiptRecord extends Model<InferAttributes<ReceiptRecord>, InferCreationAttributes<ReceiptRecord>> {
+  class ReceiptRecord extends Model<
+    InferAttributes<ReceiptRecord>,
+    InferCreationAttributes<ReceiptRecord>
+  > {
     declare id: number;
     declare number: string;
     declare receivedDate: Date | null;
@@ -178,7 +195,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** A receipt's commodities (the provider's `commodities`, docs/provider-api.md §2), in the provider's order. */
-  class PackageRecord extends Model<InferAttributes<PackageRecord>, InferCreationAttributes<PackageRecord>> {
+  class PackageRecord extends Model<
+    InferAttributes<PackageRecord>,
+    InferCreationAttributes<PackageRecord>
+  > {
     declare id: CreationOptional<number>;
     declare receiptId: number;
     declare position: number;
@@ -210,7 +230,10 @@ export function defineModels(sequelize: Sequelize) {
   PackageRecord.belongsTo(ReceiptRecord, { foreignKey: 'receiptId' });
 
   /** One status a receipt took, as the mirror saw it (migration 0009). */
-  class ReceiptStatusChange extends Model<InferAttributes<ReceiptStatusChange>, InferCreationAttributes<ReceiptStatusChange>> {
+  class ReceiptStatusChange extends Model<
+    InferAttributes<ReceiptStatusChange>,
+    InferCreationAttributes<ReceiptStatusChange>
+  > {
     declare id: CreationOptional<number>;
     declare receiptId: number;
     declare status: string;
@@ -230,7 +253,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** An e-mail waiting to be sent, or sent, or given up on (migration 0010). */
-  class OutboxMessage extends Model<InferAttributes<OutboxMessage>, InferCreationAttributes<OutboxMessage>> {
+  class OutboxMessage extends Model<
+    InferAttributes<OutboxMessage>,
+    InferCreationAttributes<OutboxMessage>
+  > {
     declare id: CreationOptional<number>;
     declare userId: number | null;
     declare recipient: string;
@@ -268,7 +294,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** The one row of provider credentials; token values are AES-256-GCM ciphertext. */
-  class ProviderTokenRecord extends Model<InferAttributes<ProviderTokenRecord>, InferCreationAttributes<ProviderTokenRecord>> {
+  class ProviderTokenRecord extends Model<
+    InferAttributes<ProviderTokenRecord>,
+    InferCreationAttributes<ProviderTokenRecord>
+  > {
     declare id: number;
     declare accessToken: string | null;
     declare refreshToken: string | null;
@@ -303,7 +332,10 @@ export function defineModels(sequelize: Sequelize) {
    * An OAuth2 authorization an admin started: the id is the SHA-256 of its `state`, the PKCE verifier is
    * AES-256-GCM ciphertext. Used once, by the session that started it, within its lifetime.
    */
-  class OAuthAuthorization extends Model<InferAttributes<OAuthAuthorization>, InferCreationAttributes<OAuthAuthorization>> {
+  class OAuthAuthorization extends Model<
+    InferAttributes<OAuthAuthorization>,
+    InferCreationAttributes<OAuthAuthorization>
+  > {
     declare id: string;
     declare sessionId: string;
     declare codeVerifier: string;
@@ -358,7 +390,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** The uploaded logo or background: what the file is; its bytes are in UPLOADS_DIR under fileName. */
-  class BrandingImage extends Model<InferAttributes<BrandingImage>, InferCreationAttributes<BrandingImage>> {
+  class BrandingImage extends Model<
+    InferAttributes<BrandingImage>,
+    InferCreationAttributes<BrandingImage>
+  > {
     declare kind: BrandingImageKind;
     /** Chosen by the server: random, with the extension of the detected format. */
     declare fileName: string;
@@ -384,7 +419,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** The one row of branding settings. */
-  class BrandingSettings extends Model<InferAttributes<BrandingSettings>, InferCreationAttributes<BrandingSettings>> {
+  class BrandingSettings extends Model<
+    InferAttributes<BrandingSettings>,
+    InferCreationAttributes<BrandingSettings>
+  > {
     declare id: number;
     declare cardOpacity: CreationOptional<number>;
   }
@@ -398,7 +436,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** A single-use token sent by e-mail: a password reset or an invitation (migration 0018). */
-  class AccountToken extends Model<InferAttributes<AccountToken>, InferCreationAttributes<AccountToken>> {
+  class AccountToken extends Model<
+    InferAttributes<AccountToken>,
+    InferCreationAttributes<AccountToken>
+  > {
     declare id: CreationOptional<number>;
     declare userId: number;
     declare purpose: AccountTokenPurpose;
@@ -424,7 +465,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** A two-factor recovery code, hashed; each works once (migration 0018). */
-  class RecoveryCode extends Model<InferAttributes<RecoveryCode>, InferCreationAttributes<RecoveryCode>> {
+  class RecoveryCode extends Model<
+    InferAttributes<RecoveryCode>,
+    InferCreationAttributes<RecoveryCode>
+  > {
     declare id: CreationOptional<number>;
     declare userId: number;
     /** HMAC of the code's SHA-256 once `keyed` (migration 0026); before that the SHA-256 alone. */
@@ -445,7 +489,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** A sign-in whose password was right, waiting for its second step (migration 0026). */
-  class PendingSignIn extends Model<InferAttributes<PendingSignIn>, InferCreationAttributes<PendingSignIn>> {
+  class PendingSignIn extends Model<
+    InferAttributes<PendingSignIn>,
+    InferCreationAttributes<PendingSignIn>
+  > {
     declare id: CreationOptional<number>;
     declare userId: number;
     /** SHA-256 of the cookie's token, hex: the token itself is never stored. */
@@ -504,7 +551,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** A passkey ceremony's challenge, held for the browser that asked (migration 0030). */
-  class PasskeyChallenge extends Model<InferAttributes<PasskeyChallenge>, InferCreationAttributes<PasskeyChallenge>> {
+  class PasskeyChallenge extends Model<
+    InferAttributes<PasskeyChallenge>,
+    InferCreationAttributes<PasskeyChallenge>
+  > {
     declare id: CreationOptional<number>;
     /** SHA-256 of the cookie's token, hex: the token itself is never stored. */
     declare tokenHash: string;
@@ -649,7 +699,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** When a receipt's attachment list was fetched from the provider, and for which version of the receipt (migration 0022). */
-  class ReceiptAttachmentList extends Model<InferAttributes<ReceiptAttachmentList>, InferCreationAttributes<ReceiptAttachmentList>> {
+  class ReceiptAttachmentList extends Model<
+    InferAttributes<ReceiptAttachmentList>,
+    InferCreationAttributes<ReceiptAttachmentList>
+  > {
     declare receiptId: number;
     declare receiptVersion: Date;
     declare checkedAt: Date;
@@ -665,7 +718,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** A photo or document the provider lists with a receipt; its bytes in UPLOADS_DIR once fetched (migration 0022). */
-  class ReceiptAttachment extends Model<InferAttributes<ReceiptAttachment>, InferCreationAttributes<ReceiptAttachment>> {
+  class ReceiptAttachment extends Model<
+    InferAttributes<ReceiptAttachment>,
+    InferCreationAttributes<ReceiptAttachment>
+  > {
     declare id: CreationOptional<number>;
     declare receiptId: number;
     declare providerId: string;
@@ -705,7 +761,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** A user's webhook endpoint (migration 0024; src/server/services/webhooks.ts). */
-  class WebhookEndpoint extends Model<InferAttributes<WebhookEndpoint>, InferCreationAttributes<WebhookEndpoint>> {
+  class WebhookEndpoint extends Model<
+    InferAttributes<WebhookEndpoint>,
+    InferCreationAttributes<WebhookEndpoint>
+  > {
     declare id: CreationOptional<number>;
     declare userId: number;
     declare url: string;
@@ -740,7 +799,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** One attempt to deliver a webhook message (migration 0024); the last 100 of each endpoint are kept. */
-  class WebhookDelivery extends Model<InferAttributes<WebhookDelivery>, InferCreationAttributes<WebhookDelivery>> {
+  class WebhookDelivery extends Model<
+    InferAttributes<WebhookDelivery>,
+    InferCreationAttributes<WebhookDelivery>
+  > {
     declare id: CreationOptional<number>;
     declare endpointId: number;
     declare messageId: string;
@@ -821,7 +883,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** PROVIDER=magaya: the portal's number for a receipt's GUID, and what it last read of it (migration 0028). */
-  class MagayaReceiptId extends Model<InferAttributes<MagayaReceiptId>, InferCreationAttributes<MagayaReceiptId>> {
+  class MagayaReceiptId extends Model<
+    InferAttributes<MagayaReceiptId>,
+    InferCreationAttributes<MagayaReceiptId>
+  > {
     declare id: number;
     declare guid: string;
     declare digest: string | null;
@@ -839,7 +904,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** PROVIDER=magaya: the portal's number for a consignee's GUID, with the name its receipts last gave it. */
-  class MagayaConsigneeId extends Model<InferAttributes<MagayaConsigneeId>, InferCreationAttributes<MagayaConsigneeId>> {
+  class MagayaConsigneeId extends Model<
+    InferAttributes<MagayaConsigneeId>,
+    InferCreationAttributes<MagayaConsigneeId>
+  > {
     declare id: number;
     declare guid: string;
     declare name: string;
@@ -855,7 +923,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** PROVIDER=magaya: the API user an admin entered (password encrypted) and how the last session went. */
-  class MagayaConnectionRecord extends Model<InferAttributes<MagayaConnectionRecord>, InferCreationAttributes<MagayaConnectionRecord>> {
+  class MagayaConnectionRecord extends Model<
+    InferAttributes<MagayaConnectionRecord>,
+    InferCreationAttributes<MagayaConnectionRecord>
+  > {
     declare id: number;
     declare username: CreationOptional<string | null>;
     declare password: CreationOptional<string | null>;
@@ -877,7 +948,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** How an imported receipt is known again (PROVIDER=file): its number, its portal id and a fingerprint of what the file said. */
-  class ImportedReceipt extends Model<InferAttributes<ImportedReceipt>, InferCreationAttributes<ImportedReceipt>> {
+  class ImportedReceipt extends Model<
+    InferAttributes<ImportedReceipt>,
+    InferCreationAttributes<ImportedReceipt>
+  > {
     declare number: string;
     declare receiptId: number;
     declare fingerprint: string;
@@ -929,7 +1003,10 @@ export function defineModels(sequelize: Sequelize) {
   );
 
   /** An admin's column mapping for one source, by the SHA-256 of its header row. */
-  class ImportMapping extends Model<InferAttributes<ImportMapping>, InferCreationAttributes<ImportMapping>> {
+  class ImportMapping extends Model<
+    InferAttributes<ImportMapping>,
+    InferCreationAttributes<ImportMapping>
+  > {
     declare signature: string;
     declare mapping: string;
     declare updatedAt: Date;

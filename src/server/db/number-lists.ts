@@ -8,7 +8,9 @@
  * or in no particular order without one: sorting 100,000 ids costs PostgreSQL more than reading them.
  */
 export const numberListOf = (isSqlite: boolean, expression: string, order?: string) =>
-  isSqlite ? `group_concat(${expression})` : `string_agg((${expression})::text, ','${order ? ` ORDER BY ${order}` : ''})`;
+  isSqlite
+    ? `group_concat(${expression})`
+    : `string_agg((${expression})::text, ','${order ? ` ORDER BY ${order}` : ''})`;
 
 /** A JSON array of `expression` (a text) over the rows in `order`, as for numberListOf. */
 export const textListOf = (isSqlite: boolean, expression: string, order: string) =>

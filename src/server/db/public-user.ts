@@ -3,9 +3,21 @@ import { isLocale } from '~/shared/locale';
 import type { PublicUser, SessionUser } from '~/shared/validation';
 import type { User } from './models';
 
-export type UserRow = Pick<User, 'id' | 'username' | 'fullName' | 'email' | 'role' | 'isActive' | 'invited' | 'lastLogin' | 'createdAt'>;
+export type UserRow = Pick<
+  User,
+  | 'id'
+  | 'username'
+  | 'fullName'
+  | 'email'
+  | 'role'
+  | 'isActive'
+  | 'invited'
+  | 'lastLogin'
+  | 'createdAt'
+>;
 
-const toIso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+const toIso = (value: Date | string | null) =>
+  value === null ? null : new Date(value).toISOString();
 
 export function toPublicUser(user: UserRow): PublicUser {
   return {

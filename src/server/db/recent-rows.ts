@@ -8,7 +8,8 @@ import type { Model, ModelStatic, Transaction } from 'sequelize';
 
 export const RECENT_ROWS_MAX_AGE_MS = 1_000;
 
-type WriteHook = 'afterSave' | 'afterDestroy' | 'afterBulkCreate' | 'afterBulkUpdate' | 'afterBulkDestroy';
+type WriteHook =
+  'afterSave' | 'afterDestroy' | 'afterBulkCreate' | 'afterBulkUpdate' | 'afterBulkDestroy';
 
 export class RecentRows<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
   private readonly rows = new LRUCache<K, V>({ max: 10_000, ttl: RECENT_ROWS_MAX_AGE_MS });
@@ -16,7 +17,11 @@ export class RecentRows<K extends NonNullable<unknown>, V extends NonNullable<un
   private forgets = 0;
 
   /** The recent copy when there is one and `usable` accepts it, else what `load` reads (null is not kept). */
-  async read<L extends V | null>(key: K, load: () => Promise<L>, usable: (value: V) => boolean = () => true): Promise<V | L> {
+  async read<L extends V | null>(
+    key: K,
+    load: () => Promise<L>,
+    usable: (value: V) => boolean = () => true,
+  ): Promise<V | L> {
     const recent = this.rows.get(key);
     if (recent !== undefined && usable(recent)) return recent;
     const forgetsBefore = this.forgets;

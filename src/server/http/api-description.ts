@@ -74,7 +74,9 @@ export interface OperationDescription {
 export type EndpointDescription = Readonly<Partial<Record<HttpMethod, OperationDescription>>>;
 
 /** Typed by the description it is given; checked against the route's exports by the API description's tests. */
-export function describeEndpoint<Description extends EndpointDescription>(description: Description): Description {
+export function describeEndpoint<Description extends EndpointDescription>(
+  description: Description,
+): Description {
   return description;
 }
 
@@ -84,8 +86,12 @@ export const SHARED_FAILURES = {
     502: 'The provider cannot be reached (EXTERNAL_API_ERROR, with Retry-After).',
     503: 'The provider is unavailable (EXTERNAL_API_ERROR, with Retry-After).',
   },
-  notSynced: { 503: 'No receipts have been synced from the provider yet (EXTERNAL_API_ERROR, with Retry-After).' },
+  notSynced: {
+    503: 'No receipts have been synced from the provider yet (EXTERNAL_API_ERROR, with Retry-After).',
+  },
   twoFactorOff: { 404: 'Two-factor sign-in is off on this portal (TWO_FACTOR=off).' },
   mailOff: { 404: 'E-mail is off on this portal (no SMTP_URL): there is no such link to use.' },
-  passkeysOff: { 404: "Passkeys are off on this portal: PUBLIC_URL's host is an IP address, which cannot be a relying party ID." },
+  passkeysOff: {
+    404: "Passkeys are off on this portal: PUBLIC_URL's host is an IP address, which cannot be a relying party ID.",
+  },
 } as const;

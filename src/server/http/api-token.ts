@@ -17,16 +17,29 @@ const UNKNOWN_API_ROUTE = '/api/[...path]';
  * answered 404 whoever asks) and on the public reads that leave a token unread (TOKEN_IGNORED_ROUTES). Throws the refusal otherwise: 403 off the token routes, 401 for a token
  * that does not work, 429 past its limit; each request counts in the metrics by its outcome.
  */
-export async function callerOfApiToken(context: Pick<APIContext, 'request' | 'routePattern' | 'locals'>, credential: string): Promise<ApiTokenCaller | null> {
-  if (context.routePattern === UNKNOWN_API_ROUTE || isTokenIgnored(context.request.method, context.routePattern)) return null;
+export async function callerOfApiToken(
+  context: Pick<APIContext, 'request' | 'routePattern' | 'locals'>,
+  credential: string,
+): Promise<ApiTokenCaller | null> {
+  if (
+    context.routePattern === UNKNOWN_API_ROUTE ||
+    isTokenIgnored(context.request.method, context.routePattern)
+  )
+    return null;
   const { metrics } = context.locals.portal;
   try {
-    if (!isTokenReadable(context.request.method, context.routePattern)) throw new AppError('FORBIDDEN', m.apitoken_route_refused());
-    const caller = await authenticateApiToken(context.locals.portal, credential, context.locals.clientAddress);
+    if (!isTokenReadable(context.request.method, context.routePattern))
+      throw new AppError('FORBIDDEN', m.apitoken_route_refused());
+    const caller = await authenticateApiToken(
+      context.locals.portal,
+      credential,
+      context.locals.clientAddress,
+    );
     metrics.apiTokenRequest('accepted');
     return caller;
   } catch (error) {
-    if (error instanceof AppError) metrics.apiTokenRequest(error.errorType === 'RATE_LIMITED' ? 'limited' : 'refused');
+    if (error instanceof AppError)
+      metrics.apiTokenRequest(error.errorType === 'RATE_LIMITED' ? 'limited' : 'refused');
     throw error;
   }
 }

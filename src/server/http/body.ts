@@ -16,12 +16,20 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * Content-Length over the limit fails before a byte is read. The rest of a refused body is left unread
  * (server.mjs discards it): cancelling it would close the connection before the 413 could be sent.
  */
-export async function* bodyChunks(request: Request, maxBytes: number, tooLarge: string = m.validation_body_too_large()): AsyncGenerator<Uint8Array> {
-  if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
+export async function* bodyChunks(
+  request: Request,
+  maxBytes: number,
+  tooLarge: string = m.validation_body_too_large(),
+): AsyncGenerator<Uint8Array> {
+  if (Number(request.headers.get('content-length') ?? 0) > maxBytes)
+    throw new AppError('PAYLOAD_TOO_LARGE', tooLarge);
   if (!request.body) return;
   const reader = request.body.getReader();
   // Only the connection can break a read: the client went away mid-body.
-  const read = () => reader.read().catch(() => Promise.reject(new AppError('VALIDATION_ERROR', m.validation_body_cut_off())));
+  const read = () =>
+    reader
+      .read()
+      .catch(() => Promise.reject(new AppError('VALIDATION_ERROR', m.validation_body_cut_off())));
   let received = 0;
   try {
     for (let next = await read(); !next.done; next = await read()) {
@@ -35,7 +43,10 @@ export async function* bodyChunks(request: Request, maxBytes: number, tooLarge: 
 }
 
 /** The whole body, up to `maxBytes` (see bodyChunks). */
-export async function readBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBody(
+  request: Request,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<Uint8Array<ArrayBuffer>> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of bodyChunks(request, maxBytes)) chunks.push(chunk);
   return Buffer.concat(chunks);
@@ -52,15 +63,23 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = toFieldIssues(result.error);
-  throw new AppError('VALIDATION_ERROR', details[0]?.message ?? m.validation_invalid_request(), { details });
+  throw new AppError('VALIDATION_ERROR', details[0]?.message ?? m.validation_invalid_request(), {
+    details,
+  });
 }
 
 /** The request's query (first value of each name) through `schema`, as `parseWith`. */
-export function parseQuery<S extends z.ZodMiniType>(context: Pick<APIContext, 'url'>, schema: S): z.output<S> {
+export function parseQuery<S extends z.ZodMiniType>(
+  context: Pick<APIContext, 'url'>,
+  schema: S,
+): z.output<S> {
   return parseWith(schema, firstValues(context.url.searchParams));
 }
 
-export async function parseJson<S extends z.ZodMiniType>(context: Pick<APIContext, 'request'>, schema: S): Promise<z.output<S>> {
+export async function parseJson<S extends z.ZodMiniType>(
+  context: Pick<APIContext, 'request'>,
+  schema: S,
+): Promise<z.output<S>> {
   const { request } = context;
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(contentType)) {

@@ -33,7 +33,9 @@ const PHOTO_FORMATS: readonly VariantFormat[] = ['avif', 'webp', 'jpeg'];
 
 /** One width's background: JPEG for a browser without image-set(), then the best format the browser takes. */
 function backgroundRule(byFormat: ReadonlyMap<VariantFormat, Variant>): string {
-  const types = PHOTO_FORMATS.filter((format) => byFormat.has(format)).map((format) => `url("${byFormat.get(format)!.url}") type("image/${format}")`);
+  const types = PHOTO_FORMATS.filter((format) => byFormat.has(format)).map(
+    (format) => `url("${byFormat.get(format)!.url}") type("image/${format}")`,
+  );
   const fallback = byFormat.get('jpeg') ?? [...byFormat.values()][0]!;
   // The URLs are the server's own paths with a number: nothing in them can close the string.
   return `body{background-image:url("${fallback.url}");background-image:image-set(${types.join(',')})}`;
@@ -83,11 +85,15 @@ export interface LogoPicture {
 export function logoPicture(logo: StoredImage, place: LogoPlace): LogoPicture | null {
   const box = LOGO_BOXES[place];
   const doubleBox = { width: box.width * 2, height: box.height * 2 };
-  const byFormat = (format: VariantFormat) => logo.variants.filter((variant) => variant.format === format);
+  const byFormat = (format: VariantFormat) =>
+    logo.variants.filter((variant) => variant.format === format);
   const fallbackFormat = logo.variants.find((variant) => variant.format !== 'webp')?.format;
   if (!fallbackFormat) return null;
   const srcset = (variants: readonly Variant[]) => {
-    const [single, double] = [sizeFilling(variants, box)!.url, sizeFilling(variants, doubleBox)!.url];
+    const [single, double] = [
+      sizeFilling(variants, box)!.url,
+      sizeFilling(variants, doubleBox)!.url,
+    ];
     // One file for both: a 2x descriptor would have the browser show it at half its size.
     return single === double ? `${single} 1x` : `${single} 1x, ${double} 2x`;
   };

@@ -1,5 +1,9 @@
 /** The client address the login limiter keys on: X-Forwarded-For only behind a trusted proxy. */
-export function clientAddress(request: Request, socketAddress: string, trustProxy: boolean): string {
+export function clientAddress(
+  request: Request,
+  socketAddress: string,
+  trustProxy: boolean,
+): string {
   if (trustProxy) {
     // The proxy appends the address it saw; earlier entries are whatever the client claimed.
     const forwarded = request.headers

@@ -12,7 +12,10 @@ const ENCODINGS = ['br', 'gzip', 'identity'];
 const PREFERRED_ENCODINGS = ['br', 'gzip'];
 const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 /** negotiator 1.x breaks ties by `{ preferred }`, which @types/negotiator leaves out. */
-type EncodingWithPreference = (available: readonly string[], options: { preferred: readonly string[] }) => string | undefined;
+type EncodingWithPreference = (
+  available: readonly string[],
+  options: { preferred: readonly string[] },
+) => string | undefined;
 /** Browsers send one of a handful of Accept-Encoding headers: each is negotiated once. */
 export class EncodingChooser {
   private readonly chosen = new LRUCache<string, string>({ max: 64 });
@@ -21,7 +24,10 @@ export class EncodingChooser {
     let encoding = this.chosen.get(acceptEncoding);
     if (encoding === undefined) {
       const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
-      encoding = (negotiator.encoding as EncodingWithPreference).call(negotiator, ENCODINGS, { preferred: PREFERRED_ENCODINGS }) ?? 'identity';
+      encoding =
+        (negotiator.encoding as EncodingWithPreference).call(negotiator, ENCODINGS, {
+          preferred: PREFERRED_ENCODINGS,
+        }) ?? 'identity';
       this.chosen.set(acceptEncoding, encoding);
     }
     return encoding;
@@ -35,7 +41,11 @@ export class EncodedJson {
 
   constructor(private readonly text: string) {}
 
-  response(request: Request, headers: Record<string, string>, encodings: EncodingChooser): Response {
+  response(
+    request: Request,
+    headers: Record<string, string>,
+    encodings: EncodingChooser,
+  ): Response {
     const encoding = encodings.choose(request.headers.get('accept-encoding') ?? '');
     const body =
       encoding === 'br'
@@ -43,9 +53,17 @@ export class EncodedJson {
         : encoding === 'gzip'
           ? (this.gzip ??= new Uint8Array(gzipSync(this.text)))
           : (this.plain ??= new TextEncoder().encode(this.text));
-    const encoded: Record<string, string> = encoding === 'br' || encoding === 'gzip' ? { 'Content-Encoding': encoding } : {};
+    const encoded: Record<string, string> =
+      encoding === 'br' || encoding === 'gzip' ? { 'Content-Encoding': encoding } : {};
     // With its length the answer goes out in one write rather than in chunks.
-    return new Response(bytesStream(body), { headers: { ...headers, ...encoded, Vary: 'Accept-Encoding', 'Content-Length': String(body.byteLength) } });
+    return new Response(bytesStream(body), {
+      headers: {
+        ...headers,
+        ...encoded,
+        Vary: 'Accept-Encoding',
+        'Content-Length': String(body.byteLength),
+      },
+    });
   }
 }
 

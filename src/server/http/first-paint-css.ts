@@ -83,9 +83,14 @@ export class FirstPaint {
   private async extractRules(html: string): Promise<string> {
     try {
       // Beasties reads the linked stylesheet only: without the page's own <style>s nothing else is inlined.
-      const markup = html.replace(/<style[^>]*>[\s\S]*?<\/style>/g, '').replace('</body>', `<i class="${SCRIPT_CLASSES}"></i></body>`);
+      const markup = html
+        .replace(/<style[^>]*>[\s\S]*?<\/style>/g, '')
+        .replace('</body>', `<i class="${SCRIPT_CLASSES}"></i></body>`);
       const processed = await this.beasties.process(markup);
-      return withoutUnreadCustomProperties(/<style>([\s\S]*?)<\/style>/.exec(processed)?.[1] ?? '', html);
+      return withoutUnreadCustomProperties(
+        /<style>([\s\S]*?)<\/style>/.exec(processed)?.[1] ?? '',
+        html,
+      );
     } catch (error) {
       this.log.error({ component: 'http', err: error }, 'Critical CSS failed');
       return '';

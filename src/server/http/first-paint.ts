@@ -48,9 +48,13 @@ export function markupKey(html: string): string {
   const tokens = new Set<string>();
   for (const [, name, attributes] of html.matchAll(/<([a-zA-Z][\w-]*)([^>]*)>/g)) {
     tokens.add(`<${name!.toLowerCase()}`);
-    for (const [, value] of attributes!.matchAll(/\sclass="([^"]*)"/g)) for (const className of value!.split(/\s+/)) if (className) tokens.add(`.${className}`);
+    for (const [, value] of attributes!.matchAll(/\sclass="([^"]*)"/g))
+      for (const className of value!.split(/\s+/)) if (className) tokens.add(`.${className}`);
     for (const [, value] of attributes!.matchAll(/\sid="([^"]*)"/g)) tokens.add(`#${value}`);
-    for (const [, attribute] of attributes!.replace(/"[^"]*"/g, '""').matchAll(/\s([a-zA-Z][\w:-]*)/g)) tokens.add(`[${attribute}`);
+    for (const [, attribute] of attributes!
+      .replace(/"[^"]*"/g, '""')
+      .matchAll(/\s([a-zA-Z][\w:-]*)/g))
+      tokens.add(`[${attribute}`);
   }
   return createHash('sha256')
     .update([...tokens].sort().join(' '))
@@ -65,7 +69,13 @@ export function hashSource(content: string): string {
 /** The modules a built module imports statically (`from"./x.js"`, `import"./x.js"`), as hrefs beside it. */
 export function staticImports(source: string, href: string): string[] {
   const folder = href.slice(0, href.lastIndexOf('/') + 1);
-  return [...new Set([...source.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)].map((match) => folder + match[1]))];
+  return [
+    ...new Set(
+      [...source.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)].map(
+        (match) => folder + match[1],
+      ),
+    ),
+  ];
 }
 
 /**
@@ -76,7 +86,10 @@ export function staticImports(source: string, href: string): string[] {
  * renderer only once Astro's island script asks for them (an island hydrated on load): a low-priority modulepreload fetches each at
  * once, instead of a round trip per level of imports. `importsOf` gives a module's static imports.
  */
-export function withLowPriorityModuleScripts(html: string, importsOf: (href: string) => readonly string[] = () => []): string {
+export function withLowPriorityModuleScripts(
+  html: string,
+  importsOf: (href: string) => readonly string[] = () => [],
+): string {
   const preloaded = new Set<string>();
   const preloads = (hrefs: readonly string[]): string => {
     const links: string[] = [];
@@ -90,26 +103,39 @@ export function withLowPriorityModuleScripts(html: string, importsOf: (href: str
     }
     return links.join('');
   };
-  return html.replace(/<script type="module" src="([^"]+)"|<astro-island\s[^>]*>/g, (tag, src: string | undefined) => {
-    if (src) return `${preloads(importsOf(src))}<script type="module" fetchpriority="low" src="${src}"`;
-    // Only an island hydrated on load surely needs its modules now (not one waiting to be visible or touched).
-    if (!/\sclient="load"/.test(tag)) return tag;
-    const islandModules = [/\scomponent-url="([^"]+)"/.exec(tag)?.[1], /\srenderer-url="([^"]+)"/.exec(tag)?.[1]].filter((href) => href !== undefined);
-    return preloads(islandModules) + tag;
-  });
+  return html.replace(
+    /<script type="module" src="([^"]+)"|<astro-island\s[^>]*>/g,
+    (tag, src: string | undefined) => {
+      if (src)
+        return `${preloads(importsOf(src))}<script type="module" fetchpriority="low" src="${src}"`;
+      // Only an island hydrated on load surely needs its modules now (not one waiting to be visible or touched).
+      if (!/\sclient="load"/.test(tag)) return tag;
+      const islandModules = [
+        /\scomponent-url="([^"]+)"/.exec(tag)?.[1],
+        /\srenderer-url="([^"]+)"/.exec(tag)?.[1],
+      ].filter((href) => href !== undefined);
+      return preloads(islandModules) + tag;
+    },
+  );
 }
 
 /** The page with `criticalCss` inline in place of its stylesheet link. */
 export function withInlineCriticalCss(html: string, criticalCss: string): string {
   const link = STYLESHEET_LINK.exec(html);
   if (!link) return html;
-  return html.slice(0, link.index) + `<style>${criticalCss}</style>` + html.slice(link.index + link[0].length);
+  return (
+    html.slice(0, link.index) +
+    `<style>${criticalCss}</style>` +
+    html.slice(link.index + link[0].length)
+  );
 }
 
 /** Tailwind's fallback for browsers without `@property`: the same custom properties set on every element. */
 const isPropertiesFallback = (node: Container | undefined): boolean =>
   !!node &&
-  ((node.type === 'atrule' && (node as AtRule).name === 'layer' && (node as AtRule).params === 'properties') ||
+  ((node.type === 'atrule' &&
+    (node as AtRule).name === 'layer' &&
+    (node as AtRule).params === 'properties') ||
     isPropertiesFallback(node.parent as Container | undefined));
 
 const VAR_READ = /var\(\s*(--[\w-]+)/g;
@@ -130,7 +156,8 @@ export function withoutUnreadCustomProperties(css: string, html: string): string
     if (!read.has(rule.params.trim())) rule.remove();
   });
   root.walkDecls(/^--/, (declaration) => {
-    if (!read.has(declaration.prop) && isPropertiesFallback(declaration.parent)) declaration.remove();
+    if (!read.has(declaration.prop) && isPropertiesFallback(declaration.parent))
+      declaration.remove();
   });
   removeEmptyBlocks(root);
   return root.toString();

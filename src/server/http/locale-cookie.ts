@@ -3,5 +3,11 @@ import type { AstroCookies } from 'astro';
 import { LOCALE_COOKIE, type Locale } from '~/shared/locale';
 
 export function rememberLocale(cookies: AstroCookies, locale: Locale, secure: boolean): void {
-  cookies.set(LOCALE_COOKIE, locale, { path: '/', httpOnly: true, sameSite: 'lax', secure, maxAge: 365 * 24 * 3600 });
+  cookies.set(LOCALE_COOKIE, locale, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    maxAge: 365 * 24 * 3600,
+  });
 }

@@ -6,12 +6,17 @@
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 const FORM_LIKE = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
-export function isCrossSiteRequest(request: Request, requestOrigin: string, publicOrigin: string): boolean {
+export function isCrossSiteRequest(
+  request: Request,
+  requestOrigin: string,
+  publicOrigin: string,
+): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.get('origin');
   const ownOrigin = origin === requestOrigin || origin === publicOrigin;
   if (origin !== null && !ownOrigin) return true;
   const contentType = request.headers.get('content-type')?.toLowerCase();
-  const formLike = contentType === undefined || FORM_LIKE.some((type) => contentType.includes(type));
+  const formLike =
+    contentType === undefined || FORM_LIKE.some((type) => contentType.includes(type));
   return formLike && !ownOrigin;
 }

@@ -4,7 +4,12 @@
  */
 import type { APIContext } from 'astro';
 import { m } from '~/paraglide/messages.js';
-import { INVOICE_UPLOAD, PREALERT_INVOICE_FIELD, prealertPayloadSchema, type PrealertInput } from '~/shared/prealerts';
+import {
+  INVOICE_UPLOAD,
+  PREALERT_INVOICE_FIELD,
+  prealertPayloadSchema,
+  type PrealertInput,
+} from '~/shared/prealerts';
 import { toFieldIssues, type SessionUser } from '~/shared/validation';
 import { AppError } from '../errors';
 import { invoiceFolder, type InvoiceFile, type NewInvoice } from '../services/prealerts';
@@ -28,13 +33,17 @@ function parseForm({ fields, documentRefusal }: ReceivedForm): PrealertInput {
   const parsed = prealertPayloadSchema.safeParse(fields);
   const issues = [
     ...(parsed.success ? [] : toFieldIssues(parsed.error)),
-    ...(documentRefusal === null ? [] : [{ field: PREALERT_INVOICE_FIELD, message: documentRefusal }]),
+    ...(documentRefusal === null
+      ? []
+      : [{ field: PREALERT_INVOICE_FIELD, message: documentRefusal }]),
   ];
-  if (!parsed.success || issues.length > 0) throw new AppError('VALIDATION_ERROR', issues[0]!.message, { details: issues });
+  if (!parsed.success || issues.length > 0)
+    throw new AppError('VALIDATION_ERROR', issues[0]!.message, { details: issues });
   return parsed.data;
 }
 
-const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '');
+const isMultipart = (request: Request) =>
+  /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '');
 
 /**
  * Reads a pre-alert as JSON or as a multipart form (the invoice in `invoice`) and hands it to `use`
@@ -42,23 +51,38 @@ const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(reques
  */
 export async function withPrealertPayload<T>(context: Context, use: Use<T>): Promise<T> {
   if (isMultipart(context.request)) {
-    return withReceivedForm(context.request, INVOICE_UPLOAD, invoiceFolder(context.locals.portal.config), (form) => use(parseForm(form), form.document));
+    return withReceivedForm(
+      context.request,
+      INVOICE_UPLOAD,
+      invoiceFolder(context.locals.portal.config),
+      (form) => use(parseForm(form), form.document),
+    );
   }
   return use(await parseJson(context, prealertPayloadSchema), null);
 }
 
 /** A page's form post: done, or refused with what was typed, so that the page shows it again beside the problems. */
-export type PrealertFormOutcome<T> = { done: T } | { refusal: AppError; fields: Record<string, string> };
+export type PrealertFormOutcome<T> =
+  { done: T } | { refusal: AppError; fields: Record<string, string> };
 
 /** The pages' plain form post of a pre-alert (multipart, with its invoice), as withPrealertPayload. */
-export async function submitPrealertForm<T>(context: Context, use: Use<T>): Promise<PrealertFormOutcome<T>> {
+export async function submitPrealertForm<T>(
+  context: Context,
+  use: Use<T>,
+): Promise<PrealertFormOutcome<T>> {
   let fields: Record<string, string> = {};
   try {
-    if (!isMultipart(context.request)) throw new AppError('VALIDATION_ERROR', m.upload_unreadable());
-    const done = await withReceivedForm(context.request, INVOICE_UPLOAD, invoiceFolder(context.locals.portal.config), (form) => {
-      fields = form.fields;
-      return use(parseForm(form), form.document);
-    });
+    if (!isMultipart(context.request))
+      throw new AppError('VALIDATION_ERROR', m.upload_unreadable());
+    const done = await withReceivedForm(
+      context.request,
+      INVOICE_UPLOAD,
+      invoiceFolder(context.locals.portal.config),
+      (form) => {
+        fields = form.fields;
+        return use(parseForm(form), form.document);
+      },
+    );
     return { done };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;

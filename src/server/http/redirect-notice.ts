@@ -8,7 +8,8 @@ import { m } from '~/paraglide/messages.js';
 
 const NOTICE_COOKIE = 'portal_notice';
 const NOTICE_MAX_AGE_SECONDS = 60;
-const cookieOptions = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const;
+const cookieOptions = (secure: boolean) =>
+  ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const;
 
 const NOTICES = {
   missing: m.notice_page_missing,

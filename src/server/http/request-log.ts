@@ -33,14 +33,22 @@ export interface LoggedLocals {
 /** The request's id: the proxy's, with TRUST_PROXY and a safe shape, or a new one. */
 export function requestIdOf(header: string | string[] | undefined, trustProxy: boolean): string {
   const forwarded = Array.isArray(header) ? header[0] : header;
-  return trustProxy && forwarded !== undefined && FORWARDED_REQUEST_ID.test(forwarded) ? forwarded : randomUUID();
+  return trustProxy && forwarded !== undefined && FORWARDED_REQUEST_ID.test(forwarded)
+    ? forwarded
+    : randomUUID();
 }
 
 /**
  * Gives the request its id (echoed in X-Request-Id), runs `serve` within it so that every line the
  * request causes carries it, and logs the request line once the answer is out or the client went away.
  */
-export function observeRequest(deps: RequestLogDeps, req: IncomingMessage, res: ServerResponse, locals: LoggedLocals, serve: () => void): void {
+export function observeRequest(
+  deps: RequestLogDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  locals: LoggedLocals,
+  serve: () => void,
+): void {
   const reqId = requestIdOf(req.headers['x-request-id'], deps.config.trustProxy);
   res.setHeader(REQUEST_ID_HEADER, reqId);
   const startedAt = performance.now();

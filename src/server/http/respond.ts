@@ -7,18 +7,31 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { CachedAnswer } from '../services/receipts';
 
-const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+const JSON_HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-store',
+};
 
 /**
  * A JSON answer with its length: the compressing server (server.mjs) then leaves small answers alone
  * instead of starting a compressor for every one of them.
  */
-function jsonResponse(text: string, status: number, headers: Record<string, string> = JSON_HEADERS): Response {
-  return new Response(text, { status, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(text)) } });
+function jsonResponse(
+  text: string,
+  status: number,
+  headers: Record<string, string> = JSON_HEADERS,
+): Response {
+  return new Response(text, {
+    status,
+    headers: { ...headers, 'Content-Length': String(Buffer.byteLength(text)) },
+  });
 }
 
 /** `{ success, data, meta?, message? }`: `meta` says about the answer what is not data (how fresh it is). */
-export function ok<T>(data: T, init: { status?: number; message?: string; meta?: object } = {}): Response {
+export function ok<T>(
+  data: T,
+  init: { status?: number; message?: string; meta?: object } = {},
+): Response {
   const body = {
     success: true,
     data,
@@ -40,19 +53,27 @@ export function okList<T>(page: { data: T[]; pagination: object }): Response {
  */
 export function okPage<T>(
   context: Pick<APIContext, 'request' | 'locals'>,
-  { list, answer }: { list: { data: T[]; pagination: object; meta: ListMeta }; answer: CachedAnswer<unknown> },
+  {
+    list,
+    answer,
+  }: { list: { data: T[]; pagination: object; meta: ListMeta }; answer: CachedAnswer<unknown> },
 ): Response {
   const text = () => JSON.stringify({ success: true, ...list });
   if (!list.meta.cached) return jsonResponse(text(), 200);
   // The rest of a cached page's meta is the same for every form: `cached` is true.
-  const form = answer.sent(`${list.meta.lastSyncedAt}|${list.meta.processingTime}`, () => new EncodedJson(text()));
+  const form = answer.sent(
+    `${list.meta.lastSyncedAt}|${list.meta.processingTime}`,
+    () => new EncodedJson(text()),
+  );
   return form.response(context.request, JSON_HEADERS, context.locals.portal.answerEncodings);
 }
 
 /** `log` takes the failures that are no AppError: those are the portal's own, and logged with the request. */
 export function errorResponse(error: unknown, log?: Pick<Logger, 'error'>): Response {
-  const appError = error instanceof AppError ? error : new AppError('INTERNAL_ERROR', m.error_unexpected());
-  if (!(error instanceof AppError)) log?.error({ component: 'http', err: error }, 'Unhandled error');
+  const appError =
+    error instanceof AppError ? error : new AppError('INTERNAL_ERROR', m.error_unexpected());
+  if (!(error instanceof AppError))
+    log?.error({ component: 'http', err: error }, 'Unhandled error');
   const headers: Record<string, string> = { ...JSON_HEADERS };
   if (appError.retryAfter !== undefined) headers['Retry-After'] = String(appError.retryAfter);
   const body = {
@@ -70,12 +91,18 @@ export function errorResponse(error: unknown, log?: Pick<Logger, 'error'>): Resp
  * which one failed.
  */
 export function notReady(message: string, data: object): Response {
-  return jsonResponse(JSON.stringify({ success: false, message, errorType: 'INTERNAL_ERROR', data }), 503);
+  return jsonResponse(
+    JSON.stringify({ success: false, message, errorType: 'INTERNAL_ERROR', data }),
+    503,
+  );
 }
 
 /** A form post's refusal (no JSON envelope outside /api): the status and the message as plain text. */
 export function plainRefusal(status: number, message: string): Response {
-  return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  return new Response(message, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  });
 }
 
 /** Wraps an endpoint so that any thrown error is answered in the envelope, never as a bare 500. */

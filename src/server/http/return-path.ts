@@ -6,11 +6,14 @@ import type { AstroCookies } from 'astro';
 
 const RETURN_COOKIE = 'portal_return_to';
 const RETURN_MAX_AGE_SECONDS = 15 * 60;
-const cookieOptions = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const;
+const cookieOptions = (secure: boolean) =>
+  ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const;
 
 /** Only a path of this site: never an address elsewhere ('//host', '/\host', 'https://…'). */
 export function localPath(value: unknown): string | null {
-  return typeof value === 'string' && value.length <= 2_000 && /^\/(?![/\\])/.test(value) ? value : null;
+  return typeof value === 'string' && value.length <= 2_000 && /^\/(?![/\\])/.test(value)
+    ? value
+    : null;
 }
 
 export function rememberReturnPath(cookies: AstroCookies, path: string, secure: boolean): void {

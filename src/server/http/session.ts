@@ -9,7 +9,14 @@ import type { LoginPayload, SessionUser } from '~/shared/validation';
 import { m } from '~/paraglide/messages.js';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import { signInAfterEnrolment, signInUser, signInWithSecondFactor, type SecondStep, endSession, signInWithPasskey } from '../services/accounts';
+import {
+  signInAfterEnrolment,
+  signInUser,
+  signInWithSecondFactor,
+  type SecondStep,
+  endSession,
+  signInWithPasskey,
+} from '../services/accounts';
 import type { PasskeySignInPayload } from '~/shared/passkeys';
 import { clearPendingSignIn, readPendingSignIn, setPendingSignIn } from './two-factor-pending';
 
@@ -23,9 +30,17 @@ export function readSessionToken(cookies: AstroCookies): string | undefined {
 /** Where a right password leads: a session, or a pending sign-in that owes a code, an enrolment or the passkey. */
 export type SignInResult = { user: SessionUser } | { step: SecondStep };
 
-export async function openSession(context: RequestContext, payload: LoginPayload): Promise<SignInResult> {
+export async function openSession(
+  context: RequestContext,
+  payload: LoginPayload,
+): Promise<SignInResult> {
   const { portal } = context.locals;
-  const outcome = await signInUser(portal, payload, context.locals.clientAddress, readSessionToken(context.cookies));
+  const outcome = await signInUser(
+    portal,
+    payload,
+    context.locals.clientAddress,
+    readSessionToken(context.cookies),
+  );
   if (outcome.kind === 'second-factor') {
     setPendingSignIn(context, outcome.pendingToken);
     return { step: outcome.step };
@@ -40,27 +55,54 @@ function pendingToken(context: RequestContext): string {
 }
 
 /** Finishes a pending sign-in with its code (authenticator or recovery). */
-export async function openSessionWithCode(context: RequestContext, code: string): Promise<SessionUser> {
+export async function openSessionWithCode(
+  context: RequestContext,
+  code: string,
+): Promise<SessionUser> {
   const { portal, clientAddress } = context.locals;
-  const signedIn = await signInWithSecondFactor(portal, pendingToken(context), code, clientAddress, readSessionToken(context.cookies));
+  const signedIn = await signInWithSecondFactor(
+    portal,
+    pendingToken(context),
+    code,
+    clientAddress,
+    readSessionToken(context.cookies),
+  );
   return startSession(context, signedIn);
 }
 
 /** Finishes a pending sign-in that had to enrol first, now that it has. */
 export async function openSessionAfterEnrolment(context: RequestContext): Promise<SessionUser> {
   const { portal, clientAddress } = context.locals;
-  const signedIn = await signInAfterEnrolment(portal, pendingToken(context), clientAddress, readSessionToken(context.cookies));
+  const signedIn = await signInAfterEnrolment(
+    portal,
+    pendingToken(context),
+    clientAddress,
+    readSessionToken(context.cookies),
+  );
   return startSession(context, signedIn);
 }
 
 /** Signs in with a passkey's assertion, for the challenge this browser's cookie names: a pending sign-in it had ends too. */
-export async function openSessionWithPasskey(context: RequestContext, challengeToken: string | null, payload: PasskeySignInPayload): Promise<SessionUser> {
+export async function openSessionWithPasskey(
+  context: RequestContext,
+  challengeToken: string | null,
+  payload: PasskeySignInPayload,
+): Promise<SessionUser> {
   const { portal, clientAddress } = context.locals;
-  const signedIn = await signInWithPasskey(portal, challengeToken, payload, clientAddress, readSessionToken(context.cookies));
+  const signedIn = await signInWithPasskey(
+    portal,
+    challengeToken,
+    payload,
+    clientAddress,
+    readSessionToken(context.cookies),
+  );
   return startSession(context, signedIn);
 }
 
-function startSession(context: RequestContext, { user, token }: { user: SessionUser; token: string }): SessionUser {
+function startSession(
+  context: RequestContext,
+  { user, token }: { user: SessionUser; token: string },
+): SessionUser {
   const { config } = context.locals.portal;
   context.cookies.set(SESSION_COOKIE, token, {
     httpOnly: true,
@@ -77,7 +119,12 @@ function startSession(context: RequestContext, { user, token }: { user: SessionU
 export async function closeSession(context: RequestContext): Promise<void> {
   const { portal } = context.locals;
   await endSession(portal, readSessionToken(context.cookies));
-  context.cookies.delete(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: portal.config.isHttps });
+  context.cookies.delete(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: portal.config.isHttps,
+  });
   clearPendingSignIn(context);
   markUser(context.cookies, null, portal.config);
 }
@@ -90,8 +137,14 @@ export async function closeSession(context: RequestContext): Promise<void> {
 export function markUser(cookies: AstroCookies, userId: number | null, config: CookieConfig): void {
   const marked = cookies.get(USER_MARKER_COOKIE)?.value;
   if (userId === null) {
-    if (marked !== undefined) cookies.delete(USER_MARKER_COOKIE, { path: '/', sameSite: 'lax', secure: config.isHttps });
+    if (marked !== undefined)
+      cookies.delete(USER_MARKER_COOKIE, { path: '/', sameSite: 'lax', secure: config.isHttps });
   } else if (marked !== String(userId)) {
-    cookies.set(USER_MARKER_COOKIE, String(userId), { path: '/', sameSite: 'lax', secure: config.isHttps, maxAge: config.sessionMaxHours * 3600 });
+    cookies.set(USER_MARKER_COOKIE, String(userId), {
+      path: '/',
+      sameSite: 'lax',
+      secure: config.isHttps,
+      maxAge: config.sessionMaxHours * 3600,
+    });
   }
 }

@@ -28,15 +28,20 @@ export async function submitTokenPassword(
   notice: RedirectNotice,
 ): Promise<TokenPasswordOutcome> {
   try {
-    const parsed = tokenPasswordFormSchema.safeParse({ ...Object.fromEntries(await readForm(context.request)), token });
-    if (!parsed.success) return { kind: 'refused', status: 400, state: { fieldErrors: fieldErrors(parsed.error) } };
+    const parsed = tokenPasswordFormSchema.safeParse({
+      ...Object.fromEntries(await readForm(context.request)),
+      token,
+    });
+    if (!parsed.success)
+      return { kind: 'refused', status: 400, state: { fieldErrors: fieldErrors(parsed.error) } };
     await setPassword(parsed.data);
     leaveNotice(context.cookies, notice, context.locals.portal.config.isHttps);
     return { kind: 'done' };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     // The services refuse a token that no longer works on its `token` field; anything else is the form's.
-    if (error.details?.some((issue) => issue.field === 'token')) return { kind: 'link-ended', status: error.status };
+    if (error.details?.some((issue) => issue.field === 'token'))
+      return { kind: 'link-ended', status: error.status };
     return { kind: 'refused', status: error.status, state: { error: error.message } };
   }
 }

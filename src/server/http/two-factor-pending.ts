@@ -15,10 +15,14 @@ const PENDING_COOKIE = 'portal_2fa_pending';
 /** A token of 32 random bytes, base64url. */
 const TOKEN_PATTERN = /^[\w-]{43}$/;
 
-const cookieOptions = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const;
+const cookieOptions = (secure: boolean) =>
+  ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const;
 
 export function setPendingSignIn(context: Context, token: string): void {
-  context.cookies.set(PENDING_COOKIE, token, { ...cookieOptions(context.locals.portal.config.isHttps), maxAge: PENDING_SIGN_IN_MINUTES * 60 });
+  context.cookies.set(PENDING_COOKIE, token, {
+    ...cookieOptions(context.locals.portal.config.isHttps),
+    maxAge: PENDING_SIGN_IN_MINUTES * 60,
+  });
 }
 
 /** The token the browser holds for a pending sign-in, if any; the server decides whether it still works. */
@@ -28,12 +32,14 @@ export function readPendingSignIn(context: Pick<APIContext, 'cookies'>): string 
 }
 
 export function clearPendingSignIn(context: Context): void {
-  if (context.cookies.has(PENDING_COOKIE)) context.cookies.delete(PENDING_COOKIE, cookieOptions(context.locals.portal.config.isHttps));
+  if (context.cookies.has(PENDING_COOKIE))
+    context.cookies.delete(PENDING_COOKIE, cookieOptions(context.locals.portal.config.isHttps));
 }
 
 /** With TWO_FACTOR=off every two-factor endpoint is unknown. */
 export function requireTwoFactorOffered(context: Pick<APIContext, 'locals'>): void {
-  if (context.locals.portal.config.twoFactor === 'off') throw new AppError('NOT_FOUND', m.error_endpoint_not_found());
+  if (context.locals.portal.config.twoFactor === 'off')
+    throw new AppError('NOT_FOUND', m.error_endpoint_not_found());
 }
 
 /**
@@ -41,7 +47,9 @@ export function requireTwoFactorOffered(context: Pick<APIContext, 'locals'>): vo
  * may finish (an admin under TWO_FACTOR=required-for-admins). A pending sign-in that owes a code may
  * not: a stolen password must not replace the owner's authenticator.
  */
-export async function twoFactorEnroller(context: Context): Promise<{ userId: number; pending: boolean }> {
+export async function twoFactorEnroller(
+  context: Context,
+): Promise<{ userId: number; pending: boolean }> {
   const { user } = context.locals;
   if (user) return { userId: user.id, pending: false };
   const token = readPendingSignIn(context);

@@ -35,9 +35,14 @@ interface IncomingFile {
 }
 
 /** Receives the request's one image into `uploadsDir` (UPLOADS_DIR). */
-export async function receiveImage(request: Request, rules: UploadRules, uploadsDir: string): Promise<ReceivedImage> {
+export async function receiveImage(
+  request: Request,
+  rules: UploadRules,
+  uploadsDir: string,
+): Promise<ReceivedImage> {
   const contentType = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\b/i.test(contentType) || !request.body) throw new AppError('VALIDATION_ERROR', rules.notImage());
+  if (!/^multipart\/form-data\b/i.test(contentType) || !request.body)
+    throw new AppError('VALIDATION_ERROR', rules.notImage());
 
   await mkdir(uploadsDir, { recursive: true });
   const incoming: IncomingFile[] = [];
@@ -46,14 +51,24 @@ export async function receiveImage(request: Request, rules: UploadRules, uploads
     const extension = await detectImageFormat(file, rules);
     const fileName = `${randomBytes(16).toString('hex')}.${extension}`;
     await rename(file.filepath, path.join(uploadsDir, fileName));
-    return { fileName, originalName: displayName(file.originalFilename, extension), contentType: IMAGE_CONTENT_TYPES[extension], size: file.size };
+    return {
+      fileName,
+      originalName: displayName(file.originalFilename, extension),
+      contentType: IMAGE_CONTENT_TYPES[extension],
+      size: file.size,
+    };
   } finally {
     // After a successful rename the temporary path is gone and this removes nothing.
     await Promise.all(incoming.map(discard));
   }
 }
 
-async function parseOneFile(request: Request, rules: UploadRules, uploadsDir: string, incoming: IncomingFile[]): Promise<formidable.File> {
+async function parseOneFile(
+  request: Request,
+  rules: UploadRules,
+  uploadsDir: string,
+  incoming: IncomingFile[],
+): Promise<formidable.File> {
   const form = formidable({
     uploadDir: uploadsDir,
     enabledPlugins: [multipart],
@@ -90,11 +105,15 @@ async function parseOneFile(request: Request, rules: UploadRules, uploadsDir: st
   return file;
 }
 
-async function detectImageFormat(file: formidable.File, rules: UploadRules): Promise<ImageExtension> {
+async function detectImageFormat(
+  file: formidable.File,
+  rules: UploadRules,
+): Promise<ImageExtension> {
   const detected = await fileTypeFromFile(file.filepath);
   // An animated PNG is a PNG to every browser.
   const extension = detected?.ext === 'apng' ? 'png' : detected?.ext;
-  if (extension && Object.hasOwn(IMAGE_CONTENT_TYPES, extension)) return extension as ImageExtension;
+  if (extension && Object.hasOwn(IMAGE_CONTENT_TYPES, extension))
+    return extension as ImageExtension;
   // An image of another format (SVG, BMP …), or something merely named one, is told the accepted formats.
   const claimsImage = detected?.mime.startsWith('image/') || file.mimetype?.startsWith('image/');
   throw new AppError('VALIDATION_ERROR', claimsImage ? rules.notAllowed() : rules.notImage());
@@ -113,7 +132,8 @@ function uploadError(error: unknown, rules: Pick<UploadRules, 'notImage' | 'tooL
       return new AppError('VALIDATION_ERROR', rules.notImage());
   }
   // Any other refusal of formidable's (broken framing, too many fields) is the sender's mistake.
-  if (error && typeof error === 'object' && 'httpCode' in error) return new AppError('VALIDATION_ERROR', m.upload_unreadable());
+  if (error && typeof error === 'object' && 'httpCode' in error)
+    return new AppError('VALIDATION_ERROR', m.upload_unreadable());
   return error;
 }
 
@@ -121,8 +141,16 @@ function uploadError(error: unknown, rules: Pick<UploadRules, 'notImage' | 'tooL
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
 /** The sender's file name as a label: no folders, no control characters, a bounded length. */
-function displayName(originalFilename: string | null, extension: string, fallbackStem = 'image'): string {
-  const name = (originalFilename ?? '').split(/[\\/]/).pop()!.replace(CONTROL_CHARACTERS, '').trim();
+function displayName(
+  originalFilename: string | null,
+  extension: string,
+  fallbackStem = 'image',
+): string {
+  const name = (originalFilename ?? '')
+    .split(/[\\/]/)
+    .pop()!
+    .replace(CONTROL_CHARACTERS, '')
+    .trim();
   return (name || `${fallbackStem}.${extension}`).slice(0, ORIGINAL_NAME_MAX);
 }
 
@@ -173,7 +201,12 @@ export interface ReceivedForm {
  * fails, so a refused request never leaves a file behind, whatever refused it (the form's rules, a
  * service, the database). Once `use` succeeds the file is whoever stored its name's.
  */
-export async function withReceivedForm<T>(request: Request, rules: DocumentRules, dir: string, use: (form: ReceivedForm) => Promise<T>): Promise<T> {
+export async function withReceivedForm<T>(
+  request: Request,
+  rules: DocumentRules,
+  dir: string,
+  use: (form: ReceivedForm) => Promise<T>,
+): Promise<T> {
   const form = await receiveForm(request, rules, dir);
   try {
     return await use(form);
@@ -184,7 +217,11 @@ export async function withReceivedForm<T>(request: Request, rules: DocumentRules
 }
 
 /** The fields of a multipart form and its one document of `rules`, checked by its bytes and kept in `dir`. */
-async function receiveForm(request: Request, rules: DocumentRules, dir: string): Promise<ReceivedForm> {
+async function receiveForm(
+  request: Request,
+  rules: DocumentRules,
+  dir: string,
+): Promise<ReceivedForm> {
   await mkdir(dir, { recursive: true });
   const incoming: IncomingFile[] = [];
   const refusals = { notImage: rules.notAllowed, tooLarge: rules.tooLarge };
@@ -209,7 +246,11 @@ async function receiveForm(request: Request, rules: DocumentRules, dir: string):
     });
     const headers: Record<string, string> = Object.fromEntries(request.headers);
     if (!headers['content-length']) headers['transfer-encoding'] ??= 'chunked';
-    const chunks = bodyChunks(request, rules.maxBytes + MULTIPART_OVERHEAD_BYTES + MAX_BODY_BYTES, rules.tooLarge());
+    const chunks = bodyChunks(
+      request,
+      rules.maxBytes + MULTIPART_OVERHEAD_BYTES + MAX_BODY_BYTES,
+      rules.tooLarge(),
+    );
     const body = Object.assign(Readable.from(chunks, { objectMode: false }), { headers });
     let fields: formidable.Fields;
     let files: formidable.Files;
@@ -218,12 +259,17 @@ async function receiveForm(request: Request, rules: DocumentRules, dir: string):
     } catch (error) {
       throw uploadError(error, refusals);
     }
-    const values = Object.fromEntries(Object.entries(fields).flatMap(([name, list]) => (list?.[0] === undefined ? [] : [[name, list[0]]])));
+    const values = Object.fromEntries(
+      Object.entries(fields).flatMap(([name, list]) =>
+        list?.[0] === undefined ? [] : [[name, list[0]]],
+      ),
+    );
     const file = files[rules.field]?.[0];
     if (!file) return { fields: values, document: null, documentRefusal: null };
     const detected = await fileTypeFromFile(file.filepath);
     const extension = detected?.ext;
-    if (!extension || !Object.hasOwn(rules.contentTypes, extension)) return { fields: values, document: null, documentRefusal: rules.notAllowed() };
+    if (!extension || !Object.hasOwn(rules.contentTypes, extension))
+      return { fields: values, document: null, documentRefusal: rules.notAllowed() };
     const fileName = `${randomBytes(16).toString('hex')}.${extension}`;
     await rename(file.filepath, path.join(dir, fileName));
     return {
@@ -260,7 +306,8 @@ export async function withReceivedFile<T>(
   use: (file: ReceivedFile) => Promise<T>,
 ): Promise<T> {
   const contentType = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\b/i.test(contentType) || !request.body) throw new AppError('VALIDATION_ERROR', rules.notAllowed());
+  if (!/^multipart\/form-data\b/i.test(contentType) || !request.body)
+    throw new AppError('VALIDATION_ERROR', rules.notAllowed());
   await mkdir(dir, { recursive: true });
   const incoming: IncomingFile[] = [];
   try {
@@ -283,7 +330,11 @@ export async function withReceivedFile<T>(
     });
     const headers: Record<string, string> = Object.fromEntries(request.headers);
     if (!headers['content-length']) headers['transfer-encoding'] ??= 'chunked';
-    const chunks = bodyChunks(request, rules.maxBytes + MULTIPART_OVERHEAD_BYTES + MAX_BODY_BYTES, rules.tooLarge());
+    const chunks = bodyChunks(
+      request,
+      rules.maxBytes + MULTIPART_OVERHEAD_BYTES + MAX_BODY_BYTES,
+      rules.tooLarge(),
+    );
     const body = Object.assign(Readable.from(chunks, { objectMode: false }), { headers });
     let fields: formidable.Fields;
     let files: formidable.Files;
@@ -294,9 +345,17 @@ export async function withReceivedFile<T>(
     }
     const file = files[rules.field]?.[0];
     if (!file) throw new AppError('VALIDATION_ERROR', rules.notAllowed());
-    const values = Object.fromEntries(Object.entries(fields).flatMap(([name, list]) => (list?.[0] === undefined ? [] : [[name, list[0]]])));
+    const values = Object.fromEntries(
+      Object.entries(fields).flatMap(([name, list]) =>
+        list?.[0] === undefined ? [] : [[name, list[0]]],
+      ),
+    );
     const extension = path.extname(file.originalFilename ?? '').slice(1) || 'csv';
-    return await use({ fields: values, path: file.filepath, originalName: displayName(file.originalFilename, extension, rules.fallbackName) });
+    return await use({
+      fields: values,
+      path: file.filepath,
+      originalName: displayName(file.originalFilename, extension, rules.fallbackName),
+    });
   } finally {
     await Promise.all(incoming.map(discard));
   }

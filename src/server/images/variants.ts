@@ -23,7 +23,13 @@ export const VARIANT_CONTENT_TYPES: Readonly<Record<VariantFormat, string>> = {
   gif: 'image/gif',
 };
 
-const EXTENSIONS: Readonly<Record<VariantFormat, string>> = { avif: 'avif', webp: 'webp', jpeg: 'jpg', png: 'png', gif: 'gif' };
+const EXTENSIONS: Readonly<Record<VariantFormat, string>> = {
+  avif: 'avif',
+  webp: 'webp',
+  jpeg: 'jpg',
+  png: 'png',
+  gif: 'gif',
+};
 
 export interface ImageVariant {
   /** How its URL names it: the width and the extension, `800.avif`. */
@@ -37,7 +43,9 @@ export interface ImageVariant {
 }
 
 /** Each variant's bound: a width (a photo for screens of that width), or a box it fits in (a logo). */
-export type VariantPlan = ({ fit: 'width'; widths: readonly number[] } | { fit: 'box'; boxes: readonly Box[] }) & {
+export type VariantPlan = (
+  { fit: 'width'; widths: readonly number[] } | { fit: 'box'; boxes: readonly Box[] }
+) & {
   /** A photo (AVIF, WebP, JPEG) or a graphic (WebP and a lossless or animated fallback). */
   kind: 'photo' | 'graphic';
 };
@@ -76,20 +84,31 @@ async function readHeader(source: string): Promise<Metadata> {
   const { width, height } = header;
   if (!width || !height) throw new ImageUnreadableError('the image has no size');
   // Animated: `height` is every frame's, stacked; each frame is decoded.
-  if (width * height > MAX_IMAGE_PIXELS) throw new ImageTooLargeError(width, header.pageHeight ?? height);
+  if (width * height > MAX_IMAGE_PIXELS)
+    throw new ImageTooLargeError(width, header.pageHeight ?? height);
   return header;
 }
 
 function formatsOf(plan: VariantPlan, header: Metadata, animated: boolean): VariantFormat[] {
   if (plan.kind === 'photo') return ['avif', 'webp', 'jpeg'];
   if (animated) return ['webp', 'gif'];
-  return ['webp', header.hasAlpha || header.format === 'png' || header.format === 'gif' ? 'png' : 'jpeg'];
+  return [
+    'webp',
+    header.hasAlpha || header.format === 'png' || header.format === 'gif' ? 'png' : 'jpeg',
+  ];
 }
 
 /** The upright size of each variant: each bound applied, never larger than the image, each size once. */
-function sizesOf(plan: VariantPlan, width: number, height: number): Array<{ width: number; height: number }> {
+function sizesOf(
+  plan: VariantPlan,
+  width: number,
+  height: number,
+): Array<{ width: number; height: number }> {
   const sizes = new Map<number, { width: number; height: number }>();
-  const boxes = plan.fit === 'box' ? plan.boxes : plan.widths.map((bound) => ({ width: bound, height: Infinity }));
+  const boxes =
+    plan.fit === 'box'
+      ? plan.boxes
+      : plan.widths.map((bound) => ({ width: bound, height: Infinity }));
   for (const box of boxes) {
     const size = fitInBox({ width, height }, box);
     sizes.set(size.width, size);
@@ -98,7 +117,12 @@ function sizesOf(plan: VariantPlan, width: number, height: number): Array<{ widt
 }
 
 /** Makes the plan's variants of `source` in `dir`, their files named `<stem>-<width>.<extension>`. */
-export async function makeVariants(source: string, dir: string, stem: string, plan: VariantPlan): Promise<ImageVariant[]> {
+export async function makeVariants(
+  source: string,
+  dir: string,
+  stem: string,
+  plan: VariantPlan,
+): Promise<ImageVariant[]> {
   const header = await readHeader(source);
   const animated = plan.kind === 'graphic' && (header.pages ?? 1) > 1;
   // EXIF orientations 5 to 8 turn the image a quarter: width and height swap once it is upright.
@@ -113,10 +137,19 @@ export async function makeVariants(source: string, dir: string, stem: string, pl
       for (const format of formatsOf(plan, header, animated)) {
         const fileName = `${stem}-${size.width}.${EXTENSIONS[format]}`;
         begun.push(fileName);
-        const image = sharp(source, { animated, limitInputPixels: MAX_IMAGE_PIXELS }).rotate().resize({ width: size.width, height: size.height, fit: 'fill' });
+        const image = sharp(source, { animated, limitInputPixels: MAX_IMAGE_PIXELS })
+          .rotate()
+          .resize({ width: size.width, height: size.height, fit: 'fill' });
         await ENCODE[format](image).toFile(path.join(dir, fileName));
         const { size: bytes } = await stat(path.join(dir, fileName));
-        variants.push({ name: `${size.width}.${EXTENSIONS[format]}`, fileName, width: size.width, height: size.height, format, size: bytes });
+        variants.push({
+          name: `${size.width}.${EXTENSIONS[format]}`,
+          fileName,
+          width: size.width,
+          height: size.height,
+          format,
+          size: bytes,
+        });
       }
     }
   } catch (error) {
@@ -131,7 +164,10 @@ function removeFiles(dir: string, fileNames: readonly string[]): Promise<unknown
   return Promise.all(fileNames.map((fileName) => rm(path.join(dir, fileName), { force: true })));
 }
 
-export async function removeVariants(dir: string, variants: readonly ImageVariant[]): Promise<void> {
+export async function removeVariants(
+  dir: string,
+  variants: readonly ImageVariant[],
+): Promise<void> {
   await removeFiles(
     dir,
     variants.map((variant) => variant.fileName),
@@ -165,7 +201,12 @@ export async function makeWebpPreview(
   const header = await readHeader(source);
   const frameHeight = header.pageHeight ?? header.height!;
   const sideways = (header.orientation ?? 1) >= 5;
-  let size = fitInBox(sideways ? { width: frameHeight, height: header.width! } : { width: header.width!, height: frameHeight }, box);
+  let size = fitInBox(
+    sideways
+      ? { width: frameHeight, height: header.width! }
+      : { width: header.width!, height: frameHeight },
+    box,
+  );
   try {
     for (;;) {
       let bytes: Buffer | undefined;
@@ -181,7 +222,10 @@ export async function makeWebpPreview(
         await writeFile(path.join(dir, fileName), bytes!);
         return { fileName, ...size, size: bytes!.length };
       }
-      size = fitInBox(size, { width: Math.max(PREVIEW_MIN_WIDTH, Math.floor(size.width * PREVIEW_SHRINK)), height: Infinity });
+      size = fitInBox(size, {
+        width: Math.max(PREVIEW_MIN_WIDTH, Math.floor(size.width * PREVIEW_SHRINK)),
+        height: Infinity,
+      });
     }
   } catch (error) {
     await rm(path.join(dir, fileName), { force: true });

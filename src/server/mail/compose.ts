@@ -3,7 +3,11 @@ import { getLocale } from '~/paraglide/runtime.js';
 import { LOCALE_LINK_PARAMETER } from '~/shared/locale';
 
 export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
+  text.replace(
+    /[&<>"']/g,
+    (character) =>
+      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
+  );
 
 /** An address of the portal for a link in an e-mail: it opens in the language the e-mail is written in. */
 export function linkInEmail(publicUrl: URL, path: string): string {
@@ -47,7 +51,11 @@ export interface NoticeEmail {
 }
 
 /** An e-mail that tells of a change to the account and holds no link: plain text, and HTML saying the same. */
-export function composeNoticeEmail(mail: NoticeEmail): { subject: string; text: string; html: string } {
+export function composeNoticeEmail(mail: NoticeEmail): {
+  subject: string;
+  text: string;
+  html: string;
+} {
   const items = mail.items ?? [];
   const text = [
     mail.greeting,
@@ -60,7 +68,9 @@ export function composeNoticeEmail(mail: NoticeEmail): { subject: string; text: 
   const html = [
     `<p>${escapeHtml(mail.greeting)}</p>`,
     ...mail.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
-    ...(items.length ? [`<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`] : []),
+    ...(items.length
+      ? [`<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`]
+      : []),
     `<p style="color:#666;font-size:12px">${escapeHtml(mail.note)}</p>`,
   ].join('\n');
   return { subject: mail.subject, text, html };

@@ -23,7 +23,12 @@ export class Mailer {
     const { smtpUrl, mailFrom } = this.config;
     if (!smtpUrl) throw new Error('SMTP_URL is not set');
     // Short timeouts: a server that does not answer delays the outbox, it must not hold it for minutes.
-    this.transporter ??= nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+    this.transporter ??= nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
     await this.transporter.sendMail({
       from: mailFrom,
       to: mail.to,

@@ -42,7 +42,10 @@ const LEASE_POLL_MS = 200;
 const DEAD_REFRESH_TOKEN: ReadonlySet<string> = new Set(['invalid_grant', 'invalid_client']);
 
 /** The provider's receipt is the portal's (docs/provider-api.md) plus its consignee id and change time. */
-const providerReceiptSchema = z.extend(receiptSchema, { consigneeId: z.number(), updatedAt: z.string() });
+const providerReceiptSchema = z.extend(receiptSchema, {
+  consigneeId: z.number(),
+  updatedAt: z.string(),
+});
 
 const changesPageSchema = z.object({
   receipts: z.array(providerReceiptSchema),
@@ -50,7 +53,9 @@ const changesPageSchema = z.object({
   hasMore: z.boolean(),
 });
 
-const consigneesSchema = z.object({ consignees: z.array(z.object({ id: z.number(), name: z.string() })) });
+const consigneesSchema = z.object({
+  consignees: z.array(z.object({ id: z.number(), name: z.string() })),
+});
 
 const scanId = z.union([z.number(), z.string()]);
 const scansSchema = z.object({
@@ -88,12 +93,17 @@ const attachmentSchema = z.pipe(
   }),
   z.transform((listed): ProviderAttachment => {
     const id = String(listed.id);
-    const createdAt = listed.createdAt !== null && !Number.isNaN(Date.parse(listed.createdAt)) ? new Date(listed.createdAt).toISOString() : null;
+    const createdAt =
+      listed.createdAt !== null && !Number.isNaN(Date.parse(listed.createdAt))
+        ? new Date(listed.createdAt).toISOString()
+        : null;
     return {
       id,
       kind: KNOWN_KINDS.has(listed.kind) ? (listed.kind as AttachmentKind) : 'other',
       fileName: attachmentFileName(listed.fileName, id),
-      contentType: listed.contentType.trim().toLowerCase().slice(0, ATTACHMENT_TEXT_MAX.contentType) || 'application/octet-stream',
+      contentType:
+        listed.contentType.trim().toLowerCase().slice(0, ATTACHMENT_TEXT_MAX.contentType) ||
+        'application/octet-stream',
       size: listed.size,
       createdAt,
     };
@@ -142,7 +152,10 @@ export class HttpProviderClient implements ProviderClient {
   }
 
   async getReceipt(id: number): Promise<ProviderReceipt | null> {
-    const { status, body } = await this.getJson('get-receipt', `/v1/receipts/${encodeURIComponent(id)}`);
+    const { status, body } = await this.getJson(
+      'get-receipt',
+      `/v1/receipts/${encodeURIComponent(id)}`,
+    );
     if (status === 404) return null;
     expectOk(status, '/v1/receipts/{id}');
     return parsed(providerReceiptSchema, body, 'receipt');
@@ -155,14 +168,17 @@ export class HttpProviderClient implements ProviderClient {
   }
 
   async searchPackageScans(trackingNumber: string): Promise<PackageScan[]> {
-    const { status, body } = await this.getJson('package-scans', '/v1/package-scans', { trackingNumber });
+    const { status, body } = await this.getJson('package-scans', '/v1/package-scans', {
+      trackingNumber,
+    });
     expectOk(status, '/v1/package-scans');
     return parsed(scansSchema, body, 'package scans').scans;
   }
 
   async readCapabilities(): Promise<ProviderCapabilities> {
     const now = this.deps.clock.now();
-    if (this.capabilities && now - this.capabilities.readAt < CAPABILITIES_KEPT_MS) return this.capabilities.value;
+    if (this.capabilities && now - this.capabilities.readAt < CAPABILITIES_KEPT_MS)
+      return this.capabilities.value;
     const { status, body } = await this.getJson('capabilities', '/v1/capabilities');
     let names: string[] = [];
     // A provider without the document serves none of the optional parts.
@@ -176,7 +192,12 @@ export class HttpProviderClient implements ProviderClient {
   }
 
   async savePrealert(prealert: ProviderPrealert): Promise<void> {
-    const { status } = await this.call('save-prealert', '/v1/prealerts', {}, { method: 'POST', json: prealert });
+    const { status } = await this.call(
+      'save-prealert',
+      '/v1/prealerts',
+      {},
+      { method: 'POST', json: prealert },
+    );
     expectAccepted(status, '/v1/prealerts');
   }
 
@@ -189,14 +210,19 @@ export class HttpProviderClient implements ProviderClient {
   }
 
   async listAttachments(receiptId: number): Promise<ProviderAttachment[] | null> {
-    const { status, body } = await this.getJson('list-attachments', `/v1/receipts/${encodeURIComponent(receiptId)}/attachments`);
+    const { status, body } = await this.getJson(
+      'list-attachments',
+      `/v1/receipts/${encodeURIComponent(receiptId)}/attachments`,
+    );
     if (status === 404) return null;
     expectOk(status, '/v1/receipts/{id}/attachments');
     return parsed(attachmentsSchema, body, 'attachments').attachments;
   }
 
   async downloadAttachment(id: string, maxBytes: number): Promise<AttachmentDownload | null> {
-    const response = await this.observed('get-attachment', () => this.authorizedRequest(`/v1/attachments/${encodeURIComponent(id)}`, {}, { accept: '*/*' }));
+    const response = await this.observed('get-attachment', () =>
+      this.authorizedRequest(`/v1/attachments/${encodeURIComponent(id)}`, {}, { accept: '*/*' }),
+    );
     if (response.status === 404) {
       await response.body?.cancel();
       return null;
@@ -211,7 +237,10 @@ export class HttpProviderClient implements ProviderClient {
       await response.body?.cancel();
       throw new AttachmentTooLargeError(maxBytes);
     }
-    return { contentType: response.headers.get('content-type'), chunks: boundedChunks(response.body, maxBytes) };
+    return {
+      contentType: response.headers.get('content-type'),
+      chunks: boundedChunks(response.body, maxBytes),
+    };
   }
 
   /** True while a refresh grant is under way in this process (Token Management's "isRefreshing"). */
@@ -241,14 +270,17 @@ export class HttpProviderClient implements ProviderClient {
     const expiresAt = stored.accessTokenExpiresAt?.getTime();
     if (expiresAt === undefined) return false;
     const lifetime = expiresAt - stored.updatedAt.getTime();
-    return expiresAt - this.deps.clock.now() <= Math.min(REFRESH_AHEAD_MS, Math.max(0, lifetime / 2));
+    return (
+      expiresAt - this.deps.clock.now() <= Math.min(REFRESH_AHEAD_MS, Math.max(0, lifetime / 2))
+    );
   }
 
   /** Why `stored` cannot be refreshed, or null when it can. */
   private refreshRefusal(stored: StoredTokens): ProviderError | null {
     if (stored.reconnectRequired) return unauthorized(m.tokens_provider_refused_refresh());
     if (stored.refreshToken === null) return unauthorized(m.tokens_provider_no_refresh_token());
-    if (this.expiresWithin(stored.refreshTokenExpiresAt, 0)) return unauthorized(m.tokens_provider_refresh_expired());
+    if (this.expiresWithin(stored.refreshTokenExpiresAt, 0))
+      return unauthorized(m.tokens_provider_refresh_expired());
     return null;
   }
 
@@ -271,14 +303,17 @@ export class HttpProviderClient implements ProviderClient {
     const refusal = this.refreshRefusal(seen);
     if (refusal) throw refusal;
     for (let waited = 0; ; waited++) {
-      const lease = await tokenStore.takeRefreshLease(this.deps.config.providerTimeoutMs + REFRESH_LEASE_MARGIN_MS);
+      const lease = await tokenStore.takeRefreshLease(
+        this.deps.config.providerTimeoutMs + REFRESH_LEASE_MARGIN_MS,
+      );
       if (lease) return this.refreshUnderLease(seen, lease);
       // Another process is refreshing: its tokens serve this one too.
       while ((await tokenStore.read())?.refreshing) await sleep(LEASE_POLL_MS);
       const after = await tokenStore.read();
       if (!after) throw notConnected();
       if (after.reconnectRequired) throw this.refreshRefusal(after)!;
-      if (after.updatedAt.getTime() !== seen.updatedAt.getTime() && this.usable(after)) return after.accessToken;
+      if (after.updatedAt.getTime() !== seen.updatedAt.getTime() && this.usable(after))
+        return after.accessToken;
       if (waited > 0) throw new ProviderError(m.tokens_provider_other_process(), 'unreachable');
     }
   }
@@ -290,7 +325,12 @@ export class HttpProviderClient implements ProviderClient {
       const stored = await tokenStore.read();
       if (!stored) throw notConnected();
       // Another process refreshed between our read and the lease.
-      if (stored.updatedAt.getTime() !== seen.updatedAt.getTime() && this.usable(stored) && !stored.reconnectRequired) return stored.accessToken;
+      if (
+        stored.updatedAt.getTime() !== seen.updatedAt.getTime() &&
+        this.usable(stored) &&
+        !stored.reconnectRequired
+      )
+        return stored.accessToken;
       const refusal = this.refreshRefusal(stored);
       if (refusal) throw refusal;
       let answer;
@@ -304,14 +344,24 @@ export class HttpProviderClient implements ProviderClient {
           { component: 'provider', error: error instanceof Error ? error.message : String(error) },
           'The provider refused to refresh the tokens',
         );
-        if (error instanceof ProviderError && error.oauthError !== null && DEAD_REFRESH_TOKEN.has(error.oauthError)) {
+        if (
+          error instanceof ProviderError &&
+          error.oauthError !== null &&
+          DEAD_REFRESH_TOKEN.has(error.oauthError)
+        ) {
           await tokenStore.markReconnectRequired(stored.updatedAt, error.message);
         }
         throw error;
       }
       // A provider that does not rotate leaves the stored refresh token in force.
       const tokens =
-        answer.refreshToken === null ? { ...answer, refreshToken: stored.refreshToken, refreshTokenExpiresAt: stored.refreshTokenExpiresAt } : answer;
+        answer.refreshToken === null
+          ? {
+              ...answer,
+              refreshToken: stored.refreshToken,
+              refreshTokenExpiresAt: stored.refreshTokenExpiresAt,
+            }
+          : answer;
       await tokenStore.save(tokens, stored.source ?? 'oauth2');
       saved = true;
       return tokens.accessToken;
@@ -328,7 +378,9 @@ export class HttpProviderClient implements ProviderClient {
     const refusal = this.refreshRefusal(stored);
     if (refusal) {
       if (this.usable(stored)) return stored.accessToken;
-      throw stored.refreshToken === null && !stored.reconnectRequired ? unauthorized(m.tokens_provider_access_expired()) : refusal;
+      throw stored.refreshToken === null && !stored.reconnectRequired
+        ? unauthorized(m.tokens_provider_access_expired())
+        : refusal;
     }
     try {
       return await this.sharedRefresh();
@@ -366,29 +418,50 @@ export class HttpProviderClient implements ProviderClient {
   }
 
   /** GET a data path with the Bearer token (see call). */
-  private getJson(operation: string, path: string, query: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+  private getJson(
+    operation: string,
+    path: string,
+    query: Record<string, string> = {},
+  ): Promise<{ status: number; body: unknown }> {
     return this.call(operation, path, query);
   }
 
   /** A JSON call (GET unless `init` says otherwise) with the Bearer token, counted by `operation` and outcome. */
-  private call(operation: string, path: string, query: Record<string, string> = {}, init: DataCall = {}): Promise<{ status: number; body: unknown }> {
+  private call(
+    operation: string,
+    path: string,
+    query: Record<string, string> = {},
+    init: DataCall = {},
+  ): Promise<{ status: number; body: unknown }> {
     return this.observed(operation, () => this.callOnce(path, query, init));
   }
 
   /** A provider call, counted by `operation` and outcome (ok, or the failure's kind), and logged at debug. */
-  private async observed<T extends { status: number }>(operation: string, call: () => Promise<T>): Promise<T> {
+  private async observed<T extends { status: number }>(
+    operation: string,
+    call: () => Promise<T>,
+  ): Promise<T> {
     const startedAt = performance.now();
     const took = () => Math.round(performance.now() - startedAt);
     try {
       const answer = await call();
       this.deps.metrics.providerCall(operation, 'ok');
-      this.deps.log.debug({ component: 'provider', operation, status: answer.status, ms: took() }, 'Provider call');
+      this.deps.log.debug(
+        { component: 'provider', operation, status: answer.status, ms: took() },
+        'Provider call',
+      );
       return answer;
     } catch (error) {
       const outcome = error instanceof ProviderError ? error.kind : 'error';
       this.deps.metrics.providerCall(operation, outcome);
       this.deps.log.debug(
-        { component: 'provider', operation, outcome, ms: took(), error: error instanceof Error ? error.message : String(error) },
+        {
+          component: 'provider',
+          operation,
+          outcome,
+          ms: took(),
+          error: error instanceof Error ? error.message : String(error),
+        },
         'Provider call failed',
       );
       throw error;
@@ -396,7 +469,11 @@ export class HttpProviderClient implements ProviderClient {
   }
 
   /** A JSON call with the Bearer token; resolves with the answer's status and parsed body (null when it has none). */
-  private async callOnce(path: string, query: Record<string, string>, init: DataCall): Promise<{ status: number; body: unknown }> {
+  private async callOnce(
+    path: string,
+    query: Record<string, string>,
+    init: DataCall,
+  ): Promise<{ status: number; body: unknown }> {
     const response = await this.authorizedRequest(path, query, init);
     let text: string;
     try {
@@ -411,7 +488,10 @@ export class HttpProviderClient implements ProviderClient {
       // page of its own (a 404 from a provider that lacks an optional part): its status says all.
       const wrote = init.method !== undefined && init.method !== 'GET';
       if ((wrote && text === '') || !response.ok) return { status: response.status, body: null };
-      throw new ProviderError(m.tokens_provider_answered_without_json({ status: String(response.status) }), 'bad-response');
+      throw new ProviderError(
+        m.tokens_provider_answered_without_json({ status: String(response.status) }),
+        'bad-response',
+      );
     }
   }
 
@@ -419,7 +499,11 @@ export class HttpProviderClient implements ProviderClient {
    * A data call with the Bearer token, refreshed and tried once more after a 401; a 5xx is the
    * provider being down. The answer's body is the caller's to read or cancel.
    */
-  private async authorizedRequest(path: string, query: Record<string, string>, init: DataCall): Promise<Response> {
+  private async authorizedRequest(
+    path: string,
+    query: Record<string, string>,
+    init: DataCall,
+  ): Promise<Response> {
     const url = new URL(`${this.deps.config.providerUrl}${path}`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
 
@@ -436,14 +520,20 @@ export class HttpProviderClient implements ProviderClient {
     }
     if (response.status >= 500) {
       await response.body?.cancel();
-      throw new ProviderError(m.tokens_provider_answered({ status: String(response.status) }), 'unreachable');
+      throw new ProviderError(
+        m.tokens_provider_answered({ status: String(response.status) }),
+        'unreachable',
+      );
     }
     return response;
   }
 }
 
 /** The body's chunks as they arrive, failing once more than `maxBytes` came; a connection lost meanwhile is 'unreachable'. */
-async function* boundedChunks(body: ReadableStream<Uint8Array> | null, maxBytes: number): AsyncGenerator<Uint8Array> {
+async function* boundedChunks(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): AsyncGenerator<Uint8Array> {
   if (!body) return;
   const reader = body.getReader();
   let received = 0;
@@ -467,7 +557,11 @@ async function* boundedChunks(body: ReadableStream<Uint8Array> | null, maxBytes:
 }
 
 function expectOk(status: number, path: string): void {
-  if (status !== 200) throw new ProviderError(m.tokens_provider_answered_for({ status: String(status), path }), 'bad-response');
+  if (status !== 200)
+    throw new ProviderError(
+      m.tokens_provider_answered_for({ status: String(status), path }),
+      'bad-response',
+    );
 }
 
 /** Answers that say "not now" rather than "not this": the request is worth sending again later. */
@@ -478,11 +572,14 @@ function expectAccepted(status: number, path: string): void {
   if (status >= 200 && status < 300) return;
   const message = m.tokens_provider_answered_for({ status: String(status), path });
   if (TRY_LATER_STATUSES.has(status)) throw new ProviderError(message, 'unreachable');
-  throw status >= 400 && status < 500 ? new ProviderRefusal(message) : new ProviderError(message, 'bad-response');
+  throw status >= 400 && status < 500
+    ? new ProviderRefusal(message)
+    : new ProviderError(message, 'bad-response');
 }
 
 function parsed<T>(schema: z.ZodMiniType<T>, body: unknown, what: string): T {
   const result = schema.safeParse(body);
-  if (!result.success) throw new ProviderError(m.tokens_provider_breaks_contract({ what }), 'bad-response');
+  if (!result.success)
+    throw new ProviderError(m.tokens_provider_breaks_contract({ what }), 'bad-response');
   return result.data;
 }

@@ -16,17 +16,28 @@ import { readSyncState, saveSyncState } from './receipts';
 export const DEMO_USERNAME = 'demo';
 const DEMO_CONSIGNEES = 3;
 
-export type DemoDeps = ConsigneeImportDeps & UserDeps & { config: Pick<Config, 'demoPassword'>; log: Logger };
+export type DemoDeps = ConsigneeImportDeps &
+  UserDeps & { config: Pick<Config, 'demoPassword'>; log: Logger };
 
 export async function createDemoCustomer(deps: DemoDeps): Promise<void> {
   const { db, config } = deps;
   if ((await readSyncState(deps)).demoUsersCreatedAt) return;
   if ((await db.models.Consignee.count()) === 0) await importConsignees(deps, null);
   if (await db.models.User.findOne({ where: { username: DEMO_USERNAME } })) return;
-  const consignees = await db.models.Consignee.findAll({ attributes: ['id', 'name'], order: [['id', 'ASC']], limit: DEMO_CONSIGNEES, raw: true });
+  const consignees = await db.models.Consignee.findAll({
+    attributes: ['id', 'name'],
+    order: [['id', 'ASC']],
+    limit: DEMO_CONSIGNEES,
+    raw: true,
+  });
   const password = config.demoPassword ?? generatePassword();
   const user = await createUser(deps, null, {
-    ...createUserSchema.parse({ username: DEMO_USERNAME, fullName: 'Demo Customer', password, role: 'viewer' }),
+    ...createUserSchema.parse({
+      username: DEMO_USERNAME,
+      fullName: 'Demo Customer',
+      password,
+      role: 'viewer',
+    }),
     password,
   });
   await assignConsignees(

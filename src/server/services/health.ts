@@ -13,7 +13,11 @@ import { withinTime } from '../time-limit';
 import { readJobBacklog, readOutboxBacklog } from './outbox';
 import { readSyncState } from './receipts';
 
-export async function checkHealth({ db }: { db: Database }): Promise<{ database: boolean; uptimeSeconds: number }> {
+export async function checkHealth({
+  db,
+}: {
+  db: Database;
+}): Promise<{ database: boolean; uptimeSeconds: number }> {
   const database = await db.sequelize.query('SELECT 1').then(
     () => true,
     () => false,
@@ -42,7 +46,8 @@ export interface Readiness {
   checks: ReadinessChecks;
 }
 
-const withinTimeout = <T>(work: Promise<T>): Promise<T> => withinTime(work, CHECK_TIMEOUT_MS, new Error('timed out'));
+const withinTimeout = <T>(work: Promise<T>): Promise<T> =>
+  withinTime(work, CHECK_TIMEOUT_MS, new Error('timed out'));
 
 const isoOrNull = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
 
@@ -50,8 +55,13 @@ async function syncCheck(deps: ReadinessDeps): Promise<Readiness['checks']['sync
   const state = await readSyncState(deps);
   const lastSuccessAt = isoOrNull(state.lastSuccessAt);
   const lastErrorAt = isoOrNull(state.lastErrorAt);
-  const failing = lastErrorAt !== null && (lastSuccessAt === null || Date.parse(lastErrorAt) >= Date.parse(lastSuccessAt));
-  const stale = lastSuccessAt === null || deps.clock.now() - Date.parse(lastSuccessAt) > STALE_AFTER_INTERVALS * deps.config.syncIntervalSeconds * 1000;
+  const failing =
+    lastErrorAt !== null &&
+    (lastSuccessAt === null || Date.parse(lastErrorAt) >= Date.parse(lastSuccessAt));
+  const stale =
+    lastSuccessAt === null ||
+    deps.clock.now() - Date.parse(lastSuccessAt) >
+      STALE_AFTER_INTERVALS * deps.config.syncIntervalSeconds * 1000;
   return { status: failing ? 'failing' : stale ? 'stale' : 'ok', lastSuccessAt, lastErrorAt };
 }
 
@@ -63,7 +73,12 @@ async function outboxCheck(deps: ReadinessDeps): Promise<Readiness['checks']['ou
   const [mails, jobs] = await Promise.all([readOutboxBacklog(deps), readJobBacklog(deps)]);
   const oldestAgeSeconds = Math.max(mails.oldestAgeSeconds, jobs.oldestAgeSeconds);
   const backlog = mails.retrying + jobs.retrying > 0 || oldestAgeSeconds > BACKLOG_AFTER_SECONDS;
-  return { status: backlog ? 'backlog' : 'ok', pending: mails.pending + jobs.pending, pendingJobs: jobs.pending, oldestAgeSeconds };
+  return {
+    status: backlog ? 'backlog' : 'ok',
+    pending: mails.pending + jobs.pending,
+    pendingJobs: jobs.pending,
+    oldestAgeSeconds,
+  };
 }
 
 /** The checks of GET /api/health/ready; the database is not asked before start-up has connected it. */
@@ -72,7 +87,10 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   const startup = { status: state === 'started' ? 'ok' : 'fail', state } as const;
   if (state !== 'started') {
     const skipped = { status: 'skipped' } as const;
-    return { ready: false, checks: { startup, database: skipped, migrations: skipped, sync: skipped, outbox: skipped } };
+    return {
+      ready: false,
+      checks: { startup, database: skipped, migrations: skipped, sync: skipped, outbox: skipped },
+    };
   }
   const database = await withinTimeout(deps.db.sequelize.query('SELECT 1')).then(
     () => true,
@@ -80,7 +98,16 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   );
   if (!database) {
     const skipped = { status: 'skipped' } as const;
-    return { ready: false, checks: { startup, database: { status: 'fail' }, migrations: skipped, sync: skipped, outbox: skipped } };
+    return {
+      ready: false,
+      checks: {
+        startup,
+        database: { status: 'fail' },
+        migrations: skipped,
+        sync: skipped,
+        outbox: skipped,
+      },
+    };
   }
   const [pending, sync, outbox] = await Promise.all([
     withinTimeout(migrationStatus(deps.db.sequelize)).then(
@@ -91,6 +118,12 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
     withinTimeout(syncCheck(deps)).catch(() => ({ status: 'skipped' }) as const),
     withinTimeout(outboxCheck(deps)).catch(() => ({ status: 'skipped' }) as const),
   ]);
-  const migrations = pending === null ? ({ status: 'fail' } as const) : ({ status: pending === 0 ? 'ok' : 'fail', pending } as const);
-  return { ready: migrations.status === 'ok', checks: { startup, database: { status: 'ok' }, migrations, sync, outbox } };
+  const migrations =
+    pending === null
+      ? ({ status: 'fail' } as const)
+      : ({ status: pending === 0 ? 'ok' : 'fail', pending } as const);
+  return {
+    ready: migrations.status === 'ok',
+    checks: { startup, database: { status: 'ok' }, migrations, sync, outbox },
+  };
 }

@@ -63,7 +63,11 @@ export interface SyncNews {
 }
 
 /** Reacts to one page inside its transaction; it sees the news of the reactions before it, and answers its own. */
-export type PageReaction = (page: MirrorPage, news: Readonly<SyncNews>, transaction: Transaction) => Promise<Partial<SyncNews> | void>;
+export type PageReaction = (
+  page: MirrorPage,
+  news: Readonly<SyncNews>,
+  transaction: Transaction,
+) => Promise<Partial<SyncNews> | void>;
 
 /** Reacts once a sync has ended (its pages committed, whether it succeeded or not) to the news of its pages. */
 export type NewsReaction = (news: SyncNews) => Promise<void>;
@@ -118,7 +122,9 @@ export class SyncReactions implements SyncAnnouncement {
   async syncEnded(news: SyncNews): Promise<void> {
     for (const { react, failure } of this.newsReactions) {
       // Telling people must never fail the sync that found the news.
-      await react(news).catch((error: unknown) => this.log.error({ component: 'sync', err: error }, failure));
+      await react(news).catch((error: unknown) =>
+        this.log.error({ component: 'sync', err: error }, failure),
+      );
     }
   }
 }

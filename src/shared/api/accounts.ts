@@ -8,7 +8,9 @@ import { locales } from '../locale';
 import type { ManagedUser, SignInStep, TwoFactorSetup, TwoFactorStatus } from '../two-factor';
 import { publicUserSchema, type SessionUser } from '../validation';
 
-export const sessionUserSchema = schemaOf<SessionUser>()(z.extend(publicUserSchema, { locale: z.nullable(z.enum(locales)) }));
+export const sessionUserSchema = schemaOf<SessionUser>()(
+  z.extend(publicUserSchema, { locale: z.nullable(z.enum(locales)) }),
+);
 
 /** The profile and a finished sign-in: the user, with the language in effect. */
 export const signedInUserSchema = z.object({ user: sessionUserSchema });
@@ -17,7 +19,11 @@ export const signedInUserSchema = z.object({ user: sessionUserSchema });
 export const userAnswerSchema = z.object({ user: publicUserSchema });
 
 export const managedUserSchema = schemaOf<ManagedUser>()(
-  z.extend(publicUserSchema, { twoFactorEnabled: z.boolean(), apiTokens: z.number(), passkeys: z.number() }),
+  z.extend(publicUserSchema, {
+    twoFactorEnabled: z.boolean(),
+    apiTokens: z.number(),
+    passkeys: z.number(),
+  }),
 );
 
 /** A right password when a second step must follow instead of a session. */
@@ -29,9 +35,16 @@ export const signInStepSchema = schemaOf<SignInStep>()(
   ]),
 );
 
-export const twoFactorSetupSchema = schemaOf<TwoFactorSetup>()(z.object({ otpauthUri: z.string(), secret: z.string(), qrSvg: z.string() }));
+export const twoFactorSetupSchema = schemaOf<TwoFactorSetup>()(
+  z.object({ otpauthUri: z.string(), secret: z.string(), qrSvg: z.string() }),
+);
 
-export const twoFactorStatusSchema = schemaOf<TwoFactorStatus>()(z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number() }));
+export const twoFactorStatusSchema = schemaOf<TwoFactorStatus>()(
+  z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number() }),
+);
 
 /** The recovery codes, shown once; `user` when turning it on finished a pending sign-in. */
-export const twoFactorEnabledSchema = z.object({ recoveryCodes: z.array(z.string()), user: z.optional(sessionUserSchema) });
+export const twoFactorEnabledSchema = z.object({
+  recoveryCodes: z.array(z.string()),
+  user: z.optional(sessionUserSchema),
+});

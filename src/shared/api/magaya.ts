@@ -16,4 +16,6 @@ export const magayaConnectionStatusSchema = schemaOf<MagayaConnectionStatus>()(
   }),
 );
 
-export const magayaTestResultSchema = schemaOf<MagayaTestResult>()(z.object({ ok: z.boolean(), error: nullableText, errorText: nullableText }));
+export const magayaTestResultSchema = schemaOf<MagayaTestResult>()(
+  z.object({ ok: z.boolean(), error: nullableText, errorText: nullableText }),
+);

@@ -3,10 +3,18 @@ import * as z from 'zod/mini';
 import { schemaOf } from '../envelope';
 import type { FreshnessMeta, SyncResult, SyncStatus } from '../sync';
 
-export const freshnessMetaSchema = schemaOf<FreshnessMeta>()(z.object({ lastSyncedAt: z.nullable(z.string()) }));
+export const freshnessMetaSchema = schemaOf<FreshnessMeta>()(
+  z.object({ lastSyncedAt: z.nullable(z.string()) }),
+);
 
 export const syncResultSchema = schemaOf<SyncResult>()(
-  z.object({ full: z.boolean(), written: z.number(), deleted: z.number(), statusChanges: z.number(), finishedAt: z.string() }),
+  z.object({
+    full: z.boolean(),
+    written: z.number(),
+    deleted: z.number(),
+    statusChanges: z.number(),
+    finishedAt: z.string(),
+  }),
 );
 
 export const syncStatusSchema = schemaOf<SyncStatus>()(

@@ -1,7 +1,14 @@
 /** The provider tokens' answers (src/shared/tokens.ts names their types), for the API description and its tests. */
 import * as z from 'zod/mini';
 import { schemaOf } from '../envelope';
-import { TOKEN_SOURCES, type OAuthConfig, type OAuthStart, type TokenClearResult, type TokenInfo, type TokenStatus } from '../tokens';
+import {
+  TOKEN_SOURCES,
+  type OAuthConfig,
+  type OAuthStart,
+  type TokenClearResult,
+  type TokenInfo,
+  type TokenStatus,
+} from '../tokens';
 
 const nullableText = z.nullable(z.string());
 const nullableCount = z.nullable(z.number());
@@ -25,7 +32,9 @@ export const tokenStatusSchema = schemaOf<TokenStatus>()(
   }),
 );
 
-export const tokenClearResultSchema = schemaOf<TokenClearResult>()(z.object({ revoked: z.boolean(), revocationError: nullableText }));
+export const tokenClearResultSchema = schemaOf<TokenClearResult>()(
+  z.object({ revoked: z.boolean(), revocationError: nullableText }),
+);
 
 export const tokenInfoSchema = schemaOf<TokenInfo>()(
   z.object({

@@ -7,7 +7,15 @@ import { createHash } from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../support/api-client';
-import { createUser, eventually, expectError, queryDatabase, signIn, signedInAdmin, type TestUser } from '../../support/api-steps';
+import {
+  createUser,
+  eventually,
+  expectError,
+  queryDatabase,
+  signIn,
+  signedInAdmin,
+  type TestUser,
+} from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
 import { stallLimit } from '../../support/test-pace';
@@ -26,11 +34,16 @@ function freshClient(): ApiClient {
   const client = new ApiClient(portal);
   const address = `203.0.113.${addressCount}`;
   const request = client.request.bind(client);
-  client.request = (method, path, options = {}) => request(method, path, { ...options, headers: { 'X-Forwarded-For': address, ...options.headers } });
+  client.request = (method, path, options = {}) =>
+    request(method, path, {
+      ...options,
+      headers: { 'X-Forwarded-For': address, ...options.headers },
+    });
   return client;
 }
 
-const mailsTo = (address: string) => smtp.messages.filter((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text === address);
+const mailsTo = (address: string) =>
+  smtp.messages.filter((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text === address);
 async function nextMailTo(address: string, seen: number): Promise<ParsedMail> {
   const mails = await eventually(
     () => mailsTo(address),
@@ -42,12 +55,18 @@ async function nextMailTo(address: string, seen: number): Promise<ParsedMail> {
 async function settled(): Promise<void> {
   await portal.portal.afterAnswer.settled();
   await eventually(
-    () => queryDatabase<{ count: number }>(portal, 'SELECT COUNT(*) AS count FROM outbox WHERE sentAt IS NULL AND failedAt IS NULL'),
+    () =>
+      queryDatabase<{ count: number }>(
+        portal,
+        'SELECT COUNT(*) AS count FROM outbox WHERE sentAt IS NULL AND failedAt IS NULL',
+      ),
     ([row]) => Number(row!.count) === 0,
   );
 }
 const linkIn = (mail: ParsedMail, path: 'reset-password' | 'invite') => {
-  const match = new RegExp(`(https?://\\S+/${path}/([A-Za-z0-9_-]+)\\?lang=(\\w+))`).exec(mail.text ?? '');
+  const match = new RegExp(`(https?://\\S+/${path}/([A-Za-z0-9_-]+)\\?lang=(\\w+))`).exec(
+    mail.text ?? '',
+  );
   if (!match) throw new Error(`no ${path} link in: ${mail.text}`);
   return { url: match[1]!, token: match[2]!, lang: match[3]! };
 };
@@ -97,7 +116,8 @@ describe('a forgotten password', () => {
     expect(known.body).toEqual({
       success: true,
       data: null,
-      message: 'If that is an account with an e-mail address, a link to choose a new password is on its way. It works for 30 minutes.',
+      message:
+        'If that is an account with an e-mail address, a link to choose a new password is on its way. It works for 30 minutes.',
     });
     await settled();
     const mails = mailsTo('forgetful@example.com');
@@ -107,8 +127,14 @@ describe('a forgotten password', () => {
     expect(url.startsWith('https://portal.example.com/reset-password/')).toBe(true);
     expect(lang).toBe('en');
     // Only the hash is kept.
-    const stored = await queryDatabase<{ tokenHash: string }>(portal, 'SELECT tokenHash FROM account_tokens WHERE userId = ?', [user.id]);
-    expect(stored.map((row) => row.tokenHash)).toContain(sha256(linkIn(mails[1]!, 'reset-password').token));
+    const stored = await queryDatabase<{ tokenHash: string }>(
+      portal,
+      'SELECT tokenHash FROM account_tokens WHERE userId = ?',
+      [user.id],
+    );
+    expect(stored.map((row) => row.tokenHash)).toContain(
+      sha256(linkIn(mails[1]!, 'reset-password').token),
+    );
     expect(JSON.stringify(stored)).not.toContain(token);
     expect(smtp.messages.some((mail) => mail.text?.includes('nobody-at-all'))).toBe(false);
   });
@@ -121,11 +147,23 @@ describe('a forgotten password', () => {
     await askReset(client, 'resetter');
     const { token } = linkIn(await nextMailTo('resetter@example.com', seen), 'reset-password');
 
-    const reset = await client.post('/api/auth/password/reset', { token, newPassword: 'brand-new-secret' });
+    const reset = await client.post('/api/auth/password/reset', {
+      token,
+      newPassword: 'brand-new-secret',
+    });
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
-    expect(reset.body.message).toBe('Your password has been changed. Sign in with your new password.');
+    expect(reset.body.message).toBe(
+      'Your password has been changed. Sign in with your new password.',
+    );
     expect((await signedIn.get('/api/auth/profile')).status).toBe(401);
-    expect((await new ApiClient(portal).post('/api/auth/login', { username: 'resetter', password: user.password })).status).toBe(401);
+    expect(
+      (
+        await new ApiClient(portal).post('/api/auth/login', {
+          username: 'resetter',
+          password: user.password,
+        })
+      ).status,
+    ).toBe(401);
     await signIn(portal, { username: 'resetter', password: 'brand-new-secret' });
 
     expectError(
@@ -139,17 +177,38 @@ describe('a forgotten password', () => {
 
   it('applies the password rules of change-password, and refuses unknown and malformed tokens', async () => {
     const client = freshClient();
-    const short = await client.post('/api/auth/password/reset', { token: 'x'.repeat(43), newPassword: 'abc' });
+    const short = await client.post('/api/auth/password/reset', {
+      token: 'x'.repeat(43),
+      newPassword: 'abc',
+    });
     expectError(short, 400, 'VALIDATION_ERROR');
-    expect(short.body.details).toContainEqual({ field: 'newPassword', message: 'New password must be at least 6 characters' });
+    expect(short.body.details).toContainEqual({
+      field: 'newPassword',
+      message: 'New password must be at least 6 characters',
+    });
     expectError(
-      await client.post('/api/auth/password/reset', { token: 'x'.repeat(43), newPassword: 'long-enough' }),
+      await client.post('/api/auth/password/reset', {
+        token: 'x'.repeat(43),
+        newPassword: 'long-enough',
+      }),
       400,
       'VALIDATION_ERROR',
       /expired or has already been used/,
     );
-    expectError(await client.post('/api/auth/password/reset', { token: 'x'.repeat(500), newPassword: 'long-enough' }), 400, 'VALIDATION_ERROR');
-    expectError(await client.post('/api/auth/password/forgot', { login: '' }), 400, 'VALIDATION_ERROR', 'Enter your username or e-mail address');
+    expectError(
+      await client.post('/api/auth/password/reset', {
+        token: 'x'.repeat(500),
+        newPassword: 'long-enough',
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await client.post('/api/auth/password/forgot', { login: '' }),
+      400,
+      'VALIDATION_ERROR',
+      'Enter your username or e-mail address',
+    );
   });
 
   it('lets a link work for 30 minutes, and a newer link replace an older one', async () => {
@@ -159,11 +218,23 @@ describe('a forgotten password', () => {
     await askReset(client, 'latecomer');
     const first = linkIn(await nextMailTo('latecomer@example.com', seen++), 'reset-password').token;
     await askReset(client, 'latecomer');
-    const second = linkIn(await nextMailTo('latecomer@example.com', seen++), 'reset-password').token;
-    expectError(await client.post('/api/auth/password/reset', { token: first, newPassword: 'replaced-link' }), 400, 'VALIDATION_ERROR');
+    const second = linkIn(
+      await nextMailTo('latecomer@example.com', seen++),
+      'reset-password',
+    ).token;
+    expectError(
+      await client.post('/api/auth/password/reset', { token: first, newPassword: 'replaced-link' }),
+      400,
+      'VALIDATION_ERROR',
+    );
 
     portal.clock.advance(31 * 60_000);
-    expectError(await client.post('/api/auth/password/reset', { token: second, newPassword: 'expired-link' }), 400, 'VALIDATION_ERROR', /expired/);
+    expectError(
+      await client.post('/api/auth/password/reset', { token: second, newPassword: 'expired-link' }),
+      400,
+      'VALIDATION_ERROR',
+      /expired/,
+    );
   });
 
   it('writes the e-mail in the account’s language, and the link opens in it', async () => {
@@ -201,8 +272,15 @@ describe('a forgotten password', () => {
   it('sends nothing to a disabled account, and the reset page of a used link says so at once', async () => {
     const user = await customer('disabled');
     expect(
-      (await admin.put(`/api/auth/users/${user.id}`, { username: 'disabled', fullName: null, email: 'disabled@example.com', role: 'viewer', isActive: false }))
-        .status,
+      (
+        await admin.put(`/api/auth/users/${user.id}`, {
+          username: 'disabled',
+          fullName: null,
+          email: 'disabled@example.com',
+          role: 'viewer',
+          isActive: false,
+        })
+      ).status,
     ).toBe(200);
     await askReset(freshClient(), 'disabled');
     await settled();
@@ -252,32 +330,56 @@ describe('a forgotten password', () => {
 
 describe('invitations', () => {
   async function invite(username: string, extra: Record<string, unknown> = {}) {
-    return admin.post('/api/auth/users', { username, fullName: `${username} name`, email: `${username}@example.com`, role: 'viewer', invite: true, ...extra });
+    return admin.post('/api/auth/users', {
+      username,
+      fullName: `${username} name`,
+      email: `${username}@example.com`,
+      role: 'viewer',
+      invite: true,
+      ...extra,
+    });
   }
 
   it('creates the user as invited, who signs in only after choosing a password with the link', async () => {
     const created = await invite('newcomer');
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.message).toBe('Invitation sent');
-    expect(created.body.data.user).toMatchObject({ username: 'newcomer', invited: true, isActive: true });
+    expect(created.body.data.user).toMatchObject({
+      username: 'newcomer',
+      invited: true,
+      isActive: true,
+    });
     const mail = await nextMailTo('newcomer@example.com', 0);
     expect(mail.subject).toBe('Freight Portal: your invitation');
     expect(mail.text).toContain('"newcomer"');
     const { token } = linkIn(mail, 'invite');
 
-    const refused = await new ApiClient(portal).post('/api/auth/login', { username: 'newcomer', password: 'anything-at-all' });
+    const refused = await new ApiClient(portal).post('/api/auth/login', {
+      username: 'newcomer',
+      password: 'anything-at-all',
+    });
     expectError(refused, 401, 'AUTHENTICATION_ERROR');
     const page = await new ApiClient(portal).get(`/invite/${token}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<strong>newcomer</strong>');
 
-    const short = await freshClient().post('/api/auth/invitations/accept', { token, newPassword: 'abc' });
+    const short = await freshClient().post('/api/auth/invitations/accept', {
+      token,
+      newPassword: 'abc',
+    });
     expectError(short, 400, 'VALIDATION_ERROR');
-    const accepted = await freshClient().post('/api/auth/invitations/accept', { token, newPassword: 'my-own-secret' });
+    const accepted = await freshClient().post('/api/auth/invitations/accept', {
+      token,
+      newPassword: 'my-own-secret',
+    });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-    expect(accepted.body.message).toBe('Your account is ready. Sign in with your username and your new password.');
+    expect(accepted.body.message).toBe(
+      'Your account is ready. Sign in with your username and your new password.',
+    );
     await signIn(portal, { username: 'newcomer', password: 'my-own-secret' });
-    const listed = (await admin.get('/api/auth/users')).body.data.find((user: { username: string }) => user.username === 'newcomer');
+    const listed = (await admin.get('/api/auth/users')).body.data.find(
+      (user: { username: string }) => user.username === 'newcomer',
+    );
     expect(listed.invited).toBe(false);
 
     expectError(
@@ -286,7 +388,12 @@ describe('invitations', () => {
       'VALIDATION_ERROR',
       'This invitation has expired, was withdrawn or has already been used. Please ask your administrator for a new one.',
     );
-    expectError(await admin.post(`/api/auth/users/${listed.id}/invite`), 409, 'CONFLICT', 'This user has already accepted the invitation');
+    expectError(
+      await admin.post(`/api/auth/users/${listed.id}/invite`),
+      409,
+      'CONFLICT',
+      'This user has already accepted the invitation',
+    );
   });
 
   it('resends with a new link (the old one stops working), revokes, and expires after 7 days', async () => {
@@ -296,18 +403,39 @@ describe('invitations', () => {
     expect(resent.status).toBe(200);
     expect(resent.body.message).toBe('Invitation sent again');
     const second = linkIn(await nextMailTo('hesitant@example.com', 1), 'invite').token;
-    expectError(await freshClient().post('/api/auth/invitations/accept', { token: first, newPassword: 'first-link' }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await freshClient().post('/api/auth/invitations/accept', {
+        token: first,
+        newPassword: 'first-link',
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
 
     const revoked = await admin.delete(`/api/auth/users/${id}/invite`);
     expect(revoked.status).toBe(200);
     expect(revoked.body.data.user.invited).toBe(true);
-    expectError(await freshClient().post('/api/auth/invitations/accept', { token: second, newPassword: 'revoked-link' }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await freshClient().post('/api/auth/invitations/accept', {
+        token: second,
+        newPassword: 'revoked-link',
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect((await new ApiClient(portal).get(`/invite/${second}`)).status).toBe(404);
 
     await admin.post(`/api/auth/users/${id}/invite`);
     const third = linkIn(await nextMailTo('hesitant@example.com', 2), 'invite').token;
     portal.clock.advance(7 * 86_400_000 + 60_000);
-    expectError(await freshClient().post('/api/auth/invitations/accept', { token: third, newPassword: 'too-late-now' }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await freshClient().post('/api/auth/invitations/accept', {
+        token: third,
+        newPassword: 'too-late-now',
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
     // A week on, the admin's own session has ended too.
     admin = await signedInAdmin(portal);
 
@@ -315,58 +443,110 @@ describe('invitations', () => {
       portal,
       "SELECT action, target, actorName FROM audit_entries WHERE target = 'user hesitant' ORDER BY id",
     );
-    expect(actions.map((entry) => entry.action)).toEqual(['user.invited', 'user.invitation-resent', 'user.invitation-revoked', 'user.invitation-resent']);
+    expect(actions.map((entry) => entry.action)).toEqual([
+      'user.invited',
+      'user.invitation-resent',
+      'user.invitation-revoked',
+      'user.invitation-resent',
+    ]);
     expect(actions.every((entry) => entry.actorName === 'admin')).toBe(true);
   });
 
   it('writes the invitation in the language the admin chose for it, else in the admin’s', async () => {
     const chosen = await invite('gekozen', { locale: 'nl' });
     expect(chosen.body.message).toBe('Invitation sent');
-    expect((await nextMailTo('gekozen@example.com', 0)).subject).toBe('Freight Portal: uw uitnodiging');
+    expect((await nextMailTo('gekozen@example.com', 0)).subject).toBe(
+      'Freight Portal: uw uitnodiging',
+    );
     const unknownLanguage = await invite('klingon', { locale: 'tlh' });
     expectError(unknownLanguage, 400, 'VALIDATION_ERROR');
-    expect(unknownLanguage.body.details).toContainEqual({ field: 'locale', message: 'Language must be one of: en, nl' });
+    expect(unknownLanguage.body.details).toContainEqual({
+      field: 'locale',
+      message: 'Language must be one of: en, nl',
+    });
 
     const dutchAdmin = await signedInAdmin(portal);
-    expect((await dutchAdmin.put('/api/auth/profile/preferences', { locale: 'nl' })).status).toBe(200);
-    const created = await dutchAdmin.post('/api/auth/users', { username: 'nieuwkomer', email: 'nieuwkomer@example.com', role: 'viewer', invite: true });
+    expect((await dutchAdmin.put('/api/auth/profile/preferences', { locale: 'nl' })).status).toBe(
+      200,
+    );
+    const created = await dutchAdmin.post('/api/auth/users', {
+      username: 'nieuwkomer',
+      email: 'nieuwkomer@example.com',
+      role: 'viewer',
+      invite: true,
+    });
     expect(created.body.message).toBe('Uitnodiging verstuurd');
     const mail = await nextMailTo('nieuwkomer@example.com', 0);
     expect(mail.subject).toBe('Freight Portal: uw uitnodiging');
     expect(linkIn(mail, 'invite').lang).toBe('nl');
-    expect((await dutchAdmin.put('/api/auth/profile/preferences', { locale: 'en' })).status).toBe(200);
+    expect((await dutchAdmin.put('/api/auth/profile/preferences', { locale: 'en' })).status).toBe(
+      200,
+    );
     // Their saved language from then on: the reset e-mail is Dutch too.
-    expect(await queryDatabase(portal, "SELECT locale FROM users WHERE username IN ('gekozen', 'nieuwkomer') ORDER BY username")).toEqual([
-      { locale: 'nl' },
-      { locale: 'nl' },
-    ]);
+    expect(
+      await queryDatabase(
+        portal,
+        "SELECT locale FROM users WHERE username IN ('gekozen', 'nieuwkomer') ORDER BY username",
+      ),
+    ).toEqual([{ locale: 'nl' }, { locale: 'nl' }]);
   });
 
   it('refuses an invitation without an address or with a password, and lets only admins resend or revoke', async () => {
     const noAddress = await invite('addressless', { email: null });
     expectError(noAddress, 400, 'VALIDATION_ERROR');
-    expect(noAddress.body.details).toContainEqual({ field: 'email', message: "An invitation needs the user's e-mail address" });
+    expect(noAddress.body.details).toContainEqual({
+      field: 'email',
+      message: "An invitation needs the user's e-mail address",
+    });
     const both = await invite('undecided', { password: 'typed-password' });
     expectError(both, 400, 'VALIDATION_ERROR');
-    expect(both.body.details).toContainEqual({ field: 'password', message: 'Choose either a password or an invitation, not both' });
-    const neither = await admin.post('/api/auth/users', { username: 'passwordless', role: 'viewer' });
-    expect(neither.body.details).toContainEqual({ field: 'password', message: 'Password is required' });
-    expect(await queryDatabase(portal, "SELECT id FROM users WHERE username IN ('addressless', 'undecided', 'passwordless')")).toEqual([]);
+    expect(both.body.details).toContainEqual({
+      field: 'password',
+      message: 'Choose either a password or an invitation, not both',
+    });
+    const neither = await admin.post('/api/auth/users', {
+      username: 'passwordless',
+      role: 'viewer',
+    });
+    expect(neither.body.details).toContainEqual({
+      field: 'password',
+      message: 'Password is required',
+    });
+    expect(
+      await queryDatabase(
+        portal,
+        "SELECT id FROM users WHERE username IN ('addressless', 'undecided', 'passwordless')",
+      ),
+    ).toEqual([]);
 
     const id = (await invite('guarded')).body.data.user.id as number;
     const viewer = await signIn(portal, await createUser(admin, 'plainviewer'));
     expectError(await viewer.post(`/api/auth/users/${id}/invite`), 403, 'FORBIDDEN');
     expectError(await viewer.delete(`/api/auth/users/${id}/invite`), 403, 'FORBIDDEN');
-    expectError(await new ApiClient(portal).post(`/api/auth/users/${id}/invite`), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await new ApiClient(portal).post(`/api/auth/users/${id}/invite`),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     expectError(await admin.post('/api/auth/users/999999/invite'), 404, 'NOT_FOUND');
   });
 
   it('ends the invitation when the admin sets a password instead', async () => {
     const id = (await invite('shortcut')).body.data.user.id as number;
     const { token } = linkIn(await nextMailTo('shortcut@example.com', 0), 'invite');
-    expect((await admin.put(`/api/auth/users/${id}/reset-password`, { newPassword: 'admin-chosen' })).status).toBe(200);
+    expect(
+      (await admin.put(`/api/auth/users/${id}/reset-password`, { newPassword: 'admin-chosen' }))
+        .status,
+    ).toBe(200);
     await signIn(portal, { username: 'shortcut', password: 'admin-chosen' });
-    expectError(await freshClient().post('/api/auth/invitations/accept', { token, newPassword: 'too-late-now' }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await freshClient().post('/api/auth/invitations/accept', {
+        token,
+        newPassword: 'too-late-now',
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 });
 
@@ -381,14 +561,41 @@ describe('links guessed at', () => {
     for (let guess = 0; guess < FAILURES_PER_ADDRESS; guess++) {
       const path = guess % 2 === 0 ? '/api/auth/password/reset' : '/api/auth/invitations/accept';
       const madeUp = `${String(guess).padStart(4, '0')}${'x'.repeat(39)}`;
-      expectError(await guesser.post(path, { token: madeUp, newPassword: 'long-enough' }), 400, 'VALIDATION_ERROR', /expired/);
+      expectError(
+        await guesser.post(path, { token: madeUp, newPassword: 'long-enough' }),
+        400,
+        'VALIDATION_ERROR',
+        /expired/,
+      );
     }
-    expectError(await guesser.post('/api/auth/password/reset', { token, newPassword: 'chosen-secret' }), 429, 'RATE_LIMITED');
-    expectError(await guesser.post('/api/auth/invitations/accept', { token: 'y'.repeat(43), newPassword: 'chosen-secret' }), 429, 'RATE_LIMITED');
-    expectError(await guesser.post('/api/auth/login', { username: user.username, password: user.password }), 429, 'RATE_LIMITED');
+    expectError(
+      await guesser.post('/api/auth/password/reset', { token, newPassword: 'chosen-secret' }),
+      429,
+      'RATE_LIMITED',
+    );
+    expectError(
+      await guesser.post('/api/auth/invitations/accept', {
+        token: 'y'.repeat(43),
+        newPassword: 'chosen-secret',
+      }),
+      429,
+      'RATE_LIMITED',
+    );
+    expectError(
+      await guesser.post('/api/auth/login', { username: user.username, password: user.password }),
+      429,
+      'RATE_LIMITED',
+    );
 
     // The link itself still works, from the owner's address.
-    expect((await freshClient().post('/api/auth/password/reset', { token, newPassword: 'chosen-secret' })).status).toBe(200);
+    expect(
+      (
+        await freshClient().post('/api/auth/password/reset', {
+          token,
+          newPassword: 'chosen-secret',
+        })
+      ).status,
+    ).toBe(200);
     await signIn(portal, { username: 'guessed-at', password: 'chosen-secret' });
   }, 60_000);
 });
@@ -404,23 +611,50 @@ describe('without SMTP_URL', () => {
 
   it('offers no reset link, answers the endpoints 404, says whom to ask, and refuses invitations', async () => {
     const visitor = new ApiClient(quiet);
-    const login = (await visitor.get('/login', { headers: { 'Accept-Language': 'en' } })).body as string;
+    const login = (await visitor.get('/login', { headers: { 'Accept-Language': 'en' } }))
+      .body as string;
     expect(login).not.toContain('/forgot-password');
     expect(login).toContain('Forgot your password? Ask your administrator.');
-    expect((await visitor.get('/login', { headers: { 'Accept-Language': 'nl' } })).body).toContain('Wachtwoord vergeten? Vraag het uw beheerder.');
-    expectError(await visitor.post('/api/auth/password/forgot', { login: 'admin' }), 404, 'NOT_FOUND');
-    expectError(await visitor.post('/api/auth/password/reset', { token: 'x'.repeat(43), newPassword: 'whatever-1' }), 404, 'NOT_FOUND');
+    expect((await visitor.get('/login', { headers: { 'Accept-Language': 'nl' } })).body).toContain(
+      'Wachtwoord vergeten? Vraag het uw beheerder.',
+    );
+    expectError(
+      await visitor.post('/api/auth/password/forgot', { login: 'admin' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await visitor.post('/api/auth/password/reset', {
+        token: 'x'.repeat(43),
+        newPassword: 'whatever-1',
+      }),
+      404,
+      'NOT_FOUND',
+    );
     const page = await visitor.get('/forgot-password');
-    expect(page.body).toContain('This portal does not send e-mail. Please ask your administrator to reset your password.');
+    expect(page.body).toContain(
+      'This portal does not send e-mail. Please ask your administrator to reset your password.',
+    );
 
     const quietAdmin = await signedInAdmin(quiet);
     // Nobody is e-mailed when the package arrives: the pre-alert's confirmation promises no message.
     const customer = await signIn(quiet, await createUser(quietAdmin, 'noletter'));
-    const confirmed = (await customer.get('/prealerts?done=created', { headers: { 'Accept-Language': 'en' } })).body as string;
-    expect(confirmed).toContain('Pre-alert saved. Once the package arrives, it shows here as Received, with its receipt.');
+    const confirmed = (
+      await customer.get('/prealerts?done=created', { headers: { 'Accept-Language': 'en' } })
+    ).body as string;
+    expect(confirmed).toContain(
+      'Pre-alert saved. Once the package arrives, it shows here as Received, with its receipt.',
+    );
     expect(confirmed).not.toContain('We will let you know');
-    const invited = await quietAdmin.post('/api/auth/users', { username: 'cannotinvite', email: 'c@example.com', role: 'viewer', invite: true });
+    const invited = await quietAdmin.post('/api/auth/users', {
+      username: 'cannotinvite',
+      email: 'c@example.com',
+      role: 'viewer',
+      invite: true,
+    });
     expectError(invited, 400, 'VALIDATION_ERROR', /SMTP_URL is not set/);
-    expect(await queryDatabase(quiet, "SELECT id FROM users WHERE username = 'cannotinvite'")).toEqual([]);
+    expect(
+      await queryDatabase(quiet, "SELECT id FROM users WHERE username = 'cannotinvite'"),
+    ).toEqual([]);
   });
 });

@@ -8,11 +8,19 @@ import type * as z from 'zod/mini';
 import type { EndpointDescription, HttpMethod } from '~/server/http/api-description';
 import { errorEnvelopeSchema } from '~/shared/envelope';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
-import { allReceipts, createUser, signIn, signedInAdmin, waitForMirror } from '../../support/api-steps';
+import {
+  allReceipts,
+  createUser,
+  signIn,
+  signedInAdmin,
+  waitForMirror,
+} from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 
 const DEMO_PASSWORD = 'demo-password-1';
-const ROUTE_FILES = import.meta.glob<{ openapi: EndpointDescription }>('/src/pages/api/**/*.ts', { eager: true });
+const ROUTE_FILES = import.meta.glob<{ openapi: EndpointDescription }>('/src/pages/api/**/*.ts', {
+  eager: true,
+});
 
 let portal: InProcessPortal;
 let document: Record<string, any>;
@@ -24,10 +32,14 @@ let othersReceiptId: number;
 
 /** The route file's description of the method: `receipts/[id]` → /src/pages/api/receipts/[id].ts. */
 function describedIn(route: string, method: HttpMethod) {
-  const file = ROUTE_FILES[`/src/pages/api/${route}.ts`] ?? ROUTE_FILES[`/src/pages/api/${route}/index.ts`];
+  const file =
+    ROUTE_FILES[`/src/pages/api/${route}.ts`] ?? ROUTE_FILES[`/src/pages/api/${route}/index.ts`];
   const description = file?.openapi[method];
   if (!description) throw new Error(`${method} ${route} has no description`);
-  return { description, path: `/api/${route}`.replace(/\/index$/, '').replace(/\[(\w+)\]/g, '{$1}') };
+  return {
+    description,
+    path: `/api/${route}`.replace(/\/index$/, '').replace(/\[(\w+)\]/g, '{$1}'),
+  };
 }
 
 /** Parses with the schema and finds the same value: nothing in the answer is left undocumented. */
@@ -52,7 +64,12 @@ function expectDocumented(response: ApiResponse, method: HttpMethod, route: stri
 }
 
 beforeAll(async () => {
-  portal = await startInProcessPortal({ SANDBOX_RECEIPTS: '60', SYNC_INTERVAL_SECONDS: '3600', DEMO_USERS: 'true', DEMO_PASSWORD });
+  portal = await startInProcessPortal({
+    SANDBOX_RECEIPTS: '60',
+    SYNC_INTERVAL_SECONDS: '3600',
+    DEMO_USERS: 'true',
+    DEMO_PASSWORD,
+  });
   document = (await new ApiClient(portal).get('/api/openapi.json')).body;
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
@@ -60,7 +77,9 @@ beforeAll(async () => {
   viewer = await signIn(portal, await createUser(admin, 'contract-viewer'));
   const own = await allReceipts(demo);
   ownReceiptId = own[0]!.id;
-  othersReceiptId = (await allReceipts(admin)).find((receipt) => !own.some((mine) => mine.id === receipt.id))!.id;
+  othersReceiptId = (await allReceipts(admin)).find(
+    (receipt) => !own.some((mine) => mine.id === receipt.id),
+  )!.id;
 });
 
 afterAll(async () => {
@@ -70,9 +89,17 @@ afterAll(async () => {
 describe('receipts', () => {
   it('the list, plain, searched and sorted, for a customer and for staff', async () => {
     expectDocumented(await demo.get('/api/receipts'), 'GET', 'receipts');
-    expectDocumented(await demo.get('/api/receipts?search=a&sortBy=status&sortOrder=asc&limit=5'), 'GET', 'receipts');
+    expectDocumented(
+      await demo.get('/api/receipts?search=a&sortBy=status&sortOrder=asc&limit=5'),
+      'GET',
+      'receipts',
+    );
     // The same page again comes from the response cache.
-    expectDocumented(await demo.get('/api/receipts?search=a&sortBy=status&sortOrder=asc&limit=5'), 'GET', 'receipts');
+    expectDocumented(
+      await demo.get('/api/receipts?search=a&sortBy=status&sortOrder=asc&limit=5'),
+      'GET',
+      'receipts',
+    );
     expectDocumented(await admin.get('/api/receipts?page=2&limit=10'), 'GET', 'receipts');
   });
 
@@ -93,19 +120,34 @@ describe('receipts', () => {
     expect(made.status).toBe(201);
     expectDocumented(made, 'POST', 'receipts/[id]/share');
     expectDocumented(await demo.get('/api/shares'), 'GET', 'shares');
-    expectDocumented(await demo.delete(`/api/shares/${made.body.data.id}`), 'DELETE', 'shares/[id]');
+    expectDocumented(
+      await demo.delete(`/api/shares/${made.body.data.id}`),
+      'DELETE',
+      'shares/[id]',
+    );
   });
 });
 
 describe('accounts', () => {
   it('the profile and the preferences', async () => {
     expectDocumented(await demo.get('/api/auth/profile'), 'GET', 'auth/profile');
-    expectDocumented(await demo.get('/api/auth/profile/preferences'), 'GET', 'auth/profile/preferences');
-    expectDocumented(await demo.put('/api/auth/profile/preferences', { statusEmails: false }), 'PUT', 'auth/profile/preferences');
+    expectDocumented(
+      await demo.get('/api/auth/profile/preferences'),
+      'GET',
+      'auth/profile/preferences',
+    );
+    expectDocumented(
+      await demo.put('/api/auth/profile/preferences', { statusEmails: false }),
+      'PUT',
+      'auth/profile/preferences',
+    );
   });
 
   it('a sign-in', async () => {
-    const response = await new ApiClient(portal).post('/api/auth/login', { username: 'demo', password: DEMO_PASSWORD });
+    const response = await new ApiClient(portal).post('/api/auth/login', {
+      username: 'demo',
+      password: DEMO_PASSWORD,
+    });
     expect(response.status).toBe(200);
     expectDocumented(response, 'POST', 'auth/login');
   });
@@ -114,7 +156,12 @@ describe('accounts', () => {
     const list = await admin.get('/api/auth/users');
     expect(list.body.data.length).toBeGreaterThanOrEqual(3);
     expectDocumented(list, 'GET', 'auth/users');
-    const created = await admin.post('/api/auth/users', { username: 'contract-made', password: 'contract-password', fullName: null, email: null });
+    const created = await admin.post('/api/auth/users', {
+      username: 'contract-made',
+      password: 'contract-password',
+      fullName: null,
+      email: null,
+    });
     expect(created.status).toBe(201);
     expectDocumented(created, 'POST', 'auth/users');
   });
@@ -122,7 +169,11 @@ describe('accounts', () => {
 
 describe('administration', () => {
   it('assignments, the sync, the provider tokens, the audit trail and the branding', async () => {
-    expectDocumented(await admin.get('/api/consignees/assignments'), 'GET', 'consignees/assignments');
+    expectDocumented(
+      await admin.get('/api/consignees/assignments'),
+      'GET',
+      'consignees/assignments',
+    );
     expectDocumented(await admin.get('/api/sync'), 'GET', 'sync');
     expectDocumented(await admin.get('/api/tokens/status'), 'GET', 'tokens/status');
     expectDocumented(await admin.get('/api/audit?limit=5'), 'GET', 'audit');
@@ -134,7 +185,11 @@ describe('administration', () => {
     const machine = new ApiClient(portal);
     expectDocumented(await machine.get('/api/health', { origin: null }), 'GET', 'health');
     expectDocumented(await machine.get('/api/health/live', { origin: null }), 'GET', 'health/live');
-    expectDocumented(await machine.get('/api/health/ready', { origin: null }), 'GET', 'health/ready');
+    expectDocumented(
+      await machine.get('/api/health/ready', { origin: null }),
+      'GET',
+      'health/ready',
+    );
     expectDocumented(await demo.get('/api/config'), 'GET', 'config');
   });
 });
@@ -157,17 +212,26 @@ describe('failures', () => {
     const refused = await demo.get('/api/receipts?limit=0');
     expect(refused.status).toBe(400);
     expectDocumented(refused, 'GET', 'receipts');
-    const taken = await admin.post('/api/auth/users', { username: 'contract-viewer', password: 'contract-password' });
+    const taken = await admin.post('/api/auth/users', {
+      username: 'contract-viewer',
+      password: 'contract-password',
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.details).toEqual([{ field: 'username', message: expect.any(String) }]);
     expectDocumented(taken, 'POST', 'auth/users');
-    const notJson = await demo.put('/api/auth/profile/preferences', undefined, { body: 'locale=nl', headers: { 'Content-Type': 'text/plain' } });
+    const notJson = await demo.put('/api/auth/profile/preferences', undefined, {
+      body: 'locale=nl',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(notJson.status).toBe(415);
     expectDocumented(notJson, 'PUT', 'auth/profile/preferences');
   });
 
   it('a wrong password is the 401 sign-in documents', async () => {
-    const response = await new ApiClient(portal).post('/api/auth/login', { username: 'demo', password: 'not-the-password' });
+    const response = await new ApiClient(portal).post('/api/auth/login', {
+      username: 'demo',
+      password: 'not-the-password',
+    });
     expect(response.status).toBe(401);
     expectDocumented(response, 'POST', 'auth/login');
   });

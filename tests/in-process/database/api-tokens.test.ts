@@ -30,9 +30,11 @@ const DAY_MS = 86_400_000;
 const DUTCH = { 'Accept-Language': 'nl' };
 const TOKEN_SHAPE = /^fp_[0-9A-Za-z]{43}$/;
 
-const INVALID = 'This API token is not valid. Send a token made in Profile Settings as "Authorization: Bearer fp_…".';
+const INVALID =
+  'This API token is not valid. Send a token made in Profile Settings as "Authorization: Bearer fp_…".';
 const REVOKED = 'This API token has been revoked. Create a new one in Profile Settings.';
-const ROUTE_REFUSED = 'An API token can only read receipts, tracking and pre-alerts. Sign in to the portal for anything else.';
+const ROUTE_REFUSED =
+  'An API token can only read receipts, tracking and pre-alerts. Sign in to the portal for anything else.';
 
 interface CreatedToken {
   id: number;
@@ -53,28 +55,48 @@ let own: Array<Record<string, any>>;
 let others: Array<Record<string, any>>;
 let tokenCount = 0;
 
-async function makeToken(client: ApiClient, expiresInDays = 30, name = `script ${++tokenCount}`): Promise<CreatedToken> {
+async function makeToken(
+  client: ApiClient,
+  expiresInDays = 30,
+  name = `script ${++tokenCount}`,
+): Promise<CreatedToken> {
   const response = await client.post('/api/auth/tokens', { name, expiresInDays });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.data;
 }
 
 /** A script's request: no cookie, no Origin, the token in its Authorization header. */
-function withToken(token: string, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
-  return new ApiClient(portal).request(method, path, { origin: null, ...options, headers: { Authorization: `Bearer ${token}`, ...options.headers } });
+function withToken(
+  token: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse> {
+  return new ApiClient(portal).request(method, path, {
+    origin: null,
+    ...options,
+    headers: { Authorization: `Bearer ${token}`, ...options.headers },
+  });
 }
-const readWith = (token: string, path: string, options?: RequestOptions) => withToken(token, 'GET', path, options);
+const readWith = (token: string, path: string, options?: RequestOptions) =>
+  withToken(token, 'GET', path, options);
 
 async function tokenRow(id: number) {
-  const [row] = await queryDatabase<{ tokenHash: string; prefix: string; name: string; revokedAt: string | null; lastUsedAt: string | null }>(
-    portal,
-    'SELECT tokenHash, prefix, name, revokedAt, lastUsedAt FROM api_tokens WHERE id = ?',
-    [id],
-  );
+  const [row] = await queryDatabase<{
+    tokenHash: string;
+    prefix: string;
+    name: string;
+    revokedAt: string | null;
+    lastUsedAt: string | null;
+  }>(portal, 'SELECT tokenHash, prefix, name, revokedAt, lastUsedAt FROM api_tokens WHERE id = ?', [
+    id,
+  ]);
   return row;
 }
 
-const storedTokens = async () => (await queryDatabase<{ count: number }>(portal, 'SELECT count(*) AS count FROM api_tokens'))[0]!.count;
+const storedTokens = async () =>
+  (await queryDatabase<{ count: number }>(portal, 'SELECT count(*) AS count FROM api_tokens'))[0]!
+    .count;
 
 /** A stored time as epoch ms: SQLite's `2026-11-27 00:39:28.000 +00:00` or PostgreSQL's ISO string. */
 const instant = (stored: string) => Date.parse(stored.replace(' ', 'T').replace(' +00:00', 'Z'));
@@ -112,18 +134,39 @@ afterAll(async () => {
 describe('managing tokens', () => {
   it('when a token is made, then it is answered once, only its SHA-256 is stored, and the list shows its prefix, never the token', async () => {
     const before = portal.clock.now();
-    const response = await demo.post('/api/auth/tokens', { name: '  Stock system ', expiresInDays: 90 });
+    const response = await demo.post('/api/auth/tokens', {
+      name: '  Stock system ',
+      expiresInDays: 90,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.message).toBe('API token created. Copy it now: it is shown only once.');
     const created: CreatedToken = response.body.data;
-    expect(Object.keys(created).sort()).toEqual(['createdAt', 'expired', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'token']);
-    expect(created).toMatchObject({ name: 'Stock system', lastUsedAt: null, expired: false, prefix: created.token.slice(0, 11) });
+    expect(Object.keys(created).sort()).toEqual([
+      'createdAt',
+      'expired',
+      'expiresAt',
+      'id',
+      'lastUsedAt',
+      'name',
+      'prefix',
+      'token',
+    ]);
+    expect(created).toMatchObject({
+      name: 'Stock system',
+      lastUsedAt: null,
+      expired: false,
+      prefix: created.token.slice(0, 11),
+    });
     expect(created.token).toMatch(TOKEN_SHAPE);
     expect(Date.parse(created.expiresAt) - Date.parse(created.createdAt)).toBe(90 * DAY_MS);
     expect(Date.parse(created.createdAt)).toBeGreaterThanOrEqual(before - 1000);
 
     const row = await tokenRow(created.id);
-    expect(row).toMatchObject({ tokenHash: createHash('sha256').update(created.token).digest('hex'), prefix: created.prefix, name: 'Stock system' });
+    expect(row).toMatchObject({
+      tokenHash: createHash('sha256').update(created.token).digest('hex'),
+      prefix: created.prefix,
+      name: 'Stock system',
+    });
     expect(await databaseText(portal)).not.toContain(created.token.slice(3));
 
     const listed = await demo.get('/api/auth/tokens');
@@ -136,7 +179,12 @@ describe('managing tokens', () => {
 
   it("when the name or expiry is wrong, then 400 in the request's language and nothing is written", async () => {
     const before = await storedTokens();
-    expectError(await demo.post('/api/auth/tokens', { name: ' ', expiresInDays: 30 }), 400, 'VALIDATION_ERROR', 'Give the token a name.');
+    expectError(
+      await demo.post('/api/auth/tokens', { name: ' ', expiresInDays: 30 }),
+      400,
+      'VALIDATION_ERROR',
+      'Give the token a name.',
+    );
     expectError(
       await demo.post('/api/auth/tokens', { name: 'x', expiresInDays: 45 }),
       400,
@@ -144,13 +192,28 @@ describe('managing tokens', () => {
       'Choose an expiry of one of these numbers of days: 30, 90, 365.',
     );
     expectError(
-      await demo.post('/api/auth/tokens', { name: 'x'.repeat(61), expiresInDays: 30 }, { headers: DUTCH }),
+      await demo.post(
+        '/api/auth/tokens',
+        { name: 'x'.repeat(61), expiresInDays: 30 },
+        { headers: DUTCH },
+      ),
       400,
       'VALIDATION_ERROR',
       'De naam mag hoogstens 60 tekens lang zijn.',
     );
-    expectError(await demo.post('/api/auth/tokens', undefined, { body: 'name=x', headers: { 'Content-Type': 'application/json' } }), 400, 'VALIDATION_ERROR');
-    expectError(await new ApiClient(portal).post('/api/auth/tokens', { name: 'x', expiresInDays: 30 }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await demo.post('/api/auth/tokens', undefined, {
+        body: 'name=x',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await new ApiClient(portal).post('/api/auth/tokens', { name: 'x', expiresInDays: 30 }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     expect(await storedTokens()).toBe(before);
   });
 
@@ -158,22 +221,38 @@ describe('managing tokens', () => {
     const created = await makeToken(demo);
     expect((await readWith(created.token, '/api/receipts/stats')).status).toBe(200);
     const stranger = await signIn(portal, await createUser(admin, 'tokenstranger'));
-    expectError(await stranger.delete(`/api/auth/tokens/${created.id}`), 404, 'NOT_FOUND', 'That API token was not found.');
+    expectError(
+      await stranger.delete(`/api/auth/tokens/${created.id}`),
+      404,
+      'NOT_FOUND',
+      'That API token was not found.',
+    );
     expectError(await demo.delete('/api/auth/tokens/abc'), 404, 'NOT_FOUND');
 
     const revoked = await demo.delete(`/api/auth/tokens/${created.id}`);
     expect(revoked.status).toBe(200);
-    expect(revoked.body).toMatchObject({ success: true, message: 'The API token has been revoked.' });
+    expect(revoked.body).toMatchObject({
+      success: true,
+      message: 'The API token has been revoked.',
+    });
     expect((await tokenRow(created.id))!.revokedAt).not.toBeNull();
-    expect((await demo.get('/api/auth/tokens')).body.data.map((entry: CreatedToken) => entry.id)).not.toContain(created.id);
+    expect(
+      (await demo.get('/api/auth/tokens')).body.data.map((entry: CreatedToken) => entry.id),
+    ).not.toContain(created.id);
     expectError(await demo.delete(`/api/auth/tokens/${created.id}`), 404, 'NOT_FOUND');
-    expectError(await readWith(created.token, '/api/receipts/stats'), 401, 'AUTHENTICATION_ERROR', REVOKED);
+    expectError(
+      await readWith(created.token, '/api/receipts/stats'),
+      401,
+      'AUTHENTICATION_ERROR',
+      REVOKED,
+    );
   });
 
   it('when a user has 20 working tokens, then the 21st is refused with 409 until one is revoked', async () => {
     const user = await signIn(portal, await createUser(admin, 'tokenhoarder'));
     const made = [];
-    for (let index = 0; index < 20; index += 1) made.push(await makeToken(user, 30, `system ${index}`));
+    for (let index = 0; index < 20; index += 1)
+      made.push(await makeToken(user, 30, `system ${index}`));
     expectError(
       await user.post('/api/auth/tokens', { name: 'one more', expiresInDays: 30 }),
       409,
@@ -187,22 +266,44 @@ describe('managing tokens', () => {
   it('when tokens are made and revoked, then the audit trail names the owner and the prefix, never the token', async () => {
     const created = await makeToken(demo, 365, 'Audited');
     expect((await demo.delete(`/api/auth/tokens/${created.id}`)).status).toBe(200);
-    const made = (await auditEntries('api-token.created')).find((entry) => entry.detail?.includes(created.prefix));
+    const made = (await auditEntries('api-token.created')).find((entry) =>
+      entry.detail?.includes(created.prefix),
+    );
     expect(made).toMatchObject({
       actorName: 'demo',
       target: 'user demo',
       detail: `Token starts with: "${created.prefix}"; Name: "Audited"; Valid for (days): 365`,
     });
-    const ended = (await auditEntries('api-token.revoked')).find((entry) => entry.detail?.includes(created.prefix));
-    expect(ended).toMatchObject({ actorName: 'demo', target: 'user demo', detail: `Token starts with: "${created.prefix}"; Name: "Audited"` });
-    expect(JSON.stringify(await auditEntries('api-token.created'))).not.toContain(created.token.slice(3));
+    const ended = (await auditEntries('api-token.revoked')).find((entry) =>
+      entry.detail?.includes(created.prefix),
+    );
+    expect(ended).toMatchObject({
+      actorName: 'demo',
+      target: 'user demo',
+      detail: `Token starts with: "${created.prefix}"; Name: "Audited"`,
+    });
+    expect(JSON.stringify(await auditEntries('api-token.created'))).not.toContain(
+      created.token.slice(3),
+    );
   });
 
   it('when a token asks to list, make or revoke tokens, then it is refused: only a session manages tokens', async () => {
     const created = await makeToken(demo);
     expectError(await readWith(created.token, '/api/auth/tokens'), 403, 'FORBIDDEN', ROUTE_REFUSED);
-    expectError(await withToken(created.token, 'POST', '/api/auth/tokens', { json: { name: 'x', expiresInDays: 30 } }), 403, 'FORBIDDEN', ROUTE_REFUSED);
-    expectError(await withToken(created.token, 'DELETE', `/api/auth/tokens/${created.id}`), 403, 'FORBIDDEN', ROUTE_REFUSED);
+    expectError(
+      await withToken(created.token, 'POST', '/api/auth/tokens', {
+        json: { name: 'x', expiresInDays: 30 },
+      }),
+      403,
+      'FORBIDDEN',
+      ROUTE_REFUSED,
+    );
+    expectError(
+      await withToken(created.token, 'DELETE', `/api/auth/tokens/${created.id}`),
+      403,
+      'FORBIDDEN',
+      ROUTE_REFUSED,
+    );
     expect((await tokenRow(created.id))!.revokedAt).toBeNull();
   });
 });
@@ -230,7 +331,9 @@ describe('reading with a token', () => {
     const csv = await readWith(token, '/api/receipts/export.csv?sortBy=number&sortOrder=asc');
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(csv.body).toBe((await demo.get('/api/receipts/export.csv?sortBy=number&sortOrder=asc')).body);
+    expect(csv.body).toBe(
+      (await demo.get('/api/receipts/export.csv?sortBy=number&sortOrder=asc')).body,
+    );
     for (const row of own) expect(csv.body).toContain(row.number);
 
     const samples = (await new ApiClient(portal).get('/sandbox/control/samples')).body;
@@ -249,7 +352,10 @@ describe('reading with a token', () => {
         portal
           .output()
           .split('\n')
-          .filter((line) => line.includes('"route":"/api/receipts/stats"') && line.includes(`"apiTokenId":${id}`)),
+          .filter(
+            (line) =>
+              line.includes('"route":"/api/receipts/stats"') && line.includes(`"apiTokenId":${id}`),
+          ),
       (lines) => lines.length > 0,
     );
     expect(JSON.parse(logged[0]!)).toMatchObject({ status: 200, userId: demoId, apiTokenId: id });
@@ -263,7 +369,10 @@ describe('reading with a token', () => {
     expectError(await readWith(token, '/api/receipts/999999999'), 404, 'NOT_FOUND');
     const samples = (await new ApiClient(portal).get('/sandbox/control/samples')).body;
     const ownIds = new Set(own.map((entry) => entry.id));
-    const scanned = samples.scannedPackages.find((entry: any) => !ownIds.has(entry.receiptId) && others.some((receipt) => receipt.id === entry.receiptId));
+    const scanned = samples.scannedPackages.find(
+      (entry: any) =>
+        !ownIds.has(entry.receiptId) && others.some((receipt) => receipt.id === entry.receiptId),
+    );
     const path = `/api/package-tracker/search?trackingNumber=${encodeURIComponent(scanned.trackingNumber)}`;
     expect((await readWith(token, path)).body).toEqual({ success: true, data: [] });
 
@@ -281,21 +390,33 @@ describe('reading with a token', () => {
     );
     portal.clock.advance(2 * 60_000);
     // The admin's cookie, the customer's token: the customer's scope.
-    const response = await readWith(token, '/api/receipts/stats', { headers: { Cookie: admin.cookie! } });
+    const response = await readWith(token, '/api/receipts/stats', {
+      headers: { Cookie: admin.cookie! },
+    });
     expect(response.status).toBe(200);
     expect(response.body.data.totalReceipts).toBe(own.length);
     expect(response.headers.getSetCookie()).toEqual([]);
-    const [after] = await queryDatabase<{ lastSeenAt: string }>(portal, 'SELECT lastSeenAt FROM sessions WHERE id = ?', [session!.id]);
+    const [after] = await queryDatabase<{ lastSeenAt: string }>(
+      portal,
+      'SELECT lastSeenAt FROM sessions WHERE id = ?',
+      [session!.id],
+    );
     expect(after!.lastSeenAt).toBe(session!.lastSeenAt);
     // The same session's own request would have recorded its activity.
     expect((await admin.get('/api/auth/profile')).status).toBe(200);
-    const [touched] = await queryDatabase<{ lastSeenAt: string }>(portal, 'SELECT lastSeenAt FROM sessions WHERE id = ?', [session!.id]);
+    const [touched] = await queryDatabase<{ lastSeenAt: string }>(
+      portal,
+      'SELECT lastSeenAt FROM sessions WHERE id = ?',
+      [session!.id],
+    );
     expect(touched!.lastSeenAt).not.toBe(session!.lastSeenAt);
   });
 
   it("when a token's GET names another site as its origin, then the cross-site refusal does not stop it", async () => {
     const { token } = await makeToken(demo);
-    const response = await readWith(token, '/api/receipts?limit=1', { origin: 'https://elsewhere.example' });
+    const response = await readWith(token, '/api/receipts?limit=1', {
+      origin: 'https://elsewhere.example',
+    });
     expect(response.status).toBe(200);
   });
 
@@ -305,14 +426,23 @@ describe('reading with a token', () => {
     const writes: Array<[string, string, unknown?]> = [
       ['POST', `/api/receipts/${own[0]!.id}/share`],
       ['PUT', '/api/auth/profile/preferences', { statusEmails: false }],
-      ['POST', '/api/auth/change-password', { currentPassword: DEMO_PASSWORD, newPassword: 'another-password-1' }],
+      [
+        'POST',
+        '/api/auth/change-password',
+        { currentPassword: DEMO_PASSWORD, newPassword: 'another-password-1' },
+      ],
       ['DELETE', '/api/shares/1'],
       ['POST', '/api/auth/logout'],
       ['POST', '/api/receipts'],
       ['GET', '/api/auth/profile'],
     ];
     for (const [method, path, json] of writes) {
-      expectError(await withToken(token, method, path, json === undefined ? {} : { json }), 403, 'FORBIDDEN', ROUTE_REFUSED);
+      expectError(
+        await withToken(token, method, path, json === undefined ? {} : { json }),
+        403,
+        'FORBIDDEN',
+        ROUTE_REFUSED,
+      );
     }
     const administration: Array<[string, string, unknown?]> = [
       ['GET', '/api/auth/users'],
@@ -325,17 +455,29 @@ describe('reading with a token', () => {
       ['GET', '/api/tokens/status'],
     ];
     for (const [method, path, json] of administration) {
-      expectError(await withToken(adminToken, method, path, json === undefined ? {} : { json }), 403, 'FORBIDDEN', ROUTE_REFUSED);
+      expectError(
+        await withToken(adminToken, method, path, json === undefined ? {} : { json }),
+        403,
+        'FORBIDDEN',
+        ROUTE_REFUSED,
+      );
     }
     expectError(
-      await withToken(token, 'POST', '/api/auth/tokens', { json: { name: 'x', expiresInDays: 30 }, headers: DUTCH }),
+      await withToken(token, 'POST', '/api/auth/tokens', {
+        json: { name: 'x', expiresInDays: 30 },
+        headers: DUTCH,
+      }),
       403,
       'FORBIDDEN',
       'Met een API-token kunt u alleen ontvangstbewijzen, trackinggegevens en vooraanmeldingen lezen. Log in op het portaal voor al het andere.',
     );
     // Nothing happened: no share link, the password and the user are as they were.
-    expect(await queryDatabase(portal, 'SELECT id FROM share_links WHERE userId = ?', [demoId])).toEqual([]);
-    expect((await signIn(portal, { username: 'demo', password: DEMO_PASSWORD })).cookie).toBeDefined();
+    expect(
+      await queryDatabase(portal, 'SELECT id FROM share_links WHERE userId = ?', [demoId]),
+    ).toEqual([]);
+    expect(
+      (await signIn(portal, { username: 'demo', password: DEMO_PASSWORD })).cookie,
+    ).toBeDefined();
 
     for (const [bearer, path] of [
       [token, '/receipts'],
@@ -352,11 +494,36 @@ describe('reading with a token', () => {
   });
 
   it("when a token is unknown or malformed, then 401 says so, which differs from not being signed in, in the request's language", async () => {
-    expectError(await readWith(`fp_${'0'.repeat(43)}`, '/api/receipts'), 401, 'AUTHENTICATION_ERROR', INVALID);
-    expectError(await readWith('not-a-token', '/api/receipts'), 401, 'AUTHENTICATION_ERROR', INVALID);
-    expectError(await new ApiClient(portal).get('/api/receipts', { headers: { Authorization: 'Bearer' } }), 401, 'AUTHENTICATION_ERROR', INVALID);
-    expectError(await readWith(`fp_${'0'.repeat(43)}`, '/api/receipts', { headers: DUTCH }), 401, 'AUTHENTICATION_ERROR', /^Dit API-token is niet geldig/);
-    expectError(await new ApiClient(portal).get('/api/receipts'), 401, 'AUTHENTICATION_ERROR', 'Authentication required');
+    expectError(
+      await readWith(`fp_${'0'.repeat(43)}`, '/api/receipts'),
+      401,
+      'AUTHENTICATION_ERROR',
+      INVALID,
+    );
+    expectError(
+      await readWith('not-a-token', '/api/receipts'),
+      401,
+      'AUTHENTICATION_ERROR',
+      INVALID,
+    );
+    expectError(
+      await new ApiClient(portal).get('/api/receipts', { headers: { Authorization: 'Bearer' } }),
+      401,
+      'AUTHENTICATION_ERROR',
+      INVALID,
+    );
+    expectError(
+      await readWith(`fp_${'0'.repeat(43)}`, '/api/receipts', { headers: DUTCH }),
+      401,
+      'AUTHENTICATION_ERROR',
+      /^Dit API-token is niet geldig/,
+    );
+    expectError(
+      await new ApiClient(portal).get('/api/receipts'),
+      401,
+      'AUTHENTICATION_ERROR',
+      'Authentication required',
+    );
   });
 });
 
@@ -379,13 +546,16 @@ describe("each token's rate limit", () => {
   it(`when a token makes more than ${RATE_PER_MINUTE} requests in a minute, then 429 with Retry-After; another token is unaffected; the next window opens when the clock moves`, async () => {
     const busy = await makeToken(demo);
     const calm = await makeToken(demo);
-    for (let request = 0; request < RATE_PER_MINUTE; request += 1) expect((await readWith(busy.token, '/api/receipts/stats')).status).toBe(200);
+    for (let request = 0; request < RATE_PER_MINUTE; request += 1)
+      expect((await readWith(busy.token, '/api/receipts/stats')).status).toBe(200);
     const limited = await readWith(busy.token, '/api/receipts/stats');
     expectError(
       limited,
       429,
       'RATE_LIMITED',
-      new RegExp(`^This API token made more than ${RATE_PER_MINUTE} requests in a minute\\. Try again in \\d+ seconds\\.$`),
+      new RegExp(
+        `^This API token made more than ${RATE_PER_MINUTE} requests in a minute\\. Try again in \\d+ seconds\\.$`,
+      ),
     );
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter)).toBe(true);
@@ -411,13 +581,20 @@ describe("each token's rate limit", () => {
     expect((await readWith(created.token, '/api/receipts/stats')).status).toBe(200);
     const second = (await tokenRow(created.id))!.lastUsedAt;
     expect(instant(second!)).toBeGreaterThan(instant(first!));
-    const listed = (await demo.get('/api/auth/tokens')).body.data.find((entry: CreatedToken) => entry.id === created.id);
+    const listed = (await demo.get('/api/auth/tokens')).body.data.find(
+      (entry: CreatedToken) => entry.id === created.id,
+    );
     expect(Math.abs(Date.parse(listed.lastUsedAt) - portal.clock.now())).toBeLessThan(5_000);
   });
 
   it('when two portals serve one database, then they count one token together', async () => {
     const second = await startInProcessPortal(
-      { DATABASE_URL: portal.databaseUrl, PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9', API_TOKEN_RATE_PER_MINUTE: String(RATE_PER_MINUTE) },
+      {
+        DATABASE_URL: portal.databaseUrl,
+        PROVIDER: 'http',
+        PROVIDER_URL: 'http://127.0.0.1:9',
+        API_TOKEN_RATE_PER_MINUTE: String(RATE_PER_MINUTE),
+      },
       { background: false },
     );
     try {
@@ -426,11 +603,17 @@ describe("each token's rate limit", () => {
       const { token } = await makeToken(demo);
       for (let request = 0; request < RATE_PER_MINUTE; request += 1) {
         const serving = request % 2 === 0 ? portal : second;
-        const response = await new ApiClient(serving).get('/api/receipts/stats', { origin: null, headers: { Authorization: `Bearer ${token}` } });
+        const response = await new ApiClient(serving).get('/api/receipts/stats', {
+          origin: null,
+          headers: { Authorization: `Bearer ${token}` },
+        });
         expect(response.status, JSON.stringify(response.body)).not.toBe(429);
       }
       expectError(
-        await new ApiClient(second).get('/api/receipts?limit=1', { origin: null, headers: { Authorization: `Bearer ${token}` } }),
+        await new ApiClient(second).get('/api/receipts?limit=1', {
+          origin: null,
+          headers: { Authorization: `Bearer ${token}` },
+        }),
         429,
         'RATE_LIMITED',
       );
@@ -442,7 +625,9 @@ describe("each token's rate limit", () => {
 });
 
 describe('ending tokens with the account, and by an admin', () => {
-  async function customerWithToken(name: string): Promise<{ user: TestUser; client: ApiClient; token: CreatedToken }> {
+  async function customerWithToken(
+    name: string,
+  ): Promise<{ user: TestUser; client: ApiClient; token: CreatedToken }> {
     const user = await createUser(admin, name);
     const client = await signIn(portal, user);
     return { user, client, token: await makeToken(client) };
@@ -460,20 +645,42 @@ describe('ending tokens with the account, and by an admin', () => {
     const { user, token } = await customerWithToken('tokendisabled');
     expect((await readWith(token.token, '/api/receipts/stats')).status).toBe(200);
     expect((await admin.put(`/api/auth/users/${user.id}`, editOf(user, false))).status).toBe(200);
-    expectError(await readWith(token.token, '/api/receipts/stats'), 401, 'AUTHENTICATION_ERROR', REVOKED);
+    expectError(
+      await readWith(token.token, '/api/receipts/stats'),
+      401,
+      'AUTHENTICATION_ERROR',
+      REVOKED,
+    );
     expect((await tokenRow(token.id))!.revokedAt).not.toBeNull();
-    const entry = (await auditEntries('api-tokens.revoked')).find((candidate) => candidate.target === `user ${user.username}`);
-    expect(entry).toMatchObject({ actorName: 'admin', detail: 'Number: 1; Reason: account disabled' });
+    const entry = (await auditEntries('api-tokens.revoked')).find(
+      (candidate) => candidate.target === `user ${user.username}`,
+    );
+    expect(entry).toMatchObject({
+      actorName: 'admin',
+      detail: 'Number: 1; Reason: account disabled',
+    });
 
     expect((await admin.put(`/api/auth/users/${user.id}`, editOf(user, true))).status).toBe(200);
-    expectError(await readWith(token.token, '/api/receipts/stats'), 401, 'AUTHENTICATION_ERROR', REVOKED);
+    expectError(
+      await readWith(token.token, '/api/receipts/stats'),
+      401,
+      'AUTHENTICATION_ERROR',
+      REVOKED,
+    );
   });
 
   it("when an admin deletes the user, then the user's tokens are gone", async () => {
     const { user, token } = await customerWithToken('tokendeleted');
     expect((await admin.delete(`/api/auth/users/${user.id}`)).status).toBe(200);
-    expect(await queryDatabase(portal, 'SELECT id FROM api_tokens WHERE userId = ?', [user.id])).toEqual([]);
-    expectError(await readWith(token.token, '/api/receipts/stats'), 401, 'AUTHENTICATION_ERROR', INVALID);
+    expect(
+      await queryDatabase(portal, 'SELECT id FROM api_tokens WHERE userId = ?', [user.id]),
+    ).toEqual([]);
+    expectError(
+      await readWith(token.token, '/api/receipts/stats'),
+      401,
+      'AUTHENTICATION_ERROR',
+      INVALID,
+    );
   });
 
   it('when the admin lists users, then each shows its working tokens; the admin alone revokes them all at once', async () => {
@@ -481,21 +688,44 @@ describe('ending tokens with the account, and by an admin', () => {
     const second = await makeToken(client, 365);
     const third = await makeToken(client);
     expect((await client.delete(`/api/auth/tokens/${third.id}`)).status).toBe(200);
-    const countOf = async () => (await admin.get('/api/auth/users')).body.data.find((entry: { id: number }) => entry.id === user.id).apiTokens;
+    const countOf = async () =>
+      (await admin.get('/api/auth/users')).body.data.find(
+        (entry: { id: number }) => entry.id === user.id,
+      ).apiTokens;
     expect(await countOf()).toBe(2);
 
     expectError(await demo.delete(`/api/auth/users/${user.id}/tokens`), 403, 'FORBIDDEN');
-    const viewer = await signIn(portal, await createUser(admin, 'tokenadminviewer', 'admin-viewer'));
+    const viewer = await signIn(
+      portal,
+      await createUser(admin, 'tokenadminviewer', 'admin-viewer'),
+    );
     expectError(await viewer.delete(`/api/auth/users/${user.id}/tokens`), 403, 'FORBIDDEN');
-    expectError(await admin.delete('/api/auth/users/999999/tokens'), 404, 'NOT_FOUND', 'User not found');
+    expectError(
+      await admin.delete('/api/auth/users/999999/tokens'),
+      404,
+      'NOT_FOUND',
+      'User not found',
+    );
 
     const revoked = await admin.delete(`/api/auth/users/${user.id}/tokens`);
     expect(revoked.status).toBe(200);
-    expect(revoked.body).toMatchObject({ success: true, data: { revoked: 2 }, message: 'API tokens revoked: 2.' });
+    expect(revoked.body).toMatchObject({
+      success: true,
+      data: { revoked: 2 },
+      message: 'API tokens revoked: 2.',
+    });
     expect(await countOf()).toBe(0);
-    for (const { token: value } of [token, second]) expectError(await readWith(value, '/api/receipts/stats'), 401, 'AUTHENTICATION_ERROR', REVOKED);
+    for (const { token: value } of [token, second])
+      expectError(
+        await readWith(value, '/api/receipts/stats'),
+        401,
+        'AUTHENTICATION_ERROR',
+        REVOKED,
+      );
     expect((await client.get('/api/auth/tokens')).body.data).toEqual([]);
-    const entry = (await auditEntries('api-tokens.revoked')).find((candidate) => candidate.target === `user ${user.username}`);
+    const entry = (await auditEntries('api-tokens.revoked')).find(
+      (candidate) => candidate.target === `user ${user.username}`,
+    );
     expect(entry).toMatchObject({ actorName: 'admin', detail: 'Number: 2; Reason: by an admin' });
   });
 });
@@ -513,23 +743,39 @@ describe('expiry', () => {
       'AUTHENTICATION_ERROR',
       /^This API token expired on .+\. Create a new one in Profile Settings\.$/,
     );
-    expectError(await readWith(short.token, '/api/receipts/stats', { headers: DUTCH }), 401, 'AUTHENTICATION_ERROR', /^Dit API-token is verlopen op /);
+    expectError(
+      await readWith(short.token, '/api/receipts/stats', { headers: DUTCH }),
+      401,
+      'AUTHENTICATION_ERROR',
+      /^Dit API-token is verlopen op /,
+    );
     expect((await readWith(long.token, '/api/receipts/stats')).status).toBe(200);
     // The sessions have expired meanwhile.
     demo = await signIn(portal, { username: 'demo', password: DEMO_PASSWORD });
     const listed = (await demo.get('/api/auth/tokens')).body.data;
-    expect(listed.find((entry: CreatedToken) => entry.id === short.id)).toMatchObject({ expired: true });
-    expect(listed.find((entry: CreatedToken) => entry.id === long.id)).toMatchObject({ expired: false });
+    expect(listed.find((entry: CreatedToken) => entry.id === short.id)).toMatchObject({
+      expired: true,
+    });
+    expect(listed.find((entry: CreatedToken) => entry.id === long.id)).toMatchObject({
+      expired: false,
+    });
 
     portal.clock.advance(31 * DAY_MS);
     await portal.portal.keepHouse();
     expect(await tokenRow(short.id)).toBeUndefined();
-    expectError(await readWith(short.token, '/api/receipts/stats'), 401, 'AUTHENTICATION_ERROR', INVALID);
+    expectError(
+      await readWith(short.token, '/api/receipts/stats'),
+      401,
+      'AUTHENTICATION_ERROR',
+      INVALID,
+    );
   });
 
   it('when the metrics are read, then token requests are counted by outcome', async () => {
     const { text } = await portal.portal.metrics.exposition();
     for (const outcome of ['accepted', 'refused', 'limited'])
-      expect(text).toMatch(new RegExp(`^portal_api_token_requests_total\\{outcome="${outcome}"\\} [1-9]`, 'm'));
+      expect(text).toMatch(
+        new RegExp(`^portal_api_token_requests_total\\{outcome="${outcome}"\\} [1-9]`, 'm'),
+      );
   });
 });

@@ -31,12 +31,26 @@ import {
 import { cameraPhoto, largePng } from '../../support/images';
 import { holdTransaction } from '../../support/held-transaction';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
-import { OIDC_CLIENT_ID, startOidcServer, type OidcAttachment, type OidcServer } from '../../support/oidc-server';
+import {
+  OIDC_CLIENT_ID,
+  startOidcServer,
+  type OidcAttachment,
+  type OidcServer,
+} from '../../support/oidc-server';
 import { connectAtServer } from '../../support/oidc-steps';
 import { stallLimit } from '../../support/test-pace';
 
 const DEMO_PASSWORD = 'demo-password-1';
-const SUMMARY_FIELDS = ['contentType', 'fileName', 'id', 'kind', 'largeUrl', 'size', 'thumbnailUrl', 'url'];
+const SUMMARY_FIELDS = [
+  'contentType',
+  'fileName',
+  'id',
+  'kind',
+  'largeUrl',
+  'size',
+  'thumbnailUrl',
+  'url',
+];
 
 let portal: InProcessPortal;
 let admin: ApiClient;
@@ -52,8 +66,14 @@ interface Download {
 }
 
 /** A GET as the client's browser makes it, keeping the answer's bytes as they came. */
-async function download(client: ApiClient, url: string, headers: Record<string, string> = {}): Promise<Download> {
-  const response = await fetch(`${client.portal.url}${url}`, { headers: { ...(client.cookie && { Cookie: client.cookie }), ...headers } });
+async function download(
+  client: ApiClient,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<Download> {
+  const response = await fetch(`${client.portal.url}${url}`, {
+    headers: { ...(client.cookie && { Cookie: client.cookie }), ...headers },
+  });
   const bytes = Buffer.from(await response.arrayBuffer());
   let body: unknown = null;
   try {
@@ -68,20 +88,33 @@ async function download(client: ApiClient, url: string, headers: Record<string, 
 async function providerCalls(of: InProcessPortal, operation: string): Promise<number> {
   const metric = of.portal.metrics.registry.getSingleMetric('portal_provider_calls_total')!;
   const { values } = await metric.get();
-  return values.filter((value) => value.labels.operation === operation).reduce((sum, value) => sum + value.value, 0);
+  return values
+    .filter((value) => value.labels.operation === operation)
+    .reduce((sum, value) => sum + value.value, 0);
 }
 
 async function listOf(client: ApiClient, receiptId: number) {
   const response = await client.get(`/api/receipts/${receiptId}/attachments`);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body as { success: true; data: Array<Record<string, any>>; meta: { checkedAt: string; stale: boolean } };
+  return response.body as {
+    success: true;
+    data: Array<Record<string, any>>;
+    meta: { checkedAt: string; stale: boolean };
+  };
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const storedFiles = async (of: InProcessPortal) => (await readdir(path.join(of.dir, 'uploads', 'attachments')).catch(() => [] as string[])).sort();
+const storedFiles = async (of: InProcessPortal) =>
+  (await readdir(path.join(of.dir, 'uploads', 'attachments')).catch(() => [] as string[])).sort();
 const sandboxFile = async (receiptId: number, index: number) => {
-  const listed = await portal.portal.sandbox!.attachments.list(portal.portal.sandbox!.store(), receiptId);
-  return portal.portal.sandbox!.attachments.file(portal.portal.sandbox!.store(), listed![index]!.id);
+  const listed = await portal.portal.sandbox!.attachments.list(
+    portal.portal.sandbox!.store(),
+    receiptId,
+  );
+  return portal.portal.sandbox!.attachments.file(
+    portal.portal.sandbox!.store(),
+    listed![index]!.id,
+  );
 };
 
 /** Own receipts for each test, so that one test's fetches are not another's. */
@@ -94,7 +127,8 @@ const pick = (() => {
     return found;
   };
 })();
-const delivered = (receipt: Record<string, any>) => receipt.status === 'Delivered' && receipt.commodities.length >= 2;
+const delivered = (receipt: Record<string, any>) =>
+  receipt.status === 'Delivered' && receipt.commodities.length >= 2;
 const withPackages = (receipt: Record<string, any>) => receipt.commodities.length >= 1;
 
 beforeAll(async () => {
@@ -124,16 +158,29 @@ describe('the list', () => {
     const { data, meta } = await listOf(demo, receipt.id);
     expect(await providerCalls(portal, 'list-attachments')).toBe(calls + 1);
     expect(meta.stale).toBe(false);
-    const listed = (await portal.portal.sandbox!.attachments.list(portal.portal.sandbox!.store(), receipt.id))!;
+    const listed = (await portal.portal.sandbox!.attachments.list(
+      portal.portal.sandbox!.store(),
+      receipt.id,
+    ))!;
     expect(data).toHaveLength(receipt.commodities.length + 1);
     for (const [index, attachment] of data.entries()) {
       expect(Object.keys(attachment).sort()).toEqual(SUMMARY_FIELDS);
       const url = `/api/attachments/${attachment.id}`;
-      expect(attachment).toMatchObject({ fileName: listed[index]!.fileName, contentType: listed[index]!.contentType, size: listed[index]!.size, url });
+      expect(attachment).toMatchObject({
+        fileName: listed[index]!.fileName,
+        contentType: listed[index]!.contentType,
+        size: listed[index]!.size,
+        url,
+      });
     }
     const photos = data.slice(0, -1);
     for (const photo of photos) {
-      expect(photo).toMatchObject({ kind: 'photo', contentType: 'image/jpeg', thumbnailUrl: `${photo.url}?size=thumb`, largeUrl: `${photo.url}?size=large` });
+      expect(photo).toMatchObject({
+        kind: 'photo',
+        contentType: 'image/jpeg',
+        thumbnailUrl: `${photo.url}?size=thumb`,
+        largeUrl: `${photo.url}?size=large`,
+      });
     }
     expect(data.at(-1)).toMatchObject({
       kind: 'pod',
@@ -164,9 +211,18 @@ describe('the list', () => {
     expect(Date.parse(aged.meta.checkedAt)).toBeGreaterThan(Date.parse(first.meta.checkedAt));
 
     // A sync brought a newer version of the receipt.
-    const [stored] = await queryDatabase<{ providerUpdatedAt: string }>(portal, 'SELECT providerUpdatedAt FROM receipts WHERE id = ?', [receipt.id]);
+    const [stored] = await queryDatabase<{ providerUpdatedAt: string }>(
+      portal,
+      'SELECT providerUpdatedAt FROM receipts WHERE id = ?',
+      [receipt.id],
+    );
     const newer = new Date(new Date(stored!.providerUpdatedAt).getTime() + 60_000);
-    expect(await writeDatabase(portal, 'UPDATE receipts SET providerUpdatedAt = ? WHERE id = ?', [databaseDate(newer), receipt.id])).toBe(1);
+    expect(
+      await writeDatabase(portal, 'UPDATE receipts SET providerUpdatedAt = ? WHERE id = ?', [
+        databaseDate(newer),
+        receipt.id,
+      ]),
+    ).toBe(1);
     expect((await listOf(demo, receipt.id)).data).toEqual(first.data);
     expect(await providerCalls(portal, 'list-attachments')).toBe(calls + 2);
     expect((await listOf(demo, receipt.id)).data).toEqual(first.data);
@@ -182,7 +238,10 @@ describe('the list', () => {
   });
 
   it('shows an empty list for a receipt without packages that is not delivered', async () => {
-    const receipt = pick([...own, ...others], (candidate) => candidate.commodities.length === 0 && candidate.status !== 'Delivered');
+    const receipt = pick(
+      [...own, ...others],
+      (candidate) => candidate.commodities.length === 0 && candidate.status !== 'Delivered',
+    );
     expect((await listOf(admin, receipt.id)).data).toEqual([]);
   });
 });
@@ -200,11 +259,17 @@ describe('the files', () => {
     expect(thumb.headers.get('content-type')).toBe('image/webp');
     expect(thumb.headers.get('x-content-type-options')).toBe('nosniff');
     expect(thumb.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
-    expect(thumb.headers.get('content-disposition')).toMatch(/^inline; filename="WR-\d+-package-1-thumb\.webp"/);
+    expect(thumb.headers.get('content-disposition')).toMatch(
+      /^inline; filename="WR-\d+-package-1-thumb\.webp"/,
+    );
     expect(thumb.headers.get('etag')).toMatch(/^"[0-9a-f]{32}-thumb"$/);
     expect(Number(thumb.headers.get('content-length'))).toBe(thumb.bytes.length);
     expect(thumb.bytes.length).toBeLessThanOrEqual(15 * 1024);
-    expect(await sharp(thumb.bytes).metadata()).toMatchObject({ format: 'webp', width: 320, height: 240 });
+    expect(await sharp(thumb.bytes).metadata()).toMatchObject({
+      format: 'webp',
+      width: 320,
+      height: 240,
+    });
     const added = (await storedFiles(portal)).filter((name) => !before.includes(name));
     expect(added).toEqual([
       expect.stringMatching(/^[0-9a-f]{32}-large\.webp$/),
@@ -214,18 +279,26 @@ describe('the files', () => {
 
     const large = await download(demo, photo!.largeUrl);
     expect(large.status).toBe(200);
-    expect(await sharp(large.bytes).metadata()).toMatchObject({ format: 'webp', width: 1280, height: 960 });
+    expect(await sharp(large.bytes).metadata()).toMatchObject({
+      format: 'webp',
+      width: 1280,
+      height: 960,
+    });
     expect((await sharp(large.bytes).metadata()).exif).toBeUndefined();
 
     const original = await download(demo, photo!.url);
     expect(original.status).toBe(200);
     expect(original.headers.get('content-type')).toBe('image/jpeg');
-    expect(original.headers.get('content-disposition')).toMatch(/^inline; filename="WR-\d+-package-1\.jpg"/);
+    expect(original.headers.get('content-disposition')).toMatch(
+      /^inline; filename="WR-\d+-package-1\.jpg"/,
+    );
     expect(sha256(original.bytes)).toBe(sha256((await sandboxFile(receipt.id, 0))!.bytes));
     expect(await providerCalls(portal, 'get-attachment')).toBe(calls + 1);
 
     // The browser asks whether its copy is still good: it is, and nothing is sent again.
-    const again = await download(demo, photo!.thumbnailUrl, { 'If-None-Match': thumb.headers.get('etag')! });
+    const again = await download(demo, photo!.thumbnailUrl, {
+      'If-None-Match': thumb.headers.get('etag')!,
+    });
     expect(again.status).toBe(304);
     expect(again.bytes.length).toBe(0);
     expect(await providerCalls(portal, 'get-attachment')).toBe(calls + 1);
@@ -252,17 +325,25 @@ describe('the files', () => {
     for (const photo of data.filter((attachment) => attachment.kind === 'photo')) {
       const thumb = await download(demo, photo.thumbnailUrl);
       expect(thumb.status).toBe(200);
-      expect(await sharp(thumb.bytes).metadata()).toMatchObject({ format: 'webp', width: 320, height: 240 });
+      expect(await sharp(thumb.bytes).metadata()).toMatchObject({
+        format: 'webp',
+        width: 320,
+        height: 240,
+      });
       sizes.push(thumb.bytes.length);
     }
     expect(sizes.length).toBeGreaterThanOrEqual(3);
     for (const size of sizes) expect(size).toBeLessThanOrEqual(15 * 1024);
-    await annotate(`thumbnails of ${receipt.number}: ${sizes.map((size) => `${size} B`).join(', ')}`);
+    await annotate(
+      `thumbnails of ${receipt.number}: ${sizes.map((size) => `${size} B`).join(', ')}`,
+    );
   });
 
   it('sends the proof of delivery as a download under its file name, a PDF', async () => {
     const receipt = pick(own, delivered);
-    const pod = (await listOf(demo, receipt.id)).data.find((attachment) => attachment.kind === 'pod')!;
+    const pod = (await listOf(demo, receipt.id)).data.find(
+      (attachment) => attachment.kind === 'pod',
+    )!;
     const file = await download(demo, pod.url);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/pdf');
@@ -283,16 +364,21 @@ describe('the files', () => {
 });
 
 describe('the receipt page', () => {
-  const escapeHtml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  const escapeHtml = (text: string) =>
+    text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 
   it('shows the thumbnails, lazily and with their size, each linking to its larger view, and the documents to download, in Dutch too', async () => {
     const receipt = pick(own, delivered);
-    const page = await demo.get(`/receipts/${receipt.id}`, { headers: { 'Accept-Language': 'en' } });
+    const page = await demo.get(`/receipts/${receipt.id}`, {
+      headers: { 'Accept-Language': 'en' },
+    });
     expect(page.status).toBe(200);
     const html = page.body as string;
     const { data } = await listOf(demo, receipt.id);
     expect(html).toContain('Photos and documents');
-    for (const [index, photo] of data.filter((attachment) => attachment.kind === 'photo').entries()) {
+    for (const [index, photo] of data
+      .filter((attachment) => attachment.kind === 'photo')
+      .entries()) {
       const alt = `Package photo ${index + 1} of ${receipt.commodities.length}, receipt ${receipt.number}`;
       expect(html).toMatch(
         new RegExp(
@@ -305,7 +391,9 @@ describe('the receipt page', () => {
     expect(html).toContain(`aria-label="Download ${pod.fileName}"`);
     expect(html).toContain('Proof of delivery · ');
 
-    const dutch = await demo.get(`/receipts/${receipt.id}`, { headers: { 'Accept-Language': 'nl' } });
+    const dutch = await demo.get(`/receipts/${receipt.id}`, {
+      headers: { 'Accept-Language': 'nl' },
+    });
     expect(dutch.body).toContain('Foto&#39;s en documenten');
     expect(dutch.body).toContain(`aria-label="${pod.fileName} downloaden"`);
     expect(dutch.body).toContain('Afleverbewijs · ');
@@ -315,11 +403,15 @@ describe('the receipt page', () => {
     const receipt = pick(own, withPackages);
     expect((await admin.post('/sandbox/control/outage')).status).toBe(200);
     try {
-      const page = await demo.get(`/receipts/${receipt.id}`, { headers: { 'Accept-Language': 'en' } });
+      const page = await demo.get(`/receipts/${receipt.id}`, {
+        headers: { 'Accept-Language': 'en' },
+      });
       expect(page.status).toBe(200);
       expect(page.body).toContain(escapeHtml(receipt.number));
       expect(page.body).toContain(
-        escapeHtml("Photos and documents can't be loaded right now: the logistics provider can't be reached. Please try again later."),
+        escapeHtml(
+          "Photos and documents can't be loaded right now: the logistics provider can't be reached. Please try again later.",
+        ),
       );
     } finally {
       expect((await admin.post('/sandbox/control/recover')).status).toBe(200);
@@ -334,10 +426,19 @@ describe('scope', () => {
     const { data } = await listOf(admin, theirs.id);
     const [photo] = data;
     for (const url of [photo!.url, photo!.thumbnailUrl, photo!.largeUrl]) {
-      expectError(await download(demo, url, { 'Accept-Language': 'en' }), 404, 'NOT_FOUND', 'Attachment not found');
+      expectError(
+        await download(demo, url, { 'Accept-Language': 'en' }),
+        404,
+        'NOT_FOUND',
+        'Attachment not found',
+      );
       expect((await download(admin, url)).status).toBe(200);
     }
-    for (const url of ['/api/attachments/999999999', '/api/attachments/abc', '/api/receipts/999999999/attachments'])
+    for (const url of [
+      '/api/attachments/999999999',
+      '/api/attachments/abc',
+      '/api/receipts/999999999/attachments',
+    ])
       expectError(await download(demo, url), 404, 'NOT_FOUND');
   });
 
@@ -348,22 +449,41 @@ describe('scope', () => {
     expectError(await loner.get(`/api/receipts/${receipt.id}/attachments`), 404, 'NOT_FOUND');
     expect((await download(loner, photo!.thumbnailUrl)).status).toBe(404);
     const stranger = new ApiClient(portal);
-    expectError(await stranger.get(`/api/receipts/${receipt.id}/attachments`), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await stranger.get(`/api/receipts/${receipt.id}/attachments`),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     expect((await download(stranger, photo!.thumbnailUrl)).status).toBe(401);
     // Given the consignee, the same customer sees them.
-    const consignee = await queryDatabase<{ consigneeId: number }>(portal, 'SELECT consigneeId FROM receipts WHERE id = ?', [receipt.id]);
-    await assignConsignees(admin, (await loner.get('/api/auth/profile')).body.data.user.id, [Number(consignee[0]!.consigneeId)]);
+    const consignee = await queryDatabase<{ consigneeId: number }>(
+      portal,
+      'SELECT consigneeId FROM receipts WHERE id = ?',
+      [receipt.id],
+    );
+    await assignConsignees(admin, (await loner.get('/api/auth/profile')).body.data.user.id, [
+      Number(consignee[0]!.consigneeId),
+    ]);
     expect((await download(loner, photo!.thumbnailUrl)).status).toBe(200);
   });
 
   it('never shows attachments on a share link', async () => {
     const receipt = pick(own, delivered);
     const { data } = await listOf(demo, receipt.id);
-    const link = (await demo.post(`/api/receipts/${receipt.id}/share`)).body.data as { url: string };
-    const page = await new ApiClient(portal).get(new URL(link.url).pathname, { headers: { 'Accept-Language': 'en' } });
+    const link = (await demo.post(`/api/receipts/${receipt.id}/share`)).body.data as {
+      url: string;
+    };
+    const page = await new ApiClient(portal).get(new URL(link.url).pathname, {
+      headers: { 'Accept-Language': 'en' },
+    });
     expect(page.status).toBe(200);
     expect(page.body).toContain('Shipment status');
-    for (const text of ['/api/attachments', 'Photos and documents', ...data.map((attachment) => attachment.fileName)]) expect(page.body).not.toContain(text);
+    for (const text of [
+      '/api/attachments',
+      'Photos and documents',
+      ...data.map((attachment) => attachment.fileName),
+    ])
+      expect(page.body).not.toContain(text);
   });
 });
 
@@ -379,7 +499,9 @@ describe('a provider outage', () => {
     expect((await admin.post('/sandbox/control/outage')).status).toBe(200);
     try {
       portal.clock.advance(ATTACHMENT_LIST_MAX_AGE_MS + 1000);
-      const stale = await demo.get(`/api/receipts/${receipt.id}/attachments`, { headers: { 'Accept-Language': 'en' } });
+      const stale = await demo.get(`/api/receipts/${receipt.id}/attachments`, {
+        headers: { 'Accept-Language': 'en' },
+      });
       expect(stale.status).toBe(200);
       expect(stale.body.data).toEqual(data);
       expect(stale.body.meta.stale).toBe(true);
@@ -396,7 +518,9 @@ describe('a provider outage', () => {
       );
       expect(notFetched.headers.get('retry-after')).toBe('60');
       expectError(
-        await demo.get(`/api/receipts/${neverListed.id}/attachments`, { headers: { 'Accept-Language': 'nl' } }),
+        await demo.get(`/api/receipts/${neverListed.id}/attachments`, {
+          headers: { 'Accept-Language': 'nl' },
+        }),
         503,
         'EXTERNAL_API_ERROR',
         "Foto's en documenten kunnen nu niet worden geladen: het logistieke systeem is niet bereikbaar. Probeer het later opnieuw.",
@@ -417,14 +541,21 @@ describe('housekeeping', () => {
       expect((await download(demo, photo!.thumbnailUrl)).status).toBe(200);
     }
     const before = await storedFiles(portal);
-    const rowsOf = (receiptId: number) => queryDatabase(portal, 'SELECT id FROM receipt_attachments WHERE receiptId = ?', [receiptId]);
+    const rowsOf = (receiptId: number) =>
+      queryDatabase(portal, 'SELECT id FROM receipt_attachments WHERE receiptId = ?', [receiptId]);
     const keptRows = await rowsOf(kept.id);
     // As a full sync does with a receipt the provider deleted.
     await writeDatabase(portal, 'DELETE FROM packages WHERE receiptId = ?', [gone.id]);
     await writeDatabase(portal, 'DELETE FROM receipts WHERE id = ?', [gone.id]);
     await portal.portal.keepHouse();
     expect(await rowsOf(gone.id)).toEqual([]);
-    expect(await queryDatabase(portal, 'SELECT receiptId FROM receipt_attachment_lists WHERE receiptId = ?', [gone.id])).toEqual([]);
+    expect(
+      await queryDatabase(
+        portal,
+        'SELECT receiptId FROM receipt_attachment_lists WHERE receiptId = ?',
+        [gone.id],
+      ),
+    ).toEqual([]);
     expect(await rowsOf(kept.id)).toEqual(keptRows);
     const after = await storedFiles(portal);
     expect(before.length - after.length).toBe(3);
@@ -440,13 +571,20 @@ describe('housekeeping', () => {
     const late = 'late-first-view.jpg';
     await writeFile(path.join(portal.dir, 'uploads', 'attachments', late), 'bytes');
     const held = await holdTransaction(portal, async (transaction) => {
-      await portal.portal.db.models.ReceiptAttachment.update({ storedName: late }, { where: { id: photo!.id }, transaction });
+      await portal.portal.db.models.ReceiptAttachment.update(
+        { storedName: late },
+        { where: { id: photo!.id }, transaction },
+      );
     });
     const housekeeping = portal.portal.keepHouse();
     await held.untilBlocked(1, [housekeeping]);
     await held.release();
     await housekeeping;
-    expect(await queryDatabase(portal, 'SELECT id FROM receipt_attachments WHERE receiptId = ?', [gone.id])).toEqual([]);
+    expect(
+      await queryDatabase(portal, 'SELECT id FROM receipt_attachments WHERE receiptId = ?', [
+        gone.id,
+      ]),
+    ).toEqual([]);
     expect(await storedFiles(portal)).not.toContain(late);
   });
 });
@@ -459,7 +597,9 @@ describe('a failing disk', () => {
     const probe = await open(import.meta.filename);
     const handles = Object.getPrototypeOf(probe) as { stat(): Promise<unknown> };
     await probe.close();
-    const stat = vi.spyOn(handles, 'stat').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fstat'), { code: 'EIO' }));
+    const stat = vi
+      .spyOn(handles, 'stat')
+      .mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fstat'), { code: 'EIO' }));
     try {
       expect((await download(demo, photo!.url)).status).toBe(500);
       // A closed handle has no descriptor any more.
@@ -491,13 +631,30 @@ describe('a third-party provider', () => {
     commodities: [],
     updatedAt: '2026-11-18T15:20:00.000Z',
   };
-  const file = (id: string, kind: string, fileName: string, contentType: string, bytes: Buffer, chunked = false): OidcAttachment => ({
-    listed: { id, kind, fileName, contentType, size: bytes.length, createdAt: '2026-11-18T15:30:00.000Z' },
+  const file = (
+    id: string,
+    kind: string,
+    fileName: string,
+    contentType: string,
+    bytes: Buffer,
+    chunked = false,
+  ): OidcAttachment => ({
+    listed: {
+      id,
+      kind,
+      fileName,
+      contentType,
+      size: bytes.length,
+      createdAt: '2026-11-18T15:30:00.000Z',
+    },
     bytes,
     chunked,
   });
 
-  const understated = (attachment: OidcAttachment): OidcAttachment => ({ ...attachment, listed: { ...attachment.listed, size: 1_000 } });
+  const understated = (attachment: OidcAttachment): OidcAttachment => ({
+    ...attachment,
+    listed: { ...attachment.listed, size: 1_000 },
+  });
 
   beforeAll(async () => {
     const photo = await cameraPhoto({ width: 3000, height: 2000, orientation: 6 });
@@ -519,8 +676,16 @@ describe('a third-party provider', () => {
             file('bomb', 'photo', 'bomb.png', 'image/png', await largePng(15_000, 15_000)),
             file('huge', 'invoice', 'huge.pdf', 'application/pdf', huge),
             // Listed as smaller than they are: one says its length as it is sent, the other does not.
-            understated(file('huge-chunked', 'other', 'huge.bin', 'application/octet-stream', huge, true)),
-            file('html', 'scan', '../../etc/in\u0007voice.html', 'TEXT/HTML', Buffer.from('<!doctype html><script>alert(1)</script>')),
+            understated(
+              file('huge-chunked', 'other', 'huge.bin', 'application/octet-stream', huge, true),
+            ),
+            file(
+              'html',
+              'scan',
+              '../../etc/in\u0007voice.html',
+              'TEXT/HTML',
+              Buffer.from('<!doctype html><script>alert(1)</script>'),
+            ),
             understated(file('huge-declared', 'invoice', 'declared.pdf', 'application/pdf', huge)),
           ],
         },
@@ -552,9 +717,13 @@ describe('a third-party provider', () => {
     expect((await listOf(otherAdmin, 7002)).data).toEqual([]);
   });
 
-  it("turns a camera's photo upright into previews without its metadata, and keeps unknown kinds and odd names safe", async ({ annotate }) => {
+  it("turns a camera's photo upright into previews without its metadata, and keeps unknown kinds and odd names safe", async ({
+    annotate,
+  }) => {
     const { data } = await listOf(otherAdmin, 7001);
-    expect(data.map((attachment) => [attachment.kind, attachment.fileName, attachment.contentType])).toEqual([
+    expect(
+      data.map((attachment) => [attachment.kind, attachment.fileName, attachment.contentType]),
+    ).toEqual([
       ['photo', 'IMG_2041.JPG', 'image/jpeg'],
       ['photo', 'bomb.png', 'image/png'],
       ['invoice', 'huge.pdf', 'application/pdf'],
@@ -573,7 +742,9 @@ describe('a third-party provider', () => {
     const page = await download(otherAdmin, data[4]!.url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('application/octet-stream');
-    expect(page.headers.get('content-disposition')).toMatch(/^attachment; filename="invoice\.html"/);
+    expect(page.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="invoice\.html"/,
+    );
   });
 
   it('offers a decompression bomb sent as a photo as a download, never decoded', async () => {
@@ -583,7 +754,10 @@ describe('a third-party provider', () => {
     const original = await download(otherAdmin, bomb.url);
     expect(original.status).toBe(200);
     expect(original.headers.get('content-disposition')).toMatch(/^attachment;/);
-    expect((await listOf(otherAdmin, 7001)).data[1]).toMatchObject({ thumbnailUrl: null, largeUrl: null });
+    expect((await listOf(otherAdmin, 7001)).data[1]).toMatchObject({
+      thumbnailUrl: null,
+      largeUrl: null,
+    });
   });
 
   it('answers without waiting for a provider that holds its list back: with the list it had, or saying why; the receipt page shows the rest; the list comes in afterwards', async () => {
@@ -630,7 +804,12 @@ describe('a third-party provider', () => {
     const { data } = await listOf(otherAdmin, 7001);
     const refused = (attachment: Record<string, any>) =>
       download(otherAdmin, attachment.url, { 'Accept-Language': 'en' }).then((answer) =>
-        expectError(answer, 502, 'EXTERNAL_API_ERROR', 'The file is larger than 20MB, more than the portal accepts.'),
+        expectError(
+          answer,
+          502,
+          'EXTERNAL_API_ERROR',
+          'The file is larger than 20MB, more than the portal accepts.',
+        ),
       );
     // Listed as over 20 MB: refused without asking the provider for it.
     const downloads = await providerCalls(other, 'get-attachment');
@@ -642,7 +821,11 @@ describe('a third-party provider', () => {
     expect(await providerCalls(other, 'get-attachment')).toBe(downloads + 2);
     expect((await storedFiles(other)).filter((name) => name.startsWith('.incoming'))).toEqual([]);
     expect(
-      await queryDatabase(other, 'SELECT storedName FROM receipt_attachments WHERE providerId IN (?, ?, ?)', ['huge', 'huge-chunked', 'huge-declared']),
+      await queryDatabase(
+        other,
+        'SELECT storedName FROM receipt_attachments WHERE providerId IN (?, ?, ?)',
+        ['huge', 'huge-chunked', 'huge-declared'],
+      ),
     ).toEqual([{ storedName: null }, { storedName: null }, { storedName: null }]);
   });
 });

@@ -55,7 +55,11 @@ beforeAll(async () => {
   demo = await signIn(portal, { username: 'demo', password: DEMO_PASSWORD });
   demoId = (await demo.get('/api/auth/profile')).body.data.user.id;
   demoConsigneeIds = (
-    await queryDatabase<{ consigneeId: number }>(portal, 'SELECT consigneeId FROM consignee_assignments WHERE userId = ? ORDER BY consigneeId', [demoId])
+    await queryDatabase<{ consigneeId: number }>(
+      portal,
+      'SELECT consigneeId FROM consignee_assignments WHERE userId = ? ORDER BY consigneeId',
+      [demoId],
+    )
   ).map((row) => Number(row.consigneeId));
 }, 60_000);
 
@@ -64,38 +68,59 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-type Entry = { actorId: number | null; actorName: string; action: string; target: string | null; detail: string | null };
+type Entry = {
+  actorId: number | null;
+  actorName: string;
+  action: string;
+  target: string | null;
+  detail: string | null;
+};
 const entries = (action: string) =>
-  queryDatabase<Entry>(portal, 'SELECT actorId, actorName, action, target, detail FROM audit_entries WHERE action = ? ORDER BY id', [action]);
+  queryDatabase<Entry>(
+    portal,
+    'SELECT actorId, actorName, action, target, detail FROM audit_entries WHERE action = ? ORDER BY id',
+    [action],
+  );
 
 /** The detail of each entry of `action` as the API answers it, and as the CSV export has it, in a language. */
-async function shownDetails(action: string, language: 'en' | 'nl'): Promise<{ api: Array<string | null>; csv: string[] }> {
+async function shownDetails(
+  action: string,
+  language: 'en' | 'nl',
+): Promise<{ api: Array<string | null>; csv: string[] }> {
   const headers = { 'Accept-Language': language };
   const listed = await admin.request('GET', `/api/audit?action=${action}&limit=100`, { headers });
   expect(listed.status, JSON.stringify(listed.body)).toBe(200);
-  const exported = await fetch(`${portal.url}/api/audit/export?action=${action}`, { headers: { ...headers, Cookie: admin.cookie! } });
+  const exported = await fetch(`${portal.url}/api/audit/export?action=${action}`, {
+    headers: { ...headers, Cookie: admin.cookie! },
+  });
   expect(exported.status).toBe(200);
   const rows: string[][] = parse((await exported.text()).replace(/^\uFEFF/, ''));
-  return { api: listed.body.data.map((entry: { detail: string | null }) => entry.detail), csv: rows.slice(1).map((row) => row[5]!) };
+  return {
+    api: listed.body.data.map((entry: { detail: string | null }) => entry.detail),
+    csv: rows.slice(1).map((row) => row[5]!),
+  };
 }
 
 /** An entry as stored by another version of the portal. */
 async function insertEntry(action: string, detail: string): Promise<void> {
   const columns = 'at, actorId, actorName, action, target, clientAddress, detail';
-  await writeDatabase(portal, `INSERT INTO audit_entries (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
-    databaseDate(new Date(portal.clock.now())),
-    null,
-    'unknown user',
-    action,
-    null,
-    null,
-    detail,
-  ]);
+  await writeDatabase(
+    portal,
+    `INSERT INTO audit_entries (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [databaseDate(new Date(portal.clock.now())), null, 'unknown user', action, null, null, detail],
+  );
 }
 
 async function mailTo(address: string, subject: string): Promise<ParsedMail> {
   const [mail] = await eventually(
-    () => smtp.messages.filter((found) => found.to && !Array.isArray(found.to) && found.to.text === address && found.subject === subject),
+    () =>
+      smtp.messages.filter(
+        (found) =>
+          found.to &&
+          !Array.isArray(found.to) &&
+          found.to.text === address &&
+          found.subject === subject,
+      ),
     (found) => found.length > 0,
   );
   return mail!;
@@ -109,38 +134,97 @@ describe('the ways into an account', () => {
     const mail = await mailTo('auditreset@example.com', 'Freight Portal: choose a new password');
     const token = /\/reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')![1]!;
     expect(await entries('password.reset-requested')).toContainEqual(
-      expect.objectContaining({ actorId: null, actorName: 'unknown user', target: 'user auditreset', detail: JSON.stringify({ outcome: 'link sent' }) }),
+      expect.objectContaining({
+        actorId: null,
+        actorName: 'unknown user',
+        target: 'user auditreset',
+        detail: JSON.stringify({ outcome: 'link sent' }),
+      }),
     );
-    expect((await new ApiClient(portal).post('/api/auth/password/reset', { token, newPassword: 'audited-reset-1' })).status).toBe(200);
+    expect(
+      (
+        await new ApiClient(portal).post('/api/auth/password/reset', {
+          token,
+          newPassword: 'audited-reset-1',
+        })
+      ).status,
+    ).toBe(200);
     expect(await entries('password.reset-by-link')).toContainEqual(
-      expect.objectContaining({ actorId: user.id, actorName: 'auditreset', target: 'user auditreset' }),
+      expect.objectContaining({
+        actorId: user.id,
+        actorName: 'auditreset',
+        target: 'user auditreset',
+      }),
     );
   });
 
   it('records an invitation accepted, one’s own password change and a two-factor setup started', async () => {
-    const created = await admin.post('/api/auth/users', { username: 'auditinvite', email: 'auditinvite@example.com', role: 'viewer', invite: true });
+    const created = await admin.post('/api/auth/users', {
+      username: 'auditinvite',
+      email: 'auditinvite@example.com',
+      role: 'viewer',
+      invite: true,
+    });
     const id = created.body.data.user.id;
     const mail = await mailTo('auditinvite@example.com', 'Freight Portal: your invitation');
     const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')![1]!;
-    expect((await new ApiClient(portal).post('/api/auth/invitations/accept', { token, newPassword: 'invited-1' })).status).toBe(200);
+    expect(
+      (
+        await new ApiClient(portal).post('/api/auth/invitations/accept', {
+          token,
+          newPassword: 'invited-1',
+        })
+      ).status,
+    ).toBe(200);
     expect(await entries('user.invitation-accepted')).toContainEqual(
-      expect.objectContaining({ actorId: id, actorName: 'auditinvite', target: 'user auditinvite' }),
+      expect.objectContaining({
+        actorId: id,
+        actorName: 'auditinvite',
+        target: 'user auditinvite',
+      }),
     );
 
     const client = await signIn(portal, { username: 'auditinvite', password: 'invited-1' });
-    expect((await client.post('/api/auth/change-password', { currentPassword: 'invited-1', newPassword: 'invited-2' })).status).toBe(200);
-    expect(await entries('password.changed')).toContainEqual(expect.objectContaining({ actorId: id, target: 'user auditinvite' }));
+    expect(
+      (
+        await client.post('/api/auth/change-password', {
+          currentPassword: 'invited-1',
+          newPassword: 'invited-2',
+        })
+      ).status,
+    ).toBe(200);
+    expect(await entries('password.changed')).toContainEqual(
+      expect.objectContaining({ actorId: id, target: 'user auditinvite' }),
+    );
     expect((await client.post('/api/auth/2fa/setup')).status).toBe(200);
-    expect(await entries('two-factor.setup-started')).toContainEqual(expect.objectContaining({ actorId: id, target: 'user auditinvite' }));
+    expect(await entries('two-factor.setup-started')).toContainEqual(
+      expect.objectContaining({ actorId: id, target: 'user auditinvite' }),
+    );
   });
 
   it('records a sign-in the login limit refused with 429', async () => {
     const user = await createUser(admin, 'auditlimited');
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expect((await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: `wrong-${attempt}` })).status).toBe(401);
+      expect(
+        (
+          await new ApiClient(portal).post('/api/auth/login', {
+            username: user.username,
+            password: `wrong-${attempt}`,
+          })
+        ).status,
+      ).toBe(401);
     }
-    expectError(await new ApiClient(portal).post('/api/auth/login', { username: user.username, password: user.password }), 429, 'RATE_LIMITED');
-    expect(await entries('sign-in.limited')).toContainEqual(expect.objectContaining({ actorId: user.id, actorName: 'auditlimited' }));
+    expectError(
+      await new ApiClient(portal).post('/api/auth/login', {
+        username: user.username,
+        password: user.password,
+      }),
+      429,
+      'RATE_LIMITED',
+    );
+    expect(await entries('sign-in.limited')).toContainEqual(
+      expect.objectContaining({ actorId: user.id, actorName: 'auditlimited' }),
+    );
   });
 });
 
@@ -150,60 +234,110 @@ describe('what customers open to others or send out', () => {
     const shared = await demo.post(`/api/receipts/${receipt!.id}/share`);
     expect(shared.status).toBe(201);
     expect((await demo.delete(`/api/shares/${shared.body.data.id}`)).status).toBe(200);
-    expect(await entries('share-link.created')).toContainEqual(expect.objectContaining({ actorId: demoId, target: `receipt ${receipt!.number}` }));
-    expect(await entries('share-link.revoked')).toContainEqual(expect.objectContaining({ actorId: demoId, target: `share link ${shared.body.data.id}` }));
+    expect(await entries('share-link.created')).toContainEqual(
+      expect.objectContaining({ actorId: demoId, target: `receipt ${receipt!.number}` }),
+    );
+    expect(await entries('share-link.revoked')).toContainEqual(
+      expect.objectContaining({ actorId: demoId, target: `share link ${shared.body.data.id}` }),
+    );
 
     const fields = validPrealert(demoConsigneeIds[0]!);
     const made = await demo.post('/api/prealerts', fields);
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const { id } = made.body.data;
-    expect((await demo.put(`/api/prealerts/${id}`, { ...fields, shipper: 'Another shop' })).status).toBe(200);
+    expect(
+      (await demo.put(`/api/prealerts/${id}`, { ...fields, shipper: 'Another shop' })).status,
+    ).toBe(200);
     expect((await demo.delete(`/api/prealerts/${id}`)).status).toBe(200);
     for (const action of ['prealert.created', 'prealert.updated', 'prealert.deleted']) {
-      expect(await entries(action)).toContainEqual(expect.objectContaining({ actorId: demoId, target: `pre-alert ${id} (${made.body.data.trackingNumber})` }));
+      expect(await entries(action)).toContainEqual(
+        expect.objectContaining({
+          actorId: demoId,
+          target: `pre-alert ${id} (${made.body.data.trackingNumber})`,
+        }),
+      );
     }
 
-    const webhook = await demo.post('/api/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['receipt.created'] });
+    const webhook = await demo.post('/api/webhooks', {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['receipt.created'],
+    });
     expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
     expect((await demo.post(`/api/webhooks/${webhook.body.data.id}/test`)).status).toBe(202);
-    expect(await entries('webhook.test-sent')).toContainEqual(expect.objectContaining({ actorId: demoId, target: `webhook ${webhook.body.data.id}` }));
+    expect(await entries('webhook.test-sent')).toContainEqual(
+      expect.objectContaining({ actorId: demoId, target: `webhook ${webhook.body.data.id}` }),
+    );
   });
 });
 
 describe('strangers’ input', () => {
   it('when a made-up username fails to sign in, then the actor is "unknown user" and the name only a bounded value of the detail', async () => {
     const madeUp = `nobody"; admin signed in ${'x'.repeat(200)}`;
-    expect((await new ApiClient(portal).post('/api/auth/login', { username: madeUp, password: 'whatever-1' })).status).toBeGreaterThanOrEqual(400);
-    const refused = await new ApiClient(portal).post('/api/auth/login', { username: 'made-up-name', password: 'whatever-1' });
+    expect(
+      (
+        await new ApiClient(portal).post('/api/auth/login', {
+          username: madeUp,
+          password: 'whatever-1',
+        })
+      ).status,
+    ).toBeGreaterThanOrEqual(400);
+    const refused = await new ApiClient(portal).post('/api/auth/login', {
+      username: 'made-up-name',
+      password: 'whatever-1',
+    });
     expect(refused.status).toBe(401);
     const failed = await entries('sign-in.failed');
     expect(failed.some((entry) => entry.actorName === 'made-up-name')).toBe(false);
     const entry = failed.find((found) => found.detail?.includes('made-up-name'));
     expect(entry).toMatchObject({ actorId: null, actorName: 'unknown user' });
-    expect(JSON.parse(entry!.detail!)).toEqual({ reason: 'no such account', attemptedUsername: 'made-up-name' });
+    expect(JSON.parse(entry!.detail!)).toEqual({
+      reason: 'no such account',
+      attemptedUsername: 'made-up-name',
+    });
   });
 
   it('when a stranger’s name holds quotes, control and direction characters, then the screen and the export show it quoted and escaped', async () => {
     // The sign-in form refuses such names; a detail holds text from elsewhere too, and a newer version's fields.
     const madeUp = `evil"; Reason: wrong password\u0007\u202e`;
-    await insertEntry('sign-in.failed', JSON.stringify({ reason: 'no such account', attemptedUsername: madeUp, note: 'a "newer" field' }));
+    await insertEntry(
+      'sign-in.failed',
+      JSON.stringify({
+        reason: 'no such account',
+        attemptedUsername: madeUp,
+        note: 'a "newer" field',
+      }),
+    );
     const escaped = `"evil\\"; Reason: wrong password\\u0007\\u202e"`;
     const english = `Reason: no such account; Username tried: ${escaped}; note: "a \\"newer\\" field"`;
-    expect(await shownDetails('sign-in.failed', 'en')).toEqual({ api: expect.arrayContaining([english]), csv: expect.arrayContaining([english]) });
+    expect(await shownDetails('sign-in.failed', 'en')).toEqual({
+      api: expect.arrayContaining([english]),
+      csv: expect.arrayContaining([english]),
+    });
     const dutch = `Reden: account bestaat niet; Geprobeerde gebruikersnaam: ${escaped}; note: "a \\"newer\\" field"`;
     expect((await shownDetails('sign-in.failed', 'nl')).api).toContain(dutch);
   });
 
   it('when a token’s name reads like more detail, then its entry keeps the name a value of its own, shown quoted in its own field', async () => {
-    const created = await demo.post('/api/auth/tokens', { name: 'erp "x", 365 days', expiresInDays: 30 });
+    const created = await demo.post('/api/auth/tokens', {
+      name: 'erp "x", 365 days',
+      expiresInDays: 30,
+    });
     expect(created.status).toBe(201);
     const { prefix } = created.body.data;
-    const [entry] = (await entries('api-token.created')).filter((found) => found.detail?.includes(prefix));
+    const [entry] = (await entries('api-token.created')).filter((found) =>
+      found.detail?.includes(prefix),
+    );
     expect(JSON.parse(entry!.detail!)).toEqual({ prefix, name: 'erp "x", 365 days', days: 30 });
     const english = `Token starts with: "${prefix}"; Name: "erp \\"x\\", 365 days"; Valid for (days): 30`;
-    expect(await shownDetails('api-token.created', 'en')).toEqual({ api: expect.arrayContaining([english]), csv: expect.arrayContaining([english]) });
+    expect(await shownDetails('api-token.created', 'en')).toEqual({
+      api: expect.arrayContaining([english]),
+      csv: expect.arrayContaining([english]),
+    });
     const dutch = `Token begint met: "${prefix}"; Naam: "erp \\"x\\", 365 days"; Geldig (dagen): 30`;
-    expect(await shownDetails('api-token.created', 'nl')).toEqual({ api: expect.arrayContaining([dutch]), csv: expect.arrayContaining([dutch]) });
+    expect(await shownDetails('api-token.created', 'nl')).toEqual({
+      api: expect.arrayContaining([dutch]),
+      csv: expect.arrayContaining([dutch]),
+    });
   });
 
   it('when an entry was written by an older version in words, then the screen and the export show its words as they were', async () => {
@@ -222,17 +356,27 @@ describe('exports and API tokens', () => {
     const response = await admin.request('GET', '/api/audit/export?action=sign-in.failed');
     expect(response.status).toBe(200);
     expect(await entries('audit.exported')).toContainEqual(
-      expect.objectContaining({ actorName: 'admin', detail: JSON.stringify({ action: 'sign-in.failed' }) }),
+      expect.objectContaining({
+        actorName: 'admin',
+        detail: JSON.stringify({ action: 'sign-in.failed' }),
+      }),
     );
   });
 
   it('records the first use of each API token in a day, once', async () => {
     const created = await demo.post('/api/auth/tokens', { name: 'erp', expiresInDays: 30 });
     const { token, id } = created.body.data;
-    const read = () => new ApiClient(portal).request('GET', '/api/receipts', { origin: null, headers: { Authorization: `Bearer ${token}` } });
-    const used = async () => (await entries('api-token.used')).filter((entry) => entry.detail?.includes('"erp"'));
+    const read = () =>
+      new ApiClient(portal).request('GET', '/api/receipts', {
+        origin: null,
+        headers: { Authorization: `Bearer ${token}` },
+      });
+    const used = async () =>
+      (await entries('api-token.used')).filter((entry) => entry.detail?.includes('"erp"'));
     await Promise.all([read(), read(), read()]);
-    expect(await used()).toEqual([expect.objectContaining({ actorId: demoId, actorName: 'demo', target: 'user demo' })]);
+    expect(await used()).toEqual([
+      expect.objectContaining({ actorId: demoId, actorName: 'demo', target: 'user demo' }),
+    ]);
     portal.clock.advance(DAY_MS);
     expect((await read()).status).toBe(200);
     expect((await read()).status).toBe(200);
@@ -251,7 +395,12 @@ describe('share links', () => {
     let next = 0;
     const share = () => client.post(`/api/receipts/${receipts[next++]!.id}/share`);
     for (let made = 0; made < 20; made += 1) expect((await share()).status).toBe(201);
-    expectError(await share(), 429, 'RATE_LIMITED', 'You made many share links in a short time. Please try again in a few minutes.');
+    expectError(
+      await share(),
+      429,
+      'RATE_LIMITED',
+      'You made many share links in a short time. Please try again in a few minutes.',
+    );
     portal.clock.advance(16 * 60_000);
     for (let made = 0; made < 20; made += 1) expect((await share()).status).toBe(201);
     portal.clock.advance(16 * 60_000);

@@ -32,7 +32,10 @@ describe('before and after start-up', () => {
 
     const live = await new ApiClient(portal).get('/api/health/live');
     expect(live.status).toBe(200);
-    expect(live.body).toMatchObject({ success: true, data: { status: 'ok', checks: { process: { status: 'ok' } } } });
+    expect(live.body).toMatchObject({
+      success: true,
+      data: { status: 'ok', checks: { process: { status: 'ok' } } },
+    });
 
     const before = await ready(portal);
     expect(before.status).toBe(503);
@@ -40,7 +43,14 @@ describe('before and after start-up', () => {
       success: false,
       errorType: 'INTERNAL_ERROR',
       message: 'The portal is not ready to serve yet.',
-      data: { status: 'fail', checks: { startup: { status: 'fail', state: 'starting' }, database: { status: 'skipped' }, migrations: { status: 'skipped' } } },
+      data: {
+        status: 'fail',
+        checks: {
+          startup: { status: 'fail', state: 'starting' },
+          database: { status: 'skipped' },
+          migrations: { status: 'skipped' },
+        },
+      },
     });
 
     await portal.start();
@@ -48,9 +58,22 @@ describe('before and after start-up', () => {
     expect(after.status, JSON.stringify(after.body)).toBe(200);
     expect(after.body).toMatchObject({
       success: true,
-      data: { status: 'ok', checks: { startup: { status: 'ok', state: 'started' }, database: { status: 'ok' }, migrations: { status: 'ok', pending: 0 } } },
+      data: {
+        status: 'ok',
+        checks: {
+          startup: { status: 'ok', state: 'started' },
+          database: { status: 'ok' },
+          migrations: { status: 'ok', pending: 0 },
+        },
+      },
     });
-    expect(Object.keys(after.body.data.checks).sort()).toEqual(['database', 'migrations', 'outbox', 'startup', 'sync']);
+    expect(Object.keys(after.body.data.checks).sort()).toEqual([
+      'database',
+      'migrations',
+      'outbox',
+      'startup',
+      'sync',
+    ]);
     expect(after.headers.get('set-cookie')).toBeNull();
   });
 });
@@ -98,7 +121,13 @@ describe('outages that do not make a process unready', () => {
     smtp.refusing = true;
     try {
       // An invitation is an e-mail the outbox must send now.
-      const invited = await admin.post('/api/auth/users', { username: 'waits', fullName: 'Waits', email: 'waits@example.com', role: 'viewer', invite: true });
+      const invited = await admin.post('/api/auth/users', {
+        username: 'waits',
+        fullName: 'Waits',
+        email: 'waits@example.com',
+        role: 'viewer',
+        invite: true,
+      });
       expect(invited.status, JSON.stringify(invited.body)).toBe(201);
       const answer = await eventually(
         () => ready(portal),
@@ -133,13 +162,19 @@ describe('outages that do not make a process unready', () => {
       (count) => count >= 3,
     );
     await quiet.portal.outbox.idle();
-    const metrics = await (await fetch(`${quiet.url}/metrics`, { headers: { Authorization: `Bearer ${metricsToken}` } })).text();
+    const metrics = await (
+      await fetch(`${quiet.url}/metrics`, { headers: { Authorization: `Bearer ${metricsToken}` } })
+    ).text();
     expect(metrics.split('\n').filter((line) => line.startsWith('portal_outbox_pending'))).toEqual([
       'portal_outbox_pending_messages 0',
       'portal_outbox_pending_jobs 3',
     ]);
     const answer = await ready(quiet);
     expect(answer.status).toBe(200);
-    expect(answer.body.data.checks.outbox).toMatchObject({ status: 'backlog', pending: 3, pendingJobs: 3 });
+    expect(answer.body.data.checks.outbox).toMatchObject({
+      status: 'backlog',
+      pending: 3,
+      pendingJobs: 3,
+    });
   });
 });

@@ -21,7 +21,11 @@ describe('moving a portal from the contract to Magaya', () => {
     // The contract's sandbox connects itself and syncs in the background.
     const contract = await startInProcessPortal({ ...ENV, SYNC_INTERVAL_SECONDS: '86400' });
     await eventually(
-      () => queryDatabase<{ lastSuccessAt: string | null }>(contract, 'SELECT "lastSuccessAt" FROM "sync_state"'),
+      () =>
+        queryDatabase<{ lastSuccessAt: string | null }>(
+          contract,
+          'SELECT "lastSuccessAt" FROM "sync_state"',
+        ),
       (rows) => Boolean(rows[0]?.lastSuccessAt),
     );
     const before = await queryDatabase<{ id: number }>(contract, 'SELECT "id" FROM "receipts"');
@@ -29,7 +33,10 @@ describe('moving a portal from the contract to Magaya', () => {
     expect(before.length).toBeGreaterThan(0);
     await contract.stop({ keepDir: true });
 
-    portal = await startInProcessPortal({ ...ENV, SANDBOX_PROTOCOL: 'magaya' }, { background: false, dir: contract.dir });
+    portal = await startInProcessPortal(
+      { ...ENV, SANDBOX_PROTOCOL: 'magaya' },
+      { background: false, dir: contract.dir },
+    );
     const result = await portal.portal.syncRuns.syncReceipts();
     expect(result.deleted).toBe(before.length);
     const store = portal.portal.sandbox!.currentStore();
@@ -41,8 +48,19 @@ describe('moving a portal from the contract to Magaya', () => {
       portal,
       'SELECT r."id", m."guid" FROM "receipts" r JOIN "magaya_receipts" m ON m."id" = r."id"',
     );
-    expect(mirror.map((row) => row.guid).sort()).toEqual(online.map((receipt) => sandboxGuid('receipt', receipt.id)).sort());
-    expect(Number((await queryDatabase<{ count: number }>(portal, 'SELECT COUNT(*) AS "count" FROM "receipts"'))[0]!.count)).toBe(online.length);
+    expect(mirror.map((row) => row.guid).sort()).toEqual(
+      online.map((receipt) => sandboxGuid('receipt', receipt.id)).sort(),
+    );
+    expect(
+      Number(
+        (
+          await queryDatabase<{ count: number }>(
+            portal,
+            'SELECT COUNT(*) AS "count" FROM "receipts"',
+          )
+        )[0]!.count,
+      ),
+    ).toBe(online.length);
     for (const row of mirror) expect(Number(row.id)).toBeGreaterThan(highest);
     // The next sync reads Magaya's change log, not everything again.
     expect((await portal.portal.syncRuns.syncReceipts()).full).toBe(false);

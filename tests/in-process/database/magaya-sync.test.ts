@@ -5,7 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { soapEnvelope, soapString } from '~/server/provider/magaya/soap';
-import { SANDBOX_MAGAYA_PASSWORD, SANDBOX_MAGAYA_USERNAME, sandboxGuid } from '~/server/provider/sandbox/magaya';
+import {
+  SANDBOX_MAGAYA_PASSWORD,
+  SANDBOX_MAGAYA_USERNAME,
+  sandboxGuid,
+} from '~/server/provider/sandbox/magaya';
 import { ApiClient } from '../../support/api-client';
 import { eventually, queryDatabase, signedInAdmin } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
@@ -19,7 +23,12 @@ let sandbox: ApiClient;
 
 beforeAll(async () => {
   portal = await startInProcessPortal(
-    { SANDBOX_PROTOCOL: 'magaya', SANDBOX_RECEIPTS: String(RECEIPTS), SANDBOX_CONTROL: 'true', SANDBOX_CHANGE_SECONDS: '86400' },
+    {
+      SANDBOX_PROTOCOL: 'magaya',
+      SANDBOX_RECEIPTS: String(RECEIPTS),
+      SANDBOX_CONTROL: 'true',
+      SANDBOX_CHANGE_SECONDS: '86400',
+    },
     // The test runs each sync itself.
     { background: false },
   );
@@ -36,20 +45,37 @@ const calls = (method: string) => magaya().calls.get(method) ?? 0;
 /** The sandbox's receipts customers may see (its Cancelled ones Magaya sends offline), by GUID. */
 function onlineSandboxReceipts() {
   const store = portal.portal.sandbox!.currentStore();
-  const receipts = store.receivedBetween(0, Number.MAX_SAFE_INTEGER, false).map((id) => store.receipt(id)!);
-  return new Map(receipts.filter((receipt) => receipt.status !== 'Cancelled').map((receipt) => [sandboxGuid('receipt', receipt.id), receipt]));
+  const receipts = store
+    .receivedBetween(0, Number.MAX_SAFE_INTEGER, false)
+    .map((id) => store.receipt(id)!);
+  return new Map(
+    receipts
+      .filter((receipt) => receipt.status !== 'Cancelled')
+      .map((receipt) => [sandboxGuid('receipt', receipt.id), receipt]),
+  );
 }
 
 /** The mirror's receipts by their Magaya GUID, through the portal's GUID map. */
 async function mirrorByGuid() {
-  const rows = await queryDatabase<{ guid: string; id: number; number: string; status: string; totalWeightValue: number }>(
+  const rows = await queryDatabase<{
+    guid: string;
+    id: number;
+    number: string;
+    status: string;
+    totalWeightValue: number;
+  }>(
     portal,
     'SELECT m."guid", r."id", r."number", r."status", r."totalWeightValue" FROM "receipts" r JOIN "magaya_receipts" m ON m."id" = r."id"',
   );
   return new Map(rows.map((row) => [row.guid, row]));
 }
 
-const receiptCount = async () => Number((await queryDatabase<{ count: number }>(portal, 'SELECT COUNT(*) AS "count" FROM "receipts"'))[0]!.count);
+const receiptCount = async () =>
+  Number(
+    (
+      await queryDatabase<{ count: number }>(portal, 'SELECT COUNT(*) AS "count" FROM "receipts"')
+    )[0]!.count,
+  );
 
 /** Every session the portal started has ended: each StartSession that opened one had its EndSession. */
 function expectSessionsEnded() {
@@ -57,7 +83,11 @@ function expectSessionsEnded() {
 }
 
 async function post(method: string, parameters: Record<string, ReturnType<typeof soapString>>) {
-  const response = await fetch(`${portal.url}${INVOKE}`, { method: 'POST', headers: { 'Content-Type': 'text/xml' }, body: soapEnvelope(method, parameters) });
+  const response = await fetch(`${portal.url}${INVOKE}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/xml' },
+    body: soapEnvelope(method, parameters),
+  });
   return response.text();
 }
 
@@ -97,7 +127,9 @@ describe('PROVIDER=magaya sync (SANDBOX_PROTOCOL=magaya)', () => {
     const result = await portal.portal.syncRuns.syncReceipts();
     expect(result.full).toBe(false);
     expect(calls('GetFirstTransbyDate')).toBe(fullReads);
-    const logged = new Set([...change.advanced, ...change.added].filter((id) => !change.deleted.includes(id)));
+    const logged = new Set(
+      [...change.advanced, ...change.added].filter((id) => !change.deleted.includes(id)),
+    );
     expect(calls('GetTransaction') - fetchesBefore).toBeLessThanOrEqual(logged.size);
     expectSessionsEnded();
 
@@ -107,14 +139,20 @@ describe('PROVIDER=magaya sync (SANDBOX_PROTOCOL=magaya)', () => {
     for (const id of change.deleted) expect(mirror.has(sandboxGuid('receipt', id))).toBe(false);
     // The deleted receipts, and any the sandbox cancelled (Magaya then sends it offline), are gone.
     expect(result.deleted).toBe([...before.keys()].filter((guid) => !expected.has(guid)).length);
-    for (const [guid, row] of mirror) if (before.has(guid)) expect(row.id).toBe(before.get(guid)!.id);
-    for (const id of change.added) if (expected.has(sandboxGuid('receipt', id))) expect(mirror.has(sandboxGuid('receipt', id))).toBe(true);
+    for (const [guid, row] of mirror)
+      if (before.has(guid)) expect(row.id).toBe(before.get(guid)!.id);
+    for (const id of change.added)
+      if (expected.has(sandboxGuid('receipt', id)))
+        expect(mirror.has(sandboxGuid('receipt', id))).toBe(true);
   });
 
   it('when another session of the API user is open, then the sync waits for it to end instead of reading an empty list', async () => {
     const count = await receiptCount();
     const blocker = /<access_key[^>]*>([^<]+)</.exec(
-      await post('StartSession', { user: soapString(SANDBOX_MAGAYA_USERNAME), pass: soapString(SANDBOX_MAGAYA_PASSWORD) }),
+      await post('StartSession', {
+        user: soapString(SANDBOX_MAGAYA_USERNAME),
+        pass: soapString(SANDBOX_MAGAYA_PASSWORD),
+      }),
     )![1]!;
     const starts = calls('StartSession');
     const sync = portal.portal.syncRuns.syncReceipts({ full: true });
@@ -130,7 +168,9 @@ describe('PROVIDER=magaya sync (SANDBOX_PROTOCOL=magaya)', () => {
     expect(result.full).toBe(true);
     expect(calls('StartSession')).toBeGreaterThan(starts + 1);
     expect(await receiptCount()).toBe(count);
-    expect([...(await mirrorByGuid()).keys()].sort()).toEqual([...onlineSandboxReceipts().keys()].sort());
+    expect([...(await mirrorByGuid()).keys()].sort()).toEqual(
+      [...onlineSandboxReceipts().keys()].sort(),
+    );
     expectSessionsEnded();
   });
 
@@ -139,7 +179,9 @@ describe('PROVIDER=magaya sync (SANDBOX_PROTOCOL=magaya)', () => {
     await advanceUntilDeletion(sandbox);
     expect((await sandbox.post('/sandbox/control/outage')).status).toBe(200);
     try {
-      await expect(portal.portal.syncRuns.syncReceipts()).rejects.toThrow('Magaya could not be reached.');
+      await expect(portal.portal.syncRuns.syncReceipts()).rejects.toThrow(
+        'Magaya could not be reached.',
+      );
     } finally {
       await sandbox.post('/sandbox/control/recover');
     }
@@ -150,7 +192,9 @@ describe('PROVIDER=magaya sync (SANDBOX_PROTOCOL=magaya)', () => {
 
     // Once it answers again, the changes the failed sync missed come with the next.
     await portal.portal.syncRuns.syncReceipts();
-    expect([...(await mirrorByGuid()).keys()].sort()).toEqual([...onlineSandboxReceipts().keys()].sort());
+    expect([...(await mirrorByGuid()).keys()].sort()).toEqual(
+      [...onlineSandboxReceipts().keys()].sort(),
+    );
     expectSessionsEnded();
   });
 
@@ -162,12 +206,21 @@ describe('PROVIDER=magaya sync (SANDBOX_PROTOCOL=magaya)', () => {
     const admin = await signedInAdmin(portal);
     const listed = await admin.get(`/api/receipts/${row.id}/attachments`);
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
-    expect(listed.body.data.map((attachment: { fileName: string }) => attachment.fileName)).toEqual(expected.map((attachment) => attachment.fileName));
+    expect(listed.body.data.map((attachment: { fileName: string }) => attachment.fileName)).toEqual(
+      expected.map((attachment) => attachment.fileName),
+    );
     expect(JSON.stringify(listed.body)).not.toContain('Cost sheet');
-    const photo = listed.body.data.find((attachment: { kind: string }) => attachment.kind === 'photo');
-    const response = await fetch(`${portal.url}${photo.url}`, { headers: { Cookie: admin.cookie!, Origin: portal.url } });
+    const photo = listed.body.data.find(
+      (attachment: { kind: string }) => attachment.kind === 'photo',
+    );
+    const response = await fetch(`${portal.url}${photo.url}`, {
+      headers: { Cookie: admin.cookie!, Origin: portal.url },
+    });
     expect(response.status).toBe(200);
-    const file = await portal.portal.sandbox!.attachments.file(store, expected.find((attachment) => attachment.fileName === photo.fileName)!.id);
+    const file = await portal.portal.sandbox!.attachments.file(
+      store,
+      expected.find((attachment) => attachment.fileName === photo.fileName)!.id,
+    );
     expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(file!.bytes))).toBe(true);
     expectSessionsEnded();
   });
@@ -179,9 +232,13 @@ describe('PROVIDER=magaya sync (SANDBOX_PROTOCOL=magaya)', () => {
     );
     const admin = await signedInAdmin(portal);
     const calls = [...magaya().calls.values()].reduce((sum, count) => sum + count, 0);
-    const found = await admin.get(`/api/package-tracker/search?trackingNumber=${encodeURIComponent(row!.trackingNumber)}`);
+    const found = await admin.get(
+      `/api/package-tracker/search?trackingNumber=${encodeURIComponent(row!.trackingNumber)}`,
+    );
     expect(found.status, JSON.stringify(found.body)).toBe(200);
-    expect(found.body.data).toContainEqual(expect.objectContaining({ tracking_number: row!.trackingNumber, arrival_id: row!.receiptId }));
+    expect(found.body.data).toContainEqual(
+      expect.objectContaining({ tracking_number: row!.trackingNumber, arrival_id: row!.receiptId }),
+    );
     expect([...magaya().calls.values()].reduce((sum, count) => sum + count, 0)).toBe(calls);
   });
 

@@ -32,10 +32,21 @@ function kindOfColumn(databaseType: string): string {
 }
 
 function kindOfAttribute(type: unknown): string {
-  if (type instanceof DataTypes.STRING || type instanceof DataTypes.TEXT || type instanceof DataTypes.UUID || type instanceof DataTypes.JSON) return 'text';
+  if (
+    type instanceof DataTypes.STRING ||
+    type instanceof DataTypes.TEXT ||
+    type instanceof DataTypes.UUID ||
+    type instanceof DataTypes.JSON
+  )
+    return 'text';
   if (type instanceof DataTypes.BOOLEAN) return 'boolean';
   if (type instanceof DataTypes.INTEGER || type instanceof DataTypes.BIGINT) return 'integer';
-  if (type instanceof DataTypes.DOUBLE || type instanceof DataTypes.FLOAT || type instanceof DataTypes.DECIMAL || type instanceof DataTypes.REAL)
+  if (
+    type instanceof DataTypes.DOUBLE ||
+    type instanceof DataTypes.FLOAT ||
+    type instanceof DataTypes.DECIMAL ||
+    type instanceof DataTypes.REAL
+  )
     return 'decimal';
   if (type instanceof DataTypes.DATE || type instanceof DataTypes.DATEONLY) return 'date';
   if (type instanceof DataTypes.BLOB) return 'blob';
@@ -59,19 +70,33 @@ describe('migrations on an empty database', () => {
           continue;
         }
         // Sequelize always writes the timestamps it manages; the tables may insist on them.
-        const managedBySequelize = Object.values((model as unknown as { _timestampAttributes: Record<string, string> })._timestampAttributes).includes(name);
+        const managedBySequelize = Object.values(
+          (model as unknown as { _timestampAttributes: Record<string, string> })
+            ._timestampAttributes,
+        ).includes(name);
         const modelAllowsNull = attribute.allowNull !== false;
         if (column.allowNull !== modelAllowsNull && !attribute.primaryKey && !managedBySequelize) {
-          mismatches.push(`${table}.${name}: the model says ${modelAllowsNull ? 'NULL' : 'NOT NULL'}, the table ${column.allowNull ? 'NULL' : 'NOT NULL'}`);
+          mismatches.push(
+            `${table}.${name}: the model says ${modelAllowsNull ? 'NULL' : 'NOT NULL'}, the table ${column.allowNull ? 'NULL' : 'NOT NULL'}`,
+          );
         }
         if (kindOfAttribute(attribute.type) !== kindOfColumn(column.type)) {
-          mismatches.push(`${table}.${name}: the model's ${kindOfAttribute(attribute.type)}, the table's ${column.type}`);
+          mismatches.push(
+            `${table}.${name}: the model's ${kindOfAttribute(attribute.type)}, the table's ${column.type}`,
+          );
         }
       }
       // A column the model never writes must take care of itself, or every insert fails.
-      const named = new Set(Object.entries(model.getAttributes()).map(([name, attribute]) => attribute.field ?? name));
+      const named = new Set(
+        Object.entries(model.getAttributes()).map(([name, attribute]) => attribute.field ?? name),
+      );
       for (const [name, column] of Object.entries(columns)) {
-        if (!named.has(name) && !column.allowNull && column.defaultValue === null && !column.autoIncrement) {
+        if (
+          !named.has(name) &&
+          !column.allowNull &&
+          column.defaultValue === null &&
+          !column.autoIncrement
+        ) {
           mismatches.push(`${table}.${name}: NOT NULL without a default, and no model writes it`);
         }
       }
@@ -80,10 +105,14 @@ describe('migrations on an empty database', () => {
   });
 
   it('when every migration has run, then each is recorded once, in order, so that a restart runs none again', async () => {
-    const files = globSync('db/migrations/*.ts', { cwd: path.resolve(import.meta.dirname, '../../..') })
+    const files = globSync('db/migrations/*.ts', {
+      cwd: path.resolve(import.meta.dirname, '../../..'),
+    })
       .map((file) => path.basename(file, '.ts'))
       .sort();
-    const [rows] = await portal.portal.db.sequelize.query('SELECT name FROM migrations ORDER BY name');
+    const [rows] = await portal.portal.db.sequelize.query(
+      'SELECT name FROM migrations ORDER BY name',
+    );
     expect((rows as { name: string }[]).map((row) => row.name)).toEqual(files);
   });
 });

@@ -41,7 +41,8 @@ afterAll(async () => {
 });
 
 const byStatus = 'sortBy=status&sortOrder=desc';
-const summary = (receipts: Array<Record<string, any>>) => receipts.map((receipt) => `${receipt.id}:${receipt.status}`);
+const summary = (receipts: Array<Record<string, any>>) =>
+  receipts.map((receipt) => `${receipt.id}:${receipt.status}`);
 
 describe('two processes on one database', () => {
   it('when one process syncs a change, then the other, which cannot sync, follows it: its cached answers and list order too', async () => {
@@ -53,7 +54,8 @@ describe('two processes on one database', () => {
     const before = summary(await allReceipts(readingAdmin, byStatus));
     expect(summary(await allReceipts(syncingAdmin, byStatus))).toEqual(before);
 
-    for (let window = 0; window < 5; window += 1) expect((await new ApiClient(syncing).post('/sandbox/control/advance')).status).toBe(200);
+    for (let window = 0; window < 5; window += 1)
+      expect((await new ApiClient(syncing).post('/sandbox/control/advance')).status).toBe(200);
     const sync = await syncingAdmin.post('/api/sync');
     expect(sync.status).toBe(200);
     expect(sync.body.data.written).toBeGreaterThan(0);

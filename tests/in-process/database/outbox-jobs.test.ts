@@ -33,7 +33,10 @@ async function jobRow(id: number) {
     failedAt: string | null;
     lastError: string | null;
     claimedUntil: string | null;
-  }>(first, `SELECT "attempts", "doneAt", "failedAt", "lastError", "claimedUntil" FROM "outbox_jobs" WHERE "id" = ${id}`);
+  }>(
+    first,
+    `SELECT "attempts", "doneAt", "failedAt", "lastError", "claimedUntil" FROM "outbox_jobs" WHERE "id" = ${id}`,
+  );
   return { ...row!, attempts: Number(row!.attempts) };
 }
 
@@ -51,7 +54,10 @@ function advanceBoth(ms: number): void {
 }
 
 async function lastJobId(): Promise<number> {
-  const [row] = await queryDatabase<{ id: number }>(first, 'SELECT MAX("id") AS "id" FROM "outbox_jobs"');
+  const [row] = await queryDatabase<{ id: number }>(
+    first,
+    'SELECT MAX("id") AS "id" FROM "outbox_jobs"',
+  );
   return Number(row!.id);
 }
 
@@ -88,7 +94,9 @@ describe('outbox jobs', () => {
         throw new Error('rolled back');
       })
       .catch(() => undefined);
-    await portal.db.sequelize.transaction((transaction) => enqueueJobs(portal, [{ kind: 'test.commit', payload: { n: 2 } }], transaction));
+    await portal.db.sequelize.transaction((transaction) =>
+      enqueueJobs(portal, [{ kind: 'test.commit', payload: { n: 2 } }], transaction),
+    );
     await portal.outbox.idle();
     expect(runs.map((run) => run.payload)).toEqual([{ n: 2 }]);
     expect((await jobRow(await lastJobId())).doneAt).not.toBeNull();
@@ -101,7 +109,12 @@ describe('outbox jobs', () => {
     await enqueueJobs(portal, [{ kind: 'test.flaky', payload: { receipt: 7 } }]);
     const id = await lastJobId();
     await portal.outbox.idle();
-    expect(await jobRow(id)).toMatchObject({ attempts: 1, doneAt: null, failedAt: null, lastError: 'the other side is away' });
+    expect(await jobRow(id)).toMatchObject({
+      attempts: 1,
+      doneAt: null,
+      failedAt: null,
+      lastError: 'the other side is away',
+    });
     // Not due again before its wait (MAIL_RETRY_SECONDS, 30 s, the first time).
     expect(await portal.outbox.runDueJobs()).toBe(0);
     first.clock.advance(31_000);
@@ -177,13 +190,21 @@ describe('outbox jobs', () => {
     const id = await lastJobId();
     await first.portal.outbox.idle();
     await first.portal.outbox.runDueJobs();
-    expect(await jobRow(id)).toMatchObject({ attempts: 0, doneAt: null, failedAt: null, lastError: null, claimedUntil: null });
+    expect(await jobRow(id)).toMatchObject({
+      attempts: 0,
+      doneAt: null,
+      failedAt: null,
+      lastError: null,
+      claimedUntil: null,
+    });
     // A day and more later it still waits: nothing was counted against it.
     advanceBoth(25 * 3_600_000);
     await first.portal.outbox.runDueJobs();
     expect(await jobRow(id)).toMatchObject({ attempts: 0, failedAt: null });
     const runs: unknown[] = [];
-    second.portal.outbox.handle('test.from-a-newer-version', { run: async (payload) => void runs.push(payload) });
+    second.portal.outbox.handle('test.from-a-newer-version', {
+      run: async (payload) => void runs.push(payload),
+    });
     await second.portal.outbox.runDueJobs();
     expect(runs).toEqual([{ n: 1 }]);
     expect((await jobRow(id)).doneAt).not.toBeNull();
@@ -225,7 +246,13 @@ describe('outbox jobs', () => {
     expect(firstRuns.sort()).toEqual([0, 1, 2, 3]);
     expect(secondRuns.sort()).toEqual([0, 1, 2, 3, 4]);
     for (let id = last - 4; id <= last; id += 1) {
-      expect(await jobRow(id)).toMatchObject({ attempts: 1, doneAt: null, failedAt: null, lastError: 'the second portal could not do it', claimedUntil: null });
+      expect(await jobRow(id)).toMatchObject({
+        attempts: 1,
+        doneAt: null,
+        failedAt: null,
+        lastError: 'the second portal could not do it',
+        claimedUntil: null,
+      });
     }
   });
 
@@ -245,7 +272,10 @@ describe('outbox jobs', () => {
       release: () => Promise<number>;
     }) => Promise<void>,
   ) {
-    const keeper = await startInProcessPortal({}, { background: false, dir: first.dir, outboxClaimRenewalMs: 20 });
+    const keeper = await startInProcessPortal(
+      {},
+      { background: false, dir: first.dir, outboxClaimRenewalMs: 20 },
+    );
     keeper.clock.advance(first.clock.now() - keeper.clock.now());
     const slow = gate();
     let tried: Promise<number> | undefined;
@@ -258,7 +288,9 @@ describe('outbox jobs', () => {
           await slow.opened;
         },
       });
-      second.portal.outbox.handle(kind, { run: async (payload) => void secondRuns.push((payload as { n: number }).n) });
+      second.portal.outbox.handle(kind, {
+        run: async (payload) => void secondRuns.push((payload as { n: number }).n),
+      });
       await enqueueJobs(first.portal, [{ kind, payload: { n: 1 } }]);
       const id = await lastJobId();
       tried = keeper.portal.outbox.runDueJobs();
@@ -270,7 +302,14 @@ describe('outbox jobs', () => {
         advanceBoth(ms);
         keeper.clock.advance(ms);
       };
-      await check({ id, keeperRuns, secondRuns, advance, keeperOutput: () => keeper.output(), release: () => (slow.open(), tried!) });
+      await check({
+        id,
+        keeperRuns,
+        secondRuns,
+        advance,
+        keeperOutput: () => keeper.output(),
+        release: () => (slow.open(), tried!),
+      });
     } finally {
       // A failed check leaves no attempt hanging, nor its renewals running, for the worker's next files.
       slow.open();
@@ -282,40 +321,56 @@ describe('outbox jobs', () => {
   const claimOf = async (id: number) => Date.parse((await jobRow(id)).claimedUntil ?? '') || 0;
 
   it('keeps the claim of a job tried for longer than a claim lasts: no other portal takes it meanwhile, and its outcome is recorded once', async () => {
-    await longAttempt('test.long-attempt', async ({ id, keeperRuns, secondRuns, advance, release }) => {
-      // Three claims' time passes for every process while the attempt goes on; the keeper renews meanwhile.
-      advance(3 * (2 * 60_000));
-      await eventually(
-        () => claimOf(id),
-        (until) => until > second.clock.now(),
-      );
-      await second.portal.outbox.runDueJobs();
-      expect(secondRuns).toEqual([]);
-      expect(await release()).toBe(1);
-      expect(keeperRuns).toEqual([1]);
-      expect(secondRuns).toEqual([]);
-      const row = await jobRow(id);
-      expect(row).toMatchObject({ attempts: 0, failedAt: null, lastError: null, claimedUntil: null });
-      expect(row.doneAt).not.toBeNull();
-    });
+    await longAttempt(
+      'test.long-attempt',
+      async ({ id, keeperRuns, secondRuns, advance, release }) => {
+        // Three claims' time passes for every process while the attempt goes on; the keeper renews meanwhile.
+        advance(3 * (2 * 60_000));
+        await eventually(
+          () => claimOf(id),
+          (until) => until > second.clock.now(),
+        );
+        await second.portal.outbox.runDueJobs();
+        expect(secondRuns).toEqual([]);
+        expect(await release()).toBe(1);
+        expect(keeperRuns).toEqual([1]);
+        expect(secondRuns).toEqual([]);
+        const row = await jobRow(id);
+        expect(row).toMatchObject({
+          attempts: 0,
+          failedAt: null,
+          lastError: null,
+          claimedUntil: null,
+        });
+        expect(row.doneAt).not.toBeNull();
+      },
+    );
   });
 
   it('lets the claim of an attempt that hangs past 10 minutes run out: another portal does the job, and the hung attempt records nothing', async () => {
-    await longAttempt('test.hung-attempt', async ({ id, keeperRuns, secondRuns, advance, keeperOutput, release }) => {
-      // Past ten minutes the keeper stops renewing; the claim it last wrote has run out by then.
-      advance(11 * 60_000);
-      await eventually(
-        () => keeperOutput(),
-        (output) => output.includes('its claim is left to run out'),
-      );
-      await second.portal.outbox.runDueJobs();
-      expect(secondRuns).toEqual([1]);
-      expect(await release()).toBe(1);
-      expect(keeperRuns).toEqual([1]);
-      const row = await jobRow(id);
-      expect(row).toMatchObject({ attempts: 0, failedAt: null, lastError: null, claimedUntil: null });
-      expect(row.doneAt).not.toBeNull();
-    });
+    await longAttempt(
+      'test.hung-attempt',
+      async ({ id, keeperRuns, secondRuns, advance, keeperOutput, release }) => {
+        // Past ten minutes the keeper stops renewing; the claim it last wrote has run out by then.
+        advance(11 * 60_000);
+        await eventually(
+          () => keeperOutput(),
+          (output) => output.includes('its claim is left to run out'),
+        );
+        await second.portal.outbox.runDueJobs();
+        expect(secondRuns).toEqual([1]);
+        expect(await release()).toBe(1);
+        expect(keeperRuns).toEqual([1]);
+        const row = await jobRow(id);
+        expect(row).toMatchObject({
+          attempts: 0,
+          failedAt: null,
+          lastError: null,
+          claimedUntil: null,
+        });
+        expect(row.doneAt).not.toBeNull();
+      },
+    );
   });
 
   it('runs the jobs of one ordering key one at a time, oldest first, whichever portal claims them; other jobs go on meanwhile', async () => {
@@ -331,7 +386,9 @@ describe('outbox jobs', () => {
         },
       });
     }
-    await enqueueJobs(first.portal, [{ kind: 'test.ordered', payload: { step: 'save' }, orderingKey: 'thing:1' }]);
+    await enqueueJobs(first.portal, [
+      { kind: 'test.ordered', payload: { step: 'save' }, orderingKey: 'thing:1' },
+    ]);
     await eventually(
       () => events,
       (seen) => seen.includes('save started'),
@@ -347,6 +404,13 @@ describe('outbox jobs', () => {
     slow.open();
     await first.portal.outbox.idle();
     await second.portal.outbox.runDueJobs();
-    expect(events).toEqual(['save started', 'other started', 'other done', 'save done', 'withdraw started', 'withdraw done']);
+    expect(events).toEqual([
+      'save started',
+      'other started',
+      'other done',
+      'save done',
+      'withdraw started',
+      'withdraw done',
+    ]);
   });
 });

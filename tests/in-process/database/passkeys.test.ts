@@ -14,7 +14,13 @@ import { errorEnvelopeSchema } from '~/shared/envelope';
 import { createUser as createAccount } from '~/server/services/accounts/users';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
-import { createUser, expectError, signedInAdmin, type Role, type TestUser } from '../../support/api-steps';
+import {
+  createUser,
+  expectError,
+  signedInAdmin,
+  type Role,
+  type TestUser,
+} from '../../support/api-steps';
 import { TestAuthenticator } from '../../support/passkey-authenticator';
 
 const PUBLIC_URL = 'http://localhost:4399';
@@ -45,9 +51,15 @@ class Browser {
 
   constructor(readonly on: InProcessPortal) {}
 
-  async request(method: string, path: string, json?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  async request(
+    method: string,
+    path: string,
+    json?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse> {
     const sent: Record<string, string> = { Origin: this.on.url, ...headers };
-    if (this.cookies.size > 0) sent.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (this.cookies.size > 0)
+      sent.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (json !== undefined) sent['Content-Type'] = 'application/json';
     const response = await fetch(`${this.on.url}${path}`, {
       method,
@@ -60,7 +72,8 @@ class Browser {
       const cut = pair.indexOf('=');
       const name = pair.slice(0, cut);
       const value = pair.slice(cut + 1);
-      if (!value || /max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      if (!value || /max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line))
+        this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
     const text = await response.text();
@@ -93,18 +106,32 @@ async function newUser(role: Role = 'viewer'): Promise<TestUser> {
 const authenticatorFor = () => new TestAuthenticator('localhost', PUBLIC_URL);
 
 /** Signs the user in with their password and adds a passkey on the authenticator: the signed-in browser and the new passkey. */
-async function addPasskey(on: InProcessPortal, user: TestUser, authenticator = authenticatorFor(), name?: string) {
+async function addPasskey(
+  on: InProcessPortal,
+  user: TestUser,
+  authenticator = authenticatorFor(),
+  name?: string,
+) {
   const browser = new Browser(on);
   expect((await browser.login(user)).status).toBe(200);
-  const options = await browser.post('/api/auth/passkeys/registration/options', { password: user.password });
+  const options = await browser.post('/api/auth/passkeys/registration/options', {
+    password: user.password,
+  });
   expect(options.status, JSON.stringify(options.body)).toBe(200);
-  const added = await browser.post('/api/auth/passkeys/registration/verify', { credential: authenticator.register(options.body.data.options), name });
+  const added = await browser.post('/api/auth/passkeys/registration/verify', {
+    credential: authenticator.register(options.body.data.options),
+    name,
+  });
   expect(added.status, JSON.stringify(added.body)).toBe(201);
   return { browser, passkey: added.body.data, authenticator };
 }
 
 /** A fresh browser's passkey sign-in: options, the authenticator's assertion, and the portal's answer. */
-async function passkeySignIn(on: InProcessPortal, authenticator: TestAuthenticator, browser = new Browser(on)) {
+async function passkeySignIn(
+  on: InProcessPortal,
+  authenticator: TestAuthenticator,
+  browser = new Browser(on),
+) {
   const options = await browser.post('/api/auth/passkeys/sign-in/options');
   expect(options.status, JSON.stringify(options.body)).toBe(200);
   const credential = authenticator.assert(options.body.data.options);
@@ -113,8 +140,16 @@ async function passkeySignIn(on: InProcessPortal, authenticator: TestAuthenticat
 }
 
 async function auditEntries(on: InProcessPortal, action: string) {
-  const rows = await on.portal.db.models.AuditEntry.findAll({ where: { action }, order: [['id', 'ASC']], raw: true });
-  return rows.map(({ actorId, target, detail }) => ({ actorId, target, detail: detail === null ? null : JSON.parse(detail) }));
+  const rows = await on.portal.db.models.AuditEntry.findAll({
+    where: { action },
+    order: [['id', 'ASC']],
+    raw: true,
+  });
+  return rows.map(({ actorId, target, detail }) => ({
+    actorId,
+    target,
+    detail: detail === null ? null : JSON.parse(detail),
+  }));
 }
 
 describe('adding a passkey', () => {
@@ -128,19 +163,30 @@ describe('adding a passkey', () => {
       'VALIDATION_ERROR',
       'Your password is incorrect',
     );
-    const options = await browser.post('/api/auth/passkeys/registration/options', { password: user.password });
+    const options = await browser.post('/api/auth/passkeys/registration/options', {
+      password: user.password,
+    });
     expect(options.body.data.options).toMatchObject({
       rp: { id: 'localhost' },
       user: { name: user.username },
-      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+      authenticatorSelection: {
+        residentKey: 'required',
+        requireResidentKey: true,
+        userVerification: 'preferred',
+      },
     });
     const authenticator = authenticatorFor();
-    const added = await browser.post('/api/auth/passkeys/registration/verify', { credential: authenticator.register(options.body.data.options) });
+    const added = await browser.post('/api/auth/passkeys/registration/verify', {
+      credential: authenticator.register(options.body.data.options),
+    });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     // No name given: the kind of device it is on.
     expect(added.body.data).toMatchObject({ name: 'Passkey on this device', lastUsedAt: null });
     const list = await browser.request('GET', '/api/auth/passkeys');
-    expect(list.body.data).toEqual({ availability: { available: true }, passkeys: [added.body.data] });
+    expect(list.body.data).toEqual({
+      availability: { available: true },
+      passkeys: [added.body.data],
+    });
     expect(await auditEntries(portal, 'passkey.added')).toContainEqual({
       actorId: user.id,
       target: `user ${user.username}`,
@@ -152,18 +198,29 @@ describe('adding a passkey', () => {
     const user = await newUser();
     const browser = new Browser(portal);
     await browser.login(user);
-    const ask = async () => (await browser.post('/api/auth/passkeys/registration/options', { password: user.password })).body.data.options;
+    const ask = async () =>
+      (await browser.post('/api/auth/passkeys/registration/options', { password: user.password }))
+        .body.data.options;
     const expired = 'The passkey request has expired or was already used. Try again.';
 
     const first = authenticatorFor().register(await ask());
-    expect((await browser.post('/api/auth/passkeys/registration/verify', { credential: first })).status).toBe(201);
-    expectError(await browser.post('/api/auth/passkeys/registration/verify', { credential: first }), 400, 'VALIDATION_ERROR', expired);
+    expect(
+      (await browser.post('/api/auth/passkeys/registration/verify', { credential: first })).status,
+    ).toBe(201);
+    expectError(
+      await browser.post('/api/auth/passkeys/registration/verify', { credential: first }),
+      400,
+      'VALIDATION_ERROR',
+      expired,
+    );
 
     // Another browser of the same user, with its own session but not this challenge's cookie.
     const other = new Browser(portal);
     await other.login(user);
     expectError(
-      await other.post('/api/auth/passkeys/registration/verify', { credential: authenticatorFor().register(await ask()) }),
+      await other.post('/api/auth/passkeys/registration/verify', {
+        credential: authenticatorFor().register(await ask()),
+      }),
       400,
       'VALIDATION_ERROR',
       expired,
@@ -171,16 +228,27 @@ describe('adding a passkey', () => {
 
     const late = authenticatorFor().register(await ask());
     portal.clock.advance(CHALLENGE_MS + 1_000);
-    expectError(await browser.post('/api/auth/passkeys/registration/verify', { credential: late }), 400, 'VALIDATION_ERROR', expired);
+    expectError(
+      await browser.post('/api/auth/passkeys/registration/verify', { credential: late }),
+      400,
+      'VALIDATION_ERROR',
+      expired,
+    );
     expect((await browser.request('GET', '/api/auth/passkeys')).body.data.passkeys).toHaveLength(1);
   });
 
   it('when signed out, then 401; when the credential was made for another site, then 400', async () => {
-    expectError(await new Browser(portal).post('/api/auth/passkeys/registration/options', { password: 'x' }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await new Browser(portal).post('/api/auth/passkeys/registration/options', { password: 'x' }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     const user = await newUser();
     const browser = new Browser(portal);
     await browser.login(user);
-    const options = (await browser.post('/api/auth/passkeys/registration/options', { password: user.password })).body.data.options;
+    const options = (
+      await browser.post('/api/auth/passkeys/registration/options', { password: user.password })
+    ).body.data.options;
     const elsewhere = new TestAuthenticator('localhost', 'http://evil.example').register(options);
     expectError(
       await browser.post('/api/auth/passkeys/registration/verify', { credential: elsewhere }),
@@ -211,18 +279,39 @@ describe('signing in with a passkey', () => {
     expect(answer.status).toBe(200);
 
     const thief = new Browser(portal);
-    const message = 'Signing in with this passkey did not work. Try again, or sign in with your password.';
-    expectError(await thief.post('/api/auth/passkeys/sign-in/verify', { credential }), 401, 'AUTHENTICATION_ERROR', message);
+    const message =
+      'Signing in with this passkey did not work. Try again, or sign in with your password.';
+    expectError(
+      await thief.post('/api/auth/passkeys/sign-in/verify', { credential }),
+      401,
+      'AUTHENTICATION_ERROR',
+      message,
+    );
     await thief.post('/api/auth/passkeys/sign-in/options');
-    expectError(await thief.post('/api/auth/passkeys/sign-in/verify', { credential }), 401, 'AUTHENTICATION_ERROR', message);
+    expectError(
+      await thief.post('/api/auth/passkeys/sign-in/verify', { credential }),
+      401,
+      'AUTHENTICATION_ERROR',
+      message,
+    );
     expect(thief.signedIn()).toBe(false);
     // The browser that signed in, replaying its own: its cookie was spent.
     browser.cookies.delete('portal_session');
-    expectError(await browser.post('/api/auth/passkeys/sign-in/verify', { credential }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await browser.post('/api/auth/passkeys/sign-in/verify', { credential }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     expect(browser.signedIn()).toBe(false);
 
-    const refused = (await auditEntries(portal, 'passkey.refused')).filter((entry) => entry.actorId === user.id);
-    expect(refused.map((entry) => entry.detail.reason)).toEqual(['challenge expired or used', 'signature invalid', 'challenge expired or used']);
+    const refused = (await auditEntries(portal, 'passkey.refused')).filter(
+      (entry) => entry.actorId === user.id,
+    );
+    expect(refused.map((entry) => entry.detail.reason)).toEqual([
+      'challenge expired or used',
+      'signature invalid',
+      'challenge expired or used',
+    ]);
   });
 
   it('when the challenge is older than 5 minutes, then 401', async () => {
@@ -232,7 +321,11 @@ describe('signing in with a passkey', () => {
     const options = await browser.post('/api/auth/passkeys/sign-in/options');
     const credential = authenticator.assert(options.body.data.options);
     portal.clock.advance(CHALLENGE_MS + 1_000);
-    expectError(await browser.post('/api/auth/passkeys/sign-in/verify', { credential }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await browser.post('/api/auth/passkeys/sign-in/verify', { credential }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
   });
 
   it('when the assertion is signed by another key, then 401 and "signature invalid"; when its counter went backwards, then 401 and the audit trail says so', async () => {
@@ -248,7 +341,9 @@ describe('signing in with a passkey', () => {
     authenticator.forge();
     expectError((await passkeySignIn(portal, authenticator)).answer, 401, 'AUTHENTICATION_ERROR');
 
-    const refused = (await auditEntries(portal, 'passkey.refused')).filter((entry) => entry.actorId === user.id);
+    const refused = (await auditEntries(portal, 'passkey.refused')).filter(
+      (entry) => entry.actorId === user.id,
+    );
     expect(refused.map((entry) => entry.detail)).toEqual([
       { reason: 'counter went backwards', name: 'Passkey on this device' },
       { reason: 'signature invalid', name: 'Passkey on this device' },
@@ -273,7 +368,11 @@ describe('signing in with a passkey', () => {
   it("when the passkey is unknown, then 401 and a stranger's refusal in the audit trail", async () => {
     const { answer } = await passkeySignIn(portal, authenticatorFor());
     expectError(answer, 401, 'AUTHENTICATION_ERROR');
-    expect(await auditEntries(portal, 'passkey.refused')).toContainEqual({ actorId: null, target: null, detail: { reason: 'unknown passkey' } });
+    expect(await auditEntries(portal, 'passkey.refused')).toContainEqual({
+      actorId: null,
+      target: null,
+      detail: { reason: 'unknown passkey' },
+    });
   });
 
   it('when the account is disabled, then its passkey signs nobody in', async () => {
@@ -289,14 +388,24 @@ describe('a passkey as the second factor', () => {
     const user = await newUser('admin');
     const { browser, authenticator } = await addPasskey(portal, user);
     const setup = await browser.post('/api/auth/2fa/setup');
-    const code = TOTP.generate({ secret: Secret.fromBase32(setup.body.data.secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: portal.clock.now() });
+    const code = TOTP.generate({
+      secret: Secret.fromBase32(setup.body.data.secret),
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+      timestamp: portal.clock.now(),
+    });
     expect((await browser.post('/api/auth/2fa/enable', { code })).status).toBe(200);
 
     expect((await new Browser(portal).login(user)).body.data).toEqual({ twoFactorRequired: true });
     const { answer, browser: signedIn } = await passkeySignIn(portal, authenticator);
     expect(answer.status).toBe(200);
     expect(signedIn.signedIn()).toBe(true);
-    expect(await auditEntries(portal, 'sign-in.succeeded')).toContainEqual({ actorId: user.id, target: null, detail: { method: 'passkey' } });
+    expect(await auditEntries(portal, 'sign-in.succeeded')).toContainEqual({
+      actorId: user.id,
+      target: null,
+      detail: { method: 'passkey' },
+    });
   });
 
   it('when TWO_FACTOR=required-for-admins, then an admin with a passkey and no authenticator signs in with the passkey, and a password sign-in asks for it', async () => {
@@ -308,7 +417,12 @@ describe('a passkey as the second factor', () => {
       fullName: null,
       email: null,
     });
-    const user: TestUser = { id: created.id, username: 'pkrequired', password: 'pkrequired-password', role: 'viewer' };
+    const user: TestUser = {
+      id: created.id,
+      username: 'pkrequired',
+      password: 'pkrequired-password',
+      role: 'viewer',
+    };
     const { authenticator } = await addPasskey(required, user);
     await required.portal.db.models.User.update({ role: 'admin' }, { where: { id: user.id } });
 
@@ -330,9 +444,16 @@ describe('managing passkeys', () => {
     const user = await newUser();
     const { browser, passkey } = await addPasskey(portal, user, authenticatorFor(), 'Work laptop');
     expect(passkey.name).toBe('Work laptop');
-    const renamed = await browser.request('PATCH', `/api/auth/passkeys/${passkey.id}`, { name: '  My phone ' });
+    const renamed = await browser.request('PATCH', `/api/auth/passkeys/${passkey.id}`, {
+      name: '  My phone ',
+    });
     expect(renamed.body.data.name).toBe('My phone');
-    expectError(await browser.request('PATCH', `/api/auth/passkeys/${passkey.id}`, { name: ' ' }), 400, 'VALIDATION_ERROR', 'Name is required');
+    expectError(
+      await browser.request('PATCH', `/api/auth/passkeys/${passkey.id}`, { name: ' ' }),
+      400,
+      'VALIDATION_ERROR',
+      'Name is required',
+    );
     expect(await auditEntries(portal, 'passkey.renamed')).toContainEqual({
       actorId: user.id,
       target: `user ${user.username}`,
@@ -341,8 +462,16 @@ describe('managing passkeys', () => {
 
     const stranger = new Browser(portal);
     await stranger.login(await newUser());
-    expectError(await stranger.request('PATCH', `/api/auth/passkeys/${passkey.id}`, { name: 'Mine' }), 404, 'NOT_FOUND');
-    expectError(await stranger.request('DELETE', `/api/auth/passkeys/${passkey.id}`), 404, 'NOT_FOUND');
+    expectError(
+      await stranger.request('PATCH', `/api/auth/passkeys/${passkey.id}`, { name: 'Mine' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await stranger.request('DELETE', `/api/auth/passkeys/${passkey.id}`),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('when removed, then it signs nobody in from that moment, and the audit trail has it', async () => {
@@ -352,30 +481,52 @@ describe('managing passkeys', () => {
     expect((await browser.request('DELETE', `/api/auth/passkeys/${passkey.id}`)).status).toBe(200);
     expectError((await passkeySignIn(portal, authenticator)).answer, 401, 'AUTHENTICATION_ERROR');
     expect(options.status).toBe(200);
-    expect(await auditEntries(portal, 'passkey.removed')).toContainEqual({ actorId: user.id, target: `user ${user.username}`, detail: { name: passkey.name } });
+    expect(await auditEntries(portal, 'passkey.removed')).toContainEqual({
+      actorId: user.id,
+      target: `user ${user.username}`,
+      detail: { name: passkey.name },
+    });
   });
 
   it("when an admin removes all of a user's passkeys, then none signs in, User Management counts none, and only an admin may", async () => {
     const user = await newUser();
     const first = await addPasskey(portal, user);
     const second = await addPasskey(portal, user);
-    const listed = (await admin.get('/api/auth/users')).body.data.find((row: { id: number }) => row.id === user.id);
+    const listed = (await admin.get('/api/auth/users')).body.data.find(
+      (row: { id: number }) => row.id === user.id,
+    );
     expect(listed.passkeys).toBe(2);
 
-    expectError(await first.browser.request('DELETE', `/api/auth/users/${user.id}/passkeys`), 403, 'FORBIDDEN');
+    expectError(
+      await first.browser.request('DELETE', `/api/auth/users/${user.id}/passkeys`),
+      403,
+      'FORBIDDEN',
+    );
     const removed = await admin.delete(`/api/auth/users/${user.id}/passkeys`);
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
-    for (const { authenticator } of [first, second]) expectError((await passkeySignIn(portal, authenticator)).answer, 401, 'AUTHENTICATION_ERROR');
-    expect((await admin.get('/api/auth/users')).body.data.find((row: { id: number }) => row.id === user.id).passkeys).toBe(0);
-    expect(await auditEntries(portal, 'passkeys.removed')).toContainEqual(expect.objectContaining({ target: `user ${user.username}`, detail: { count: 2 } }));
+    for (const { authenticator } of [first, second])
+      expectError((await passkeySignIn(portal, authenticator)).answer, 401, 'AUTHENTICATION_ERROR');
+    expect(
+      (await admin.get('/api/auth/users')).body.data.find(
+        (row: { id: number }) => row.id === user.id,
+      ).passkeys,
+    ).toBe(0);
+    expect(await auditEntries(portal, 'passkeys.removed')).toContainEqual(
+      expect.objectContaining({ target: `user ${user.username}`, detail: { count: 2 } }),
+    );
   });
 
   it('when a personal API token calls the passkey endpoints, then it is refused', async () => {
     const user = await newUser();
     const { browser, passkey } = await addPasskey(portal, user);
-    const token = (await browser.post('/api/auth/tokens', { name: 'script', expiresInDays: 30 })).body.data.token;
+    const token = (await browser.post('/api/auth/tokens', { name: 'script', expiresInDays: 30 }))
+      .body.data.token;
     const withToken = (method: string, path: string, json?: unknown) =>
-      new ApiClient(portal).request(method, path, { origin: null, json, headers: { Authorization: `Bearer ${token}` } });
+      new ApiClient(portal).request(method, path, {
+        origin: null,
+        json,
+        headers: { Authorization: `Bearer ${token}` },
+      });
     for (const [method, path, json] of [
       ['GET', '/api/auth/passkeys'],
       ['POST', '/api/auth/passkeys/registration/options', { password: user.password }],
@@ -384,24 +535,39 @@ describe('managing passkeys', () => {
     ] as const) {
       expect((await withToken(method, path, json)).status, `${method} ${path}`).toBe(403);
     }
-    expect((await browser.request('GET', '/api/auth/passkeys')).body.data.passkeys).toEqual([passkey]);
+    expect((await browser.request('GET', '/api/auth/passkeys')).body.data.passkeys).toEqual([
+      passkey,
+    ]);
   });
 });
 
-const ROUTE_FILES = import.meta.glob<{ openapi: EndpointDescription }>('/src/pages/api/auth/**/*.ts', { eager: true });
+const ROUTE_FILES = import.meta.glob<{ openapi: EndpointDescription }>(
+  '/src/pages/api/auth/**/*.ts',
+  { eager: true },
+);
 
 /** The answer parses, exactly, with the schema its route file documents for its status (as tests/in-process/database/api-contract.test.ts checks the others). */
-async function expectDocumented(response: ApiResponse, method: HttpMethod, route: string): Promise<void> {
-  const file = ROUTE_FILES[`/src/pages/api/${route}.ts`] ?? ROUTE_FILES[`/src/pages/api/${route}/index.ts`];
+async function expectDocumented(
+  response: ApiResponse,
+  method: HttpMethod,
+  route: string,
+): Promise<void> {
+  const file =
+    ROUTE_FILES[`/src/pages/api/${route}.ts`] ?? ROUTE_FILES[`/src/pages/api/${route}/index.ts`];
   const description = file?.openapi[method];
   if (!description) throw new Error(`${method} ${route} has no description`);
   const path = `/api/${route}`.replace(/\[(\w+)\]/g, '{$1}');
   const document = (await new ApiClient(portal).get('/api/openapi.json')).body;
-  expect(Object.keys(document.paths[path][method.toLowerCase()].responses), `${response.status} of ${method} ${path}`).toContain(String(response.status));
+  expect(
+    Object.keys(document.paths[path][method.toLowerCase()].responses),
+    `${response.status} of ${method} ${path}`,
+  ).toContain(String(response.status));
   const schema: z.ZodMiniType =
     response.status === description.answer.status && 'body' in description.answer
       ? description.answer.body
-      : ((failure) => (typeof failure === 'object' ? failure.body : errorEnvelopeSchema))(description.errors?.[response.status]);
+      : ((failure) => (typeof failure === 'object' ? failure.body : errorEnvelopeSchema))(
+          description.errors?.[response.status],
+        );
   const parsed = schema.safeParse(response.body);
   expect(parsed.error?.issues ?? [], JSON.stringify(response.body).slice(0, 500)).toEqual([]);
   expect(parsed.data).toEqual(response.body);
@@ -413,24 +579,58 @@ describe('the API description', () => {
     const browser = new Browser(portal);
     await browser.login(user);
     const authenticator = authenticatorFor();
-    await expectDocumented(await browser.post('/api/auth/passkeys/registration/options', { password: 'wrong' }), 'POST', 'auth/passkeys/registration/options');
-    const options = await browser.post('/api/auth/passkeys/registration/options', { password: user.password });
+    await expectDocumented(
+      await browser.post('/api/auth/passkeys/registration/options', { password: 'wrong' }),
+      'POST',
+      'auth/passkeys/registration/options',
+    );
+    const options = await browser.post('/api/auth/passkeys/registration/options', {
+      password: user.password,
+    });
     await expectDocumented(options, 'POST', 'auth/passkeys/registration/options');
-    const added = await browser.post('/api/auth/passkeys/registration/verify', { credential: authenticator.register(options.body.data.options) });
+    const added = await browser.post('/api/auth/passkeys/registration/verify', {
+      credential: authenticator.register(options.body.data.options),
+    });
     await expectDocumented(added, 'POST', 'auth/passkeys/registration/verify');
-    await expectDocumented(await browser.post('/api/auth/passkeys/registration/verify', { credential: {} }), 'POST', 'auth/passkeys/registration/verify');
-    await expectDocumented(await browser.request('GET', '/api/auth/passkeys'), 'GET', 'auth/passkeys');
-    await expectDocumented(await browser.request('PATCH', `/api/auth/passkeys/${added.body.data.id}`, { name: 'Phone' }), 'PATCH', 'auth/passkeys/[id]');
+    await expectDocumented(
+      await browser.post('/api/auth/passkeys/registration/verify', { credential: {} }),
+      'POST',
+      'auth/passkeys/registration/verify',
+    );
+    await expectDocumented(
+      await browser.request('GET', '/api/auth/passkeys'),
+      'GET',
+      'auth/passkeys',
+    );
+    await expectDocumented(
+      await browser.request('PATCH', `/api/auth/passkeys/${added.body.data.id}`, { name: 'Phone' }),
+      'PATCH',
+      'auth/passkeys/[id]',
+    );
     const signIn = await passkeySignIn(portal, authenticator);
     await expectDocumented(signIn.answer, 'POST', 'auth/passkeys/sign-in/verify');
     await expectDocumented(
-      await new Browser(portal).post('/api/auth/passkeys/sign-in/verify', { credential: signIn.credential }),
+      await new Browser(portal).post('/api/auth/passkeys/sign-in/verify', {
+        credential: signIn.credential,
+      }),
       'POST',
       'auth/passkeys/sign-in/verify',
     );
-    await expectDocumented(await new Browser(portal).post('/api/auth/passkeys/sign-in/options'), 'POST', 'auth/passkeys/sign-in/options');
-    await expectDocumented(await browser.request('DELETE', `/api/auth/passkeys/${added.body.data.id}`), 'DELETE', 'auth/passkeys/[id]');
-    await expectDocumented(await admin.delete(`/api/auth/users/${user.id}/passkeys`), 'DELETE', 'auth/users/[id]/passkeys');
+    await expectDocumented(
+      await new Browser(portal).post('/api/auth/passkeys/sign-in/options'),
+      'POST',
+      'auth/passkeys/sign-in/options',
+    );
+    await expectDocumented(
+      await browser.request('DELETE', `/api/auth/passkeys/${added.body.data.id}`),
+      'DELETE',
+      'auth/passkeys/[id]',
+    );
+    await expectDocumented(
+      await admin.delete(`/api/auth/users/${user.id}/passkeys`),
+      'DELETE',
+      'auth/users/[id]/passkeys',
+    );
   });
 });
 
@@ -438,8 +638,21 @@ describe('a portal reached by an IP address', () => {
   it('when PUBLIC_URL is an IP, then the list says passkeys are off and why, and the ceremonies are 404', async () => {
     const ipAdmin = await signedInAdmin(onIp);
     const list = await ipAdmin.get('/api/auth/passkeys');
-    expect(list.body.data).toEqual({ availability: { available: false, reason: 'ip-host' }, passkeys: [] });
-    expectError(await ipAdmin.post('/api/auth/passkeys/sign-in/options'), 404, 'NOT_FOUND', /IP address/);
-    expectError(await ipAdmin.post('/api/auth/passkeys/registration/options', { password: 'x' }), 404, 'NOT_FOUND', /IP address/);
+    expect(list.body.data).toEqual({
+      availability: { available: false, reason: 'ip-host' },
+      passkeys: [],
+    });
+    expectError(
+      await ipAdmin.post('/api/auth/passkeys/sign-in/options'),
+      404,
+      'NOT_FOUND',
+      /IP address/,
+    );
+    expectError(
+      await ipAdmin.post('/api/auth/passkeys/registration/options', { password: 'x' }),
+      404,
+      'NOT_FOUND',
+      /IP address/,
+    );
   });
 });

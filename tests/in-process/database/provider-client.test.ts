@@ -29,7 +29,12 @@ beforeAll(async () => {
   });
   // Its own syncs would use the tokens these tests set up: it runs no background work.
   clientSide = await startInProcessPortal(
-    { PUBLIC_URL: portal.url, PROVIDER: 'http', PROVIDER_URL: `${portal.url}/sandbox`, APP_SECRET: 'provider-client-test-secret' },
+    {
+      PUBLIC_URL: portal.url,
+      PROVIDER: 'http',
+      PROVIDER_URL: `${portal.url}/sandbox`,
+      APP_SECRET: 'provider-client-test-secret',
+    },
     { background: false },
   );
   client = clientSide.portal;
@@ -51,7 +56,10 @@ async function consent(decision: 'authorize' | 'deny') {
 
 async function connectClient(): Promise<void> {
   const { callback, codeVerifier, state } = await consent('authorize');
-  await client.tokenStore.save(await exchangeAuthorizationCode(client, callback, codeVerifier, state), 'oauth2');
+  await client.tokenStore.save(
+    await exchangeAuthorizationCode(client, callback, codeVerifier, state),
+    'oauth2',
+  );
 }
 
 async function stored() {
@@ -95,13 +103,22 @@ describe('authorization code flow (oauth.ts)', () => {
     const set = await exchangeAuthorizationCode(client, callback, codeVerifier, state);
     expect(set.accessToken.split('.')).toHaveLength(3);
     expect(set.refreshToken).toEqual(expect.any(String));
-    expect(set.accessTokenExpiresAt!.getTime()).toBeGreaterThanOrEqual(before + ACCESS_SECONDS * 1000 - 1000);
-    expect(set.accessTokenExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + ACCESS_SECONDS * 1000);
-    expect(set.refreshTokenExpiresAt!.getTime()).toBeGreaterThanOrEqual(before + REFRESH_SECONDS * 1000 - 1000);
+    expect(set.accessTokenExpiresAt!.getTime()).toBeGreaterThanOrEqual(
+      before + ACCESS_SECONDS * 1000 - 1000,
+    );
+    expect(set.accessTokenExpiresAt!.getTime()).toBeLessThanOrEqual(
+      Date.now() + ACCESS_SECONDS * 1000,
+    );
+    expect(set.refreshTokenExpiresAt!.getTime()).toBeGreaterThanOrEqual(
+      before + REFRESH_SECONDS * 1000 - 1000,
+    );
 
     await client.tokenStore.save(set, 'oauth2');
     expect(await stored()).toMatchObject({ ...set, source: 'oauth2', updatedAt: expect.any(Date) });
-    const rows = await queryDatabase<{ accessToken: string; refreshToken: string }>(clientSide, 'SELECT accessToken, refreshToken FROM provider_tokens');
+    const rows = await queryDatabase<{ accessToken: string; refreshToken: string }>(
+      clientSide,
+      'SELECT accessToken, refreshToken FROM provider_tokens',
+    );
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
     expect(row.accessToken).toMatch(/^v1\./);
@@ -111,20 +128,33 @@ describe('authorization code flow (oauth.ts)', () => {
 
   it("when the admin denies, then the exchange fails as unauthorized with the provider's description", async () => {
     const { callback, codeVerifier, state } = await consent('deny');
-    await expectProviderError(exchangeAuthorizationCode(client, callback, codeVerifier, state), 'unauthorized', 'The user denied the authorization request');
+    await expectProviderError(
+      exchangeAuthorizationCode(client, callback, codeVerifier, state),
+      'unauthorized',
+      'The user denied the authorization request',
+    );
   });
 
   it("when the callback's state is not the one sent, then the exchange fails", async () => {
     const { callback, codeVerifier } = await consent('authorize');
-    await expectProviderError(exchangeAuthorizationCode(client, callback, codeVerifier, 'another-state'), 'bad-response');
+    await expectProviderError(
+      exchangeAuthorizationCode(client, callback, codeVerifier, 'another-state'),
+      'bad-response',
+    );
   });
 
   it('when a code is exchanged twice or with another verifier, then the provider refuses it as unauthorized', async () => {
     const { callback, codeVerifier, state } = await consent('authorize');
     await exchangeAuthorizationCode(client, callback, codeVerifier, state);
-    await expectProviderError(exchangeAuthorizationCode(client, callback, codeVerifier, state), 'unauthorized');
+    await expectProviderError(
+      exchangeAuthorizationCode(client, callback, codeVerifier, state),
+      'unauthorized',
+    );
     const other = await consent('authorize');
-    await expectProviderError(exchangeAuthorizationCode(client, other.callback, codeVerifier, other.state), 'unauthorized');
+    await expectProviderError(
+      exchangeAuthorizationCode(client, other.callback, codeVerifier, other.state),
+      'unauthorized',
+    );
   });
 });
 
@@ -145,11 +175,18 @@ describe('provider client', () => {
     }
     const { body: samples } = await control(portal, 'samples');
     expect(ids.size).toBe(samples.receipts);
-    expect(await provider.getReceipt([...ids][0]!)).toMatchObject({ id: [...ids][0], number: expect.stringMatching(/^WR-/) });
+    expect(await provider.getReceipt([...ids][0]!)).toMatchObject({
+      id: [...ids][0],
+      number: expect.stringMatching(/^WR-/),
+    });
     expect(await provider.getReceipt(1)).toBeNull();
     expect((await provider.listConsignees()).length).toBeGreaterThanOrEqual(55);
     const scans = await provider.searchPackageScans(samples.trackingNumbersWithoutReceipt[0]);
-    expect(scans[0]).toMatchObject({ tracking_number: samples.trackingNumbersWithoutReceipt[0], arrival_id: expect.anything(), carrier: expect.any(String) });
+    expect(scans[0]).toMatchObject({
+      tracking_number: samples.trackingNumbersWithoutReceipt[0],
+      arrival_id: expect.anything(),
+      carrier: expect.any(String),
+    });
     expect(await provider.searchPackageScans('NOSUCHNUMBER1')).toEqual([]);
   });
 
@@ -161,9 +198,15 @@ describe('provider client', () => {
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.refreshToken).not.toBe(before.refreshToken);
     expect(after.source).toBe('oauth2');
-    expect((await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: before.refreshToken!, client_id: CLIENT_ID })).body.error).toBe(
-      'invalid_grant',
-    );
+    expect(
+      (
+        await tokenRequest(portal, {
+          grant_type: 'refresh_token',
+          refresh_token: before.refreshToken!,
+          client_id: CLIENT_ID,
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
   });
 
   it('when many calls meet a refused token at once, then they share one refresh and all succeed', async () => {
@@ -183,9 +226,22 @@ describe('provider client', () => {
   });
 
   /** Stores the current tokens again as if they had been stored `agoMs` earlier and expire at `expiresAt`. */
-  async function storeAged(current: Awaited<ReturnType<typeof stored>>, agoMs: number, expiresInMs: number) {
-    await client.tokenStore.save({ ...current, accessToken: current.accessToken!, accessTokenExpiresAt: new Date(Date.now() + expiresInMs) }, 'oauth2');
-    await writeDatabase(clientSide, 'UPDATE provider_tokens SET updatedAt = ?', [databaseDate(new Date(Date.now() - agoMs))]);
+  async function storeAged(
+    current: Awaited<ReturnType<typeof stored>>,
+    agoMs: number,
+    expiresInMs: number,
+  ) {
+    await client.tokenStore.save(
+      {
+        ...current,
+        accessToken: current.accessToken!,
+        accessTokenExpiresAt: new Date(Date.now() + expiresInMs),
+      },
+      'oauth2',
+    );
+    await writeDatabase(clientSide, 'UPDATE provider_tokens SET updatedAt = ?', [
+      databaseDate(new Date(Date.now() - agoMs)),
+    ]);
   }
 
   it("when an hour's access token has less than five minutes left, then the client refreshes before the call; with more time left it does not", async () => {
@@ -205,7 +261,14 @@ describe('provider client', () => {
   it('when a short-lived access token has more than half its lifetime left, then it is used without a refresh; past half, it is refreshed', async () => {
     const current = await stored();
     // Four minutes' lifetime, just stored: under the five-minute rule alone every call would refresh.
-    await client.tokenStore.save({ ...current, accessToken: current.accessToken!, accessTokenExpiresAt: new Date(Date.now() + 4 * MINUTE) }, 'oauth2');
+    await client.tokenStore.save(
+      {
+        ...current,
+        accessToken: current.accessToken!,
+        accessTokenExpiresAt: new Date(Date.now() + 4 * MINUTE),
+      },
+      'oauth2',
+    );
     for (let call = 0; call < 3; call++) await client.provider.listConsignees();
     expect((await stored()).accessToken).toBe(current.accessToken);
 
@@ -225,7 +288,10 @@ describe('provider client', () => {
 
   it('when the refresh is refused, then the call fails as unauthorized', async () => {
     const current = await stored();
-    await client.tokenStore.save({ ...current, accessToken: current.accessToken!, refreshToken: 'not-a-refresh-token' }, 'manual');
+    await client.tokenStore.save(
+      { ...current, accessToken: current.accessToken!, refreshToken: 'not-a-refresh-token' },
+      'manual',
+    );
     await control(portal, 'revoke');
     await expectProviderError(client.provider.listConsignees(), 'unauthorized');
     await expectProviderError(client.oauthClient.refreshTokens(), 'unauthorized');
@@ -234,7 +300,12 @@ describe('provider client', () => {
   it('when the access token has expired and there is no refresh token, then the call fails as unauthorized', async () => {
     const current = await stored();
     await client.tokenStore.save(
-      { accessToken: current.accessToken!, accessTokenExpiresAt: new Date(Date.now() - MINUTE), refreshToken: null, refreshTokenExpiresAt: null },
+      {
+        accessToken: current.accessToken!,
+        accessTokenExpiresAt: new Date(Date.now() - MINUTE),
+        refreshToken: null,
+        refreshTokenExpiresAt: null,
+      },
       'manual',
     );
     await expectProviderError(client.provider.listConsignees(), 'unauthorized');

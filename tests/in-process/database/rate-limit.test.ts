@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ADMIN_PASSWORD } from '../../support/portal';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
-import { createUser, eventually, expectError, signedInAdmin, type TestUser } from '../../support/api-steps';
+import {
+  createUser,
+  eventually,
+  expectError,
+  signedInAdmin,
+  type TestUser,
+} from '../../support/api-steps';
 
 const LIMITS = { LOGIN_MAX_ATTEMPTS: '3', LOGIN_WINDOW_SECONDS: '60' };
 const MESSAGE = /^Too many login attempts\. Please wait (\d+):(\d{2}) before trying again\.$/;
@@ -14,7 +20,10 @@ let admin: ApiClient;
 let alice: TestUser;
 
 beforeAll(async () => {
-  [limited, proxied] = await Promise.all([startInProcessPortal(LIMITS), startInProcessPortal({ ...LIMITS, TRUST_PROXY: 'true' })]);
+  [limited, proxied] = await Promise.all([
+    startInProcessPortal(LIMITS),
+    startInProcessPortal({ ...LIMITS, TRUST_PROXY: 'true' }),
+  ]);
   admin = await signedInAdmin(limited);
   alice = await createUser(admin, 'alice');
 });
@@ -23,11 +32,21 @@ afterAll(async () => {
   await Promise.all([limited?.stop(), proxied?.stop()]);
 });
 
-function attempt(portal: InProcessPortal, username: string, password: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
+function attempt(
+  portal: InProcessPortal,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
   return new ApiClient(portal).post('/api/auth/login', { username, password }, { headers });
 }
 
-async function failTimes(portal: InProcessPortal, times: number, username: string, headers: Record<string, string> = {}): Promise<void> {
+async function failTimes(
+  portal: InProcessPortal,
+  times: number,
+  username: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
   for (let index = 0; index < times; index += 1) {
     const response = await attempt(portal, username, `wrong-password-${index}`, headers);
     expectError(response, 401, 'AUTHENTICATION_ERROR', /^Invalid username or password/);
@@ -44,7 +63,9 @@ function expectRateLimited(response: ApiResponse): number {
   const [, minutes, seconds] = MESSAGE.exec(response.body.message)!;
   expect(Number(minutes) * 60 + Number(seconds)).toBe(retryAfter);
   // No session comes of it (the offline cache's user marker may be refreshed beside it).
-  expect(response.headers.getSetCookie().filter((cookie) => cookie.startsWith('portal_session='))).toEqual([]);
+  expect(
+    response.headers.getSetCookie().filter((cookie) => cookie.startsWith('portal_session=')),
+  ).toEqual([]);
   return retryAfter;
 }
 
@@ -56,7 +77,12 @@ describe('without a trusted proxy', () => {
 
   it("when one attempt is left before the lock, then the refusal says so, in the reader's language", async () => {
     const name = 'warned-user';
-    expectError(await attempt(limited, name, 'wrong-1'), 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
+    expectError(
+      await attempt(limited, name, 'wrong-1'),
+      401,
+      'AUTHENTICATION_ERROR',
+      'Invalid username or password',
+    );
     expectError(
       await attempt(limited, name, 'wrong-2'),
       401,
@@ -80,7 +106,9 @@ describe('without a trusted proxy', () => {
   });
 
   it('when the locked client sends a different X-Forwarded-For, then it is still the same client and still locked', async () => {
-    expectRateLimited(await attempt(limited, 'admin', ADMIN_PASSWORD, { 'X-Forwarded-For': '203.0.113.7' }));
+    expectRateLimited(
+      await attempt(limited, 'admin', ADMIN_PASSWORD, { 'X-Forwarded-For': '203.0.113.7' }),
+    );
   });
 
   it('when a username is locked, then its existing session keeps working', async () => {
@@ -107,7 +135,11 @@ describe('without a trusted proxy', () => {
 
 describe('parallel and indirect guessing', () => {
   it('when 8 wrong logins for one username arrive at once, then only 3 are checked and the rest answer 429', async () => {
-    const responses = await Promise.all(Array.from({ length: 8 }, (_, index) => attempt(limited, 'parallel-target', `wrong-password-${index}`)));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        attempt(limited, 'parallel-target', `wrong-password-${index}`),
+      ),
+    );
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
   });
@@ -117,10 +149,18 @@ describe('parallel and indirect guessing', () => {
     const session = new ApiClient(limited);
     await session.login(bob.username, bob.password);
     for (let index = 0; index < 3; index += 1) {
-      const response = await session.post('/api/auth/change-password', { currentPassword: `guess-${index}`, newPassword: 'new-password' });
+      const response = await session.post('/api/auth/change-password', {
+        currentPassword: `guess-${index}`,
+        newPassword: 'new-password',
+      });
       expectError(response, 400, 'VALIDATION_ERROR', 'Current password is incorrect');
     }
-    expectRateLimited(await session.post('/api/auth/change-password', { currentPassword: bob.password, newPassword: 'new-password' }));
+    expectRateLimited(
+      await session.post('/api/auth/change-password', {
+        currentPassword: bob.password,
+        newPassword: 'new-password',
+      }),
+    );
     expectRateLimited(await attempt(limited, bob.username, bob.password));
   });
 });
@@ -151,7 +191,9 @@ describe('sign-ins at the same moment from one address', () => {
       ),
     );
     await eventually(held.started, (started) => started === 4);
-    const overflow = await loginLimiter.checkLoginAttempt('office-late', address, held.check).catch((error: unknown) => error);
+    const overflow = await loginLimiter
+      .checkLoginAttempt('office-late', address, held.check)
+      .catch((error: unknown) => error);
     expect(overflow).toMatchObject({ errorType: 'RATE_LIMITED', retryAfter: 1 });
     expect(held.started()).toBe(4);
 
@@ -162,8 +204,12 @@ describe('sign-ins at the same moment from one address', () => {
 
   it('when 8 right passwords for one user arrive at once, then all 8 sign in', async () => {
     const user = await createUser(admin, 'office-user');
-    const responses = await Promise.all(Array.from({ length: 8 }, () => attempt(limited, user.username, user.password)));
-    expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 8 }, () => 200));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => attempt(limited, user.username, user.password)),
+    );
+    expect(responses.map((response) => response.status)).toEqual(
+      Array.from({ length: 8 }, () => 200),
+    );
   });
 });
 
@@ -176,11 +222,18 @@ describe('with TRUST_PROXY=true', () => {
   });
 
   it('when the client puts a made-up address in front, then the address the proxy appended still counts', async () => {
-    expectRateLimited(await attempt(proxied, 'admin', ADMIN_PASSWORD, client('192.0.2.99, 198.51.100.1')));
+    expectRateLimited(
+      await attempt(proxied, 'admin', ADMIN_PASSWORD, client('192.0.2.99, 198.51.100.1')),
+    );
   });
 
   it('when another forwarded address signs in with the same username, then it is a different client and not locked', async () => {
-    expect((await attempt(proxied, 'admin', ADMIN_PASSWORD, client('198.51.100.2'))).status).toBe(200);
-    expect((await attempt(proxied, 'admin', ADMIN_PASSWORD, client('198.51.100.1, 198.51.100.3'))).status).toBe(200);
+    expect((await attempt(proxied, 'admin', ADMIN_PASSWORD, client('198.51.100.2'))).status).toBe(
+      200,
+    );
+    expect(
+      (await attempt(proxied, 'admin', ADMIN_PASSWORD, client('198.51.100.1, 198.51.100.3')))
+        .status,
+    ).toBe(200);
   });
 });

@@ -13,7 +13,12 @@ import type { ApiClient } from '../../support/api-client';
 import { assignConsignees, createUser, signIn, signedInAdmin } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import type { ProviderReceipt } from '~/server/provider/contract';
-import { OIDC_CLIENT_ID, startOidcServer, type OidcData, type OidcServer } from '../../support/oidc-server';
+import {
+  OIDC_CLIENT_ID,
+  startOidcServer,
+  type OidcData,
+  type OidcServer,
+} from '../../support/oidc-server';
 import { connectAtServer } from '../../support/oidc-steps';
 import { freePort } from '../../support/portal';
 import { stallLimit } from '../../support/test-pace';
@@ -27,8 +32,11 @@ const CONSIGNEE_COUNT = 8;
 const CHARACTERS = [...'aAbeEéÉèëçÇnñÑuüÜøßİı0123456789 -.,&\'"%_\\/(*'].concat(['📦']);
 const TRACKING_CHARACTERS = [...'ABCDEFXZ0123456789'];
 
-const textOf = (minLength: number, maxLength: number) => fc.array(fc.constantFrom(...CHARACTERS), { minLength, maxLength }).map((parts) => parts.join(''));
-const DATES = Array.from({ length: 12 }, (_, index) => new Date(Date.UTC(2026, index % 6, 1 + index, 12)).toISOString());
+const textOf = (minLength: number, maxLength: number) =>
+  fc.array(fc.constantFrom(...CHARACTERS), { minLength, maxLength }).map((parts) => parts.join(''));
+const DATES = Array.from({ length: 12 }, (_, index) =>
+  new Date(Date.UTC(2026, index % 6, 1 + index, 12)).toISOString(),
+);
 
 function receiptOf(id: number, consigneeNames: string[]) {
   return fc
@@ -42,7 +50,10 @@ function receiptOf(id: number, consigneeNames: string[]) {
       origin: textOf(0, 4),
       // An empty date is one the mirror cannot read: stored as none.
       receivedDate: fc.option(fc.constantFrom(...DATES), { freq: 6, nil: '' }),
-      trackingNumbers: fc.array(fc.array(fc.constantFrom(...TRACKING_CHARACTERS), { minLength: 10, maxLength: 14 }), { maxLength: 3 }),
+      trackingNumbers: fc.array(
+        fc.array(fc.constantFrom(...TRACKING_CHARACTERS), { minLength: 10, maxLength: 14 }),
+        { maxLength: 3 },
+      ),
     })
     .map((fields): ProviderReceipt => ({
       id,
@@ -74,10 +85,18 @@ function datasetOf(idSpace: number, count: number) {
     .record({
       // A consignee without a name is one the import leaves out (consignees.ts): each has one here.
       consigneeNames: fc.array(
-        fc.tuple(fc.constantFrom(...CHARACTERS.filter((character) => character.trim())), textOf(0, 5)).map(([first, rest]) => first + rest),
+        fc
+          .tuple(
+            fc.constantFrom(...CHARACTERS.filter((character) => character.trim())),
+            textOf(0, 5),
+          )
+          .map(([first, rest]) => first + rest),
         { minLength: CONSIGNEE_COUNT, maxLength: CONSIGNEE_COUNT },
       ),
-      ids: fc.uniqueArray(fc.integer({ min: 1, max: idSpace }), { minLength: count, maxLength: count }),
+      ids: fc.uniqueArray(fc.integer({ min: 1, max: idSpace }), {
+        minLength: count,
+        maxLength: count,
+      }),
     })
     .chain(({ consigneeNames, ids }) =>
       fc.tuple(...ids.map((id) => receiptOf(id, consigneeNames))).map((receipts): OidcData => ({
@@ -109,7 +128,9 @@ function queryOf(receipts: () => ProviderReceipt[], users: number) {
   const fromData = fc
     .record({
       receipt: fc.nat(),
-      field: fc.constantFrom('number', 'shipperName', 'consigneeName') as fc.Arbitrary<'number' | 'shipperName' | 'consigneeName'>,
+      field: fc.constantFrom('number', 'shipperName', 'consigneeName') as fc.Arbitrary<
+        'number' | 'shipperName' | 'consigneeName'
+      >,
       start: fc.nat(),
       length: fc.constantFrom(1, 2, 3, 4, 6),
       upper: fc.boolean(),
@@ -120,7 +141,12 @@ function queryOf(receipts: () => ProviderReceipt[], users: number) {
       return upper ? text.toUpperCase() : text;
     });
   const trackingFromData = fc
-    .record({ receipt: fc.nat(), start: fc.nat({ max: 4 }), spaced: fc.boolean(), lower: fc.boolean() })
+    .record({
+      receipt: fc.nat(),
+      start: fc.nat({ max: 4 }),
+      spaced: fc.boolean(),
+      lower: fc.boolean(),
+    })
     .map(({ receipt, start, spaced, lower }) => {
       const withTracking = receipts().filter((candidate) => candidate.commodities.length > 0);
       const whole = withTracking[receipt % withTracking.length]!.commodities[0]!.trackingNumber!;
@@ -138,7 +164,9 @@ function queryOf(receipts: () => ProviderReceipt[], users: number) {
     trackingNumber: fc.option(
       fc.oneof(
         trackingFromData,
-        fc.array(fc.constantFrom(...TRACKING_CHARACTERS), { minLength: 8, maxLength: 10 }).map((parts) => parts.join('')),
+        fc
+          .array(fc.constantFrom(...TRACKING_CHARACTERS), { minLength: 8, maxLength: 10 })
+          .map((parts) => parts.join('')),
       ),
       { freq: 5 },
     ),
@@ -154,9 +182,14 @@ interface Viewer {
 }
 
 /** The plain reference: one SQL query over the mirror's tables, with nothing of the portal's list code. */
-async function referenceIds(portal: InProcessPortal, viewer: Viewer, query: ListQuery): Promise<number[]> {
+async function referenceIds(
+  portal: InProcessPortal,
+  viewer: Viewer,
+  query: ListQuery,
+): Promise<number[]> {
   const { sequelize, isSqlite } = portal.portal.db;
-  const contains = (column: string, parameter: string) => (isSqlite ? `instr(${column}, :${parameter}) > 0` : `strpos(${column}, :${parameter}) > 0`);
+  const contains = (column: string, parameter: string) =>
+    isSqlite ? `instr(${column}, :${parameter}) > 0` : `strpos(${column}, :${parameter}) > 0`;
   const where: string[] = [];
   const replacements: Record<string, unknown> = {};
   if (viewer.consigneeIds) {
@@ -171,10 +204,17 @@ async function referenceIds(portal: InProcessPortal, viewer: Viewer, query: List
     replacements['search'] = search;
   }
   if (query.trackingNumber !== null) {
-    where.push(`EXISTS (SELECT 1 FROM "packages" p WHERE p."receiptId" = r."id" AND ${contains('p."trackingKey"', 'tracking')})`);
+    where.push(
+      `EXISTS (SELECT 1 FROM "packages" p WHERE p."receiptId" = r."id" AND ${contains('p."trackingKey"', 'tracking')})`,
+    );
     replacements['tracking'] = query.trackingNumber.replace(/\s+/g, '').toUpperCase();
   }
-  const column = query.sortBy === 'receivedDate' ? 'receivedDate' : query.sortBy === 'origin' ? 'originNameSort' : `${query.sortBy}Sort`;
+  const column =
+    query.sortBy === 'receivedDate'
+      ? 'receivedDate'
+      : query.sortBy === 'origin'
+        ? 'originNameSort'
+        : `${query.sortBy}Sort`;
   const direction = query.sortOrder === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
   const [rows] = await sequelize.query(
     `SELECT r."id" FROM "receipts" r ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r."${column}" ${direction}, r."id" ${query.sortOrder.toUpperCase()}`,
@@ -184,12 +224,21 @@ async function referenceIds(portal: InProcessPortal, viewer: Viewer, query: List
 }
 
 /** One query through the API, checked against the reference: the page, the count, and the cached answer to the same query. */
-async function checkQuery(portal: InProcessPortal, viewers: Viewer[], query: ListQuery): Promise<void> {
+async function checkQuery(
+  portal: InProcessPortal,
+  viewers: Viewer[],
+  query: ListQuery,
+): Promise<void> {
   const viewer = viewers[query.who]!;
   const expected = await referenceIds(portal, viewer, query);
   const pages = Math.max(1, Math.ceil(expected.length / query.limit));
   const page = 1 + Math.min(pages, Math.floor(query.place * (pages + 1)));
-  const params = new URLSearchParams({ sortBy: query.sortBy, sortOrder: query.sortOrder, limit: String(query.limit), page: String(page) });
+  const params = new URLSearchParams({
+    sortBy: query.sortBy,
+    sortOrder: query.sortOrder,
+    limit: String(query.limit),
+    page: String(page),
+  });
   if (query.search !== null) params.set('search', query.search);
   if (query.trackingNumber !== null) params.set('trackingNumber', query.trackingNumber);
   for (const attempt of ['first', 'again'] as const) {
@@ -210,14 +259,23 @@ function changesOf(data: OidcData, idSpace: number) {
   const names = data.consignees.map((consignee) => consignee.name);
   return fc
     .tuple(
-      fc.subarray(data.receipts, { minLength: Math.floor(data.receipts.length / 5), maxLength: Math.floor(data.receipts.length / 5) }),
+      fc.subarray(data.receipts, {
+        minLength: Math.floor(data.receipts.length / 5),
+        maxLength: Math.floor(data.receipts.length / 5),
+      }),
       fc.uniqueArray(
         fc.integer({ min: 1, max: idSpace * 2 }).filter((id) => !known.has(id)),
         { minLength: 10, maxLength: 10 },
       ),
     )
-    .chain(([changed, added]) => fc.tuple(...[...changed.map((receipt) => receipt.id), ...added].map((id) => receiptOf(id, names))))
-    .map((receipts) => receipts.map((receipt) => ({ ...receipt, updatedAt: '2026-07-01T00:00:00.000Z' })));
+    .chain(([changed, added]) =>
+      fc.tuple(
+        ...[...changed.map((receipt) => receipt.id), ...added].map((id) => receiptOf(id, names)),
+      ),
+    )
+    .map((receipts) =>
+      receipts.map((receipt) => ({ ...receipt, updatedAt: '2026-07-01T00:00:00.000Z' })),
+    );
 }
 
 function describeDataset(name: string, idSpace: number, count: number) {
@@ -272,17 +330,28 @@ function describeDataset(name: string, idSpace: number, count: number) {
         expect(imported.status, JSON.stringify(imported.body)).toBe(200);
         viewers.push({ client: admin, consigneeIds: null });
         // Random scopes: none, one, several, every consignee.
-        const scopes = fc.sample(fc.uniqueArray(fc.integer({ min: 1, max: CONSIGNEE_COUNT }), { maxLength: CONSIGNEE_COUNT }), { seed: SEED, numRuns: 5 });
+        const scopes = fc.sample(
+          fc.uniqueArray(fc.integer({ min: 1, max: CONSIGNEE_COUNT }), {
+            maxLength: CONSIGNEE_COUNT,
+          }),
+          { seed: SEED, numRuns: 5 },
+        );
         for (const [index, scope] of [[], ...scopes].entries()) {
           const user = await createUser(admin, `viewer${index}`, 'viewer');
           if (scope.length) await assignConsignees(admin, user.id, scope);
-          viewers.push({ client: await signIn(portal, user), consigneeIds: [...scope].sort((a, b) => a - b) });
+          viewers.push({
+            client: await signIn(portal, user),
+            consigneeIds: [...scope].sort((a, b) => a - b),
+          });
         }
       } catch (error) {
         // The data is the seed's: say which, with what the portal logged.
-        throw new Error(`setting up with PROPERTY_SEED=${SEED} failed: ${error instanceof Error ? error.message : String(error)}\n${portal?.output() ?? ''}`, {
-          cause: error,
-        });
+        throw new Error(
+          `setting up with PROPERTY_SEED=${SEED} failed: ${error instanceof Error ? error.message : String(error)}\n${portal?.output() ?? ''}`,
+          {
+            cause: error,
+          },
+        );
       }
     }, stallLimit(120_000));
 
@@ -316,7 +385,11 @@ function describeDataset(name: string, idSpace: number, count: number) {
         const sync = await viewers[0]!.client.post('/api/sync');
         expect(sync.status).toBe(200);
         expect(sync.body.data.written).toBe(changes.length);
-        receipts = [...new Map([...data.receipts, ...changes].map((receipt) => [receipt.id, receipt])).values()];
+        receipts = [
+          ...new Map(
+            [...data.receipts, ...changes].map((receipt) => [receipt.id, receipt]),
+          ).values(),
+        ];
         for (const query of asked) await checkQuery(portal, viewers, query);
         await fc.assert(
           fc.asyncProperty(
@@ -332,4 +405,8 @@ function describeDataset(name: string, idSpace: number, count: number) {
 }
 
 describeDataset('300 receipts numbered closely (the slots found through a table)', 400, 300);
-describeDataset('300 receipts numbered far apart (the slots found by binary search)', 50_000_000, 300);
+describeDataset(
+  '300 receipts numbered far apart (the slots found by binary search)',
+  50_000_000,
+  300,
+);

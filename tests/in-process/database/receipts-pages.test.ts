@@ -12,7 +12,12 @@ import type { ProviderReceipt } from '~/server/provider/contract';
 import type { ApiClient } from '../../support/api-client';
 import { assignConsignees, createUser, signIn, signedInAdmin } from '../../support/api-steps';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
-import { OIDC_CLIENT_ID, startOidcServer, type OidcData, type OidcServer } from '../../support/oidc-server';
+import {
+  OIDC_CLIENT_ID,
+  startOidcServer,
+  type OidcData,
+  type OidcServer,
+} from '../../support/oidc-server';
 import { connectAtServer } from '../../support/oidc-steps';
 import { freePort } from '../../support/portal';
 import { stallLimit } from '../../support/test-pace';
@@ -25,7 +30,12 @@ const CONSIGNEES = [
   { id: 2, name: 'acme trading n.v.' },
   { id: 3, name: 'Zeeland Parts B.V.' },
 ];
-const DATES = ['2026-03-01T12:00:00.000Z', '2026-03-02T08:30:00.000Z', '2026-04-15T00:00:00.000Z', ''];
+const DATES = [
+  '2026-03-01T12:00:00.000Z',
+  '2026-03-02T08:30:00.000Z',
+  '2026-04-15T00:00:00.000Z',
+  '',
+];
 const SHIPPERS = ['Marine Supply', 'marine supply', 'Ártico Inc', 'Lo & Co'];
 const STATUSES = ['Received', 'In transit', 'Delivered'];
 
@@ -49,7 +59,17 @@ function receipts(): ProviderReceipt[] {
       modeOfTransportation: index % 2 ? 'Air' : 'Ocean',
       origin: { name: index % 4 ? 'Miami' : '' },
       commodities:
-        index % 3 ? [{ description: 'Parts', trackingNumber: `1Z99${String(index % 4).repeat(8)}`, pieces: 1, totalWeightValue: 1, totalVolumeValue: 1 }] : [],
+        index % 3
+          ? [
+              {
+                description: 'Parts',
+                trackingNumber: `1Z99${String(index % 4).repeat(8)}`,
+                pieces: 1,
+                totalWeightValue: 1,
+                totalVolumeValue: 1,
+              },
+            ]
+          : [],
       updatedAt: '2026-06-01T00:00:00.000Z',
     };
   });
@@ -82,7 +102,8 @@ async function referencePage(
   page: number,
 ): Promise<{ ids: number[]; total: number }> {
   const { sequelize, isSqlite } = portal.portal.db;
-  const contains = (column: string, parameter: string) => (isSqlite ? `instr(${column}, :${parameter}) > 0` : `strpos(${column}, :${parameter}) > 0`);
+  const contains = (column: string, parameter: string) =>
+    isSqlite ? `instr(${column}, :${parameter}) > 0` : `strpos(${column}, :${parameter}) > 0`;
   const where: string[] = [];
   const replacements: Record<string, unknown> = { limit: LIMIT, offset: (page - 1) * LIMIT };
   if (viewer.consigneeIds) {
@@ -94,21 +115,31 @@ async function referencePage(
     replacements['search'] = filter.search.toLowerCase();
   }
   if (filter.trackingNumber) {
-    where.push(`EXISTS (SELECT 1 FROM "packages" p WHERE p."receiptId" = r."id" AND ${contains('p."trackingKey"', 'tracking')})`);
+    where.push(
+      `EXISTS (SELECT 1 FROM "packages" p WHERE p."receiptId" = r."id" AND ${contains('p."trackingKey"', 'tracking')})`,
+    );
     replacements['tracking'] = filter.trackingNumber.replace(/\s+/g, '').toUpperCase();
   }
   const whereClause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const column = sortBy === 'receivedDate' ? 'receivedDate' : sortBy === 'origin' ? 'originNameSort' : `${sortBy}Sort`;
+  const column =
+    sortBy === 'receivedDate'
+      ? 'receivedDate'
+      : sortBy === 'origin'
+        ? 'originNameSort'
+        : `${sortBy}Sort`;
   const direction = sortOrder === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
   const [rows] = await sequelize.query(
     `SELECT r."id" FROM "receipts" r ${whereClause} ORDER BY r."${column}" ${direction}, r."id" ${sortOrder.toUpperCase()} LIMIT :limit OFFSET :offset`,
     { replacements },
   );
-  const [[counted]] = (await sequelize.query(`SELECT COUNT(*) AS "total" FROM "receipts" r ${whereClause}`, { replacements })) as [
-    Array<{ total: number | string }>,
-    unknown,
-  ];
-  return { ids: (rows as Array<{ id: number | string }>).map((row) => Number(row.id)), total: Number(counted!.total) };
+  const [[counted]] = (await sequelize.query(
+    `SELECT COUNT(*) AS "total" FROM "receipts" r ${whereClause}`,
+    { replacements },
+  )) as [Array<{ total: number | string }>, unknown];
+  return {
+    ids: (rows as Array<{ id: number | string }>).map((row) => Number(row.id)),
+    total: Number(counted!.total),
+  };
 }
 
 describe('every page of every sort', () => {
@@ -152,7 +183,11 @@ describe('every page of every sort', () => {
     await assignConsignees(admin, customer.id, [1, 3]);
     viewers.push(
       { name: 'the admin', client: admin, consigneeIds: null },
-      { name: 'a customer of consignees 1 and 3', client: await signIn(portal, customer), consigneeIds: [1, 3] },
+      {
+        name: 'a customer of consignees 1 and 3',
+        client: await signIn(portal, customer),
+        consigneeIds: [1, 3],
+      },
     );
   }, stallLimit(120_000));
 
@@ -172,8 +207,17 @@ describe('every page of every sort', () => {
               // The page past the last too: empty, with the count.
               const pages = Math.ceil(first.total / LIMIT) + 1;
               for (let page = 1; page <= pages; page += 1) {
-                const expected = page === 1 ? first : await referencePage(portal, viewer, filter, sortBy, sortOrder, page);
-                const params = new URLSearchParams({ ...filter, sortBy, sortOrder, limit: String(LIMIT), page: String(page) });
+                const expected =
+                  page === 1
+                    ? first
+                    : await referencePage(portal, viewer, filter, sortBy, sortOrder, page);
+                const params = new URLSearchParams({
+                  ...filter,
+                  sortBy,
+                  sortOrder,
+                  limit: String(LIMIT),
+                  page: String(page),
+                });
                 for (const attempt of ['first', 'again'] as const) {
                   const response = await viewer.client.get(`/api/receipts?${params}`);
                   const what = `${attempt} GET /api/receipts?${params} as ${viewer.name}`;

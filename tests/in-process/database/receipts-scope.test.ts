@@ -2,7 +2,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient } from '../../support/api-client';
-import { allReceipts, assignConsignees, createUser, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror } from '../../support/api-steps';
+import {
+  allReceipts,
+  assignConsignees,
+  createUser,
+  expectError,
+  queryDatabase,
+  signIn,
+  signedInAdmin,
+  waitForMirror,
+} from '../../support/api-steps';
 
 const DEMO_PASSWORD = 'demo-password-1';
 
@@ -14,7 +23,13 @@ let everything: Array<Record<string, any>>;
 let demoConsignees: string[];
 
 beforeAll(async () => {
-  portal = await startInProcessPortal({ SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '400', DEMO_USERS: 'true', DEMO_PASSWORD, SANDBOX_CONTROL: 'true' });
+  portal = await startInProcessPortal({
+    SYNC_INTERVAL_SECONDS: '3600',
+    SANDBOX_RECEIPTS: '400',
+    DEMO_USERS: 'true',
+    DEMO_PASSWORD,
+    SANDBOX_CONTROL: 'true',
+  });
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
   everything = await allReceipts(admin);
@@ -34,7 +49,8 @@ afterAll(async () => {
 });
 
 const mine = () => everything.filter((receipt) => demoConsignees.includes(receipt.consigneeName));
-const theirs = () => everything.filter((receipt) => !demoConsignees.includes(receipt.consigneeName));
+const theirs = () =>
+  everything.filter((receipt) => !demoConsignees.includes(receipt.consigneeName));
 
 describe('the demo customer', () => {
   it('when the portal starts with DEMO_USERS, then a viewer "demo" exists with three consignees that have receipts', async () => {
@@ -60,37 +76,73 @@ describe('the demo customer', () => {
   ])(
     'when the demo customer searches and sorts by %s %s (search %s), then exactly its matching receipts come back in order',
     async (sortBy, sortOrder, term) => {
-      const readingOrder = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true }).compare;
-      const compareValues = sortBy === 'receivedDate' ? (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0) : readingOrder;
+      const readingOrder = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })
+        .compare;
+      const compareValues =
+        sortBy === 'receivedDate'
+          ? (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+          : readingOrder;
       const expected = mine()
-        .filter((receipt) => [receipt.number, receipt.shipperName, receipt.consigneeName].some((field: string) => field.toLowerCase().includes(term)))
-        .sort((a, b) => (compareValues(a[sortBy], b[sortBy]) || Math.sign(a.id - b.id)) * (sortOrder === 'asc' ? 1 : -1));
+        .filter((receipt) =>
+          [receipt.number, receipt.shipperName, receipt.consigneeName].some((field: string) =>
+            field.toLowerCase().includes(term),
+          ),
+        )
+        .sort(
+          (a, b) =>
+            (compareValues(a[sortBy], b[sortBy]) || Math.sign(a.id - b.id)) *
+            (sortOrder === 'asc' ? 1 : -1),
+        );
       expect(expected.length).toBeGreaterThan(0);
-      const seen = await allReceipts(demo, `search=${term}&sortBy=${sortBy}&sortOrder=${sortOrder}`);
+      const seen = await allReceipts(
+        demo,
+        `search=${term}&sortBy=${sortBy}&sortOrder=${sortOrder}`,
+      );
       expect(seen.map((receipt) => receipt.id)).toEqual(expected.map((receipt) => receipt.id));
     },
   );
 
   it('when the demo customer searches for another consignee by name, then nothing comes back', async () => {
     const other = theirs()[0]!;
-    const response = await demo.get(`/api/receipts?search=${encodeURIComponent(other.consigneeName)}`);
+    const response = await demo.get(
+      `/api/receipts?search=${encodeURIComponent(other.consigneeName)}`,
+    );
     expect(response.status).toBe(200);
-    expect(response.body.data.filter((receipt: any) => receipt.consigneeName === other.consigneeName)).toEqual([]);
+    expect(
+      response.body.data.filter((receipt: any) => receipt.consigneeName === other.consigneeName),
+    ).toEqual([]);
   });
 
   it('when the demo customer asks for another consignee’s receipt by id, then 404 as if it did not exist', async () => {
-    expectError(await demo.get(`/api/receipts/${theirs()[0]!.id}`), 404, 'NOT_FOUND', 'Receipt not found');
+    expectError(
+      await demo.get(`/api/receipts/${theirs()[0]!.id}`),
+      404,
+      'NOT_FOUND',
+      'Receipt not found',
+    );
     const own = mine()[0]!;
-    expect((await demo.get(`/api/receipts/${own.id}`)).body.data).toEqual({ ...own, history: [{ status: own.status, at: expect.any(String) }], prealerts: [] });
+    expect((await demo.get(`/api/receipts/${own.id}`)).body.data).toEqual({
+      ...own,
+      history: [{ status: own.status, at: expect.any(String) }],
+      prealerts: [],
+    });
   });
 
   it('when the demo customer filters by a tracking number on another consignee’s receipt, then nothing comes back', async () => {
-    const other = theirs().find((receipt) => receipt.commodities.some((commodity: any) => commodity.trackingNumber))!;
-    const trackingNumber = other.commodities.find((commodity: any) => commodity.trackingNumber).trackingNumber;
-    const response = await demo.get(`/api/receipts?trackingNumber=${encodeURIComponent(trackingNumber)}`);
+    const other = theirs().find((receipt) =>
+      receipt.commodities.some((commodity: any) => commodity.trackingNumber),
+    )!;
+    const trackingNumber = other.commodities.find(
+      (commodity: any) => commodity.trackingNumber,
+    ).trackingNumber;
+    const response = await demo.get(
+      `/api/receipts?trackingNumber=${encodeURIComponent(trackingNumber)}`,
+    );
     expect(response.status).toBe(200);
     expect(response.body.data.map((receipt: any) => receipt.id)).not.toContain(other.id);
-    const forAdmin = await admin.get(`/api/receipts?trackingNumber=${encodeURIComponent(trackingNumber)}`);
+    const forAdmin = await admin.get(
+      `/api/receipts?trackingNumber=${encodeURIComponent(trackingNumber)}`,
+    );
     expect(forAdmin.body.data.map((receipt: any) => receipt.id)).toContain(other.id);
   });
 
@@ -103,7 +155,11 @@ describe('the demo customer', () => {
       own.reduce((total, receipt) => total + receipt.totalWeightValue, 0),
       6,
     );
-    expect(stats.topConsignees.map((entry: any) => entry.name).every((name: string) => demoConsignees.includes(name))).toBe(true);
+    expect(
+      stats.topConsignees
+        .map((entry: any) => entry.name)
+        .every((name: string) => demoConsignees.includes(name)),
+    ).toBe(true);
   });
 });
 
@@ -111,7 +167,11 @@ describe('the live package look-up in a viewer’s scope', () => {
   it('when a scanned package sits on another consignee’s receipt, then the viewer gets no scans for it, the admin does', async () => {
     const samples = (await new ApiClient(portal).get('/sandbox/control/samples')).body;
     const ownIds = new Set(mine().map((receipt) => receipt.id));
-    const foreign = samples.scannedPackages.find((entry: any) => !ownIds.has(entry.receiptId) && everything.some((receipt) => receipt.id === entry.receiptId));
+    const foreign = samples.scannedPackages.find(
+      (entry: any) =>
+        !ownIds.has(entry.receiptId) &&
+        everything.some((receipt) => receipt.id === entry.receiptId),
+    );
     expect(foreign).toBeDefined();
     const path = `/api/package-tracker/search?trackingNumber=${encodeURIComponent(foreign.trackingNumber)}`;
     const forAdmin = await admin.get(path);
@@ -125,15 +185,31 @@ describe('the live package look-up in a viewer’s scope', () => {
   it('when a scanned package is on no receipt yet, then every signed-in user sees its scans', async () => {
     const samples = (await new ApiClient(portal).get('/sandbox/control/samples')).body;
     const trackingNumber: string = samples.trackingNumbersWithoutReceipt[0];
-    const response = await demo.get(`/api/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber.toLowerCase())}`);
+    const response = await demo.get(
+      `/api/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber.toLowerCase())}`,
+    );
     expect(response.status).toBe(200);
     expect(response.body.data.length).toBeGreaterThan(0);
-    expect(response.body.data.every((scan: any) => scan.tracking_number.toUpperCase() === trackingNumber.toUpperCase())).toBe(true);
+    expect(
+      response.body.data.every(
+        (scan: any) => scan.tracking_number.toUpperCase() === trackingNumber.toUpperCase(),
+      ),
+    ).toBe(true);
   });
 
   it('when the look-up number is too short, then 400 with the exact message', async () => {
-    expectError(await demo.get('/api/package-tracker/search?trackingNumber=1Z999'), 400, 'VALIDATION_ERROR', 'Tracking number must be at least 8 characters');
-    expectError(await demo.get('/api/package-tracker/search'), 400, 'VALIDATION_ERROR', 'Tracking number must be at least 8 characters');
+    expectError(
+      await demo.get('/api/package-tracker/search?trackingNumber=1Z999'),
+      400,
+      'VALIDATION_ERROR',
+      'Tracking number must be at least 8 characters',
+    );
+    expectError(
+      await demo.get('/api/package-tracker/search'),
+      400,
+      'VALIDATION_ERROR',
+      'Tracking number must be at least 8 characters',
+    );
   });
 });
 
@@ -144,18 +220,30 @@ describe('a viewer without consignees', () => {
     expect(list.body.data).toEqual([]);
     expect(list.body.pagination.totalItems).toBe(0);
     const stats = (await stranger.get('/api/receipts/stats')).body.data;
-    expect(stats).toMatchObject({ totalReceipts: 0, totalWeight: 0, averageWeight: 0, topShippers: [], topConsignees: [] });
+    expect(stats).toMatchObject({
+      totalReceipts: 0,
+      totalWeight: 0,
+      averageWeight: 0,
+      topShippers: [],
+      topConsignees: [],
+    });
     expectError(await stranger.get(`/api/receipts/${everything[0]!.id}`), 404, 'NOT_FOUND');
   });
 
   it('when one consignee is assigned to them, then they see exactly its receipts', async () => {
     const target = everything[5]!;
-    const [row] = await queryDatabase<{ id: number }>(portal, 'SELECT consigneeId AS id FROM receipts WHERE id = ?', [target.id]);
+    const [row] = await queryDatabase<{ id: number }>(
+      portal,
+      'SELECT consigneeId AS id FROM receipts WHERE id = ?',
+      [target.id],
+    );
     const viewer = await createUser(admin, 'assigned', 'viewer');
     await assignConsignees(admin, viewer.id, [row!.id]);
     const client = await signIn(portal, viewer);
     const seen = await allReceipts(client);
     const expected = everything.filter((receipt) => receipt.consigneeName === target.consigneeName);
-    expect(seen.map((receipt) => receipt.id).sort()).toEqual(expected.map((receipt) => receipt.id).sort());
+    expect(seen.map((receipt) => receipt.id).sort()).toEqual(
+      expected.map((receipt) => receipt.id).sort(),
+    );
   });
 });

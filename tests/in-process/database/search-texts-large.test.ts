@@ -18,7 +18,10 @@ let admin: ApiClient;
 let everything: Array<Record<string, any>>;
 
 beforeAll(async () => {
-  portal = await startInProcessPortal({ SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: String(RECEIPTS) });
+  portal = await startInProcessPortal({
+    SYNC_INTERVAL_SECONDS: '3600',
+    SANDBOX_RECEIPTS: String(RECEIPTS),
+  });
   admin = await signedInAdmin(portal);
   await waitForMirror(admin, 240_000);
   everything = await allReceipts(admin);
@@ -34,10 +37,14 @@ it.each([['wr'], ['9'], ['b.'], ['zq'], ['é'], ['📦'], ['a📦']])(
   async (term) => {
     expect(everything.length).toBeGreaterThan(20_000);
     const expected = everything.filter((receipt) =>
-      [receipt.number, receipt.shipperName, receipt.consigneeName].some((field: string) => field.toLowerCase().includes(term)),
+      [receipt.number, receipt.shipperName, receipt.consigneeName].some((field: string) =>
+        field.toLowerCase().includes(term),
+      ),
     );
     const found = await allReceipts(admin, `search=${encodeURIComponent(term)}`);
-    expect(found.map((receipt) => receipt.id).sort()).toEqual(expected.map((receipt) => receipt.id).sort());
+    expect(found.map((receipt) => receipt.id).sort()).toEqual(
+      expected.map((receipt) => receipt.id).sort(),
+    );
   },
   60_000,
 );

@@ -34,7 +34,8 @@ const header = (mail: ParsedMail, name: string) =>
     ?.line.slice(name.length + 1)
     .replace(/\r\n\s+/g, ' ')
     .trim();
-const unsubscribeLink = (mail: ParsedMail) => /^<(.+)>$/.exec(header(mail, 'List-Unsubscribe') ?? '')![1]!;
+const unsubscribeLink = (mail: ParsedMail) =>
+  /^<(.+)>$/.exec(header(mail, 'List-Unsubscribe') ?? '')![1]!;
 /** The four statuses the portal knows, as the Dutch catalogue names them; others stay as sent. */
 /** The sandbox's statuses as a Dutch reader gets them (messages/nl.json). */
 const dutchStatus = (status: string) =>
@@ -53,7 +54,14 @@ const dutchStatus = (status: string) =>
 
 async function customer(name: string, email: string | null, consigneeIds: number[]) {
   const user = await createUser(admin, name);
-  if (email === null) await admin.put(`/api/auth/users/${user.id}`, { username: name, fullName: `${name} name`, email: null, role: 'viewer', isActive: true });
+  if (email === null)
+    await admin.put(`/api/auth/users/${user.id}`, {
+      username: name,
+      fullName: `${name} name`,
+      email: null,
+      role: 'viewer',
+      isActive: true,
+    });
   if (consigneeIds.length > 0) await assignConsignees(admin, user.id, consigneeIds);
   return { ...user, client: await signIn(portal, user) };
 }
@@ -71,7 +79,9 @@ beforeAll(async () => {
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
   expect((await admin.post('/api/consignees/import')).status).toBe(200);
-  const consigneeIds = ((await admin.get('/api/consignees')).body.data as Array<{ id: number }>).map((consignee) => consignee.id);
+  const consigneeIds = (
+    (await admin.get('/api/consignees')).body.data as Array<{ id: number }>
+  ).map((consignee) => consignee.id);
   dutchCustomer = await customer('nlklant', 'nlklant@example.com', consigneeIds);
   englishCustomer = await customer('enklant', 'enklant@example.com', consigneeIds);
   quietCustomer = await customer('stilleklant', 'stil@example.com', consigneeIds);
@@ -84,25 +94,42 @@ afterAll(async () => {
 
 describe('the opt-in (PUT /api/auth/profile/preferences statusEmails)', () => {
   it('when nothing was chosen, then status e-mails are off', async () => {
-    expect((await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data).toEqual({ locale: 'en', statusEmails: false });
+    expect((await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data).toEqual({
+      locale: 'en',
+      statusEmails: false,
+    });
   });
 
   it('when a customer switches them on with a language, then both are stored and answered', async () => {
-    const response = await dutchCustomer.client.put('/api/auth/profile/preferences', { locale: 'nl', statusEmails: true });
-    expect(response.body).toEqual({ success: true, data: { locale: 'nl', statusEmails: true }, message: 'Voorkeuren opgeslagen' });
-    const english = await englishCustomer.client.put('/api/auth/profile/preferences', { statusEmails: true });
+    const response = await dutchCustomer.client.put('/api/auth/profile/preferences', {
+      locale: 'nl',
+      statusEmails: true,
+    });
+    expect(response.body).toEqual({
+      success: true,
+      data: { locale: 'nl', statusEmails: true },
+      message: 'Voorkeuren opgeslagen',
+    });
+    const english = await englishCustomer.client.put('/api/auth/profile/preferences', {
+      statusEmails: true,
+    });
     expect(english.body.data).toEqual({ locale: 'en', statusEmails: true });
   });
 
-  it.each([['yes'], [1], [null]])('when statusEmails is %j, then 400 VALIDATION_ERROR and nothing changes', async (value) => {
-    expectError(
-      await quietCustomer.client.put('/api/auth/profile/preferences', { statusEmails: value }),
-      400,
-      'VALIDATION_ERROR',
-      'Status e-mails must be true or false',
-    );
-    expect((await quietCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(false);
-  });
+  it.each([['yes'], [1], [null]])(
+    'when statusEmails is %j, then 400 VALIDATION_ERROR and nothing changes',
+    async (value) => {
+      expectError(
+        await quietCustomer.client.put('/api/auth/profile/preferences', { statusEmails: value }),
+        400,
+        'VALIDATION_ERROR',
+        'Status e-mails must be true or false',
+      );
+      expect(
+        (await quietCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails,
+      ).toBe(false);
+    },
+  );
 
   it('when a user without an e-mail address switches them on, then 400 naming the field, and nothing changes', async () => {
     const noAddress = await customer('geenadres', null, []);
@@ -117,15 +144,22 @@ describe('the opt-in (PUT /api/auth/profile/preferences statusEmails)', () => {
       'VALIDATION_ERROR',
       'Voor statusmeldingen per e-mail is een e-mailadres in uw account nodig; vraag een beheerder dit toe te voegen',
     );
-    expect(response.body.details).toEqual([{ field: 'statusEmails', message: response.body.message }]);
-    expect((await noAddress.client.get('/api/auth/profile/preferences')).body.data).toEqual({ locale: 'en', statusEmails: false });
+    expect(response.body.details).toEqual([
+      { field: 'statusEmails', message: response.body.message },
+    ]);
+    expect((await noAddress.client.get('/api/auth/profile/preferences')).body.data).toEqual({
+      locale: 'en',
+      statusEmails: false,
+    });
   });
 });
 
 describe('digests', () => {
   it('when a sync moves statuses, then each opted-in customer gets one digest in their language, with links and one-click unsubscribe', async () => {
     const before = smtp.messages.length;
-    const { advanced } = (await admin.post('/sandbox/control/advance')).body as { advanced: number[] };
+    const { advanced } = (await admin.post('/sandbox/control/advance')).body as {
+      advanced: number[];
+    };
     expect(advanced.length).toBeGreaterThan(0);
     const mails = await eventually(
       () => smtp.messages.slice(before),
@@ -134,11 +168,16 @@ describe('digests', () => {
     // Several more syncs, and the outbox empty again: still one digest each.
     for (let sync = 0; sync < 3; sync++) await portal.portal.syncRuns.syncReceipts();
     await eventually(
-      () => queryDatabase<{ waiting: number }>(portal, 'SELECT COUNT(*) AS waiting FROM outbox WHERE sentAt IS NULL AND failedAt IS NULL'),
+      () =>
+        queryDatabase<{ waiting: number }>(
+          portal,
+          'SELECT COUNT(*) AS waiting FROM outbox WHERE sentAt IS NULL AND failedAt IS NULL',
+        ),
       ([row]) => row!.waiting === 0,
     );
     const received = smtp.messages.slice(before);
-    const to = (mail: (typeof received)[number]) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address;
+    const to = (mail: (typeof received)[number]) =>
+      (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address;
     expect(received.map(to).sort()).toEqual(['enklant@example.com', 'nlklant@example.com']);
 
     const dutch = received.find((mail) => to(mail) === 'nlklant@example.com')!;
@@ -154,20 +193,28 @@ describe('digests', () => {
     const lines = english.text!.split('\n').filter((line) => line.includes(' → '));
     expect(lines.length).toBeGreaterThan(0);
     const receipts = await Promise.all(
-      [...english.text!.matchAll(/\/receipts\/(\d+)/g)].map(async ([, id]) => (await admin.get(`/api/receipts/${id}`)).body.data),
+      [...english.text!.matchAll(/\/receipts\/(\d+)/g)].map(
+        async ([, id]) => (await admin.get(`/api/receipts/${id}`)).body.data,
+      ),
     );
     for (const receipt of receipts) {
-      expect(english.text).toContain(`${receipt.number}: ${receipt.history.at(-2).status} → ${receipt.status}`);
+      expect(english.text).toContain(
+        `${receipt.number}: ${receipt.history.at(-2).status} → ${receipt.status}`,
+      );
       expect(english.text).toContain(`${portal.url}/receipts/${receipt.id}`);
     }
     for (const receipt of receipts) {
-      expect(dutch.text).toContain(`${receipt.number}: ${dutchStatus(receipt.history.at(-2).status)} → ${dutchStatus(receipt.status)}`);
+      expect(dutch.text).toContain(
+        `${receipt.number}: ${dutchStatus(receipt.history.at(-2).status)} → ${dutchStatus(receipt.status)}`,
+      );
     }
     expect(dutch.html).toContain(`href="${portal.url}/receipts/`);
 
     for (const mail of [dutch, english]) {
       expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
-      expect(header(mail, 'List-Unsubscribe')).toMatch(new RegExp(`^<${portal.url}/email/unsubscribe/[^>]+>$`));
+      expect(header(mail, 'List-Unsubscribe')).toMatch(
+        new RegExp(`^<${portal.url}/email/unsubscribe/[^>]+>$`),
+      );
     }
   });
 
@@ -179,7 +226,9 @@ describe('digests', () => {
     const page = await fetch(link, { headers: { 'Accept-Language': 'en' } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Statusmeldingen uitzetten');
-    expect((await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(true);
+    expect(
+      (await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails,
+    ).toBe(true);
 
     // One-click unsubscribe: a POST from the mail provider's servers, no Origin, no cookie.
     const oneClick = await fetch(link, {
@@ -188,7 +237,9 @@ describe('digests', () => {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     expect(oneClick.status).toBe(200);
-    expect((await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(false);
+    expect(
+      (await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails,
+    ).toBe(false);
   });
 
   it('when an unsubscribe link was tampered with, then 404 and nothing changes', async () => {
@@ -201,17 +252,29 @@ describe('digests', () => {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     expect(response.status).toBe(404);
-    expect((await englishCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(true);
+    expect(
+      (await englishCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails,
+    ).toBe(true);
   });
 
   it('when the SMTP server refuses, then the sync still succeeds and the message waits in the outbox with its error', async () => {
     smtp.refusing = true;
     try {
-      const before = (await queryDatabase<{ lastSuccessAt: string }>(portal, 'SELECT lastSuccessAt FROM sync_state WHERE id = 1'))[0]!.lastSuccessAt;
+      const before = (
+        await queryDatabase<{ lastSuccessAt: string }>(
+          portal,
+          'SELECT lastSuccessAt FROM sync_state WHERE id = 1',
+        )
+      )[0]!.lastSuccessAt;
       await admin.post('/sandbox/control/advance');
       const [waiting] = await eventually(
         () =>
-          queryDatabase<{ attempts: number; lastError: string; sentAt: string | null; nextAttemptAt: string }>(
+          queryDatabase<{
+            attempts: number;
+            lastError: string;
+            sentAt: string | null;
+            nextAttemptAt: string;
+          }>(
             portal,
             `SELECT attempts, lastError, sentAt, nextAttemptAt FROM outbox WHERE recipient = 'enklant@example.com' ORDER BY id DESC LIMIT 1`,
           ),
@@ -220,7 +283,12 @@ describe('digests', () => {
       expect(waiting!.sentAt).toBeNull();
       expect(waiting!.lastError).toMatch(/451/);
       expect(Date.parse(waiting!.nextAttemptAt)).toBeGreaterThan(Date.now() + 20_000);
-      const after = (await queryDatabase<{ lastSuccessAt: string }>(portal, 'SELECT lastSuccessAt FROM sync_state WHERE id = 1'))[0]!.lastSuccessAt;
+      const after = (
+        await queryDatabase<{ lastSuccessAt: string }>(
+          portal,
+          'SELECT lastSuccessAt FROM sync_state WHERE id = 1',
+        )
+      )[0]!.lastSuccessAt;
       expect(after).not.toBe(before);
     } finally {
       smtp.refusing = false;
@@ -228,27 +296,45 @@ describe('digests', () => {
   });
 
   it('when a customer uses the switch in Profile Settings without JavaScript, then it turns status e-mails back on', async () => {
-    const page = (client: ApiClient) => client.get('/profile').then((response) => response.body as string);
+    const page = (client: ApiClient) =>
+      client.get('/profile').then((response) => response.body as string);
     expect(await page(dutchCustomer.client)).toContain('Statusmeldingen aanzetten');
     const form = await fetch(`${portal.url}/profile/status-emails`, {
       method: 'POST',
       redirect: 'manual',
       body: 'statusEmails=true',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: portal.url, Cookie: dutchCustomer.client.cookie! },
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Origin: portal.url,
+        Cookie: dutchCustomer.client.cookie!,
+      },
     });
     expect(form.status).toBe(303);
-    expect((await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails).toBe(true);
-    expect(await page(dutchCustomer.client)).toContain('Aan: statusmeldingen gaan naar nlklant@example.com.');
+    expect(
+      (await dutchCustomer.client.get('/api/auth/profile/preferences')).body.data.statusEmails,
+    ).toBe(true);
+    expect(await page(dutchCustomer.client)).toContain(
+      'Aan: statusmeldingen gaan naar nlklant@example.com.',
+    );
 
-    const withoutAddress = await signIn(portal, { username: 'geenadres', password: 'geenadres-password' });
+    const withoutAddress = await signIn(portal, {
+      username: 'geenadres',
+      password: 'geenadres-password',
+    });
     const noAddressPage = await page(withoutAddress);
     expect(noAddressPage).toContain('Status e-mails need an e-mail address on your account');
     expect(noAddressPage).not.toContain('Turn on status e-mails');
   });
 
   it('when nobody else opted in, then admins and opted-out customers got nothing', () => {
-    const recipients = smtp.messages.map((mail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address);
+    const recipients = smtp.messages.map(
+      (mail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address,
+    );
     expect(recipients).not.toContain('stil@example.com');
-    expect(recipients.every((address) => address === 'nlklant@example.com' || address === 'enklant@example.com')).toBe(true);
+    expect(
+      recipients.every(
+        (address) => address === 'nlklant@example.com' || address === 'enklant@example.com',
+      ),
+    ).toBe(true);
   });
 });

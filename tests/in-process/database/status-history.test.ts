@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient } from '../../support/api-client';
 import { advanceUntilDeletion } from '../../support/sandbox-steps';
-import { allReceipts, createUser, expectError, queryDatabase, signIn, signedInAdmin, waitForMirror, eventually } from '../../support/api-steps';
+import {
+  allReceipts,
+  createUser,
+  expectError,
+  queryDatabase,
+  signIn,
+  signedInAdmin,
+  waitForMirror,
+  eventually,
+} from '../../support/api-steps';
 
 let portal: InProcessPortal;
 let admin: ApiClient;
@@ -28,7 +37,8 @@ afterAll(async () => {
 });
 
 type Entry = { status: string; at: string };
-const historyOf = async (id: number): Promise<Entry[]> => (await admin.get(`/api/receipts/${id}`)).body.data.history;
+const historyOf = async (id: number): Promise<Entry[]> =>
+  (await admin.get(`/api/receipts/${id}`)).body.data.history;
 
 describe('status history', () => {
   it('when a receipt is first mirrored, then its history is its current status, once', async () => {
@@ -36,7 +46,12 @@ describe('status history', () => {
     for (const receipt of receipts.slice(0, 10)) {
       const response = await admin.get(`/api/receipts/${receipt.id}`);
       expect(response.status).toBe(200);
-      expect(response.body.data.history).toEqual([{ status: receipt.status, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);
+      expect(response.body.data.history).toEqual([
+        {
+          status: receipt.status,
+          at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        },
+      ]);
     }
     const [counts] = await queryDatabase<{ receipts: number; entries: number }>(
       portal,
@@ -47,17 +62,24 @@ describe('status history', () => {
 
   it('when the provider moves statuses, then each change is added once, oldest first, and quiet syncs add nothing', async () => {
     const before = new Map((await allReceipts(admin)).map((receipt) => [receipt.id, receipt]));
-    const { advanced } = (await admin.post('/sandbox/control/advance')).body as { advanced: number[] };
+    const { advanced } = (await admin.post('/sandbox/control/advance')).body as {
+      advanced: number[];
+    };
     const moved = await eventually(
       async () => {
         const now = new Map((await allReceipts(admin)).map((receipt) => [receipt.id, receipt]));
-        return advanced.filter((id) => now.has(id) && before.has(id) && now.get(id)!.status !== before.get(id)!.status);
+        return advanced.filter(
+          (id) => now.has(id) && before.has(id) && now.get(id)!.status !== before.get(id)!.status,
+        );
       },
       (ids) => ids.length > 0,
     );
     const id = moved[0]!;
     const history = await historyOf(id);
-    expect(history.map((entry) => entry.status)).toEqual([before.get(id)!.status, (await admin.get(`/api/receipts/${id}`)).body.data.status]);
+    expect(history.map((entry) => entry.status)).toEqual([
+      before.get(id)!.status,
+      (await admin.get(`/api/receipts/${id}`)).body.data.status,
+    ]);
     expect(Date.parse(history[1]!.at)).toBeGreaterThan(Date.parse(history[0]!.at));
 
     // Several syncs later, a full pass among them, nothing is recorded twice.
@@ -79,12 +101,22 @@ describe('status history', () => {
       () => queryDatabase(portal, `SELECT id FROM receipts WHERE id IN (${deleted.join(',')})`),
       (rows) => rows.length === 0,
     );
-    expect(await queryDatabase(portal, `SELECT id FROM receipt_status_changes WHERE receiptId IN (${deleted.join(',')})`)).toEqual([]);
+    expect(
+      await queryDatabase(
+        portal,
+        `SELECT id FROM receipt_status_changes WHERE receiptId IN (${deleted.join(',')})`,
+      ),
+    ).toEqual([]);
   });
 
   it("when a customer asks for another consignee's receipt, then 404 and no history", async () => {
     const viewer = await createUser(admin, 'historyviewer');
     const [receipt] = await allReceipts(admin);
-    expectError(await (await signIn(portal, viewer)).get(`/api/receipts/${receipt!.id}`), 404, 'NOT_FOUND', 'Receipt not found');
+    expectError(
+      await (await signIn(portal, viewer)).get(`/api/receipts/${receipt!.id}`),
+      404,
+      'NOT_FOUND',
+      'Receipt not found',
+    );
   });
 });

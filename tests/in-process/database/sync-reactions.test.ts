@@ -36,7 +36,11 @@ beforeAll(async () => {
       raw: true,
       transaction,
     });
-    seen.push({ page, news: structuredClone(news), stored: new Map(rows.map((row) => [row.id, row.status])) });
+    seen.push({
+      page,
+      news: structuredClone(news),
+      stored: new Map(rows.map((row) => [row.id, row.status])),
+    });
     if (failure && page.written.length > 0) throw failure;
   });
 });
@@ -58,13 +62,23 @@ async function advanceStatuses(): Promise<number[]> {
 
 const statusesOf = async (ids: number[]) =>
   new Map(
-    (await queryDatabase<{ id: number; status: string }>(portal, `SELECT "id", "status" FROM "receipts" WHERE "id" IN (${ids.join(', ')})`)).map((row) => [
-      Number(row.id),
-      row.status,
-    ]),
+    (
+      await queryDatabase<{ id: number; status: string }>(
+        portal,
+        `SELECT "id", "status" FROM "receipts" WHERE "id" IN (${ids.join(', ')})`,
+      )
+    ).map((row) => [Number(row.id), row.status]),
   );
 
-const historyCount = async () => Number((await queryDatabase<{ count: number }>(portal, 'SELECT COUNT(*) AS "count" FROM "receipt_status_changes"'))[0]!.count);
+const historyCount = async () =>
+  Number(
+    (
+      await queryDatabase<{ count: number }>(
+        portal,
+        'SELECT COUNT(*) AS "count" FROM "receipt_status_changes"',
+      )
+    )[0]!.count,
+  );
 
 describe('the sync announces its pages', () => {
   it("when a page is written, then a registered reaction sees its outcome inside the page's transaction, with the history's news before it", async () => {
@@ -78,13 +92,21 @@ describe('the sync announces its pages', () => {
     const changes = pages.flatMap(({ page }) => page.statusChanges);
     // Each changed status is announced with what it was and what it is now...
     for (const id of moved.filter((id) => before.has(id))) {
-      expect(changes).toContainEqual(expect.objectContaining({ receiptId: id, from: before.get(id), to: (await statusesOf([id])).get(id) }));
+      expect(changes).toContainEqual(
+        expect.objectContaining({
+          receiptId: id,
+          from: before.get(id),
+          to: (await statusesOf([id])).get(id),
+        }),
+      );
     }
     for (const { page, news, stored } of pages) {
       // ...and the reaction reads the page's rows as they are written, inside its transaction,
       for (const change of page.statusChanges) expect(stored.get(change.receiptId)).toBe(change.to);
       // after the status history recorded the page's changes (its news).
-      expect(news.statusChanges.map((change) => change.receiptId).sort()).toEqual(page.statusChanges.map((change) => change.receiptId).sort());
+      expect(news.statusChanges.map((change) => change.receiptId).sort()).toEqual(
+        page.statusChanges.map((change) => change.receiptId).sort(),
+      );
     }
     expect(result.statusChanges).toBe(changes.length);
   });
@@ -95,7 +117,9 @@ describe('the sync announces its pages', () => {
     const entries = await historyCount();
     failure = new Error('A reaction failed on purpose');
     try {
-      await expect(portal.portal.syncRuns.syncReceipts()).rejects.toThrow('A reaction failed on purpose');
+      await expect(portal.portal.syncRuns.syncReceipts()).rejects.toThrow(
+        'A reaction failed on purpose',
+      );
     } finally {
       failure = null;
     }
@@ -103,12 +127,17 @@ describe('the sync announces its pages', () => {
     expect(seen.at(-1)!.page.written.length).toBeGreaterThan(0);
     expect(await statusesOf(moved)).toEqual(before);
     expect(await historyCount()).toBe(entries);
-    const [state] = await queryDatabase<{ lastError: string | null }>(portal, 'SELECT "lastError" FROM "sync_state" WHERE "id" = 1');
+    const [state] = await queryDatabase<{ lastError: string | null }>(
+      portal,
+      'SELECT "lastError" FROM "sync_state" WHERE "id" = 1',
+    );
     expect(state!.lastError).toBe('A reaction failed on purpose');
 
     await portal.portal.syncRuns.syncReceipts();
     const after = await statusesOf(moved);
-    expect(moved.filter((id) => before.has(id)).some((id) => after.get(id) !== before.get(id))).toBe(true);
+    expect(
+      moved.filter((id) => before.has(id)).some((id) => after.get(id) !== before.get(id)),
+    ).toBe(true);
     expect(await historyCount()).toBeGreaterThan(entries);
   });
 });

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient } from '../../support/api-client';
 import { advanceUntilDeletion, type SandboxChanges } from '../../support/sandbox-steps';
-import { allReceipts, databaseText, queryDatabase, signedInAdmin, waitForMirror, eventually } from '../../support/api-steps';
+import {
+  allReceipts,
+  databaseText,
+  queryDatabase,
+  signedInAdmin,
+  waitForMirror,
+  eventually,
+} from '../../support/api-steps';
 
 let portal: InProcessPortal;
 let admin: ApiClient;
@@ -45,22 +52,31 @@ describe('sync', () => {
 
     const after = await eventually(
       async () => new Map((await allReceipts(admin)).map((receipt) => [receipt.id, receipt])),
-      (mirror) => change.added.every((id) => change.deleted.includes(id) || mirror.has(id)) && change.deleted.every((id) => !mirror.has(id)),
+      (mirror) =>
+        change.added.every((id) => change.deleted.includes(id) || mirror.has(id)) &&
+        change.deleted.every((id) => !mirror.has(id)),
     );
-    const advancedStill = change.advanced.filter((id) => !change.deleted.includes(id) && before.has(id));
+    const advancedStill = change.advanced.filter(
+      (id) => !change.deleted.includes(id) && before.has(id),
+    );
     expect(advancedStill.some((id) => after.get(id)!.status !== before.get(id)!.status)).toBe(true);
     for (const id of change.added) expect(before.has(id)).toBe(false);
 
     // A search of one character is answered from the search texts kept in memory: they follow the sync
     // too. Every receipt number starts "WR-", so "w" finds every receipt (read twice in case a later
     // sync comes between the two lists).
-    const ids = async (query?: string) => (await allReceipts(admin, query)).map((receipt) => receipt.id).sort((a, b) => a - b);
+    const ids = async (query?: string) =>
+      (await allReceipts(admin, query)).map((receipt) => receipt.id).sort((a, b) => a - b);
     const [everyId, foundByW] = await eventually(
       async () => [await ids(), await ids('search=w')],
       ([all, found]) => JSON.stringify(all) === JSON.stringify(found),
     );
     expect(foundByW).toEqual(everyId);
-    expect(change.added.filter((id) => !change.deleted.includes(id)).every((id) => foundByW!.includes(id))).toBe(true);
+    expect(
+      change.added
+        .filter((id) => !change.deleted.includes(id))
+        .every((id) => foundByW!.includes(id)),
+    ).toBe(true);
     expect(change.deleted.some((id) => foundByW!.includes(id))).toBe(false);
   });
 
@@ -82,7 +98,11 @@ describe('sync', () => {
         'SELECT t.refreshToken, s.lastSuccessAt FROM provider_tokens t, sync_state s WHERE t.id = 1 AND s.id = 1',
       );
     const [first] = await read();
-    await eventually(read, ([now]) => now!.refreshToken !== first!.refreshToken && now!.lastSuccessAt !== first!.lastSuccessAt);
+    await eventually(
+      read,
+      ([now]) =>
+        now!.refreshToken !== first!.refreshToken && now!.lastSuccessAt !== first!.lastSuccessAt,
+    );
   });
 
   it('when the provider revokes the access token, then the portal refreshes once and the live look-up still answers', async () => {
@@ -102,7 +122,11 @@ describe('sync', () => {
       const lookUp = await admin.get('/api/package-tracker/search?trackingNumber=NOSUCHPACKAGE00');
       expect(lookUp.body).toMatchObject({ success: false, errorType: 'EXTERNAL_API_ERROR' });
       const [state] = await eventually(
-        () => queryDatabase<{ lastError: string | null }>(portal, 'SELECT lastError FROM sync_state WHERE id = 1'),
+        () =>
+          queryDatabase<{ lastError: string | null }>(
+            portal,
+            'SELECT lastError FROM sync_state WHERE id = 1',
+          ),
         ([row]) => Boolean(row?.lastError),
       );
       expect(state!.lastError).toBeTruthy();
@@ -112,7 +136,10 @@ describe('sync', () => {
   });
 
   it('when tokens are stored, then no JWT appears anywhere in the database files', async () => {
-    const [row] = await queryDatabase<{ accessToken: string | null }>(portal, 'SELECT accessToken FROM provider_tokens WHERE id = 1');
+    const [row] = await queryDatabase<{ accessToken: string | null }>(
+      portal,
+      'SELECT accessToken FROM provider_tokens WHERE id = 1',
+    );
     expect(row?.accessToken).toBeTruthy();
     // A JWT is two base64url JSON objects ('{"' → 'eyJ') joined by a dot.
     expect(await databaseText(portal)).not.toMatch(/eyJ[\w-]{8,}\.eyJ/);

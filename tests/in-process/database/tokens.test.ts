@@ -17,7 +17,14 @@ import {
   waitForMirror,
   writeDatabase,
 } from '../../support/api-steps';
-import { connect, control, decide, sandboxGet, tokenRequest, CLIENT_ID } from '../../support/sandbox-steps';
+import {
+  connect,
+  control,
+  decide,
+  sandboxGet,
+  tokenRequest,
+  CLIENT_ID,
+} from '../../support/sandbox-steps';
 
 const STATUS_FIELDS = [
   'accessTokenExpiresInMinutes',
@@ -47,11 +54,18 @@ let adminViewerClient: ApiClient;
 let anonymous: ApiClient;
 
 beforeAll(async () => {
-  portal = await startInProcessPortal({ SANDBOX_CONTROL: 'true', SANDBOX_RECEIPTS: '80', LOGIN_MAX_ATTEMPTS: '1000' });
+  portal = await startInProcessPortal({
+    SANDBOX_CONTROL: 'true',
+    SANDBOX_RECEIPTS: '80',
+    LOGIN_MAX_ATTEMPTS: '1000',
+  });
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
   viewerClient = await signIn(portal, await createUser(admin, 'tokenviewer', 'viewer'));
-  adminViewerClient = await signIn(portal, await createUser(admin, 'tokenadminviewer', 'admin-viewer'));
+  adminViewerClient = await signIn(
+    portal,
+    await createUser(admin, 'tokenadminviewer', 'admin-viewer'),
+  );
   anonymous = new ApiClient(portal);
 });
 
@@ -116,7 +130,10 @@ function outcomeOf(html: string): Record<string, any> {
 }
 
 async function pendingAuthorizations(): Promise<number> {
-  const [row] = await queryDatabase<{ count: number }>(portal, 'SELECT COUNT(*) AS count FROM oauth_authorizations');
+  const [row] = await queryDatabase<{ count: number }>(
+    portal,
+    'SELECT COUNT(*) AS count FROM oauth_authorizations',
+  );
   return row!.count;
 }
 
@@ -138,18 +155,23 @@ describe('access', () => {
   ];
 
   it.each(CALLS)('when nobody is signed in, then %s %s is 401', async (method, callPath, body) => {
-    const response = method === 'post' ? await anonymous.post(callPath, body) : await anonymous[method](callPath);
+    const response =
+      method === 'post' ? await anonymous.post(callPath, body) : await anonymous[method](callPath);
     expectError(response, 401, 'AUTHENTICATION_ERROR');
   });
 
-  it.each(CALLS)('when a viewer or an admin-viewer calls %s %s, then it is 403 and nothing changes', async (method, callPath, body) => {
-    const before = await storedState();
-    for (const client of [viewerClient, adminViewerClient]) {
-      const response = method === 'post' ? await client.post(callPath, body) : await client[method](callPath);
-      expectError(response, 403, 'FORBIDDEN');
-    }
-    expect(await storedState()).toEqual(before);
-  });
+  it.each(CALLS)(
+    'when a viewer or an admin-viewer calls %s %s, then it is 403 and nothing changes',
+    async (method, callPath, body) => {
+      const before = await storedState();
+      for (const client of [viewerClient, adminViewerClient]) {
+        const response =
+          method === 'post' ? await client.post(callPath, body) : await client[method](callPath);
+        expectError(response, 403, 'FORBIDDEN');
+      }
+      expect(await storedState()).toEqual(before);
+    },
+  );
 
   it('when a non-admin opens the callback page, then they are sent away before any exchange', async () => {
     const callback = '/admin/tokens/callback?code=x&state=y';
@@ -221,18 +243,42 @@ describe('manual update', () => {
     [{}, 'Both access token and refresh token are required'],
     [{ accessToken: 'a' }, 'Both access token and refresh token are required'],
     [{ accessToken: '   ', refreshToken: 'r' }, 'Both access token and refresh token are required'],
-    [{ accessToken: 'a', refreshToken: ' \n ' }, 'Both access token and refresh token are required'],
-    [{ accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: 0 }, 'Refresh token expiry must be a positive number'],
-    [{ accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: -600 }, 'Refresh token expiry must be a positive number'],
-    [{ accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: 'soon' }, 'Refresh token expiry must be a positive number'],
-    [{ accessToken: 'a', refreshToken: 'r', refreshTokenExpiry: 3600.5 }, 'Refresh token expiry must be a positive number'],
-    [{ accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: 299 }, 'Refresh token expiry must be between 300 and 31536000 seconds'],
-    [{ accessToken: 'a', refreshToken: 'r', refreshTokenExpiry: 31_536_001 }, 'Refresh token expiry must be between 300 and 31536000 seconds'],
-  ])('when the payload is %j, then 400 "%s" and the stored tokens stay', async (payload, message) => {
-    const before = await status();
-    expectError(await updateTokens(payload), 400, 'VALIDATION_ERROR', message);
-    expect((await status()).lastUpdated).toBe(before.lastUpdated);
-  });
+    [
+      { accessToken: 'a', refreshToken: ' \n ' },
+      'Both access token and refresh token are required',
+    ],
+    [
+      { accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: 0 },
+      'Refresh token expiry must be a positive number',
+    ],
+    [
+      { accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: -600 },
+      'Refresh token expiry must be a positive number',
+    ],
+    [
+      { accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: 'soon' },
+      'Refresh token expiry must be a positive number',
+    ],
+    [
+      { accessToken: 'a', refreshToken: 'r', refreshTokenExpiry: 3600.5 },
+      'Refresh token expiry must be a positive number',
+    ],
+    [
+      { accessToken: 'a', refreshToken: 'r', refreshTokenExpirySeconds: 299 },
+      'Refresh token expiry must be between 300 and 31536000 seconds',
+    ],
+    [
+      { accessToken: 'a', refreshToken: 'r', refreshTokenExpiry: 31_536_001 },
+      'Refresh token expiry must be between 300 and 31536000 seconds',
+    ],
+  ])(
+    'when the payload is %j, then 400 "%s" and the stored tokens stay',
+    async (payload, message) => {
+      const before = await status();
+      expectError(await updateTokens(payload), 400, 'VALIDATION_ERROR', message);
+      expect((await status()).lastUpdated).toBe(before.lastUpdated);
+    },
+  );
 
   it('when the body is not JSON, then it is refused with a clear message', async () => {
     const response = await admin.post('/api/tokens/update', undefined, {
@@ -244,12 +290,18 @@ describe('manual update', () => {
 
   it('when working tokens are entered with an expiry, then they are stored as manual, the JWT expiry is read, and the provider answers with them', async () => {
     const pair = await connect(portal);
-    const response = await updateTokens({ accessToken: `  ${pair.accessToken}\n`, refreshToken: pair.refreshToken, refreshTokenExpirySeconds: 86_400 });
+    const response = await updateTokens({
+      accessToken: `  ${pair.accessToken}\n`,
+      refreshToken: pair.refreshToken,
+      refreshTokenExpirySeconds: 86_400,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.message).toBe('Tokens updated successfully');
     const data = response.body.data;
     expect(Object.keys(data).sort()).toEqual(STATUS_FIELDS);
-    const exp = JSON.parse(Buffer.from(pair.accessToken.split('.')[1]!, 'base64url').toString()).exp;
+    const exp = JSON.parse(
+      Buffer.from(pair.accessToken.split('.')[1]!, 'base64url').toString(),
+    ).exp;
     expect(data).toMatchObject({
       source: 'manual',
       hasAccessToken: true,
@@ -257,18 +309,26 @@ describe('manual update', () => {
       canRefresh: true,
       accessTokenExpiry: new Date(exp * 1000).toISOString(),
     });
-    expect(Math.abs(Date.parse(data.refreshTokenExpiry) - (Date.now() + 86_400_000))).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(data.refreshTokenExpiry) - (Date.now() + 86_400_000))).toBeLessThan(
+      60_000,
+    );
     expect(data.refreshTokenExpiresInMinutes).toBeGreaterThanOrEqual(1438);
     expect(data.refreshTokenExpiresInMinutes).toBeLessThanOrEqual(1440);
     expectNoTokens(JSON.stringify(response.body), [pair.accessToken, pair.refreshToken]);
 
     const { trackingNumbersWithoutReceipt } = (await control(portal, 'samples')).body;
-    const search = await admin.get(`/api/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumbersWithoutReceipt[0])}`);
+    const search = await admin.get(
+      `/api/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumbersWithoutReceipt[0])}`,
+    );
     expect(search.status, JSON.stringify(search.body)).toBe(200);
   });
 
   it('when the expiry comes as refreshTokenExpiry, then it is used like refreshTokenExpirySeconds', async () => {
-    const response = await updateTokens({ accessToken: 'opaque-access', refreshToken: 'opaque-refresh', refreshTokenExpiry: 300 });
+    const response = await updateTokens({
+      accessToken: 'opaque-access',
+      refreshToken: 'opaque-refresh',
+      refreshTokenExpiry: 300,
+    });
     expect(response.status).toBe(200);
     expect(response.body.data.refreshTokenExpiresInMinutes).toBeGreaterThanOrEqual(4);
     expect(response.body.data.refreshTokenExpiresInMinutes).toBeLessThanOrEqual(5);
@@ -276,7 +336,10 @@ describe('manual update', () => {
   });
 
   it('when the access token is opaque and no expiry is given, then both expiries are unknown and the tokens still count as valid', async () => {
-    const response = await updateTokens({ accessToken: 'opaque-access-token', refreshToken: 'opaque-refresh-token' });
+    const response = await updateTokens({
+      accessToken: 'opaque-access-token',
+      refreshToken: 'opaque-refresh-token',
+    });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({
       hasAccessToken: true,
@@ -294,9 +357,15 @@ describe('manual update', () => {
   });
 
   it('when the access token is a JWT that has expired, then the status says expired with 0 minutes left', async () => {
-    const response = await updateTokens({ accessToken: unsignedJwt(Math.floor(Date.now() / 1000) - 120), refreshToken: 'opaque-refresh-token' });
+    const response = await updateTokens({
+      accessToken: unsignedJwt(Math.floor(Date.now() / 1000) - 120),
+      refreshToken: 'opaque-refresh-token',
+    });
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ isAccessTokenExpired: true, accessTokenExpiresInMinutes: 0 });
+    expect(response.body.data).toMatchObject({
+      isAccessTokenExpired: true,
+      accessTokenExpiresInMinutes: 0,
+    });
     await reconnect();
   });
 });
@@ -311,13 +380,27 @@ describe('refresh', () => {
     const response = await admin.post('/api/tokens/refresh');
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.message).toBe('Token refreshed successfully');
-    expect(response.body.data).toMatchObject({ hasAccessToken: true, hasRefreshToken: true, canRefresh: true, isRefreshing: false, source: 'manual' });
-    expect(Date.parse(response.body.data.lastUpdated)).toBeGreaterThan(Date.parse(before.lastUpdated));
-    expect(Date.parse(response.body.data.accessTokenExpiry)).toBeGreaterThan(Date.parse(before.accessTokenExpiry));
+    expect(response.body.data).toMatchObject({
+      hasAccessToken: true,
+      hasRefreshToken: true,
+      canRefresh: true,
+      isRefreshing: false,
+      source: 'manual',
+    });
+    expect(Date.parse(response.body.data.lastUpdated)).toBeGreaterThan(
+      Date.parse(before.lastUpdated),
+    );
+    expect(Date.parse(response.body.data.accessTokenExpiry)).toBeGreaterThan(
+      Date.parse(before.accessTokenExpiry),
+    );
     expectNoTokens(JSON.stringify(response.body), [pair.accessToken, pair.refreshToken]);
 
     // The entered refresh token was spent by the portal: the provider refuses it now.
-    const replay = await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: pair.refreshToken, client_id: CLIENT_ID });
+    const replay = await tokenRequest(portal, {
+      grant_type: 'refresh_token',
+      refresh_token: pair.refreshToken,
+      client_id: CLIENT_ID,
+    });
     expect(replay.status).toBe(400);
     expect(replay.body.error).toBe('invalid_grant');
     // The rotated one the portal stored works for the next refresh.
@@ -325,10 +408,18 @@ describe('refresh', () => {
   });
 
   it('when the provider refuses the refresh token, then 502 says so, the tokens stay, reconnect is required and no refresh is tried again until new tokens come', async () => {
-    await updateTokens({ accessToken: 'opaque-access', refreshToken: 'not-a-refresh-token-of-this-provider' });
+    await updateTokens({
+      accessToken: 'opaque-access',
+      refreshToken: 'not-a-refresh-token-of-this-provider',
+    });
     const before = await status();
     const response = await admin.post('/api/tokens/refresh');
-    expectError(response, 502, 'EXTERNAL_API_ERROR', /^The provider refused the refresh token: The refresh token is invalid, expired or already used\./);
+    expectError(
+      response,
+      502,
+      'EXTERNAL_API_ERROR',
+      /^The provider refused the refresh token: The refresh token is invalid, expired or already used\./,
+    );
     const after = await status();
     expect(after.lastUpdated).toBe(before.lastUpdated);
     expect(after).toMatchObject({
@@ -345,14 +436,36 @@ describe('refresh', () => {
     );
 
     await reconnect();
-    expect(await status()).toMatchObject({ canRefresh: true, reconnectRequired: false, reconnectReason: null });
+    expect(await status()).toMatchObject({
+      canRefresh: true,
+      reconnectRequired: false,
+      reconnectReason: null,
+    });
   });
 
   it('when the refresh token has expired, then 409 says so and the status shows it expired', async () => {
-    await updateTokens({ accessToken: 'opaque-access', refreshToken: 'opaque-refresh', refreshTokenExpirySeconds: 300 });
-    expect(await writeDatabase(portal, 'UPDATE provider_tokens SET refreshTokenExpiresAt = ?', [databaseDate(new Date(Date.now() - 60_000))])).toBe(1);
-    expectError(await admin.post('/api/tokens/refresh'), 409, 'CONFLICT', 'The refresh token has expired. Use the OAuth2 flow or enter new tokens manually.');
-    expect(await status()).toMatchObject({ hasRefreshToken: true, isRefreshTokenExpired: true, refreshTokenExpiresInMinutes: 0, canRefresh: false });
+    await updateTokens({
+      accessToken: 'opaque-access',
+      refreshToken: 'opaque-refresh',
+      refreshTokenExpirySeconds: 300,
+    });
+    expect(
+      await writeDatabase(portal, 'UPDATE provider_tokens SET refreshTokenExpiresAt = ?', [
+        databaseDate(new Date(Date.now() - 60_000)),
+      ]),
+    ).toBe(1);
+    expectError(
+      await admin.post('/api/tokens/refresh'),
+      409,
+      'CONFLICT',
+      'The refresh token has expired. Use the OAuth2 flow or enter new tokens manually.',
+    );
+    expect(await status()).toMatchObject({
+      hasRefreshToken: true,
+      isRefreshTokenExpired: true,
+      refreshTokenExpiresInMinutes: 0,
+      canRefresh: false,
+    });
     await reconnect();
   });
 });
@@ -363,11 +476,21 @@ describe('clear', () => {
     expect((await updateTokens(pair)).status).toBe(200);
     const response = await admin.delete('/api/tokens/clear');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, data: { revoked: true, revocationError: null }, message: 'All tokens cleared successfully' });
+    expect(response.body).toEqual({
+      success: true,
+      data: { revoked: true, revocationError: null },
+      message: 'All tokens cleared successfully',
+    });
     // Revoked: both are dead at the provider.
-    expect((await tokenRequest(portal, { grant_type: 'refresh_token', refresh_token: pair.refreshToken, client_id: CLIENT_ID })).body.error).toBe(
-      'invalid_grant',
-    );
+    expect(
+      (
+        await tokenRequest(portal, {
+          grant_type: 'refresh_token',
+          refresh_token: pair.refreshToken,
+          client_id: CLIENT_ID,
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
     expect((await sandboxGet(portal, '/v1/consignees', pair.accessToken)).status).toBe(401);
     expect(await status()).toEqual({
       hasAccessToken: false,
@@ -386,7 +509,12 @@ describe('clear', () => {
       reconnectReason: null,
     });
     expect(await queryDatabase(portal, 'SELECT * FROM provider_tokens')).toEqual([]);
-    expectError(await admin.post('/api/tokens/refresh'), 409, 'CONFLICT', 'No refresh token is stored. Use the OAuth2 flow or enter the tokens manually.');
+    expectError(
+      await admin.post('/api/tokens/refresh'),
+      409,
+      'CONFLICT',
+      'No refresh token is stored. Use the OAuth2 flow or enter the tokens manually.',
+    );
 
     const receipts = await admin.get('/api/receipts?limit=5');
     expect(receipts.status).toBe(200);
@@ -394,7 +522,10 @@ describe('clear', () => {
     expect((await viewerClient.get('/api/receipts?limit=5')).status).toBe(200);
 
     // Clearing twice is no error.
-    expect((await admin.delete('/api/tokens/clear')).body.data).toEqual({ revoked: false, revocationError: null });
+    expect((await admin.delete('/api/tokens/clear')).body.data).toEqual({
+      revoked: false,
+      revocationError: null,
+    });
     await reconnect();
     expect(await status()).toMatchObject({ hasAccessToken: true, source: 'oauth2' });
   });
@@ -451,11 +582,21 @@ describe('OAuth2 authorization code flow', () => {
     expect(html).toContain(`data-portal-origin="${portal.url}"`);
     const outcome = outcomeOf(html);
     expect(outcome.type).toBe('oauth2_success');
-    expect(outcome.data).toMatchObject({ source: 'oauth2', accessTokenExpiry: expect.any(String), refreshTokenExpiry: expect.any(String) });
+    expect(outcome.data).toMatchObject({
+      source: 'oauth2',
+      accessTokenExpiry: expect.any(String),
+      refreshTokenExpiry: expect.any(String),
+    });
     expectNoTokens(html);
 
     const after = await status();
-    expect(after).toMatchObject({ source: 'oauth2', hasAccessToken: true, hasRefreshToken: true, isAccessTokenExpired: false, canRefresh: true });
+    expect(after).toMatchObject({
+      source: 'oauth2',
+      hasAccessToken: true,
+      hasRefreshToken: true,
+      isAccessTokenExpired: false,
+      canRefresh: true,
+    });
     expect(Date.parse(after.lastUpdated)).toBeGreaterThanOrEqual(Date.parse(before.lastUpdated));
     expect(await pendingAuthorizations()).toBe(pending - 1);
   });
@@ -468,16 +609,26 @@ describe('OAuth2 authorization code flow', () => {
     const replay = await admin.get(callback);
     expect(replay.status).toBe(400);
     expect(outcomeOf(replay.body)).toMatchObject({ type: 'oauth2_error', error: 'invalid_state' });
-    expect(replay.body).toContain('OAuth2 authorization failed: This authorization is unknown, expired, already used or was started in another session.');
+    expect(replay.body).toContain(
+      'OAuth2 authorization failed: This authorization is unknown, expired, already used or was started in another session.',
+    );
     expect((await status()).lastUpdated).toBe(before.lastUpdated);
   });
 
   it('when the state is forged or missing, then the callback refuses it without asking the provider', async () => {
     const before = await status();
-    for (const query of ['?code=forged-code&state=forged-state', '?code=forged-code', '?state=&code=x', '']) {
+    for (const query of [
+      '?code=forged-code&state=forged-state',
+      '?code=forged-code',
+      '?state=&code=x',
+      '',
+    ]) {
       const response = await admin.get(`/admin/tokens/callback${query}`);
       expect(response.status).toBe(400);
-      expect(outcomeOf(response.body)).toMatchObject({ type: 'oauth2_error', error: 'invalid_state' });
+      expect(outcomeOf(response.body)).toMatchObject({
+        type: 'oauth2_error',
+        error: 'invalid_state',
+      });
       expectNoTokens(response.body);
     }
     expect((await status()).lastUpdated).toBe(before.lastUpdated);
@@ -490,7 +641,10 @@ describe('OAuth2 authorization code flow', () => {
 
     const elsewhere = await otherSession.get(callback);
     expect(elsewhere.status).toBe(400);
-    expect(outcomeOf(elsewhere.body)).toMatchObject({ type: 'oauth2_error', error: 'invalid_state' });
+    expect(outcomeOf(elsewhere.body)).toMatchObject({
+      type: 'oauth2_error',
+      error: 'invalid_state',
+    });
     expect((await status()).lastUpdated).toBe(before.lastUpdated);
 
     const own = await admin.get(callback);
@@ -500,18 +654,31 @@ describe('OAuth2 authorization code flow', () => {
 
   it('when the authorization has expired, then its state is refused', async () => {
     const callback = await consent(admin, 'authorize');
-    expect(await writeDatabase(portal, 'UPDATE oauth_authorizations SET expiresAt = ?', [databaseDate(new Date(Date.now() - 1_000))])).toBeGreaterThan(0);
+    expect(
+      await writeDatabase(portal, 'UPDATE oauth_authorizations SET expiresAt = ?', [
+        databaseDate(new Date(Date.now() - 1_000)),
+      ]),
+    ).toBeGreaterThan(0);
     const response = await admin.get(callback);
     expect(response.status).toBe(400);
-    expect(outcomeOf(response.body)).toMatchObject({ type: 'oauth2_error', error: 'invalid_state' });
+    expect(outcomeOf(response.body)).toMatchObject({
+      type: 'oauth2_error',
+      error: 'invalid_state',
+    });
   });
 
   it("when the admin denies at the provider, then the page shows the provider's reason and the tokens stay", async () => {
     const before = await storedState();
     const response = await admin.get(await consent(admin, 'deny'));
     expect(response.status).toBe(400);
-    expect(outcomeOf(response.body)).toEqual({ type: 'oauth2_error', error: 'access_denied', error_description: 'The user denied the authorization request' });
-    expect(response.body).toContain('OAuth2 authorization failed: The user denied the authorization request');
+    expect(outcomeOf(response.body)).toEqual({
+      type: 'oauth2_error',
+      error: 'access_denied',
+      error_description: 'The user denied the authorization request',
+    });
+    expect(response.body).toContain(
+      'OAuth2 authorization failed: The user denied the authorization request',
+    );
     expect(await storedState()).toEqual(before);
   });
 
@@ -528,7 +695,8 @@ describe('secrets', () => {
   it('when tokens are stored, then no answer and no byte of the database file holds a token value', async () => {
     const pair = await connect(portal);
     const answers = [await updateTokens({ ...pair, refreshTokenExpirySeconds: 3600 })];
-    for (const callPath of ['/api/tokens/status', '/api/tokens/info', '/api/tokens/oauth/config']) answers.push(await admin.get(callPath));
+    for (const callPath of ['/api/tokens/status', '/api/tokens/info', '/api/tokens/oauth/config'])
+      answers.push(await admin.get(callPath));
     answers.push(await admin.post('/api/tokens/oauth/authorize'));
     for (const answer of answers) {
       expect(answer.status).toBe(200);

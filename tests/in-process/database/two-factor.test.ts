@@ -11,7 +11,16 @@ import { keyStoredRecoveryCodes } from '~/server/services/accounts/two-factor';
 import { createUser as createAccount } from '~/server/services/accounts/users';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { ApiClient, type ApiResponse } from '../../support/api-client';
-import { createUser, databaseText, eventually, expectError, signIn, signedInAdmin, type Role, type TestUser } from '../../support/api-steps';
+import {
+  createUser,
+  databaseText,
+  eventually,
+  expectError,
+  signIn,
+  signedInAdmin,
+  type Role,
+  type TestUser,
+} from '../../support/api-steps';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
 
 const PENDING_COOKIE = 'portal_2fa_pending';
@@ -32,7 +41,12 @@ beforeAll(async () => {
     startInProcessPortal(LIMITS),
     startInProcessPortal({ ...LIMITS, TWO_FACTOR: 'required-for-admins' }),
     startInProcessPortal({ TWO_FACTOR: 'off' }),
-    startInProcessPortal({ LOGIN_MAX_ATTEMPTS: '8', LOGIN_WINDOW_SECONDS: '60', TRUST_PROXY: 'true', SMTP_URL: smtp.url }),
+    startInProcessPortal({
+      LOGIN_MAX_ATTEMPTS: '8',
+      LOGIN_WINDOW_SECONDS: '60',
+      TRUST_PROXY: 'true',
+      SMTP_URL: smtp.url,
+    }),
   ]);
   admin = await signedInAdmin(optional);
 });
@@ -55,17 +69,24 @@ class Browser {
   async request(method: string, path: string, json?: unknown, body?: string): Promise<ApiResponse> {
     const headers: Record<string, string> = { Origin: this.portal.url };
     if (this.address) headers['X-Forwarded-For'] = this.address;
-    if (this.cookies.size > 0) headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (this.cookies.size > 0)
+      headers.Cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (json !== undefined) headers['Content-Type'] = 'application/json';
     if (body !== undefined) headers['Content-Type'] = 'application/x-www-form-urlencoded';
     const sent = method === 'GET' ? undefined : json === undefined ? body : JSON.stringify(json);
-    const response = await fetch(`${this.portal.url}${path}`, { method, headers, body: sent, redirect: 'manual' });
+    const response = await fetch(`${this.portal.url}${path}`, {
+      method,
+      headers,
+      body: sent,
+      redirect: 'manual',
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const cut = pair.indexOf('=');
       const name = pair.slice(0, cut);
       const value = pair.slice(cut + 1);
-      if (!value || /max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      if (!value || /max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line))
+        this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
     const text = await response.text();
@@ -90,7 +111,13 @@ class Browser {
 }
 
 function codeAt(secret: string, timestamp: number): string {
-  return TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+  return TOTP.generate({
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    timestamp,
+  });
 }
 
 const codeNow = (portal: InProcessPortal, secret: string) => codeAt(secret, portal.clock.now());
@@ -102,12 +129,21 @@ async function newUser(portal: InProcessPortal, role: Role = 'viewer'): Promise<
   const username = `tf${role.replace('-', '')}${userCount}`;
   if (portal === optional) return createUser(admin, username, role);
   const password = `${username}-password`;
-  const created = await createAccount(portal.portal, null, { username, password, role, fullName: null, email: null });
+  const created = await createAccount(portal.portal, null, {
+    username,
+    password,
+    role,
+    fullName: null,
+    email: null,
+  });
   return { id: created.id, username, password, role };
 }
 
 /** A user with two-factor sign-in turned on through the API: their secret and recovery codes. */
-async function enrolledUser(portal: InProcessPortal, role: Role = 'viewer'): Promise<TestUser & { secret: string; recoveryCodes: string[] }> {
+async function enrolledUser(
+  portal: InProcessPortal,
+  role: Role = 'viewer',
+): Promise<TestUser & { secret: string; recoveryCodes: string[] }> {
   const user = await newUser(portal, role);
   const browser = new Browser(portal);
   expect((await browser.login(user)).status).toBe(200);
@@ -122,7 +158,10 @@ async function enrolledUser(portal: InProcessPortal, role: Role = 'viewer'): Pro
 }
 
 /** Password, then the code: a signed-in browser. */
-async function signInWithCode(portal: InProcessPortal, user: TestUser & { secret: string }): Promise<Browser> {
+async function signInWithCode(
+  portal: InProcessPortal,
+  user: TestUser & { secret: string },
+): Promise<Browser> {
   const browser = new Browser(portal);
   expect((await browser.login(user)).body.data).toEqual({ twoFactorRequired: true });
   const answer = await browser.post('/api/auth/login/2fa', { code: codeNow(portal, user.secret) });
@@ -132,8 +171,18 @@ async function signInWithCode(portal: InProcessPortal, user: TestUser & { secret
 }
 
 async function auditEntries(portal: InProcessPortal, action: string) {
-  const rows = await portal.portal.db.models.AuditEntry.findAll({ where: { action }, order: [['id', 'ASC']], raw: true });
-  return rows.map(({ actorId, actorName, target, detail, clientAddress }) => ({ actorId, actorName, target, detail, clientAddress }));
+  const rows = await portal.portal.db.models.AuditEntry.findAll({
+    where: { action },
+    order: [['id', 'ASC']],
+    raw: true,
+  });
+  return rows.map(({ actorId, actorName, target, detail, clientAddress }) => ({
+    actorId,
+    actorName,
+    target,
+    detail,
+    clientAddress,
+  }));
 }
 
 function cookieLine(response: ApiResponse, name: string): string | undefined {
@@ -145,19 +194,30 @@ describe('enrolling and signing in', () => {
     const user = await newUser(optional);
     const browser = new Browser(optional);
     await browser.login(user);
-    expect((await browser.get('/api/auth/2fa')).body.data).toEqual({ enabled: false, recoveryCodesLeft: 0 });
+    expect((await browser.get('/api/auth/2fa')).body.data).toEqual({
+      enabled: false,
+      recoveryCodesLeft: 0,
+    });
 
     const setup = await browser.post('/api/auth/2fa/setup');
     expect(setup.status).toBe(200);
     const { otpauthUri, secret, qrSvg } = setup.body.data;
     const parsed = URI.parse(otpauthUri) as TOTP;
     expect(parsed).toBeInstanceOf(TOTP);
-    expect(parsed).toMatchObject({ issuer: 'Freight Portal', label: user.username, algorithm: 'SHA1', digits: 6, period: 30 });
+    expect(parsed).toMatchObject({
+      issuer: 'Freight Portal',
+      label: user.username,
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+    });
     expect(parsed.secret.base32).toBe(secret);
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
 
-    const wrong = await browser.post('/api/auth/2fa/enable', { code: codeAt(secret, optional.clock.now() + 10 * STEP_MS) });
+    const wrong = await browser.post('/api/auth/2fa/enable', {
+      code: codeAt(secret, optional.clock.now() + 10 * STEP_MS),
+    });
     expectError(wrong, 400, 'VALIDATION_ERROR', /^That code is not right/);
     expect((await browser.get('/api/auth/2fa')).body.data.enabled).toBe(false);
 
@@ -167,7 +227,10 @@ describe('enrolling and signing in', () => {
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
     for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
-    expect((await browser.get('/api/auth/2fa')).body.data).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+    expect((await browser.get('/api/auth/2fa')).body.data).toEqual({
+      enabled: true,
+      recoveryCodesLeft: 10,
+    });
     optional.clock.advance(STEP_MS);
 
     const next = new Browser(optional);
@@ -183,9 +246,15 @@ describe('enrolling and signing in', () => {
     // The pending sign-in is no session.
     expectError(await next.get('/api/auth/profile'), 401, 'AUTHENTICATION_ERROR');
 
-    const done = await next.post('/api/auth/login/2fa', { code: ` ${codeNow(optional, secret).replace(/^(\d{3})/, '$1 ')} ` });
+    const done = await next.post('/api/auth/login/2fa', {
+      code: ` ${codeNow(optional, secret).replace(/^(\d{3})/, '$1 ')} `,
+    });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
-    expect(done.body).toMatchObject({ success: true, message: 'Login successful', data: { user: { username: user.username, locale: 'en' } } });
+    expect(done.body).toMatchObject({
+      success: true,
+      message: 'Login successful',
+      data: { user: { username: user.username, locale: 'en' } },
+    });
     expect(cookieLine(done, 'portal_session')).toBeDefined();
     expect(next.cookies.has(PENDING_COOKIE)).toBe(false);
     expect((await next.get('/api/auth/profile')).body.data.user.username).toBe(user.username);
@@ -210,11 +279,18 @@ describe('enrolling and signing in', () => {
 
     const second = new Browser(optional);
     await second.login(user);
-    expectError(await second.post('/api/auth/login/2fa', { code }), 401, 'AUTHENTICATION_ERROR', 'The code is wrong or has already been used');
+    expectError(
+      await second.post('/api/auth/login/2fa', { code }),
+      401,
+      'AUTHENTICATION_ERROR',
+      'The code is wrong or has already been used',
+    );
     expect(cookieLine(await second.get('/api/auth/profile'), 'portal_session')).toBeUndefined();
 
     optional.clock.advance(STEP_MS);
-    expect((await second.post('/api/auth/login/2fa', { code: codeNow(optional, user.secret) })).status).toBe(200);
+    expect(
+      (await second.post('/api/auth/login/2fa', { code: codeNow(optional, user.secret) })).status,
+    ).toBe(200);
   });
 
   it('when a recovery code is used, then it signs in once and recoveryCodesLeft goes down', async () => {
@@ -223,13 +299,23 @@ describe('enrolling and signing in', () => {
     const browser = new Browser(optional);
     await browser.login(user);
     // As typed from paper: capitals and without the dash.
-    const done = await browser.post('/api/auth/login/2fa', { code: recoveryCode!.toUpperCase().replace('-', '') });
+    const done = await browser.post('/api/auth/login/2fa', {
+      code: recoveryCode!.toUpperCase().replace('-', ''),
+    });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
-    expect((await browser.get('/api/auth/2fa')).body.data).toEqual({ enabled: true, recoveryCodesLeft: 9 });
+    expect((await browser.get('/api/auth/2fa')).body.data).toEqual({
+      enabled: true,
+      recoveryCodesLeft: 9,
+    });
 
     const again = new Browser(optional);
     await again.login(user);
-    expectError(await again.post('/api/auth/login/2fa', { code: recoveryCode }), 401, 'AUTHENTICATION_ERROR', 'The code is wrong or has already been used');
+    expectError(
+      await again.post('/api/auth/login/2fa', { code: recoveryCode }),
+      401,
+      'AUTHENTICATION_ERROR',
+      'The code is wrong or has already been used',
+    );
   });
 
   it('when the pending sign-in is older than 5 minutes, then the right code is refused and the password must be given again', async () => {
@@ -248,7 +334,11 @@ describe('enrolling and signing in', () => {
   it('when the pending cookie is missing or forged, then login/2fa refuses with 401', async () => {
     const user = await enrolledUser(optional);
     const code = codeNow(optional, user.secret);
-    expectError(await new Browser(optional).post('/api/auth/login/2fa', { code }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await new Browser(optional).post('/api/auth/login/2fa', { code }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     const forger = new Browser(optional);
     await forger.login(user);
     const token = forger.cookies.get(PENDING_COOKIE)!;
@@ -258,11 +348,24 @@ describe('enrolling and signing in', () => {
 
   it.each([
     ['no code', {}, 'Enter the code from your authenticator app or a recovery code'],
-    ['an empty code', { code: '  ' }, 'Enter the code from your authenticator app or a recovery code'],
+    [
+      'an empty code',
+      { code: '  ' },
+      'Enter the code from your authenticator app or a recovery code',
+    ],
     ['a number', { code: 123456 }, 'Enter the code from your authenticator app or a recovery code'],
-    ['a code of 41 characters', { code: 'x'.repeat(41) }, 'This is neither a code from your authenticator app nor a recovery code'],
+    [
+      'a code of 41 characters',
+      { code: 'x'.repeat(41) },
+      'This is neither a code from your authenticator app nor a recovery code',
+    ],
   ])('when login/2fa gets %s, then 400 with the message', async (_case, payload, message) => {
-    expectError(await new Browser(optional).post('/api/auth/login/2fa', payload), 400, 'VALIDATION_ERROR', message);
+    expectError(
+      await new Browser(optional).post('/api/auth/login/2fa', payload),
+      400,
+      'VALIDATION_ERROR',
+      message,
+    );
   });
 
   it('when a pending sign-in that owes a code calls setup or enable, then 401: a password alone never replaces the authenticator', async () => {
@@ -271,7 +374,11 @@ describe('enrolling and signing in', () => {
     const browser = new Browser(optional);
     await browser.login(user);
     expectError(await browser.post('/api/auth/2fa/setup'), 401, 'AUTHENTICATION_ERROR');
-    expectError(await browser.post('/api/auth/2fa/enable', { code: '123456' }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await browser.post('/api/auth/2fa/enable', { code: '123456' }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     const after = await optional.portal.db.models.User.findByPk(user.id, { raw: true });
     expect(after!.twoFactorSecret).toBe(before!.twoFactorSecret);
   });
@@ -279,8 +386,18 @@ describe('enrolling and signing in', () => {
   it('when a user with two-factor sign-in on asks for a new setup, then 409', async () => {
     const user = await enrolledUser(optional);
     const browser = await signInWithCode(optional, user);
-    expectError(await browser.post('/api/auth/2fa/setup'), 409, 'CONFLICT', 'Two-factor sign-in is already on');
-    expectError(await browser.post('/api/auth/2fa/enable', { code: '123456' }), 409, 'CONFLICT', 'Two-factor sign-in is already on');
+    expectError(
+      await browser.post('/api/auth/2fa/setup'),
+      409,
+      'CONFLICT',
+      'Two-factor sign-in is already on',
+    );
+    expectError(
+      await browser.post('/api/auth/2fa/enable', { code: '123456' }),
+      409,
+      'CONFLICT',
+      'Two-factor sign-in is already on',
+    );
   });
 
   it('when enable comes before any setup or with a code that is no 6 digits, then it is refused', async () => {
@@ -299,7 +416,11 @@ describe('enrolling and signing in', () => {
       'VALIDATION_ERROR',
       'Enter the 6-digit code from your authenticator app',
     );
-    expectError(await new Browser(optional).post('/api/auth/2fa/setup'), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await new Browser(optional).post('/api/auth/2fa/setup'),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     expectError(await new Browser(optional).get('/api/auth/2fa'), 401, 'AUTHENTICATION_ERROR');
   });
 
@@ -316,7 +437,12 @@ describe('enrolling and signing in', () => {
     const wrong = await browser.request('POST', '/login', undefined, 'code=000000');
     expect(wrong.status).toBe(401);
     expect(wrong.body).toContain('The code is wrong or has already been used');
-    const posted = await browser.request('POST', '/login', undefined, `code=${codeNow(optional, user.secret)}`);
+    const posted = await browser.request(
+      'POST',
+      '/login',
+      undefined,
+      `code=${codeNow(optional, user.secret)}`,
+    );
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe('/dashboard');
     expect((await browser.get('/api/auth/profile')).status).toBe(200);
@@ -329,18 +455,33 @@ describe('the login limit', () => {
     const browser = new Browser(optional);
     await browser.login(user);
     for (const code of ['000000', 'wrong-recovery']) {
-      expectError(await browser.post('/api/auth/login/2fa', { code }), 401, 'AUTHENTICATION_ERROR', 'The code is wrong or has already been used');
+      expectError(
+        await browser.post('/api/auth/login/2fa', { code }),
+        401,
+        'AUTHENTICATION_ERROR',
+        'The code is wrong or has already been used',
+      );
     }
     // The password again: it leads to the code step, but forgets no failure.
     expect((await browser.login(user)).body.data).toEqual({ twoFactorRequired: true });
-    expectError(await browser.post('/api/auth/login/2fa', { code: '111111' }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await browser.post('/api/auth/login/2fa', { code: '111111' }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
 
-    expectError(await browser.post('/api/auth/login/2fa', { code: codeNow(optional, user.secret) }), 429, 'RATE_LIMITED');
+    expectError(
+      await browser.post('/api/auth/login/2fa', { code: codeNow(optional, user.secret) }),
+      429,
+      'RATE_LIMITED',
+    );
     expectError(await browser.login(user), 429, 'RATE_LIMITED');
 
     optional.clock.advance(61_000);
     expect((await browser.login(user)).body.data).toEqual({ twoFactorRequired: true });
-    expect((await browser.post('/api/auth/login/2fa', { code: codeNow(optional, user.secret) })).status).toBe(200);
+    expect(
+      (await browser.post('/api/auth/login/2fa', { code: codeNow(optional, user.secret) })).status,
+    ).toBe(200);
   });
 });
 
@@ -352,17 +493,27 @@ function browserFromNewAddress(): Browser {
 }
 
 /** A user of the guarded portal with an e-mail address and two-factor sign-in on. */
-async function guardedUser(locale: 'en' | 'nl' = 'en'): Promise<TestUser & { secret: string; email: string }> {
+async function guardedUser(
+  locale: 'en' | 'nl' = 'en',
+): Promise<TestUser & { secret: string; email: string }> {
   userCount += 1;
   const username = `guarded${userCount}`;
   const email = `${username}@example.com`;
   const password = `${username}-password`;
-  const created = await createAccount(guarded.portal, null, { username, password, role: 'viewer', fullName: null, email });
+  const created = await createAccount(guarded.portal, null, {
+    username,
+    password,
+    role: 'viewer',
+    fullName: null,
+    email,
+  });
   await guarded.portal.db.models.User.update({ locale }, { where: { id: created.id } });
   const browser = browserFromNewAddress();
   expect((await browser.login({ username, password })).status).toBe(200);
   const { secret } = (await browser.post('/api/auth/2fa/setup')).body.data;
-  expect((await browser.post('/api/auth/2fa/enable', { code: codeNow(guarded, secret) })).status).toBe(200);
+  expect(
+    (await browser.post('/api/auth/2fa/enable', { code: codeNow(guarded, secret) })).status,
+  ).toBe(200);
   guarded.clock.advance(STEP_MS);
   return { id: created.id, username, password, role: 'viewer', secret, email };
 }
@@ -376,13 +527,25 @@ describe('guessing codes', () => {
     const browser = browserFromNewAddress();
     expect((await browser.login(user)).body.data).toEqual({ twoFactorRequired: true });
     for (const code of ['000000', '111111', '222222', '333333', 'wrong-recovery']) {
-      expectError(await browser.post('/api/auth/login/2fa', { code }), 401, 'AUTHENTICATION_ERROR', WRONG_CODE);
+      expectError(
+        await browser.post('/api/auth/login/2fa', { code }),
+        401,
+        'AUTHENTICATION_ERROR',
+        WRONG_CODE,
+      );
     }
-    expectError(await browser.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) }), 401, 'AUTHENTICATION_ERROR', SIGN_IN_AGAIN);
+    expectError(
+      await browser.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) }),
+      401,
+      'AUTHENTICATION_ERROR',
+      SIGN_IN_AGAIN,
+    );
     expect((await browser.get('/login')).body).toMatch(/<form[^>]*data-code-form[^>]*hidden[^>]*>/);
 
     expect((await browser.login(user)).body.data).toEqual({ twoFactorRequired: true });
-    expect((await browser.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) })).status).toBe(200);
+    expect(
+      (await browser.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) })).status,
+    ).toBe(200);
   });
 
   it('when wrong codes from many addresses pass 10, then the code step is closed for everyone with the answer of a wrong code, the user is e-mailed in their language, and it opens with the next window', async () => {
@@ -392,15 +555,28 @@ describe('guessing codes', () => {
       const guesser = browserFromNewAddress();
       expect((await guesser.login(user)).body.data).toEqual({ twoFactorRequired: true });
       for (let guess = 0; guess < 4; guess++) {
-        expectError(await guesser.post('/api/auth/login/2fa', { code: `00000${guess}` }), 401, 'AUTHENTICATION_ERROR', WRONG_CODE);
+        expectError(
+          await guesser.post('/api/auth/login/2fa', { code: `00000${guess}` }),
+          401,
+          'AUTHENTICATION_ERROR',
+          WRONG_CODE,
+        );
       }
     }
     const owner = browserFromNewAddress();
     expect((await owner.login(user)).body.data).toEqual({ twoFactorRequired: true });
-    expectError(await owner.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) }), 401, 'AUTHENTICATION_ERROR', WRONG_CODE);
+    expectError(
+      await owner.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) }),
+      401,
+      'AUTHENTICATION_ERROR',
+      WRONG_CODE,
+    );
 
     const [mail, ...more] = await eventually(
-      () => smtp.messages.filter((message) => message.to && !Array.isArray(message.to) && message.to.text === user.email),
+      () =>
+        smtp.messages.filter(
+          (message) => message.to && !Array.isArray(message.to) && message.to.text === user.email,
+        ),
       (found) => found.length > 0,
     );
     expect(more).toHaveLength(0);
@@ -409,7 +585,9 @@ describe('guessing codes', () => {
     expect(mail!.text).toContain('1 minuten');
 
     guarded.clock.advance(61_000);
-    expect((await owner.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) })).status).toBe(200);
+    expect(
+      (await owner.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) })).status,
+    ).toBe(200);
   });
 
   it('when a sign-in has finished, then its pending cookie, sent again with a new code, finishes nothing', async () => {
@@ -417,12 +595,16 @@ describe('guessing codes', () => {
     const browser = browserFromNewAddress();
     await browser.login(user);
     const pending = browser.cookies.get(PENDING_COOKIE)!;
-    expect((await browser.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) })).status).toBe(200);
+    expect(
+      (await browser.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) })).status,
+    ).toBe(200);
 
     guarded.clock.advance(STEP_MS);
     const replay = browserFromNewAddress();
     replay.cookies.set(PENDING_COOKIE, pending);
-    const answer = await replay.post('/api/auth/login/2fa', { code: codeNow(guarded, user.secret) });
+    const answer = await replay.post('/api/auth/login/2fa', {
+      code: codeNow(guarded, user.secret),
+    });
     expectError(answer, 401, 'AUTHENTICATION_ERROR', SIGN_IN_AGAIN);
     expect(cookieLine(answer, 'portal_session')).toBeUndefined();
   });
@@ -434,7 +616,8 @@ describe('recovery codes at rest', () => {
   it('when codes are stored, then as keyed hashes: the database holds no plain SHA-256 of any', async () => {
     const user = await enrolledUser(optional);
     const everything = await databaseText(optional);
-    for (const code of user.recoveryCodes) expect(everything).not.toContain(sha256(code.replace('-', '')));
+    for (const code of user.recoveryCodes)
+      expect(everything).not.toContain(sha256(code.replace('-', '')));
   });
 
   it('when codes were stored unkeyed before the upgrade, then the start-up keys them and each still signs in once', async () => {
@@ -443,13 +626,20 @@ describe('recovery codes at rest', () => {
     // As an older portal stored them: the bare SHA-256 of the code without its dash.
     const older = ['abcde-fghjk', 'mnpqr-stuvw'];
     await RecoveryCode.destroy({ where: { userId: user.id } });
-    await RecoveryCode.bulkCreate(older.map((code) => ({ userId: user.id, codeHash: sha256(code.replace('-', '')), keyed: false })));
+    await RecoveryCode.bulkCreate(
+      older.map((code) => ({
+        userId: user.id,
+        codeHash: sha256(code.replace('-', '')),
+        keyed: false,
+      })),
+    );
 
     await keyStoredRecoveryCodes(optional.portal);
     await keyStoredRecoveryCodes(optional.portal);
     const rows = await RecoveryCode.findAll({ where: { userId: user.id }, raw: true });
     expect(rows.map((row) => Boolean(row.keyed))).toEqual([true, true]);
-    for (const code of older) expect(rows.map((row) => row.codeHash)).not.toContain(sha256(code.replace('-', '')));
+    for (const code of older)
+      expect(rows.map((row) => row.codeHash)).not.toContain(sha256(code.replace('-', '')));
 
     for (const code of older) {
       const browser = new Browser(optional);
@@ -457,7 +647,12 @@ describe('recovery codes at rest', () => {
       expect((await browser.post('/api/auth/login/2fa', { code })).status).toBe(200);
       const again = new Browser(optional);
       await again.login(user);
-      expectError(await again.post('/api/auth/login/2fa', { code }), 401, 'AUTHENTICATION_ERROR', WRONG_CODE);
+      expectError(
+        await again.post('/api/auth/login/2fa', { code }),
+        401,
+        'AUTHENTICATION_ERROR',
+        WRONG_CODE,
+      );
     }
   });
 });
@@ -466,20 +661,49 @@ describe('turning it off', () => {
   it('when the password is wrong, then 400 with a clear message; with the right one it is off and sign-in asks no code', async () => {
     const user = await enrolledUser(optional);
     const browser = await signInWithCode(optional, user);
-    const wrong = await browser.post('/api/auth/2fa/disable', { password: 'not-my-password', code: codeNow(optional, user.secret) });
+    const wrong = await browser.post('/api/auth/2fa/disable', {
+      password: 'not-my-password',
+      code: codeNow(optional, user.secret),
+    });
     expectError(wrong, 400, 'VALIDATION_ERROR', 'Password is incorrect');
     expect(wrong.body.details).toEqual([{ field: 'password', message: 'Password is incorrect' }]);
-    expectError(await browser.post('/api/auth/2fa/disable', { code: codeNow(optional, user.secret) }), 400, 'VALIDATION_ERROR', 'Enter your password');
+    expectError(
+      await browser.post('/api/auth/2fa/disable', { code: codeNow(optional, user.secret) }),
+      400,
+      'VALIDATION_ERROR',
+      'Enter your password',
+    );
     expect((await browser.get('/api/auth/2fa')).body.data.enabled).toBe(true);
 
-    expect((await browser.post('/api/auth/2fa/disable', { password: user.password, code: codeNow(optional, user.secret) })).status).toBe(200);
-    expect((await browser.get('/api/auth/2fa')).body.data).toEqual({ enabled: false, recoveryCodesLeft: 0 });
-    expect(await optional.portal.db.models.RecoveryCode.count({ where: { userId: user.id } })).toBe(0);
+    expect(
+      (
+        await browser.post('/api/auth/2fa/disable', {
+          password: user.password,
+          code: codeNow(optional, user.secret),
+        })
+      ).status,
+    ).toBe(200);
+    expect((await browser.get('/api/auth/2fa')).body.data).toEqual({
+      enabled: false,
+      recoveryCodesLeft: 0,
+    });
+    expect(await optional.portal.db.models.RecoveryCode.count({ where: { userId: user.id } })).toBe(
+      0,
+    );
     expect((await new Browser(optional).login(user)).body.data.user.username).toBe(user.username);
-    expectError(await browser.post('/api/auth/2fa/disable', { password: user.password, code: '123456' }), 409, 'CONFLICT', 'Two-factor sign-in is not on');
+    expectError(
+      await browser.post('/api/auth/2fa/disable', { password: user.password, code: '123456' }),
+      409,
+      'CONFLICT',
+      'Two-factor sign-in is not on',
+    );
 
     expect(await auditEntries(optional, 'two-factor.disabled')).toContainEqual(
-      expect.objectContaining({ actorId: user.id, actorName: user.username, target: `user ${user.username}` }),
+      expect.objectContaining({
+        actorId: user.id,
+        actorName: user.username,
+        target: `user ${user.username}`,
+      }),
     );
   });
 
@@ -487,21 +711,42 @@ describe('turning it off', () => {
     const user = await enrolledUser(optional);
     const browser = await signInWithCode(optional, user);
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expectError(await browser.post('/api/auth/2fa/disable', { password: `wrong-${attempt}`, code: user.recoveryCodes[0] }), 400, 'VALIDATION_ERROR');
+      expectError(
+        await browser.post('/api/auth/2fa/disable', {
+          password: `wrong-${attempt}`,
+          code: user.recoveryCodes[0],
+        }),
+        400,
+        'VALIDATION_ERROR',
+      );
     }
-    expectError(await browser.post('/api/auth/2fa/disable', { password: user.password, code: user.recoveryCodes[0] }), 429, 'RATE_LIMITED');
+    expectError(
+      await browser.post('/api/auth/2fa/disable', {
+        password: user.password,
+        code: user.recoveryCodes[0],
+      }),
+      429,
+      'RATE_LIMITED',
+    );
   });
 });
 
 describe("an admin turns a user's two-factor sign-in off", () => {
   it('when a non-admin asks, then 403; when the admin does, then it is off, the list shows it, and the audit trail has it', async () => {
     const user = await enrolledUser(optional);
-    const listed = async () => (await admin.get('/api/auth/users')).body.data.find((row: { id: number }) => row.id === user.id);
+    const listed = async () =>
+      (await admin.get('/api/auth/users')).body.data.find(
+        (row: { id: number }) => row.id === user.id,
+      );
     expect((await listed()).twoFactorEnabled).toBe(true);
 
     const adminViewer = await signIn(optional, await newUser(optional, 'admin-viewer'));
     expectError(await adminViewer.delete(`/api/auth/users/${user.id}/2fa`), 403, 'FORBIDDEN');
-    expectError(await new ApiClient(optional).delete(`/api/auth/users/${user.id}/2fa`), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await new ApiClient(optional).delete(`/api/auth/users/${user.id}/2fa`),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     expect((await listed()).twoFactorEnabled).toBe(true);
 
     const reset = await admin.delete(`/api/auth/users/${user.id}/2fa`);
@@ -518,7 +763,12 @@ describe("an admin turns a user's two-factor sign-in off", () => {
       clientAddress: '127.0.0.1',
     });
 
-    expectError(await admin.delete('/api/auth/users/999999/2fa'), 404, 'NOT_FOUND', 'User not found');
+    expectError(
+      await admin.delete('/api/auth/users/999999/2fa'),
+      404,
+      'NOT_FOUND',
+      'User not found',
+    );
     expectError(await admin.delete('/api/auth/users/abc/2fa'), 404, 'NOT_FOUND', 'User not found');
   });
 });
@@ -527,15 +777,29 @@ describe('the audit trail of sign-ins', () => {
   it('when admins and admin-viewers sign in or fail to, then each is recorded; a customer’s sign-in is not', async () => {
     const staff = await enrolledUser(optional, 'admin');
     const customer = await newUser(optional);
-    const wrong = await new Browser(optional).login({ username: staff.username, password: 'not-the-password' });
+    const wrong = await new Browser(optional).login({
+      username: staff.username,
+      password: 'not-the-password',
+    });
     expectError(wrong, 401, 'AUTHENTICATION_ERROR', 'Invalid username or password');
-    expectError(await new Browser(optional).login({ username: 'ghost-admin', password: 'not-the-password' }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await new Browser(optional).login({ username: 'ghost-admin', password: 'not-the-password' }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     const coded = new Browser(optional);
     await coded.login(staff);
-    expectError(await coded.post('/api/auth/login/2fa', { code: '000000' }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await coded.post('/api/auth/login/2fa', { code: '000000' }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     await signInWithCode(optional, staff);
     await new Browser(optional).login(customer);
-    await new Browser(optional).login({ username: customer.username, password: 'not-the-password' });
+    await new Browser(optional).login({
+      username: customer.username,
+      password: 'not-the-password',
+    });
 
     const failed = await auditEntries(optional, 'sign-in.failed');
     expect(failed).toContainEqual({
@@ -570,8 +834,15 @@ describe('the audit trail of sign-ins', () => {
       clientAddress: '127.0.0.1',
     });
     expect(succeeded.filter((entry) => entry.actorName === customer.username)).toEqual([]);
-    expect(succeeded.some((entry) => entry.actorName === 'admin' && entry.detail === JSON.stringify({ method: 'password' }))).toBe(true);
-    expect(await auditEntries(optional, 'two-factor.enabled')).toContainEqual(expect.objectContaining({ actorId: staff.id, target: `user ${staff.username}` }));
+    expect(
+      succeeded.some(
+        (entry) =>
+          entry.actorName === 'admin' && entry.detail === JSON.stringify({ method: 'password' }),
+      ),
+    ).toBe(true);
+    expect(await auditEntries(optional, 'two-factor.enabled')).toContainEqual(
+      expect.objectContaining({ actorId: staff.id, target: `user ${staff.username}` }),
+    );
   });
 });
 
@@ -588,8 +859,16 @@ describe('TWO_FACTOR=required-for-admins', () => {
     expectError(await browser.get('/api/auth/profile'), 401, 'AUTHENTICATION_ERROR');
     expectError(await browser.get('/api/auth/2fa'), 401, 'AUTHENTICATION_ERROR');
     expectError(await browser.get('/api/receipts'), 401, 'AUTHENTICATION_ERROR');
-    expectError(await browser.post('/api/auth/2fa/disable', { password: user.password }), 401, 'AUTHENTICATION_ERROR');
-    expectError(await browser.post('/api/auth/login/2fa', { code: '123456' }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await browser.post('/api/auth/2fa/disable', { password: user.password }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
+    expectError(
+      await browser.post('/api/auth/login/2fa', { code: '123456' }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
     for (const path of ['/dashboard', '/profile', '/receipts']) {
       const page = await browser.get(path);
       expect(page.status, path).toBe(302);
@@ -601,7 +880,9 @@ describe('TWO_FACTOR=required-for-admins', () => {
 
     const setup = await browser.post('/api/auth/2fa/setup');
     expect(setup.status).toBe(200);
-    const enabled = await browser.post('/api/auth/2fa/enable', { code: codeNow(required, setup.body.data.secret) });
+    const enabled = await browser.post('/api/auth/2fa/enable', {
+      code: codeNow(required, setup.body.data.secret),
+    });
     expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
     expect(enabled.body.data.recoveryCodes).toHaveLength(10);
     expect(enabled.body.data.user).toMatchObject({ username: user.username, role: 'admin-viewer' });
@@ -633,7 +914,10 @@ describe('TWO_FACTOR=off', () => {
   it('when any two-factor endpoint is called, then 404; the profile has no such section; a user with a secret signs in without a code', async () => {
     const offAdmin = await signedInAdmin(off);
     const user = await createUser(offAdmin, 'offuser');
-    await off.portal.db.models.User.update({ twoFactorEnabledAt: new Date(), twoFactorSecret: 'v1.x.y.z' }, { where: { id: user.id } });
+    await off.portal.db.models.User.update(
+      { twoFactorEnabledAt: new Date(), twoFactorSecret: 'v1.x.y.z' },
+      { where: { id: user.id } },
+    );
 
     const browser = new Browser(off);
     const answer = await browser.login(user);
@@ -645,10 +929,18 @@ describe('TWO_FACTOR=off', () => {
       ['POST', '/api/auth/2fa/disable'],
       ['POST', '/api/auth/login/2fa'],
     ] as const) {
-      expectError(await browser.request(method, path, { code: '123456', password: user.password }), 404, 'NOT_FOUND');
+      expectError(
+        await browser.request(method, path, { code: '123456', password: user.password }),
+        404,
+        'NOT_FOUND',
+      );
     }
     expectError(await offAdmin.delete(`/api/auth/users/${user.id}/2fa`), 404, 'NOT_FOUND');
-    expect((await offAdmin.get('/api/auth/users')).body.data.find((row: { id: number }) => row.id === user.id).twoFactorEnabled).toBe(false);
+    expect(
+      (await offAdmin.get('/api/auth/users')).body.data.find(
+        (row: { id: number }) => row.id === user.id,
+      ).twoFactorEnabled,
+    ).toBe(false);
 
     const profile = await browser.get('/profile');
     expect(profile.status).toBe(200);

@@ -35,7 +35,10 @@ beforeAll(async () => {
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
   receiptId = (await admin.get('/api/receipts?limit=1')).body.data[0].id;
-  const response = await admin.post('/api/webhooks', { url: `${receiver.url}/hooks`, events: ['receipt.status_changed'] });
+  const response = await admin.post('/api/webhooks', {
+    url: `${receiver.url}/hooks`,
+    events: ['receipt.status_changed'],
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   endpoint = response.body.data;
 }, stallLimit(180_000));
@@ -49,30 +52,45 @@ afterAll(async () => {
 const requestOf = async (messageId: string) =>
   (
     await eventually(
-      async () => receiver.requests.filter((request) => request.headers['webhook-id'] === messageId),
+      async () =>
+        receiver.requests.filter((request) => request.headers['webhook-id'] === messageId),
       (requests) => requests.length > 0,
     )
   )[0]!;
 
 const jobsOfEndpoint = () =>
-  queryDatabase<{ id: number; payload: string; doneAt: string | null; failedAt: string | null; lastError: string | null }>(
+  queryDatabase<{
+    id: number;
+    payload: string;
+    doneAt: string | null;
+    failedAt: string | null;
+    lastError: string | null;
+  }>(
     portal,
     `SELECT id, payload, doneAt, failedAt, lastError FROM outbox_jobs WHERE kind = 'webhook.delivery' AND payload LIKE '{"endpointId":${endpoint.id},%' ORDER BY id`,
   );
 
 describe('a webhook delivery job', () => {
   it('when an event is queued, then its payload names the receipt and holds the envelope as JSON, and the request sends that envelope, signed', async () => {
-    expect(await queueWebhookEvent(portal.portal, { type: 'receipt.status_changed', receiptId })).toBe(1);
+    expect(
+      await queueWebhookEvent(portal.portal, { type: 'receipt.status_changed', receiptId }),
+    ).toBe(1);
     const payload = JSON.parse((await jobsOfEndpoint()).at(-1)!.payload);
     expect(payload).toEqual({
       endpointId: endpoint.id,
       messageId: expect.stringMatching(/^msg_[0-9a-f]{32}$/),
       receiptId,
-      envelope: { type: 'receipt.status_changed', timestamp: expect.any(String), data: { receipt: expect.objectContaining({ id: receiptId }) } },
+      envelope: {
+        type: 'receipt.status_changed',
+        timestamp: expect.any(String),
+        data: { receipt: expect.objectContaining({ id: receiptId }) },
+      },
     });
     const request = await requestOf(payload.messageId);
     expect(request.body).toBe(JSON.stringify(payload.envelope));
-    expect(new Webhook(endpoint.secret).verify(request.body, request.headers)).toEqual(payload.envelope);
+    expect(new Webhook(endpoint.secret).verify(request.body, request.headers)).toEqual(
+      payload.envelope,
+    );
   });
 
   it('when a job of the release before waits in an upgraded database, then it is sent with the body it was written with', async () => {
@@ -82,14 +100,26 @@ describe('a webhook delivery job', () => {
       data: { receipt: { id: receiptId, number: 'as it was' }, previousStatus: 'Received' },
     });
     const messageId = 'msg_0123456789abcdef0123456789abcdef';
-    await enqueueJobs(portal.portal, [{ kind: 'webhook.delivery', payload: { endpointId: endpoint.id, messageId, type: 'receipt.status_changed', body } }]);
+    await enqueueJobs(portal.portal, [
+      {
+        kind: 'webhook.delivery',
+        payload: { endpointId: endpoint.id, messageId, type: 'receipt.status_changed', body },
+      },
+    ]);
     const request = await requestOf(messageId);
     expect(request.body).toBe(body);
-    expect(new Webhook(endpoint.secret).verify(request.body, request.headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(endpoint.secret).verify(request.body, request.headers)).toEqual(
+      JSON.parse(body),
+    );
   });
 
   it('when a payload is of no shape a delivery takes, then the job is given up at once', async () => {
-    await enqueueJobs(portal.portal, [{ kind: 'webhook.delivery', payload: { endpointId: endpoint.id, messageId: 'msg_x', body: 42 } }]);
+    await enqueueJobs(portal.portal, [
+      {
+        kind: 'webhook.delivery',
+        payload: { endpointId: endpoint.id, messageId: 'msg_x', body: 42 },
+      },
+    ]);
     const [job] = await eventually(
       async () => (await jobsOfEndpoint()).slice(-1),
       ([last]) => last?.failedAt !== null,

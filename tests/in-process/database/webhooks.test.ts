@@ -30,7 +30,12 @@ import {
 import { holdRowLock } from '../../support/held-transaction';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtp-server';
-import { startWebhookReceiver, type Answer, type ReceivedRequest, type WebhookReceiver } from '../../support/webhook-receiver';
+import {
+  startWebhookReceiver,
+  type Answer,
+  type ReceivedRequest,
+  type WebhookReceiver,
+} from '../../support/webhook-receiver';
 import { stallLimit } from '../../support/test-pace';
 
 // Long enough that a delivery to the receiver here is never cut short on a busy machine.
@@ -74,7 +79,11 @@ async function register(client: ApiClient, path: string, events: string[]): Prom
 }
 
 /** The delivery log; its answer is exactly what the route documents (the schema of GET /api/openapi.json). */
-async function deliveries(client: ApiClient, id: number, headers: Record<string, string> = {}): Promise<Array<Record<string, any>>> {
+async function deliveries(
+  client: ApiClient,
+  id: number,
+  headers: Record<string, string> = {},
+): Promise<Array<Record<string, any>>> {
   const response = await client.get(`/api/webhooks/${id}/deliveries`, { headers });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   const parsed = okEnvelope(z.array(webhookDeliverySchema)).safeParse(response.body);
@@ -134,7 +143,10 @@ beforeAll(async () => {
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
   expect((await admin.post('/api/consignees/import')).status).toBe(200);
-  const consignees = (await admin.get('/api/consignees')).body.data as Array<{ id: number; name: string }>;
+  const consignees = (await admin.get('/api/consignees')).body.data as Array<{
+    id: number;
+    name: string;
+  }>;
   const half = consignees.filter((_, index) => index % 2 === 0);
   customerConsignees = new Set(half.map((consignee) => consignee.name));
   customer = await customerWith(
@@ -152,7 +164,10 @@ afterAll(async () => {
 
 describe('the webhooks API', () => {
   it('when an endpoint is registered, then the answer holds its whsec_ secret once; no later answer does, and the database holds it only encrypted', async () => {
-    const response = await customer.client.post('/api/webhooks', { url: `${receiver.url}/first`, events: ['receipt.status_changed', 'receipt.created'] });
+    const response = await customer.client.post('/api/webhooks', {
+      url: `${receiver.url}/first`,
+      events: ['receipt.status_changed', 'receipt.created'],
+    });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ success: true, message: 'Webhook endpoint added' });
     const created = response.body.data;
@@ -173,12 +188,19 @@ describe('the webhooks API', () => {
 
     const list = await customer.client.get('/api/webhooks');
     const one = await customer.client.get(`/api/webhooks/${created.id}`);
-    expect(list.body.data).toEqual([{ ...created, secret: undefined }].map(({ secret: _secret, ...rest }) => rest));
+    expect(list.body.data).toEqual(
+      [{ ...created, secret: undefined }].map(({ secret: _secret, ...rest }) => rest),
+    );
     expect(one.body.data).toEqual(list.body.data[0]);
     expect([...allKeys(list.body), ...allKeys(one.body)]).not.toContain('secret');
     expect(await databaseText(portal)).not.toContain(created.secret.slice('whsec_'.length, 30));
 
-    const [audit] = await queryDatabase<{ action: string; target: string; detail: string; actorName: string }>(
+    const [audit] = await queryDatabase<{
+      action: string;
+      target: string;
+      detail: string;
+      actorName: string;
+    }>(
       portal,
       "SELECT action, target, detail, actorName FROM audit_entries WHERE action = 'webhook.created' ORDER BY id DESC LIMIT 1",
     );
@@ -193,9 +215,21 @@ describe('the webhooks API', () => {
 
   it.each([
     ['nothing is sent', {}, "Enter the endpoint's address"],
-    ['the address is empty', { url: '', events: ['receipt.created'] }, "Enter the endpoint's address"],
-    ['the address has no scheme', { url: 'hooks.example.com/in', events: ['receipt.created'] }, 'Enter a full address starting with https://'],
-    ['the address is ftp://', { url: 'ftp://hooks.example.com/in', events: ['receipt.created'] }, 'Enter a full address starting with https://'],
+    [
+      'the address is empty',
+      { url: '', events: ['receipt.created'] },
+      "Enter the endpoint's address",
+    ],
+    [
+      'the address has no scheme',
+      { url: 'hooks.example.com/in', events: ['receipt.created'] },
+      'Enter a full address starting with https://',
+    ],
+    [
+      'the address is ftp://',
+      { url: 'ftp://hooks.example.com/in', events: ['receipt.created'] },
+      'Enter a full address starting with https://',
+    ],
     [
       'the address is http:// (WEBHOOK_ALLOW_HTTP unset)',
       { url: 'http://hooks.example.com/in', events: ['receipt.created'] },
@@ -211,9 +245,21 @@ describe('the webhooks API', () => {
       { url: `https://hooks.example.com/${'a'.repeat(2000)}`, events: ['receipt.created'] },
       'The address may be at most 2000 characters long',
     ],
-    ['no event is chosen', { url: 'https://hooks.example.com/in', events: [] }, 'Choose at least one event'],
-    ['the events are no list', { url: 'https://hooks.example.com/in', events: 'receipt.created' }, 'Choose at least one event'],
-    ['the events are missing', { url: 'https://hooks.example.com/in' }, 'Choose at least one event'],
+    [
+      'no event is chosen',
+      { url: 'https://hooks.example.com/in', events: [] },
+      'Choose at least one event',
+    ],
+    [
+      'the events are no list',
+      { url: 'https://hooks.example.com/in', events: 'receipt.created' },
+      'Choose at least one event',
+    ],
+    [
+      'the events are missing',
+      { url: 'https://hooks.example.com/in' },
+      'Choose at least one event',
+    ],
     [
       'an event is unknown',
       { url: 'https://hooks.example.com/in', events: ['receipt.deleted'] },
@@ -232,14 +278,25 @@ describe('the webhooks API', () => {
       { headers: { 'Accept-Language': 'nl' } },
     );
     expectError(response, 400, 'VALIDATION_ERROR', 'Webhook-endpoints moeten https:// gebruiken');
-    expect(response.body.details).toEqual([{ field: 'url', message: 'Webhook-endpoints moeten https:// gebruiken' }]);
+    expect(response.body.details).toEqual([
+      { field: 'url', message: 'Webhook-endpoints moeten https:// gebruiken' },
+    ]);
   });
 
   it("when anyone else asks for an endpoint by its id, then 404, as for one that does not exist; an admin lists everyone's with ?scope=all, a customer may not", async () => {
     const own = await register(customer.client, '/own', ['receipt.created']);
     for (const client of [otherCustomer.client, admin]) {
-      expectError(await client.get(`/api/webhooks/${own.id}`), 404, 'NOT_FOUND', 'That webhook endpoint was not found.');
-      expectError(await client.put(`/api/webhooks/${own.id}`, { enabled: false }), 404, 'NOT_FOUND');
+      expectError(
+        await client.get(`/api/webhooks/${own.id}`),
+        404,
+        'NOT_FOUND',
+        'That webhook endpoint was not found.',
+      );
+      expectError(
+        await client.put(`/api/webhooks/${own.id}`, { enabled: false }),
+        404,
+        'NOT_FOUND',
+      );
       expectError(await client.delete(`/api/webhooks/${own.id}`), 404, 'NOT_FOUND');
       expectError(await client.post(`/api/webhooks/${own.id}/test`), 404, 'NOT_FOUND');
       expectError(await client.get(`/api/webhooks/${own.id}/deliveries`), 404, 'NOT_FOUND');
@@ -248,40 +305,88 @@ describe('the webhooks API', () => {
     expectError(await customer.client.get('/api/webhooks/abc'), 404, 'NOT_FOUND');
     expectError(await new ApiClient(portal).get('/api/webhooks'), 401, 'AUTHENTICATION_ERROR');
     // Signed out, the query is not read: no hint of what it accepts.
-    expectError(await new ApiClient(portal).get('/api/webhooks?scope=everyone'), 401, 'AUTHENTICATION_ERROR');
-    expectError(await new ApiClient(portal).get('/api/webhooks?scope=all'), 401, 'AUTHENTICATION_ERROR');
-    expectError(await new ApiClient(portal).post('/api/webhooks', { url: `${receiver.url}/x`, events: ['receipt.created'] }), 401, 'AUTHENTICATION_ERROR');
+    expectError(
+      await new ApiClient(portal).get('/api/webhooks?scope=everyone'),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
+    expectError(
+      await new ApiClient(portal).get('/api/webhooks?scope=all'),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
+    expectError(
+      await new ApiClient(portal).post('/api/webhooks', {
+        url: `${receiver.url}/x`,
+        events: ['receipt.created'],
+      }),
+      401,
+      'AUTHENTICATION_ERROR',
+    );
 
     const all = await admin.get('/api/webhooks?scope=all');
     expect(all.status).toBe(200);
-    expect(all.body.data).toEqual([expect.objectContaining({ id: own.id, url: own.url, owner: { id: customer.id, username: customer.username } })]);
+    expect(all.body.data).toEqual([
+      expect.objectContaining({
+        id: own.id,
+        url: own.url,
+        owner: { id: customer.id, username: customer.username },
+      }),
+    ]);
     expect(allKeys(all.body)).not.toContain('secret');
     expectError(await customer.client.get('/api/webhooks?scope=all'), 403, 'FORBIDDEN');
-    expectError(await admin.get('/api/webhooks?scope=everyone'), 400, 'VALIDATION_ERROR', 'scope must be own or all');
+    expectError(
+      await admin.get('/api/webhooks?scope=everyone'),
+      400,
+      'VALIDATION_ERROR',
+      'scope must be own or all',
+    );
     expect((await customer.client.get(`/api/webhooks/${own.id}`)).status).toBe(200);
   });
 
   it('when an endpoint is changed, turned off and on again, then each answer says so; a change without anything to change is refused', async () => {
     const [own] = (await customer.client.get('/api/webhooks')).body.data as Created[];
-    const changed = await customer.client.put(`/api/webhooks/${own!.id}`, { events: ['prealert.matched', 'receipt.status_changed'] });
-    expect(changed.body).toMatchObject({ success: true, message: 'Webhook endpoint saved', data: { events: ['receipt.status_changed', 'prealert.matched'] } });
+    const changed = await customer.client.put(`/api/webhooks/${own!.id}`, {
+      events: ['prealert.matched', 'receipt.status_changed'],
+    });
+    expect(changed.body).toMatchObject({
+      success: true,
+      message: 'Webhook endpoint saved',
+      data: { events: ['receipt.status_changed', 'prealert.matched'] },
+    });
     const off = await customer.client.put(`/api/webhooks/${own!.id}`, { enabled: false });
-    expect(off.body.data).toMatchObject({ enabled: false, disabledReason: 'owner', disabledAt: expect.any(String) });
+    expect(off.body.data).toMatchObject({
+      enabled: false,
+      disabledReason: 'owner',
+      disabledAt: expect.any(String),
+    });
     const on = await customer.client.put(`/api/webhooks/${own!.id}`, { enabled: true });
-    expect(on.body.data).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
+    expect(on.body.data).toMatchObject({
+      enabled: true,
+      disabledReason: null,
+      disabledAt: null,
+      failingSince: null,
+    });
     // Where deliveries go and what they carry is audited; turning the endpoint off and on is not.
     const audits = await queryDatabase<{ action: string; target: string; actorName: string }>(
       portal,
       `SELECT "action", "target", "actorName" FROM "audit_entries" WHERE "action" = 'webhook.updated' AND "target" = 'webhook ${own!.id}'`,
     );
-    expect(audits).toEqual([{ action: 'webhook.updated', target: `webhook ${own!.id}`, actorName: customer.username }]);
+    expect(audits).toEqual([
+      { action: 'webhook.updated', target: `webhook ${own!.id}`, actorName: customer.username },
+    ]);
     expectError(
       await customer.client.put(`/api/webhooks/${own!.id}`, {}),
       400,
       'VALIDATION_ERROR',
       'Send the address, the events or whether the endpoint is on',
     );
-    expectError(await customer.client.put(`/api/webhooks/${own!.id}`, { enabled: 'yes' }), 400, 'VALIDATION_ERROR', 'Enabled must be true or false');
+    expectError(
+      await customer.client.put(`/api/webhooks/${own!.id}`, { enabled: 'yes' }),
+      400,
+      'VALIDATION_ERROR',
+      'Enabled must be true or false',
+    );
     expectError(
       await customer.client.put(`/api/webhooks/${own!.id}`, { url: 'http://hooks.example.com/' }),
       400,
@@ -293,9 +398,13 @@ describe('the webhooks API', () => {
 
   it('when a user has 10 endpoints, then an 11th is refused with 409; deleting one makes room, and the deletion is in the audit trail', async () => {
     const existing = ((await customer.client.get('/api/webhooks')).body.data as Created[]).length;
-    for (let n = existing; n < 10; n++) await register(customer.client, `/many-${n}`, ['receipt.created']);
+    for (let n = existing; n < 10; n++)
+      await register(customer.client, `/many-${n}`, ['receipt.created']);
     expectError(
-      await customer.client.post('/api/webhooks', { url: `${receiver.url}/eleventh`, events: ['receipt.created'] }),
+      await customer.client.post('/api/webhooks', {
+        url: `${receiver.url}/eleventh`,
+        events: ['receipt.created'],
+      }),
       409,
       'CONFLICT',
       'You can have at most 10 webhook endpoints; delete one first.',
@@ -304,7 +413,11 @@ describe('the webhooks API', () => {
     expect(endpoints).toHaveLength(10);
     for (const endpoint of endpoints) {
       const deleted = await customer.client.delete(`/api/webhooks/${endpoint.id}`);
-      expect(deleted.body).toEqual({ success: true, data: null, message: 'Webhook endpoint deleted' });
+      expect(deleted.body).toEqual({
+        success: true,
+        data: null,
+        message: 'Webhook endpoint deleted',
+      });
     }
     expectError(await customer.client.get(`/api/webhooks/${endpoints[0]!.id}`), 404, 'NOT_FOUND');
     const [{ deletions }] = (await queryDatabase<{ deletions: number }>(
@@ -319,10 +432,17 @@ describe('the webhooks API', () => {
     for (let n = 0; n < 9; n++) await register(racer.client, `/race-${n}`, ['receipt.created']);
     // Another request's lock on the owner: both registrations meet it, then go on together.
     const held = await holdRowLock(portal, 'users', racer.id);
-    const racing = [0, 1].map((n) => racer.client.post('/api/webhooks', { url: `${receiver.url}/race-last-${n}`, events: ['receipt.created'] }));
+    const racing = [0, 1].map((n) =>
+      racer.client.post('/api/webhooks', {
+        url: `${receiver.url}/race-last-${n}`,
+        events: ['receipt.created'],
+      }),
+    );
     await held.untilBlocked(2, racing);
     await held.release();
-    expect((await Promise.all(racing)).map((response) => response.status).sort()).toEqual([201, 409]);
+    expect((await Promise.all(racing)).map((response) => response.status).sort()).toEqual([
+      201, 409,
+    ]);
     expect((await racer.client.get('/api/webhooks')).body.data).toHaveLength(10);
   });
 });
@@ -332,7 +452,10 @@ describe('deliveries', () => {
     const endpoint = await register(customer.client, '/test-event', ['receipt.created']);
     const sent = await customer.client.post(`/api/webhooks/${endpoint.id}/test`);
     expect(sent.status).toBe(202);
-    expect(sent.body).toMatchObject({ success: true, message: 'Test event sent; its attempt appears in the delivery log' });
+    expect(sent.body).toMatchObject({
+      success: true,
+      message: 'Test event sent; its attempt appears in the delivery log',
+    });
     const { messageId } = sent.body.data as { messageId: string };
     expect(messageId).toMatch(/^msg_[0-9a-f]{32}$/);
     const [request] = await eventually(
@@ -342,13 +465,23 @@ describe('deliveries', () => {
     expect(request!.method).toBe('POST');
     expect(request!.headers['content-type']).toBe('application/json');
     expect(request!.headers['webhook-id']).toBe(messageId);
-    expect(Math.abs(Number(request!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    expect(
+      Math.abs(Number(request!.headers['webhook-timestamp']) - Date.now() / 1000),
+    ).toBeLessThan(60);
     expect(request!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     const event = new Webhook(endpoint.secret).verify(request!.body, request!.headers);
-    expect(event).toEqual({ type: 'webhook.test', timestamp: expect.any(String), data: { endpointId: endpoint.id } });
+    expect(event).toEqual({
+      type: 'webhook.test',
+      timestamp: expect.any(String),
+      data: { endpointId: endpoint.id },
+    });
     const impostor = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
-    expect(() => new Webhook(impostor).verify(request!.body, request!.headers)).toThrow('No matching signature found');
-    expect(() => new Webhook(endpoint.secret).verify(`${request!.body} `, request!.headers)).toThrow();
+    expect(() => new Webhook(impostor).verify(request!.body, request!.headers)).toThrow(
+      'No matching signature found',
+    );
+    expect(() =>
+      new Webhook(endpoint.secret).verify(`${request!.body} `, request!.headers),
+    ).toThrow();
 
     const [attempt] = await waitForAttempts(customer.client, endpoint.id, 1);
     expect(attempt).toEqual({
@@ -364,7 +497,10 @@ describe('deliveries', () => {
       failure: null,
       answer: 'ok',
     });
-    expect((await customer.client.get(`/api/webhooks/${endpoint.id}`)).body.data).toMatchObject({ lastSuccessAt: expect.any(String), failingSince: null });
+    expect((await customer.client.get(`/api/webhooks/${endpoint.id}`)).body.data).toMatchObject({
+      lastSuccessAt: expect.any(String),
+      failingSince: null,
+    });
     await customer.client.delete(`/api/webhooks/${endpoint.id}`);
   });
 
@@ -374,7 +510,11 @@ describe('deliveries', () => {
     const [receipt] = (await admin.get('/api/receipts?limit=1')).body.data as Array<{ id: number }>;
     const prealert = { id: 7, reference: 'PA-7', expectedPieces: 3 };
     const queued = await portal.portal.db.sequelize.transaction((transaction) =>
-      queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: receipt!.id, prealert }, transaction),
+      queueWebhookEvent(
+        portal.portal,
+        { type: 'prealert.matched', receiptId: receipt!.id, prealert },
+        transaction,
+      ),
     );
     expect(queued).toBe(1);
     const [failed] = await waitForAttempts(admin, endpoint.id, 1);
@@ -388,7 +528,10 @@ describe('deliveries', () => {
       eventType: 'prealert.matched',
     });
     const [failedInDutch] = await deliveries(admin, endpoint.id, IN_DUTCH);
-    expect(failedInDutch).toMatchObject({ error: 'HTTP-status 500', failure: { code: 'http-status', status: 500 } });
+    expect(failedInDutch).toMatchObject({
+      error: 'HTTP-status 500',
+      failure: { code: 'http-status', status: 500 },
+    });
     expect((await admin.get(`/api/webhooks/${endpoint.id}`)).body.data.failingSince).not.toBeNull();
 
     // Not again before the first wait (MAIL_RETRY_SECONDS, 30 s) has passed.
@@ -397,7 +540,9 @@ describe('deliveries', () => {
     portal.clock.advance(31_000);
     await runDueJobs();
     const attempts = await waitForAttempts(admin, endpoint.id, 2);
-    expect(attempts.map((attempt) => [attempt.attempt, attempt.succeeded, attempt.statusCode])).toEqual([
+    expect(
+      attempts.map((attempt) => [attempt.attempt, attempt.succeeded, attempt.statusCode]),
+    ).toEqual([
       [2, true, 200],
       [1, false, 500],
     ]);
@@ -405,35 +550,62 @@ describe('deliveries', () => {
     expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
     expect(second!.headers['webhook-id']).toBe(failed!.messageId);
     expect(second!.body).toBe(first!.body);
-    expect(Number(second!.headers['webhook-timestamp']) - Number(first!.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(30);
-    for (const request of [first!, second!]) expect(new Webhook(endpoint.secret).verify(request.body, request.headers)).toBeTruthy();
+    expect(
+      Number(second!.headers['webhook-timestamp']) - Number(first!.headers['webhook-timestamp']),
+    ).toBeGreaterThanOrEqual(30);
+    for (const request of [first!, second!])
+      expect(new Webhook(endpoint.secret).verify(request.body, request.headers)).toBeTruthy();
     const event = JSON.parse(second!.body);
     expect(event).toEqual({
       type: 'prealert.matched',
       timestamp: expect.any(String),
       data: { receipt: (await admin.get(`/api/receipts/${receipt!.id}`)).body.data, prealert },
     });
-    expect((await admin.get(`/api/webhooks/${endpoint.id}`)).body.data).toMatchObject({ failingSince: null, lastSuccessAt: expect.any(String) });
+    expect((await admin.get(`/api/webhooks/${endpoint.id}`)).body.data).toMatchObject({
+      failingSince: null,
+      lastSuccessAt: expect.any(String),
+    });
     await admin.delete(`/api/webhooks/${endpoint.id}`);
   });
 
   it("when a sync changes receipts, then each endpoint is told of those its owner sees (the customer's only of their consignees'), with the receipt as the API shows that owner", async () => {
-    const adminEndpoint = await register(admin, '/sync-admin', ['receipt.created', 'receipt.status_changed']);
-    const customerEndpoint = await register(customer.client, '/sync-customer', ['receipt.created', 'receipt.status_changed']);
-    const kinds = () => new Set(requestsTo('/sync-admin').map((request) => JSON.parse(request.body).type as string));
-    const outOfScope = () => requestsTo('/sync-admin').filter((request) => !customerConsignees.has(JSON.parse(request.body).data.receipt.consigneeName));
-    const inScope = () => requestsTo('/sync-admin').filter((request) => customerConsignees.has(JSON.parse(request.body).data.receipt.consigneeName));
-    for (let round = 0; round < 12 && (kinds().size < 2 || outOfScope().length === 0 || inScope().length === 0); round++) {
+    const adminEndpoint = await register(admin, '/sync-admin', [
+      'receipt.created',
+      'receipt.status_changed',
+    ]);
+    const customerEndpoint = await register(customer.client, '/sync-customer', [
+      'receipt.created',
+      'receipt.status_changed',
+    ]);
+    const kinds = () =>
+      new Set(requestsTo('/sync-admin').map((request) => JSON.parse(request.body).type as string));
+    const outOfScope = () =>
+      requestsTo('/sync-admin').filter(
+        (request) => !customerConsignees.has(JSON.parse(request.body).data.receipt.consigneeName),
+      );
+    const inScope = () =>
+      requestsTo('/sync-admin').filter((request) =>
+        customerConsignees.has(JSON.parse(request.body).data.receipt.consigneeName),
+      );
+    for (
+      let round = 0;
+      round < 12 && (kinds().size < 2 || outOfScope().length === 0 || inScope().length === 0);
+      round++
+    ) {
       expect((await admin.post('/sandbox/control/advance')).status).toBe(200);
       await portal.portal.syncRuns.syncReceipts();
       await runDueJobs();
     }
     expect([...kinds()].sort()).toEqual(['receipt.created', 'receipt.status_changed']);
     const events = (path: string) =>
-      requestsTo(path).map((request) => ({ ...(JSON.parse(request.body) as { type: string; data: Record<string, any> }), request }));
+      requestsTo(path).map((request) => ({
+        ...(JSON.parse(request.body) as { type: string; data: Record<string, any> }),
+        request,
+      }));
     const adminEvents = events('/sync-admin');
     const customerEvents = events('/sync-customer');
-    const key = (event: { type: string; data: Record<string, any> }) => `${event.type} ${event.data.receipt.id} ${event.data.receipt.status}`;
+    const key = (event: { type: string; data: Record<string, any> }) =>
+      `${event.type} ${event.data.receipt.id} ${event.data.receipt.status}`;
     expect(customerEvents.map(key).sort()).toEqual(
       adminEvents
         .filter((event) => customerConsignees.has(event.data.receipt.consigneeName))
@@ -442,40 +614,69 @@ describe('deliveries', () => {
     );
     expect(customerEvents.length).toBeGreaterThan(0);
     expect(customerEvents.length).toBeLessThan(adminEvents.length);
-    for (const { request } of customerEvents) expect(new Webhook(customerEndpoint.secret).verify(request.body, request.headers)).toBeTruthy();
+    for (const { request } of customerEvents)
+      expect(
+        new Webhook(customerEndpoint.secret).verify(request.body, request.headers),
+      ).toBeTruthy();
 
     // A receipt told of once shows as the API shows it now: the same for the admin and for the customer who sees it.
-    const once = (list: typeof adminEvents) => list.filter((event) => list.filter((other) => other.data.receipt.id === event.data.receipt.id).length === 1);
+    const once = (list: typeof adminEvents) =>
+      list.filter(
+        (event) =>
+          list.filter((other) => other.data.receipt.id === event.data.receipt.id).length === 1,
+      );
     for (const event of once(customerEvents)) {
-      expect(event.data.receipt).toEqual((await customer.client.get(`/api/receipts/${event.data.receipt.id}`)).body.data);
+      expect(event.data.receipt).toEqual(
+        (await customer.client.get(`/api/receipts/${event.data.receipt.id}`)).body.data,
+      );
     }
-    for (const event of once(adminEvents).filter((each) => !customerConsignees.has(each.data.receipt.consigneeName))) {
-      expect(event.data.receipt).toEqual((await admin.get(`/api/receipts/${event.data.receipt.id}`)).body.data);
-      expectError(await customer.client.get(`/api/receipts/${event.data.receipt.id}`), 404, 'NOT_FOUND');
+    for (const event of once(adminEvents).filter(
+      (each) => !customerConsignees.has(each.data.receipt.consigneeName),
+    )) {
+      expect(event.data.receipt).toEqual(
+        (await admin.get(`/api/receipts/${event.data.receipt.id}`)).body.data,
+      );
+      expectError(
+        await customer.client.get(`/api/receipts/${event.data.receipt.id}`),
+        404,
+        'NOT_FOUND',
+      );
     }
     // A status change says what the status was; its history ends with the change.
     for (const event of adminEvents.filter((each) => each.type === 'receipt.status_changed')) {
-      const statuses = (event.data.receipt.history as Array<{ status: string }>).map((entry) => entry.status);
+      const statuses = (event.data.receipt.history as Array<{ status: string }>).map(
+        (entry) => entry.status,
+      );
       expect(statuses.at(-1)).toBe(event.data.receipt.status);
       expect(event.data.previousStatus).toBe(statuses.at(-2));
     }
-    for (const event of adminEvents.filter((each) => each.type === 'receipt.created')) expect(event.data.previousStatus).toBeUndefined();
+    for (const event of adminEvents.filter((each) => each.type === 'receipt.created'))
+      expect(event.data.previousStatus).toBeUndefined();
     await admin.delete(`/api/webhooks/${adminEndpoint.id}`);
     await customer.client.delete(`/api/webhooks/${customerEndpoint.id}`);
   });
 
   it("when a pre-alert is matched to a receipt outside a customer's consignees, then the customer's endpoint is not told; one the customer sees, it is", async () => {
     const endpoint = await register(customer.client, '/prealert-scope', ['prealert.matched']);
-    const receipts = (await admin.get('/api/receipts?limit=100')).body.data as Array<{ id: number; consigneeName: string }>;
+    const receipts = (await admin.get('/api/receipts?limit=100')).body.data as Array<{
+      id: number;
+      consigneeName: string;
+    }>;
     const theirs = receipts.find((receipt) => customerConsignees.has(receipt.consigneeName))!;
     const others = receipts.find((receipt) => !customerConsignees.has(receipt.consigneeName))!;
-    expect(await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: others.id })).toBe(0);
-    expect(await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: theirs.id })).toBe(1);
+    expect(
+      await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: others.id }),
+    ).toBe(0);
+    expect(
+      await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: theirs.id }),
+    ).toBe(1);
     const [request] = await eventually(
       () => requestsTo('/prealert-scope'),
       (requests) => requests.length === 1,
     );
-    expect(JSON.parse(request!.body).data).toEqual({ receipt: (await customer.client.get(`/api/receipts/${theirs.id}`)).body.data });
+    expect(JSON.parse(request!.body).data).toEqual({
+      receipt: (await customer.client.get(`/api/receipts/${theirs.id}`)).body.data,
+    });
     await runDueJobs();
     expect(requestsTo('/prealert-scope')).toHaveLength(1);
     await customer.client.delete(`/api/webhooks/${endpoint.id}`);
@@ -487,21 +688,41 @@ describe('deliveries', () => {
     await customer.client.post(`/api/webhooks/${endpoint.id}/test`);
     const [attempt] = await waitForAttempts(customer.client, endpoint.id, 1);
     const failure = { code: 'redirect', status: 302, location: `${receiver.url}/elsewhere` };
-    expect(attempt).toMatchObject({ succeeded: false, statusCode: 302, error: `Redirect to ${receiver.url}/elsewhere not followed`, failure });
+    expect(attempt).toMatchObject({
+      succeeded: false,
+      statusCode: 302,
+      error: `Redirect to ${receiver.url}/elsewhere not followed`,
+      failure,
+    });
     const [inDutch] = await deliveries(customer.client, endpoint.id, IN_DUTCH);
-    expect(inDutch).toMatchObject({ error: `Doorverwijzing naar ${receiver.url}/elsewhere niet gevolgd`, failure });
+    expect(inDutch).toMatchObject({
+      error: `Doorverwijzing naar ${receiver.url}/elsewhere niet gevolgd`,
+      failure,
+    });
     expect(requestsTo('/elsewhere')).toEqual([]);
     await customer.client.delete(`/api/webhooks/${endpoint.id}`);
   });
 
   it("when the receiver cannot be reached, then the attempt fails with the system code, said in the reader's language", async () => {
-    const created = await customer.client.post('/api/webhooks', { url: 'https://127.0.0.1:1/closed', events: ['receipt.created'] });
+    const created = await customer.client.post('/api/webhooks', {
+      url: 'https://127.0.0.1:1/closed',
+      events: ['receipt.created'],
+    });
     expect(created.status).toBe(201);
     await customer.client.post(`/api/webhooks/${created.body.data.id}/test`);
     const [attempt] = await waitForAttempts(customer.client, created.body.data.id, 1);
     const failure = { code: 'connection-failed', systemCode: 'ECONNREFUSED' };
-    expect(attempt).toMatchObject({ succeeded: false, statusCode: null, error: 'Connection failed (ECONNREFUSED)', failure, answer: '' });
-    expect((await deliveries(customer.client, created.body.data.id, IN_DUTCH))[0]).toMatchObject({ error: 'Verbinding mislukt (ECONNREFUSED)', failure });
+    expect(attempt).toMatchObject({
+      succeeded: false,
+      statusCode: null,
+      error: 'Connection failed (ECONNREFUSED)',
+      failure,
+      answer: '',
+    });
+    expect((await deliveries(customer.client, created.body.data.id, IN_DUTCH))[0]).toMatchObject({
+      error: 'Verbinding mislukt (ECONNREFUSED)',
+      failure,
+    });
     await customer.client.delete(`/api/webhooks/${created.body.data.id}`);
   });
 
@@ -540,7 +761,9 @@ describe('deliveries', () => {
       failure: { code: 'timeout', seconds: TIMEOUT_MS / 1000 },
       answer: '',
     });
-    expect((await deliveries(customer.client, endpoint.id, IN_DUTCH))[0]).toMatchObject({ error: `Geen antwoord binnen ${TIMEOUT_MS / 1000} s` });
+    expect((await deliveries(customer.client, endpoint.id, IN_DUTCH))[0]).toMatchObject({
+      error: `Geen antwoord binnen ${TIMEOUT_MS / 1000} s`,
+    });
     expect(timedOut!.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
 
     // 70 KB and then the answer never ends: the attempt is judged once 64 KB are in, well before the time limit.
@@ -552,7 +775,12 @@ describe('deliveries', () => {
     ]);
     await customer.client.post(`/api/webhooks/${endpoint.id}/test`);
     const [long] = await waitForAttempts(customer.client, endpoint.id, 2);
-    expect(long).toMatchObject({ succeeded: true, statusCode: 200, error: null, answer: 'x'.repeat(500) });
+    expect(long).toMatchObject({
+      succeeded: true,
+      statusCode: 200,
+      error: null,
+      answer: 'x'.repeat(500),
+    });
     expect(long!.durationMs).toBeLessThan(TIMEOUT_MS);
 
     // A binary answer is kept without its NUL bytes (PostgreSQL's text refuses them).
@@ -569,7 +797,9 @@ describe('deliveries', () => {
     for (let n = 0; n < 105; n++) {
       if (n > 0 && n % 10 === 0) {
         expectError(
-          await customer.client.post(`/api/webhooks/${endpoint.id}/test`, undefined, { headers: { 'Accept-Language': 'nl' } }),
+          await customer.client.post(`/api/webhooks/${endpoint.id}/test`, undefined, {
+            headers: { 'Accept-Language': 'nl' },
+          }),
           429,
           'RATE_LIMITED',
           'Er zijn in korte tijd veel testberichten naar dit eindpunt gestuurd. Probeer het over een paar minuten opnieuw.',
@@ -586,15 +816,19 @@ describe('deliveries', () => {
     await runDueJobs();
     const log = await deliveries(customer.client, endpoint.id);
     expect(log).toHaveLength(100);
-    expect(log.map((attempt) => attempt.id)).toEqual([...log.map((attempt) => attempt.id)].sort((a, b) => b - a));
-    const [{ kept }] = (await queryDatabase<{ kept: number }>(portal, `SELECT COUNT(*) AS kept FROM webhook_deliveries WHERE endpointId = ${endpoint.id}`)) as [
-      { kept: number },
-    ];
+    expect(log.map((attempt) => attempt.id)).toEqual(
+      [...log.map((attempt) => attempt.id)].sort((a, b) => b - a),
+    );
+    const [{ kept }] = (await queryDatabase<{ kept: number }>(
+      portal,
+      `SELECT COUNT(*) AS kept FROM webhook_deliveries WHERE endpointId = ${endpoint.id}`,
+    )) as [{ kept: number }];
     expect(Number(kept)).toBe(100);
     await customer.client.delete(`/api/webhooks/${endpoint.id}`);
-    const [{ left }] = (await queryDatabase<{ left: number }>(portal, `SELECT COUNT(*) AS left FROM webhook_deliveries WHERE endpointId = ${endpoint.id}`)) as [
-      { left: number },
-    ];
+    const [{ left }] = (await queryDatabase<{ left: number }>(
+      portal,
+      `SELECT COUNT(*) AS left FROM webhook_deliveries WHERE endpointId = ${endpoint.id}`,
+    )) as [{ left: number }];
     expect(Number(left)).toBe(0);
   });
 });
@@ -609,9 +843,16 @@ describe('with the clock moved', () => {
     const lapsed = await customerWith('hooklapsed', [consigneeId]);
     const endpoint = await register(lapsed.client, '/lapsed', ['prealert.matched']);
     plan('/lapsed', [], { status: 500, body: 'receiver broke' });
-    expect(await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: Number(receipt!.id) })).toBe(1);
+    expect(
+      await queueWebhookEvent(portal.portal, {
+        type: 'prealert.matched',
+        receiptId: Number(receipt!.id),
+      }),
+    ).toBe(1);
     await waitForAttempts(lapsed.client, endpoint.id, 1);
-    expect((await admin.delete(`/api/consignees/${consigneeId}/remove-user/${lapsed.id}`)).status).toBe(200);
+    expect(
+      (await admin.delete(`/api/consignees/${consigneeId}/remove-user/${lapsed.id}`)).status,
+    ).toBe(200);
     portal.clock.advance(31_000);
     await runDueJobs();
     expect(requestsTo('/lapsed')).toHaveLength(1);
@@ -619,7 +860,10 @@ describe('with the clock moved', () => {
       portal,
       `SELECT failedAt, lastError FROM outbox_jobs WHERE kind = 'webhook.delivery' AND ${ofEndpoint(endpoint.id)} ORDER BY id DESC LIMIT 1`,
     );
-    expect(job).toMatchObject({ failedAt: expect.anything(), lastError: "The endpoint's owner may no longer see the receipt" });
+    expect(job).toMatchObject({
+      failedAt: expect.anything(),
+      lastError: "The endpoint's owner may no longer see the receipt",
+    });
     expect(await deliveries(lapsed.client, endpoint.id)).toHaveLength(1);
     await lapsed.client.delete(`/api/webhooks/${endpoint.id}`);
   });
@@ -629,7 +873,9 @@ describe('with the clock moved', () => {
     plan('/down', [], { status: 503, body: 'down for maintenance' });
     const [receipt] = (await admin.get('/api/receipts?limit=1')).body.data as Array<{ id: number }>;
     const queuedAt = portal.clock.now();
-    expect(await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: receipt!.id })).toBe(1);
+    expect(
+      await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: receipt!.id }),
+    ).toBe(1);
     await waitForAttempts(admin, endpoint.id, 1);
     const [job] = await queryDatabase<{ id: number }>(
       portal,
@@ -662,7 +908,9 @@ describe('with the clock moved', () => {
     const lastAttempt = Number(attempts.at(-1)!.headers['webhook-timestamp']) * 1000;
     expect(lastAttempt - queuedAt).toBeLessThanOrEqual(24 * HOUR_MS);
     const log = await deliveries(admin, endpoint.id);
-    expect(log.map((attempt) => attempt.attempt)).toEqual(attempts.map((_, index) => attempts.length - index));
+    expect(log.map((attempt) => attempt.attempt)).toEqual(
+      attempts.map((_, index) => attempts.length - index),
+    );
     expect(log.every((attempt) => !attempt.succeeded && attempt.statusCode === 503)).toBe(true);
 
     portal.clock.advance(2 * HOUR_MS);
@@ -672,10 +920,15 @@ describe('with the clock moved', () => {
   });
 
   it('when an endpoint has failed for 3 days in a row, then it is disabled, its owner is e-mailed in their language, and the owner can turn it on again', async () => {
-    expect((await customer.client.put('/api/auth/profile/preferences', { locale: 'nl' })).status).toBe(200);
+    expect(
+      (await customer.client.put('/api/auth/profile/preferences', { locale: 'nl' })).status,
+    ).toBe(200);
     const endpoint = await register(customer.client, '/failing', ['prealert.matched']);
     plan('/failing', [], { status: 500, body: 'still broken' });
-    const receipts = (await admin.get('/api/receipts?limit=100')).body.data as Array<{ id: number; consigneeName: string }>;
+    const receipts = (await admin.get('/api/receipts?limit=100')).body.data as Array<{
+      id: number;
+      consigneeName: string;
+    }>;
     const theirs = receipts.find((receipt) => customerConsignees.has(receipt.consigneeName))!;
     const mailsBefore = smtp.messages.length;
     const state = async () => (await customer.client.get(`/api/webhooks/${endpoint.id}`)).body.data;
@@ -684,7 +937,9 @@ describe('with the clock moved', () => {
     let failingSince: string | null = null;
     let days = 0;
     for (; days < 5 && (await state()).enabled; days++) {
-      expect(await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: theirs.id })).toBe(1);
+      expect(
+        await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: theirs.id }),
+      ).toBe(1);
       await runDueJobs();
       await eventually(
         () => requestsTo('/failing'),
@@ -697,31 +952,51 @@ describe('with the clock moved', () => {
     }
     expect(days).toBe(3);
     const disabled = await state();
-    expect(disabled).toMatchObject({ enabled: false, disabledReason: 'failing', disabledAt: expect.any(String), failingSince });
-    expect(Date.parse(disabled.disabledAt) - Date.parse(failingSince!)).toBeGreaterThanOrEqual(72 * HOUR_MS);
+    expect(disabled).toMatchObject({
+      enabled: false,
+      disabledReason: 'failing',
+      disabledAt: expect.any(String),
+      failingSince,
+    });
+    expect(Date.parse(disabled.disabledAt) - Date.parse(failingSince!)).toBeGreaterThanOrEqual(
+      72 * HOUR_MS,
+    );
 
     const mails = await eventually(
       () => smtp.messages.slice(mailsBefore),
       (received) => received.length === 1,
     );
     const mail = mails[0]!;
-    expect((Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address).toBe(`${customer.username}@example.com`);
+    expect((Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address).toBe(
+      `${customer.username}@example.com`,
+    );
     expect(mail.subject).toBe('Freight Portal: een webhook-endpoint is uitgezet');
-    expect(mail.text).toContain(`Het afleveren bij ${receiver.url}/failing mislukt al 3 dagen achter elkaar`);
+    expect(mail.text).toContain(
+      `Het afleveren bij ${receiver.url}/failing mislukt al 3 dagen achter elkaar`,
+    );
     expect(mail.text).toContain('De laatste fout was: HTTP-status 500.');
     expect(mail.text).toContain(`${portal.url}/profile/webhooks?lang=nl`);
 
     // Turned off, it is told of nothing more (and no second e-mail comes).
     const seen = requestsTo('/failing').length;
-    expect(await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: theirs.id })).toBe(0);
+    expect(
+      await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: theirs.id }),
+    ).toBe(0);
     await runDueJobs();
     expect(requestsTo('/failing')).toHaveLength(seen);
     expect(smtp.messages.length).toBe(mailsBefore + 1);
 
     const on = await customer.client.put(`/api/webhooks/${endpoint.id}`, { enabled: true });
-    expect(on.body.data).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
+    expect(on.body.data).toMatchObject({
+      enabled: true,
+      disabledReason: null,
+      disabledAt: null,
+      failingSince: null,
+    });
     plan('/failing', [], { status: 204 });
-    expect(await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: theirs.id })).toBe(1);
+    expect(
+      await queueWebhookEvent(portal.portal, { type: 'prealert.matched', receiptId: theirs.id }),
+    ).toBe(1);
     await eventually(
       () => requestsTo('/failing'),
       (requests) => requests.length === seen + 1,

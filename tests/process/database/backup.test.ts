@@ -8,10 +8,25 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPortalFolder, removePortalFolder, startPortal, testPostgresUrl, type Portal } from '../../support/portal';
+import {
+  newPortalFolder,
+  removePortalFolder,
+  startPortal,
+  testPostgresUrl,
+  type Portal,
+} from '../../support/portal';
 import { pngFile } from '../../support/images';
 import type { ApiClient } from '../../support/api-client';
-import { allReceipts, assignConsignees, createUser, eventually, signIn, signedInAdmin, waitForMirror, type TestUser } from '../../support/api-steps';
+import {
+  allReceipts,
+  assignConsignees,
+  createUser,
+  eventually,
+  signIn,
+  signedInAdmin,
+  waitForMirror,
+  type TestUser,
+} from '../../support/api-steps';
 import { fetchImage } from '../../support/branding-steps';
 import { stallLimit } from '../../support/test-pace';
 
@@ -23,11 +38,19 @@ interface ScriptRun {
 }
 
 /** Runs `npm run <script>` the way an operator does, with the configuration of a portal folder. */
-function runScript(script: 'backup' | 'restore', args: string[], target: { databaseUrl: string; dir: string }): Promise<ScriptRun> {
+function runScript(
+  script: 'backup' | 'restore',
+  args: string[],
+  target: { databaseUrl: string; dir: string },
+): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [`scripts/${script}.mjs`, ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: target.databaseUrl, UPLOADS_DIR: path.join(target.dir, 'uploads') },
+      env: {
+        ...process.env,
+        DATABASE_URL: target.databaseUrl,
+        UPLOADS_DIR: path.join(target.dir, 'uploads'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -41,12 +64,20 @@ function runScript(script: 'backup' | 'restore', args: string[], target: { datab
 async function uploadLogo(admin: ApiClient, portal: Portal, bytes: Buffer): Promise<number> {
   const form = new FormData();
   form.append('logo', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'company-logo.png');
-  const response = await fetch(`${portal.url}/api/logo/upload`, { method: 'POST', headers: { Origin: portal.url, Cookie: admin.cookie! }, body: form });
+  const response = await fetch(`${portal.url}/api/logo/upload`, {
+    method: 'POST',
+    headers: { Origin: portal.url, Cookie: admin.cookie! },
+    body: form,
+  });
   return response.status;
 }
 
 /** In the restored portal no sync can run (its provider is unreachable): every receipt it shows came from the backup. */
-const NO_PROVIDER = { PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9/unreachable', DEMO_USERS: 'false' };
+const NO_PROVIDER = {
+  PROVIDER: 'http',
+  PROVIDER_URL: 'http://127.0.0.1:9/unreachable',
+  DEMO_USERS: 'false',
+};
 
 let original: Portal;
 let restored: Portal | undefined;
@@ -73,10 +104,14 @@ describe('backup and restore', () => {
       const admin = await signedInAdmin(original);
       await waitForMirror(admin);
       await admin.post('/api/consignees/import');
-      const consigneeIds = ((await admin.get('/api/consignees')).body.data as Array<{ id: number }>).map((consignee) => consignee.id);
+      const consigneeIds = (
+        (await admin.get('/api/consignees')).body.data as Array<{ id: number }>
+      ).map((consignee) => consignee.id);
       const customer = await createUser(admin, 'klant');
       await assignConsignees(admin, customer.id, consigneeIds.slice(0, 2));
-      const customerReceipts = (await allReceipts(await signIn(original, customer))).map((receipt) => receipt.number).sort();
+      const customerReceipts = (await allReceipts(await signIn(original, customer)))
+        .map((receipt) => receipt.number)
+        .sort();
       expect(customerReceipts.length).toBeGreaterThan(0);
       const logo = pngFile('company-logo.png', { width: 8, height: 8, rgb: [200, 30, 30] }).bytes;
       expect(await uploadLogo(admin, original, logo)).toBe(200);
@@ -104,27 +139,42 @@ describe('backup and restore', () => {
       writing = false;
       await writer;
       expect(backup.code, backup.output).toBe(0);
-      expect(written.some((write) => write.startedAt < backupEndedAt && write.at > backupStartedAt)).toBe(true);
+      expect(
+        written.some((write) => write.startedAt < backupEndedAt && write.at > backupStartedAt),
+      ).toBe(true);
       const [file] = await readdir(backupDir);
       expect(file).toMatch(/^portal-backup-.+\.tar\.gz$/);
       expect(backup.output.trim()).toBe(path.join(backupDir, file!));
 
       // The running portal's database is in use: restoring onto it is refused, and nothing is changed.
-      const onRunning = await runScript('restore', [path.join(backupDir, file!), '--force'], original);
+      const onRunning = await runScript(
+        'restore',
+        [path.join(backupDir, file!), '--force'],
+        original,
+      );
       expect(onRunning.code).toBe(1);
       expect(onRunning.output).toMatch(/is in use: stop the portal/);
 
       const restore = await runScript('restore', [path.join(backupDir, file!)], target);
       expect(restore.code, restore.output).toBe(0);
       // It holds password hashes, e-mail addresses and the encrypted tokens: readable by its owner only.
-      if (!testPostgresUrl) expect((await stat(path.join(target.dir, 'portal.sqlite'))).mode & 0o777).toBe(0o600);
+      if (!testPostgresUrl)
+        expect((await stat(path.join(target.dir, 'portal.sqlite'))).mode & 0o777).toBe(0o600);
       restored = await startPortal(NO_PROVIDER, { dir: target.dir });
 
       const restoredAdmin = await signedInAdmin(restored);
       const restoredCustomer = await signIn(restored, customer);
-      expect((await allReceipts(restoredCustomer)).map((receipt) => receipt.number).sort()).toEqual(customerReceipts);
+      expect((await allReceipts(restoredCustomer)).map((receipt) => receipt.number).sort()).toEqual(
+        customerReceipts,
+      );
       const assignments = async (user: TestUser) =>
-        ((await restoredAdmin.get(`/api/consignees/user/${user.id}`)).body.data as Array<{ id: number }>).map((consignee) => consignee.id).sort();
+        (
+          (await restoredAdmin.get(`/api/consignees/user/${user.id}`)).body.data as Array<{
+            id: number;
+          }>
+        )
+          .map((consignee) => consignee.id)
+          .sort();
       expect(await assignments(customer)).toEqual(consigneeIds.slice(0, 2).sort());
       // Every write finished before the backup began is in it; a user is restored only with the state it had then.
       for (const write of written.filter((entry) => entry.at < backupStartedAt)) {
@@ -133,16 +183,26 @@ describe('backup and restore', () => {
       }
 
       const logoInfo = (await restoredAdmin.get('/api/logo/info')).body.data;
-      expect(logoInfo).toMatchObject({ hasLogo: true, originalName: 'company-logo.png', size: logo.length });
+      expect(logoInfo).toMatchObject({
+        hasLogo: true,
+        originalName: 'company-logo.png',
+        size: logo.length,
+      });
       // Pages get the prepared variant; the admin downloads the original, byte for byte.
       const shown = await fetchImage(restoredAdmin, logoInfo.logoPath);
       expect(shown.status).toBe(200);
       expect(shown.headers.get('content-type')).toMatch(/^image\//);
-      expect((await fetchImage(restoredAdmin, logoInfo.originalPath)).bytes.equals(logo)).toBe(true);
-      expect((await restoredAdmin.get('/api/background/info')).body.data).toMatchObject({ opacity: 0.7 });
+      expect((await fetchImage(restoredAdmin, logoInfo.originalPath)).bytes.equals(logo)).toBe(
+        true,
+      );
+      expect((await restoredAdmin.get('/api/background/info')).body.data).toMatchObject({
+        opacity: 0.7,
+      });
       if (!testPostgresUrl) {
         // With SQLite the secret lives beside the database; with PostgreSQL both portals read the same db/app-secret.
-        expect(await readFile(path.join(target.dir, 'app-secret'), 'utf8')).toBe(await readFile(path.join(original.dir, 'app-secret'), 'utf8'));
+        expect(await readFile(path.join(target.dir, 'app-secret'), 'utf8')).toBe(
+          await readFile(path.join(original.dir, 'app-secret'), 'utf8'),
+        );
       }
     },
     stallLimit(240_000),
@@ -164,7 +224,8 @@ describe('backup and restore', () => {
     const forced = await runScript('restore', [backupFile, '--force'], target);
     expect(forced.code, forced.output).toBe(0);
     restored = await startPortal(NO_PROVIDER, { dir: target.dir });
-    const users = (await (await signedInAdmin(restored)).get('/api/auth/users')).body.data as Array<{ username: string }>;
+    const users = (await (await signedInAdmin(restored)).get('/api/auth/users')).body
+      .data as Array<{ username: string }>;
     expect(users.map((user) => user.username)).toContain('klant');
     expect(users.map((user) => user.username)).not.toContain('nieuwkomer');
   });

@@ -21,7 +21,8 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-const login = (username: string, password: string | undefined) => new ApiClient(portal).post('/api/auth/login', { username, password });
+const login = (username: string, password: string | undefined) =>
+  new ApiClient(portal).post('/api/auth/login', { username, password });
 
 describe('create-admin', () => {
   it('when run without a password, then it prints a generated one once, the admin signs in with it, and the audit trail names the console', async () => {
@@ -29,18 +30,35 @@ describe('create-admin', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^Admin "night-ops" created\.\n/);
-    const password = /^Password \(shown only once; change it under Profile Settings\): (\S+)$/m.exec(run.stdout)?.[1];
+    const password =
+      /^Password \(shown only once; change it under Profile Settings\): (\S+)$/m.exec(
+        run.stdout,
+      )?.[1];
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     const signedIn = await login('night-ops', password);
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.data.user.role).toBe('admin');
     expect(
-      await queryDatabase(portal, `SELECT "actorId", target, detail FROM audit_entries WHERE "actorName" = 'console' AND action = 'user.created'`),
-    ).toContainEqual({ actorId: null, target: 'user night-ops', detail: JSON.stringify({ role: 'admin' }) });
+      await queryDatabase(
+        portal,
+        `SELECT "actorId", target, detail FROM audit_entries WHERE "actorName" = 'console' AND action = 'user.created'`,
+      ),
+    ).toContainEqual({
+      actorId: null,
+      target: 'user night-ops',
+      detail: JSON.stringify({ role: 'admin' }),
+    });
   });
 
   it('when given --password, then that password signs in and none is printed', async () => {
-    const run = await runScript(portal, 'admin', 'create-admin', 'day-ops', '--password', 'day-ops-secret');
+    const run = await runScript(
+      portal,
+      'admin',
+      'create-admin',
+      'day-ops',
+      '--password',
+      'day-ops-secret',
+    );
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toBe('Admin "day-ops" created.');
     expect((await login('day-ops', 'day-ops-secret')).status).toBe(200);
@@ -69,8 +87,12 @@ describe('list-admins', () => {
     expect(run.status).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^USERNAME\s+ROLE\s+ACTIVE\s+2FA\s+LAST SIGN-IN$/);
-    expect(lines.find((line) => line.startsWith('admin '))).toMatch(/^admin\s+admin\s+yes\s+off\s+\d{4}-\d\d-\d\dT[\d:.]+Z$/);
-    expect(lines.find((line) => line.startsWith('list-viewer '))).toMatch(/^list-viewer\s+admin-viewer\s+yes\s+off\s+never$/);
+    expect(lines.find((line) => line.startsWith('admin '))).toMatch(
+      /^admin\s+admin\s+yes\s+off\s+\d{4}-\d\d-\d\dT[\d:.]+Z$/,
+    );
+    expect(lines.find((line) => line.startsWith('list-viewer '))).toMatch(
+      /^list-viewer\s+admin-viewer\s+yes\s+off\s+never$/,
+    );
     expect(run.stdout).not.toContain('list-customer');
   });
 });

@@ -15,7 +15,9 @@ let portal: Portal;
 let migrations: string[];
 
 beforeAll(async () => {
-  migrations = (await readdir(path.join(ROOT, 'db/migrations'))).map((file) => file.replace(/\.ts$/, '')).sort();
+  migrations = (await readdir(path.join(ROOT, 'db/migrations')))
+    .map((file) => file.replace(/\.ts$/, ''))
+    .sort();
   portal = await startPortal();
   await portal.stop({ keepDir: true });
 });
@@ -31,7 +33,9 @@ describe('npm run migrate', () => {
     const run = await runScript(portal, 'migrate', 'status');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(run.stdout).toBe(`${migrations.map((name) => `applied  ${name}\n`).join('')}${migrations.length} applied, 0 pending.\n`);
+    expect(run.stdout).toBe(
+      `${migrations.map((name) => `applied  ${name}\n`).join('')}${migrations.length} applied, 0 pending.\n`,
+    );
   });
 
   it('when told down, then the last migration is reverted and shows as pending; up applies it again and the portal starts', async () => {
@@ -45,7 +49,9 @@ describe('npm run migrate', () => {
     const up = await runScript(portal, 'migrate', 'up');
     expect(up.stderr).toBe('');
     expect(up.stdout).toBe(`applied  ${last()}\n1 migrations applied.\n`);
-    expect((await runScript(portal, 'migrate', 'up')).stdout.trim()).toBe('The database is up to date.');
+    expect((await runScript(portal, 'migrate', 'up')).stdout.trim()).toBe(
+      'The database is up to date.',
+    );
 
     const restarted = await startPortal({}, { dir: portal.dir });
     await restarted.stop({ keepDir: true });
@@ -54,13 +60,17 @@ describe('npm run migrate', () => {
   it('when given an unknown command, then exit 1 with the usage', async () => {
     const run = await runScript(portal, 'migrate', 'sideways');
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/^Unknown arguments "sideways"\.\n\nUsage: npm run migrate -- <command>/);
+    expect(run.stderr).toMatch(
+      /^Unknown arguments "sideways"\.\n\nUsage: npm run migrate -- <command>/,
+    );
   });
 });
 
 describe('a database a newer version has migrated', () => {
   beforeAll(async () => {
-    await writeDatabase(portal, 'INSERT INTO migrations (name) VALUES (?)', ['9999-from-a-newer-version']);
+    await writeDatabase(portal, 'INSERT INTO migrations (name) VALUES (?)', [
+      '9999-from-a-newer-version',
+    ]);
   });
 
   const refusal =
@@ -78,7 +88,9 @@ describe('a database a newer version has migrated', () => {
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { level: string; msg: string; err?: unknown });
     const failures = logged.filter((line) => line.msg.startsWith('The portal could not start'));
-    expect(failures.map((line) => [line.level, line.msg, line.err])).toEqual([['fatal', `The portal could not start: ${refusal}`, undefined]]);
+    expect(failures.map((line) => [line.level, line.msg, line.err])).toEqual([
+      ['fatal', `The portal could not start: ${refusal}`, undefined],
+    ]);
     expect(started).not.toMatch(/^\s+at /m);
   });
 
@@ -88,10 +100,14 @@ describe('a database a newer version has migrated', () => {
     expect(down.stderr.trim()).toBe(refusal);
     const status = await runScript(portal, 'migrate', 'status');
     expect(status.status).toBe(1);
-    expect(status.stdout).toContain('applied  9999-from-a-newer-version  (unknown to this version)\n');
+    expect(status.stdout).toContain(
+      'applied  9999-from-a-newer-version  (unknown to this version)\n',
+    );
     const admin = await runScript(portal, 'admin', 'list-admins');
     expect(admin.status).toBe(1);
     expect(admin.stderr.trim()).toBe(refusal);
-    expect(await queryDatabase(portal, 'SELECT count(*) AS count FROM migrations')).toEqual([{ count: migrations.length + 1 }]);
+    expect(await queryDatabase(portal, 'SELECT count(*) AS count FROM migrations')).toEqual([
+      { count: migrations.length + 1 },
+    ]);
   });
 });

@@ -9,7 +9,16 @@ import { newPortalFolder, startPortal, testPostgresUrl, type Portal } from '../.
 import { ApiClient, type ApiResponse } from '../../support/api-client';
 import { fetchImage } from '../../support/branding-steps';
 import { stallLimit } from '../../support/test-pace';
-import { createUser, expectError, queryDatabase, signedInAdmin, signIn, waitForMirror, writeDatabase, type TestUser } from '../../support/api-steps';
+import {
+  createUser,
+  expectError,
+  queryDatabase,
+  signedInAdmin,
+  signIn,
+  waitForMirror,
+  writeDatabase,
+  type TestUser,
+} from '../../support/api-steps';
 
 let portalA: Portal;
 let portalB: Portal;
@@ -34,7 +43,10 @@ beforeAll(async () => {
   adminA = await signedInAdmin(portalA);
   await waitForMirror(adminA);
   const sandbox = `${portalA.url}/sandbox`;
-  portalB = await startPortal({ ...SHARED_ENV, PROVIDER: 'http', PROVIDER_URL: sandbox, PROVIDER_ISSUER: sandbox }, { alongside: portalA });
+  portalB = await startPortal(
+    { ...SHARED_ENV, PROVIDER: 'http', PROVIDER_URL: sandbox, PROVIDER_ISSUER: sandbox },
+    { alongside: portalA },
+  );
   adminB = await signedInAdmin(portalB);
   // B's first sync (on start) is over once a sync asked of it answers.
   expect((await adminB.post('/api/sync')).status).toBe(200);
@@ -58,7 +70,11 @@ const POLL_MS = 50;
  * Asks `probe` every 50 ms until `accept` takes its answer: how long that took from `since`, and the
  * longest one ask took meanwhile (what the machine's load makes of a request).
  */
-async function timeUntil<T>(probe: () => Promise<T>, accept: (value: T) => boolean, since: number): Promise<{ ms: number; longestAskMs: number }> {
+async function timeUntil<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  since: number,
+): Promise<{ ms: number; longestAskMs: number }> {
   let longestAskMs = 0;
   const deadline = since + stallLimit(10_000);
   for (;;) {
@@ -66,7 +82,10 @@ async function timeUntil<T>(probe: () => Promise<T>, accept: (value: T) => boole
     const value = await probe();
     longestAskMs = Math.max(longestAskMs, Date.now() - asked);
     if (accept(value)) return { ms: Date.now() - since, longestAskMs };
-    if (Date.now() > deadline) throw new Error(`still not so after ${Date.now() - since} ms: ${JSON.stringify(value).slice(0, 300)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `still not so after ${Date.now() - since} ms: ${JSON.stringify(value).slice(0, 300)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -110,7 +129,15 @@ describe('sessions', () => {
     const inB = await signIn(portalB, user);
     expect((await inB.get('/api/auth/profile')).status).toBe(200);
 
-    expect((await adminA.put(`/api/auth/users/${user.id}`, { username: user.username, role: user.role, isActive: false })).status).toBe(200);
+    expect(
+      (
+        await adminA.put(`/api/auth/users/${user.id}`, {
+          username: user.username,
+          role: user.role,
+          isActive: false,
+        })
+      ).status,
+    ).toBe(200);
     expectWithinASecond(await timeUntilRefused(inB, Date.now()));
   });
 
@@ -120,25 +147,32 @@ describe('sessions', () => {
     const current = await signIn(portalB, user);
     expect((await other.get('/api/auth/profile')).status).toBe(200);
 
-    const changed = await current.post('/api/auth/change-password', { currentPassword: user.password, newPassword: 'scale-password-new' });
+    const changed = await current.post('/api/auth/change-password', {
+      currentPassword: user.password,
+      newPassword: 'scale-password-new',
+    });
     expect(changed.status).toBe(200);
     expectWithinASecond(await timeUntilRefused(other, Date.now()));
   });
 });
 
 describe('login limiter', () => {
-  const attempt = (portal: Portal, user: TestUser, password: string) => new ApiClient(portal).post('/api/auth/login', { username: user.username, password });
+  const attempt = (portal: Portal, user: TestUser, password: string) =>
+    new ApiClient(portal).post('/api/auth/login', { username: user.username, password });
 
   it('when failures are spread over both processes, then the limit counts them together', async () => {
     const user = await createUser(adminA, 'scale-limited');
-    for (const portal of [portalA, portalB, portalA, portalB, portalA]) expectError(await attempt(portal, user, 'wrong-password'), 401, 'AUTHENTICATION_ERROR');
+    for (const portal of [portalA, portalB, portalA, portalB, portalA])
+      expectError(await attempt(portal, user, 'wrong-password'), 401, 'AUTHENTICATION_ERROR');
     expectError(await attempt(portalB, user, user.password), 429, 'RATE_LIMITED');
     expectError(await attempt(portalA, user, user.password), 429, 'RATE_LIMITED');
   });
 
   it('when guesses hit both processes at once, then no more than the limit are checked', async () => {
     const user = await createUser(adminA, 'scale-burst');
-    const guesses = [portalA, portalB].flatMap((portal) => Array.from({ length: 6 }, () => attempt(portal, user, 'wrong-password')));
+    const guesses = [portalA, portalB].flatMap((portal) =>
+      Array.from({ length: 6 }, () => attempt(portal, user, 'wrong-password')),
+    );
     const statuses = (await Promise.all(guesses)).map((response) => response.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
@@ -147,7 +181,14 @@ describe('login limiter', () => {
 
 describe('sync', () => {
   const historyEntries = async () =>
-    Number((await queryDatabase<{ entries: number }>(portalA, 'SELECT COUNT(*) AS entries FROM receipt_status_changes'))[0]!.entries);
+    Number(
+      (
+        await queryDatabase<{ entries: number }>(
+          portalA,
+          'SELECT COUNT(*) AS entries FROM receipt_status_changes',
+        )
+      )[0]!.entries,
+    );
 
   it('when both processes are asked to sync at once, then one sync runs, both answer its outcome and each change is recorded once', async () => {
     const advanced = await fetch(`${portalA.url}/sandbox/control/advance`, { method: 'POST' });
@@ -171,7 +212,9 @@ describe('sync', () => {
   });
 
   it('when the sync another process runs fails, then the process that joined it answers the same failure', async () => {
-    expect((await fetch(`${portalA.url}/sandbox/control/outage`, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(`${portalA.url}/sandbox/control/outage`, { method: 'POST' })).status).toBe(
+      200,
+    );
     try {
       const [inA, inB] = await Promise.all([adminA.post('/api/sync'), adminB.post('/api/sync')]);
       expectError(inA, 503, 'EXTERNAL_API_ERROR');
@@ -185,13 +228,20 @@ describe('sync', () => {
   it('when the process holding the sync lease died, then a sync asked for waits until the lease expires and runs', async () => {
     // What a process killed mid-sync leaves: the lease held, with no outcome, for three more seconds.
     const expiresAt = Date.now() + 3_000;
-    await writeDatabase(portalA, 'UPDATE sync_lease SET holder = ?, run = ?, expiresAt = ?, outcome = NULL', ['a-dead-process', 'its-sync', expiresAt]);
+    await writeDatabase(
+      portalA,
+      'UPDATE sync_lease SET holder = ?, run = ?, expiresAt = ?, outcome = NULL',
+      ['a-dead-process', 'its-sync', expiresAt],
+    );
 
     const answer = await adminB.post('/api/sync');
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
     expect(Date.parse(answer.body.data.finishedAt)).toBeGreaterThanOrEqual(expiresAt);
-    const [lease] = await queryDatabase<{ expiresAt: number | string; run: string }>(portalA, 'SELECT run, expiresAt FROM sync_lease');
+    const [lease] = await queryDatabase<{ expiresAt: number | string; run: string }>(
+      portalA,
+      'SELECT run, expiresAt FROM sync_lease',
+    );
     expect(lease!.run).not.toBe('its-sync');
     expect(Number(lease!.expiresAt)).toBe(0);
   });
@@ -202,7 +252,12 @@ describe('provider tokens', () => {
 
   it('when both processes refresh the tokens at once, again and again, then no refresh token is spent twice', async () => {
     for (let round = 0; round < 5; round += 1) {
-      const answers = await Promise.all([refreshIn(adminA), refreshIn(adminB), refreshIn(adminA), refreshIn(adminB)]);
+      const answers = await Promise.all([
+        refreshIn(adminA),
+        refreshIn(adminB),
+        refreshIn(adminA),
+        refreshIn(adminB),
+      ]);
       for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     }
     // A refresh token spent twice is refused by the sandbox, which would leave the connection waiting for a reconnect.
@@ -220,7 +275,11 @@ describe('uploaded images', () => {
     const encoded = new Response(form);
     const response = await fetch(`${portal.url}/api/logo/upload`, {
       method: 'POST',
-      headers: { Origin: portal.url, Cookie: admin.cookie!, 'Content-Type': encoded.headers.get('content-type')! },
+      headers: {
+        Origin: portal.url,
+        Cookie: admin.cookie!,
+        'Content-Type': encoded.headers.get('content-type')!,
+      },
       body: Buffer.from(await encoded.arrayBuffer()),
     });
     return { status: response.status, headers: response.headers, body: await response.json() };
@@ -250,7 +309,9 @@ describe('uploaded images', () => {
         Date.now(),
       ),
     );
-    expect((await fetchImage(adminB, uploaded.body.data.originalPath)).bytes.equals(logo)).toBe(true);
+    expect((await fetchImage(adminB, uploaded.body.data.originalPath)).bytes.equals(logo)).toBe(
+      true,
+    );
   });
 });
 
@@ -260,14 +321,31 @@ describe('start', () => {
     'when two processes start at once on a new database, then both start (one migrates, the other waits)',
     async () => {
       const { dir } = await newPortalFolder();
-      const env = { PROVIDER: 'http', PROVIDER_URL: `${portalA.url}/sandbox`, PROVIDER_ISSUER: `${portalA.url}/sandbox` };
-      const started = await Promise.allSettled([startPortal(env, { dir }), startPortal(env, { dir })]);
-      const portals = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      const env = {
+        PROVIDER: 'http',
+        PROVIDER_URL: `${portalA.url}/sandbox`,
+        PROVIDER_ISSUER: `${portalA.url}/sandbox`,
+      };
+      const started = await Promise.allSettled([
+        startPortal(env, { dir }),
+        startPortal(env, { dir }),
+      ]);
+      const portals = started.flatMap((result) =>
+        result.status === 'fulfilled' ? [result.value] : [],
+      );
       try {
-        expect(started.map((result) => (result.status === 'rejected' ? String(result.reason).slice(0, 800) : 'started'))).toEqual(['started', 'started']);
-        for (const portal of portals) expect((await signedInAdmin(portal).then((admin) => admin.get('/api/auth/profile'))).status).toBe(200);
+        expect(
+          started.map((result) =>
+            result.status === 'rejected' ? String(result.reason).slice(0, 800) : 'started',
+          ),
+        ).toEqual(['started', 'started']);
+        for (const portal of portals)
+          expect(
+            (await signedInAdmin(portal).then((admin) => admin.get('/api/auth/profile'))).status,
+          ).toBe(200);
       } finally {
-        for (const [index, portal] of portals.entries()) await portal.stop({ keepDir: index < portals.length - 1 });
+        for (const [index, portal] of portals.entries())
+          await portal.stop({ keepDir: index < portals.length - 1 });
       }
     },
     60_000,

@@ -17,10 +17,19 @@ let portalA: Portal;
 let portalB: Portal;
 
 beforeAll(async () => {
-  provider = await startPortal({ SANDBOX_RECEIPTS: String(RECEIPTS), SYNC_INTERVAL_SECONDS: '3600', SANDBOX_CHANGE_SECONDS: '86400' });
+  provider = await startPortal({
+    SANDBOX_RECEIPTS: String(RECEIPTS),
+    SYNC_INTERVAL_SECONDS: '3600',
+    SANDBOX_CHANGE_SECONDS: '86400',
+  });
   const sandbox = `${provider.url}/sandbox`;
   // Their own syncs wait for a test's "Sync now": the first start's sync fails without tokens.
-  const env = { PROVIDER: 'http', PROVIDER_URL: sandbox, PROVIDER_ISSUER: sandbox, SYNC_INTERVAL_SECONDS: '3600' };
+  const env = {
+    PROVIDER: 'http',
+    PROVIDER_URL: sandbox,
+    PROVIDER_ISSUER: sandbox,
+    SYNC_INTERVAL_SECONDS: '3600',
+  };
   portalA = await startPortal(env);
   portalB = await startPortal(env, { alongside: portalA });
   const tokens = await connect(provider);
@@ -34,7 +43,9 @@ afterAll(async () => {
   await provider?.stop();
 });
 
-const receiptCount = async () => (await queryDatabase<{ count: number }>(portalA, 'SELECT count(*) AS count FROM receipts'))[0]!.count;
+const receiptCount = async () =>
+  (await queryDatabase<{ count: number }>(portalA, 'SELECT count(*) AS count FROM receipts'))[0]!
+    .count;
 
 describe('a sync stopped by a shutdown', () => {
   it(
@@ -58,7 +69,9 @@ describe('a sync stopped by a shutdown', () => {
       });
       expect(await portalA.exited).toBe(0);
       const afterSignal = portalA.output().split('SIGTERM received')[1]!;
-      expect(afterSignal).toMatch(/sync stopped for the shutdown after \d+ receipts \(\d+ written\); the next sync starts the full pass over/);
+      expect(afterSignal).toMatch(
+        /sync stopped for the shutdown after \d+ receipts \(\d+ written\); the next sync starts the full pass over/,
+      );
       expect(afterSignal).not.toContain('Receipt sync failed');
 
       const answerB = await inB;

@@ -32,17 +32,28 @@ describe.skipIf(testPostgresUrl)('upgrading a database of the version before 001
   let portal: Portal;
   let before: Record<string, unknown>[];
 
-  const fixturePortal = () => ({ dir, databaseUrl: `sqlite:${path.join(dir, 'portal.sqlite')}`, url: 'http://127.0.0.1:1' }) as Portal;
+  const fixturePortal = () =>
+    ({
+      dir,
+      databaseUrl: `sqlite:${path.join(dir, 'portal.sqlite')}`,
+      url: 'http://127.0.0.1:1',
+    }) as Portal;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'portal-upgrade-'));
     const written = spawnSync(process.execPath, [WRITE_FIXTURE, dir], { encoding: 'utf8' });
     expect(written.stderr).toBe('');
     expect(written.status).toBe(0);
-    before = await queryDatabase(fixturePortal(), 'SELECT "accessToken", "refreshToken" FROM provider_tokens');
+    before = await queryDatabase(
+      fixturePortal(),
+      'SELECT "accessToken", "refreshToken" FROM provider_tokens',
+    );
     // The fixture's admin keeps its password: ADMIN_PASSWORD only sets up a first admin where none is.
     // A provider nobody answers at: a sync must not replace the fixture's receipts.
-    portal = await startPortal({ ADMIN_PASSWORD: '', PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9/api' }, { dir });
+    portal = await startPortal(
+      { ADMIN_PASSWORD: '', PROVIDER: 'http', PROVIDER_URL: 'http://127.0.0.1:9/api' },
+      { dir },
+    );
   });
 
   afterAll(async () => {
@@ -51,25 +62,47 @@ describe.skipIf(testPostgresUrl)('upgrading a database of the version before 001
   });
 
   it('when the portal starts on it, then every later migration has run', async () => {
-    const names = await queryDatabase<{ name: string }>(portal, 'SELECT name FROM migrations ORDER BY name');
+    const names = await queryDatabase<{ name: string }>(
+      portal,
+      'SELECT name FROM migrations ORDER BY name',
+    );
     expect(names.map(({ name }) => name)).toContain('0018-accounts');
     expect(portal.output()).not.toMatch(/first admin/i);
   });
 
   it('when its rows are counted, then nothing was lost, and the values are as they were', async () => {
     for (const [table, count] of Object.entries(COUNTS)) {
-      expect(await queryDatabase(portal, `SELECT count(*) AS count FROM ${table}`), table).toEqual([{ count }]);
+      expect(await queryDatabase(portal, `SELECT count(*) AS count FROM ${table}`), table).toEqual([
+        { count },
+      ]);
     }
-    expect(await queryDatabase(portal, 'SELECT username, role, email, locale, "statusEmails" FROM users ORDER BY id')).toEqual([
+    expect(
+      await queryDatabase(
+        portal,
+        'SELECT username, role, email, locale, "statusEmails" FROM users ORDER BY id',
+      ),
+    ).toEqual([
       { username: 'admin', role: 'admin', email: null, locale: null, statusEmails: 0 },
-      { username: 'acme', role: 'viewer', email: 'ops@acme.example', locale: 'nl', statusEmails: 1 },
+      {
+        username: 'acme',
+        role: 'viewer',
+        email: 'ops@acme.example',
+        locale: 'nl',
+        statusEmails: 1,
+      },
     ]);
-    expect(await queryDatabase(portal, 'SELECT status FROM receipt_status_changes WHERE "receiptId" = 9002 ORDER BY at')).toEqual([
-      { status: 'In Transit' },
-      { status: 'Delivered' },
+    expect(
+      await queryDatabase(
+        portal,
+        'SELECT status FROM receipt_status_changes WHERE "receiptId" = 9002 ORDER BY at',
+      ),
+    ).toEqual([{ status: 'In Transit' }, { status: 'Delivered' }]);
+    expect(await queryDatabase(portal, 'SELECT "cardOpacity" FROM branding_settings')).toEqual([
+      { cardOpacity: 0.75 },
     ]);
-    expect(await queryDatabase(portal, 'SELECT "cardOpacity" FROM branding_settings')).toEqual([{ cardOpacity: 0.75 }]);
-    expect(await queryDatabase(portal, 'SELECT "accessToken", "refreshToken" FROM provider_tokens')).toEqual(before);
+    expect(
+      await queryDatabase(portal, 'SELECT "accessToken", "refreshToken" FROM provider_tokens'),
+    ).toEqual(before);
   });
 
   it('when the customer comes back with the session they had before the upgrade, then they are still signed in', async () => {

@@ -13,7 +13,10 @@ export const GET = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.attachment_not_found);
   const { size } = parseQuery(context, attachmentQuerySchema);
-  return attachmentResponse(await openAttachment(context.locals.portal, user, id, size ?? 'original'), context.request);
+  return attachmentResponse(
+    await openAttachment(context.locals.portal, user, id, size ?? 'original'),
+    context.request,
+  );
 });
 
 export const openapi = describeEndpoint({
@@ -26,7 +29,13 @@ export const openapi = describeEndpoint({
     query: attachmentQuerySchema,
     answer: {
       status: 200,
-      mediaTypes: ['image/webp', 'image/jpeg', 'image/png', 'application/pdf', 'application/octet-stream'],
+      mediaTypes: [
+        'image/webp',
+        'image/jpeg',
+        'image/png',
+        'application/pdf',
+        'application/octet-stream',
+      ],
       description: 'The file or the preview.',
     },
     alsoAnswers: { 304: 'Not Modified: the file is the one the If-None-Match header names.' },

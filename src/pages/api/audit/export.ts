@@ -10,7 +10,11 @@ import { describeEndpoint } from '~/server/http/api-description';
 export const GET = handle(async (context) => {
   requireRole(context, 'admin', 'admin-viewer');
   const filters = parseQuery(context, auditExportQuerySchema);
-  const { filename, body } = await exportAuditEntries(context.locals.portal, auditActor(context), filters);
+  const { filename, body } = await exportAuditEntries(
+    context.locals.portal,
+    auditActor(context),
+    filters,
+  );
   return new Response(body, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',
@@ -32,6 +36,10 @@ export const openapi = describeEndpoint({
       from: { description: 'From this day (YYYY-MM-DD, UTC), included.' },
       to: { description: 'Up to this day (YYYY-MM-DD, UTC), included; not before `from`.' },
     },
-    answer: { status: 200, mediaTypes: ['text/csv'], description: 'The entries as CSV, as an attachment.' },
+    answer: {
+      status: 200,
+      mediaTypes: ['text/csv'],
+      description: 'The entries as CSV, as an attachment.',
+    },
   },
 });

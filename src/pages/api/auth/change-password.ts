@@ -10,14 +10,21 @@ import { doneEnvelopeSchema } from '~/shared/envelope';
 export const POST = handle(async (context) => {
   const user = requireUser(context);
   const payload = await parseJson(context, changePasswordSchema);
-  await changePassword(context.locals.portal, user, context.locals.sessionId!, context.locals.clientAddress, payload);
+  await changePassword(
+    context.locals.portal,
+    user,
+    context.locals.sessionId!,
+    context.locals.clientAddress,
+    payload,
+  );
   return ok(null, { message: m.profile_password_changed() });
 });
 
 export const openapi = describeEndpoint({
   POST: {
     summary: 'Change your password',
-    description: "Unless `signOutOthers` is false, ends the user's other sessions and revokes their API tokens; this session stays.",
+    description:
+      "Unless `signOutOthers` is false, ends the user's other sessions and revokes their API tokens; this session stays.",
     access: 'signed-in',
     body: changePasswordSchema,
     answer: { status: 200, body: doneEnvelopeSchema },

@@ -18,15 +18,26 @@ export const POST = handle(async (context) => {
   // A second step follows (src/server/http/two-factor-pending.ts): no session yet, and the page to return to stays.
   if ('step' in result) {
     const step: SignInStep =
-      result.step === 'code' ? { twoFactorRequired: true } : result.step === 'passkey' ? { passkeyRequired: true } : { twoFactorSetupRequired: true };
-    const message = result.step === 'code' ? m.twofactor_code_needed() : result.step === 'passkey' ? m.passkey_needed() : m.twofactor_setup_needed();
+      result.step === 'code'
+        ? { twoFactorRequired: true }
+        : result.step === 'passkey'
+          ? { passkeyRequired: true }
+          : { twoFactorSetupRequired: true };
+    const message =
+      result.step === 'code'
+        ? m.twofactor_code_needed()
+        : result.step === 'passkey'
+          ? m.passkey_needed()
+          : m.twofactor_setup_needed();
     return ok(step, { message });
   }
   // The sign-in form already took the page to return to from /login.
   forgetReturnPath(context.cookies, context.locals.portal.config.isHttps);
   // From here on the user's own preference decides the language, this answer included.
   const locale = result.user.locale ?? context.locals.locale;
-  return inLocale(locale, () => ok({ user: { ...result.user, locale } }, { message: m.login_success() }));
+  return inLocale(locale, () =>
+    ok({ user: { ...result.user, locale } }, { message: m.login_success() }),
+  );
 });
 
 export const openapi = describeEndpoint({

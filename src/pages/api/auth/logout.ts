@@ -13,7 +13,8 @@ export const POST = handle(async (context) => {
 export const openapi = describeEndpoint({
   POST: {
     summary: 'Sign out',
-    description: 'Ends the session and clears its cookie; without a session it only clears the cookie.',
+    description:
+      'Ends the session and clears its cookie; without a session it only clears the cookie.',
     access: 'public',
     answer: { status: 200, body: doneEnvelopeSchema },
   },

@@ -8,7 +8,9 @@ import { backgroundInfoSchema } from '~/shared/api/branding';
 
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await context.locals.portal.branding.deleteBackground(auditActor(context)), { message: m.branding_background_deleted() });
+  return ok(await context.locals.portal.branding.deleteBackground(auditActor(context)), {
+    message: m.branding_background_deleted(),
+  });
 });
 
 export const openapi = describeEndpoint({

@@ -13,7 +13,8 @@ export const GET = handle(async (context) => {
 export const openapi = describeEndpoint({
   GET: {
     summary: 'Read the background',
-    description: 'Whether one is set, its paths, its uploaded name and size, and the cards’ opacity over it.',
+    description:
+      'Whether one is set, its paths, its uploaded name and size, and the cards’ opacity over it.',
     access: ['admin'],
     answer: { status: 200, body: okEnvelope(backgroundInfoSchema) },
   },

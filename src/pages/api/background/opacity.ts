@@ -11,7 +11,9 @@ import { backgroundInfoSchema } from '~/shared/api/branding';
 export const PUT = handle(async (context) => {
   requireRole(context, 'admin');
   const { opacity } = await parseJson(context, opacityPayloadSchema);
-  return ok(await context.locals.portal.branding.setCardOpacity(auditActor(context), opacity), { message: m.branding_opacity_updated() });
+  return ok(await context.locals.portal.branding.setCardOpacity(auditActor(context), opacity), {
+    message: m.branding_opacity_updated(),
+  });
 });
 
 export const openapi = describeEndpoint({

@@ -11,7 +11,10 @@ import { okEnvelope } from '~/shared/envelope';
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const { consigneeIds, userId } = await parseJson(context, bulkAssignmentPayloadSchema);
-  return ok(await assignConsignees(context.locals.portal, auditActor(context), userId, consigneeIds), { message: m.assignments_user_added_to_many() });
+  return ok(
+    await assignConsignees(context.locals.portal, auditActor(context), userId, consigneeIds),
+    { message: m.assignments_user_added_to_many() },
+  );
 });
 
 export const openapi = describeEndpoint({

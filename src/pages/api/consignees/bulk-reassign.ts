@@ -11,7 +11,15 @@ import { okEnvelope } from '~/shared/envelope';
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const { consigneeIds, userId } = await parseJson(context, bulkAssignmentPayloadSchema);
-  return ok(await replaceUsersOfConsignees(context.locals.portal, auditActor(context), consigneeIds, userId), { message: m.assignments_users_replaced() });
+  return ok(
+    await replaceUsersOfConsignees(
+      context.locals.portal,
+      auditActor(context),
+      consigneeIds,
+      userId,
+    ),
+    { message: m.assignments_users_replaced() },
+  );
 });
 
 export const openapi = describeEndpoint({

@@ -15,7 +15,8 @@ export const POST = handle(async (context) => {
 export const openapi = describeEndpoint({
   POST: {
     summary: 'Import the consignees from the provider',
-    description: 'Adds new consignees, renames changed ones and removes those the provider no longer has.',
+    description:
+      'Adds new consignees, renames changed ones and removes those the provider no longer has.',
     access: ['admin'],
     answer: { status: 200, body: okEnvelope(importResultSchema) },
     errors: SHARED_FAILURES.providerDown,

@@ -4,7 +4,12 @@ import { okEnvelope } from '~/shared/envelope';
 import { livenessSchema } from '~/shared/health';
 
 // Liveness: answering at all is the check. It waits for nothing, start-up included.
-export const GET = handle(async () => ok({ status: 'ok', checks: { process: { status: 'ok', uptimeSeconds: Math.round(process.uptime()) } } }));
+export const GET = handle(async () =>
+  ok({
+    status: 'ok',
+    checks: { process: { status: 'ok', uptimeSeconds: Math.round(process.uptime()) } },
+  }),
+);
 
 export const openapi = describeEndpoint({
   GET: {

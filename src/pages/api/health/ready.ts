@@ -9,7 +9,9 @@ import { notReadyEnvelopeSchema, readySchema } from '~/shared/health';
 // The sync and the outbox are reported but never make it 503.
 export const GET = handle(async (context) => {
   const { ready, checks } = await checkReadiness(context.locals.portal);
-  return ready ? ok({ status: 'ok', checks }) : notReady(m.health_not_ready(), { status: 'fail', checks });
+  return ready
+    ? ok({ status: 'ok', checks })
+    : notReady(m.health_not_ready(), { status: 'fail', checks });
 });
 
 export const openapi = describeEndpoint({
@@ -19,6 +21,8 @@ export const openapi = describeEndpoint({
       'Whether this process may take traffic: started, the database answering, every migration applied. The sync and the outbox are reported, and never make it unready.',
     access: 'public',
     answer: { status: 200, body: okEnvelope(readySchema) },
-    errors: { 503: { description: 'Not ready: the checks are in `data`.', body: notReadyEnvelopeSchema } },
+    errors: {
+      503: { description: 'Not ready: the checks are in `data`.', body: notReadyEnvelopeSchema },
+    },
   },
 });

@@ -8,7 +8,9 @@ import { logoInfoSchema } from '~/shared/api/branding';
 
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await context.locals.portal.branding.deleteLogo(auditActor(context)), { message: m.branding_logo_deleted() });
+  return ok(await context.locals.portal.branding.deleteLogo(auditActor(context)), {
+    message: m.branding_logo_deleted(),
+  });
 });
 
 export const openapi = describeEndpoint({

@@ -9,9 +9,16 @@ import { imageVersionQuerySchema } from '~/shared/api/branding';
 // The upload as it came, for the admin's download: pages send its variants (image/[variant].ts).
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return imageResponse(await context.locals.portal.branding.openImage('logo', parseQuery(context, imageVersionQuerySchema).v ?? null), 'logo', {
-    download: true,
-  });
+  return imageResponse(
+    await context.locals.portal.branding.openImage(
+      'logo',
+      parseQuery(context, imageVersionQuerySchema).v ?? null,
+    ),
+    'logo',
+    {
+      download: true,
+    },
+  );
 });
 
 export const openapi = describeEndpoint({
@@ -19,8 +26,17 @@ export const openapi = describeEndpoint({
     summary: 'Download the logo as uploaded',
     access: ['admin'],
     query: imageVersionQuerySchema,
-    queryNotes: { v: { description: "The upload's version, as GET /api/logo/info's `originalPath` names it: that URL may be kept for a year." } },
-    answer: { status: 200, mediaTypes: Object.values(IMAGE_CONTENT_TYPES), description: 'The uploaded file, as an attachment under its uploaded name.' },
+    queryNotes: {
+      v: {
+        description:
+          "The upload's version, as GET /api/logo/info's `originalPath` names it: that URL may be kept for a year.",
+      },
+    },
+    answer: {
+      status: 200,
+      mediaTypes: Object.values(IMAGE_CONTENT_TYPES),
+      description: 'The uploaded file, as an attachment under its uploaded name.',
+    },
     errors: { 404: 'No logo is set.' },
   },
 });

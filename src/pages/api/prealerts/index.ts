@@ -20,7 +20,9 @@ import {
 /** The caller's pre-alerts (their consignees'; staff see all), newest first, a page at a time. */
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  return okList(await listPrealerts(context.locals.portal, user, parseQuery(context, prealertListQuerySchema)));
+  return okList(
+    await listPrealerts(context.locals.portal, user, parseQuery(context, prealertListQuerySchema)),
+  );
 });
 
 /** A new pre-alert, as JSON or as a multipart form with its invoice; customers make them, for their own consignees. */
@@ -35,7 +37,8 @@ export const POST = handle(async (context) => {
 export const openapi = describeEndpoint({
   GET: {
     summary: 'List your pre-alerts',
-    description: "The pre-alerts of the caller's consignees (staff: all), newest first, a page at a time, each `expected` or `received` (with its receipt).",
+    description:
+      "The pre-alerts of the caller's consignees (staff: all), newest first, a page at a time, each `expected` or `received` (with its receipt).",
     access: 'signed-in',
     query: prealertListQuerySchema,
     answer: { status: 200, body: pageEnvelope(prealertSchema) },
@@ -46,7 +49,12 @@ export const openapi = describeEndpoint({
       "A package on its way to the warehouse, for one of the customer's consignees: as JSON, or as multipart/form-data with the purchase invoice (PDF, JPEG, PNG or WebP, at most 5 MB, its type read from its bytes) in `invoice`. Customers only.",
     access: ['viewer'],
     body: prealertPayloadSchema,
-    upload: { field: PREALERT_INVOICE_FIELD, maxBytes: PREALERT_INVOICE_MAX_BYTES, mediaTypes: Object.values(INVOICE_CONTENT_TYPES), required: false },
+    upload: {
+      field: PREALERT_INVOICE_FIELD,
+      maxBytes: PREALERT_INVOICE_MAX_BYTES,
+      mediaTypes: Object.values(INVOICE_CONTENT_TYPES),
+      required: false,
+    },
     answer: { status: 201, body: okEnvelope(prealertSchema) },
     errors: {
       409: `The consignee already has a pre-alert for this tracking number, or the customer has ${PREALERTS_WAITING_PER_USER} pre-alerts waiting for their packages, the most allowed.`,

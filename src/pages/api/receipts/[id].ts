@@ -20,10 +20,16 @@ export const GET = handle(async (context) => {
 export const openapi = describeEndpoint({
   GET: {
     summary: 'Read one receipt',
-    description: "The receipt with its packages, its status history (oldest first) and the caller's pre-alerts its packages came for.",
+    description:
+      "The receipt with its packages, its status history (oldest first) and the caller's pre-alerts its packages came for.",
     access: 'signed-in',
     params: { id: routeIdSchema },
-    answer: { status: 200, body: okEnvelope(z.extend(receiptDetailsSchema, { prealerts: z.array(receiptPrealertSchema) })) },
+    answer: {
+      status: 200,
+      body: okEnvelope(
+        z.extend(receiptDetailsSchema, { prealerts: z.array(receiptPrealertSchema) }),
+      ),
+    },
     errors: SHARED_FAILURES.notSynced,
   },
 });

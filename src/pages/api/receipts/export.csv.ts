@@ -27,12 +27,27 @@ export const openapi = describeEndpoint({
     access: 'signed-in',
     query: receiptExportQuerySchema,
     queryNotes: {
-      sortBy: { description: 'The field to sort by.', enum: LIST_SORT_KEYS, default: DEFAULT_RECEIPT_SORT.sortBy },
-      sortOrder: { description: 'Ascending or descending.', enum: ['asc', 'desc'], default: DEFAULT_RECEIPT_SORT.sortOrder },
+      sortBy: {
+        description: 'The field to sort by.',
+        enum: LIST_SORT_KEYS,
+        default: DEFAULT_RECEIPT_SORT.sortBy,
+      },
+      sortOrder: {
+        description: 'Ascending or descending.',
+        enum: ['asc', 'desc'],
+        default: DEFAULT_RECEIPT_SORT.sortOrder,
+      },
       search: { description: 'Receipts whose number, shipper or consignee contains this text.' },
-      trackingNumber: { description: 'Receipts with a package whose tracking number contains this one (spaces and case aside).' },
+      trackingNumber: {
+        description:
+          'Receipts with a package whose tracking number contains this one (spaces and case aside).',
+      },
     },
-    answer: { status: 200, mediaTypes: ['text/csv'], description: 'The receipts as CSV, as an attachment.' },
+    answer: {
+      status: 200,
+      mediaTypes: ['text/csv'],
+      description: 'The receipts as CSV, as an attachment.',
+    },
     errors: SHARED_FAILURES.notSynced,
   },
 });

@@ -22,11 +22,25 @@ export const openapi = describeEndpoint({
     query: receiptQuerySchema,
     queryNotes: {
       page: { description: 'The page, from 1.', default: '1' },
-      limit: { description: `Receipts per page, 1 to ${RECEIPTS_MAX_LIMIT}.`, default: String(RECEIPTS_PAGE_SIZE) },
-      sortBy: { description: 'The field to sort by.', enum: LIST_SORT_KEYS, default: DEFAULT_RECEIPT_SORT.sortBy },
-      sortOrder: { description: 'Ascending or descending.', enum: ['asc', 'desc'], default: DEFAULT_RECEIPT_SORT.sortOrder },
+      limit: {
+        description: `Receipts per page, 1 to ${RECEIPTS_MAX_LIMIT}.`,
+        default: String(RECEIPTS_PAGE_SIZE),
+      },
+      sortBy: {
+        description: 'The field to sort by.',
+        enum: LIST_SORT_KEYS,
+        default: DEFAULT_RECEIPT_SORT.sortBy,
+      },
+      sortOrder: {
+        description: 'Ascending or descending.',
+        enum: ['asc', 'desc'],
+        default: DEFAULT_RECEIPT_SORT.sortOrder,
+      },
       search: { description: 'Receipts whose number, shipper or consignee contains this text.' },
-      trackingNumber: { description: 'Receipts with a package whose tracking number contains this one (spaces and case aside).' },
+      trackingNumber: {
+        description:
+          'Receipts with a package whose tracking number contains this one (spaces and case aside).',
+      },
     },
     answer: { status: 200, body: receiptListSchema },
     errors: SHARED_FAILURES.notSynced,

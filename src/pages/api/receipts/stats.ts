@@ -17,7 +17,8 @@ export const GET = handle(async (context) => {
 export const openapi = describeEndpoint({
   GET: {
     summary: "Your receipts' statistics",
-    description: "The dashboard's totals and top shippers and consignees, over the caller's receipts.",
+    description:
+      "The dashboard's totals and top shippers and consignees, over the caller's receipts.",
     access: 'signed-in',
     answer: { status: 200, body: okEnvelopeWithMeta(dashboardStatsSchema, freshnessMetaSchema) },
     errors: SHARED_FAILURES.notSynced,

@@ -11,7 +11,10 @@ import { tokenClearResultSchema } from '~/shared/api/tokens';
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
   const result = await clearTokens(context.locals.portal, auditActor(context));
-  const message = result.revocationError === null ? CONNECTION_TEXTS.cleared : CONNECTION_TEXTS.clearedWithoutRevocation(result.revocationError);
+  const message =
+    result.revocationError === null
+      ? CONNECTION_TEXTS.cleared
+      : CONNECTION_TEXTS.clearedWithoutRevocation(result.revocationError);
   return ok(result, { message });
 });
 

@@ -9,7 +9,9 @@ import { tokenStatusSchema } from '~/shared/api/tokens';
 
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await refreshTokensNow(context.locals.portal, auditActor(context)), { message: m.tokens_refreshed() });
+  return ok(await refreshTokensNow(context.locals.portal, auditActor(context)), {
+    message: m.tokens_refreshed(),
+  });
 });
 
 export const openapi = describeEndpoint({

@@ -12,7 +12,9 @@ import { tokenStatusSchema } from '~/shared/api/tokens';
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const payload = await parseJson(context, tokenUpdateSchema);
-  return ok(await updateTokensManually(context.locals.portal, auditActor(context), payload), { message: m.tokens_updated() });
+  return ok(await updateTokensManually(context.locals.portal, auditActor(context), payload), {
+    message: m.tokens_updated(),
+  });
 });
 
 export const openapi = describeEndpoint({

@@ -21,7 +21,9 @@ export const PUT = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.webhook_not_found);
   const input = await parseJson(context, updateWebhookSchema);
-  return ok(await updateWebhook(context.locals.portal, auditActor(context), user, id, input), { message: m.webhook_updated() });
+  return ok(await updateWebhook(context.locals.portal, auditActor(context), user, id, input), {
+    message: m.webhook_updated(),
+  });
 });
 
 export const DELETE = handle(async (context) => {
@@ -41,7 +43,8 @@ export const openapi = describeEndpoint({
   },
   PUT: {
     summary: 'Change a webhook endpoint',
-    description: 'Its address, its events, or whether it is on. Turning it on again clears its failing state. With a session only.',
+    description:
+      'Its address, its events, or whether it is on. Turning it on again clears its failing state. With a session only.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     body: updateWebhookSchema,
@@ -49,7 +52,8 @@ export const openapi = describeEndpoint({
   },
   DELETE: {
     summary: 'Delete a webhook endpoint',
-    description: 'With its delivery log; what waits to be delivered to it is dropped. With a session only.',
+    description:
+      'With its delivery log; what waits to be delivered to it is dropped. With a session only.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     answer: { status: 200, body: doneEnvelopeSchema },

@@ -4,7 +4,13 @@ import { requireRole, requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { createWebhook, listAllWebhooks, listWebhooks } from '~/server/services/webhooks';
 import { m } from '~/paraglide/messages.js';
-import { createdWebhookSchema, createWebhookSchema, ownedWebhookSchema, webhookEndpointSchema, webhookListQuerySchema } from '~/shared/webhooks';
+import {
+  createdWebhookSchema,
+  createWebhookSchema,
+  ownedWebhookSchema,
+  webhookEndpointSchema,
+  webhookListQuerySchema,
+} from '~/shared/webhooks';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import * as z from 'zod/mini';
@@ -24,7 +30,10 @@ export const GET = handle(async (context) => {
 export const POST = handle(async (context) => {
   const user = requireUser(context);
   const input = await parseJson(context, createWebhookSchema);
-  return ok(await createWebhook(context.locals.portal, auditActor(context), user, input), { status: 201, message: m.webhook_created() });
+  return ok(await createWebhook(context.locals.portal, auditActor(context), user, input), {
+    status: 201,
+    message: m.webhook_created(),
+  });
 });
 
 export const openapi = describeEndpoint({
@@ -34,7 +43,10 @@ export const openapi = describeEndpoint({
       "The caller's endpoints, never with their secrets. With `scope=all`, an admin reads every user's endpoints, each with its owner. With a session only.",
     access: 'signed-in',
     query: webhookListQuerySchema,
-    answer: { status: 200, body: okEnvelope(z.union([z.array(webhookEndpointSchema), z.array(ownedWebhookSchema)])) },
+    answer: {
+      status: 200,
+      body: okEnvelope(z.union([z.array(webhookEndpointSchema), z.array(ownedWebhookSchema)])),
+    },
     errors: { 403: '`scope=all` is for admins only.' },
   },
   POST: {

@@ -10,7 +10,12 @@ export const POST: APIRoute = async (context) => {
   const user = context.locals.user!;
   try {
     const form = await readForm(context.request);
-    await revokeShareLink(context.locals.portal, user, parseId(String(form.get('id') ?? ''), m.share_not_found), context.locals.clientAddress);
+    await revokeShareLink(
+      context.locals.portal,
+      user,
+      parseId(String(form.get('id') ?? ''), m.share_not_found),
+      context.locals.clientAddress,
+    );
   } catch (error) {
     if (error instanceof AppError) return plainRefusal(error.status, error.message);
     throw error;

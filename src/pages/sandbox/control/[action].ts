@@ -18,11 +18,16 @@ const ACTIONS: Readonly<Record<string, (sandbox: Sandbox) => unknown>> = {
 
 export const POST: APIRoute = (context) => {
   const sandbox = sandboxOf(context);
-  const action = sandbox.config.sandboxControl && Object.hasOwn(ACTIONS, context.params.action ?? '') ? ACTIONS[context.params.action!] : undefined;
+  const action =
+    sandbox.config.sandboxControl && Object.hasOwn(ACTIONS, context.params.action ?? '')
+      ? ACTIONS[context.params.action!]
+      : undefined;
   return action ? json(action(sandbox)) : notFound();
 };
 
 export const GET: APIRoute = (context) => {
   const sandbox = sandboxOf(context);
-  return sandbox.config.sandboxControl && context.params.action === 'samples' ? json(sandbox.store().samples()) : notFound();
+  return sandbox.config.sandboxControl && context.params.action === 'samples'
+    ? json(sandbox.store().samples())
+    : notFound();
 };

@@ -122,17 +122,26 @@ export class MagayaProviderClient implements ProviderClient {
   async getReceipt(id: number): Promise<ProviderReceipt | null> {
     const guid = await this.deps.ids.receiptGuid(id);
     if (!guid) return null;
-    const element = await this.session((session) => session.getTransaction({ type: WAREHOUSE_RECEIPT, flags: 0, number: guid }, WANTED));
+    const element = await this.session((session) =>
+      session.getTransaction({ type: WAREHOUSE_RECEIPT, flags: 0, number: guid }, WANTED),
+    );
     if (!element) return null;
     const known = await this.deps.ids.receiptsByGuid([guid]);
-    const reader = new ReceiptReader(this.deps.clock.now(), known, await this.deps.ids.lastReceiptId(), await this.deps.ids.allConsignees());
+    const reader = new ReceiptReader(
+      this.deps.clock.now(),
+      known,
+      await this.deps.ids.lastReceiptId(),
+      await this.deps.ids.allConsignees(),
+    );
     return reader.read(element)?.receipt ?? null;
   }
 
   /** The consignees the receipts name (Magaya's consignee list is not read: a consignee without receipts has nothing to show). */
   async listConsignees(): Promise<ProviderConsignee[]> {
     // A consignee its receipts name without a name has nothing to import by.
-    return (await this.deps.ids.allConsignees()).filter(({ name }) => name).map(({ id, name }) => ({ id, name }));
+    return (await this.deps.ids.allConsignees())
+      .filter(({ name }) => name)
+      .map(({ id, name }) => ({ id, name }));
   }
 
   searchPackageScans(trackingNumber: string): Promise<PackageScan[]> {
@@ -142,15 +151,23 @@ export class MagayaProviderClient implements ProviderClient {
   async listAttachments(receiptId: number): Promise<ProviderAttachment[] | null> {
     const guid = await this.deps.ids.receiptGuid(receiptId);
     if (!guid) return null;
-    const entries = await this.session((session) => session.listAttachments({ type: WAREHOUSE_RECEIPT, number: guid }));
+    const entries = await this.session((session) =>
+      session.listAttachments({ type: WAREHOUSE_RECEIPT, number: guid }),
+    );
     // The receipt's GUID travels in the id: GetAttachment asks for both.
-    return entries?.map(({ attachment }) => ({ ...attachment, id: `${guid}/${attachment.id}` })) ?? null;
+    return (
+      entries?.map(({ attachment }) => ({ ...attachment, id: `${guid}/${attachment.id}` })) ?? null
+    );
   }
 
   async downloadAttachment(id: string, maxBytes: number) {
     const cut = id.indexOf('/');
     if (cut < 1) return null;
-    const query = { type: WAREHOUSE_RECEIPT, number: id.slice(0, cut), identifier: id.slice(cut + 1) };
+    const query = {
+      type: WAREHOUSE_RECEIPT,
+      number: id.slice(0, cut),
+      identifier: id.slice(cut + 1),
+    };
     const bytes = await this.session((session) => session.getAttachment(query, maxBytes));
     if (!bytes) return null;
     return {
@@ -186,7 +203,8 @@ export class MagayaProviderClient implements ProviderClient {
       await this.deps.sessionLog.record(null);
       return result;
     } catch (error) {
-      if (error instanceof MagayaError && error.code !== 'stopped') await this.deps.sessionLog.record(error);
+      if (error instanceof MagayaError && error.code !== 'stopped')
+        await this.deps.sessionLog.record(error);
       throw error;
     }
   }
@@ -198,10 +216,17 @@ export class MagayaProviderClient implements ProviderClient {
     if (!staged || staged.id !== pass) throw new MagayaError('stopped');
     const offset = Number(offsetText);
     const end = Math.min(offset + limit, staged.receipts.length);
-    const receipts = staged.receipts.slice(offset, end).map((text) => JSON.parse(text) as ProviderReceipt);
+    const receipts = staged.receipts
+      .slice(offset, end)
+      .map((text) => JSON.parse(text) as ProviderReceipt);
     const hasMore = end < staged.receipts.length;
     if (!hasMore) this.staged = null;
-    return { receipts, hasMore, complete: true, nextCursor: hasMore ? `${PASS_CURSOR}${pass}:${end}` : staged.logCursor };
+    return {
+      receipts,
+      hasMore,
+      complete: true,
+      nextCursor: hasMore ? `${PASS_CURSOR}${pass}:${end}` : staged.logCursor,
+    };
   }
 
   /** The full pass: every receipt by date, in slices, in one session; the maps saved once it ended well. */
@@ -209,7 +234,12 @@ export class MagayaProviderClient implements ProviderClient {
     const { ids, clock } = this.deps;
     this.staged = null;
     const startedAt = clock.now();
-    const reader = new ReceiptReader(startedAt, await ids.allReceipts(), await ids.lastReceiptId(), await ids.allConsignees());
+    const reader = new ReceiptReader(
+      startedAt,
+      await ids.allReceipts(),
+      await ids.lastReceiptId(),
+      await ids.allConsignees(),
+    );
     const receipts: string[] = [];
     const seen = new Set<string>();
     // A day past now: whatever Magaya's time zone, today's receipts are in.
@@ -238,7 +268,11 @@ export class MagayaProviderClient implements ProviderClient {
       { component: 'magaya', receipts: receipts.length, durationMs: clock.now() - startedAt },
       `Magaya: read ${receipts.length} receipts by date in one session in ${((clock.now() - startedAt) / 1000).toFixed(1)} s.`,
     );
-    return { id: String(++this.passes), receipts, logCursor: `${LOG_CURSOR}${new Date(startedAt).toISOString()}` };
+    return {
+      id: String(++this.passes),
+      receipts,
+      logCursor: `${LOG_CURSOR}${new Date(startedAt).toISOString()}`,
+    };
   }
 
   /**
@@ -251,20 +285,39 @@ export class MagayaProviderClient implements ProviderClient {
     const now = clock.now();
     // Magaya's dates are whole seconds: the window ends at the second after now, or this second's changes would wait for the next sync.
     const end = new Date(Math.ceil((now + 1) / 1000) * 1000);
-    const window = { type: WAREHOUSE_RECEIPT, start: new Date(from - LOG_OVERLAP_MS), end, flags: 0, sliceMs: LOG_SLICE_MS };
+    const window = {
+      type: WAREHOUSE_RECEIPT,
+      start: new Date(from - LOG_OVERLAP_MS),
+      end,
+      flags: 0,
+      sliceMs: LOG_SLICE_MS,
+    };
     const fetched: XmlElement[] = [];
     const gone = new Set<string>();
     const changed = new Set<string>();
     await this.session(async (session) => {
-      for (const item of await session.queryLog({ ...window, entryTypes: LogEntry.Creation | LogEntry.Edition })) changed.add(item.guid);
-      for (const item of await session.queryLog({ ...window, entryTypes: LogEntry.Deletion })) if (!changed.has(item.guid)) gone.add(item.guid);
+      for (const item of await session.queryLog({
+        ...window,
+        entryTypes: LogEntry.Creation | LogEntry.Edition,
+      }))
+        changed.add(item.guid);
+      for (const item of await session.queryLog({ ...window, entryTypes: LogEntry.Deletion }))
+        if (!changed.has(item.guid)) gone.add(item.guid);
       for (const guid of changed) {
-        const element = await session.getTransaction({ type: WAREHOUSE_RECEIPT, flags: 0, number: guid }, WANTED);
+        const element = await session.getTransaction(
+          { type: WAREHOUSE_RECEIPT, flags: 0, number: guid },
+          WANTED,
+        );
         if (element) fetched.push(element);
         else gone.add(guid);
       }
     });
-    const reader = new ReceiptReader(now, await ids.receiptsByGuid([...changed]), await ids.lastReceiptId(), await ids.allConsignees());
+    const reader = new ReceiptReader(
+      now,
+      await ids.receiptsByGuid([...changed]),
+      await ids.lastReceiptId(),
+      await ids.allConsignees(),
+    );
     const receipts: ProviderReceipt[] = [];
     for (const element of fetched) {
       const reading = reader.read(element);
@@ -274,10 +327,21 @@ export class MagayaProviderClient implements ProviderClient {
     await reader.save(ids);
     const deletedIds = (await ids.receiptsByGuid([...gone])).map((row) => row.id);
     this.deps.log.debug(
-      { component: 'magaya', changed: changed.size, fetched: fetched.length, gone: gone.size, durationMs: clock.now() - now },
+      {
+        component: 'magaya',
+        changed: changed.size,
+        fetched: fetched.length,
+        gone: gone.size,
+        durationMs: clock.now() - now,
+      },
       `Magaya: the change log named ${changed.size} receipts created or edited and ${gone.size} gone; ${fetched.length} fetched in ${clock.now() - now} ms.`,
     );
-    return { receipts, deletedIds, hasMore: false, nextCursor: `${LOG_CURSOR}${new Date(now).toISOString()}` };
+    return {
+      receipts,
+      deletedIds,
+      hasMore: false,
+      nextCursor: `${LOG_CURSOR}${new Date(now).toISOString()}`,
+    };
   }
 }
 
@@ -333,12 +397,20 @@ class ReceiptReader {
     const { guid, receipt, consignee } = reading;
     if (consignee) {
       const row = this.consignees.get(consignee.guid)!;
-      if (row.name !== consignee.name && consignee.name) this.changedConsignees.set(row.guid, Object.assign(row, { name: consignee.name.slice(0, 200) }));
+      if (row.name !== consignee.name && consignee.name)
+        this.changedConsignees.set(
+          row.guid,
+          Object.assign(row, { name: consignee.name.slice(0, 200) }),
+        );
     }
     const row = this.receipts.get(guid)!;
     const digest = digestOf(receipt);
-    if (row.digest === digest && row.versionAt) return { guid, receipt: { ...receipt, updatedAt: row.versionAt.toISOString() } };
-    this.changedReceipts.set(guid, Object.assign(row, { digest, versionAt: new Date(this.readAt) }));
+    if (row.digest === digest && row.versionAt)
+      return { guid, receipt: { ...receipt, updatedAt: row.versionAt.toISOString() } };
+    this.changedReceipts.set(
+      guid,
+      Object.assign(row, { digest, versionAt: new Date(this.readAt) }),
+    );
     return { guid, receipt };
   }
 

@@ -33,7 +33,13 @@ export interface MagayaIds {
 
 export type MagayaReceiptReading =
   /** A receipt customers may see. */
-  | { kind: 'receipt'; guid: string; consignee: { guid: string; name: string } | null; hasAttachments: boolean; receipt: ProviderReceipt }
+  | {
+      kind: 'receipt';
+      guid: string;
+      consignee: { guid: string; name: string } | null;
+      hasAttachments: boolean;
+      receipt: ProviderReceipt;
+    }
   /** IsOnline=false: the forwarder keeps it from its customers' online view, so the portal shows it to no one (a mirrored one is removed). */
   | { kind: 'offline'; guid: string }
   /** No GUID: nothing identifies it, so it cannot be mirrored. */
@@ -41,14 +47,22 @@ export type MagayaReceiptReading =
 
 type Dimension = 'weight' | 'volume';
 
-const UNITS: Record<Dimension, { native: readonly string[]; metric: readonly string[]; factor: number }> = {
+const UNITS: Record<
+  Dimension,
+  { native: readonly string[]; metric: readonly string[]; factor: number }
+> = {
   weight: { native: ['lb', 'lbs'], metric: ['kg', 'kgs'], factor: POUNDS_PER_KILOGRAM },
-  volume: { native: ['ft3', 'ft³', 'cft', 'cuft'], metric: ['m3', 'm³', 'cbm'], factor: CUBIC_FEET_PER_CUBIC_METRE },
+  volume: {
+    native: ['ft3', 'ft³', 'cft', 'cuft'],
+    metric: ['m3', 'm³', 'cbm'],
+    factor: CUBIC_FEET_PER_CUBIC_METRE,
+  },
 };
 /** Decimals kept after converting: the sandbox's and the spec's precision (0.01 lb, 0.001 ft³). */
 const DECIMALS: Record<Dimension, number> = { weight: 2, volume: 3 };
 
-const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+const round = (value: number, decimals: number) =>
+  Math.round(value * 10 ** decimals) / 10 ** decimals;
 
 /** A decimal as Magaya writes it (a dot, no grouping); anything else reads as absent. */
 function decimal(text: string): number | null {
@@ -58,29 +72,45 @@ function decimal(text: string): number | null {
 }
 
 /** The receipt's own system of units, for a weight or volume that names none. */
-const isMetric = (receipt: XmlElement) => ['metric', 'international', 'si'].includes(textOf(receipt, 'MeasurementUnits').toLowerCase());
+const isMetric = (receipt: XmlElement) =>
+  ['metric', 'international', 'si'].includes(textOf(receipt, 'MeasurementUnits').toLowerCase());
 
 /**
  * A weight in lb or a volume in ft³, from an element with a `Unit` attribute. Without one, the
  * receipt's MeasurementUnits decides. A unit the portal does not know reads as absent, rather than
  * as a figure in the wrong unit.
  */
-function measure(element: XmlElement | undefined, dimension: Dimension, metricReceipt: boolean): number | null {
+function measure(
+  element: XmlElement | undefined,
+  dimension: Dimension,
+  metricReceipt: boolean,
+): number | null {
   const value = decimal(element?.text.trim() ?? '');
   if (value === null || value < 0) return null;
   const unit = element?.attributes.Unit?.trim().toLowerCase() ?? '';
   const units = UNITS[dimension];
-  const metric = unit === '' ? metricReceipt : units.metric.includes(unit) ? true : units.native.includes(unit) ? false : null;
+  const metric =
+    unit === ''
+      ? metricReceipt
+      : units.metric.includes(unit)
+        ? true
+        : units.native.includes(unit)
+          ? false
+          : null;
   if (metric === null) return null;
   return round(metric ? value * units.factor : value, DECIMALS[dimension]);
 }
 
 /** A port by its name; its code when it has no name. */
-const portName = (port: XmlElement | undefined) => textOf(port, 'Name') || port?.attributes.Code?.trim() || '';
+const portName = (port: XmlElement | undefined) =>
+  textOf(port, 'Name') || port?.attributes.Code?.trim() || '';
 
 /** "40 - Air" when Magaya sends a code and a description, as its screens show a mode. */
 function modeOf(mode: XmlElement | undefined): string {
-  const description = textOf(mode, 'Description') || textOf(mode, 'Name') || (mode?.children.length === 0 ? mode.text.trim() : '');
+  const description =
+    textOf(mode, 'Description') ||
+    textOf(mode, 'Name') ||
+    (mode?.children.length === 0 ? mode.text.trim() : '');
   const code = mode?.attributes.Code?.trim() ?? '';
   return code && description ? `${code} - ${description}` : description || code;
 }
@@ -97,10 +127,15 @@ function isoTime(text: string): string | null {
   return Number.isNaN(time.getTime()) ? null : time.toISOString();
 }
 
-function packageOf(item: XmlElement, carrierTracking: string, metricReceipt: boolean): ProviderCommodity {
+function packageOf(
+  item: XmlElement,
+  carrierTracking: string,
+  metricReceipt: boolean,
+): ProviderCommodity {
   const pieces = decimal(textOf(item, 'Pieces'));
   return {
-    description: textOf(item, 'Description') || textOf(item, 'PackageName') || textOf(item, 'PartNumber'),
+    description:
+      textOf(item, 'Description') || textOf(item, 'PackageName') || textOf(item, 'PartNumber'),
     trackingNumber: textOf(item, 'TrackingNumber') || carrierTracking || null,
     // An item line is at least one piece when Magaya leaves the count out.
     pieces: pieces === null ? 1 : Math.max(0, Math.round(pieces)),
@@ -119,17 +154,26 @@ const sum = (values: number[], decimals: number) =>
  * One `<WarehouseReceipt>` as the portal mirrors it. `updatedAt` is the time it was read: Magaya's
  * receipt carries no modification time the public clients agree on.
  */
-export function readWarehouseReceipt(element: XmlElement, context: { ids: MagayaIds; updatedAt: string }): MagayaReceiptReading {
+export function readWarehouseReceipt(
+  element: XmlElement,
+  context: { ids: MagayaIds; updatedAt: string },
+): MagayaReceiptReading {
   const guid = (element.attributes.GUID ?? textOf(element, 'GUID')).trim();
   if (!guid) return { kind: 'unidentified' };
   if (!flag(element, 'IsOnline', true)) return { kind: 'offline', guid };
   const metric = isMetric(element);
   const carrierTracking = textOf(element, 'CarrierTrackingNumber');
-  const commodities = childrenOf(childOf(element, 'Items'), 'Item').map((item) => packageOf(item, carrierTracking, metric));
+  const commodities = childrenOf(childOf(element, 'Items'), 'Item').map((item) =>
+    packageOf(item, carrierTracking, metric),
+  );
   const consigneeElement = childOf(element, 'Consignee');
-  const consigneeGuid = (consigneeElement?.attributes.GUID ?? textOf(consigneeElement, 'GUID')).trim();
+  const consigneeGuid = (
+    consigneeElement?.attributes.GUID ?? textOf(consigneeElement, 'GUID')
+  ).trim();
   const consigneeName = textOf(element, 'ConsigneeName') || textOf(consigneeElement, 'Name');
-  const consignee = consigneeGuid ? { guid: consigneeGuid, name: textOf(consigneeElement, 'Name') || consigneeName } : null;
+  const consignee = consigneeGuid
+    ? { guid: consigneeGuid, name: textOf(consigneeElement, 'Name') || consigneeName }
+    : null;
   const status = textOf(element, 'Status');
   const pieces = decimal(textOf(element, 'TotalPieces'));
   const receipt: ProviderReceipt = {
@@ -139,7 +183,10 @@ export function readWarehouseReceipt(element: XmlElement, context: { ids: Magaya
     shipperName: textOf(element, 'ShipperName') || textOf(childOf(element, 'Shipper'), 'Name'),
     consigneeId: consignee ? context.ids.consigneeId(consignee.guid) : null,
     consigneeName,
-    pieces: pieces === null ? commodities.reduce((total, item) => total + item.pieces, 0) : Math.max(0, Math.round(pieces)),
+    pieces:
+      pieces === null
+        ? commodities.reduce((total, item) => total + item.pieces, 0)
+        : Math.max(0, Math.round(pieces)),
     totalWeightValue:
       measure(childOf(element, 'TotalWeight'), 'weight', metric) ??
       sum(
@@ -159,7 +206,13 @@ export function readWarehouseReceipt(element: XmlElement, context: { ids: Magaya
     commodities,
     updatedAt: context.updatedAt,
   };
-  return { kind: 'receipt', guid, consignee, hasAttachments: flag(element, 'HasAttachments', false), receipt };
+  return {
+    kind: 'receipt',
+    guid,
+    consignee,
+    hasAttachments: flag(element, 'HasAttachments', false),
+    receipt,
+  };
 }
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -196,7 +249,8 @@ export function readAttachmentEntry(element: XmlElement): MagayaAttachmentEntry 
   const written = textOf(element, 'Extension').toLowerCase();
   const extension = written.startsWith('.') ? written.slice(1) : written;
   const name = textOf(element, 'Name') || identifier;
-  const fileName = extension && !name.toLowerCase().endsWith(`.${extension}`) ? `${name}.${extension}` : name;
+  const fileName =
+    extension && !name.toLowerCase().endsWith(`.${extension}`) ? `${name}.${extension}` : name;
   const isImage = flag(element, 'IsImage', false);
   const kind: AttachmentKind = isImage ? 'photo' : 'other';
   const size = decimal(textOf(element, 'Size'));
@@ -206,7 +260,8 @@ export function readAttachmentEntry(element: XmlElement): MagayaAttachmentEntry 
       id: identifier,
       kind,
       fileName,
-      contentType: CONTENT_TYPES[extension] ?? (isImage ? 'image/jpeg' : 'application/octet-stream'),
+      contentType:
+        CONTENT_TYPES[extension] ?? (isImage ? 'image/jpeg' : 'application/octet-stream'),
       size: size === null ? 0 : Math.max(0, Math.round(size)),
       createdAt: isoTime(textOf(element, 'CreatedOn')),
     },

@@ -54,7 +54,9 @@ export function magayaTime(time: Date, timeZone = 'UTC'): string {
     minute: '2-digit',
     second: '2-digit',
   });
-  const part = Object.fromEntries(format.formatToParts(time).map(({ type, value }) => [type, value]));
+  const part = Object.fromEntries(
+    format.formatToParts(time).map(({ type, value }) => [type, value]),
+  );
   return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}`;
 }
 
@@ -74,13 +76,18 @@ export class MagayaSessions {
   private async runNow<T>(work: (session: MagayaSession) => Promise<T>): Promise<T> {
     const { signal, timeZone } = this.deps;
     signal?.throwIfAborted();
-    const connection = typeof this.deps.connection === 'function' ? await this.deps.connection() : this.deps.connection;
+    const connection =
+      typeof this.deps.connection === 'function'
+        ? await this.deps.connection()
+        : this.deps.connection;
     const accessKey = await this.start(connection);
     try {
       return await work(new MagayaSession(connection, accessKey, { signal, timeZone }));
     } finally {
       // An end that fails leaves a session Magaya times out itself; the work's own outcome stands.
-      await callSoap(connection, 'EndSession', { access_key: soapString(accessKey) }).catch(() => undefined);
+      await callSoap(connection, 'EndSession', { access_key: soapString(accessKey) }).catch(
+        () => undefined,
+      );
     }
   }
 
@@ -89,13 +96,21 @@ export class MagayaSessions {
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
       try {
-        const values = await callSoap(connection, 'StartSession', { user: soapString(connection.username), pass: soapString(connection.password) });
+        const values = await callSoap(connection, 'StartSession', {
+          user: soapString(connection.username),
+          pass: soapString(connection.password),
+        });
         const accessKey = values.get('access_key');
-        if (!accessKey) throw new MagayaError('bad_response', 'StartSession answered no access_key');
+        if (!accessKey)
+          throw new MagayaError('bad_response', 'StartSession answered no access_key');
         return accessKey;
       } catch (error) {
         const wait = SESSION_BUSY_WAITS_MS[attempt];
-        if (!(error instanceof MagayaError && error.code === 'too_many_open_sessions') || wait === undefined) throw error;
+        if (
+          !(error instanceof MagayaError && error.code === 'too_many_open_sessions') ||
+          wait === undefined
+        )
+          throw error;
         await pause(wait);
       }
     }
@@ -146,15 +161,32 @@ export class MagayaSession {
     );
     while (answer.get('more_results') === '1') {
       const cookie = answer.get('cookie');
-      if (!cookie) throw new MagayaError('bad_response', 'Magaya said there were more results and gave no cookie');
-      answer = await this.call(this.connection, 'GetNextTransbyDate', { cookie: soapString(cookie) }, options);
+      if (!cookie)
+        throw new MagayaError(
+          'bad_response',
+          'Magaya said there were more results and gave no cookie',
+        );
+      answer = await this.call(
+        this.connection,
+        'GetNextTransbyDate',
+        { cookie: soapString(cookie) },
+        options,
+      );
       // An old cookie returns the same page forever: a cookie that does not change is no progress.
-      if (answer.get('more_results') === '1' && answer.get('cookie') === cookie) throw new MagayaError('bad_response', 'Magaya answered the same cookie again');
+      if (answer.get('more_results') === '1' && answer.get('cookie') === cookie)
+        throw new MagayaError('bad_response', 'Magaya answered the same cookie again');
     }
   }
 
   /** The change log's entries of `entryTypes` (LogEntry bits) in [start, end], read in slices of `sliceMs`, oldest slice first. */
-  async queryLog(query: { type: string; start: Date; end: Date; entryTypes: number; flags: number; sliceMs: number }): Promise<LogItem[]> {
+  async queryLog(query: {
+    type: string;
+    start: Date;
+    end: Date;
+    entryTypes: number;
+    flags: number;
+    sliceMs: number;
+  }): Promise<LogItem[]> {
     const items: LogItem[] = [];
     for (let from = query.start.getTime(); from < query.end.getTime(); from += query.sliceMs) {
       const to = Math.min(from + query.sliceMs, query.end.getTime());
@@ -173,7 +205,11 @@ export class MagayaSession {
           wanted: new Set(['GUIDItem']),
           onElement: (element) => {
             const guid = (element.attributes.GUID ?? textOf(element, 'GUID')).trim();
-            if (guid) items.push({ guid, type: (element.attributes.Type ?? textOf(element, 'Type')).trim() });
+            if (guid)
+              items.push({
+                guid,
+                type: (element.attributes.Type ?? textOf(element, 'Type')).trim(),
+              });
           },
         },
       );
@@ -182,13 +218,21 @@ export class MagayaSession {
   }
 
   /** One transaction by number or GUID; null when Magaya has it no more (`transaction_not_found`). */
-  async getTransaction(query: { type: string; flags: number; number: string }, wanted: string): Promise<XmlElement | null> {
+  async getTransaction(
+    query: { type: string; flags: number; number: string },
+    wanted: string,
+  ): Promise<XmlElement | null> {
     let found: XmlElement | null = null;
     try {
       await this.call(
         this.connection,
         'GetTransaction',
-        { access_key: soapString(this.accessKey), type: soapString(query.type), flags: soapInt(query.flags), number: soapString(query.number) },
+        {
+          access_key: soapString(this.accessKey),
+          type: soapString(query.type),
+          flags: soapInt(query.flags),
+          number: soapString(query.number),
+        },
         { wanted: new Set([wanted]), onElement: (element) => (found ??= element) },
       );
     } catch (error) {
@@ -199,13 +243,20 @@ export class MagayaSession {
   }
 
   /** A transaction's attachments that customers may see (internal ones are left out); null when Magaya has no such transaction. */
-  async listAttachments(query: { type: string; number: string }): Promise<MagayaAttachmentEntry[] | null> {
+  async listAttachments(query: {
+    type: string;
+    number: string;
+  }): Promise<MagayaAttachmentEntry[] | null> {
     const entries: MagayaAttachmentEntry[] = [];
     try {
       await this.call(
         this.connection,
         'GetAllAttachments',
-        { access_key: soapString(this.accessKey), type: soapString(query.type), number: soapString(query.number) },
+        {
+          access_key: soapString(this.accessKey),
+          type: soapString(query.type),
+          number: soapString(query.number),
+        },
         {
           wanted: new Set(['Attachment']),
           onElement: (element) => {
@@ -225,17 +276,32 @@ export class MagayaSession {
    * One attachment's bytes (its base64 `Data`, line-wrapped at 76 characters); null when Magaya has it
    * no more. More than `maxBytes` is an AttachmentTooLargeError.
    */
-  async getAttachment(query: { type: string; number: string; identifier: string }, maxBytes: number): Promise<Uint8Array | null> {
+  async getAttachment(
+    query: { type: string; number: string; identifier: string },
+    maxBytes: number,
+  ): Promise<Uint8Array | null> {
     let data: string | null = null;
     try {
       await this.call(
         this.connection,
         'GetAttachment',
-        { access_key: soapString(this.accessKey), type: soapString(query.type), number: soapString(query.number), identifier: soapString(query.identifier) },
-        { wanted: new Set(['Attachment']), onElement: (element) => (data ??= textOf(element, 'Data')) },
+        {
+          access_key: soapString(this.accessKey),
+          type: soapString(query.type),
+          number: soapString(query.number),
+          identifier: soapString(query.identifier),
+        },
+        {
+          wanted: new Set(['Attachment']),
+          onElement: (element) => (data ??= textOf(element, 'Data')),
+        },
       );
     } catch (error) {
-      if (error instanceof MagayaError && (error.code === 'attachment_not_found' || error.code === 'transaction_not_found')) return null;
+      if (
+        error instanceof MagayaError &&
+        (error.code === 'attachment_not_found' || error.code === 'transaction_not_found')
+      )
+        return null;
       throw error;
     }
     if (data === null) return null;

@@ -54,12 +54,20 @@ export const soapString = (value: string): SoapParameter => ({ type: 'string', v
 export const soapInt = (value: number): SoapParameter => ({ type: 'int', value });
 
 const escapeXml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&apos;');
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;');
 
 /** A SOAP 1.1 request envelope for one method of CSSoapService. */
 export function soapEnvelope(method: string, parameters: Record<string, SoapParameter>): string {
   const body = Object.entries(parameters)
-    .map(([name, { type, value }]) => `<${name} xsi:type="xsd:${type}">${escapeXml(String(value))}</${name}>`)
+    .map(
+      ([name, { type, value }]) =>
+        `<${name} xsi:type="xsd:${type}">${escapeXml(String(value))}</${name}>`,
+    )
     .join('');
   return (
     '<?xml version="1.0" encoding="utf-8"?>' +
@@ -106,19 +114,23 @@ export async function callSoap(
   // A SOAP Fault comes with a 500; anything else that is not a 200 is no answer of CSSoapService.
   if (!response.ok && response.status !== 500) {
     await response.body?.cancel();
-    throw response.status >= 502 && response.status <= 504 ? new MagayaError('unreachable') : new MagayaError('bad_response', `HTTP ${response.status}`);
+    throw response.status >= 502 && response.status <= 504
+      ? new MagayaError('unreachable')
+      : new MagayaError('bad_response', `HTTP ${response.status}`);
   }
   const answer = new SoapAnswerReader(options);
   try {
     const decoder = new TextDecoder('utf-8', { fatal: true });
-    for await (const chunk of response.body ?? []) answer.write(decoder.decode(chunk, { stream: true }));
+    for await (const chunk of response.body ?? [])
+      answer.write(decoder.decode(chunk, { stream: true }));
     answer.write(decoder.decode());
     answer.close();
   } catch (error) {
     if (error instanceof MagayaError) throw error;
     if (error instanceof XmlRefusedError) throw new MagayaError('bad_response', error.message);
     if (isNetworkFailure(error)) throw new MagayaError('unreachable');
-    if (error instanceof TypeError) throw new MagayaError('bad_response', 'The answer is not UTF-8');
+    if (error instanceof TypeError)
+      throw new MagayaError('bad_response', 'The answer is not UTF-8');
     throw error;
   }
   return answer.result();
@@ -156,8 +168,13 @@ class SoapAnswerReader {
   }
 
   result(): Map<string, string> {
-    if (this.fault) throw new MagayaError('fault', textOf(this.fault, 'faultstring') || textOf(this.fault, 'faultcode') || 'SOAP Fault');
-    if (this.method === null) throw new MagayaError('bad_response', 'The answer holds no method response');
+    if (this.fault)
+      throw new MagayaError(
+        'fault',
+        textOf(this.fault, 'faultstring') || textOf(this.fault, 'faultcode') || 'SOAP Fault',
+      );
+    if (this.method === null)
+      throw new MagayaError('bad_response', 'The answer holds no method response');
     const values = new Map([...this.values].map(([name, value]) => [name, value.trim()]));
     const code = values.get('return');
     if (code === undefined) throw new MagayaError('bad_response', 'The answer has no return code');
@@ -185,11 +202,13 @@ class SoapAnswerReader {
       reader.write(value.trimStart());
       return;
     }
-    if (value.length > VALUE_MAX_CHARS) throw new MagayaError('bad_response', `The out-parameter ${name} is too long`);
+    if (value.length > VALUE_MAX_CHARS)
+      throw new MagayaError('bad_response', `The out-parameter ${name} is too long`);
     this.values.set(name, value);
   }
 
   private handOver(): void {
-    for (const document of this.documents.values()) for (const element of document.take()) this.options.onElement?.(element);
+    for (const document of this.documents.values())
+      for (const element of document.take()) this.options.onElement?.(element);
   }
 }

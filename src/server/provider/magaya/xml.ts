@@ -26,13 +26,16 @@ export class XmlRefusedError extends Error {
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
 /** The first child element with this local name. */
-export const childOf = (element: XmlElement | undefined, name: string): XmlElement | undefined => element?.children.find((child) => child.name === name);
+export const childOf = (element: XmlElement | undefined, name: string): XmlElement | undefined =>
+  element?.children.find((child) => child.name === name);
 
 /** Every child element with this local name. */
-export const childrenOf = (element: XmlElement | undefined, name: string): XmlElement[] => element?.children.filter((child) => child.name === name) ?? [];
+export const childrenOf = (element: XmlElement | undefined, name: string): XmlElement[] =>
+  element?.children.filter((child) => child.name === name) ?? [];
 
 /** A child's text, trimmed; '' when there is no such child. */
-export const textOf = (element: XmlElement | undefined, name: string): string => childOf(element, name)?.text.trim() ?? '';
+export const textOf = (element: XmlElement | undefined, name: string): string =>
+  childOf(element, name)?.text.trim() ?? '';
 
 /**
  * A push parser that hands over each element with a wanted local name once it is complete. Text
@@ -51,13 +54,20 @@ export class XmlElementReader {
   private readonly path: string[] = [];
   private failure: Error | null = null;
 
-  constructor(wanted: (name: string) => boolean, onText?: (path: readonly string[], text: string) => void) {
+  constructor(
+    wanted: (name: string) => boolean,
+    onText?: (path: readonly string[], text: string) => void,
+  ) {
     const { parser } = this;
     parser.ondoctype = () => {
-      this.failure ??= new XmlRefusedError('The document declares a DOCTYPE, which the portal does not read');
+      this.failure ??= new XmlRefusedError(
+        'The document declares a DOCTYPE, which the portal does not read',
+      );
     };
     parser.onerror = (error) => {
-      this.failure ??= new XmlRefusedError(`The document is not well-formed XML: ${error.message.split('\n')[0]}`);
+      this.failure ??= new XmlRefusedError(
+        `The document is not well-formed XML: ${error.message.split('\n')[0]}`,
+      );
     };
     parser.onopentag = (tag) => {
       const local = localName(tag.name);
@@ -91,7 +101,9 @@ export class XmlElementReader {
     try {
       this.parser.write(text);
     } catch (error) {
-      this.failure ??= new XmlRefusedError(`The document is not well-formed XML: ${(error as Error).message.split('\n')[0]}`);
+      this.failure ??= new XmlRefusedError(
+        `The document is not well-formed XML: ${(error as Error).message.split('\n')[0]}`,
+      );
     }
     this.check();
   }
@@ -102,7 +114,9 @@ export class XmlElementReader {
     try {
       this.parser.close();
     } catch (error) {
-      this.failure ??= new XmlRefusedError(`The document is not well-formed XML: ${(error as Error).message.split('\n')[0]}`);
+      this.failure ??= new XmlRefusedError(
+        `The document is not well-formed XML: ${(error as Error).message.split('\n')[0]}`,
+      );
     }
     this.check();
   }
@@ -118,7 +132,10 @@ export class XmlElementReader {
 }
 
 /** Each element with this local name, as the bytes arrive; the document is read to its end. */
-export async function* readElements(chunks: AsyncIterable<Uint8Array | string>, name: string): AsyncGenerator<XmlElement> {
+export async function* readElements(
+  chunks: AsyncIterable<Uint8Array | string>,
+  name: string,
+): AsyncGenerator<XmlElement> {
   const reader = new XmlElementReader((local) => local === name);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   for await (const chunk of chunks) {

@@ -22,7 +22,8 @@ const SIZES_KEPT = 20_000;
 /** The last files made: a receipt's photos and its proof of delivery, a few times over. */
 const RECENT_FILES_BYTES = 16 * 1024 * 1024;
 
-export type AttachmentRef = { receiptId: number; kind: 'photo'; index: number } | { receiptId: number; kind: 'pod' };
+export type AttachmentRef =
+  { receiptId: number; kind: 'photo'; index: number } | { receiptId: number; kind: 'pod' };
 
 const ATTACHMENT_ID = /^(\d{1,9})-(?:photo-(\d{1,2})|pod)$/;
 
@@ -42,7 +43,11 @@ export function parseAttachmentId(id: string): AttachmentRef | null {
 
 /** What a receipt has: a photo of each package, and its proof of delivery once delivered. */
 export function attachmentRefsOf(record: Readonly<SandboxRecord>): AttachmentRef[] {
-  const photos = Array.from({ length: record.packages }, (_, index): AttachmentRef => ({ receiptId: record.id, kind: 'photo', index }));
+  const photos = Array.from({ length: record.packages }, (_, index): AttachmentRef => ({
+    receiptId: record.id,
+    kind: 'photo',
+    index,
+  }));
   return isDelivered(record) ? [...photos, { receiptId: record.id, kind: 'pod' }] : photos;
 }
 
@@ -57,7 +62,12 @@ export interface SandboxFile {
 type Plan = Omit<SandboxFile, 'bytes'> & { render: () => Promise<Uint8Array> };
 
 /** What an attachment is, and how its file is made: the random numbers it takes follow from the seed and the attachment alone. */
-function planOf(seed: number, record: Readonly<SandboxRecord>, receipt: ProviderReceipt, ref: AttachmentRef): Plan {
+function planOf(
+  seed: number,
+  record: Readonly<SandboxRecord>,
+  receipt: ProviderReceipt,
+  ref: AttachmentRef,
+): Plan {
   if (ref.kind === 'pod') {
     const deliveredAt = new Date(record.updatedAt);
     return {
@@ -65,11 +75,18 @@ function planOf(seed: number, record: Readonly<SandboxRecord>, receipt: Provider
       fileName: `${receipt.number}-proof-of-delivery.pdf`,
       contentType: 'application/pdf',
       createdAt: deliveredAt,
-      render: () => renderProofOfDelivery(receipt, deliveredAt, new Random(mixSeed(seed, STREAM.deliveries, record.id))),
+      render: () =>
+        renderProofOfDelivery(
+          receipt,
+          deliveredAt,
+          new Random(mixSeed(seed, STREAM.deliveries, record.id)),
+        ),
     };
   }
   const random = new Random(mixSeed(seed, STREAM.photos, record.id, ref.index));
-  const takenAt = new Date(record.receivedAt + (ref.index + 1) * Math.round(random.between(2, 9) * MINUTE_MS));
+  const takenAt = new Date(
+    record.receivedAt + (ref.index + 1) * Math.round(random.between(2, 9) * MINUTE_MS),
+  );
   const photo: PackagePhoto = {
     receipt,
     commodity: receipt.commodities[ref.index]!,
@@ -89,7 +106,10 @@ function planOf(seed: number, record: Readonly<SandboxRecord>, receipt: Provider
 
 export class SandboxAttachments {
   private readonly sizes = new LRUCache<string, number>({ max: SIZES_KEPT });
-  private readonly recent = new LRUCache<string, SandboxFile>({ maxSize: RECENT_FILES_BYTES, sizeCalculation: (file) => file.bytes.byteLength });
+  private readonly recent = new LRUCache<string, SandboxFile>({
+    maxSize: RECENT_FILES_BYTES,
+    sizeCalculation: (file) => file.bytes.byteLength,
+  });
   /** Files being made: a second request for one waits for it. */
   private readonly making = new Map<string, Promise<SandboxFile>>();
 
@@ -105,7 +125,8 @@ export class SandboxAttachments {
     for (const ref of attachmentRefsOf(record)) {
       const id = attachmentIdOf(ref);
       const { kind, fileName, contentType, createdAt } = planOf(this.seed, record, receipt, ref);
-      const size = this.sizes.get(id) ?? (await this.made(id, record, receipt, ref)).bytes.byteLength;
+      const size =
+        this.sizes.get(id) ?? (await this.made(id, record, receipt, ref)).bytes.byteLength;
       listed.push({ id, kind, fileName, contentType, size, createdAt: createdAt.toISOString() });
     }
     return listed;
@@ -116,11 +137,22 @@ export class SandboxAttachments {
     const ref = parseAttachmentId(id);
     const record = ref && store.record(ref.receiptId);
     const receipt = ref && store.receipt(ref.receiptId);
-    if (!ref || !record || !receipt || !attachmentRefsOf(record).some((known) => attachmentIdOf(known) === id)) return null;
+    if (
+      !ref ||
+      !record ||
+      !receipt ||
+      !attachmentRefsOf(record).some((known) => attachmentIdOf(known) === id)
+    )
+      return null;
     return this.made(id, record, receipt, ref);
   }
 
-  private made(id: string, record: Readonly<SandboxRecord>, receipt: ProviderReceipt, ref: AttachmentRef): Promise<SandboxFile> {
+  private made(
+    id: string,
+    record: Readonly<SandboxRecord>,
+    receipt: ProviderReceipt,
+    ref: AttachmentRef,
+  ): Promise<SandboxFile> {
     const kept = this.recent.get(id);
     if (kept) return Promise.resolve(kept);
     let making = this.making.get(id);

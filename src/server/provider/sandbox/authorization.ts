@@ -43,7 +43,8 @@ export type SandboxAuthorizationConfig = Pick<
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 /** Compares in constant time, whatever the lengths. */
-const sameText = (a: string, b: string) => timingSafeEqual(Buffer.from(sha256(a)), Buffer.from(sha256(b)));
+const sameText = (a: string, b: string) =>
+  timingSafeEqual(Buffer.from(sha256(a)), Buffer.from(sha256(b)));
 
 export interface AuthorizationRequest {
   clientId: string;
@@ -69,7 +70,11 @@ function single(params: URLSearchParams, name: string): string | null | undefine
   return values[0] ?? null;
 }
 
-function redirectWith(redirectUri: string, state: string | null, parameters: Record<string, string>): string {
+function redirectWith(
+  redirectUri: string,
+  state: string | null,
+  parameters: Record<string, string>,
+): string {
   const url = new URL(redirectUri);
   for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
   if (state !== null) url.searchParams.set('state', state);
@@ -87,7 +92,12 @@ export interface TokenAnswer {
   headers?: Record<string, string>;
 }
 
-function oauthError(error: string, description: string, status = 400, headers?: Record<string, string>): TokenAnswer {
+function oauthError(
+  error: string,
+  description: string,
+  status = 400,
+  headers?: Record<string, string>,
+): TokenAnswer {
   return { status, body: { error, error_description: description }, ...(headers && { headers }) };
 }
 
@@ -106,17 +116,27 @@ export class SandboxAuthorizationServer {
   private readonly revokedAccessTokens = new Map<string, number>();
 
   constructor(
-    private readonly deps: { config: SandboxAuthorizationConfig; keys: Pick<AppKeys, 'sandboxAccessTokens' | 'sandboxRefreshTokens'>; clock: Clock },
+    private readonly deps: {
+      config: SandboxAuthorizationConfig;
+      keys: Pick<AppKeys, 'sandboxAccessTokens' | 'sandboxRefreshTokens'>;
+      clock: Clock;
+    },
   ) {
     const { config } = deps;
     this.issuer = config.providerUrl;
     this.audience = `${config.providerUrl}/v1`;
-    this.client = { id: config.providerClientId, name: config.productName, redirectUri: config.oauthRedirectUri, secret: config.providerClientSecret };
+    this.client = {
+      id: config.providerClientId,
+      name: config.productName,
+      redirectUri: config.oauthRedirectUri,
+      secret: config.providerClientSecret,
+    };
   }
 
   /** The server's OAuth2 authorization server metadata, at /.well-known/oauth-authorization-server/sandbox. */
   metadata() {
-    const authMethods = this.client.secret === null ? ['none'] : ['client_secret_basic', 'client_secret_post'];
+    const authMethods =
+      this.client.secret === null ? ['none'] : ['client_secret_basic', 'client_secret_post'];
     return {
       issuer: this.issuer,
       // The admin's browser reaches the consent page under PUBLIC_URL; servers reach the rest on loopback.
@@ -136,9 +156,11 @@ export class SandboxAuthorizationServer {
 
   checkAuthorizationRequest(params: URLSearchParams): AuthorizationCheck {
     const clientId = single(params, 'client_id');
-    if (!clientId || clientId !== this.client.id) return { kind: 'refused', message: m.sandbox_client_unknown() };
+    if (!clientId || clientId !== this.client.id)
+      return { kind: 'refused', message: m.sandbox_client_unknown() };
     const redirectUri = single(params, 'redirect_uri');
-    if (!redirectUri || redirectUri !== this.client.redirectUri) return { kind: 'refused', message: m.sandbox_redirect_mismatch() };
+    if (!redirectUri || redirectUri !== this.client.redirectUri)
+      return { kind: 'refused', message: m.sandbox_redirect_mismatch() };
 
     const state = single(params, 'state') ?? null;
     const fail = (error: string, description: string): AuthorizationCheck => ({
@@ -147,17 +169,30 @@ export class SandboxAuthorizationServer {
     });
     const responseType = single(params, 'response_type');
     if (responseType !== 'code')
-      return responseType ? fail('unsupported_response_type', 'Only response_type=code is supported') : fail('invalid_request', 'response_type is required');
-    if (single(params, 'state') === undefined) return fail('invalid_request', 'state must be given once');
-    if (single(params, 'code_challenge_method') !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
+      return responseType
+        ? fail('unsupported_response_type', 'Only response_type=code is supported')
+        : fail('invalid_request', 'response_type is required');
+    if (single(params, 'state') === undefined)
+      return fail('invalid_request', 'state must be given once');
+    if (single(params, 'code_challenge_method') !== 'S256')
+      return fail('invalid_request', 'code_challenge_method must be S256');
     const codeChallenge = single(params, 'code_challenge');
     if (!codeChallenge || !CODE_CHALLENGE.test(codeChallenge))
-      return fail('invalid_request', 'code_challenge must be a BASE64URL-encoded SHA-256 hash (43 characters)');
+      return fail(
+        'invalid_request',
+        'code_challenge must be a BASE64URL-encoded SHA-256 hash (43 characters)',
+      );
     const scope = single(params, 'scope');
-    if (scope === undefined || (scope !== null && !scope.split(' ').every((name) => SCOPES_SUPPORTED.includes(name)))) {
+    if (
+      scope === undefined ||
+      (scope !== null && !scope.split(' ').every((name) => SCOPES_SUPPORTED.includes(name)))
+    ) {
       return fail('invalid_scope', `The only scope is ${SANDBOX_SCOPE}`);
     }
-    return { kind: 'valid', request: { clientId, redirectUri, codeChallenge, state, scope: SANDBOX_SCOPE } };
+    return {
+      kind: 'valid',
+      request: { clientId, redirectUri, codeChallenge, state, scope: SANDBOX_SCOPE },
+    };
   }
 
   /** The user said yes: a single-use code for 60 seconds. The consent page and connectSandbox() both come here. */
@@ -170,15 +205,22 @@ export class SandboxAuthorizationServer {
   }
 
   denyAuthorization(request: AuthorizationRequest): string {
-    return redirectWith(request.redirectUri, request.state, { error: 'access_denied', error_description: 'The user denied the authorization request' });
+    return redirectWith(request.redirectUri, request.state, {
+      error: 'access_denied',
+      error_description: 'The user denied the authorization request',
+    });
   }
 
   // The token endpoint.
 
   /** POST /oauth/token with its form and Authorization header: OAuth2's token answer or its error answer. */
-  async answerTokenRequest(form: URLSearchParams, authorization: string | null): Promise<TokenAnswer> {
+  async answerTokenRequest(
+    form: URLSearchParams,
+    authorization: string | null,
+  ): Promise<TokenAnswer> {
     for (const name of new Set(form.keys())) {
-      if (form.getAll(name).length > 1) return oauthError('invalid_request', `${name} must be given once`);
+      if (form.getAll(name).length > 1)
+        return oauthError('invalid_request', `${name} must be given once`);
     }
     const refused = this.authenticateClient(form, authorization);
     if (refused) return refused;
@@ -189,12 +231,21 @@ export class SandboxAuthorizationServer {
       const code = form.get('code');
       const redirectUri = form.get('redirect_uri');
       const verifier = form.get('code_verifier');
-      if (!code || !redirectUri || !verifier) return oauthError('invalid_request', 'code, redirect_uri and code_verifier are required');
+      if (!code || !redirectUri || !verifier)
+        return oauthError('invalid_request', 'code, redirect_uri and code_verifier are required');
       const issued = this.codes.get(code);
       this.codes.delete(code);
-      if (!issued || issued.expiresAt <= this.deps.clock.now() || issued.request.clientId !== clientId)
-        return oauthError('invalid_grant', 'The authorization code is invalid, expired or already used');
-      if (issued.request.redirectUri !== redirectUri) return oauthError('invalid_grant', 'redirect_uri does not match the authorization request');
+      if (
+        !issued ||
+        issued.expiresAt <= this.deps.clock.now() ||
+        issued.request.clientId !== clientId
+      )
+        return oauthError(
+          'invalid_grant',
+          'The authorization code is invalid, expired or already used',
+        );
+      if (issued.request.redirectUri !== redirectUri)
+        return oauthError('invalid_grant', 'redirect_uri does not match the authorization request');
       if (!CODE_VERIFIER.test(verifier) || sha256(verifier) !== issued.request.codeChallenge)
         return oauthError('invalid_grant', 'The code_verifier does not match the code_challenge');
       return this.issueTokens(clientId);
@@ -202,7 +253,8 @@ export class SandboxAuthorizationServer {
     if (grantType === 'refresh_token') {
       const refreshToken = form.get('refresh_token');
       if (!refreshToken) return oauthError('invalid_request', 'refresh_token is required');
-      if (!this.redeemRefreshToken(refreshToken, clientId)) return oauthError('invalid_grant', 'The refresh token is invalid, expired or already used');
+      if (!this.redeemRefreshToken(refreshToken, clientId))
+        return oauthError('invalid_grant', 'The refresh token is invalid, expired or already used');
       return this.issueTokens(clientId);
     }
     return grantType
@@ -211,9 +263,13 @@ export class SandboxAuthorizationServer {
   }
 
   /** POST /oauth/revoke (OAuth2 token revocation): an unknown or already invalid token is no error. */
-  async answerRevocationRequest(form: URLSearchParams, authorization: string | null): Promise<TokenAnswer> {
+  async answerRevocationRequest(
+    form: URLSearchParams,
+    authorization: string | null,
+  ): Promise<TokenAnswer> {
     for (const name of new Set(form.keys())) {
-      if (form.getAll(name).length > 1) return oauthError('invalid_request', `${name} must be given once`);
+      if (form.getAll(name).length > 1)
+        return oauthError('invalid_request', `${name} must be given once`);
     }
     const refused = this.authenticateClient(form, authorization);
     if (refused) return refused;
@@ -235,7 +291,10 @@ export class SandboxAuthorizationServer {
     if (!match) return 'missing';
     try {
       const { payload } = await this.verifyAccessToken(match[1]!);
-      return payload['rev'] === this.revocations && !(payload.jti && this.revokedAccessTokens.has(payload.jti)) ? 'valid' : 'invalid';
+      return payload['rev'] === this.revocations &&
+        !(payload.jti && this.revokedAccessTokens.has(payload.jti))
+        ? 'valid'
+        : 'invalid';
     } catch {
       return 'invalid';
     }
@@ -252,30 +311,44 @@ export class SandboxAuthorizationServer {
   }
 
   /** OAuth2 client authentication: client_id in the body, or HTTP Basic; a secret when the client has one. */
-  private authenticateClient(form: URLSearchParams, authorization: string | null): TokenAnswer | null {
+  private authenticateClient(
+    form: URLSearchParams,
+    authorization: string | null,
+  ): TokenAnswer | null {
     let id = form.get('client_id');
     let secret = form.get('client_secret');
     const basic = /^Basic\s+(\S+)$/i.exec(authorization ?? '');
     if (basic) {
       const decoded = Buffer.from(basic[1]!, 'base64').toString();
       const colon = decoded.indexOf(':');
-      if (colon < 0 || secret !== null) return oauthError('invalid_request', 'Use one client authentication method');
+      if (colon < 0 || secret !== null)
+        return oauthError('invalid_request', 'Use one client authentication method');
       // Both parts are form-encoded first, as OAuth2's HTTP Basic asks.
       const formDecoded = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
       const basicId = formDecoded(decoded.slice(0, colon));
       if (id !== null && id !== basicId)
-        return oauthError('invalid_client', 'Client authentication failed', 401, { 'WWW-Authenticate': 'Basic realm="sandbox"' });
+        return oauthError('invalid_client', 'Client authentication failed', 401, {
+          'WWW-Authenticate': 'Basic realm="sandbox"',
+        });
       id = basicId;
       secret = formDecoded(decoded.slice(colon + 1));
     }
-    const refused = oauthError('invalid_client', 'Client authentication failed', 401, basic ? { 'WWW-Authenticate': 'Basic realm="sandbox"' } : undefined);
+    const refused = oauthError(
+      'invalid_client',
+      'Client authentication failed',
+      401,
+      basic ? { 'WWW-Authenticate': 'Basic realm="sandbox"' } : undefined,
+    );
     if (id === null || !sameText(id, this.client.id)) return refused;
-    if (this.client.secret !== null && (secret === null || !sameText(secret, this.client.secret))) return refused;
+    if (this.client.secret !== null && (secret === null || !sameText(secret, this.client.secret)))
+      return refused;
     return null;
   }
 
   private refreshMac(clientId: string, payload: string): string {
-    return createHmac('sha256', this.deps.keys.sandboxRefreshTokens).update(`${clientId}\n${payload}`).digest('base64url');
+    return createHmac('sha256', this.deps.keys.sandboxRefreshTokens)
+      .update(`${clientId}\n${payload}`)
+      .digest('base64url');
   }
 
   private issueRefreshToken(clientId: string, expiresAtSeconds: number): string {
@@ -291,7 +364,8 @@ export class SandboxAuthorizationServer {
     const expiresAt = parseInt(expiry, 36) * 1000;
     const now = this.deps.clock.now();
     if (!(expiresAt > now) || this.usedRefreshTokens.has(nonce)) return false;
-    for (const [used, until] of this.usedRefreshTokens) if (until <= now) this.usedRefreshTokens.delete(used);
+    for (const [used, until] of this.usedRefreshTokens)
+      if (until <= now) this.usedRefreshTokens.delete(used);
     this.usedRefreshTokens.set(nonce, expiresAt);
     return true;
   }
@@ -300,7 +374,8 @@ export class SandboxAuthorizationServer {
     try {
       const { payload } = await this.verifyAccessToken(token);
       const now = this.deps.clock.now();
-      for (const [jti, until] of this.revokedAccessTokens) if (until <= now) this.revokedAccessTokens.delete(jti);
+      for (const [jti, until] of this.revokedAccessTokens)
+        if (until <= now) this.revokedAccessTokens.delete(jti);
       if (payload.jti && payload.exp) this.revokedAccessTokens.set(payload.jti, payload.exp * 1000);
     } catch {
       // Not one of ours, or expired: nothing to revoke.

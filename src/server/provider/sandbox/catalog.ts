@@ -3,7 +3,8 @@
 export type Region = 'MIA' | 'NL';
 export type Transport = 'air' | 'ocean';
 export type Carrier = 'UPS' | 'FedEx' | 'USPS' | 'Amazon';
-type Goods = 'general' | 'hardware' | 'electronics' | 'auto' | 'food' | 'medical' | 'furniture' | 'machinery';
+type Goods =
+  'general' | 'hardware' | 'electronics' | 'auto' | 'food' | 'medical' | 'furniture' | 'machinery';
 
 export interface Shipper {
   name: string;
@@ -16,33 +17,144 @@ export interface Shipper {
 }
 
 export const SHIPPERS: readonly Shipper[] = [
-  { name: 'Amazon.com Services LLC', region: 'MIA', goods: 'general', carriers: ['Amazon', 'Amazon', 'UPS', 'USPS'], share: 30 },
-  { name: 'Walmart Inc.', region: 'MIA', goods: 'general', carriers: ['FedEx', 'UPS', 'USPS'], share: 12 },
-  { name: 'The Home Depot', region: 'MIA', goods: 'hardware', carriers: ['UPS', 'FedEx'], share: 11 },
-  { name: "Lowe's Home Centers LLC", region: 'MIA', goods: 'hardware', carriers: ['UPS', 'FedEx'], share: 5 },
-  { name: 'Best Buy Co. Inc.', region: 'MIA', goods: 'electronics', carriers: ['UPS', 'FedEx'], share: 6 },
-  { name: 'Target Corporation', region: 'MIA', goods: 'general', carriers: ['UPS', 'FedEx', 'USPS'], share: 5 },
+  {
+    name: 'Amazon.com Services LLC',
+    region: 'MIA',
+    goods: 'general',
+    carriers: ['Amazon', 'Amazon', 'UPS', 'USPS'],
+    share: 30,
+  },
+  {
+    name: 'Walmart Inc.',
+    region: 'MIA',
+    goods: 'general',
+    carriers: ['FedEx', 'UPS', 'USPS'],
+    share: 12,
+  },
+  {
+    name: 'The Home Depot',
+    region: 'MIA',
+    goods: 'hardware',
+    carriers: ['UPS', 'FedEx'],
+    share: 11,
+  },
+  {
+    name: "Lowe's Home Centers LLC",
+    region: 'MIA',
+    goods: 'hardware',
+    carriers: ['UPS', 'FedEx'],
+    share: 5,
+  },
+  {
+    name: 'Best Buy Co. Inc.',
+    region: 'MIA',
+    goods: 'electronics',
+    carriers: ['UPS', 'FedEx'],
+    share: 6,
+  },
+  {
+    name: 'Target Corporation',
+    region: 'MIA',
+    goods: 'general',
+    carriers: ['UPS', 'FedEx', 'USPS'],
+    share: 5,
+  },
   { name: 'Costco Wholesale', region: 'MIA', goods: 'food', carriers: ['UPS', 'FedEx'], share: 4 },
   { name: 'AutoZone Inc.', region: 'MIA', goods: 'auto', carriers: ['UPS', 'FedEx'], share: 4 },
-  { name: 'B&H Photo Video', region: 'MIA', goods: 'electronics', carriers: ['UPS', 'FedEx'], share: 3 },
-  { name: 'eBay Inc.', region: 'MIA', goods: 'general', carriers: ['USPS', 'UPS', 'FedEx'], share: 4 },
-  { name: 'Shein Distribution Corp.', region: 'MIA', goods: 'general', carriers: ['USPS', 'UPS'], share: 4 },
+  {
+    name: 'B&H Photo Video',
+    region: 'MIA',
+    goods: 'electronics',
+    carriers: ['UPS', 'FedEx'],
+    share: 3,
+  },
+  {
+    name: 'eBay Inc.',
+    region: 'MIA',
+    goods: 'general',
+    carriers: ['USPS', 'UPS', 'FedEx'],
+    share: 4,
+  },
+  {
+    name: 'Shein Distribution Corp.',
+    region: 'MIA',
+    goods: 'general',
+    carriers: ['USPS', 'UPS'],
+    share: 4,
+  },
   { name: 'Miami Auto Parts Export Inc.', region: 'MIA', goods: 'auto', carriers: [], share: 4 },
-  { name: 'Doral Electronics Wholesale LLC', region: 'MIA', goods: 'electronics', carriers: [], share: 3 },
-  { name: 'Caribbean Food Distributors Inc.', region: 'MIA', goods: 'food', carriers: [], share: 3 },
+  {
+    name: 'Doral Electronics Wholesale LLC',
+    region: 'MIA',
+    goods: 'electronics',
+    carriers: [],
+    share: 3,
+  },
+  {
+    name: 'Caribbean Food Distributors Inc.',
+    region: 'MIA',
+    goods: 'food',
+    carriers: [],
+    share: 3,
+  },
   { name: 'Hialeah Tire & Wheel Export', region: 'MIA', goods: 'auto', carriers: [], share: 2 },
-  { name: 'Sunshine Medical Supply Corp.', region: 'MIA', goods: 'medical', carriers: ['FedEx', 'UPS'], share: 2 },
-  { name: 'Brickell Office Furniture LLC', region: 'MIA', goods: 'furniture', carriers: [], share: 2 },
-  { name: 'Medley Industrial Supply Inc.', region: 'MIA', goods: 'machinery', carriers: ['FedEx'], share: 2 },
+  {
+    name: 'Sunshine Medical Supply Corp.',
+    region: 'MIA',
+    goods: 'medical',
+    carriers: ['FedEx', 'UPS'],
+    share: 2,
+  },
+  {
+    name: 'Brickell Office Furniture LLC',
+    region: 'MIA',
+    goods: 'furniture',
+    carriers: [],
+    share: 2,
+  },
+  {
+    name: 'Medley Industrial Supply Inc.',
+    region: 'MIA',
+    goods: 'machinery',
+    carriers: ['FedEx'],
+    share: 2,
+  },
   { name: 'Bol.com B.V.', region: 'NL', goods: 'general', carriers: ['UPS', 'FedEx'], share: 5 },
-  { name: 'Coolblue B.V.', region: 'NL', goods: 'electronics', carriers: ['UPS', 'FedEx'], share: 3 },
+  {
+    name: 'Coolblue B.V.',
+    region: 'NL',
+    goods: 'electronics',
+    carriers: ['UPS', 'FedEx'],
+    share: 3,
+  },
   { name: 'Hollandse Kaashandel B.V.', region: 'NL', goods: 'food', carriers: [], share: 2 },
-  { name: 'Rotterdam Machinery Export B.V.', region: 'NL', goods: 'machinery', carriers: [], share: 2 },
-  { name: 'Westland Tuinbouw Export B.V.', region: 'NL', goods: 'hardware', carriers: ['UPS'], share: 2 },
-  { name: 'Medisch Groothandel Utrecht B.V.', region: 'NL', goods: 'medical', carriers: ['FedEx', 'UPS'], share: 1 },
+  {
+    name: 'Rotterdam Machinery Export B.V.',
+    region: 'NL',
+    goods: 'machinery',
+    carriers: [],
+    share: 2,
+  },
+  {
+    name: 'Westland Tuinbouw Export B.V.',
+    region: 'NL',
+    goods: 'hardware',
+    carriers: ['UPS'],
+    share: 2,
+  },
+  {
+    name: 'Medisch Groothandel Utrecht B.V.',
+    region: 'NL',
+    goods: 'medical',
+    carriers: ['FedEx', 'UPS'],
+    share: 1,
+  },
 ];
 
-export const GOODS: Record<Goods, { descriptions: readonly string[]; poundsPerPiece: readonly [number, number] }> = {
+export const GOODS: Record<
+  Goods,
+  { descriptions: readonly string[]; poundsPerPiece: readonly [number, number] }
+> = {
   general: {
     descriptions: [
       'Household goods',
@@ -86,23 +198,62 @@ export const GOODS: Record<Goods, { descriptions: readonly string[]; poundsPerPi
     poundsPerPiece: [2, 45],
   },
   auto: {
-    descriptions: ['Auto parts', 'Brake pads', 'Tires', 'Car batteries', 'Engine oil', 'Spark plugs', 'Shock absorbers', 'Alternator'],
+    descriptions: [
+      'Auto parts',
+      'Brake pads',
+      'Tires',
+      'Car batteries',
+      'Engine oil',
+      'Spark plugs',
+      'Shock absorbers',
+      'Alternator',
+    ],
     poundsPerPiece: [5, 80],
   },
   food: {
-    descriptions: ['Canned goods', 'Dry groceries', 'Snacks', 'Cheese', 'Coffee', 'Spices', 'Beverages', 'Baby formula'],
+    descriptions: [
+      'Canned goods',
+      'Dry groceries',
+      'Snacks',
+      'Cheese',
+      'Coffee',
+      'Spices',
+      'Beverages',
+      'Baby formula',
+    ],
     poundsPerPiece: [8, 50],
   },
   medical: {
-    descriptions: ['Medical supplies', 'First aid kits', 'Blood pressure monitors', 'Disposable gloves', 'Wheelchair', 'Hospital bed parts'],
+    descriptions: [
+      'Medical supplies',
+      'First aid kits',
+      'Blood pressure monitors',
+      'Disposable gloves',
+      'Wheelchair',
+      'Hospital bed parts',
+    ],
     poundsPerPiece: [2, 40],
   },
   furniture: {
-    descriptions: ['Office chairs', 'Office desk', 'Filing cabinet', 'Mattress', 'Dining set', 'Bookcase'],
+    descriptions: [
+      'Office chairs',
+      'Office desk',
+      'Filing cabinet',
+      'Mattress',
+      'Dining set',
+      'Bookcase',
+    ],
     poundsPerPiece: [20, 120],
   },
   machinery: {
-    descriptions: ['Generator', 'Water pump', 'Air compressor', 'Welding machine', 'Machine spare parts', 'Pressure washer'],
+    descriptions: [
+      'Generator',
+      'Water pump',
+      'Air compressor',
+      'Welding machine',
+      'Machine spare parts',
+      'Pressure washer',
+    ],
     poundsPerPiece: [40, 400],
   },
 };
@@ -189,7 +340,12 @@ export const ROUTES: readonly Route[] = [
 
 export const MODES: Record<Transport, readonly string[]> = {
   air: ['Air', '40 - Air', '40 - Air', '41 - Air Containerized'],
-  ocean: ['Ocean', '11 - Vessel, Containerized', '11 - Vessel, Containerized', '10 - Vessel, Non-Containerized'],
+  ocean: [
+    'Ocean',
+    '11 - Vessel, Containerized',
+    '11 - Vessel, Containerized',
+    '10 - Vessel, Non-Containerized',
+  ],
 };
 
 export const DESTINATIONS: readonly string[] = [
@@ -201,7 +357,10 @@ export const DESTINATIONS: readonly string[] = [
   'Lelydorp, Suriname',
 ];
 
-export const WAREHOUSE_STATUS: Record<Region, string> = { MIA: 'Received at MIA warehouse', NL: 'Received at NL warehouse' };
+export const WAREHOUSE_STATUS: Record<Region, string> = {
+  MIA: 'Received at MIA warehouse',
+  NL: 'Received at NL warehouse',
+};
 
 /** The statuses after the origin warehouse, by transport; the last one is final. */
 export const LIFECYCLE: Record<Transport, readonly string[]> = {
@@ -229,4 +388,7 @@ export const PENDING = 'Pending';
 export const ON_HOLD = 'On-Hold';
 export const CANCELLED = 'Cancelled';
 
-export const SCAN_LOCATIONS: Record<Region, string> = { MIA: 'Miami (Doral) warehouse', NL: 'Netherlands (Schiphol) warehouse' };
+export const SCAN_LOCATIONS: Record<Region, string> = {
+  MIA: 'Miami (Doral) warehouse',
+  NL: 'Netherlands (Schiphol) warehouse',
+};

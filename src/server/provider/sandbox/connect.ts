@@ -9,10 +9,21 @@ import { exchangeAuthorizationCode, startAuthorization, type OAuthDeps } from '.
 import type { TokenStore } from '../token-store';
 import type { Sandbox } from './state';
 
-export async function connectSandbox(deps: OAuthDeps & { sandbox: Sandbox; tokenStore: TokenStore }): Promise<void> {
+export async function connectSandbox(
+  deps: OAuthDeps & { sandbox: Sandbox; tokenStore: TokenStore },
+): Promise<void> {
   const { authorizationUrl, codeVerifier, state } = await startAuthorization(deps);
-  const check = deps.sandbox.authorization.checkAuthorizationRequest(new URL(authorizationUrl).searchParams);
-  if (check.kind !== 'valid') throw new ProviderError("The sandbox refused the portal's authorization request", 'bad-response');
+  const check = deps.sandbox.authorization.checkAuthorizationRequest(
+    new URL(authorizationUrl).searchParams,
+  );
+  if (check.kind !== 'valid')
+    throw new ProviderError(
+      "The sandbox refused the portal's authorization request",
+      'bad-response',
+    );
   const callback = new URL(deps.sandbox.authorization.approveAuthorization(check.request));
-  await deps.tokenStore.save(await exchangeAuthorizationCode(deps, callback, codeVerifier, state), 'sandbox');
+  await deps.tokenStore.save(
+    await exchangeAuthorizationCode(deps, callback, codeVerifier, state),
+    'sandbox',
+  );
 }

@@ -4,7 +4,12 @@
  * compact; a receipt's packages are derived from (seed, id) each time it is served, so 100,000
  * receipts cost little memory and time.
  */
-import type { PackageScan, ProviderCommodity, ProviderConsignee, ProviderReceipt } from '../contract';
+import type {
+  PackageScan,
+  ProviderCommodity,
+  ProviderConsignee,
+  ProviderReceipt,
+} from '../contract';
 import {
   CANCELLED,
   CONSIGNEE_NAMES,
@@ -33,7 +38,17 @@ const FIRST_CONSIGNEE_ID = 101;
 export const FINAL_STAGE = 4;
 
 /** Independent random streams per purpose. */
-export const STREAM = { dates: 1, receipt: 2, packages: 3, scans: 4, orphans: 5, consignees: 6, window: 7, photos: 8, deliveries: 9 } as const;
+export const STREAM = {
+  dates: 1,
+  receipt: 2,
+  packages: 3,
+  scans: 4,
+  orphans: 5,
+  consignees: 6,
+  window: 7,
+  photos: 8,
+  deliveries: 9,
+} as const;
 
 export const Hold = { None: 0, OnHold: 1, Cancelled: 2 } as const;
 export type Hold = (typeof Hold)[keyof typeof Hold];
@@ -73,11 +88,16 @@ export interface SandboxData {
 
 /** Shipper indices and their cumulative shares: all of them, or one region's. */
 function shippersOf(region?: Region) {
-  const indices = SHIPPERS.flatMap((shipper, index) => (region === undefined || shipper.region === region ? [index] : []));
+  const indices = SHIPPERS.flatMap((shipper, index) =>
+    region === undefined || shipper.region === region ? [index] : [],
+  );
   return { indices, weights: cumulativeWeights(indices.map((index) => SHIPPERS[index]!.share)) };
 }
 const ALL_SHIPPERS = shippersOf();
-const REGION_SHIPPERS: Record<Region, ReturnType<typeof shippersOf>> = { MIA: shippersOf('MIA'), NL: shippersOf('NL') };
+const REGION_SHIPPERS: Record<Region, ReturnType<typeof shippersOf>> = {
+  MIA: shippersOf('MIA'),
+  NL: shippersOf('NL'),
+};
 const PACKAGE_COUNTS = [0, 1, 2, 3, 4, 5, 6];
 const PACKAGE_COUNT_WEIGHTS = cumulativeWeights([8, 34, 22, 15, 10, 6, 5]);
 const CARRIERS: readonly Carrier[] = ['UPS', 'FedEx', 'USPS', 'Amazon'];
@@ -86,21 +106,28 @@ function routesOf(region: Region) {
   const indices = ROUTES.flatMap((route, index) => (route.region === region ? [index] : []));
   return { indices, weights: cumulativeWeights(indices.map((index) => ROUTES[index]!.share)) };
 }
-const REGION_ROUTES: Record<Region, ReturnType<typeof routesOf>> = { MIA: routesOf('MIA'), NL: routesOf('NL') };
+const REGION_ROUTES: Record<Region, ReturnType<typeof routesOf>> = {
+  MIA: routesOf('MIA'),
+  NL: routesOf('NL'),
+};
 
 export function statusOf(record: SandboxRecord): string {
   if (record.hold === Hold.Cancelled) return CANCELLED;
   if (record.hold === Hold.OnHold) return ON_HOLD;
   if (record.stage < 0) return PENDING;
   const route = ROUTES[record.route]!;
-  return record.stage === 0 ? WAREHOUSE_STATUS[route.region] : LIFECYCLE[route.transport][record.stage - 1]!;
+  return record.stage === 0
+    ? WAREHOUSE_STATUS[route.region]
+    : LIFECYCLE[route.transport][record.stage - 1]!;
 }
 
 /** Delivered: at the end of its route, neither held nor cancelled. */
-export const isDelivered = (record: SandboxRecord) => record.hold === Hold.None && record.stage >= FINAL_STAGE;
+export const isDelivered = (record: SandboxRecord) =>
+  record.hold === Hold.None && record.stage >= FINAL_STAGE;
 
 /** Delivered and Cancelled receipts change no more. */
-export const isSettled = (record: SandboxRecord) => record.hold === Hold.Cancelled || isDelivered(record);
+export const isSettled = (record: SandboxRecord) =>
+  record.hold === Hold.Cancelled || isDelivered(record);
 
 export function trackingNumber(random: Random, carrier: Carrier): string {
   switch (carrier) {
@@ -134,7 +161,12 @@ export function consigneePool(count: number): ConsigneePool {
 }
 
 /** What a new receipt ships (who, to whom, how, how much); its dates and status are set by the caller. */
-export function describeRecord(random: Random, id: number, consignees: ConsigneePool, region?: Region): SandboxRecord {
+export function describeRecord(
+  random: Random,
+  id: number,
+  consignees: ConsigneePool,
+  region?: Region,
+): SandboxRecord {
   const shippers = region ? REGION_SHIPPERS[region] : ALL_SHIPPERS;
   const shipperIndex = random.pickWeighted(shippers.indices, shippers.weights);
   const shipper = SHIPPERS[shipperIndex]!;
@@ -143,9 +175,15 @@ export function describeRecord(random: Random, id: number, consignees: Consignee
   const packages = random.pickWeighted(PACKAGE_COUNTS, PACKAGE_COUNT_WEIGHTS);
   const pieces = packages === 0 ? random.int(1, 4) : packages + random.int(0, packages);
   const [lightest, heaviest] = GOODS[shipper.goods].poundsPerPiece;
-  const weightCents = Math.max(packages, Math.round(pieces * random.between(lightest, heaviest) * 100));
+  const weightCents = Math.max(
+    packages,
+    Math.round(pieces * random.between(lightest, heaviest) * 100),
+  );
   const poundsPerCubicFoot = random.between(6, 14);
-  const volumeMilli = Math.max(packages, Math.round((weightCents / 100 / poundsPerCubicFoot) * 1000));
+  const volumeMilli = Math.max(
+    packages,
+    Math.round((weightCents / 100 / poundsPerCubicFoot) * 1000),
+  );
   return {
     id,
     receivedAt: 0,
@@ -184,7 +222,8 @@ export function commoditiesOf(seed: number, record: SandboxRecord): ProviderComm
   const volumes = split(random, record.volumeMilli, record.packages);
   return pieces.map((count, index) => ({
     description: random.pick(GOODS[shipper.goods].descriptions),
-    trackingNumber: shipper.carriers.length === 0 ? null : trackingNumber(random, random.pick(shipper.carriers)),
+    trackingNumber:
+      shipper.carriers.length === 0 ? null : trackingNumber(random, random.pick(shipper.carriers)),
     pieces: count,
     totalWeightValue: weights[index]! / 100,
     totalVolumeValue: volumes[index]! / 1000,
@@ -195,7 +234,9 @@ export function commoditiesOf(seed: number, record: SandboxRecord): ProviderComm
 const asPrinted = (trackingNumber: string) => trackingNumber.replace(/(.{4})(?=.)/g, '$1 ');
 
 /** A pre-alerted package as the warehouse records it: the customer's shipper and contents, the number as printed. */
-function prealertedCommodities(record: SandboxRecord & Required<Pick<SandboxRecord, 'prealerted'>>): ProviderCommodity[] {
+function prealertedCommodities(
+  record: SandboxRecord & Required<Pick<SandboxRecord, 'prealerted'>>,
+): ProviderCommodity[] {
   return [
     {
       description: record.prealerted.description,
@@ -207,7 +248,11 @@ function prealertedCommodities(record: SandboxRecord & Required<Pick<SandboxReco
   ];
 }
 
-export function receiptOf(seed: number, record: SandboxRecord, consignees: readonly ProviderConsignee[]): ProviderReceipt {
+export function receiptOf(
+  seed: number,
+  record: SandboxRecord,
+  consignees: readonly ProviderConsignee[],
+): ProviderReceipt {
   const consignee = consignees[record.consignee] ?? { id: 0, name: 'Unknown consignee' };
   const { prealerted } = record;
   return {
@@ -224,7 +269,9 @@ export function receiptOf(seed: number, record: SandboxRecord, consignees: reado
     status: statusOf(record),
     modeOfTransportation: record.mode,
     origin: { name: ROUTES[record.route]!.origin },
-    commodities: prealerted ? prealertedCommodities({ ...record, prealerted }) : commoditiesOf(seed, record),
+    commodities: prealerted
+      ? prealertedCommodities({ ...record, prealerted })
+      : commoditiesOf(seed, record),
     updatedAt: new Date(record.updatedAt).toISOString(),
   };
 }
@@ -281,7 +328,11 @@ const SHOWCASE: readonly Showcase[] = [
 /** Monday 00:00 of the current ISO week and the 1st of the month, in the server's time zone. */
 function periodStarts(now: number): { week: number; month: number } {
   const date = new Date(now);
-  const week = new Date(date.getFullYear(), date.getMonth(), date.getDate() - ((date.getDay() + 6) % 7)).getTime();
+  const week = new Date(
+    date.getFullYear(),
+    date.getMonth(),
+    date.getDate() - ((date.getDay() + 6) % 7),
+  ).getTime();
   const month = new Date(date.getFullYear(), date.getMonth(), 1).getTime();
   return { week, month };
 }
@@ -311,7 +362,9 @@ function arrivalScan(
 
 export function generateSandbox(seed: number, count: number, now: number): SandboxData {
   const consigneeRandom = new Random(mixSeed(seed, STREAM.consignees));
-  const consignees = consigneeRandom.shuffle(CONSIGNEE_NAMES).map((name, index) => ({ id: FIRST_CONSIGNEE_ID + index, name }));
+  const consignees = consigneeRandom
+    .shuffle(CONSIGNEE_NAMES)
+    .map((name, index) => ({ id: FIRST_CONSIGNEE_ID + index, name }));
   const pool = consigneePool(consignees.length);
 
   const dates = new Random(mixSeed(seed, STREAM.dates));
@@ -347,13 +400,24 @@ export function generateSandbox(seed: number, count: number, now: number): Sandb
   const scannedPackages: SandboxData['scannedPackages'] = [];
   for (const record of records) {
     if (record.packages === 0 || !scanRandom.chance(0.1)) continue;
-    const tracked = commoditiesOf(seed, record).find((commodity) => commodity.trackingNumber !== null);
+    const tracked = commoditiesOf(seed, record).find(
+      (commodity) => commodity.trackingNumber !== null,
+    );
     if (!tracked?.trackingNumber) continue;
     const scannedAt = record.receivedAt - scanRandom.between(1, 48) * HOUR_MS;
     const region = ROUTES[record.route]!.region;
     scannedPackages.push({ trackingNumber: tracked.trackingNumber, receiptId: record.id });
     scans.set(tracked.trackingNumber.toUpperCase(), [
-      arrivalScan(scanRandom, scanId++, arrivalId++, tracked.trackingNumber, scannedAt, region, tracked.pieces, tracked.totalWeightValue),
+      arrivalScan(
+        scanRandom,
+        scanId++,
+        arrivalId++,
+        tracked.trackingNumber,
+        scannedAt,
+        region,
+        tracked.pieces,
+        tracked.totalWeightValue,
+      ),
     ]);
   }
 
@@ -366,11 +430,22 @@ export function generateSandbox(seed: number, count: number, now: number): Sandb
     const scannedAt = now - orphanRandom.between(0.1, 10) * DAY_MS;
     const pieces = orphanRandom.int(1, 3);
     const weight = Math.round(orphanRandom.between(1, 60) * 100) / 100;
-    const arrival = [arrivalScan(orphanRandom, scanId++, arrivalId, tracking, scannedAt, region, pieces, weight)];
+    const arrival = [
+      arrivalScan(orphanRandom, scanId++, arrivalId, tracking, scannedAt, region, pieces, weight),
+    ];
     // Some parcels are scanned twice: at the dock and when put away.
     if (orphanRandom.chance(0.3))
       arrival.push(
-        arrivalScan(orphanRandom, scanId++, arrivalId, tracking, Math.min(now, scannedAt + orphanRandom.between(1, 6) * HOUR_MS), region, pieces, weight),
+        arrivalScan(
+          orphanRandom,
+          scanId++,
+          arrivalId,
+          tracking,
+          Math.min(now, scannedAt + orphanRandom.between(1, 6) * HOUR_MS),
+          region,
+          pieces,
+          weight,
+        ),
       );
     arrivalId++;
     scans.set(tracking.toUpperCase(), arrival);

@@ -9,15 +9,23 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock';
 import type { ProviderAttachment, ProviderReceipt } from '../contract';
-import { CUBIC_FEET_PER_CUBIC_METRE, MAGAYA_NAMESPACE, POUNDS_PER_KILOGRAM } from '../magaya/receipt';
+import {
+  CUBIC_FEET_PER_CUBIC_METRE,
+  MAGAYA_NAMESPACE,
+  POUNDS_PER_KILOGRAM,
+} from '../magaya/receipt';
 import { childOf, parseXml, XmlRefusedError, type XmlElement } from '../magaya/xml';
 import type { SandboxAttachments } from './attachments';
 import type { SandboxStore } from './store';
 
-const GUID_PREFIX = { receipt: '5a4d0000-0000-4000-8000-', consignee: 'c0a5a000-0000-4000-8000-' } as const;
+const GUID_PREFIX = {
+  receipt: '5a4d0000-0000-4000-8000-',
+  consignee: 'c0a5a000-0000-4000-8000-',
+} as const;
 
 /** A sandbox id as a Magaya GUID, and back. */
-export const sandboxGuid = (kind: keyof typeof GUID_PREFIX, id: number) => `${GUID_PREFIX[kind]}${String(id).padStart(12, '0')}`;
+export const sandboxGuid = (kind: keyof typeof GUID_PREFIX, id: number) =>
+  `${GUID_PREFIX[kind]}${String(id).padStart(12, '0')}`;
 export function sandboxIdOfGuid(kind: keyof typeof GUID_PREFIX, guid: string): number | null {
   if (!guid.startsWith(GUID_PREFIX[kind])) return null;
   const id = Number(guid.slice(GUID_PREFIX[kind].length));
@@ -40,11 +48,22 @@ const MAGAYA_STATUS_OF: Readonly<Record<string, string>> = {
 /** Every fourth receipt is written in kg and m³, as a metric Magaya would. */
 const isMetric = (id: number) => id % 4 === 0;
 
-const escapeXml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-const element = (name: string, text: string | number, attributes = '') => `<${name}${attributes}>${escapeXml(String(text))}</${name}>`;
-const metricFigure = (value: number, factor: number, decimals: number) => (value / factor).toFixed(decimals);
+const escapeXml = (text: string) =>
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
+const element = (name: string, text: string | number, attributes = '') =>
+  `<${name}${attributes}>${escapeXml(String(text))}</${name}>`;
+const metricFigure = (value: number, factor: number, decimals: number) =>
+  (value / factor).toFixed(decimals);
 
-function measureXml(name: 'Weight' | 'TotalWeight' | 'Volume' | 'TotalVolume', value: number, metric: boolean): string {
+function measureXml(
+  name: 'Weight' | 'TotalWeight' | 'Volume' | 'TotalVolume',
+  value: number,
+  metric: boolean,
+): string {
   const weight = name.endsWith('Weight');
   if (!metric) return element(name, value, ` Unit="${weight ? 'lb' : 'ft3'}"`);
   return weight
@@ -144,7 +163,8 @@ export class SandboxMagaya {
     try {
       call = readCall(body);
     } catch (error) {
-      if (error instanceof MalformedCall || error instanceof XmlRefusedError) return fault(error.message);
+      if (error instanceof MalformedCall || error instanceof XmlRefusedError)
+        return fault(error.message);
       throw error;
     }
     this.calls.set(call.method, (this.calls.get(call.method) ?? 0) + 1);
@@ -161,12 +181,17 @@ export class SandboxMagaya {
     return this.liveSession() !== null;
   }
 
-  private async dispatch(method: string, parameters: Map<string, { type: string; value: string }>): Promise<Answer> {
+  private async dispatch(
+    method: string,
+    parameters: Map<string, { type: string; value: string }>,
+  ): Promise<Answer> {
     const parameter = (name: string, type: ParameterType) => {
       const found = parameters.get(name);
       if (!found) throw new MalformedCall(`${method}: the parameter ${name} is missing`);
-      if (found.type !== `xsd:${type}`) throw new MalformedCall(`${method}: the parameter ${name} must be xsd:${type}`);
-      if (type === 'int' && !/^-?\d{1,10}$/.test(found.value.trim())) throw new MalformedCall(`${method}: the parameter ${name} is not an integer`);
+      if (found.type !== `xsd:${type}`)
+        throw new MalformedCall(`${method}: the parameter ${name} must be xsd:${type}`);
+      if (type === 'int' && !/^-?\d{1,10}$/.test(found.value.trim()))
+        throw new MalformedCall(`${method}: the parameter ${name} is not an integer`);
       return found.value.trim();
     };
     const session = () => {
@@ -177,10 +202,17 @@ export class SandboxMagaya {
     };
     switch (method) {
       case 'StartSession': {
-        if (parameter('user', 'string') !== this.deps.username || parameter('pass', 'string') !== this.deps.password) return answer(method, 'access_denied');
+        if (
+          parameter('user', 'string') !== this.deps.username ||
+          parameter('pass', 'string') !== this.deps.password
+        )
+          return answer(method, 'access_denied');
         if (this.liveSession()) return answer(method, 'too_many_open_sessions');
         this.endSession();
-        this.session = { accessKey: randomBytes(12).toString('hex'), usedAt: this.deps.clock.now() };
+        this.session = {
+          accessKey: randomBytes(12).toString('hex'),
+          usedAt: this.deps.clock.now(),
+        };
         return answer(method, 'no_error', { access_key: this.session.accessKey });
       }
       case 'EndSession': {
@@ -196,14 +228,22 @@ export class SandboxMagaya {
         const end = magayaDate(parameter('end_date', 'string'), 'end');
         const pageSize = Number(parameter('record_quantity', 'int'));
         parameter('flags', 'int');
-        if (pageSize < 1) throw new MalformedCall('GetFirstTransbyDate: record_quantity must be at least 1');
-        const ids = type === 'WH' ? this.deps.store().receivedBetween(start, end, backwards === '1') : [];
-        const cookie = this.newCookie({ accessKey: this.session!.accessKey, ids, offset: 0, pageSize });
+        if (pageSize < 1)
+          throw new MalformedCall('GetFirstTransbyDate: record_quantity must be at least 1');
+        const ids =
+          type === 'WH' ? this.deps.store().receivedBetween(start, end, backwards === '1') : [];
+        const cookie = this.newCookie({
+          accessKey: this.session!.accessKey,
+          ids,
+          offset: 0,
+          pageSize,
+        });
         return answer(method, 'no_error', { cookie, more_results: ids.length > 0 ? '1' : '0' });
       }
       case 'GetNextTransbyDate': {
         const state = this.cookies.get(parameter('cookie', 'string'));
-        if (!state || this.liveSession()?.accessKey !== state.accessKey) return answer(method, 'invalid_cookie');
+        if (!state || this.liveSession()?.accessKey !== state.accessKey)
+          return answer(method, 'invalid_cookie');
         this.session!.usedAt = this.deps.clock.now();
         const store = this.deps.store();
         const page = state.ids.slice(state.offset, state.offset + state.pageSize).flatMap((id) => {
@@ -232,8 +272,13 @@ export class SandboxMagaya {
                 .changesBetween(start, end)
                 .filter((change) => (change.entry & entries) !== 0)
             : [];
-        const items = changes.map((change) => `<GUIDItem>${element('GUID', sandboxGuid('receipt', change.id))}${element('Type', 'WH')}</GUIDItem>`);
-        return answer(method, 'no_error', { trans_list_xml: `<GUIDItems xmlns="${MAGAYA_NAMESPACE}">${items.join('')}</GUIDItems>` });
+        const items = changes.map(
+          (change) =>
+            `<GUIDItem>${element('GUID', sandboxGuid('receipt', change.id))}${element('Type', 'WH')}</GUIDItem>`,
+        );
+        return answer(method, 'no_error', {
+          trans_list_xml: `<GUIDItems xmlns="${MAGAYA_NAMESPACE}">${items.join('')}</GUIDItems>`,
+        });
       }
       case 'GetTransaction': {
         if (!session()) return answer(method, 'access_denied');
@@ -243,25 +288,46 @@ export class SandboxMagaya {
         const id = this.receiptIdOf(type, number);
         const receipt = id === null ? null : this.deps.store().receipt(id);
         if (!receipt) return answer(method, 'transaction_not_found');
-        return answer(method, 'no_error', { trans_xml: `<?xml version="1.0" encoding="utf-8"?>${warehouseReceiptXml(receipt, true)}` });
+        return answer(method, 'no_error', {
+          trans_xml: `<?xml version="1.0" encoding="utf-8"?>${warehouseReceiptXml(receipt, true)}`,
+        });
       }
       case 'GetAllAttachments': {
         if (!session()) return answer(method, 'access_denied');
-        const receiptId = this.receiptIdOf(parameter('type', 'string'), parameter('number', 'string'));
-        const listed = receiptId === null ? null : await this.deps.attachments.list(this.deps.store(), receiptId);
+        const receiptId = this.receiptIdOf(
+          parameter('type', 'string'),
+          parameter('number', 'string'),
+        );
+        const listed =
+          receiptId === null
+            ? null
+            : await this.deps.attachments.list(this.deps.store(), receiptId);
         if (receiptId === null || !listed) return answer(method, 'transaction_not_found');
         const owner = sandboxGuid('receipt', receiptId);
-        const entries = [...listed.map((attachment) => attachmentEntryXml(owner, attachment)), internalEntryXml(owner)];
-        return answer(method, 'no_error', { attachments_xml: `<Attachments xmlns="${MAGAYA_NAMESPACE}">${entries.join('')}</Attachments>` });
+        const entries = [
+          ...listed.map((attachment) => attachmentEntryXml(owner, attachment)),
+          internalEntryXml(owner),
+        ];
+        return answer(method, 'no_error', {
+          attachments_xml: `<Attachments xmlns="${MAGAYA_NAMESPACE}">${entries.join('')}</Attachments>`,
+        });
       }
       case 'GetAttachment': {
         if (!session()) return answer(method, 'access_denied');
-        const receiptId = this.receiptIdOf(parameter('type', 'string'), parameter('number', 'string'));
+        const receiptId = this.receiptIdOf(
+          parameter('type', 'string'),
+          parameter('number', 'string'),
+        );
         const identifier = parameter('identifier', 'string');
-        const file = receiptId === null || !identifier.startsWith(`${receiptId}-`) ? null : await this.deps.attachments.file(this.deps.store(), identifier);
+        const file =
+          receiptId === null || !identifier.startsWith(`${receiptId}-`)
+            ? null
+            : await this.deps.attachments.file(this.deps.store(), identifier);
         if (!file) return answer(method, 'attachment_not_found');
         const data = Buffer.from(file.bytes).toString('base64');
-        const lines = Array.from({ length: Math.ceil(data.length / 76) }, (_, index) => data.slice(index * 76, index * 76 + 76)).join('\n');
+        const lines = Array.from({ length: Math.ceil(data.length / 76) }, (_, index) =>
+          data.slice(index * 76, index * 76 + 76),
+        ).join('\n');
         return answer(method, 'no_error', {
           attachment_xml: `<Attachment xmlns="${MAGAYA_NAMESPACE}">${element('Name', file.fileName)}${element('Identifier', identifier)}${element('Data', lines)}</Attachment>`,
         });
@@ -274,18 +340,24 @@ export class SandboxMagaya {
   /** A warehouse receipt's sandbox id by its GUID or number; null for another type or one it cannot have. */
   private receiptIdOf(type: string, number: string): number | null {
     if (type !== 'WH') return null;
-    return sandboxIdOfGuid('receipt', number) ?? (number.startsWith('WR-') ? Number(number.slice(3)) || null : null);
+    return (
+      sandboxIdOfGuid('receipt', number) ??
+      (number.startsWith('WR-') ? Number(number.slice(3)) || null : null)
+    );
   }
 
   private liveSession() {
     const { session } = this;
-    return session && this.deps.clock.now() - session.usedAt < SANDBOX_SESSION_IDLE_MS ? session : null;
+    return session && this.deps.clock.now() - session.usedAt < SANDBOX_SESSION_IDLE_MS
+      ? session
+      : null;
   }
 
   private endSession(): void {
     const ended = this.session?.accessKey;
     this.session = null;
-    for (const [cookie, state] of this.cookies) if (state.accessKey === ended) this.cookies.delete(cookie);
+    for (const [cookie, state] of this.cookies)
+      if (state.accessKey === ended) this.cookies.delete(cookie);
   }
 
   private newCookie(state: DateCookie): string {
@@ -316,19 +388,32 @@ const internalEntryXml = (owner: string) =>
   `<Attachment>${element('Name', 'Cost sheet')}${element('Extension', 'pdf')}${element('IsImage', 'false')}${element('IsInternal', 'true')}${element('Size', 18_211)}${element('OwnerGUID', owner)}${element('Identifier', `${owner}-internal`)}</Attachment>`;
 
 /** The method element of a SOAP 1.1 call and its parameters with their xsi:type. */
-function readCall(body: string): { method: string; parameters: Map<string, { type: string; value: string }> } {
+function readCall(body: string): {
+  method: string;
+  parameters: Map<string, { type: string; value: string }>;
+} {
   const envelope = parseXml(body);
   const call = childOf(envelope, 'Body')?.children[0];
-  if (envelope.name !== 'Envelope' || !call) throw new MalformedCall('The request is no SOAP envelope with a method in its Body');
-  const parameters = new Map(call.children.map((child: XmlElement) => [child.name, { type: child.attributes.type ?? '', value: child.text }]));
+  if (envelope.name !== 'Envelope' || !call)
+    throw new MalformedCall('The request is no SOAP envelope with a method in its Body');
+  const parameters = new Map(
+    call.children.map((child: XmlElement) => [
+      child.name,
+      { type: child.attributes.type ?? '', value: child.text },
+    ]),
+  );
   return { method: call.name, parameters };
 }
 
 /** `yyyy-MM-dd` (the whole day) or `yyyy-MM-ddTHH:mm:ss`, read as UTC. */
 function magayaDate(text: string, side: 'start' | 'end'): number {
-  const withTime = text.length === 10 ? `${text}T${side === 'start' ? '00:00:00.000' : '23:59:59.999'}` : text;
-  const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?$/.test(withTime) ? Date.parse(`${withTime}Z`) : NaN;
-  if (Number.isNaN(time)) throw new MalformedCall(`The date ${text} is not yyyy-MM-dd or yyyy-MM-ddTHH:mm:ss`);
+  const withTime =
+    text.length === 10 ? `${text}T${side === 'start' ? '00:00:00.000' : '23:59:59.999'}` : text;
+  const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?$/.test(withTime)
+    ? Date.parse(`${withTime}Z`)
+    : NaN;
+  if (Number.isNaN(time))
+    throw new MalformedCall(`The date ${text} is not yyyy-MM-dd or yyyy-MM-ddTHH:mm:ss`);
   return time;
 }
 

@@ -41,13 +41,20 @@ export interface PackagePhoto {
   takenAt: Date;
 }
 
-const escapeXml = (text: string) => text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
+const escapeXml = (text: string) =>
+  text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /** Capitals of a sans-serif take about this much of the font size each, in bold a little more. */
 const CHARACTER_WIDTH = { regular: 0.62, bold: 0.72 } as const;
 
 /** A line of the label in at most `width` pixels: a long one is set smaller, never cut. */
-function labelLine(text: string, y: number, width: number, size: number, weight: keyof typeof CHARACTER_WIDTH = 'regular'): string {
+function labelLine(
+  text: string,
+  y: number,
+  width: number,
+  size: number,
+  weight: keyof typeof CHARACTER_WIDTH = 'regular',
+): string {
   const fitted = Math.min(size, Math.floor(width / (text.length * CHARACTER_WIDTH[weight])));
   return `<text x="24" y="${y}" font-family="${SANS}" font-size="${fitted}" font-weight="${weight === 'bold' ? 'bold' : 'normal'}">${escapeXml(text)}</text>`;
 }
@@ -99,7 +106,11 @@ export function packagePhotoSvg(photo: PackagePhoto, random: Random): string {
   const light = { x: random.between(30, 70), y: random.between(25, 60) };
   const stamp = `${WAREHOUSES[region].camera} DOCK-${random.int(1, 6)}  ${takenAt.toISOString().slice(0, 19).replace('T', ' ')}`;
   const weight = `${commodity.totalWeightValue.toFixed(2)} LBS`;
-  const lines = [`SHIP TO: ${receipt.consigneeName.toUpperCase()}`, `c/o SANDBOX FREIGHT · SUITE ${receipt.consigneeId}`, WAREHOUSES[region].address];
+  const lines = [
+    `SHIP TO: ${receipt.consigneeName.toUpperCase()}`,
+    `c/o SANDBOX FREIGHT · SUITE ${receipt.consigneeId}`,
+    WAREHOUSES[region].address,
+  ];
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
 <defs>
 <linearGradient id="floor" x1="0" y1="0" x2="0.3" y2="1"><stop offset="0" stop-color="${floor}"/><stop offset="1" stop-color="#4f4d49"/></linearGradient>
@@ -131,7 +142,8 @@ ${labelLine(commodity.description, 490, labelWidth - 48, 22)}
 function sensorGrain(random: Random): Buffer {
   const { width, height } = PHOTO_SIZE;
   const grain = Buffer.allocUnsafe(width * height);
-  for (let pixel = 0; pixel < grain.length; pixel++) grain[pixel] = 108 + Math.floor(random.next() * 41);
+  for (let pixel = 0; pixel < grain.length; pixel++)
+    grain[pixel] = 108 + Math.floor(random.next() * 41);
   return grain;
 }
 
@@ -143,9 +155,13 @@ export async function renderPackagePhoto(photo: PackagePhoto, random: Random): P
   const { width, height } = PHOTO_SIZE;
   const svg = packagePhotoSvg(photo, random);
   return sharp(Buffer.from(svg))
-    .composite([{ input: sensorGrain(random), raw: { width, height, channels: 1 }, blend: 'overlay' }])
+    .composite([
+      { input: sensorGrain(random), raw: { width, height, channels: 1 }, blend: 'overlay' },
+    ])
     .flatten({ background: '#000' })
-    .withExif({ IFD0: { Make: 'Sandbox Logistics', Model: 'Dock camera', DateTime: exifTime(photo.takenAt) } })
+    .withExif({
+      IFD0: { Make: 'Sandbox Logistics', Model: 'Dock camera', DateTime: exifTime(photo.takenAt) },
+    })
     .jpeg({ quality: 88 })
     .toBuffer();
 }

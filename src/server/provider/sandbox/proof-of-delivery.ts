@@ -14,12 +14,29 @@ const INK = rgb(0.1, 0.1, 0.12);
 const MUTED = rgb(0.4, 0.4, 0.45);
 const RULE = rgb(0.8, 0.8, 0.82);
 
-const RECIPIENTS = ['R. Ramdin', 'S. Jagesar', 'M. Pinas', 'A. Sedney', 'J. Kromodikoro', 'L. Tjon A Fong', 'D. Bouterse', 'N. Mahabier'] as const;
+const RECIPIENTS = [
+  'R. Ramdin',
+  'S. Jagesar',
+  'M. Pinas',
+  'A. Sedney',
+  'J. Kromodikoro',
+  'L. Tjon A Fong',
+  'D. Bouterse',
+  'N. Mahabier',
+] as const;
 
 /** What the standard fonts can write (WinAnsi): anything else becomes "?". */
 const writable = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 
-function write(page: PDFPage, text: string, x: number, y: number, font: PDFFont, size: number, color = INK): void {
+function write(
+  page: PDFPage,
+  text: string,
+  x: number,
+  y: number,
+  font: PDFFont,
+  size: number,
+  color = INK,
+): void {
   page.drawText(writable(text), { x, y, size, font, color });
 }
 
@@ -37,7 +54,11 @@ function signaturePath(random: Random): string {
   return parts.join(' ');
 }
 
-export async function renderProofOfDelivery(receipt: ProviderReceipt, deliveredAt: Date, random: Random): Promise<Uint8Array> {
+export async function renderProofOfDelivery(
+  receipt: ProviderReceipt,
+  deliveredAt: Date,
+  random: Random,
+): Promise<Uint8Array> {
   const pdf = await PDFDocument.create({ updateMetadata: false });
   pdf.setTitle(`Proof of delivery ${receipt.number}`);
   pdf.setAuthor(SANDBOX_PROVIDER_NAME);
@@ -45,7 +66,10 @@ export async function renderProofOfDelivery(receipt: ProviderReceipt, deliveredA
   pdf.setProducer(SANDBOX_PROVIDER_NAME);
   pdf.setCreationDate(deliveredAt);
   pdf.setModificationDate(deliveredAt);
-  const [regular, bold] = await Promise.all([pdf.embedFont(StandardFonts.Helvetica), pdf.embedFont(StandardFonts.HelveticaBold)]);
+  const [regular, bold] = await Promise.all([
+    pdf.embedFont(StandardFonts.Helvetica),
+    pdf.embedFont(StandardFonts.HelveticaBold),
+  ]);
   const page = pdf.addPage([PAGE.width, PAGE.height]);
   const left = PAGE.margin;
   const right = PAGE.width - PAGE.margin;
@@ -77,7 +101,9 @@ export async function renderProofOfDelivery(receipt: ProviderReceipt, deliveredA
   page.drawLine({ start: { x: left, y }, end: { x: right, y }, thickness: 1, color: RULE });
   y -= 18;
   const columns = [left, left + 24, left + 220, left + 400, left + 450];
-  ['#', 'Description', 'Tracking number', 'Pieces', 'Weight'].forEach((heading, column) => write(page, heading, columns[column]!, y, bold, 10));
+  ['#', 'Description', 'Tracking number', 'Pieces', 'Weight'].forEach((heading, column) =>
+    write(page, heading, columns[column]!, y, bold, 10),
+  );
   y -= 16;
   receipt.commodities.forEach((commodity, index) => {
     const cells = [
@@ -98,12 +124,25 @@ export async function renderProofOfDelivery(receipt: ProviderReceipt, deliveredA
   y -= 30;
   write(page, 'Received in good order by', left, y, regular, 10, MUTED);
   y -= 44;
-  page.drawSvgPath(signaturePath(random), { x: left + 6, y: y + 14, borderColor: rgb(0.1, 0.2, 0.55), borderWidth: 1.6 });
+  page.drawSvgPath(signaturePath(random), {
+    x: left + 6,
+    y: y + 14,
+    borderColor: rgb(0.1, 0.2, 0.55),
+    borderWidth: 1.6,
+  });
   page.drawLine({ start: { x: left, y }, end: { x: left + 220, y }, thickness: 0.8, color: INK });
   y -= 14;
   write(page, random.pick(RECIPIENTS), left, y, regular, 11);
   write(page, `Driver ${random.int(10, 99)}`, left + 300, y, regular, 11);
 
-  write(page, 'Made by the sandbox provider for demonstration: no goods moved.', left, PAGE.margin, regular, 8, MUTED);
+  write(
+    page,
+    'Made by the sandbox provider for demonstration: no goods moved.',
+    left,
+    PAGE.margin,
+    regular,
+    8,
+    MUTED,
+  );
   return pdf.save({ useObjectStreams: false });
 }

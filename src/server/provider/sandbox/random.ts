@@ -67,7 +67,8 @@ export class Random {
 
   alphanumerics(count: number): string {
     let text = '';
-    for (let i = 0; i < count; i++) text += ALPHANUMERIC[Math.floor(this.next() * ALPHANUMERIC.length)];
+    for (let i = 0; i < count; i++)
+      text += ALPHANUMERIC[Math.floor(this.next() * ALPHANUMERIC.length)];
     return text;
   }
 

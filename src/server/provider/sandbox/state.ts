@@ -18,7 +18,15 @@ import { SANDBOX_MAGAYA_PASSWORD, SANDBOX_MAGAYA_USERNAME, SandboxMagaya } from 
 import { SandboxStore, type SandboxMemory } from './store';
 
 export type SandboxConfig = SandboxAuthorizationConfig &
-  Pick<Config, 'sandboxSeed' | 'sandboxReceipts' | 'sandboxChangeSeconds' | 'sandboxControl' | 'sandboxProtocol' | 'dataDir'>;
+  Pick<
+    Config,
+    | 'sandboxSeed'
+    | 'sandboxReceipts'
+    | 'sandboxChangeSeconds'
+    | 'sandboxControl'
+    | 'sandboxProtocol'
+    | 'dataDir'
+  >;
 
 /** The file beside the database that keeps the sandbox's start and memory. */
 export const SANDBOX_STATE_FILE = 'sandbox.json';
@@ -41,7 +49,13 @@ export class Sandbox {
   readonly magaya: SandboxMagaya | null;
   private data: SandboxStore | undefined;
 
-  constructor(private readonly deps: { config: SandboxConfig; keys: Pick<AppKeys, 'sandboxAccessTokens' | 'sandboxRefreshTokens'>; clock: Clock }) {
+  constructor(
+    private readonly deps: {
+      config: SandboxConfig;
+      keys: Pick<AppKeys, 'sandboxAccessTokens' | 'sandboxRefreshTokens'>;
+      clock: Clock;
+    },
+  ) {
     this.authorization = new SandboxAuthorizationServer(deps);
     this.attachments = new SandboxAttachments(deps.config.sandboxSeed);
     this.magaya =
@@ -116,7 +130,11 @@ export class Sandbox {
   private readKept(): KeptSandbox | null {
     try {
       const kept = JSON.parse(readFileSync(this.file, 'utf8')) as KeptSandbox;
-      return Number.isSafeInteger(kept.startedAt) && Number.isSafeInteger(kept.windowsApplied) && Array.isArray(kept.prealerts) ? kept : null;
+      return Number.isSafeInteger(kept.startedAt) &&
+        Number.isSafeInteger(kept.windowsApplied) &&
+        Array.isArray(kept.prealerts)
+        ? kept
+        : null;
     } catch {
       // None yet, or unreadable: the sandbox starts now.
       return null;

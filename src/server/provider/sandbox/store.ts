@@ -10,7 +10,12 @@
  * is applied, in order, so a store rebuilt from the same start (`remembered`: the pre-alerts it was told
  * of and the windows the control applied ahead of time) is the store as it was.
  */
-import type { PackageScan, ProviderConsignee, ProviderReceipt, ReceiptChangesPage } from '../contract';
+import type {
+  PackageScan,
+  ProviderConsignee,
+  ProviderReceipt,
+  ReceiptChangesPage,
+} from '../contract';
 import {
   consigneePool,
   describeRecord,
@@ -68,7 +73,8 @@ export interface SandboxPrealert {
 }
 
 /** What the warehouse did with a pre-alert it was told of: waits for the package, or received it on a receipt. */
-export type SandboxPrealertState = { status: 'pending'; receiptId: null } | { status: 'received'; receiptId: number };
+export type SandboxPrealertState =
+  { status: 'pending'; receiptId: null } | { status: 'received'; receiptId: number };
 
 export interface HeldPrealert extends SandboxPrealert {
   /** The window it was announced in: its package arrives in a later one. */
@@ -132,12 +138,16 @@ export class SandboxStore {
 
   /** What to keep for a store rebuilt on the same start to be this one (`restore`). */
   memory(): SandboxMemory {
-    return { windowsApplied: this.windowsApplied, prealerts: [...this.prealerts.values()].map((prealert) => ({ ...prealert, receiptId: null })) };
+    return {
+      windowsApplied: this.windowsApplied,
+      prealerts: [...this.prealerts.values()].map((prealert) => ({ ...prealert, receiptId: null })),
+    };
   }
 
   /** A fresh store on the same start becomes the one `memory` was taken of, once its windows are applied. */
   restore(memory: SandboxMemory, now: number, intervalMs: number): void {
-    for (const prealert of memory.prealerts) this.prealerts.set(prealert.id, { ...prealert, receiptId: null });
+    for (const prealert of memory.prealerts)
+      this.prealerts.set(prealert.id, { ...prealert, receiptId: null });
     this.catchUp(now, intervalMs);
     while (this.windowsApplied < memory.windowsApplied) this.advance(now);
   }
@@ -169,7 +179,9 @@ export class SandboxStore {
 
   /** The changes logged in [from, to] (epoch ms), oldest first. */
   changesBetween(from: number, to: number): LoggedChange[] {
-    return this.changeLog.filter((change) => change.at >= from && change.at <= to).sort((a, b) => a.at - b.at);
+    return this.changeLog
+      .filter((change) => change.at >= from && change.at <= to)
+      .sort((a, b) => a.at - b.at);
   }
 
   /** A receipt as the sandbox keeps it, for what follows from it (its attachments); null when there is none. */
@@ -197,7 +209,11 @@ export class SandboxStore {
   announcePrealert(prealert: SandboxPrealert): SandboxPrealertState & { created: boolean } {
     const held = this.prealerts.get(prealert.id);
     if (held?.receiptId) return { status: 'received', receiptId: held.receiptId, created: false };
-    this.prealerts.set(prealert.id, { ...prealert, announcedIn: this.windowsApplied, receiptId: null });
+    this.prealerts.set(prealert.id, {
+      ...prealert,
+      announcedIn: this.windowsApplied,
+      receiptId: null,
+    });
     return { status: 'pending', receiptId: null, created: held === undefined };
   }
 
@@ -275,7 +291,11 @@ export class SandboxStore {
     const addCount = random.int(1, 3);
     for (let i = 0; i < addCount; i++) {
       const id = this.nextId++;
-      const record = describeRecord(new Random(mixSeed(this.seed, STREAM.receipt, id)), id, this.pool);
+      const record = describeRecord(
+        new Random(mixSeed(this.seed, STREAM.receipt, id)),
+        id,
+        this.pool,
+      );
       record.receivedAt = record.updatedAt = this.nextStamp(now);
       record.stage = random.chance(0.15) ? -1 : 0;
       this.byChange.push(record);
@@ -299,21 +319,33 @@ export class SandboxStore {
       ...changes.advanced.map((id) => ({ at: at(id), id, entry: 4 as const })),
       ...changes.deleted.map((id) => ({ at: now, id, entry: 2 as const })),
     );
-    if (this.changeLog.length > CHANGE_LOG_ENTRIES) this.changeLog.splice(0, this.changeLog.length - CHANGE_LOG_ENTRIES);
+    if (this.changeLog.length > CHANGE_LOG_ENTRIES)
+      this.changeLog.splice(0, this.changeLog.length - CHANGE_LOG_ENTRIES);
   }
 
   /** The warehouse receives a pre-alerted package: a new receipt of that consignee at the Miami warehouse; null for a consignee it does not know. */
   private receivePrealerted(prealert: HeldPrealert, now: number): number | null {
-    const consignee = this.consignees.findIndex((candidate) => candidate.id === prealert.consigneeId);
+    const consignee = this.consignees.findIndex(
+      (candidate) => candidate.id === prealert.consigneeId,
+    );
     if (consignee < 0) return null;
     const id = this.nextId++;
-    const record = describeRecord(new Random(mixSeed(this.seed, STREAM.receipt, id)), id, this.pool, 'MIA');
+    const record = describeRecord(
+      new Random(mixSeed(this.seed, STREAM.receipt, id)),
+      id,
+      this.pool,
+      'MIA',
+    );
     Object.assign(record, {
       consignee,
       packages: 1,
       pieces: 1,
       stage: 0,
-      prealerted: { trackingNumber: prealert.trackingNumber, shipper: prealert.shipper, description: prealert.description },
+      prealerted: {
+        trackingNumber: prealert.trackingNumber,
+        shipper: prealert.shipper,
+        description: prealert.description,
+      },
     });
     record.receivedAt = record.updatedAt = this.nextStamp(now);
     this.byChange.push(record);

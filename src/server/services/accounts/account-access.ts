@@ -36,8 +36,14 @@ export async function mailAccountNotice(
   transaction?: Transaction,
 ): Promise<void> {
   if (!deps.mailer.enabled || !user.email) return;
-  const mail = inLocale(isLocale(user.locale) ? user.locale : baseLocale, () => compose(m.email_greeting({ name: user.fullName || user.username })));
-  await enqueueMessages(deps, [{ ...mail, to: user.email, userId: user.id, unsubscribeUrl: null }], transaction);
+  const mail = inLocale(isLocale(user.locale) ? user.locale : baseLocale, () =>
+    compose(m.email_greeting({ name: user.fullName || user.username })),
+  );
+  await enqueueMessages(
+    deps,
+    [{ ...mail, to: user.email, userId: user.id, unsubscribeUrl: null }],
+    transaction,
+  );
 }
 
 /**

@@ -26,9 +26,18 @@ export async function issueAccountToken(
 ): Promise<string> {
   const now = clock.now();
   const token = randomBytes(32).toString('base64url');
-  await db.models.AccountToken.update({ endedAt: new Date(now) }, { where: { userId, purpose, endedAt: null }, transaction });
+  await db.models.AccountToken.update(
+    { endedAt: new Date(now) },
+    { where: { userId, purpose, endedAt: null }, transaction },
+  );
   await db.models.AccountToken.create(
-    { userId, purpose, tokenHash: hashAccountToken(token), expiresAt: new Date(now + validForMs), createdAt: new Date(now) },
+    {
+      userId,
+      purpose,
+      tokenHash: hashAccountToken(token),
+      expiresAt: new Date(now + validForMs),
+      createdAt: new Date(now),
+    },
     { transaction },
   );
   return token;
@@ -42,10 +51,18 @@ export async function redeemAccountToken(
   transaction: Transaction,
 ): Promise<number | null> {
   const now = new Date(clock.now());
-  const where = { tokenHash: hashAccountToken(token), purpose, endedAt: null, expiresAt: { [Op.gt]: now } };
+  const where = {
+    tokenHash: hashAccountToken(token),
+    purpose,
+    endedAt: null,
+    expiresAt: { [Op.gt]: now },
+  };
   const found = await db.models.AccountToken.findOne({ where, transaction });
   if (!found) return null;
-  const [ended] = await db.models.AccountToken.update({ endedAt: now }, { where: { ...where, id: found.id }, transaction });
+  const [ended] = await db.models.AccountToken.update(
+    { endedAt: now },
+    { where: { ...where, id: found.id }, transaction },
+  );
   return ended === 1 ? found.userId : null;
 }
 
@@ -56,20 +73,37 @@ export async function endAccountTokens(
   purpose: AccountTokenPurpose,
   transaction?: Transaction,
 ): Promise<void> {
-  await db.models.AccountToken.update({ endedAt: new Date(clock.now()) }, { where: { userId, purpose, endedAt: null }, transaction });
+  await db.models.AccountToken.update(
+    { endedAt: new Date(clock.now()) },
+    { where: { userId, purpose, endedAt: null }, transaction },
+  );
 }
 
 /** Tokens that ended or expired a while ago are only clutter. */
-export async function purgeOldAccountTokens({ db, clock }: AccountTokenDeps, olderThanMs: number): Promise<void> {
+export async function purgeOldAccountTokens(
+  { db, clock }: AccountTokenDeps,
+  olderThanMs: number,
+): Promise<void> {
   const cutoff = new Date(clock.now() - olderThanMs);
-  await db.models.AccountToken.destroy({ where: { [Op.or]: [{ endedAt: { [Op.lt]: cutoff } }, { expiresAt: { [Op.lt]: cutoff } }] } });
+  await db.models.AccountToken.destroy({
+    where: { [Op.or]: [{ endedAt: { [Op.lt]: cutoff } }, { expiresAt: { [Op.lt]: cutoff } }] },
+  });
 }
 
 /** Whose the token is while it still works, without using it up: what the page it leads to shows. */
-export async function findAccountTokenOwner({ db, clock }: AccountTokenDeps, token: string, purpose: AccountTokenPurpose): Promise<number | null> {
+export async function findAccountTokenOwner(
+  { db, clock }: AccountTokenDeps,
+  token: string,
+  purpose: AccountTokenPurpose,
+): Promise<number | null> {
   const found = await db.models.AccountToken.findOne({
     attributes: ['userId'],
-    where: { tokenHash: hashAccountToken(token), purpose, endedAt: null, expiresAt: { [Op.gt]: new Date(clock.now()) } },
+    where: {
+      tokenHash: hashAccountToken(token),
+      purpose,
+      endedAt: null,
+      expiresAt: { [Op.gt]: new Date(clock.now()) },
+    },
   });
   return found?.userId ?? null;
 }

@@ -57,7 +57,10 @@ export const generateApiToken = () => API_TOKEN_PREFIX + encodeBase62(randomByte
 
 const toIso = (value: Date | string) => new Date(value).toISOString();
 
-function toSummary(row: Pick<ApiToken, 'id' | 'name' | 'prefix' | 'createdAt' | 'expiresAt' | 'lastUsedAt'>, now: number): ApiTokenSummary {
+function toSummary(
+  row: Pick<ApiToken, 'id' | 'name' | 'prefix' | 'createdAt' | 'expiresAt' | 'lastUsedAt'>,
+  now: number,
+): ApiTokenSummary {
   return {
     id: Number(row.id),
     name: row.name,
@@ -70,13 +73,19 @@ function toSummary(row: Pick<ApiToken, 'id' | 'name' | 'prefix' | 'createdAt' | 
 }
 
 /** An entry names a token by its prefix and name, never more of it; the name, chosen by its owner, as a value of its own. */
-const describeToken = (token: Pick<ApiToken, 'prefix' | 'name'>) => ({ prefix: token.prefix, name: token.name });
+const describeToken = (token: Pick<ApiToken, 'prefix' | 'name'>) => ({
+  prefix: token.prefix,
+  name: token.name,
+});
 
 /** Tokens neither revoked nor expired. */
 const working = (now: number) => ({ revokedAt: null, expiresAt: { [Op.gt]: new Date(now) } });
 
 /** The user's tokens not revoked, newest first; expired ones too, marked, until housekeeping drops them. */
-export async function listApiTokens({ db, clock }: Pick<AuditDeps, 'db' | 'clock'>, userId: number): Promise<ApiTokenSummary[]> {
+export async function listApiTokens(
+  { db, clock }: Pick<AuditDeps, 'db' | 'clock'>,
+  userId: number,
+): Promise<ApiTokenSummary[]> {
   const rows = await db.models.ApiToken.findAll({
     attributes: ['id', 'name', 'prefix', 'createdAt', 'expiresAt', 'lastUsedAt'],
     where: { userId, revokedAt: null },
@@ -91,17 +100,30 @@ export async function listApiTokens({ db, clock }: Pick<AuditDeps, 'db' | 'clock
 }
 
 /** A new token for the user, answered with the token itself: the only time anyone sees it. */
-export async function createApiToken(deps: AuditDeps, actor: AuditActor, user: PublicUser, input: CreateApiTokenInput): Promise<CreatedApiToken> {
+export async function createApiToken(
+  deps: AuditDeps,
+  actor: AuditActor,
+  user: PublicUser,
+  input: CreateApiTokenInput,
+): Promise<CreatedApiToken> {
   const { db, clock } = deps;
   const token = generateApiToken();
   return db.sequelize.transaction(async (transaction) => {
     // The owner's row stays locked until the end (PostgreSQL; SQLite's immediate transactions already
     // take turns), so two creations at once cannot both slip under the limit.
-    const owner = await db.models.User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+    const owner = await db.models.User.findByPk(user.id, {
+      attributes: ['id'],
+      lock: transaction.LOCK.UPDATE,
+      transaction,
+    });
     if (!owner) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
     const now = clock.now();
-    const count = await db.models.ApiToken.count({ where: { userId: user.id, ...working(now) }, transaction });
-    if (count >= API_TOKENS_PER_USER) throw new AppError('CONFLICT', m.apitoken_limit_reached({ max: API_TOKENS_PER_USER }));
+    const count = await db.models.ApiToken.count({
+      where: { userId: user.id, ...working(now) },
+      transaction,
+    });
+    if (count >= API_TOKENS_PER_USER)
+      throw new AppError('CONFLICT', m.apitoken_limit_reached({ max: API_TOKENS_PER_USER }));
     const row = await db.models.ApiToken.create(
       {
         userId: user.id,
@@ -114,19 +136,41 @@ export async function createApiToken(deps: AuditDeps, actor: AuditActor, user: P
       { transaction },
     );
     const detail = { ...describeToken(row), days: input.expiresInDays };
-    await recordAudit(deps, actor, { action: 'api-token.created', target: userTarget(user.username), detail }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      { action: 'api-token.created', target: userTarget(user.username), detail },
+      transaction,
+    );
     return { ...toSummary(row, now), token };
   });
 }
 
 /** Revokes one of the user's tokens (an expired one too, to clear it from the list); anyone else's is a 404. */
-export async function revokeApiToken(deps: AuditDeps, actor: AuditActor, user: PublicUser, id: number): Promise<void> {
+export async function revokeApiToken(
+  deps: AuditDeps,
+  actor: AuditActor,
+  user: PublicUser,
+  id: number,
+): Promise<void> {
   const { db, clock } = deps;
   await db.sequelize.transaction(async (transaction) => {
-    const row = await db.models.ApiToken.findOne({ where: { id, userId: user.id, revokedAt: null }, transaction });
+    const row = await db.models.ApiToken.findOne({
+      where: { id, userId: user.id, revokedAt: null },
+      transaction,
+    });
     if (!row) throw new AppError('NOT_FOUND', m.apitoken_not_found());
     await row.update({ revokedAt: new Date(clock.now()) }, { transaction });
-    await recordAudit(deps, actor, { action: 'api-token.revoked', target: userTarget(user.username), detail: describeToken(row) }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      {
+        action: 'api-token.revoked',
+        target: userTarget(user.username),
+        detail: describeToken(row),
+      },
+      transaction,
+    );
   });
 }
 
@@ -137,7 +181,11 @@ export type RevokedApiToken = Pick<ApiToken, 'prefix' | 'name'>;
  * Revokes every working token of the user, inside the caller's transaction (the account disabled, its
  * password reset); answers the tokens revoked, oldest first.
  */
-export async function endUserApiTokens({ db, clock }: Pick<AuditDeps, 'db' | 'clock'>, userId: number, transaction: Transaction): Promise<RevokedApiToken[]> {
+export async function endUserApiTokens(
+  { db, clock }: Pick<AuditDeps, 'db' | 'clock'>,
+  userId: number,
+  transaction: Transaction,
+): Promise<RevokedApiToken[]> {
   const now = clock.now();
   const rows = await db.models.ApiToken.findAll({
     attributes: ['id', 'prefix', 'name'],
@@ -145,21 +193,36 @@ export async function endUserApiTokens({ db, clock }: Pick<AuditDeps, 'db' | 'cl
     order: [['id', 'ASC']],
     transaction,
   });
-  if (rows.length) await db.models.ApiToken.update({ revokedAt: new Date(now) }, { where: { id: { [Op.in]: rows.map((row) => row.id) } }, transaction });
+  if (rows.length)
+    await db.models.ApiToken.update(
+      { revokedAt: new Date(now) },
+      { where: { id: { [Op.in]: rows.map((row) => row.id) } }, transaction },
+    );
   return rows.map(({ prefix, name }) => ({ prefix, name }));
 }
 
 /** An admin revokes every working token of a user; answers how many. */
-export async function revokeUserApiTokens(deps: AuditDeps, actor: AuditActor, userId: number): Promise<number> {
+export async function revokeUserApiTokens(
+  deps: AuditDeps,
+  actor: AuditActor,
+  userId: number,
+): Promise<number> {
   const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
-    const user = await db.models.User.findByPk(userId, { attributes: ['id', 'username'], transaction });
+    const user = await db.models.User.findByPk(userId, {
+      attributes: ['id', 'username'],
+      transaction,
+    });
     if (!user) throw new AppError('NOT_FOUND', m.users_not_found());
     const revoked = (await endUserApiTokens(deps, userId, transaction)).length;
     await recordAudit(
       deps,
       actor,
-      { action: 'api-tokens.revoked', target: userTarget(user.username), detail: { count: revoked, reason: 'by an admin' } },
+      {
+        action: 'api-tokens.revoked',
+        target: userTarget(user.username),
+        detail: { count: revoked, reason: 'by an admin' },
+      },
       transaction,
     );
     return revoked;
@@ -167,14 +230,22 @@ export async function revokeUserApiTokens(deps: AuditDeps, actor: AuditActor, us
 }
 
 /** How many working tokens each user has, for User Management: users without any are absent. */
-export async function countWorkingApiTokens({ db, clock }: Pick<AuditDeps, 'db' | 'clock'>): Promise<Map<number, number>> {
+export async function countWorkingApiTokens({
+  db,
+  clock,
+}: Pick<AuditDeps, 'db' | 'clock'>): Promise<Map<number, number>> {
   const rows = await db.models.ApiToken.findAll({
     attributes: ['userId', [db.sequelize.fn('COUNT', db.sequelize.col('id')), 'count']],
     where: working(clock.now()),
     group: ['userId'],
     raw: true,
   });
-  return new Map(rows.map((row) => [Number(row.userId), Number((row as unknown as { count: number | string }).count)]));
+  return new Map(
+    rows.map((row) => [
+      Number(row.userId),
+      Number((row as unknown as { count: number | string }).count),
+    ]),
+  );
 }
 
 type CallerRow = UserRow &
@@ -192,7 +263,11 @@ type CallerRow = UserRow &
  * Refuses with 401 a token that is unknown, revoked (its owner disabled too) or expired, each with its
  * own message, and with 429 and the seconds to wait a token past its limit.
  */
-export async function authenticateApiToken(deps: ApiTokenAuthDeps, token: string, clientAddress: string | null): Promise<ApiTokenCaller> {
+export async function authenticateApiToken(
+  deps: ApiTokenAuthDeps,
+  token: string,
+  clientAddress: string | null,
+): Promise<ApiTokenCaller> {
   if (!isApiTokenFormat(token)) throw new AppError('AUTHENTICATION_ERROR', m.apitoken_invalid());
   const [row] = await deps.db.sequelize.query<CallerRow>(
     `SELECT t."id" AS "tokenId", t."prefix", t."name", t."expiresAt", t."revokedAt", t."lastUsedAt", u."id", u."username", u."fullName", u."email", u."role",
@@ -201,10 +276,12 @@ export async function authenticateApiToken(deps: ApiTokenAuthDeps, token: string
     { type: QueryTypes.SELECT, replacements: { tokenHash: hashApiToken(token) } },
   );
   if (!row) throw new AppError('AUTHENTICATION_ERROR', m.apitoken_invalid());
-  if (row.revokedAt !== null || !row.isActive) throw new AppError('AUTHENTICATION_ERROR', m.apitoken_revoked());
+  if (row.revokedAt !== null || !row.isActive)
+    throw new AppError('AUTHENTICATION_ERROR', m.apitoken_revoked());
   const now = deps.clock.now();
   const expiresAt = new Date(row.expiresAt);
-  if (expiresAt.getTime() <= now) throw new AppError('AUTHENTICATION_ERROR', m.apitoken_expired({ date: formatDate(expiresAt) }));
+  if (expiresAt.getTime() <= now)
+    throw new AppError('AUTHENTICATION_ERROR', m.apitoken_expired({ date: formatDate(expiresAt) }));
   await recordFirstUseOfDay(deps, row, now, clientAddress);
   await countTokenRequest(deps, Number(row.tokenId), now);
   return { user: toSessionUser(row), tokenId: Number(row.tokenId) };
@@ -215,13 +292,23 @@ export async function authenticateApiToken(deps: ApiTokenAuthDeps, token: string
  * use, and by whom from where, without an entry per request. Its last use is written with one
  * conditional UPDATE, so of requests at once only one records it.
  */
-async function recordFirstUseOfDay(deps: ApiTokenAuthDeps, row: CallerRow, now: number, clientAddress: string | null): Promise<void> {
+async function recordFirstUseOfDay(
+  deps: ApiTokenAuthDeps,
+  row: CallerRow,
+  now: number,
+  clientAddress: string | null,
+): Promise<void> {
   const dayStart = new Date(now - (now % DAY_MS));
   if (row.lastUsedAt !== null && new Date(row.lastUsedAt).getTime() >= dayStart.getTime()) return;
   const tokenId = Number(row.tokenId);
   const [first] = await deps.db.models.ApiToken.update(
     { lastUsedAt: new Date(now) },
-    { where: { id: tokenId, [Op.or]: [{ lastUsedAt: null }, { lastUsedAt: { [Op.lt]: dayStart } }] } },
+    {
+      where: {
+        id: tokenId,
+        [Op.or]: [{ lastUsedAt: null }, { lastUsedAt: { [Op.lt]: dayStart } }],
+      },
+    },
   );
   if (first !== 1) return;
   await recordAudit(
@@ -240,23 +327,45 @@ async function recordFirstUseOfDay(deps: ApiTokenAuthDeps, row: CallerRow, now: 
  * that processes sharing the database count together), and records the token's last use when a window
  * starts: at most once a minute, with no write of its own. Past the limit: 429 until the window ends.
  */
-async function countTokenRequest({ db, config }: ApiTokenAuthDeps, tokenId: number, now: number): Promise<void> {
-  const [counted] = await db.sequelize.query<{ rateWindowStartedAt: number | string; rateWindowRequests: number | string }>(
+async function countTokenRequest(
+  { db, config }: ApiTokenAuthDeps,
+  tokenId: number,
+  now: number,
+): Promise<void> {
+  const [counted] = await db.sequelize.query<{
+    rateWindowStartedAt: number | string;
+    rateWindowRequests: number | string;
+  }>(
     `UPDATE "api_tokens" SET
        "rateWindowRequests" = CASE WHEN "rateWindowStartedAt" <= :expired THEN 1 ELSE "rateWindowRequests" + 1 END,
        "lastUsedAt" = CASE WHEN "rateWindowStartedAt" <= :expired THEN :nowDate ELSE "lastUsedAt" END,
        "rateWindowStartedAt" = CASE WHEN "rateWindowStartedAt" <= :expired THEN :now ELSE "rateWindowStartedAt" END
      WHERE "id" = :tokenId
      RETURNING "rateWindowStartedAt", "rateWindowRequests"`,
-    { type: QueryTypes.SELECT, replacements: { tokenId, now, nowDate: new Date(now), expired: now - RATE_WINDOW_MS } },
+    {
+      type: QueryTypes.SELECT,
+      replacements: { tokenId, now, nowDate: new Date(now), expired: now - RATE_WINDOW_MS },
+    },
   );
   if (!counted || Number(counted.rateWindowRequests) <= config.apiTokenRatePerMinute) return;
-  const retryAfter = Math.max(1, Math.ceil((Number(counted.rateWindowStartedAt) + RATE_WINDOW_MS - now) / 1000));
-  throw new AppError('RATE_LIMITED', m.apitoken_rate_limited({ limit: config.apiTokenRatePerMinute, seconds: retryAfter }), { retryAfter });
+  const retryAfter = Math.max(
+    1,
+    Math.ceil((Number(counted.rateWindowStartedAt) + RATE_WINDOW_MS - now) / 1000),
+  );
+  throw new AppError(
+    'RATE_LIMITED',
+    m.apitoken_rate_limited({ limit: config.apiTokenRatePerMinute, seconds: retryAfter }),
+    { retryAfter },
+  );
 }
 
 /** Housekeeping: tokens revoked or expired longer ago than `olderThanMs` are dropped (until then, using one says why it fails). */
-export async function purgeOldApiTokens({ db, clock }: Pick<AuditDeps, 'db' | 'clock'>, olderThanMs: number): Promise<void> {
+export async function purgeOldApiTokens(
+  { db, clock }: Pick<AuditDeps, 'db' | 'clock'>,
+  olderThanMs: number,
+): Promise<void> {
   const cutoff = new Date(clock.now() - olderThanMs);
-  await db.models.ApiToken.destroy({ where: { [Op.or]: [{ revokedAt: { [Op.lt]: cutoff } }, { expiresAt: { [Op.lt]: cutoff } }] } });
+  await db.models.ApiToken.destroy({
+    where: { [Op.or]: [{ revokedAt: { [Op.lt]: cutoff } }, { expiresAt: { [Op.lt]: cutoff } }] },
+  });
 }

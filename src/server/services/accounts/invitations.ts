@@ -16,7 +16,12 @@ import { AppError } from '../../errors';
 import { inLocale } from '../../locale';
 import type { Mailer } from '../../mail/mailer';
 import { composeLinkEmail, linkInEmail } from '../../mail/compose';
-import { endAccountTokens, findAccountTokenOwner, issueAccountToken, redeemAccountToken } from './account-tokens';
+import {
+  endAccountTokens,
+  findAccountTokenOwner,
+  issueAccountToken,
+  redeemAccountToken,
+} from './account-tokens';
 import { recordAudit, selfActor, userTarget, type AuditActor } from '../audit';
 import { enqueueMessages } from '../outbox';
 import type { PasswordResetDeps } from './password-reset';
@@ -32,9 +37,19 @@ function requireMail({ mailer }: Pick<InvitationDeps, 'mailer'>): void {
 }
 
 /** Queues the invitation e-mail with a new link, in the invited user's language; the earlier link stops working. */
-export async function sendInvitation(deps: InvitationDeps, user: User, transaction?: Transaction): Promise<void> {
+export async function sendInvitation(
+  deps: InvitationDeps,
+  user: User,
+  transaction?: Transaction,
+): Promise<void> {
   const { config } = deps;
-  const token = await issueAccountToken(deps, user.id, 'invitation', INVITATION_DAYS * 86_400_000, transaction);
+  const token = await issueAccountToken(
+    deps,
+    user.id,
+    'invitation',
+    INVITATION_DAYS * 86_400_000,
+    transaction,
+  );
   const mail = inLocale(isLocale(user.locale) ? user.locale : baseLocale, () =>
     composeLinkEmail({
       subject: m.email_invite_subject({ product: config.productName }),
@@ -45,14 +60,22 @@ export async function sendInvitation(deps: InvitationDeps, user: User, transacti
       note: m.email_invite_note({ days: INVITATION_DAYS }),
     }),
   );
-  await enqueueMessages(deps, [{ ...mail, to: user.email!, userId: user.id, unsubscribeUrl: null }], transaction);
+  await enqueueMessages(
+    deps,
+    [{ ...mail, to: user.email!, userId: user.id, unsubscribeUrl: null }],
+    transaction,
+  );
 }
 
 /**
  * Creates the user as invited and sends the link, in the language the admin chose for it (else the
  * admin's own), which becomes the user's until they choose another.
  */
-export async function inviteUser(deps: InvitationDeps, actor: AuditActor, payload: CreateUserInput): Promise<PublicUser> {
+export async function inviteUser(
+  deps: InvitationDeps,
+  actor: AuditActor,
+  payload: CreateUserInput,
+): Promise<PublicUser> {
   requireMail(deps);
   const { db, passwords } = deps;
   // Nobody knows this password: the account opens only through the link.
@@ -77,7 +100,11 @@ export async function inviteUser(deps: InvitationDeps, actor: AuditActor, payloa
     throw error;
   }
   await sendInvitation(deps, user);
-  await recordAudit(deps, actor, { action: 'user.invited', target: userTarget(user.username), detail: { role: user.role } });
+  await recordAudit(deps, actor, {
+    action: 'user.invited',
+    target: userTarget(user.username),
+    detail: { role: user.role },
+  });
   return toPublicUser(user);
 }
 
@@ -89,20 +116,34 @@ async function loadInvited(deps: InvitationDeps, id: number): Promise<User> {
 }
 
 /** A new link for a user still invited; the earlier one stops working. */
-export async function resendInvitation(deps: InvitationDeps, actor: AuditActor, id: number): Promise<PublicUser> {
+export async function resendInvitation(
+  deps: InvitationDeps,
+  actor: AuditActor,
+  id: number,
+): Promise<PublicUser> {
   requireMail(deps);
   const user = await loadInvited(deps, id);
   if (!user.email) throw new AppError('VALIDATION_ERROR', m.users_invite_needs_email());
   await sendInvitation(deps, user);
-  await recordAudit(deps, actor, { action: 'user.invitation-resent', target: userTarget(user.username) });
+  await recordAudit(deps, actor, {
+    action: 'user.invitation-resent',
+    target: userTarget(user.username),
+  });
   return toPublicUser(user);
 }
 
 /** The link stops working; the user stays invited, to be sent a new one or deleted. */
-export async function revokeInvitation(deps: InvitationDeps, actor: AuditActor, id: number): Promise<PublicUser> {
+export async function revokeInvitation(
+  deps: InvitationDeps,
+  actor: AuditActor,
+  id: number,
+): Promise<PublicUser> {
   const user = await loadInvited(deps, id);
   await endAccountTokens(deps, user.id, 'invitation');
-  await recordAudit(deps, actor, { action: 'user.invitation-revoked', target: userTarget(user.username) });
+  await recordAudit(deps, actor, {
+    action: 'user.invitation-revoked',
+    target: userTarget(user.username),
+  });
   return toPublicUser(user);
 }
 
@@ -116,7 +157,11 @@ function invitationLinkEnded(): AppError {
  * The invited user chooses a password with the link's token, once; then they can sign in. As a reset:
  * the token is looked up before anything is hashed, under the address's limits of sign-in.
  */
-export async function acceptInvitation(deps: InvitationDeps, payload: TokenPasswordPayload, clientAddress: string): Promise<void> {
+export async function acceptInvitation(
+  deps: InvitationDeps,
+  payload: TokenPasswordPayload,
+  clientAddress: string,
+): Promise<void> {
   const { db, passwords } = deps;
   const done = await deps.loginLimiter.checkTokenAttempt(clientAddress, async () => {
     if ((await findAccountTokenOwner(deps, payload.token, 'invitation')) === null) return null;
@@ -126,7 +171,12 @@ export async function acceptInvitation(deps: InvitationDeps, payload: TokenPassw
       const user = userId === null ? null : await db.models.User.findByPk(userId, { transaction });
       if (!user || !user.invited) throw invitationLinkEnded();
       await user.update({ passwordHash, invited: false }, { transaction });
-      await recordAudit(deps, selfActor(user, clientAddress), { action: 'user.invitation-accepted', target: userTarget(user.username) }, transaction);
+      await recordAudit(
+        deps,
+        selfActor(user, clientAddress),
+        { action: 'user.invitation-accepted', target: userTarget(user.username) },
+        transaction,
+      );
       return true;
     });
   });
@@ -134,8 +184,14 @@ export async function acceptInvitation(deps: InvitationDeps, payload: TokenPassw
 }
 
 /** The invited user's username while the invitation still works; null otherwise. */
-export async function findInvitedUsername(deps: Pick<InvitationDeps, 'db' | 'clock'>, token: string): Promise<string | null> {
+export async function findInvitedUsername(
+  deps: Pick<InvitationDeps, 'db' | 'clock'>,
+  token: string,
+): Promise<string | null> {
   const userId = await findAccountTokenOwner(deps, token, 'invitation');
-  const user = userId === null ? null : await deps.db.models.User.findByPk(userId, { attributes: ['username', 'invited'] });
+  const user =
+    userId === null
+      ? null
+      : await deps.db.models.User.findByPk(userId, { attributes: ['username', 'invited'] });
   return user?.invited ? user.username : null;
 }

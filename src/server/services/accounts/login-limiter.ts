@@ -101,7 +101,11 @@ export class LoginLimiter {
       this.checkCounted(
         [
           { key: pairKey(username, address), limit: config.loginMaxAttempts, wipedBySuccess: true },
-          { key: `address ${address}`, limit: config.loginMaxAttemptsPerAddress, wipedBySuccess: false },
+          {
+            key: `address ${address}`,
+            limit: config.loginMaxAttemptsPerAddress,
+            wipedBySuccess: false,
+          },
         ],
         check,
         keepsFailures,
@@ -117,7 +121,11 @@ export class LoginLimiter {
   async checkTokenAttempt<T>(address: string, check: () => Promise<T | null>): Promise<T | null> {
     const key = `address ${address}`;
     return this.checkInTurn([key], () =>
-      this.checkCounted([{ key, limit: this.deps.config.loginMaxAttemptsPerAddress, wipedBySuccess: false }], check, () => false),
+      this.checkCounted(
+        [{ key, limit: this.deps.config.loginMaxAttemptsPerAddress, wipedBySuccess: false }],
+        check,
+        () => false,
+      ),
     );
   }
 
@@ -143,9 +151,12 @@ export class LoginLimiter {
 
   /** A try that turned out right is no failure. */
   async giveTryBack(key: string): Promise<void> {
-    await this.deps.db.sequelize.query('UPDATE login_attempts SET failures = CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END WHERE "key" = :key', {
-      replacements: { key },
-    });
+    await this.deps.db.sequelize.query(
+      'UPDATE login_attempts SET failures = CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END WHERE "key" = :key',
+      {
+        replacements: { key },
+      },
+    );
   }
 
   /** The window's length in whole minutes, for telling people how long a lock lasts. */
@@ -162,9 +173,12 @@ export class LoginLimiter {
   }
 
   async purgeOldLoginAttempts(): Promise<void> {
-    await this.deps.db.sequelize.query('DELETE FROM login_attempts WHERE "windowStartedAt" <= :expired AND pending = 0', {
-      replacements: { expired: this.deps.clock.now() - this.windowMs },
-    });
+    await this.deps.db.sequelize.query(
+      'DELETE FROM login_attempts WHERE "windowStartedAt" <= :expired AND pending = 0',
+      {
+        replacements: { expired: this.deps.clock.now() - this.windowMs },
+      },
+    );
   }
 
   /**
@@ -173,10 +187,14 @@ export class LoginLimiter {
    */
   private async checkInTurn<T>(keys: string[], run: () => Promise<T>): Promise<T> {
     for (;;) {
-      const full = keys.filter((key) => (this.checksInFlight.get(key) ?? 0) >= MAX_CHECKS_IN_FLIGHT);
+      const full = keys.filter(
+        (key) => (this.checksInFlight.get(key) ?? 0) >= MAX_CHECKS_IN_FLIGHT,
+      );
       if (full.length === 0) break;
       if (full.some((key) => (this.checksWaiting.get(key)?.size ?? 0) >= MAX_CHECKS_WAITING)) {
-        throw new AppError('RATE_LIMITED', rateLimitMessage(IN_FLIGHT_RETRY_SECONDS), { retryAfter: IN_FLIGHT_RETRY_SECONDS });
+        throw new AppError('RATE_LIMITED', rateLimitMessage(IN_FLIGHT_RETRY_SECONDS), {
+          retryAfter: IN_FLIGHT_RETRY_SECONDS,
+        });
       }
       await this.checkEnded(full);
     }
@@ -205,14 +223,20 @@ export class LoginLimiter {
         }
         resolve();
       };
-      for (const key of keys) this.checksWaiting.set(key, (this.checksWaiting.get(key) ?? new Set()).add(wake));
+      for (const key of keys)
+        this.checksWaiting.set(key, (this.checksWaiting.get(key) ?? new Set()).add(wake));
     });
   }
 
-  private async checkCounted<T>(counters: Counter[], check: () => Promise<T | null>, keepsFailures: (result: T) => boolean): Promise<T | null> {
+  private async checkCounted<T>(
+    counters: Counter[],
+    check: () => Promise<T | null>,
+    keepsFailures: (result: T) => boolean,
+  ): Promise<T | null> {
     let finish!: () => void;
     const attempt = new Promise<void>((resolve) => (finish = resolve));
-    for (const { key } of counters) this.running.set(key, (this.running.get(key) ?? new Set()).add(attempt));
+    for (const { key } of counters)
+      this.running.set(key, (this.running.get(key) ?? new Set()).add(attempt));
     const counted: Counter[] = [];
     let checked = false;
     let result: T | null = null;
@@ -228,7 +252,16 @@ export class LoginLimiter {
       // A check that threw counts as failed; one never run (a later counter refused) is withdrawn.
       for (const counter of counted) {
         const succeeded = result !== null && counter.wipedBySuccess && !keepsFailures(result);
-        await this.settle(counter.key, !checked ? 'withdrawn' : result === null ? 'failed' : succeeded ? 'succeeded' : 'withdrawn');
+        await this.settle(
+          counter.key,
+          !checked
+            ? 'withdrawn'
+            : result === null
+              ? 'failed'
+              : succeeded
+                ? 'succeeded'
+                : 'withdrawn',
+        );
       }
       for (const { key } of counters) {
         const attempts = this.running.get(key)!;
@@ -259,10 +292,13 @@ export class LoginLimiter {
   }
 
   private async readCounter(key: string): Promise<CounterRow | undefined> {
-    const [row] = await this.deps.db.sequelize.query<CounterRow>('SELECT failures, pending, "windowStartedAt" FROM login_attempts WHERE "key" = :key', {
-      type: QueryTypes.SELECT,
-      replacements: { key },
-    });
+    const [row] = await this.deps.db.sequelize.query<CounterRow>(
+      'SELECT failures, pending, "windowStartedAt" FROM login_attempts WHERE "key" = :key',
+      {
+        type: QueryTypes.SELECT,
+        replacements: { key },
+      },
+    );
     return row;
   }
 
@@ -282,9 +318,12 @@ export class LoginLimiter {
       const seen = `${row.failures} ${row.pending} ${row.windowStartedAt}`;
       if (unchanged?.row !== seen) unchanged = { row: seen, since: now };
       else if (now - unchanged.since >= LOST_AFTER_MS) {
-        await this.deps.db.sequelize.query('UPDATE login_attempts SET pending = 0 WHERE "key" = :key AND failures = :failures AND pending = :pending', {
-          replacements: { key: counter.key, failures: row.failures, pending: row.pending },
-        });
+        await this.deps.db.sequelize.query(
+          'UPDATE login_attempts SET pending = 0 WHERE "key" = :key AND failures = :failures AND pending = :pending',
+          {
+            replacements: { key: counter.key, failures: row.failures, pending: row.pending },
+          },
+        );
         unchanged = undefined;
         continue;
       }
@@ -293,16 +332,24 @@ export class LoginLimiter {
   }
 
   /** Failures the username may still have from the address before the pair locks for (at most) `lockMinutes`. */
-  async failuresLeft(username: string, address: string): Promise<{ left: number; lockMinutes: number }> {
+  async failuresLeft(
+    username: string,
+    address: string,
+  ): Promise<{ left: number; lockMinutes: number }> {
     const row = await this.readCounter(pairKey(username, address));
-    const inWindow = row !== undefined && Number(row.windowStartedAt) + this.windowMs > this.deps.clock.now();
-    return { left: Math.max(0, this.deps.config.loginMaxAttempts - (inWindow ? row.failures : 0)), lockMinutes: Math.ceil(this.windowMs / 60_000) };
+    const inWindow =
+      row !== undefined && Number(row.windowStartedAt) + this.windowMs > this.deps.clock.now();
+    return {
+      left: Math.max(0, this.deps.config.loginMaxAttempts - (inWindow ? row.failures : 0)),
+      lockMinutes: Math.ceil(this.windowMs / 60_000),
+    };
   }
 
   /** A check forgotten as lost may still end after all: the count of running checks never goes below zero. */
   private async settle(key: string, outcome: Outcome): Promise<void> {
     const now = this.deps.clock.now();
-    const startsWindow = outcome === 'failed' ? 'failures = 0 OR "windowStartedAt" <= :expired' : 'FALSE';
+    const startsWindow =
+      outcome === 'failed' ? 'failures = 0 OR "windowStartedAt" <= :expired' : 'FALSE';
     await this.deps.db.sequelize.query(
       `UPDATE login_attempts SET
          pending = CASE WHEN pending > 0 THEN pending - 1 ELSE 0 END,

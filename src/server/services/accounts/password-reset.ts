@@ -39,7 +39,10 @@ export interface PasswordResetDeps {
 }
 
 /** The per-address limit, checked before the answer; false: this address has asked too often. */
-export function admitResetRequest({ loginLimiter }: Pick<PasswordResetDeps, 'loginLimiter'>, clientAddress: string): Promise<boolean> {
+export function admitResetRequest(
+  { loginLimiter }: Pick<PasswordResetDeps, 'loginLimiter'>,
+  clientAddress: string,
+): Promise<boolean> {
   return loginLimiter.admitRequest(`reset from ${clientAddress}`, RESETS_PER_ADDRESS);
 }
 
@@ -47,22 +50,44 @@ export function admitResetRequest({ loginLimiter }: Pick<PasswordResetDeps, 'log
  * Sends the link to the account the username or e-mail address names, if it is active, has an address
  * and has not asked too often. Says nothing either way: it runs after the answer.
  */
-export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: ForgotPasswordPayload, clientAddress: string): Promise<void> {
+export async function sendPasswordResetLink(
+  deps: PasswordResetDeps,
+  payload: ForgotPasswordPayload,
+  clientAddress: string,
+): Promise<void> {
   const { db, config } = deps;
   const login = payload.login;
   const matches = await db.models.User.findAll({
-    where: { [Op.or]: [{ username: login }, sqlWhere(fn('lower', col('email')), login)], isActive: true, invited: false, email: { [Op.ne]: null } },
+    where: {
+      [Op.or]: [{ username: login }, sqlWhere(fn('lower', col('email')), login)],
+      isActive: true,
+      invited: false,
+      email: { [Op.ne]: null },
+    },
     order: [['id', 'ASC']],
   });
   // A username names one account; an address shared by several names none of them for sure.
-  const user = matches.find((match) => match.username === login) ?? (matches.length === 1 ? matches[0] : undefined);
+  const user =
+    matches.find((match) => match.username === login) ??
+    (matches.length === 1 ? matches[0] : undefined);
   if (!user?.email) return;
-  const requested = { action: 'password.reset-requested', target: userTarget(user.username) } as const;
+  const requested = {
+    action: 'password.reset-requested',
+    target: userTarget(user.username),
+  } as const;
   if (!(await deps.loginLimiter.admitRequest(`reset user ${user.id}`, RESETS_PER_ACCOUNT))) {
-    await recordAudit(deps, strangerActor(clientAddress), { ...requested, detail: { outcome: 'asked for too often' } });
+    await recordAudit(deps, strangerActor(clientAddress), {
+      ...requested,
+      detail: { outcome: 'asked for too often' },
+    });
     return;
   }
-  const token = await issueAccountToken(deps, user.id, 'password-reset', RESET_LINK_MINUTES * 60_000);
+  const token = await issueAccountToken(
+    deps,
+    user.id,
+    'password-reset',
+    RESET_LINK_MINUTES * 60_000,
+  );
   const mail = inLocale(isLocale(user.locale) ? user.locale : baseLocale, () =>
     composeLinkEmail({
       subject: m.email_reset_subject({ product: config.productName }),
@@ -74,7 +99,10 @@ export async function sendPasswordResetLink(deps: PasswordResetDeps, payload: Fo
     }),
   );
   await enqueueMessages(deps, [{ ...mail, to: user.email, userId: user.id, unsubscribeUrl: null }]);
-  await recordAudit(deps, strangerActor(clientAddress), { ...requested, detail: { outcome: 'link sent' } });
+  await recordAudit(deps, strangerActor(clientAddress), {
+    ...requested,
+    detail: { outcome: 'link sent' },
+  });
 }
 
 /** A link that does not work (unknown, used, replaced, revoked or expired), refused on its `token` field. */
@@ -88,7 +116,11 @@ function resetLinkEnded(): AppError {
  * looked up before anything is hashed, and the whole runs under the address's limits of sign-in: made-up
  * tokens cost no hashing and count as failures.
  */
-export async function resetPasswordWithToken(deps: PasswordResetDeps, payload: TokenPasswordPayload, clientAddress: string): Promise<void> {
+export async function resetPasswordWithToken(
+  deps: PasswordResetDeps,
+  payload: TokenPasswordPayload,
+  clientAddress: string,
+): Promise<void> {
   const { db, passwords } = deps;
   const done = await deps.loginLimiter.checkTokenAttempt(clientAddress, async () => {
     if ((await findAccountTokenOwner(deps, payload.token, 'password-reset')) === null) return null;
@@ -102,7 +134,11 @@ export async function resetPasswordWithToken(deps: PasswordResetDeps, payload: T
       await recordAudit(
         deps,
         selfActor(user, clientAddress),
-        { action: 'password.reset-by-link', target: userTarget(user.username), detail: { sessionsEnded: true, apiTokensRevoked: revoked.length } },
+        {
+          action: 'password.reset-by-link',
+          target: userTarget(user.username),
+          detail: { sessionsEnded: true, apiTokensRevoked: revoked.length },
+        },
         transaction,
       );
       return true;
@@ -112,6 +148,9 @@ export async function resetPasswordWithToken(deps: PasswordResetDeps, payload: T
 }
 
 /** Whether a reset link still works, so its page can say so before anyone types a password. */
-export async function isResetLinkUsable(deps: Pick<PasswordResetDeps, 'db' | 'clock'>, token: string): Promise<boolean> {
+export async function isResetLinkUsable(
+  deps: Pick<PasswordResetDeps, 'db' | 'clock'>,
+  token: string,
+): Promise<boolean> {
   return (await findAccountTokenOwner(deps, token, 'password-reset')) !== null;
 }

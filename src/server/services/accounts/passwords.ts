@@ -14,7 +14,8 @@ const THREAD_POOL_SIZE = Number(process.env.UV_THREADPOOL_SIZE) || 4;
 const PORTAL_TURN = 'portal';
 
 // bcrypt reads only the first 72 bytes; the base64 SHA-256 (44 bytes, no NUL) carries every character.
-const prehash = (password: string) => createHash('sha256').update(password, 'utf8').digest('base64');
+const prehash = (password: string) =>
+  createHash('sha256').update(password, 'utf8').digest('base64');
 
 /**
  * The portal's password hashing. The queue takes turns between whoever asked (a sign-in's client

@@ -33,7 +33,12 @@ export type SessionCache = RecentRows<string, RecentSession>;
 
 export function createSessionCache(db: Database): SessionCache {
   const cache: SessionCache = new RecentRows();
-  cache.forgetOnWrite(db.models.User, ['afterSave', 'afterDestroy', 'afterBulkUpdate', 'afterBulkDestroy']);
+  cache.forgetOnWrite(db.models.User, [
+    'afterSave',
+    'afterDestroy',
+    'afterBulkUpdate',
+    'afterBulkDestroy',
+  ]);
   // Touching lastSeenAt changes nothing a request decides on; only ending a session does.
   cache.forgetOnWrite(db.models.Session, ['afterDestroy', 'afterBulkDestroy']);
   return cache;
@@ -45,35 +50,64 @@ export interface SessionDeps {
   config: Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours'>;
 }
 
-export async function createSession({ db, clock, config }: SessionDeps, userId: number, transaction?: Transaction): Promise<string> {
+export async function createSession(
+  { db, clock, config }: SessionDeps,
+  userId: number,
+  transaction?: Transaction,
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = clock.now();
   await db.models.Session.create(
-    { id: hashToken(token), userId, lastSeenAt: new Date(now), expiresAt: new Date(now + config.sessionMaxHours * 60 * MINUTE_MS) },
+    {
+      id: hashToken(token),
+      userId,
+      lastSeenAt: new Date(now),
+      expiresAt: new Date(now + config.sessionMaxHours * 60 * MINUTE_MS),
+    },
     { transaction },
   );
   return token;
 }
 
 /** A session is over at its absolute expiry, or once it has been idle for `idleMinutes`. */
-export function isSessionExpired(session: { expiresAt: Date; lastSeenAt: Date }, now: number, idleMinutes: number): boolean {
-  return session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + idleMinutes * MINUTE_MS <= now;
+export function isSessionExpired(
+  session: { expiresAt: Date; lastSeenAt: Date },
+  now: number,
+  idleMinutes: number,
+): boolean {
+  return (
+    session.expiresAt.getTime() <= now ||
+    session.lastSeenAt.getTime() + idleMinutes * MINUTE_MS <= now
+  );
 }
 
-type SessionRow = { sessionId: string; lastSeenAt: string; expiresAt: string } & Parameters<typeof toSessionUser>[0];
+type SessionRow = { sessionId: string; lastSeenAt: string; expiresAt: string } & Parameters<
+  typeof toSessionUser
+>[0];
 
 /** Runs on every request: a session checked within the last second is taken as it was. */
-export async function findActiveSession(deps: SessionDeps & { sessionCache: SessionCache }, token: string | undefined): Promise<ActiveSession | null> {
+export async function findActiveSession(
+  deps: SessionDeps & { sessionCache: SessionCache },
+  token: string | undefined,
+): Promise<ActiveSession | null> {
   if (!token || token.length > 100) return null;
   const sessionId = hashToken(token);
   // A copy is usable until the session expires or needs touching, whichever comes first.
-  const usable = (session: RecentSession) => deps.clock.now() < Math.min(session.expiresAt, session.lastSeenAt + TOUCH_INTERVAL_MS);
-  const session = await deps.sessionCache.read(sessionId, () => readActiveSession(deps, sessionId), usable);
+  const usable = (session: RecentSession) =>
+    deps.clock.now() < Math.min(session.expiresAt, session.lastSeenAt + TOUCH_INTERVAL_MS);
+  const session = await deps.sessionCache.read(
+    sessionId,
+    () => readActiveSession(deps, sessionId),
+    usable,
+  );
   return session && { sessionId, user: session.user };
 }
 
 /** One plain query rather than a model with an include. */
-async function readActiveSession({ db, clock, config }: SessionDeps, sessionId: string): Promise<RecentSession | null> {
+async function readActiveSession(
+  { db, clock, config }: SessionDeps,
+  sessionId: string,
+): Promise<RecentSession | null> {
   const [row] = await db.sequelize.query<SessionRow>(
     `SELECT s."id" AS "sessionId", s."lastSeenAt", s."expiresAt", u."id", u."username", u."fullName", u."email", u."role",
             u."isActive", u."lastLogin", u."locale", u."createdAt"
@@ -95,7 +129,11 @@ async function readActiveSession({ db, clock, config }: SessionDeps, sessionId: 
   return { sessionId, user: toSessionUser(row), lastSeenAt, expiresAt: times.expiresAt.getTime() };
 }
 
-export async function endSession({ db }: { db: Database }, token: string | undefined, transaction?: Transaction): Promise<void> {
+export async function endSession(
+  { db }: { db: Database },
+  token: string | undefined,
+  transaction?: Transaction,
+): Promise<void> {
   if (token) await db.models.Session.destroy({ where: { id: hashToken(token) }, transaction });
 }
 
@@ -104,7 +142,9 @@ export async function endUserSessions(
   userId: number,
   options: { exceptSessionId?: string; transaction?: Transaction } = {},
 ): Promise<void> {
-  const where = options.exceptSessionId ? { userId, id: { [Op.ne]: options.exceptSessionId } } : { userId };
+  const where = options.exceptSessionId
+    ? { userId, id: { [Op.ne]: options.exceptSessionId } }
+    : { userId };
   await db.models.Session.destroy({ where, transaction: options.transaction });
 }
 
@@ -112,11 +152,20 @@ export async function endUserSessions(
 export async function countActiveSessions({ db, clock, config }: SessionDeps): Promise<number> {
   const now = clock.now();
   const idleCutoff = new Date(now - config.sessionIdleMinutes * MINUTE_MS);
-  return db.models.Session.count({ where: { expiresAt: { [Op.gt]: new Date(now) }, lastSeenAt: { [Op.gt]: idleCutoff } } });
+  return db.models.Session.count({
+    where: { expiresAt: { [Op.gt]: new Date(now) }, lastSeenAt: { [Op.gt]: idleCutoff } },
+  });
 }
 
 export async function purgeExpiredSessions({ db, clock, config }: SessionDeps): Promise<void> {
   const now = clock.now();
   const idleCutoff = new Date(now - config.sessionIdleMinutes * MINUTE_MS);
-  await db.models.Session.destroy({ where: { [Op.or]: [{ expiresAt: { [Op.lte]: new Date(now) } }, { lastSeenAt: { [Op.lte]: idleCutoff } }] } });
+  await db.models.Session.destroy({
+    where: {
+      [Op.or]: [
+        { expiresAt: { [Op.lte]: new Date(now) } },
+        { lastSeenAt: { [Op.lte]: idleCutoff } },
+      ],
+    },
+  });
 }

@@ -51,7 +51,10 @@ export interface TwoFactorDeps {
 export type TwoFactorAccount = Pick<User, 'id' | 'username' | 'role' | 'twoFactorEnabledAt'>;
 
 /** What the sign-in must ask after a right password: the code, an enrolment first, or nothing. */
-export function twoFactorStepFor(config: Pick<Config, 'twoFactor'>, account: TwoFactorAccount): 'code' | 'setup' | null {
+export function twoFactorStepFor(
+  config: Pick<Config, 'twoFactor'>,
+  account: TwoFactorAccount,
+): 'code' | 'setup' | null {
   if (config.twoFactor === 'off') return null;
   if (account.twoFactorEnabledAt) return 'code';
   if (config.twoFactor === 'required-for-admins' && isStaffRole(account.role)) return 'setup';
@@ -61,9 +64,12 @@ export function twoFactorStepFor(config: Pick<Config, 'twoFactor'>, account: Two
 /** The secret is bound to its row: copied to another user's, it no longer decrypts. */
 const secretField = (userId: number) => `users.twoFactorSecret.${userId}`;
 /** The unkeyed SHA-256 that recovery codes were stored as before migration 0026: what the keyed hash is taken of. */
-const digestRecoveryCode = (code: string) => createHash('sha256').update(normalizeCode(code)).digest('hex');
-const keyedRecoveryHash = (key: Buffer, digest: string) => createHmac('sha256', key).update(digest).digest('hex');
-const hashRecoveryCode = (key: Buffer, code: string) => keyedRecoveryHash(key, digestRecoveryCode(code));
+const digestRecoveryCode = (code: string) =>
+  createHash('sha256').update(normalizeCode(code)).digest('hex');
+const keyedRecoveryHash = (key: Buffer, digest: string) =>
+  createHmac('sha256', key).update(digest).digest('hex');
+const hashRecoveryCode = (key: Buffer, code: string) =>
+  keyedRecoveryHash(key, digestRecoveryCode(code));
 
 function totpOf(config: Pick<Config, 'productName'>, username: string, base32: string): TOTP {
   return new TOTP({
@@ -86,17 +92,36 @@ async function loadAccount(db: Database, userId: number, transaction?: Transacti
  * A new secret for the user, kept (encrypted) but not in force until `enableTwoFactor` sees a code
  * from it. Asking again replaces it: only the last QR code shown works.
  */
-export async function startTwoFactorSetup(deps: TwoFactorDeps, userId: number, clientAddress: string): Promise<TwoFactorSetup> {
+export async function startTwoFactorSetup(
+  deps: TwoFactorDeps,
+  userId: number,
+  clientAddress: string,
+): Promise<TwoFactorSetup> {
   const { db, config, keys } = deps;
   const account = await loadAccount(db, userId);
   if (account.twoFactorEnabledAt) throw new AppError('CONFLICT', m.twofactor_already_enabled());
   const secret = new Secret({ size: SECRET_BYTES }).base32;
   await db.sequelize.transaction(async (transaction) => {
-    await account.update({ twoFactorSecret: encryptValue(keys.twoFactorSecrets, secret, secretField(account.id)), twoFactorLastStep: null }, { transaction });
-    await recordAudit(deps, selfActor(account, clientAddress), { action: 'two-factor.setup-started', target: userTarget(account.username) }, transaction);
+    await account.update(
+      {
+        twoFactorSecret: encryptValue(keys.twoFactorSecrets, secret, secretField(account.id)),
+        twoFactorLastStep: null,
+      },
+      { transaction },
+    );
+    await recordAudit(
+      deps,
+      selfActor(account, clientAddress),
+      { action: 'two-factor.setup-started', target: userTarget(account.username) },
+      transaction,
+    );
   });
   const otpauthUri = totpOf(config, account.username, secret).toString();
-  const qrSvg = await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  const qrSvg = await QRCode.toString(otpauthUri, {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 2,
+  });
   return { otpauthUri, secret, qrSvg };
 }
 
@@ -104,23 +129,43 @@ export async function startTwoFactorSetup(deps: TwoFactorDeps, userId: number, c
  * The time step of a right code that was not used before, stored as the last one used, or null. The
  * conditional update makes two requests with the same code race for one row: one of them wins.
  */
-async function acceptTotp(deps: TwoFactorDeps, account: User, code: string, transaction?: Transaction): Promise<boolean> {
+async function acceptTotp(
+  deps: TwoFactorDeps,
+  account: User,
+  code: string,
+  transaction?: Transaction,
+): Promise<boolean> {
   const { db, clock, config, keys } = deps;
-  const secret = account.twoFactorSecret && decryptValue(keys.twoFactorSecrets, account.twoFactorSecret, secretField(account.id));
+  const secret =
+    account.twoFactorSecret &&
+    decryptValue(keys.twoFactorSecrets, account.twoFactorSecret, secretField(account.id));
   if (!secret) return false;
   const now = clock.now();
-  const delta = totpOf(config, account.username, secret).validate({ token: normalizeCode(code), timestamp: now, window: WINDOW_STEPS });
+  const delta = totpOf(config, account.username, secret).validate({
+    token: normalizeCode(code),
+    timestamp: now,
+    window: WINDOW_STEPS,
+  });
   if (delta === null) return false;
   const step = TOTP.counter({ period: PERIOD_SECONDS, timestamp: now }) + delta;
   const [updated] = await db.models.User.update(
     { twoFactorLastStep: step },
-    { where: { id: account.id, [Op.or]: [{ twoFactorLastStep: null }, { twoFactorLastStep: { [Op.lt]: step } }] }, transaction },
+    {
+      where: {
+        id: account.id,
+        [Op.or]: [{ twoFactorLastStep: null }, { twoFactorLastStep: { [Op.lt]: step } }],
+      },
+      transaction,
+    },
   );
   return updated === 1;
 }
 
 function newRecoveryCode(): string {
-  const characters = Array.from({ length: RECOVERY_GROUP * 2 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]);
+  const characters = Array.from(
+    { length: RECOVERY_GROUP * 2 },
+    () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)],
+  );
   return `${characters.slice(0, RECOVERY_GROUP).join('')}-${characters.slice(RECOVERY_GROUP).join('')}`;
 }
 
@@ -146,11 +191,18 @@ export async function enableTwoFactor(
       throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'code', message }] });
     }
     await account.update({ twoFactorEnabledAt: new Date(clock.now()) }, { transaction });
-    await endUserSessions(deps, userId, { exceptSessionId: keepSessionId ?? undefined, transaction });
+    await endUserSessions(deps, userId, {
+      exceptSessionId: keepSessionId ?? undefined,
+      transaction,
+    });
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await db.models.RecoveryCode.destroy({ where: { userId }, transaction });
     await db.models.RecoveryCode.bulkCreate(
-      recoveryCodes.map((recoveryCode) => ({ userId, codeHash: hashRecoveryCode(keys.recoveryCodes, recoveryCode), keyed: true })),
+      recoveryCodes.map((recoveryCode) => ({
+        userId,
+        codeHash: hashRecoveryCode(keys.recoveryCodes, recoveryCode),
+        keyed: true,
+      })),
       { transaction },
     );
     await recordAudit(
@@ -164,8 +216,15 @@ export async function enableTwoFactor(
 }
 
 /** Forgets the secret, the last step and the recovery codes: the account signs in with its password alone. */
-async function clearTwoFactor(db: Database, userId: number, transaction: Transaction): Promise<void> {
-  await db.models.User.update({ twoFactorSecret: null, twoFactorEnabledAt: null, twoFactorLastStep: null }, { where: { id: userId }, transaction });
+async function clearTwoFactor(
+  db: Database,
+  userId: number,
+  transaction: Transaction,
+): Promise<void> {
+  await db.models.User.update(
+    { twoFactorSecret: null, twoFactorEnabledAt: null, twoFactorLastStep: null },
+    { where: { id: userId }, transaction },
+  );
   await db.models.RecoveryCode.destroy({ where: { userId }, transaction });
 }
 
@@ -180,18 +239,29 @@ export interface DisableDeps extends TwoFactorDeps {
  * away. Wrong ones count against the login limit, as for a password change: a borrowed session cannot
  * guess at leisure.
  */
-export async function disableTwoFactor(deps: DisableDeps, userId: number, clientAddress: string, payload: DisableTwoFactorPayload): Promise<void> {
+export async function disableTwoFactor(
+  deps: DisableDeps,
+  userId: number,
+  clientAddress: string,
+  payload: DisableTwoFactorPayload,
+): Promise<void> {
   const { db, loginLimiter, passwords } = deps;
   const account = await loadAccount(db, userId);
   if (!account.twoFactorEnabledAt) throw new AppError('CONFLICT', m.twofactor_not_enabled());
   let wrong: 'password' | 'code' = 'password';
-  const confirmed = await loginLimiter.checkLoginAttempt(account.username, clientAddress, async () => {
-    if (!(await passwords.verify(payload.password, account.passwordHash, clientAddress))) return null;
-    wrong = 'code';
-    return (await verifySecondFactor(deps, account, payload.code)) ? account : null;
-  });
+  const confirmed = await loginLimiter.checkLoginAttempt(
+    account.username,
+    clientAddress,
+    async () => {
+      if (!(await passwords.verify(payload.password, account.passwordHash, clientAddress)))
+        return null;
+      wrong = 'code';
+      return (await verifySecondFactor(deps, account, payload.code)) ? account : null;
+    },
+  );
   if (!confirmed) {
-    const message = wrong === 'password' ? m.twofactor_password_incorrect() : m.twofactor_code_invalid();
+    const message =
+      wrong === 'password' ? m.twofactor_password_incorrect() : m.twofactor_code_invalid();
     throw new AppError('VALIDATION_ERROR', message, { details: [{ field: wrong, message }] });
   }
   await db.sequelize.transaction(async (transaction) => {
@@ -209,7 +279,11 @@ export async function disableTwoFactor(deps: DisableDeps, userId: number, client
  * Another person turns a user's two-factor sign-in off: an admin for a user who lost their phone and
  * codes, or the operator at the console (`npm run admin -- disable-2fa`). Answers the username.
  */
-export async function resetTwoFactor(deps: AccountNoticeDeps, actor: AuditActor, userId: number): Promise<string> {
+export async function resetTwoFactor(
+  deps: AccountNoticeDeps,
+  actor: AuditActor,
+  userId: number,
+): Promise<string> {
   const { db } = deps;
   // One's own goes through Profile Settings, with the password and a code: a borrowed admin session cannot take it away.
   if (actor.id === userId) throw new AppError('FORBIDDEN', m.twofactor_reset_own_refused());
@@ -218,7 +292,12 @@ export async function resetTwoFactor(deps: AccountNoticeDeps, actor: AuditActor,
     if (!account) throw new AppError('NOT_FOUND', m.users_not_found());
     const wasOn = account.twoFactorEnabledAt !== null;
     await clearTwoFactor(db, account.id, transaction);
-    await recordAudit(deps, actor, { action: 'two-factor.reset', target: userTarget(account.username), detail: { wasOn } }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      { action: 'two-factor.reset', target: userTarget(account.username), detail: { wasOn } },
+      transaction,
+    );
     if (wasOn) {
       const product = deps.config.productName;
       await mailAccountNotice(
@@ -238,10 +317,15 @@ export async function resetTwoFactor(deps: AccountNoticeDeps, actor: AuditActor,
   });
 }
 
-export async function readTwoFactorStatus({ db }: { db: Database }, userId: number): Promise<TwoFactorStatus> {
+export async function readTwoFactorStatus(
+  { db }: { db: Database },
+  userId: number,
+): Promise<TwoFactorStatus> {
   const account = await loadAccount(db, userId);
   const enabled = account.twoFactorEnabledAt !== null;
-  const recoveryCodesLeft = enabled ? await db.models.RecoveryCode.count({ where: { userId, usedAt: null } }) : 0;
+  const recoveryCodesLeft = enabled
+    ? await db.models.RecoveryCode.count({ where: { userId, usedAt: null } })
+    : 0;
   return { enabled, recoveryCodesLeft };
 }
 
@@ -249,12 +333,24 @@ export async function readTwoFactorStatus({ db }: { db: Database }, userId: numb
  * Checks the second factor of a sign-in: an authenticator code not used before, or an unused recovery
  * code, which is then used up. Answers which one it was, or null.
  */
-export async function verifySecondFactor(deps: TwoFactorDeps, account: User, code: string): Promise<'authenticator code' | 'recovery code' | null> {
+export async function verifySecondFactor(
+  deps: TwoFactorDeps,
+  account: User,
+  code: string,
+): Promise<'authenticator code' | 'recovery code' | null> {
   if (!account.twoFactorEnabledAt) return null;
-  if (isTotpCode(code)) return (await acceptTotp(deps, account, code)) ? 'authenticator code' : null;
+  if (isTotpCode(code))
+    return (await acceptTotp(deps, account, code)) ? 'authenticator code' : null;
   const [used] = await deps.db.models.RecoveryCode.update(
     { usedAt: new Date(deps.clock.now()) },
-    { where: { userId: account.id, codeHash: hashRecoveryCode(deps.keys.recoveryCodes, code), keyed: true, usedAt: null } },
+    {
+      where: {
+        userId: account.id,
+        codeHash: hashRecoveryCode(deps.keys.recoveryCodes, code),
+        keyed: true,
+        usedAt: null,
+      },
+    },
   );
   return used > 0 ? 'recovery code' : null;
 }
@@ -264,8 +360,14 @@ export async function verifySecondFactor(deps: TwoFactorDeps, account: User, cod
  * hash of that SHA-256, so every code handed out keeps working. Each row is rewritten only while still
  * unkeyed: processes starting together never key one twice.
  */
-export async function keyStoredRecoveryCodes({ db, keys }: Pick<TwoFactorDeps, 'db' | 'keys'>): Promise<void> {
-  const unkeyed = await db.models.RecoveryCode.findAll({ attributes: ['id', 'codeHash'], where: { keyed: false } });
+export async function keyStoredRecoveryCodes({
+  db,
+  keys,
+}: Pick<TwoFactorDeps, 'db' | 'keys'>): Promise<void> {
+  const unkeyed = await db.models.RecoveryCode.findAll({
+    attributes: ['id', 'codeHash'],
+    where: { keyed: false },
+  });
   for (const row of unkeyed) {
     await db.models.RecoveryCode.update(
       { codeHash: keyedRecoveryHash(keys.recoveryCodes, row.codeHash), keyed: true },

@@ -4,7 +4,12 @@ import { m } from '~/paraglide/messages.js';
 import type { Locale } from '~/shared/locale';
 import type { Preferences, PreferencesChange } from '~/shared/preferences';
 import { isStaffRole, type ManagedUser } from '~/shared/two-factor';
-import { createUserSchema, type CreateUserInput, type PublicUser, type UpdateUserInput } from '~/shared/validation';
+import {
+  createUserSchema,
+  type CreateUserInput,
+  type PublicUser,
+  type UpdateUserInput,
+} from '~/shared/validation';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
@@ -13,7 +18,13 @@ import type { User } from '../../db/models';
 import { toPublicUser } from '../../db/public-user';
 import { AppError } from '../../errors';
 import type { Mailer } from '../../mail/mailer';
-import { recordAudit, userTarget, type AuditActor, type AuditDeps, type AuditRecord } from '../audit';
+import {
+  recordAudit,
+  userTarget,
+  type AuditActor,
+  type AuditDeps,
+  type AuditRecord,
+} from '../audit';
 import { generatePassword, type PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
 import { endAccountTokens } from './account-tokens';
@@ -28,13 +39,31 @@ export interface UserDeps {
   passwords: PasswordHasher;
 }
 
-const PUBLIC_COLUMNS = ['id', 'username', 'fullName', 'email', 'role', 'isActive', 'invited', 'lastLogin', 'createdAt'] as const;
+const PUBLIC_COLUMNS = [
+  'id',
+  'username',
+  'fullName',
+  'email',
+  'role',
+  'isActive',
+  'invited',
+  'lastLogin',
+  'createdAt',
+] as const;
 
 /**
  * Every user, with whether two-factor sign-in is in force for them (never while TWO_FACTOR=off) and
  * how many personal API tokens they have working and passkeys they hold.
  */
-export async function listUsers({ db, clock, config }: { db: Database; clock: Clock; config: Pick<Config, 'twoFactor'> }): Promise<ManagedUser[]> {
+export async function listUsers({
+  db,
+  clock,
+  config,
+}: {
+  db: Database;
+  clock: Clock;
+  config: Pick<Config, 'twoFactor'>;
+}): Promise<ManagedUser[]> {
   const apiTokens = await countWorkingApiTokens({ db, clock });
   const passkeys = await countPasskeys({ db });
   const rows = await db.models.User.findAll({
@@ -72,10 +101,27 @@ export async function createUser(
   try {
     return await db.sequelize.transaction(async (transaction) => {
       const user = await db.models.User.create(
-        { username: payload.username, fullName: payload.fullName, email: payload.email, role: payload.role, passwordHash, lastLogin: null },
+        {
+          username: payload.username,
+          fullName: payload.fullName,
+          email: payload.email,
+          role: payload.role,
+          passwordHash,
+          lastLogin: null,
+        },
         { transaction },
       );
-      if (actor) await recordAudit(deps, actor, { action: 'user.created', target: userTarget(user.username), detail: { role: user.role } }, transaction);
+      if (actor)
+        await recordAudit(
+          deps,
+          actor,
+          {
+            action: 'user.created',
+            target: userTarget(user.username),
+            detail: { role: user.role },
+          },
+          transaction,
+        );
       return toPublicUser(user);
     });
   } catch (error) {
@@ -89,7 +135,11 @@ export async function createUser(
  * admins removing each other at once take turns (PostgreSQL; SQLite's immediate transactions already
  * do), and the second sees the first's change.
  */
-async function otherActiveAdmins(db: Database, userId: number, transaction: Transaction): Promise<number> {
+async function otherActiveAdmins(
+  db: Database,
+  userId: number,
+  transaction: Transaction,
+): Promise<number> {
   const admins = await db.models.User.findAll({
     attributes: ['id'],
     where: { role: 'admin', isActive: true },
@@ -107,16 +157,27 @@ async function loadForChange(db: Database, id: number, transaction: Transaction)
 }
 
 /** What an edit changed, as audit entries: the role and the account's state each have their own. */
-function editEntries(before: Pick<User, 'username' | 'fullName' | 'email' | 'role' | 'isActive'>, after: UpdateUserInput): AuditRecord[] {
+function editEntries(
+  before: Pick<User, 'username' | 'fullName' | 'email' | 'role' | 'isActive'>,
+  after: UpdateUserInput,
+): AuditRecord[] {
   const target = userTarget(after.username);
   const entries: AuditRecord[] = [];
-  const changed = (['username', 'fullName', 'email'] as const).filter((field) => (before[field] ?? null) !== (after[field] ?? null));
+  const changed = (['username', 'fullName', 'email'] as const).filter(
+    (field) => (before[field] ?? null) !== (after[field] ?? null),
+  );
   if (changed.length) {
     const previousUsername = before.username !== after.username ? before.username : undefined;
     entries.push({ action: 'user.updated', target, detail: { changed, previousUsername } });
   }
-  if (before.role !== after.role) entries.push({ action: 'user.role-changed', target, detail: { previousRole: before.role, role: after.role } });
-  if (before.isActive !== after.isActive) entries.push({ action: after.isActive ? 'user.enabled' : 'user.disabled', target });
+  if (before.role !== after.role)
+    entries.push({
+      action: 'user.role-changed',
+      target,
+      detail: { previousRole: before.role, role: after.role },
+    });
+  if (before.isActive !== after.isActive)
+    entries.push({ action: after.isActive ? 'user.enabled' : 'user.disabled', target });
   // A save that changed nothing was still an admin's action.
   return entries.length ? entries : [{ action: 'user.updated', target, detail: { changed: [] } }];
 }
@@ -126,25 +187,44 @@ function editEntries(before: Pick<User, 'username' | 'fullName' | 'email' | 'rol
  * invitation links: each was sent for the account as it was (a mistyped address, a role since taken
  * away). An invited user still active is sent a new invitation, at the address the account has now.
  */
-export async function updateUser(deps: AuditDeps & InvitationDeps, actor: AuditActor, id: number, payload: UpdateUserInput): Promise<PublicUser> {
+export async function updateUser(
+  deps: AuditDeps & InvitationDeps,
+  actor: AuditActor,
+  id: number,
+  payload: UpdateUserInput,
+): Promise<PublicUser> {
   const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const user = await loadForChange(db, id, transaction);
-    if (actor.id === id && !payload.isActive) throw new AppError('FORBIDDEN', m.users_cannot_deactivate_self());
-    if (actor.id === id && payload.role !== user.role) throw new AppError('FORBIDDEN', m.users_cannot_change_own_role());
-    const losesAdmin = user.role === 'admin' && user.isActive && (payload.role !== 'admin' || !payload.isActive);
+    if (actor.id === id && !payload.isActive)
+      throw new AppError('FORBIDDEN', m.users_cannot_deactivate_self());
+    if (actor.id === id && payload.role !== user.role)
+      throw new AppError('FORBIDDEN', m.users_cannot_change_own_role());
+    const losesAdmin =
+      user.role === 'admin' && user.isActive && (payload.role !== 'admin' || !payload.isActive);
     if (losesAdmin && (await otherActiveAdmins(db, id, transaction)) === 0) {
       throw new AppError('CONFLICT', m.users_last_admin_kept());
     }
     const deactivated = user.isActive && !payload.isActive;
     const leavesViewers = user.role === 'viewer' && payload.role !== 'viewer';
     // A promotion (to admin, or from customer to staff) ends the sessions: the next sign-in is asked what TWO_FACTOR=required-for-admins asks of staff.
-    const promoted = (payload.role === 'admin' && user.role !== 'admin') || (isStaffRole(payload.role) && !isStaffRole(user.role));
-    const endsLinks = (user.email ?? null) !== (payload.email ?? null) || user.role !== payload.role || user.isActive !== payload.isActive;
+    const promoted =
+      (payload.role === 'admin' && user.role !== 'admin') ||
+      (isStaffRole(payload.role) && !isStaffRole(user.role));
+    const endsLinks =
+      (user.email ?? null) !== (payload.email ?? null) ||
+      user.role !== payload.role ||
+      user.isActive !== payload.isActive;
     const entries = editEntries(user, payload);
     try {
       await user.update(
-        { username: payload.username, fullName: payload.fullName, email: payload.email, role: payload.role, isActive: payload.isActive },
+        {
+          username: payload.username,
+          fullName: payload.fullName,
+          email: payload.email,
+          role: payload.role,
+          isActive: payload.isActive,
+        },
         { transaction },
       );
     } catch (error) {
@@ -156,16 +236,25 @@ export async function updateUser(deps: AuditDeps & InvitationDeps, actor: AuditA
       await endUserSessions({ db }, id, { transaction });
       const revoked = (await endUserApiTokens(deps, id, transaction)).length;
       if (revoked > 0)
-        entries.push({ action: 'api-tokens.revoked', target: userTarget(payload.username), detail: { count: revoked, reason: 'account disabled' } });
+        entries.push({
+          action: 'api-tokens.revoked',
+          target: userTarget(payload.username),
+          detail: { count: revoked, reason: 'account disabled' },
+        });
     }
     // Assignments only scope viewers: kept on another role they would come back unseen on a demotion.
-    if (leavesViewers) await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
+    if (leavesViewers)
+      await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
     if (endsLinks) {
       await endAccountTokens(deps, id, 'password-reset', transaction);
       await endAccountTokens(deps, id, 'invitation', transaction);
       if (user.invited && user.isActive && user.email && deps.mailer.enabled) {
         await sendInvitation(deps, user, transaction);
-        entries.push({ action: 'user.invitation-resent', target: userTarget(user.username), detail: { reason: 'after the edit' } });
+        entries.push({
+          action: 'user.invitation-resent',
+          target: userTarget(user.username),
+          detail: { reason: 'after the edit' },
+        });
       }
     }
     for (const entry of entries) await recordAudit(deps, actor, entry, transaction);
@@ -174,7 +263,12 @@ export async function updateUser(deps: AuditDeps & InvitationDeps, actor: AuditA
 }
 
 /** The admin sets a user's password: whoever held the account is out (sessions, API tokens), and the user is told. */
-export async function resetPassword(deps: UserDeps & AccountNoticeDeps, actor: AuditActor, id: number, newPassword: string): Promise<void> {
+export async function resetPassword(
+  deps: UserDeps & AccountNoticeDeps,
+  actor: AuditActor,
+  id: number,
+  newPassword: string,
+): Promise<void> {
   const { db, passwords } = deps;
   const passwordHash = await passwords.hash(newPassword);
   await db.sequelize.transaction(async (transaction) => {
@@ -187,7 +281,11 @@ export async function resetPassword(deps: UserDeps & AccountNoticeDeps, actor: A
     await recordAudit(
       deps,
       actor,
-      { action: 'user.password-reset', target: userTarget(user.username), detail: { sessionsEnded: true, apiTokensRevoked: revoked.length } },
+      {
+        action: 'user.password-reset',
+        target: userTarget(user.username),
+        detail: { sessionsEnded: true, apiTokensRevoked: revoked.length },
+      },
       transaction,
     );
   });
@@ -198,14 +296,23 @@ export async function deleteUser(deps: AuditDeps, actor: AuditActor, id: number)
   await db.sequelize.transaction(async (transaction) => {
     const user = await loadForChange(db, id, transaction);
     if (actor.id === id) throw new AppError('FORBIDDEN', m.users_cannot_delete_self());
-    if (user.role === 'admin' && user.isActive && (await otherActiveAdmins(db, id, transaction)) === 0) {
+    if (
+      user.role === 'admin' &&
+      user.isActive &&
+      (await otherActiveAdmins(db, id, transaction)) === 0
+    ) {
       throw new AppError('CONFLICT', m.users_last_admin_not_deleted());
     }
     await endUserSessions({ db }, id, { transaction });
     await db.models.ConsigneeAssignment.destroy({ where: { userId: id }, transaction });
     await db.models.ApiToken.destroy({ where: { userId: id }, transaction });
     await user.destroy({ transaction });
-    await recordAudit(deps, actor, { action: 'user.deleted', target: userTarget(user.username), detail: { role: user.role } }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      { action: 'user.deleted', target: userTarget(user.username), detail: { role: user.role } },
+      transaction,
+    );
   });
 }
 
@@ -213,22 +320,36 @@ export async function deleteUser(deps: AuditDeps, actor: AuditActor, id: number)
  * On start with no admin in the database, creates one from ADMIN_USERNAME / ADMIN_PASSWORD, or with a
  * generated password that is printed once.
  */
-export async function ensureFirstAdmin(deps: UserDeps & { config: Pick<Config, 'adminUsername' | 'adminPassword'>; log: Logger }): Promise<void> {
+export async function ensureFirstAdmin(
+  deps: UserDeps & { config: Pick<Config, 'adminUsername' | 'adminPassword'>; log: Logger },
+): Promise<void> {
   const { db, config } = deps;
   if ((await db.models.User.count({ where: { role: 'admin' } })) > 0) return;
   const password = config.adminPassword ?? generatePassword();
   // The same rules as any user: an admin the login form would refuse is no admin at all.
-  const checked = createUserSchema.safeParse({ username: config.adminUsername, password, fullName: 'Administrator', role: 'admin' });
+  const checked = createUserSchema.safeParse({
+    username: config.adminUsername,
+    password,
+    fullName: 'Administrator',
+    role: 'admin',
+  });
   if (!checked.success) {
-    throw new Error(`ADMIN_USERNAME / ADMIN_PASSWORD: ${checked.error.issues.map((issue) => issue.message).join('; ')}`);
+    throw new Error(
+      `ADMIN_USERNAME / ADMIN_PASSWORD: ${checked.error.issues.map((issue) => issue.message).join('; ')}`,
+    );
   }
   const { username } = checked.data;
   if (await db.models.User.findOne({ where: { username } })) {
-    throw new Error(`No admin exists and the username "${username}" belongs to another user: set ADMIN_USERNAME to a free name.`);
+    throw new Error(
+      `No admin exists and the username "${username}" belongs to another user: set ADMIN_USERNAME to a free name.`,
+    );
   }
   await createUser(deps, null, { ...checked.data, password });
   if (config.adminPassword) {
-    deps.log.info({ component: 'startup' }, `First admin "${username}" created with the password from ADMIN_PASSWORD.`);
+    deps.log.info(
+      { component: 'startup' },
+      `First admin "${username}" created with the password from ADMIN_PASSWORD.`,
+    );
   } else {
     // The one line that carries a password on purpose: there is no other way to hand it over.
     deps.log.warn(
@@ -239,8 +360,15 @@ export async function ensureFirstAdmin(deps: UserDeps & { config: Pick<Config, '
 }
 
 /** The stored preferences; the language is the request's when the user never chose one. */
-export async function readPreferences({ db }: { db: Database }, userId: number, requestLocale: Locale): Promise<Preferences> {
-  const user = await db.models.User.findByPk(userId, { attributes: ['locale', 'statusEmails'], raw: true });
+export async function readPreferences(
+  { db }: { db: Database },
+  userId: number,
+  requestLocale: Locale,
+): Promise<Preferences> {
+  const user = await db.models.User.findByPk(userId, {
+    attributes: ['locale', 'statusEmails'],
+    raw: true,
+  });
   return { locale: user?.locale ?? requestLocale, statusEmails: Boolean(user?.statusEmails) };
 }
 
@@ -257,8 +385,15 @@ export async function savePreferences(
   const user = await db.models.User.findByPk(userId);
   if (!user) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
   if (change.statusEmails) {
-    const refusal = !mailer.enabled ? m.preferences_mail_off() : !user.email ? m.preferences_email_required() : null;
-    if (refusal) throw new AppError('VALIDATION_ERROR', refusal, { details: [{ field: 'statusEmails', message: refusal }] });
+    const refusal = !mailer.enabled
+      ? m.preferences_mail_off()
+      : !user.email
+        ? m.preferences_email_required()
+        : null;
+    if (refusal)
+      throw new AppError('VALIDATION_ERROR', refusal, {
+        details: [{ field: 'statusEmails', message: refusal }],
+      });
   }
   await user.update(change);
   return { locale: user.locale ?? requestLocale, statusEmails: user.statusEmails };

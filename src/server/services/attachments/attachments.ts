@@ -30,16 +30,30 @@ import { fileTypeFromFile } from 'file-type';
 import { Op, QueryTypes, UniqueConstraintError } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { LARGE_PREVIEW, THUMBNAIL } from '~/shared/attachment-view';
-import type { AttachmentListMeta, AttachmentPreviewSize, AttachmentSummary } from '~/shared/attachments';
+import type {
+  AttachmentListMeta,
+  AttachmentPreviewSize,
+  AttachmentSummary,
+} from '~/shared/attachments';
 import type { PublicUser } from '~/shared/validation';
 import type { AfterAnswer } from '../../after-answer';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { ReceiptAttachment } from '../../db/models';
 import { AppError } from '../../errors';
-import { ImageTooLargeError, ImageUnreadableError, makeWebpPreview, type ImagePreview } from '../../images/variants';
+import {
+  ImageTooLargeError,
+  ImageUnreadableError,
+  makeWebpPreview,
+  type ImagePreview,
+} from '../../images/variants';
 import type { Logger } from '../../logger';
-import { AttachmentTooLargeError, ProviderError, type ProviderAttachment, type ProviderClient } from '../../provider/contract';
+import {
+  AttachmentTooLargeError,
+  ProviderError,
+  type ProviderAttachment,
+  type ProviderClient,
+} from '../../provider/contract';
 import { KeyedSingleFlight } from '../../single-flight';
 import { withinTime } from '../../time-limit';
 import { requireMirror, visibleConsigneeIds, type ScopeDeps, type LastSyncTime } from '../receipts';
@@ -62,7 +76,13 @@ const PROVIDER_RETRY_SECONDS = 60;
 /** Receipts whose attachments housekeeping removes in one go. */
 const PURGE_CHUNK = 500;
 /** Types a browser shows inline as a picture and never runs; anything else is a download. */
-const INLINE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
+const INLINE_TYPES: ReadonlySet<string> = new Set([
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'image/avif',
+]);
 /** A photo's previews as recorded: none made ({}) when its bytes are no image sharp can read. */
 type Previews = Partial<Record<AttachmentPreviewSize, ImagePreview>>;
 
@@ -102,9 +122,16 @@ export interface AttachmentFile {
 }
 
 /** Whether a stored list may be shown without asking the provider: fetched for this version of the receipt, and lately. */
-export function isAttachmentListCurrent(list: { receiptVersion: Date | string; checkedAt: Date | string } | null, receiptVersion: Date, now: number): boolean {
+export function isAttachmentListCurrent(
+  list: { receiptVersion: Date | string; checkedAt: Date | string } | null,
+  receiptVersion: Date,
+  now: number,
+): boolean {
   if (!list) return false;
-  return new Date(list.receiptVersion).getTime() >= receiptVersion.getTime() && now - new Date(list.checkedAt).getTime() < ATTACHMENT_LIST_MAX_AGE_MS;
+  return (
+    new Date(list.receiptVersion).getTime() >= receiptVersion.getTime() &&
+    now - new Date(list.checkedAt).getTime() < ATTACHMENT_LIST_MAX_AGE_MS
+  );
 }
 
 /** Whether the provider still lists the same file under the stored attachment's id. */
@@ -112,18 +139,26 @@ export function isSameFile(
   row: Pick<ReceiptAttachment, 'size' | 'contentType' | 'providerCreatedAt'>,
   listed: Pick<ProviderAttachment, 'size' | 'contentType' | 'createdAt'>,
 ): boolean {
-  const storedTime = row.providerCreatedAt === null ? null : new Date(row.providerCreatedAt).getTime();
+  const storedTime =
+    row.providerCreatedAt === null ? null : new Date(row.providerCreatedAt).getTime();
   const listedTime = listed.createdAt === null ? null : Date.parse(listed.createdAt);
-  return Number(row.size) === listed.size && row.contentType === listed.contentType && storedTime === listedTime;
+  return (
+    Number(row.size) === listed.size &&
+    row.contentType === listed.contentType &&
+    storedTime === listedTime
+  );
 }
 
-const previewsOf = (row: Pick<ReceiptAttachment, 'previews'>): Previews | null => (row.previews === null ? null : (JSON.parse(row.previews) as Previews));
+const previewsOf = (row: Pick<ReceiptAttachment, 'previews'>): Previews | null =>
+  row.previews === null ? null : (JSON.parse(row.previews) as Previews);
 
 /** A photo has previews once made; before its first view, when it says it is an image. */
 function hasPreviews(row: Pick<ReceiptAttachment, 'kind' | 'contentType' | 'previews'>): boolean {
   if (row.kind !== 'photo') return false;
   const previews = previewsOf(row);
-  return previews === null ? row.contentType.startsWith('image/') : previews.thumb !== undefined && previews.large !== undefined;
+  return previews === null
+    ? row.contentType.startsWith('image/')
+    : previews.thumb !== undefined && previews.large !== undefined;
 }
 
 function summaryOf(row: ReceiptAttachment): AttachmentSummary {
@@ -141,30 +176,49 @@ function summaryOf(row: ReceiptAttachment): AttachmentSummary {
   };
 }
 
-const folderOf = ({ config }: Pick<AttachmentDeps, 'config'>) => path.join(config.uploadsDir, ATTACHMENTS_FOLDER);
+const folderOf = ({ config }: Pick<AttachmentDeps, 'config'>) =>
+  path.join(config.uploadsDir, ATTACHMENTS_FOLDER);
 
 /** The stored files of these attachments: each one's bytes and its previews. */
-function storedFilesOf(rows: ReadonlyArray<Pick<ReceiptAttachment, 'storedName' | 'previews'>>): string[] {
-  return rows.flatMap((row) => [...(row.storedName ? [row.storedName] : []), ...Object.values(previewsOf(row) ?? {}).map((preview) => preview.fileName)]);
+function storedFilesOf(
+  rows: ReadonlyArray<Pick<ReceiptAttachment, 'storedName' | 'previews'>>,
+): string[] {
+  return rows.flatMap((row) => [
+    ...(row.storedName ? [row.storedName] : []),
+    ...Object.values(previewsOf(row) ?? {}).map((preview) => preview.fileName),
+  ]);
 }
 
-async function removeFiles(deps: Pick<AttachmentDeps, 'config'>, fileNames: readonly string[]): Promise<void> {
-  await Promise.all(fileNames.map((fileName) => rm(path.join(folderOf(deps), fileName), { force: true })));
+async function removeFiles(
+  deps: Pick<AttachmentDeps, 'config'>,
+  fileNames: readonly string[],
+): Promise<void> {
+  await Promise.all(
+    fileNames.map((fileName) => rm(path.join(folderOf(deps), fileName), { force: true })),
+  );
 }
 
 /** The receipt, when it is in the user's scope (someone else's is no different from none). */
-async function receiptInScope({ db, assignmentCache }: ScopeDeps, user: PublicUser, receiptId: number): Promise<{ providerUpdatedAt: Date } | null> {
+async function receiptInScope(
+  { db, assignmentCache }: ScopeDeps,
+  user: PublicUser,
+  receiptId: number,
+): Promise<{ providerUpdatedAt: Date } | null> {
   const consigneeIds = await visibleConsigneeIds({ db, assignmentCache }, user);
   if (consigneeIds?.length === 0) return null;
   return db.models.ReceiptRecord.findOne({
     attributes: ['providerUpdatedAt'],
-    where: { id: receiptId, ...(consigneeIds !== null && { consigneeId: { [Op.in]: consigneeIds } }) },
+    where: {
+      id: receiptId,
+      ...(consigneeIds !== null && { consigneeId: { [Op.in]: consigneeIds } }),
+    },
     raw: true,
   });
 }
 
 function providerUnavailable(error: ProviderError, message: string): AppError {
-  if (error instanceof AttachmentTooLargeError) return new AppError('EXTERNAL_API_ERROR', error.message, { status: 502 });
+  if (error instanceof AttachmentTooLargeError)
+    return new AppError('EXTERNAL_API_ERROR', error.message, { status: 502 });
   return new AppError('EXTERNAL_API_ERROR', message, { retryAfter: PROVIDER_RETRY_SECONDS });
 }
 
@@ -172,22 +226,34 @@ function providerUnavailable(error: ProviderError, message: string): AppError {
  * Stores the provider's list for the receipt: files listed before keep their rows (and fetched bytes),
  * new ones are added, and the rows of those no longer listed, or changed, go with their files.
  */
-async function refreshAttachmentList(deps: AttachmentDeps, receiptId: number, receiptVersion: Date): Promise<void> {
+async function refreshAttachmentList(
+  deps: AttachmentDeps,
+  receiptId: number,
+  receiptVersion: Date,
+): Promise<void> {
   const { db, clock } = deps;
   const { ReceiptAttachment, ReceiptAttachmentList } = db.models;
   const listed = new Map<string, ProviderAttachment>();
   // A provider that lists a file twice: its first place counts.
-  for (const attachment of (await deps.provider.listAttachments(receiptId)) ?? []) if (!listed.has(attachment.id)) listed.set(attachment.id, attachment);
+  for (const attachment of (await deps.provider.listAttachments(receiptId)) ?? [])
+    if (!listed.has(attachment.id)) listed.set(attachment.id, attachment);
   const gone: ReceiptAttachment[] = [];
   try {
     await db.sequelize.transaction(async (transaction) => {
-      const stored = new Map((await ReceiptAttachment.findAll({ where: { receiptId }, transaction })).map((row) => [row.providerId, row]));
+      const stored = new Map(
+        (await ReceiptAttachment.findAll({ where: { receiptId }, transaction })).map((row) => [
+          row.providerId,
+          row,
+        ]),
+      );
       for (const [position, attachment] of [...listed.values()].entries()) {
         const row = stored.get(attachment.id);
         stored.delete(attachment.id);
         if (row && isSameFile(row, attachment)) {
           // Saved only when something differs.
-          await row.set({ position, kind: attachment.kind, fileName: attachment.fileName }).save({ transaction });
+          await row
+            .set({ position, kind: attachment.kind, fileName: attachment.fileName })
+            .save({ transaction });
           continue;
         }
         // A changed file is another attachment: its old row goes first (the provider's id is unique per receipt).
@@ -204,7 +270,8 @@ async function refreshAttachmentList(deps: AttachmentDeps, receiptId: number, re
             fileName: attachment.fileName,
             contentType: attachment.contentType,
             size: attachment.size,
-            providerCreatedAt: attachment.createdAt === null ? null : new Date(attachment.createdAt),
+            providerCreatedAt:
+              attachment.createdAt === null ? null : new Date(attachment.createdAt),
           },
           { transaction },
         );
@@ -213,7 +280,10 @@ async function refreshAttachmentList(deps: AttachmentDeps, receiptId: number, re
         await row.destroy({ transaction });
         gone.push(row);
       }
-      await ReceiptAttachmentList.upsert({ receiptId, receiptVersion, checkedAt: new Date(clock.now()) }, { transaction });
+      await ReceiptAttachmentList.upsert(
+        { receiptId, receiptVersion, checkedAt: new Date(clock.now()) },
+        { transaction },
+      );
     });
   } catch (error) {
     // Another process stored the list meanwhile: that one stands.
@@ -237,17 +307,29 @@ export async function listReceiptAttachments(
   const receipt = await receiptInScope(deps, user, receiptId);
   if (!receipt) throw new AppError('NOT_FOUND', m.validation_receipt_not_found());
   // PROVIDER=file: exports carry no photos or documents, and there is no provider to ask.
-  if (deps.config.provider === 'file') return { attachments: [], meta: { checkedAt: new Date(deps.clock.now()).toISOString(), stale: false } };
+  if (deps.config.provider === 'file')
+    return {
+      attachments: [],
+      meta: { checkedAt: new Date(deps.clock.now()).toISOString(), stale: false },
+    };
   const { ReceiptAttachment, ReceiptAttachmentList } = deps.db.models;
   const receiptVersion = new Date(receipt.providerUpdatedAt);
   let list = await ReceiptAttachmentList.findByPk(receiptId, { raw: true });
   let stale = false;
   if (!isAttachmentListCurrent(list, receiptVersion, deps.clock.now())) {
-    const refresh = deps.attachmentFetches.lists.run(receiptId, () => refreshAttachmentList(deps, receiptId, receiptVersion));
+    const refresh = deps.attachmentFetches.lists.run(receiptId, () =>
+      refreshAttachmentList(deps, receiptId, receiptVersion),
+    );
     const listFailed = (error: Error) =>
-      deps.log.warn({ component: 'attachments', receiptId, error: error.message }, 'The provider could not list the receipt’s attachments');
+      deps.log.warn(
+        { component: 'attachments', receiptId, error: error.message },
+        'The provider could not list the receipt’s attachments',
+      );
     const { listWaitMs } = deps.attachmentFetches;
-    const slow = new ProviderError(`The provider did not list the receipt's attachments within ${listWaitMs / 1000} s`, 'unreachable');
+    const slow = new ProviderError(
+      `The provider did not list the receipt's attachments within ${listWaitMs / 1000} s`,
+      'unreachable',
+    );
     try {
       await withinTime(refresh, listWaitMs, slow);
       list = await ReceiptAttachmentList.findByPk(receiptId, { raw: true });
@@ -259,31 +341,54 @@ export async function listReceiptAttachments(
       stale = true;
     }
   }
-  const rows = await ReceiptAttachment.findAll({ where: { receiptId }, order: [['position', 'ASC']] });
-  return { attachments: rows.map(summaryOf), meta: { checkedAt: new Date(list!.checkedAt).toISOString(), stale } };
+  const rows = await ReceiptAttachment.findAll({
+    where: { receiptId },
+    order: [['position', 'ASC']],
+  });
+  return {
+    attachments: rows.map(summaryOf),
+    meta: { checkedAt: new Date(list!.checkedAt).toISOString(), stale },
+  };
 }
 
 /** The attachment, when its receipt is in the user's scope. */
-async function attachmentInScope(deps: ScopeDeps, user: PublicUser, id: number): Promise<ReceiptAttachment> {
+async function attachmentInScope(
+  deps: ScopeDeps,
+  user: PublicUser,
+  id: number,
+): Promise<ReceiptAttachment> {
   const row = await deps.db.models.ReceiptAttachment.findByPk(id);
-  if (!row || !(await receiptInScope(deps, user, row.receiptId))) throw new AppError('NOT_FOUND', m.attachment_not_found());
+  if (!row || !(await receiptInScope(deps, user, row.receiptId)))
+    throw new AppError('NOT_FOUND', m.attachment_not_found());
   return row;
 }
 
 /** A photo's previews beside its file; none when its bytes are no image sharp reads, or too large a one (a decompression bomb). */
-async function makePreviews(deps: AttachmentDeps, row: ReceiptAttachment, storedName: string, stem: string): Promise<Previews> {
+async function makePreviews(
+  deps: AttachmentDeps,
+  row: ReceiptAttachment,
+  storedName: string,
+  stem: string,
+): Promise<Previews> {
   const folder = folderOf(deps);
   const source = path.join(folder, storedName);
   try {
-    const thumb = await makeWebpPreview(source, folder, `${stem}-thumb.webp`, { box: THUMBNAIL, maxBytes: THUMBNAIL.maxBytes });
+    const thumb = await makeWebpPreview(source, folder, `${stem}-thumb.webp`, {
+      box: THUMBNAIL,
+      maxBytes: THUMBNAIL.maxBytes,
+    });
     try {
-      return { thumb, large: await makeWebpPreview(source, folder, `${stem}-large.webp`, { box: LARGE_PREVIEW }) };
+      return {
+        thumb,
+        large: await makeWebpPreview(source, folder, `${stem}-large.webp`, { box: LARGE_PREVIEW }),
+      };
     } catch (error) {
       await removeFiles(deps, [thumb.fileName]);
       throw error;
     }
   } catch (error) {
-    if (!(error instanceof ImageUnreadableError || error instanceof ImageTooLargeError)) throw error;
+    if (!(error instanceof ImageUnreadableError || error instanceof ImageTooLargeError))
+      throw error;
     deps.log.warn(
       { component: 'attachments', attachmentId: row.id, error: error.message },
       'A photo could not be made into previews; it is offered as a download',
@@ -303,12 +408,17 @@ async function fetchAttachment(deps: AttachmentDeps, id: number): Promise<Receip
   if (row.storedName) return row;
   // Listed as larger than the portal takes: refused without fetching it (the bound below holds for a
   // provider whose list says less than it sends).
-  if (Number(row.size) > ATTACHMENT_MAX_BYTES) throw providerUnavailable(new AttachmentTooLargeError(ATTACHMENT_MAX_BYTES), m.attachment_not_fetched());
+  if (Number(row.size) > ATTACHMENT_MAX_BYTES)
+    throw providerUnavailable(
+      new AttachmentTooLargeError(ATTACHMENT_MAX_BYTES),
+      m.attachment_not_fetched(),
+    );
   let download;
   try {
     download = await deps.provider.downloadAttachment(row.providerId, ATTACHMENT_MAX_BYTES);
   } catch (error) {
-    if (error instanceof ProviderError) throw providerUnavailable(error, m.attachment_not_fetched());
+    if (error instanceof ProviderError)
+      throw providerUnavailable(error, m.attachment_not_fetched());
     throw error;
   }
   if (!download) throw new AppError('NOT_FOUND', m.attachment_gone());
@@ -321,7 +431,8 @@ async function fetchAttachment(deps: AttachmentDeps, id: number): Promise<Receip
     await pipeline(Readable.from(download.chunks), createWriteStream(incoming, { flags: 'wx' }));
   } catch (error) {
     await rm(incoming, { force: true });
-    if (error instanceof ProviderError) throw providerUnavailable(error, m.attachment_not_fetched());
+    if (error instanceof ProviderError)
+      throw providerUnavailable(error, m.attachment_not_fetched());
     throw error;
   }
   // Its bytes say what it is, whatever the provider declared.
@@ -354,30 +465,52 @@ async function fetchAttachment(deps: AttachmentDeps, id: number): Promise<Receip
 }
 
 /** The file the size names: the bytes as fetched, or a preview of a photo. */
-function choose(row: ReceiptAttachment, size: AttachmentSize): Omit<AttachmentFile, 'body' | 'size'> & { storedName: string } {
+function choose(
+  row: ReceiptAttachment,
+  size: AttachmentSize,
+): Omit<AttachmentFile, 'body' | 'size'> & { storedName: string } {
   const stem = row.storedName!.replace(/\.[a-z0-9]+$/, '');
   if (size === 'original') {
     const contentType = row.storedType ?? 'application/octet-stream';
     // Shown in the page only when it is a picture whose size was checked (its previews were made): a
     // decompression bomb, or an image under another kind, is saved rather than decoded.
     const inline = INLINE_TYPES.has(contentType) && previewsOf(row)?.thumb !== undefined;
-    return { storedName: row.storedName!, contentType, fileName: row.fileName, inline, etag: `"${stem}"` };
+    return {
+      storedName: row.storedName!,
+      contentType,
+      fileName: row.fileName,
+      inline,
+      etag: `"${stem}"`,
+    };
   }
   const preview = previewsOf(row)?.[size];
   if (!preview) throw new AppError('NOT_FOUND', m.attachment_no_preview());
   const fileName = `${row.fileName.replace(/\.[A-Za-z0-9]{1,5}$/, '')}-${size}.webp`;
-  return { storedName: preview.fileName, contentType: 'image/webp', fileName, inline: true, etag: `"${stem}-${size}"` };
+  return {
+    storedName: preview.fileName,
+    contentType: 'image/webp',
+    fileName,
+    inline: true,
+    etag: `"${stem}-${size}"`,
+  };
 }
 
 /**
  * An attachment's bytes (or a photo's preview) for the user: fetched from the provider on the first
  * view, from UPLOADS_DIR after. Another customer's attachment is a 404, as is a preview of a document.
  */
-export async function openAttachment(deps: AttachmentDeps, user: PublicUser, id: number, size: AttachmentSize): Promise<AttachmentFile> {
+export async function openAttachment(
+  deps: AttachmentDeps,
+  user: PublicUser,
+  id: number,
+  size: AttachmentSize,
+): Promise<AttachmentFile> {
   let row = await attachmentInScope(deps, user, id);
-  if (size !== 'original' && !hasPreviews(row)) throw new AppError('NOT_FOUND', m.attachment_no_preview());
+  if (size !== 'original' && !hasPreviews(row))
+    throw new AppError('NOT_FOUND', m.attachment_no_preview());
   for (let attempt = 0; ; attempt++) {
-    if (!row.storedName) row = await deps.attachmentFetches.files.run(id, () => fetchAttachment(deps, id));
+    if (!row.storedName)
+      row = await deps.attachmentFetches.files.run(id, () => fetchAttachment(deps, id));
     const chosen = choose(row, size);
     let handle: FileHandle;
     try {
@@ -386,7 +519,10 @@ export async function openAttachment(deps: AttachmentDeps, user: PublicUser, id:
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > 0) throw error;
       // Its file is gone (a restored backup without the uploads, say): fetched again, as on a first view.
-      deps.log.warn({ component: 'attachments', attachmentId: id }, 'An attachment’s stored file is missing; it is fetched again');
+      deps.log.warn(
+        { component: 'attachments', attachmentId: id },
+        'An attachment’s stored file is missing; it is fetched again',
+      );
       await deps.db.models.ReceiptAttachment.update(
         { storedName: null, storedType: null, storedSize: null, previews: null, fetchedAt: null },
         { where: { id, storedName: row.storedName } },
@@ -402,12 +538,18 @@ export async function openAttachment(deps: AttachmentDeps, user: PublicUser, id:
       throw error;
     }
     const { storedName: _stored, ...file } = chosen;
-    return { ...file, size: bytes, body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array> };
+    return {
+      ...file,
+      size: bytes,
+      body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>,
+    };
   }
 }
 
 /** The attachments (rows and files) of receipts the mirror no longer has: housekeeping. */
-export async function purgeOrphanAttachments(deps: Pick<AttachmentDeps, 'db' | 'config'>): Promise<void> {
+export async function purgeOrphanAttachments(
+  deps: Pick<AttachmentDeps, 'db' | 'config'>,
+): Promise<void> {
   const { db } = deps;
   const { ReceiptAttachment, ReceiptAttachmentList } = db.models;
   const gone = (
@@ -428,8 +570,14 @@ export async function purgeOrphanAttachments(deps: Pick<AttachmentDeps, 'db' | '
         raw: true,
         transaction,
       });
-      await ReceiptAttachment.destroy({ where: { receiptId: { [Op.in]: receiptIds } }, transaction });
-      await ReceiptAttachmentList.destroy({ where: { receiptId: { [Op.in]: receiptIds } }, transaction });
+      await ReceiptAttachment.destroy({
+        where: { receiptId: { [Op.in]: receiptIds } },
+        transaction,
+      });
+      await ReceiptAttachmentList.destroy({
+        where: { receiptId: { [Op.in]: receiptIds } },
+        transaction,
+      });
       return stored;
     });
     await removeFiles(deps, storedFilesOf(rows));

@@ -42,10 +42,17 @@ export interface AuditActor {
  * has. Never the name typed, which anyone can make up; a name kept goes into the detail.
  */
 export const UNKNOWN_ACTOR_NAME = 'unknown user';
-export const strangerActor = (clientAddress: string | null): AuditActor => ({ id: null, username: UNKNOWN_ACTOR_NAME, clientAddress });
+export const strangerActor = (clientAddress: string | null): AuditActor => ({
+  id: null,
+  username: UNKNOWN_ACTOR_NAME,
+  clientAddress,
+});
 
 /** A user acting for themselves (their password, their share links, their pre-alerts), from this address. */
-export const selfActor = (user: { id: number; username: string }, clientAddress: string | null): AuditActor => ({
+export const selfActor = (
+  user: { id: number; username: string },
+  clientAddress: string | null,
+): AuditActor => ({
   id: user.id,
   username: user.username,
   clientAddress,
@@ -66,13 +73,22 @@ export type AuditRecord = {
 const FIELD_MAX = 100;
 const LIST_MAX = 20;
 
-function storedDetail(detail: Readonly<Record<string, AuditFields[string] | undefined>> | null | undefined): string | null {
+function storedDetail(
+  detail: Readonly<Record<string, AuditFields[string] | undefined>> | null | undefined,
+): string | null {
   if (!detail) return null;
   const fields = Object.entries(detail).filter(([, value]) => value !== undefined);
   if (!fields.length) return null;
   return JSON.stringify(
     Object.fromEntries(
-      fields.map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, FIELD_MAX) : Array.isArray(value) ? value.slice(0, LIST_MAX) : value]),
+      fields.map(([name, value]) => [
+        name,
+        typeof value === 'string'
+          ? value.slice(0, FIELD_MAX)
+          : Array.isArray(value)
+            ? value.slice(0, LIST_MAX)
+            : value,
+      ]),
     ),
   );
 }
@@ -83,7 +99,12 @@ export interface AuditDeps {
 }
 
 /** Writes one entry; inside the action's transaction when it has one, so both land or neither. */
-export async function recordAudit(deps: AuditDeps, actor: AuditActor, record: AuditRecord, transaction?: Transaction): Promise<void> {
+export async function recordAudit(
+  deps: AuditDeps,
+  actor: AuditActor,
+  record: AuditRecord,
+  transaction?: Transaction,
+): Promise<void> {
   await deps.db.models.AuditEntry.create(
     {
       at: new Date(deps.clock.now()),
@@ -102,10 +123,12 @@ export async function recordAudit(deps: AuditDeps, actor: AuditActor, record: Au
 function filterWhere(filters: AuditFilters): WhereOptions<AuditEntry> {
   const conditions: WhereOptions<AuditEntry>[] = [];
   // Usernames are stored lowercased: a name typed in any case finds them.
-  if (filters.actor) conditions.push(whereOf(fn('lower', col('actorName')), filters.actor.toLowerCase()));
+  if (filters.actor)
+    conditions.push(whereOf(fn('lower', col('actorName')), filters.actor.toLowerCase()));
   if (filters.action) conditions.push({ action: filters.action });
   if (filters.from) conditions.push({ at: { [Op.gte]: new Date(`${filters.from}T00:00:00Z`) } });
-  if (filters.to) conditions.push({ at: { [Op.lt]: new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS) } });
+  if (filters.to)
+    conditions.push({ at: { [Op.lt]: new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS) } });
   return { [Op.and]: conditions };
 }
 
@@ -128,7 +151,10 @@ function toDto(row: AuditEntry): AuditEntryDto {
 }
 
 /** One page of the entries the filters match, newest first. */
-export async function listAuditEntries({ db }: { db: Database }, query: AuditQuery): Promise<AuditList> {
+export async function listAuditEntries(
+  { db }: { db: Database },
+  query: AuditQuery,
+): Promise<AuditList> {
   const { rows, count } = await db.models.AuditEntry.findAndCountAll({
     where: filterWhere(query),
     order: NEWEST_FIRST,
@@ -139,12 +165,26 @@ export async function listAuditEntries({ db }: { db: Database }, query: AuditQue
 }
 
 function headerRow(): CsvCell[] {
-  return [m.audit_column_time(), m.audit_column_actor(), m.audit_column_action(), m.audit_column_target(), m.audit_column_address(), m.audit_column_detail()];
+  return [
+    m.audit_column_time(),
+    m.audit_column_actor(),
+    m.audit_column_action(),
+    m.audit_column_target(),
+    m.audit_column_address(),
+    m.audit_column_detail(),
+  ];
 }
 
 /** The time in ISO 8601 and the action as stored, so that a spreadsheet or a script reads them alike; the detail as the screen shows it. */
 function entryRow(entry: AuditEntry): CsvCell[] {
-  return [new Date(entry.at).toISOString(), entry.actorName, entry.action, entry.target ?? '', entry.clientAddress ?? '', auditDetailText(entry.detail) ?? ''];
+  return [
+    new Date(entry.at).toISOString(),
+    entry.actorName,
+    entry.action,
+    entry.target ?? '',
+    entry.clientAddress ?? '',
+    auditDetailText(entry.detail) ?? '',
+  ];
 }
 
 export interface AuditExport {
@@ -158,10 +198,17 @@ export interface AuditExport {
  * Each batch continues after the last entry sent, so entries written meanwhile neither repeat nor
  * push others out.
  */
-export async function exportAuditEntries(deps: AuditDeps, actor: AuditActor, filters: AuditFilters): Promise<AuditExport> {
+export async function exportAuditEntries(
+  deps: AuditDeps,
+  actor: AuditActor,
+  filters: AuditFilters,
+): Promise<AuditExport> {
   const { db, clock } = deps;
   // Written first, and the export reads up to the time after it: the export holds its own entry too.
-  await recordAudit(deps, actor, { action: 'audit.exported', detail: { actor: filters.actor, action: filters.action, from: filters.from, to: filters.to } });
+  await recordAudit(deps, actor, {
+    action: 'audit.exported',
+    detail: { actor: filters.actor, action: filters.action, from: filters.from, to: filters.to },
+  });
   const now = new Date(clock.now());
   // The stream is read after the request's handler has returned: its header is built in the request's language explicitly.
   const locale = getLocale();
@@ -178,7 +225,9 @@ export async function exportAuditEntries(deps: AuditDeps, actor: AuditActor, fil
         where: {
           [Op.and]: [
             filterWhere(filters),
-            { [Op.or]: [{ at: { [Op.lt]: after.at } }, { at: after.at, id: { [Op.lt]: after.id } }] },
+            {
+              [Op.or]: [{ at: { [Op.lt]: after.at } }, { at: after.at, id: { [Op.lt]: after.id } }],
+            },
             // Entries written after the export began are not part of it.
             { at: { [Op.lte]: now } },
           ],
@@ -186,7 +235,8 @@ export async function exportAuditEntries(deps: AuditDeps, actor: AuditActor, fil
         order: NEWEST_FIRST,
         limit: AUDIT_EXPORT_BATCH_SIZE,
       });
-      if (rows.length) controller.enqueue(encoder.encode(csvLines(inLocale(locale, () => rows.map(entryRow)))));
+      if (rows.length)
+        controller.enqueue(encoder.encode(csvLines(inLocale(locale, () => rows.map(entryRow)))));
       if (rows.length < AUDIT_EXPORT_BATCH_SIZE) return controller.close();
       const end = rows.at(-1)!;
       last = { at: new Date(end.at), id: end.id };
@@ -196,7 +246,11 @@ export async function exportAuditEntries(deps: AuditDeps, actor: AuditActor, fil
 }
 
 /** Housekeeping: entries older than AUDIT_RETENTION_DAYS go. */
-export async function purgeOldAuditEntries({ db, clock, config }: AuditDeps & { config: Pick<Config, 'auditRetentionDays'> }): Promise<void> {
+export async function purgeOldAuditEntries({
+  db,
+  clock,
+  config,
+}: AuditDeps & { config: Pick<Config, 'auditRetentionDays'> }): Promise<void> {
   const cutoff = new Date(clock.now() - config.auditRetentionDays * DAY_MS);
   await db.models.AuditEntry.destroy({ where: { at: { [Op.lt]: cutoff } } });
 }

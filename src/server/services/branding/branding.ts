@@ -12,7 +12,15 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { m } from '~/paraglide/messages.js';
-import { BACKGROUND_WIDTHS, HOME_SCREEN_ICON_SIZES, LOGO_BOXES, roundCardOpacity, sizeFilling, type BackgroundInfo, type LogoInfo } from '~/shared/branding';
+import {
+  BACKGROUND_WIDTHS,
+  HOME_SCREEN_ICON_SIZES,
+  LOGO_BOXES,
+  roundCardOpacity,
+  sizeFilling,
+  type BackgroundInfo,
+  type LogoInfo,
+} from '~/shared/branding';
 import { CARD_OPACITY_DEFAULT } from '~/shared/constants';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
@@ -55,14 +63,20 @@ export interface Branding {
   cardOpacity: number;
 }
 
-const IMAGE_PATHS: Record<BrandingImageKind, string> = { logo: '/api/logo/image', background: '/api/background/image' };
+const IMAGE_PATHS: Record<BrandingImageKind, string> = {
+  logo: '/api/logo/image',
+  background: '/api/background/image',
+};
 
 const PLANS: Record<BrandingImageKind, VariantPlan> = {
   // Each displayed size at 1× and 2×, and the home screen's icons.
   logo: {
     fit: 'box',
     boxes: [
-      ...Object.values(LOGO_BOXES).flatMap((box) => [box, { width: box.width * 2, height: box.height * 2 }]),
+      ...Object.values(LOGO_BOXES).flatMap((box) => [
+        box,
+        { width: box.width * 2, height: box.height * 2 },
+      ]),
       ...HOME_SCREEN_ICON_SIZES.map((size) => ({ width: size, height: size })),
     ],
     kind: 'graphic',
@@ -86,11 +100,21 @@ function toStoredImage(row: BrandingImage | undefined): StoredImage | null {
   if (!row) return null;
   const { fileName, originalName, contentType, size, uploadedAt } = row;
   const version = imageVersion(uploadedAt);
-  const variants = (row.variants ? (JSON.parse(row.variants) as ImageVariant[]) : []).map((variant) => ({
-    ...variant,
-    url: `${IMAGE_PATHS[row.kind]}/${variant.name}?v=${version}`,
-  }));
-  return { fileName, originalName, contentType, size, uploadedAt, url: `${IMAGE_PATHS[row.kind]}?v=${version}`, variants };
+  const variants = (row.variants ? (JSON.parse(row.variants) as ImageVariant[]) : []).map(
+    (variant) => ({
+      ...variant,
+      url: `${IMAGE_PATHS[row.kind]}/${variant.name}?v=${version}`,
+    }),
+  );
+  return {
+    fileName,
+    originalName,
+    contentType,
+    size,
+    uploadedAt,
+    url: `${IMAGE_PATHS[row.kind]}?v=${version}`,
+    variants,
+  };
 }
 
 /** The WebP variant closest above `width` (the largest when none is), for a screen that shows one image. */
@@ -99,7 +123,11 @@ function displayVariant(image: StoredImage | null, width: number): string | null
   return (webp.find((variant) => variant.width >= width) ?? webp.at(-1))?.url ?? null;
 }
 
-const DEFAULT_BRANDING: Branding = { logo: null, background: null, cardOpacity: CARD_OPACITY_DEFAULT };
+const DEFAULT_BRANDING: Branding = {
+  logo: null,
+  background: null,
+  cardOpacity: CARD_OPACITY_DEFAULT,
+};
 
 function logoInfoOf({ logo }: Branding): LogoInfo {
   return {
@@ -143,7 +171,8 @@ export class BrandingStore {
 
   /** What the layouts show; read from the database at most once a second. */
   read(): Promise<Branding> {
-    if (this.current && performance.now() - this.current.readAt < RECENT_ROWS_MAX_AGE_MS) return this.current.branding;
+    if (this.current && performance.now() - this.current.readAt < RECENT_ROWS_MAX_AGE_MS)
+      return this.current.branding;
     const reading = { branding: this.load(), readAt: performance.now() };
     this.current = reading;
     reading.branding.catch(() => {
@@ -157,7 +186,10 @@ export class BrandingStore {
     try {
       return await this.read();
     } catch (error) {
-      this.deps.log.error({ component: 'branding', err: error }, 'Reading the logo and background failed');
+      this.deps.log.error(
+        { component: 'branding', err: error },
+        'Reading the logo and background failed',
+      );
       return DEFAULT_BRANDING;
     }
   }
@@ -167,7 +199,9 @@ export class BrandingStore {
   }
 
   async saveLogo(actor: AuditActor, image: NewImage): Promise<LogoInfo> {
-    return logoInfoOf(await this.replaceImage(actor, 'logo', image, await this.prepareVariants('logo', image)));
+    return logoInfoOf(
+      await this.replaceImage(actor, 'logo', image, await this.prepareVariants('logo', image)),
+    );
   }
 
   async deleteLogo(actor: AuditActor): Promise<LogoInfo> {
@@ -179,7 +213,14 @@ export class BrandingStore {
   }
 
   async saveBackground(actor: AuditActor, image: NewImage): Promise<BackgroundInfo> {
-    return backgroundInfoOf(await this.replaceImage(actor, 'background', image, await this.prepareVariants('background', image)));
+    return backgroundInfoOf(
+      await this.replaceImage(
+        actor,
+        'background',
+        image,
+        await this.prepareVariants('background', image),
+      ),
+    );
   }
 
   async deleteBackground(actor: AuditActor): Promise<BackgroundInfo> {
@@ -197,7 +238,11 @@ export class BrandingStore {
         await recordAudit(
           this.deps,
           actor,
-          { action: 'branding.opacity-changed', target: 'card opacity', detail: { from: previous, to: cardOpacity } },
+          {
+            action: 'branding.opacity-changed',
+            target: 'card opacity',
+            detail: { from: previous, to: cardOpacity },
+          },
           transaction,
         );
       });
@@ -208,14 +253,33 @@ export class BrandingStore {
   /** The original upload of the logo or background, or null when there is none (or its file is missing). */
   async openImage(kind: BrandingImageKind, version: string | null): Promise<ImageFile | null> {
     const image = await this.imageOfVersion(kind, version);
-    return image && this.openFile(image.fileName, image.originalName, image.contentType, version === imageVersion(image.uploadedAt));
+    return (
+      image &&
+      this.openFile(
+        image.fileName,
+        image.originalName,
+        image.contentType,
+        version === imageVersion(image.uploadedAt),
+      )
+    );
   }
 
   /** One of the sizes pages send (`800.avif`), or null when the image has no such variant. */
-  async openVariant(kind: BrandingImageKind, name: string, version: string | null): Promise<ImageFile | null> {
+  async openVariant(
+    kind: BrandingImageKind,
+    name: string,
+    version: string | null,
+  ): Promise<ImageFile | null> {
     const image = await this.imageOfVersion(kind, version);
     const variant = image?.variants.find((candidate) => candidate.name === name);
-    return variant ? this.openFile(variant.fileName, variant.name, VARIANT_CONTENT_TYPES[variant.format], version === imageVersion(image!.uploadedAt)) : null;
+    return variant
+      ? this.openFile(
+          variant.fileName,
+          variant.name,
+          VARIANT_CONTENT_TYPES[variant.format],
+          version === imageVersion(image!.uploadedAt),
+        )
+      : null;
   }
 
   /**
@@ -227,11 +291,23 @@ export class BrandingStore {
     for (const row of await BrandingImage.findAll({ where: { variants: null } })) {
       const image = toStoredImage(row)!;
       try {
-        const variants = await makeVariants(this.pathOf(image.fileName), this.deps.config.uploadsDir, stemOf(image.fileName), PLANS[row.kind]);
-        const [updated] = await BrandingImage.update({ variants: JSON.stringify(variants) }, { where: { kind: row.kind, fileName: row.fileName } });
+        const variants = await makeVariants(
+          this.pathOf(image.fileName),
+          this.deps.config.uploadsDir,
+          stemOf(image.fileName),
+          PLANS[row.kind],
+        );
+        const [updated] = await BrandingImage.update(
+          { variants: JSON.stringify(variants) },
+          { where: { kind: row.kind, fileName: row.fileName } },
+        );
         // Replaced meanwhile (another process, an upload): these files belong to nothing.
         if (updated === 0) await removeVariants(this.deps.config.uploadsDir, variants);
-        else this.deps.log.info({ component: 'startup' }, `Made the ${row.kind}'s ${variants.length} sizes for screens from the image uploaded before.`);
+        else
+          this.deps.log.info(
+            { component: 'startup' },
+            `Made the ${row.kind}'s ${variants.length} sizes for screens from the image uploaded before.`,
+          );
       } catch (error) {
         this.deps.log.error(
           { component: 'startup', err: error },
@@ -242,14 +318,22 @@ export class BrandingStore {
     this.current = undefined;
   }
 
-  private async imageOfVersion(kind: BrandingImageKind, version: string | null): Promise<StoredImage | null> {
+  private async imageOfVersion(
+    kind: BrandingImageKind,
+    version: string | null,
+  ): Promise<StoredImage | null> {
     const image = (await this.read())[kind];
     // A later version than this process knows was uploaded through another process.
     if (Number(version) > (image?.uploadedAt.getTime() ?? 0)) return (await this.reload())[kind];
     return image;
   }
 
-  private async openFile(fileName: string, name: string, contentType: string, current: boolean): Promise<ImageFile | null> {
+  private async openFile(
+    fileName: string,
+    name: string,
+    contentType: string,
+    current: boolean,
+  ): Promise<ImageFile | null> {
     // An open file stays readable even if a new upload removes it meanwhile.
     let handle: FileHandle;
     try {
@@ -258,7 +342,13 @@ export class BrandingStore {
       return null;
     }
     const { size } = await handle.stat();
-    return { body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>, contentType, size, name, current };
+    return {
+      body: Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>,
+      contentType,
+      size,
+      name,
+      current,
+    };
   }
 
   private pathOf(fileName: string): string {
@@ -268,23 +358,36 @@ export class BrandingStore {
   /** The upload's variants; an image that cannot be made into them is refused (400) and its file removed. */
   private async prepareVariants(kind: BrandingImageKind, image: NewImage): Promise<ImageVariant[]> {
     try {
-      return await makeVariants(this.pathOf(image.fileName), this.deps.config.uploadsDir, stemOf(image.fileName), PLANS[kind]);
+      return await makeVariants(
+        this.pathOf(image.fileName),
+        this.deps.config.uploadsDir,
+        stemOf(image.fileName),
+        PLANS[kind],
+      );
     } catch (error) {
       await this.removeFile(image.fileName);
       if (error instanceof ImageTooLargeError) {
         throw new AppError(
           'VALIDATION_ERROR',
-          m.upload_image_too_large({ width: String(error.width), height: String(error.height), max: String(MAX_IMAGE_PIXELS / 1_000_000) }),
+          m.upload_image_too_large({
+            width: String(error.width),
+            height: String(error.height),
+            max: String(MAX_IMAGE_PIXELS / 1_000_000),
+          }),
         );
       }
-      if (error instanceof ImageUnreadableError) throw new AppError('VALIDATION_ERROR', m.upload_image_unreadable());
+      if (error instanceof ImageUnreadableError)
+        throw new AppError('VALIDATION_ERROR', m.upload_image_unreadable());
       throw error;
     }
   }
 
   private async load(): Promise<Branding> {
     const { BrandingImage, BrandingSettings } = this.deps.db.models;
-    const [images, settings] = await Promise.all([BrandingImage.findAll(), BrandingSettings.findByPk(1)]);
+    const [images, settings] = await Promise.all([
+      BrandingImage.findAll(),
+      BrandingSettings.findByPk(1),
+    ]);
     return {
       logo: toStoredImage(images.find((image) => image.kind === 'logo')),
       background: toStoredImage(images.find((image) => image.kind === 'background')),
@@ -311,21 +414,52 @@ export class BrandingStore {
     return rm(this.pathOf(fileName), { force: true });
   }
 
-  private async removeFiles({ fileName, variants }: { fileName: string; variants: readonly ImageVariant[] }): Promise<void> {
-    await Promise.all([this.removeFile(fileName), removeVariants(this.deps.config.uploadsDir, variants)]);
+  private async removeFiles({
+    fileName,
+    variants,
+  }: {
+    fileName: string;
+    variants: readonly ImageVariant[];
+  }): Promise<void> {
+    await Promise.all([
+      this.removeFile(fileName),
+      removeVariants(this.deps.config.uploadsDir, variants),
+    ]);
   }
 
   /** Records the new files, then removes those they replace; if the record fails, the new files go. */
-  private replaceImage(actor: AuditActor, kind: BrandingImageKind, image: NewImage, variants: ImageVariant[]): Promise<Branding> {
+  private replaceImage(
+    actor: AuditActor,
+    kind: BrandingImageKind,
+    image: NewImage,
+    variants: ImageVariant[],
+  ): Promise<Branding> {
     return this.exclusive(async () => {
       // Read afresh: another process may have replaced the image within the last second.
       const previous = (await this.reload())[kind];
       const { db, clock } = this.deps;
       try {
         await db.sequelize.transaction(async (transaction) => {
-          await db.models.BrandingImage.upsert({ kind, ...image, uploadedAt: new Date(clock.now()), variants: JSON.stringify(variants) }, { transaction });
-          const detail = { fileName: image.originalName, contentType: image.contentType, bytes: image.size };
-          await recordAudit(this.deps, actor, { action: AUDIT_ACTIONS[kind].changed, target: kind, detail }, transaction);
+          await db.models.BrandingImage.upsert(
+            {
+              kind,
+              ...image,
+              uploadedAt: new Date(clock.now()),
+              variants: JSON.stringify(variants),
+            },
+            { transaction },
+          );
+          const detail = {
+            fileName: image.originalName,
+            contentType: image.contentType,
+            bytes: image.size,
+          };
+          await recordAudit(
+            this.deps,
+            actor,
+            { action: AUDIT_ACTIONS[kind].changed, target: kind, detail },
+            transaction,
+          );
         });
       } catch (error) {
         await this.removeFiles({ fileName: image.fileName, variants });
@@ -344,7 +478,16 @@ export class BrandingStore {
       const { db } = this.deps;
       await db.sequelize.transaction(async (transaction) => {
         await db.models.BrandingImage.destroy({ where: { kind }, transaction });
-        await recordAudit(this.deps, actor, { action: AUDIT_ACTIONS[kind].removed, target: kind, detail: { fileName: previous.originalName } }, transaction);
+        await recordAudit(
+          this.deps,
+          actor,
+          {
+            action: AUDIT_ACTIONS[kind].removed,
+            target: kind,
+            detail: { fileName: previous.originalName },
+          },
+          transaction,
+        );
       });
       const branding = await this.reload();
       await this.removeFiles(previous);

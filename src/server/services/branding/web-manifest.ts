@@ -5,7 +5,12 @@ import { VARIANT_CONTENT_TYPES } from '../../images/variants';
 import type { StoredImage } from './branding';
 
 // An SVG scales to any size.
-const DEFAULT_ICON = { src: '/logo-default.svg', type: 'image/svg+xml', sizes: 'any', purpose: 'any' };
+const DEFAULT_ICON = {
+  src: '/logo-default.svg',
+  type: 'image/svg+xml',
+  sizes: 'any',
+  purpose: 'any',
+};
 
 export interface WebManifest {
   name: string;
@@ -23,15 +28,31 @@ export interface WebManifest {
  * format every launcher reads (PNG, or JPEG or GIF as it was made); none before its variants exist.
  */
 function logoIcons(logo: Pick<StoredImage, 'variants'>): WebManifest['icons'] {
-  const readable = logo.variants.filter((variant) => variant.format !== 'webp').sort((a, b) => a.width - b.width);
-  const chosen = new Set(HOME_SCREEN_ICON_SIZES.map((size) => readable.find((variant) => Math.max(variant.width, variant.height) >= size) ?? readable.at(-1)));
+  const readable = logo.variants
+    .filter((variant) => variant.format !== 'webp')
+    .sort((a, b) => a.width - b.width);
+  const chosen = new Set(
+    HOME_SCREEN_ICON_SIZES.map(
+      (size) =>
+        readable.find((variant) => Math.max(variant.width, variant.height) >= size) ??
+        readable.at(-1),
+    ),
+  );
   return [...chosen]
     .filter((variant) => variant !== undefined)
-    .map((variant) => ({ src: variant.url, type: VARIANT_CONTENT_TYPES[variant.format], sizes: `${variant.width}x${variant.height}`, purpose: 'any' }));
+    .map((variant) => ({
+      src: variant.url,
+      type: VARIANT_CONTENT_TYPES[variant.format],
+      sizes: `${variant.width}x${variant.height}`,
+      purpose: 'any',
+    }));
 }
 
 /** Named after PRODUCT_NAME, with the uploaded logo as its icon, else the default one. */
-export function buildWebManifest(productName: string, logo: Pick<StoredImage, 'variants'> | null): WebManifest {
+export function buildWebManifest(
+  productName: string,
+  logo: Pick<StoredImage, 'variants'> | null,
+): WebManifest {
   const icons = logo ? logoIcons(logo) : [];
   return {
     name: productName,

@@ -24,16 +24,24 @@ export interface ConsigneeImportDeps {
  * `actor` is the admin who asked; null when the portal itself imports (the demo customer's). A click
  * that joins a running import is not recorded again: it imported nothing of its own.
  */
-export function importConsignees(deps: ConsigneeImportDeps, actor: AuditActor | null): Promise<ImportResult> {
+export function importConsignees(
+  deps: ConsigneeImportDeps,
+  actor: AuditActor | null,
+): Promise<ImportResult> {
   return deps.consigneeImports.run(() => runImport(deps, actor));
 }
 
 export async function readLastImport(deps: { db: Database }): Promise<LastImportInfo> {
   const { lastConsigneeImportAt } = await readSyncState(deps);
-  return { lastImportDate: lastConsigneeImportAt ? new Date(lastConsigneeImportAt).toISOString() : null };
+  return {
+    lastImportDate: lastConsigneeImportAt ? new Date(lastConsigneeImportAt).toISOString() : null,
+  };
 }
 
-async function runImport(deps: ConsigneeImportDeps, actor: AuditActor | null): Promise<ImportResult> {
+async function runImport(
+  deps: ConsigneeImportDeps,
+  actor: AuditActor | null,
+): Promise<ImportResult> {
   const { db, provider, clock } = deps;
   let incoming;
   try {
@@ -46,15 +54,26 @@ async function runImport(deps: ConsigneeImportDeps, actor: AuditActor | null): P
   const valid = new Map<number, string>();
   for (const consignee of incoming) {
     const name = typeof consignee?.name === 'string' ? consignee.name.trim() : '';
-    if (!Number.isSafeInteger(consignee?.id) || consignee.id < 1 || !name || name.length > MAX_NAME_LENGTH) {
-      result.errors.push(m.consignees_skipped_invalid({ consignee: JSON.stringify(consignee).slice(0, 120) }));
+    if (
+      !Number.isSafeInteger(consignee?.id) ||
+      consignee.id < 1 ||
+      !name ||
+      name.length > MAX_NAME_LENGTH
+    ) {
+      result.errors.push(
+        m.consignees_skipped_invalid({ consignee: JSON.stringify(consignee).slice(0, 120) }),
+      );
       continue;
     }
     valid.set(consignee.id, name);
   }
   const { Consignee, ConsigneeAssignment } = db.models;
   await db.sequelize.transaction(async (transaction) => {
-    const existing = new Map((await Consignee.findAll({ attributes: ['id', 'name'], raw: true, transaction })).map((row) => [row.id, row.name]));
+    const existing = new Map(
+      (await Consignee.findAll({ attributes: ['id', 'name'], raw: true, transaction })).map(
+        (row) => [row.id, row.name],
+      ),
+    );
     const changed = [...valid].filter(([id, name]) => existing.get(id) !== name);
     result.imported = changed.filter(([id]) => !existing.has(id)).length;
     result.updated = changed.length - result.imported;
@@ -72,8 +91,18 @@ async function runImport(deps: ConsigneeImportDeps, actor: AuditActor | null): P
     result.deleted = gone.length;
     await saveSyncState(deps, { lastConsigneeImportAt: new Date(clock.now()) }, transaction);
     if (actor) {
-      const detail = { imported: result.imported, updated: result.updated, deleted: result.deleted, skipped: result.errors.length };
-      await recordAudit(deps, actor, { action: 'consignees.imported', target: 'consignees', detail }, transaction);
+      const detail = {
+        imported: result.imported,
+        updated: result.updated,
+        deleted: result.deleted,
+        skipped: result.errors.length,
+      };
+      await recordAudit(
+        deps,
+        actor,
+        { action: 'consignees.imported', target: 'consignees', detail },
+        transaction,
+      );
     }
   });
   return result;

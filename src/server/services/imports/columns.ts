@@ -44,7 +44,16 @@ const ALIASES: Readonly<Record<ImportField, readonly string[]>> = {
     'ontvangen op',
     'datum',
   ],
-  shipperName: ['shipper', 'shipper name', 'sender', 'supplier', 'verzender', 'afzender', 'verzender naam', 'leverancier'],
+  shipperName: [
+    'shipper',
+    'shipper name',
+    'sender',
+    'supplier',
+    'verzender',
+    'afzender',
+    'verzender naam',
+    'leverancier',
+  ],
   consigneeName: [
     'consignee',
     'consignee name',
@@ -57,9 +66,40 @@ const ALIASES: Readonly<Record<ImportField, readonly string[]>> = {
     'klantnaam',
     'geadresseerde naam',
   ],
-  pieces: ['pieces', 'pcs', 'pc', 'qty', 'quantity', 'total pieces', 'stuks', 'aantal', 'colli', 'aantal stuks', 'totaal stuks'],
-  totalWeightValue: ['weight', 'total weight', 'gross weight', 'wt', 'gewicht', 'totaal gewicht', 'totaalgewicht', 'brutogewicht', 'bruto gewicht'],
-  totalVolumeValue: ['volume', 'total volume', 'cubic', 'cube', 'vol', 'totaal volume', 'totaalvolume', 'inhoud volume'],
+  pieces: [
+    'pieces',
+    'pcs',
+    'pc',
+    'qty',
+    'quantity',
+    'total pieces',
+    'stuks',
+    'aantal',
+    'colli',
+    'aantal stuks',
+    'totaal stuks',
+  ],
+  totalWeightValue: [
+    'weight',
+    'total weight',
+    'gross weight',
+    'wt',
+    'gewicht',
+    'totaal gewicht',
+    'totaalgewicht',
+    'brutogewicht',
+    'bruto gewicht',
+  ],
+  totalVolumeValue: [
+    'volume',
+    'total volume',
+    'cubic',
+    'cube',
+    'vol',
+    'totaal volume',
+    'totaalvolume',
+    'inhoud volume',
+  ],
   destination: ['destination', 'dest', 'destination port', 'bestemming', 'plaats van bestemming'],
   status: ['status', 'state', 'toestand'],
   trackingNumber: [
@@ -74,10 +114,22 @@ const ALIASES: Readonly<Record<ImportField, readonly string[]>> = {
     'volgnummer',
     'zendingnummer',
   ],
-  description: ['description', 'contents', 'goods', 'commodity', 'package description', 'omschrijving', 'beschrijving', 'inhoud', 'goederen'],
+  description: [
+    'description',
+    'contents',
+    'goods',
+    'commodity',
+    'package description',
+    'omschrijving',
+    'beschrijving',
+    'inhoud',
+    'goederen',
+  ],
 };
 
-const FIELD_OF_ALIAS: ReadonlyMap<string, ImportField> = new Map(IMPORT_FIELDS.flatMap((field) => ALIASES[field].map((alias) => [alias, field] as const)));
+const FIELD_OF_ALIAS: ReadonlyMap<string, ImportField> = new Map(
+  IMPORT_FIELDS.flatMap((field) => ALIASES[field].map((alias) => [alias, field] as const)),
+);
 
 /** A header's unit, converted to the portal's lb and ft³. */
 const UNITS: readonly { pattern: RegExp; factor: number }[] = [
@@ -106,7 +158,8 @@ export function unitFactor(header: string): number {
 }
 
 /** The field a header names, if the portal knows it. */
-export const fieldOfHeader = (header: string): ImportField | undefined => FIELD_OF_ALIAS.get(normalizeHeader(header));
+export const fieldOfHeader = (header: string): ImportField | undefined =>
+  FIELD_OF_ALIAS.get(normalizeHeader(header));
 
 /** A receipt-level figure ("Total weight"), rather than one package's, which rows of one receipt add up. */
 export const isTotal = (header: string) => /\b(total|totaal)/.test(header.toLowerCase());
@@ -131,7 +184,9 @@ export function placeColumns(headers: readonly string[], mapping: ImportMapping)
   for (const field of IMPORT_FIELDS) {
     const header = mapping[field];
     if (header === undefined) continue;
-    const index = headers.findIndex((candidate) => candidate.trim().toLowerCase() === header.trim().toLowerCase());
+    const index = headers.findIndex(
+      (candidate) => candidate.trim().toLowerCase() === header.trim().toLowerCase(),
+    );
     if (index >= 0) {
       places[field] = index;
       taken.add(index);
@@ -148,4 +203,5 @@ export function placeColumns(headers: readonly string[], mapping: ImportMapping)
 }
 
 /** How many of a row's cells are headers the portal knows: the header row is the first where two or more are. */
-export const recognisedCount = (cells: readonly string[]) => cells.filter((cell) => fieldOfHeader(cell) !== undefined).length;
+export const recognisedCount = (cells: readonly string[]) =>
+  cells.filter((cell) => fieldOfHeader(cell) !== undefined).length;

@@ -6,6 +6,9 @@ import { csvLines, UTF8_BOM } from '../../csv';
 export function importErrorsCsv(errors: readonly ImportRowError[]): string {
   return (
     UTF8_BOM +
-    csvLines([[m.import_column_row(), m.import_column_column(), m.import_column_message()], ...errors.map((error) => [error.row, error.column, error.message])])
+    csvLines([
+      [m.import_column_row(), m.import_column_column(), m.import_column_message()],
+      ...errors.map((error) => [error.row, error.column, error.message]),
+    ])
   );
 }

@@ -94,23 +94,49 @@ export class ImportFolder {
       return null;
     }
     const stamp = new Date(this.deps.clock.now()).toISOString().replace(/[:.]/g, '-');
-    const target = (sub: 'done' | 'failed', suffix = '') => path.join(dir, sub, `${stamp}-${name}${suffix}`);
+    const target = (sub: 'done' | 'failed', suffix = '') =>
+      path.join(dir, sub, `${stamp}-${name}${suffix}`);
     try {
-      const result = await importReceipts(this.deps, { path: claimed, fileName: name, dryRun: false, full: false, mapping: {}, via: 'folder', by: null });
+      const result = await importReceipts(this.deps, {
+        path: claimed,
+        fileName: name,
+        dryRun: false,
+        full: false,
+        mapping: {},
+        via: 'folder',
+        by: null,
+      });
       await rename(claimed, target('done'));
-      if (result.errors.length > 0) await writeFile(target('done', '.errors.csv'), importErrorsCsv(result.errors));
+      if (result.errors.length > 0)
+        await writeFile(target('done', '.errors.csv'), importErrorsCsv(result.errors));
       const { created, updated, unchanged, removed } = result;
       this.deps.log.info(
-        { component: 'imports', file: name, created, updated, unchanged, removed, errors: result.errors.length },
+        {
+          component: 'imports',
+          file: name,
+          created,
+          updated,
+          unchanged,
+          removed,
+          errors: result.errors.length,
+        },
         `Imported ${name} from the folder`,
       );
       return { written: created + updated, removed };
     } catch (error) {
       await rename(claimed, target('failed'));
       const message = error instanceof Error ? error.message : String(error);
-      await writeFile(target('failed', '.errors.csv'), importErrorsCsv([{ row: 0, column: '', message }]));
-      if (!(error instanceof AppError)) this.deps.log.error({ component: 'imports', file: name, err: error }, `Importing ${name} from the folder failed`);
-      else this.deps.log.warn({ component: 'imports', file: name }, `${name} was refused: ${message}`);
+      await writeFile(
+        target('failed', '.errors.csv'),
+        importErrorsCsv([{ row: 0, column: '', message }]),
+      );
+      if (!(error instanceof AppError))
+        this.deps.log.error(
+          { component: 'imports', file: name, err: error },
+          `Importing ${name} from the folder failed`,
+        );
+      else
+        this.deps.log.warn({ component: 'imports', file: name }, `${name} was refused: ${message}`);
       return { written: 0, removed: 0 };
     }
   }

@@ -43,13 +43,21 @@ async function firstBytes(file: string): Promise<Buffer> {
 type Encoding = 'utf-8' | 'windows-1252' | 'utf-16le';
 
 /** What the bytes are: XLSX by its zip signature, XML by its first mark, CSV by being text; anything else is refused. */
-export async function detectFormat(file: string): Promise<{ format: ImportFormat; encoding: Encoding }> {
+export async function detectFormat(
+  file: string,
+): Promise<{ format: ImportFormat; encoding: Encoding }> {
   const head = await firstBytes(file);
   if (head.length === 0) throw notAFormat();
-  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return { format: 'xlsx', encoding: 'utf-8' };
+  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04)
+    return { format: 'xlsx', encoding: 'utf-8' };
   if (head[0] === 0xff && head[1] === 0xfe) return { format: 'csv', encoding: 'utf-16le' };
   // NUL bytes, or other control characters than tab and line ends: a binary file, not text.
-  if (head.some((byte) => byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c)) throw notAFormat();
+  if (
+    head.some(
+      (byte) => byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c,
+    )
+  )
+    throw notAFormat();
   const text = head
     .toString('latin1')
     .replace(/^\u00ef\u00bb\u00bf/, '')
@@ -62,7 +70,8 @@ export async function detectFormat(file: string): Promise<{ format: ImportFormat
 async function isUtf8(file: string): Promise<boolean> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   try {
-    for await (const chunk of createReadStream(file)) decoder.decode(chunk as Buffer, { stream: true });
+    for await (const chunk of createReadStream(file))
+      decoder.decode(chunk as Buffer, { stream: true });
     decoder.decode();
     return true;
   } catch {
@@ -72,7 +81,8 @@ async function isUtf8(file: string): Promise<boolean> {
 
 async function* decoded(file: string, encoding: Encoding): AsyncGenerator<string> {
   const decoder = new TextDecoder(encoding, { ignoreBOM: false });
-  for await (const chunk of createReadStream(file)) yield decoder.decode(chunk as Buffer, { stream: true });
+  for await (const chunk of createReadStream(file))
+    yield decoder.decode(chunk as Buffer, { stream: true });
   const rest = decoder.decode();
   if (rest) yield rest;
 }
@@ -88,10 +98,14 @@ function detectDelimiter(sample: string): string {
   let best: { delimiter: string; score: number } = { delimiter: ',', score: 0 };
   for (const delimiter of DELIMITERS) {
     // Quoted parts may hold the delimiter: they are left out of the count.
-    const counts = lines.map((line) => line.replace(/"[^"]*"/g, '').split(delimiter).length - 1).filter((count) => count > 0);
+    const counts = lines
+      .map((line) => line.replace(/"[^"]*"/g, '').split(delimiter).length - 1)
+      .filter((count) => count > 0);
     const frequency = new Map<number, number>();
     for (const count of counts) frequency.set(count, (frequency.get(count) ?? 0) + 1);
-    const [commonCount, lineCount] = [...frequency].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0] ?? [0, 0];
+    const [commonCount, lineCount] = [...frequency].sort(
+      (a, b) => b[1] - a[1] || b[0] - a[0],
+    )[0] ?? [0, 0];
     const score = lineCount * 1000 + commonCount;
     if (score > best.score) best = { delimiter, score };
   }
@@ -106,7 +120,13 @@ export async function* readCsv(file: string, encoding: Encoding): AsyncGenerator
     if (sample.length >= SNIFF_BYTES) break;
   }
   const parser = Readable.from(decoded(file, encoding)).pipe(
-    parse({ delimiter: detectDelimiter(sample.replace(/^\ufeff/, '')), bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false }),
+    parse({
+      delimiter: detectDelimiter(sample.replace(/^\ufeff/, '')),
+      bom: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: false,
+    }),
   );
   let row = 0;
   try {
@@ -116,7 +136,10 @@ export async function* readCsv(file: string, encoding: Encoding): AsyncGenerator
     }
   } catch (error) {
     if (error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_')) {
-      throw new AppError('VALIDATION_ERROR', m.import_csv_unreadable({ row: row + 1, reason: error.message }));
+      throw new AppError(
+        'VALIDATION_ERROR',
+        m.import_csv_unreadable({ row: row + 1, reason: error.message }),
+      );
     }
     throw error;
   }
@@ -130,7 +153,11 @@ export async function* readCsv(file: string, encoding: Encoding): AsyncGenerator
 async function checkZip(file: string): Promise<void> {
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(file, { lazyEntries: true, validateEntrySizes: true, autoClose: false });
+    zip = await yauzl.openPromise(file, {
+      lazyEntries: true,
+      validateEntrySizes: true,
+      autoClose: false,
+    });
   } catch {
     throw notAFormat();
   }
@@ -142,7 +169,8 @@ async function checkZip(file: string): Promise<void> {
     for await (const entry of zip.eachEntry()) {
       entries.push(entry);
       declared += entry.uncompressedSize;
-      if (entries.length > MAX_ZIP_ENTRIES || declared > MAX_INFLATED_BYTES) throw new AppError('VALIDATION_ERROR', m.import_zip_too_large());
+      if (entries.length > MAX_ZIP_ENTRIES || declared > MAX_INFLATED_BYTES)
+        throw new AppError('VALIDATION_ERROR', m.import_zip_too_large());
     }
     if (!entries.some((entry) => entry.fileName === 'xl/workbook.xml')) throw notAFormat();
     await checkContiguous(zip, entries, directoryOffset);
@@ -172,17 +200,25 @@ const DESCRIPTOR_MAX_BYTES = 24;
  * workbook reader, which reads the entries' own headers in sequence, finds no entry the directory
  * does not list (and that the size checks above never saw).
  */
-async function checkContiguous(zip: yauzl.ZipFile, entries: yauzl.Entry[], directoryOffset: number): Promise<void> {
+async function checkContiguous(
+  zip: yauzl.ZipFile,
+  entries: yauzl.Entry[],
+  directoryOffset: number,
+): Promise<void> {
   let expected = 0;
   let slack = 0;
-  for (const entry of [...entries].sort((a, b) => a.relativeOffsetOfLocalHeader - b.relativeOffsetOfLocalHeader)) {
+  for (const entry of [...entries].sort(
+    (a, b) => a.relativeOffsetOfLocalHeader - b.relativeOffsetOfLocalHeader,
+  )) {
     const offset = entry.relativeOffsetOfLocalHeader;
-    if (offset < expected || offset > expected + slack) throw new AppError('VALIDATION_ERROR', m.import_zip_too_large());
+    if (offset < expected || offset > expected + slack)
+      throw new AppError('VALIDATION_ERROR', m.import_zip_too_large());
     const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
     expected = fileDataStart + entry.compressedSize;
     slack = entry.generalPurposeBitFlag & 0x8 ? DESCRIPTOR_MAX_BYTES : 0;
   }
-  if (directoryOffset < expected || directoryOffset > expected + slack) throw new AppError('VALIDATION_ERROR', m.import_zip_too_large());
+  if (directoryOffset < expected || directoryOffset > expected + slack)
+    throw new AppError('VALIDATION_ERROR', m.import_zip_too_large());
 }
 
 /** An exceljs cell value as a cell: formulas are kept as their text, never run. */
@@ -216,7 +252,10 @@ export async function* readXlsx(file: string): AsyncGenerator<SheetRow> {
     for await (const worksheet of workbook) {
       for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
         const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-        yield { row: row.number, cells: Array.from(values, (value) => cellOf(value as ExcelJS.CellValue)) };
+        yield {
+          row: row.number,
+          cells: Array.from(values, (value) => cellOf(value as ExcelJS.CellValue)),
+        };
       }
       break;
     }
@@ -231,7 +270,8 @@ export async function* readMagayaXml(file: string): AsyncGenerator<XmlElement> {
   try {
     yield* readElements(createReadStream(file), 'WarehouseReceipt');
   } catch (error) {
-    if (error instanceof XmlRefusedError) throw new AppError('VALIDATION_ERROR', m.import_xml_refused({ reason: error.message }));
+    if (error instanceof XmlRefusedError)
+      throw new AppError('VALIDATION_ERROR', m.import_xml_refused({ reason: error.message }));
     throw error;
   }
 }

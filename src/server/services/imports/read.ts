@@ -19,9 +19,24 @@ import type { ImportDateOrder } from '../../config';
 import { AppError } from '../../errors';
 import type { ProviderCommodity } from '../../provider/contract';
 import { MAGAYA_STATUSES, readWarehouseReceipt } from '../../provider/magaya/receipt';
-import { headerSignature, isTotal, placeColumns, recognisedCount, unitFactor, type ColumnPlaces } from './columns';
+import {
+  headerSignature,
+  isTotal,
+  placeColumns,
+  recognisedCount,
+  unitFactor,
+  type ColumnPlaces,
+} from './columns';
 import { readMagayaXml, type SheetRow } from './formats';
-import { cellText, decideDateOrder, noVotes, readDate, readNumber, voteDateOrder, type Cell } from './values';
+import {
+  cellText,
+  decideDateOrder,
+  noVotes,
+  readDate,
+  readNumber,
+  voteDateOrder,
+  type Cell,
+} from './values';
 
 /** A receipt as the file gives it; the portal's id, consignee id and version are given when it is written. */
 export interface FileReceipt {
@@ -57,16 +72,21 @@ const HEADER_SEARCH_ROWS = 30;
 const MAX_NUMBER_LENGTH = 40;
 
 /** The fingerprint of what a file said of a receipt: the same file imported again changes nothing. */
-export const fingerprintOf = (receipt: FileReceipt) => createHash('sha256').update(JSON.stringify(receipt)).digest('hex');
+export const fingerprintOf = (receipt: FileReceipt) =>
+  createHash('sha256').update(JSON.stringify(receipt)).digest('hex');
 
-const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+const round = (value: number, decimals: number) =>
+  Math.round(value * 10 ** decimals) / 10 ** decimals;
 const statusOf = (text: string) => MAGAYA_STATUSES[text.replace(/\s+/g, '')] ?? text;
 
 /** Too few columns for the fields a receipt needs: 400, naming the fields (`mapping.<field>`) and the headers the file has (`headers.<i>`). */
 function missingFields(missing: ImportField[], headers: string[]): AppError {
   return new AppError('VALIDATION_ERROR', m.import_fields_missing({ fields: missing.join(', ') }), {
     details: [
-      ...missing.map((field) => ({ field: `mapping.${field}`, message: m.import_field_not_placed({ field }) })),
+      ...missing.map((field) => ({
+        field: `mapping.${field}`,
+        message: m.import_field_not_placed({ field }),
+      })),
       ...headers.map((header, index) => ({ field: `headers.${index}`, message: header })),
     ],
   });
@@ -99,7 +119,11 @@ const SHARED_TEXTS_MAX = 20_000;
  */
 export async function readSheet(
   rows: AsyncIterable<SheetRow>,
-  options: { mapping: ImportMapping; savedMapping: (signature: string) => Promise<ImportMapping | null>; dateOrder: ImportDateOrder },
+  options: {
+    mapping: ImportMapping;
+    savedMapping: (signature: string) => Promise<ImportMapping | null>;
+    dateOrder: ImportDateOrder;
+  },
 ): Promise<ReadFile> {
   const given = Object.values(options.mapping).map((header) => header.trim().toLowerCase());
   const start: SheetRow[] = [];
@@ -132,8 +156,10 @@ export async function readSheet(
     places = placeColumns(headers, mapping);
     const missing = REQUIRED_IMPORT_FIELDS.filter((field) => places[field] === undefined);
     if (missing.length > 0) throw missingFields(missing, headers);
-    if (places.totalWeightValue !== undefined) weightFactor = unitFactor(headerOf('totalWeightValue'));
-    if (places.totalVolumeValue !== undefined) volumeFactor = unitFactor(headerOf('totalVolumeValue'));
+    if (places.totalWeightValue !== undefined)
+      weightFactor = unitFactor(headerOf('totalWeightValue'));
+    if (places.totalVolumeValue !== undefined)
+      volumeFactor = unitFactor(headerOf('totalVolumeValue'));
     totals.pieces = places.pieces !== undefined && isTotal(headerOf('pieces'));
     totals.weight = places.totalWeightValue !== undefined && isTotal(headerOf('totalWeightValue'));
     totals.volume = places.totalVolumeValue !== undefined && isTotal(headerOf('totalVolumeValue'));
@@ -141,7 +167,8 @@ export async function readSheet(
 
   const keep = ({ row, cells }: SheetRow) => {
     if (cells.every((cell) => cellText(cell) === '')) return;
-    const at = (field: ImportField): Cell => (places[field] === undefined ? null : (cells[places[field]!] ?? null));
+    const at = (field: ImportField): Cell =>
+      places[field] === undefined ? null : (cells[places[field]!] ?? null);
     const text = (field: ImportField) => cellText(at(field));
     let refused = false;
     const refuse = (field: ImportField, message: string) => {
@@ -150,7 +177,8 @@ export async function readSheet(
     };
     const number = text('number');
     if (number === '') refuse('number', m.import_row_no_number());
-    else if (number.length > MAX_NUMBER_LENGTH) refuse('number', m.import_row_number_too_long({ max: MAX_NUMBER_LENGTH }));
+    else if (number.length > MAX_NUMBER_LENGTH)
+      refuse('number', m.import_row_number_too_long({ max: MAX_NUMBER_LENGTH }));
     const dateCell = at('receivedDate');
     voteDateOrder(dateCell, votes);
     const amount = (field: ImportField, factor: number, whole: boolean) => {
@@ -158,7 +186,12 @@ export async function readSheet(
       if (cellText(cell) === '') return null;
       const value = readNumber(cell);
       if (value === null || value < 0 || (whole && !Number.isInteger(value))) {
-        refuse(field, whole ? m.import_row_bad_count({ value: cellText(cell) }) : m.import_row_bad_number({ value: cellText(cell) }));
+        refuse(
+          field,
+          whole
+            ? m.import_row_bad_count({ value: cellText(cell) })
+            : m.import_row_bad_number({ value: cellText(cell) }),
+        );
         return null;
       }
       return value * factor;
@@ -193,7 +226,9 @@ export async function readSheet(
       continue;
     }
     const texts = row.cells.map(cellText);
-    const known = recognisedCount(texts) + texts.filter((text) => text !== '' && given.includes(text.toLowerCase())).length;
+    const known =
+      recognisedCount(texts) +
+      texts.filter((text) => text !== '' && given.includes(text.toLowerCase())).length;
     if (known >= 2) {
       await takeHeader(row);
       continue;
@@ -203,7 +238,9 @@ export async function readSheet(
   }
   if (!header) {
     // No header the portal knows: the first row with three or more cells is taken as the header, for the admin to map.
-    const guess = start.find((row) => row.cells.filter((cell) => cellText(cell) !== '').length >= 3);
+    const guess = start.find(
+      (row) => row.cells.filter((cell) => cellText(cell) !== '').length >= 3,
+    );
     if (!guess) throw new AppError('VALIDATION_ERROR', m.import_no_header());
     await takeHeader(guess);
     for (const row of start.filter((candidate) => candidate.row > guess.row)) keep(row);
@@ -218,7 +255,11 @@ export async function readSheet(
       const date = readDate(line.dateCell, dateOrder);
       dates.set(line, date);
       if (!date) {
-        errors.push({ row: line.row, column: headerOf('receivedDate'), message: m.import_row_bad_date({ value: cellText(line.dateCell) }) });
+        errors.push({
+          row: line.row,
+          column: headerOf('receivedDate'),
+          message: m.import_row_bad_date({ value: cellText(line.dateCell) }),
+        });
         line.refused = true;
       }
     }
@@ -242,11 +283,14 @@ export async function readSheet(
 
   const receipts: FileReceipt[] = [];
   const refusedNumbers = new Set<string>();
-  const sum = (values: (number | null)[]) => values.reduce<number>((total, value) => total + (value ?? 0), 0);
+  const sum = (values: (number | null)[]) =>
+    values.reduce<number>((total, value) => total + (value ?? 0), 0);
   // Each group is let go once its receipt is made.
   for (const [number, group] of lines) {
     lines.delete(number);
-    const receivedDates = group.map((line) => (firstLines.includes(line) ? dates.get(line) : dateOf(line)) ?? null);
+    const receivedDates = group.map(
+      (line) => (firstLines.includes(line) ? dates.get(line) : dateOf(line)) ?? null,
+    );
     if (group.some((line) => line.refused)) {
       refusedNumbers.add(number);
       continue;
@@ -258,8 +302,14 @@ export async function readSheet(
       shipperName: first.shipperName,
       consigneeName: first.consigneeName,
       pieces: totals.pieces ? (first.pieces ?? 0) : sum(group.map((line) => line.pieces ?? 1)),
-      totalWeightValue: round(totals.weight ? (first.weight ?? 0) : sum(group.map((line) => line.weight)), 2),
-      totalVolumeValue: round(totals.volume ? (first.volume ?? 0) : sum(group.map((line) => line.volume)), 3),
+      totalWeightValue: round(
+        totals.weight ? (first.weight ?? 0) : sum(group.map((line) => line.weight)),
+        2,
+      ),
+      totalVolumeValue: round(
+        totals.volume ? (first.volume ?? 0) : sum(group.map((line) => line.volume)),
+        3,
+      ),
       destination: first.destination,
       status: first.status,
       modeOfTransportation: '',
@@ -274,9 +324,15 @@ export async function readSheet(
     });
   }
   // Reported by row, and within a row in the order of the fields.
-  const fieldOrder = (column: string) => IMPORT_FIELDS.findIndex((field) => places[field] !== undefined && headerOf(field) === column);
+  const fieldOrder = (column: string) =>
+    IMPORT_FIELDS.findIndex((field) => places[field] !== undefined && headerOf(field) === column);
   errors.sort((a, b) => a.row - b.row || fieldOrder(a.column) - fieldOrder(b.column));
-  const mapping = Object.fromEntries(IMPORT_FIELDS.filter((field) => places[field] !== undefined).map((field) => [field, headerOf(field)]));
+  const mapping = Object.fromEntries(
+    IMPORT_FIELDS.filter((field) => places[field] !== undefined).map((field) => [
+      field,
+      headerOf(field),
+    ]),
+  );
   return { headers, signature, mapping, receipts, refusedNumbers, errors, preview };
 }
 
@@ -294,12 +350,19 @@ export async function readMagayaFile(file: string): Promise<ReadFile> {
     row += 1;
     const reading = readWarehouseReceipt(element, { ids, updatedAt: '' });
     if (reading.kind !== 'receipt') {
-      if (reading.kind === 'unidentified') errors.push({ row, column: 'GUID', message: m.import_row_no_guid() });
+      if (reading.kind === 'unidentified')
+        errors.push({ row, column: 'GUID', message: m.import_row_no_guid() });
       continue;
     }
     const { receipt } = reading;
     if (!receipt.number || receipt.number.length > MAX_NUMBER_LENGTH) {
-      errors.push({ row, column: 'Number', message: receipt.number ? m.import_row_number_too_long({ max: MAX_NUMBER_LENGTH }) : m.import_row_no_number() });
+      errors.push({
+        row,
+        column: 'Number',
+        message: receipt.number
+          ? m.import_row_number_too_long({ max: MAX_NUMBER_LENGTH })
+          : m.import_row_no_number(),
+      });
       continue;
     }
     if (!receipt.receivedDate) {

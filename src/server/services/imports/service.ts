@@ -5,7 +5,14 @@
  */
 import { Op } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import { importMappingSchema, type ImportMapping, type ImportResult, type ImportRowError, type ImportRun, type ImportsState } from '~/shared/imports';
+import {
+  importMappingSchema,
+  type ImportMapping,
+  type ImportResult,
+  type ImportRowError,
+  type ImportRun,
+  type ImportsState,
+} from '~/shared/imports';
 import type { Config } from '../../config';
 import type { WriteTurns } from '../../db/write-turns';
 import { AppError } from '../../errors';
@@ -49,15 +56,22 @@ export function parseMappingField(text: string | undefined): ImportMapping {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new AppError('VALIDATION_ERROR', m.import_mapping_invalid(), { details: [{ field: 'mapping', message: m.import_mapping_invalid() }] });
+    throw new AppError('VALIDATION_ERROR', m.import_mapping_invalid(), {
+      details: [{ field: 'mapping', message: m.import_mapping_invalid() }],
+    });
   }
   const parsed = importMappingSchema.safeParse(value);
   if (!parsed.success)
-    throw new AppError('VALIDATION_ERROR', m.import_mapping_invalid(), { details: [{ field: 'mapping', message: m.import_mapping_invalid() }] });
+    throw new AppError('VALIDATION_ERROR', m.import_mapping_invalid(), {
+      details: [{ field: 'mapping', message: m.import_mapping_invalid() }],
+    });
   return parsed.data;
 }
 
-async function readFile(deps: ImportDeps, request: ImportRequest): Promise<{ format: ImportFormat; read: ReadFile }> {
+async function readFile(
+  deps: ImportDeps,
+  request: ImportRequest,
+): Promise<{ format: ImportFormat; read: ReadFile }> {
   const { format, encoding } = await detectFormat(request.path);
   if (format === 'xml') return { format, read: await readMagayaFile(request.path) };
   const rows = format === 'xlsx' ? readXlsx(request.path) : readCsv(request.path, encoding);
@@ -68,7 +82,14 @@ async function readFile(deps: ImportDeps, request: ImportRequest): Promise<{ for
     const parsed = importMappingSchema.safeParse(JSON.parse(row.mapping));
     return parsed.success ? parsed.data : null;
   };
-  return { format, read: await readSheet(rows, { mapping: request.mapping, savedMapping, dateOrder: deps.config.importDateOrder }) };
+  return {
+    format,
+    read: await readSheet(rows, {
+      mapping: request.mapping,
+      savedMapping,
+      dateOrder: deps.config.importDateOrder,
+    }),
+  };
 }
 
 /**
@@ -77,21 +98,33 @@ async function readFile(deps: ImportDeps, request: ImportRequest): Promise<{ for
  */
 export function importReceipts(deps: ImportDeps, request: ImportRequest): Promise<ImportResult> {
   requireFileProvider(deps.config);
-  return request.dryRun ? runImport(deps, request) : deps.importTurns.take(() => runImport(deps, request));
+  return request.dryRun
+    ? runImport(deps, request)
+    : deps.importTurns.take(() => runImport(deps, request));
 }
 
 async function runImport(deps: ImportDeps, request: ImportRequest): Promise<ImportResult> {
   const { format, read } = await readFile(deps, request);
   const { db, clock } = deps;
-  const { ImportedReceipt, ReceiptRecord, Consignee, ImportRun: Runs, ImportMapping: Mappings } = db.models;
+  const {
+    ImportedReceipt,
+    ReceiptRecord,
+    Consignee,
+    ImportRun: Runs,
+    ImportMapping: Mappings,
+  } = db.models;
 
   const [known, stored] = await Promise.all([
     ImportedReceipt.findAll({ raw: true }),
     ReceiptRecord.findAll({ attributes: ['id', 'providerUpdatedAt'], raw: true }),
   ]);
-  const versions = new Map(stored.map((row) => [row.id, new Date(row.providerUpdatedAt).getTime()]));
+  const versions = new Map(
+    stored.map((row) => [row.id, new Date(row.providerUpdatedAt).getTime()]),
+  );
   // A receipt is known by its number while its row is still in the mirror.
-  const byNumber = new Map(known.filter((row) => versions.has(row.receiptId)).map((row) => [row.number, row]));
+  const byNumber = new Map(
+    known.filter((row) => versions.has(row.receiptId)).map((row) => [row.number, row]),
+  );
   const created: FileReceipt[] = [];
   const updated: FileReceipt[] = [];
   let unchanged = 0;
@@ -105,7 +138,10 @@ async function runImport(deps: ImportDeps, request: ImportRequest): Promise<Impo
     else unchanged += 1;
   }
   const keptIds = new Set<number>();
-  for (const number of [...read.receipts.map((receipt) => receipt.number), ...read.refusedNumbers]) {
+  for (const number of [
+    ...read.receipts.map((receipt) => receipt.number),
+    ...read.refusedNumbers,
+  ]) {
     const id = byNumber.get(number)?.receiptId;
     if (id !== undefined) keptIds.add(id);
   }
@@ -126,7 +162,12 @@ async function runImport(deps: ImportDeps, request: ImportRequest): Promise<Impo
 
   const now = clock.now();
   // Consignees by name: one the portal knows keeps its id (and its assigned customers); a new name gets the next id.
-  const consigneeIds = new Map((await Consignee.findAll({ attributes: ['id', 'name'], raw: true })).map((row) => [row.name.trim().toLowerCase(), row.id]));
+  const consigneeIds = new Map(
+    (await Consignee.findAll({ attributes: ['id', 'name'], raw: true })).map((row) => [
+      row.name.trim().toLowerCase(),
+      row.id,
+    ]),
+  );
   let nextConsigneeId = [...consigneeIds.values()].reduce((max, id) => Math.max(max, id), 0) + 1;
   const newConsignees: { id: number; name: string }[] = [];
   const consigneeOf = (name: string) => {
@@ -140,7 +181,11 @@ async function runImport(deps: ImportDeps, request: ImportRequest): Promise<Impo
     }
     return id;
   };
-  let nextReceiptId = [...stored.map((row) => row.id), ...known.map((row) => row.receiptId)].reduce((max, id) => Math.max(max, id), 0) + 1;
+  let nextReceiptId =
+    [...stored.map((row) => row.id), ...known.map((row) => row.receiptId)].reduce(
+      (max, id) => Math.max(max, id),
+      0,
+    ) + 1;
   const changed = [...created, ...updated];
   const ids = changed.map((receipt) => byNumber.get(receipt.number)?.receiptId ?? nextReceiptId++);
   for (const receipt of changed) consigneeOf(receipt.consigneeName);
@@ -151,12 +196,20 @@ async function runImport(deps: ImportDeps, request: ImportRequest): Promise<Impo
       // A newer version than the stored one, even within the same millisecond: writePage writes only what is newer.
       const version = Math.max(now, (versions.get(id) ?? 0) + 1);
       const { originName, ...rest } = receipt;
-      yield { ...rest, id, consigneeId: consigneeOf(receipt.consigneeName), origin: { name: originName }, updatedAt: new Date(version).toISOString() };
+      yield {
+        ...rest,
+        id,
+        consigneeId: consigneeOf(receipt.consigneeName),
+        origin: { name: originName },
+        updatedAt: new Date(version).toISOString(),
+      };
     }
   };
   if (newConsignees.length > 0) {
     const date = new Date(now);
-    await Consignee.bulkCreate(newConsignees.map((row) => ({ ...row, createdAt: date, updatedAt: date })));
+    await Consignee.bulkCreate(
+      newConsignees.map((row) => ({ ...row, createdAt: date, updatedAt: date })),
+    );
   }
   const fingerprintById = new Map(ids.map((id, index) => [id, fingerprints.get(changed[index]!)!]));
   await ImportedReceipt.destroy({ where: { receiptId: { [Op.in]: remove } } });
@@ -164,13 +217,21 @@ async function runImport(deps: ImportDeps, request: ImportRequest): Promise<Impo
     remove,
     withPage: async (page, transaction) => {
       await ImportedReceipt.bulkCreate(
-        page.map((receipt) => ({ number: receipt.number, receiptId: receipt.id, fingerprint: fingerprintById.get(receipt.id)! })),
+        page.map((receipt) => ({
+          number: receipt.number,
+          receiptId: receipt.id,
+          fingerprint: fingerprintById.get(receipt.id)!,
+        })),
         { transaction, updateOnDuplicate: ['receiptId', 'fingerprint'] },
       );
     },
   });
   if (read.signature && Object.keys(request.mapping).length > 0) {
-    await Mappings.upsert({ signature: read.signature, mapping: JSON.stringify(read.mapping), updatedAt: new Date(now) });
+    await Mappings.upsert({
+      signature: read.signature,
+      mapping: JSON.stringify(read.mapping),
+      updatedAt: new Date(now),
+    });
   }
   await Runs.create({
     fileName: request.fileName.slice(0, 255),
@@ -187,8 +248,18 @@ async function runImport(deps: ImportDeps, request: ImportRequest): Promise<Impo
     at: new Date(now),
   });
   if (request.by) {
-    const detail = { fileName: request.fileName, imported: result.created, updated: result.updated, deleted: result.removed, skipped: read.errors.length };
-    await recordAudit(deps, request.by, { action: 'receipts.imported', target: 'receipts', detail });
+    const detail = {
+      fileName: request.fileName,
+      imported: result.created,
+      updated: result.updated,
+      deleted: result.removed,
+      skipped: read.errors.length,
+    };
+    await recordAudit(deps, request.by, {
+      action: 'receipts.imported',
+      target: 'receipts',
+      detail,
+    });
   }
   return result;
 }
@@ -227,7 +298,11 @@ const HISTORY_SIZE = 50;
 
 /** The last imports, newest first. */
 export async function listImports(deps: { db: ImportDeps['db'] }): Promise<ImportRun[]> {
-  const rows = await deps.db.models.ImportRun.findAll({ order: [['id', 'DESC']], limit: HISTORY_SIZE, raw: true });
+  const rows = await deps.db.models.ImportRun.findAll({
+    order: [['id', 'DESC']],
+    limit: HISTORY_SIZE,
+    raw: true,
+  });
   return rows.map(runOf);
 }
 
@@ -239,7 +314,10 @@ export async function readImport(deps: { db: ImportDeps['db'] }, id: number): Pr
 }
 
 /** What Token Management shows with PROVIDER=file. */
-export async function readImportsState(deps: { db: ImportDeps['db']; config: Pick<Config, 'importDir'> }): Promise<ImportsState> {
+export async function readImportsState(deps: {
+  db: ImportDeps['db'];
+  config: Pick<Config, 'importDir'>;
+}): Promise<ImportsState> {
   const [last] = await listImports(deps);
   return { folder: deps.config.importDir, last: last ?? null };
 }

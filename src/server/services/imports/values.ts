@@ -7,7 +7,8 @@ import type { ImportDateOrder } from '../../config';
 /** A cell as a reader hands it over: text, a spreadsheet number or date, or nothing. */
 export type Cell = string | number | Date | null;
 
-export const cellText = (cell: Cell): string => (cell === null ? '' : cell instanceof Date ? cell.toISOString() : String(cell).trim());
+export const cellText = (cell: Cell): string =>
+  cell === null ? '' : cell instanceof Date ? cell.toISOString() : String(cell).trim();
 
 /**
  * A number: `12.5`, `12,5`, `1.234,5`, `1,234.5`. The last of a point and a comma is the decimal
@@ -22,7 +23,8 @@ export function readNumber(cell: Cell): number | null {
   const lastComma = text.lastIndexOf(',');
   const lastPoint = text.lastIndexOf('.');
   if (lastComma >= 0 && lastPoint >= 0) {
-    text = lastComma > lastPoint ? text.replace(/\./g, '').replace(',', '.') : text.replace(/,/g, '');
+    text =
+      lastComma > lastPoint ? text.replace(/\./g, '').replace(',', '.') : text.replace(/,/g, '');
   } else if (lastComma >= 0) {
     text = /^-?\d{1,3}(,\d{3}){2,}$/.test(text) ? text.replace(/,/g, '') : text.replace(',', '.');
   }
@@ -30,8 +32,10 @@ export function readNumber(cell: Cell): number | null {
   return Number(text);
 }
 
-const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-const NUMERIC_DATE = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp]\.?[Mm]\.?)?)?$/;
+const ISO_DATE =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const NUMERIC_DATE =
+  /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp]\.?[Mm]\.?)?)?$/;
 /** Excel's day 0 is 1899-12-30 (its 1900 leap-year bug included); these serials are the years 1954–2119. */
 const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
 const EXCEL_SERIALS = [20_000, 80_000] as const;
@@ -63,10 +67,22 @@ export function decideDateOrder(votes: DateOrderVotes, fallback: ImportDateOrder
   return fallback;
 }
 
-function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): Date | null {
+function utc(
+  year: number,
+  month: number,
+  day: number,
+  hour = 0,
+  minute = 0,
+  second = 0,
+): Date | null {
   const time = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   // 31-02-2026 rolls over into March: no such date.
-  if (time.getUTCFullYear() !== year || time.getUTCMonth() !== month - 1 || time.getUTCDate() !== day) return null;
+  if (
+    time.getUTCFullYear() !== year ||
+    time.getUTCMonth() !== month - 1 ||
+    time.getUTCDate() !== day
+  )
+    return null;
   return time;
 }
 
@@ -84,7 +100,14 @@ export function readDate(cell: Cell, order: ImportDateOrder): Date | null {
       const time = new Date(text.replace(' ', 'T'));
       return Number.isNaN(time.getTime()) ? null : time;
     }
-    return utc(Number(iso[1]), Number(iso[2]), Number(iso[3]), Number(iso[4] ?? 0), Number(iso[5] ?? 0), Number(iso[6] ?? 0));
+    return utc(
+      Number(iso[1]),
+      Number(iso[2]),
+      Number(iso[3]),
+      Number(iso[4] ?? 0),
+      Number(iso[5] ?? 0),
+      Number(iso[6] ?? 0),
+    );
   }
   const numeric = NUMERIC_DATE.exec(text);
   if (!numeric) return null;

@@ -31,15 +31,22 @@ export interface StatusEmailDeps extends DigestDeps {
   outbox: Outbox;
 }
 
-const linkInEmail = ({ config }: DigestDeps, path: string) => portalLinkInEmail(config.publicUrl, path);
+const linkInEmail = ({ config }: DigestDeps, path: string) =>
+  portalLinkInEmail(config.publicUrl, path);
 
 /** The link in every status e-mail that turns them off: the user's id, signed. */
 export function unsubscribeUrl(deps: DigestDeps, userId: number): string {
-  return linkInEmail(deps, `/email/unsubscribe/${signValue(deps.keys.statusEmailUnsubscribe, `u${userId}`)}`);
+  return linkInEmail(
+    deps,
+    `/email/unsubscribe/${signValue(deps.keys.statusEmailUnsubscribe, `u${userId}`)}`,
+  );
 }
 
 /** Turns status e-mails off for the user a link was made for; false when the link is not one of ours. */
-export async function unsubscribeByToken({ db, keys }: { db: Database; keys: Pick<AppKeys, 'statusEmailUnsubscribe'> }, token: string): Promise<boolean> {
+export async function unsubscribeByToken(
+  { db, keys }: { db: Database; keys: Pick<AppKeys, 'statusEmailUnsubscribe'> },
+  token: string,
+): Promise<boolean> {
   const value = token.length <= 200 ? verifySignedValue(keys.statusEmailUnsubscribe, token) : null;
   const userId = value && /^u\d{1,15}$/.test(value) ? Number(value.slice(1)) : null;
   if (userId === null) return false;
@@ -83,21 +90,34 @@ export function composeDigest(
     {
       intro: m.email_status_intro(),
       lines: lines.map((line) => ({
-        text: m.email_status_line({ number: line.number, from: statusLabel(line.from), to: statusLabel(line.to) }),
+        text: m.email_status_line({
+          number: line.number,
+          from: statusLabel(line.from),
+          to: statusLabel(line.to),
+        }),
         receiptId: line.receiptId,
       })),
     },
     {
       intro: m.prealert_email_arrived_intro(),
       lines: arrivals.map((arrival) => ({
-        text: m.prealert_email_arrived_line({ trackingNumber: arrival.trackingNumber, shipper: arrival.shipper, number: arrival.number }),
+        text: m.prealert_email_arrived_line({
+          trackingNumber: arrival.trackingNumber,
+          shipper: arrival.shipper,
+          number: arrival.number,
+        }),
         receiptId: arrival.receiptId,
       })),
     },
   ].filter((section) => section.lines.length > 0);
   const text = [
     m.email_greeting({ name: recipient.name }),
-    ...sections.flatMap((section) => ['', section.intro, '', ...section.lines.flatMap((line) => [line.text, `  ${receiptUrl(line.receiptId)}`])]),
+    ...sections.flatMap((section) => [
+      '',
+      section.intro,
+      '',
+      ...section.lines.flatMap((line) => [line.text, `  ${receiptUrl(line.receiptId)}`]),
+    ]),
     '',
     m.email_footer_why({ product: config.productName }),
     m.email_footer_unsubscribe({ url: unsubscribe }),
@@ -107,7 +127,10 @@ export function composeDigest(
     ...sections.flatMap((section) => [
       `<p>${escapeHtml(section.intro)}</p>`,
       '<ul>',
-      ...section.lines.map((line) => `<li><a href="${escapeHtml(receiptUrl(line.receiptId))}">${escapeHtml(line.text)}</a></li>`),
+      ...section.lines.map(
+        (line) =>
+          `<li><a href="${escapeHtml(receiptUrl(line.receiptId))}">${escapeHtml(line.text)}</a></li>`,
+      ),
       '</ul>',
     ]),
     `<p style="color:#666;font-size:12px">${escapeHtml(m.email_footer_why({ product: config.productName }))} ` +
@@ -115,7 +138,9 @@ export function composeDigest(
   ].join('\n');
   // Only arrivals to tell: the subject says so; any status change makes it the usual digest.
   const subject =
-    lines.length === 0 ? m.prealert_email_arrived_subject({ product: config.productName }) : m.email_status_subject({ product: config.productName });
+    lines.length === 0
+      ? m.prealert_email_arrived_subject({ product: config.productName })
+      : m.email_status_subject({ product: config.productName });
   return { userId: recipient.userId, subject, text, html, unsubscribeUrl: unsubscribe };
 }
 
@@ -134,8 +159,14 @@ function recipientsFor(db: Database, consigneeIds: number[]): Promise<Recipient[
  * Queues one digest per customer for the status changes of one sync (first mirrorings aside) and the
  * pre-alerted packages it found arrived.
  */
-export async function announceStatusChanges(deps: StatusEmailDeps, changes: StatusChange[], arrivals: ArrivalLine[] = []): Promise<number> {
-  const moved = changes.filter((change): change is StatusChange & { from: string } => change.from !== null);
+export async function announceStatusChanges(
+  deps: StatusEmailDeps,
+  changes: StatusChange[],
+  arrivals: ArrivalLine[] = [],
+): Promise<number> {
+  const moved = changes.filter(
+    (change): change is StatusChange & { from: string } => change.from !== null,
+  );
   if (moved.length === 0 && arrivals.length === 0) return 0;
   const byConsignee = new Map<number, { lines: DigestLine[]; arrivals: ArrivalLine[] }>();
   const newsOf = (consigneeId: number) => {
@@ -145,11 +176,19 @@ export async function announceStatusChanges(deps: StatusEmailDeps, changes: Stat
   };
   for (const change of moved) {
     if (change.consigneeId !== null)
-      newsOf(change.consigneeId).lines.push({ receiptId: change.receiptId, number: change.number, from: change.from, to: change.to });
+      newsOf(change.consigneeId).lines.push({
+        receiptId: change.receiptId,
+        number: change.number,
+        from: change.from,
+        to: change.to,
+      });
   }
   for (const arrival of arrivals) newsOf(arrival.consigneeId).arrivals.push(arrival);
   if (byConsignee.size === 0) return 0;
-  const recipients = new Map<number, { recipient: Recipient; lines: DigestLine[]; arrivals: ArrivalLine[] }>();
+  const recipients = new Map<
+    number,
+    { recipient: Recipient; lines: DigestLine[]; arrivals: ArrivalLine[] }
+  >();
   for (const row of await recipientsFor(deps.db, [...byConsignee.keys()])) {
     const entry = recipients.get(row.id) ?? { recipient: row, lines: [], arrivals: [] };
     const news = byConsignee.get(row.consigneeId);
@@ -157,10 +196,16 @@ export async function announceStatusChanges(deps: StatusEmailDeps, changes: Stat
     entry.arrivals.push(...(news?.arrivals ?? []));
     recipients.set(row.id, entry);
   }
-  const byNumber = (a: { number: string }, b: { number: string }) => a.number.localeCompare(b.number);
+  const byNumber = (a: { number: string }, b: { number: string }) =>
+    a.number.localeCompare(b.number);
   const messages = [...recipients.values()].map(({ recipient, lines, arrivals: arrived }) =>
     inLocale(isLocale(recipient.locale) ? recipient.locale : baseLocale, () => ({
-      ...composeDigest(deps, { name: recipient.fullName || recipient.username, userId: recipient.id }, lines.sort(byNumber), arrived.sort(byNumber)),
+      ...composeDigest(
+        deps,
+        { name: recipient.fullName || recipient.username, userId: recipient.id },
+        lines.sort(byNumber),
+        arrived.sort(byNumber),
+      ),
       to: recipient.email,
     })),
   );
@@ -169,7 +214,9 @@ export async function announceStatusChanges(deps: StatusEmailDeps, changes: Stat
 }
 
 /** The reaction after a sync: its digests, when the portal sends e-mail. */
-export function statusDigestReaction(deps: StatusEmailDeps & { mailer: Pick<Mailer, 'enabled'> }): NewsReaction {
+export function statusDigestReaction(
+  deps: StatusEmailDeps & { mailer: Pick<Mailer, 'enabled'> },
+): NewsReaction {
   return async (news) => {
     if (deps.mailer.enabled) await announceStatusChanges(deps, news.statusChanges, news.arrivals);
   };

@@ -16,7 +16,14 @@
  * older process leaves a newer kind to the newer ones. Jobs that share an `orderingKey` run one at a
  * time in the order they were written.
  */
-import { Op, QueryTypes, type InferAttributes, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
+import {
+  Op,
+  QueryTypes,
+  type InferAttributes,
+  type ModelStatic,
+  type Transaction,
+  type WhereOptions,
+} from 'sequelize';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Database } from '../../db/database';
@@ -79,7 +86,17 @@ export interface JobHandler {
 type Lane = 'mail' | 'job';
 /** What an attempt writes to its entry: the fields of either lane's rows it sets. */
 type Outcome = Partial<
-  Pick<InferAttributes<OutboxMessage>, 'sentAt' | 'attempts' | 'lastError' | 'nextAttemptAt' | 'failedAt' | 'textBody' | 'htmlBody' | 'unsubscribeUrl'>
+  Pick<
+    InferAttributes<OutboxMessage>,
+    | 'sentAt'
+    | 'attempts'
+    | 'lastError'
+    | 'nextAttemptAt'
+    | 'failedAt'
+    | 'textBody'
+    | 'htmlBody'
+    | 'unsubscribeUrl'
+  >
 > &
   Partial<Pick<InferAttributes<OutboxJob>, 'doneAt'>>;
 
@@ -111,14 +128,20 @@ export interface Backlog {
 }
 
 /** What waits in one of the outbox's tables (`where`: neither done nor given up on). */
-async function backlogOf(model: ModelStatic<OutboxJob> | ModelStatic<OutboxMessage>, where: WhereOptions, clock: Clock): Promise<Backlog> {
+async function backlogOf(
+  model: ModelStatic<OutboxJob> | ModelStatic<OutboxMessage>,
+  where: WhereOptions,
+  clock: Clock,
+): Promise<Backlog> {
   const table = model as ModelStatic<OutboxJob>;
   const [pending, oldest, retrying] = await Promise.all([
     table.count({ where }),
     table.min<Date | string | null, OutboxJob>('createdAt', { where }),
     table.count({ where: { ...where, attempts: { [Op.gt]: 0 } } }),
   ]);
-  const oldestAgeSeconds = oldest ? Math.max(0, Math.round((clock.now() - new Date(oldest).getTime()) / 1000)) : 0;
+  const oldestAgeSeconds = oldest
+    ? Math.max(0, Math.round((clock.now() - new Date(oldest).getTime()) / 1000))
+    : 0;
   return { pending, oldestAgeSeconds, retrying };
 }
 
@@ -147,27 +170,45 @@ export async function enqueueJobs(
   if (jobs.length === 0) return;
   const now = new Date(clock.now());
   await db.models.OutboxJob.bulkCreate(
-    jobs.map((job) => ({ kind: job.kind, payload: JSON.stringify(job.payload), orderingKey: job.orderingKey ?? null, nextAttemptAt: now, createdAt: now })),
+    jobs.map((job) => ({
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      orderingKey: job.orderingKey ?? null,
+      nextAttemptAt: now,
+      createdAt: now,
+    })),
     { transaction },
   );
   kickWhenWritten(outbox, transaction);
 }
 
 /** Jobs done or given up on are kept for a while (to look into), then dropped. */
-export async function purgeFinishedJobs({ db, clock }: { db: Database; clock: Clock }, olderThanMs: number): Promise<void> {
+export async function purgeFinishedJobs(
+  { db, clock }: { db: Database; clock: Clock },
+  olderThanMs: number,
+): Promise<void> {
   const before = new Date(clock.now() - olderThanMs);
-  await db.models.OutboxJob.destroy({ where: { [Op.or]: [{ doneAt: { [Op.lt]: before } }, { failedAt: { [Op.lt]: before } }] } });
+  await db.models.OutboxJob.destroy({
+    where: { [Op.or]: [{ doneAt: { [Op.lt]: before } }, { failedAt: { [Op.lt]: before } }] },
+  });
 }
 
 /**
  * E-mails sent or given up are kept for a while without their bodies (to see what went out, and what
  * failed), then dropped. A body still there (written before bodies were cleared) goes at once.
  */
-export async function purgeSpentMessages({ db, clock }: { db: Database; clock: Clock }, olderThanMs: number): Promise<void> {
+export async function purgeSpentMessages(
+  { db, clock }: { db: Database; clock: Clock },
+  olderThanMs: number,
+): Promise<void> {
   const spent = { [Op.or]: [{ sentAt: { [Op.ne]: null } }, { failedAt: { [Op.ne]: null } }] };
-  await db.models.OutboxMessage.update(SPENT_MESSAGE, { where: { ...spent, textBody: { [Op.ne]: '' } } });
+  await db.models.OutboxMessage.update(SPENT_MESSAGE, {
+    where: { ...spent, textBody: { [Op.ne]: '' } },
+  });
   const before = new Date(clock.now() - olderThanMs);
-  await db.models.OutboxMessage.destroy({ where: { [Op.or]: [{ sentAt: { [Op.lt]: before } }, { failedAt: { [Op.lt]: before } }] } });
+  await db.models.OutboxMessage.destroy({
+    where: { [Op.or]: [{ sentAt: { [Op.lt]: before } }, { failedAt: { [Op.lt]: before } }] },
+  });
 }
 
 /** Writes the messages for the worker to send, and wakes it. */
@@ -220,7 +261,10 @@ export class Outbox {
     if (!this.deps.mailer.enabled) return 0;
     const { ids, until } = await this.claimDue('outbox', 'sentAt', new Date(this.deps.clock.now()));
     if (ids.length === 0) return 0;
-    const messages = await this.deps.db.models.OutboxMessage.findAll({ where: { id: { [Op.in]: ids } }, order: [['id', 'ASC']] });
+    const messages = await this.deps.db.models.OutboxMessage.findAll({
+      where: { id: { [Op.in]: ids } },
+      order: [['id', 'ASC']],
+    });
     for (const message of messages) await this.deliver(message, until);
     return messages.length;
   }
@@ -229,17 +273,27 @@ export class Outbox {
   async runDueJobs(): Promise<number> {
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return 0;
-    const { ids, until } = await this.claimDue('outbox_jobs', 'doneAt', new Date(this.deps.clock.now()), {
-      // Only kinds this process can do; and a job whose key has an older job not yet finished waits for it.
-      condition: `"kind" IN (:kinds) AND ("orderingKey" IS NULL OR NOT EXISTS (
+    const { ids, until } = await this.claimDue(
+      'outbox_jobs',
+      'doneAt',
+      new Date(this.deps.clock.now()),
+      {
+        // Only kinds this process can do; and a job whose key has an older job not yet finished waits for it.
+        condition: `"kind" IN (:kinds) AND ("orderingKey" IS NULL OR NOT EXISTS (
         SELECT 1 FROM "outbox_jobs" "older" WHERE "older"."orderingKey" = "outbox_jobs"."orderingKey" AND "older"."id" < "outbox_jobs"."id"
            AND "older"."doneAt" IS NULL AND "older"."failedAt" IS NULL))`,
-      replacements: { kinds },
-    });
+        replacements: { kinds },
+      },
+    );
     if (ids.length === 0) return 0;
-    const jobs = await this.deps.db.models.OutboxJob.findAll({ where: { id: { [Op.in]: ids } }, order: [['id', 'ASC']] });
+    const jobs = await this.deps.db.models.OutboxJob.findAll({
+      where: { id: { [Op.in]: ids } },
+      order: [['id', 'ASC']],
+    });
     for (let start = 0; start < jobs.length; start += JOBS_AT_ONCE) {
-      await Promise.all(jobs.slice(start, start + JOBS_AT_ONCE).map((job) => this.runJob(job, until)));
+      await Promise.all(
+        jobs.slice(start, start + JOBS_AT_ONCE).map((job) => this.runJob(job, until)),
+      );
     }
     return jobs.length;
   }
@@ -289,7 +343,10 @@ export class Outbox {
     table: 'outbox' | 'outbox_jobs',
     doneColumn: 'sentAt' | 'doneAt',
     now: Date,
-    extra: { condition: string; replacements: Record<string, unknown> } = { condition: '1 = 1', replacements: {} },
+    extra: { condition: string; replacements: Record<string, unknown> } = {
+      condition: '1 = 1',
+      replacements: {},
+    },
   ): Promise<{ ids: number[]; until: Date }> {
     const claimable = `"${doneColumn}" IS NULL AND "failedAt" IS NULL AND "nextAttemptAt" <= :now AND ("claimedUntil" IS NULL OR "claimedUntil" < :now)`;
     const until = new Date(now.getTime() + CLAIM_MS);
@@ -314,8 +371,14 @@ export class Outbox {
   }
 
   /** Writes an entry's outcome (and ends the claim) only while `held` is still its claim; answers whether it did. */
-  private async finish(lane: Lane, id: number, held: Date | Date[], outcome: Outcome): Promise<boolean> {
-    if (await this.writeWhileClaimed(lane, id, held, { ...outcome, claimedUntil: null })) return true;
+  private async finish(
+    lane: Lane,
+    id: number,
+    held: Date | Date[],
+    outcome: Outcome,
+  ): Promise<boolean> {
+    if (await this.writeWhileClaimed(lane, id, held, { ...outcome, claimedUntil: null }))
+      return true;
     this.deps.log.warn(
       { component: 'outbox', lane, id },
       'An outbox entry was claimed by another process while this one tried it; its outcome is left to that process',
@@ -324,10 +387,18 @@ export class Outbox {
   }
 
   /** `held` is the claim, or the claims it may be (one a renewal may have written though its answer was lost). */
-  private async writeWhileClaimed(lane: Lane, id: number, held: Date | Date[], values: Outcome & { claimedUntil: Date | null }): Promise<boolean> {
+  private async writeWhileClaimed(
+    lane: Lane,
+    id: number,
+    held: Date | Date[],
+    values: Outcome & { claimedUntil: Date | null },
+  ): Promise<boolean> {
     const { OutboxMessage, OutboxJob } = this.deps.db.models;
     const options = { where: { id, claimedUntil: held } };
-    const [updated] = lane === 'mail' ? await OutboxMessage.update(values, options) : await OutboxJob.update(values, options);
+    const [updated] =
+      lane === 'mail'
+        ? await OutboxMessage.update(values, options)
+        : await OutboxJob.update(values, options);
     return updated === 1;
   }
 
@@ -363,11 +434,17 @@ export class Outbox {
       } catch (error) {
         // The renewal may have been written though its answer was lost: either claim is this process's.
         held = [...[held].flat(), until];
-        log.warn({ component: 'outbox', lane, id, err: error }, 'The claim of an outbox entry being tried could not be renewed');
+        log.warn(
+          { component: 'outbox', lane, id, err: error },
+          'The claim of an outbox entry being tried could not be renewed',
+        );
       }
     };
     // Renewals take turns, so the outcome is written with the claim the last one wrote.
-    const timer = setInterval(() => (renewing = renewing.then(renew)), this.deps.claimRenewalMs ?? CLAIM_MS / 4);
+    const timer = setInterval(
+      () => (renewing = renewing.then(renew)),
+      this.deps.claimRenewalMs ?? CLAIM_MS / 4,
+    );
     let failure: { error: unknown } | null = null;
     try {
       await attempt();
@@ -384,12 +461,25 @@ export class Outbox {
     const renewed = await this.renewClaim('job', job.id, batchClaim);
     // Its claim ran out while it waited in the batch, and another process has it now.
     if (renewed === null) return;
-    const attempt: JobAttempt = { id: job.id, kind: job.kind, attempts: job.attempts, createdAt: new Date(job.createdAt) };
+    const attempt: JobAttempt = {
+      id: job.id,
+      kind: job.kind,
+      attempts: job.attempts,
+      createdAt: new Date(job.createdAt),
+    };
     // Claimed by kind: this process has its handler.
     const handler = this.handlers.get(job.kind)!;
-    const { claim, failure } = await this.whileClaimed('job', job.id, renewed, () => handler.run(JSON.parse(job.payload), attempt));
+    const { claim, failure } = await this.whileClaimed('job', job.id, renewed, () =>
+      handler.run(JSON.parse(job.payload), attempt),
+    );
     if (!failure) {
-      if (!(await this.finish('job', job.id, claim, { doneAt: new Date(clock.now()), lastError: null }))) return;
+      if (
+        !(await this.finish('job', job.id, claim, {
+          doneAt: new Date(clock.now()),
+          lastError: null,
+        }))
+      )
+        return;
       metrics.jobFinished(job.kind, 'done');
     } else {
       const { error } = failure;
@@ -397,7 +487,9 @@ export class Outbox {
       const attempts = job.attempts + 1;
       const now = clock.now();
       const waitMs = this.retryDelayMs(attempts, handler.firstRetryMs);
-      const giveUp = error instanceof JobRefused || now - attempt.createdAt.getTime() + waitMs > (handler.giveUpAfterMs ?? GIVE_UP_AFTER_MS);
+      const giveUp =
+        error instanceof JobRefused ||
+        now - attempt.createdAt.getTime() + waitMs > (handler.giveUpAfterMs ?? GIVE_UP_AFTER_MS);
       const recorded = await this.finish('job', job.id, claim, {
         attempts,
         lastError: message.slice(0, 2000),
@@ -407,10 +499,20 @@ export class Outbox {
       if (!recorded) return;
       metrics.jobFinished(job.kind, giveUp ? 'given_up' : 'retry');
       log.warn(
-        { component: 'outbox', jobId: job.id, kind: job.kind, attempts, gaveUp: giveUp, error: message },
-        giveUp ? 'A job could not be done; given up' : 'A job could not be done; it is tried again later',
+        {
+          component: 'outbox',
+          jobId: job.id,
+          kind: job.kind,
+          attempts,
+          gaveUp: giveUp,
+          error: message,
+        },
+        giveUp
+          ? 'A job could not be done; given up'
+          : 'A job could not be done; it is tried again later',
       );
-      if (giveUp && handler.gaveUp) await handler.gaveUp(JSON.parse(job.payload), { ...attempt, attempts }, message);
+      if (giveUp && handler.gaveUp)
+        await handler.gaveUp(JSON.parse(job.payload), { ...attempt, attempts }, message);
     }
   }
 
@@ -429,7 +531,8 @@ export class Outbox {
     );
     const record = (outcome: Outcome) => this.finish('mail', message.id, claim, outcome);
     if (!failure) {
-      if (!(await record({ sentAt: new Date(clock.now()), lastError: null, ...SPENT_MESSAGE }))) return;
+      if (!(await record({ sentAt: new Date(clock.now()), lastError: null, ...SPENT_MESSAGE })))
+        return;
       this.deps.metrics.mailSent();
       this.deps.log.debug({ component: 'mail', messageId: message.id }, 'E-mail delivered');
     } else {
@@ -437,7 +540,9 @@ export class Outbox {
       this.deps.metrics.mailFailed();
       const attempts = message.attempts + 1;
       const now = clock.now();
-      const giveUp = now - new Date(message.createdAt).getTime() + this.retryDelayMs(attempts) > GIVE_UP_AFTER_MS;
+      const giveUp =
+        now - new Date(message.createdAt).getTime() + this.retryDelayMs(attempts) >
+        GIVE_UP_AFTER_MS;
       const recorded = await record({
         attempts,
         lastError: error instanceof Error ? error.message : String(error),
@@ -447,8 +552,16 @@ export class Outbox {
       if (!recorded) return;
       // The recipient and the message stay out of the log: they may hold a reset link.
       this.deps.log.warn(
-        { component: 'mail', messageId: message.id, attempts, gaveUp: giveUp, error: error instanceof Error ? error.message : String(error) },
-        giveUp ? 'An e-mail could not be delivered; given up' : 'An e-mail could not be delivered; it is tried again later',
+        {
+          component: 'mail',
+          messageId: message.id,
+          attempts,
+          gaveUp: giveUp,
+          error: error instanceof Error ? error.message : String(error),
+        },
+        giveUp
+          ? 'An e-mail could not be delivered; given up'
+          : 'An e-mail could not be delivered; it is tried again later',
       );
     }
   }

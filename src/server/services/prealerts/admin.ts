@@ -6,7 +6,13 @@
 import { QueryTypes } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import { DAY_MS } from '~/shared/constants';
-import { UNMATCHED_RECEIPTS_DAYS, type AdminPrealert, type AdminPrealertList, type AdminPrealertQuery, type UnmatchedReceipt } from '~/shared/prealerts';
+import {
+  UNMATCHED_RECEIPTS_DAYS,
+  type AdminPrealert,
+  type AdminPrealertList,
+  type AdminPrealertQuery,
+  type UnmatchedReceipt,
+} from '~/shared/prealerts';
 import { paginationOf } from '~/shared/receipts';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
@@ -19,7 +25,16 @@ import { enqueueJobs } from '../outbox';
 import { announceStatusChanges, type StatusEmailDeps } from '../notifications';
 import { forwardJob } from './forwarding';
 import { linkPrealertToReceipt } from './matching';
-import { auditTarget, countPrealerts, isoTime, lockPrealert, notFound, readPrealertRows, toAdminPrealert, type PrealertRow } from './rows';
+import {
+  auditTarget,
+  countPrealerts,
+  isoTime,
+  lockPrealert,
+  notFound,
+  readPrealertRows,
+  toAdminPrealert,
+  type PrealertRow,
+} from './rows';
 
 /** One page of the admin's view: stale pre-alerts (oldest first), recent matches, or recent receipts without a pre-alert. */
 export async function listAdminPrealerts(
@@ -33,18 +48,29 @@ export async function listAdminPrealerts(
     const { data, total } = await readUnmatchedReceipts(db, { since, limit: query.limit, offset });
     return { state: query.state, data, pagination: paginationOf(query.page, query.limit, total) };
   }
-  const where = query.state === 'stale' ? 'p."receiptId" IS NULL AND p."createdAt" < :staleBefore' : 'p."receiptId" IS NOT NULL';
+  const where =
+    query.state === 'stale'
+      ? 'p."receiptId" IS NULL AND p."createdAt" < :staleBefore'
+      : 'p."receiptId" IS NOT NULL';
   const replacements = { staleBefore: new Date(clock.now() - config.prealertStaleDays * DAY_MS) };
-  const order = query.state === 'stale' ? 'p."createdAt" ASC, p."id" ASC' : 'p."matchedAt" DESC, p."id" DESC';
+  const order =
+    query.state === 'stale' ? 'p."createdAt" ASC, p."id" ASC' : 'p."matchedAt" DESC, p."id" DESC';
   const [rows, total] = await Promise.all([
     readPrealertRows(db, where, replacements, { order, limit: query.limit, offset }),
     countPrealerts(db, where, replacements),
   ]);
-  return { state: query.state, data: rows.map(toAdminPrealert), pagination: paginationOf(query.page, query.limit, total) };
+  return {
+    state: query.state,
+    data: rows.map(toAdminPrealert),
+    pagination: paginationOf(query.page, query.limit, total),
+  };
 }
 
 /** Receipts received since `since` that no pre-alert is linked to, newest first, with their packages' tracking numbers. */
-async function readUnmatchedReceipts(db: Database, page: { since: Date; limit: number; offset: number }): Promise<{ data: UnmatchedReceipt[]; total: number }> {
+async function readUnmatchedReceipts(
+  db: Database,
+  page: { since: Date; limit: number; offset: number },
+): Promise<{ data: UnmatchedReceipt[]; total: number }> {
   const unmatched = `r."receivedDate" >= :since AND NOT EXISTS (SELECT 1 FROM "prealerts" p WHERE p."receiptId" = r."id")`;
   const [rows, [count]] = await Promise.all([
     db.sequelize.query<UnmatchedReceiptRow>(
@@ -52,10 +78,13 @@ async function readUnmatchedReceipts(db: Database, page: { since: Date; limit: n
         WHERE ${unmatched} ORDER BY r."receivedDate" DESC, r."id" DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
       { type: QueryTypes.SELECT, replacements: page },
     ),
-    db.sequelize.query<{ count: number | string }>(`SELECT COUNT(*) AS "count" FROM "receipts" r WHERE ${unmatched}`, {
-      type: QueryTypes.SELECT,
-      replacements: page,
-    }),
+    db.sequelize.query<{ count: number | string }>(
+      `SELECT COUNT(*) AS "count" FROM "receipts" r WHERE ${unmatched}`,
+      {
+        type: QueryTypes.SELECT,
+        replacements: page,
+      },
+    ),
   ]);
   return { data: await withTrackingNumbers(db, rows), total: Number(count?.count ?? 0) };
 }
@@ -71,9 +100,13 @@ interface UnmatchedReceiptRow {
 }
 
 /** The columns of an UnmatchedReceiptRow, of receipts as `r`. */
-const UNMATCHED_RECEIPT_COLUMNS = 'r."id", r."number", r."receivedDate", r."consigneeId", r."consigneeName", r."shipperName"';
+const UNMATCHED_RECEIPT_COLUMNS =
+  'r."id", r."number", r."receivedDate", r."consigneeId", r."consigneeName", r."shipperName"';
 
-async function withTrackingNumbers(db: Database, rows: UnmatchedReceiptRow[]): Promise<UnmatchedReceipt[]> {
+async function withTrackingNumbers(
+  db: Database,
+  rows: UnmatchedReceiptRow[],
+): Promise<UnmatchedReceipt[]> {
   const ids = rows.map((row) => Number(row.id));
   const packages =
     ids.length === 0
@@ -89,7 +122,9 @@ async function withTrackingNumbers(db: Database, rows: UnmatchedReceiptRow[]): P
     consigneeId: row.consigneeId === null ? null : Number(row.consigneeId),
     consigneeName: row.consigneeName,
     shipperName: row.shipperName,
-    trackingNumbers: packages.filter((item) => Number(item.receiptId) === Number(row.id)).map((item) => item.trackingNumber),
+    trackingNumbers: packages
+      .filter((item) => Number(item.receiptId) === Number(row.id))
+      .map((item) => item.trackingNumber),
   }));
 }
 
@@ -97,7 +132,10 @@ async function withTrackingNumbers(db: Database, rows: UnmatchedReceiptRow[]): P
 const MATCH_CHOICES_PER_CONSIGNEE = 25;
 
 /** The waiting pre-alerts of these consignees, oldest first (a few per consignee): what the admin may link their receipts to. */
-export async function listExpectedPrealerts({ db }: { db: Database }, consigneeIds: number[]): Promise<AdminPrealert[]> {
+export async function listExpectedPrealerts(
+  { db }: { db: Database },
+  consigneeIds: number[],
+): Promise<AdminPrealert[]> {
   if (consigneeIds.length === 0) return [];
   const rows = await readPrealertRows(
     db,
@@ -112,7 +150,10 @@ export async function listExpectedPrealerts({ db }: { db: Database }, consigneeI
 }
 
 /** Recent receipts of these consignees without a pre-alert, newest first (a few per consignee): what the admin may link a stale pre-alert to. */
-export async function listUnmatchedReceiptsOf({ db, clock }: { db: Database; clock: Clock }, consigneeIds: number[]): Promise<UnmatchedReceipt[]> {
+export async function listUnmatchedReceiptsOf(
+  { db, clock }: { db: Database; clock: Clock },
+  consigneeIds: number[],
+): Promise<UnmatchedReceipt[]> {
   if (consigneeIds.length === 0) return [];
   const since = new Date(clock.now() - UNMATCHED_RECEIPTS_DAYS * DAY_MS);
   const rows = await db.sequelize.query<UnmatchedReceiptRow>(
@@ -124,7 +165,10 @@ export async function listUnmatchedReceiptsOf({ db, clock }: { db: Database; clo
            AND NOT EXISTS (SELECT 1 FROM "prealerts" p WHERE p."receiptId" = r."id")) "ranked"
       WHERE "rank" <= :perConsignee
       ORDER BY "receivedDate" DESC, "id" DESC`,
-    { type: QueryTypes.SELECT, replacements: { consigneeIds, since, perConsignee: MATCH_CHOICES_PER_CONSIGNEE } },
+    {
+      type: QueryTypes.SELECT,
+      replacements: { consigneeIds, since, perConsignee: MATCH_CHOICES_PER_CONSIGNEE },
+    },
   );
   return withTrackingNumbers(db, rows);
 }
@@ -134,32 +178,70 @@ export interface PrealertAdminDeps extends StatusEmailDeps {
   log: Logger;
 }
 
-const auditDetail = (row: PrealertRow, receipt: string) => ({ receipt, consignee: row.consigneeId, createdBy: row.createdBy });
+const auditDetail = (row: PrealertRow, receipt: string) => ({
+  receipt,
+  consignee: row.consigneeId,
+  createdBy: row.createdBy,
+});
 
 /**
  * The admin links a waiting pre-alert to a receipt of its consignee (a package whose label or number
  * did not match); audited, the customers told as for a package the sync found. The consignee rule is
  * the sync's: another consignee's receipt is refused.
  */
-export async function matchPrealert(deps: PrealertAdminDeps, actor: AuditActor, id: number, receiptId: number): Promise<AdminPrealert> {
+export async function matchPrealert(
+  deps: PrealertAdminDeps,
+  actor: AuditActor,
+  id: number,
+  receiptId: number,
+): Promise<AdminPrealert> {
   const { db } = deps;
   const arrival = await db.sequelize.transaction(async (transaction) => {
     await lockPrealert(db, id, transaction);
     const [row] = await readPrealertRows(db, 'p."id" = :id', { id }, { transaction });
     if (!row) throw notFound();
     if (row.receiptId !== null) throw new AppError('CONFLICT', m.prealert_already_matched());
-    const receipt = await db.models.ReceiptRecord.findByPk(receiptId, { attributes: ['id', 'number', 'consigneeId'], raw: true, transaction });
+    const receipt = await db.models.ReceiptRecord.findByPk(receiptId, {
+      attributes: ['id', 'number', 'consigneeId'],
+      raw: true,
+      transaction,
+    });
     if (!receipt) throw new AppError('NOT_FOUND', m.validation_receipt_not_found());
-    if (receipt.consigneeId !== Number(row.consigneeId)) throw new AppError('CONFLICT', m.prealert_match_other_consignee({ number: receipt.number }));
-    if (!(await linkPrealertToReceipt(deps, { prealertId: id, receiptId, matchedBy: 'admin' }, transaction))) {
+    if (receipt.consigneeId !== Number(row.consigneeId))
+      throw new AppError('CONFLICT', m.prealert_match_other_consignee({ number: receipt.number }));
+    if (
+      !(await linkPrealertToReceipt(
+        deps,
+        { prealertId: id, receiptId, matchedBy: 'admin' },
+        transaction,
+      ))
+    ) {
       throw new AppError('CONFLICT', m.prealert_already_matched());
     }
-    await recordAudit(deps, actor, { action: 'prealert.matched', target: auditTarget(row), detail: auditDetail(row, receipt.number) }, transaction);
-    return { receiptId, number: receipt.number, consigneeId: Number(row.consigneeId), trackingNumber: row.trackingNumber, shipper: row.shipper };
+    await recordAudit(
+      deps,
+      actor,
+      {
+        action: 'prealert.matched',
+        target: auditTarget(row),
+        detail: auditDetail(row, receipt.number),
+      },
+      transaction,
+    );
+    return {
+      receiptId,
+      number: receipt.number,
+      consigneeId: Number(row.consigneeId),
+      trackingNumber: row.trackingNumber,
+      shipper: row.shipper,
+    };
   });
   if (deps.mailer.enabled) {
     await announceStatusChanges(deps, [], [arrival]).catch((error) =>
-      deps.log.error({ component: 'prealerts', err: error }, 'The arrival e-mail could not be queued'),
+      deps.log.error(
+        { component: 'prealerts', err: error },
+        'The arrival e-mail could not be queued',
+      ),
     );
   }
   const [row] = await readPrealertRows(db, 'p."id" = :id', { id });
@@ -167,7 +249,11 @@ export async function matchPrealert(deps: PrealertAdminDeps, actor: AuditActor, 
 }
 
 /** The admin undoes a link; the sync does not link the pre-alert to that receipt again. Audited. */
-export async function unmatchPrealert(deps: PrealertAdminDeps, actor: AuditActor, id: number): Promise<AdminPrealert> {
+export async function unmatchPrealert(
+  deps: PrealertAdminDeps,
+  actor: AuditActor,
+  id: number,
+): Promise<AdminPrealert> {
   const { db, clock } = deps;
   await db.sequelize.transaction(async (transaction) => {
     await lockPrealert(db, id, transaction);
@@ -175,16 +261,30 @@ export async function unmatchPrealert(deps: PrealertAdminDeps, actor: AuditActor
     if (!row) throw notFound();
     if (row.receiptId === null) throw new AppError('CONFLICT', m.prealert_not_matched());
     await db.models.Prealert.update(
-      { receiptId: null, matchedAt: null, matchedBy: null, declinedReceiptId: Number(row.receiptId), updatedAt: new Date(clock.now()) },
+      {
+        receiptId: null,
+        matchedAt: null,
+        matchedBy: null,
+        declinedReceiptId: Number(row.receiptId),
+        updatedAt: new Date(clock.now()),
+      },
       { where: { id }, transaction },
     );
     // Expected again: the provider is told to wait for its package.
     await enqueueJobs(deps, [forwardJob(id)], transaction);
-    const receipt = await db.models.ReceiptRecord.findByPk(Number(row.receiptId), { attributes: ['number'], raw: true, transaction });
+    const receipt = await db.models.ReceiptRecord.findByPk(Number(row.receiptId), {
+      attributes: ['number'],
+      raw: true,
+      transaction,
+    });
     await recordAudit(
       deps,
       actor,
-      { action: 'prealert.unmatched', target: auditTarget(row), detail: auditDetail(row, receipt?.number ?? String(row.receiptId)) },
+      {
+        action: 'prealert.unmatched',
+        target: auditTarget(row),
+        detail: auditDetail(row, receipt?.number ?? String(row.receiptId)),
+      },
       transaction,
     );
   });

@@ -27,7 +27,16 @@ import { visibleConsigneeIds, type ScopeDeps, type LastSyncTime } from '../recei
 import { forwardJob } from './forwarding';
 import { removeInvoiceFile, type NewInvoice } from './invoices';
 import { linkPrealertToReceipt } from './matching';
-import { auditTarget, countPrealerts, lockPrealert, prealertInScope, readPrealertRows, scopeCondition, toPrealert, type PrealertRow } from './rows';
+import {
+  auditTarget,
+  countPrealerts,
+  lockPrealert,
+  prealertInScope,
+  readPrealertRows,
+  scopeCondition,
+  toPrealert,
+  type PrealertRow,
+} from './rows';
 
 export interface PrealertDeps extends ScopeDeps {
   clock: Clock;
@@ -38,29 +47,55 @@ export interface PrealertDeps extends ScopeDeps {
 }
 
 /** A page of the user's pre-alerts (their consignees'), newest first. */
-export async function listPrealerts(deps: ScopeDeps, user: PublicUser, query: PrealertListQuery): Promise<PrealertList> {
+export async function listPrealerts(
+  deps: ScopeDeps,
+  user: PublicUser,
+  query: PrealertListQuery,
+): Promise<PrealertList> {
   const consigneeIds = await visibleConsigneeIds(deps, user);
-  const status = query.status === undefined ? '' : query.status === 'received' ? ' AND p."receiptId" IS NOT NULL' : ' AND p."receiptId" IS NULL';
+  const status =
+    query.status === undefined
+      ? ''
+      : query.status === 'received'
+        ? ' AND p."receiptId" IS NOT NULL'
+        : ' AND p."receiptId" IS NULL';
   const where = `${scopeCondition(consigneeIds)}${status}`;
   const replacements = { consigneeIds };
   const [rows, total] = await Promise.all([
-    readPrealertRows(deps.db, where, replacements, { limit: query.limit, offset: (query.page - 1) * query.limit }),
+    readPrealertRows(deps.db, where, replacements, {
+      limit: query.limit,
+      offset: (query.page - 1) * query.limit,
+    }),
     countPrealerts(deps.db, where, replacements),
   ]);
   return { data: rows.map(toPrealert), pagination: paginationOf(query.page, query.limit, total) };
 }
 
-export async function getPrealert(deps: ScopeDeps, user: PublicUser, id: number): Promise<Prealert> {
+export async function getPrealert(
+  deps: ScopeDeps,
+  user: PublicUser,
+  id: number,
+): Promise<Prealert> {
   return toPrealert(await prealertInScope(deps, user, id));
 }
 
 /** The consignee must be one the user sees (for a customer: one of their own); any other is refused alike. */
-async function requireOwnConsignee(deps: ScopeDeps, user: PublicUser, consigneeId: number, transaction: Transaction): Promise<void> {
+async function requireOwnConsignee(
+  deps: ScopeDeps,
+  user: PublicUser,
+  consigneeId: number,
+  transaction: Transaction,
+): Promise<void> {
   const consigneeIds = await visibleConsigneeIds(deps, user, transaction);
-  const known = await deps.db.models.Consignee.findByPk(consigneeId, { attributes: ['id'], transaction });
+  const known = await deps.db.models.Consignee.findByPk(consigneeId, {
+    attributes: ['id'],
+    transaction,
+  });
   if (!known || (consigneeIds !== null && !consigneeIds.includes(consigneeId))) {
     const message = m.prealert_consignee_not_yours();
-    throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'consigneeId', message }] });
+    throw new AppError('VALIDATION_ERROR', message, {
+      details: [{ field: 'consigneeId', message }],
+    });
   }
 }
 
@@ -105,7 +140,12 @@ const invoiceFields = (invoice: NewInvoice | null) => ({
 
 /** Counts one write of the customer's against PREALERT_WRITES_PER_WINDOW: each may store an invoice and tells the provider. */
 async function admitPrealertWrite(deps: PrealertDeps, user: PublicUser): Promise<void> {
-  if (!(await deps.loginLimiter.admitRequest(`pre-alert writes of user ${user.id}`, PREALERT_WRITES_PER_WINDOW))) {
+  if (
+    !(await deps.loginLimiter.admitRequest(
+      `pre-alert writes of user ${user.id}`,
+      PREALERT_WRITES_PER_WINDOW,
+    ))
+  ) {
     throw new AppError('RATE_LIMITED', m.limits_prealert_writes());
   }
 }
@@ -127,24 +167,50 @@ export async function createPrealert(
     .transaction(async (transaction) => {
       // The customer's row stays locked until the end (PostgreSQL; SQLite's immediate transactions already
       // take turns), so two creations at once cannot both slip under the limit.
-      await db.models.User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
-      const waiting = await db.models.Prealert.count({ where: { userId: user.id, receiptId: null }, transaction });
-      if (waiting >= PREALERTS_WAITING_PER_USER) throw new AppError('CONFLICT', m.limits_prealerts_waiting({ max: PREALERTS_WAITING_PER_USER }));
+      await db.models.User.findByPk(user.id, {
+        attributes: ['id'],
+        lock: transaction.LOCK.UPDATE,
+        transaction,
+      });
+      const waiting = await db.models.Prealert.count({
+        where: { userId: user.id, receiptId: null },
+        transaction,
+      });
+      if (waiting >= PREALERTS_WAITING_PER_USER)
+        throw new AppError(
+          'CONFLICT',
+          m.limits_prealerts_waiting({ max: PREALERTS_WAITING_PER_USER }),
+        );
       await requireOwnConsignee(deps, user, input.consigneeId, transaction);
       const now = new Date(clock.now());
       const created = await db.models.Prealert.create(
-        { userId: user.id, ...storedFields(input), ...invoiceFields(invoice), createdAt: now, updatedAt: now },
+        {
+          userId: user.id,
+          ...storedFields(input),
+          ...invoiceFields(invoice),
+          createdAt: now,
+          updatedAt: now,
+        },
         { transaction },
       );
       const arrivedOn = await receiptHoldingPackage(db, input, transaction);
       const linked =
-        arrivedOn !== null && (await linkPrealertToReceipt(deps, { prealertId: created.id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction, false));
+        arrivedOn !== null &&
+        (await linkPrealertToReceipt(
+          deps,
+          { prealertId: created.id, receiptId: arrivedOn, matchedBy: 'arrival' },
+          transaction,
+          false,
+        ));
       // A package that is here already needs no announcing.
       if (!linked) await enqueueJobs(deps, [forwardJob(created.id)], transaction);
       await recordAudit(
         deps,
         selfActor(user, clientAddress),
-        { action: 'prealert.created', target: `pre-alert ${created.id} (${created.trackingNumber})` },
+        {
+          action: 'prealert.created',
+          target: `pre-alert ${created.id} (${created.trackingNumber})`,
+        },
         transaction,
       );
       return created.id;
@@ -182,16 +248,31 @@ export async function updatePrealert(
       await requireOwnConsignee(deps, user, input.consigneeId, transaction);
       const keepsInvoice = invoice === null && !input.removeInvoice;
       const [updated] = await db.models.Prealert.update(
-        { ...storedFields(input), ...(keepsInvoice ? {} : invoiceFields(invoice)), updatedAt: new Date(clock.now()) },
+        {
+          ...storedFields(input),
+          ...(keepsInvoice ? {} : invoiceFields(invoice)),
+          updatedAt: new Date(clock.now()),
+        },
         { where: { id, receiptId: null }, transaction },
       );
       // Linked by a sync between the read and now.
       if (updated !== 1) throw new AppError('CONFLICT', m.prealert_already_received());
       const arrivedOn = await receiptHoldingPackage(db, input, transaction);
-      const linked = arrivedOn !== null && (await linkPrealertToReceipt(deps, { prealertId: id, receiptId: arrivedOn, matchedBy: 'arrival' }, transaction));
+      const linked =
+        arrivedOn !== null &&
+        (await linkPrealertToReceipt(
+          deps,
+          { prealertId: id, receiptId: arrivedOn, matchedBy: 'arrival' },
+          transaction,
+        ));
       // A link tells the provider itself.
       if (!linked) await enqueueJobs(deps, [forwardJob(id)], transaction);
-      await recordAudit(deps, selfActor(user, clientAddress), { action: 'prealert.updated', target: auditTarget(row) }, transaction);
+      await recordAudit(
+        deps,
+        selfActor(user, clientAddress),
+        { action: 'prealert.updated', target: auditTarget(row) },
+        transaction,
+      );
       return keepsInvoice ? null : row.invoiceFileName;
     })
     .catch((error: unknown) => {
@@ -203,17 +284,30 @@ export async function updatePrealert(
 }
 
 /** Withdraws a waiting pre-alert, its invoice with it; the provider is told. */
-export async function deletePrealert(deps: PrealertDeps, user: PublicUser, id: number, clientAddress: string | null): Promise<void> {
+export async function deletePrealert(
+  deps: PrealertDeps,
+  user: PublicUser,
+  id: number,
+  clientAddress: string | null,
+): Promise<void> {
   const { db } = deps;
   const invoiceFileName = await db.sequelize.transaction(async (transaction) => {
     await lockPrealert(db, id, transaction);
     const row = await prealertInScope(deps, user, id, transaction);
     requireExpected(row);
-    const removed = await db.models.Prealert.destroy({ where: { id, receiptId: null }, transaction });
+    const removed = await db.models.Prealert.destroy({
+      where: { id, receiptId: null },
+      transaction,
+    });
     // Linked by a sync between the read and now.
     if (removed !== 1) throw new AppError('CONFLICT', m.prealert_already_received());
     await enqueueJobs(deps, [forwardJob(id)], transaction);
-    await recordAudit(deps, selfActor(user, clientAddress), { action: 'prealert.deleted', target: auditTarget(row) }, transaction);
+    await recordAudit(
+      deps,
+      selfActor(user, clientAddress),
+      { action: 'prealert.deleted', target: auditTarget(row) },
+      transaction,
+    );
     return row.invoiceFileName;
   });
   await removeInvoiceFile(deps, invoiceFileName);

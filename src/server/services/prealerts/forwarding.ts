@@ -8,7 +8,11 @@ import * as z from 'zod/mini';
 import { DAY_MS } from '~/shared/constants';
 import type { Database } from '../../db/database';
 import type { Logger } from '../../logger';
-import { ProviderRefusal, type ProviderClient, type ProviderPrealert } from '../../provider/contract';
+import {
+  ProviderRefusal,
+  type ProviderClient,
+  type ProviderPrealert,
+} from '../../provider/contract';
 import { JobRefused, type JobHandler } from '../outbox';
 import { isoTime, readPrealertRows, type PrealertRow } from './rows';
 
@@ -29,7 +33,11 @@ const FORWARD_FIRST_RETRY_MS = 60_000;
  * runs could otherwise reach the provider after the withdrawal. Every transaction that writes one has
  * written (so locked) the pre-alert's row first, so the jobs' order is their transactions' order.
  */
-export const forwardJob = (prealertId: number) => ({ kind: PREALERT_FORWARD_JOB, payload: { prealertId }, orderingKey: `prealert:${prealertId}` });
+export const forwardJob = (prealertId: number) => ({
+  kind: PREALERT_FORWARD_JOB,
+  payload: { prealertId },
+  orderingKey: `prealert:${prealertId}`,
+});
 
 const forwardPayloadSchema = z.object({ prealertId: z.number().check(z.int(), z.positive()) });
 
@@ -62,7 +70,10 @@ function toProviderPrealert(row: PrealertRow): ProviderPrealert {
  * moment; a pre-alert's jobs run one after another (their ordering key), so the last word sent is the
  * state after its last change.
  */
-export async function forwardPrealert(deps: PrealertForwardingDeps, payload: unknown): Promise<void> {
+export async function forwardPrealert(
+  deps: PrealertForwardingDeps,
+  payload: unknown,
+): Promise<void> {
   const parsed = forwardPayloadSchema.safeParse(payload);
   if (!parsed.success) throw new JobRefused('The job names no pre-alert');
   const { prealertId } = parsed.data;

@@ -15,9 +15,27 @@
  * - `receipt-view.ts`: a receipt with its pre-alerts (`GET /api/receipts/{id}`);
  * - `rows.ts`: a pre-alert read as the API shows it, which all of them share.
  */
-export { listAdminPrealerts, listExpectedPrealerts, listUnmatchedReceiptsOf, matchPrealert, unmatchPrealert } from './admin';
-export { createPrealert, deletePrealert, getPrealert, listPrealerts, updatePrealert } from './customer';
+export {
+  listAdminPrealerts,
+  listExpectedPrealerts,
+  listUnmatchedReceiptsOf,
+  matchPrealert,
+  unmatchPrealert,
+} from './admin';
+export {
+  createPrealert,
+  deletePrealert,
+  getPrealert,
+  listPrealerts,
+  updatePrealert,
+} from './customer';
 export { createPrealertForwarder, PREALERT_FORWARD_JOB } from './forwarding';
-export { invoiceFolder, purgeOrphanInvoices, readInvoice, type InvoiceFile, type NewInvoice } from './invoices';
+export {
+  invoiceFolder,
+  purgeOrphanInvoices,
+  readInvoice,
+  type InvoiceFile,
+  type NewInvoice,
+} from './invoices';
 export { matchArrivedPackages, prealertMatchingReaction } from './matching';
 export { getReceiptWithPrealerts } from './receipt-view';

@@ -20,7 +20,8 @@ const ORPHAN_INVOICE_AGE_MS = 60 * 60_000;
 const INVOICE_LOOKUP_CHUNK = 500;
 
 /** The folder of the invoices, inside UPLOADS_DIR. */
-export const invoiceFolder = (config: Pick<Config, 'uploadsDir'>) => path.join(config.uploadsDir, 'prealerts');
+export const invoiceFolder = (config: Pick<Config, 'uploadsDir'>) =>
+  path.join(config.uploadsDir, 'prealerts');
 
 /** An invoice already stored in the invoice folder under a name the server chose. */
 export interface NewInvoice {
@@ -30,7 +31,10 @@ export interface NewInvoice {
   size: number;
 }
 
-export async function removeInvoiceFile(deps: { config: Pick<Config, 'uploadsDir'> }, fileName: string | null): Promise<void> {
+export async function removeInvoiceFile(
+  deps: { config: Pick<Config, 'uploadsDir'> },
+  fileName: string | null,
+): Promise<void> {
   if (fileName === null) return;
   await rm(path.join(invoiceFolder(deps.config), fileName), { force: true });
 }
@@ -40,7 +44,15 @@ export async function removeInvoiceFile(deps: { config: Pick<Config, 'uploadsDir
  * upload whose request ended before its pre-alert was stored, a file a crash left between a change and
  * the removal of the file it replaced. Housekeeping.
  */
-export async function purgeOrphanInvoices({ db, clock, config }: { db: Database; clock: Clock; config: Pick<Config, 'uploadsDir'> }): Promise<void> {
+export async function purgeOrphanInvoices({
+  db,
+  clock,
+  config,
+}: {
+  db: Database;
+  clock: Clock;
+  config: Pick<Config, 'uploadsDir'>;
+}): Promise<void> {
   const folder = invoiceFolder(config);
   let names: string[];
   try {
@@ -57,9 +69,17 @@ export async function purgeOrphanInvoices({ db, clock, config }: { db: Database;
   }
   for (let start = 0; start < old.length; start += INVOICE_LOOKUP_CHUNK) {
     const chunk = old.slice(start, start + INVOICE_LOOKUP_CHUNK);
-    const named = await db.models.Prealert.findAll({ attributes: ['invoiceFileName'], where: { invoiceFileName: chunk }, raw: true });
+    const named = await db.models.Prealert.findAll({
+      attributes: ['invoiceFileName'],
+      where: { invoiceFileName: chunk },
+      raw: true,
+    });
     const kept = new Set(named.map((row) => row.invoiceFileName));
-    await Promise.all(chunk.filter((name) => !kept.has(name)).map((name) => rm(path.join(folder, name), { force: true })));
+    await Promise.all(
+      chunk
+        .filter((name) => !kept.has(name))
+        .map((name) => rm(path.join(folder, name), { force: true })),
+    );
   }
 }
 
@@ -76,7 +96,11 @@ export interface InvoiceFile {
 }
 
 /** The invoice of a pre-alert the user sees; 404 when there is none. */
-export async function readInvoice(deps: ScopeDeps & { config: Pick<Config, 'uploadsDir'> }, user: PublicUser, id: number): Promise<InvoiceFile> {
+export async function readInvoice(
+  deps: ScopeDeps & { config: Pick<Config, 'uploadsDir'> },
+  user: PublicUser,
+  id: number,
+): Promise<InvoiceFile> {
   const row = await prealertInScope(deps, user, id);
   if (row.invoiceFileName === null) throw new AppError('NOT_FOUND', m.prealert_no_invoice());
   let handle: FileHandle;

@@ -44,7 +44,11 @@ export async function linkPrealertToReceipt(
     type: QueryTypes.SELECT,
     transaction,
   });
-  await queueWebhookEvent(deps, { type: 'prealert.matched', receiptId: link.receiptId, prealert: toPrealert(row!) }, transaction);
+  await queueWebhookEvent(
+    deps,
+    { type: 'prealert.matched', receiptId: link.receiptId, prealert: toPrealert(row!) },
+    transaction,
+  );
   return true;
 }
 
@@ -52,7 +56,11 @@ export async function linkPrealertToReceipt(
  * Unlinks the pre-alerts of these receipts that are no longer their consignees' (the provider gave the
  * receipt to another consignee, or deleted it): they wait for their package again.
  */
-export async function releasePrealertsOfReceipts(deps: WebhookEventDeps, receiptIds: number[], transaction: Transaction): Promise<void> {
+export async function releasePrealertsOfReceipts(
+  deps: WebhookEventDeps,
+  receiptIds: number[],
+  transaction: Transaction,
+): Promise<void> {
   if (receiptIds.length === 0) return;
   const released = await deps.db.sequelize.query<{ id: number }>(
     `UPDATE "prealerts" SET "receiptId" = NULL, "matchedAt" = NULL, "matchedBy" = NULL
@@ -73,7 +81,11 @@ export async function releasePrealertsOfReceipts(deps: WebhookEventDeps, receipt
  * Links the waiting pre-alerts whose packages came on these receipts (the sync's page, in its
  * transaction): the same tracking number, the same consignee. Answers what arrived, for the digest.
  */
-export async function matchArrivedPackages(deps: WebhookEventDeps, receipts: WrittenReceipt[], transaction: Transaction): Promise<ArrivalLine[]> {
+export async function matchArrivedPackages(
+  deps: WebhookEventDeps,
+  receipts: WrittenReceipt[],
+  transaction: Transaction,
+): Promise<ArrivalLine[]> {
   await releasePrealertsOfReceipts(
     deps,
     receipts.map((receipt) => receipt.id),
@@ -98,9 +110,19 @@ export async function matchArrivedPackages(deps: WebhookEventDeps, receipts: Wri
   for (const prealert of waiting) {
     const receipt = receiptsByKey
       .get(prealert.trackingNumber)
-      ?.find((candidate) => candidate.consigneeId === prealert.consigneeId && candidate.id !== prealert.declinedReceiptId);
+      ?.find(
+        (candidate) =>
+          candidate.consigneeId === prealert.consigneeId &&
+          candidate.id !== prealert.declinedReceiptId,
+      );
     if (!receipt) continue;
-    if (await linkPrealertToReceipt(deps, { prealertId: prealert.id, receiptId: receipt.id, matchedBy: 'arrival' }, transaction)) {
+    if (
+      await linkPrealertToReceipt(
+        deps,
+        { prealertId: prealert.id, receiptId: receipt.id, matchedBy: 'arrival' },
+        transaction,
+      )
+    ) {
       arrivals.push({
         receiptId: receipt.id,
         number: receipt.number,

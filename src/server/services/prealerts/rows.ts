@@ -4,7 +4,12 @@
  */
 import { QueryTypes, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import { centsToDollars, type AdminPrealert, type Carrier, type Prealert } from '~/shared/prealerts';
+import {
+  centsToDollars,
+  type AdminPrealert,
+  type Carrier,
+  type Prealert,
+} from '~/shared/prealerts';
 import type { PublicUser } from '~/shared/validation';
 import type { Database } from '../../db/database';
 import { AppError } from '../../errors';
@@ -70,7 +75,10 @@ export function toPrealert(row: PrealertRow): Prealert {
   };
 }
 
-export const toAdminPrealert = (row: PrealertRow): AdminPrealert => ({ ...toPrealert(row), createdBy: row.createdBy });
+export const toAdminPrealert = (row: PrealertRow): AdminPrealert => ({
+  ...toPrealert(row),
+  createdBy: row.createdBy,
+});
 
 /** The condition of a user's scope on `p`: their consignees' pre-alerts (staff: all). */
 export function scopeCondition(consigneeIds: number[] | null): string {
@@ -84,28 +92,49 @@ export async function readPrealertRows(
   replacements: Record<string, unknown>,
   options: { order?: string; limit?: number; offset?: number; transaction?: Transaction } = {},
 ): Promise<PrealertRow[]> {
-  const page = options.limit === undefined ? '' : ` LIMIT ${options.limit} OFFSET ${options.offset ?? 0}`;
-  return db.sequelize.query<PrealertRow>(`${SELECT_PREALERTS} WHERE ${where} ORDER BY ${options.order ?? 'p."createdAt" DESC, p."id" DESC'}${page}`, {
-    type: QueryTypes.SELECT,
-    replacements,
-    transaction: options.transaction,
-  });
+  const page =
+    options.limit === undefined ? '' : ` LIMIT ${options.limit} OFFSET ${options.offset ?? 0}`;
+  return db.sequelize.query<PrealertRow>(
+    `${SELECT_PREALERTS} WHERE ${where} ORDER BY ${options.order ?? 'p."createdAt" DESC, p."id" DESC'}${page}`,
+    {
+      type: QueryTypes.SELECT,
+      replacements,
+      transaction: options.transaction,
+    },
+  );
 }
 
-export async function countPrealerts(db: Database, where: string, replacements: Record<string, unknown>): Promise<number> {
-  const [row] = await db.sequelize.query<{ count: number | string }>(`SELECT COUNT(*) AS "count" FROM "prealerts" p WHERE ${where}`, {
-    type: QueryTypes.SELECT,
-    replacements,
-  });
+export async function countPrealerts(
+  db: Database,
+  where: string,
+  replacements: Record<string, unknown>,
+): Promise<number> {
+  const [row] = await db.sequelize.query<{ count: number | string }>(
+    `SELECT COUNT(*) AS "count" FROM "prealerts" p WHERE ${where}`,
+    {
+      type: QueryTypes.SELECT,
+      replacements,
+    },
+  );
   return Number(row?.count ?? 0);
 }
 
 export const notFound = () => new AppError('NOT_FOUND', m.prealert_not_found());
 
 /** One pre-alert in the user's scope; another consignee's is the same 404 as one that does not exist. */
-export async function prealertInScope(deps: ScopeDeps, user: PublicUser, id: number, transaction?: Transaction): Promise<PrealertRow> {
+export async function prealertInScope(
+  deps: ScopeDeps,
+  user: PublicUser,
+  id: number,
+  transaction?: Transaction,
+): Promise<PrealertRow> {
   const consigneeIds = await visibleConsigneeIds(deps, user, transaction);
-  const [row] = await readPrealertRows(deps.db, `p."id" = :id AND ${scopeCondition(consigneeIds)}`, { id, consigneeIds }, { transaction });
+  const [row] = await readPrealertRows(
+    deps.db,
+    `p."id" = :id AND ${scopeCondition(consigneeIds)}`,
+    { id, consigneeIds },
+    { transaction },
+  );
   if (!row) throw notFound();
   return row;
 }
@@ -115,8 +144,16 @@ export async function prealertInScope(deps: ScopeDeps, user: PublicUser, id: num
  * already take turns), before it is read for a change: two changes at once, each replacing the invoice
  * file it read, would otherwise both remove the same old file and leave one new file to nobody.
  */
-export async function lockPrealert(db: Database, id: number, transaction: Transaction): Promise<void> {
-  await db.models.Prealert.findByPk(id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+export async function lockPrealert(
+  db: Database,
+  id: number,
+  transaction: Transaction,
+): Promise<void> {
+  await db.models.Prealert.findByPk(id, {
+    attributes: ['id'],
+    lock: transaction.LOCK.UPDATE,
+    transaction,
+  });
 }
 
 export const auditTarget = (row: PrealertRow) => `pre-alert ${row.id} (${row.trackingNumber})`;

@@ -6,13 +6,23 @@ import { sortKey } from '~/shared/sort-key';
 import type { ProviderReceipt } from '../../provider/contract';
 
 /** The text columns the list sorts by, each with a stored sort key column beside it (`<column>Sort`). */
-export const SORTED_TEXT_COLUMNS = ['number', 'shipperName', 'consigneeName', 'status', 'destination', 'modeOfTransportation', 'originName'] as const;
+export const SORTED_TEXT_COLUMNS = [
+  'number',
+  'shipperName',
+  'consigneeName',
+  'status',
+  'destination',
+  'modeOfTransportation',
+  'originName',
+] as const;
 export type SortedTextColumn = (typeof SORTED_TEXT_COLUMNS)[number];
 export const sortColumn = (column: SortedTextColumn) => `${column}Sort` as const;
 export type SortKeyColumns = { [C in SortedTextColumn as `${C}Sort`]: string };
 
 export function sortKeysOf(texts: Record<SortedTextColumn, string>): SortKeyColumns {
-  return Object.fromEntries(SORTED_TEXT_COLUMNS.map((column) => [sortColumn(column), sortKey(texts[column])])) as SortKeyColumns;
+  return Object.fromEntries(
+    SORTED_TEXT_COLUMNS.map((column) => [sortColumn(column), sortKey(texts[column])]),
+  ) as SortKeyColumns;
 }
 
 /** Upper case, no spaces or dashes: how tracking numbers are compared, pre-alerts' among them. */
@@ -21,16 +31,21 @@ export const trackingKey = normalizeTrackingNumber;
 export type ReceiptRow = InferAttributes<ReceiptRecord>;
 export type PackageRow = Omit<InferAttributes<PackageRecord>, 'id'>;
 
-const text = (value: unknown, max: number) => (typeof value === 'string' ? value.trim().slice(0, max) : '');
-const amount = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
+const text = (value: unknown, max: number) =>
+  typeof value === 'string' ? value.trim().slice(0, max) : '';
+const amount = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? value : 0;
+const count = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0;
 const date = (value: unknown) => {
   const parsed = typeof value === 'string' ? new Date(value) : null;
   return parsed && !Number.isNaN(parsed.getTime()) ? parsed : null;
 };
 
 /** A provider receipt as mirror rows; null when it lacks what identifies it. */
-export function toMirrorRows(receipt: ProviderReceipt): { receipt: ReceiptRow; packages: PackageRow[] } | null {
+export function toMirrorRows(
+  receipt: ProviderReceipt,
+): { receipt: ReceiptRow; packages: PackageRow[] } | null {
   if (!Number.isSafeInteger(receipt?.id) || receipt.id < 1) return null;
   const number = text(receipt.number, 40);
   const shipperName = text(receipt.shipperName, 200);

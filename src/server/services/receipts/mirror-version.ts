@@ -44,7 +44,10 @@ export class MirrorFollower {
       await this.follow();
     } catch (error) {
       // This process at least stops answering from the old state; other processes' caches age out.
-      this.deps.log.warn({ component: 'sync', err: error }, 'The mirror version could not be counted up');
+      this.deps.log.warn(
+        { component: 'sync', err: error },
+        'The mirror version could not be counted up',
+      );
       responseCache.clear();
       receiptIndex.use(null);
     }
@@ -53,7 +56,12 @@ export class MirrorFollower {
   /** Follows the syncs of other processes on the same database. */
   startWatching(): void {
     this.watch = setInterval(() => {
-      this.follow().catch((error) => this.deps.log.warn({ component: 'sync', err: error }, 'The mirror version could not be read'));
+      this.follow().catch((error) =>
+        this.deps.log.warn(
+          { component: 'sync', err: error },
+          'The mirror version could not be read',
+        ),
+      );
     }, POLL_MS).unref();
   }
 
@@ -64,7 +72,10 @@ export class MirrorFollower {
   }
 
   private async readVersion(): Promise<number> {
-    const row = await this.deps.db.models.SyncState.findByPk(1, { attributes: ['mirrorVersion'], raw: true });
+    const row = await this.deps.db.models.SyncState.findByPk(1, {
+      attributes: ['mirrorVersion'],
+      raw: true,
+    });
     return row?.mirrorVersion ?? 0;
   }
 

@@ -44,7 +44,11 @@ export async function searchPackageScans(
   );
   const visible = new Set(consigneeIds);
   const known = new Set(rows.map((row) => row.trackingKey));
-  const theirs = new Set(rows.filter((row) => row.consigneeId !== null && visible.has(row.consigneeId)).map((row) => row.trackingKey));
+  const theirs = new Set(
+    rows
+      .filter((row) => row.consigneeId !== null && visible.has(row.consigneeId))
+      .map((row) => row.trackingKey),
+  );
   return scans.filter((scan) => !known.has(keyOf(scan)) || theirs.has(keyOf(scan)));
 }
 
@@ -52,10 +56,18 @@ export async function searchPackageScans(
  * A provider without warehouse scans (Magaya): the packages the mirror holds under the tracking
  * number, as scans at their receipts' received time. The search above keeps them to their viewers.
  */
-export async function mirrorPackageScans(deps: { db: ScopeDeps['db'] }, trackingNumber: string): Promise<PackageScan[]> {
+export async function mirrorPackageScans(
+  deps: { db: ScopeDeps['db'] },
+  trackingNumber: string,
+): Promise<PackageScan[]> {
   const key = trackingKey(trackingNumber);
   if (!key) return [];
-  const rows = await deps.db.sequelize.query<{ id: number; receiptId: number; trackingNumber: string; receivedDate: string | Date | null }>(
+  const rows = await deps.db.sequelize.query<{
+    id: number;
+    receiptId: number;
+    trackingNumber: string;
+    receivedDate: string | Date | null;
+  }>(
     `SELECT p."id", p."receiptId", p."trackingNumber", r."receivedDate" FROM "packages" p JOIN "receipts" r ON r."id" = p."receiptId" WHERE p."trackingKey" = :key ORDER BY p."id"`,
     { type: QueryTypes.SELECT, replacements: { key } },
   );
@@ -71,10 +83,20 @@ export async function mirrorPackageScans(deps: { db: ScopeDeps['db'] }, tracking
  * PROVIDER=file has no warehouse scans to ask for: the packages of the imported receipts answer
  * instead, each as arrived on its receipt's received date, within what the user may see.
  */
-async function searchMirroredPackages(deps: ScopeDeps, user: PublicUser, trackingNumber: string): Promise<PackageScanResult[]> {
+async function searchMirroredPackages(
+  deps: ScopeDeps,
+  user: PublicUser,
+  trackingNumber: string,
+): Promise<PackageScanResult[]> {
   const consigneeIds = await visibleConsigneeIds(deps, user);
   if (consigneeIds !== null && consigneeIds.length === 0) return [];
-  const rows = await deps.db.sequelize.query<{ id: number; trackingNumber: string; receivedDate: Date | string | null; number: string; description: string }>(
+  const rows = await deps.db.sequelize.query<{
+    id: number;
+    trackingNumber: string;
+    receivedDate: Date | string | null;
+    number: string;
+    description: string;
+  }>(
     `SELECT p."id", p."trackingNumber", r."receivedDate", r."number", p."description"
        FROM "packages" p JOIN "receipts" r ON r."id" = p."receiptId"
       WHERE p."trackingKey" = :key ${consigneeIds === null ? '' : 'AND r."consigneeId" IN (:consigneeIds)'}

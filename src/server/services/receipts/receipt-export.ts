@@ -11,7 +11,14 @@ import type { PublicUser } from '~/shared/validation';
 import { csvLines, UTF8_BOM, type CsvCell } from '../../csv';
 import { inLocale } from '../../locale';
 import type { Clock } from '../../clock';
-import { matchesInOrder, receiptFieldsByIds, requireMirror, visibleConsigneeIds, type ReceiptDeps, type ReceiptFields } from './receipts';
+import {
+  matchesInOrder,
+  receiptFieldsByIds,
+  requireMirror,
+  visibleConsigneeIds,
+  type ReceiptDeps,
+  type ReceiptFields,
+} from './receipts';
 
 export const EXPORT_BATCH_SIZE = 1_000;
 
@@ -55,11 +62,18 @@ export interface ReceiptExport {
   body: ReadableStream<Uint8Array>;
 }
 
-export async function exportReceipts(deps: ReceiptDeps & { clock: Clock }, user: PublicUser, query: ReceiptExportQuery): Promise<ReceiptExport> {
+export async function exportReceipts(
+  deps: ReceiptDeps & { clock: Clock },
+  user: PublicUser,
+  query: ReceiptExportQuery,
+): Promise<ReceiptExport> {
   const now = new Date(deps.clock.now());
   await requireMirror(deps);
   const consigneeIds = await visibleConsigneeIds(deps, user);
-  const ids = (await matchesInOrder(deps, consigneeIds, query)).page(query.sortOrder === 'asc', { offset: 0, limit: Infinity });
+  const ids = (await matchesInOrder(deps, consigneeIds, query)).page(query.sortOrder === 'asc', {
+    offset: 0,
+    limit: Infinity,
+  });
   // The stream is read after the request's handler has returned: its texts are built in the request's language explicitly.
   const locale = getLocale();
   const encoder = new TextEncoder();

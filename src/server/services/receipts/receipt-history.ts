@@ -8,7 +8,11 @@ import type { PageReaction, StatusChange } from '../sync-reactions';
  * Records the changes, each once: a change another sync recorded already (same receipt, version and
  * status) is skipped. Answers the ones recorded here, so only those are announced.
  */
-export async function recordStatusChanges({ db }: { db: Database }, changes: StatusChange[], transaction: Transaction): Promise<StatusChange[]> {
+export async function recordStatusChanges(
+  { db }: { db: Database },
+  changes: StatusChange[],
+  transaction: Transaction,
+): Promise<StatusChange[]> {
   if (changes.length === 0) return [];
   const rows = changes.map((change) => [change.receiptId, change.to, change.version, change.at]);
   const values = rows.map(() => '(?)').join(', ');
@@ -38,12 +42,19 @@ export function statusHistoryReaction({ db }: { db: Database }): PageReaction {
   };
 }
 
-export async function forgetStatusHistories({ db }: { db: Database }, receiptIds: number[], transaction: Transaction): Promise<void> {
+export async function forgetStatusHistories(
+  { db }: { db: Database },
+  receiptIds: number[],
+  transaction: Transaction,
+): Promise<void> {
   await db.models.ReceiptStatusChange.destroy({ where: { receiptId: receiptIds }, transaction });
 }
 
 /** Oldest first. */
-export async function readStatusHistory({ db }: { db: Database }, receiptId: number): Promise<StatusHistoryEntry[]> {
+export async function readStatusHistory(
+  { db }: { db: Database },
+  receiptId: number,
+): Promise<StatusHistoryEntry[]> {
   return (await readStatusHistories({ db }, [receiptId])).get(receiptId) ?? [];
 }
 

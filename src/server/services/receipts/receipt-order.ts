@@ -36,7 +36,8 @@ const ORDER_COLUMN: Record<ReceiptSortKey, string> = {
 };
 
 /** The ORDER BY of a sort key, ascending; identical on both databases (receipts without a date first). */
-const ascendingOrderBy = (sortBy: ReceiptSortKey) => `"${ORDER_COLUMN[sortBy]}" ASC${sortBy === 'receivedDate' ? ' NULLS FIRST' : ''}, "id" ASC`;
+const ascendingOrderBy = (sortBy: ReceiptSortKey) =>
+  `"${ORDER_COLUMN[sortBy]}" ASC${sortBy === 'receivedDate' ? ' NULLS FIRST' : ''}, "id" ASC`;
 
 export interface MirrorOrders {
   /** Every receipt id, ascending; a receipt's position here is its slot. */
@@ -98,11 +99,18 @@ async function readMirror(db: Database): Promise<MirrorOrders> {
 }
 
 /** The slots' search texts indexed, read by ranges of ids; a receipt a sync added or removed between the reads has none. */
-async function indexSearchTexts(db: Database, ids: Float64Array, slotOf: (id: number) => number): Promise<ShortTextIndex> {
+async function indexSearchTexts(
+  db: Database,
+  ids: Float64Array,
+  slotOf: (id: number) => number,
+): Promise<ShortTextIndex> {
   const { isSqlite } = db;
   const index = new ShortTextIndex(ids.length);
   for (let start = 0; start < ids.length; start += SEARCH_TEXTS_PER_READ) {
-    const range = { first: ids[start]!, last: ids[Math.min(start + SEARCH_TEXTS_PER_READ, ids.length) - 1]! };
+    const range = {
+      first: ids[start]!,
+      last: ids[Math.min(start + SEARCH_TEXTS_PER_READ, ids.length) - 1]!,
+    };
     const [row] = await db.sequelize.query<{ ids: string | null; texts: string | null }>(
       `SELECT ${numberListOf(isSqlite, '"id"', '"id"')} AS "ids", ${textListOf(isSqlite, '"searchText"', '"id"')} AS "texts"
          FROM ${orderedRows(isSqlite, '(SELECT "id", "searchText" FROM "receipts" WHERE "id" BETWEEN :first AND :last)', '"id"')}`,
@@ -189,7 +197,8 @@ function scopeOf(mirror: MirrorOrders, consigneeIds: number[]): Scope {
       }
     }
     const slots = new Int32Array(count);
-    for (let slot = 0, next = 0; next < count; slot += 1) if (marks[slot] === 1) slots[next++] = slot;
+    for (let slot = 0, next = 0; next < count; slot += 1)
+      if (marks[slot] === 1) slots[next++] = slot;
     scope = { marks, slots };
     mirror.scopes.set(key, scope);
   }
@@ -197,7 +206,11 @@ function scopeOf(mirror: MirrorOrders, consigneeIds: number[]): Scope {
 }
 
 /** The slots in every id list (each ascending) whose consignee is in scope (null: all), ascending. */
-function matchingSlots(mirror: MirrorOrders, idLists: Float64Array[], scope: Scope | null): Int32Array {
+function matchingSlots(
+  mirror: MirrorOrders,
+  idLists: Float64Array[],
+  scope: Scope | null,
+): Int32Array {
   let slots = mapKnown(idLists[0]!, mirror.slotOf);
   for (const list of idLists.slice(1)) slots = bothOf(slots, mapKnown(list, mirror.slotOf));
   if (!scope) return slots;
@@ -207,7 +220,11 @@ function matchingSlots(mirror: MirrorOrders, idLists: Float64Array[], scope: Sco
   return slots.subarray(0, count);
 }
 
-async function readOrder(db: Database, mirror: MirrorOrders, sortBy: ReceiptSortKey): Promise<Order> {
+async function readOrder(
+  db: Database,
+  mirror: MirrorOrders,
+  sortBy: ReceiptSortKey,
+): Promise<Order> {
   const order = ascendingOrderBy(sortBy);
   const { isSqlite } = db;
   const [row] = await db.sequelize.query<{ ids: string | null }>(
@@ -238,7 +255,8 @@ function orderOf(db: Database, mirror: MirrorOrders, sortBy: ReceiptSortKey): Pr
 /** The matches (ascending slots) in the order: ranked in it and sorted. */
 function sortedByRank(matches: Int32Array, order: Order): Int32Array {
   const ordered = mapKnown(matches, (slot) => order.rank[slot]!).sort();
-  for (let position = 0; position < ordered.length; position += 1) ordered[position] = order.slots[ordered[position]!]!;
+  for (let position = 0; position < ordered.length; position += 1)
+    ordered[position] = order.slots[ordered[position]!]!;
   return ordered;
 }
 
@@ -259,7 +277,10 @@ interface Walk {
 export class OrderedMatches {
   /** Every match in the order, once found (the order itself when nothing is filtered). */
   private ordered: Int32Array | null;
-  private readonly walks: { ascending: Walk | null; descending: Walk | null } = { ascending: null, descending: null };
+  private readonly walks: { ascending: Walk | null; descending: Walk | null } = {
+    ascending: null,
+    descending: null,
+  };
 
   /**
    * `matches`: ascending slots, null for every receipt; `scopeMarks`: 1 at each of them, when a scope's
@@ -287,7 +308,9 @@ export class OrderedMatches {
   /** The ids of one page, from the order's start or (descending) its end; a limit of Infinity takes every match from the offset on. */
   page(ascending: boolean, window: { offset: number; limit: number }): number[] {
     if (window.offset >= this.total) return [];
-    const found = this.ordered ? null : this.walkTo(ascending, Math.min(this.total, window.offset + window.limit));
+    const found = this.ordered
+      ? null
+      : this.walkTo(ascending, Math.min(this.total, window.offset + window.limit));
     const slots = found ? found.found : this.ordered!;
     const available = found ? found.count : slots.length;
     const count = Math.max(0, Math.min(window.limit, available - window.offset));
@@ -304,7 +327,10 @@ export class OrderedMatches {
     const { slots } = this.order;
     const matches = this.matches!;
     let walk = ascending ? this.walks.ascending : this.walks.descending;
-    const stepsLeft = Math.min(slots.length - (walk?.steps ?? 0), ((needed - (walk?.count ?? 0)) * slots.length) / matches.length);
+    const stepsLeft = Math.min(
+      slots.length - (walk?.steps ?? 0),
+      ((needed - (walk?.count ?? 0)) * slots.length) / matches.length,
+    );
     if (stepsLeft > matches.length * Math.log2(matches.length + 1)) {
       this.ordered = sortedByRank(matches, this.order);
       this.walks.ascending = this.walks.descending = null;
@@ -317,7 +343,9 @@ export class OrderedMatches {
     }
     walk ??= { found: new Int32Array(0), count: 0, steps: 0 };
     if (walk.found.length < needed) {
-      const grown = new Int32Array(Math.min(matches.length, Math.max(needed, 2 * walk.found.length)));
+      const grown = new Int32Array(
+        Math.min(matches.length, Math.max(needed, 2 * walk.found.length)),
+      );
       grown.set(walk.found.subarray(0, walk.count));
       walk.found = grown;
     }
@@ -351,7 +379,10 @@ export class ReceiptIndex {
   /** Reads the mirror's ids and every order as the database holds them now, one after another. */
   async read(): Promise<MirrorOrders> {
     const mirror = await readMirror(this.db);
-    for (const sortBy of [DEFAULT_RECEIPT_SORT.sortBy, ...LIST_SORT_KEYS.filter((key) => key !== DEFAULT_RECEIPT_SORT.sortBy)]) {
+    for (const sortBy of [
+      DEFAULT_RECEIPT_SORT.sortBy,
+      ...LIST_SORT_KEYS.filter((key) => key !== DEFAULT_RECEIPT_SORT.sortBy),
+    ]) {
       await orderOf(this.db, mirror, sortBy);
     }
     return mirror;
@@ -367,17 +398,29 @@ export class ReceiptIndex {
     const { ids, shortTexts } = await this.mirrorOrders();
     const slots = shortTexts.slotsContaining(text);
     const found = new Float64Array(slots.length);
-    for (let position = 0; position < slots.length; position += 1) found[position] = ids[slots[position]!]!;
+    for (let position = 0; position < slots.length; position += 1)
+      found[position] = ids[slots[position]!]!;
     return found;
   }
 
   /** The receipts in every id list (each ascending) and of the consignees in scope (null: all), in the order of `sortBy`. */
-  async orderedMatches(filter: { idLists: Float64Array[]; consigneeIds: number[] | null }, sortBy: ReceiptSortKey): Promise<OrderedMatches> {
+  async orderedMatches(
+    filter: { idLists: Float64Array[]; consigneeIds: number[] | null },
+    sortBy: ReceiptSortKey,
+  ): Promise<OrderedMatches> {
     const mirror = await this.mirrorOrders();
     const order = await orderOf(this.db, mirror, sortBy);
     const scope = filter.consigneeIds && scopeOf(mirror, filter.consigneeIds);
-    if (filter.idLists.length > 0) return new OrderedMatches(mirror.ids, order, matchingSlots(mirror, filter.idLists, scope), null);
-    return scope ? new OrderedMatches(mirror.ids, order, scope.slots, scope.marks) : new OrderedMatches(mirror.ids, order, null, null);
+    if (filter.idLists.length > 0)
+      return new OrderedMatches(
+        mirror.ids,
+        order,
+        matchingSlots(mirror, filter.idLists, scope),
+        null,
+      );
+    return scope
+      ? new OrderedMatches(mirror.ids, order, scope.slots, scope.marks)
+      : new OrderedMatches(mirror.ids, order, null, null);
   }
 
   private mirrorOrders(): Promise<MirrorOrders> {

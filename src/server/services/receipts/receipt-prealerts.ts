@@ -19,7 +19,11 @@ type InvoiceColumns = {
 /** What the pre-alert says of its invoice: its uploaded name, type and size, or null without one. */
 export function invoiceInfoOf(row: InvoiceColumns): InvoiceInfo | null {
   if (row.invoiceFileName === null) return null;
-  return { fileName: row.invoiceOriginalName ?? '', contentType: row.invoiceContentType ?? '', size: Number(row.invoiceSize ?? 0) };
+  return {
+    fileName: row.invoiceOriginalName ?? '',
+    contentType: row.invoiceContentType ?? '',
+    size: Number(row.invoiceSize ?? 0),
+  };
 }
 
 interface ReceiptPrealertRow {
@@ -37,7 +41,11 @@ interface ReceiptPrealertRow {
 }
 
 /** The linked pre-alerts of these receipts, by receipt id (only those of the receipt's own consignee). */
-export async function readReceiptPrealerts({ db }: { db: Database }, receiptIds: number[], transaction?: Transaction): Promise<Map<number, ReceiptPrealert[]>> {
+export async function readReceiptPrealerts(
+  { db }: { db: Database },
+  receiptIds: number[],
+  transaction?: Transaction,
+): Promise<Map<number, ReceiptPrealert[]>> {
   const byReceipt = new Map<number, ReceiptPrealert[]>(receiptIds.map((id) => [id, []]));
   if (receiptIds.length === 0) return byReceipt;
   const rows = await db.sequelize.query<ReceiptPrealertRow>(

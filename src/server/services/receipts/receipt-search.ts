@@ -30,24 +30,43 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 const idCount = (ids: Float64Array) => ids.length;
 
 /** The ids a query selects, ascending (sorted here: a typed array sorts them faster than the database). */
-async function idList(db: Database, sql: string, replacements: Record<string, unknown>): Promise<Float64Array> {
+async function idList(
+  db: Database,
+  sql: string,
+  replacements: Record<string, unknown>,
+): Promise<Float64Array> {
   const [row] = await db.heavyRead((connection) =>
-    db.sequelize.query<{ ids: string | null }>(`SELECT ${numberListOf(db.isSqlite, '"id"')} AS "ids" FROM (${sql}) AS "matches"`, {
-      type: QueryTypes.SELECT,
-      replacements,
-      ...connection,
-    }),
+    db.sequelize.query<{ ids: string | null }>(
+      `SELECT ${numberListOf(db.isSqlite, '"id"')} AS "ids" FROM (${sql}) AS "matches"`,
+      {
+        type: QueryTypes.SELECT,
+        replacements,
+        ...connection,
+      },
+    ),
   );
   return parseNumberList(row?.ids ?? null).sort();
 }
 
-function readIdsMatchingSearch({ db, receiptIndex }: SearchDeps, text: string): Promise<Float64Array> {
+function readIdsMatchingSearch(
+  { db, receiptIndex }: SearchDeps,
+  text: string,
+): Promise<Float64Array> {
   if (text.length <= SHORT_TEXT_MAX) return receiptIndex.idsContaining(text);
   // Fewer than three characters in more code units (an emoji): no index knows them, so the table is read.
-  if ([...text].length < TRIGRAM) return idList(db, `SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern ESCAPE '\\'`, { pattern: containing(text) });
+  if ([...text].length < TRIGRAM)
+    return idList(db, `SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern ESCAPE '\\'`, {
+      pattern: containing(text),
+    });
   return db.isSqlite
-    ? idList(db, `SELECT rowid AS "id" FROM "receipts_search" WHERE "receipts_search" MATCH :phrase`, { phrase: ftsPhrase(text) })
-    : idList(db, `SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern`, { pattern: containing(text) });
+    ? idList(
+        db,
+        `SELECT rowid AS "id" FROM "receipts_search" WHERE "receipts_search" MATCH :phrase`,
+        { phrase: ftsPhrase(text) },
+      )
+    : idList(db, `SELECT "id" FROM "receipts" WHERE "searchText" LIKE :pattern`, {
+        pattern: containing(text),
+      });
 }
 
 /** Ids of the receipts whose number, shipper or consignee contains `search` (any case), ascending. */
@@ -57,7 +76,10 @@ export function idsMatchingSearch(deps: SearchDeps, search: string): Promise<Flo
 }
 
 /** Ids of the receipts with a package whose tracking number contains this one (spaces, case ignored), ascending. */
-export function idsWithTrackingNumber({ db, responseCache }: SearchDeps, trackingNumber: string): Promise<Float64Array> {
+export function idsWithTrackingNumber(
+  { db, responseCache }: SearchDeps,
+  trackingNumber: string,
+): Promise<Float64Array> {
   const key = trackingKey(trackingNumber);
   // Tracking numbers are at least 8 characters, so the trigram index always applies.
   const read = db.isSqlite
@@ -69,6 +91,11 @@ export function idsWithTrackingNumber({ db, responseCache }: SearchDeps, trackin
             phrase: ftsPhrase(key),
           },
         )
-    : () => idList(db, `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "trackingKey" LIKE :pattern`, { pattern: containing(key) });
+    : () =>
+        idList(
+          db,
+          `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "trackingKey" LIKE :pattern`,
+          { pattern: containing(key) },
+        );
   return responseCache.part('tracking', key, read, idCount);
 }

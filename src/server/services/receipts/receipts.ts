@@ -1,7 +1,14 @@
 /** Receipts from the mirror: the list with its filters, one receipt, and who may see which. */
 import { QueryTypes, type InferAttributes, type Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import { paginationOf, type Commodity, type Receipt, type ReceiptDetails, type ReceiptList, type ReceiptQuery } from '~/shared/receipts';
+import {
+  paginationOf,
+  type Commodity,
+  type Receipt,
+  type ReceiptDetails,
+  type ReceiptList,
+  type ReceiptQuery,
+} from '~/shared/receipts';
 import type { PublicUser } from '~/shared/validation';
 import type { Database } from '../../db/database';
 import type { ReceiptRecord } from '../../db/models';
@@ -25,7 +32,13 @@ export type AssignmentCache = RecentRows<number, number[]>;
 
 export function createAssignmentCache(db: Database): AssignmentCache {
   const cache: AssignmentCache = new RecentRows();
-  cache.forgetOnWrite(db.models.ConsigneeAssignment, ['afterSave', 'afterDestroy', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy']);
+  cache.forgetOnWrite(db.models.ConsigneeAssignment, [
+    'afterSave',
+    'afterDestroy',
+    'afterBulkCreate',
+    'afterBulkUpdate',
+    'afterBulkDestroy',
+  ]);
   return cache;
 }
 
@@ -40,7 +53,11 @@ export interface ReceiptDeps extends ScopeDeps, SearchDeps {
 }
 
 /** Which consignees' receipts a user sees: null for all (admin, admin-viewer), else the assigned ids. */
-export async function visibleConsigneeIds({ db, assignmentCache }: ScopeDeps, user: PublicUser, transaction?: Transaction): Promise<number[] | null> {
+export async function visibleConsigneeIds(
+  { db, assignmentCache }: ScopeDeps,
+  user: PublicUser,
+  transaction?: Transaction,
+): Promise<number[] | null> {
   if (user.role !== 'viewer') return null;
   return assignmentCache.read(user.id, async () => {
     // Inside a transaction, on its connection: waiting for another of the pool's while holding one can starve the pool.
@@ -56,7 +73,8 @@ export async function visibleConsigneeIds({ db, assignmentCache }: ScopeDeps, us
 }
 
 /** Cache key part for a scope: users who see the same consignees share answers. */
-export const scopeKey = (consigneeIds: number[] | null) => (consigneeIds === null ? 'all' : consigneeIds.join(','));
+export const scopeKey = (consigneeIds: number[] | null) =>
+  consigneeIds === null ? 'all' : consigneeIds.join(',');
 
 /** The mirror answers only once it has been filled; before that the provider is the problem. Answers the last sync's time. */
 export async function requireMirror({ lastSync }: { lastSync: LastSyncTime }): Promise<string> {
@@ -70,7 +88,10 @@ export async function requireMirror({ lastSync }: { lastSync: LastSyncTime }): P
 }
 
 /** The ids each text filter matches. */
-export function filterIdLists(deps: SearchDeps, query: Pick<ReceiptQuery, 'search' | 'trackingNumber'>): Promise<Float64Array[]> {
+export function filterIdLists(
+  deps: SearchDeps,
+  query: Pick<ReceiptQuery, 'search' | 'trackingNumber'>,
+): Promise<Float64Array[]> {
   return Promise.all([
     ...(query.search ? [idsMatchingSearch(deps, query.search)] : []),
     ...(query.trackingNumber ? [idsWithTrackingNumber(deps, query.trackingNumber)] : []),
@@ -85,18 +106,31 @@ type ListFilter = Pick<ReceiptQuery, 'sortBy' | 'search' | 'trackingNumber'>;
  * one key however they were written, built or copied.
  */
 const filterKey = (consigneeIds: number[] | null, query: ListFilter) =>
-  JSON.stringify([scopeKey(consigneeIds), query.sortBy, query.search?.toLowerCase() ?? null, query.trackingNumber ? trackingKey(query.trackingNumber) : null]);
+  JSON.stringify([
+    scopeKey(consigneeIds),
+    query.sortBy,
+    query.search?.toLowerCase() ?? null,
+    query.trackingNumber ? trackingKey(query.trackingNumber) : null,
+  ]);
 
 /**
  * The receipts a filter matches in the scope, in its sort key's order, kept for the state of the
  * mirror: the next page of the query carries on from where the last one stopped, and once all are
  * found every page, either way and however deep, is a cut by position.
  */
-export function matchesInOrder(deps: SearchDeps, consigneeIds: number[] | null, query: ListFilter): Promise<OrderedMatches> {
+export function matchesInOrder(
+  deps: SearchDeps,
+  consigneeIds: number[] | null,
+  query: ListFilter,
+): Promise<OrderedMatches> {
   return deps.responseCache.part(
     'matches',
     filterKey(consigneeIds, query),
-    async () => deps.receiptIndex.orderedMatches({ idLists: await filterIdLists(deps, query), consigneeIds }, query.sortBy),
+    async () =>
+      deps.receiptIndex.orderedMatches(
+        { idLists: await filterIdLists(deps, query), consigneeIds },
+        query.sortBy,
+      ),
     (matches) => matches.size,
   );
 }
@@ -143,29 +177,48 @@ function toReceiptFields(row: ListedRow): ReceiptFields {
  * read by id, not in the query: given both, SQLite's planner (it keeps no statistics) took the index
  * on the consignee and read every receipt of the customer's consignees for each page.
  */
-async function readListedRows(db: Database, ids: number[], consigneeIds: number[] | null, transaction?: Transaction): Promise<ListedRow[]> {
+async function readListedRows(
+  db: Database,
+  ids: number[],
+  consigneeIds: number[] | null,
+  transaction?: Transaction,
+): Promise<ListedRow[]> {
   const columns = [...RECEIPT_COLUMNS, 'consigneeId'].map((column) => `"${column}"`).join(', ');
-  const rows = await db.sequelize.query<ListedRow & { consigneeId: number | null }>(`SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids)`, {
-    type: QueryTypes.SELECT,
-    replacements: { ids },
-    transaction,
-  });
+  const rows = await db.sequelize.query<ListedRow & { consigneeId: number | null }>(
+    `SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids)`,
+    {
+      type: QueryTypes.SELECT,
+      replacements: { ids },
+      transaction,
+    },
+  );
   if (consigneeIds === null) return rows;
   const inScope = new Set(consigneeIds);
   return rows.filter((row) => row.consigneeId !== null && inScope.has(Number(row.consigneeId)));
 }
 
 /** The rows of these ids in the viewer's scope, without their packages, by id. */
-export async function receiptFieldsByIds({ db }: { db: Database }, ids: number[], consigneeIds: number[] | null): Promise<Map<number, ReceiptFields>> {
+export async function receiptFieldsByIds(
+  { db }: { db: Database },
+  ids: number[],
+  consigneeIds: number[] | null,
+): Promise<Map<number, ReceiptFields>> {
   if (ids.length === 0 || consigneeIds?.length === 0) return new Map();
-  return new Map((await readListedRows(db, ids, consigneeIds)).map((row) => [row.id, toReceiptFields(row)]));
+  return new Map(
+    (await readListedRows(db, ids, consigneeIds)).map((row) => [row.id, toReceiptFields(row)]),
+  );
 }
 
 /**
  * The receipts of these ids in the viewer's scope, with their commodities, in two plain queries (this
  * runs for every page); inside `transaction` when the caller is writing them.
  */
-async function receiptsByIds(db: Database, ids: number[], consigneeIds: number[] | null, transaction?: Transaction): Promise<Map<number, Receipt>> {
+async function receiptsByIds(
+  db: Database,
+  ids: number[],
+  consigneeIds: number[] | null,
+  transaction?: Transaction,
+): Promise<Map<number, Receipt>> {
   const receipts = new Map<number, Receipt>();
   if (ids.length === 0 || consigneeIds?.length === 0) return receipts;
   const [rows, packages] = await Promise.all([
@@ -182,7 +235,8 @@ async function receiptsByIds(db: Database, ids: number[], consigneeIds: number[]
     list.push(commodity);
     commodities.set(receiptId, list);
   }
-  for (const row of rows) receipts.set(row.id, { ...toReceiptFields(row), commodities: commodities.get(row.id) ?? [] });
+  for (const row of rows)
+    receipts.set(row.id, { ...toReceiptFields(row), commodities: commodities.get(row.id) ?? [] });
   return receipts;
 }
 
@@ -199,18 +253,29 @@ export async function listReceipts(
   const lastSyncedAt = await requireMirror(deps);
   const consigneeIds = await visibleConsigneeIds(deps, user);
   const key = `${filterKey(consigneeIds, query)}|${JSON.stringify([query.sortOrder, query.page, query.limit])}`;
-  const { answer, cached } = await deps.responseCache.answer('list', key, async (): Promise<ReceiptPage> => {
-    const matches = await matchesInOrder(deps, consigneeIds, query);
-    const pageIds = matches.page(query.sortOrder === 'asc', { offset: (query.page - 1) * query.limit, limit: query.limit });
-    const receipts = await receiptsByIds(deps.db, pageIds, consigneeIds);
-    return {
-      // A receipt a sync deleted or moved since its id was read is left out rather than failing the page.
-      data: pageIds.flatMap((id) => receipts.get(id) ?? []),
-      pagination: paginationOf(query.page, query.limit, matches.total),
-    };
-  });
+  const { answer, cached } = await deps.responseCache.answer(
+    'list',
+    key,
+    async (): Promise<ReceiptPage> => {
+      const matches = await matchesInOrder(deps, consigneeIds, query);
+      const pageIds = matches.page(query.sortOrder === 'asc', {
+        offset: (query.page - 1) * query.limit,
+        limit: query.limit,
+      });
+      const receipts = await receiptsByIds(deps.db, pageIds, consigneeIds);
+      return {
+        // A receipt a sync deleted or moved since its id was read is left out rather than failing the page.
+        data: pageIds.flatMap((id) => receipts.get(id) ?? []),
+        pagination: paginationOf(query.page, query.limit, matches.total),
+      };
+    },
+  );
   // The sync time is added per answer, not cached with it: a sync that changed nothing keeps the cache.
-  const meta = { cached, processingTime: Math.round((performance.now() - startedAt) * 10) / 10, lastSyncedAt };
+  const meta = {
+    cached,
+    processingTime: Math.round((performance.now() - startedAt) * 10) / 10,
+    lastSyncedAt,
+  };
   return { list: { ...answer.value, meta }, answer };
 }
 
@@ -226,11 +291,17 @@ export async function receiptDetailsByIds(
 ): Promise<Map<number, ReceiptDetails>> {
   const receipts = await receiptsByIds(db, ids, consigneeIds, transaction);
   const histories = await readStatusHistories({ db }, [...receipts.keys()], transaction);
-  return new Map([...receipts].map(([id, receipt]) => [id, { ...receipt, history: histories.get(id) ?? [] }]));
+  return new Map(
+    [...receipts].map(([id, receipt]) => [id, { ...receipt, history: histories.get(id) ?? [] }]),
+  );
 }
 
 /** One receipt in the user's scope, with its status history. */
-export async function getReceipt(deps: ScopeDeps & { lastSync: LastSyncTime }, user: PublicUser, id: number): Promise<ReceiptDetails> {
+export async function getReceipt(
+  deps: ScopeDeps & { lastSync: LastSyncTime },
+  user: PublicUser,
+  id: number,
+): Promise<ReceiptDetails> {
   await requireMirror(deps);
   const consigneeIds = await visibleConsigneeIds(deps, user);
   const receipt = (await receiptDetailsByIds(deps, [id], consigneeIds)).get(id);

@@ -51,7 +51,11 @@ interface Entry {
 }
 
 export class ResponseCache {
-  private readonly entries = new LRUCache<string, Entry>({ maxSize: MAX_SIZE, sizeCalculation: (entry) => entry.size, ttl: CACHE_MAX_AGE_MS });
+  private readonly entries = new LRUCache<string, Entry>({
+    maxSize: MAX_SIZE,
+    sizeCalculation: (entry) => entry.size,
+    ttl: CACHE_MAX_AGE_MS,
+  });
   /** The followed mirror version (null until the first follow) and the clears since start: see `state`. */
   private version: number | null = null;
   private clears = 0;
@@ -59,7 +63,11 @@ export class ResponseCache {
   private state = 'none.0';
 
   /** A whole answer of `kind` under `key` (the scope and the canonical query), computed now if there is none. */
-  async answer<T>(kind: string, key: string, compute: () => Promise<T>): Promise<{ answer: CachedAnswer<T>; cached: boolean }> {
+  async answer<T>(
+    kind: string,
+    key: string,
+    compute: () => Promise<T>,
+  ): Promise<{ answer: CachedAnswer<T>; cached: boolean }> {
     const { value, cached } = await this.computeOnce(
       kind,
       key,
@@ -70,7 +78,12 @@ export class ResponseCache {
   }
 
   /** A part of answers (ids a text matches, a filter's matches in an order) of `kind` under `key`; it counts `sizeOf` ids. */
-  async part<T extends object>(kind: string, key: string, compute: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
+  async part<T extends object>(
+    kind: string,
+    key: string,
+    compute: () => Promise<T>,
+    sizeOf: (value: T) => number,
+  ): Promise<T> {
     return (await this.computeOnce(kind, key, compute, sizeOf)).value;
   }
 

@@ -8,7 +8,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Op, QueryTypes, UniqueConstraintError } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import { SHARE_LINK_DAYS, SHARE_LINK_PATH, shareTokenSchema, type CreatedShareLink, type SharedReceipt, type ShareLinkSummary } from '~/shared/share-links';
+import {
+  SHARE_LINK_DAYS,
+  SHARE_LINK_PATH,
+  shareTokenSchema,
+  type CreatedShareLink,
+  type SharedReceipt,
+  type ShareLinkSummary,
+} from '~/shared/share-links';
 import type { PublicUser } from '~/shared/validation';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
@@ -48,15 +55,27 @@ export async function activeShareLinkOf(
   receiptId: number,
 ): Promise<ShareLinkSummary | null> {
   const link = await db.models.ShareLink.findOne({
-    where: { userId: user.id, receiptId, revokedAt: null, expiresAt: { [Op.gt]: new Date(clock.now()) } },
+    where: {
+      userId: user.id,
+      receiptId,
+      revokedAt: null,
+      expiresAt: { [Op.gt]: new Date(clock.now()) },
+    },
     raw: true,
   });
   return (
-    link && { id: link.id, receiptId, receiptNumber: '', createdAt: new Date(link.createdAt).toISOString(), expiresAt: new Date(link.expiresAt).toISOString() }
+    link && {
+      id: link.id,
+      receiptId,
+      receiptNumber: '',
+      createdAt: new Date(link.createdAt).toISOString(),
+      expiresAt: new Date(link.expiresAt).toISOString(),
+    }
   );
 }
 
-const linkExists = (createdAt: string) => new AppError('CONFLICT', m.share_exists({ date: formatDate(createdAt) }));
+const linkExists = (createdAt: string) =>
+  new AppError('CONFLICT', m.share_exists({ date: formatDate(createdAt) }));
 
 /**
  * A new link to a receipt the user sees (someone else's receipt is a 404, as on its page). A user has
@@ -74,7 +93,12 @@ export async function createShareLink(
 ): Promise<CreatedShareLink> {
   const { db, clock } = deps;
   const receipt = await getReceipt(deps, user, receiptId);
-  if (!(await deps.loginLimiter.admitRequest(`share links of user ${user.id}`, SHARE_LINKS_PER_WINDOW))) {
+  if (
+    !(await deps.loginLimiter.admitRequest(
+      `share links of user ${user.id}`,
+      SHARE_LINKS_PER_WINDOW,
+    ))
+  ) {
     throw new AppError('RATE_LIMITED', m.share_rate_limited());
   }
   const token = randomBytes(32).toString('base64url');
@@ -82,16 +106,33 @@ export async function createShareLink(
   try {
     const link = await db.sequelize.transaction(async (transaction) => {
       // The owner's row stays locked until the end (PostgreSQL; SQLite's transactions already take turns), so two at once cannot both slip under the limit.
-      await db.models.User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+      await db.models.User.findByPk(user.id, {
+        attributes: ['id'],
+        lock: transaction.LOCK.UPDATE,
+        transaction,
+      });
       const now = clock.now();
-      const current = await db.models.ShareLink.findOne({ where: { userId: user.id, receiptId: receipt.id, revokedAt: null }, transaction });
+      const current = await db.models.ShareLink.findOne({
+        where: { userId: user.id, receiptId: receipt.id, revokedAt: null },
+        transaction,
+      });
       const currentWorks = current !== null && current.expiresAt.getTime() > now;
       if (currentWorks && !replace) throw linkExists(current.createdAt.toISOString());
       // An expired link is revoked too: the index counts every link not revoked.
       await current?.update({ revokedAt: new Date(now) }, { transaction });
-      if (currentWorks) await recordAudit(deps, actor, { action: 'share-link.revoked', target: `share link ${current.id}` }, transaction);
-      const active = await db.models.ShareLink.count({ where: { userId: user.id, revokedAt: null, expiresAt: { [Op.gt]: new Date(now) } }, transaction });
-      if (active >= SHARE_LINKS_ACTIVE) throw new AppError('CONFLICT', m.share_limit_reached({ max: SHARE_LINKS_ACTIVE }));
+      if (currentWorks)
+        await recordAudit(
+          deps,
+          actor,
+          { action: 'share-link.revoked', target: `share link ${current.id}` },
+          transaction,
+        );
+      const active = await db.models.ShareLink.count({
+        where: { userId: user.id, revokedAt: null, expiresAt: { [Op.gt]: new Date(now) } },
+        transaction,
+      });
+      if (active >= SHARE_LINKS_ACTIVE)
+        throw new AppError('CONFLICT', m.share_limit_reached({ max: SHARE_LINKS_ACTIVE }));
       const created = await db.models.ShareLink.create(
         {
           userId: user.id,
@@ -102,10 +143,19 @@ export async function createShareLink(
         },
         { transaction },
       );
-      await recordAudit(deps, actor, { action: 'share-link.created', target: `receipt ${receipt.number}` }, transaction);
+      await recordAudit(
+        deps,
+        actor,
+        { action: 'share-link.created', target: `receipt ${receipt.number}` },
+        transaction,
+      );
       return created;
     });
-    return { id: link.id, url: new URL(`${SHARE_LINK_PATH}${token}`, deps.config.publicUrl).href, expiresAt: new Date(link.expiresAt).toISOString() };
+    return {
+      id: link.id,
+      url: new URL(`${SHARE_LINK_PATH}${token}`, deps.config.publicUrl).href,
+      expiresAt: new Date(link.expiresAt).toISOString(),
+    };
   } catch (error) {
     if (!(error instanceof UniqueConstraintError)) throw error;
     // Another request made the user's link to this receipt at the same moment.
@@ -115,8 +165,17 @@ export async function createShareLink(
 }
 
 /** The user's links that still work, newest first, with their receipts' numbers (no addresses: only hashes are kept). */
-export async function listShareLinks({ db, clock }: Pick<ShareLinkDeps, 'db' | 'clock'>, user: PublicUser): Promise<ShareLinkSummary[]> {
-  const rows = await db.sequelize.query<{ id: number; receiptId: number; number: string | null; createdAt: string | Date; expiresAt: string | Date }>(
+export async function listShareLinks(
+  { db, clock }: Pick<ShareLinkDeps, 'db' | 'clock'>,
+  user: PublicUser,
+): Promise<ShareLinkSummary[]> {
+  const rows = await db.sequelize.query<{
+    id: number;
+    receiptId: number;
+    number: string | null;
+    createdAt: string | Date;
+    expiresAt: string | Date;
+  }>(
     `SELECT s."id", s."receiptId", r."number", s."createdAt", s."expiresAt"
        FROM "share_links" s LEFT JOIN "receipts" r ON r."id" = s."receiptId"
       WHERE s."userId" = :userId AND s."revokedAt" IS NULL AND s."expiresAt" > :now
@@ -133,7 +192,12 @@ export async function listShareLinks({ db, clock }: Pick<ShareLinkDeps, 'db' | '
 }
 
 /** Ends one of the user's links; another user's link, or one already ended, is a 404. */
-export async function revokeShareLink(deps: Pick<ShareLinkDeps, 'db' | 'clock'>, user: PublicUser, id: number, clientAddress: string | null): Promise<void> {
+export async function revokeShareLink(
+  deps: Pick<ShareLinkDeps, 'db' | 'clock'>,
+  user: PublicUser,
+  id: number,
+  clientAddress: string | null,
+): Promise<void> {
   const { db, clock } = deps;
   const now = new Date(clock.now());
   await db.sequelize.transaction(async (transaction) => {
@@ -142,12 +206,20 @@ export async function revokeShareLink(deps: Pick<ShareLinkDeps, 'db' | 'clock'>,
       { where: { id, userId: user.id, revokedAt: null, expiresAt: { [Op.gt]: now } }, transaction },
     );
     if (revoked !== 1) throw new AppError('NOT_FOUND', m.share_not_found());
-    await recordAudit(deps, selfActor(user, clientAddress), { action: 'share-link.revoked', target: `share link ${id}` }, transaction);
+    await recordAudit(
+      deps,
+      selfActor(user, clientAddress),
+      { action: 'share-link.revoked', target: `share link ${id}` },
+      transaction,
+    );
   });
 }
 
 /** The per-address limit on opening share links, checked before the link is looked up; false: too many. */
-export function admitShareView({ loginLimiter }: { loginLimiter: LoginLimiter }, clientAddress: string): Promise<boolean> {
+export function admitShareView(
+  { loginLimiter }: { loginLimiter: LoginLimiter },
+  clientAddress: string,
+): Promise<boolean> {
   return loginLimiter.admitRequest(`share view from ${clientAddress}`, SHARE_VIEWS_PER_ADDRESS);
 }
 
@@ -155,21 +227,39 @@ export function admitShareView({ loginLimiter }: { loginLimiter: LoginLimiter },
  * What the link shows, or null when it does not work: unknown, revoked, expired, its owner disabled or
  * gone, or the receipt no longer in its owner's scope.
  */
-export async function readSharedReceipt(deps: ShareLinkDeps, token: string): Promise<SharedReceipt | null> {
+export async function readSharedReceipt(
+  deps: ShareLinkDeps,
+  token: string,
+): Promise<SharedReceipt | null> {
   if (!shareTokenSchema.safeParse(token).success) return null;
   const { db, clock } = deps;
   const link = await db.models.ShareLink.findOne({
     attributes: ['userId', 'receiptId', 'expiresAt'],
-    where: { tokenHash: hashShareToken(token), revokedAt: null, expiresAt: { [Op.gt]: new Date(clock.now()) } },
+    where: {
+      tokenHash: hashShareToken(token),
+      revokedAt: null,
+      expiresAt: { [Op.gt]: new Date(clock.now()) },
+    },
     raw: true,
   });
   if (!link) return null;
-  const owner = await db.models.User.findByPk(link.userId, { attributes: ['id', 'role', 'isActive'], raw: true });
+  const owner = await db.models.User.findByPk(link.userId, {
+    attributes: ['id', 'role', 'isActive'],
+    raw: true,
+  });
   if (!owner?.isActive) return null;
-  const consigneeIds = await visibleConsigneeIds(deps, { id: owner.id, role: owner.role } as PublicUser);
-  const receipt = (await receiptFieldsByIds(deps, [link.receiptId], consigneeIds)).get(link.receiptId);
+  const consigneeIds = await visibleConsigneeIds(deps, {
+    id: owner.id,
+    role: owner.role,
+  } as PublicUser);
+  const receipt = (await receiptFieldsByIds(deps, [link.receiptId], consigneeIds)).get(
+    link.receiptId,
+  );
   if (!receipt) return null;
-  const [history, lastSyncedAt] = await Promise.all([readStatusHistory(deps, receipt.id), deps.lastSync.read()]);
+  const [history, lastSyncedAt] = await Promise.all([
+    readStatusHistory(deps, receipt.id),
+    deps.lastSync.read(),
+  ]);
   return {
     number: receipt.number,
     status: receipt.status,
@@ -184,7 +274,12 @@ export async function readSharedReceipt(deps: ShareLinkDeps, token: string): Pro
 }
 
 /** Links that ended or expired a while ago are only clutter. */
-export async function purgeOldShareLinks({ db, clock }: Pick<ShareLinkDeps, 'db' | 'clock'>, olderThanMs: number): Promise<void> {
+export async function purgeOldShareLinks(
+  { db, clock }: Pick<ShareLinkDeps, 'db' | 'clock'>,
+  olderThanMs: number,
+): Promise<void> {
   const cutoff = new Date(clock.now() - olderThanMs);
-  await db.models.ShareLink.destroy({ where: { [Op.or]: [{ revokedAt: { [Op.lt]: cutoff } }, { expiresAt: { [Op.lt]: cutoff } }] } });
+  await db.models.ShareLink.destroy({
+    where: { [Op.or]: [{ revokedAt: { [Op.lt]: cutoff } }, { expiresAt: { [Op.lt]: cutoff } }] },
+  });
 }

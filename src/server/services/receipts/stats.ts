@@ -26,11 +26,25 @@ interface Totals {
   receiptsThisWeek: number | null;
 }
 
-const EMPTY_TOTALS: Totals = { totalReceipts: 0, totalWeight: null, totalVolume: null, totalPieces: null, receiptsThisMonth: null, receiptsThisWeek: null };
+const EMPTY_TOTALS: Totals = {
+  totalReceipts: 0,
+  totalWeight: null,
+  totalVolume: null,
+  totalPieces: null,
+  receiptsThisMonth: null,
+  receiptsThisWeek: null,
+};
 
-async function computeStats(db: Database, consigneeIds: number[] | null, now: Date): Promise<DashboardStats> {
+async function computeStats(
+  db: Database,
+  consigneeIds: number[] | null,
+  now: Date,
+): Promise<DashboardStats> {
   // The ids are integers from our own table (and Number() again), so inlining them is safe.
-  const scope = consigneeIds === null ? '' : `WHERE "consigneeId" IN (${consigneeIds.map(Number).join(',') || 'NULL'})`;
+  const scope =
+    consigneeIds === null
+      ? ''
+      : `WHERE "consigneeId" IN (${consigneeIds.map(Number).join(',') || 'NULL'})`;
   const [totals = EMPTY_TOTALS] = await db.heavyRead((connection) =>
     db.sequelize.query<Totals>(
       `SELECT COUNT(*) AS "totalReceipts", SUM("totalWeightValue") AS "totalWeight", SUM("totalVolumeValue") AS "totalVolume",
@@ -38,7 +52,11 @@ async function computeStats(db: Database, consigneeIds: number[] | null, now: Da
               SUM(CASE WHEN "receivedDate" >= :month THEN 1 ELSE 0 END) AS "receiptsThisMonth",
               SUM(CASE WHEN "receivedDate" >= :week THEN 1 ELSE 0 END) AS "receiptsThisWeek"
          FROM "receipts" ${scope}`,
-      { type: QueryTypes.SELECT, replacements: { month: startOfMonth(now), week: startOfIsoWeek(now) }, ...connection },
+      {
+        type: QueryTypes.SELECT,
+        replacements: { month: startOfMonth(now), week: startOfIsoWeek(now) },
+        ...connection,
+      },
     ),
   );
   const top = (column: 'shipperName' | 'consigneeName') =>
@@ -49,7 +67,10 @@ async function computeStats(db: Database, consigneeIds: number[] | null, now: Da
         { type: QueryTypes.SELECT, ...connection },
       ),
     );
-  const [topShippers, topConsignees] = await Promise.all([top('shipperName'), top('consigneeName')]);
+  const [topShippers, topConsignees] = await Promise.all([
+    top('shipperName'),
+    top('consigneeName'),
+  ]);
   const count = Number(totals.totalReceipts);
   const totalWeight = Number(totals.totalWeight ?? 0);
   const totalVolume = Number(totals.totalVolume ?? 0);
@@ -67,12 +88,19 @@ async function computeStats(db: Database, consigneeIds: number[] | null, now: Da
   };
 }
 
-export async function getDashboardStats(deps: StatsDeps, user: PublicUser): Promise<DashboardStats> {
+export async function getDashboardStats(
+  deps: StatsDeps,
+  user: PublicUser,
+): Promise<DashboardStats> {
   const now = new Date(deps.clock.now());
   await requireMirror(deps);
   const consigneeIds = await visibleConsigneeIds(deps, user);
   // The day is part of the key: "this week" and "this month" move at midnight even without a sync.
   const day = `${now.getFullYear()}-${now.getMonth()}-${now.getDate()}`;
-  const { answer } = await deps.responseCache.answer('stats', `${scopeKey(consigneeIds)}|${day}`, () => computeStats(deps.db, consigneeIds, now));
+  const { answer } = await deps.responseCache.answer(
+    'stats',
+    `${scopeKey(consigneeIds)}|${day}`,
+    () => computeStats(deps.db, consigneeIds, now),
+  );
   return answer.value;
 }

@@ -20,13 +20,17 @@ const EMPTY: SyncStateFields = {
   mirrorVersion: 0,
 };
 
-export async function readSyncState({ db }: { db: Database }, transaction?: Transaction): Promise<SyncStateFields> {
+export async function readSyncState(
+  { db }: { db: Database },
+  transaction?: Transaction,
+): Promise<SyncStateFields> {
   const row = await db.models.SyncState.findByPk(1, { raw: true, transaction });
   return row ?? EMPTY;
 }
 
 /** The later of two ISO times: a read that began before this process's own sync never undoes it. */
-const later = (known: string | null, seen: string | null) => (known !== null && (seen === null || Date.parse(known) >= Date.parse(seen)) ? known : seen);
+const later = (known: string | null, seen: string | null) =>
+  known !== null && (seen === null || Date.parse(known) >= Date.parse(seen)) ? known : seen;
 
 /**
  * The last successful sync's time (ISO) as this process knows it. Every list and statistics answer
@@ -44,13 +48,18 @@ export class LastSyncTime {
   ) {}
 
   remember(at: string | null): void {
-    this.known = { at: later(this.known?.at ?? null, at), readAt: this.known?.readAt ?? performance.now() };
+    this.known = {
+      at: later(this.known?.at ?? null, at),
+      readAt: this.known?.readAt ?? performance.now(),
+    };
   }
 
   async read(): Promise<string | null> {
     if (!this.known) await this.reread();
     else if (performance.now() - this.known.readAt >= RECENT_ROWS_MAX_AGE_MS) {
-      this.reread().catch((error) => this.log.warn({ component: 'sync', err: error }, 'The last sync time could not be read'));
+      this.reread().catch((error) =>
+        this.log.warn({ component: 'sync', err: error }, 'The last sync time could not be read'),
+      );
     }
     return this.known?.at ?? null;
   }
@@ -58,7 +67,10 @@ export class LastSyncTime {
   private reread(): Promise<void> {
     this.rereading ??= (async () => {
       const readAt = performance.now();
-      const row = await this.db.models.SyncState.findByPk(1, { attributes: ['lastSuccessAt'], raw: true });
+      const row = await this.db.models.SyncState.findByPk(1, {
+        attributes: ['lastSuccessAt'],
+        raw: true,
+      });
       const at = row?.lastSuccessAt ? new Date(row.lastSuccessAt).toISOString() : null;
       this.known = { at: later(this.known?.at ?? null, at), readAt };
     })().finally(() => {
@@ -73,7 +85,11 @@ export async function saveSyncState(
   fields: Partial<SyncStateFields>,
   transaction?: Transaction,
 ): Promise<void> {
-  const [row] = await db.models.SyncState.findOrCreate({ where: { id: 1 }, defaults: { id: 1, ...EMPTY }, transaction });
+  const [row] = await db.models.SyncState.findOrCreate({
+    where: { id: 1 },
+    defaults: { id: 1, ...EMPTY },
+    transaction,
+  });
   await row.update(fields, { transaction });
   const { lastSuccessAt } = fields;
   if (!lastSuccessAt) return;

@@ -5,7 +5,12 @@
  * are the server's to change.
  */
 import { m } from '~/paraglide/messages.js';
-import { magayaErrorText, type MagayaConnectionStatus, type MagayaCredentials, type MagayaTestResult } from '~/shared/magaya';
+import {
+  magayaErrorText,
+  type MagayaConnectionStatus,
+  type MagayaCredentials,
+  type MagayaTestResult,
+} from '~/shared/magaya';
 import type { Config } from '../../config';
 import { AppError } from '../../errors';
 import type { MagayaProviderClient } from '../../provider/magaya/client';
@@ -16,7 +21,10 @@ import { displayUrl } from './tokens';
 
 export interface MagayaConnectionDeps {
   config: Pick<Config, 'magayaUrl'>;
-  magaya: { client: Pick<MagayaProviderClient, 'testConnection'>; connection: MagayaConnectionStore } | null;
+  magaya: {
+    client: Pick<MagayaProviderClient, 'testConnection'>;
+    connection: MagayaConnectionStore;
+  } | null;
 }
 
 function magayaOf(deps: MagayaConnectionDeps) {
@@ -24,7 +32,9 @@ function magayaOf(deps: MagayaConnectionDeps) {
   return deps.magaya;
 }
 
-export async function readMagayaConnection(deps: MagayaConnectionDeps): Promise<MagayaConnectionStatus> {
+export async function readMagayaConnection(
+  deps: MagayaConnectionDeps,
+): Promise<MagayaConnectionStatus> {
   const state = await magayaOf(deps).connection.state();
   return {
     username: state.username,
@@ -32,7 +42,8 @@ export async function readMagayaConnection(deps: MagayaConnectionDeps): Promise<
     endpoint: displayUrl(deps.config.magayaUrl ?? ''),
     lastSessionAt: state.lastSessionAt?.toISOString() ?? null,
     lastSessionError: state.lastSessionError,
-    lastSessionErrorText: state.lastSessionError === null ? null : magayaErrorText(state.lastSessionError),
+    lastSessionErrorText:
+      state.lastSessionError === null ? null : magayaErrorText(state.lastSessionError),
   };
 }
 
@@ -46,7 +57,16 @@ export async function saveMagayaCredentials(
   if (!connection.editable) throw new AppError('CONFLICT', m.magaya_connection_from_environment());
   await deps.db.sequelize.transaction(async (transaction) => {
     await connection.saveCredentials(credentials.username, credentials.password, transaction);
-    await recordAudit(deps, actor, { action: 'provider.magaya-user-saved', target: 'Magaya', detail: { name: credentials.username } }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      {
+        action: 'provider.magaya-user-saved',
+        target: 'Magaya',
+        detail: { name: credentials.username },
+      },
+      transaction,
+    );
   });
   return readMagayaConnection(deps);
 }
@@ -57,7 +77,8 @@ export async function testMagayaConnection(deps: MagayaConnectionDeps): Promise<
     await magayaOf(deps).client.testConnection();
     return { ok: true, error: null, errorText: null };
   } catch (error) {
-    if (error instanceof MagayaError) return { ok: false, error: error.code, errorText: error.message };
+    if (error instanceof MagayaError)
+      return { ok: false, error: error.code, errorText: error.message };
     throw error;
   }
 }

@@ -7,7 +7,12 @@ import { Op, type Transaction } from 'sequelize';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { decryptValue, encryptValue } from '../../encryption';
-import type { MagayaConsigneeIdRow, MagayaIdMap, MagayaReceiptIdRow, MagayaSessionLog } from '../../provider/magaya/client';
+import type {
+  MagayaConsigneeIdRow,
+  MagayaIdMap,
+  MagayaReceiptIdRow,
+  MagayaSessionLog,
+} from '../../provider/magaya/client';
 import type { MagayaError } from '../../provider/magaya/soap';
 
 const ROW_ID = 1;
@@ -20,20 +25,34 @@ export class MagayaIdStore implements MagayaIdMap {
 
   async allReceipts(): Promise<MagayaReceiptIdRow[]> {
     const rows = await this.deps.db.models.MagayaReceiptId.findAll({ raw: true });
-    return rows.map((row) => ({ ...row, versionAt: row.versionAt === null ? null : new Date(row.versionAt) }));
+    return rows.map((row) => ({
+      ...row,
+      versionAt: row.versionAt === null ? null : new Date(row.versionAt),
+    }));
   }
 
   async receiptsByGuid(guids: string[]): Promise<MagayaReceiptIdRow[]> {
     const found: MagayaReceiptIdRow[] = [];
     for (let start = 0; start < guids.length; start += GUID_CHUNK) {
-      const rows = await this.deps.db.models.MagayaReceiptId.findAll({ where: { guid: { [Op.in]: guids.slice(start, start + GUID_CHUNK) } }, raw: true });
-      found.push(...rows.map((row) => ({ ...row, versionAt: row.versionAt === null ? null : new Date(row.versionAt) })));
+      const rows = await this.deps.db.models.MagayaReceiptId.findAll({
+        where: { guid: { [Op.in]: guids.slice(start, start + GUID_CHUNK) } },
+        raw: true,
+      });
+      found.push(
+        ...rows.map((row) => ({
+          ...row,
+          versionAt: row.versionAt === null ? null : new Date(row.versionAt),
+        })),
+      );
     }
     return found;
   }
 
   async receiptGuid(id: number): Promise<string | null> {
-    const row = await this.deps.db.models.MagayaReceiptId.findByPk(id, { attributes: ['guid'], raw: true });
+    const row = await this.deps.db.models.MagayaReceiptId.findByPk(id, {
+      attributes: ['guid'],
+      raw: true,
+    });
     return row?.guid ?? null;
   }
 
@@ -101,7 +120,9 @@ export class MagayaConnectionStore implements MagayaSessionLog {
   async credentials(): Promise<{ username: string; password: string } | null> {
     if (this.deps.fromEnvironment) return this.deps.fromEnvironment;
     const row = await this.deps.db.models.MagayaConnectionRecord.findByPk(ROW_ID, { raw: true });
-    const password = row?.password ? decryptValue(this.deps.key, row.password, PASSWORD_FIELD) : null;
+    const password = row?.password
+      ? decryptValue(this.deps.key, row.password, PASSWORD_FIELD)
+      : null;
     return row?.username && password !== null ? { username: row.username, password } : null;
   }
 
@@ -122,7 +143,11 @@ export class MagayaConnectionStore implements MagayaSessionLog {
   }
 
   /** An admin's user and password; the last session's outcome is forgotten, as it was another user's. */
-  async saveCredentials(username: string, password: string, transaction?: Transaction): Promise<void> {
+  async saveCredentials(
+    username: string,
+    password: string,
+    transaction?: Transaction,
+  ): Promise<void> {
     await this.deps.db.models.MagayaConnectionRecord.upsert(
       {
         id: ROW_ID,
@@ -138,7 +163,10 @@ export class MagayaConnectionStore implements MagayaSessionLog {
 
   async record(error: MagayaError | null): Promise<void> {
     const { MagayaConnectionRecord } = this.deps.db.models;
-    const outcome = { lastSessionAt: new Date(this.deps.clock.now()), lastSessionError: error?.code.slice(0, 64) ?? null };
+    const outcome = {
+      lastSessionAt: new Date(this.deps.clock.now()),
+      lastSessionError: error?.code.slice(0, 64) ?? null,
+    };
     const [changed] = await MagayaConnectionRecord.update(outcome, { where: { id: ROW_ID } });
     if (changed === 0) await MagayaConnectionRecord.upsert({ id: ROW_ID, ...outcome });
   }

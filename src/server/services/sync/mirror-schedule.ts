@@ -32,7 +32,10 @@ export class MirrorSchedule {
     const prepared = prepare().catch((error) => this.report(error));
     void prepared.then(() => this.syncNow(this.deps.fullOnStart ?? true));
     // A scheduled sync waits for the start-up steps: none mirrors receipts before the demo customer exists.
-    this.timer = setInterval(() => void prepared.then(() => this.syncNow(false)), config.syncIntervalSeconds * 1000).unref();
+    this.timer = setInterval(
+      () => void prepared.then(() => this.syncNow(false)),
+      config.syncIntervalSeconds * 1000,
+    ).unref();
   }
 
   /** Shutdown: no further syncs; the one running finishes the page it is writing and stops. */

@@ -10,7 +10,8 @@ import { decryptValue, encryptValue } from '../../encryption';
 import type { TokenSet } from '../../provider/contract';
 import type { StoredTokens, TokenStore } from '../../provider/token-store';
 
-const isTokenSource = (value: string | null): value is TokenSource => TOKEN_SOURCES.some((source) => source === value);
+const isTokenSource = (value: string | null): value is TokenSource =>
+  TOKEN_SOURCES.some((source) => source === value);
 
 const ROW_ID = 1;
 
@@ -29,8 +30,11 @@ export class ProviderTokenStore implements TokenStore {
       accessTokenExpiresAt: accessToken === null ? null : row.accessTokenExpiresAt,
       refreshTokenExpiresAt: refreshToken === null ? null : row.refreshTokenExpiresAt,
       source: isTokenSource(row.source) ? row.source : null,
-      reconnectRequired: row.reconnectRequiredAt ? { since: row.reconnectRequiredAt, reason: row.reconnectReason } : null,
-      refreshing: row.refreshLeaseUntil !== null && row.refreshLeaseUntil.getTime() > this.deps.clock.now(),
+      reconnectRequired: row.reconnectRequiredAt
+        ? { since: row.reconnectRequiredAt, reason: row.reconnectReason }
+        : null,
+      refreshing:
+        row.refreshLeaseUntil !== null && row.refreshLeaseUntil.getTime() > this.deps.clock.now(),
       updatedAt: row.updatedAt,
     };
   }
@@ -56,7 +60,11 @@ export class ProviderTokenStore implements TokenStore {
 
   async markReconnectRequired(version: Date, reason: string | null): Promise<void> {
     await this.deps.db.models.ProviderTokenRecord.update(
-      { reconnectRequiredAt: new Date(this.deps.clock.now()), reconnectReason: reason, refreshLeaseUntil: null },
+      {
+        reconnectRequiredAt: new Date(this.deps.clock.now()),
+        reconnectReason: reason,
+        refreshLeaseUntil: null,
+      },
       { where: { id: ROW_ID, updatedAt: version }, silent: true },
     );
   }
@@ -66,13 +74,22 @@ export class ProviderTokenStore implements TokenStore {
     const until = new Date(now.getTime() + ms);
     const [changed] = await this.deps.db.models.ProviderTokenRecord.update(
       { refreshLeaseUntil: until },
-      { where: { id: ROW_ID, [Op.or]: [{ refreshLeaseUntil: null }, { refreshLeaseUntil: { [Op.lte]: now } }] }, silent: true },
+      {
+        where: {
+          id: ROW_ID,
+          [Op.or]: [{ refreshLeaseUntil: null }, { refreshLeaseUntil: { [Op.lte]: now } }],
+        },
+        silent: true,
+      },
     );
     return changed === 1 ? until : null;
   }
 
   async releaseRefreshLease(until: Date): Promise<void> {
-    await this.deps.db.models.ProviderTokenRecord.update({ refreshLeaseUntil: null }, { where: { id: ROW_ID, refreshLeaseUntil: until }, silent: true });
+    await this.deps.db.models.ProviderTokenRecord.update(
+      { refreshLeaseUntil: null },
+      { where: { id: ROW_ID, refreshLeaseUntil: until }, silent: true },
+    );
   }
 
   async clear(transaction?: Transaction): Promise<void> {

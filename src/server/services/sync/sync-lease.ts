@@ -39,7 +39,9 @@ export class SyncInterruptedError extends Error {
 }
 
 type StoredOutcome =
-  { result: SyncResult } | { interrupted: true } | { error: { message: string; kind: ProviderError['kind'] | null; oauthError: string | null } };
+  | { result: SyncResult }
+  | { interrupted: true }
+  | { error: { message: string; kind: ProviderError['kind'] | null; oauthError: string | null } };
 
 interface LeaseRow {
   run: string | null;
@@ -54,7 +56,10 @@ async function takeLease({ db, clock, holderId }: LeaseHolder, run: string): Pro
   const rows = await db.sequelize.query(
     `UPDATE sync_lease SET holder = :holder, run = :run, "expiresAt" = :until, outcome = NULL
      WHERE name = :name AND "expiresAt" <= :now RETURNING run`,
-    { type: QueryTypes.SELECT, replacements: { name: LEASE, holder: holderId, run, until: now + LEASE_MS, now } },
+    {
+      type: QueryTypes.SELECT,
+      replacements: { name: LEASE, holder: holderId, run, until: now + LEASE_MS, now },
+    },
   );
   return rows.length === 1;
 }
@@ -65,20 +70,34 @@ async function renewLease({ db, clock, log }: LeaseHolder, run: string): Promise
     { type: QueryTypes.SELECT, replacements: { name: LEASE, run, until: clock.now() + LEASE_MS } },
   );
   // This process stalled past the lease; the status history's unique key still keeps a change from being recorded twice.
-  if (rows.length === 0) log.warn({ component: 'sync' }, 'The sync lease expired while this process was syncing; another process may sync beside it.');
+  if (rows.length === 0)
+    log.warn(
+      { component: 'sync' },
+      'The sync lease expired while this process was syncing; another process may sync beside it.',
+    );
 }
 
-async function releaseLease({ db }: LeaseHolder, run: string, outcome: StoredOutcome): Promise<void> {
-  await db.sequelize.query('UPDATE sync_lease SET "expiresAt" = 0, outcome = :outcome WHERE name = :name AND run = :run', {
-    replacements: { name: LEASE, run, outcome: JSON.stringify(outcome) },
-  });
+async function releaseLease(
+  { db }: LeaseHolder,
+  run: string,
+  outcome: StoredOutcome,
+): Promise<void> {
+  await db.sequelize.query(
+    'UPDATE sync_lease SET "expiresAt" = 0, outcome = :outcome WHERE name = :name AND run = :run',
+    {
+      replacements: { name: LEASE, run, outcome: JSON.stringify(outcome) },
+    },
+  );
 }
 
 async function readLease({ db }: LeaseHolder): Promise<LeaseRow | undefined> {
-  const [row] = await db.sequelize.query<LeaseRow>('SELECT run, "expiresAt", outcome FROM sync_lease WHERE name = :name', {
-    type: QueryTypes.SELECT,
-    replacements: { name: LEASE },
-  });
+  const [row] = await db.sequelize.query<LeaseRow>(
+    'SELECT run, "expiresAt", outcome FROM sync_lease WHERE name = :name',
+    {
+      type: QueryTypes.SELECT,
+      replacements: { name: LEASE },
+    },
+  );
   return row;
 }
 
@@ -96,9 +115,16 @@ function answer(outcome: Exclude<StoredOutcome, { interrupted: true }>): SyncRes
   throw kind ? new ProviderError(message, kind, oauthError) : new Error(message);
 }
 
-async function syncUnderLease(holder: LeaseHolder, run: string, sync: () => Promise<SyncResult>): Promise<SyncResult> {
+async function syncUnderLease(
+  holder: LeaseHolder,
+  run: string,
+  sync: () => Promise<SyncResult>,
+): Promise<SyncResult> {
   const renewal = setInterval(
-    () => renewLease(holder, run).catch((error) => holder.log.warn({ component: 'sync', err: error }, 'The sync lease could not be renewed')),
+    () =>
+      renewLease(holder, run).catch((error) =>
+        holder.log.warn({ component: 'sync', err: error }, 'The sync lease could not be renewed'),
+      ),
     RENEW_EVERY_MS,
   );
   let outcome: StoredOutcome | undefined;
@@ -112,13 +138,19 @@ async function syncUnderLease(holder: LeaseHolder, run: string, sync: () => Prom
   } finally {
     clearInterval(renewal);
     await releaseLease(holder, run, outcome!).catch((error) =>
-      holder.log.warn({ component: 'sync', err: error }, 'The sync lease could not be released (it expires by itself)'),
+      holder.log.warn(
+        { component: 'sync', err: error },
+        'The sync lease could not be released (it expires by itself)',
+      ),
     );
   }
 }
 
 /** The outcome of the run `run` once it ends; null when it ended without one (its holder died) or cannot be told. */
-async function awaitOutcome(holder: LeaseHolder, run: string | null): Promise<StoredOutcome | null> {
+async function awaitOutcome(
+  holder: LeaseHolder,
+  run: string | null,
+): Promise<StoredOutcome | null> {
   for (;;) {
     const lease = await readLease(holder);
     if (!lease || lease.run !== run) return null;
@@ -132,7 +164,10 @@ async function awaitOutcome(holder: LeaseHolder, run: string | null): Promise<St
  * Runs `sync` under the lease, or, while another process holds it, answers the outcome of that
  * process's sync; when that one was stopped part-way, or its process died, this one syncs after all.
  */
-export async function syncExclusively(holder: LeaseHolder, sync: () => Promise<SyncResult>): Promise<SyncResult> {
+export async function syncExclusively(
+  holder: LeaseHolder,
+  sync: () => Promise<SyncResult>,
+): Promise<SyncResult> {
   for (;;) {
     const run = randomUUID();
     if (await takeLease(holder, run)) return syncUnderLease(holder, run, sync);

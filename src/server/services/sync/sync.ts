@@ -17,9 +17,23 @@ import type { Logger } from '../../logger';
 import type { SyncMetrics } from '../../metrics';
 import { ProviderError, type ProviderClient, type ProviderReceipt } from '../../provider/contract';
 import { recordAudit, type AuditActor, type AuditDeps } from '../audit';
-import { SORTED_TEXT_COLUMNS, sortColumn, toMirrorRows, type MirrorFollower, readSyncState, saveSyncState, type LastSyncTime } from '../receipts';
+import {
+  SORTED_TEXT_COLUMNS,
+  sortColumn,
+  toMirrorRows,
+  type MirrorFollower,
+  readSyncState,
+  saveSyncState,
+  type LastSyncTime,
+} from '../receipts';
 import { SyncInterruptedError, syncExclusively, type LeaseHolder } from './sync-lease';
-import { addNews, noNews, type StatusChange, type SyncAnnouncement, type SyncNews } from '../sync-reactions';
+import {
+  addNews,
+  noNews,
+  type StatusChange,
+  type SyncAnnouncement,
+  type SyncNews,
+} from '../sync-reactions';
 
 const PAGE_SIZE = 500;
 const DELETE_CHUNK = 500;
@@ -95,8 +109,15 @@ async function writePage(
     raw: true,
     transaction,
   });
-  const stored = new Map(known.map((row) => [row.id, { version: new Date(row.providerUpdatedAt).getTime(), status: row.status }]));
-  const changed = [...latest.values()].filter((row) => stored.get(row.receipt.id)?.version !== row.receipt.providerUpdatedAt.getTime());
+  const stored = new Map(
+    known.map((row) => [
+      row.id,
+      { version: new Date(row.providerUpdatedAt).getTime(), status: row.status },
+    ]),
+  );
+  const changed = [...latest.values()].filter(
+    (row) => stored.get(row.receipt.id)?.version !== row.receipt.providerUpdatedAt.getTime(),
+  );
   if (changed.length === 0) return { written: 0, news: noNews() };
   const statusChanges = changed
     .filter((row) => stored.get(row.receipt.id)?.status !== row.receipt.status)
@@ -129,12 +150,20 @@ async function writePage(
     consigneeId: receipt.consigneeId,
     trackingKeys: packages.map((item) => item.trackingKey),
   }));
-  const news = await deps.reactions.pageWritten({ firstMirroring, written, statusChanges, removed: [] }, transaction);
+  const news = await deps.reactions.pageWritten(
+    { firstMirroring, written, statusChanges, removed: [] },
+    transaction,
+  );
   return { written: changed.length, news };
 }
 
 /** Removes the receipts the full pass did not see; their news joins `news`. */
-async function removeUnseen(deps: SyncDeps, seen: Set<number>, firstMirroring: boolean, news: SyncNews): Promise<number> {
+async function removeUnseen(
+  deps: SyncDeps,
+  seen: Set<number>,
+  firstMirroring: boolean,
+  news: SyncNews,
+): Promise<number> {
   const all = await deps.db.models.ReceiptRecord.findAll({ attributes: ['id'], raw: true });
   return removeReceipts(
     deps,
@@ -145,8 +174,17 @@ async function removeUnseen(deps: SyncDeps, seen: Set<number>, firstMirroring: b
 }
 
 /** Removes the receipts of `ids` the mirror has (others are no matter); answers how many there were. */
-async function removeDeleted(deps: SyncDeps, ids: number[], firstMirroring: boolean, news: SyncNews): Promise<number> {
-  const mirrored = await deps.db.models.ReceiptRecord.findAll({ attributes: ['id'], where: { id: { [Op.in]: ids } }, raw: true });
+async function removeDeleted(
+  deps: SyncDeps,
+  ids: number[],
+  firstMirroring: boolean,
+  news: SyncNews,
+): Promise<number> {
+  const mirrored = await deps.db.models.ReceiptRecord.findAll({
+    attributes: ['id'],
+    where: { id: { [Op.in]: ids } },
+    raw: true,
+  });
   return removeReceipts(
     deps,
     mirrored.map((row) => row.id),
@@ -156,7 +194,12 @@ async function removeDeleted(deps: SyncDeps, ids: number[], firstMirroring: bool
 }
 
 /** Removes the receipts of `gone`, announcing each chunk as a page; their news joins `news`. */
-async function removeReceipts(deps: SyncDeps, gone: number[], firstMirroring: boolean, news: SyncNews): Promise<number> {
+async function removeReceipts(
+  deps: SyncDeps,
+  gone: number[],
+  firstMirroring: boolean,
+  news: SyncNews,
+): Promise<number> {
   const { db } = deps;
   const { ReceiptRecord, PackageRecord } = db.models;
   for (let start = 0; start < gone.length; start += DELETE_CHUNK) {
@@ -164,7 +207,10 @@ async function removeReceipts(deps: SyncDeps, gone: number[], firstMirroring: bo
     const removal = await db.sequelize.transaction(async (transaction) => {
       await PackageRecord.destroy({ where: { receiptId: { [Op.in]: chunk } }, transaction });
       await ReceiptRecord.destroy({ where: { id: { [Op.in]: chunk } }, transaction });
-      return deps.reactions.pageWritten({ firstMirroring, written: [], statusChanges: [], removed: chunk }, transaction);
+      return deps.reactions.pageWritten(
+        { firstMirroring, written: [], statusChanges: [], removed: chunk },
+        transaction,
+      );
     });
     addNews(news, removal);
   }
@@ -172,14 +218,20 @@ async function removeReceipts(deps: SyncDeps, gone: number[], firstMirroring: bo
 }
 
 /** One sync: `stopRequested` is asked after every page, so a shutdown stops it at a page's end. */
-async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => boolean): Promise<SyncOutcome> {
+async function runSync(
+  deps: SyncDeps,
+  forceFull: boolean,
+  stopRequested: () => boolean,
+): Promise<SyncOutcome> {
   const { db, clock, config, provider: client } = deps;
   const startedAt = performance.now();
   const syncedAt = new Date(clock.now());
   const state = await readSyncState(deps);
   // Until a sync has succeeded once, the mirror is being filled for the first time (resumed after a restart too).
   const firstMirroring = !state.lastSuccessAt;
-  const fullDue = !state.lastFullSyncAt || clock.now() - new Date(state.lastFullSyncAt).getTime() >= config.syncFullIntervalSeconds * 1000;
+  const fullDue =
+    !state.lastFullSyncAt ||
+    clock.now() - new Date(state.lastFullSyncAt).getTime() >= config.syncFullIntervalSeconds * 1000;
   const full = forceFull || fullDue || !state.cursor;
   // A pass the provider made complete on its own counts as full once it has ended.
   let complete = full;
@@ -199,9 +251,12 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
         nextPage = client.listReceiptChanges(page.nextCursor ?? cursor, PAGE_SIZE);
         nextPage.catch(() => {});
       }
-      for (const receipt of page.receipts) if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
+      for (const receipt of page.receipts)
+        if (Number.isSafeInteger(receipt?.id)) seen.add(receipt.id);
       if (page.complete) complete = true;
-      const pageWrite = await db.sequelize.transaction((transaction) => writePage(deps, page.receipts, { syncedAt, firstMirroring }, transaction));
+      const pageWrite = await db.sequelize.transaction((transaction) =>
+        writePage(deps, page.receipts, { syncedAt, firstMirroring }, transaction),
+      );
       written += pageWrite.written;
       addNews(news, pageWrite.news);
       if (page.deletedIds?.length)
@@ -223,7 +278,9 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
     if (stopped) {
       // Its pages are kept, but it is no success, and it saw too little to remove anything. An
       // incremental sync kept its place page by page; a full pass keeps none, so the next is full again.
-      const next = full ? 'the next sync starts the full pass over' : 'the next sync carries on from there';
+      const next = full
+        ? 'the next sync starts the full pass over'
+        : 'the next sync carries on from there';
       deps.log.info(
         { component: 'sync', receipts: seen.size, written },
         `Receipt mirror: sync stopped for the shutdown after ${seen.size} receipts (${written} written); ${next}.`,
@@ -242,20 +299,45 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
       ...(complete && { lastFullSyncAt: now }),
     });
     const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-    const summary = { component: 'sync', full, receipts: seen.size, written, deleted, durationMs: Math.round(performance.now() - startedAt) };
-    if (full) deps.log.info(summary, `Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`);
-    else deps.log.debug(summary, `Receipt mirror: sync of ${seen.size} changed receipts in ${seconds} s.`);
+    const summary = {
+      component: 'sync',
+      full,
+      receipts: seen.size,
+      written,
+      deleted,
+      durationMs: Math.round(performance.now() - startedAt),
+    };
+    if (full)
+      deps.log.info(
+        summary,
+        `Receipt mirror: full sync of ${seen.size} receipts in ${seconds} s (${written} written, ${deleted} removed).`,
+      );
+    else
+      deps.log.debug(
+        summary,
+        `Receipt mirror: sync of ${seen.size} changed receipts in ${seconds} s.`,
+      );
     return { full, written, deleted, statusChanges: news.statusChanges, finishedAt: now };
   } catch (error) {
     if (!(error instanceof SyncInterruptedError))
-      await saveSyncState(deps, { lastError: error instanceof Error ? error.message : String(error), lastErrorAt: new Date(clock.now()) });
+      await saveSyncState(deps, {
+        lastError: error instanceof Error ? error.message : String(error),
+        lastErrorAt: new Date(clock.now()),
+      });
     throw error;
   } finally {
     // Even a pass that failed half-way may have written pages: their changes are in the history now,
     // so no later sync would find them again.
     await deps.reactions.syncEnded(news);
     if (written + deleted >= SETTLE_AFTER_ROWS)
-      await db.settleMirrorTables().catch((error) => deps.log.warn({ component: 'sync', err: error }, 'The mirror tables could not be analyzed'));
+      await db
+        .settleMirrorTables()
+        .catch((error) =>
+          deps.log.warn(
+            { component: 'sync', err: error },
+            'The mirror tables could not be analyzed',
+          ),
+        );
     if (written > 0 || deleted > 0) await deps.mirror.announceChange();
   }
 }
@@ -269,7 +351,13 @@ async function runSync(deps: SyncDeps, forceFull: boolean, stopRequested: () => 
 export async function writeReceiptsAsSync(
   deps: SyncDeps,
   receipts: Iterable<ProviderReceipt>,
-  { remove, withPage }: { remove: number[]; withPage: (receipts: ProviderReceipt[], transaction: Transaction) => Promise<void> },
+  {
+    remove,
+    withPage,
+  }: {
+    remove: number[];
+    withPage: (receipts: ProviderReceipt[], transaction: Transaction) => Promise<void>;
+  },
 ): Promise<{ written: number; deleted: number }> {
   const { db, clock } = deps;
   const syncedAt = new Date(clock.now());
@@ -301,12 +389,26 @@ export async function writeReceiptsAsSync(
     }
     deleted = await removeReceipts(deps, remove, firstMirroring, news);
     const now = new Date(clock.now());
-    await saveSyncState(deps, { lastSuccessAt: now, lastWritten: written, lastDeleted: deleted, lastError: null, lastErrorAt: null, lastFullSyncAt: now });
+    await saveSyncState(deps, {
+      lastSuccessAt: now,
+      lastWritten: written,
+      lastDeleted: deleted,
+      lastError: null,
+      lastErrorAt: null,
+      lastFullSyncAt: now,
+    });
     return { written, deleted };
   } finally {
     await deps.reactions.syncEnded(news);
     if (written + deleted >= SETTLE_AFTER_ROWS)
-      await db.settleMirrorTables().catch((error) => deps.log.warn({ component: 'sync', err: error }, 'The mirror tables could not be analyzed'));
+      await db
+        .settleMirrorTables()
+        .catch((error) =>
+          deps.log.warn(
+            { component: 'sync', err: error },
+            'The mirror tables could not be analyzed',
+          ),
+        );
     if (written > 0 || deleted > 0) await deps.mirror.announceChange();
   }
 }
@@ -335,11 +437,25 @@ export class SyncRunner {
   syncReceipts(options: { full?: boolean } = {}): Promise<SyncResult> {
     if (this.stopRequested) return Promise.reject(new SyncInterruptedError());
     const { deps } = this;
-    const holder: LeaseHolder = { db: deps.db, clock: deps.clock, log: deps.log, holderId: this.holderId };
-    this.running ??= syncExclusively(holder, async () => toSyncResult(await this.measured(options.full ?? false)))
+    const holder: LeaseHolder = {
+      db: deps.db,
+      clock: deps.clock,
+      log: deps.log,
+      holderId: this.holderId,
+    };
+    this.running ??= syncExclusively(holder, async () =>
+      toSyncResult(await this.measured(options.full ?? false)),
+    )
       // A sync another process ran is answered here only once this process follows its mirror.
       .then(async (result) => {
-        await deps.mirror.follow().catch((error) => deps.log.warn({ component: 'sync', err: error }, 'The mirror version could not be read'));
+        await deps.mirror
+          .follow()
+          .catch((error) =>
+            deps.log.warn(
+              { component: 'sync', err: error },
+              'The mirror version could not be read',
+            ),
+          );
         return result;
       })
       .finally(() => {
@@ -357,7 +473,10 @@ export class SyncRunner {
       this.deps.metrics.syncFinished('success', seconds(), outcome.finishedAt.getTime());
       return outcome;
     } catch (error) {
-      this.deps.metrics.syncFinished(error instanceof SyncInterruptedError ? 'interrupted' : 'failure', seconds());
+      this.deps.metrics.syncFinished(
+        error instanceof SyncInterruptedError ? 'interrupted' : 'failure',
+        seconds(),
+      );
       throw error;
     }
   }
@@ -374,21 +493,31 @@ const SYNC_RETRY_SECONDS = 30;
 
 function syncFailure(error: ProviderError): AppError {
   const disconnected = error.kind === 'not-connected' || error.kind === 'unauthorized';
-  return new AppError('EXTERNAL_API_ERROR', disconnected ? m.sync_not_connected() : m.sync_provider_unavailable(), {
-    retryAfter: SYNC_RETRY_SECONDS,
-  });
+  return new AppError(
+    'EXTERNAL_API_ERROR',
+    disconnected ? m.sync_not_connected() : m.sync_provider_unavailable(),
+    {
+      retryAfter: SYNC_RETRY_SECONDS,
+    },
+  );
 }
 
 /** Syncs the mirror now, or joins the sync already running, and tells what it did once it is done. */
 /** The entry is written as the sync starts: the admin asked for it whether it then succeeds or fails. */
-export async function syncReceiptsNow(deps: AuditDeps & { syncRuns: SyncRunner }, actor: AuditActor): Promise<SyncResult> {
+export async function syncReceiptsNow(
+  deps: AuditDeps & { syncRuns: SyncRunner },
+  actor: AuditActor,
+): Promise<SyncResult> {
   await recordAudit(deps, actor, { action: 'sync.started', target: 'receipts' });
   const { syncRuns } = deps;
   try {
     return await syncRuns.syncReceipts();
   } catch (error) {
     if (error instanceof ProviderError) throw syncFailure(error);
-    if (error instanceof SyncInterruptedError) throw new AppError('EXTERNAL_API_ERROR', m.sync_interrupted(), { retryAfter: SYNC_RETRY_SECONDS });
+    if (error instanceof SyncInterruptedError)
+      throw new AppError('EXTERNAL_API_ERROR', m.sync_interrupted(), {
+        retryAfter: SYNC_RETRY_SECONDS,
+      });
     throw error;
   }
 }

@@ -26,7 +26,13 @@ import { decryptValue, encryptValue } from '../../encryption';
 import { AppError } from '../../errors';
 import type { HttpProviderClient } from '../../provider/client';
 import { ProviderError, type TokenSet } from '../../provider/contract';
-import { exchangeAuthorizationCode, revokeTokens, startAuthorization, tokenAuthMethod, type OAuthDeps } from '../../provider/oauth';
+import {
+  exchangeAuthorizationCode,
+  revokeTokens,
+  startAuthorization,
+  tokenAuthMethod,
+  type OAuthDeps,
+} from '../../provider/oauth';
 import type { StoredTokens } from '../../provider/token-store';
 import type { AppKeys } from '../../secrets';
 import { recordAudit, type AuditActor } from '../audit';
@@ -50,9 +56,13 @@ const DESCRIPTION_MAX_LENGTH = 300;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const isPast = (date: Date | null, now: number) => date !== null && date.getTime() <= now;
-const minutesLeft = (date: Date | null, now: number) => (date ? Math.max(0, Math.floor((date.getTime() - now) / MINUTE_MS)) : null);
+const minutesLeft = (date: Date | null, now: number) =>
+  date ? Math.max(0, Math.floor((date.getTime() - now) / MINUTE_MS)) : null;
 
-function statusOf({ clock, oauthClient }: Pick<TokenDeps, 'clock' | 'oauthClient'>, stored: StoredTokens | null): TokenStatus {
+function statusOf(
+  { clock, oauthClient }: Pick<TokenDeps, 'clock' | 'oauthClient'>,
+  stored: StoredTokens | null,
+): TokenStatus {
   const now = clock.now();
   const access = stored?.accessToken ? stored.accessTokenExpiresAt : null;
   const refresh = stored?.refreshToken ? stored.refreshTokenExpiresAt : null;
@@ -76,7 +86,9 @@ function statusOf({ clock, oauthClient }: Pick<TokenDeps, 'clock' | 'oauthClient
   };
 }
 
-export async function readTokenStatus(deps: Pick<TokenDeps, 'clock' | 'oauthClient' | 'tokenStore'>): Promise<TokenStatus> {
+export async function readTokenStatus(
+  deps: Pick<TokenDeps, 'clock' | 'oauthClient' | 'tokenStore'>,
+): Promise<TokenStatus> {
   return statusOf(deps, await deps.tokenStore.read());
 }
 
@@ -92,7 +104,10 @@ export function displayUrl(url: string): string {
   }
 }
 
-export async function readTokenInfo({ config, tokenStore }: Pick<TokenDeps, 'config' | 'tokenStore'>): Promise<TokenInfo> {
+export async function readTokenInfo({
+  config,
+  tokenStore,
+}: Pick<TokenDeps, 'config' | 'tokenStore'>): Promise<TokenInfo> {
   const stored = await tokenStore.read();
   return {
     provider: config.provider,
@@ -107,8 +122,13 @@ export async function readTokenInfo({ config, tokenStore }: Pick<TokenDeps, 'con
 /** The provider's failure as the admin's answer: 502, with a retry hint when it could not be reached. */
 function providerFailure(error: ProviderError): AppError {
   return error.kind === 'unreachable'
-    ? new AppError('EXTERNAL_API_ERROR', CONNECTION_TEXTS.providerUnavailable, { status: 502, retryAfter: PROVIDER_RETRY_SECONDS })
-    : new AppError('EXTERNAL_API_ERROR', m.tokens_provider_unusable({ reason: error.message }), { status: 502 });
+    ? new AppError('EXTERNAL_API_ERROR', CONNECTION_TEXTS.providerUnavailable, {
+        status: 502,
+        retryAfter: PROVIDER_RETRY_SECONDS,
+      })
+    : new AppError('EXTERNAL_API_ERROR', m.tokens_provider_unusable({ reason: error.message }), {
+        status: 502,
+      });
 }
 
 async function providerCall<T>(call: () => Promise<T>): Promise<T> {
@@ -120,7 +140,10 @@ async function providerCall<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** The client as registered and the endpoints in use (discovered or configured). */
-export async function readOAuthConfig({ config, discovery }: Pick<TokenDeps, 'config' | 'discovery'>): Promise<OAuthConfig> {
+export async function readOAuthConfig({
+  config,
+  discovery,
+}: Pick<TokenDeps, 'config' | 'discovery'>): Promise<OAuthConfig> {
   const as = await providerCall(() => discovery.authorizationServer());
   return {
     issuer: config.providerIssuer === null ? null : as.issuer,
@@ -149,7 +172,10 @@ function jwtExpiry(token: string): Date | null {
 const TOKENS_TARGET = 'provider tokens';
 
 /** What an entry says of stored tokens: which there are and until when, never a value. */
-function tokensDetail(tokens: TokenSet, source: TokenSource): AuditDetails['provider-tokens.saved'] {
+function tokensDetail(
+  tokens: TokenSet,
+  source: TokenSource,
+): AuditDetails['provider-tokens.saved'] {
   return {
     source,
     accessTokenExpiresAt: tokens.accessTokenExpiresAt?.toISOString() ?? null,
@@ -168,18 +194,30 @@ async function saveTokens(
 ): Promise<void> {
   await deps.db.sequelize.transaction(async (transaction) => {
     await deps.tokenStore.save(tokens, source, transaction);
-    await recordAudit(deps, actor, { action, target: TOKENS_TARGET, detail: tokensDetail(tokens, source) }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      { action, target: TOKENS_TARGET, detail: tokensDetail(tokens, source) },
+      transaction,
+    );
   });
 }
 
 /** Manual token update (POST /api/tokens/update); the payload is already parsed with tokenUpdateSchema. */
-export async function updateTokensManually(deps: TokenDeps, actor: AuditActor, input: TokenUpdateInput): Promise<TokenStatus> {
+export async function updateTokensManually(
+  deps: TokenDeps,
+  actor: AuditActor,
+  input: TokenUpdateInput,
+): Promise<TokenStatus> {
   const { accessToken, refreshToken, refreshTokenExpirySeconds } = input;
   const tokens = {
     accessToken,
     refreshToken,
     accessTokenExpiresAt: jwtExpiry(accessToken),
-    refreshTokenExpiresAt: refreshTokenExpirySeconds === null ? null : new Date(deps.clock.now() + refreshTokenExpirySeconds * 1000),
+    refreshTokenExpiresAt:
+      refreshTokenExpirySeconds === null
+        ? null
+        : new Date(deps.clock.now() + refreshTokenExpirySeconds * 1000),
   };
   await saveTokens(deps, actor, 'provider-tokens.saved', tokens, 'manual');
   return readTokenStatus(deps);
@@ -190,11 +228,17 @@ function refreshFailure(error: ProviderError): AppError {
     case 'unreachable':
       return providerFailure(error);
     case 'unauthorized':
-      return new AppError('EXTERNAL_API_ERROR', m.tokens_refresh_token_refused({ reason: error.message.replace(/\.+$/, '') }), { status: 502 });
+      return new AppError(
+        'EXTERNAL_API_ERROR',
+        m.tokens_refresh_token_refused({ reason: error.message.replace(/\.+$/, '') }),
+        { status: 502 },
+      );
     case 'not-connected':
       return new AppError('CONFLICT', m.tokens_none_stored());
     case 'bad-response':
-      return new AppError('EXTERNAL_API_ERROR', m.tokens_provider_not_understood_answer(), { status: 502 });
+      return new AppError('EXTERNAL_API_ERROR', m.tokens_provider_not_understood_answer(), {
+        status: 502,
+      });
   }
 }
 
@@ -204,8 +248,10 @@ function refreshFailure(error: ProviderError): AppError {
  */
 export async function refreshTokensNow(deps: TokenDeps, actor: AuditActor): Promise<TokenStatus> {
   const stored = await deps.tokenStore.read();
-  if (!stored?.refreshToken) throw new AppError('CONFLICT', m.tokens_no_refresh_token_stored_action());
-  if (isPast(stored.refreshTokenExpiresAt, deps.clock.now())) throw new AppError('CONFLICT', m.tokens_refresh_token_expired_action());
+  if (!stored?.refreshToken)
+    throw new AppError('CONFLICT', m.tokens_no_refresh_token_stored_action());
+  if (isPast(stored.refreshTokenExpiresAt, deps.clock.now()))
+    throw new AppError('CONFLICT', m.tokens_refresh_token_expired_action());
   if (stored.reconnectRequired) throw new AppError('CONFLICT', CONNECTION_TEXTS.refreshRefused);
   try {
     await deps.oauthClient.refreshTokens();
@@ -215,14 +261,23 @@ export async function refreshTokensNow(deps: TokenDeps, actor: AuditActor): Prom
   }
   const status = await readTokenStatus(deps);
   const detail = { accessTokenExpiresAt: status.accessTokenExpiry ?? null };
-  await recordAudit(deps, actor, { action: 'provider-tokens.refreshed', target: TOKENS_TARGET, detail });
+  await recordAudit(deps, actor, {
+    action: 'provider-tokens.refreshed',
+    target: TOKENS_TARGET,
+    detail,
+  });
   return status;
 }
 
-function clearDetail(hadTokens: boolean, result: TokenClearResult): AuditDetails['provider-tokens.cleared'] {
+function clearDetail(
+  hadTokens: boolean,
+  result: TokenClearResult,
+): AuditDetails['provider-tokens.cleared'] {
   if (!hadTokens) return { outcome: 'none were stored' };
   if (result.revoked) return { outcome: 'revoked at the provider' };
-  return { outcome: result.revocationError === null ? 'no revocation endpoint' : 'revocation failed' };
+  return {
+    outcome: result.revocationError === null ? 'no revocation endpoint' : 'revocation failed',
+  };
 }
 
 /**
@@ -242,7 +297,16 @@ export async function clearTokens(deps: TokenDeps, actor: AuditActor): Promise<T
   }
   await deps.db.sequelize.transaction(async (transaction) => {
     await deps.tokenStore.clear(transaction);
-    await recordAudit(deps, actor, { action: 'provider-tokens.cleared', target: TOKENS_TARGET, detail: clearDetail(stored !== null, result) }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      {
+        action: 'provider-tokens.cleared',
+        target: TOKENS_TARGET,
+        detail: clearDetail(stored !== null, result),
+      },
+      transaction,
+    );
   });
   return result;
 }
@@ -252,11 +316,16 @@ export async function clearTokens(deps: TokenDeps, actor: AuditActor): Promise<T
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
 /** A fresh PKCE verifier and one-time state, kept for this session only; the browser gets the URL alone. */
-export async function startOAuthAuthorization(deps: TokenDeps, sessionId: string): Promise<OAuthStart> {
+export async function startOAuthAuthorization(
+  deps: TokenDeps,
+  sessionId: string,
+): Promise<OAuthStart> {
   const { db, clock, keys } = deps;
   const now = clock.now();
   await db.models.OAuthAuthorization.destroy({ where: { expiresAt: { [Op.lte]: new Date(now) } } });
-  const { authorizationUrl, codeVerifier, state } = await providerCall(() => startAuthorization(deps));
+  const { authorizationUrl, codeVerifier, state } = await providerCall(() =>
+    startAuthorization(deps),
+  );
   const id = hashState(state);
   await db.models.OAuthAuthorization.create({
     id,
@@ -275,7 +344,11 @@ const failure = (error: string, description: string | null): OAuthPopupMessage =
 });
 
 /** Takes the session's pending authorization for `state` out of the store: each state is good once. */
-async function claimCodeVerifier({ db, clock, keys }: TokenDeps, sessionId: string, state: string | null): Promise<string | null> {
+async function claimCodeVerifier(
+  { db, clock, keys }: TokenDeps,
+  sessionId: string,
+  state: string | null,
+): Promise<string | null> {
   if (!state) return null;
   const id = hashState(state);
   const { OAuthAuthorization } = db.models;
@@ -292,17 +365,31 @@ async function claimCodeVerifier({ db, clock, keys }: TokenDeps, sessionId: stri
  * session started and has not used, then the code is exchanged on the server and the tokens stored.
  * Answers the popup's message, with nothing secret in it.
  */
-export async function completeOAuthAuthorization(deps: TokenDeps, actor: AuditActor, sessionId: string, callbackUrl: URL): Promise<OAuthPopupMessage> {
+export async function completeOAuthAuthorization(
+  deps: TokenDeps,
+  actor: AuditActor,
+  sessionId: string,
+  callbackUrl: URL,
+): Promise<OAuthPopupMessage> {
   const params = callbackUrl.searchParams;
   const codeVerifier = await claimCodeVerifier(deps, sessionId, params.get('state'));
   if (codeVerifier === null) return failure('invalid_state', m.tokens_state_refused());
   const providerError = params.get('error');
   if (providerError) return failure(providerError.slice(0, 100), params.get('error_description'));
   try {
-    const tokens = await exchangeAuthorizationCode(deps, callbackUrl, codeVerifier, params.get('state')!);
+    const tokens = await exchangeAuthorizationCode(
+      deps,
+      callbackUrl,
+      codeVerifier,
+      params.get('state')!,
+    );
     await saveTokens(deps, actor, 'provider.oauth-connected', tokens, 'oauth2');
   } catch (error) {
-    if (error instanceof ProviderError) return failure(error.kind === 'unreachable' ? 'temporarily_unavailable' : 'token_exchange_failed', error.message);
+    if (error instanceof ProviderError)
+      return failure(
+        error.kind === 'unreachable' ? 'temporarily_unavailable' : 'token_exchange_failed',
+        error.message,
+      );
     throw error;
   }
   const { source, accessTokenExpiry, refreshTokenExpiry } = await readTokenStatus(deps);

@@ -19,7 +19,12 @@ import { Webhook } from 'standardwebhooks';
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { baseLocale, isLocale } from '~/shared/locale';
-import { encodeWebhookFailure, isAddressRefusal, webhookFailureText, type WebhookFailure } from '~/shared/webhook-failures';
+import {
+  encodeWebhookFailure,
+  isAddressRefusal,
+  webhookFailureText,
+  type WebhookFailure,
+} from '~/shared/webhook-failures';
 import {
   WEBHOOK_ANSWER_KEPT,
   WEBHOOK_DELIVERIES_KEPT,
@@ -40,7 +45,15 @@ import { composeLinkEmail, linkInEmail } from '../../mail/compose';
 import type { Mailer } from '../../mail/mailer';
 import type { AppKeys } from '../../secrets';
 import type { WebhookSender } from '../../webhook-sender';
-import { enqueueJobs, enqueueMessages, JobRefused, type JobAttempt, type JobEntry, type JobHandler, type Outbox } from '../outbox';
+import {
+  enqueueJobs,
+  enqueueMessages,
+  JobRefused,
+  type JobAttempt,
+  type JobEntry,
+  type JobHandler,
+  type Outbox,
+} from '../outbox';
 import type { PageReaction, StatusChange } from '../sync-reactions';
 import { readReceiptPrealerts, receiptDetailsByIds } from '../receipts';
 import { DAY_MS } from '~/shared/constants';
@@ -70,7 +83,11 @@ const messageTypeSchema = z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT]);
 const idSchema = z.number().check(z.int(), z.positive());
 
 /** The Standard Webhooks envelope a message sends, fixed when the event happens. */
-const envelopeSchema = z.object({ type: messageTypeSchema, timestamp: z.string(), data: z.record(z.string(), z.unknown()) });
+const envelopeSchema = z.object({
+  type: messageTypeSchema,
+  timestamp: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
 type Envelope = z.infer<typeof envelopeSchema>;
 
 /**
@@ -89,7 +106,12 @@ type DeliveryPayload = z.infer<typeof deliveryPayloadSchema>;
  * The payload jobs had before this release, with the envelope as a JSON string, still accepted for the
  * deliveries an upgraded database holds (they are done or given up within a day; CHANGELOG.md).
  */
-const earlierDeliveryPayloadSchema = z.object({ endpointId: idSchema, messageId: z.string(), type: messageTypeSchema, body: z.string() });
+const earlierDeliveryPayloadSchema = z.object({
+  endpointId: idSchema,
+  messageId: z.string(),
+  type: messageTypeSchema,
+  body: z.string(),
+});
 
 /** A delivery as an attempt sends it. */
 interface Delivery {
@@ -119,11 +141,22 @@ function openWebhookSecret(keys: Pick<AppKeys, 'webhookSecrets'>, sealed: string
 /** `msg_` and 32 hex digits: unique per message, the same on each of its attempts. */
 const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
 
-function deliveryJob(endpointId: number, receiptId: number | null, envelope: Envelope): JobEntry & { payload: DeliveryPayload } {
-  return { kind: WEBHOOK_DELIVERY_JOB, payload: { endpointId, messageId: newMessageId(), receiptId, envelope } };
+function deliveryJob(
+  endpointId: number,
+  receiptId: number | null,
+  envelope: Envelope,
+): JobEntry & { payload: DeliveryPayload } {
+  return {
+    kind: WEBHOOK_DELIVERY_JOB,
+    payload: { endpointId, messageId: newMessageId(), receiptId, envelope },
+  };
 }
 
-const envelopeOf = (type: WebhookMessageType, at: Date, data: Record<string, unknown>): Envelope => ({ type, timestamp: at.toISOString(), data });
+const envelopeOf = (
+  type: WebhookMessageType,
+  at: Date,
+  data: Record<string, unknown>,
+): Envelope => ({ type, timestamp: at.toISOString(), data });
 
 /** The event types an endpoint takes, from their stored comma-separated form (one this version does not know is left out). */
 export const endpointEvents = (endpoint: { events: string }): WebhookEventType[] =>
@@ -137,8 +170,17 @@ interface Subscriber {
 }
 
 /** The enabled endpoints of active owners that take any of these types, with their owners' roles now. */
-async function subscribersOf(db: Database, types: Set<WebhookEventType>, transaction?: Transaction): Promise<Subscriber[]> {
-  const rows = await db.sequelize.query<{ id: number; userId: number; role: string; events: string }>(
+async function subscribersOf(
+  db: Database,
+  types: Set<WebhookEventType>,
+  transaction?: Transaction,
+): Promise<Subscriber[]> {
+  const rows = await db.sequelize.query<{
+    id: number;
+    userId: number;
+    role: string;
+    events: string;
+  }>(
     `SELECT e."id", e."userId", u."role", e."events"
        FROM "webhook_endpoints" e JOIN "users" u ON u."id" = e."userId"
       WHERE e."enabled" = :yes AND u."isActive" = :yes
@@ -146,7 +188,12 @@ async function subscribersOf(db: Database, types: Set<WebhookEventType>, transac
     { type: QueryTypes.SELECT, replacements: { yes: true }, transaction },
   );
   return rows
-    .map((row) => ({ id: Number(row.id), userId: Number(row.userId), role: row.role, events: endpointEvents(row) }))
+    .map((row) => ({
+      id: Number(row.id),
+      userId: Number(row.userId),
+      role: row.role,
+      events: endpointEvents(row),
+    }))
     .filter((endpoint) => endpoint.events.some((type) => types.has(type)));
 }
 
@@ -154,17 +201,31 @@ async function subscribersOf(db: Database, types: Set<WebhookEventType>, transac
  * Whether an owner of this role, assigned these consignees, sees a receipt of this consignee: customers
  * see their consignees' receipts; admins and admin-viewers every receipt (as visibleConsigneeIds says).
  */
-function maySeeReceipt(role: string, assigned: ReadonlySet<number> | undefined, consigneeId: number | null | undefined): boolean {
+function maySeeReceipt(
+  role: string,
+  assigned: ReadonlySet<number> | undefined,
+  consigneeId: number | null | undefined,
+): boolean {
   if (role !== 'viewer') return true;
   return consigneeId !== null && consigneeId !== undefined && (assigned?.has(consigneeId) ?? false);
 }
 
 /** The consignees each of these customers is assigned now. */
-async function consigneesOf(db: Database, userIds: number[], transaction?: Transaction): Promise<Map<number, Set<number>>> {
+async function consigneesOf(
+  db: Database,
+  userIds: number[],
+  transaction?: Transaction,
+): Promise<Map<number, Set<number>>> {
   const scopes = new Map<number, Set<number>>();
   if (userIds.length === 0) return scopes;
-  const rows = await db.models.ConsigneeAssignment.findAll({ attributes: ['userId', 'consigneeId'], where: { userId: userIds }, raw: true, transaction });
-  for (const row of rows) scopes.set(row.userId, (scopes.get(row.userId) ?? new Set()).add(row.consigneeId));
+  const rows = await db.models.ConsigneeAssignment.findAll({
+    attributes: ['userId', 'consigneeId'],
+    where: { userId: userIds },
+    raw: true,
+    transaction,
+  });
+  for (const row of rows)
+    scopes.set(row.userId, (scopes.get(row.userId) ?? new Set()).add(row.consigneeId));
   return scopes;
 }
 
@@ -173,25 +234,41 @@ async function consigneesOf(db: Database, userIds: number[], transaction?: Trans
  * `transaction` (the one that wrote the receipts) they exist only if it commits. Answers how many.
  * Costs one small query when no endpoint takes these events.
  */
-export async function queueReceiptEvents(deps: WebhookEventDeps, events: ReceiptEvent[], transaction?: Transaction): Promise<number> {
+export async function queueReceiptEvents(
+  deps: WebhookEventDeps,
+  events: ReceiptEvent[],
+  transaction?: Transaction,
+): Promise<number> {
   if (events.length === 0) return 0;
   const { db, clock } = deps;
-  const endpoints = await subscribersOf(db, new Set(events.map((event) => event.type)), transaction);
+  const endpoints = await subscribersOf(
+    db,
+    new Set(events.map((event) => event.type)),
+    transaction,
+  );
   if (endpoints.length === 0) return 0;
   const scopes = await consigneesOf(
     db,
     endpoints.filter((endpoint) => endpoint.role === 'viewer').map((endpoint) => endpoint.userId),
     transaction,
   );
-  const wanted = events.filter((event) => endpoints.some((endpoint) => endpoint.events.includes(event.type)));
+  const wanted = events.filter((event) =>
+    endpoints.some((endpoint) => endpoint.events.includes(event.type)),
+  );
   const receiptIds = [...new Set(wanted.map((event) => event.receiptId))];
   const [receipts, prealerts] = await Promise.all([
     receiptDetailsByIds({ db }, receiptIds, null, transaction),
     readReceiptPrealerts({ db }, receiptIds, transaction),
   ]);
-  const consigneeRows = await db.models.ReceiptRecord.findAll({ attributes: ['id', 'consigneeId'], where: { id: receiptIds }, raw: true, transaction });
+  const consigneeRows = await db.models.ReceiptRecord.findAll({
+    attributes: ['id', 'consigneeId'],
+    where: { id: receiptIds },
+    raw: true,
+    transaction,
+  });
   const consigneeOf = new Map(consigneeRows.map((row) => [row.id, row.consigneeId]));
-  const maySee = (endpoint: Subscriber, receiptId: number) => maySeeReceipt(endpoint.role, scopes.get(endpoint.userId), consigneeOf.get(receiptId));
+  const maySee = (endpoint: Subscriber, receiptId: number) =>
+    maySeeReceipt(endpoint.role, scopes.get(endpoint.userId), consigneeOf.get(receiptId));
   const at = new Date(clock.now());
   const jobs: JobEntry[] = [];
   for (const event of wanted) {
@@ -202,7 +279,10 @@ export async function queueReceiptEvents(deps: WebhookEventDeps, events: Receipt
     let envelope: Envelope | undefined;
     for (const endpoint of endpoints) {
       if (!endpoint.events.includes(event.type) || !maySee(endpoint, event.receiptId)) continue;
-      envelope ??= envelopeOf(event.type, at, { receipt: { ...receipt, prealerts: prealerts.get(event.receiptId) ?? [] }, ...event.data });
+      envelope ??= envelopeOf(event.type, at, {
+        receipt: { ...receipt, prealerts: prealerts.get(event.receiptId) ?? [] },
+        ...event.data,
+      });
       jobs.push(deliveryJob(endpoint.id, event.receiptId, envelope));
     }
   }
@@ -218,7 +298,14 @@ export async function queueReceiptEvents(deps: WebhookEventDeps, events: Receipt
  */
 export function receiptEventsOf(changes: StatusChange[], firstMirroring: boolean): ReceiptEvent[] {
   return changes.flatMap((change): ReceiptEvent[] => {
-    if (change.from !== null) return [{ type: 'receipt.status_changed', receiptId: change.receiptId, data: { previousStatus: change.from } }];
+    if (change.from !== null)
+      return [
+        {
+          type: 'receipt.status_changed',
+          receiptId: change.receiptId,
+          data: { previousStatus: change.from },
+        },
+      ];
     return firstMirroring ? [] : [{ type: 'receipt.created', receiptId: change.receiptId }];
   });
 }
@@ -226,7 +313,11 @@ export function receiptEventsOf(changes: StatusChange[], firstMirroring: boolean
 /** The sync's reaction to a page: the events of the status changes the history recorded on it (its news so far). */
 export function webhookEventsReaction(deps: WebhookEventDeps): PageReaction {
   return async (page, news, transaction) => {
-    await queueReceiptEvents(deps, receiptEventsOf(news.statusChanges, page.firstMirroring), transaction);
+    await queueReceiptEvents(
+      deps,
+      receiptEventsOf(news.statusChanges, page.firstMirroring),
+      transaction,
+    );
   };
 }
 
@@ -240,12 +331,20 @@ export async function queueWebhookEvent(
   transaction?: Transaction,
 ): Promise<number> {
   const data = event.prealert === undefined ? undefined : { prealert: event.prealert };
-  return queueReceiptEvents(deps, [{ type: event.type, receiptId: event.receiptId, data }], transaction);
+  return queueReceiptEvents(
+    deps,
+    [{ type: event.type, receiptId: event.receiptId, data }],
+    transaction,
+  );
 }
 
 /** Queues a `webhook.test` message to one endpoint; answers its message id. */
 export async function queueTestEvent(deps: WebhookEventDeps, endpointId: number): Promise<string> {
-  const job = deliveryJob(endpointId, null, envelopeOf(WEBHOOK_TEST_EVENT, new Date(deps.clock.now()), { endpointId }));
+  const job = deliveryJob(
+    endpointId,
+    null,
+    envelopeOf(WEBHOOK_TEST_EVENT, new Date(deps.clock.now()), { endpointId }),
+  );
   await enqueueJobs(deps, [job]);
   return job.payload.messageId;
 }
@@ -258,7 +357,8 @@ function readDelivery(payload: unknown): Delivery {
   const current = deliveryPayloadSchema.safeParse(payload);
   if (current.success) {
     const { envelope, ...delivery } = current.data;
-    if (delivery.receiptId === null && envelope.type !== WEBHOOK_TEST_EVENT) throw new JobRefused('The event names no receipt');
+    if (delivery.receiptId === null && envelope.type !== WEBHOOK_TEST_EVENT)
+      throw new JobRefused('The event names no receipt');
     return { ...delivery, type: envelope.type, body: JSON.stringify(envelope) };
   }
   const earlier = earlierDeliveryPayloadSchema.safeParse(payload);
@@ -277,16 +377,26 @@ function readDelivery(payload: unknown): Delivery {
 }
 
 /** Whether the endpoint's owner, as they are now, may see the receipt as it is now. */
-async function ownerMaySee(db: Database, owner: { id: number; role: string }, receiptId: number): Promise<boolean> {
+async function ownerMaySee(
+  db: Database,
+  owner: { id: number; role: string },
+  receiptId: number,
+): Promise<boolean> {
   if (owner.role !== 'viewer') return true;
-  const receipt = await db.models.ReceiptRecord.findByPk(receiptId, { attributes: ['consigneeId'], raw: true });
+  const receipt = await db.models.ReceiptRecord.findByPk(receiptId, {
+    attributes: ['consigneeId'],
+    raw: true,
+  });
   if (!receipt) return false;
   const scopes = await consigneesOf(db, [owner.id]);
   return maySeeReceipt(owner.role, scopes.get(owner.id), receipt.consigneeId);
 }
 
 /** Keeps an attempt in the endpoint's log, and only its last 100. */
-async function logAttempt(db: Database, attempt: Omit<InferCreationAttributes<WebhookDelivery>, 'id'>): Promise<void> {
+async function logAttempt(
+  db: Database,
+  attempt: Omit<InferCreationAttributes<WebhookDelivery>, 'id'>,
+): Promise<void> {
   await db.models.WebhookDelivery.create(attempt);
   await db.sequelize.query(
     `DELETE FROM "webhook_deliveries" WHERE "endpointId" = :endpointId AND "id" <= (
@@ -296,37 +406,64 @@ async function logAttempt(db: Database, attempt: Omit<InferCreationAttributes<We
 }
 
 /** The owner's e-mail, in their language, saying that their endpoint was disabled and how to turn it on again. */
-async function queueDisabledEmail(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint, lastFailure: WebhookFailure, transaction: Transaction): Promise<void> {
+async function queueDisabledEmail(
+  deps: WebhookDeliveryDeps,
+  endpoint: WebhookEndpoint,
+  lastFailure: WebhookFailure,
+  transaction: Transaction,
+): Promise<void> {
   const { db, config } = deps;
-  const owner = await db.models.User.findByPk(endpoint.userId, { attributes: ['id', 'username', 'fullName', 'email', 'locale'], raw: true, transaction });
+  const owner = await db.models.User.findByPk(endpoint.userId, {
+    attributes: ['id', 'username', 'fullName', 'email', 'locale'],
+    raw: true,
+    transaction,
+  });
   if (!deps.mailer.enabled || !owner?.email) return;
   const mail = inLocale(isLocale(owner.locale) ? owner.locale : baseLocale, () =>
     composeLinkEmail({
       subject: m.webhook_email_disabled_subject({ product: config.productName }),
       greeting: m.email_greeting({ name: owner.fullName || owner.username }),
-      intro: m.webhook_email_disabled_intro({ url: endpoint.url, days: String(WEBHOOK_FAILING_DAYS), error: webhookFailureText(lastFailure) }),
+      intro: m.webhook_email_disabled_intro({
+        url: endpoint.url,
+        days: String(WEBHOOK_FAILING_DAYS),
+        error: webhookFailureText(lastFailure),
+      }),
       linkText: m.webhook_email_disabled_link(),
       url: linkInEmail(config.publicUrl, WEBHOOKS_PAGE),
       note: m.webhook_email_disabled_note({ product: config.productName }),
     }),
   );
-  await enqueueMessages(deps, [{ ...mail, to: owner.email, userId: owner.id, unsubscribeUrl: null }], transaction);
+  await enqueueMessages(
+    deps,
+    [{ ...mail, to: owner.email, userId: owner.id, unsubscribeUrl: null }],
+    transaction,
+  );
 }
 
 /**
  * After a failed attempt: the endpoint is failing since now unless it was already; once that is three
  * days ago it is disabled (by one process only) and its owner e-mailed. Answers whether it is disabled now.
  */
-async function noteFailure(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint, failure: WebhookFailure): Promise<boolean> {
+async function noteFailure(
+  deps: WebhookDeliveryDeps,
+  endpoint: WebhookEndpoint,
+  failure: WebhookFailure,
+): Promise<boolean> {
   const { db, clock } = deps;
   const now = new Date(clock.now());
   const { WebhookEndpoint } = db.models;
-  await WebhookEndpoint.update({ failingSince: now }, { where: { id: endpoint.id, failingSince: null } });
+  await WebhookEndpoint.update(
+    { failingSince: now },
+    { where: { id: endpoint.id, failingSince: null } },
+  );
   const threshold = new Date(now.getTime() - WEBHOOK_FAILING_DAYS * DAY_MS);
   return db.sequelize.transaction(async (transaction) => {
     const [disabled] = await WebhookEndpoint.update(
       { enabled: false, disabledReason: 'failing', disabledAt: now },
-      { where: { id: endpoint.id, enabled: true, failingSince: { [Op.lte]: threshold } }, transaction },
+      {
+        where: { id: endpoint.id, enabled: true, failingSince: { [Op.lte]: threshold } },
+        transaction,
+      },
     );
     if (disabled === 0) return false;
     await queueDisabledEmail(deps, endpoint, failure, transaction);
@@ -344,21 +481,30 @@ async function noteFailure(deps: WebhookDeliveryDeps, endpoint: WebhookEndpoint,
  * no longer see the receipt) or it was a test, which is tried once: then the job is given up at once.
  * What is refused before sending is no attempt: the endpoint's log shows only what was sent.
  */
-export async function deliverWebhook(deps: WebhookDeliveryDeps, payload: unknown, job: JobAttempt): Promise<void> {
+export async function deliverWebhook(
+  deps: WebhookDeliveryDeps,
+  payload: unknown,
+  job: JobAttempt,
+): Promise<void> {
   const { db, clock, keys, webhookSender } = deps;
   const message = readDelivery(payload);
   const endpoint = await db.models.WebhookEndpoint.findByPk(message.endpointId);
   if (!endpoint) throw new JobRefused('The endpoint was deleted');
-  const owner = await db.models.User.findByPk(endpoint.userId, { attributes: ['id', 'isActive', 'role'], raw: true });
+  const owner = await db.models.User.findByPk(endpoint.userId, {
+    attributes: ['id', 'isActive', 'role'],
+    raw: true,
+  });
   if (!owner?.isActive) throw new JobRefused("The endpoint's owner is disabled");
   // Decided when the event was queued, and again now: a retry may come a day later.
   const { receiptId } = message;
-  if (receiptId !== null && !(await ownerMaySee(db, owner, receiptId))) throw new JobRefused("The endpoint's owner may no longer see the receipt");
+  if (receiptId !== null && !(await ownerMaySee(db, owner, receiptId)))
+    throw new JobRefused("The endpoint's owner may no longer see the receipt");
   const isTest = message.type === WEBHOOK_TEST_EVENT;
   // A test may go to a disabled endpoint: it is how its owner sees that it works again.
   if (!endpoint.enabled && !isTest) throw new JobRefused('The endpoint is disabled');
   const secret = openWebhookSecret(keys, endpoint.secret);
-  if (secret === null) throw new JobRefused('The signing secret does not decrypt: APP_SECRET has changed');
+  if (secret === null)
+    throw new JobRefused('The signing secret does not decrypt: APP_SECRET has changed');
 
   const sentAt = new Date(clock.now());
   const outcome = await webhookSender.send({

@@ -27,7 +27,12 @@ import { addressKind, isIpLiteral, isLocalhostName } from '../../network-address
 import type { AppKeys } from '../../secrets';
 import { recordAudit, type AuditActor, type AuditDeps } from '../audit';
 import type { LoginLimiter } from '../accounts';
-import { endpointEvents, queueTestEvent, sealWebhookSecret, type WebhookEventDeps } from './webhook-delivery';
+import {
+  endpointEvents,
+  queueTestEvent,
+  sealWebhookSecret,
+  type WebhookEventDeps,
+} from './webhook-delivery';
 
 export interface WebhookDeps extends WebhookEventDeps, AuditDeps {
   keys: Pick<AppKeys, 'webhookSecrets'>;
@@ -35,7 +40,8 @@ export interface WebhookDeps extends WebhookEventDeps, AuditDeps {
   config: Pick<Config, 'webhookAllowHttp' | 'webhookAllowPrivate'>;
 }
 
-const iso = (value: Date | string | null | undefined) => (value === null || value === undefined ? null : new Date(value).toISOString());
+const iso = (value: Date | string | null | undefined) =>
+  value === null || value === undefined ? null : new Date(value).toISOString();
 
 function toDto(endpoint: WebhookEndpoint): WebhookEndpointDto {
   return {
@@ -55,7 +61,8 @@ function toDto(endpoint: WebhookEndpoint): WebhookEndpointDto {
 const auditTarget = (endpoint: WebhookEndpoint) => `webhook ${endpoint.id}`;
 const auditDetail = (endpoint: WebhookEndpoint) => ({ origin: new URL(endpoint.url).origin });
 
-const urlRefusal = (message: string) => new AppError('VALIDATION_ERROR', message, { details: [{ field: 'url', message }] });
+const urlRefusal = (message: string) =>
+  new AppError('VALIDATION_ERROR', message, { details: [{ field: 'url', message }] });
 
 /**
  * What registration can tell of an address besides its text: http:// needs WEBHOOK_ALLOW_HTTP; a
@@ -64,13 +71,20 @@ const urlRefusal = (message: string) => new AppError('VALIDATION_ERROR', message
  */
 function checkEndpointUrl({ config }: Pick<WebhookDeps, 'config'>, text: string): void {
   const url = new URL(text);
-  if (url.protocol !== 'https:' && !config.webhookAllowHttp) throw urlRefusal(m.webhook_url_https());
+  if (url.protocol !== 'https:' && !config.webhookAllowHttp)
+    throw urlRefusal(m.webhook_url_https());
   if (config.webhookAllowPrivate) return;
-  const local = isIpLiteral(url.hostname) ? addressKind(url.hostname) !== null : isLocalhostName(url.hostname);
+  const local = isIpLiteral(url.hostname)
+    ? addressKind(url.hostname) !== null
+    : isLocalhostName(url.hostname);
   if (local) throw urlRefusal(m.webhook_url_private());
 }
 
-async function findOwnEndpoint({ db }: Pick<WebhookDeps, 'db'>, user: PublicUser, id: number): Promise<WebhookEndpoint> {
+async function findOwnEndpoint(
+  { db }: Pick<WebhookDeps, 'db'>,
+  user: PublicUser,
+  id: number,
+): Promise<WebhookEndpoint> {
   const endpoint = await db.models.WebhookEndpoint.findOne({ where: { id, userId: user.id } });
   // Someone else's endpoint is indistinguishable from one that does not exist.
   if (!endpoint) throw new AppError('NOT_FOUND', m.webhook_not_found());
@@ -78,8 +92,14 @@ async function findOwnEndpoint({ db }: Pick<WebhookDeps, 'db'>, user: PublicUser
 }
 
 /** The user's endpoints, oldest first. */
-export async function listWebhooks({ db }: Pick<WebhookDeps, 'db'>, user: PublicUser): Promise<WebhookEndpointDto[]> {
-  const endpoints = await db.models.WebhookEndpoint.findAll({ where: { userId: user.id }, order: [['id', 'ASC']] });
+export async function listWebhooks(
+  { db }: Pick<WebhookDeps, 'db'>,
+  user: PublicUser,
+): Promise<WebhookEndpointDto[]> {
+  const endpoints = await db.models.WebhookEndpoint.findAll({
+    where: { userId: user.id },
+    order: [['id', 'ASC']],
+  });
   return endpoints.map(toDto);
 }
 
@@ -92,30 +112,64 @@ export async function listAllWebhooks({ db }: Pick<WebhookDeps, 'db'>): Promise<
     raw: true,
   });
   const names = new Map(owners.map((owner) => [owner.id, owner.username]));
-  return endpoints.map((endpoint) => ({ ...toDto(endpoint), owner: { id: endpoint.userId, username: names.get(endpoint.userId) ?? '' } }));
+  return endpoints.map((endpoint) => ({
+    ...toDto(endpoint),
+    owner: { id: endpoint.userId, username: names.get(endpoint.userId) ?? '' },
+  }));
 }
 
-export async function readWebhook(deps: Pick<WebhookDeps, 'db'>, user: PublicUser, id: number): Promise<WebhookEndpointDto> {
+export async function readWebhook(
+  deps: Pick<WebhookDeps, 'db'>,
+  user: PublicUser,
+  id: number,
+): Promise<WebhookEndpointDto> {
   return toDto(await findOwnEndpoint(deps, user, id));
 }
 
 /** Registers an endpoint for the user; answers it with its secret, which is never shown again. */
-export async function createWebhook(deps: WebhookDeps, actor: AuditActor, user: PublicUser, input: CreateWebhookInput): Promise<CreatedWebhook> {
+export async function createWebhook(
+  deps: WebhookDeps,
+  actor: AuditActor,
+  user: PublicUser,
+  input: CreateWebhookInput,
+): Promise<CreatedWebhook> {
   const { db, clock, keys } = deps;
   checkEndpointUrl(deps, input.url);
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const endpoint = await db.sequelize.transaction(async (transaction) => {
     // The owner's row stays locked until the end (PostgreSQL; SQLite's immediate transactions already
     // take turns), so two registrations at once cannot both slip under the limit.
-    const owner = await db.models.User.findByPk(user.id, { attributes: ['id'], lock: transaction.LOCK.UPDATE, transaction });
+    const owner = await db.models.User.findByPk(user.id, {
+      attributes: ['id'],
+      lock: transaction.LOCK.UPDATE,
+      transaction,
+    });
     if (!owner) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
-    const count = await db.models.WebhookEndpoint.count({ where: { userId: user.id }, transaction });
-    if (count >= WEBHOOK_ENDPOINTS_PER_USER) throw new AppError('CONFLICT', m.webhook_limit_reached({ max: String(WEBHOOK_ENDPOINTS_PER_USER) }));
+    const count = await db.models.WebhookEndpoint.count({
+      where: { userId: user.id },
+      transaction,
+    });
+    if (count >= WEBHOOK_ENDPOINTS_PER_USER)
+      throw new AppError(
+        'CONFLICT',
+        m.webhook_limit_reached({ max: String(WEBHOOK_ENDPOINTS_PER_USER) }),
+      );
     const created = await db.models.WebhookEndpoint.create(
-      { userId: user.id, url: input.url, events: input.events.join(','), secret: sealWebhookSecret(keys, secret), createdAt: new Date(clock.now()) },
+      {
+        userId: user.id,
+        url: input.url,
+        events: input.events.join(','),
+        secret: sealWebhookSecret(keys, secret),
+        createdAt: new Date(clock.now()),
+      },
       { transaction },
     );
-    await recordAudit(deps, actor, { action: 'webhook.created', target: auditTarget(created), detail: auditDetail(created) }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      { action: 'webhook.created', target: auditTarget(created), detail: auditDetail(created) },
+      transaction,
+    );
     return created;
   });
   return { ...toDto(endpoint), secret };
@@ -136,48 +190,97 @@ export async function updateWebhook(
   if (input.url !== undefined) checkEndpointUrl(deps, input.url);
   const now = new Date(deps.clock.now());
   // Where deliveries go and what they carry is audited like the endpoint's making: an admin's endpoint gets every receipt.
-  const redirected = (input.url !== undefined && input.url !== endpoint.url) || (input.events !== undefined && input.events.join(',') !== endpoint.events);
+  const redirected =
+    (input.url !== undefined && input.url !== endpoint.url) ||
+    (input.events !== undefined && input.events.join(',') !== endpoint.events);
   await deps.db.sequelize.transaction(async (transaction) => {
     await endpoint.update(
       {
         ...(input.url !== undefined && { url: input.url }),
         ...(input.events !== undefined && { events: input.events.join(',') }),
-        ...(input.enabled === true && !endpoint.enabled && { enabled: true, disabledReason: null, disabledAt: null, failingSince: null }),
-        ...(input.enabled === false && endpoint.enabled && { enabled: false, disabledReason: 'owner' as const, disabledAt: now }),
+        ...(input.enabled === true &&
+          !endpoint.enabled && {
+            enabled: true,
+            disabledReason: null,
+            disabledAt: null,
+            failingSince: null,
+          }),
+        ...(input.enabled === false &&
+          endpoint.enabled && {
+            enabled: false,
+            disabledReason: 'owner' as const,
+            disabledAt: now,
+          }),
       },
       { transaction },
     );
     if (redirected) {
-      await recordAudit(deps, actor, { action: 'webhook.updated', target: auditTarget(endpoint), detail: auditDetail(endpoint) }, transaction);
+      await recordAudit(
+        deps,
+        actor,
+        { action: 'webhook.updated', target: auditTarget(endpoint), detail: auditDetail(endpoint) },
+        transaction,
+      );
     }
   });
   return toDto(endpoint);
 }
 
 /** Deletes the endpoint with its log; deliveries still waiting are dropped when their turn comes. */
-export async function deleteWebhook(deps: WebhookDeps, actor: AuditActor, user: PublicUser, id: number): Promise<void> {
+export async function deleteWebhook(
+  deps: WebhookDeps,
+  actor: AuditActor,
+  user: PublicUser,
+  id: number,
+): Promise<void> {
   const endpoint = await findOwnEndpoint(deps, user, id);
   await deps.db.sequelize.transaction(async (transaction) => {
-    await deps.db.models.WebhookDelivery.destroy({ where: { endpointId: endpoint.id }, transaction });
+    await deps.db.models.WebhookDelivery.destroy({
+      where: { endpointId: endpoint.id },
+      transaction,
+    });
     await endpoint.destroy({ transaction });
-    await recordAudit(deps, actor, { action: 'webhook.deleted', target: auditTarget(endpoint), detail: auditDetail(endpoint) }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      { action: 'webhook.deleted', target: auditTarget(endpoint), detail: auditDetail(endpoint) },
+      transaction,
+    );
   });
 }
 
 /** Queues a `webhook.test` message to the endpoint (also a disabled one); its attempt shows in the log. */
-export async function sendTestWebhook(deps: WebhookDeps, actor: AuditActor, user: PublicUser, id: number): Promise<WebhookTest> {
+export async function sendTestWebhook(
+  deps: WebhookDeps,
+  actor: AuditActor,
+  user: PublicUser,
+  id: number,
+): Promise<WebhookTest> {
   const endpoint = await findOwnEndpoint(deps, user, id);
   // Each test is a request to an address of the user's choosing: a few per window, per endpoint.
-  if (!(await deps.loginLimiter.admitRequest(`webhook tests of endpoint ${endpoint.id}`, WEBHOOK_TESTS_PER_WINDOW))) {
+  if (
+    !(await deps.loginLimiter.admitRequest(
+      `webhook tests of endpoint ${endpoint.id}`,
+      WEBHOOK_TESTS_PER_WINDOW,
+    ))
+  ) {
     throw new AppError('RATE_LIMITED', m.limits_webhook_tests());
   }
   const messageId = await queueTestEvent(deps, endpoint.id);
-  await recordAudit(deps, actor, { action: 'webhook.test-sent', target: auditTarget(endpoint), detail: auditDetail(endpoint) });
+  await recordAudit(deps, actor, {
+    action: 'webhook.test-sent',
+    target: auditTarget(endpoint),
+    detail: auditDetail(endpoint),
+  });
   return { messageId };
 }
 
 /** The endpoint's last attempts, newest first (at most 100 are kept). */
-export async function listWebhookDeliveries(deps: Pick<WebhookDeps, 'db'>, user: PublicUser, id: number): Promise<WebhookDeliveryDto[]> {
+export async function listWebhookDeliveries(
+  deps: Pick<WebhookDeps, 'db'>,
+  user: PublicUser,
+  id: number,
+): Promise<WebhookDeliveryDto[]> {
   const endpoint = await findOwnEndpoint(deps, user, id);
   const rows = await deps.db.models.WebhookDelivery.findAll({
     where: { endpointId: endpoint.id },

@@ -16,12 +16,20 @@ export const POST = handle(async (context) => {
   requireTwoFactorOffered(context);
   const { userId, pending } = await twoFactorEnroller(context);
   const { code } = await parseJson(context, enableTwoFactorSchema);
-  const recoveryCodes = await enableTwoFactor(context.locals.portal, userId, context.locals.clientAddress, code, pending ? null : context.locals.sessionId);
+  const recoveryCodes = await enableTwoFactor(
+    context.locals.portal,
+    userId,
+    context.locals.clientAddress,
+    code,
+    pending ? null : context.locals.sessionId,
+  );
   if (!pending) return ok({ recoveryCodes }, { message: m.twofactor_enabled() });
   const user = await openSessionAfterEnrolment(context);
   forgetReturnPath(context.cookies, context.locals.portal.config.isHttps);
   const locale = user.locale ?? context.locals.locale;
-  return inLocale(locale, () => ok({ recoveryCodes, user: { ...user, locale } }, { message: m.twofactor_enabled() }));
+  return inLocale(locale, () =>
+    ok({ recoveryCodes, user: { ...user, locale } }, { message: m.twofactor_enabled() }),
+  );
 });
 
 export const openapi = describeEndpoint({

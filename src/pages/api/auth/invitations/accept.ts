@@ -19,10 +19,13 @@ export const POST = handle(async (context) => {
 export const openapi = describeEndpoint({
   POST: {
     summary: 'Accept an invitation',
-    description: "Chooses the invited user's password with the token of the invitation's link; the account can then sign in.",
+    description:
+      "Chooses the invited user's password with the token of the invitation's link; the account can then sign in.",
     access: 'public',
     body: tokenPasswordSchema,
     answer: { status: 200, body: doneEnvelopeSchema },
-    errors: { 400: 'The input is refused, or the link is unknown, used or expired: `details` names the field.' },
+    errors: {
+      400: 'The input is refused, or the link is unknown, used or expired: `details` names the field.',
+    },
   },
 });

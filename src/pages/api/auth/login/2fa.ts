@@ -23,7 +23,8 @@ export const POST = handle(async (context) => {
 export const openapi = describeEndpoint({
   POST: {
     summary: 'Finish signing in with a second factor',
-    description: 'An authenticator code or a recovery code, for the sign-in its pending cookie names: sets the session cookie.',
+    description:
+      'An authenticator code or a recovery code, for the sign-in its pending cookie names: sets the session cookie.',
     access: 'public',
     body: secondFactorSchema,
     answer: { status: 200, body: okEnvelope(signedInUserSchema) },

@@ -13,7 +13,13 @@ export const PATCH = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.passkey_not_found);
   const payload = await parseJson(context, renamePasskeySchema);
-  const passkey = await renamePasskey(context.locals.portal, user, context.locals.clientAddress, id, payload);
+  const passkey = await renamePasskey(
+    context.locals.portal,
+    user,
+    context.locals.clientAddress,
+    id,
+    payload,
+  );
   return ok(passkey, { message: m.passkey_renamed() });
 });
 

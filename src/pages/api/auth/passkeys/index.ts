@@ -10,14 +10,18 @@ import { passkeyListSchema, type PasskeyList } from '~/shared/passkeys';
 export const GET = handle(async (context) => {
   const user = requireUser(context);
   const { portal } = context.locals;
-  const list: PasskeyList = { availability: passkeyAvailability(portal.config), passkeys: await listPasskeys(portal, user.id) };
+  const list: PasskeyList = {
+    availability: passkeyAvailability(portal.config),
+    passkeys: await listPasskeys(portal, user.id),
+  };
   return ok(list);
 });
 
 export const openapi = describeEndpoint({
   GET: {
     summary: 'List your passkeys',
-    description: "The caller's passkeys, and whether the portal offers passkeys at all (not when PUBLIC_URL's host is an IP address). With a session only.",
+    description:
+      "The caller's passkeys, and whether the portal offers passkeys at all (not when PUBLIC_URL's host is an IP address). With a session only.",
     access: 'signed-in',
     answer: { status: 200, body: okEnvelope(passkeyListSchema) },
   },

@@ -14,7 +14,9 @@ export const POST = handle(async (context) => {
   if (!portal.mailer.enabled) throw new AppError('NOT_FOUND', m.account_forgot_unavailable());
   const payload = await parseJson(context, forgotPasswordSchema);
   if (await admitResetRequest(portal, context.locals.clientAddress))
-    portal.afterAnswer.run(() => sendPasswordResetLink(portal, payload, context.locals.clientAddress));
+    portal.afterAnswer.run(() =>
+      sendPasswordResetLink(portal, payload, context.locals.clientAddress),
+    );
   return ok(null, { status: 202, message: m.account_forgot_sent() });
 });
 

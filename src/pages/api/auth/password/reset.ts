@@ -26,6 +26,9 @@ export const openapi = describeEndpoint({
     access: 'public',
     body: tokenPasswordSchema,
     answer: { status: 200, body: doneEnvelopeSchema },
-    errors: { ...SHARED_FAILURES.mailOff, 400: 'The input is refused, or the link is unknown, used or expired: `details` names the field.' },
+    errors: {
+      ...SHARED_FAILURES.mailOff,
+      400: 'The input is refused, or the link is unknown, used or expired: `details` names the field.',
+    },
   },
 });

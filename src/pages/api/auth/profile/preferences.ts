@@ -18,8 +18,14 @@ export const GET = handle(async (context) => {
 export const PUT = handle(async (context) => {
   const user = requireUser(context);
   const change = await parseJson(context, preferencesChangeSchema);
-  const preferences = await savePreferences(context.locals.portal, user.id, change, context.locals.locale);
-  if (change.locale) rememberLocale(context.cookies, change.locale, context.locals.portal.config.isHttps);
+  const preferences = await savePreferences(
+    context.locals.portal,
+    user.id,
+    change,
+    context.locals.locale,
+  );
+  if (change.locale)
+    rememberLocale(context.cookies, change.locale, context.locals.portal.config.isHttps);
   return inLocale(preferences.locale, () => ok(preferences, { message: m.preferences_saved() }));
 });
 
@@ -32,7 +38,8 @@ export const openapi = describeEndpoint({
   },
   PUT: {
     summary: 'Change your preferences',
-    description: 'Changes the preferences named, at least one; the rest stay. The answer speaks the language chosen.',
+    description:
+      'Changes the preferences named, at least one; the rest stay. The answer speaks the language chosen.',
     access: 'signed-in',
     body: preferencesChangeSchema,
     answer: { status: 200, body: okEnvelope(preferencesSchema) },

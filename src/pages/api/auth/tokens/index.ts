@@ -4,7 +4,11 @@ import { parseJson } from '~/server/http/body';
 import { requireUser } from '~/server/http/guard';
 import { handle, ok } from '~/server/http/respond';
 import { createApiToken, listApiTokens } from '~/server/services/accounts';
-import { apiTokenSummarySchema, createApiTokenSchema, createdApiTokenSchema } from '~/shared/api-tokens';
+import {
+  apiTokenSummarySchema,
+  createApiTokenSchema,
+  createdApiTokenSchema,
+} from '~/shared/api-tokens';
 import { describeEndpoint } from '~/server/http/api-description';
 import { okEnvelope } from '~/shared/envelope';
 import * as z from 'zod/mini';
@@ -28,13 +32,15 @@ export const POST = handle(async (context) => {
 export const openapi = describeEndpoint({
   GET: {
     summary: 'List your API tokens',
-    description: 'Each token by its prefix, name, creation, expiry and last use; never the token itself (only its hash is kept). With a session only.',
+    description:
+      'Each token by its prefix, name, creation, expiry and last use; never the token itself (only its hash is kept). With a session only.',
     access: 'signed-in',
     answer: { status: 200, body: okEnvelope(z.array(apiTokenSummarySchema)) },
   },
   POST: {
     summary: 'Make an API token',
-    description: 'A read-only token in your scope, valid for 30, 90 or 365 days. The token (`fp_…`) is in this answer only. With a session only.',
+    description:
+      'A read-only token in your scope, valid for 30, 90 or 365 days. The token (`fp_…`) is in this answer only. With a session only.',
     access: 'signed-in',
     body: createApiTokenSchema,
     answer: { status: 201, body: okEnvelope(createdApiTokenSchema) },

@@ -19,8 +19,15 @@ export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const { password, ...payload } = await parseJson(context, createUserSchema);
   const { portal } = context.locals;
-  if (password === undefined) return ok({ user: await inviteUser(portal, auditActor(context), payload) }, { status: 201, message: m.users_invite_sent() });
-  return ok({ user: await createUser(portal, auditActor(context), { ...payload, password }) }, { status: 201, message: m.users_created() });
+  if (password === undefined)
+    return ok(
+      { user: await inviteUser(portal, auditActor(context), payload) },
+      { status: 201, message: m.users_invite_sent() },
+    );
+  return ok(
+    { user: await createUser(portal, auditActor(context), { ...payload, password }) },
+    { status: 201, message: m.users_created() },
+  );
 });
 
 export const openapi = describeEndpoint({
@@ -37,6 +44,9 @@ export const openapi = describeEndpoint({
     access: ['admin'],
     body: createUserSchema,
     answer: { status: 201, body: okEnvelope(userAnswerSchema) },
-    errors: { 400: 'The input is refused (an invitation needs e-mail on, SMTP_URL): `details` names each field.', 409: 'The username is taken.' },
+    errors: {
+      400: 'The input is refused (an invitation needs e-mail on, SMTP_URL): `details` names each field.',
+      409: 'The username is taken.',
+    },
   },
 });

@@ -10,7 +10,11 @@ import { imageVersionQuerySchema } from '~/shared/api/branding';
 export const GET = handle(async (context) => {
   const { branding } = context.locals.portal;
   return imageResponse(
-    await branding.openVariant('background', context.params.variant ?? '', parseQuery(context, imageVersionQuerySchema).v ?? null),
+    await branding.openVariant(
+      'background',
+      context.params.variant ?? '',
+      parseQuery(context, imageVersionQuerySchema).v ?? null,
+    ),
     'background',
   );
 });
@@ -22,8 +26,19 @@ export const openapi = describeEndpoint({
     access: 'public',
     params: { variant: z.string() },
     query: imageVersionQuerySchema,
-    queryNotes: { v: { description: "The upload's version: under the current one the answer may be kept for a year." } },
-    answer: { status: 200, mediaTypes: Object.values(VARIANT_CONTENT_TYPES), description: 'The image.' },
-    errors: { 404: 'No background is set, or it has no size of that name (`<width>.<format>`, such as `800.avif`).' },
+    queryNotes: {
+      v: {
+        description:
+          "The upload's version: under the current one the answer may be kept for a year.",
+      },
+    },
+    answer: {
+      status: 200,
+      mediaTypes: Object.values(VARIANT_CONTENT_TYPES),
+      description: 'The image.',
+    },
+    errors: {
+      404: 'No background is set, or it has no size of that name (`<width>.<format>`, such as `800.avif`).',
+    },
   },
 });

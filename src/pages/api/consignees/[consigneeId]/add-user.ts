@@ -13,7 +13,10 @@ export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const consigneeId = parseId(context.params.consigneeId, m.validation_consignee_not_found);
   const { userId } = await parseJson(context, userIdPayloadSchema);
-  return ok(await addUserToConsignee(context.locals.portal, auditActor(context), consigneeId, userId), { message: m.assignments_user_added() });
+  return ok(
+    await addUserToConsignee(context.locals.portal, auditActor(context), consigneeId, userId),
+    { message: m.assignments_user_added() },
+  );
 });
 
 export const openapi = describeEndpoint({

@@ -13,7 +13,10 @@ export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const consigneeId = parseId(context.params.consigneeId, m.validation_consignee_not_found);
   const { userId } = await parseJson(context, userIdPayloadSchema);
-  return ok(await replaceConsigneeUsers(context.locals.portal, auditActor(context), consigneeId, userId), { message: m.assignments_users_replaced() });
+  return ok(
+    await replaceConsigneeUsers(context.locals.portal, auditActor(context), consigneeId, userId),
+    { message: m.assignments_users_replaced() },
+  );
 });
 
 export const openapi = describeEndpoint({

@@ -18,7 +18,13 @@ import {
 
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  return ok(await getPrealert(context.locals.portal, user, parseId(context.params.id, m.prealert_not_found)));
+  return ok(
+    await getPrealert(
+      context.locals.portal,
+      user,
+      parseId(context.params.id, m.prealert_not_found),
+    ),
+  );
 });
 
 /** Changes a pre-alert still expected (JSON, or multipart with a new invoice); one whose package came is a 409. */
@@ -34,7 +40,12 @@ export const PUT = handle(async (context) => {
 /** Withdraws a pre-alert still expected; one whose package came is a 409. */
 export const DELETE = handle(async (context) => {
   const user = requireCustomer(context);
-  await deletePrealert(context.locals.portal, user, parseId(context.params.id, m.prealert_not_found), context.locals.clientAddress);
+  await deletePrealert(
+    context.locals.portal,
+    user,
+    parseId(context.params.id, m.prealert_not_found),
+    context.locals.clientAddress,
+  );
   return ok(null, { message: m.prealert_deleted() });
 });
 
@@ -48,11 +59,17 @@ export const openapi = describeEndpoint({
   },
   PUT: {
     summary: 'Change a pre-alert',
-    description: 'Every field again, as JSON or multipart with a new invoice (which replaces the old one); only while it is expected. Customers only.',
+    description:
+      'Every field again, as JSON or multipart with a new invoice (which replaces the old one); only while it is expected. Customers only.',
     access: ['viewer'],
     params: { id: routeIdSchema },
     body: prealertPayloadSchema,
-    upload: { field: PREALERT_INVOICE_FIELD, maxBytes: PREALERT_INVOICE_MAX_BYTES, mediaTypes: Object.values(INVOICE_CONTENT_TYPES), required: false },
+    upload: {
+      field: PREALERT_INVOICE_FIELD,
+      maxBytes: PREALERT_INVOICE_MAX_BYTES,
+      mediaTypes: Object.values(INVOICE_CONTENT_TYPES),
+      required: false,
+    },
     answer: { status: 200, body: okEnvelope(prealertSchema) },
     errors: {
       409: 'Its package has arrived: a received pre-alert no longer changes (or the new tracking number is pre-alerted already).',

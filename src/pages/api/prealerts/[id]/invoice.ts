@@ -11,7 +11,13 @@ import { INVOICE_CONTENT_TYPES } from '~/shared/prealerts';
 /** The invoice of a pre-alert the caller sees, as a download. */
 export const GET = handle(async (context) => {
   const user = requireUser(context);
-  return invoiceResponse(await readInvoice(context.locals.portal, user, parseId(context.params.id, m.prealert_not_found)));
+  return invoiceResponse(
+    await readInvoice(
+      context.locals.portal,
+      user,
+      parseId(context.params.id, m.prealert_not_found),
+    ),
+  );
 });
 
 export const openapi = describeEndpoint({
@@ -21,6 +27,10 @@ export const openapi = describeEndpoint({
       'The purchase invoice uploaded with a pre-alert the caller sees, as an attachment named `invoice-<id>` with the extension of the type its bytes were checked as (never its uploaded name, which the pre-alert shows as text). A pre-alert without one is a 404.',
     access: 'signed-in',
     params: { id: routeIdSchema },
-    answer: { status: 200, mediaTypes: Object.values(INVOICE_CONTENT_TYPES), description: 'The invoice file.' },
+    answer: {
+      status: 200,
+      mediaTypes: Object.values(INVOICE_CONTENT_TYPES),
+      description: 'The invoice file.',
+    },
   },
 });

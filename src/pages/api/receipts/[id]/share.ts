@@ -16,7 +16,12 @@ export const POST = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.validation_receipt_not_found);
   const { replace } = parseQuery(context, shareRequestSchema);
-  return ok(await createShareLink(context.locals.portal, user, id, context.locals.clientAddress, { replace }), { status: 201 });
+  return ok(
+    await createShareLink(context.locals.portal, user, id, context.locals.clientAddress, {
+      replace,
+    }),
+    { status: 201 },
+  );
 });
 
 export const openapi = describeEndpoint({
@@ -29,12 +34,15 @@ export const openapi = describeEndpoint({
     query: shareRequestSchema,
     queryNotes: {
       replace: {
-        description: "'true' makes a new link and revokes the caller's link to the receipt that still works.",
+        description:
+          "'true' makes a new link and revokes the caller's link to the receipt that still works.",
         enum: ['true', 'false'],
         default: 'false',
       },
     },
     answer: { status: 201, body: okEnvelope(createdShareLinkSchema) },
-    errors: { 409: "The caller's link to the receipt still works (CONFLICT, saying when it was made); `replace=true` makes a new one." },
+    errors: {
+      409: "The caller's link to the receipt still works (CONFLICT, saying when it was made); `replace=true` makes a new one.",
+    },
   },
 });

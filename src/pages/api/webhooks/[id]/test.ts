@@ -13,7 +13,10 @@ import { WEBHOOK_TESTS_PER_WINDOW, webhookTestSchema } from '~/shared/webhooks';
 export const POST = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.webhook_not_found);
-  return ok(await sendTestWebhook(context.locals.portal, auditActor(context), user, id), { status: 202, message: m.webhook_test_queued() });
+  return ok(await sendTestWebhook(context.locals.portal, auditActor(context), user, id), {
+    status: 202,
+    message: m.webhook_test_queued(),
+  });
 });
 
 export const openapi = describeEndpoint({
@@ -24,6 +27,8 @@ export const openapi = describeEndpoint({
     access: 'signed-in',
     params: { id: routeIdSchema },
     answer: { status: 202, body: okEnvelope(webhookTestSchema) },
-    errors: { 429: `${WEBHOOK_TESTS_PER_WINDOW} test events were sent to this endpoint within LOGIN_WINDOW_SECONDS (15 minutes by default).` },
+    errors: {
+      429: `${WEBHOOK_TESTS_PER_WINDOW} test events were sent to this endpoint within LOGIN_WINDOW_SECONDS (15 minutes by default).`,
+    },
   },
 });

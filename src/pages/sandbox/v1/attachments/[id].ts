@@ -9,6 +9,10 @@ export const GET: APIRoute = async (context) => {
   const file = await sandbox.attachments.file(sandbox.store(), context.params.id ?? '');
   if (!file) return notFound();
   return new Response(Buffer.from(file.bytes), {
-    headers: { 'Content-Type': file.contentType, 'Content-Length': String(file.bytes.byteLength), 'Cache-Control': 'no-store' },
+    headers: {
+      'Content-Type': file.contentType,
+      'Content-Length': String(file.bytes.byteLength),
+      'Cache-Control': 'no-store',
+    },
   });
 };

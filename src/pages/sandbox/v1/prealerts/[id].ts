@@ -7,9 +7,13 @@ export const DELETE: APIRoute = async (context) => {
   const refusal = await refuseDataRequest(sandbox, context.request);
   if (refusal) return refusal;
   const id = context.params.id ?? '';
-  const state = /^\d{1,15}$/.test(id) && sandbox.offersPrealerts ? sandbox.currentStore().withdrawPrealert(Number(id)) : null;
+  const state =
+    /^\d{1,15}$/.test(id) && sandbox.offersPrealerts
+      ? sandbox.currentStore().withdrawPrealert(Number(id))
+      : null;
   if (!state) return notFound();
   if (state.status === 'pending') sandbox.keep();
-  if (state.status === 'received') return json({ error: 'already_received', receiptId: state.receiptId }, 409);
+  if (state.status === 'received')
+    return json({ error: 'already_received', receiptId: state.receiptId }, 409);
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 };

@@ -1,6 +1,12 @@
 import type { APIRoute } from 'astro';
 import * as z from 'zod/mini';
-import { invalidRequest, json, notFound, refuseDataRequest, sandboxOf } from '~/server/provider/sandbox/http';
+import {
+  invalidRequest,
+  json,
+  notFound,
+  refuseDataRequest,
+  sandboxOf,
+} from '~/server/provider/sandbox/http';
 
 const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 /** What the warehouse needs of a pre-alert (docs/provider-api.md §2); other fields are taken and ignored. */
@@ -19,9 +25,14 @@ export const POST: APIRoute = async (context) => {
   if (refusal) return refusal;
   if (!sandbox.offersPrealerts) return notFound();
   const parsed = prealertSchema.safeParse(await context.request.json().catch(() => undefined));
-  if (!parsed.success) return invalidRequest('A pre-alert needs id, consigneeId, trackingNumber, shipper and description');
+  if (!parsed.success)
+    return invalidRequest(
+      'A pre-alert needs id, consigneeId, trackingNumber, shipper and description',
+    );
   const { id, consigneeId, trackingNumber, shipper, description } = parsed.data;
-  const { created, ...state } = sandbox.currentStore().announcePrealert({ id, consigneeId, trackingNumber, shipper, description });
+  const { created, ...state } = sandbox
+    .currentStore()
+    .announcePrealert({ id, consigneeId, trackingNumber, shipper, description });
   sandbox.keep();
   return json({ id, ...state }, created ? 201 : 200);
 };

@@ -16,7 +16,8 @@ export const GET: APIRoute = async (context) => {
   if (since !== null && !cursor) return invalidRequest('since is not a cursor this provider gave');
   const limitText = url.searchParams.get('limit');
   const limit = limitText === null ? DEFAULT_LIMIT : Number(limitText);
-  if (!/^\d{1,4}$/.test(limitText ?? '1') || limit < 1 || limit > MAX_LIMIT) return invalidRequest(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
+  if (!/^\d{1,4}$/.test(limitText ?? '1') || limit < 1 || limit > MAX_LIMIT)
+    return invalidRequest(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
 
   return json(sandbox.currentStore().listChanges(cursor, limit));
 };

@@ -8,7 +8,9 @@ import { relyingPartyOf, type RelyingParty } from './relying-party';
 export type RelyingPartyConfig = Pick<Config, 'publicUrl' | 'productName'>;
 
 export function passkeyAvailability(config: RelyingPartyConfig): PasskeyAvailability {
-  return relyingPartyOf(config.publicUrl, config.productName) ? { available: true } : { available: false, reason: 'ip-host' };
+  return relyingPartyOf(config.publicUrl, config.productName)
+    ? { available: true }
+    : { available: false, reason: 'ip-host' };
 }
 
 /** The relying party, or a 404 that says why passkeys are off. */

@@ -58,11 +58,19 @@ export async function takeChallenge(
   const row = await db.models.PasskeyChallenge.findOne({ where: { tokenHash: hashToken(token) } });
   if (!row) return null;
   const taken = (await db.models.PasskeyChallenge.destroy({ where: { id: row.id } })) === 1;
-  if (!taken || row.expiresAt.getTime() <= clock.now() || row.purpose !== purpose || row.userId !== userId) return null;
+  if (
+    !taken ||
+    row.expiresAt.getTime() <= clock.now() ||
+    row.purpose !== purpose ||
+    row.userId !== userId
+  )
+    return null;
   return { challenge: row.challenge, userHandle: row.userHandle };
 }
 
 /** Challenges whose five minutes are over. */
 export async function purgeExpiredPasskeyChallenges({ db, clock }: ChallengeDeps): Promise<void> {
-  await db.models.PasskeyChallenge.destroy({ where: { expiresAt: { [Op.lte]: new Date(clock.now()) } } });
+  await db.models.PasskeyChallenge.destroy({
+    where: { expiresAt: { [Op.lte]: new Date(clock.now()) } },
+  });
 }

@@ -5,7 +5,13 @@
  */
 export { passkeyAvailability } from './availability';
 export { purgeExpiredPasskeyChallenges, CHALLENGE_MINUTES } from './challenges';
-export { countPasskeys, listPasskeys, removeAllPasskeys, removePasskey, renamePasskey } from './manage';
+export {
+  countPasskeys,
+  listPasskeys,
+  removeAllPasskeys,
+  removePasskey,
+  renamePasskey,
+} from './manage';
 export { finishPasskeyRegistration, startPasskeyRegistration } from './registration';
 export { relyingPartyOf, type RelyingParty } from './relying-party';
 export { signInWithPasskey, startPasskeySignIn } from './sign-in';

@@ -12,7 +12,10 @@ import { mailAccountNotice, type AccountNoticeDeps } from '../account-access';
 import { recordAudit, selfActor, userTarget, type AuditActor, type AuditDeps } from '../../audit';
 import { toPasskeyView } from './views';
 
-export async function listPasskeys({ db }: { db: Database }, userId: number): Promise<PasskeyView[]> {
+export async function listPasskeys(
+  { db }: { db: Database },
+  userId: number,
+): Promise<PasskeyView[]> {
   const rows = await db.models.Passkey.findAll({
     where: { userId },
     order: [
@@ -25,7 +28,10 @@ export async function listPasskeys({ db }: { db: Database }, userId: number): Pr
 
 /** How many passkeys each user holds, for User Management. */
 export async function countPasskeys({ db }: { db: Database }): Promise<Map<number, number>> {
-  const rows = (await db.models.Passkey.count({ group: ['userId'] })) as unknown as Array<{ userId: number; count: number | string }>;
+  const rows = (await db.models.Passkey.count({ group: ['userId'] })) as unknown as Array<{
+    userId: number;
+    count: number | string;
+  }>;
   return new Map(rows.map((row) => [Number(row.userId), Number(row.count)]));
 }
 
@@ -38,7 +44,13 @@ async function ownPasskey(db: Database, userId: number, id: number, transaction:
 
 type Owner = { id: number; username: string };
 
-export async function renamePasskey(deps: AuditDeps, owner: Owner, clientAddress: string, id: number, { name }: RenamePasskeyPayload): Promise<PasskeyView> {
+export async function renamePasskey(
+  deps: AuditDeps,
+  owner: Owner,
+  clientAddress: string,
+  id: number,
+  { name }: RenamePasskeyPayload,
+): Promise<PasskeyView> {
   return deps.db.sequelize.transaction(async (transaction) => {
     const passkey = await ownPasskey(deps.db, owner.id, id, transaction);
     const from = passkey.name;
@@ -53,27 +65,45 @@ export async function renamePasskey(deps: AuditDeps, owner: Owner, clientAddress
   });
 }
 
-export async function removePasskey(deps: AuditDeps, owner: Owner, clientAddress: string, id: number): Promise<void> {
+export async function removePasskey(
+  deps: AuditDeps,
+  owner: Owner,
+  clientAddress: string,
+  id: number,
+): Promise<void> {
   await deps.db.sequelize.transaction(async (transaction) => {
     const passkey = await ownPasskey(deps.db, owner.id, id, transaction);
     await passkey.destroy({ transaction });
     await recordAudit(
       deps,
       selfActor(owner, clientAddress),
-      { action: 'passkey.removed', target: userTarget(owner.username), detail: { name: passkey.name } },
+      {
+        action: 'passkey.removed',
+        target: userTarget(owner.username),
+        detail: { name: passkey.name },
+      },
       transaction,
     );
   });
 }
 
 /** An admin removes every passkey of a user (a lost phone), who is told by e-mail. Answers the username. */
-export async function removeAllPasskeys(deps: AccountNoticeDeps, actor: AuditActor, userId: number): Promise<string> {
+export async function removeAllPasskeys(
+  deps: AccountNoticeDeps,
+  actor: AuditActor,
+  userId: number,
+): Promise<string> {
   const { db } = deps;
   return db.sequelize.transaction(async (transaction) => {
     const account = await db.models.User.findByPk(userId, { transaction });
     if (!account) throw new AppError('NOT_FOUND', m.users_not_found());
     const count = await db.models.Passkey.destroy({ where: { userId }, transaction });
-    await recordAudit(deps, actor, { action: 'passkeys.removed', target: userTarget(account.username), detail: { count } }, transaction);
+    await recordAudit(
+      deps,
+      actor,
+      { action: 'passkeys.removed', target: userTarget(account.username), detail: { count } },
+      transaction,
+    );
     if (count > 0) {
       const product = deps.config.productName;
       await mailAccountNotice(

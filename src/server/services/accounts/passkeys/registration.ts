@@ -13,7 +13,12 @@ import {
 } from '@simplewebauthn/server';
 import { UniqueConstraintError } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
-import { passkeyKind, passkeyKindName, type PasskeyRegistrationPayload, type PasskeyView } from '~/shared/passkeys';
+import {
+  passkeyKind,
+  passkeyKindName,
+  type PasskeyRegistrationPayload,
+  type PasskeyView,
+} from '~/shared/passkeys';
 import type { Config } from '../../../config';
 import { AppError } from '../../../errors';
 import { recordAudit, selfActor, userTarget } from '../../audit';
@@ -43,14 +48,21 @@ export async function startPasskeyRegistration(
   const party = requireRelyingParty(config);
   const account = await db.models.User.findByPk(userId);
   if (!account) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
-  const confirmed = await loginLimiter.checkLoginAttempt(account.username, clientAddress, async () =>
-    (await passwords.verify(password, account.passwordHash, clientAddress)) ? account : null,
+  const confirmed = await loginLimiter.checkLoginAttempt(
+    account.username,
+    clientAddress,
+    async () =>
+      (await passwords.verify(password, account.passwordHash, clientAddress)) ? account : null,
   );
   if (!confirmed) {
     const message = m.passkey_password_incorrect();
     throw new AppError('VALIDATION_ERROR', message, { details: [{ field: 'password', message }] });
   }
-  const held = await db.models.Passkey.findAll({ attributes: ['credentialId', 'transports', 'userHandle'], where: { userId }, order: [['id', 'ASC']] });
+  const held = await db.models.Passkey.findAll({
+    attributes: ['credentialId', 'transports', 'userHandle'],
+    where: { userId },
+    order: [['id', 'ASC']],
+  });
   // One user handle per user: an authenticator that already holds a passkey of this account replaces it rather than adding a second.
   const userHandle = held[0]?.userHandle ?? randomBytes(32).toString('base64url');
   const options = await generateRegistrationOptions({
@@ -61,10 +73,16 @@ export async function startPasskeyRegistration(
     userID: Buffer.from(userHandle, 'base64url'),
     timeout: CHALLENGE_MINUTES * 60_000,
     attestationType: 'none',
-    excludeCredentials: held.map((passkey) => ({ id: passkey.credentialId, transports: transportsOf(passkey.transports) })),
+    excludeCredentials: held.map((passkey) => ({
+      id: passkey.credentialId,
+      transports: transportsOf(passkey.transports),
+    })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
   });
-  const token = await holdChallenge(deps, 'registration', userId, { challenge: options.challenge, userHandle });
+  const token = await holdChallenge(deps, 'registration', userId, {
+    challenge: options.challenge,
+    userHandle,
+  });
   return { options, token };
 }
 
@@ -98,7 +116,8 @@ export async function finishPasskeyRegistration(
   } catch {
     throw new AppError('VALIDATION_ERROR', m.passkey_registration_failed());
   }
-  if (!verified.verified || !verified.registrationInfo) throw new AppError('VALIDATION_ERROR', m.passkey_registration_failed());
+  if (!verified.verified || !verified.registrationInfo)
+    throw new AppError('VALIDATION_ERROR', m.passkey_registration_failed());
   const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
   const account = await db.models.User.findByPk(userId);
   if (!account) throw new AppError('AUTHENTICATION_ERROR', m.error_authentication_required());
@@ -124,13 +143,18 @@ export async function finishPasskeyRegistration(
       await recordAudit(
         deps,
         selfActor(account, clientAddress),
-        { action: 'passkey.added', target: userTarget(account.username), detail: { name, deviceType: credentialDeviceType } },
+        {
+          action: 'passkey.added',
+          target: userTarget(account.username),
+          detail: { name, deviceType: credentialDeviceType },
+        },
         transaction,
       );
       return toPasskeyView(created);
     });
   } catch (error) {
-    if (error instanceof UniqueConstraintError) throw new AppError('CONFLICT', m.passkey_already_registered());
+    if (error instanceof UniqueConstraintError)
+      throw new AppError('CONFLICT', m.passkey_already_registered());
     throw error;
   }
 }

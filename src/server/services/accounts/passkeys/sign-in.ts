@@ -28,15 +28,30 @@ import { CHALLENGE_MINUTES, holdChallenge, takeChallenge } from './challenges';
 export const SIGN_IN_CHALLENGES_PER_WINDOW = 300;
 
 /** Options for the browser's passkey prompt (or its autofill); the challenge is held for the token answered with them. */
-export async function startPasskeySignIn(deps: AuthDeps, clientAddress: string): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; token: string }> {
+export async function startPasskeySignIn(
+  deps: AuthDeps,
+  clientAddress: string,
+): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; token: string }> {
   const party = requireRelyingParty(deps.config);
   // Each asks for a row: a client cannot fill the table faster than the window empties it.
-  if (!(await deps.loginLimiter.admitRequest(`passkey challenges from ${clientAddress}`, SIGN_IN_CHALLENGES_PER_WINDOW))) {
+  if (
+    !(await deps.loginLimiter.admitRequest(
+      `passkey challenges from ${clientAddress}`,
+      SIGN_IN_CHALLENGES_PER_WINDOW,
+    ))
+  ) {
     const retryAfter = deps.loginLimiter.windowMinutes * 60;
     throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), { retryAfter });
   }
-  const options = await generateAuthenticationOptions({ rpID: party.id, userVerification: 'preferred', timeout: CHALLENGE_MINUTES * 60_000 });
-  const token = await holdChallenge(deps, 'sign-in', null, { challenge: options.challenge, userHandle: null });
+  const options = await generateAuthenticationOptions({
+    rpID: party.id,
+    userVerification: 'preferred',
+    timeout: CHALLENGE_MINUTES * 60_000,
+  });
+  const token = await holdChallenge(deps, 'sign-in', null, {
+    challenge: options.challenge,
+    userHandle: null,
+  });
   return { options, token };
 }
 
@@ -65,7 +80,11 @@ async function checkAssertion(
       expectedChallenge: challenge,
       expectedOrigin: party.origin,
       expectedRPID: party.id,
-      credential: { id: passkey.credentialId, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: 0 },
+      credential: {
+        id: passkey.credentialId,
+        publicKey: Buffer.from(passkey.publicKey, 'base64url'),
+        counter: 0,
+      },
       requireUserVerification: false,
     });
     if (!result.verified) return { refused: 'signature invalid' };
@@ -73,7 +92,8 @@ async function checkAssertion(
   } catch {
     return { refused: 'signature invalid' };
   }
-  if ((newCounter > 0 || stored > 0) && newCounter <= stored) return { refused: 'counter went backwards' };
+  if ((newCounter > 0 || stored > 0) && newCounter <= stored)
+    return { refused: 'counter went backwards' };
   // Conditional on the counter read: of two assertions racing with one counter, one moves it.
   const [moved] = await deps.db.models.Passkey.update(
     { counter: newCounter, lastUsedAt: new Date(deps.clock.now()) },
@@ -96,19 +116,29 @@ export async function signInWithPasskey(
   previousToken?: string,
 ): Promise<{ user: SessionUser; token: string }> {
   requireRelyingParty(deps.config);
-  const held = challengeToken === null ? null : await takeChallenge(deps, challengeToken, 'sign-in', null);
+  const held =
+    challengeToken === null ? null : await takeChallenge(deps, challengeToken, 'sign-in', null);
   const passkey = await deps.db.models.Passkey.findOne({ where: { credentialId: credential.id } });
   const account = passkey ? await deps.db.models.User.findByPk(passkey.userId) : null;
   if (!passkey || !account) {
     // No username to count under: the address's failures count it, as a bad reset link's.
     await deps.loginLimiter.checkTokenAttempt(clientAddress, async () => null);
-    await recordAudit(deps, strangerActor(clientAddress), { action: 'passkey.refused', detail: { reason: 'unknown passkey' } });
+    await recordAudit(deps, strangerActor(clientAddress), {
+      action: 'passkey.refused',
+      detail: { reason: 'unknown passkey' },
+    });
     throw new AppError('AUTHENTICATION_ERROR', m.passkey_sign_in_failed());
   }
   let refusal: PasskeyRefusal | undefined;
   const signedIn = await countedCheck(deps, { username: account.username, clientAddress }, () =>
     deps.loginLimiter.checkLoginAttempt(account.username, clientAddress, async () => {
-      const checked = await checkAssertion(deps, passkey, account, held?.challenge ?? null, credential as unknown as AuthenticationResponseJSON);
+      const checked = await checkAssertion(
+        deps,
+        passkey,
+        account,
+        held?.challenge ?? null,
+        credential as unknown as AuthenticationResponseJSON,
+      );
       if ('refused' in checked) refusal = checked.refused;
       return 'account' in checked ? checked.account : null;
     }),
@@ -118,7 +148,10 @@ export async function signInWithPasskey(
       action: 'passkey.refused',
       detail: { reason: refusal ?? 'signature invalid', name: passkey.name },
     });
-    deps.log.warn({ component: 'auth', outcome: 'passkey refused', reason: refusal, userId: account.id }, 'Passkey sign-in refused');
+    deps.log.warn(
+      { component: 'auth', outcome: 'passkey refused', reason: refusal, userId: account.id },
+      'Passkey sign-in refused',
+    );
     throw new AppError('AUTHENTICATION_ERROR', m.passkey_sign_in_failed());
   }
   return completeSignIn(deps, signedIn, clientAddress, previousToken, 'passkey');

@@ -10,7 +10,10 @@ import { m } from '~/paraglide/messages.js';
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
   requireFileProvider(context.locals.portal.config);
-  const run = await readImport(context.locals.portal, parseId(context.params.id, m.import_not_found));
+  const run = await readImport(
+    context.locals.portal,
+    parseId(context.params.id, m.import_not_found),
+  );
   return new Response(importErrorsCsv(run.errors), {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',
@@ -23,10 +26,15 @@ export const GET = handle(async (context) => {
 export const openapi = describeEndpoint({
   GET: {
     summary: "An import's row errors as CSV",
-    description: 'Row, column and reason of each refused row; cells that would start a formula are kept as text.',
+    description:
+      'Row, column and reason of each refused row; cells that would start a formula are kept as text.',
     access: ['admin'],
     params: { id: routeIdSchema },
-    answer: { status: 200, mediaTypes: ['text/csv'], description: 'The row errors as CSV, as an attachment.' },
+    answer: {
+      status: 200,
+      mediaTypes: ['text/csv'],
+      description: 'The row errors as CSV, as an attachment.',
+    },
     errors: { 409: 'The portal does not run on imports (PROVIDER is not file) (CONFLICT).' },
   },
 });

@@ -21,14 +21,19 @@ export const POST = handle(async (context) => {
 /** Undoes a link: the pre-alert is expected again, and the sync leaves that receipt alone for it; audited. */
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  const prealert = await unmatchPrealert(context.locals.portal, auditActor(context), parseId(context.params.id, m.prealert_not_found));
+  const prealert = await unmatchPrealert(
+    context.locals.portal,
+    auditActor(context),
+    parseId(context.params.id, m.prealert_not_found),
+  );
   return ok(prealert, { message: m.prealert_unmatched() });
 });
 
 export const openapi = describeEndpoint({
   POST: {
     summary: 'Match a pre-alert to a receipt',
-    description: 'Links an expected pre-alert to a receipt of the same consignee (`{ receiptId }`); the customer is told as by an arrival. Audited.',
+    description:
+      'Links an expected pre-alert to a receipt of the same consignee (`{ receiptId }`); the customer is told as by an arrival. Audited.',
     access: ['admin'],
     params: { id: routeIdSchema },
     body: matchPayloadSchema,
@@ -37,7 +42,8 @@ export const openapi = describeEndpoint({
   },
   DELETE: {
     summary: 'Undo a match',
-    description: 'The pre-alert is expected again, and the sync no longer links it to that receipt. Audited.',
+    description:
+      'The pre-alert is expected again, and the sync no longer links it to that receipt. Audited.',
     access: ['admin'],
     params: { id: routeIdSchema },
     answer: { status: 200, body: okEnvelope(adminPrealertSchema) },

@@ -11,7 +11,12 @@ import { passkeyOptionsSchema, passkeyRegistrationOptionsSchema } from '~/shared
 export const POST = handle(async (context) => {
   const user = requireUser(context);
   const { password } = await parseJson(context, passkeyRegistrationOptionsSchema);
-  const { options, token } = await startPasskeyRegistration(context.locals.portal, user.id, context.locals.clientAddress, password);
+  const { options, token } = await startPasskeyRegistration(
+    context.locals.portal,
+    user.id,
+    context.locals.clientAddress,
+    password,
+  );
   setPasskeyChallenge(context, token);
   return ok({ options });
 });

@@ -12,7 +12,13 @@ export const POST = handle(async (context) => {
   const user = requireUser(context);
   const token = takePasskeyChallenge(context);
   const payload = await parseJson(context, passkeyRegistrationSchema);
-  const passkey = await finishPasskeyRegistration(context.locals.portal, user.id, context.locals.clientAddress, token, payload);
+  const passkey = await finishPasskeyRegistration(
+    context.locals.portal,
+    user.id,
+    context.locals.clientAddress,
+    token,
+    payload,
+  );
   return ok(passkey, { status: 201, message: m.passkey_added({ name: passkey.name }) });
 });
 

@@ -7,7 +7,10 @@ import { passkeyOptionsSchema } from '~/shared/passkeys';
 
 // Public: signing in needs no username; the challenge is held for this browser only.
 export const POST = handle(async (context) => {
-  const { options, token } = await startPasskeySignIn(context.locals.portal, context.locals.clientAddress);
+  const { options, token } = await startPasskeySignIn(
+    context.locals.portal,
+    context.locals.clientAddress,
+  );
   setPasskeyChallenge(context, token);
   return ok({ options });
 });

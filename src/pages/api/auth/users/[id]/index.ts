@@ -14,19 +14,27 @@ export const PUT = handle(async (context) => {
   requireRole(context, 'admin');
   const id = parseId(context.params.id, m.users_not_found);
   const payload = await parseJson(context, updateUserSchema);
-  return ok({ user: await updateUser(context.locals.portal, auditActor(context), id, payload) }, { message: m.users_updated() });
+  return ok(
+    { user: await updateUser(context.locals.portal, auditActor(context), id, payload) },
+    { message: m.users_updated() },
+  );
 });
 
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
-  await deleteUser(context.locals.portal, auditActor(context), parseId(context.params.id, m.users_not_found));
+  await deleteUser(
+    context.locals.portal,
+    auditActor(context),
+    parseId(context.params.id, m.users_not_found),
+  );
   return ok(null, { message: m.users_deleted() });
 });
 
 export const openapi = describeEndpoint({
   PUT: {
     summary: 'Change a user',
-    description: "Username, name, e-mail, role and whether the account is active. Disabling it ends the user's sessions.",
+    description:
+      "Username, name, e-mail, role and whether the account is active. Disabling it ends the user's sessions.",
     access: ['admin'],
     params: { id: routeIdSchema },
     body: updateUserSchema,

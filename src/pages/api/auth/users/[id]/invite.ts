@@ -13,14 +13,20 @@ import { userAnswerSchema } from '~/shared/api/accounts';
 export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const id = parseId(context.params.id, m.users_not_found);
-  return ok({ user: await resendInvitation(context.locals.portal, auditActor(context), id) }, { message: m.users_invite_resent() });
+  return ok(
+    { user: await resendInvitation(context.locals.portal, auditActor(context), id) },
+    { message: m.users_invite_resent() },
+  );
 });
 
 /** Revokes the invitation: its link stops working. */
 export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
   const id = parseId(context.params.id, m.users_not_found);
-  return ok({ user: await revokeInvitation(context.locals.portal, auditActor(context), id) }, { message: m.users_invite_revoked() });
+  return ok(
+    { user: await revokeInvitation(context.locals.portal, auditActor(context), id) },
+    { message: m.users_invite_revoked() },
+  );
 });
 
 export const openapi = describeEndpoint({
@@ -30,7 +36,10 @@ export const openapi = describeEndpoint({
     access: ['admin'],
     params: { id: routeIdSchema },
     answer: { status: 200, body: okEnvelope(userAnswerSchema) },
-    errors: { 400: 'E-mail is off (no SMTP_URL), or the user has no e-mail address.', 409: 'The user has already accepted.' },
+    errors: {
+      400: 'E-mail is off (no SMTP_URL), or the user has no e-mail address.',
+      409: 'The user has already accepted.',
+    },
   },
   DELETE: {
     summary: 'Revoke an invitation',

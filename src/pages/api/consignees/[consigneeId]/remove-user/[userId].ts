@@ -13,7 +13,10 @@ export const DELETE = handle(async (context) => {
   requireRole(context, 'admin');
   const consigneeId = parseId(context.params.consigneeId, m.validation_consignee_not_found);
   const userId = parseId(context.params.userId, m.users_not_found);
-  return ok(await removeUserFromConsignee(context.locals.portal, auditActor(context), consigneeId, userId), { message: m.assignments_user_removed() });
+  return ok(
+    await removeUserFromConsignee(context.locals.portal, auditActor(context), consigneeId, userId),
+    { message: m.assignments_user_removed() },
+  );
 });
 
 export const openapi = describeEndpoint({

@@ -13,7 +13,10 @@ export const POST = handle(async (context) => {
   requireRole(context, 'admin');
   const userId = parseId(context.params.userId, m.users_not_found);
   const { consigneeIds } = await parseJson(context, consigneeIdsPayloadSchema);
-  return ok(await assignConsignees(context.locals.portal, auditActor(context), userId, consigneeIds), { message: m.assignments_consignees_assigned() });
+  return ok(
+    await assignConsignees(context.locals.portal, auditActor(context), userId, consigneeIds),
+    { message: m.assignments_consignees_assigned() },
+  );
 });
 
 export const openapi = describeEndpoint({

@@ -11,7 +11,12 @@ import * as z from 'zod/mini';
 
 export const GET = handle(async (context) => {
   requireRole(context, 'admin');
-  return ok(await listUserConsignees(context.locals.portal, parseId(context.params.userId, m.users_not_found)));
+  return ok(
+    await listUserConsignees(
+      context.locals.portal,
+      parseId(context.params.userId, m.users_not_found),
+    ),
+  );
 });
 
 export const openapi = describeEndpoint({

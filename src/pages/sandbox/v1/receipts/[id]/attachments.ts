@@ -7,6 +7,8 @@ export const GET: APIRoute = async (context) => {
   const refusal = await refuseDataRequest(sandbox, context.request);
   if (refusal) return refusal;
   const id = context.params.id ?? '';
-  const attachments = /^\d{1,9}$/.test(id) ? await sandbox.attachments.list(sandbox.store(), Number(id)) : null;
+  const attachments = /^\d{1,9}$/.test(id)
+    ? await sandbox.attachments.list(sandbox.store(), Number(id))
+    : null;
   return attachments ? json({ attachments }) : notFound();
 };
