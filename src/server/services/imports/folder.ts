@@ -106,9 +106,10 @@ export class ImportFolder {
         via: 'folder',
         by: null,
       });
-      await rename(claimed, target('done'));
+      // The row errors first: whoever watches done/ finds them as soon as the file itself is there.
       if (result.errors.length > 0)
         await writeFile(target('done', '.errors.csv'), importErrorsCsv(result.errors));
+      await rename(claimed, target('done'));
       const { created, updated, unchanged, removed } = result;
       this.deps.log.info(
         {
@@ -124,12 +125,12 @@ export class ImportFolder {
       );
       return { written: created + updated, removed };
     } catch (error) {
-      await rename(claimed, target('failed'));
       const message = error instanceof Error ? error.message : String(error);
       await writeFile(
         target('failed', '.errors.csv'),
         importErrorsCsv([{ row: 0, column: '', message }]),
       );
+      await rename(claimed, target('failed'));
       if (!(error instanceof AppError))
         this.deps.log.error(
           { component: 'imports', file: name, err: error },
