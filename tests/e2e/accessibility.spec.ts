@@ -279,6 +279,8 @@ for (const width of WIDTHS) {
         .getByRole('searchbox', { name: 'Search', exact: true })
         .fill(withoutPackages.number);
       await page.getByRole('searchbox', { name: 'Search', exact: true }).press('Enter');
+      // The search's answer first: until it comes, the unfiltered page shows several such rows.
+      await expect(page.getByRole('button', { name: 'View' })).toHaveCount(1);
       await expect(page.getByRole('button', { name: 'View' })).toHaveAccessibleDescription(
         'No packages yet',
       );
