@@ -243,15 +243,30 @@ describe('PROVIDER=magaya sync (SANDBOX_PROTOCOL=magaya)', () => {
   });
 
   it('when the portal stops during a full read, then its session is ended', async () => {
-    const reads = calls('GetFirstTransbyDate');
+    // The read's first page is held until the stop is under way: on a busy machine, or a quick one,
+    // the whole read could otherwise end before the stop comes.
+    const sandbox = magaya();
+    const answer = sandbox.answer.bind(sandbox);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    sandbox.answer = async (body) => {
+      if (body.includes('GetNextTransbyDate')) {
+        held = true;
+        await released;
+      }
+      return answer(body);
+    };
     const sync = portal.portal.syncRuns.syncReceipts({ full: true });
     sync.catch(() => {});
     await eventually(
-      () => calls('GetFirstTransbyDate'),
-      (seen) => seen > reads,
+      async () => held,
+      (holding) => holding,
     );
     // The portal's own stop (SIGTERM's), with its server still answering as the sandbox.
-    await portal.portal.stop();
+    const stopped = portal.portal.stop();
+    release();
+    await stopped;
     await expect(sync).rejects.toThrow();
     await eventually(
       () => magaya().sessionOpen,
