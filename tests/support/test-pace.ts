@@ -86,10 +86,11 @@ export function measureOthersShare(ms = 400): number {
 }
 
 /**
- * The plan for this machine's cores, slowness and the share other programs take of it. Measured on a
- * 2-core machine (CHANGELOG and the note of the change give the figures): the browser tier beside the
- * process and PostgreSQL tiers is fastest while the machine is quiet, however slow; once other programs
- * take half its cores the tiers run one after another, with half the workers. In-process tests mostly
+ * The plan for this machine's cores, slowness and the share other programs take of it. While the
+ * machine is quiet, however slow, the browser tier runs beside the process and PostgreSQL tiers: each
+ * mostly waits, and together they keep both cores busy. Once other programs take half its cores, the
+ * tiers run one after another with half the workers, so that they do not fight each other for what is
+ * left (a choice, not yet compared with medians of both splits under load). In-process tests mostly
  * wait on their portals' I/O, so they take two workers a core; spawned servers and browsers one a core.
  */
 export function planFor(cores: number, slowness: number, othersShare = 0): TestPace {

@@ -328,17 +328,7 @@ async function runSync(
   } finally {
     // Even a pass that failed half-way may have written pages: their changes are in the history now,
     // so no later sync would find them again.
-    await deps.reactions.syncEnded(news);
-    if (written + deleted >= SETTLE_AFTER_ROWS)
-      await db
-        .settleMirrorTables()
-        .catch((error) =>
-          deps.log.warn(
-            { component: 'sync', err: error },
-            'The mirror tables could not be analyzed',
-          ),
-        );
-    if (written > 0 || deleted > 0) await deps.mirror.announceChange();
+    await endWriting(deps, news, written + deleted);
   }
 }
 
@@ -399,18 +389,23 @@ export async function writeReceiptsAsSync(
     });
     return { written, deleted };
   } finally {
-    await deps.reactions.syncEnded(news);
-    if (written + deleted >= SETTLE_AFTER_ROWS)
-      await db
-        .settleMirrorTables()
-        .catch((error) =>
-          deps.log.warn(
-            { component: 'sync', err: error },
-            'The mirror tables could not be analyzed',
-          ),
-        );
-    if (written > 0 || deleted > 0) await deps.mirror.announceChange();
+    await endWriting(deps, news, written + deleted);
   }
+}
+
+/**
+ * What follows a sync's or an import's writing, whether it ended or failed half-way: the reactions
+ * that wait for its end, fresh statistics after many rows, and the news of a changed mirror.
+ */
+async function endWriting(deps: SyncDeps, news: SyncNews, rowsChanged: number): Promise<void> {
+  await deps.reactions.syncEnded(news);
+  if (rowsChanged >= SETTLE_AFTER_ROWS)
+    await deps.db
+      .settleMirrorTables()
+      .catch((error) =>
+        deps.log.warn({ component: 'sync', err: error }, 'The mirror tables could not be analyzed'),
+      );
+  if (rowsChanged > 0) await deps.mirror.announceChange();
 }
 
 const toSyncResult = (outcome: SyncOutcome): SyncResult => ({
