@@ -503,7 +503,7 @@ for (const width of WIDTHS) {
     test.describe('in Dutch', () => {
       test.use({ locale: 'nl-NL' });
 
-      // What issue 42 added, in the other language's words (the accessible names must hold the visible text).
+      // The screens of a newcomer's rough edges, in the other language's words (the accessible names must hold the visible text).
       test('the warning before the lock, a receipt without packages, a shared receipt, two-factor setup and the pre-alert form', async ({
         page,
       }) => {

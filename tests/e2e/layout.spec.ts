@@ -304,8 +304,8 @@ function overflows(
       for (const box of [badge, badge.closest('td')!])
         if (box.scrollWidth > box.clientWidth + 1) cutOff.push(`clipped: ${describe(box)}`);
     }
-    // Over a background photo a row is as opaque all across as its pinned first and last cells (issue
-    // 42, item 10): each cell's backgrounds, up to the body (where the photo is), cover it alike.
+    // Over a background photo a row is as opaque all across as its pinned first and last cells: each
+    // cell's backgrounds, up to the body (where the photo is), cover it alike.
     // A computed colour's alpha: rgba(r, g, b, a), or `/ a` in the other notations, else opaque.
     const alpha = (colour: string) => {
       const match = /^rgba\(.*,\s*([\d.]+)\)$/.exec(colour) ?? /\/\s*([\d.]+%?)\s*\)$/.exec(colour);
@@ -639,7 +639,7 @@ for (const screen of SCREENS) {
         const withoutPackages = await receiptWithoutPackages(playwright);
         await checkPages(page, CUSTOMER_PAGES, testInfo, {
           '/receipts': async () => {
-            // The longest status in Dutch was among those the page's check measured whole (issue 41, item 7).
+            // The longest status in Dutch was among those the page's check measured whole (a status always shows whole).
             if (locale === 'nl-NL')
               await expect(
                 page
@@ -675,7 +675,7 @@ for (const screen of SCREENS) {
             await expect(row.getByText(texts.noPackages, { exact: true })).toBeVisible();
             await checkShown(page, '/receipts-without-packages', testInfo);
           },
-          // Item 12 of issue 42: the invoice field is daisyUI's file input, as tall and bordered as the form's other fields.
+          // The invoice field is daisyUI's file input, as tall and bordered as the form's other fields.
           '/prealerts/new': async () => {
             const styles = await page.evaluate(() => {
               const form = document.querySelector('[data-prealert-form]')!;
@@ -874,7 +874,7 @@ const PHOTO_RGB: [number, number, number] = [240, 240, 240];
 /**
  * Text whose contrast fails WCAG AA over the background photo. axe cannot see into a photo (over one it
  * leaves contrast undecided); this one is a single colour, so the body takes that colour instead for
- * axe to measure. Item 10 of issue 42: a scrim behind text straight on the page.
+ * axe to measure: a scrim behind text straight on the page.
  */
 async function contrastOverPhoto(page: Page): Promise<string[]> {
   await page.evaluate(

@@ -8,39 +8,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, PlaywrightWorkerArgs } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import pg from 'pg';
 import { E2E_ADMIN_PASSWORD, PASSKEYS_POSTGRES_PORT, PASSKEYS_URL } from '../support/e2e-env';
 import { ADMIN_PASSWORD, startPortal, type Portal } from '../support/portal';
-import { DEFAULT_TEST_DATABASE_URL } from '../support/test-database';
+import {
+  createPostgresDatabase,
+  DEFAULT_TEST_DATABASE_URL,
+  dropPostgresDatabase,
+} from '../support/test-database';
 import { stallLimit } from '../support/test-pace';
 import { expect, openHydrated, signIn, test, uniqueName } from './fixtures';
 import { addVirtualAuthenticator, signedInRequest } from './passkey-steps';
 
 const PASSWORD = 'passkey-pass-1';
 const POSTGRES_URL = process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;
-
-async function onPostgres(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Drops the database once the stopped portal's last connection has closed. */
-async function dropDatabase(name: string): Promise<void> {
-  const deadline = Date.now() + stallLimit(30_000);
-  for (;;) {
-    try {
-      return await onPostgres(`DROP DATABASE IF EXISTS "${name}"`);
-    } catch (error) {
-      if ((error as { code?: string }).code !== '55006' || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
 
 /** Adding, signing in, the code skipped, a replay refused, removal: one user's journey on the portal at `origin`. */
 async function journey(
@@ -165,13 +145,11 @@ test.describe('passkeys on PostgreSQL', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(stallLimit(180_000));
-    await onPostgres(`CREATE DATABASE "${database}"`);
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${database}`;
+    const databaseUrl = await createPostgresDatabase(POSTGRES_URL, database);
     portal = await startPortal(
       {
         PUBLIC_URL: `http://localhost:${PASSKEYS_POSTGRES_PORT}`,
-        DATABASE_URL: url.href,
+        DATABASE_URL: databaseUrl,
         SYNC_INTERVAL_SECONDS: '3600',
         SANDBOX_RECEIPTS: '20',
       },
@@ -181,7 +159,7 @@ test.describe('passkeys on PostgreSQL', () => {
 
   test.afterAll(async () => {
     await portal?.stop();
-    await dropDatabase(database);
+    await dropPostgresDatabase(POSTGRES_URL, database);
   });
 
   test('adding one, signing in without a username and without the code, a replay refused, and removal', async ({

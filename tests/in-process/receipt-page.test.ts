@@ -9,6 +9,7 @@ import { startInProcessPortal, type InProcessPortal } from '../support/in-proces
 import { freePort } from '../support/portal';
 import { ApiClient } from '../support/api-client';
 import { allReceipts, signIn, signedInAdmin, waitForMirror } from '../support/api-steps';
+import { stallLimit } from '../support/test-pace';
 
 const DEMO_PASSWORD = 'demo-password-1';
 const DUTCH = { headers: { 'Accept-Language': 'nl-NL,nl;q=0.9' } };
@@ -79,7 +80,7 @@ async function receiptWithTwoStatuses(): Promise<{
   const { advanced } = (await admin.post('/sandbox/control/advance')).body as {
     advanced: number[];
   };
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + stallLimit(20_000);
   while (Date.now() < deadline) {
     for (const id of advanced) {
       const details = (await admin.get(`/api/receipts/${id}`)).body.data;

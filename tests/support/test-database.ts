@@ -20,8 +20,8 @@ export const testPostgresUrl =
 /** Where a portal folder's PostgreSQL database is named, so a restart on the folder finds it again. */
 const DATABASE_NAME_FILE = 'postgres-database';
 
-async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: testPostgresUrl! });
+async function onServer<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
     return await work(client);
@@ -37,15 +37,23 @@ export async function createTestDatabase(dir: string): Promise<string> {
   let name = await readFile(nameFile, 'utf8').catch(() => null);
   if (!name) {
     name = `portal_test_${randomBytes(6).toString('hex')}`;
-    await onServer(async (client) => {
-      await client.query(`CREATE DATABASE "${name}"`);
-      // A throwaway database: a commit need not wait for its WAL to reach the disk (a server crash may
-      // lose the last commits, never consistency). Without that wait the PostgreSQL tier took 94 s, not 123 s.
-      await client.query(`ALTER DATABASE "${name}" SET synchronous_commit = off`);
-    });
+    await createPostgresDatabase(testPostgresUrl, name);
     await writeFile(nameFile, name);
   }
   const url = new URL(testPostgresUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+/** Creates the throwaway database `name` on the PostgreSQL server at `serverUrl`; answers its URL. */
+export async function createPostgresDatabase(serverUrl: string, name: string): Promise<string> {
+  await onServer(serverUrl, async (client) => {
+    await client.query(`CREATE DATABASE "${name}"`);
+    // A throwaway database: a commit need not wait for its WAL to reach the disk (a server crash may
+    // lose the last commits, never consistency). Without that wait the PostgreSQL tier took 94 s, not 123 s.
+    await client.query(`ALTER DATABASE "${name}" SET synchronous_commit = off`);
+  });
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.href;
 }
@@ -54,14 +62,18 @@ export async function createTestDatabase(dir: string): Promise<string> {
 export async function dropTestDatabase(dir: string, databaseUrl?: string): Promise<void> {
   if (!testPostgresUrl || databaseUrl?.startsWith('sqlite:')) return;
   const name = await readFile(path.join(dir, DATABASE_NAME_FILE), 'utf8').catch(() => null);
-  if (!name) return;
+  if (name) await dropPostgresDatabase(testPostgresUrl, name);
+}
+
+/** Drops the database `name` on the PostgreSQL server at `serverUrl`, once its last connection has closed. */
+export async function dropPostgresDatabase(serverUrl: string, name: string): Promise<void> {
   // Not WITH (FORCE): that refuses when an autovacuum worker is in the database (it belongs to no role
   // we may signal), while a plain DROP stops autovacuum itself. The portal has stopped by now; a
   // connection still closing is waited out.
   const deadline = Date.now() + stallLimit(30_000);
   for (;;) {
     try {
-      await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}"`));
+      await onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}"`));
       return;
     } catch (error) {
       const inUse = (error as { code?: string }).code === '55006';
