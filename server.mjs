@@ -33,6 +33,7 @@ const {
   createLogger,
   RequestScope,
   observeRequest,
+  discardRefusedBody,
 } = await import('./dist/server/entry.mjs');
 
 const onTerminal = process.stdout.isTTY === true;
@@ -80,9 +81,6 @@ const compress = compression({
   brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
 });
 
-/** How long the rest of a refused body is read and dropped before the connection is closed. */
-const DISCARD_BODY_MS = 5_000;
-
 function notFound(_req, res) {
   res.statusCode = 404;
   res.end();
@@ -109,22 +107,6 @@ function malformedUrl(req, res) {
       ? JSON.stringify({ success: false, message: 'Malformed URL', errorType: 'VALIDATION_ERROR' })
       : 'Malformed URL',
   );
-}
-
-/**
- * A body the portal refused part-way (over its size limit) may still be arriving once the answer is
- * out. Closing the connection at once could destroy the answer before the sender reads it, so the rest
- * is read and dropped for a few seconds first (nginx's lingering close).
- */
-function discardRefusedBody(req, res) {
-  res.once('finish', () => {
-    if (req.complete || req.destroyed) return;
-    const timer = setTimeout(() => req.socket.destroy(), DISCARD_BODY_MS).unref();
-    req.once('end', () => clearTimeout(timer));
-    // The stopped reader still listens for 'readable', which keeps the stream from flowing.
-    req.removeAllListeners('readable');
-    req.on('data', () => {});
-  });
 }
 
 let shuttingDown = false;

@@ -9,6 +9,7 @@ export { loadConfig } from './config';
 export { createPortal } from './portal';
 export { createLogger, RequestScope } from './logger';
 export { observeRequest } from './http/request-log';
+export { discardRefusedBody } from './http/refused-body';
 export { runAdminCommand } from './console/admin-commands';
 export { runMigrateCommand } from './console/migrate-command';
 export { UnknownMigrationsError } from './db/migrate';

@@ -3,6 +3,7 @@
  * with its counts and first rows, its columns placed with one select per field, imported, and listed
  * in the history; in English on a desktop and in Dutch on a 390 px phone.
  */
+import { writeFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { IMPORTS_URL } from '../support/e2e-env';
 import { expect, openHydrated, signInAsAdmin, test, uniqueName } from './fixtures';
@@ -55,6 +56,23 @@ test('an export is previewed, imported and listed in the history with its row er
   const download = page.waitForEvent('download');
   await entry.getByRole('link', { name: 'Download 1 row errors (CSV)' }).click();
   expect((await download).suggestedFilename()).toMatch(/^import-\d+-errors\.csv$/);
+});
+
+test('a file over 50 MB is refused before it is sent: no upload starts, and the screen says why', async ({
+  page,
+}, testInfo) => {
+  await openHydrated(page, '/admin/imports');
+  const uploads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/admin/imports') && request.method() === 'POST')
+      uploads.push(request.url());
+  });
+  // A real file on disk: Playwright hands larger buffers to the browser only by path.
+  const big = testInfo.outputPath('export.csv');
+  await writeFile(big, Buffer.alloc(50 * 1024 * 1024 + 1, 'a'));
+  await page.getByLabel('Drop an export here, or choose a file').setInputFiles(big);
+  await expect(page.getByRole('alert')).toHaveText('The file is larger than 50MB.');
+  expect(uploads).toEqual([]);
 });
 
 test.describe('on a phone, in Dutch', () => {

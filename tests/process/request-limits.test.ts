@@ -4,10 +4,12 @@
  * leaves no "Unhandled error" in its log. And a page that fails shows a plain error page.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPortal, testPostgresUrl, type Portal } from '../support/portal';
 import type { ApiClient } from '../support/api-client';
+import { LOGO_MAX_BYTES } from '~/shared/constants';
 import {
   eventually,
   expectError,
@@ -168,6 +170,74 @@ describe('bodies without a length', () => {
       0,
     );
     expect(answer.status).toBe(401);
+  });
+});
+
+describe('a refused body that keeps coming', () => {
+  /**
+   * Writes a whole request (the body comes whether or not the server wants it, as a browser's upload
+   * does), then a GET on the same connection; resolves with the status line of each answer.
+   */
+  async function sendThenAsk(
+    head: string,
+    body: Buffer,
+    framing: 'length' | 'chunked',
+  ): Promise<{ statuses: string[]; first: string }> {
+    const { hostname, port } = new URL(portal.url);
+    const socket = net.connect(Number(port), hostname);
+    let received = '';
+    let failure: Error | undefined;
+    socket.on('data', (part: Buffer) => (received += part.toString('latin1')));
+    socket.on('error', (error) => (failure = error));
+    const host = portal.url.slice('http://'.length);
+    const framed =
+      framing === 'length'
+        ? [`Content-Length: ${body.length}\r\n\r\n`, body]
+        : [
+            `Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n`,
+            body,
+            '\r\n0\r\n\r\n',
+          ];
+    socket.write(`${head}Host: ${host}\r\nOrigin: ${portal.url}\r\n`);
+    for (const part of framed) socket.write(part);
+    socket.write(`GET /api/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+    // Each answer's status line; the one before it ends in its JSON body, not a line break.
+    const statuses = () => {
+      if (failure) throw failure;
+      return received.match(/HTTP\/1\.1 \d{3}/g) ?? [];
+    };
+    try {
+      return { statuses: await eventually(statuses, (seen) => seen.length === 2), first: received };
+    } finally {
+      socket.destroy();
+    }
+  }
+
+  it('when a JSON body over the limit comes anyway, then the sender reads the 413 and its message, and the same connection answers its next request', async () => {
+    const answer = await sendThenAsk(
+      'POST /api/auth/login HTTP/1.1\r\nContent-Type: application/json\r\n',
+      Buffer.alloc(8 * MB, 'a'),
+      'length',
+    );
+    expect(answer.statuses).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
+    expect(answer.first).toContain('"errorType":"PAYLOAD_TOO_LARGE"');
+  });
+
+  it('when an upload passes its limit part-way, then the rest is read and dropped: the sender reads the 413 and its message, and the same connection answers its next request', async () => {
+    // Without a length, so the server starts reading; the file is several times its limit.
+    const file = Buffer.alloc(8 * LOGO_MAX_BYTES, 0x89);
+    const body = Buffer.concat([
+      Buffer.from(multipartHead('logo')),
+      file,
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+    const answer = await sendThenAsk(
+      `POST /api/logo/upload HTTP/1.1\r\nCookie: ${admin.cookie}\r\nContent-Type: ${MULTIPART_TYPE['Content-Type']}\r\n`,
+      body,
+      'chunked',
+    );
+    expect(answer.statuses).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
+    expect(answer.first).toContain('"errorType":"PAYLOAD_TOO_LARGE"');
   });
 });
 

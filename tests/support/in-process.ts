@@ -26,6 +26,7 @@ import { renderEndpoint } from 'astro/runtime/server/endpoint.js';
 import { onRequest } from '~/middleware';
 import type { Clock } from '~/server/clock';
 import { loadConfig } from '~/server/config';
+import { discardRefusedBody } from '~/server/http/refused-body';
 import { observeRequest } from '~/server/http/request-log';
 import { createPortal, type Portal } from '~/server/portal';
 import { testPortalEnv } from './portal';
@@ -281,6 +282,7 @@ export async function startInProcessPortal(
     const locals = { portal } as App.Locals;
     // As server.mjs does: the request's id, its log line and its metrics.
     observeRequest(portal!, incoming, outgoing, locals, () => {
+      discardRefusedBody(incoming, outgoing);
       answer(incoming, locals).then(
         (response) => writeResponse(response, outgoing),
         (error) => {

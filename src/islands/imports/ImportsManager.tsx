@@ -11,6 +11,7 @@ import {
   IMPORT_FIELDS,
   IMPORT_FILE_FIELD,
   IMPORT_MAX_BYTES,
+  importTooLarge,
   type ImportField,
 } from '~/shared/import-fields';
 import type { ImportMapping, ImportResult, ImportRun } from '~/shared/imports';
@@ -99,6 +100,10 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
   }
 
   async function tryFile(chosen: File, chosenMapping: ImportMapping) {
+    if (chosen.size > IMPORT_MAX_BYTES) {
+      setFeedback({ tone: 'error', text: importTooLarge() });
+      return;
+    }
     setFile(chosen);
     setBusy('reading');
     setFeedback(null);

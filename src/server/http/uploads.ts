@@ -222,58 +222,18 @@ async function receiveForm(
   rules: DocumentRules,
   dir: string,
 ): Promise<ReceivedForm> {
-  await mkdir(dir, { recursive: true });
   const incoming: IncomingFile[] = [];
-  const refusals = { notImage: rules.notAllowed, tooLarge: rules.tooLarge };
   try {
-    const form = formidable({
-      uploadDir: dir,
-      enabledPlugins: [multipart],
-      maxFiles: 1,
-      maxFileSize: rules.maxBytes,
-      maxTotalFileSize: rules.maxBytes,
-      maxFields: 20,
-      maxFieldsSize: MAX_BODY_BYTES,
-      filename: () => `.incoming-${randomBytes(12).toString('hex')}`,
-      // A file input left empty still sends its part, without a file name: no document.
-      filter: (part) => part.name === rules.field && Boolean(part.originalFilename),
-      fileWriteStreamHandler: (file) => {
-        const { filepath } = file as unknown as formidable.File;
-        const stream = createWriteStream(filepath, { flags: 'wx' });
-        incoming.push({ stream, filepath });
-        return stream;
-      },
-    });
-    const headers: Record<string, string> = Object.fromEntries(request.headers);
-    if (!headers['content-length']) headers['transfer-encoding'] ??= 'chunked';
-    const chunks = bodyChunks(
-      request,
-      rules.maxBytes + MULTIPART_OVERHEAD_BYTES + MAX_BODY_BYTES,
-      rules.tooLarge(),
-    );
-    const body = Object.assign(Readable.from(chunks, { objectMode: false }), { headers });
-    let fields: formidable.Fields;
-    let files: formidable.Files;
-    try {
-      [fields, files] = await form.parse(body as unknown as IncomingMessage);
-    } catch (error) {
-      throw uploadError(error, refusals);
-    }
-    const values = Object.fromEntries(
-      Object.entries(fields).flatMap(([name, list]) =>
-        list?.[0] === undefined ? [] : [[name, list[0]]],
-      ),
-    );
-    const file = files[rules.field]?.[0];
-    if (!file) return { fields: values, document: null, documentRefusal: null };
+    const { fields, file } = await parseForm(request, rules, dir, incoming);
+    if (!file) return { fields, document: null, documentRefusal: null };
     const detected = await fileTypeFromFile(file.filepath);
     const extension = detected?.ext;
     if (!extension || !Object.hasOwn(rules.contentTypes, extension))
-      return { fields: values, document: null, documentRefusal: rules.notAllowed() };
+      return { fields, document: null, documentRefusal: rules.notAllowed() };
     const fileName = `${randomBytes(16).toString('hex')}.${extension}`;
     await rename(file.filepath, path.join(dir, fileName));
     return {
-      fields: values,
+      fields,
       document: {
         fileName,
         originalName: displayName(file.originalFilename, extension, rules.fallbackName),
@@ -308,55 +268,69 @@ export async function withReceivedFile<T>(
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(contentType) || !request.body)
     throw new AppError('VALIDATION_ERROR', rules.notAllowed());
-  await mkdir(dir, { recursive: true });
   const incoming: IncomingFile[] = [];
   try {
-    const form = formidable({
-      uploadDir: dir,
-      enabledPlugins: [multipart],
-      maxFiles: 1,
-      maxFileSize: rules.maxBytes,
-      maxTotalFileSize: rules.maxBytes,
-      maxFields: 20,
-      maxFieldsSize: MAX_BODY_BYTES,
-      filename: () => `.incoming-${randomBytes(12).toString('hex')}`,
-      filter: (part) => part.name === rules.field && Boolean(part.originalFilename),
-      fileWriteStreamHandler: (file) => {
-        const { filepath } = file as unknown as formidable.File;
-        const stream = createWriteStream(filepath, { flags: 'wx' });
-        incoming.push({ stream, filepath });
-        return stream;
-      },
-    });
-    const headers: Record<string, string> = Object.fromEntries(request.headers);
-    if (!headers['content-length']) headers['transfer-encoding'] ??= 'chunked';
-    const chunks = bodyChunks(
-      request,
-      rules.maxBytes + MULTIPART_OVERHEAD_BYTES + MAX_BODY_BYTES,
-      rules.tooLarge(),
-    );
-    const body = Object.assign(Readable.from(chunks, { objectMode: false }), { headers });
-    let fields: formidable.Fields;
-    let files: formidable.Files;
-    try {
-      [fields, files] = await form.parse(body as unknown as IncomingMessage);
-    } catch (error) {
-      throw uploadError(error, { notImage: rules.notAllowed, tooLarge: rules.tooLarge });
-    }
-    const file = files[rules.field]?.[0];
+    const { fields, file } = await parseForm(request, rules, dir, incoming);
     if (!file) throw new AppError('VALIDATION_ERROR', rules.notAllowed());
-    const values = Object.fromEntries(
-      Object.entries(fields).flatMap(([name, list]) =>
-        list?.[0] === undefined ? [] : [[name, list[0]]],
-      ),
-    );
     const extension = path.extname(file.originalFilename ?? '').slice(1) || 'csv';
     return await use({
-      fields: values,
+      fields,
       path: file.filepath,
       originalName: displayName(file.originalFilename, extension, rules.fallbackName),
     });
   } finally {
     await Promise.all(incoming.map(discard));
   }
+}
+
+/**
+ * A form's fields (the first value of each name) and its one file in `rules.field`, parsed into `dir`.
+ * A file input left empty still sends its part, without a file name: no file. Every file begun is
+ * listed in `incoming`, for the caller to discard.
+ */
+async function parseForm(
+  request: Request,
+  rules: Pick<DocumentRules, 'field' | 'maxBytes' | 'notAllowed' | 'tooLarge'>,
+  dir: string,
+  incoming: IncomingFile[],
+): Promise<{ fields: Record<string, string>; file: formidable.File | undefined }> {
+  await mkdir(dir, { recursive: true });
+  const form = formidable({
+    uploadDir: dir,
+    enabledPlugins: [multipart],
+    maxFiles: 1,
+    maxFileSize: rules.maxBytes,
+    maxTotalFileSize: rules.maxBytes,
+    maxFields: 20,
+    maxFieldsSize: MAX_BODY_BYTES,
+    filename: () => `.incoming-${randomBytes(12).toString('hex')}`,
+    filter: (part) => part.name === rules.field && Boolean(part.originalFilename),
+    fileWriteStreamHandler: (file) => {
+      const { filepath } = file as unknown as formidable.File;
+      const stream = createWriteStream(filepath, { flags: 'wx' });
+      incoming.push({ stream, filepath });
+      return stream;
+    },
+  });
+  const headers: Record<string, string> = Object.fromEntries(request.headers);
+  if (!headers['content-length']) headers['transfer-encoding'] ??= 'chunked';
+  const chunks = bodyChunks(
+    request,
+    rules.maxBytes + MULTIPART_OVERHEAD_BYTES + MAX_BODY_BYTES,
+    rules.tooLarge(),
+  );
+  const body = Object.assign(Readable.from(chunks, { objectMode: false }), { headers });
+  let fields: formidable.Fields;
+  let files: formidable.Files;
+  try {
+    [fields, files] = await form.parse(body as unknown as IncomingMessage);
+  } catch (error) {
+    throw uploadError(error, { notImage: rules.notAllowed, tooLarge: rules.tooLarge });
+  }
+  const values = Object.fromEntries(
+    Object.entries(fields).flatMap(([name, list]) =>
+      list?.[0] === undefined ? [] : [[name, list[0]]],
+    ),
+  );
+  return { fields: values, file: files[rules.field]?.[0] };
 }

@@ -11,7 +11,6 @@ import {
   requireFileProvider,
 } from '~/server/services/imports';
 import { okEnvelope } from '~/shared/envelope';
-import { formatSizeLimit } from '~/shared/format';
 import {
   IMPORT_FILE_FIELD,
   IMPORT_MAX_BYTES,
@@ -19,6 +18,7 @@ import {
   importFormSchema,
   importResultSchema,
   importRunSchema,
+  importTooLarge,
 } from '~/shared/imports';
 import { m } from '~/paraglide/messages.js';
 import path from 'node:path';
@@ -29,7 +29,7 @@ const IMPORT_UPLOAD = {
   maxBytes: IMPORT_MAX_BYTES,
   fallbackName: 'import',
   notAllowed: () => m.import_not_a_format(),
-  tooLarge: () => m.import_too_large({ max: formatSizeLimit(IMPORT_MAX_BYTES) }),
+  tooLarge: importTooLarge,
 };
 
 export const GET = handle(async (context) => {
