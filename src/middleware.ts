@@ -1,7 +1,8 @@
 /**
- * Every request: its route for the request log, security headers, the API envelope, page failures, the sandbox-only paths, start-up,
- * session or API token, language, cross-site refusal, page access. The portal serving it is `locals.portal`
- * (src/server/portal.ts), handed over by server.mjs.
+ * Every request: its route for the request log, security headers, the API envelope, page failures,
+ * the sandbox-only paths, start-up, session or API token, language, cross-site refusal, page
+ * access. The portal serving it is `locals.portal` (src/server/portal.ts), handed over by
+ * server.mjs.
  */
 import type { APIContext } from 'astro';
 import { defineMiddleware, sequence } from 'astro/middleware';

@@ -13,7 +13,10 @@ export type SandboxProtocol = 'contract' | 'magaya';
 export const TWO_FACTOR_MODES = ['off', 'optional', 'required-for-admins'] as const;
 export type TwoFactorMode = (typeof TWO_FACTOR_MODES)[number];
 
-/** How the portal authenticates at the token and revocation endpoints (client_secret_basic or client_secret_post, as the server's metadata lists them). */
+/**
+ * How the portal authenticates at the token and revocation endpoints (client_secret_basic or
+ * client_secret_post, as the server's metadata lists them).
+ */
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
 
@@ -46,8 +49,9 @@ export interface Config {
   /** How long one request to the provider may take before it counts as unanswered (PROVIDER_TIMEOUT_SECONDS). */
   providerTimeoutMs: number;
   /**
-   * The authorization server's issuer, whose metadata (OAuth2 authorization server metadata, else OpenID Connect Discovery) names
-   * its endpoints; null: the endpoints below, as configured. The sandbox's is its loopback URL.
+   * The authorization server's issuer, whose metadata (OAuth2 authorization server metadata, else
+   * OpenID Connect Discovery) names its endpoints; null: the endpoints below, as configured. The
+   * sandbox's is its loopback URL.
    */
   providerIssuer: string | null;
   /** Where the admin's browser is sent to authorize; null: from the issuer's metadata. */
@@ -70,14 +74,20 @@ export interface Config {
   sandboxControl: boolean;
   /** How often the sandbox's data moves; SYNC_INTERVAL_SECONDS unless set. */
   sandboxChangeSeconds: number;
-  /** SANDBOX_PROTOCOL: the sandbox also answers as Magaya's CSSoapService (`/sandbox/Invoke`) with `magaya`, and the portal reads it that way. */
+  /**
+   * SANDBOX_PROTOCOL: the sandbox also answers as Magaya's CSSoapService (`/sandbox/Invoke`) with
+   * `magaya`, and the portal reads it that way.
+   */
   sandboxProtocol: SandboxProtocol;
   /**
    * How the portal reads its receipts: the contract of docs/provider-api.md (PROVIDER=http, and the
    * sandbox by default), or Magaya's CSSoapService (PROVIDER=magaya, and the sandbox with SANDBOX_PROTOCOL=magaya).
    */
   providerProtocol: SandboxProtocol;
-  /** Magaya's Invoke URL (PROVIDER_URL with PROVIDER=magaya; the sandbox's own /sandbox/Invoke in its Magaya mode); null otherwise. */
+  /**
+   * Magaya's Invoke URL (PROVIDER_URL with PROVIDER=magaya; the sandbox's own /sandbox/Invoke in
+   * its Magaya mode); null otherwise.
+   */
   magayaUrl: string | null;
   /** MAGAYA_USERNAME / MAGAYA_PASSWORD; null: an admin enters the API user on Token Management. */
   magayaUsername: string | null;
@@ -129,7 +139,10 @@ export interface Config {
   webhookAllowHttp: boolean;
   /** WEBHOOK_ALLOW_PRIVATE: webhook deliveries may go to loopback, private, link-local and metadata addresses. */
   webhookAllowPrivate: boolean;
-  /** WEBHOOK_CA_FILE: a PEM file of certificate authorities trusted for webhook deliveries besides the usual ones; null: none. */
+  /**
+   * WEBHOOK_CA_FILE: a PEM file of certificate authorities trusted for webhook deliveries besides
+   * the usual ones; null: none.
+   */
   webhookCaFile: string | null;
   /** IMPORT_DIR: the folder watched for exports to import (PROVIDER=file); done/ and failed/ beside them. */
   importDir: string;
@@ -364,7 +377,8 @@ export function loadConfig(env: Env, cwd = process.cwd(), stdoutIsTerminal = fal
     sandboxSeed: integer(env, 'SANDBOX_SEED', 1, 0),
     demoUsers: flag(env, 'DEMO_USERS', provider === 'sandbox'),
     syncIntervalSeconds: integer(env, 'SYNC_INTERVAL_SECONDS', 120),
-    // Magaya's full read is every receipt there is, so it heals drift weekly; the contract's pass is cheap enough hourly.
+    // Magaya's full read is every receipt there is, so it heals drift weekly; the contract's pass
+    // is cheap enough hourly.
     syncFullIntervalSeconds: integer(
       env,
       'SYNC_FULL_INTERVAL_SECONDS',

@@ -90,7 +90,10 @@ import type { ImportResult } from '~/shared/consignees';
 import type { StartupState } from './services/health';
 
 const HOUSEKEEPING_INTERVAL_MS = 15 * 60_000;
-/** How often IMPORT_DIR is looked at: a file is taken at the second look that finds its size unchanged, so within 20 s of its last write. */
+/**
+ * How often IMPORT_DIR is looked at: a file is taken at the second look that finds its size
+ * unchanged, so within 20 s of its last write.
+ */
 const IMPORT_SCAN_INTERVAL_MS = 10_000;
 /** Ended and expired reset and invitation tokens are kept a day, then dropped. */
 const ACCOUNT_TOKENS_KEPT_MS = 86_400_000;
@@ -180,7 +183,10 @@ export interface Portal {
   readonly branding: BrandingStore;
   readonly discovery: ProviderDiscovery;
   readonly tokenStore: ProviderTokenStore;
-  /** Where the receipts come from: the contract's HTTP client, or Magaya's (PROVIDER=magaya, or the sandbox in its Magaya mode). */
+  /**
+   * Where the receipts come from: the contract's HTTP client, or Magaya's (PROVIDER=magaya, or the
+   * sandbox in its Magaya mode).
+   */
   readonly provider: ProviderClient;
   /** The contract's OAuth2 client, whose tokens Token Management shows (unused with Magaya). */
   readonly oauthClient: HttpProviderClient;
@@ -215,7 +221,10 @@ export interface Portal {
    * database closed once `requestsDone` settles.
    */
   stop(requestsDone?: Promise<void>): Promise<void>;
-  /** Housekeeping now (expired sessions, old login attempts and audit entries, attachments of deleted receipts): what the background does every 15 minutes. */
+  /**
+   * Housekeeping now (expired sessions, old login attempts and audit entries, attachments of
+   * deleted receipts): what the background does every 15 minutes.
+   */
   keepHouse(): Promise<void>;
 }
 
@@ -276,8 +285,9 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const magaya = config.providerProtocol === 'magaya' ? createMagaya() : null;
   const provider: ProviderClient = magaya?.client ?? oauthClient;
   const sandbox = config.provider === 'sandbox' ? new Sandbox({ config, keys, clock }) : null;
-  // The sync announces each page; these react, inside its transaction in this order (a pre-alert's webhook
-  // carries the receipt with the page's history; the webhooks tell the changes the history recorded), and the digest after the sync.
+  // The sync announces each page; these react, inside its transaction in this order (a pre-alert's
+  // webhook carries the receipt with the page's history; the webhooks tell the changes the history
+  // recorded), and the digest after the sync.
   const syncReactions = new SyncReactions(log);
   syncReactions.inTransaction(statusHistoryReaction({ db }));
   syncReactions.inTransaction(prealertMatchingReaction({ db, clock, outbox }));

@@ -61,7 +61,10 @@ export class WebhookSender {
     this.timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   }
 
-  /** Why deliveries may never go to this address (its scheme, credentials, a literal address); null when they may try. */
+  /**
+   * Why deliveries may never go to this address (its scheme, credentials, a literal address); null
+   * when they may try.
+   */
   refusal(url: URL): WebhookFailure | null {
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.options.allowHttp))
       return { code: 'scheme-refused', scheme: url.protocol };

@@ -36,7 +36,10 @@ export class ApiError extends Error {
   }
 }
 
-/** The text an error shows: the answer's message, else its details, else the error's own message, else a generic text. */
+/**
+ * The text an error shows: the answer's message, else its details, else the error's own message,
+ * else a generic text.
+ */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError && error.body) {
     const { message, details } = error.body;

@@ -32,7 +32,10 @@ export const attachmentSummarySchema = z.object({
 });
 export type AttachmentSummary = z.infer<typeof attachmentSummarySchema>;
 
-/** Beside the list: when the provider was last asked, and whether this is an older list because it could not be asked now. */
+/**
+ * Beside the list: when the provider was last asked, and whether this is an older list because it
+ * could not be asked now.
+ */
 export const attachmentListMetaSchema = z.object({ checkedAt: z.string(), stale: z.boolean() });
 export type AttachmentListMeta = z.infer<typeof attachmentListMetaSchema>;
 

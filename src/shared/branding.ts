@@ -107,7 +107,10 @@ export const LOGO_BOXES = {
 } as const satisfies Record<string, Box>;
 export type LogoPlace = keyof typeof LOGO_BOXES;
 
-/** Of one picture's sizes, the smallest that fills `box` as the largest would (`fitInBox`); the largest when none does. */
+/**
+ * Of one picture's sizes, the smallest that fills `box` as the largest would (`fitInBox`); the
+ * largest when none does.
+ */
 export function sizeFilling<T extends Box>(sizes: readonly T[], box: Box): T | undefined {
   const sorted = [...sizes].sort((a, b) => a.width - b.width);
   const largest = sorted.at(-1);

@@ -66,7 +66,10 @@ export type Role = (typeof ROLES)[number];
 /** daisyUI's dark base colour, the shell's background (the web app manifest's and the pages' theme colour). */
 export const THEME_COLOUR = '#1d232a';
 
-/** Local-storage key under which the signed-in user is kept; it goes when the session does (sign-out, a 401, a page without a session). */
+/**
+ * Local-storage key under which the signed-in user is kept; it goes when the session does
+ * (sign-out, a 401, a page without a session).
+ */
 export const STORED_USER_KEY = 'user';
 /** The cookie that carries the session token (src/server/http/session.ts). */
 export const SESSION_COOKIE = 'portal_session';

@@ -7,6 +7,9 @@ export const freshnessClass = (stale: boolean) =>
 export const FRESHNESS_TIME_CLASS =
   'cursor-help rounded-sm underline decoration-dotted underline-offset-4';
 
-/** The exact time, shown while the pointer is over the line or the time has the focus; the line sits at the right, so it opens leftwards. */
+/**
+ * The exact time, shown while the pointer is over the line or the time has the focus; the line sits
+ * at the right, so it opens leftwards.
+ */
 export const FRESHNESS_TOOLTIP_CLASS =
   'pointer-events-none absolute top-full right-0 z-20 mt-1 hidden rounded-box bg-neutral px-2 py-1 text-xs whitespace-nowrap text-neutral-content shadow-md group-focus-within:block group-hover:block';

@@ -2,7 +2,10 @@
 import { m } from '~/paraglide/messages.js';
 import { formatSizeLimit } from './format';
 
-/** What a column of an export can be: the spec's receipt fields, and for packages their tracking number and description. */
+/**
+ * What a column of an export can be: the spec's receipt fields, and for packages their tracking
+ * number and description.
+ */
 export const IMPORT_FIELDS = [
   'number',
   'receivedDate',

@@ -9,7 +9,10 @@ import { m } from '~/paraglide/messages.js';
 export interface MagayaConnectionStatus {
   /** The user the portal signs in as; null when none is set. */
   username: string | null;
-  /** `environment`: MAGAYA_USERNAME / MAGAYA_PASSWORD, which an admin cannot change here; `admin`: entered on this screen. */
+  /**
+   * `environment`: MAGAYA_USERNAME / MAGAYA_PASSWORD, which an admin cannot change here; `admin`:
+   * entered on this screen.
+   */
   source: 'environment' | 'admin' | null;
   /** Magaya's Invoke URL (PROVIDER_URL), without credentials. */
   endpoint: string;

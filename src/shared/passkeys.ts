@@ -108,7 +108,10 @@ export interface PasskeyView {
   lastUsedAt: string | null;
 }
 
-/** Whether this portal offers passkeys: not when PUBLIC_URL's host is an IP address, which cannot be a relying party ID. */
+/**
+ * Whether this portal offers passkeys: not when PUBLIC_URL's host is an IP address, which cannot be
+ * a relying party ID.
+ */
 export type PasskeyAvailability = { available: true } | { available: false; reason: 'ip-host' };
 
 /** The kind of device a new passkey is on, from what the browser reported: its default name. */

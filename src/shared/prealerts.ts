@@ -23,7 +23,10 @@ export const PREALERT_VALUE_MAX_CENTS = 99_999_999;
 export const PREALERT_INVOICE_MAX_BYTES = 5 * 1024 * 1024;
 /** Pre-alerts one customer may have waiting for their packages: with their invoices, what one account can store. */
 export const PREALERTS_WAITING_PER_USER = 100;
-/** Pre-alerts one customer may add or change per LOGIN_WINDOW_SECONDS: each may carry an invoice and tells the provider. */
+/**
+ * Pre-alerts one customer may add or change per LOGIN_WINDOW_SECONDS: each may carry an invoice and
+ * tells the provider.
+ */
 export const PREALERT_WRITES_PER_WINDOW = 60;
 /** The multipart field that carries the invoice. */
 export const PREALERT_INVOICE_FIELD = 'invoice';
@@ -331,7 +334,10 @@ export interface PrealertList {
   pagination: Pagination;
 }
 
-/** The admin's views: pre-alerts still expected after PREALERT_STALE_DAYS, receipts that came without one, and recent matches (to undo one). */
+/**
+ * The admin's views: pre-alerts still expected after PREALERT_STALE_DAYS, receipts that came
+ * without one, and recent matches (to undo one).
+ */
 export const ADMIN_PREALERT_STATES = ['stale', 'unmatched-receipts', 'matched'] as const;
 export type AdminPrealertState = (typeof ADMIN_PREALERT_STATES)[number];
 

@@ -1,4 +1,7 @@
-/** A user's preferences (language and status e-mails, README.md "Languages" and "Status e-mails"): one object, changed in parts. */
+/**
+ * A user's preferences (language and status e-mails, README.md "Languages" and "Status e-mails"):
+ * one object, changed in parts.
+ */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
 import { locales } from './locale';

@@ -1,4 +1,7 @@
-/** The limits of the receipt filters and the tracking rule's message: one source for the filter form and the API schema. */
+/**
+ * The limits of the receipt filters and the tracking rule's message: one source for the filter form
+ * and the API schema.
+ */
 import { m } from '~/paraglide/messages.js';
 import { TRACKING_NUMBER_MIN } from './constants';
 import { formatCount } from './format';

@@ -19,7 +19,10 @@ import type { Commodity, Receipt, StatusHistoryEntry } from './receipts';
 export interface ReceiptFact {
   label: string;
   text: string;
-  /** The ISO 8601 moment `text` shows, when it is a date (a <time> element, re-rendered in the browser's zone by the modal). */
+  /**
+   * The ISO 8601 moment `text` shows, when it is a date (a <time> element, re-rendered in the
+   * browser's zone by the modal).
+   */
   dateTime?: string;
 }
 

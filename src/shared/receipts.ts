@@ -144,7 +144,10 @@ export const noControlCharacters = (message: () => string) =>
   // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   z.refine<string>((value) => !/[\u0000-\u001f\u007f]/.test(value), { error: message });
 
-/** The tracking-number rule (its length, no control characters), shared by the receipts filter and the package look-up. */
+/**
+ * The tracking-number rule (its length, no control characters), shared by the receipts filter and
+ * the package look-up.
+ */
 const trackingNumberText = z.string({ error: trackingNumberMessage }).check(
   z.trim(),
   noControlCharacters(() => m.api_tracking_number_control_characters()),
@@ -197,7 +200,10 @@ export const receiptQuerySchema = z.object({
 });
 export type ReceiptQuery = z.output<typeof receiptQuerySchema>;
 
-/** The CSV export's query: the list's filters and sort, the same rules; page and limit are ignored (it takes every match). */
+/**
+ * The CSV export's query: the list's filters and sort, the same rules; page and limit are ignored
+ * (it takes every match).
+ */
 export const receiptExportQuerySchema = z.omit(receiptQuerySchema, { page: true, limit: true });
 export type ReceiptExportQuery = z.output<typeof receiptExportQuerySchema>;
 

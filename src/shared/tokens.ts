@@ -96,7 +96,10 @@ const expiryField = z.pipe(
   }),
 );
 
-/** The optional expiry may come as refreshTokenExpirySeconds or as refreshTokenExpiry: both are accepted (the same value if both are given). */
+/**
+ * The optional expiry may come as refreshTokenExpirySeconds or as refreshTokenExpiry: both are
+ * accepted (the same value if both are given).
+ */
 export const tokenUpdateSchema = z.pipe(
   z.object({
     accessToken: tokenField,
@@ -290,7 +293,10 @@ export function tokenStateLabel(facts: TokenFacts | null): string {
   }
 }
 
-/** 'Expired', 'Xh Ym' or 'Ym' (en); 'Unknown' when the expiry is not known, '—' without a token or with a refused one. */
+/**
+ * 'Expired', 'Xh Ym' or 'Ym' (en); 'Unknown' when the expiry is not known, '—' without a token or
+ * with a refused one.
+ */
 export function timeRemainingText(facts: TokenFacts | null): string {
   if (!facts || !facts.present) return '—';
   if (facts.expired) return m.tokens_state_expired();
@@ -317,7 +323,10 @@ export function tokenSourceLabel(source: TokenSource): string {
 
 export type TokenTone = 'error' | 'warning' | 'success' | 'neutral';
 
-/** Red when expired or refused, yellow at TOKEN_WARNING_MINUTES or less, green otherwise; grey while loading or not set. */
+/**
+ * Red when expired or refused, yellow at TOKEN_WARNING_MINUTES or less, green otherwise; grey while
+ * loading or not set.
+ */
 export function tokenTone(facts: TokenFacts | null): TokenTone {
   if (!facts || !facts.present) return 'neutral';
   if (facts.expired || facts.refused) return 'error';

@@ -96,7 +96,10 @@ export function isStaffRole(role: Role): boolean {
   return STAFF_ROLES.has(role);
 }
 
-/** A user as User Management lists them; `apiTokens`: their personal API tokens that work; `passkeys`: how many they hold. */
+/**
+ * A user as User Management lists them; `apiTokens`: their personal API tokens that work;
+ * `passkeys`: how many they hold.
+ */
 export type ManagedUser = PublicUser & {
   twoFactorEnabled: boolean;
   apiTokens: number;

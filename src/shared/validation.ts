@@ -1,8 +1,9 @@
 /**
- * The input rules (limits in constants.ts) and their exact messages (messages/en.json). Forms and endpoints parse with these same
- * schemas, so the server refuses exactly what the form refuses. Written with zod's mini build:
- * it tree-shakes to a few KB, so the login form can carry its rules on a slow link. Each message is
- * built when a check fails, so it comes in the language of that request or page.
+ * The input rules (limits in constants.ts) and their exact messages (messages/en.json). Forms and
+ * endpoints parse with these same schemas, so the server refuses exactly what the form refuses.
+ * Written with zod's mini build: it tree-shakes to a few KB, so the login form can carry its rules
+ * on a slow link. Each message is built when a check fails, so it comes in the language of that
+ * request or page.
  */
 import * as z from 'zod/mini';
 import { m } from '~/paraglide/messages.js';
@@ -53,7 +54,10 @@ export const changePasswordSchema = z.object({
       z.maxLength(PASSWORD_MAX, passwordMax),
     ),
   newPassword: newPasswordField,
-  /** Sign out the other sessions and revoke the API tokens too: what a user who fears a stolen password wants, so left out it is true. */
+  /**
+   * Sign out the other sessions and revoke the API tokens too: what a user who fears a stolen
+   * password wants, so left out it is true.
+   */
   signOutOthers: z._default(z.boolean(says(m.validation_sign_out_others_invalid)), true),
 });
 export type ChangePasswordPayload = z.output<typeof changePasswordSchema>;

@@ -60,7 +60,10 @@ export const webhookFailureSchema = z.discriminatedUnion('code', [
   }),
   /** Any other answer outside 2xx. */
   z.object({ code: z.literal('http-status'), status: z.number() }),
-  /** No connection, or it broke: the system's code (ECONNREFUSED, ENOTFOUND, ECONNRESET, DEPTH_ZERO_SELF_SIGNED_CERT …). */
+  /**
+   * No connection, or it broke: the system's code (ECONNREFUSED, ENOTFOUND, ECONNRESET,
+   * DEPTH_ZERO_SELF_SIGNED_CERT …).
+   */
   z.object({ code: z.literal('connection-failed'), systemCode: text(SYSTEM_CODE_MAX) }),
 ]);
 export type WebhookFailure = z.infer<typeof webhookFailureSchema>;

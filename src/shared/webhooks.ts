@@ -22,7 +22,10 @@ export type WebhookMessageType = WebhookEventType | typeof WEBHOOK_TEST_EVENT;
 export const WEBHOOK_URL_MAX = 2000;
 /** Endpoints one user may have. */
 export const WEBHOOK_ENDPOINTS_PER_USER = 10;
-/** Test events one endpoint may be sent per LOGIN_WINDOW_SECONDS: each is a request to an address of the user's choosing. */
+/**
+ * Test events one endpoint may be sent per LOGIN_WINDOW_SECONDS: each is a request to an address of
+ * the user's choosing.
+ */
 export const WEBHOOK_TESTS_PER_WINDOW = 10;
 /** Attempts each endpoint's delivery log keeps. */
 export const WEBHOOK_DELIVERIES_KEPT = 100;

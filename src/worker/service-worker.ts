@@ -23,7 +23,10 @@ import {
 } from '~/shared/offline-cache';
 
 declare const self: ServiceWorkerGlobalScope;
-/** The Cookie Store API (Chromium, Firefox, Safari 18.4+); without it the worker keeps one user's data under 'current'. */
+/**
+ * The Cookie Store API (Chromium, Firefox, Safari 18.4+); without it the worker keeps one user's
+ * data under 'current'.
+ */
 declare const cookieStore: { get(name: string): Promise<{ value: string } | null> } | undefined;
 
 self.addEventListener('install', (event) => {

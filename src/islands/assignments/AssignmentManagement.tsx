@@ -112,7 +112,10 @@ function pickerText(target: PickerTarget): { title: string; hint: string } {
   }
 }
 
-/** Remove All of the bulk bar: one removal call per assigned user (the API has no bulk removal); every call is made even when one fails. */
+/**
+ * Remove All of the bulk bar: one removal call per assigned user (the API has no bulk removal);
+ * every call is made even when one fails.
+ */
 async function removeEveryUser(rows: ConsigneeAssignmentDto[]): Promise<void> {
   const removals = rows.flatMap(({ consignee, assignedUsers }) =>
     assignedUsers.map((user) =>

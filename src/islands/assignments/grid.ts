@@ -99,7 +99,10 @@ export function gridPage(rows: readonly ConsigneeAssignmentDto[], page: number):
 
 export type PageButton = number | 'gap';
 
-/** Up to seven buttons: every page when they fit, else the first, the last and the current one with its neighbours (1 … 4 5 6 … 12). */
+/**
+ * Up to seven buttons: every page when they fit, else the first, the last and the current one with
+ * its neighbours (1 … 4 5 6 … 12).
+ */
 export function pageButtons(page: number, pageCount: number): PageButton[] {
   const range = (from: number, to: number) =>
     Array.from({ length: to - from + 1 }, (_, index) => from + index);
@@ -114,7 +117,10 @@ export function userLabel(user: AssignedUser): string {
   return user.fullName ? `${user.fullName} (${user.username})` : user.username;
 }
 
-/** The users the picker and the user filter offer: viewers only (assignments limit only a viewer's receipts), by username. */
+/**
+ * The users the picker and the user filter offer: viewers only (assignments limit only a viewer's
+ * receipts), by username.
+ */
 export function viewersOf(users: readonly PublicUser[]): AssignedUser[] {
   return users
     .filter((user) => user.role === 'viewer')

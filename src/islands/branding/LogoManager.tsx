@@ -1,4 +1,7 @@
-/** The Logo Management screen: the current logo with its file name, size and upload time; delete; upload by drop or browse. */
+/**
+ * The Logo Management screen: the current logo with its file name, size and upload time; delete;
+ * upload by drop or browse.
+ */
 import { useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';

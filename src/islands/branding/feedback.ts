@@ -10,7 +10,10 @@ export interface Feedback {
   text: string;
 }
 
-/** The error and success banners of the branding screens: a success goes after 3 s, an error stays until the next action. */
+/**
+ * The error and success banners of the branding screens: a success goes after 3 s, an error stays
+ * until the next action.
+ */
 export function useFeedback() {
   const [feedback, setFeedback] = useState<Feedback | null>(null);
 

@@ -1,7 +1,8 @@
 /**
  * The receipt details modal: the receipt's facts, its packages and their totals, the customer's
- * pre-alerts of them, its photos and documents, and its status history. The list's row shows at once; the details (with the history) come
- * from GET /api/receipts/{id}, and the photos and documents from their own call, through the screen's caches.
+ * pre-alerts of them, its photos and documents, and its status history. The list's row shows at
+ * once; the details (with the history) come from GET /api/receipts/{id}, and the photos and
+ * documents from their own call, through the screen's caches.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';

@@ -1,4 +1,7 @@
-/** The search box with its filter chip, the tracking-number box, the Sort By / Order selects and the CSV export of what they select. */
+/**
+ * The search box with its filter chip, the tracking-number box, the Sort By / Order selects and the
+ * CSV export of what they select.
+ */
 import { useEffect, useRef, type ReactNode, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { RECEIPT_SORT_KEYS, TRACKING_NUMBER_MIN } from '~/shared/constants';

@@ -205,7 +205,8 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
     setMapReceipt(receipt);
   }
 
-  // A status button or a tracking search tapped before this island hydrated (receipts.astro recorded it): it is answered now.
+  // A status button or a tracking search tapped before this island hydrated (receipts.astro
+  // recorded it): it is answered now.
   useEffect(() => {
     const { mapReceiptId, trackingNumber } = takeEarlyActions();
     const receipt = answer?.data.find((candidate) => String(candidate.id) === mapReceiptId);

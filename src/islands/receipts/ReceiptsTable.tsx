@@ -15,7 +15,10 @@ import {
 import type { Receipt } from '~/shared/receipts';
 import { LocalDate } from '../common/LocalDate';
 
-/** The status colours (statusTone): In-Transit blue, Delivered green, On-Hold yellow, Cancelled red, anything else grey. */
+/**
+ * The status colours (statusTone): In-Transit blue, Delivered green, On-Hold yellow, Cancelled red,
+ * anything else grey.
+ */
 const TONE_BADGE: Record<StatusTone, string> = {
   info: 'badge-info',
   success: 'badge-success',
@@ -34,7 +37,10 @@ const CARD_CELL =
 /** The receipt's own page: what View opens without JavaScript, in a new tab, or from a copied link. */
 const receiptPath = (receipt: Receipt) => `/receipts/${receipt.id}`;
 
-/** A plain left click opens the modal; a middle click, or one with a modifier key, keeps the browser's way with links. */
+/**
+ * A plain left click opens the modal; a middle click, or one with a modifier key, keeps the
+ * browser's way with links.
+ */
 const opensHere = (event: MouseEvent) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
@@ -177,7 +183,10 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
   );
 }
 
-/** Text that wraps between its words only: never inside one, nor at a hyphen ("On-Hold"). One span, so that a flex badge wraps it as one text. */
+/**
+ * Text that wraps between its words only: never inside one, nor at a hyphen ("On-Hold"). One span,
+ * so that a flex badge wraps it as one text.
+ */
 function UnbrokenWords({ text }: { text: string }) {
   return (
     <span>

@@ -1,4 +1,7 @@
-/** A receipt's status history, newest at the top: the details modal shows it, and the receipt page renders it on the server only (no island). */
+/**
+ * A receipt's status history, newest at the top: the details modal shows it, and the receipt page
+ * renders it on the server only (no island).
+ */
 import { m } from '~/paraglide/messages.js';
 import { statusTimeline, TIMELINE_DOT } from '~/shared/receipt-view';
 import type { StatusHistoryEntry } from '~/shared/receipts';

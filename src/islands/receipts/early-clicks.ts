@@ -1,8 +1,8 @@
 /**
- * On a slow link the receipts screen is visible well before its island has hydrated, and its controls
- * are plain HTML until then: paging, Sort By and Order, Enter in the search box and Clear search are GET
- * forms that load their page themselves. receipts.astro inlines the script of early-actions-script.ts for the rest, until
- * the island takes over:
+ * On a slow link the receipts screen is visible well before its island has hydrated, and its
+ * controls are plain HTML until then: paging, Sort By and Order, Enter in the search box and Clear
+ * search are GET forms that load their page themselves. receipts.astro inlines the script of
+ * early-actions-script.ts for the rest, until the island takes over:
  * - a tap on a status button (`data-tracking-map`) is recorded on <html>; the island opens that map;
  * - a Sort By or Order choice submits its GET form (`data-submit-on-change`);
  * - a tracking-number search (`data-replay-tracking`) is recorded; the island runs it, with its

@@ -50,7 +50,8 @@ export const stylesheetLoaded = new Promise<void>((resolve, reject) => {
 
 /**
  * Shows `view` in `container`; the returned function stops the animation and removes the map.
- * `onTiles(false)` when a tile fails before any has arrived (the tile server is out of reach), `onTiles(true)` once one arrives.
+ * `onTiles(false)` when a tile fails before any has arrived (the tile server is out of reach),
+ * `onTiles(true)` once one arrives.
  */
 export function drawMapView(
   container: HTMLElement,

@@ -1,4 +1,7 @@
-/** 'Import Consignees' of the User Management screen: the import, its result line (shown 5 s) and the last import date. */
+/**
+ * 'Import Consignees' of the User Management screen: the import, its result line (shown 5 s) and
+ * the last import date.
+ */
 import { useEffect, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { apiBody, errorText } from '~/shared/api-client';

@@ -13,7 +13,10 @@ import { FailureAlert, Modal } from '../common/Modal';
 /** While the log is open it is read again this often: a test event's attempt shows without a click. */
 const REFRESH_MS = 3_000;
 
-/** The endpoint's last attempts, newest first: when, what, how it went, how long it took, and the start of the answer. */
+/**
+ * The endpoint's last attempts, newest first: when, what, how it went, how long it took, and the
+ * start of the answer.
+ */
 export function DeliveryLogModal({
   endpoint,
   onClose,

@@ -135,7 +135,10 @@ export class Database {
     }
   }
 
-  /** Query options for reads of the whole mirror (its orders, after a sync): a connection of their own, so no visitor's query waits behind one. */
+  /**
+   * Query options for reads of the whole mirror (its orders, after a sync): a connection of their
+   * own, so no visitor's query waits behind one.
+   */
   mirrorRead(): { uuid: string } {
     return { uuid: 'mirror-reads' };
   }

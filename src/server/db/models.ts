@@ -19,7 +19,10 @@ import type { WebhookDisabledReason } from '~/shared/webhooks';
 
 export type BrandingImageKind = 'logo' | 'background';
 export type AccountTokenPurpose = 'password-reset' | 'invitation';
-/** How a pre-alert came to its receipt: its package arrived (the sync, or it was made after), or an admin linked them. */
+/**
+ * How a pre-alert came to its receipt: its package arrived (the sync, or it was made after), or an
+ * admin linked them.
+ */
 export type PrealertMatchedBy = 'arrival' | 'admin';
 
 /** The models of one database connection. */
@@ -698,7 +701,10 @@ export function defineModels(sequelize: Sequelize) {
     { sequelize, tableName: 'api_tokens', updatedAt: false, createdAt: false },
   );
 
-  /** When a receipt's attachment list was fetched from the provider, and for which version of the receipt (migration 0022). */
+  /**
+   * When a receipt's attachment list was fetched from the provider, and for which version of the
+   * receipt (migration 0022).
+   */
   class ReceiptAttachmentList extends Model<
     InferAttributes<ReceiptAttachmentList>,
     InferCreationAttributes<ReceiptAttachmentList>
@@ -947,7 +953,10 @@ export function defineModels(sequelize: Sequelize) {
     { sequelize, tableName: 'magaya_connection', timestamps: false },
   );
 
-  /** How an imported receipt is known again (PROVIDER=file): its number, its portal id and a fingerprint of what the file said. */
+  /**
+   * How an imported receipt is known again (PROVIDER=file): its number, its portal id and a
+   * fingerprint of what the file said.
+   */
   class ImportedReceipt extends Model<
     InferAttributes<ImportedReceipt>,
     InferCreationAttributes<ImportedReceipt>

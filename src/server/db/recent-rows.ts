@@ -30,7 +30,10 @@ export class RecentRows<K extends NonNullable<unknown>, V extends NonNullable<un
     return value;
   }
 
-  /** Forgets every copy after each such write, and again once its transaction commits: a read in between may have kept the old row. */
+  /**
+   * Forgets every copy after each such write, and again once its transaction commits: a read in
+   * between may have kept the old row.
+   */
   forgetOnWrite(model: ModelStatic<Model>, hooks: readonly WriteHook[]): void {
     for (const hook of hooks) {
       model.addHook(hook, (...hookArguments: unknown[]) => {

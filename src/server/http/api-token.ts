@@ -13,8 +13,9 @@ import { authenticateApiToken, type ApiTokenCaller } from '../services/accounts'
 const UNKNOWN_API_ROUTE = '/api/[...path]';
 
 /**
- * The caller the request's bearer credential stands for, or null on a path no endpoint serves (it is
- * answered 404 whoever asks) and on the public reads that leave a token unread (TOKEN_IGNORED_ROUTES). Throws the refusal otherwise: 403 off the token routes, 401 for a token
+ * The caller the request's bearer credential stands for, or null on a path no endpoint serves (it
+ * is answered 404 whoever asks) and on the public reads that leave a token unread
+ * (TOKEN_IGNORED_ROUTES). Throws the refusal otherwise: 403 off the token routes, 401 for a token
  * that does not work, 429 past its limit; each request counts in the metrics by its outcome.
  */
 export async function callerOfApiToken(

@@ -81,7 +81,10 @@ export interface LogoPicture {
   height: number;
 }
 
-/** The logo fitted into the place's box (a wordmark wide, an icon square) at 1× and 2×; null until its variants exist. */
+/**
+ * The logo fitted into the place's box (a wordmark wide, an icon square) at 1× and 2×; null until
+ * its variants exist.
+ */
 export function logoPicture(logo: StoredImage, place: LogoPlace): LogoPicture | null {
   const box = LOGO_BOXES[place];
   const doubleBox = { width: box.width * 2, height: box.height * 2 };

@@ -8,7 +8,10 @@ import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 
 const ENCODINGS = ['br', 'gzip', 'identity'];
-/** As compression in server.mjs: of encodings the browser accepts equally (`gzip, deflate, br`), brotli, the smaller. */
+/**
+ * As compression in server.mjs: of encodings the browser accepts equally (`gzip, deflate, br`),
+ * brotli, the smaller.
+ */
 const PREFERRED_ENCODINGS = ['br', 'gzip'];
 const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
 /** negotiator 1.x breaks ties by `{ preferred }`, which @types/negotiator leaves out. */

@@ -1,10 +1,11 @@
 /**
- * First paint from the HTML alone (README.md "First paint on slow links"): the first page a browser gets from this build
- * carries the rules its own markup uses in a <style> instead of the stylesheet link, so it paints
- * without another request and downloads no rule it does not use. A cookie naming the stylesheet says a
- * page was shown: the next pages link the stylesheet as usual, the first of them downloads it, and the
- * browser takes it from its immutable cache after that. A new build renames the stylesheet, so an old
- * cookie no longer matches and the next page is a first page again.
+ * First paint from the HTML alone (README.md "First paint on slow links"): the first page a browser
+ * gets from this build carries the rules its own markup uses in a <style> instead of the stylesheet
+ * link, so it paints without another request and downloads no rule it does not use. A cookie naming
+ * the stylesheet says a page was shown: the next pages link the stylesheet as usual, the first of
+ * them downloads it, and the browser takes it from its immutable cache after that. A new build
+ * renames the stylesheet, so an old cookie no longer matches and the next page is a first page
+ * again.
  *
  * A page with islands links the stylesheet on a first visit too: what its islands render after the
  * server's markup needs rules that markup does not show.
@@ -79,12 +80,13 @@ export function staticImports(source: string, href: string): string[] {
 }
 
 /**
- * The page with its module scripts, the modules of its islands, and the modules they import, fetched at
- * low priority: they run after parsing anyway (deferred), so they should not compete with the page's
- * images, nor count as render-blocking for Lighthouse, which takes any high-priority script for one.
- * The imports would be fetched at high priority once the script arrives, and an island's component and
- * renderer only once Astro's island script asks for them (an island hydrated on load): a low-priority modulepreload fetches each at
- * once, instead of a round trip per level of imports. `importsOf` gives a module's static imports.
+ * The page with its module scripts, the modules of its islands, and the modules they import,
+ * fetched at low priority: they run after parsing anyway (deferred), so they should not compete
+ * with the page's images, nor count as render-blocking for Lighthouse, which takes any
+ * high-priority script for one. The imports would be fetched at high priority once the script
+ * arrives, and an island's component and renderer only once Astro's island script asks for them (an
+ * island hydrated on load): a low-priority modulepreload fetches each at once, instead of a round
+ * trip per level of imports. `importsOf` gives a module's static imports.
  */
 export function withLowPriorityModuleScripts(
   html: string,

@@ -1,4 +1,7 @@
-/** Answering with a stored logo or background, or one of their variants: its stored type, never sniffed; cached for a year under the current upload's URL. */
+/**
+ * Answering with a stored logo or background, or one of their variants: its stored type, never
+ * sniffed; cached for a year under the current upload's URL.
+ */
 import { m } from '~/paraglide/messages.js';
 import type { BrandingImageKind } from '../db/models';
 import type { ImageFile } from '../services/branding';

@@ -57,7 +57,10 @@ type JsonSchema = Record<string, unknown> & {
   required?: string[];
 };
 
-/** zod's JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a request may send (`input`) or an answer holds (`output`). */
+/**
+ * zod's JSON Schema (2020-12, OpenAPI 3.1's dialect) of what a request may send (`input`) or an
+ * answer holds (`output`).
+ */
 function jsonSchemaOf(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',

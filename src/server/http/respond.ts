@@ -1,4 +1,7 @@
-/** The API's response envelope ({ success, data } or { success: false, message, errorType }), and the one place an error becomes an answer. */
+/**
+ * The API's response envelope ({ success, data } or { success: false, message, errorType }), and
+ * the one place an error becomes an answer.
+ */
 import type { APIContext } from 'astro';
 import { EncodedJson } from './encoded-json';
 import { m } from '~/paraglide/messages.js';
@@ -41,7 +44,10 @@ export function ok<T>(
   return jsonResponse(JSON.stringify(body), init.status ?? 200);
 }
 
-/** A paged list that is never cached (the audit trail): `{ success, data, pagination }`, the receipt list's envelope. */
+/**
+ * A paged list that is never cached (the audit trail): `{ success, data, pagination }`, the receipt
+ * list's envelope.
+ */
 export function okList<T>(page: { data: T[]; pagination: object }): Response {
   return jsonResponse(JSON.stringify({ success: true, ...page }), 200);
 }

@@ -82,7 +82,10 @@ export async function openSessionAfterEnrolment(context: RequestContext): Promis
   return startSession(context, signedIn);
 }
 
-/** Signs in with a passkey's assertion, for the challenge this browser's cookie names: a pending sign-in it had ends too. */
+/**
+ * Signs in with a passkey's assertion, for the challenge this browser's cookie names: a pending
+ * sign-in it had ends too.
+ */
 export async function openSessionWithPasskey(
   context: RequestContext,
   challengeToken: string | null,

@@ -385,7 +385,8 @@ export class HttpProviderClient implements ProviderClient {
     try {
       return await this.sharedRefresh();
     } catch (error) {
-      // An early refresh that failed for a passing reason is tried again next time; the current token serves until then.
+      // An early refresh that failed for a passing reason is tried again next time; the current
+      // token serves until then.
       if (this.usable(stored)) return stored.accessToken;
       throw error;
     }
@@ -529,7 +530,10 @@ export class HttpProviderClient implements ProviderClient {
   }
 }
 
-/** The body's chunks as they arrive, failing once more than `maxBytes` came; a connection lost meanwhile is 'unreachable'. */
+/**
+ * The body's chunks as they arrive, failing once more than `maxBytes` came; a connection lost
+ * meanwhile is 'unreachable'.
+ */
 async function* boundedChunks(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,

@@ -115,9 +115,15 @@ export interface ProviderClient {
   getReceipt(id: number): Promise<ProviderReceipt | null>;
   listConsignees(): Promise<ProviderConsignee[]>;
   searchPackageScans(trackingNumber: string): Promise<PackageScan[]>;
-  /** A receipt's attachments; null when the provider has none to list for it (a 404: it serves no attachments, or knows no such receipt). */
+  /**
+   * A receipt's attachments; null when the provider has none to list for it (a 404: it serves no
+   * attachments, or knows no such receipt).
+   */
   listAttachments(receiptId: number): Promise<ProviderAttachment[] | null>;
-  /** One attachment's bytes, at most `maxBytes` of them (else an AttachmentTooLargeError); null when the provider no longer has it. */
+  /**
+   * One attachment's bytes, at most `maxBytes` of them (else an AttachmentTooLargeError); null when
+   * the provider no longer has it.
+   */
   downloadAttachment(id: string, maxBytes: number): Promise<AttachmentDownload | null>;
   /** The optional parts the provider serves; none when it has no capabilities document. */
   readCapabilities(): Promise<ProviderCapabilities>;

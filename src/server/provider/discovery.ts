@@ -1,8 +1,9 @@
 /**
  * The provider's authorization server as the portal knows it: from PROVIDER_ISSUER's metadata
- * (OAuth2 authorization server metadata first, then OpenID Connect Discovery), validated by oauth4webapi, with the configured
- * endpoints overriding it; or, without an issuer, from configuration alone. A failed discovery is
- * tried again in the background with growing pauses, so the portal connects once the server is up.
+ * (OAuth2 authorization server metadata first, then OpenID Connect Discovery), validated by
+ * oauth4webapi, with the configured endpoints overriding it; or, without an issuer, from
+ * configuration alone. A failed discovery is tried again in the background with growing pauses, so
+ * the portal connects once the server is up.
  */
 import * as oauth from 'oauth4webapi';
 import type { Config } from '../config';

@@ -1,4 +1,7 @@
-/** How the portal's requests to the provider travel: one time limit (PROVIDER_TIMEOUT_SECONDS), plain http only where configured. */
+/**
+ * How the portal's requests to the provider travel: one time limit (PROVIDER_TIMEOUT_SECONDS),
+ * plain http only where configured.
+ */
 import * as oauth from 'oauth4webapi';
 import type { Config } from '../config';
 
@@ -7,7 +10,10 @@ export type TransportConfig = Pick<
   'providerUrl' | 'providerIssuer' | 'providerTokenUrl' | 'providerTimeoutMs'
 >;
 
-/** Per-request options of oauth4webapi: the provider's time limit, and plain http when the operator configured a provider on http. */
+/**
+ * Per-request options of oauth4webapi: the provider's time limit, and plain http when the operator
+ * configured a provider on http.
+ */
 export function transportOptions(config: TransportConfig) {
   return {
     signal: () => AbortSignal.timeout(config.providerTimeoutMs),

@@ -84,7 +84,10 @@ export function addNews(earlier: SyncNews, later: Partial<SyncNews>): void {
 export interface SyncAnnouncement {
   /** Inside the page's transaction: runs every page reaction in turn; answers the page's news. */
   pageWritten(page: MirrorPage, transaction: Transaction): Promise<SyncNews>;
-  /** After the sync: runs every reaction after it; one that fails is logged, and fails neither the sync nor the others. */
+  /**
+   * After the sync: runs every reaction after it; one that fails is logged, and fails neither the
+   * sync nor the others.
+   */
   syncEnded(news: SyncNews): Promise<void>;
 }
 

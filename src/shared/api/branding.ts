@@ -26,5 +26,8 @@ export const backgroundInfoSchema = schemaOf<BackgroundInfo>()(
   }),
 );
 
-/** `?v=`: the upload an image URL names (its time), so that a new upload gets a new URL and caches keep each for a year. */
+/**
+ * `?v=`: the upload an image URL names (its time), so that a new upload gets a new URL and caches
+ * keep each for a year.
+ */
 export const imageVersionQuerySchema = z.object({ v: z.optional(z.string()) });

@@ -6,7 +6,10 @@ import { requireCustomer } from '~/server/http/prealerts';
 import { plainRefusal } from '~/server/http/respond';
 import { deletePrealert } from '~/server/services/prealerts';
 
-/** The list's "Yes, delete" as a plain form post (it works without JavaScript); back to the list, which says how it went. */
+/**
+ * The list's "Yes, delete" as a plain form post (it works without JavaScript); back to the list,
+ * which says how it went.
+ */
 export const POST: APIRoute = async (context) => {
   try {
     await deletePrealert(

@@ -63,7 +63,10 @@ export interface MagayaSessionLog {
   record(error: MagayaError | null): Promise<void>;
 }
 
-/** The packages the mirror holds under a tracking number: Magaya's package search reads them (it has no scans to ask). */
+/**
+ * The packages the mirror holds under a tracking number: Magaya's package search reads them (it has
+ * no scans to ask).
+ */
 export type MirrorPackageLookup = (trackingNumber: string) => Promise<PackageScan[]>;
 
 export interface MagayaClientDeps {
@@ -83,7 +86,10 @@ const PASS_CURSOR = 'pass:';
 export const FULL_READ_FROM = Date.UTC(2000, 0, 1);
 /** The full read asks for one year of dates at a time (each slice's pages follow by cookie). */
 export const FULL_READ_SLICE_MS = 366 * 86_400_000;
-/** Receipts asked for per GetNextTransbyDate page: the answer is read as it streams, so a page's size costs no memory. */
+/**
+ * Receipts asked for per GetNextTransbyDate page: the answer is read as it streams, so a page's
+ * size costs no memory.
+ */
 export const FULL_READ_PAGE_SIZE = 500;
 /** QueryLog is asked from the last place less this, for changes logged late or a clock a little behind. */
 export const LOG_OVERLAP_MS = 10 * 60_000;
@@ -114,7 +120,8 @@ export class MagayaProviderClient implements ProviderClient {
     if (since?.startsWith(PASS_CURSOR)) return this.stagedPage(since, limit);
     const from = since?.startsWith(LOG_CURSOR) ? Date.parse(since.slice(LOG_CURSOR.length)) : NaN;
     if (!Number.isNaN(from)) return this.readChanges(from);
-    // No place, or another provider's (a portal that read the contract before): everything is read, and the pass is complete.
+    // No place, or another provider's (a portal that read the contract before): everything is read,
+    // and the pass is complete.
     this.staged = await this.readEverything();
     return this.stagedPage(`${PASS_CURSOR}${this.staged.id}:0`, limit);
   }
@@ -136,7 +143,10 @@ export class MagayaProviderClient implements ProviderClient {
     return reader.read(element)?.receipt ?? null;
   }
 
-  /** The consignees the receipts name (Magaya's consignee list is not read: a consignee without receipts has nothing to show). */
+  /**
+   * The consignees the receipts name (Magaya's consignee list is not read: a consignee without
+   * receipts has nothing to show).
+   */
   async listConsignees(): Promise<ProviderConsignee[]> {
     // A consignee its receipts name without a name has nothing to import by.
     return (await this.deps.ids.allConsignees())
@@ -255,7 +265,8 @@ export class MagayaProviderClient implements ProviderClient {
         };
         await session.transactionsByDate(query, WANTED, (element) => {
           const reading = reader.read(element);
-          // Slices share their edges: a receipt on one is read twice, and kept once. One offline is not mirrored (the pass removes it).
+          // Slices share their edges: a receipt on one is read twice, and kept once. One offline is
+          // not mirrored (the pass removes it).
           if (reading?.receipt && !seen.has(reading.guid)) {
             seen.add(reading.guid);
             receipts.push(JSON.stringify(reading.receipt));
@@ -283,7 +294,8 @@ export class MagayaProviderClient implements ProviderClient {
   private async readChanges(from: number): Promise<ReceiptChangesPage> {
     const { ids, clock } = this.deps;
     const now = clock.now();
-    // Magaya's dates are whole seconds: the window ends at the second after now, or this second's changes would wait for the next sync.
+    // Magaya's dates are whole seconds: the window ends at the second after now, or this second's
+    // changes would wait for the next sync.
     const end = new Date(Math.ceil((now + 1) / 1000) * 1000);
     const window = {
       type: WAREHOUSE_RECEIPT,

@@ -40,7 +40,10 @@ export type MagayaReceiptReading =
       hasAttachments: boolean;
       receipt: ProviderReceipt;
     }
-  /** IsOnline=false: the forwarder keeps it from its customers' online view, so the portal shows it to no one (a mirrored one is removed). */
+  /**
+   * IsOnline=false: the forwarder keeps it from its customers' online view, so the portal shows it
+   * to no one (a mirrored one is removed).
+   */
   | { kind: 'offline'; guid: string }
   /** No GUID: nothing identifies it, so it cannot be mirrored. */
   | { kind: 'unidentified' };

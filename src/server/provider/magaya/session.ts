@@ -29,7 +29,10 @@ export interface MagayaSessionsDeps {
   connection: MagayaConnection | (() => Promise<MagayaConnection>);
   /** Waits `ms` (the composition root's timers; a test's own function moves on at once). */
   pause: (ms: number) => Promise<void>;
-  /** Aborted at shutdown (its reason a MagayaError 'stopped'): work stops before its next call, and the session still ends. */
+  /**
+   * Aborted at shutdown (its reason a MagayaError 'stopped'): work stops before its next call, and
+   * the session still ends.
+   */
   signal?: AbortSignal;
   /** The IANA time zone Magaya's server reads dates in; UTC unless given. */
   timeZone?: string;
@@ -41,7 +44,10 @@ export interface LogItem {
   type: string;
 }
 
-/** Magaya's date-time parameter: `yyyy-MM-ddTHH:mm:ss`, the wall time in Magaya's time zone (MAGAYA_TIME_ZONE, UTC by default). */
+/**
+ * Magaya's date-time parameter: `yyyy-MM-ddTHH:mm:ss`, the wall time in Magaya's time zone
+ * (MAGAYA_TIME_ZONE, UTC by default).
+ */
 export function magayaTime(time: Date, timeZone = 'UTC'): string {
   if (timeZone === 'UTC') return time.toISOString().slice(0, 19);
   const format = new Intl.DateTimeFormat('en-US', {
@@ -178,7 +184,10 @@ export class MagayaSession {
     }
   }
 
-  /** The change log's entries of `entryTypes` (LogEntry bits) in [start, end], read in slices of `sliceMs`, oldest slice first. */
+  /**
+   * The change log's entries of `entryTypes` (LogEntry bits) in [start, end], read in slices of
+   * `sliceMs`, oldest slice first.
+   */
   async queryLog(query: {
     type: string;
     start: Date;
@@ -242,7 +251,10 @@ export class MagayaSession {
     return found;
   }
 
-  /** A transaction's attachments that customers may see (internal ones are left out); null when Magaya has no such transaction. */
+  /**
+   * A transaction's attachments that customers may see (internal ones are left out); null when
+   * Magaya has no such transaction.
+   */
   async listAttachments(query: {
     type: string;
     number: string;

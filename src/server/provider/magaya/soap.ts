@@ -17,7 +17,10 @@ const NO_ERROR = 'no_error';
 /** An out-parameter's plain value longer than this is no value the client reads (a cookie, a flag, a key). */
 const VALUE_MAX_CHARS = 4096;
 
-/** `return` codes of Magaya's and the client's own failures, said in words by `magayaErrorText` (src/shared/magaya.ts). */
+/**
+ * `return` codes of Magaya's and the client's own failures, said in words by `magayaErrorText`
+ * (src/shared/magaya.ts).
+ */
 export type MagayaErrorCode =
   | 'access_denied'
   | 'license_in_use'

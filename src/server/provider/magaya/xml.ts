@@ -6,7 +6,10 @@
  */
 import sax from 'sax';
 
-/** An element by local names: its attributes, its child elements and its text (the text of its own, not its children's). */
+/**
+ * An element by local names: its attributes, its child elements and its text (the text of its own,
+ * not its children's).
+ */
 export interface XmlElement {
   name: string;
   attributes: Record<string, string>;
@@ -22,7 +25,10 @@ export class XmlRefusedError extends Error {
   }
 }
 
-/** A name without its prefix: the parser leaves namespaces alone (a third faster), as the portal reads by local name. */
+/**
+ * A name without its prefix: the parser leaves namespaces alone (a third faster), as the portal
+ * reads by local name.
+ */
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
 /** The first child element with this local name. */

@@ -61,7 +61,10 @@ export interface SandboxFile {
 
 type Plan = Omit<SandboxFile, 'bytes'> & { render: () => Promise<Uint8Array> };
 
-/** What an attachment is, and how its file is made: the random numbers it takes follow from the seed and the attachment alone. */
+/**
+ * What an attachment is, and how its file is made: the random numbers it takes follow from the seed
+ * and the attachment alone.
+ */
 function planOf(
   seed: number,
   record: Readonly<SandboxRecord>,

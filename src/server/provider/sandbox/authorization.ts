@@ -56,7 +56,10 @@ export interface AuthorizationRequest {
 
 export type AuthorizationCheck =
   | { kind: 'valid'; request: AuthorizationRequest }
-  /** Unknown client or redirect URI: shown as an error page (in the reader's language), never redirected to (an unchecked redirect would hand the code to anyone). */
+  /**
+   * Unknown client or redirect URI: shown as an error page (in the reader's language), never
+   * redirected to (an unchecked redirect would hand the code to anyone).
+   */
   | { kind: 'refused'; message: string }
   /** Any other fault goes back to the client as an error response. */
   | { kind: 'redirect'; location: string };
@@ -356,7 +359,10 @@ export class SandboxAuthorizationServer {
     return `${payload}.${this.refreshMac(clientId, payload)}`;
   }
 
-  /** True once per valid refresh token of this client: rotation makes every token single-use, and revocation uses it up. */
+  /**
+   * True once per valid refresh token of this client: rotation makes every token single-use, and
+   * revocation uses it up.
+   */
   private redeemRefreshToken(token: string, clientId: string): boolean {
     const [nonce, expiry, mac, ...rest] = token.split('.');
     if (!nonce || !expiry || !mac || rest.length > 0) return false;

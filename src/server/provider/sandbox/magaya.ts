@@ -76,7 +76,10 @@ function modeXml(mode: string): string {
   return `<ModeOfTransportation${code ? ` Code="${escapeXml(code)}"` : ''}>${element('Description', description ?? '')}</ModeOfTransportation>`;
 }
 
-/** A sandbox receipt as Magaya's `<WarehouseReceipt>`: one package's tracking number only on the receipt, several packages' on their items. */
+/**
+ * A sandbox receipt as Magaya's `<WarehouseReceipt>`: one package's tracking number only on the
+ * receipt, several packages' on their items.
+ */
 export function warehouseReceiptXml(receipt: ProviderReceipt, document = false): string {
   const metric = isMetric(receipt.id);
   const single = receipt.commodities.length === 1;
@@ -125,7 +128,10 @@ type Answer = { status: number; body: string };
 /** A call the sandbox refuses as malformed: a SOAP Fault. */
 class MalformedCall extends Error {}
 
-/** A cookie of a date query: the receipts it found and where its page starts; it never changes, so an old one answers its page again. */
+/**
+ * A cookie of a date query: the receipts it found and where its page starts; it never changes, so
+ * an old one answers its page again.
+ */
 interface DateCookie {
   accessKey: string;
   ids: readonly number[];

@@ -43,7 +43,10 @@ export class Sandbox {
   readonly attachments: SandboxAttachments;
   /** The provider is "down" (the control endpoint's outage): data calls answer 503. */
   down = false;
-  /** Whether it offers the optional pre-alerts (`GET /v1/capabilities`); a control turns it off, as a provider without them. */
+  /**
+   * Whether it offers the optional pre-alerts (`GET /v1/capabilities`); a control turns it off, as
+   * a provider without them.
+   */
   offersPrealerts = true;
   /** The same data as Magaya's CSSoapService answers it, with SANDBOX_PROTOCOL=magaya; null otherwise. */
   readonly magaya: SandboxMagaya | null;

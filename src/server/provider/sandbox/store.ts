@@ -33,7 +33,10 @@ import { mixSeed, Random } from './random';
 /** The change log (Magaya's QueryLog) keeps this many entries, the newest. */
 const CHANGE_LOG_ENTRIES = 50_000;
 
-/** A change as Magaya's log records it: when, which receipt, and what (QueryLog's bits: creation 1, deletion 2, edition 4). */
+/**
+ * A change as Magaya's log records it: when, which receipt, and what (QueryLog's bits: creation 1,
+ * deletion 2, edition 4).
+ */
 export interface LoggedChange {
   at: number;
   id: number;
@@ -323,7 +326,10 @@ export class SandboxStore {
       this.changeLog.splice(0, this.changeLog.length - CHANGE_LOG_ENTRIES);
   }
 
-  /** The warehouse receives a pre-alerted package: a new receipt of that consignee at the Miami warehouse; null for a consignee it does not know. */
+  /**
+   * The warehouse receives a pre-alerted package: a new receipt of that consignee at the Miami
+   * warehouse; null for a consignee it does not know.
+   */
   private receivePrealerted(prealert: HeldPrealert, now: number): number | null {
     const consignee = this.consignees.findIndex(
       (candidate) => candidate.id === prealert.consigneeId,

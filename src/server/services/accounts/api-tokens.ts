@@ -72,7 +72,10 @@ function toSummary(
   };
 }
 
-/** An entry names a token by its prefix and name, never more of it; the name, chosen by its owner, as a value of its own. */
+/**
+ * An entry names a token by its prefix and name, never more of it; the name, chosen by its owner,
+ * as a value of its own.
+ */
 const describeToken = (token: Pick<ApiToken, 'prefix' | 'name'>) => ({
   prefix: token.prefix,
   name: token.name,
@@ -359,7 +362,10 @@ async function countTokenRequest(
   );
 }
 
-/** Housekeeping: tokens revoked or expired longer ago than `olderThanMs` are dropped (until then, using one says why it fails). */
+/**
+ * Housekeeping: tokens revoked or expired longer ago than `olderThanMs` are dropped (until then,
+ * using one says why it fails).
+ */
 export async function purgeOldApiTokens(
   { db, clock }: Pick<AuditDeps, 'db' | 'clock'>,
   olderThanMs: number,

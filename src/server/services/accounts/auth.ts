@@ -1,4 +1,7 @@
-/** Signing in (with its second factor, when two-factor sign-in asks for one) and out, and changing one's own password. */
+/**
+ * Signing in (with its second factor, when two-factor sign-in asks for one) and out, and changing
+ * one's own password.
+ */
 import { m } from '~/paraglide/messages.js';
 import type {
   ChangePasswordPayload,
@@ -78,7 +81,10 @@ export async function countedCheck<T>(
   }
 }
 
-/** A refused sign-in's entry, under the account the username names, or under a stranger's (recordAudit's actor for a name nobody has). */
+/**
+ * A refused sign-in's entry, under the account the username names, or under a stranger's
+ * (recordAudit's actor for a name nobody has).
+ */
 async function recordRefusal(
   deps: AuthDeps,
   username: string,
@@ -111,7 +117,10 @@ type RefusedSignIn = {
 /** As long as a username may be. */
 const ATTEMPTED_NAME_MAX = 64;
 
-/** A right password either opens a session, or leaves a second step to go: the code, enrolling first, or the passkey. */
+/**
+ * A right password either opens a session, or leaves a second step to go: the code, enrolling
+ * first, or the passkey.
+ */
 export type SignInOutcome =
   | { kind: 'signed-in'; user: SessionUser; token: string }
   | { kind: 'second-factor'; pendingToken: string; step: SecondStep };

@@ -1,7 +1,8 @@
 /**
- * Login rate limit (settings in README.md "Configuration"): LOGIN_MAX_ATTEMPTS failures for one username from one client address
- * inside LOGIN_WINDOW_SECONDS (counted from the first of them) lock that pair until the window ends.
- * A looser cap per address stops one client from spraying many usernames.
+ * Login rate limit (settings in README.md "Configuration"): LOGIN_MAX_ATTEMPTS failures for one
+ * username from one client address inside LOGIN_WINDOW_SECONDS (counted from the first of them)
+ * lock that pair until the window ends. A looser cap per address stops one client from spraying
+ * many usernames.
  *
  * Each counter row holds the window's failures and the checks still running. A check is counted by
  * one atomic upsert before its password is hashed, and only while failures and running checks stay
@@ -278,7 +279,8 @@ export class LoginLimiter {
 
   /** Counts a check when the counter has room; true when it did. */
   private async tryCount({ key, limit }: Counter, now: number): Promise<boolean> {
-    // Opened by a comment: Sequelize's SQLite dialect runs a statement that starts with INSERT INTO without reading its rows.
+    // Opened by a comment: Sequelize's SQLite dialect runs a statement that starts with INSERT INTO
+    // without reading its rows.
     const rows = await this.deps.db.sequelize.query(
       `/* count one check */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt") VALUES (:key, 0, 1, :now)
        ON CONFLICT ("key") DO UPDATE SET

@@ -285,7 +285,8 @@ export async function resetTwoFactor(
   userId: number,
 ): Promise<string> {
   const { db } = deps;
-  // One's own goes through Profile Settings, with the password and a code: a borrowed admin session cannot take it away.
+  // One's own goes through Profile Settings, with the password and a code: a borrowed admin session
+  // cannot take it away.
   if (actor.id === userId) throw new AppError('FORBIDDEN', m.twofactor_reset_own_refused());
   return db.sequelize.transaction(async (transaction) => {
     const account = await db.models.User.findByPk(userId, { transaction });

@@ -207,7 +207,8 @@ export async function updateUser(
     }
     const deactivated = user.isActive && !payload.isActive;
     const leavesViewers = user.role === 'viewer' && payload.role !== 'viewer';
-    // A promotion (to admin, or from customer to staff) ends the sessions: the next sign-in is asked what TWO_FACTOR=required-for-admins asks of staff.
+    // A promotion (to admin, or from customer to staff) ends the sessions: the next sign-in is
+    // asked what TWO_FACTOR=required-for-admins asks of staff.
     const promoted =
       (payload.role === 'admin' && user.role !== 'admin') ||
       (isStaffRole(payload.role) && !isStaffRole(user.role));

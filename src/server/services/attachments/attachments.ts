@@ -121,7 +121,10 @@ export interface AttachmentFile {
   etag: string;
 }
 
-/** Whether a stored list may be shown without asking the provider: fetched for this version of the receipt, and lately. */
+/**
+ * Whether a stored list may be shown without asking the provider: fetched for this version of the
+ * receipt, and lately.
+ */
 export function isAttachmentListCurrent(
   list: { receiptVersion: Date | string; checkedAt: Date | string } | null,
   receiptVersion: Date,
@@ -363,7 +366,10 @@ async function attachmentInScope(
   return row;
 }
 
-/** A photo's previews beside its file; none when its bytes are no image sharp reads, or too large a one (a decompression bomb). */
+/**
+ * A photo's previews beside its file; none when its bytes are no image sharp reads, or too large a
+ * one (a decompression bomb).
+ */
 async function makePreviews(
   deps: AttachmentDeps,
   row: ReceiptAttachment,

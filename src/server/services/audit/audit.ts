@@ -175,7 +175,10 @@ function headerRow(): CsvCell[] {
   ];
 }
 
-/** The time in ISO 8601 and the action as stored, so that a spreadsheet or a script reads them alike; the detail as the screen shows it. */
+/**
+ * The time in ISO 8601 and the action as stored, so that a spreadsheet or a script reads them
+ * alike; the detail as the screen shows it.
+ */
 function entryRow(entry: AuditEntry): CsvCell[] {
   return [
     new Date(entry.at).toISOString(),
@@ -210,7 +213,8 @@ export async function exportAuditEntries(
     detail: { actor: filters.actor, action: filters.action, from: filters.from, to: filters.to },
   });
   const now = new Date(clock.now());
-  // The stream is read after the request's handler has returned: its header is built in the request's language explicitly.
+  // The stream is read after the request's handler has returned: its header is built in the
+  // request's language explicitly.
   const locale = getLocale();
   const encoder = new TextEncoder();
   const first = { at: now, id: Number.MAX_SAFE_INTEGER };

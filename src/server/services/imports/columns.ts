@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
 import { IMPORT_FIELDS, type ImportField, type ImportMapping } from '~/shared/imports';
 import { CUBIC_FEET_PER_CUBIC_METRE, POUNDS_PER_KILOGRAM } from '../../provider/magaya/receipt';
 
-/** Headers as normalizeHeader leaves them, per field. Magaya's element names are split at their capitals ("TotalWeight": "total weight"). */
+/**
+ * Headers as normalizeHeader leaves them, per field. Magaya's element names are split at their
+ * capitals ("TotalWeight": "total weight").
+ */
 const ALIASES: Readonly<Record<ImportField, readonly string[]>> = {
   number: [
     'number',
@@ -139,7 +142,10 @@ const UNITS: readonly { pattern: RegExp; factor: number }[] = [
   { pattern: /(\bcu ?ft\b|\bft3\b|ft³|\bcft\b|cubic f)/, factor: 1 },
 ];
 
-/** Lower case, Magaya's capitals split, units and punctuation dropped, spaces single: what aliases are compared with. */
+/**
+ * Lower case, Magaya's capitals split, units and punctuation dropped, spaces single: what aliases
+ * are compared with.
+ */
 export function normalizeHeader(header: string): string {
   return header
     .replace(/([a-z])([A-Z])/g, '$1 $2')

@@ -42,7 +42,10 @@ async function firstBytes(file: string): Promise<Buffer> {
 
 type Encoding = 'utf-8' | 'windows-1252' | 'utf-16le';
 
-/** What the bytes are: XLSX by its zip signature, XML by its first mark, CSV by being text; anything else is refused. */
+/**
+ * What the bytes are: XLSX by its zip signature, XML by its first mark, CSV by being text; anything
+ * else is refused.
+ */
 export async function detectFormat(
   file: string,
 ): Promise<{ format: ImportFormat; encoding: Encoding }> {
@@ -265,7 +268,10 @@ export async function* readXlsx(file: string): AsyncGenerator<SheetRow> {
   }
 }
 
-/** Magaya's `<WarehouseReceipt>` elements, through the adapter's reader: a DOCTYPE is refused, nothing is expanded or fetched. */
+/**
+ * Magaya's `<WarehouseReceipt>` elements, through the adapter's reader: a DOCTYPE is refused,
+ * nothing is expanded or fetched.
+ */
 export async function* readMagayaXml(file: string): AsyncGenerator<XmlElement> {
   try {
     yield* readElements(createReadStream(file), 'WarehouseReceipt');

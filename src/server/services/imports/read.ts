@@ -79,7 +79,10 @@ const round = (value: number, decimals: number) =>
   Math.round(value * 10 ** decimals) / 10 ** decimals;
 const statusOf = (text: string) => MAGAYA_STATUSES[text.replace(/\s+/g, '')] ?? text;
 
-/** Too few columns for the fields a receipt needs: 400, naming the fields (`mapping.<field>`) and the headers the file has (`headers.<i>`). */
+/**
+ * Too few columns for the fields a receipt needs: 400, naming the fields (`mapping.<field>`) and
+ * the headers the file has (`headers.<i>`).
+ */
 function missingFields(missing: ImportField[], headers: string[]): AppError {
   return new AppError('VALIDATION_ERROR', m.import_fields_missing({ fields: missing.join(', ') }), {
     details: [

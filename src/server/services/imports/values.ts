@@ -86,7 +86,10 @@ function utc(
   return time;
 }
 
-/** A date cell: a spreadsheet date, an Excel serial number, ISO text, or numeric text in the file's order. Null when it is none. */
+/**
+ * A date cell: a spreadsheet date, an Excel serial number, ISO text, or numeric text in the file's
+ * order. Null when it is none.
+ */
 export function readDate(cell: Cell, order: ImportDateOrder): Date | null {
   if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? null : cell;
   if (typeof cell === 'number') {

@@ -150,7 +150,10 @@ export function readOutboxBacklog({ db, clock }: { db: Database; clock: Clock })
   return backlogOf(db.models.OutboxMessage, { sentAt: null, failedAt: null }, clock);
 }
 
-/** The jobs waiting (forwards to the provider, webhook deliveries), as /metrics' portal_outbox_pending_jobs counts them. */
+/**
+ * The jobs waiting (forwards to the provider, webhook deliveries), as /metrics'
+ * portal_outbox_pending_jobs counts them.
+ */
 export function readJobBacklog({ db, clock }: { db: Database; clock: Clock }): Promise<Backlog> {
   return backlogOf(db.models.OutboxJob, { doneAt: null, failedAt: null }, clock);
 }
@@ -236,7 +239,10 @@ export async function enqueueMessages(
   kickWhenWritten(outbox, transaction);
 }
 
-/** The worker: does what is due in both lanes, once at a time in this process, every few seconds and at each enqueue. */
+/**
+ * The worker: does what is due in both lanes, once at a time in this process, every few seconds and
+ * at each enqueue.
+ */
 export class Outbox {
   private running: Promise<void> | undefined;
   private again = false;
@@ -269,7 +275,10 @@ export class Outbox {
     return messages.length;
   }
 
-  /** Does the jobs due now, a few at a time (one slow endpoint does not hold the others up); answers how many it tried. */
+  /**
+   * Does the jobs due now, a few at a time (one slow endpoint does not hold the others up); answers
+   * how many it tried.
+   */
   async runDueJobs(): Promise<number> {
     const kinds = [...this.handlers.keys()];
     if (kinds.length === 0) return 0;

@@ -36,7 +36,10 @@ import {
   type PrealertRow,
 } from './rows';
 
-/** One page of the admin's view: stale pre-alerts (oldest first), recent matches, or recent receipts without a pre-alert. */
+/**
+ * One page of the admin's view: stale pre-alerts (oldest first), recent matches, or recent receipts
+ * without a pre-alert.
+ */
 export async function listAdminPrealerts(
   deps: { db: Database; clock: Clock; config: Pick<Config, 'prealertStaleDays'> },
   query: AdminPrealertQuery,
@@ -66,7 +69,10 @@ export async function listAdminPrealerts(
   };
 }
 
-/** Receipts received since `since` that no pre-alert is linked to, newest first, with their packages' tracking numbers. */
+/**
+ * Receipts received since `since` that no pre-alert is linked to, newest first, with their
+ * packages' tracking numbers.
+ */
 async function readUnmatchedReceipts(
   db: Database,
   page: { since: Date; limit: number; offset: number },
@@ -131,7 +137,10 @@ async function withTrackingNumbers(
 /** What the admin's match forms offer per consignee at most: a choice, not a list to scroll. */
 const MATCH_CHOICES_PER_CONSIGNEE = 25;
 
-/** The waiting pre-alerts of these consignees, oldest first (a few per consignee): what the admin may link their receipts to. */
+/**
+ * The waiting pre-alerts of these consignees, oldest first (a few per consignee): what the admin
+ * may link their receipts to.
+ */
 export async function listExpectedPrealerts(
   { db }: { db: Database },
   consigneeIds: number[],
@@ -149,7 +158,10 @@ export async function listExpectedPrealerts(
   return rows.map(toAdminPrealert);
 }
 
-/** Recent receipts of these consignees without a pre-alert, newest first (a few per consignee): what the admin may link a stale pre-alert to. */
+/**
+ * Recent receipts of these consignees without a pre-alert, newest first (a few per consignee): what
+ * the admin may link a stale pre-alert to.
+ */
 export async function listUnmatchedReceiptsOf(
   { db, clock }: { db: Database; clock: Clock },
   consigneeIds: number[],

@@ -138,7 +138,10 @@ const invoiceFields = (invoice: NewInvoice | null) => ({
   invoiceSize: invoice?.size ?? null,
 });
 
-/** Counts one write of the customer's against PREALERT_WRITES_PER_WINDOW: each may store an invoice and tells the provider. */
+/**
+ * Counts one write of the customer's against PREALERT_WRITES_PER_WINDOW: each may store an invoice
+ * and tells the provider.
+ */
 async function admitPrealertWrite(deps: PrealertDeps, user: PublicUser): Promise<void> {
   if (
     !(await deps.loginLimiter.admitRequest(

@@ -27,7 +27,10 @@ export class MirrorFollower {
 
   constructor(private readonly deps: MirrorFollowerDeps) {}
 
-  /** Brings this process to the database's mirror version; a follow already under way may have read an older one, so it runs again after it. */
+  /**
+   * Brings this process to the database's mirror version; a follow already under way may have read
+   * an older one, so it runs again after it.
+   */
   async follow(): Promise<void> {
     if (this.following) await this.following.catch(() => {});
     this.following ??= this.followOnce().finally(() => {

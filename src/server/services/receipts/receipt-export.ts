@@ -38,7 +38,10 @@ function headerRow(): CsvCell[] {
   ];
 }
 
-/** Dates in ISO 8601 and numbers as they are (dot decimals), so that any spreadsheet reads them; the status in the reader's language. */
+/**
+ * Dates in ISO 8601 and numbers as they are (dot decimals), so that any spreadsheet reads them; the
+ * status in the reader's language.
+ */
 function receiptRow(receipt: ReceiptFields): CsvCell[] {
   return [
     receipt.receivedDate,
@@ -74,7 +77,8 @@ export async function exportReceipts(
     offset: 0,
     limit: Infinity,
   });
-  // The stream is read after the request's handler has returned: its texts are built in the request's language explicitly.
+  // The stream is read after the request's handler has returned: its texts are built in the
+  // request's language explicitly.
   const locale = getLocale();
   const encoder = new TextEncoder();
   let next = 0;

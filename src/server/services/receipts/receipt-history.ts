@@ -1,4 +1,7 @@
-/** Receipts' status histories: recorded as the sync writes (its first reaction to a page), read with a receipt's details. */
+/**
+ * Receipts' status histories: recorded as the sync writes (its first reaction to a page), read with
+ * a receipt's details.
+ */
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { StatusHistoryEntry } from '~/shared/receipts';
 import type { Database } from '../../db/database';
@@ -58,7 +61,10 @@ export async function readStatusHistory(
   return (await readStatusHistories({ db }, [receiptId])).get(receiptId) ?? [];
 }
 
-/** The histories of several receipts in one query, each oldest first; inside `transaction` when the caller is writing them. */
+/**
+ * The histories of several receipts in one query, each oldest first; inside `transaction` when the
+ * caller is writing them.
+ */
 export async function readStatusHistories(
   { db }: { db: Database },
   receiptIds: number[],

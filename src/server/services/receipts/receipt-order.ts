@@ -98,7 +98,10 @@ async function readMirror(db: Database): Promise<MirrorOrders> {
   };
 }
 
-/** The slots' search texts indexed, read by ranges of ids; a receipt a sync added or removed between the reads has none. */
+/**
+ * The slots' search texts indexed, read by ranges of ids; a receipt a sync added or removed between
+ * the reads has none.
+ */
 async function indexSearchTexts(
   db: Database,
   ids: Float64Array,
@@ -260,7 +263,10 @@ function sortedByRank(matches: Int32Array, order: Order): Int32Array {
   return ordered;
 }
 
-/** The matches found by walking the order from one end, and where the walk stopped: the next page's walk starts there. */
+/**
+ * The matches found by walking the order from one end, and where the walk stopped: the next page's
+ * walk starts there.
+ */
 interface Walk {
   found: Int32Array;
   count: number;
@@ -305,7 +311,10 @@ export class OrderedMatches {
     return this.matches ? 2 * this.matches.length : 1;
   }
 
-  /** The ids of one page, from the order's start or (descending) its end; a limit of Infinity takes every match from the offset on. */
+  /**
+   * The ids of one page, from the order's start or (descending) its end; a limit of Infinity takes
+   * every match from the offset on.
+   */
   page(ascending: boolean, window: { offset: number; limit: number }): number[] {
     if (window.offset >= this.total) return [];
     const found = this.ordered
@@ -322,7 +331,10 @@ export class OrderedMatches {
     return page;
   }
 
-  /** The walk from that end with at least `needed` matches (or to the order's other end); null when all were sorted instead. */
+  /**
+   * The walk from that end with at least `needed` matches (or to the order's other end); null when
+   * all were sorted instead.
+   */
   private walkTo(ascending: boolean, needed: number): Walk | null {
     const { slots } = this.order;
     const matches = this.matches!;
@@ -403,7 +415,10 @@ export class ReceiptIndex {
     return found;
   }
 
-  /** The receipts in every id list (each ascending) and of the consignees in scope (null: all), in the order of `sortBy`. */
+  /**
+   * The receipts in every id list (each ascending) and of the consignees in scope (null: all), in
+   * the order of `sortBy`.
+   */
   async orderedMatches(
     filter: { idLists: Float64Array[]; consigneeIds: number[] | null },
     sortBy: ReceiptSortKey,

@@ -76,7 +76,10 @@ export async function visibleConsigneeIds(
 export const scopeKey = (consigneeIds: number[] | null) =>
   consigneeIds === null ? 'all' : consigneeIds.join(',');
 
-/** The mirror answers only once it has been filled; before that the provider is the problem. Answers the last sync's time. */
+/**
+ * The mirror answers only once it has been filled; before that the provider is the problem. Answers
+ * the last sync's time.
+ */
 export async function requireMirror({ lastSync }: { lastSync: LastSyncTime }): Promise<string> {
   const lastSyncedAt = await lastSync.read();
   if (!lastSyncedAt) {

@@ -12,7 +12,10 @@
 import { LRUCache } from 'lru-cache';
 
 const CACHE_MAX_AGE_MS = 10 * 60_000;
-/** At most 1,000 answers, or 3 million ids (24 MB), or some of each: an id or a slot counts 1, an answer ANSWER_SIZE. */
+/**
+ * At most 1,000 answers, or 3 million ids (24 MB), or some of each: an id or a slot counts 1, an
+ * answer ANSWER_SIZE.
+ */
 const MAX_SIZE = 3_000_000;
 const ANSWER_SIZE = 3_000;
 
@@ -77,7 +80,10 @@ export class ResponseCache {
     return { answer: value, cached };
   }
 
-  /** A part of answers (ids a text matches, a filter's matches in an order) of `kind` under `key`; it counts `sizeOf` ids. */
+  /**
+   * A part of answers (ids a text matches, a filter's matches in an order) of `kind` under `key`;
+   * it counts `sizeOf` ids.
+   */
   async part<T extends object>(
     kind: string,
     key: string,
@@ -100,7 +106,10 @@ export class ResponseCache {
     this.entries.clear();
   }
 
-  /** The value under `kind`, the current state and `key`, or one computed now and kept under the state it was asked in. */
+  /**
+   * The value under `kind`, the current state and `key`, or one computed now and kept under the
+   * state it was asked in.
+   */
   private async computeOnce<V extends object>(
     kind: string,
     key: string,

@@ -1,9 +1,10 @@
 /**
  * Share links: a customer's read-only link to one receipt's status, `/t/<token>`, opened by anyone
  * without signing in, for SHARE_LINK_DAYS. The link carries 32 random bytes; only their SHA-256 is
- * stored, so the address is shown once, when the link is made. A user has one link to a receipt at a time. A link is made only for a receipt its
- * maker sees, and it shows only while its owner is active and still sees the receipt; it ends when
- * revoked or expired, and with its owner's account (the foreign key cascades).
+ * stored, so the address is shown once, when the link is made. A user has one link to a receipt at
+ * a time. A link is made only for a receipt its maker sees, and it shows only while its owner is
+ * active and still sees the receipt; it ends when revoked or expired, and with its owner's account
+ * (the foreign key cascades).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Op, QueryTypes, UniqueConstraintError } from 'sequelize';
@@ -105,7 +106,8 @@ export async function createShareLink(
   const actor = selfActor(user, clientAddress);
   try {
     const link = await db.sequelize.transaction(async (transaction) => {
-      // The owner's row stays locked until the end (PostgreSQL; SQLite's transactions already take turns), so two at once cannot both slip under the limit.
+      // The owner's row stays locked until the end (PostgreSQL; SQLite's transactions already take
+      // turns), so two at once cannot both slip under the limit.
       await db.models.User.findByPk(user.id, {
         attributes: ['id'],
         lock: transaction.LOCK.UPDATE,
@@ -164,7 +166,10 @@ export async function createShareLink(
   }
 }
 
-/** The user's links that still work, newest first, with their receipts' numbers (no addresses: only hashes are kept). */
+/**
+ * The user's links that still work, newest first, with their receipts' numbers (no addresses: only
+ * hashes are kept).
+ */
 export async function listShareLinks(
   { db, clock }: Pick<ShareLinkDeps, 'db' | 'clock'>,
   user: PublicUser,

@@ -47,7 +47,10 @@ export async function readMagayaConnection(
   };
 }
 
-/** An admin's API user, recorded in the audit trail (the name, never the password); refused (409) when the server sets it. */
+/**
+ * An admin's API user, recorded in the audit trail (the name, never the password); refused (409)
+ * when the server sets it.
+ */
 export async function saveMagayaCredentials(
   deps: MagayaConnectionDeps & AuditDeps,
   actor: AuditActor,

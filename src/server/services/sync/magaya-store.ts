@@ -56,7 +56,10 @@ export class MagayaIdStore implements MagayaIdMap {
     return row?.guid ?? null;
   }
 
-  /** Above every number given, and every receipt the mirror holds: a portal that read another provider before never gives a Magaya receipt an old receipt's number. */
+  /**
+   * Above every number given, and every receipt the mirror holds: a portal that read another
+   * provider before never gives a Magaya receipt an old receipt's number.
+   */
   async lastReceiptId(): Promise<number> {
     const { MagayaReceiptId, ReceiptRecord } = this.deps.db.models;
     const highest = await Promise.all([MagayaReceiptId.max('id'), ReceiptRecord.max('id')]);
@@ -116,7 +119,10 @@ export class MagayaConnectionStore implements MagayaSessionLog {
     },
   ) {}
 
-  /** The user to sign in as: the environment's, else the one an admin entered; null when neither is set (or it no longer decrypts). */
+  /**
+   * The user to sign in as: the environment's, else the one an admin entered; null when neither is
+   * set (or it no longer decrypts).
+   */
   async credentials(): Promise<{ username: string; password: string } | null> {
     if (this.deps.fromEnvironment) return this.deps.fromEnvironment;
     const row = await this.deps.db.models.MagayaConnectionRecord.findByPk(ROW_ID, { raw: true });

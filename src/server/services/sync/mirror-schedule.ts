@@ -1,7 +1,7 @@
 /**
  * Background work that keeps the mirror filled: on start the preparations run (the provider's
- * metadata, the sandbox's own connection and demo customer), then a full sync (with Magaya, one when due), then one every
- * SYNC_INTERVAL_SECONDS; other processes' syncs are followed meanwhile.
+ * metadata, the sandbox's own connection and demo customer), then a full sync (with Magaya, one
+ * when due), then one every SYNC_INTERVAL_SECONDS; other processes' syncs are followed meanwhile.
  */
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';

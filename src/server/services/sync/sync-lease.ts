@@ -30,7 +30,10 @@ const POLL_MS = 200;
 
 const LEASE = 'receipts';
 
-/** A sync its own process stopped before the end (src/server/shutdown.ts): neither a success nor the provider's failure. */
+/**
+ * A sync its own process stopped before the end (src/server/shutdown.ts): neither a success nor the
+ * provider's failure.
+ */
 export class SyncInterruptedError extends Error {
   constructor() {
     super('The sync was stopped part-way because its process is shutting down');
@@ -69,7 +72,8 @@ async function renewLease({ db, clock, log }: LeaseHolder, run: string): Promise
     `/* renew the sync lease */ UPDATE sync_lease SET "expiresAt" = :until WHERE name = :name AND run = :run RETURNING run`,
     { type: QueryTypes.SELECT, replacements: { name: LEASE, run, until: clock.now() + LEASE_MS } },
   );
-  // This process stalled past the lease; the status history's unique key still keeps a change from being recorded twice.
+  // This process stalled past the lease; the status history's unique key still keeps a change from
+  // being recorded twice.
   if (rows.length === 0)
     log.warn(
       { component: 'sync' },

@@ -158,7 +158,10 @@ const envelopeOf = (
   data: Record<string, unknown>,
 ): Envelope => ({ type, timestamp: at.toISOString(), data });
 
-/** The event types an endpoint takes, from their stored comma-separated form (one this version does not know is left out). */
+/**
+ * The event types an endpoint takes, from their stored comma-separated form (one this version does
+ * not know is left out).
+ */
 export const endpointEvents = (endpoint: { events: string }): WebhookEventType[] =>
   WEBHOOK_EVENT_TYPES.filter((type) => endpoint.events.split(',').includes(type));
 

@@ -189,7 +189,8 @@ export async function updateWebhook(
   const endpoint = await findOwnEndpoint(deps, user, id);
   if (input.url !== undefined) checkEndpointUrl(deps, input.url);
   const now = new Date(deps.clock.now());
-  // Where deliveries go and what they carry is audited like the endpoint's making: an admin's endpoint gets every receipt.
+  // Where deliveries go and what they carry is audited like the endpoint's making: an admin's
+  // endpoint gets every receipt.
   const redirected =
     (input.url !== undefined && input.url !== endpoint.url) ||
     (input.events !== undefined && input.events.join(',') !== endpoint.events);

@@ -13,7 +13,10 @@ import { describeEndpoint } from '~/server/http/api-description';
 import { pageEnvelope } from '~/shared/envelope';
 import * as z from 'zod/mini';
 
-/** The admins' views (`state`): stale pre-alerts, recent receipts without one, recent matches. Admin-viewers read them too. */
+/**
+ * The admins' views (`state`): stale pre-alerts, recent receipts without one, recent matches.
+ * Admin-viewers read them too.
+ */
 export const GET = handle(async (context) => {
   requireRole(context, 'admin', 'admin-viewer');
   const { data, pagination } = await listAdminPrealerts(

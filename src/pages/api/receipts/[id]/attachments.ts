@@ -9,7 +9,10 @@ import { okEnvelopeWithMeta } from '~/shared/envelope';
 import { routeIdSchema } from '~/shared/route-id';
 import * as z from 'zod/mini';
 
-/** The receipt's photos and documents, in the caller's scope; `meta` says when the provider was asked and whether it could be now. */
+/**
+ * The receipt's photos and documents, in the caller's scope; `meta` says when the provider was
+ * asked and whether it could be now.
+ */
 export const GET = handle(async (context) => {
   const user = requireUser(context);
   const id = parseId(context.params.id, m.validation_receipt_not_found);

@@ -63,7 +63,8 @@ export async function startPasskeyRegistration(
     where: { userId },
     order: [['id', 'ASC']],
   });
-  // One user handle per user: an authenticator that already holds a passkey of this account replaces it rather than adding a second.
+  // One user handle per user: an authenticator that already holds a passkey of this account
+  // replaces it rather than adding a second.
   const userHandle = held[0]?.userHandle ?? randomBytes(32).toString('base64url');
   const options = await generateRegistrationOptions({
     rpName: party.name,

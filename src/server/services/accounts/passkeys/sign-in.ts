@@ -27,7 +27,10 @@ import { CHALLENGE_MINUTES, holdChallenge, takeChallenge } from './challenges';
 /** Sign-in challenges one client address may ask for per login window: every visit to /login asks for one. */
 export const SIGN_IN_CHALLENGES_PER_WINDOW = 300;
 
-/** Options for the browser's passkey prompt (or its autofill); the challenge is held for the token answered with them. */
+/**
+ * Options for the browser's passkey prompt (or its autofill); the challenge is held for the token
+ * answered with them.
+ */
 export async function startPasskeySignIn(
   deps: AuthDeps,
   clientAddress: string,
