@@ -480,7 +480,9 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
         if (sandbox) {
           log.warn(
             { component: 'startup' },
-            'PROVIDER=sandbox: /sandbox serves generated demo data through a built-in imitation of the logistics provider; do not expose this portal as it is (set PROVIDER=http for real data).',
+            'PROVIDER=sandbox: /sandbox serves generated demo data through a built-in imitation ' +
+              'of the logistics provider; do not expose this portal as it is (set PROVIDER=http for ' +
+              'real data).',
           );
         }
         await db.connect();

@@ -31,7 +31,8 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'This API description',
     description:
-      'The OpenAPI 3.1 document of every /api route, outside the envelope. It carries an ETag: send it back in If-None-Match to get a 304.',
+      'The OpenAPI 3.1 document of every /api route, outside the envelope. It carries an ETag: ' +
+      'send it back in If-None-Match to get a 304.',
     access: 'public',
     answer: { status: 200, body: apiDocumentSchema },
     alsoAnswers: { 304: 'Not Modified: the document is the one the If-None-Match header names.' },

@@ -54,7 +54,9 @@ export const openapi = describeEndpoint({
     access: ['admin'],
     answer: { status: 200, body: okEnvelope(syncResultSchema) },
     errors: {
-      503: 'The provider is not connected or unavailable, or the sync was interrupted (EXTERNAL_API_ERROR, with Retry-After).',
+      503:
+        'The provider is not connected or unavailable, or the sync was interrupted ' +
+        '(EXTERNAL_API_ERROR, with Retry-After).',
     },
   },
 });

@@ -181,7 +181,8 @@ const ADMIN_COMMANDS: ReadonlyMap<string, AdminCommand> = new Map<string, AdminC
     {
       synopsis: 'reset-password <username> [--password <password> | --generate]',
       summary:
-        'Sets a new password (asked for, given, or generated and printed), ends all sessions of the user and revokes their API tokens.',
+        'Sets a new password (asked for, given, or generated and printed), ends all sessions of ' +
+        'the user and revokes their API tokens.',
       options: { password: { type: 'string' }, generate: { type: 'boolean' } },
       async run(deps, io, positionals, values) {
         const user = await findUser(deps, oneUsername(positionals, this.synopsis));

@@ -352,14 +352,16 @@ export function buildApiDocument(
     in: 'cookie',
     name: SESSION_COOKIE,
     description:
-      'The session of a signed-in browser (POST /api/auth/login sets it). A request that changes anything must come from the portal’s own origin.',
+      'The session of a signed-in browser (POST /api/auth/login sets it). A request that changes ' +
+      'anything must come from the portal’s own origin.',
   });
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'fp_…',
     description:
-      'A personal API token (`Authorization: Bearer fp_…`), made in Profile → API tokens: read-only, in its owner’s scope, rate-limited.',
+      'A personal API token (`Authorization: Bearer fp_…`), made in Profile → API tokens: ' +
+      'read-only, in its owner’s scope, rate-limited.',
   });
   const errorRef = registry.registerComponent(
     'schemas',

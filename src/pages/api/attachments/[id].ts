@@ -23,7 +23,9 @@ export const openapi = describeEndpoint({
   GET: {
     summary: "Download a receipt's photo or document",
     description:
-      "The file as the provider sent it (a document as an attachment, a photo inline), or a photo's WebP preview with `size=thumb` (phone-sized) or `size=large`. Kept by the portal once fetched, so it is served while the provider is down.",
+      'The file as the provider sent it (a document as an attachment, a photo inline), or a ' +
+      "photo's WebP preview with `size=thumb` (phone-sized) or `size=large`. Kept by the portal " +
+      'once fetched, so it is served while the provider is down.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     query: attachmentQuerySchema,

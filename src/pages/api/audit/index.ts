@@ -22,7 +22,8 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'List the audit trail',
     description:
-      'Sign-ins and every change to accounts, assignments, branding, provider tokens and syncs, newest first, a page at a time.',
+      'Sign-ins and every change to accounts, assignments, branding, provider tokens and syncs, ' +
+      'newest first, a page at a time.',
     access: ['admin', 'admin-viewer'],
     query: auditQuerySchema,
     queryNotes: {

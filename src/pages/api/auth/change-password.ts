@@ -24,7 +24,8 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Change your password',
     description:
-      "Unless `signOutOthers` is false, ends the user's other sessions and revokes their API tokens; this session stays.",
+      "Unless `signOutOthers` is false, ends the user's other sessions and revokes their API " +
+      'tokens; this session stays.',
     access: 'signed-in',
     body: changePasswordSchema,
     answer: { status: 200, body: doneEnvelopeSchema },

@@ -44,13 +44,20 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Sign in',
     description:
-      'Sets the session cookie and answers the user. When a second factor must follow, no session yet: the answer says which step (`twoFactorRequired`: POST /api/auth/login/2fa; `twoFactorSetupRequired`: set it up first; `passkeyRequired`: an admin under TWO_FACTOR=required-for-admins who holds a passkey and no authenticator app signs in with the passkey, POST /api/auth/passkeys/sign-in/verify), and a pending sign-in cookie carries on.',
+      'Sets the session cookie and answers the user. When a second factor must follow, no session ' +
+      'yet: the answer says which step (`twoFactorRequired`: POST /api/auth/login/2fa; ' +
+      '`twoFactorSetupRequired`: set it up first; `passkeyRequired`: an admin under ' +
+      'TWO_FACTOR=required-for-admins who holds a passkey and no authenticator app signs in with ' +
+      'the passkey, POST /api/auth/passkeys/sign-in/verify), and a pending sign-in cookie carries ' +
+      'on.',
     access: 'public',
     body: loginSchema,
     answer: { status: 200, body: okEnvelope(z.union([signedInUserSchema, signInStepSchema])) },
     errors: {
       401: 'Wrong username or password, or the account is disabled.',
-      429: 'Too many failed sign-ins for this username from this address (RATE_LIMITED, with Retry-After), the right password included.',
+      429:
+        'Too many failed sign-ins for this username from this address (RATE_LIMITED, with ' +
+        'Retry-After), the right password included.',
     },
   },
 });

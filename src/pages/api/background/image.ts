@@ -29,7 +29,8 @@ export const openapi = describeEndpoint({
     queryNotes: {
       v: {
         description:
-          "The upload's version, as GET /api/background/info's `originalPath` names it: that URL may be kept for a year.",
+          "The upload's version, as GET /api/background/info's `originalPath` names it: that URL " +
+          'may be kept for a year.',
       },
     },
     answer: {

@@ -18,7 +18,8 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'Readiness',
     description:
-      'Whether this process may take traffic: started, the database answering, every migration applied. The sync and the outbox are reported, and never make it unready.',
+      'Whether this process may take traffic: started, the database answering, every migration ' +
+      'applied. The sync and the outbox are reported, and never make it unready.',
     access: 'public',
     answer: { status: 200, body: okEnvelope(readySchema) },
     errors: {

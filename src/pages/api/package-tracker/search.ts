@@ -18,7 +18,8 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'Look up the warehouse scans of a package',
     description:
-      "Asked live from the provider. A scan of a package on another customer's receipt is left out; scans of packages on no receipt yet are shown to everyone.",
+      "Asked live from the provider. A scan of a package on another customer's receipt is left " +
+      'out; scans of packages on no receipt yet are shown to everyone.',
     access: 'signed-in',
     query: packageSearchQuerySchema,
     queryNotes: { trackingNumber: { description: "The carrier's tracking number." } },

@@ -38,7 +38,8 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'List your pre-alerts',
     description:
-      "The pre-alerts of the caller's consignees (staff: all), newest first, a page at a time, each `expected` or `received` (with its receipt).",
+      "The pre-alerts of the caller's consignees (staff: all), newest first, a page at a time, " +
+      'each `expected` or `received` (with its receipt).',
     access: 'signed-in',
     query: prealertListQuerySchema,
     answer: { status: 200, body: pageEnvelope(prealertSchema) },
@@ -46,7 +47,9 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Pre-alert a package',
     description:
-      "A package on its way to the warehouse, for one of the customer's consignees: as JSON, or as multipart/form-data with the purchase invoice (PDF, JPEG, PNG or WebP, at most 5 MB, its type read from its bytes) in `invoice`. Customers only.",
+      "A package on its way to the warehouse, for one of the customer's consignees: as JSON, or " +
+      'as multipart/form-data with the purchase invoice (PDF, JPEG, PNG or WebP, at most 5 MB, ' +
+      'its type read from its bytes) in `invoice`. Customers only.',
     access: ['viewer'],
     body: prealertPayloadSchema,
     upload: {

@@ -21,7 +21,8 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'Read one receipt',
     description:
-      "The receipt with its packages, its status history (oldest first) and the caller's pre-alerts its packages came for.",
+      "The receipt with its packages, its status history (oldest first) and the caller's " +
+      'pre-alerts its packages came for.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     answer: {

@@ -17,7 +17,8 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'List receipts',
     description:
-      "The receipts of the caller's consignees (all of them for staff), filtered, sorted and a page at a time. `meta.lastSyncedAt` says how fresh they are.",
+      "The receipts of the caller's consignees (all of them for staff), filtered, sorted and a " +
+      'page at a time. `meta.lastSyncedAt` says how fresh they are.',
     access: 'signed-in',
     query: receiptQuerySchema,
     queryNotes: {

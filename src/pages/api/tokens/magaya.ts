@@ -26,14 +26,16 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'Read the Magaya connection',
     description:
-      'PROVIDER=magaya: the API user (never its password), the endpoint and the outcome of the last session. 404 with another provider.',
+      'PROVIDER=magaya: the API user (never its password), the endpoint and the outcome of the ' +
+      'last session. 404 with another provider.',
     access: ['admin'],
     answer: { status: 200, body: okEnvelope(magayaConnectionStatusSchema) },
   },
   PUT: {
     summary: 'Set the Magaya API user',
     description:
-      'Stores the user and its password (encrypted). 409 when MAGAYA_USERNAME / MAGAYA_PASSWORD set it on the server; 404 with another provider.',
+      'Stores the user and its password (encrypted). 409 when MAGAYA_USERNAME / MAGAYA_PASSWORD ' +
+      'set it on the server; 404 with another provider.',
     access: ['admin'],
     body: magayaCredentialsSchema,
     answer: { status: 200, body: okEnvelope(magayaConnectionStatusSchema) },

@@ -44,7 +44,8 @@ export const openapi = describeEndpoint({
   PUT: {
     summary: 'Change a webhook endpoint',
     description:
-      'Its address, its events, or whether it is on. Turning it on again clears its failing state. With a session only.',
+      'Its address, its events, or whether it is on. Turning it on again clears its failing ' +
+      'state. With a session only.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     body: updateWebhookSchema,

@@ -40,7 +40,8 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'List your webhook endpoints',
     description:
-      "The caller's endpoints, never with their secrets. With `scope=all`, an admin reads every user's endpoints, each with its owner. With a session only.",
+      "The caller's endpoints, never with their secrets. With `scope=all`, an admin reads every " +
+      "user's endpoints, each with its owner. With a session only.",
     access: 'signed-in',
     query: webhookListQuerySchema,
     answer: {
@@ -52,7 +53,9 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Register a webhook endpoint',
     description:
-      "An https:// address and the events it takes (`receipt.created`, `receipt.status_changed`, `prealert.matched`). The answer holds the endpoint's signing secret (`whsec_…`), the only time it is shown. With a session only.",
+      'An https:// address and the events it takes (`receipt.created`, `receipt.status_changed`, ' +
+      "`prealert.matched`). The answer holds the endpoint's signing secret (`whsec_…`), the only " +
+      'time it is shown. With a session only.',
     access: 'signed-in',
     body: createWebhookSchema,
     answer: { status: 201, body: okEnvelope(createdWebhookSchema) },

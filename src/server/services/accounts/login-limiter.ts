@@ -139,7 +139,8 @@ export class LoginLimiter {
     const now = this.deps.clock.now();
     // Opened by a comment, as in tryCount.
     const rows = await this.deps.db.sequelize.query<{ failures: number }>(
-      `/* take one try */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt") VALUES (:key, 1, 0, :now)
+      `/* take one try */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt")
+             VALUES (:key, 1, 0, :now)
        ON CONFLICT ("key") DO UPDATE SET
          failures = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 1 ELSE login_attempts.failures + 1 END,
          "windowStartedAt" = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN :now ELSE login_attempts."windowStartedAt" END

@@ -289,7 +289,8 @@ export class Outbox {
       {
         // Only kinds this process can do; and a job whose key has an older job not yet finished waits for it.
         condition: `"kind" IN (:kinds) AND ("orderingKey" IS NULL OR NOT EXISTS (
-        SELECT 1 FROM "outbox_jobs" "older" WHERE "older"."orderingKey" = "outbox_jobs"."orderingKey" AND "older"."id" < "outbox_jobs"."id"
+        SELECT 1 FROM "outbox_jobs" "older"
+        WHERE "older"."orderingKey" = "outbox_jobs"."orderingKey" AND "older"."id" < "outbox_jobs"."id"
            AND "older"."doneAt" IS NULL AND "older"."failedAt" IS NULL))`,
         replacements: { kinds },
       },
@@ -361,8 +362,10 @@ export class Outbox {
     const until = new Date(now.getTime() + CLAIM_MS);
     // SQLite's UPDATE takes no LIMIT: the batch is chosen first.
     const rows = await this.deps.db.sequelize.query<{ id: number }>(
-      `WITH "due" AS (SELECT "id" FROM "${table}" WHERE ${claimable} AND ${extra.condition} ORDER BY "id" LIMIT ${BATCH})
-       UPDATE "${table}" SET "claimedUntil" = :until WHERE "id" IN (SELECT "id" FROM "due") AND ${claimable} RETURNING "id"`,
+      `WITH "due" AS (SELECT "id" FROM "${table}" WHERE ${claimable} AND ${extra.condition}
+             ORDER BY "id" LIMIT ${BATCH})
+       UPDATE "${table}" SET "claimedUntil" = :until WHERE "id" IN (SELECT "id" FROM "due")
+       AND ${claimable} RETURNING "id"`,
       { type: QueryTypes.SELECT, replacements: { ...extra.replacements, now, until } },
     );
     return { ids: rows.map((row) => Number(row.id)), until };

@@ -77,7 +77,8 @@ async function readUnmatchedReceipts(
   db: Database,
   page: { since: Date; limit: number; offset: number },
 ): Promise<{ data: UnmatchedReceipt[]; total: number }> {
-  const unmatched = `r."receivedDate" >= :since AND NOT EXISTS (SELECT 1 FROM "prealerts" p WHERE p."receiptId" = r."id")`;
+  const unmatched = `r."receivedDate" >= :since AND NOT EXISTS (SELECT 1 FROM "prealerts" p
+  WHERE p."receiptId" = r."id")`;
   const [rows, [count]] = await Promise.all([
     db.sequelize.query<UnmatchedReceiptRow>(
       `SELECT ${UNMATCHED_RECEIPT_COLUMNS} FROM "receipts" r
@@ -118,7 +119,8 @@ async function withTrackingNumbers(
     ids.length === 0
       ? []
       : await db.sequelize.query<{ receiptId: number; trackingNumber: string }>(
-          `SELECT "receiptId", "trackingNumber" FROM "packages" WHERE "receiptId" IN (:ids) AND "trackingNumber" IS NOT NULL ORDER BY "receiptId", "position"`,
+          `SELECT "receiptId", "trackingNumber" FROM "packages" WHERE "receiptId" IN (:ids)
+                 AND "trackingNumber" IS NOT NULL ORDER BY "receiptId", "position"`,
           { type: QueryTypes.SELECT, replacements: { ids } },
         );
   return rows.map((row) => ({

@@ -98,7 +98,8 @@ export function createPrealertForwarder(deps: PrealertForwardingDeps): JobHandle
     async gaveUp(payload, job, error) {
       deps.log.error(
         { component: 'prealerts', jobId: job.id, attempts: job.attempts, payload, error },
-        'A pre-alert could not be told to the provider; given up (the admin sees it among the stale pre-alerts if its package does not come)',
+        'A pre-alert could not be told to the provider; given up (the admin sees it among the ' +
+          'stale pre-alerts if its package does not come)',
       );
     },
   };

@@ -65,7 +65,8 @@ export async function releasePrealertsOfReceipts(
   const released = await deps.db.sequelize.query<{ id: number }>(
     `UPDATE "prealerts" SET "receiptId" = NULL, "matchedAt" = NULL, "matchedBy" = NULL
       WHERE "receiptId" IN (:receiptIds)
-        AND NOT EXISTS (SELECT 1 FROM "receipts" r WHERE r."id" = "prealerts"."receiptId" AND r."consigneeId" = "prealerts"."consigneeId")
+        AND NOT EXISTS (SELECT 1 FROM "receipts" r WHERE r."id" = "prealerts"."receiptId"
+        AND r."consigneeId" = "prealerts"."consigneeId")
       RETURNING "id"`,
     { replacements: { receiptIds }, type: QueryTypes.SELECT, transaction },
   );

@@ -39,7 +39,8 @@ export async function searchPackageScans(
   if (consigneeIds === null || scans.length === 0) return scans;
   const keyOf = (scan: PackageScanResult) => trackingKey(String(scan.tracking_number ?? ''));
   const rows = await deps.db.sequelize.query<{ trackingKey: string; consigneeId: number | null }>(
-    `SELECT p."trackingKey", r."consigneeId" FROM "packages" p JOIN "receipts" r ON r."id" = p."receiptId" WHERE p."trackingKey" IN (:keys)`,
+    `SELECT p."trackingKey", r."consigneeId" FROM "packages" p
+           JOIN "receipts" r ON r."id" = p."receiptId" WHERE p."trackingKey" IN (:keys)`,
     { type: QueryTypes.SELECT, replacements: { keys: [...new Set(scans.map(keyOf))] } },
   );
   const visible = new Set(consigneeIds);
@@ -68,7 +69,8 @@ export async function mirrorPackageScans(
     trackingNumber: string;
     receivedDate: string | Date | null;
   }>(
-    `SELECT p."id", p."receiptId", p."trackingNumber", r."receivedDate" FROM "packages" p JOIN "receipts" r ON r."id" = p."receiptId" WHERE p."trackingKey" = :key ORDER BY p."id"`,
+    `SELECT p."id", p."receiptId", p."trackingNumber", r."receivedDate" FROM "packages" p
+           JOIN "receipts" r ON r."id" = p."receiptId" WHERE p."trackingKey" = :key ORDER BY p."id"`,
     { type: QueryTypes.SELECT, replacements: { key } },
   );
   return rows.map((row) => ({

@@ -24,7 +24,8 @@ export async function recordStatusChanges(
   // WITH … INSERT … SELECT (WHERE true keeps ON CONFLICT from being read as part of the SELECT).
   // PostgreSQL types VALUES in a WITH as text, so it gets the plain form.
   const insert = db.isSqlite
-    ? `WITH "change" (${columns}) AS (VALUES ${values}) INSERT INTO "receipt_status_changes" (${columns}) SELECT * FROM "change" WHERE true`
+    ? `WITH "change" (${columns}) AS (VALUES ${values})
+    INSERT INTO "receipt_status_changes" (${columns}) SELECT * FROM "change" WHERE true`
     : `INSERT INTO "receipt_status_changes" (${columns}) VALUES ${values}`;
   const inserted = await db.sequelize.query<{ receiptId: number }>(
     `${insert} ON CONFLICT ("receiptId", "version", "status") DO NOTHING RETURNING "receiptId"`,

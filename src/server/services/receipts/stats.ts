@@ -47,7 +47,8 @@ async function computeStats(
       : `WHERE "consigneeId" IN (${consigneeIds.map(Number).join(',') || 'NULL'})`;
   const [totals = EMPTY_TOTALS] = await db.heavyRead((connection) =>
     db.sequelize.query<Totals>(
-      `SELECT COUNT(*) AS "totalReceipts", SUM("totalWeightValue") AS "totalWeight", SUM("totalVolumeValue") AS "totalVolume",
+      `SELECT COUNT(*) AS "totalReceipts", SUM("totalWeightValue") AS "totalWeight",
+             SUM("totalVolumeValue") AS "totalVolume",
               SUM("pieces") AS "totalPieces",
               SUM(CASE WHEN "receivedDate" >= :month THEN 1 ELSE 0 END) AS "receiptsThisMonth",
               SUM(CASE WHEN "receivedDate" >= :week THEN 1 ELSE 0 END) AS "receiptsThisWeek"

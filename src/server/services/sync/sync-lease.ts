@@ -69,7 +69,8 @@ async function takeLease({ db, clock, holderId }: LeaseHolder, run: string): Pro
 
 async function renewLease({ db, clock, log }: LeaseHolder, run: string): Promise<void> {
   const rows = await db.sequelize.query(
-    `/* renew the sync lease */ UPDATE sync_lease SET "expiresAt" = :until WHERE name = :name AND run = :run RETURNING run`,
+    `/* renew the sync lease */ UPDATE sync_lease SET "expiresAt" = :until WHERE name = :name
+           AND run = :run RETURNING run`,
     { type: QueryTypes.SELECT, replacements: { name: LEASE, run, until: clock.now() + LEASE_MS } },
   );
   // This process stalled past the lease; the status history's unique key still keeps a change from

@@ -66,7 +66,8 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'The import history',
     description:
-      'The last 50 imports, newest first: who imported which file and when, its counts and its row errors. PROVIDER=file only.',
+      'The last 50 imports, newest first: who imported which file and when, its counts and its ' +
+      'row errors. PROVIDER=file only.',
     access: ['admin'],
     answer: { status: 200, body: okEnvelope(z.array(importRunSchema)) },
     errors: { 409: 'The portal does not run on imports (PROVIDER is not file) (CONFLICT).' },
@@ -74,7 +75,14 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Import receipts from a file',
     description:
-      'A CSV, XLSX or Magaya XML export, judged by its bytes. `dryRun=true` reads it and answers the counts and the first 20 rows without writing; `mapping` (a JSON object from field to header) places columns the portal does not recognise, and is saved for the next file with the same header row; `full=true` removes the receipts the file does not name. Bad rows are answered in `errors` with their spreadsheet row numbers; the good ones land. When a required field (number, receivedDate, consigneeName) has no column, a 400 names them in `details` (`mapping.<field>`), with the file’s headers (`headers.<index>`). PROVIDER=file only.',
+      'A CSV, XLSX or Magaya XML export, judged by its bytes. `dryRun=true` reads it and answers ' +
+      'the counts and the first 20 rows without writing; `mapping` (a JSON object from field to ' +
+      'header) places columns the portal does not recognise, and is saved for the next file with ' +
+      'the same header row; `full=true` removes the receipts the file does not name. Bad rows are ' +
+      'answered in `errors` with their spreadsheet row numbers; the good ones land. When a ' +
+      'required field (number, receivedDate, consigneeName) has no column, a 400 names them in ' +
+      '`details` (`mapping.<field>`), with the file’s headers (`headers.<index>`). PROVIDER=file ' +
+      'only.',
     access: ['admin'],
     body: importFormSchema,
     upload: {

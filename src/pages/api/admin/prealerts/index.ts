@@ -30,7 +30,9 @@ export const openapi = describeEndpoint({
   GET: {
     summary: "The admins' pre-alert views",
     description:
-      '`state=stale`: pre-alerts still expected `PREALERT_STALE_DAYS` after they were made; `state=unmatched-receipts`: receipts of the last 30 days no pre-alert is linked to; `state=matched`: recent links. A page at a time.',
+      '`state=stale`: pre-alerts still expected `PREALERT_STALE_DAYS` after they were made; ' +
+      '`state=unmatched-receipts`: receipts of the last 30 days no pre-alert is linked to; ' +
+      '`state=matched`: recent links. A page at a time.',
     access: ['admin', 'admin-viewer'],
     query: adminPrealertQuerySchema,
     answer: {

@@ -20,7 +20,8 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Turn off two-factor sign-in',
     description:
-      'The signed-in user turns their own second factor off, confirming with their password and a code from the authenticator app or a recovery code.',
+      'The signed-in user turns their own second factor off, confirming with their password and a ' +
+      'code from the authenticator app or a recovery code.',
     access: 'signed-in',
     body: disableTwoFactorSchema,
     answer: { status: 200, body: doneEnvelopeSchema },

@@ -36,7 +36,10 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Turn on two-factor sign-in',
     description:
-      'Confirms the authenticator set up by POST /api/auth/2fa/setup with one of its codes, and answers the recovery codes, once. Every other session of the user ends. A sign-in that must enrol first (its pending cookie instead of a session) is signed in by it: the answer then carries the user too.',
+      'Confirms the authenticator set up by POST /api/auth/2fa/setup with one of its codes, and ' +
+      'answers the recovery codes, once. Every other session of the user ends. A sign-in that ' +
+      'must enrol first (its pending cookie instead of a session) is signed in by it: the answer ' +
+      'then carries the user too.',
     access: 'signed-in',
     body: enableTwoFactorSchema,
     answer: { status: 200, body: okEnvelope(twoFactorEnabledSchema) },

@@ -30,7 +30,9 @@ export const openapi = describeEndpoint({
     answer: { status: 200, body: okEnvelope(signedInUserSchema) },
     errors: {
       ...SHARED_FAILURES.twoFactorOff,
-      401: "Wrong code (also while the account's code step is closed after too many wrong codes), or no pending sign-in (expired, finished, or its 5 codes used: sign in again).",
+      401:
+        "Wrong code (also while the account's code step is closed after too many wrong codes), or " +
+        'no pending sign-in (expired, finished, or its 5 codes used: sign in again).',
       429: 'Too many wrong codes (RATE_LIMITED, with Retry-After).',
     },
   },

@@ -21,7 +21,8 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'List your passkeys',
     description:
-      "The caller's passkeys, and whether the portal offers passkeys at all (not when PUBLIC_URL's host is an IP address). With a session only.",
+      "The caller's passkeys, and whether the portal offers passkeys at all (not when " +
+      "PUBLIC_URL's host is an IP address). With a session only.",
     access: 'signed-in',
     answer: { status: 200, body: okEnvelope(passkeyListSchema) },
   },

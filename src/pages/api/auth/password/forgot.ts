@@ -24,7 +24,8 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Ask for a password reset link',
     description:
-      'By username or e-mail address. The answer is the same whether or not an account matches, and comes before the look-up: a matching active account gets an e-mail with a link.',
+      'By username or e-mail address. The answer is the same whether or not an account matches, ' +
+      'and comes before the look-up: a matching active account gets an e-mail with a link.',
     access: 'public',
     body: forgotPasswordSchema,
     answer: { status: 202, body: doneEnvelopeSchema },

@@ -33,14 +33,16 @@ export const openapi = describeEndpoint({
   GET: {
     summary: 'List your API tokens',
     description:
-      'Each token by its prefix, name, creation, expiry and last use; never the token itself (only its hash is kept). With a session only.',
+      'Each token by its prefix, name, creation, expiry and last use; never the token itself ' +
+      '(only its hash is kept). With a session only.',
     access: 'signed-in',
     answer: { status: 200, body: okEnvelope(z.array(apiTokenSummarySchema)) },
   },
   POST: {
     summary: 'Make an API token',
     description:
-      'A read-only token in your scope, valid for 30, 90 or 365 days. The token (`fp_…`) is in this answer only. With a session only.',
+      'A read-only token in your scope, valid for 30, 90 or 365 days. The token (`fp_…`) is in ' +
+      'this answer only. With a session only.',
     access: 'signed-in',
     body: createApiTokenSchema,
     answer: { status: 201, body: okEnvelope(createdApiTokenSchema) },

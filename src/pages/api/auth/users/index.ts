@@ -40,7 +40,8 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Create a user',
     description:
-      'With a password the admin chooses, or with `invite: true` (and an e-mail address, no password) an e-mail that lets the user choose their own.',
+      'With a password the admin chooses, or with `invite: true` (and an e-mail address, no ' +
+      'password) an e-mail that lets the user choose their own.',
     access: ['admin'],
     body: createUserSchema,
     answer: { status: 201, body: okEnvelope(userAnswerSchema) },

@@ -60,7 +60,8 @@ export const openapi = describeEndpoint({
   PUT: {
     summary: 'Change a pre-alert',
     description:
-      'Every field again, as JSON or multipart with a new invoice (which replaces the old one); only while it is expected. Customers only.',
+      'Every field again, as JSON or multipart with a new invoice (which replaces the old one); ' +
+      'only while it is expected. Customers only.',
     access: ['viewer'],
     params: { id: routeIdSchema },
     body: prealertPayloadSchema,
@@ -72,7 +73,9 @@ export const openapi = describeEndpoint({
     },
     answer: { status: 200, body: okEnvelope(prealertSchema) },
     errors: {
-      409: 'Its package has arrived: a received pre-alert no longer changes (or the new tracking number is pre-alerted already).',
+      409:
+        'Its package has arrived: a received pre-alert no longer changes (or the new tracking ' +
+        'number is pre-alerted already).',
       429: `The customer has added or changed ${PREALERT_WRITES_PER_WINDOW} pre-alerts within LOGIN_WINDOW_SECONDS (15 minutes by default).`,
     },
   },

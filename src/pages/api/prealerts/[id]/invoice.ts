@@ -24,7 +24,9 @@ export const openapi = describeEndpoint({
   GET: {
     summary: "Download a pre-alert's invoice",
     description:
-      'The purchase invoice uploaded with a pre-alert the caller sees, as an attachment named `invoice-<id>` with the extension of the type its bytes were checked as (never its uploaded name, which the pre-alert shows as text). A pre-alert without one is a 404.',
+      'The purchase invoice uploaded with a pre-alert the caller sees, as an attachment named ' +
+      '`invoice-<id>` with the extension of the type its bytes were checked as (never its ' +
+      'uploaded name, which the pre-alert shows as text). A pre-alert without one is a 404.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     answer: {

@@ -24,7 +24,10 @@ export const openapi = describeEndpoint({
   GET: {
     summary: "List a receipt's photos and documents",
     description:
-      "The receipt's attachments as the provider lists them, each with its download address (`url`) and, for a photo, its thumbnail's. `meta.checkedAt` says when the provider was last asked; `meta.stale` is true when it could not be asked now and the list is the one kept before.",
+      "The receipt's attachments as the provider lists them, each with its download address " +
+      "(`url`) and, for a photo, its thumbnail's. `meta.checkedAt` says when the provider was " +
+      'last asked; `meta.stale` is true when it could not be asked now and the list is the one ' +
+      'kept before.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     answer: {

@@ -28,7 +28,10 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Share a receipt',
     description:
-      "A read-only link to the receipt's status for anyone, valid for 30 days. Its address is in this answer only: the portal keeps its hash. The caller has one link to a receipt at a time: while it works, a new one is a 409 unless `replace=true`, which revokes the old link.",
+      "A read-only link to the receipt's status for anyone, valid for 30 days. Its address is in " +
+      'this answer only: the portal keeps its hash. The caller has one link to a receipt at a ' +
+      'time: while it works, a new one is a 409 unless `replace=true`, which revokes the old ' +
+      'link.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     query: shareRequestSchema,
@@ -42,7 +45,9 @@ export const openapi = describeEndpoint({
     },
     answer: { status: 201, body: okEnvelope(createdShareLinkSchema) },
     errors: {
-      409: "The caller's link to the receipt still works (CONFLICT, saying when it was made); `replace=true` makes a new one.",
+      409:
+        "The caller's link to the receipt still works (CONFLICT, saying when it was made); " +
+        '`replace=true` makes a new one.',
     },
   },
 });

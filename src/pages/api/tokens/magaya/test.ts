@@ -14,7 +14,8 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Test the Magaya connection',
     description:
-      'Starts a session with the API user and ends it at once; answers whether Magaya accepted it and, if not, why in words. 404 with another provider.',
+      'Starts a session with the API user and ends it at once; answers whether Magaya accepted it ' +
+      'and, if not, why in words. 404 with another provider.',
     access: ['admin'],
     answer: { status: 200, body: okEnvelope(magayaTestResultSchema) },
   },

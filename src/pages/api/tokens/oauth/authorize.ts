@@ -15,7 +15,8 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Start connecting to the provider',
     description:
-      "Where the admin's browser goes to sign in at the provider (OAuth2 with PKCE). The state is bound to this session.",
+      "Where the admin's browser goes to sign in at the provider (OAuth2 with PKCE). The state is " +
+      'bound to this session.',
     access: ['admin'],
     answer: { status: 200, body: okEnvelope(oauthStartSchema) },
     errors: SHARED_FAILURES.providerDown,

@@ -20,7 +20,9 @@ export const openapi = describeEndpoint({
   GET: {
     summary: "A webhook endpoint's delivery log",
     description:
-      "Its last attempts, at most 100, newest first: the status code, the duration and the start of the answer; a failed attempt's `error` in the caller's language and its `failure`, a code and its parameters the same in every language. With a session only.",
+      'Its last attempts, at most 100, newest first: the status code, the duration and the start ' +
+      "of the answer; a failed attempt's `error` in the caller's language and its `failure`, a " +
+      'code and its parameters the same in every language. With a session only.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     answer: { status: 200, body: okEnvelope(z.array(webhookDeliverySchema)) },

@@ -23,7 +23,8 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Send a test event',
     description:
-      'Queues a signed `webhook.test` message to the endpoint (even one turned off), tried once; its attempt shows in the delivery log. With a session only.',
+      'Queues a signed `webhook.test` message to the endpoint (even one turned off), tried once; ' +
+      'its attempt shows in the delivery log. With a session only.',
     access: 'signed-in',
     params: { id: routeIdSchema },
     answer: { status: 202, body: okEnvelope(webhookTestSchema) },

@@ -33,7 +33,8 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Match a pre-alert to a receipt',
     description:
-      'Links an expected pre-alert to a receipt of the same consignee (`{ receiptId }`); the customer is told as by an arrival. Audited.',
+      'Links an expected pre-alert to a receipt of the same consignee (`{ receiptId }`); the ' +
+      'customer is told as by an arrival. Audited.',
     access: ['admin'],
     params: { id: routeIdSchema },
     body: matchPayloadSchema,

@@ -25,7 +25,9 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Start adding a passkey',
     description:
-      'Confirms the password, then answers the options for the browser to make a discoverable passkey (resident key required, user verification preferred). The challenge works once, for 5 minutes, in this browser only (an HttpOnly cookie names it). With a session only.',
+      'Confirms the password, then answers the options for the browser to make a discoverable ' +
+      'passkey (resident key required, user verification preferred). The challenge works once, ' +
+      'for 5 minutes, in this browser only (an HttpOnly cookie names it). With a session only.',
     access: 'signed-in',
     body: passkeyRegistrationOptionsSchema,
     answer: { status: 200, body: okEnvelope(passkeyOptionsSchema) },

@@ -26,7 +26,9 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Finish adding a passkey',
     description:
-      "The browser's new credential (as @simplewebauthn/browser's startRegistration answers it) for the challenge this browser was given, and optionally a name; without one, the passkey is named after the kind of device it is on. With a session only.",
+      "The browser's new credential (as @simplewebauthn/browser's startRegistration answers it) " +
+      'for the challenge this browser was given, and optionally a name; without one, the passkey ' +
+      'is named after the kind of device it is on. With a session only.',
     access: 'signed-in',
     body: passkeyRegistrationSchema,
     answer: { status: 201, body: okEnvelope(passkeyViewSchema) },

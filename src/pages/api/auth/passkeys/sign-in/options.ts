@@ -19,7 +19,10 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Start signing in with a passkey',
     description:
-      "Answers the options for `navigator.credentials.get` (no credentials listed: the authenticator offers its discoverable passkeys, also in the username field's autofill). The challenge works once, for 5 minutes, in this browser only (an HttpOnly cookie names it).",
+      'Answers the options for `navigator.credentials.get` (no credentials listed: the ' +
+      "authenticator offers its discoverable passkeys, also in the username field's autofill). " +
+      'The challenge works once, for 5 minutes, in this browser only (an HttpOnly cookie names ' +
+      'it).',
     access: 'public',
     answer: { status: 200, body: okEnvelope(passkeyOptionsSchema) },
     errors: {

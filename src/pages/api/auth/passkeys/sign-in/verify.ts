@@ -24,13 +24,18 @@ export const openapi = describeEndpoint({
   POST: {
     summary: 'Sign in with a passkey',
     description:
-      "The browser's assertion (as @simplewebauthn/browser's startAuthentication answers it) for the challenge this browser was given: sets the session cookie. A passkey is a full second factor: no authenticator code follows, and TWO_FACTOR=required-for-admins is met.",
+      "The browser's assertion (as @simplewebauthn/browser's startAuthentication answers it) for " +
+      'the challenge this browser was given: sets the session cookie. A passkey is a full second ' +
+      'factor: no authenticator code follows, and TWO_FACTOR=required-for-admins is met.',
     access: 'public',
     body: passkeySignInSchema,
     answer: { status: 200, body: okEnvelope(signedInUserSchema) },
     errors: {
       ...SHARED_FAILURES.passkeysOff,
-      401: "Refused: no challenge (used, expired or another browser's), an unknown or removed passkey, a signature that does not verify, a counter that went backwards, or a disabled account.",
+      401:
+        "Refused: no challenge (used, expired or another browser's), an unknown or removed " +
+        'passkey, a signature that does not verify, a counter that went backwards, or a disabled ' +
+        'account.',
       429: 'Too many failed sign-ins for this account from this address (RATE_LIMITED, with Retry-After).',
     },
   },

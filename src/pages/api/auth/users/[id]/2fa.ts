@@ -22,12 +22,16 @@ export const openapi = describeEndpoint({
   DELETE: {
     summary: "Reset a user's two-factor sign-in",
     description:
-      "For a user who lost their authenticator and their recovery codes: they sign in with the password alone again, and are told by e-mail. An admin's own is turned off in Profile Settings (POST /api/auth/2fa/disable) instead.",
+      'For a user who lost their authenticator and their recovery codes: they sign in with the ' +
+      "password alone again, and are told by e-mail. An admin's own is turned off in Profile " +
+      'Settings (POST /api/auth/2fa/disable) instead.',
     access: ['admin'],
     params: { id: routeIdSchema },
     answer: { status: 200, body: doneEnvelopeSchema },
     errors: {
-      403: 'Not an admin, a cross-site request, or the admin names themselves: their own goes through Profile Settings, with the password and a code.',
+      403:
+        'Not an admin, a cross-site request, or the admin names themselves: their own goes ' +
+        'through Profile Settings, with the password and a code.',
       404: 'No such user, or two-factor sign-in is off on this portal (TWO_FACTOR=off).',
     },
   },

@@ -20,7 +20,8 @@ export const openapi = describeEndpoint({
   DELETE: {
     summary: "Remove all of a user's passkeys",
     description:
-      'For a user who lost the device their passkeys are on: each stops working at once, and the user is told by e-mail.',
+      'For a user who lost the device their passkeys are on: each stops working at once, and the ' +
+      'user is told by e-mail.',
     access: ['admin'],
     params: { id: routeIdSchema },
     answer: { status: 200, body: doneEnvelopeSchema },
