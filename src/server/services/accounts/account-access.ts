@@ -13,6 +13,8 @@ import type { User } from '../../db/models';
 import { inLocale } from '../../locale';
 import { composeNoticeEmail } from '../../mail/compose';
 import type { Mailer } from '../../mail/mailer';
+import { recordAudit, type AuditActor, type AuditRecord } from '../audit';
+import { AppError } from '../../errors';
 import { endUserApiTokens, type RevokedApiToken } from './api-tokens';
 import { enqueueMessages, type Outbox } from '../outbox';
 import { endUserSessions } from './sessions';
@@ -44,6 +46,54 @@ export async function mailAccountNotice(
     [{ ...mail, to: user.email, userId: user.id, unsubscribeUrl: null }],
     transaction,
   );
+}
+
+/** What an admin's removal of a user's second sign-in method (a lost phone) clears, records and says. */
+export interface SignInMethodRemoval {
+  /** Clears the method in the transaction: whether the user had any, and the audit entry to record. */
+  clear: (
+    account: User,
+    transaction: Transaction,
+  ) => Promise<{ hadAny: boolean; entry: AuditRecord }>;
+  /** The e-mail's subject and first paragraph. */
+  notice: (names: { username: string; product: string }) => { subject: string; intro: string };
+}
+
+/**
+ * An admin removes a second sign-in method of a user in one transaction: cleared, audited, and the user
+ * told by e-mail when they had one. Answers the username.
+ */
+export async function removeSignInMethod(
+  deps: AccountNoticeDeps,
+  actor: AuditActor,
+  userId: number,
+  removal: SignInMethodRemoval,
+): Promise<string> {
+  return deps.db.sequelize.transaction(async (transaction) => {
+    const account = await deps.db.models.User.findByPk(userId, { transaction });
+    if (!account) throw new AppError('NOT_FOUND', m.users_not_found());
+    const { hadAny, entry } = await removal.clear(account, transaction);
+    await recordAudit(deps, actor, entry, transaction);
+    if (hadAny) {
+      const { subject, intro } = removal.notice({
+        username: account.username,
+        product: deps.config.productName,
+      });
+      await mailAccountNotice(
+        deps,
+        account,
+        (greeting) =>
+          composeNoticeEmail({
+            subject,
+            greeting,
+            paragraphs: [intro],
+            note: m.email_password_reset_note(),
+          }),
+        transaction,
+      );
+    }
+    return account.username;
+  });
 }
 
 /**

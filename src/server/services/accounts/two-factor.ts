@@ -29,8 +29,7 @@ import { recordAudit, selfActor, userTarget, type AuditActor } from '../audit';
 import type { LoginLimiter } from './login-limiter';
 import type { PasswordHasher } from './passwords';
 import { endUserSessions } from './sessions';
-import { mailAccountNotice, type AccountNoticeDeps } from './account-access';
-import { composeNoticeEmail } from '../../mail/compose';
+import { removeSignInMethod, type AccountNoticeDeps } from './account-access';
 
 const PERIOD_SECONDS = 30;
 /** One step either side: a phone's clock a little off, or a code typed as it turned over. */
@@ -288,33 +287,17 @@ export async function resetTwoFactor(
   // One's own goes through Profile Settings, with the password and a code: a borrowed admin session
   // cannot take it away.
   if (actor.id === userId) throw new AppError('FORBIDDEN', m.twofactor_reset_own_refused());
-  return db.sequelize.transaction(async (transaction) => {
-    const account = await db.models.User.findByPk(userId, { transaction });
-    if (!account) throw new AppError('NOT_FOUND', m.users_not_found());
-    const wasOn = account.twoFactorEnabledAt !== null;
-    await clearTwoFactor(db, account.id, transaction);
-    await recordAudit(
-      deps,
-      actor,
-      { action: 'two-factor.reset', target: userTarget(account.username), detail: { wasOn } },
-      transaction,
-    );
-    if (wasOn) {
-      const product = deps.config.productName;
-      await mailAccountNotice(
-        deps,
-        account,
-        (greeting) =>
-          composeNoticeEmail({
-            subject: m.email_twofactor_reset_subject({ product }),
-            greeting,
-            paragraphs: [m.email_twofactor_reset_intro({ username: account.username, product })],
-            note: m.email_password_reset_note(),
-          }),
-        transaction,
-      );
-    }
-    return account.username;
+  return removeSignInMethod(deps, actor, userId, {
+    clear: async (account, transaction) => {
+      const wasOn = account.twoFactorEnabledAt !== null;
+      await clearTwoFactor(db, account.id, transaction);
+      const target = userTarget(account.username);
+      return { hadAny: wasOn, entry: { action: 'two-factor.reset', target, detail: { wasOn } } };
+    },
+    notice: (names) => ({
+      subject: m.email_twofactor_reset_subject(names),
+      intro: m.email_twofactor_reset_intro(names),
+    }),
   });
 }
 

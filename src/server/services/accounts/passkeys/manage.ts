@@ -7,8 +7,7 @@ import { m } from '~/paraglide/messages.js';
 import type { PasskeyView, RenamePasskeyPayload } from '~/shared/passkeys';
 import type { Database } from '../../../db/database';
 import { AppError } from '../../../errors';
-import { composeNoticeEmail } from '../../../mail/compose';
-import { mailAccountNotice, type AccountNoticeDeps } from '../account-access';
+import { removeSignInMethod, type AccountNoticeDeps } from '../account-access';
 import { recordAudit, selfActor, userTarget, type AuditActor, type AuditDeps } from '../../audit';
 import { toPasskeyView } from './views';
 
@@ -93,32 +92,21 @@ export async function removeAllPasskeys(
   actor: AuditActor,
   userId: number,
 ): Promise<string> {
-  const { db } = deps;
-  return db.sequelize.transaction(async (transaction) => {
-    const account = await db.models.User.findByPk(userId, { transaction });
-    if (!account) throw new AppError('NOT_FOUND', m.users_not_found());
-    const count = await db.models.Passkey.destroy({ where: { userId }, transaction });
-    await recordAudit(
-      deps,
-      actor,
-      { action: 'passkeys.removed', target: userTarget(account.username), detail: { count } },
-      transaction,
-    );
-    if (count > 0) {
-      const product = deps.config.productName;
-      await mailAccountNotice(
-        deps,
-        account,
-        (greeting) =>
-          composeNoticeEmail({
-            subject: m.email_passkeys_removed_subject({ product }),
-            greeting,
-            paragraphs: [m.email_passkeys_removed_intro({ username: account.username, product })],
-            note: m.email_password_reset_note(),
-          }),
+  return removeSignInMethod(deps, actor, userId, {
+    clear: async (account, transaction) => {
+      const count = await deps.db.models.Passkey.destroy({
+        where: { userId: account.id },
         transaction,
-      );
-    }
-    return account.username;
+      });
+      const target = userTarget(account.username);
+      return {
+        hadAny: count > 0,
+        entry: { action: 'passkeys.removed', target, detail: { count } },
+      };
+    },
+    notice: (names) => ({
+      subject: m.email_passkeys_removed_subject(names),
+      intro: m.email_passkeys_removed_intro(names),
+    }),
   });
 }
