@@ -101,11 +101,13 @@ async function readFile(
  * Reads a file and, unless it is a dry run, writes what changed: new receipts, changed ones, and with
  * `full` the removal of those the file does not name. Bad rows are reported; the good ones land.
  */
-export function importReceipts(deps: ImportDeps, request: ImportRequest): Promise<ImportResult> {
+export async function importReceipts(
+  deps: ImportDeps,
+  request: ImportRequest,
+): Promise<ImportResult> {
   requireFileProvider(deps.config);
   // A dry run writes nothing: it neither waits nor holds up anyone.
-  if (request.dryRun)
-    return readFile(deps, request).then((file) => compareAndWrite(deps, request, file));
+  if (request.dryRun) return compareAndWrite(deps, request, await readFile(deps, request));
   return deps.importTurns.take(async () => {
     const file = await readFile(deps, request);
     return deps.syncRuns.writeInTurn(() => compareAndWrite(deps, request, file));
