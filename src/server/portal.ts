@@ -321,6 +321,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
           metrics,
           syncReactions,
           importTurns,
+          syncRuns,
         })
       : null;
   const webhookSender = new WebhookSender({

@@ -17,7 +17,7 @@ import type { Config } from '../../config';
 import type { WriteTurns } from '../../db/write-turns';
 import { AppError } from '../../errors';
 import type { ProviderReceipt } from '../../provider/contract';
-import { writeReceiptsAsSync, type SyncDeps } from '../sync';
+import { writeReceiptsAsSync, type SyncDeps, type SyncRunner } from '../sync';
 import type { SyncAnnouncement } from '../sync-reactions';
 import { recordAudit, type AuditActor } from '../audit';
 import { detectFormat, readCsv, readXlsx, type ImportFormat } from './formats';
@@ -27,8 +27,13 @@ export interface ImportDeps extends Omit<SyncDeps, 'reactions'> {
   /** What reacts to imported receipts as to a sync's pages (the composition root's). */
   syncReactions: SyncAnnouncement;
   config: SyncDeps['config'] & Pick<Config, 'provider' | 'importDir' | 'importDateOrder'>;
-  /** This process's imports, one at a time: a new receipt's id is the next after those known. */
+  /** This process's imports, one at a time, their files read in their turn. */
   importTurns: Pick<WriteTurns, 'take'>;
+  /**
+   * The syncs' turn, across processes: an import holds it from reading the stored state to its last
+   * write, since a new receipt's or consignee's id is the next after those it read.
+   */
+  syncRuns: Pick<SyncRunner, 'writeInTurn'>;
 }
 
 export interface ImportRequest {
@@ -96,15 +101,25 @@ async function readFile(
  * Reads a file and, unless it is a dry run, writes what changed: new receipts, changed ones, and with
  * `full` the removal of those the file does not name. Bad rows are reported; the good ones land.
  */
-export function importReceipts(deps: ImportDeps, request: ImportRequest): Promise<ImportResult> {
+export async function importReceipts(
+  deps: ImportDeps,
+  request: ImportRequest,
+): Promise<ImportResult> {
   requireFileProvider(deps.config);
-  return request.dryRun
-    ? runImport(deps, request)
-    : deps.importTurns.take(() => runImport(deps, request));
+  // A dry run writes nothing: it neither waits nor holds up anyone.
+  if (request.dryRun) return compareAndWrite(deps, request, await readFile(deps, request));
+  return deps.importTurns.take(async () => {
+    const file = await readFile(deps, request);
+    return deps.syncRuns.writeInTurn(() => compareAndWrite(deps, request, file));
+  });
 }
 
-async function runImport(deps: ImportDeps, request: ImportRequest): Promise<ImportResult> {
-  const { format, read } = await readFile(deps, request);
+/** Compares the file read with what earlier imports wrote and, unless it is a dry run, writes what changed. */
+async function compareAndWrite(
+  deps: ImportDeps,
+  request: ImportRequest,
+  { format, read }: { format: ImportFormat; read: ReadFile },
+): Promise<ImportResult> {
   const { db, clock } = deps;
   const {
     ImportedReceipt,

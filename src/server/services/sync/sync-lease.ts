@@ -1,10 +1,12 @@
 /**
- * One sync at a time across every portal process on the database. A process takes the lease row
- * (sync_lease) with one conditional UPDATE when it is free or expired, renews it while its sync runs
- * and releases it with the sync's outcome. A process that finds the lease held waits for that sync
- * and answers its outcome, as a second caller in one process does. A holder that died leaves a lease
- * that expires within LEASE_MS; the next caller then takes it over. A sync its process stopped part-way
- * (a shutdown) has no outcome to give: a process waiting for it takes the lease and syncs itself.
+ * One writer of the mirror at a time across every portal process on the database: a sync, or an
+ * import (PROVIDER=file). A process takes the lease row (sync_lease) with one conditional UPDATE when it
+ * is free or expired, renews it while it writes and releases it with the outcome. A process that finds
+ * the lease held by a sync waits for that sync and answers its outcome, as a second caller in one
+ * process does. A holder that died leaves a lease that expires within LEASE_MS; the next caller then
+ * takes it over. A sync its process stopped part-way (a shutdown), or an import, has no sync outcome
+ * to give: a sync waiting for it takes the lease and syncs itself. An import waits until it can take
+ * the lease, whoever holds it.
  */
 import { randomUUID } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
@@ -25,7 +27,7 @@ export interface LeaseHolder {
 /** How long a lease lasts unrenewed: a dead holder blocks syncs for at most this long. */
 const LEASE_MS = 30_000;
 const RENEW_EVERY_MS = 10_000;
-/** How often a waiting process looks whether the sync it joined has ended. */
+/** How often a waiting process looks whether the sync it joined, or the lease's holder, has ended. */
 const POLL_MS = 200;
 
 const LEASE = 'receipts';
@@ -41,10 +43,13 @@ export class SyncInterruptedError extends Error {
   }
 }
 
-type StoredOutcome =
+/** What a sync ended with, for the processes that waited for it. */
+type SyncAnswer =
   | { result: SyncResult }
-  | { interrupted: true }
   | { error: { message: string; kind: ProviderError['kind'] | null; oauthError: string | null } };
+
+/** A sync's answer; or none, when a sync was stopped part-way or the lease was held by an import. */
+type StoredOutcome = SyncAnswer | { interrupted: true } | { imported: true };
 
 interface LeaseRow {
   run: string | null;
@@ -78,7 +83,7 @@ async function renewLease({ db, clock, log }: LeaseHolder, run: string): Promise
   if (rows.length === 0)
     log.warn(
       { component: 'sync' },
-      'The sync lease expired while this process was syncing; another process may sync beside it.',
+      'The sync lease expired while this process was writing the mirror (a sync or an import); another process may write beside it.',
     );
 }
 
@@ -114,17 +119,25 @@ function storedError(error: unknown): StoredOutcome {
     : { error: { message, kind: null, oauthError: null } };
 }
 
-function answer(outcome: Exclude<StoredOutcome, { interrupted: true }>): SyncResult {
+function isSyncAnswer(outcome: StoredOutcome): outcome is SyncAnswer {
+  return 'result' in outcome || 'error' in outcome;
+}
+
+function answer(outcome: SyncAnswer): SyncResult {
   if ('result' in outcome) return outcome.result;
   const { message, kind, oauthError } = outcome.error;
   throw kind ? new ProviderError(message, kind, oauthError) : new Error(message);
 }
 
-async function syncUnderLease(
+/** How `work` under the lease ended. */
+type Ending<T> = { result: T } | { error: unknown };
+
+async function underLease<T>(
   holder: LeaseHolder,
   run: string,
-  sync: () => Promise<SyncResult>,
-): Promise<SyncResult> {
+  work: () => Promise<T>,
+  outcomeOf: (ending: Ending<T>) => StoredOutcome,
+): Promise<T> {
   const renewal = setInterval(
     () =>
       renewLease(holder, run).catch((error) =>
@@ -132,17 +145,17 @@ async function syncUnderLease(
       ),
     RENEW_EVERY_MS,
   );
-  let outcome: StoredOutcome | undefined;
+  let ending: Ending<T> | undefined;
   try {
-    const result = await sync();
-    outcome = { result };
+    const result = await work();
+    ending = { result };
     return result;
   } catch (error) {
-    outcome = storedError(error);
+    ending = { error };
     throw error;
   } finally {
     clearInterval(renewal);
-    await releaseLease(holder, run, outcome!).catch((error) =>
+    await releaseLease(holder, run, outcomeOf(ending!)).catch((error) =>
       holder.log.warn(
         { component: 'sync', err: error },
         'The sync lease could not be released (it expires by itself)',
@@ -150,6 +163,9 @@ async function syncUnderLease(
     );
   }
 }
+
+const syncOutcome = (ending: Ending<SyncResult>): StoredOutcome =>
+  'result' in ending ? { result: ending.result } : storedError(ending.error);
 
 /** The outcome of the run `run` once it ends; null when it ended without one (its holder died) or cannot be told. */
 async function awaitOutcome(
@@ -175,9 +191,22 @@ export async function syncExclusively(
 ): Promise<SyncResult> {
   for (;;) {
     const run = randomUUID();
-    if (await takeLease(holder, run)) return syncUnderLease(holder, run, sync);
+    if (await takeLease(holder, run)) return underLease(holder, run, sync, syncOutcome);
     const held = await readLease(holder);
     const outcome = await awaitOutcome(holder, held?.run ?? null);
-    if (outcome && !('interrupted' in outcome)) return answer(outcome);
+    if (outcome && isSyncAnswer(outcome)) return answer(outcome);
+  }
+}
+
+/**
+ * Runs `work`, which writes the mirror otherwise than a sync (an import), under the lease: it waits
+ * until the sync or import of any process now holding it has ended, and no other starts before it ends.
+ */
+export async function writeUnderLease<T>(holder: LeaseHolder, work: () => Promise<T>): Promise<T> {
+  for (;;) {
+    const run = randomUUID();
+    if (await takeLease(holder, run))
+      return underLease(holder, run, work, () => ({ imported: true }));
+    await sleep(POLL_MS);
   }
 }

@@ -26,7 +26,12 @@ import {
   saveSyncState,
   type LastSyncTime,
 } from '../receipts';
-import { SyncInterruptedError, syncExclusively, type LeaseHolder } from './sync-lease';
+import {
+  SyncInterruptedError,
+  syncExclusively,
+  writeUnderLease,
+  type LeaseHolder,
+} from './sync-lease';
 import {
   addNews,
   noNews,
@@ -418,7 +423,7 @@ const toSyncResult = (outcome: SyncOutcome): SyncResult => ({
 
 /**
  * This process's syncs: one at a time (callers during a run share its outcome), and across processes
- * one at a time through the lease (sync-lease.ts). The composition root owns one.
+ * one at a time through the lease (sync-lease.ts), which imports take too. The composition root owns one.
  */
 export class SyncRunner {
   private running: Promise<SyncResult> | undefined;
@@ -432,13 +437,7 @@ export class SyncRunner {
   syncReceipts(options: { full?: boolean } = {}): Promise<SyncResult> {
     if (this.stopRequested) return Promise.reject(new SyncInterruptedError());
     const { deps } = this;
-    const holder: LeaseHolder = {
-      db: deps.db,
-      clock: deps.clock,
-      log: deps.log,
-      holderId: this.holderId,
-    };
-    this.running ??= syncExclusively(holder, async () =>
+    this.running ??= syncExclusively(this.holder(), async () =>
       toSyncResult(await this.measured(options.full ?? false)),
     )
       // A sync another process ran is answered here only once this process follows its mirror.
@@ -457,6 +456,19 @@ export class SyncRunner {
         this.running = undefined;
       });
     return this.running;
+  }
+
+  /**
+   * Writing of the mirror that is not a sync (an import), in the syncs' turn: after the sync or import
+   * any process runs now, and none starts before it ends.
+   */
+  writeInTurn<T>(work: () => Promise<T>): Promise<T> {
+    return writeUnderLease(this.holder(), work);
+  }
+
+  private holder(): LeaseHolder {
+    const { db, clock, log } = this.deps;
+    return { db, clock, log, holderId: this.holderId };
   }
 
   /** A sync this process runs itself (not one it waits for), counted in the metrics. */
