@@ -21,6 +21,7 @@ import type { Feedback } from '../branding/feedback';
 import { LocalDate } from '../common/LocalDate';
 import { UploadIcon } from '../common/icons';
 import { adoptLocale } from '../common/locale';
+import { optionOf } from '../common/option-of';
 import { ReadyFieldset } from '../common/ReadyFieldset';
 
 export interface ImportsManagerProps {
@@ -63,9 +64,12 @@ const countsText = (
 function missingColumns(error: unknown): { missing: ImportField[]; headers: string[] } | null {
   if (!(error instanceof ApiError) || !Array.isArray(error.body?.details)) return null;
   const details = error.body.details;
-  const missing = details.flatMap((issue) =>
-    issue.field.startsWith('mapping.') ? [issue.field.slice('mapping.'.length) as ImportField] : [],
-  );
+  const missing = details.flatMap((issue) => {
+    const field =
+      issue.field.startsWith('mapping.') &&
+      optionOf(IMPORT_FIELDS, issue.field.slice('mapping.'.length));
+    return field ? [field] : [];
+  });
   const headers = details.flatMap((issue) =>
     issue.field.startsWith('headers.') ? [issue.message] : [],
   );
@@ -95,7 +99,7 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
     if (options.full) form.append('full', 'true');
     if (Object.keys(options.mapping).length > 0)
       form.append('mapping', JSON.stringify(options.mapping));
-    return api<ImportResult>('POST', '/admin/imports', form);
+    return api('POST', '/admin/imports', form);
   }
 
   async function tryFile(chosen: File, chosenMapping: ImportMapping) {
@@ -135,7 +139,7 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
       setPreview(null);
       setFile(null);
       setHeaders([]);
-      setHistory(await api<ImportRun[]>('GET', '/admin/imports'));
+      setHistory(await api('GET', '/admin/imports'));
     } catch (error) {
       setFeedback({ tone: 'error', text: errorText(error) });
     } finally {

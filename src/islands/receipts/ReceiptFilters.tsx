@@ -10,10 +10,13 @@ import {
 } from '~/shared/receipt-limits';
 import { receiptQueryString } from '~/shared/receipt-query-string';
 import type { ReceiptQuery, ReceiptSortKey, SortOrder } from '~/shared/receipts';
+import { optionOf } from '../common/option-of';
 import { useHydrated } from '../common/use-hydrated';
 import { QueryForm } from './QueryForm';
 
 /** The sortable columns by the names the table gives them. */
+const SORT_ORDERS: readonly SortOrder[] = ['desc', 'asc'];
+
 const SORT_LABELS: Record<(typeof RECEIPT_SORT_KEYS)[number], () => string> = {
   receivedDate: m.receipts_received_date,
   number: m.receipts_number,
@@ -157,7 +160,9 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
             name="sortBy"
             label={m.receipts_sort_by()}
             value={query.sortBy}
-            onChange={(sortBy) => props.onSort({ sortBy: sortBy as ReceiptSortKey })}
+            onChange={(sortBy) =>
+              props.onSort({ sortBy: optionOf(RECEIPT_SORT_KEYS, sortBy) ?? query.sortBy })
+            }
           >
             {RECEIPT_SORT_KEYS.map((key) => (
               <option key={key} value={key}>
@@ -170,7 +175,9 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
             name="sortOrder"
             label={m.receipts_order()}
             value={query.sortOrder}
-            onChange={(sortOrder) => props.onSort({ sortOrder: sortOrder as SortOrder })}
+            onChange={(sortOrder) =>
+              props.onSort({ sortOrder: optionOf(SORT_ORDERS, sortOrder) ?? query.sortOrder })
+            }
           >
             <option value="desc">{m.receipts_order_descending()}</option>
             <option value="asc">{m.receipts_order_ascending()}</option>

@@ -15,6 +15,7 @@ import {
 } from '~/shared/validation';
 import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
+import { optionOf } from '../common/option-of';
 import { SelectField, TextField } from './fields';
 
 interface UserFormModalProps {
@@ -162,7 +163,9 @@ export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormM
             <SelectField
               label={m.users_invite_language()}
               value={values.locale}
-              onChange={(event) => change('locale', event.target.value as Locale)}
+              onChange={(event) =>
+                change('locale', optionOf(locales, event.target.value) ?? values.locale)
+              }
               error={errors.locale}
             >
               {locales.map((locale) => (
@@ -187,7 +190,7 @@ export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormM
         <SelectField
           label={m.users_field_role()}
           value={values.role}
-          onChange={(event) => change('role', event.target.value as Role)}
+          onChange={(event) => change('role', optionOf(ROLES, event.target.value) ?? values.role)}
           error={errors.role}
         >
           {ROLES.map((role) => (
