@@ -21,7 +21,6 @@ import type { Feedback } from '../branding/feedback';
 import { LocalDate } from '../common/LocalDate';
 import { UploadIcon } from '../common/icons';
 import { adoptLocale } from '../common/locale';
-import { optionOf } from '../common/option-of';
 import { ReadyFieldset } from '../common/ReadyFieldset';
 
 export interface ImportsManagerProps {
@@ -64,12 +63,9 @@ const countsText = (
 function missingColumns(error: unknown): { missing: ImportField[]; headers: string[] } | null {
   if (!(error instanceof ApiError) || !Array.isArray(error.body?.details)) return null;
   const details = error.body.details;
-  const missing = details.flatMap((issue) => {
-    const field =
-      issue.field.startsWith('mapping.') &&
-      optionOf(IMPORT_FIELDS, issue.field.slice('mapping.'.length));
-    return field ? [field] : [];
-  });
+  const missing = details.flatMap((issue) =>
+    IMPORT_FIELDS.filter((field) => issue.field === `mapping.${field}`),
+  );
   const headers = details.flatMap((issue) =>
     issue.field.startsWith('headers.') ? [issue.message] : [],
   );

@@ -10,7 +10,6 @@ import {
 } from '~/shared/receipt-limits';
 import { receiptQueryString } from '~/shared/receipt-query-string';
 import type { ReceiptQuery, ReceiptSortKey, SortOrder } from '~/shared/receipts';
-import { optionOf } from '../common/option-of';
 import { useHydrated } from '../common/use-hydrated';
 import { QueryForm } from './QueryForm';
 
@@ -161,7 +160,9 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
             label={m.receipts_sort_by()}
             value={query.sortBy}
             onChange={(sortBy) =>
-              props.onSort({ sortBy: optionOf(RECEIPT_SORT_KEYS, sortBy) ?? query.sortBy })
+              props.onSort({
+                sortBy: RECEIPT_SORT_KEYS.find((key) => key === sortBy) ?? query.sortBy,
+              })
             }
           >
             {RECEIPT_SORT_KEYS.map((key) => (
@@ -176,7 +177,9 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
             label={m.receipts_order()}
             value={query.sortOrder}
             onChange={(sortOrder) =>
-              props.onSort({ sortOrder: optionOf(SORT_ORDERS, sortOrder) ?? query.sortOrder })
+              props.onSort({
+                sortOrder: SORT_ORDERS.find((order) => order === sortOrder) ?? query.sortOrder,
+              })
             }
           >
             <option value="desc">{m.receipts_order_descending()}</option>

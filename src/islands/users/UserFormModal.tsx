@@ -15,7 +15,6 @@ import {
 } from '~/shared/validation';
 import { failureText } from '../common/failure-text';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
-import { optionOf } from '../common/option-of';
 import { SelectField, TextField } from './fields';
 
 interface UserFormModalProps {
@@ -164,7 +163,10 @@ export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormM
               label={m.users_invite_language()}
               value={values.locale}
               onChange={(event) =>
-                change('locale', optionOf(locales, event.target.value) ?? values.locale)
+                change(
+                  'locale',
+                  locales.find((locale) => locale === event.target.value) ?? values.locale,
+                )
               }
               error={errors.locale}
             >
@@ -190,7 +192,9 @@ export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormM
         <SelectField
           label={m.users_field_role()}
           value={values.role}
-          onChange={(event) => change('role', optionOf(ROLES, event.target.value) ?? values.role)}
+          onChange={(event) =>
+            change('role', ROLES.find((role) => role === event.target.value) ?? values.role)
+          }
           error={errors.role}
         >
           {ROLES.map((role) => (
