@@ -73,12 +73,14 @@ export function forgetStoredUser(): void {
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The documented paths (`/api/receipts/{id}`) that have an operation for `method`. */
-type DocumentedPath<Method extends ApiMethod> = {
-  [Path in keyof paths]: paths[Path][Lowercase<Method>] extends { responses: object }
-    ? Path
-    : never;
-}[keyof paths];
+/** The documented paths (`/api/receipts/{id}`) that have an operation for `method` (for either of two). */
+type DocumentedPath<Method extends ApiMethod> = Method extends ApiMethod
+  ? {
+      [Path in keyof paths]: paths[Path][Lowercase<Method>] extends { responses: object }
+        ? Path
+        : never;
+    }[keyof paths]
+  : never;
 
 /** `/api/receipts/{id}/share` → `/receipts/${string}/share`: the path a call names, after /api. */
 type CallPath<Path> = Path extends `/api${infer Rest}` ? WithParameters<Rest> : never;
@@ -124,9 +126,9 @@ type SuccessBody<Operation> = Operation extends { responses: infer Responses }
   : never;
 
 /** The whole success body of `method` on the called path. */
-export type ApiAnswer<Method extends ApiMethod, Called> = SuccessBody<
-  paths[Narrowest<Fitting<Method, Called>>][Lowercase<Method>]
->;
+export type ApiAnswer<Method extends ApiMethod, Called> = Method extends ApiMethod
+  ? SuccessBody<paths[Narrowest<Fitting<Method, Called>>][Lowercase<Method>]>
+  : never;
 
 /** The success envelope's `data` of `method` on the called path. */
 export type ApiData<Method extends ApiMethod, Called> =

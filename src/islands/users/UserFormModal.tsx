@@ -56,7 +56,8 @@ function startingValues(user: PublicUser | null): FormValues {
 
 type Submission =
   | { errors: Record<string, string> }
-  | { method: 'POST' | 'PUT'; path: string; payload: CreateUserPayload | UpdateUserPayload };
+  | { method: 'PUT'; path: `/auth/users/${number}`; payload: UpdateUserPayload }
+  | { method: 'POST'; path: '/auth/users'; payload: CreateUserPayload };
 
 /** Checks the form with the shared schema and, when it passes, says which call saves it. */
 function prepare(user: PublicUser | null, values: FormValues): Submission {
