@@ -21,6 +21,7 @@ export default defineConfig(
       'release/',
       '.astro/',
       'src/paraglide/',
+      'src/shared/api-paths.ts',
       '.tmp/',
       'test-results/',
       'playwright-report/',

@@ -147,9 +147,6 @@ export const passkeyViewSchema = z.object({
   lastUsedAt: z.nullable(z.string()),
 });
 
-/** The options for the browser's WebAuthn call, as @simplewebauthn/browser takes them (`optionsJSON`). */
-export const passkeyOptionsSchema = z.object({ options: z.looseObject({ challenge: z.string() }) });
-
 /** The list, and whether the portal offers passkeys at all (and why not). */
 export const passkeyListSchema = z.object({
   availability: z.union([

@@ -5,8 +5,11 @@
 import { DEFAULT_RECEIPT_SORT, RECEIPTS_PAGE_SIZE } from './constants';
 import type { ReceiptQuery } from './receipts';
 
+/** Empty, or `?` and the parameters: `/receipts${queryString}` names the list's API path. */
+export type ReceiptQueryString = '' | `?${string}`;
+
 /** The query string for a list request or page URL: defaults and empty values left out. */
-export function receiptQueryString(query: Partial<ReceiptQuery>): string {
+export function receiptQueryString(query: Partial<ReceiptQuery>): ReceiptQueryString {
   const params = new URLSearchParams();
   if (query.page && query.page !== 1) params.set('page', String(query.page));
   if (query.limit && query.limit !== RECEIPTS_PAGE_SIZE) params.set('limit', String(query.limit));

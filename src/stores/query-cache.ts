@@ -68,51 +68,52 @@ export const isKept = (entry: CacheEntry<unknown>, now: number, policy: CachePol
   now - entry.usedAt < policy.keepMs;
 
 /** What a screen shows for its current key. */
-export interface QueryState<T> {
-  key: string;
+export interface QueryState<T, Key extends string = string> {
+  key: Key;
   /** The key's answer, or while it loads the answer shown before (the screen does not go blank). */
   data: T | undefined;
   error: unknown;
   fetching: boolean;
 }
 
-export interface Query<T> {
-  $state: ReadableAtom<QueryState<T>>;
+/** `Key`: what names an answer (a query string, an id), narrower than `string` where the loader needs it. */
+export interface Query<T, Key extends string = string> {
+  $state: ReadableAtom<QueryState<T, Key>>;
   /** Shows `key`: its cached answer at once; loads it when missing, reloads it when stale. */
-  show(key: string): void;
+  show(key: Key): void;
   /** Loads the shown key again, fresh or not (a Retry button). */
   refetch(): void;
   /** The answer for `key`, from the cache while fresh, else loaded; does not change what is shown. */
-  get(key: string): Promise<T>;
+  get(key: Key): Promise<T>;
 }
 
-export interface QueryOptions<T> {
+export interface QueryOptions<T, Key extends string = string> {
   /** What the page was rendered with, so the first view needs no call. */
-  initial: { key: string; data?: T | undefined; error?: unknown };
+  initial: { key: Key; data?: T | undefined; error?: unknown };
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
-export function createQuery<T>(
+export function createQuery<T, Key extends string = string>(
   policy: CachePolicy,
-  load: (key: string) => Promise<T>,
-  options: QueryOptions<T>,
-): Query<T> {
+  load: (key: Key) => Promise<T>,
+  options: QueryOptions<T, NoInfer<Key>>,
+): Query<T, Key> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? wait;
-  const entries = new Map<string, CacheEntry<T>>();
-  const pending = new Map<string, Promise<T>>();
+  const entries = new Map<Key, CacheEntry<T>>();
+  const pending = new Map<Key, Promise<T>>();
   const { key: initialKey, data: initialData, error: initialError } = options.initial;
   if (initialData !== undefined)
     entries.set(initialKey, { data: initialData, fetchedAt: now(), usedAt: now() });
-  const $state = atom<QueryState<T>>({
+  const $state = atom<QueryState<T, Key>>({
     key: initialKey,
     data: initialData,
     error: initialError,
     fetching: false,
   });
 
-  function cached(key: string): CacheEntry<T> | undefined {
+  function cached(key: Key): CacheEntry<T> | undefined {
     const time = now();
     for (const [entryKey, entry] of entries) {
       if (entryKey !== $state.get().key && !isKept(entry, time, policy)) entries.delete(entryKey);
@@ -122,7 +123,7 @@ export function createQuery<T>(
     return entry;
   }
 
-  function fetchKey(key: string): Promise<T> {
+  function fetchKey(key: Key): Promise<T> {
     let loading = pending.get(key);
     if (!loading) {
       loading = withRetries(() => load(key), sleep).then((data) => {
@@ -136,7 +137,7 @@ export function createQuery<T>(
     return loading;
   }
 
-  function reload(key: string): void {
+  function reload(key: Key): void {
     $state.set({ ...$state.get(), key, error: undefined, fetching: true });
     fetchKey(key).then(
       (data) => {

@@ -58,7 +58,7 @@ export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
     setErrors({});
     setPending(true);
     try {
-      const token = await api<CreatedApiToken>('POST', '/auth/tokens', parsed.data);
+      const token = await api('POST', '/auth/tokens', parsed.data);
       const { token: _shownOnce, ...summary } = token;
       setTokens((listed) => [summary, ...listed]);
       setCreated(token);

@@ -5,16 +5,10 @@
 import { useEffect, useId, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
-import type {
-  AssignedUser,
-  BulkAddResult,
-  BulkReassignResult,
-  ConsigneeAssignmentDto,
-} from '~/shared/consignees';
+import type { AssignedUser, ConsigneeAssignmentDto } from '~/shared/consignees';
 import { FEEDBACK_LONG_MS } from '~/shared/constants';
 import { formatCount } from '~/shared/format';
 import type { Locale } from '~/shared/locale';
-import type { PublicUser } from '~/shared/validation';
 import { Modal, ModalActions } from '../common/Modal';
 import { failureText } from '../common/failure-text';
 import { UsersIcon } from '../common/icons';
@@ -155,8 +149,8 @@ export default function AssignmentManagement({
   async function reload(): Promise<void> {
     setLoading(true);
     const [assignmentAnswer, userAnswer] = await Promise.allSettled([
-      api<ConsigneeAssignmentDto[]>('GET', '/consignees/assignments'),
-      api<PublicUser[]>('GET', '/auth/users'),
+      api('GET', '/consignees/assignments'),
+      api('GET', '/auth/users'),
     ]);
     const failures: string[] = [];
     if (assignmentAnswer.status === 'fulfilled') {
@@ -220,11 +214,10 @@ export default function AssignmentManagement({
       case 'bulk-add':
         return void change(
           async () => {
-            const { added, skipped } = await api<BulkAddResult>(
-              'POST',
-              '/consignees/bulk-add-user',
-              { ...body, consigneeIds: target.consigneeIds },
-            );
+            const { added, skipped } = await api('POST', '/consignees/bulk-add-user', {
+              ...body,
+              consigneeIds: target.consigneeIds,
+            });
             const texts = { user: user.username, target: consignees(added) };
             return skipped
               ? m.assignments_added_skipped({ ...texts, skipped: formatCount(skipped) })
@@ -236,11 +229,10 @@ export default function AssignmentManagement({
       case 'bulk-replace':
         return void change(
           async () => {
-            const { reassigned } = await api<BulkReassignResult>(
-              'POST',
-              '/consignees/bulk-reassign',
-              { ...body, consigneeIds: target.consigneeIds },
-            );
+            const { reassigned } = await api('POST', '/consignees/bulk-reassign', {
+              ...body,
+              consigneeIds: target.consigneeIds,
+            });
             return m.assignments_replaced({ user: user.username, target: consignees(reassigned) });
           },
           m.assignments_bulk_replace_failed(),

@@ -56,7 +56,7 @@ export default function BackgroundManager({
     return uploadFile(
       file,
       BACKGROUND_UPLOAD,
-      '/background/upload',
+      (form) => api('POST', '/background/upload', form),
       m.branding_background_uploaded(),
       m.branding_background_upload_failed(),
     );

@@ -45,7 +45,7 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
     return uploadFile(
       file,
       LOGO_UPLOAD,
-      '/logo/upload',
+      (form) => api('POST', '/logo/upload', form),
       m.branding_logo_uploaded(),
       m.branding_logo_upload_failed(),
     );

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { api } from '~/shared/api-client';
 import { pickedFileProblem, type UploadRules } from '~/shared/branding';
 import { FEEDBACK_SHORT_MS } from '~/shared/constants';
 import { failureText } from '../common/failure-text';
@@ -57,13 +56,19 @@ export function useBrandingChange<Info, OtherChange extends string>(apply: (info
     setBusy(null);
   }
 
-  /** The picked file, checked in the browser first by the rules the server applies. */
-  function upload(file: File, rules: UploadRules, path: string, success: string, failure: string) {
+  /** The picked file, checked in the browser first by the rules the server applies, then sent by `send`. */
+  function upload(
+    file: File,
+    rules: UploadRules,
+    send: (form: FormData) => Promise<Info>,
+    success: string,
+    failure: string,
+  ) {
     const problem = pickedFileProblem(file, rules);
     if (problem) return fail(problem);
     const form = new FormData();
     form.append(rules.field, file);
-    return change(() => api<Info>('POST', path, form), 'uploading', success, failure);
+    return change(() => send(form), 'uploading', success, failure);
   }
 
   return { busy, feedback, change, upload };

@@ -65,7 +65,7 @@ function missingColumns(error: unknown): { missing: ImportField[]; headers: stri
   if (!(error instanceof ApiError) || !Array.isArray(error.body?.details)) return null;
   const details = error.body.details;
   const missing = details.flatMap((issue) =>
-    issue.field.startsWith('mapping.') ? [issue.field.slice('mapping.'.length) as ImportField] : [],
+    IMPORT_FIELDS.filter((field) => issue.field === `mapping.${field}`),
   );
   const headers = details.flatMap((issue) =>
     issue.field.startsWith('headers.') ? [issue.message] : [],
@@ -96,7 +96,7 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
     if (options.full) form.append('full', 'true');
     if (Object.keys(options.mapping).length > 0)
       form.append('mapping', JSON.stringify(options.mapping));
-    return api<ImportResult>('POST', '/admin/imports', form);
+    return api('POST', '/admin/imports', form);
   }
 
   async function tryFile(chosen: File, chosenMapping: ImportMapping) {
@@ -140,7 +140,7 @@ export default function ImportsManager({ locale, initialHistory, folder }: Impor
       setPreview(null);
       setFile(null);
       setHeaders([]);
-      setHistory(await api<ImportRun[]>('GET', '/admin/imports'));
+      setHistory(await api('GET', '/admin/imports'));
     } catch (error) {
       setFeedback({ tone: 'error', text: errorText(error) });
     } finally {

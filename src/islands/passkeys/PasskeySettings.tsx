@@ -5,7 +5,6 @@
  */
 import { useState, type SubmitEvent } from 'react';
 import { m } from '~/paraglide/messages.js';
-import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { api, ApiError, errorText } from '~/shared/api-client';
 import type { Locale } from '~/shared/locale';
 import {
@@ -65,15 +64,11 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
     setPasswordError('');
     setPending(true);
     try {
-      const { options } = await api<{ options: PublicKeyCredentialCreationOptionsJSON }>(
-        'POST',
-        '/auth/passkeys/registration/options',
-        parsed.data,
-      );
+      const { options } = await api('POST', '/auth/passkeys/registration/options', parsed.data);
       form.reset();
       const { startRegistration } = await import('@simplewebauthn/browser');
       const credential = await startRegistration({ optionsJSON: options });
-      const added = await api<PasskeyView>('POST', '/auth/passkeys/registration/verify', {
+      const added = await api('POST', '/auth/passkeys/registration/verify', {
         credential,
       });
       setPasskeys((listed) => [...listed, added]);
@@ -102,7 +97,7 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
       return;
     }
     try {
-      const renamed = await api<PasskeyView>('PATCH', `/auth/passkeys/${passkey.id}`, parsed.data);
+      const renamed = await api('PATCH', `/auth/passkeys/${passkey.id}`, parsed.data);
       setPasskeys((listed) => listed.map((item) => (item.id === renamed.id ? renamed : item)));
       setRenaming(null);
       setNotice(m.passkey_renamed());

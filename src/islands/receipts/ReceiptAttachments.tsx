@@ -20,10 +20,7 @@ export interface ReceiptAttachmentsAnswer {
 }
 
 export async function loadReceiptAttachments(id: string): Promise<ReceiptAttachmentsAnswer> {
-  const answer = await apiBody<{ data: AttachmentSummary[]; meta: AttachmentListMeta }>(
-    'GET',
-    `/receipts/${id}/attachments`,
-  );
+  const answer = await apiBody('GET', `/receipts/${id}/attachments`);
   return { receiptId: Number(id), attachments: answer.data, meta: answer.meta };
 }
 

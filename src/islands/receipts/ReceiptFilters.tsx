@@ -17,6 +17,8 @@ import { useHydrated } from '../common/use-hydrated';
 import { QueryForm } from './QueryForm';
 
 /** The sortable columns by the names the table gives them. */
+const SORT_ORDERS: readonly SortOrder[] = ['desc', 'asc'];
+
 const SORT_LABELS: Record<(typeof RECEIPT_SORT_KEYS)[number], () => string> = {
   receivedDate: m.receipts_received_date,
   number: m.receipts_number,
@@ -160,7 +162,11 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
             name="sortBy"
             label={m.receipts_sort_by()}
             value={query.sortBy}
-            onChange={(sortBy) => props.onSort({ sortBy: sortBy as ReceiptSortKey })}
+            onChange={(sortBy) =>
+              props.onSort({
+                sortBy: RECEIPT_SORT_KEYS.find((key) => key === sortBy) ?? query.sortBy,
+              })
+            }
           >
             {RECEIPT_SORT_KEYS.map((key) => (
               <option key={key} value={key}>
@@ -173,7 +179,11 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
             name="sortOrder"
             label={m.receipts_order()}
             value={query.sortOrder}
-            onChange={(sortOrder) => props.onSort({ sortOrder: sortOrder as SortOrder })}
+            onChange={(sortOrder) =>
+              props.onSort({
+                sortOrder: SORT_ORDERS.find((order) => order === sortOrder) ?? query.sortOrder,
+              })
+            }
           >
             <option value="desc">{m.receipts_order_descending()}</option>
             <option value="asc">{m.receipts_order_ascending()}</option>

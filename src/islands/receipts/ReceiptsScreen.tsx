@@ -10,7 +10,7 @@ import { api, ApiError, apiBody, type ErrorEnvelope } from '~/shared/api-client'
 import { TRACKING_NUMBER_MIN } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
 import { serverBusyText, serverBusyTitle } from '~/shared/messages';
-import { receiptQueryString } from '~/shared/receipt-query-string';
+import { receiptQueryString, type ReceiptQueryString } from '~/shared/receipt-query-string';
 import type { ReceiptWithPrealerts } from '~/shared/prealerts';
 import type { PackageScanResult, Receipt, ReceiptList, ReceiptQuery } from '~/shared/receipts';
 import { createQuery, DATA_CACHE, LIST_CACHE } from '~/stores/query-cache';
@@ -42,14 +42,10 @@ export interface ReceiptsScreenProps {
   syncIntervalSeconds: number;
 }
 
-const loadList = (queryString: string) =>
-  apiBody<ReceiptList & { success: true }>('GET', `/receipts${queryString}`);
-const loadDetails = (id: string) => api<ReceiptWithPrealerts>('GET', `/receipts/${id}`);
+const loadList = (queryString: ReceiptQueryString) => apiBody('GET', `/receipts${queryString}`);
+const loadDetails = (id: string) => api('GET', `/receipts/${id}`);
 const loadScans = (trackingNumber: string) =>
-  api<PackageScanResult[]>(
-    'GET',
-    `/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber)}`,
-  );
+  api('GET', `/package-tracker/search?trackingNumber=${encodeURIComponent(trackingNumber)}`);
 
 export default function ReceiptsScreen(props: ReceiptsScreenProps) {
   const {
@@ -65,7 +61,7 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
   adoptLocale(locale);
   // One cache per mounted screen: on the server each render gets its own, so no answer crosses users.
   const [list] = useState(() =>
-    createQuery<ReceiptList>(LIST_CACHE, loadList, {
+    createQuery<ReceiptList, ReceiptQueryString>(LIST_CACHE, loadList, {
       initial: {
         key: receiptQueryString(initialQuery),
         data: initialList ?? undefined,
@@ -142,7 +138,8 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
       `${location.pathname}${receiptQueryString(initialQuery)}`,
     );
     const restore = (event: PopStateEvent) => {
-      const restored = event.state as ReceiptQuery | null;
+      // The entries this screen pushed hold its query; any other entry has none (null).
+      const restored: ReceiptQuery | null = event.state;
       if (!restored) return location.reload();
       lookupRun.current += 1;
       setLookup({ kind: 'idle' });

@@ -26,10 +26,7 @@ export function ShareReceipt({ receiptId }: { receiptId: number }) {
     try {
       setView({
         kind: 'made',
-        link: await api<CreatedShareLink>(
-          'POST',
-          `/receipts/${receiptId}/share${replace ? '?replace=true' : ''}`,
-        ),
+        link: await api('POST', `/receipts/${receiptId}/share${replace ? '?replace=true' : ''}`),
       });
     } catch (error) {
       const exists = error instanceof ApiError && error.errorType === 'CONFLICT';

@@ -17,7 +17,7 @@ const fieldLabel = (key: string) =>
   key.replace(/[_-]+/g, ' ').replace(/\b\w/g, (letter) => letter.toUpperCase());
 
 function fieldValue(key: string, value: unknown): string {
-  if (key === 'scanned_at') return formatDate(value as string);
+  if (key === 'scanned_at') return formatDate(String(value));
   if (value === null || value === undefined || value === '') return m.format_not_available();
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

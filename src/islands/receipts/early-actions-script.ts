@@ -53,9 +53,10 @@ function earlyActions(keys: typeof EARLY_ACTION_KEYS, searchPauseMs: number): vo
     if (!answered) return;
     history.pushState(null, '', url);
     island.replaceWith(answered);
-    const next = document.getElementById(box.id) as HTMLInputElement | null;
-    next?.focus();
-    next?.setSelectionRange(typed.length, typed.length);
+    const next = document.getElementById(box.id);
+    if (!(next instanceof HTMLInputElement)) return;
+    next.focus();
+    next.setSelectionRange(typed.length, typed.length);
   };
   // Back or Forward between such searches: the page of that address (the island restores its own entries).
   addEventListener('popstate', () => {

@@ -18,7 +18,7 @@ export function ClearTokensModal({ onClose, onCleared }: ClearTokensModalProps) 
     setFailure(null);
     setClearing(true);
     try {
-      return onCleared(await api<TokenClearResult>('DELETE', '/tokens/clear'));
+      return onCleared(await api('DELETE', '/tokens/clear'));
     } catch (error) {
       setFailure(errorText(error));
     }

@@ -8,11 +8,7 @@ import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { TOKEN_STATUS_POLL_MS } from '~/shared/constants';
 import type { Locale } from '~/shared/locale';
-import {
-  magayaCredentialsSchema,
-  type MagayaConnectionStatus,
-  type MagayaTestResult,
-} from '~/shared/magaya';
+import { magayaCredentialsSchema, type MagayaConnectionStatus } from '~/shared/magaya';
 import type { SyncStatus } from '~/shared/sync';
 import { LocalDate } from '../common/LocalDate';
 import { FailureAlert } from '../common/Modal';
@@ -44,7 +40,7 @@ export default function MagayaConnection({
 
   const load = useCallback(async () => {
     try {
-      setStatus(await api<MagayaConnectionStatus>('GET', '/tokens/magaya'));
+      setStatus(await api('GET', '/tokens/magaya'));
       setLoadFailed(false);
     } catch {
       setLoadFailed(true);
@@ -62,7 +58,7 @@ export default function MagayaConnection({
     setNotice(null);
     setTesting(true);
     try {
-      const result = await api<MagayaTestResult>('POST', '/tokens/magaya/test');
+      const result = await api('POST', '/tokens/magaya/test');
       setNotice(
         result.ok
           ? { tone: 'success', text: m.magaya_connection_test_ok() }
@@ -189,7 +185,7 @@ function CredentialsForm({
     setFailure(null);
     setSaving(true);
     try {
-      return onSaved(await api<MagayaConnectionStatus>('PUT', '/tokens/magaya', parsed.data));
+      return onSaved(await api('PUT', '/tokens/magaya', parsed.data));
     } catch (error) {
       setFailure(errorText(error));
     }

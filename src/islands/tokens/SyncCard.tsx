@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { api, errorText } from '~/shared/api-client';
 import { TOKEN_STATUS_POLL_MS } from '~/shared/constants';
-import { syncCountsText, type SyncResult, type SyncStatus } from '~/shared/sync';
+import { syncCountsText, type SyncStatus } from '~/shared/sync';
 import { LocalDate } from '../common/LocalDate';
 import { Card, Fact, Facts } from './TokenCards';
 
@@ -25,7 +25,7 @@ export function SyncCard({ initialStatus }: { initialStatus: SyncStatus | null }
   useEffect(() => {
     if (running) return;
     const timer = setInterval(() => {
-      api<SyncStatus>('GET', '/sync').then(setStatus, () => {});
+      api('GET', '/sync').then(setStatus, () => {});
     }, TOKEN_STATUS_POLL_MS);
     return () => clearInterval(timer);
   }, [running]);
@@ -34,7 +34,7 @@ export function SyncCard({ initialStatus }: { initialStatus: SyncStatus | null }
     setRunning(true);
     setAnnouncement(m.sync_running());
     try {
-      const result = await api<SyncResult>('POST', '/sync');
+      const result = await api('POST', '/sync');
       setStatus({
         lastSyncedAt: result.finishedAt,
         written: result.written,

@@ -66,7 +66,7 @@ export default function TokenManagement({
 
   const load = useCallback(async () => {
     try {
-      setStatus(await api<TokenStatus>('GET', '/tokens/status'));
+      setStatus(await api('GET', '/tokens/status'));
       setLoadFailed(false);
     } catch {
       setLoadFailed(true);
@@ -108,7 +108,7 @@ export default function TokenManagement({
     setNotice(null);
     setRefreshing(true);
     try {
-      await api<TokenStatus>('POST', '/tokens/refresh');
+      await api('POST', '/tokens/refresh');
       setNotice({ tone: 'success', text: m.tokens_refreshed() });
     } catch (error) {
       setNotice({ tone: 'error', text: errorText(error) });

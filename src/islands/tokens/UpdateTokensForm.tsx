@@ -42,7 +42,7 @@ export function UpdateTokensForm({ onCancel, onUpdated }: UpdateTokensFormProps)
     setFailure(null);
     setSaving(true);
     try {
-      await api<unknown>('POST', '/tokens/update', parsed.data);
+      await api('POST', '/tokens/update', parsed.data);
       return onUpdated();
     } catch (error) {
       setFailure(errorText(error));

@@ -126,7 +126,7 @@ export function useOAuthPopup(onOutcome: (outcome: OAuthOutcome) => void) {
     setStep('getting-url');
     let answer: OAuthStart | null;
     try {
-      answer = await api<OAuthStart | null>('POST', '/tokens/oauth/authorize');
+      answer = await api('POST', '/tokens/oauth/authorize');
     } catch (error) {
       return finish({ ok: false, text: failureText(error, m.tokens_oauth_start_failed()) });
     }

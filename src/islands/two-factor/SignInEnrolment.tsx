@@ -30,7 +30,7 @@ export default function SignInEnrolment({ locale, destination }: SignInEnrolment
     setError('');
     setPending(true);
     try {
-      setSetup(await api<TwoFactorSetup>('POST', '/auth/2fa/setup'));
+      setSetup(await api('POST', '/auth/2fa/setup'));
     } catch (failure) {
       setError(errorText(failure));
     }

@@ -51,7 +51,7 @@ export function TwoFactorEnrolment({ setup, onEnabled, onCancel }: TwoFactorEnro
     setError('');
     setPending(true);
     try {
-      onEnabled(await api<EnableAnswer>('POST', '/auth/2fa/enable', parsed.data));
+      onEnabled(await api('POST', '/auth/2fa/enable', parsed.data));
     } catch (failure) {
       setError(errorText(failure));
       setPending(false);

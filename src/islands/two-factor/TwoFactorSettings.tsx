@@ -45,7 +45,7 @@ export default function TwoFactorSettings({
     setNotice('');
     setPending(true);
     try {
-      setView({ kind: 'setup', setup: await api<TwoFactorSetup>('POST', '/auth/2fa/setup') });
+      setView({ kind: 'setup', setup: await api('POST', '/auth/2fa/setup') });
     } catch (failure) {
       setError(errorText(failure));
     }

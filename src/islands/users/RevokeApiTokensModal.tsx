@@ -1,7 +1,6 @@
 /** User Management: an admin revokes every API token of a user (a token leaked, a system retired). */
 import { m } from '~/paraglide/messages.js';
 import { api } from '~/shared/api-client';
-import type { RevokedApiTokens } from '~/shared/api-tokens';
 import type { ManagedUser } from '~/shared/two-factor';
 import { FailureAlert, Modal, ModalActions } from '../common/Modal';
 import { useConfirmedAction } from '../common/use-confirmed-action';
@@ -15,7 +14,7 @@ interface RevokeApiTokensModalProps {
 
 export function RevokeApiTokensModal({ user, onClose, onRevoked }: RevokeApiTokensModalProps) {
   const { failure, busy, confirm, close } = useConfirmedAction({
-    run: () => api<RevokedApiTokens>('DELETE', `/auth/users/${user.id}/tokens`),
+    run: () => api('DELETE', `/auth/users/${user.id}/tokens`),
     onDone: ({ revoked }) => onRevoked(revoked),
     onClose,
     failedText: m.apitoken_admin_revoke_failed,

@@ -56,7 +56,8 @@ function startingValues(user: PublicUser | null): FormValues {
 
 type Submission =
   | { errors: Record<string, string> }
-  | { method: 'POST' | 'PUT'; path: string; payload: CreateUserPayload | UpdateUserPayload };
+  | { method: 'PUT'; path: `/auth/users/${number}`; payload: UpdateUserPayload }
+  | { method: 'POST'; path: '/auth/users'; payload: CreateUserPayload };
 
 /** Checks the form with the shared schema and, when it passes, says which call saves it. */
 function prepare(user: PublicUser | null, values: FormValues): Submission {
@@ -162,7 +163,12 @@ export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormM
             <SelectField
               label={m.users_invite_language()}
               value={values.locale}
-              onChange={(event) => change('locale', event.target.value as Locale)}
+              onChange={(event) =>
+                change(
+                  'locale',
+                  locales.find((locale) => locale === event.target.value) ?? values.locale,
+                )
+              }
               error={errors.locale}
             >
               {locales.map((locale) => (
@@ -187,7 +193,9 @@ export function UserFormModal({ user, mailEnabled, onClose, onSaved }: UserFormM
         <SelectField
           label={m.users_field_role()}
           value={values.role}
-          onChange={(event) => change('role', event.target.value as Role)}
+          onChange={(event) =>
+            change('role', ROLES.find((role) => role === event.target.value) ?? values.role)
+          }
           error={errors.role}
         >
           {ROLES.map((role) => (

@@ -66,7 +66,7 @@ export default function UserManagement({
   const reload = useCallback(async () => {
     setLoading(true);
     try {
-      setUsers(await api<ManagedUser[]>('GET', '/auth/users'));
+      setUsers(await api('GET', '/auth/users'));
       setLoadFailure(null);
     } catch (error) {
       setLoadFailure(failureText(error, m.users_load_failed()));

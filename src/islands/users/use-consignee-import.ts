@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { m } from '~/paraglide/messages.js';
 import { apiBody, errorText } from '~/shared/api-client';
-import { importResultMessage, type ImportResult, type LastImportInfo } from '~/shared/consignees';
+import { importResultMessage } from '~/shared/consignees';
 import { FEEDBACK_LONG_MS } from '~/shared/constants';
 
 /** An object, so that the same text twice in a row restarts its timer. */
@@ -28,12 +28,9 @@ export function useConsigneeImport(initialLastImportDate: string | null) {
   const runImport = async () => {
     setImporting(true);
     try {
-      const { data } = await apiBody<{ data: ImportResult }>('POST', '/consignees/import');
+      const { data } = await apiBody('POST', '/consignees/import');
       setOutcome({ text: importResultMessage(data), failed: false });
-      const { data: last } = await apiBody<{ data: LastImportInfo }>(
-        'GET',
-        '/consignees/last-import-date',
-      );
+      const { data: last } = await apiBody('GET', '/consignees/last-import-date');
       setLastImportDate(last.lastImportDate);
     } catch (error) {
       setOutcome({ text: m.users_import_failed({ reason: errorText(error) }), failed: true });

@@ -38,7 +38,7 @@ export function AddWebhookForm({ allowHttp, onCreated }: AddWebhookFormProps) {
     setErrors({});
     setPending(true);
     try {
-      onCreated(await api<CreatedWebhook>('POST', '/webhooks', parsed.data));
+      onCreated(await api('POST', '/webhooks', parsed.data));
     } catch (error) {
       const details =
         error instanceof ApiError && Array.isArray(error.body?.details) ? error.body.details : [];

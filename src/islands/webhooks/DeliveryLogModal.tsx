@@ -33,7 +33,7 @@ export function DeliveryLogModal({
   useEffect(() => {
     let open = true;
     const read = () =>
-      api<WebhookDeliveryDto[]>('GET', `/webhooks/${endpoint.id}/deliveries`).then(
+      api('GET', `/webhooks/${endpoint.id}/deliveries`).then(
         (list) => {
           if (!open) return;
           setAttempts(list);

@@ -65,7 +65,7 @@ export default function WebhookManagement({
   const toggle = (endpoint: WebhookEndpointDto) =>
     act(endpoint, async () => {
       replace(
-        await api<WebhookEndpointDto>('PUT', `/webhooks/${endpoint.id}`, {
+        await api('PUT', `/webhooks/${endpoint.id}`, {
           enabled: !endpoint.enabled,
         }),
       );

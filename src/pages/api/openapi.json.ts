@@ -1,7 +1,6 @@
 import { describeEndpoint } from '~/server/http/api-description';
-import { buildApiDocument, describedOperations, type RouteModules } from '~/server/http/openapi';
+import { portalApiDocument, type RouteModules } from '~/server/http/openapi';
 import { handle } from '~/server/http/respond';
-import { isTokenReadable } from '~/shared/api-token-access';
 import { apiDocumentSchema } from '~/shared/envelope';
 
 /** Every other API route file, loaded when the document is first asked for: a glob leaves out the file it is in. */
@@ -18,12 +17,12 @@ async function loadRouteFiles(): Promise<RouteModules> {
 export const GET = handle(async (context) => {
   const { portal } = context.locals;
   return portal.apiDocument.response(context.request, async () => {
-    const { operations, problems } = describedOperations(await loadRouteFiles());
+    const { document, problems } = portalApiDocument(
+      await loadRouteFiles(),
+      portal.config.publicUrl.origin,
+    );
     for (const problem of problems) portal.log.warn({ component: 'openapi' }, problem);
-    return buildApiDocument(operations, {
-      serverUrl: portal.config.publicUrl.origin,
-      isTokenReadable: ({ method, pattern }) => isTokenReadable(method, pattern),
-    });
+    return document;
   });
 });
 

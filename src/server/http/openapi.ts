@@ -13,6 +13,7 @@ import {
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
 import * as z from 'zod/mini';
+import { isTokenReadable } from '~/shared/api-token-access';
 import { SESSION_COOKIE } from '~/shared/constants';
 import { errorEnvelopeSchema } from '~/shared/envelope';
 import { LOCALE_COOKIE } from '~/shared/locale';
@@ -375,6 +376,19 @@ export function buildApiDocument(
     info: { title: 'Freight portal API', version: '1', description: DOCUMENT_DESCRIPTION },
     servers: [{ url: options.serverUrl }],
   });
+}
+
+/**
+ * The portal's own document, GET /api/openapi.json, from its route files: what the route answers and
+ * what the browser client's types are generated from (scripts/api-types.mjs), so the two are one.
+ */
+export function portalApiDocument(modules: RouteModules, serverUrl: string) {
+  const { operations, problems } = describedOperations(modules);
+  const document = buildApiDocument(operations, {
+    serverUrl,
+    isTokenReadable: ({ method, pattern }) => isTokenReadable(method, pattern),
+  });
+  return { document, problems };
 }
 
 /** The document as answered: its bytes compressed once, its ETag a hash of them. */

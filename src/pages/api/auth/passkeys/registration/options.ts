@@ -4,8 +4,9 @@ import { setPasskeyChallenge } from '~/server/http/passkey-challenge';
 import { handle, ok } from '~/server/http/respond';
 import { startPasskeyRegistration } from '~/server/services/accounts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
+import { passkeyRegistrationStartSchema } from '~/shared/api/passkeys';
 import { okEnvelope } from '~/shared/envelope';
-import { passkeyOptionsSchema, passkeyRegistrationOptionsSchema } from '~/shared/passkeys';
+import { passkeyRegistrationOptionsSchema } from '~/shared/passkeys';
 
 /** The password first; then the options for `navigator.credentials.create`, with a challenge held for this browser. */
 export const POST = handle(async (context) => {
@@ -30,7 +31,7 @@ export const openapi = describeEndpoint({
       'for 5 minutes, in this browser only (an HttpOnly cookie names it). With a session only.',
     access: 'signed-in',
     body: passkeyRegistrationOptionsSchema,
-    answer: { status: 200, body: okEnvelope(passkeyOptionsSchema) },
+    answer: { status: 200, body: okEnvelope(passkeyRegistrationStartSchema) },
     errors: {
       ...SHARED_FAILURES.passkeysOff,
       400: 'The password is wrong or missing: `details` names the field.',

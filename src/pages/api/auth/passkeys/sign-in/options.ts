@@ -2,8 +2,8 @@ import { setPasskeyChallenge } from '~/server/http/passkey-challenge';
 import { handle, ok } from '~/server/http/respond';
 import { startPasskeySignIn } from '~/server/services/accounts';
 import { describeEndpoint, SHARED_FAILURES } from '~/server/http/api-description';
+import { passkeySignInStartSchema } from '~/shared/api/passkeys';
 import { okEnvelope } from '~/shared/envelope';
-import { passkeyOptionsSchema } from '~/shared/passkeys';
 
 // Public: signing in needs no username; the challenge is held for this browser only.
 export const POST = handle(async (context) => {
@@ -24,7 +24,7 @@ export const openapi = describeEndpoint({
       'The challenge works once, for 5 minutes, in this browser only (an HttpOnly cookie names ' +
       'it).',
     access: 'public',
-    answer: { status: 200, body: okEnvelope(passkeyOptionsSchema) },
+    answer: { status: 200, body: okEnvelope(passkeySignInStartSchema) },
     errors: {
       ...SHARED_FAILURES.passkeysOff,
       429: 'Too many challenges asked for from this address (RATE_LIMITED, with Retry-After).',
