@@ -16,7 +16,8 @@ export async function pageWeights(baseUrl, customerCookie) {
     for (const [path, cookie, budget] of [
       ['/login', null, 90],
       ['/dashboard', customerCookie, 30],
-      ['/receipts', customerCookie, 90],
+      // design.md: 120 KB once the list's island has hydrated, React and React DOM 60 KB of it.
+      ['/receipts', customerCookie, 120],
       // Server-rendered like the dashboard: no React.
       ['/prealerts', customerCookie, 30],
     ]) {
