@@ -14,7 +14,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * The request's body chunk by chunk as it arrives, failing with 413 once it passes `maxBytes`: a body
  * of any size (chunked, without Content-Length) never costs more memory than the limit, and one with a
  * Content-Length over the limit fails before a byte is read. The rest of a refused body is left unread
- * (server.mjs discards it): cancelling it would close the connection before the 413 could be sent.
+ * (refused-body.ts discards it): cancelling it would close the connection before the 413 could be sent.
  */
 export async function* bodyChunks(
   request: Request,
