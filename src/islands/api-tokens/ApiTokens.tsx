@@ -164,7 +164,10 @@ export default function ApiTokens({ locale, initialTokens }: ApiTokensProps) {
               {tokens.map((token) => (
                 <li
                   key={token.id}
-                  className="flex flex-wrap items-center justify-between gap-2 rounded-box border border-base-content/10 p-3 text-sm"
+                  className={[
+                    'flex flex-wrap items-center justify-between gap-2',
+                    'rounded-box border border-base-content/10 p-3 text-sm',
+                  ].join(' ')}
                 >
                   <div className="min-w-0">
                     <p className="flex flex-wrap items-center gap-2 font-medium break-words">

@@ -322,7 +322,10 @@ export default function AssignmentManagement({
       {notice && (
         <div
           role={notice.tone === 'error' ? 'alert' : 'status'}
-          className={`alert alert-soft mb-4 flex justify-between ${notice.tone === 'error' ? 'alert-error' : 'alert-success'}`}
+          className={[
+            'alert alert-soft mb-4 flex justify-between',
+            notice.tone === 'error' ? 'alert-error' : 'alert-success',
+          ].join(' ')}
         >
           <span>{notice.text}</span>
           <button

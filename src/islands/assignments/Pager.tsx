@@ -12,7 +12,12 @@ interface PagerProps {
 export function Pager({ shown, total, onPage }: PagerProps) {
   const { page, pageCount, first, last } = shown;
   return (
-    <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-content/10 px-4 py-4 text-sm">
+    <div
+      className={[
+        'flex flex-wrap items-center justify-between gap-3',
+        'border-t border-base-content/10 px-4 py-4 text-sm',
+      ].join(' ')}
+    >
       <span>
         {m.assignments_showing({
           from: formatCount(first),

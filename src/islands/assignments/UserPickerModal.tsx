@@ -64,7 +64,10 @@ export function UserPickerModal({
               <li key={user.id} className="border-b border-base-content/10 last:border-b-0">
                 <button
                   type="button"
-                  className="flex w-full items-center justify-between gap-3 px-4 py-2 text-left hover:bg-base-content/5 disabled:cursor-not-allowed disabled:opacity-50"
+                  className={[
+                    'flex w-full items-center justify-between gap-3 px-4 py-2 text-left',
+                    'hover:bg-base-content/5 disabled:cursor-not-allowed disabled:opacity-50',
+                  ].join(' ')}
                   disabled={taken}
                   onClick={() => onPick(user)}
                 >

@@ -98,7 +98,10 @@ export default function BackgroundManager({
               <img
                 src={info.backgroundPath}
                 alt={m.branding_current_background_alt()}
-                className="mb-4 aspect-video w-full rounded-box border border-base-content/10 object-cover opacity-[var(--card-opacity,0.9)]"
+                className={[
+                  'mb-4 aspect-video w-full rounded-box border border-base-content/10',
+                  'object-cover opacity-[var(--card-opacity,0.9)]',
+                ].join(' ')}
               />
               <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
                 <dt className="opacity-70">{m.branding_file_name()}</dt>

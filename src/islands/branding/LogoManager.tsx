@@ -74,7 +74,12 @@ export default function LogoManager({ locale, initialInfo, loadFailure }: LogoMa
           </h2>
           {info.hasLogo && info.logoPath ? (
             <div className="flex flex-wrap items-center gap-4">
-              <div className="grid size-28 shrink-0 place-items-center rounded-box border border-base-content/10 bg-base-100 p-2">
+              <div
+                className={[
+                  'grid size-28 shrink-0 place-items-center',
+                  'rounded-box border border-base-content/10 bg-base-100 p-2',
+                ].join(' ')}
+              >
                 <img
                   src={info.logoPath}
                   alt={m.branding_current_logo_alt()}

@@ -51,9 +51,12 @@ export function UploadArea({
       onDragLeave={() => setDragging(false)}
       onDrop={drop}
       aria-busy={busy}
-      className={`flex flex-col items-center gap-2 rounded-box border-2 border-dashed px-6 py-10 text-center focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-primary ${
-        dragging ? 'border-primary' : 'border-base-content/25'
-      } ${blocked ? 'opacity-70' : 'cursor-pointer hover:border-primary'}`}
+      className={[
+        'flex flex-col items-center gap-2 rounded-box border-2 border-dashed px-6 py-10 text-center',
+        'focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-primary',
+        dragging ? 'border-primary' : 'border-base-content/25',
+        blocked ? 'opacity-70' : 'cursor-pointer hover:border-primary',
+      ].join(' ')}
     >
       <span className="opacity-70">
         {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : icon}

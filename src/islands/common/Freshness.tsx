@@ -43,7 +43,8 @@ export function Freshness({ lastSyncedAt, now, syncIntervalSeconds }: FreshnessP
       ) : (
         <ClockIcon className="size-4 shrink-0" />
       )}
-      {/* Focusable so that a keyboard reaches the exact time in its tooltip, as a pointer does by hovering; Escape leaves it. */}
+      {/* Focusable so that a keyboard reaches the exact time in its tooltip, as a pointer does by
+          hovering; Escape leaves it. */}
       {/* eslint-disable jsx-a11y/no-noninteractive-tabindex, jsx-a11y/no-noninteractive-element-interactions */}
       <time
         tabIndex={0}

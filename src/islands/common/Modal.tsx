@@ -31,7 +31,8 @@ export function Modal({ title, onClose, wide = false, children }: ModalProps) {
         onClose();
       }}
     >
-      {/* Clear of the screen's edges on a desktop; on a phone the footer's actions stay at the bottom (ModalActions). */}
+      {/* Clear of the screen's edges on a desktop; on a phone the footer's actions stay at the bottom
+          (ModalActions). */}
       <div
         className={`modal-box border border-base-300 sm:max-h-[calc(100dvh-4rem)] ${wide ? 'max-w-3xl' : 'max-w-lg'}`}
       >

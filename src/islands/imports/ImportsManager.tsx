@@ -30,8 +30,16 @@ export interface ImportsManagerProps {
   folder: string;
 }
 
-const ACCEPT =
-  '.csv,.txt,.xlsx,.xml,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/xml,text/xml';
+const ACCEPT = [
+  '.csv',
+  '.txt',
+  '.xlsx',
+  '.xml',
+  'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/xml',
+  'text/xml',
+].join(',');
 
 const FIELD_LABELS: Record<ImportField, () => string> = {
   number: m.imports_field_number,

@@ -123,7 +123,10 @@ export default function PasskeySettings({ locale, initialList, username }: Passk
               {passkeys.map((passkey) => (
                 <li
                   key={passkey.id}
-                  className="flex flex-wrap items-center justify-between gap-2 rounded-box border border-base-content/10 p-3 text-sm"
+                  className={[
+                    'flex flex-wrap items-center justify-between gap-2',
+                    'rounded-box border border-base-content/10 p-3 text-sm',
+                  ].join(' ')}
                 >
                   {renaming?.id === passkey.id ? (
                     <form

@@ -23,7 +23,12 @@ export function ListFooter({ query, pagination, meta, shown, onPage }: ListFoote
     onPage(page);
   };
   return (
-    <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-content/10 px-4 py-4 text-sm">
+    <div
+      className={[
+        'flex flex-wrap items-center justify-between gap-3',
+        'border-t border-base-content/10 px-4 py-4 text-sm',
+      ].join(' ')}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span>
           {m.receipts_showing({

@@ -59,7 +59,8 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
     if (typedSearch !== searchText) props.onSearchSubmit(typedSearch);
     const typedTracking = trackingInput.current!.value;
     if (typedTracking !== trackingText) props.onTrackingText(typedTracking);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at hydration: later typing reaches the handlers itself
+    /* eslint-disable-next-line react-hooks/exhaustive-deps --
+       once, at hydration: later typing reaches the handlers itself */
   }, []);
 
   const submitSearch = (event: SubmitEvent<HTMLFormElement>) => {
@@ -104,7 +105,8 @@ export function ReceiptFilters(props: ReceiptFiltersProps) {
           />
         </QueryForm>
 
-        {/* Before hydration a submit is kept and run once the island is ready (early-clicks.ts); without JavaScript it filters the list. */}
+        {/* Before hydration a submit is kept and run once the island is ready (early-clicks.ts);
+            without JavaScript it filters the list. */}
         <QueryForm
           query={query}
           omit={['search', 'trackingNumber', 'page']}

@@ -111,7 +111,8 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
       return;
     answeredAt.current = now;
     list.refetch();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the clock's tick asks; a new answer or sync time alone must not refetch
+    /* eslint-disable-next-line react-hooks/exhaustive-deps --
+       the clock's tick asks; a new answer or sync time alone must not refetch */
   }, [now]);
 
   /** Shows the list for `next` and records it in the page URL as a new history entry. */
@@ -157,7 +158,8 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
     if (typedSearch === query.search) return;
     const timer = setTimeout(() => refine({ search: typedSearch }), SEARCH_PAUSE_MS);
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- refine is made anew each render; the typed text and the query decide
+    /* eslint-disable-next-line react-hooks/exhaustive-deps --
+       refine is made anew each render; the typed text and the query decide */
   }, [typedSearch, query]);
 
   function clearTracking(): void {
@@ -207,7 +209,8 @@ export default function ReceiptsScreen(props: ReceiptsScreenProps) {
   useEffect(() => {
     const { mapReceiptId, trackingNumber } = takeEarlyActions();
     const receipt = answer?.data.find((candidate) => String(candidate.id) === mapReceiptId);
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- once, at hydration: a tap the server-rendered page recorded
+    /* eslint-disable-next-line react-hooks/set-state-in-effect --
+       once, at hydration: a tap the server-rendered page recorded */
     if (receipt) showMap(receipt);
     const typed = trackingNumber?.trim() ?? '';
     if (typed.length >= TRACKING_NUMBER_MIN) void searchTracking(typed);

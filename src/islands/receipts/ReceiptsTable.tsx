@@ -28,11 +28,16 @@ const TONE_BADGE: Record<StatusTone, string> = {
 };
 
 /**
- * Below 1024 px (MOBILE_BREAKPOINT_PX) a row becomes a card and every cell shows its column name above its value
- * (from data-label), so a phone reads the receipts without scrolling sideways.
+ * Below 1024 px (MOBILE_BREAKPOINT_PX) a row becomes a card and every cell shows its column name
+ * above its value (from data-label), so a phone reads the receipts without scrolling sideways.
  */
+const CARD_ROW =
+  'hover:bg-base-content/5 max-lg:grid max-lg:grid-cols-2 sm:max-lg:grid-cols-4 max-lg:gap-x-4 ' +
+  'max-lg:gap-y-2 max-lg:border-b max-lg:border-base-content/10 max-lg:px-4 max-lg:py-3';
 const CARD_CELL =
-  'max-lg:block max-lg:border-0 max-lg:p-0 max-lg:text-left max-lg:before:block max-lg:before:text-xs max-lg:before:opacity-60 max-lg:before:content-[attr(data-label)]';
+  'max-lg:block max-lg:border-0 max-lg:p-0 max-lg:text-left ' +
+  'max-lg:before:block max-lg:before:text-xs max-lg:before:opacity-60 ' +
+  'max-lg:before:content-[attr(data-label)]';
 
 /** The receipt's own page: what View opens without JavaScript, in a new tab, or from a copied link. */
 const receiptPath = (receipt: Receipt) => `/receipts/${receipt.id}`;
@@ -86,10 +91,7 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
         </thead>
         <tbody className="max-lg:block">
           {receipts.map((receipt) => (
-            <tr
-              key={receipt.id}
-              className="hover:bg-base-content/5 max-lg:grid max-lg:grid-cols-2 sm:max-lg:grid-cols-4 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:border-b max-lg:border-base-content/10 max-lg:px-4 max-lg:py-3"
-            >
+            <tr key={receipt.id} className={CARD_ROW}>
               <td className={`whitespace-nowrap ${CARD_CELL}`} data-label={columns.receivedDate}>
                 <LocalDate value={receipt.receivedDate} />
               </td>
@@ -126,7 +128,11 @@ export function ReceiptsTable({ receipts, onShowMap, onShowDetails }: ReceiptsTa
               <td className="max-lg:block max-lg:border-0 max-lg:p-0">
                 <button
                   type="button"
-                  className={`badge badge-soft h-auto min-w-32 max-w-40 cursor-pointer py-1 text-xs leading-tight font-medium ${TONE_BADGE[statusTone(receipt.status)]}`}
+                  className={[
+                    'badge badge-soft h-auto min-w-32 max-w-40 cursor-pointer',
+                    'py-1 text-xs leading-tight font-medium',
+                    TONE_BADGE[statusTone(receipt.status)],
+                  ].join(' ')}
                   title={m.receipts_show_tracking_map()}
                   data-tracking-map={receipt.id}
                   onClick={() => onShowMap(receipt)}

@@ -88,7 +88,8 @@ function TrackingMap({
   return (
     <div className="relative isolate h-80 overflow-hidden rounded-box bg-base-200 sm:h-96">
       <div ref={containerRef} className="size-full" />
-      {/* The route and its pins are drawn without the tiles: say why the land is plain grey, clear of the zoom buttons (top left). */}
+      {/* The route and its pins are drawn without the tiles: say why the land is plain grey, clear
+          of the zoom buttons (top left). */}
       {state === 'ready' && tilesMissing && (
         <p
           className="absolute top-2 right-2 left-14 z-[1000] rounded-box bg-base-100/95 px-3 py-2 text-center text-sm"

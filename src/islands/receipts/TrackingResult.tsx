@@ -62,7 +62,10 @@ export function TrackingResult({ lookup }: { lookup: TrackingLookup }) {
             {lookup.scans.map((scan, index) => (
               <dl
                 key={index}
-                className="grid grid-cols-1 gap-x-6 gap-y-1 border-t border-base-content/10 pt-2 text-sm md:grid-cols-2 xl:grid-cols-3"
+                className={[
+                  'grid grid-cols-1 gap-x-6 gap-y-1 border-t border-base-content/10',
+                  'pt-2 text-sm md:grid-cols-2 xl:grid-cols-3',
+                ].join(' ')}
               >
                 {Object.entries(scan)
                   .filter(([key]) => !HIDDEN_FIELDS.has(key))

@@ -70,4 +70,5 @@ function earlyActions(keys: typeof EARLY_ACTION_KEYS, searchPauseMs: number): vo
   });
 }
 
-export const EARLY_ACTIONS_SCRIPT = `(${earlyActions.toString()})(${JSON.stringify(EARLY_ACTION_KEYS)},${SEARCH_PAUSE_MS})`;
+export const EARLY_ACTIONS_SCRIPT =
+  `(${earlyActions.toString()})` + `(${JSON.stringify(EARLY_ACTION_KEYS)},${SEARCH_PAUSE_MS})`;

@@ -108,7 +108,8 @@ export function DeliveryLogModal({
                 {m.webhook_log_duration({ ms: formatCount(attempt.durationMs) })} ·{' '}
                 <code className="text-xs break-all">{attempt.messageId}</code>
               </p>
-              {/* A failing status is already said beside the badge; an attempt logged before the codes shows its text as it is. */}
+              {/* A failing status is already said beside the badge; an attempt logged before the
+                  codes shows its text as it is. */}
               {attempt.failure
                 ? attempt.failure.code !== 'http-status' && (
                     <p className="wrap-anywhere text-error">
