@@ -349,7 +349,8 @@ const firstPaintCss = defineMiddleware(async (context, next) => {
   if (!offlinePage)
     headers.append(
       'Set-Cookie',
-      `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`,
+      `${STYLESHEET_COOKIE}=${stylesheetCookieValue(href)}; Path=/; ` +
+        `Max-Age=${STYLESHEET_COOKIE_MAX_AGE_SECONDS}; SameSite=Lax${secure}`,
     );
   const rules = hasIslands(html) ? '' : await firstPaint.criticalCss(html);
   if (!rules)

@@ -118,7 +118,8 @@ const ADMIN_COMMANDS: ReadonlyMap<string, AdminCommand> = new Map<string, AdminC
         await resetTwoFactor(deps, CONSOLE_ACTOR, user.id);
         io.print(
           wasOn
-            ? `Two-factor sign-in of "${user.username}" is off and their recovery codes are deleted: they sign in with their password alone.`
+            ? `Two-factor sign-in of "${user.username}" is off and their recovery codes are ` +
+                'deleted: they sign in with their password alone.'
             : `"${user.username}" had no two-factor sign-in on; any setup they had begun is cleared.`,
         );
       },
@@ -253,7 +254,8 @@ export async function runAdminCommand(
     if (unknown.length > 0) throw new ConsoleRefusal(new UnknownMigrationsError(unknown).message);
     if (pending.length > 0) {
       throw new ConsoleRefusal(
-        `The database is behind this version of the portal (${pending.length} migrations to run): start the portal once, then try again.`,
+        `The database is behind this version of the portal (${pending.length} migrations to run): ` +
+          'start the portal once, then try again.',
       );
     }
     await command.run(deps, io, parsed.positionals, parsed.values);

@@ -40,7 +40,9 @@ function migrator(sequelize: Sequelize): Umzug<QueryInterface> {
 export class UnknownMigrationsError extends Error {
   constructor(readonly names: string[]) {
     super(
-      `The database has migrations this version of the portal does not know (${names.join(', ')}): a newer version has run on it. Install that version again, or restore the backup taken before the upgrade (npm run restore).`,
+      `The database has migrations this version of the portal does not know (${names.join(', ')}): ` +
+        'a newer version has run on it. Install that version again, or restore the backup taken ' +
+        'before the upgrade (npm run restore).',
     );
   }
 }

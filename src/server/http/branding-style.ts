@@ -50,7 +50,10 @@ function backgroundCss(background: StoredImage): string {
   }
   const sorted = [...widths.entries()].sort(([a], [b]) => a - b);
   if (sorted.length === 0) return '';
-  let css = `body{background-position:center;background-size:cover;background-attachment:fixed;background-repeat:no-repeat}${backgroundRule(sorted[0]![1])}`;
+  let css =
+    'body{background-position:center;background-size:cover;' +
+    'background-attachment:fixed;background-repeat:no-repeat}' +
+    backgroundRule(sorted[0]![1]);
   // Later rules win: each takes over from the screen width at which the width before it falls short.
   for (const { density, query } of DENSITIES) {
     for (let index = 1; index < sorted.length; index += 1) {

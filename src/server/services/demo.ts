@@ -52,7 +52,8 @@ export async function createDemoCustomer(deps: DemoDeps): Promise<void> {
     { component: 'startup' },
     config.demoPassword
       ? `Demo customer "${DEMO_USERNAME}" created with the password from DEMO_PASSWORD; its consignees: ${names}`
-      : `Demo customer created. Sign in with username: ${DEMO_USERNAME} password: ${password} (shown only once); its consignees: ${names}`,
+      : `Demo customer created. Sign in with username: ${DEMO_USERNAME} password: ${password} ` +
+          `(shown only once); its consignees: ${names}`,
   );
 }
 

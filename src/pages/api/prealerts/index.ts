@@ -60,8 +60,12 @@ export const openapi = describeEndpoint({
     },
     answer: { status: 201, body: okEnvelope(prealertSchema) },
     errors: {
-      409: `The consignee already has a pre-alert for this tracking number, or the customer has ${PREALERTS_WAITING_PER_USER} pre-alerts waiting for their packages, the most allowed.`,
-      429: `The customer has added or changed ${PREALERT_WRITES_PER_WINDOW} pre-alerts within LOGIN_WINDOW_SECONDS (15 minutes by default).`,
+      409:
+        'The consignee already has a pre-alert for this tracking number, or the customer has ' +
+        `${PREALERTS_WAITING_PER_USER} pre-alerts waiting for their packages, the most allowed.`,
+      429:
+        `The customer has added or changed ${PREALERT_WRITES_PER_WINDOW} pre-alerts within ` +
+        'LOGIN_WINDOW_SECONDS (15 minutes by default).',
     },
   },
 });

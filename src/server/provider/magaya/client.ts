@@ -277,7 +277,8 @@ export class MagayaProviderClient implements ProviderClient {
     await reader.save(ids);
     this.deps.log.info(
       { component: 'magaya', receipts: receipts.length, durationMs: clock.now() - startedAt },
-      `Magaya: read ${receipts.length} receipts by date in one session in ${((clock.now() - startedAt) / 1000).toFixed(1)} s.`,
+      `Magaya: read ${receipts.length} receipts by date in one session in ` +
+        `${((clock.now() - startedAt) / 1000).toFixed(1)} s.`,
     );
     return {
       id: String(++this.passes),
@@ -346,7 +347,8 @@ export class MagayaProviderClient implements ProviderClient {
         gone: gone.size,
         durationMs: clock.now() - now,
       },
-      `Magaya: the change log named ${changed.size} receipts created or edited and ${gone.size} gone; ${fetched.length} fetched in ${clock.now() - now} ms.`,
+      `Magaya: the change log named ${changed.size} receipts created or edited and ` +
+        `${gone.size} gone; ${fetched.length} fetched in ${clock.now() - now} ms.`,
     );
     return {
       receipts,

@@ -74,7 +74,9 @@ export function soapEnvelope(method: string, parameters: Record<string, SoapPara
     .join('');
   return (
     '<?xml version="1.0" encoding="utf-8"?>' +
-    `<soap:Envelope xmlns:soap="${SOAP_ENVELOPE}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">` +
+    `<soap:Envelope xmlns:soap="${SOAP_ENVELOPE}"` +
+    ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"' +
+    ' soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">' +
     `<soap:Body><m:${method} xmlns:m="${CS_SOAP_SERVICE}">${body}</m:${method}></soap:Body></soap:Envelope>`
   );
 }

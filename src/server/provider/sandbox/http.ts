@@ -41,7 +41,8 @@ export async function refuseDataRequest(
   const challenge =
     bearer === 'missing'
       ? 'Bearer realm="sandbox"'
-      : 'Bearer realm="sandbox", error="invalid_token", error_description="The access token is invalid, expired or revoked"';
+      : 'Bearer realm="sandbox", error="invalid_token", ' +
+        'error_description="The access token is invalid, expired or revoked"';
   return json({ error: bearer === 'missing' ? 'invalid_request' : 'invalid_token' }, 401, {
     'WWW-Authenticate': challenge,
   });

@@ -73,7 +73,11 @@ function measureXml(
 
 function modeXml(mode: string): string {
   const [code, description] = mode.includes(' - ') ? mode.split(' - ', 2) : ['', mode];
-  return `<ModeOfTransportation${code ? ` Code="${escapeXml(code)}"` : ''}>${element('Description', description ?? '')}</ModeOfTransportation>`;
+  return (
+    `<ModeOfTransportation${code ? ` Code="${escapeXml(code)}"` : ''}>` +
+    element('Description', description ?? '') +
+    '</ModeOfTransportation>'
+  );
 }
 
 /**
@@ -108,7 +112,9 @@ export function warehouseReceiptXml(receipt: ProviderReceipt, document = false):
     element('ConsigneeName', receipt.consigneeName) +
     (receipt.consigneeId === null
       ? ''
-      : `<Consignee GUID="${sandboxGuid('consignee', receipt.consigneeId)}">${element('Name', receipt.consigneeName)}</Consignee>`) +
+      : `<Consignee GUID="${sandboxGuid('consignee', receipt.consigneeId)}">` +
+        element('Name', receipt.consigneeName) +
+        '</Consignee>') +
     (carrierTracking ? element('CarrierTrackingNumber', carrierTracking) : '') +
     `<Items>${items}</Items>` +
     element('MeasurementUnits', metric ? 'Metric' : 'English') +
@@ -259,7 +265,9 @@ export class SandboxMagaya {
         const next = state.offset + state.pageSize;
         const cookie = this.newCookie({ ...state, offset: next });
         return answer(method, 'no_error', {
-          trans_list_xml: `<?xml version="1.0" encoding="utf-8"?><WarehouseReceipts xmlns="${MAGAYA_NAMESPACE}">${page.join('')}</WarehouseReceipts>`,
+          trans_list_xml:
+            '<?xml version="1.0" encoding="utf-8"?>' +
+            `<WarehouseReceipts xmlns="${MAGAYA_NAMESPACE}">${page.join('')}</WarehouseReceipts>`,
           cookie,
           more_results: next < state.ids.length ? '1' : '0',
         });
@@ -335,7 +343,12 @@ export class SandboxMagaya {
           data.slice(index * 76, index * 76 + 76),
         ).join('\n');
         return answer(method, 'no_error', {
-          attachment_xml: `<Attachment xmlns="${MAGAYA_NAMESPACE}">${element('Name', file.fileName)}${element('Identifier', identifier)}${element('Data', lines)}</Attachment>`,
+          attachment_xml:
+            `<Attachment xmlns="${MAGAYA_NAMESPACE}">` +
+            element('Name', file.fileName) +
+            element('Identifier', identifier) +
+            element('Data', lines) +
+            '</Attachment>',
         });
       }
       default:
@@ -391,7 +404,15 @@ function attachmentEntryXml(owner: string, attachment: ProviderAttachment): stri
 
 /** The forwarder's own paperwork on every receipt, which no customer may see: the portal must not list it. */
 const internalEntryXml = (owner: string) =>
-  `<Attachment>${element('Name', 'Cost sheet')}${element('Extension', 'pdf')}${element('IsImage', 'false')}${element('IsInternal', 'true')}${element('Size', 18_211)}${element('OwnerGUID', owner)}${element('Identifier', `${owner}-internal`)}</Attachment>`;
+  '<Attachment>' +
+  element('Name', 'Cost sheet') +
+  element('Extension', 'pdf') +
+  element('IsImage', 'false') +
+  element('IsInternal', 'true') +
+  element('Size', 18_211) +
+  element('OwnerGUID', owner) +
+  element('Identifier', `${owner}-internal`) +
+  '</Attachment>';
 
 /** The method element of a SOAP 1.1 call and its parameters with their xsi:type. */
 function readCall(body: string): {
@@ -424,7 +445,10 @@ function magayaDate(text: string, side: 'start' | 'end'): number {
 }
 
 const SOAP_OPEN =
-  '<?xml version="1.0" encoding="UTF-8"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:ns="urn:CSSoapService"><SOAP-ENV:Body>';
+  '<?xml version="1.0" encoding="UTF-8"?>' +
+  '<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"' +
+  ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"' +
+  ' xmlns:ns="urn:CSSoapService"><SOAP-ENV:Body>';
 const SOAP_CLOSE = '</SOAP-ENV:Body></SOAP-ENV:Envelope>';
 
 /** A MethodResponse: its return code, then the out-parameters, every value escaped text. */
@@ -434,13 +458,19 @@ function answer(method: string, code: string, out: Record<string, string> = {}):
     .join('');
   return {
     status: 200,
-    body: `${SOAP_OPEN}<ns:${method}Response>${element('return', code, ' xsi:type="xsd:string"')}${parameters}</ns:${method}Response>${SOAP_CLOSE}`,
+    body:
+      `${SOAP_OPEN}<ns:${method}Response>` +
+      element('return', code, ' xsi:type="xsd:string"') +
+      `${parameters}</ns:${method}Response>${SOAP_CLOSE}`,
   };
 }
 
 function fault(message: string): Answer {
   return {
     status: 500,
-    body: `${SOAP_OPEN}<SOAP-ENV:Fault><faultcode>SOAP-ENV:Client</faultcode>${element('faultstring', message)}</SOAP-ENV:Fault>${SOAP_CLOSE}`,
+    body:
+      `${SOAP_OPEN}<SOAP-ENV:Fault><faultcode>SOAP-ENV:Client</faultcode>` +
+      element('faultstring', message) +
+      `</SOAP-ENV:Fault>${SOAP_CLOSE}`,
   };
 }

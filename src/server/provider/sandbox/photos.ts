@@ -56,7 +56,11 @@ function labelLine(
   weight: keyof typeof CHARACTER_WIDTH = 'regular',
 ): string {
   const fitted = Math.min(size, Math.floor(width / (text.length * CHARACTER_WIDTH[weight])));
-  return `<text x="24" y="${y}" font-family="${SANS}" font-size="${fitted}" font-weight="${weight === 'bold' ? 'bold' : 'normal'}">${escapeXml(text)}</text>`;
+  const fontWeight = weight === 'bold' ? 'bold' : 'normal';
+  return (
+    `<text x="24" y="${y}" font-family="${SANS}" font-size="${fitted}" font-weight="${fontWeight}">` +
+    `${escapeXml(text)}</text>`
+  );
 }
 
 /** Bars from the text's characters, as a scanner would see a Code 128: widths vary, the ends are fixed. */
@@ -104,7 +108,9 @@ export function packagePhotoSvg(photo: PackagePhoto, random: Random): string {
   };
   const floor = random.pick(['#8d8a84', '#7d7a75', '#948f86', '#6f6d69']);
   const light = { x: random.between(30, 70), y: random.between(25, 60) };
-  const stamp = `${WAREHOUSES[region].camera} DOCK-${random.int(1, 6)}  ${takenAt.toISOString().slice(0, 19).replace('T', ' ')}`;
+  const tapeShift = box.tape * 40;
+  const shotAt = takenAt.toISOString().slice(0, 19).replace('T', ' ');
+  const stamp = `${WAREHOUSES[region].camera} DOCK-${random.int(1, 6)}  ${shotAt}`;
   const weight = `${commodity.totalWeightValue.toFixed(2)} LBS`;
   const lines = [
     `SHIP TO: ${receipt.consigneeName.toUpperCase()}`,
@@ -113,15 +119,22 @@ export function packagePhotoSvg(photo: PackagePhoto, random: Random): string {
   ];
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
 <defs>
-<linearGradient id="floor" x1="0" y1="0" x2="0.3" y2="1"><stop offset="0" stop-color="${floor}"/><stop offset="1" stop-color="#4f4d49"/></linearGradient>
-<radialGradient id="light" cx="${light.x}%" cy="${light.y}%" r="80%"><stop offset="0" stop-color="#fff" stop-opacity="0.22"/><stop offset="0.55" stop-color="#fff" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.5"/></radialGradient>
+<linearGradient id="floor" x1="0" y1="0" x2="0.3" y2="1">
+<stop offset="0" stop-color="${floor}"/><stop offset="1" stop-color="#4f4d49"/>
+</linearGradient>
+<radialGradient id="light" cx="${light.x}%" cy="${light.y}%" r="80%">
+<stop offset="0" stop-color="#fff" stop-opacity="0.22"/>
+<stop offset="0.55" stop-color="#fff" stop-opacity="0"/>
+<stop offset="1" stop-color="#000" stop-opacity="0.5"/>
+</radialGradient>
 </defs>
 <rect width="${width}" height="${height}" fill="url(#floor)"/>
 <g transform="translate(${box.x.toFixed(1)} ${box.y.toFixed(1)}) rotate(${box.angle.toFixed(2)} 800 620)">
 <polygon points="270,1060 1380,1020 1395,1080 255,1120" fill="#000" opacity="0.35"/>
 <polygon points="300,250 1320,215 1370,990 260,1030" fill="${box.colour}"/>
 <polygon points="260,1030 1370,990 1380,1050 250,1090" fill="#000" opacity="0.3"/>
-<polygon points="${760 + box.tape * 40},232 ${880 + box.tape * 40},228 ${905 + box.tape * 40},1002 ${785 + box.tape * 40},1006" fill="#e6d9b8" opacity="0.65"/>
+<polygon points="${760 + tapeShift},232 ${880 + tapeShift},228 ${905 + tapeShift},1002 ${785 + tapeShift},1006"
+ fill="#e6d9b8" opacity="0.65"/>
 <g transform="translate(430 330) rotate(${box.labelAngle.toFixed(2)})">
 <rect width="${labelWidth}" height="520" fill="#f5f4ef"/>
 ${labelLine(service, 70, labelWidth - 48, 50, 'bold')}

@@ -46,9 +46,10 @@ function signaturePath(random: Random): string {
   const parts = [`M 0 ${random.between(-6, 6).toFixed(1)}`];
   for (let loop = 0; loop < 6; loop++) {
     const step = random.between(18, 30);
-    parts.push(
-      `C ${(x + step * 0.3).toFixed(1)} ${random.between(-26, -8).toFixed(1)} ${(x + step * 0.7).toFixed(1)} ${random.between(8, 22).toFixed(1)} ${(x + step).toFixed(1)} ${random.between(-6, 6).toFixed(1)}`,
-    );
+    // `share` of the step along, at a height between `low` and `high`.
+    const point = (share: number, low: number, high: number) =>
+      `${(x + step * share).toFixed(1)} ${random.between(low, high).toFixed(1)}`;
+    parts.push(`C ${point(0.3, -26, -8)} ${point(0.7, 8, 22)} ${point(1, -6, 6)}`);
     x += step;
   }
   return parts.join(' ');

@@ -273,7 +273,8 @@ export async function authenticateApiToken(
 ): Promise<ApiTokenCaller> {
   if (!isApiTokenFormat(token)) throw new AppError('AUTHENTICATION_ERROR', m.apitoken_invalid());
   const [row] = await deps.db.sequelize.query<CallerRow>(
-    `SELECT t."id" AS "tokenId", t."prefix", t."name", t."expiresAt", t."revokedAt", t."lastUsedAt", u."id", u."username", u."fullName", u."email", u."role",
+    `SELECT t."id" AS "tokenId", t."prefix", t."name", t."expiresAt", t."revokedAt", t."lastUsedAt",
+            u."id", u."username", u."fullName", u."email", u."role",
             u."isActive", u."invited", u."lastLogin", u."locale", u."createdAt"
        FROM "api_tokens" t JOIN "users" u ON u."id" = t."userId" WHERE t."tokenHash" = :tokenHash`,
     { type: QueryTypes.SELECT, replacements: { tokenHash: hashApiToken(token) } },

@@ -143,7 +143,8 @@ export class LoginLimiter {
              VALUES (:key, 1, 0, :now)
        ON CONFLICT ("key") DO UPDATE SET
          failures = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 1 ELSE login_attempts.failures + 1 END,
-         "windowStartedAt" = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN :now ELSE login_attempts."windowStartedAt" END
+         "windowStartedAt" = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN :now
+                                  ELSE login_attempts."windowStartedAt" END
        WHERE login_attempts."windowStartedAt" <= :expired OR login_attempts.failures < :limit
        RETURNING failures`,
       { type: QueryTypes.SELECT, replacements: { key, now, expired: now - this.windowMs, limit } },
@@ -283,11 +284,13 @@ export class LoginLimiter {
     // Opened by a comment: Sequelize's SQLite dialect runs a statement that starts with INSERT INTO
     // without reading its rows.
     const rows = await this.deps.db.sequelize.query(
-      `/* count one check */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt") VALUES (:key, 0, 1, :now)
+      `/* count one check */ INSERT INTO login_attempts ("key", failures, pending, "windowStartedAt")
+             VALUES (:key, 0, 1, :now)
        ON CONFLICT ("key") DO UPDATE SET
          failures = CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 0 ELSE login_attempts.failures END,
          pending = login_attempts.pending + 1
-       WHERE (CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 0 ELSE login_attempts.failures END) + login_attempts.pending < :limit
+       WHERE (CASE WHEN login_attempts."windowStartedAt" <= :expired THEN 0
+                   ELSE login_attempts.failures END) + login_attempts.pending < :limit
        RETURNING pending`,
       { type: QueryTypes.SELECT, replacements: { key, now, expired: now - this.windowMs, limit } },
     );

@@ -109,7 +109,8 @@ async function readActiveSession(
   sessionId: string,
 ): Promise<RecentSession | null> {
   const [row] = await db.sequelize.query<SessionRow>(
-    `SELECT s."id" AS "sessionId", s."lastSeenAt", s."expiresAt", u."id", u."username", u."fullName", u."email", u."role",
+    `SELECT s."id" AS "sessionId", s."lastSeenAt", s."expiresAt",
+            u."id", u."username", u."fullName", u."email", u."role",
             u."isActive", u."lastLogin", u."locale", u."createdAt"
        FROM "sessions" s JOIN "users" u ON u."id" = s."userId" WHERE s."id" = :sessionId`,
     { type: QueryTypes.SELECT, replacements: { sessionId } },

@@ -355,7 +355,8 @@ export async function ensureFirstAdmin(
     // The one line that carries a password on purpose: there is no other way to hand it over.
     deps.log.warn(
       { component: 'startup' },
-      `First admin created. Sign in with username: ${username} password: ${password} (shown only once: change it under Profile Settings)`,
+      `First admin created. Sign in with username: ${username} password: ${password} ` +
+        '(shown only once: change it under Profile Settings)',
     );
   }
 }

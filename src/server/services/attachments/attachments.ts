@@ -560,7 +560,8 @@ export async function purgeOrphanAttachments(
   const { ReceiptAttachment, ReceiptAttachmentList } = db.models;
   const gone = (
     await db.sequelize.query<{ receiptId: number }>(
-      `SELECT l."receiptId" FROM "receipt_attachment_lists" l LEFT JOIN "receipts" r ON r."id" = l."receiptId" WHERE r."id" IS NULL`,
+      `SELECT l."receiptId" FROM "receipt_attachment_lists" l
+         LEFT JOIN "receipts" r ON r."id" = l."receiptId" WHERE r."id" IS NULL`,
       { type: QueryTypes.SELECT },
     )
   ).map((row) => Number(row.receiptId));

@@ -358,7 +358,9 @@ export class Outbox {
       replacements: {},
     },
   ): Promise<{ ids: number[]; until: Date }> {
-    const claimable = `"${doneColumn}" IS NULL AND "failedAt" IS NULL AND "nextAttemptAt" <= :now AND ("claimedUntil" IS NULL OR "claimedUntil" < :now)`;
+    const claimable =
+      `"${doneColumn}" IS NULL AND "failedAt" IS NULL AND "nextAttemptAt" <= :now` +
+      ' AND ("claimedUntil" IS NULL OR "claimedUntil" < :now)';
     const until = new Date(now.getTime() + CLAIM_MS);
     // SQLite's UPDATE takes no LIMIT: the batch is chosen first.
     const rows = await this.deps.db.sequelize.query<{ id: number }>(

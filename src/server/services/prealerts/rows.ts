@@ -42,9 +42,11 @@ export interface PrealertRow {
  * only while it is the consignee's: a link that a sync made wrong (the receipt moved) never shows.
  */
 export const SELECT_PREALERTS = `
-  SELECT p."id", p."userId", p."consigneeId", p."carrier", p."trackingNumber", p."shipper", p."description", p."declaredValueCents",
-         p."invoiceFileName", p."invoiceOriginalName", p."invoiceContentType", p."invoiceSize", p."receiptId", p."matchedAt",
-         p."createdAt", p."updatedAt", c."name" AS "consigneeName", r."number" AS "receiptNumber", u."username" AS "createdBy"
+  SELECT p."id", p."userId", p."consigneeId", p."carrier", p."trackingNumber", p."shipper",
+         p."description", p."declaredValueCents",
+         p."invoiceFileName", p."invoiceOriginalName", p."invoiceContentType", p."invoiceSize",
+         p."receiptId", p."matchedAt", p."createdAt", p."updatedAt",
+         c."name" AS "consigneeName", r."number" AS "receiptNumber", u."username" AS "createdBy"
     FROM "prealerts" p
     LEFT JOIN "consignees" c ON c."id" = p."consigneeId"
     LEFT JOIN "receipts" r ON r."id" = p."receiptId" AND r."consigneeId" = p."consigneeId"

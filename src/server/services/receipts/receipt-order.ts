@@ -82,7 +82,8 @@ const SEARCH_TEXTS_PER_READ = 5_000;
 async function readMirror(db: Database): Promise<MirrorOrders> {
   const { isSqlite } = db;
   const [row] = await db.sequelize.query<{ ids: string | null; consignees: string | null }>(
-    `SELECT ${numberListOf(isSqlite, '"id"', '"id"')} AS "ids", ${numberListOf(isSqlite, 'COALESCE("consigneeId", 0)', '"id"')} AS "consignees"
+    `SELECT ${numberListOf(isSqlite, '"id"', '"id"')} AS "ids",
+            ${numberListOf(isSqlite, 'COALESCE("consigneeId", 0)', '"id"')} AS "consignees"
        FROM ${orderedRows(isSqlite, '"receipts"', '"id"')}`,
     { type: QueryTypes.SELECT, ...db.mirrorRead() },
   );
@@ -109,14 +110,17 @@ async function indexSearchTexts(
 ): Promise<ShortTextIndex> {
   const { isSqlite } = db;
   const index = new ShortTextIndex(ids.length);
+  const receiptsInRange =
+    '(SELECT "id", "searchText" FROM "receipts" WHERE "id" BETWEEN :first AND :last)';
   for (let start = 0; start < ids.length; start += SEARCH_TEXTS_PER_READ) {
     const range = {
       first: ids[start]!,
       last: ids[Math.min(start + SEARCH_TEXTS_PER_READ, ids.length) - 1]!,
     };
     const [row] = await db.sequelize.query<{ ids: string | null; texts: string | null }>(
-      `SELECT ${numberListOf(isSqlite, '"id"', '"id"')} AS "ids", ${textListOf(isSqlite, '"searchText"', '"id"')} AS "texts"
-         FROM ${orderedRows(isSqlite, '(SELECT "id", "searchText" FROM "receipts" WHERE "id" BETWEEN :first AND :last)', '"id"')}`,
+      `SELECT ${numberListOf(isSqlite, '"id"', '"id"')} AS "ids",
+              ${textListOf(isSqlite, '"searchText"', '"id"')} AS "texts"
+         FROM ${orderedRows(isSqlite, receiptsInRange, '"id"')}`,
       { type: QueryTypes.SELECT, replacements: range, ...db.mirrorRead() },
     );
     const rangeIds = parseNumberList(row?.ids ?? null);

@@ -49,7 +49,8 @@ export async function readReceiptPrealerts(
   const byReceipt = new Map<number, ReceiptPrealert[]>(receiptIds.map((id) => [id, []]));
   if (receiptIds.length === 0) return byReceipt;
   const rows = await db.sequelize.query<ReceiptPrealertRow>(
-    `SELECT p."id", p."receiptId", p."carrier", p."trackingNumber", p."shipper", p."description", p."declaredValueCents",
+    `SELECT p."id", p."receiptId", p."carrier", p."trackingNumber", p."shipper",
+            p."description", p."declaredValueCents",
             p."invoiceFileName", p."invoiceOriginalName", p."invoiceContentType", p."invoiceSize"
        FROM "prealerts" p
        JOIN "receipts" r ON r."id" = p."receiptId" AND r."consigneeId" = p."consigneeId"

@@ -86,7 +86,8 @@ export function idsWithTrackingNumber(
     ? () =>
         idList(
           db,
-          `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "id" IN (SELECT rowid FROM "packages_tracking" WHERE "packages_tracking" MATCH :phrase)`,
+          `SELECT DISTINCT "receiptId" AS "id" FROM "packages" WHERE "id" IN
+             (SELECT rowid FROM "packages_tracking" WHERE "packages_tracking" MATCH :phrase)`,
           {
             phrase: ftsPhrase(key),
           },

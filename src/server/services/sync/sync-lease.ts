@@ -83,7 +83,8 @@ async function renewLease({ db, clock, log }: LeaseHolder, run: string): Promise
   if (rows.length === 0)
     log.warn(
       { component: 'sync' },
-      'The sync lease expired while this process was writing the mirror (a sync or an import); another process may write beside it.',
+      'The sync lease expired while this process was writing the mirror (a sync or an import); ' +
+        'another process may write beside it.',
     );
 }
 

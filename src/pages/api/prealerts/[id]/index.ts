@@ -76,7 +76,9 @@ export const openapi = describeEndpoint({
       409:
         'Its package has arrived: a received pre-alert no longer changes (or the new tracking ' +
         'number is pre-alerted already).',
-      429: `The customer has added or changed ${PREALERT_WRITES_PER_WINDOW} pre-alerts within LOGIN_WINDOW_SECONDS (15 minutes by default).`,
+      429:
+        `The customer has added or changed ${PREALERT_WRITES_PER_WINDOW} pre-alerts within ` +
+        'LOGIN_WINDOW_SECONDS (15 minutes by default).',
     },
   },
   DELETE: {

@@ -29,7 +29,9 @@ export const openapi = describeEndpoint({
     params: { id: routeIdSchema },
     answer: { status: 202, body: okEnvelope(webhookTestSchema) },
     errors: {
-      429: `${WEBHOOK_TESTS_PER_WINDOW} test events were sent to this endpoint within LOGIN_WINDOW_SECONDS (15 minutes by default).`,
+      429:
+        `${WEBHOOK_TESTS_PER_WINDOW} test events were sent to this endpoint within ` +
+        'LOGIN_WINDOW_SECONDS (15 minutes by default).',
     },
   },
 });
