@@ -380,3 +380,19 @@ describe('the audit trail', () => {
     expect(actions.filter((action) => !documented.includes(`\`${action}\``))).toEqual([]);
   });
 });
+
+describe('line length', () => {
+  it('when the sources are read, then lines over 120 characters are rare: 40 at most', () => {
+    // Generated and not committed: the OpenAPI paths' types (npm run api-types).
+    const written = [...SOURCES, ...globSync('src/**/*.css', { cwd: ROOT })].filter(
+      (file) => file !== 'src/shared/api-paths.ts',
+    );
+    const long = written.flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line, index) => (line.length > 120 ? [`${file}:${index + 1}`] : [])),
+    );
+    expect(written.length).toBeGreaterThan(400);
+    expect(long.length, long.join('\n')).toBeLessThanOrEqual(40);
+  });
+});
