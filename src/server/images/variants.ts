@@ -8,9 +8,12 @@
 import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fitInBox, type Box } from '~/shared/branding';
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
 
 /** 40 megapixels: a 7,500 × 5,300 photo. More is a decompression bomb, or more than any screen shows. */
+/** sharp (libvips), loaded by the first image made rather than by every start of the server. */
+const loadSharp = async () => (await import('sharp')).default;
+
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
 export type VariantFormat = 'avif' | 'webp' | 'jpeg' | 'png' | 'gif';
@@ -75,6 +78,7 @@ const ENCODE = {
 
 /** The header's size, before anything is decoded; an image over the limit is refused here. */
 async function readHeader(source: string): Promise<Metadata> {
+  const sharp = await loadSharp();
   let header: Metadata;
   try {
     header = await sharp(source, { animated: true, limitInputPixels: false }).metadata();
@@ -124,6 +128,7 @@ export async function makeVariants(
   plan: VariantPlan,
 ): Promise<ImageVariant[]> {
   const header = await readHeader(source);
+  const sharp = await loadSharp();
   const animated = plan.kind === 'graphic' && (header.pages ?? 1) > 1;
   // EXIF orientations 5 to 8 turn the image a quarter: width and height swap once it is upright.
   const sideways = (header.orientation ?? 1) >= 5;
@@ -199,6 +204,7 @@ export async function makeWebpPreview(
   { box, maxBytes = Infinity }: { box: Box; maxBytes?: number },
 ): Promise<ImagePreview> {
   const header = await readHeader(source);
+  const sharp = await loadSharp();
   const frameHeight = header.pageHeight ?? header.height!;
   const sideways = (header.orientation ?? 1) >= 5;
   let size = fitInBox(

@@ -1,5 +1,6 @@
 /** The SMTP connection of SMTP_URL (nodemailer); without it the portal sends no e-mail. */
-import nodemailer, { type Transporter } from 'nodemailer';
+// Type only: nodemailer is loaded by the first e-mail sent, not by every start.
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config';
 
 export interface OutgoingMail {
@@ -22,6 +23,7 @@ export class Mailer {
   async send(mail: OutgoingMail): Promise<void> {
     const { smtpUrl, mailFrom } = this.config;
     if (!smtpUrl) throw new Error('SMTP_URL is not set');
+    const { default: nodemailer } = await import('nodemailer');
     // Short timeouts: a server that does not answer delays the outbox, it must not hold it for minutes.
     this.transporter ??= nodemailer.createTransport({
       url: smtpUrl,

@@ -92,20 +92,18 @@ interface Viewer {
   consigneeIds: number[] | null;
 }
 
-/** The plain reference: one page by OFFSET, and the count, straight from the mirror's tables. */
-async function referencePage(
+/** The viewer's scope and the filter as SQL over the mirror's tables, with their parameters. */
+function referenceWhere(
   portal: InProcessPortal,
   viewer: Viewer,
   filter: (typeof FILTERS)[number],
-  sortBy: (typeof LIST_SORT_KEYS)[number],
-  sortOrder: 'asc' | 'desc',
-  page: number,
-): Promise<{ ids: number[]; total: number }> {
-  const { sequelize, isSqlite } = portal.portal.db;
+): { whereClause: string; replacements: Record<string, unknown> } {
   const contains = (column: string, parameter: string) =>
-    isSqlite ? `instr(${column}, :${parameter}) > 0` : `strpos(${column}, :${parameter}) > 0`;
+    portal.portal.db.isSqlite
+      ? `instr(${column}, :${parameter}) > 0`
+      : `strpos(${column}, :${parameter}) > 0`;
   const where: string[] = [];
-  const replacements: Record<string, unknown> = { limit: LIMIT, offset: (page - 1) * LIMIT };
+  const replacements: Record<string, unknown> = {};
   if (viewer.consigneeIds) {
     where.push(`r."consigneeId" IN (:consigneeIds)`);
     replacements['consigneeIds'] = viewer.consigneeIds;
@@ -120,7 +118,36 @@ async function referencePage(
     );
     replacements['tracking'] = filter.trackingNumber.replace(/\s+/g, '').toUpperCase();
   }
-  const whereClause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  return { whereClause: where.length ? `WHERE ${where.join(' AND ')}` : '', replacements };
+}
+
+/**
+ * The plain reference's count, straight from the mirror's tables. The mirror does not change while
+ * the pages are asked: one count serves every sort and page of a viewer and filter.
+ */
+async function referenceCount(
+  portal: InProcessPortal,
+  viewer: Viewer,
+  filter: (typeof FILTERS)[number],
+): Promise<number> {
+  const { whereClause, replacements } = referenceWhere(portal, viewer, filter);
+  const [[counted]] = (await portal.portal.db.sequelize.query(
+    `SELECT COUNT(*) AS "total" FROM "receipts" r ${whereClause}`,
+    { replacements },
+  )) as [Array<{ total: number | string }>, unknown];
+  return Number(counted!.total);
+}
+
+/** The plain reference's page: one page by OFFSET, straight from the mirror's tables. */
+async function referencePage(
+  portal: InProcessPortal,
+  viewer: Viewer,
+  filter: (typeof FILTERS)[number],
+  sortBy: (typeof LIST_SORT_KEYS)[number],
+  sortOrder: 'asc' | 'desc',
+  page: number,
+): Promise<number[]> {
+  const { whereClause, replacements } = referenceWhere(portal, viewer, filter);
   const column =
     sortBy === 'receivedDate'
       ? 'receivedDate'
@@ -128,18 +155,11 @@ async function referencePage(
         ? 'originNameSort'
         : `${sortBy}Sort`;
   const direction = sortOrder === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
-  const [rows] = await sequelize.query(
+  const [rows] = await portal.portal.db.sequelize.query(
     `SELECT r."id" FROM "receipts" r ${whereClause} ORDER BY r."${column}" ${direction}, r."id" ${sortOrder.toUpperCase()} LIMIT :limit OFFSET :offset`,
-    { replacements },
+    { replacements: { ...replacements, limit: LIMIT, offset: (page - 1) * LIMIT } },
   );
-  const [[counted]] = (await sequelize.query(
-    `SELECT COUNT(*) AS "total" FROM "receipts" r ${whereClause}`,
-    { replacements },
-  )) as [Array<{ total: number | string }>, unknown];
-  return {
-    ids: (rows as Array<{ id: number | string }>).map((row) => Number(row.id)),
-    total: Number(counted!.total),
-  };
+  return (rows as Array<{ id: number | string }>).map((row) => Number(row.id));
 }
 
 describe('every page of every sort', () => {
@@ -201,16 +221,16 @@ describe('every page of every sort', () => {
     async () => {
       for (const viewer of viewers) {
         for (const filter of FILTERS) {
+          const total = await referenceCount(portal, viewer, filter);
           for (const sortBy of LIST_SORT_KEYS) {
             for (const sortOrder of ['asc', 'desc'] as const) {
-              const first = await referencePage(portal, viewer, filter, sortBy, sortOrder, 1);
               // The page past the last too: empty, with the count.
-              const pages = Math.ceil(first.total / LIMIT) + 1;
+              const pages = Math.ceil(total / LIMIT) + 1;
               for (let page = 1; page <= pages; page += 1) {
-                const expected =
-                  page === 1
-                    ? first
-                    : await referencePage(portal, viewer, filter, sortBy, sortOrder, page);
+                const expected = {
+                  ids: await referencePage(portal, viewer, filter, sortBy, sortOrder, page),
+                  total,
+                };
                 const params = new URLSearchParams({
                   ...filter,
                   sortBy,

@@ -12,7 +12,6 @@ import type { ProviderAttachment, ProviderReceipt } from '../contract';
 import { ROUTES } from './catalog';
 import { isDelivered, STREAM, type SandboxRecord } from './generator';
 import { renderPackagePhoto, type PackagePhoto } from './photos';
-import { renderProofOfDelivery } from './proof-of-delivery';
 import { mixSeed, Random } from './random';
 import type { SandboxStore } from './store';
 
@@ -78,8 +77,10 @@ function planOf(
       fileName: `${receipt.number}-proof-of-delivery.pdf`,
       contentType: 'application/pdf',
       createdAt: deliveredAt,
-      render: () =>
-        renderProofOfDelivery(
+      // Loaded by the first proof of delivery asked for, not by every start: pdf-lib is a tenth of the
+      // server's start-up CPU.
+      render: async () =>
+        (await import('./proof-of-delivery')).renderProofOfDelivery(
           receipt,
           deliveredAt,
           new Random(mixSeed(seed, STREAM.deliveries, record.id)),

@@ -4,7 +4,6 @@
  * that it weighs what a phone's photo does and the portal's previews have work to do. Everything in it
  * follows from the seed, the receipt and the package, so the same package always gives the same bytes.
  */
-import sharp from 'sharp';
 import type { ProviderCommodity, ProviderReceipt } from '../contract';
 import type { Region } from './catalog';
 import { carrierOf } from './generator';
@@ -167,6 +166,8 @@ const exifTime = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ').r
 export async function renderPackagePhoto(photo: PackagePhoto, random: Random): Promise<Buffer> {
   const { width, height } = PHOTO_SIZE;
   const svg = packagePhotoSvg(photo, random);
+  // Loaded by the first photo made, not by every start of the server.
+  const { default: sharp } = await import('sharp');
   return sharp(Buffer.from(svg))
     .composite([
       { input: sensorGrain(random), raw: { width, height, channels: 1 }, blend: 'overlay' },

@@ -5,11 +5,12 @@
  * (resident key required), so that signing in needs no username; user verification is preferred.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
+// Types only: the library is loaded by the first registration, not by every start (it is a sixth of the
+// server's start-up CPU).
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  RegistrationResponseJSON,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import { UniqueConstraintError } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
@@ -66,6 +67,7 @@ export async function startPasskeyRegistration(
   // One user handle per user: an authenticator that already holds a passkey of this account
   // replaces it rather than adding a second.
   const userHandle = held[0]?.userHandle ?? randomBytes(32).toString('base64url');
+  const { generateRegistrationOptions } = await import('@simplewebauthn/server');
   const options = await generateRegistrationOptions({
     rpName: party.name,
     rpID: party.id,
@@ -105,7 +107,8 @@ export async function finishPasskeyRegistration(
   const party = requireRelyingParty(config);
   const held = token === null ? null : await takeChallenge(deps, token, 'registration', userId);
   if (held === null) throw new AppError('VALIDATION_ERROR', m.passkey_challenge_expired());
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  const { verifyRegistrationResponse } = await import('@simplewebauthn/server');
+  let verified: VerifiedRegistrationResponse;
   try {
     verified = await verifyRegistrationResponse({
       response: payload.credential as unknown as RegistrationResponseJSON,

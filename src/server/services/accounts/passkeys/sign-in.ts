@@ -6,11 +6,11 @@
  * TWO_FACTOR=required-for-admins, it asks for nothing more. Each assertion is one attempt under the
  * login limiter, as a password is; a refused one is audited. The session is the usual one (completeSignIn).
  */
-import {
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
+// Types only: the library is loaded by the first passkey sign-in, not by every start (it is a sixth of
+// the server's start-up CPU).
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
 import { m } from '~/paraglide/messages.js';
 import type { PasskeyRefusal } from '~/shared/audit';
@@ -46,6 +46,7 @@ export async function startPasskeySignIn(
     const retryAfter = deps.loginLimiter.windowMinutes * 60;
     throw new AppError('RATE_LIMITED', rateLimitMessage(retryAfter), { retryAfter });
   }
+  const { generateAuthenticationOptions } = await import('@simplewebauthn/server');
   const options = await generateAuthenticationOptions({
     rpID: party.id,
     userVerification: 'preferred',
@@ -77,6 +78,7 @@ async function checkAssertion(
   const party = requireRelyingParty(deps.config);
   const stored = Number(passkey.counter);
   let newCounter: number;
+  const { verifyAuthenticationResponse } = await import('@simplewebauthn/server');
   try {
     const result = await verifyAuthenticationResponse({
       response: credential,
