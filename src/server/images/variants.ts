@@ -10,10 +10,10 @@ import path from 'node:path';
 import { fitInBox, type Box } from '~/shared/branding';
 import type { Metadata, Sharp } from 'sharp';
 
-/** 40 megapixels: a 7,500 × 5,300 photo. More is a decompression bomb, or more than any screen shows. */
 /** sharp (libvips), loaded by the first image made rather than by every start of the server. */
 const loadSharp = async () => (await import('sharp')).default;
 
+/** 40 megapixels: a 7,500 × 5,300 photo. More is a decompression bomb, or more than any screen shows. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
 export type VariantFormat = 'avif' | 'webp' | 'jpeg' | 'png' | 'gif';
