@@ -43,9 +43,7 @@ describe('rows of one receipt number', () => {
       'WR-2,06/02/2026,Best Buy,De Vries,1,3,T2,Laptop',
       'WR-1,not a date,Amazon,Jansen,2,4,T3,Books',
     ]);
-    expect(file.errors).toEqual([
-      expect.objectContaining({ row: 4, column: 'Date Received' }),
-    ]);
+    expect(file.errors).toEqual([expect.objectContaining({ row: 4, column: 'Date Received' })]);
     expect([...file.receipts.numbers()]).toEqual(['WR-2']);
     expect([...file.refusedNumbers]).toEqual(['WR-1']);
   });
