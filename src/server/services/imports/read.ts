@@ -2,7 +2,8 @@
  * An export read into receipts: the header row found (below any title rows), its columns placed, each
  * row read into a package line, and the rows of one receipt number merged into one receipt. A bad row
  * is reported with its spreadsheet row number; its receipt is left out whole, so no receipt lands
- * with a row missing.
+ * with a row missing. Only the lines are kept for the whole file: a receipt is made from its lines
+ * when it is asked for, so that a large file's receipts are never all held at once.
  */
 import { createHash } from 'node:crypto';
 import { m } from '~/paraglide/messages.js';
@@ -54,12 +55,23 @@ export interface FileReceipt {
   commodities: ProviderCommodity[];
 }
 
+/**
+ * The receipts a file gives that may land (their rows all read), made one at a time when asked for:
+ * a caller holds a page of them, never the whole file's.
+ */
+export interface FileReceipts {
+  /** Their numbers, in the order the file first names them. */
+  numbers(): IterableIterator<string>;
+  /** The receipt of one of `numbers`, made anew at each call. */
+  receipt(number: string): FileReceipt;
+}
+
 export interface ReadFile {
   headers: string[];
   /** The header row's signature: the key a mapping is saved under (null for XML, whose elements are fixed). */
   signature: string | null;
   mapping: ImportMapping;
-  receipts: FileReceipt[];
+  receipts: FileReceipts;
   /** Receipt numbers the file names but that were refused: they are in the file, so a full list keeps them. */
   refusedNumbers: Set<string>;
   errors: ImportRowError[];
@@ -95,11 +107,15 @@ function missingFields(missing: ImportField[], headers: string[]): AppError {
   });
 }
 
-/** One row read, its date still as the cell held it: the file's date order is known only at its end. */
+/**
+ * One row read, its date still as the cell held it until the file's date order is known at its end;
+ * then `time` holds the date read (NaN for none: the row is refused) and the cell is let go.
+ */
 interface RowLine {
   row: number;
   number: string;
   dateCell: Cell;
+  time: number;
   shipperName: string;
   consigneeName: string;
   destination: string;
@@ -203,6 +219,7 @@ export async function readSheet(
       row,
       number,
       dateCell: typeof dateCell === 'string' ? shared(dateCell) : dateCell,
+      time: Number.NaN,
       shipperName: shared(text('shipperName')),
       consigneeName: shared(text('consigneeName')),
       destination: shared(text('destination')),
@@ -251,27 +268,35 @@ export async function readSheet(
   }
 
   const dateOrder = decideDateOrder(votes, options.dateOrder);
-  /** The date of each row, once: a row whose date cannot be read is refused. */
-  const dates = new Map<RowLine, Date | null>();
-  const dateOf = (line: RowLine) => {
-    if (!dates.has(line)) {
-      const date = readDate(line.dateCell, dateOrder);
-      dates.set(line, date);
-      if (!date) {
-        errors.push({
-          row: line.row,
-          column: headerOf('receivedDate'),
-          message: m.import_row_bad_date({ value: cellText(line.dateCell) }),
-        });
-        line.refused = true;
-      }
+  /** Each row's date, read once the order is known: a row whose date cannot be read is refused. */
+  const readTime = (line: RowLine) => {
+    const date = readDate(line.dateCell, dateOrder);
+    if (date) line.time = date.getTime();
+    else {
+      errors.push({
+        row: line.row,
+        column: headerOf('receivedDate'),
+        message: m.import_row_bad_date({ value: cellText(line.dateCell) }),
+      });
+      line.refused = true;
     }
-    return dates.get(line)!;
+    line.dateCell = null;
   };
+  for (const line of unnumbered) readTime(line);
+  const refusedNumbers = new Set<string>();
+  for (const [number, group] of lines) {
+    for (const line of group) readTime(line);
+    if (group.some((line) => line.refused)) {
+      refusedNumbers.add(number);
+      lines.delete(number);
+    }
+  }
+  const isoDate = (line: RowLine) =>
+    Number.isNaN(line.time) ? null : new Date(line.time).toISOString();
   const preview: ImportPreviewRow[] = firstLines.map((line) => ({
     row: line.row,
     number: line.number,
-    receivedDate: dateOf(line)?.toISOString() ?? null,
+    receivedDate: isoDate(line),
     shipperName: line.shipperName,
     consigneeName: line.consigneeName,
     pieces: line.pieces ?? 1,
@@ -282,26 +307,17 @@ export async function readSheet(
     trackingNumber: line.trackingNumber,
     description: line.description,
   }));
-  for (const line of unnumbered) dateOf(line);
 
-  const receipts: FileReceipt[] = [];
-  const refusedNumbers = new Set<string>();
   const sum = (values: (number | null)[]) =>
     values.reduce<number>((total, value) => total + (value ?? 0), 0);
-  // Each group is let go once its receipt is made.
-  for (const [number, group] of lines) {
-    lines.delete(number);
-    const receivedDates = group.map(
-      (line) => (firstLines.includes(line) ? dates.get(line) : dateOf(line)) ?? null,
-    );
-    if (group.some((line) => line.refused)) {
-      refusedNumbers.add(number);
-      continue;
-    }
+  /** A receipt made from its lines (its fields in this order: the fingerprints of earlier imports depend on it). */
+  const receiptOf = (number: string): FileReceipt => {
+    const group = lines.get(number);
+    if (!group) throw new Error(`No receipt ${number} in the file`);
     const [first] = group as [RowLine];
-    receipts.push({
+    return {
       number,
-      receivedDate: receivedDates[0]!.toISOString(),
+      receivedDate: isoDate(first)!,
       shipperName: first.shipperName,
       consigneeName: first.consigneeName,
       pieces: totals.pieces ? (first.pieces ?? 0) : sum(group.map((line) => line.pieces ?? 1)),
@@ -324,8 +340,9 @@ export async function readSheet(
         totalWeightValue: totals.weight ? 0 : round(line.weight ?? 0, 2),
         totalVolumeValue: totals.volume ? 0 : round(line.volume ?? 0, 3),
       })),
-    });
-  }
+    };
+  };
+  const receipts: FileReceipts = { numbers: () => lines.keys(), receipt: receiptOf };
   // Reported by row, and within a row in the order of the fields.
   const fieldOrder = (column: string) =>
     IMPORT_FIELDS.findIndex((field) => places[field] !== undefined && headerOf(field) === column);
@@ -341,11 +358,10 @@ export async function readSheet(
 
 /** Magaya's XML export, read with the adapter's mapping; a receipt's row is its place among the file's receipts. */
 export async function readMagayaFile(file: string): Promise<ReadFile> {
-  const receipts: FileReceipt[] = [];
+  const receipts = new Map<string, FileReceipt>();
   const errors: ImportRowError[] = [];
   const preview: ImportPreviewRow[] = [];
   const refusedNumbers = new Set<string>();
-  const seen = new Set<string>();
   let row = 0;
   // Ids are given when the receipts are written; the adapter's reading needs some meanwhile.
   const ids = { receiptId: () => 1, consigneeId: () => 1 };
@@ -373,8 +389,7 @@ export async function readMagayaFile(file: string): Promise<ReadFile> {
       refusedNumbers.add(receipt.number);
       continue;
     }
-    if (seen.has(receipt.number)) continue;
-    seen.add(receipt.number);
+    if (receipts.has(receipt.number)) continue;
     const fileReceipt: FileReceipt = {
       number: receipt.number,
       receivedDate: receipt.receivedDate,
@@ -389,7 +404,7 @@ export async function readMagayaFile(file: string): Promise<ReadFile> {
       originName: receipt.origin.name,
       commodities: receipt.commodities,
     };
-    receipts.push(fileReceipt);
+    receipts.set(receipt.number, fileReceipt);
     if (preview.length < IMPORT_PREVIEW_ROWS) {
       const [commodity] = receipt.commodities;
       preview.push({
@@ -409,5 +424,13 @@ export async function readMagayaFile(file: string): Promise<ReadFile> {
     }
   }
   if (row === 0) throw new AppError('VALIDATION_ERROR', m.import_xml_no_receipts());
-  return { headers: [], signature: null, mapping: {}, receipts, refusedNumbers, errors, preview };
+  return {
+    headers: [],
+    signature: null,
+    mapping: {},
+    receipts: { numbers: () => receipts.keys(), receipt: (number) => receipts.get(number)! },
+    refusedNumbers,
+    errors,
+    preview,
+  };
 }

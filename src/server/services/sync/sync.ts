@@ -341,7 +341,7 @@ async function runSync(
  * Receipts that came another way than the provider's pages (a file import, PROVIDER=file), written as
  * a sync writes its pages, so that status history, e-mails, webhooks and pre-alert matching react
  * alike; `remove` are removed as a full sync removes what the provider deleted. `withPage` writes what
- * belongs with a page in its transaction.
+ * belongs with a page in its transaction. `pageSize` receipts are made and written at a time (a sync's page by default).
  */
 export async function writeReceiptsAsSync(
   deps: SyncDeps,
@@ -349,9 +349,11 @@ export async function writeReceiptsAsSync(
   {
     remove,
     withPage,
+    pageSize = PAGE_SIZE,
   }: {
     remove: number[];
     withPage: (receipts: ProviderReceipt[], transaction: Transaction) => Promise<void>;
+    pageSize?: number;
   },
 ): Promise<{ written: number; deleted: number }> {
   const { db, clock } = deps;
@@ -366,7 +368,7 @@ export async function writeReceiptsAsSync(
       let page: ProviderReceipt[] = [];
       for (const receipt of receipts) {
         page.push(receipt);
-        if (page.length === PAGE_SIZE) {
+        if (page.length === pageSize) {
           yield page;
           page = [];
         }
