@@ -197,7 +197,7 @@ async function listLatencies(admin, customer) {
   );
 }
 
-await magayaFigures();
+if (!LIST_ONLY) await magayaFigures();
 
 /**
  * A customer assigned every consignee opts in; the sandbox moves until that many receipts changed

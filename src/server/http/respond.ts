@@ -3,7 +3,7 @@
  * the one place an error becomes an answer.
  */
 import type { APIContext } from 'astro';
-import { EncodedJson } from './encoded-json';
+import { EncodedJson, encodedOnce } from './encoded-json';
 import { m } from '~/paraglide/messages.js';
 import type { ListMeta } from '~/shared/receipts';
 import { AppError } from '../errors';
@@ -53,8 +53,8 @@ export function okList<T>(page: { data: T[]; pagination: object }): Response {
 }
 
 /**
- * A paged list (the receipt list's answer): pagination and meta sit beside data. A page from the read
- * cache is sent in forms the cache keeps with it (one per sync time and processing time), so sending
+ * A paged list (the receipt list's answer): pagination and meta sit beside data. A page just read is
+ * compressed off the event loop (encodedOnce); a page from the read cache is sent in forms the cache keeps with it (one per sync time and processing time), so sending
  * it again reuses the JSON and compression of the last time it went out with the same meta.
  */
 export function okPage<T>(
@@ -63,15 +63,16 @@ export function okPage<T>(
     list,
     answer,
   }: { list: { data: T[]; pagination: object; meta: ListMeta }; answer: CachedAnswer<unknown> },
-): Response {
+): Response | Promise<Response> {
   const text = () => JSON.stringify({ success: true, ...list });
-  if (!list.meta.cached) return jsonResponse(text(), 200);
+  const { answerEncodings } = context.locals.portal;
+  if (!list.meta.cached) return encodedOnce(text(), context.request, JSON_HEADERS, answerEncodings);
   // The rest of a cached page's meta is the same for every form: `cached` is true.
   const form = answer.sent(
     `${list.meta.lastSyncedAt}|${list.meta.processingTime}`,
     () => new EncodedJson(text()),
   );
-  return form.response(context.request, JSON_HEADERS, context.locals.portal.answerEncodings);
+  return form.response(context.request, JSON_HEADERS, answerEncodings);
 }
 
 /** `log` takes the failures that are no AppError: those are the portal's own, and logged with the request. */

@@ -1,5 +1,5 @@
 /** Receipts from the mirror: the list with its filters, one receipt, and who may see which. */
-import { QueryTypes, type InferAttributes, type Transaction } from 'sequelize';
+import type { InferAttributes, Transaction } from 'sequelize';
 import { m } from '~/paraglide/messages.js';
 import {
   paginationOf,
@@ -187,18 +187,19 @@ async function readListedRows(
   transaction?: Transaction,
 ): Promise<ListedRow[]> {
   const columns = [...RECEIPT_COLUMNS, 'consigneeId'].map((column) => `"${column}"`).join(', ');
-  const rows = await db.sequelize.query<ListedRow & { consigneeId: number | null }>(
-    `SELECT ${columns} FROM "receipts" WHERE "id" IN (:ids)`,
-    {
-      type: QueryTypes.SELECT,
-      replacements: { ids },
-      transaction,
-    },
+  const rows = await db.quickRead<ListedRow & { consigneeId: number | null }>(
+    `SELECT ${columns} FROM "receipts" WHERE "id" IN (${parameters(ids.length)})`,
+    ids,
+    transaction,
   );
   if (consigneeIds === null) return rows;
   const inScope = new Set(consigneeIds);
   return rows.filter((row) => row.consigneeId !== null && inScope.has(Number(row.consigneeId)));
 }
+
+/** `$1, $2, …`: a parameter for each of `count` values. */
+const parameters = (count: number) =>
+  Array.from({ length: count }, (_, index) => `$${index + 1}`).join(', ');
 
 /** The rows of these ids in the viewer's scope, without their packages, by id. */
 export async function receiptFieldsByIds(
@@ -226,10 +227,11 @@ async function receiptsByIds(
   if (ids.length === 0 || consigneeIds?.length === 0) return receipts;
   const [rows, packages] = await Promise.all([
     readListedRows(db, ids, consigneeIds, transaction),
-    db.sequelize.query<Commodity & { receiptId: number }>(
+    db.quickRead<Commodity & { receiptId: number }>(
       `SELECT "receiptId", "description", "trackingNumber", "pieces", "totalWeightValue", "totalVolumeValue"
-         FROM "packages" WHERE "receiptId" IN (:ids) ORDER BY "receiptId", "position"`,
-      { type: QueryTypes.SELECT, replacements: { ids }, transaction },
+         FROM "packages" WHERE "receiptId" IN (${parameters(ids.length)}) ORDER BY "receiptId", "position"`,
+      ids,
+      transaction,
     ),
   ]);
   const commodities = new Map<number, Commodity[]>();
