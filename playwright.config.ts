@@ -66,9 +66,11 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    // Signs the admin in once per portal; every test runs after it (tests/e2e/auth.setup.ts).
-    { name: 'setup', testMatch: /auth\.setup\.ts$/ },
+    // Signs the admin in once per portal; every test runs after it (tests/e2e/auth.setup.ts), and
+    // tests/e2e/portals.teardown.ts once they all have.
+    { name: 'setup', testMatch: /auth\.setup\.ts$/, teardown: 'teardown' },
     { name: 'chromium', dependencies: ['setup'] },
+    { name: 'teardown', testMatch: /portals\.teardown\.ts$/ },
   ],
   webServer: [
     // The receipts tests read the sandbox's samples, take it down once, and compare the screens with the

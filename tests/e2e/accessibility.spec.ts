@@ -5,7 +5,6 @@
  * label-content-name-mismatch (an accessible name that does not contain the visible text), which
  * Lighthouse reports.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import axe from 'axe-core';
 import { Secret, TOTP } from 'otpauth';
@@ -30,6 +29,7 @@ import {
   uniqueName,
 } from './fixtures';
 import { findReceipt } from './receipts-data';
+import { axeViolations } from './axe-steps';
 import { addPasskeyByApi, signedInRequest } from './passkey-steps';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -47,10 +47,7 @@ const VIEWER_PASSWORD = 'axe-viewer-pass-1';
 
 /** Each violation as 'rule: target (summary)', so that a failure says what and where. */
 async function violations(page: Page): Promise<string[]> {
-  // Legacy mode runs axe in the page itself, where the default opens a blank page to merge each frame's
-  // results: the portal's pages have no frames.
-  const result = await new AxeBuilder({ page }).withRules(WCAG_RULES).setLegacyMode().analyze();
-  return result.violations.flatMap((violation) =>
+  return (await axeViolations(page, WCAG_RULES)).flatMap((violation) =>
     violation.nodes.map(
       (node) =>
         `${violation.id}: ${node.target.join(' ')} (${node.failureSummary?.replace(/\s+/g, ' ')})`,
