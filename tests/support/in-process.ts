@@ -282,7 +282,10 @@ export async function startInProcessPortal(
     const locals = { portal } as App.Locals;
     // As server.mjs does: the request's id, its log line and its metrics.
     observeRequest(portal!, incoming, outgoing, locals, () => {
-      discardRefusedBody(incoming, outgoing);
+      discardRefusedBody(incoming, outgoing, {
+        idleMs: stallLimit(5_000),
+        totalMs: stallLimit(30_000),
+      });
       answer(incoming, locals).then(
         (response) => writeResponse(response, outgoing),
         (error) => {

@@ -7,18 +7,31 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** The longest pause in a refused body's bytes before the connection is closed (nginx: 5 s). */
-const DISCARD_IDLE_MS = 5_000;
-/** The longest a refused body is read and dropped at all (nginx: 30 s). */
-const DISCARD_TOTAL_MS = 30_000;
+export interface DiscardLimits {
+  /** The longest pause in a refused body's bytes before the connection is closed. */
+  idleMs: number;
+  /** The longest a refused body is read and dropped at all. */
+  totalMs: number;
+}
 
-/** Once `response` is sent, reads and drops whatever of `request`'s body is still unread. */
-export function discardRefusedBody(request: IncomingMessage, response: ServerResponse): void {
+/** nginx's lingering close: a 5 s pause, 30 s in all. */
+const NGINX_LIMITS: DiscardLimits = { idleMs: 5_000, totalMs: 30_000 };
+
+/**
+ * Once `response` is sent, reads and drops whatever of `request`'s body is still unread. The in-process
+ * tests pass longer limits: their sender shares the server's event loop, which a busy machine can stall
+ * for longer than a pause nginx allows.
+ */
+export function discardRefusedBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  limits: DiscardLimits = NGINX_LIMITS,
+): void {
   response.once('finish', () => {
     if (request.complete || request.destroyed) return;
     const close = () => request.socket.destroy();
-    const pause = setTimeout(close, DISCARD_IDLE_MS).unref();
-    const total = setTimeout(close, DISCARD_TOTAL_MS).unref();
+    const pause = setTimeout(close, limits.idleMs).unref();
+    const total = setTimeout(close, limits.totalMs).unref();
     request.once('end', () => {
       clearTimeout(pause);
       clearTimeout(total);
