@@ -54,8 +54,9 @@ export function okList<T>(page: { data: T[]; pagination: object }): Response {
 
 /**
  * A paged list (the receipt list's answer): pagination and meta sit beside data. A page just read is
- * compressed off the event loop (encodedOnce); a page from the read cache is sent in forms the cache keeps with it (one per sync time and processing time), so sending
- * it again reuses the JSON and compression of the last time it went out with the same meta.
+ * compressed off the event loop (encodedOnce); a page from the read cache is sent in forms the cache
+ * keeps with it (one per sync time and processing time), so sending it again reuses the JSON and
+ * compression of the last time it went out with the same meta.
  */
 export function okPage<T>(
   context: Pick<APIContext, 'request' | 'locals'>,

@@ -341,7 +341,8 @@ async function runSync(
  * Receipts that came another way than the provider's pages (a file import, PROVIDER=file), written as
  * a sync writes its pages, so that status history, e-mails, webhooks and pre-alert matching react
  * alike; `remove` are removed as a full sync removes what the provider deleted. `withPage` writes what
- * belongs with a page in its transaction. `pageSize` receipts are made and written at a time (a sync's page by default).
+ * belongs with a page in its transaction. `pageSize` receipts are made and written at a time (a sync's
+ * page by default).
  */
 export async function writeReceiptsAsSync(
   deps: SyncDeps,
