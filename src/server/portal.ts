@@ -496,6 +496,9 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
           await parts.branding.makeMissingVariants();
         });
         await passwords.prepareDecoy();
+        // The mirror version answers are cached under from the first request on: the first poll finds
+        // it unchanged rather than dropping what was cached before it.
+        await mirror.follow();
         await keepHouse();
         if (background) {
           housekeeping = setInterval(

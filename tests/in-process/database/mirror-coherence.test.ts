@@ -71,4 +71,25 @@ describe('two processes on one database', () => {
     expect((await readingAdmin.get(statsPath)).body.data).toEqual(expectedStats);
     expect(summary((await readingAdmin.get(firstPage)).body.data)).toEqual(expected.slice(0, 7));
   });
+
+  it('when a process has just started, then its first look at the mirror version keeps the answers it cached', async () => {
+    // A third process, started after the syncs: the version it finds is the one it answers from.
+    const started = await startInProcessPortal({
+      APP_SECRET,
+      DATABASE_URL: syncing.databaseUrl,
+      PROVIDER: 'http',
+      PROVIDER_URL: 'http://127.0.0.1:9',
+      SYNC_INTERVAL_SECONDS: '3600',
+    });
+    try {
+      const admin = await signedInAdmin(started);
+      const page = `/api/receipts?limit=5&${byStatus}`;
+      expect((await admin.get(page)).body.meta.cached).toBe(false);
+      // What its poll does every second; before, the first poll dropped every answer cached since the start.
+      await started.portal.mirror.follow();
+      expect((await admin.get(page)).body.meta.cached).toBe(true);
+    } finally {
+      await started.stop();
+    }
+  });
 });
