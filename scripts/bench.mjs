@@ -556,6 +556,13 @@ async function load(base, paths, cookie, count, { inspect = false } = {}) {
   return { timings, filled, errors, rate: timings.length / seconds };
 }
 
+/** The CPU time a process has used, all its threads, in ms (Linux). */
+function cpuMsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime, the 14th and 15th fields of the line, in clock ticks (100 a second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function percentile(sorted, p) {
   return sorted.length
     ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(1)
@@ -567,9 +574,13 @@ async function latency(label, paths, cookie) {
   // is part of every time measured here, and is shown beside them.
   const clientDelay = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
   clientDelay.enable();
+  const clientCpu = process.cpuUsage();
+  const serverCpu = cpuMsOf(portal.pid);
   const { timings, filled, errors, rate } = await load(portal.url, paths, cookie, REQUESTS, {
     inspect: paths[0].startsWith('/api/receipts?'),
   });
+  const serverCpuMs = cpuMsOf(portal.pid) - serverCpu;
+  const { user, system } = process.cpuUsage(clientCpu);
   clientDelay.disable();
   const pct = (p) => percentile(timings, p);
   // Pages past a search's end answer without reading rows; the pages with receipts are shown on their own.
@@ -577,7 +588,9 @@ async function latency(label, paths, cookie) {
     filled.length && filled.length < timings.length
       ? `; the ${filled.length} pages with receipts: p50 ${percentile(filled, 50)} ms, p99 ${percentile(filled, 99)} ms`
       : '';
-  const clientNote = `; this client's event loop late by p99 ${(clientDelay.percentile(99) / 1e6 - LOOP_SAMPLE_MS).toFixed(1)} ms; load average ${os.loadavg()[0].toFixed(1)}`;
+  // What a request cost the portal (all its threads: the event loop, the thread pool's SQLite reads and
+  // compression, the garbage collector) and this client, on the same cores: the latencies follow from it.
+  const clientNote = `; this client's event loop late by p99 ${(clientDelay.percentile(99) / 1e6 - LOOP_SAMPLE_MS).toFixed(1)} ms; load average ${os.loadavg()[0].toFixed(1)}; CPU a request: server ${(serverCpuMs / timings.length).toFixed(2)} ms, this client ${((user + system) / 1000 / timings.length).toFixed(2)} ms`;
   console.log(
     `  ${label.padEnd(38)} p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, ${rate.toFixed(0)} req/s, ${errors} errors${filledNote}${clientNote}`,
   );
