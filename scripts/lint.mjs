@@ -1,4 +1,4 @@
-// `npm run lint`: `astro check` (the longest: 85 s on a quiet 2-core machine) on one core while
+// `npm run lint`: `astro check` (the longest: 85–105 s on a quiet 2-core machine) on one core while
 // ESLint and then Prettier run on the other, each one's output printed whole once it ends; fails if
 // any does.
 import { spawn } from 'node:child_process';

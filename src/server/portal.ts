@@ -496,8 +496,8 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
           await parts.branding.makeMissingVariants();
         });
         await passwords.prepareDecoy();
-        // The mirror version answers are cached under from the first request on: the first poll finds
-        // it unchanged rather than dropping what was cached before it.
+        // Answers are cached under the mirror version: known before the first request, the first poll
+        // finds it unchanged instead of clearing what was cached until then.
         await mirror.follow();
         await keepHouse();
         if (background) {

@@ -85,7 +85,7 @@ describe('two processes on one database', () => {
       const admin = await signedInAdmin(started);
       const page = `/api/receipts?limit=5&${byStatus}`;
       expect((await admin.get(page)).body.meta.cached).toBe(false);
-      // What its poll does every second; before, the first poll dropped every answer cached since the start.
+      // What its poll does every second: the version is the one it started with, so the cache stays.
       await started.portal.mirror.follow();
       expect((await admin.get(page)).body.meta.cached).toBe(true);
     } finally {
