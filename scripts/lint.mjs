@@ -1,6 +1,6 @@
-// `npm run lint`: `astro check` (the longest: 85–105 s on a quiet 2-core machine) on one core while
-// ESLint and then Prettier run on the other, each one's output printed whole once it ends; fails if
-// any does.
+// `npm run lint`: `astro check` (the longest: 85–105 s on a quiet 2-core machine) on one core
+// while ESLint and then Prettier run on the other, each one's output printed whole once it ends;
+// fails if any does.
 import { spawn } from 'node:child_process';
 
 /** Two lanes, one per core: the checks of a lane run one after the other. */
