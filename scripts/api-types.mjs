@@ -4,10 +4,28 @@
 // files as the portal does: TypeScript, the `~` alias.
 import { globSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'vite';
 import { API_TYPES_FILE, apiTypesOf } from './lib/api-types.mjs';
+import { GeneratedStamp, inputsDigest } from './lib/generated-stamp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const stamp = new GeneratedStamp(root, 'api-types', [API_TYPES_FILE]);
+// The route files and whatever they import, the catalogue their texts come from, and the generators.
+const digest = inputsDigest(
+  root,
+  [
+    'src/**/*',
+    'messages/*.json',
+    'scripts/api-types.mjs',
+    'scripts/lib/api-types.mjs',
+    'package-lock.json',
+    'tsconfig.json',
+  ],
+  ['src/paraglide/**', API_TYPES_FILE],
+);
+if (stamp.isCurrent(digest)) process.exit(0);
+stamp.forget();
+// Loaded only when needed: Vite takes longer to load than the check.
+const { createServer } = await import('vite');
 const vite = await createServer({
   root,
   configFile: false,
@@ -36,6 +54,7 @@ try {
       // Not generated yet.
     }
     if (before !== types) writeFileSync(path, types);
+    stamp.record(digest);
   }
 } finally {
   await vite.close();

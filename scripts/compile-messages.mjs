@@ -3,8 +3,25 @@
  * build, check and unit run. Run here rather than as a Vite plugin: the compiler leaves a handle open
  * for half a minute after it is done, so the process is ended once the files are written.
  */
-import { compile } from '@inlang/paraglide-js';
+import { fileURLToPath } from 'node:url';
+import { GeneratedStamp, inputsDigest } from './lib/generated-stamp.mjs';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
+const stamp = new GeneratedStamp(root, 'messages', [
+  'src/paraglide/messages.js',
+  'src/paraglide/runtime.js',
+  'src/paraglide/server.js',
+]);
+const digest = inputsDigest(root, [
+  'messages/*.json',
+  'project.inlang/settings.json',
+  'scripts/compile-messages.mjs',
+  'node_modules/@inlang/paraglide-js/package.json',
+]);
+if (stamp.isCurrent(digest)) process.exit(0);
+stamp.forget();
+// Loaded only when needed: the compiler takes longer to load than the check.
+const { compile } = await import('@inlang/paraglide-js');
 await compile({
   project: './project.inlang',
   outdir: './src/paraglide',
@@ -17,4 +34,5 @@ await compile({
   emitPrettierIgnore: false,
   emitReadme: false,
 });
+stamp.record(digest);
 process.exit(0);

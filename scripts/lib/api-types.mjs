@@ -1,7 +1,6 @@
 // The browser client's types (src/shared/api-paths.ts) from the portal's API description: written by
 // `npm run api-types` (scripts/api-types.mjs), and compared with a fresh generation by
 // tests/unit/api-types.test.ts.
-import openapiTS, { astToString } from 'openapi-typescript';
 
 export const API_TYPES_FILE = 'src/shared/api-paths.ts';
 
@@ -13,5 +12,7 @@ const HEADER = [
 
 /** The TypeScript of the document's paths and schemas, as openapi-typescript writes it. */
 export async function apiTypesOf(document) {
+  // Loaded here: `npm run api-types` reads only API_TYPES_FILE when the types are current.
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
   return HEADER + astToString(await openapiTS(structuredClone(document)));
 }
