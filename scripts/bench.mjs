@@ -40,6 +40,12 @@ const MEMORY_SAMPLE_MS = 20;
 /** How often this client's event loop is timed during the latency runs (the histogram holds whole intervals). */
 const LOOP_SAMPLE_MS = 5;
 const DIGEST_CHANGES = 1_000;
+/**
+ * How long an idle portal's CPU is measured, from how long after its first sync: the collections of the
+ * garbage the sync left take the first seconds.
+ */
+const IDLE_SECONDS = 30;
+const IDLE_SETTLE_SECONDS = 20;
 const SORT_KEYS = [
   'receivedDate',
   'number',
@@ -157,6 +163,28 @@ async function allFigures(admin, customer) {
     `\nStatus e-mail digest for ${DIGEST_CHANGES.toLocaleString('en-US')} changed receipts (one customer who sees every consignee):`,
   );
   await digestOfManyChanges(admin);
+
+  console.log(
+    `\nAn idle portal on the embedded defaults (the sandbox's demo data, no visitors), its CPU over ${IDLE_SECONDS} s from ${IDLE_SETTLE_SECONDS} s after its first sync:`,
+  );
+  await idleCpu();
+}
+
+/** What a portal nobody visits costs its machine: its timers, its sampling of the event loop, its syncs. */
+async function idleCpu() {
+  const idle = await startPortal();
+  try {
+    while (!/Receipt mirror: full sync of \d+ receipts/.test(idle.output()))
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_SECONDS * 1000));
+    const before = cpuMsOf(idle.pid);
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const share = (cpuMsOf(idle.pid) - before) / (performance.now() - started);
+    console.log(`  ${(share * 100).toFixed(2)} % of a core`);
+  } finally {
+    await idle.stop();
+  }
 }
 
 /** GET /api/receipts: new searches on pages 1–400, and pages never asked before down to the last, every sort either way. */
