@@ -225,15 +225,19 @@ async function receiptsByIds(
 ): Promise<Map<number, Receipt>> {
   const receipts = new Map<number, Receipt>();
   if (ids.length === 0 || consigneeIds?.length === 0) return receipts;
-  const [rows, packages] = await Promise.all([
-    readListedRows(db, ids, consigneeIds, transaction),
+  const readRows = () => readListedRows(db, ids, consigneeIds, transaction);
+  const readPackages = () =>
     db.quickRead<Commodity & { receiptId: number }>(
       `SELECT "receiptId", "description", "trackingNumber", "pieces", "totalWeightValue", "totalVolumeValue"
          FROM "packages" WHERE "receiptId" IN (${parameters(ids.length)}) ORDER BY "receiptId", "position"`,
       ids,
       transaction,
-    ),
-  ]);
+    );
+  // A transaction's one connection takes one query at a time (pg 8 queues a second with a
+  // DeprecationWarning, pg 9 refuses it): its reads go in turn.
+  const [rows, packages] = transaction
+    ? [await readRows(), await readPackages()]
+    : await Promise.all([readRows(), readPackages()]);
   const commodities = new Map<number, Commodity[]>();
   for (const { receiptId, ...commodity } of packages) {
     const list = commodities.get(receiptId) ?? [];

@@ -259,10 +259,9 @@ export async function queueReceiptEvents(
     endpoints.some((endpoint) => endpoint.events.includes(event.type)),
   );
   const receiptIds = [...new Set(wanted.map((event) => event.receiptId))];
-  const [receipts, prealerts] = await Promise.all([
-    receiptDetailsByIds({ db }, receiptIds, null, transaction),
-    readReceiptPrealerts({ db }, receiptIds, transaction),
-  ]);
+  // In turn: the transaction has one connection, which takes one query at a time (pg 9 refuses a second).
+  const receipts = await receiptDetailsByIds({ db }, receiptIds, null, transaction);
+  const prealerts = await readReceiptPrealerts({ db }, receiptIds, transaction);
   const consigneeRows = await db.models.ReceiptRecord.findAll({
     attributes: ['id', 'consigneeId'],
     where: { id: receiptIds },
