@@ -233,8 +233,8 @@ async function receiptsByIds(
       ids,
       transaction,
     );
-  // A transaction's one connection takes one query at a time (pg 8 queues a second with a
-  // DeprecationWarning, pg 9 refuses it): its reads go in turn.
+  // In turn inside a transaction: its one connection takes one query at a time (pg 8 queues a second
+  // with a DeprecationWarning, a queue pg 9 is to remove). Outside one, each read has a connection.
   const [rows, packages] = transaction
     ? [await readRows(), await readPackages()]
     : await Promise.all([readRows(), readPackages()]);

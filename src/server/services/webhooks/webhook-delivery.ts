@@ -259,7 +259,8 @@ export async function queueReceiptEvents(
     endpoints.some((endpoint) => endpoint.events.includes(event.type)),
   );
   const receiptIds = [...new Set(wanted.map((event) => event.receiptId))];
-  // In turn: the transaction has one connection, which takes one query at a time (pg 9 refuses a second).
+  // In turn: the transaction's one connection takes one query at a time (pg 8 queues a second with a
+  // DeprecationWarning, a queue pg 9 is to remove).
   const receipts = await receiptDetailsByIds({ db }, receiptIds, null, transaction);
   const prealerts = await readReceiptPrealerts({ db }, receiptIds, transaction);
   const consigneeRows = await db.models.ReceiptRecord.findAll({
