@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queryDatabase, signedInAdmin, signIn, waitForMirror } from '../support/api-steps';
 import type { ApiClient } from '../support/api-client';
-import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
+import { startInProcessPortal, startSyncEnded, type InProcessPortal } from '../support/in-process';
 import { validPrealert } from '../support/prealert-steps';
 
 const DEMO_PASSWORD = 'demo-password-1';
@@ -49,6 +49,7 @@ const receiptIds = async (portal: InProcessPortal) =>
 it('carries on where it was after a restart: the receipts added since the start and a received pre-alert stay, and the sync removes nothing', async () => {
   const admin = await signedInAdmin(first);
   await waitForMirror(admin);
+  await startSyncEnded(first);
   const demo = await signIn(first, { username: 'demo', password: DEMO_PASSWORD });
   const consigneeId = Number(
     (

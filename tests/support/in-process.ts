@@ -357,3 +357,12 @@ export async function startInProcessPortal(
     },
   };
 }
+
+/**
+ * Ends once the sync the portal started with has ended. The list answers as soon as that sync's last
+ * page is committed, a moment before the sync ends, and a sync asked for meanwhile joins it and misses
+ * the test's changes: a test that syncs by hand after the start waits for this first.
+ */
+export async function startSyncEnded(portal: InProcessPortal): Promise<void> {
+  await portal.portal.syncRuns.syncReceipts();
+}

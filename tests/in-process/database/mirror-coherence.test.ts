@@ -3,7 +3,11 @@
  * seconds, its cached answers and list orders included (each process follows the mirror version).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
+import {
+  startInProcessPortal,
+  startSyncEnded,
+  type InProcessPortal,
+} from '../../support/in-process';
 import { ApiClient } from '../../support/api-client';
 import { allReceipts, eventually, signedInAdmin, waitForMirror } from '../../support/api-steps';
 import { stallLimit } from '../../support/test-pace';
@@ -24,6 +28,7 @@ beforeAll(async () => {
   });
   syncingAdmin = await signedInAdmin(syncing);
   await waitForMirror(syncingAdmin);
+  await startSyncEnded(syncing);
   // The second process only reads: its provider cannot be reached, so it never syncs itself.
   reading = await startInProcessPortal({
     APP_SECRET,

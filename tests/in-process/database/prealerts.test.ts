@@ -24,7 +24,11 @@ import {
 } from '../../support/api-steps';
 import { pngImage } from '../../support/images';
 import { holdRowLock } from '../../support/held-transaction';
-import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
+import {
+  startInProcessPortal,
+  startSyncEnded,
+  type InProcessPortal,
+} from '../../support/in-process';
 import { matchArrivedPackages } from '~/server/services/prealerts';
 import {
   download,
@@ -118,6 +122,7 @@ beforeAll(async () => {
   });
   admin = await signedInAdmin(portal);
   await waitForMirror(admin);
+  await startSyncEnded(portal);
   demo = await signIn(portal, { username: 'demo', password: DEMO_PASSWORD });
   demoConsigneeIds = (
     await queryDatabase<{ consigneeId: number }>(

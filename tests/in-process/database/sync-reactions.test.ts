@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MirrorPage, SyncNews } from '~/server/services/sync-reactions';
 import { ApiClient } from '../../support/api-client';
 import { queryDatabase, signedInAdmin, waitForMirror } from '../../support/api-steps';
-import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
+import {
+  startInProcessPortal,
+  startSyncEnded,
+  type InProcessPortal,
+} from '../../support/in-process';
 
 let portal: InProcessPortal;
 let sandbox: ApiClient;
@@ -26,6 +30,7 @@ beforeAll(async () => {
     SANDBOX_CHANGE_SECONDS: '86400',
   });
   await waitForMirror(await signedInAdmin(portal));
+  await startSyncEnded(portal);
   sandbox = new ApiClient(portal);
   const { db } = portal.portal;
   // Registered last: it runs after the status history, the pre-alert links and the webhook events.
