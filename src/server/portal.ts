@@ -151,6 +151,8 @@ export interface PortalOptions {
   attachmentListWaitMs?: number;
   /** How often IMPORT_DIR is looked at (PROVIDER=file); 10 s unless a test sets less. */
   importScanMs?: number;
+  /** How many search texts the list's index reads at a time; 5,000 unless a test of several reads sets less. */
+  searchTextsPerRead?: number;
 }
 
 export interface Portal {
@@ -243,7 +245,7 @@ export function createPortal(config: Config, options: PortalOptions = {}): Porta
   const keys = deriveAppKeys(readAppSecret(config));
   const passwords = new PasswordHasher(config.passwordHashCost);
   const responseCache = new ResponseCache();
-  const receiptIndex = new ReceiptIndex(db);
+  const receiptIndex = new ReceiptIndex(db, options.searchTextsPerRead);
   const lastSync = new LastSyncTime(db, log);
   const mirror = new MirrorFollower({ db, receiptIndex, responseCache, log });
   // Read at scrape time; before start-up has connected the database there is nothing to read.

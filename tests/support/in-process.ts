@@ -237,6 +237,8 @@ export interface InProcessOptions {
   attachmentListWaitMs?: number;
   /** How often the import folder is looked at (PROVIDER=file), more often than its 10 s for a test that waits for it. */
   importScanMs?: number;
+  /** How many search texts the list's index reads at a time, fewer than its 5,000 for a test of several reads. */
+  searchTextsPerRead?: number;
 }
 
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error'] as const;
@@ -317,6 +319,7 @@ export async function startInProcessPortal(
     // longer than that, which is slow, not down. A test of the wait sets its own.
     attachmentListWaitMs: options.attachmentListWaitMs ?? stallLimit(60_000),
     importScanMs: options.importScanMs,
+    searchTextsPerRead: options.searchTextsPerRead,
   });
   const created = portal;
   const start = async () => {

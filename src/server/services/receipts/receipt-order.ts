@@ -79,7 +79,7 @@ interface Order {
  */
 const SEARCH_TEXTS_PER_READ = 5_000;
 
-async function readMirror(db: Database): Promise<MirrorOrders> {
+async function readMirror(db: Database, textsPerRead: number): Promise<MirrorOrders> {
   const { isSqlite } = db;
   const [row] = await db.sequelize.query<{ ids: string | null; consignees: string | null }>(
     `SELECT ${numberListOf(isSqlite, '"id"', '"id"')} AS "ids",
@@ -93,7 +93,7 @@ async function readMirror(db: Database): Promise<MirrorOrders> {
     ids,
     slotOf,
     consignees: parseNumberList(row?.consignees ?? null),
-    shortTexts: await indexSearchTexts(db, ids, slotOf),
+    shortTexts: await indexSearchTexts(db, ids, slotOf, textsPerRead),
     orders: new Map(),
     scopes: new LRUCache({ max: MAX_SCOPES }),
   };
@@ -107,15 +107,16 @@ async function indexSearchTexts(
   db: Database,
   ids: Float64Array,
   slotOf: (id: number) => number,
+  textsPerRead: number,
 ): Promise<ShortTextIndex> {
   const { isSqlite } = db;
   const index = new ShortTextIndex(ids.length);
   const receiptsInRange =
     '(SELECT "id", "searchText" FROM "receipts" WHERE "id" BETWEEN :first AND :last)';
-  for (let start = 0; start < ids.length; start += SEARCH_TEXTS_PER_READ) {
+  for (let start = 0; start < ids.length; start += textsPerRead) {
     const range = {
       first: ids[start]!,
-      last: ids[Math.min(start + SEARCH_TEXTS_PER_READ, ids.length) - 1]!,
+      last: ids[Math.min(start + textsPerRead, ids.length) - 1]!,
     };
     const [row] = await db.sequelize.query<{ ids: string | null; texts: string | null }>(
       `SELECT ${numberListOf(isSqlite, '"id"', '"id"')} AS "ids",
@@ -390,11 +391,15 @@ export class OrderedMatches {
 export class ReceiptIndex {
   private current: Promise<MirrorOrders> | undefined;
 
-  constructor(private readonly db: Database) {}
+  /** `textsPerRead`: search texts read at a time; fewer only for a test of several reads on little data. */
+  constructor(
+    private readonly db: Database,
+    private readonly textsPerRead = SEARCH_TEXTS_PER_READ,
+  ) {}
 
   /** Reads the mirror's ids and every order as the database holds them now, one after another. */
   async read(): Promise<MirrorOrders> {
-    const mirror = await readMirror(this.db);
+    const mirror = await readMirror(this.db, this.textsPerRead);
     for (const sortBy of [
       DEFAULT_RECEIPT_SORT.sortBy,
       ...LIST_SORT_KEYS.filter((key) => key !== DEFAULT_RECEIPT_SORT.sortBy),
@@ -444,7 +449,7 @@ export class ReceiptIndex {
 
   private mirrorOrders(): Promise<MirrorOrders> {
     if (!this.current) {
-      const reading = readMirror(this.db);
+      const reading = readMirror(this.db, this.textsPerRead);
       this.current = reading;
       // A failed read is not kept: the next request tries again.
       reading.catch(() => {
