@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface DiscardLimits {
-  /** The longest pause in a refused body's bytes before the connection is closed. */
+  /** The pause in a refused body's bytes after which the connection is closed (closed within twice it). */
   idleMs: number;
   /** The longest a refused body is read and dropped at all. */
   totalMs: number;
@@ -29,15 +29,30 @@ export function discardRefusedBody(
 ): void {
   response.once('finish', () => {
     if (request.complete || request.destroyed) return;
-    const close = () => request.socket.destroy();
-    const pause = setTimeout(close, limits.idleMs).unref();
-    const total = setTimeout(close, limits.totalMs).unref();
-    request.once('end', () => {
-      clearTimeout(pause);
+    const { socket } = request;
+    // The socket's count of bytes read, not 'data' events, tells that the sender is still sending: Node
+    // drops the rest of a body no one began to read (IncomingMessage._dump) without emitting them. Once
+    // the body is complete the connection is left alone, whatever comes next on it.
+    let bytesSeen = socket.bytesRead;
+    const stop = () => {
+      clearInterval(pauses);
       clearTimeout(total);
-    });
-    // The stopped reader still listens for 'readable', which keeps the stream from flowing.
+      request.off('end', stop);
+      socket.off('close', stop);
+    };
+    const pauses = setInterval(() => {
+      if (request.complete) return stop();
+      if (socket.bytesRead === bytesSeen) socket.destroy();
+      bytesSeen = socket.bytesRead;
+    }, limits.idleMs).unref();
+    const total = setTimeout(() => {
+      if (!request.complete) socket.destroy();
+    }, limits.totalMs).unref();
+    request.once('end', stop);
+    socket.once('close', stop);
+    // A reader the refusal stopped still listens for 'readable', which keeps the stream from flowing;
+    // once it is gone, a stream with a 'data' listener flows (one without would stop).
     request.removeAllListeners('readable');
-    request.on('data', () => pause.refresh());
+    request.on('data', () => {});
   });
 }
