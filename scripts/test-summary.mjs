@@ -1,7 +1,13 @@
-// Adds up the results of every tier of `npm test` (unit, in-process, process, PostgreSQL, browser) into one closing line.
+// Adds up the results of every tier of `npm test` (unit, in-process, process, PostgreSQL, browser) into one closing line,
+// and names every failed or flaky test with its first error line: CI keeps only the tail of a long log.
 import { existsSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
+// Reporters colour their messages.
+const firstLine = (text = '') => stripVTControlCharacters(text).trim().split('\n')[0].slice(0, 300);
+const named = [];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -17,15 +23,47 @@ for (const suite of ['unit', 'in-process', 'process', 'pg']) {
   failed += result.numFailedTests;
   skipped += result.numPendingTests + result.numTodoTests;
   console.log(`${suite}: ${result.numPassedTests} passed, ${result.numFailedTests} failed`);
+  for (const file of result.testResults) {
+    const failures = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failures) {
+      named.push(
+        `${suite} FAILED ${relative('.', file.name)} › ${test.fullName}: ${firstLine(test.failureMessages[0])}`,
+      );
+    }
+    // A file that failed before its tests ran (an import or a hook) has no failed test of its own.
+    if (file.status === 'failed' && failures.length === 0) {
+      named.push(`${suite} FAILED ${relative('.', file.name)}: ${firstLine(file.message)}`);
+    }
+  }
 }
 
-const e2e = read('.tmp/results/e2e.json').stats;
+const report = read('.tmp/results/e2e.json');
+const e2e = report.stats;
 passed += e2e.expected + e2e.flaky;
 failed += e2e.unexpected;
 skipped += e2e.skipped;
 console.log(
   `e2e: ${e2e.expected + e2e.flaky} passed, ${e2e.unexpected} failed${e2e.flaky ? ` (${e2e.flaky} flaky, passed on retry)` : ''}`,
 );
+const visit = (suite, path) => {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests) {
+      if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
+      const failedRun = test.results.find(
+        (run) => run.status !== 'passed' && run.status !== 'skipped',
+      );
+      const error = failedRun?.error?.message ?? failedRun?.errors?.[0]?.message;
+      const label = test.status === 'flaky' ? 'FLAKY' : 'FAILED';
+      named.push(
+        `e2e ${label} ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}: ${firstLine(error)}`,
+      );
+    }
+  }
+  for (const child of suite.suites ?? [])
+    visit(child, child.title === child.file ? path : [...path, child.title]);
+};
+for (const suite of report.suites ?? []) visit(suite, []);
 
+for (const line of named) console.log(line);
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

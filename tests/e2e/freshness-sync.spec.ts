@@ -196,7 +196,7 @@ test.describe.serial('on a portal whose provider goes down', () => {
         await button.click();
         await expect(announcement).toHaveText(
           'Sync failed: The sync could not be completed: the logistics provider is not available right now. Please try again later.',
-          { timeout: 2_000 },
+          { timeout: stallLimit(2_000) },
         );
       }).toPass({ timeout: stallLimit(30_000) });
       await expect(card.locator('dt:text-is("Last attempt failed") + dd')).toContainText(
