@@ -68,6 +68,9 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+  // The shell's controls (the menu button) work once its module script has run, which it has by the
+  // load event; a tap before it is lost (see prealerts.spec.ts).
+  await page.waitForLoadState('load');
 }
 
 /** Where auth.setup.ts keeps the admin's signed-in browser state for the portal at `origin`. */
