@@ -47,6 +47,11 @@ export async function openHydrated(page: Page, path: string): Promise<void> {
   if (await page.evaluate(() => customElements.get('astro-island') === undefined)) return;
   await hydrateByPointer(page);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  // Astro drops `ssr` once React's hydration is scheduled, not done: a choice made in between can be
+  // swallowed (React stops an event it cannot yet dispatch). The receipts island marks <html> once it
+  // has hydrated (early-clicks.ts).
+  if (await page.locator('[data-submit-on-change]').count())
+    await expect(page.locator('html[data-receipts-hydrated]')).toHaveCount(1);
 }
 
 /** Moves the pointer over each island that hydrates at the first interaction and has not yet. */
