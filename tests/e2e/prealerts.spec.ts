@@ -180,7 +180,7 @@ for (const locale of ['en-US', 'nl-NL'] as const) {
       await page.getByRole('button', { name: t.signIn }).click();
       await expect(page).toHaveURL(/\/dashboard$/);
       // The menu button opens the drawer once the shell's module script has run, which it has by the load
-      // event: a tap before it is lost, which failed this test in CI on a busy machine (a known gap).
+      // event: a tap before it is lost (a gap in the shell), which failed this test in a clean-clone run.
       await page.waitForLoadState('load');
       await page.getByRole('button', { name: t.openMenu }).click();
       await page
