@@ -58,11 +58,15 @@ export const utf8CsvWithBom = (lines: string[]): Uint8Array =>
 export const windows1252Csv = (lines: string[]): Uint8Array =>
   Buffer.from(`${lines.join('\r\n')}\r\n`, 'latin1');
 
-/** An XLSX as Excel saves a list view: `titles` above the header row, then the rows (Date values become date cells). */
+/**
+ * An XLSX as Excel saves a list view: `titles` above the header row, then the rows (Date values become
+ * date cells); `otherTabs` follow the first tab, as a workbook's other sheets do.
+ */
 export async function xlsxOf(
   titles: string[],
   header: string[],
   rows: ExcelJS.CellValue[][],
+  otherTabs: { name: string; rows: ExcelJS.CellValue[][] }[] = [],
 ): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Warehouse Receipts');
@@ -74,6 +78,7 @@ export async function xlsxOf(
       if (cell.value instanceof Date) cell.numFmt = 'mm/dd/yyyy';
     });
   }
+  for (const tab of otherTabs) workbook.addWorksheet(tab.name).addRows(tab.rows);
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
 

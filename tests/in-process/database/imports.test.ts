@@ -222,7 +222,8 @@ describe('XLSX', () => {
       ],
     );
     const response = await uploadImport(admin, { name: 'list.xlsx', bytes });
-    expect(response.status).toBe(200);
+    // Status and body together: a refusal shows its message.
+    expect({ status: response.status, body: response.body }).toMatchObject({ status: 200 });
     expect(response.body.data).toMatchObject({
       format: 'xlsx',
       created: 2,
@@ -241,6 +242,47 @@ describe('XLSX', () => {
       status: 'In-Transit',
     });
     expect(await receiptByNumber('WR-X-3')).toMatchObject({ shipperName: '=1+1' });
+  });
+
+  it('when the workbook has several tabs, then the first tab’s rows are imported and the other tabs are not', async () => {
+    const header = ['Number', 'Created On', 'Consignee Name', 'Total Pieces'];
+    const bytes = await xlsxOf(
+      [],
+      header,
+      [['WR-TAB-1', new Date(Date.UTC(2026, 6, 1)), 'Jansen Trading', 2]],
+      ['Summary', 'Notes', 'Shippers', 'Consignees', 'Old'].map((name, index) => ({
+        name,
+        rows: [header, [`WR-TAB-${index + 2}`, '07/01/2026', 'Jansen Trading', 1]],
+      })),
+    );
+    const response = await uploadImport(admin, { name: 'tabs.xlsx', bytes });
+    expect({ status: response.status, body: response.body }).toMatchObject({
+      status: 200,
+      body: { data: { format: 'xlsx', created: 1, errors: [] } },
+    });
+    expect(await receiptByNumber('WR-TAB-1')).toMatchObject({ pieces: 2 });
+    expect(await receiptByNumber('WR-TAB-2')).toBeUndefined();
+  });
+
+  it('when a long sheet’s names have accents, then every name arrives whole', async () => {
+    const names = Array.from({ length: 600 }, (_, index) => `Coöpératïe Sérénité Ëlïsé ${index}`);
+    const bytes = await xlsxOf(
+      [],
+      ['Number', 'Created On', 'Consignee Name', 'Shipper Name'],
+      names.map((name, index) => [`WR-ACC-${index}`, '07/02/2026', name, `Café Ñandú ${index}`]),
+    );
+    const response = await uploadImport(admin, { name: 'accents.xlsx', bytes });
+    expect({ status: response.status, body: response.body }).toMatchObject({
+      status: 200,
+      body: { data: { created: names.length, errors: [] } },
+    });
+    const imported = (await allReceipts(admin, 'search=WR-ACC-')).map((receipt) => [
+      receipt.consigneeName,
+      receipt.shipperName,
+    ]);
+    expect(imported.sort()).toEqual(
+      names.map((name, index) => [name, `Café Ñandú ${index}`]).sort(),
+    );
   });
 
   it('when a zip declares that it inflates past the limit, inflates past what it declares, or hides an entry from its directory, then it is refused before it is read', async () => {

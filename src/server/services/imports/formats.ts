@@ -5,6 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { CellValue, Row } from 'exceljs';
@@ -241,32 +242,91 @@ function cellOf(value: CellValue): Cell {
   return null;
 }
 
-/** The first worksheet's rows, dates and numbers as their cells hold them. */
+/**
+ * exceljs's streaming reader, as far as it is used here: its parsers of a workbook's parts. Its own
+ * reading of the zip loses the archive's last entry now and then (exceljs#3064, open and unreleased in
+ * 4.4.0), often xl/workbook.xml: here one read in 300 of a one-tab workbook failed, and nearly every
+ * read of a six-tab one. So the parts are read from the zip's directory with yauzl, in the order they depend on, and
+ * handed to these parsers as text (exceljs decodes each chunk alone, which breaks a letter split between
+ * two chunks).
+ */
+interface WorkbookPartsReader {
+  model?: { sheets?: { rId: string }[] };
+  workbookRels?: { Id: string; Target: string }[];
+  _parseRels(part: Readable): Promise<void>;
+  _parseWorkbook(part: Readable): Promise<void>;
+  _parseSharedStrings(part: Readable): AsyncGenerator<unknown>;
+  _parseStyles(part: Readable): Promise<void>;
+  _parseWorksheet(
+    part: Readable,
+    sheetNo: string,
+  ): Generator<{ eventType: string; value: AsyncIterable<Row> }>;
+}
+
+/** A relationship's target as a path in the zip: relative to xl/, or from the package's root. */
+function partPath(target: string): string {
+  return path.posix.normalize(target.startsWith('/') ? target.slice(1) : `xl/${target}`);
+}
+
+/** The first worksheet's rows (the first tab), dates and numbers as their cells hold them. */
 export async function* readXlsx(file: string): AsyncGenerator<SheetRow> {
   await checkZip(file);
   // Loaded by the first XLSX import, not by every start: exceljs is a seventh of the server's start-up CPU.
   const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(file, {
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    worksheets: 'emit',
-    entries: 'ignore',
-  });
+  let zip: yauzl.ZipFile;
   try {
-    for await (const worksheet of workbook) {
-      for await (const row of worksheet as AsyncIterable<Row>) {
+    zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false });
+  } catch {
+    throw notAFormat();
+  }
+  try {
+    const entries = new Map<string, yauzl.Entry>();
+    for await (const entry of zip.eachEntry()) entries.set(entry.fileName, entry);
+    const part = async (name: string): Promise<Readable | null> => {
+      const entry = entries.get(name);
+      if (!entry) return null;
+      const stream = await zip.openReadStreamPromise(entry);
+      return stream.setEncoding('utf8');
+    };
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+      sharedStrings: 'cache',
+      styles: 'cache',
+      hyperlinks: 'ignore',
+      worksheets: 'emit',
+      entries: 'ignore',
+    }) as unknown as WorkbookPartsReader;
+    const rels = await part('xl/_rels/workbook.xml.rels');
+    if (!rels) throw notAFormat();
+    await reader._parseRels(rels);
+    const workbook = await part('xl/workbook.xml');
+    if (!workbook) throw notAFormat();
+    await reader._parseWorkbook(workbook);
+    const sharedStrings = await part('xl/sharedStrings.xml');
+    if (sharedStrings)
+      for await (const string of reader._parseSharedStrings(sharedStrings)) void string;
+    const styles = await part('xl/styles.xml');
+    if (styles) await reader._parseStyles(styles);
+
+    const firstSheet = reader.model?.sheets?.[0];
+    const target = reader.workbookRels?.find((rel) => rel.Id === firstSheet?.rId)?.Target;
+    const sheetPath = target && partPath(target);
+    const sheet = sheetPath && (await part(sheetPath));
+    if (!sheet) throw notAFormat();
+    const sheetNo = /sheet(\d+)\.xml$/.exec(sheetPath)?.[1] ?? '1';
+    for (const { value: worksheet } of reader._parseWorksheet(sheet, sheetNo)) {
+      for await (const row of worksheet) {
         const values = Array.isArray(row.values) ? row.values.slice(1) : [];
         yield {
           row: row.number,
           cells: Array.from(values, (value) => cellOf(value as CellValue)),
         };
       }
-      break;
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw notAFormat();
+  } finally {
+    zip.close();
   }
 }
 
