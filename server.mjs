@@ -126,6 +126,14 @@ const server = http.createServer((req, res) => {
   });
 });
 
+/**
+ * How long an idle kept-alive connection stays open. Node's 5 s is shorter than the clients that reuse
+ * one keep it: a reverse proxy's pool (nginx's upstream keepalive and load balancers hold one 60 s), or
+ * a client whose busy event loop has not yet seen the close. Either then sends on a closed connection and
+ * gets a reset (a proxy answers 502). 65 s outlasts the usual 60 s.
+ */
+server.keepAliveTimeout = 65_000;
+
 // The portal starts once the server listens: with the built-in sandbox its first sync is a request to
 // this server. Requests that come meanwhile wait for the start (src/middleware.ts).
 server.listen(port, host, () => {

@@ -1,7 +1,9 @@
 /**
  * What only the built server makes (server.mjs and the build): the compression of uncached answers
- * beside the cached ones' own, and the pages' Content-Security-Policy.
+ * beside the cached ones' own, the pages' Content-Security-Policy, and how long an idle connection is kept.
  */
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client';
 import { signedInAdmin, waitForMirror } from '../support/api-steps';
@@ -52,5 +54,36 @@ describe("the sandbox's consent page", () => {
     expect(body).toMatch(/<form method="post"/);
     expect(body).not.toContain('astro-island');
     expect(headers.get('content-security-policy')).toContain("form-action 'self'");
+  });
+});
+
+describe('kept-alive connections', () => {
+  /** GET /api/health through `agent`: its status, and the connection it came on. */
+  const health = (agent: http.Agent) =>
+    new Promise<{ status: number | undefined; socket: Socket }>((resolve, reject) => {
+      http
+        .get(new URL('/api/health', portal.url), { agent }, (response) => {
+          response.resume();
+          response.on('end', () =>
+            resolve({ status: response.statusCode, socket: response.socket }),
+          );
+        })
+        .on('error', reject);
+    });
+
+  it('when a client reuses an idle connection after its event loop stalled for seconds, then it is answered, not reset', async () => {
+    // As Playwright's request contexts and many proxies do: idle connections are kept with no timer of
+    // their own, so the server's closing one is only seen once the client's event loop runs again.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await health(agent);
+      // The stall itself, without a busy loop: longer than the 5 s Node keeps an idle connection by default.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 7_000);
+      const second = await health(agent);
+      expect(second.status).toBe(200);
+      expect(second.socket).toBe(first.socket);
+    } finally {
+      agent.destroy();
+    }
   });
 });
