@@ -21,11 +21,14 @@ const GAP_MS = 50;
 
 let server: http.Server;
 let port: number;
+/** Run once the server has sent a refusal of /unread. */
+let afterRefusal: (() => void) | undefined;
 
 beforeAll(async () => {
   server = http.createServer((incoming, outgoing) => {
     discardRefusedBody(incoming, outgoing, LIMITS);
     const refuse = () => {
+      outgoing.once('finish', () => afterRefusal?.());
       outgoing.writeHead(413, { 'Content-Type': 'text/plain' });
       outgoing.end('Too large');
     };
@@ -117,6 +120,23 @@ describe('a refused body still arriving', () => {
       sender.socket.destroy();
     });
   }
+
+  it('when this process stalls for longer than the allowed pause once the 413 is out, then the stall is not taken for the sender’s pause: the body is read to its end and the connection serves its next request', async () => {
+    // Blocks the process (the server, and here the sender too) as a long collection or a busy machine does.
+    afterRefusal = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2 * IDLE_MS);
+    try {
+      const sender = await connect();
+      sender.socket.write(head('/unread', 4 * CHUNK.length));
+      expect(await trickle(sender, 4)).toBe(4);
+      sender.socket.write('GET /next HTTP/1.1\r\nHost: portal\r\n\r\n');
+      const answers = await sender.received(2);
+      expect(answers).toMatch(/^HTTP\/1\.1 413 [^]*Too large/);
+      expect(answers).toMatch(/HTTP\/1\.1 200 [^]*again$/);
+      sender.socket.destroy();
+    } finally {
+      afterRefusal = undefined;
+    }
+  });
 
   it('when the sender stops part-way, then the server closes the connection once the pause has passed, and the 413 came before', async () => {
     const sender = await connect();

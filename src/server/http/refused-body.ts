@@ -34,6 +34,7 @@ export function discardRefusedBody(
     // drops the rest of a body no one began to read (IncomingMessage._dump) without emitting them. Once
     // the body is complete the connection is left alone, whatever comes next on it.
     let bytesSeen = socket.bytesRead;
+    let checkedAt = performance.now();
     const stop = () => {
       clearInterval(pauses);
       clearTimeout(total);
@@ -42,7 +43,12 @@ export function discardRefusedBody(
     };
     const pauses = setInterval(() => {
       if (request.complete) return stop();
-      if (socket.bytesRead === bytesSeen) socket.destroy();
+      // A check this late means this process stalled (a long collection, a busy machine): timers run
+      // before the bytes that came meanwhile are read, so the stall is no pause of the sender's.
+      const now = performance.now();
+      const stalled = now - checkedAt > 1.5 * limits.idleMs;
+      checkedAt = now;
+      if (socket.bytesRead === bytesSeen && !stalled) socket.destroy();
       bytesSeen = socket.bytesRead;
     }, limits.idleMs).unref();
     const total = setTimeout(() => {
