@@ -34,6 +34,7 @@ const THROUGHPUT_TURNS = 10;
 const WARM_UP_REQUESTS = 3_000;
 const KB = 1024;
 const DEMO_PASSWORD = 'bench-demo-password';
+const METRICS_TOKEN = 'bench-metrics-token-0000';
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 /** How often the server's resident memory is read while the CSV export runs. */
 const MEMORY_SAMPLE_MS = 20;
@@ -79,6 +80,7 @@ const portal = await startPortal({
   TRUST_PROXY: 'true',
   // Production's bcrypt cost, which the tests lower.
   PASSWORD_HASH_COST: '12',
+  METRICS_TOKEN,
 });
 try {
   const syncLine = await waitForOutput(
@@ -494,6 +496,18 @@ async function signInFlood() {
   );
 }
 
+/** The syncs the portal has run, by /metrics. */
+async function syncCount() {
+  const response = await fetch(`${portal.url}/metrics`, {
+    headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await response.text();
+  return [...text.matchAll(/^portal_syncs_total\{[^}]*\} (\d+)$/gm)].reduce(
+    (sum, match) => sum + Number(match[1]),
+    0,
+  );
+}
+
 async function waitForOutput(pattern, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -612,10 +626,14 @@ async function latency(label, paths, cookie, { inspect = false } = {}) {
   clientDelay.enable();
   const clientCpu = process.cpuUsage();
   const serverCpu = cpuMsOf(portal.pid);
+  const syncsBefore = await syncCount();
   const { timings, filled, errors, rate } = await load(portal.url, paths, cookie, REQUESTS, {
     inspect,
   });
   const serverCpuMs = cpuMsOf(portal.pid) - serverCpu;
+  // A sync during the run (every 30 s here) and the reading of the mirror's next state it brings are
+  // in its slowest answers.
+  const syncs = (await syncCount()) - syncsBefore;
   const { user, system } = process.cpuUsage(clientCpu);
   clientDelay.disable();
   const pct = (p) => percentile(timings, p);
@@ -626,7 +644,7 @@ async function latency(label, paths, cookie, { inspect = false } = {}) {
       : '';
   // What a request cost the portal (all its threads: the event loop, the thread pool's SQLite reads and
   // compression, the garbage collector) and this client, on the same cores: the latencies follow from it.
-  const clientNote = `; this client's event loop late by p99 ${(clientDelay.percentile(99) / 1e6 - LOOP_SAMPLE_MS).toFixed(1)} ms; load average ${os.loadavg()[0].toFixed(1)}; CPU a request: server ${(serverCpuMs / timings.length).toFixed(2)} ms, this client ${((user + system) / 1000 / timings.length).toFixed(2)} ms`;
+  const clientNote = `; this client's event loop late by p99 ${(clientDelay.percentile(99) / 1e6 - LOOP_SAMPLE_MS).toFixed(1)} ms; load average ${os.loadavg()[0].toFixed(1)}; CPU a request: server ${(serverCpuMs / timings.length).toFixed(2)} ms, this client ${((user + system) / 1000 / timings.length).toFixed(2)} ms; syncs meanwhile: ${syncs}`;
   console.log(
     `  ${label.padEnd(38)} p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, ${rate.toFixed(0)} req/s, ${errors} errors${filledNote}${clientNote}`,
   );
