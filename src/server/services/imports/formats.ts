@@ -244,11 +244,11 @@ function cellOf(value: CellValue): Cell {
 
 /**
  * exceljs's streaming reader, as far as it is used here: its parsers of a workbook's parts. Its own
- * reading of the zip loses the archive's last entry now and then (exceljs#3064, open and unreleased in
- * 4.4.0), often xl/workbook.xml: here one read in 300 of a one-tab workbook failed, and nearly every
- * read of a six-tab one. So the parts are read from the zip's directory with yauzl, in the order they depend on, and
- * handed to these parsers as text (exceljs decodes each chunk alone, which breaks a letter split between
- * two chunks).
+ * reading of the zip (4.4.0, the latest release) loses the archive's last entry now and then, often
+ * xl/workbook.xml: here one read in 300 of a one-tab workbook failed, and nearly every read of a
+ * six-tab one (tests/in-process/database/imports.test.ts). So the parts are read from the zip's
+ * directory with yauzl, in the order they depend on, and handed to these parsers as text: exceljs
+ * decodes each chunk alone, which breaks a letter split between two chunks.
  */
 interface WorkbookPartsReader {
   model?: { sheets?: { rId: string }[] };
