@@ -38,6 +38,7 @@ const run = spawnSync(
     'process-pg',
     '--reporter=default',
     '--reporter=json',
+    '--reporter=./scripts/vitest-errors-reporter.mjs',
     `--outputFile.json=${RESULT_FILE}`,
   ],
   {

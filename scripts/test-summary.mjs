@@ -11,6 +11,8 @@ const named = [];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** Failures outside any test: a hook's, an import's, an unhandled error. */
+let outsideTests = 0;
 
 for (const suite of ['unit', 'in-process', 'process', 'pg']) {
   // The PostgreSQL leg is skipped on a machine without PostgreSQL (scripts/test-pg.mjs said so).
@@ -30,9 +32,21 @@ for (const suite of ['unit', 'in-process', 'process', 'pg']) {
         `${suite} FAILED ${relative('.', file.name)} › ${test.fullName}: ${firstLine(test.failureMessages[0])}`,
       );
     }
-    // A file that failed before its tests ran (an import or a hook) has no failed test of its own.
-    if (file.status === 'failed' && failures.length === 0) {
-      named.push(`${suite} FAILED ${relative('.', file.name)}: ${firstLine(file.message)}`);
+  }
+  // What failed outside any test (a hook, an import, an unhandled error), from
+  // scripts/vitest-errors-reporter.mjs: the JSON report marks such a file failed without saying why.
+  const errorsFile = `.tmp/results/${suite}.errors.json`;
+  if (existsSync(errorsFile)) {
+    const { failed: hooks, unhandled } = read(errorsFile);
+    for (const { file, where, error } of hooks) {
+      named.push(
+        `${suite} FAILED ${file}${where ? ` › ${where}` : ''} (outside a test): ${firstLine(error)}`,
+      );
+      outsideTests += 1;
+    }
+    for (const error of unhandled) {
+      named.push(`${suite} UNHANDLED ERROR: ${firstLine(error)}`);
+      outsideTests += 1;
     }
   }
 }
@@ -65,5 +79,8 @@ const visit = (suite, path) => {
 for (const suite of report.suites ?? []) visit(suite, []);
 
 for (const line of named) console.log(line);
-console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+console.log(
+  `Tests: ${passed} passed, ${failed} failed, ${skipped} skipped` +
+    (outsideTests ? `; ${outsideTests} failed outside a test` : ''),
+);
+process.exit(failed === 0 && outsideTests === 0 && passed > 0 ? 0 : 1);

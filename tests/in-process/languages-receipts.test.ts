@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
-import { freePort } from '../support/portal';
+import { CLOSED_PORT } from '../support/portal';
 import type { ApiClient } from '../support/api-client';
 import { expectError, signedInAdmin, waitForMirror } from '../support/api-steps';
 
@@ -17,13 +17,12 @@ let downPortal: InProcessPortal;
 let downAdmin: ApiClient;
 
 beforeAll(async () => {
-  const closedPort = await freePort();
   [portal, downPortal] = await Promise.all([
     startInProcessPortal({ SYNC_INTERVAL_SECONDS: '3600', SANDBOX_RECEIPTS: '30' }),
     // A provider address where nothing listens: the mirror is never filled and the look-up cannot reach it.
     startInProcessPortal({
       PROVIDER: 'http',
-      PROVIDER_URL: `http://127.0.0.1:${closedPort}/provider`,
+      PROVIDER_URL: `http://127.0.0.1:${CLOSED_PORT}/provider`,
     }),
   ]);
   [admin, downAdmin] = await Promise.all([signedInAdmin(portal), signedInAdmin(downPortal)]);

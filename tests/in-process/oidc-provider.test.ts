@@ -51,20 +51,16 @@ function server(): OidcServer {
 
 beforeAll(async () => {
   oidcPort = await freePort();
-  const portalPort = await freePort();
   // The portal starts first: its discovery fails and is tried again until the server is up.
-  portal = await startInProcessPortal(
-    {
-      PROVIDER: 'http',
-      PROVIDER_ISSUER: `http://127.0.0.1:${oidcPort}`,
-      PROVIDER_URL: `http://127.0.0.1:${oidcPort}/api`,
-      PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
-      PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
-      PROVIDER_SCOPE: 'receipts offline_access',
-      SYNC_INTERVAL_SECONDS: String(SYNC_SECONDS),
-    },
-    { port: portalPort },
-  );
+  portal = await startInProcessPortal({
+    PROVIDER: 'http',
+    PROVIDER_ISSUER: `http://127.0.0.1:${oidcPort}`,
+    PROVIDER_URL: `http://127.0.0.1:${oidcPort}/api`,
+    PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
+    PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
+    PROVIDER_SCOPE: 'receipts offline_access',
+    SYNC_INTERVAL_SECONDS: String(SYNC_SECONDS),
+  });
   admin = await signedInAdmin(portal);
 });
 

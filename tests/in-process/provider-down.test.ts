@@ -1,7 +1,7 @@
 /** EXTERNAL_API_ERROR: only while the mirror has never been filled, and for the live package look-up. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
-import { freePort } from '../support/portal';
+import { CLOSED_PORT } from '../support/portal';
 import { ApiClient } from '../support/api-client';
 import { expectError, queryDatabase, signedInAdmin } from '../support/api-steps';
 
@@ -10,10 +10,9 @@ let admin: ApiClient;
 
 beforeAll(async () => {
   // A provider address where nothing listens: the portal has never synced and cannot.
-  const closedPort = await freePort();
   portal = await startInProcessPortal({
     PROVIDER: 'http',
-    PROVIDER_URL: `http://127.0.0.1:${closedPort}/provider`,
+    PROVIDER_URL: `http://127.0.0.1:${CLOSED_PORT}/provider`,
   });
   admin = await signedInAdmin(portal);
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inLocale } from '~/server/locale';
 import { formatDateTime, statusLabel } from '~/shared/format';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
-import { freePort } from '../support/portal';
+import { CLOSED_PORT } from '../support/portal';
 import { ApiClient } from '../support/api-client';
 import { allReceipts, signIn, signedInAdmin, waitForMirror } from '../support/api-steps';
 import { stallLimit } from '../support/test-pace';
@@ -22,7 +22,6 @@ let own: Array<Record<string, any>>;
 let others: Array<Record<string, any>>;
 
 beforeAll(async () => {
-  const closedPort = await freePort();
   [portal, downPortal] = await Promise.all([
     startInProcessPortal({
       SANDBOX_RECEIPTS: '150',
@@ -35,7 +34,7 @@ beforeAll(async () => {
     // A provider address where nothing listens: the mirror is never filled.
     startInProcessPortal({
       PROVIDER: 'http',
-      PROVIDER_URL: `http://127.0.0.1:${closedPort}/provider`,
+      PROVIDER_URL: `http://127.0.0.1:${CLOSED_PORT}/provider`,
     }),
   ]);
   admin = await signedInAdmin(portal);

@@ -29,7 +29,7 @@ import { loadConfig } from '~/server/config';
 import { discardRefusedBody } from '~/server/http/refused-body';
 import { observeRequest } from '~/server/http/request-log';
 import { createPortal, type Portal } from '~/server/portal';
-import { testPortalEnv } from './portal';
+import { testPortalEnv, type HeldPort } from './portal';
 import { createTestDatabase, dropTestDatabase } from './test-database';
 import { stallLimit } from './test-pace';
 
@@ -225,8 +225,8 @@ export interface InProcessOptions {
   background?: boolean;
   /** Start on this folder and its database (a restart, or a second portal beside the first). */
   dir?: string;
-  /** Listen here instead of on a free port (a redirect URI registered before the start). */
-  port?: number;
+  /** Serve on this held port instead of a free one (an address registered before the start: a redirect URI). */
+  heldPort?: HeldPort;
   /** Serve before the portal has started; the test calls start() itself. */
   deferStart?: boolean;
   /** A webhook delivery's time limit, shorter than its 10 s for a test that waits for it. */
@@ -280,7 +280,8 @@ export async function startInProcessPortal(
   const databaseUrl = await createTestDatabase(dir);
   const lines: string[] = [];
   let portal: Portal | undefined;
-  const server = http.createServer((incoming, outgoing) => {
+  const server = options.heldPort?.server ?? http.createServer();
+  server.on('request', (incoming: http.IncomingMessage, outgoing: http.ServerResponse) => {
     const locals = { portal } as App.Locals;
     // As server.mjs does: the request's id, its log line and its metrics.
     observeRequest(portal!, incoming, outgoing, locals, () => {
@@ -298,10 +299,11 @@ export async function startInProcessPortal(
       );
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
+  if (!options.heldPort)
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({ ...testPortalEnv({ dir, databaseUrl, port }), ...env }, dir);

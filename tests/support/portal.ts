@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,6 +53,33 @@ export function freePort(): Promise<number> {
       const { port } = server.address() as { port: number };
       server.close(() => resolve(port));
     });
+  });
+}
+
+/**
+ * A port nothing listens on: a provider that is down. Only root may listen below 1024, and every
+ * ephemeral range starts above it, so neither a test's server nor an outgoing connection takes it, as
+ * either may take a port freePort found free.
+ */
+export const CLOSED_PORT = 1;
+
+/**
+ * A port held by a listening HTTP server (without a handler) until a test's server takes it over: an
+ * address to register before that server starts (a redirect URI, an issuer). Unlike freePort's number,
+ * nothing can take it meanwhile, neither another test's server nor an outgoing connection's port.
+ */
+export interface HeldPort {
+  port: number;
+  server: HttpServer;
+}
+
+export function holdPort(): Promise<HeldPort> {
+  return new Promise((resolve, reject) => {
+    const server = createHttpServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ port: (server.address() as { port: number }).port, server }),
+    );
   });
 }
 

@@ -2,9 +2,9 @@
  * A real SMTP server in the test process (smtp-server), keeping every message it accepts as parsed
  * mail (mailparser). It can be told to refuse recipients, as a full mailbox or a broken relay would.
  */
+import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './portal.ts';
 
 export interface TestSmtpServer {
   url: string;
@@ -16,11 +16,10 @@ export interface TestSmtpServer {
   stop(): Promise<void>;
 }
 
-/** Listens on `port`, or on a free one. */
+/** Listens on `port`, or on one the system chooses. */
 export async function startSmtpServer(port?: number): Promise<TestSmtpServer> {
-  port ??= await freePort();
   const state: TestSmtpServer = {
-    url: `smtp://127.0.0.1:${port}`,
+    url: '',
     messages: [],
     sizes: [],
     refusing: false,
@@ -54,7 +53,8 @@ export async function startSmtpServer(port?: number): Promise<TestSmtpServer> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port ?? 0, '127.0.0.1', resolve));
+  state.url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   state.stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return state;
 }

@@ -13,7 +13,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ATTACHMENT_LIST_MAX_AGE_MS } from '~/server/services/attachments/attachments';
-import { freePort } from '../../support/portal';
+import { holdPort } from '../../support/portal';
 import { ApiClient } from '../../support/api-client';
 import {
   allReceipts,
@@ -659,9 +659,9 @@ describe('a third-party provider', () => {
   beforeAll(async () => {
     const photo = await cameraPhoto({ width: 3000, height: 2000, orientation: 6 });
     const huge = Buffer.alloc(20 * 1024 * 1024 + 1, 7);
-    const port = await freePort();
+    const portalPort = await holdPort();
     server = await startOidcServer({
-      redirectUri: `http://127.0.0.1:${port}/admin/tokens/callback`,
+      redirectUri: `http://127.0.0.1:${portalPort.port}/admin/tokens/callback`,
       clientSecret: CLIENT_SECRET,
       accessTokenSeconds: 3600,
       data: {
@@ -701,7 +701,7 @@ describe('a third-party provider', () => {
         PROVIDER_SCOPE: 'receipts offline_access',
       },
       // A view waits 3 s for a list here, not 10 s: one test holds the provider's lists back.
-      { port, background: false, attachmentListWaitMs: 3_000 },
+      { heldPort: portalPort, background: false, attachmentListWaitMs: 3_000 },
     );
     otherAdmin = await signedInAdmin(other);
     await connectAtServer(other, otherAdmin);

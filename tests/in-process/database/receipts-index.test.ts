@@ -20,7 +20,7 @@ import {
   type OidcServer,
 } from '../../support/oidc-server';
 import { connectAtServer } from '../../support/oidc-steps';
-import { freePort } from '../../support/portal';
+import { holdPort } from '../../support/portal';
 import { stallLimit } from '../../support/test-pace';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -288,35 +288,27 @@ function describeDataset(name: string, idSpace: number, count: number) {
     /** The queries asked of the first state: asked again of the next, whose answers must not be the cached old ones. */
     const asked: ListQuery[] = [];
 
-    /** The OAuth2 server, and the portal on the port its redirect URI names (another is tried if that one is taken meanwhile). */
+    /** The OAuth2 server, and the portal on the port its redirect URI names. */
     async function startBoth(): Promise<void> {
-      for (let attempt = 1; ; attempt += 1) {
-        const portalPort = await freePort();
-        server = await startOidcServer({
-          redirectUri: `http://127.0.0.1:${portalPort}/admin/tokens/callback`,
-          clientSecret: CLIENT_SECRET,
-          accessTokenSeconds: 3600,
-          data,
-        });
-        try {
-          portal = await startInProcessPortal(
-            {
-              PROVIDER: 'http',
-              PROVIDER_ISSUER: server.issuer,
-              PROVIDER_URL: server.apiUrl,
-              PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
-              PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
-              PROVIDER_SCOPE: 'receipts offline_access',
-              LOGIN_MAX_ATTEMPTS: '1000',
-            },
-            { port: portalPort, background: false },
-          );
-          return;
-        } catch (error) {
-          await server.stop();
-          if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt === 3) throw error;
-        }
-      }
+      const portalPort = await holdPort();
+      server = await startOidcServer({
+        redirectUri: `http://127.0.0.1:${portalPort.port}/admin/tokens/callback`,
+        clientSecret: CLIENT_SECRET,
+        accessTokenSeconds: 3600,
+        data,
+      });
+      portal = await startInProcessPortal(
+        {
+          PROVIDER: 'http',
+          PROVIDER_ISSUER: server.issuer,
+          PROVIDER_URL: server.apiUrl,
+          PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
+          PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
+          PROVIDER_SCOPE: 'receipts offline_access',
+          LOGIN_MAX_ATTEMPTS: '1000',
+        },
+        { heldPort: portalPort, background: false },
+      );
     }
 
     beforeAll(async () => {

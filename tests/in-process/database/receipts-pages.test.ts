@@ -19,7 +19,7 @@ import {
   type OidcServer,
 } from '../../support/oidc-server';
 import { connectAtServer } from '../../support/oidc-steps';
-import { freePort } from '../../support/portal';
+import { holdPort } from '../../support/portal';
 import { stallLimit } from '../../support/test-pace';
 
 const CLIENT_SECRET = 'receipts-pages-client-secret';
@@ -169,32 +169,24 @@ describe('every page of every sort', () => {
 
   beforeAll(async () => {
     const data: OidcData = { consignees: CONSIGNEES, receipts: receipts() };
-    for (let attempt = 1; ; attempt += 1) {
-      const portalPort = await freePort();
-      server = await startOidcServer({
-        redirectUri: `http://127.0.0.1:${portalPort}/admin/tokens/callback`,
-        clientSecret: CLIENT_SECRET,
-        accessTokenSeconds: 3600,
-        data,
-      });
-      try {
-        portal = await startInProcessPortal(
-          {
-            PROVIDER: 'http',
-            PROVIDER_ISSUER: server.issuer,
-            PROVIDER_URL: server.apiUrl,
-            PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
-            PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
-            PROVIDER_SCOPE: 'receipts offline_access',
-          },
-          { port: portalPort, background: false },
-        );
-        break;
-      } catch (error) {
-        await server.stop();
-        if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt === 3) throw error;
-      }
-    }
+    const portalPort = await holdPort();
+    server = await startOidcServer({
+      redirectUri: `http://127.0.0.1:${portalPort.port}/admin/tokens/callback`,
+      clientSecret: CLIENT_SECRET,
+      accessTokenSeconds: 3600,
+      data,
+    });
+    portal = await startInProcessPortal(
+      {
+        PROVIDER: 'http',
+        PROVIDER_ISSUER: server.issuer,
+        PROVIDER_URL: server.apiUrl,
+        PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
+        PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
+        PROVIDER_SCOPE: 'receipts offline_access',
+      },
+      { heldPort: portalPort, background: false },
+    );
     const admin = await signedInAdmin(portal);
     await connectAtServer(portal, admin);
     expect((await admin.post('/api/sync')).status).toBe(200);
