@@ -7,11 +7,11 @@
  * that issues no refresh token, and Clear Tokens revoking at the server. One portal, one server: the
  * tests run in order and each leaves the connection working.
  */
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTION_TEXTS } from '~/shared/tokens';
 import { OIDC_CLIENT_ID, startOidcServer, type OidcServer } from '../support/oidc-server';
 import { startInProcessPortal, type InProcessPortal } from '../support/in-process';
-import { freePort } from '../support/portal';
 import type { ApiClient } from '../support/api-client';
 import { expectError, signedInAdmin } from '../support/api-steps';
 import { connectAtServer, consentAtServer } from '../support/oidc-steps';
@@ -22,6 +22,7 @@ const SYNC_SECONDS = 3;
 const CLIENT_SECRET = 'oidc-test-client-secret';
 
 let oidcPort: number;
+let serverDown: Server | undefined;
 let oidc: OidcServer | undefined;
 let portal: InProcessPortal;
 let admin: ApiClient;
@@ -50,7 +51,11 @@ function server(): OidcServer {
 }
 
 beforeAll(async () => {
-  oidcPort = await freePort();
+  // The server's port is held until the server starts on it, so that nothing else takes it meanwhile;
+  // while held, every connection is reset, as by a server that is down.
+  serverDown = createServer((socket) => socket.resetAndDestroy());
+  await new Promise<void>((resolve) => serverDown!.listen(0, '127.0.0.1', resolve));
+  oidcPort = (serverDown.address() as AddressInfo).port;
   // The portal starts first: its discovery fails and is tried again until the server is up.
   portal = await startInProcessPortal({
     PROVIDER: 'http',
@@ -65,6 +70,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  serverDown?.close();
   await oidc?.stop();
   await portal?.stop();
 });
@@ -92,6 +98,8 @@ describe('discovery', () => {
       'EXTERNAL_API_ERROR',
       CONNECTION_TEXTS.providerUnavailable,
     );
+    serverDown!.close();
+    serverDown = undefined;
     oidc = await startOidcServer({
       port: oidcPort,
       redirectUri: `${portal.url}/admin/tokens/callback`,

@@ -214,7 +214,10 @@ function consentPage(uid: string, scope: string): string {
 export async function startOidcServer(options: OidcServerOptions): Promise<OidcServer> {
   const server = options.heldPort?.server ?? createServer();
   if (!options.heldPort)
-    await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, '127.0.0.1', resolve);
+    });
   const { port } = server.address() as AddressInfo;
   const issuer = `http://127.0.0.1:${port}`;
   const apiUrl = `${issuer}/api`;
