@@ -155,11 +155,24 @@ export async function animatedGif(width = 40, height = 20): Promise<Buffer> {
     .toBuffer();
 }
 
+/** Each size of largePng is built once in a test process: deflating a large one takes seconds of CPU. */
+const largePngs = new Map<string, Promise<Buffer>>();
+
 /**
  * A valid PNG of `width` × `height` black pixels. Deflate shrinks rows of zeros about a thousandfold:
  * 15,000 × 15,000 (225 megapixels, 675 MB to decode) is a file of some 650 KB, a decompression bomb.
  */
-export async function largePng(width: number, height: number): Promise<Buffer> {
+export function largePng(width: number, height: number): Promise<Buffer> {
+  const key = `${width}x${height}`;
+  let png = largePngs.get(key);
+  if (!png) largePngs.set(key, (png = deflatedPng(width, height)));
+  return png;
+}
+
+/** Rows handed to the deflate stream at a time: one at a time, its calls cost more than the deflating. */
+const ROWS_PER_WRITE = 100;
+
+async function deflatedPng(width: number, height: number): Promise<Buffer> {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -168,9 +181,11 @@ export async function largePng(width: number, height: number): Promise<Buffer> {
   const compressed: Buffer[] = [];
   deflate.on('data', (chunk: Buffer) => compressed.push(chunk));
   const ended = new Promise((resolve) => deflate.on('end', resolve));
-  const row = Buffer.alloc(1 + width * 3);
-  for (let y = 0; y < height; y += 1) {
-    if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
+  const rowBytes = 1 + width * 3;
+  const rows = Buffer.alloc(rowBytes * ROWS_PER_WRITE);
+  for (let y = 0; y < height; y += ROWS_PER_WRITE) {
+    const chunk = rows.subarray(0, rowBytes * Math.min(ROWS_PER_WRITE, height - y));
+    if (!deflate.write(chunk)) await new Promise((resolve) => deflate.once('drain', resolve));
   }
   deflate.end();
   await ended;
