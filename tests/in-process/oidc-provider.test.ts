@@ -50,6 +50,17 @@ function server(): OidcServer {
   return oidc;
 }
 
+/** A portal of the server on oidcPort, syncing every SYNC_SECONDS. */
+const portalEnv = () => ({
+  PROVIDER: 'http',
+  PROVIDER_ISSUER: `http://127.0.0.1:${oidcPort}`,
+  PROVIDER_URL: `http://127.0.0.1:${oidcPort}/api`,
+  PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
+  PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
+  PROVIDER_SCOPE: 'receipts offline_access',
+  SYNC_INTERVAL_SECONDS: String(SYNC_SECONDS),
+});
+
 beforeAll(async () => {
   // The server's port is held until the server starts on it, so that nothing else takes it meanwhile;
   // while held, every connection is reset, as by a server that is down.
@@ -57,15 +68,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => serverDown!.listen(0, '127.0.0.1', resolve));
   oidcPort = (serverDown.address() as AddressInfo).port;
   // The portal starts first: its discovery fails and is tried again until the server is up.
-  portal = await startInProcessPortal({
-    PROVIDER: 'http',
-    PROVIDER_ISSUER: `http://127.0.0.1:${oidcPort}`,
-    PROVIDER_URL: `http://127.0.0.1:${oidcPort}/api`,
-    PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
-    PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
-    PROVIDER_SCOPE: 'receipts offline_access',
-    SYNC_INTERVAL_SECONDS: String(SYNC_SECONDS),
-  });
+  portal = await startInProcessPortal(portalEnv());
   admin = await signedInAdmin(portal);
 });
 
@@ -351,18 +354,7 @@ describe('a refused refresh token is never sent again', () => {
   });
 
   it('when a second process syncs from the same database, then neither process sends the refused refresh token again', async () => {
-    const other = await startInProcessPortal(
-      {
-        PROVIDER: 'http',
-        PROVIDER_ISSUER: `http://127.0.0.1:${oidcPort}`,
-        PROVIDER_URL: `http://127.0.0.1:${oidcPort}/api`,
-        PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
-        PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
-        PROVIDER_SCOPE: 'receipts offline_access',
-        SYNC_INTERVAL_SECONDS: String(SYNC_SECONDS),
-      },
-      { dir: portal.dir },
-    );
+    const other = await startInProcessPortal(portalEnv(), { dir: portal.dir });
     try {
       expect(server().revokeRefreshTokens()).toBe(1);
       const before = server().counts();

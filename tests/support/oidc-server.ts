@@ -12,7 +12,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProviderConsignee, ProviderReceipt } from '../../src/server/provider/contract.ts';
-import type { HeldPort } from './portal.ts';
 import Provider, {
   errors,
   type Adapter,
@@ -28,8 +27,6 @@ export const RECEIPTS_SCOPE = 'receipts';
 export interface OidcServerOptions {
   /** 0 (default): a free port. */
   port?: number;
-  /** Serve on this held port (an address the portal was given before this server started). */
-  heldPort?: HeldPort;
   /** The portal's callback page, registered for the client. */
   redirectUri: string;
   clientSecret: string;
@@ -212,12 +209,11 @@ function consentPage(uid: string, scope: string): string {
 }
 
 export async function startOidcServer(options: OidcServerOptions): Promise<OidcServer> {
-  const server = options.heldPort?.server ?? createServer();
-  if (!options.heldPort)
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', resolve);
-    });
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   const issuer = `http://127.0.0.1:${port}`;
   const apiUrl = `${issuer}/api`;

@@ -1,6 +1,48 @@
 /** The admin's side of the OAuth2 flow against an authorization server (tests/support/oidc-server.ts), as a browser walks it. */
 import { expect } from 'vitest';
 import type { ApiClient } from './api-client';
+import { startInProcessPortal, type InProcessOptions, type InProcessPortal } from './in-process';
+import {
+  OIDC_CLIENT_ID,
+  startOidcServer,
+  type OidcServer,
+  type OidcServerOptions,
+} from './oidc-server';
+import { holdPort } from './portal';
+
+/**
+ * An authorization server and a portal reading its resource server (PROVIDER=http), the portal on the
+ * port the server's redirect URI names: held from before the server starts, so nothing else takes it.
+ */
+export async function startPortalAtOidcServer(
+  serverOptions: Omit<OidcServerOptions, 'port' | 'redirectUri'>,
+  env: Record<string, string> = {},
+  options: Omit<InProcessOptions, 'heldPort'> = {},
+): Promise<{ server: OidcServer; portal: InProcessPortal }> {
+  const heldPort = await holdPort();
+  const server = await startOidcServer({
+    ...serverOptions,
+    redirectUri: `http://127.0.0.1:${heldPort.port}/admin/tokens/callback`,
+  });
+  try {
+    const portal = await startInProcessPortal(
+      {
+        PROVIDER: 'http',
+        PROVIDER_ISSUER: server.issuer,
+        PROVIDER_URL: server.apiUrl,
+        PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
+        PROVIDER_CLIENT_SECRET: serverOptions.clientSecret,
+        PROVIDER_SCOPE: 'receipts offline_access',
+        ...env,
+      },
+      { ...options, heldPort },
+    );
+    return { server, portal };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
 
 /** A browser's visit to the authorization server: cookies kept, redirects followed by the caller. */
 function browser() {

@@ -13,7 +13,6 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ATTACHMENT_LIST_MAX_AGE_MS } from '~/server/services/attachments/attachments';
-import { holdPort } from '../../support/portal';
 import { ApiClient } from '../../support/api-client';
 import {
   allReceipts,
@@ -31,13 +30,8 @@ import {
 import { cameraPhoto, largePng } from '../../support/images';
 import { holdTransaction } from '../../support/held-transaction';
 import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
-import {
-  OIDC_CLIENT_ID,
-  startOidcServer,
-  type OidcAttachment,
-  type OidcServer,
-} from '../../support/oidc-server';
-import { connectAtServer } from '../../support/oidc-steps';
+import { type OidcAttachment, type OidcServer } from '../../support/oidc-server';
+import { connectAtServer, startPortalAtOidcServer } from '../../support/oidc-steps';
 import { stallLimit } from '../../support/test-pace';
 
 const DEMO_PASSWORD = 'demo-password-1';
@@ -659,50 +653,43 @@ describe('a third-party provider', () => {
   beforeAll(async () => {
     const photo = await cameraPhoto({ width: 3000, height: 2000, orientation: 6 });
     const huge = Buffer.alloc(20 * 1024 * 1024 + 1, 7);
-    const portalPort = await holdPort();
-    server = await startOidcServer({
-      redirectUri: `http://127.0.0.1:${portalPort.port}/admin/tokens/callback`,
-      clientSecret: CLIENT_SECRET,
-      accessTokenSeconds: 3600,
-      data: {
-        consignees: [{ id: 501, name: 'Paramaribo Trading N.V.' }],
-        receipts: [
-          { ...receiptBase, id: 7001 },
-          { ...receiptBase, id: 7002, number: 'WR-7002' },
-        ],
-        attachments: {
-          7001: [
-            file('camera', 'photo', 'IMG_2041.JPG', 'image/jpeg', photo),
-            file('bomb', 'photo', 'bomb.png', 'image/png', await largePng(15_000, 15_000)),
-            file('huge', 'invoice', 'huge.pdf', 'application/pdf', huge),
-            // Listed as smaller than they are: one says its length as it is sent, the other does not.
-            understated(
-              file('huge-chunked', 'other', 'huge.bin', 'application/octet-stream', huge, true),
-            ),
-            file(
-              'html',
-              'scan',
-              '../../etc/in\u0007voice.html',
-              'TEXT/HTML',
-              Buffer.from('<!doctype html><script>alert(1)</script>'),
-            ),
-            understated(file('huge-declared', 'invoice', 'declared.pdf', 'application/pdf', huge)),
+    ({ server, portal: other } = await startPortalAtOidcServer(
+      {
+        clientSecret: CLIENT_SECRET,
+        accessTokenSeconds: 3600,
+        data: {
+          consignees: [{ id: 501, name: 'Paramaribo Trading N.V.' }],
+          receipts: [
+            { ...receiptBase, id: 7001 },
+            { ...receiptBase, id: 7002, number: 'WR-7002' },
           ],
+          attachments: {
+            7001: [
+              file('camera', 'photo', 'IMG_2041.JPG', 'image/jpeg', photo),
+              file('bomb', 'photo', 'bomb.png', 'image/png', await largePng(15_000, 15_000)),
+              file('huge', 'invoice', 'huge.pdf', 'application/pdf', huge),
+              // Listed as smaller than they are: one says its length as it is sent, the other does not.
+              understated(
+                file('huge-chunked', 'other', 'huge.bin', 'application/octet-stream', huge, true),
+              ),
+              file(
+                'html',
+                'scan',
+                '../../etc/in\u0007voice.html',
+                'TEXT/HTML',
+                Buffer.from('<!doctype html><script>alert(1)</script>'),
+              ),
+              understated(
+                file('huge-declared', 'invoice', 'declared.pdf', 'application/pdf', huge),
+              ),
+            ],
+          },
         },
       },
-    });
-    other = await startInProcessPortal(
-      {
-        PROVIDER: 'http',
-        PROVIDER_ISSUER: server.issuer,
-        PROVIDER_URL: server.apiUrl,
-        PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
-        PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
-        PROVIDER_SCOPE: 'receipts offline_access',
-      },
+      {},
       // A view waits 3 s for a list here, not 10 s: one test holds the provider's lists back.
-      { heldPort: portalPort, background: false, attachmentListWaitMs: 3_000 },
-    );
+      { background: false, attachmentListWaitMs: 3_000 },
+    ));
     otherAdmin = await signedInAdmin(other);
     await connectAtServer(other, otherAdmin);
     expect((await otherAdmin.post('/api/sync')).status).toBe(200);

@@ -11,16 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_SORT_KEYS } from '~/shared/constants';
 import type { ApiClient } from '../../support/api-client';
 import { assignConsignees, createUser, signIn, signedInAdmin } from '../../support/api-steps';
-import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
+import type { InProcessPortal } from '../../support/in-process';
 import type { ProviderReceipt } from '~/server/provider/contract';
-import {
-  OIDC_CLIENT_ID,
-  startOidcServer,
-  type OidcData,
-  type OidcServer,
-} from '../../support/oidc-server';
-import { connectAtServer } from '../../support/oidc-steps';
-import { holdPort } from '../../support/portal';
+import { type OidcData, type OidcServer } from '../../support/oidc-server';
+import { connectAtServer, startPortalAtOidcServer } from '../../support/oidc-steps';
 import { stallLimit } from '../../support/test-pace';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -288,32 +282,13 @@ function describeDataset(name: string, idSpace: number, count: number) {
     /** The queries asked of the first state: asked again of the next, whose answers must not be the cached old ones. */
     const asked: ListQuery[] = [];
 
-    /** The OAuth2 server, and the portal on the port its redirect URI names. */
-    async function startBoth(): Promise<void> {
-      const portalPort = await holdPort();
-      server = await startOidcServer({
-        redirectUri: `http://127.0.0.1:${portalPort.port}/admin/tokens/callback`,
-        clientSecret: CLIENT_SECRET,
-        accessTokenSeconds: 3600,
-        data,
-      });
-      portal = await startInProcessPortal(
-        {
-          PROVIDER: 'http',
-          PROVIDER_ISSUER: server.issuer,
-          PROVIDER_URL: server.apiUrl,
-          PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
-          PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
-          PROVIDER_SCOPE: 'receipts offline_access',
-          LOGIN_MAX_ATTEMPTS: '1000',
-        },
-        { heldPort: portalPort, background: false },
-      );
-    }
-
     beforeAll(async () => {
       try {
-        await startBoth();
+        ({ server, portal } = await startPortalAtOidcServer(
+          { clientSecret: CLIENT_SECRET, accessTokenSeconds: 3600, data },
+          { LOGIN_MAX_ATTEMPTS: '1000' },
+          { background: false },
+        ));
         const admin = await signedInAdmin(portal);
         await connectAtServer(portal, admin);
         const sync = await admin.post('/api/sync');

@@ -11,15 +11,9 @@ import { LIST_SORT_KEYS } from '~/shared/constants';
 import type { ProviderReceipt } from '~/server/provider/contract';
 import type { ApiClient } from '../../support/api-client';
 import { assignConsignees, createUser, signIn, signedInAdmin } from '../../support/api-steps';
-import { startInProcessPortal, type InProcessPortal } from '../../support/in-process';
-import {
-  OIDC_CLIENT_ID,
-  startOidcServer,
-  type OidcData,
-  type OidcServer,
-} from '../../support/oidc-server';
-import { connectAtServer } from '../../support/oidc-steps';
-import { holdPort } from '../../support/portal';
+import type { InProcessPortal } from '../../support/in-process';
+import { type OidcData, type OidcServer } from '../../support/oidc-server';
+import { connectAtServer, startPortalAtOidcServer } from '../../support/oidc-steps';
 import { stallLimit } from '../../support/test-pace';
 
 const CLIENT_SECRET = 'receipts-pages-client-secret';
@@ -169,24 +163,11 @@ describe('every page of every sort', () => {
 
   beforeAll(async () => {
     const data: OidcData = { consignees: CONSIGNEES, receipts: receipts() };
-    const portalPort = await holdPort();
-    server = await startOidcServer({
-      redirectUri: `http://127.0.0.1:${portalPort.port}/admin/tokens/callback`,
-      clientSecret: CLIENT_SECRET,
-      accessTokenSeconds: 3600,
-      data,
-    });
-    portal = await startInProcessPortal(
-      {
-        PROVIDER: 'http',
-        PROVIDER_ISSUER: server.issuer,
-        PROVIDER_URL: server.apiUrl,
-        PROVIDER_CLIENT_ID: OIDC_CLIENT_ID,
-        PROVIDER_CLIENT_SECRET: CLIENT_SECRET,
-        PROVIDER_SCOPE: 'receipts offline_access',
-      },
-      { heldPort: portalPort, background: false },
-    );
+    ({ server, portal } = await startPortalAtOidcServer(
+      { clientSecret: CLIENT_SECRET, accessTokenSeconds: 3600, data },
+      {},
+      { background: false },
+    ));
     const admin = await signedInAdmin(portal);
     await connectAtServer(portal, admin);
     expect((await admin.post('/api/sync')).status).toBe(200);
