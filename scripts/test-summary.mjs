@@ -77,6 +77,11 @@ const visit = (suite, path) => {
     visit(child, child.title === child.file ? path : [...path, child.title]);
 };
 for (const suite of report.suites ?? []) visit(suite, []);
+// Errors outside any test: a setup's, a teardown's, a web server that did not start.
+for (const error of report.errors ?? []) {
+  named.push(`e2e FAILED outside a test: ${firstLine(error.message ?? error.value)}`);
+  outsideTests += 1;
+}
 
 for (const line of named) console.log(line);
 console.log(
