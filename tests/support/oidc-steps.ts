@@ -20,11 +20,12 @@ export async function startPortalAtOidcServer(
   options: Omit<InProcessOptions, 'heldPort'> = {},
 ): Promise<{ server: OidcServer; portal: InProcessPortal }> {
   const heldPort = await holdPort();
-  const server = await startOidcServer({
-    ...serverOptions,
-    redirectUri: `http://127.0.0.1:${heldPort.port}/admin/tokens/callback`,
-  });
+  let server: OidcServer | undefined;
   try {
+    server = await startOidcServer({
+      ...serverOptions,
+      redirectUri: `http://127.0.0.1:${heldPort.port}/admin/tokens/callback`,
+    });
     const portal = await startInProcessPortal(
       {
         PROVIDER: 'http',
@@ -39,7 +40,8 @@ export async function startPortalAtOidcServer(
     );
     return { server, portal };
   } catch (error) {
-    await server.stop();
+    await server?.stop();
+    if (heldPort.server.listening) heldPort.server.close();
     throw error;
   }
 }

@@ -6,8 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, dropTestDatabase, testPostgresUrl } from './test-database.ts';
@@ -45,15 +44,11 @@ export interface StartOptions {
   alongside?: Portal;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+/** A port free now, for a server that must listen itself (a spawned portal): it may be taken before then. */
+export async function freePort(): Promise<number> {
+  const { port, server } = await holdPort();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /**
@@ -70,12 +65,12 @@ export const CLOSED_PORT = 1;
  */
 export interface HeldPort {
   port: number;
-  server: HttpServer;
+  server: Server;
 }
 
 export function holdPort(): Promise<HeldPort> {
   return new Promise((resolve, reject) => {
-    const server = createHttpServer();
+    const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () =>
       resolve({ port: (server.address() as { port: number }).port, server }),
