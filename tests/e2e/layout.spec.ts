@@ -1,8 +1,9 @@
 /**
  * Every screen fits its screen: at 390 px and 1280 px, in English and in Dutch, as a customer and as the
  * admin, no page is wider than the window, and no element of the main content is cut off by a box
- * that hides what overflows it (a box that scrolls keeps it reachable). A screenshot of each is kept
- * with the test's results.
+ * that hides what overflows it (a box that scrolls keeps it reachable). A screenshot of each screen a
+ * check finds wrong is kept with the test's results; `LAYOUT_SCREENSHOTS=all` keeps one of every screen,
+ * to look them over.
  */
 import type { APIRequestContext, Page, PlaywrightWorkerArgs, TestInfo } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
@@ -369,16 +370,34 @@ async function checkPage(page: Page, path: string, testInfo: TestInfo): Promise<
   await checkShown(page, path, testInfo);
 }
 
-/** How the screenshots are kept: as JPEG, which Chromium takes a third less time over than PNG, and reads as well. */
-const PHOTOGRAPH = { type: 'jpeg', quality: 80 } as const;
+/**
+ * Whether every screen's screenshot is kept, or only those of screens a check found wrong: a full-page
+ * screenshot is Chromium's work that nobody reads once every check passed.
+ */
+const EVERY_SCREENSHOT = process.env.LAYOUT_SCREENSHOTS === 'all';
+
+/**
+ * Keeps a screenshot of the window (or the whole page) as `name`, when a check since `errorsBefore`
+ * failed or every one is kept: as JPEG, which Chromium takes a third less time over than PNG, and reads
+ * as well.
+ */
+async function keepScreenshot(
+  page: Page,
+  name: string,
+  testInfo: TestInfo,
+  { errorsBefore, fullPage }: { errorsBefore: number; fullPage: boolean },
+): Promise<void> {
+  if (!EVERY_SCREENSHOT && testInfo.errors.length === errorsBefore) return;
+  await testInfo.attach(`${name}.jpg`, {
+    body: await page.screenshot({ fullPage, type: 'jpeg', quality: 80 }),
+    contentType: 'image/jpeg',
+  });
+}
 
 /** Checks the page as it is now (after a step on it), named `what`. */
 async function checkShown(page: Page, what: string, testInfo: TestInfo): Promise<void> {
   await expect(page.getByRole('status', { name: /loading|laden/i })).toHaveCount(0);
-  await testInfo.attach(`${what.slice(1).replaceAll('/', '-')}.jpg`, {
-    body: await page.screenshot({ fullPage: true, ...PHOTOGRAPH }),
-    contentType: 'image/jpeg',
-  });
+  const errorsBefore = testInfo.errors.length;
   const found = await overflows(page);
   expect
     .soft(
@@ -387,6 +406,10 @@ async function checkShown(page: Page, what: string, testInfo: TestInfo): Promise
     )
     .toBeLessThanOrEqual(found.windowWidth);
   expect.soft(found.cutOff, `${what}: cut off, out of view or too tall`).toEqual([]);
+  await keepScreenshot(page, what.slice(1).replaceAll('/', '-'), testInfo, {
+    errorsBefore,
+    fullPage: true,
+  });
 }
 
 /** The texts the checks look for, in each language (messages/*.json). */
@@ -483,10 +506,7 @@ async function checkModal(
   const dialog = page.getByRole('dialog');
   await expect(dialog, name).toBeVisible();
   await expect(page.getByRole('status', { name: /loading|laden/i })).toHaveCount(0);
-  await testInfo.attach(`${name}.jpg`, {
-    body: await page.screenshot(PHOTOGRAPH),
-    contentType: 'image/jpeg',
-  });
+  const errorsBefore = testInfo.errors.length;
   const fit = await page.evaluate(() => {
     const box = document.querySelector('dialog[open] .modal-box')!;
     const { left, right, top, bottom } = box.getBoundingClientRect();
@@ -521,6 +541,7 @@ async function checkModal(
   const actions = dialog.locator('.modal-action');
   if ((await actions.count()) > 0)
     await expect.soft(actions.last(), `${name}: its actions`).toBeInViewport();
+  await keepScreenshot(page, name, testInfo, { errorsBefore, fullPage: false });
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 }
