@@ -29,8 +29,7 @@ function newestChange(entry) {
   return Math.max(0, ...readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
 }
 
-// Checked already by a runner of several tiers at once (scripts/test-lanes.mjs): one tier's build must
-// not rewrite dist/ under another tier's servers.
+// Built already by `npm test` (scripts/test-all.mjs) before its first tier on the build.
 if (process.env.BUILD_CHECKED) process.exit(0);
 
 const builtAt = existsSync(BUILT) ? statSync(BUILT).mtimeMs : 0;

@@ -31,8 +31,6 @@ export interface TestPace {
   slowness: number;
   /** The share of the cores' time other programs took while the run started (0 to 1). */
   othersShare: number;
-  /** Whether `npm test` runs the browser tier beside the process and PostgreSQL tiers, or after them. */
-  lanesSideBySide: boolean;
   /** Workers per tier. */
   workers: { inProcess: number; spawned: number; browser: number };
 }
@@ -86,11 +84,10 @@ export function measureOthersShare(ms = 400): number {
 }
 
 /**
- * The plan for this machine's cores, slowness and the share other programs take of it. While the
- * machine is quiet, however slow, the browser tier runs beside the process and PostgreSQL tiers: each
- * mostly waits, and together they keep both cores busy. Once other programs take half its cores, the
- * tiers run one after another with half the workers, so that they do not fight each other for what is
- * left (a choice, not yet compared with medians of both splits under load). In-process tests mostly
+ * The plan for this machine's cores, slowness and the share other programs take of it. `npm test` runs
+ * the tiers one after another: side by side on a quiet 2-core machine they fought for the cores and
+ * took longer in all (scripts/test-all.mjs). Once other programs take half the cores, each tier gets
+ * half the workers, so that its own do not fight each other for what is left. In-process tests mostly
  * wait on their portals' I/O, so they take two workers a core; spawned servers and browsers one a core.
  */
 export function planFor(cores: number, slowness: number, othersShare = 0): TestPace {
@@ -101,7 +98,6 @@ export function planFor(cores: number, slowness: number, othersShare = 0): TestP
     cores,
     slowness,
     othersShare,
-    lanesSideBySide: cores >= 2 && !busy,
     workers: { inProcess: perCore(2, 8), spawned: perCore(1, 4), browser: perCore(1, 4) },
   };
 }
@@ -113,8 +109,8 @@ export function testPace(env: NodeJS.ProcessEnv = process.env): TestPace {
 }
 
 /**
- * The suite's own load per core on the reference while its tiers run side by side: the limits were set
- * under it. A load beyond it is other programs' (or a slower machine's), which may start after the run's
+ * The suite's own load per core on the reference: the limits were set under it, while its tiers still
+ * ran side by side. A load beyond it is other programs' (or a slower machine's), which may start after the run's
  * measure: a limit taken while they run grows with them.
  */
 const OWN_LOAD_PER_CORE = 3;

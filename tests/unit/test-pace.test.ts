@@ -3,10 +3,9 @@ import { cpus } from 'node:os';
 import { measureOthersShare, planFor, stallLimit, testPace } from '../support/test-pace';
 
 describe("the test suite's pace", () => {
-  it('when a 2-core machine is quiet, then the browser tier runs beside the others, with two workers, and the limits are as set', () => {
+  it('when a 2-core machine is quiet, then the in-process tier has two workers a core, the others one, and the limits are as set', () => {
     const pace = planFor(2, 1);
     expect(pace).toMatchObject({
-      lanesSideBySide: true,
       workers: { inProcess: 4, spawned: 2, browser: 2 },
     });
     expect(stallLimit(60_000, pace, 2)).toBe(60_000);
@@ -15,24 +14,21 @@ describe("the test suite's pace", () => {
   it('when a 2-core machine is quiet but half as fast, then the plan stays that of a quiet machine, and every limit doubles', () => {
     const pace = planFor(2, 2, 0.05);
     expect(pace).toMatchObject({
-      lanesSideBySide: true,
       workers: { inProcess: 4, spawned: 2, browser: 2 },
     });
     expect(stallLimit(60_000, pace, 2)).toBe(120_000);
   });
 
-  it('when other programs take the cores of a 2-core machine, then the tiers run one after another with half the workers, and every limit grows with the slowness', () => {
+  it('when other programs take the cores of a 2-core machine, then each tier has half the workers, and every limit grows with the slowness', () => {
     const pace = planFor(2, 2, 1);
     expect(pace).toMatchObject({
-      lanesSideBySide: false,
       workers: { inProcess: 2, spawned: 1, browser: 1 },
     });
     expect(stallLimit(60_000, pace, 2)).toBe(120_000);
   });
 
-  it('when the machine has one core, then the spawned servers and the browser have one worker each, and the tiers run one after another', () => {
+  it('when the machine has one core, then the spawned servers and the browser have one worker each', () => {
     expect(planFor(1, 1)).toMatchObject({
-      lanesSideBySide: false,
       workers: { inProcess: 2, spawned: 1, browser: 1 },
     });
   });
