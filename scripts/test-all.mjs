@@ -5,7 +5,8 @@
 //
 // The tiers never run side by side: each keeps the cores busy on its own. On a quiet 2-core machine,
 // with the browser tier beside the process and PostgreSQL tiers, the whole run took 797–973 s (three
-// runs), one after another 690 s: side by side the tiers fought for the cores (docs/architecture.md).
+// runs), one after another 690–855 s (two): side by side the tiers fought for the cores
+// (docs/architecture.md).
 // Fails if any tier does.
 import { spawn } from 'node:child_process';
 import { testPace } from '../tests/support/test-pace.ts';
