@@ -5,7 +5,7 @@
 //
 // The tiers never run side by side: each keeps the cores busy on its own. On a quiet 2-core machine,
 // with the browser tier beside the process and PostgreSQL tiers, the whole run took 797–973 s (three
-// runs), one after another 690–855 s (two): side by side the tiers fought for the cores
+// runs), one after another 690–988 s (three): medians 878 s against 855 s; side by side the tiers fought for the cores
 // (docs/architecture.md).
 // Fails if any tier does.
 import { spawn } from 'node:child_process';
