@@ -3,11 +3,10 @@
 // the time limits' scale) goes to every tier in TEST_PACE, so that all of them size themselves to the
 // same measure.
 //
-// The tiers never run side by side: each keeps the cores busy on its own. On a quiet 2-core machine,
-// with the browser tier beside the process and PostgreSQL tiers, the whole run took 797–973 s (three
-// runs), one after another 690–988 s (three): medians 878 s against 855 s; side by side the tiers fought for the cores
-// (docs/architecture.md).
-// Fails if any tier does.
+// The tiers run one after another: each keeps both cores busy on its own. Side by side (the browser
+// tier beside the process and PostgreSQL tiers) they fought for the cores: on a quiet 2-core machine
+// the process and PostgreSQL tiers took 680–850 s beside the browser tier, 170–270 s after it
+// (docs/architecture.md). Fails if any tier does.
 import { spawn } from 'node:child_process';
 import { testPace } from '../tests/support/test-pace.ts';
 

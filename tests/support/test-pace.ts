@@ -110,8 +110,8 @@ export function testPace(env: NodeJS.ProcessEnv = process.env): TestPace {
 
 /**
  * The suite's own load per core on the reference: the limits were set under it, while its tiers still
- * ran side by side. A load beyond it is other programs' (or a slower machine's), which may start after the run's
- * measure: a limit taken while they run grows with them.
+ * ran side by side. A load beyond it is other programs' (or a slower machine's), which may start after
+ * the run's measure: a limit taken while they run grows with them.
  */
 const OWN_LOAD_PER_CORE = 3;
 
