@@ -34,6 +34,40 @@ describe('the logger', () => {
     for (const secret of ['p-1', 'p-2', 'p-3', 't-1', '123456', 'a-1', 'r-1', 's-1', 'b-1', 's-2'])
       expect(text).not.toContain(secret);
     expect(text).toContain('[redacted]');
+    // What is no secret stays as it was logged.
+    expect(JSON.parse(text)).toMatchObject({ body: { code: '[redacted]' }, msg: 'oops' });
+  });
+
+  it('when an error carrying a token, or headers with a user agent, is logged, then only the secrets are censored', () => {
+    const { log, lines } = capture();
+    const error = Object.assign(new Error('provider refused'), { token: 'e-1', status: 401 });
+    log.warn(
+      {
+        err: error,
+        req: {
+          method: 'GET',
+          headers: { 'user-agent': 'Mobile Safari', cookie: 'portal_session=s-3' },
+        },
+        when: new Date('2026-12-01T00:00:00Z'),
+        ids: [1, 2],
+      },
+      'refused',
+    );
+    const line = JSON.parse(lines[0]!);
+    expect(lines[0]).not.toContain('e-1');
+    expect(lines[0]).not.toContain('s-3');
+    expect(line.err).toMatchObject({
+      type: 'Error',
+      message: 'provider refused',
+      status: 401,
+      token: '[redacted]',
+    });
+    expect(line.err.stack).toContain('provider refused');
+    expect(line.req).toEqual({
+      method: 'GET',
+      headers: { 'user-agent': 'Mobile Safari', cookie: '[redacted]' },
+    });
+    expect(line).toMatchObject({ when: '2026-12-01T00:00:00.000Z', ids: [1, 2] });
   });
 
   it('when a line is logged within a request, then it carries the request id; outside, none', () => {
