@@ -5,10 +5,9 @@
 import type { APIContext } from 'astro';
 import { EncodedJson, encodedOnce } from './encoded-json';
 import { m } from '~/paraglide/messages.js';
-import type { ListMeta } from '~/shared/receipts';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
-import type { CachedAnswer } from '../services/receipts';
+import type { ListedPage } from '../services/receipts';
 
 const JSON_HEADERS = {
   'Content-Type': 'application/json; charset=utf-8',
@@ -53,24 +52,22 @@ export function okList<T>(page: { data: T[]; pagination: object }): Response {
 }
 
 /**
- * A paged list (the receipt list's answer): pagination and meta sit beside data. A page just read is
- * compressed off the event loop (encodedOnce); a page from the read cache is sent in forms the cache
- * keeps with it (one per sync time and processing time), so sending it again reuses the JSON and
- * compression of the last time it went out with the same meta.
+ * A page of the receipt list: pagination and meta sit beside data. A page just read is compressed off
+ * the event loop (encodedOnce); a page from the read cache is sent in forms the cache keeps with it
+ * (one per sync time and processing time), so sending it again reuses the JSON and compression of the
+ * last time it went out with the same meta. The page's kept text goes in as it is: the same bytes as
+ * `JSON.stringify({ success, data, pagination, meta })`.
  */
-export function okPage<T>(
+export function okPage(
   context: Pick<APIContext, 'request' | 'locals'>,
-  {
-    list,
-    answer,
-  }: { list: { data: T[]; pagination: object; meta: ListMeta }; answer: CachedAnswer<unknown> },
+  { answer, meta }: ListedPage,
 ): Response | Promise<Response> {
-  const text = () => JSON.stringify({ success: true, ...list });
+  const text = () => `{"success":true,${answer.value.slice(1, -1)},"meta":${JSON.stringify(meta)}}`;
   const { answerEncodings } = context.locals.portal;
-  if (!list.meta.cached) return encodedOnce(text(), context.request, JSON_HEADERS, answerEncodings);
+  if (!meta.cached) return encodedOnce(text(), context.request, JSON_HEADERS, answerEncodings);
   // The rest of a cached page's meta is the same for every form: `cached` is true.
   const form = answer.sent(
-    `${list.meta.lastSyncedAt}|${list.meta.processingTime}`,
+    `${meta.lastSyncedAt}|${meta.processingTime}`,
     () => new EncodedJson(text()),
   );
   return form.response(context.request, JSON_HEADERS, answerEncodings);

@@ -6,6 +6,7 @@ import {
   type Commodity,
   type Receipt,
   type ReceiptDetails,
+  type ListMeta,
   type ReceiptList,
   type ReceiptQuery,
 } from '~/shared/receipts';
@@ -249,43 +250,56 @@ async function receiptsByIds(
   return receipts;
 }
 
-/** A page of the list without its meta, as the read cache keeps it. */
+/** A page of the list without its meta. */
 export type ReceiptPage = Omit<ReceiptList, 'meta'>;
+
+/**
+ * A page of the list: its JSON text without meta (`{"data":[…],"pagination":{…}}`), as the read cache
+ * keeps it, and the meta of this answer. The cache keeps the text rather than the page's objects: one
+ * string is nothing for the garbage collector to trace, where a page's hundreds of objects, kept past
+ * their request, were copied by scavenges and then promoted.
+ */
+export interface ListedPage {
+  answer: CachedAnswer<string>;
+  meta: ListMeta;
+}
 
 /** A page of the list, and its entry in the read cache (which keeps the forms it is sent in, respond.ts). */
 export async function listReceipts(
   deps: ReceiptDeps,
   user: PublicUser,
   query: ReceiptQuery,
-): Promise<{ list: ReceiptList; answer: CachedAnswer<ReceiptPage> }> {
+): Promise<ListedPage> {
   const startedAt = performance.now();
   const lastSyncedAt = await requireMirror(deps);
   const consigneeIds = await visibleConsigneeIds(deps, user);
   const key = `${filterKey(consigneeIds, query)}|${JSON.stringify([query.sortOrder, query.page, query.limit])}`;
-  const { answer, cached } = await deps.responseCache.answer(
-    'list',
-    key,
-    async (): Promise<ReceiptPage> => {
-      const matches = await matchesInOrder(deps, consigneeIds, query);
-      const pageIds = matches.page(query.sortOrder === 'asc', {
-        offset: (query.page - 1) * query.limit,
-        limit: query.limit,
-      });
-      const receipts = await receiptsByIds(deps.db, pageIds, consigneeIds);
-      return {
-        // A receipt a sync deleted or moved since its id was read is left out rather than failing the page.
-        data: pageIds.flatMap((id) => receipts.get(id) ?? []),
-        pagination: paginationOf(query.page, query.limit, matches.total),
-      };
-    },
-  );
+  const { answer, cached } = await deps.responseCache.answer('list', key, async () => {
+    const matches = await matchesInOrder(deps, consigneeIds, query);
+    const pageIds = matches.page(query.sortOrder === 'asc', {
+      offset: (query.page - 1) * query.limit,
+      limit: query.limit,
+    });
+    const receipts = await receiptsByIds(deps.db, pageIds, consigneeIds);
+    const page: ReceiptPage = {
+      // A receipt a sync deleted or moved since its id was read is left out rather than failing the page.
+      data: pageIds.flatMap((id) => receipts.get(id) ?? []),
+      pagination: paginationOf(query.page, query.limit, matches.total),
+    };
+    return JSON.stringify(page);
+  });
   // The sync time is added per answer, not cached with it: a sync that changed nothing keeps the cache.
   const meta = {
     cached,
     processingTime: Math.round((performance.now() - startedAt) * 10) / 10,
     lastSyncedAt,
   };
-  return { list: { ...answer.value, meta }, answer };
+  return { answer, meta };
+}
+
+/** The page as objects, for a screen that renders it (the receipts screen's first page). */
+export function receiptListOf({ answer, meta }: ListedPage): ReceiptList {
+  return { ...(JSON.parse(answer.value) as ReceiptPage), meta };
 }
 
 /**
