@@ -54,36 +54,30 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The object with the values of these keys censored, and a `headers` object in it without its secret
- * headers; the object itself when it has none (most lines), so a line costs no copy. pino's own
- * redaction, given paths under any key (`*.password`), parsed every path again for every field of
- * every line: it made nearly a quarter of a busy portal's garbage.
+ * The object without its secrets: secret keys at the top of a line and one level down
+ * (`body.password`), and secret headers in a `headers` object at either level (`req.headers.cookie`).
+ * The object itself when it has none (most lines), so a line costs no copy. pino's own redaction,
+ * given paths under any key (`*.password`), parsed every path again for every field of every line:
+ * it made nearly a quarter of a busy portal's garbage.
  */
 function censored(
   object: Record<string, unknown>,
-  secretKeys: ReadonlySet<string>,
-  nested: (value: Record<string, unknown>, key: string) => Record<string, unknown>,
+  depth: number,
+  isHeaders: boolean,
 ): Record<string, unknown> {
   let copy: Record<string, unknown> | undefined;
   for (const key in object) {
     if (!Object.hasOwn(object, key)) continue;
     const value = object[key];
-    const replacement = secretKeys.has(key) ? CENSOR : isRecord(value) ? nested(value, key) : value;
+    let replacement = value;
+    if ((depth <= 1 && SECRET_KEYS.has(key)) || (isHeaders && SECRET_HEADERS.has(key)))
+      replacement = CENSOR;
+    else if (isRecord(value) && (depth === 0 || (depth === 1 && key === 'headers')))
+      replacement = censored(value, depth + 1, key === 'headers');
     if (replacement !== value) (copy ??= { ...object })[key] = replacement;
   }
   return copy ?? object;
 }
-
-const withoutSecretHeaders = (headers: Record<string, unknown>) =>
-  censored(headers, SECRET_HEADERS, (value) => value);
-
-/** One level down: its secrets censored, and its `headers`' (`req.headers.cookie`). */
-const withoutNestedSecrets = (value: Record<string, unknown>, key: string) =>
-  censored(
-    key === 'headers' ? withoutSecretHeaders(value) : value,
-    SECRET_KEYS,
-    (inner, innerKey) => (innerKey === 'headers' ? withoutSecretHeaders(inner) : inner),
-  );
 
 /**
  * A line's fields without their secrets. An error (`err`) is serialized first, so that what it carries
@@ -92,7 +86,7 @@ const withoutNestedSecrets = (value: Record<string, unknown>, key: string) =>
 export function withoutSecrets(line: Record<string, unknown>): Record<string, unknown> {
   const error = line.err;
   const fields = error instanceof Error ? { ...line, err: serializeError(error) } : line;
-  return censored(fields, SECRET_KEYS, withoutNestedSecrets);
+  return censored(fields, 0, false);
 }
 
 /**
