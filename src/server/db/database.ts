@@ -5,6 +5,7 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { QueryTypes, Sequelize, Transaction } from 'sequelize';
 import type { Config } from '../config';
 import { defineModels, type Models } from './models';
@@ -22,6 +23,26 @@ const DATA_DIR_MODE = 0o700;
  * query queued behind it. WAL lets these readers run beside the writer.
  */
 const HEAVY_READ_CONNECTIONS = 2;
+
+/**
+ * Quick read statements kept prepared: a page's two reads for each page size asked for (an IN list of
+ * one id per receipt on the page), the usual few and some more.
+ */
+const KEPT_STATEMENTS = 64;
+
+interface SqliteStatement {
+  all(values: unknown[], done: (error: Error | null, rows: unknown[]) => void): void;
+  finalize(done: () => void): void;
+}
+
+interface SqliteConnection {
+  prepare(sql: string, done: (error: Error | null) => void): SqliteStatement;
+}
+
+interface KeptStatement {
+  connection: object;
+  statement: Promise<SqliteStatement>;
+}
 
 /** A key no other advisory lock on the database uses: "FPST" in ASCII. */
 const START_LOCK = 0x4650_5354;
@@ -96,6 +117,21 @@ export class Database {
   readonly isSqlite: boolean;
   /** Reads in flight on each long-read connection. */
   private readonly heavyReadsInFlight = new Array<number>(HEAVY_READ_CONNECTIONS).fill(0);
+  /** The quick reads' prepared statements on SQLite, by their text (see preparedStatement). */
+  private readonly statements = new LRUCache<string, KeptStatement>({
+    max: KEPT_STATEMENTS,
+    dispose: ({ statement }) => {
+      const finalized = statement.then(
+        (made) => new Promise<void>((resolve) => made.finalize(() => resolve())),
+        () => {},
+      );
+      this.finalizing.add(finalized);
+      void finalized.then(() => this.finalizing.delete(finalized));
+    },
+  });
+  private readonly finalizing = new Set<Promise<void>>();
+  /** The quick reads' statement names on PostgreSQL, by their text. */
+  private readonly statementNames = new Map<string, string>();
 
   constructor(private readonly config: Pick<Config, 'databaseUrl' | 'sqliteFile'>) {
     this.sequelize = createSequelize(config);
@@ -113,8 +149,11 @@ export class Database {
     }
   }
 
-  close(): Promise<void> {
-    return this.sequelize.close();
+  async close(): Promise<void> {
+    // SQLite refuses to close a connection with statements still prepared on it.
+    this.statements.clear();
+    await Promise.all(this.finalizing);
+    await this.sequelize.close();
   }
 
   /**
@@ -155,27 +194,67 @@ export class Database {
         transaction,
       });
     if (this.isSqlite) {
-      type SqliteConnection = {
-        all(sql: string, values: unknown[], done: (error: Error | null, rows: T[]) => void): void;
-      };
       const connection = (await this.sequelize.connectionManager.getConnection({
         uuid: 'default',
       } as never)) as unknown as SqliteConnection;
+      const prepared = this.preparedStatement(connection, sql);
+      const statement = await prepared;
       return new Promise((resolve, reject) =>
-        connection.all(sql, [...values], (error, rows) => (error ? reject(error) : resolve(rows))),
+        statement.all([...values], (error, rows) => {
+          if (!error) return resolve(rows as T[]);
+          // Prepared again next time rather than kept in whatever state the failure left it.
+          if (this.statements.peek(sql)?.statement === prepared) this.statements.delete(sql);
+          reject(error);
+        }),
       );
     }
-    type PgConnection = { query(sql: string, values: unknown[]): Promise<{ rows: T[] }> };
+    type PgConnection = {
+      query(query: { name: string; text: string; values: unknown[] }): Promise<{ rows: T[] }>;
+    };
     const manager = this.sequelize.connectionManager as unknown as {
       getConnection(): Promise<PgConnection>;
       releaseConnection(connection: PgConnection): void;
     };
     const connection = await manager.getConnection();
     try {
-      return (await connection.query(sql, [...values])).rows;
+      // Named, each connection parses and plans the statement once rather than on every page.
+      return (
+        await connection.query({ name: this.statementName(sql), text: sql, values: [...values] })
+      ).rows;
     } finally {
       manager.releaseConnection(connection);
     }
+  }
+
+  /**
+   * The quick read's statement, prepared on the SQLite connection Sequelize's reads outside a
+   * transaction use (kept open until the database closes). Preparing, running and finalizing each time
+   * took three turns of the thread pool and about 0.3 ms of the event loop a query, a prepared one
+   * running again one turn and 0.17 ms (measured with 10 reads in flight). node-sqlite3 resets a
+   * statement's bindings before each run and queues runs that overlap.
+   */
+  private preparedStatement(connection: SqliteConnection, sql: string): Promise<SqliteStatement> {
+    const kept = this.statements.get(sql);
+    if (kept?.connection === connection) return kept.statement;
+    // Kept while it is prepared, so that reads of the same text at once share one statement.
+    const statement = new Promise<SqliteStatement>((resolve, reject) => {
+      const made = connection.prepare(sql, (error) => (error ? reject(error) : resolve(made)));
+    });
+    this.statements.set(sql, { connection, statement });
+    statement.catch(() => {
+      if (this.statements.peek(sql)?.statement === statement) this.statements.delete(sql);
+    });
+    return statement;
+  }
+
+  /** The name a quick read's statement is prepared under on each PostgreSQL connection. */
+  private statementName(sql: string): string {
+    let name = this.statementNames.get(sql);
+    if (name === undefined) {
+      name = `quick-read-${this.statementNames.size + 1}`;
+      this.statementNames.set(sql, name);
+    }
+    return name;
   }
 
   /**
