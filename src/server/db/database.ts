@@ -130,7 +130,10 @@ export class Database {
     },
   });
   private readonly finalizing = new Set<Promise<void>>();
-  /** The quick reads' statement names on PostgreSQL, by their text. */
+  /**
+   * The quick reads' statement names on PostgreSQL, by their text: two for each page size asked for,
+   * so never more than 200.
+   */
   private readonly statementNames = new Map<string, string>();
 
   constructor(private readonly config: Pick<Config, 'databaseUrl' | 'sqliteFile'>) {
