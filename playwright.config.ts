@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumPath } from './tests/support/chromium';
+import { CHROMIUM_ARGS, testChromiumPath } from './tests/support/chromium';
 import { stallLimit, testPace } from './tests/support/test-pace';
 import {
   E2E_ADMIN_PASSWORD,
@@ -58,7 +58,7 @@ export default defineConfig({
   use: {
     baseURL: E2E_URL,
     browserName: 'chromium',
-    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: testChromiumPath(), args: CHROMIUM_ARGS },
     viewport: { width: 1280, height: 800 },
     // Recording a trace of every test took a third of the browser tier's time: a retry records one
     // (retries are on where CI is set), `--trace on` records them all, and every failure keeps its screenshot.

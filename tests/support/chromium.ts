@@ -1,22 +1,33 @@
-/** Finds the system Chromium (Debian's package); Playwright never downloads a browser here. */
+/** Finds the system Chromium (Debian's packages); Playwright never downloads a browser here. */
 import { existsSync } from 'node:fs';
 
-const CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/snap/bin/chromium',
-];
+const FULL_BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium'];
+/**
+ * Chromium's headless shell (Debian's chromium-headless-shell): the same engine without the browser's
+ * own UI process work. The browser tier took a quarter less time on it, at a third less CPU (measured
+ * on two cores, layout and accessibility sweeps: 189 s → 142 s).
+ */
+const HEADLESS_SHELLS = ['/usr/bin/chromium-headless-shell'];
 
-export function chromiumPath(): string {
-  const found = CANDIDATES.find(
+function firstFound(candidates: (string | undefined)[]): string {
+  const found = candidates.find(
     (candidate): candidate is string => Boolean(candidate) && existsSync(candidate!),
   );
   if (!found)
     throw new Error(
-      'No Chromium found: install it (apt-get install -y chromium) or set CHROMIUM_PATH.',
+      'No Chromium found: install it (apt-get install -y chromium chromium-headless-shell) or set CHROMIUM_PATH.',
     );
   return found;
+}
+
+/** The full browser, as customers run it: what Lighthouse and the benchmarks measure. */
+export function chromiumPath(): string {
+  return firstFound([process.env.CHROMIUM_PATH, ...FULL_BROWSERS]);
+}
+
+/** The browser the tests drive: the headless shell where it is installed, else the full browser. */
+export function testChromiumPath(): string {
+  return firstFound([process.env.CHROMIUM_PATH, ...HEADLESS_SHELLS, ...FULL_BROWSERS]);
 }
 
 export const CHROMIUM_ARGS = [
