@@ -26,6 +26,9 @@ function portal(port: number, name: string, env: Record<string, string> = {}) {
   return {
     command: 'node --experimental-async-context-frame server.mjs',
     url: `http://127.0.0.1:${port}/api/health`,
+    // Ready once it says so: Playwright starts the servers one after another, and polling each URL (at
+    // 0.1, 0.35, 0.85 s, then every second) added 0.2 s to each one's 1 s start.
+    wait: { stdout: /Portal listening on / },
     reuseExistingServer: false,
     timeout: stallLimit(180_000, pace),
     env: {
@@ -84,6 +87,7 @@ export default defineConfig({
     {
       command: 'node tests/support/oidc-server-main.ts',
       url: `${OIDC_SERVER_URL}/.well-known/openid-configuration`,
+      wait: { stdout: /oidc-provider test server at / },
       reuseExistingServer: false,
       timeout: stallLimit(60_000, pace),
       env: {
@@ -116,6 +120,7 @@ export default defineConfig({
     {
       command: 'node tests/support/smtp-server-main.ts',
       url: `${MAILBOX_URL}/messages`,
+      wait: { stdout: /test SMTP server at / },
       reuseExistingServer: false,
       timeout: stallLimit(60_000, pace),
       env: { SMTP_PORT: String(SMTP_PORT), MAILBOX_PORT: String(E2E_PORT + 10) },
