@@ -53,7 +53,9 @@ export default getViteConfig(
       projects: [
         // Run together (test:fast, test:pg), projects of different worker counts go one after another, in this order.
         // Pure logic with no state of its own: the files share one module graph (isolation off), which
-        // spares each file importing and transforming the same sources again.
+        // spares each file importing and transforming the same sources again. It goes in the in-process
+        // tier's group, with as many workers: its files fill the cores while in-process tests wait on their
+        // portals (test:fast 108 → 103 s, medians of three).
         {
           extends: true,
           test: {
@@ -63,7 +65,8 @@ export default getViteConfig(
             env,
             isolate: false,
             testTimeout: stallLimit(20_000, pace),
-            sequence: { groupOrder: 0 },
+            maxWorkers: pace.workers.inProcess,
+            sequence: { groupOrder: 1 },
           },
         },
         {
