@@ -3,10 +3,10 @@ import { cpus } from 'node:os';
 import { measureOthersShare, planFor, stallLimit, testPace } from '../support/test-pace';
 
 describe("the test suite's pace", () => {
-  it('when a 2-core machine is quiet, then the in-process tier has two workers a core, the others one, and the limits are as set', () => {
+  it('when a 2-core machine is quiet, then the in-process tier has two workers a core, the browser one and a half, the spawned servers one, and the limits are as set', () => {
     const pace = planFor(2, 1);
     expect(pace).toMatchObject({
-      workers: { inProcess: 4, spawned: 2, browser: 2 },
+      workers: { inProcess: 4, spawned: 2, browser: 3 },
     });
     expect(stallLimit(60_000, pace, 2)).toBe(60_000);
   });
@@ -14,7 +14,7 @@ describe("the test suite's pace", () => {
   it('when a 2-core machine is quiet but half as fast, then the plan stays that of a quiet machine, and every limit doubles', () => {
     const pace = planFor(2, 2, 0.05);
     expect(pace).toMatchObject({
-      workers: { inProcess: 4, spawned: 2, browser: 2 },
+      workers: { inProcess: 4, spawned: 2, browser: 3 },
     });
     expect(stallLimit(60_000, pace, 2)).toBe(120_000);
   });
@@ -22,15 +22,16 @@ describe("the test suite's pace", () => {
   it('when other programs take the cores of a 2-core machine, then each tier has half the workers, and every limit grows with the slowness', () => {
     const pace = planFor(2, 2, 1);
     expect(pace).toMatchObject({
-      workers: { inProcess: 2, spawned: 1, browser: 1 },
+      workers: { inProcess: 2, spawned: 1, browser: 2 },
     });
     expect(stallLimit(60_000, pace, 2)).toBe(120_000);
   });
 
-  it('when the machine has one core, then the spawned servers and the browser have one worker each', () => {
+  it('when the machine has one core, then the spawned servers have one worker, the browser two, and one when busy', () => {
     expect(planFor(1, 1)).toMatchObject({
-      workers: { inProcess: 2, spawned: 1, browser: 1 },
+      workers: { inProcess: 2, spawned: 1, browser: 2 },
     });
+    expect(planFor(1, 1, 1).workers).toEqual({ inProcess: 1, spawned: 1, browser: 1 });
   });
 
   it('when other programs load the machine after the run measured it, then a limit taken meanwhile grows with the load', () => {
