@@ -31,18 +31,22 @@ const execArgv = process.versions.node.startsWith('22.')
 // the message runtime's locale is per request. Only the importing is shared, which took a third of the
 // tier's time when each file did it again.
 // The limits say "stalled": several times the slowest green test seen with a busy loop on every core.
+// Each test's portal starts on a copy of a database migrated once per run.
+const databaseTemplate = ['tests/support/database-template.ts'];
 const inProcess = {
   environment: 'node' as const,
   testTimeout: stallLimit(90_000, pace),
   hookTimeout: stallLimit(180_000, pace),
   maxWorkers: pace.workers.inProcess,
   isolate: false,
+  globalSetup: databaseTemplate,
 };
 const spawned = {
   environment: 'node' as const,
   testTimeout: stallLimit(240_000, pace),
   hookTimeout: stallLimit(300_000, pace),
   maxWorkers: pace.workers.spawned,
+  globalSetup: databaseTemplate,
 };
 
 export default getViteConfig(

@@ -225,6 +225,8 @@ export interface InProcessOptions {
   background?: boolean;
   /** Start on this folder and its database (a restart, or a second portal beside the first). */
   dir?: string;
+  /** A new database without the migrations (the tests of the migrations); otherwise a migrated one, as after a first start. */
+  emptyDatabase?: boolean;
   /** Serve on this held port instead of a free one (an address registered before the start: a redirect URI). */
   heldPort?: HeldPort;
   /** Serve before the portal has started; the test calls start() itself. */
@@ -277,7 +279,7 @@ export async function startInProcessPortal(
   options: InProcessOptions = {},
 ): Promise<InProcessPortal> {
   const dir = options.dir ?? (await mkdtemp(path.join(tmpdir(), 'portal-in-process-')));
-  const databaseUrl = await createTestDatabase(dir);
+  const databaseUrl = await createTestDatabase(dir, { empty: options.emptyDatabase });
   const lines: string[] = [];
   let portal: Portal | undefined;
   const server = options.heldPort?.server ?? http.createServer();

@@ -83,10 +83,16 @@ export { testPostgresUrl };
 const databaseOf = createTestDatabase;
 const dropDatabaseOf = (dir: string) => dropTestDatabase(dir);
 
-/** A fresh portal folder with its (empty) database, for portals started on it later (`dir` of StartOptions), one or several at once. */
-export async function newPortalFolder(): Promise<{ dir: string; databaseUrl: string }> {
+/**
+ * A fresh portal folder with its database, for portals started on it later (`dir` of StartOptions), one
+ * or several at once: migrated as after a first start, or `empty` for a test of the migrations.
+ */
+export async function newPortalFolder({ empty = false } = {}): Promise<{
+  dir: string;
+  databaseUrl: string;
+}> {
   const dir = await mkdtemp(path.join(tmpdir(), 'portal-test-'));
-  return { dir, databaseUrl: await databaseOf(dir) };
+  return { dir, databaseUrl: await databaseOf(dir, { empty }) };
 }
 
 /** Deletes a folder of newPortalFolder on which no portal was started, with its database. */

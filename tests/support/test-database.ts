@@ -4,7 +4,8 @@
  * own on the server of TEST_DATABASE_URL (the role needs CREATEDB), created on start and dropped on stop.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { stallLimit } from './test-pace.ts';
@@ -20,7 +21,17 @@ export const testPostgresUrl =
 /** Where a portal folder's PostgreSQL database is named, so a restart on the folder finds it again. */
 const DATABASE_NAME_FILE = 'postgres-database';
 
-async function onServer<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/**
+ * Where this run's migrated template is, when Vitest's global setup made one
+ * (tests/support/database-template.ts): a SQLite file, and a PostgreSQL database's name.
+ */
+export const SQLITE_TEMPLATE_ENV = 'TEST_SQLITE_TEMPLATE';
+export const POSTGRES_TEMPLATE_ENV = 'TEST_POSTGRES_TEMPLATE';
+
+export async function onPostgresServer<T>(
+  serverUrl: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
@@ -30,14 +41,31 @@ async function onServer<T>(serverUrl: string, work: (client: pg.Client) => Promi
   }
 }
 
-/** The folder's database URL: its SQLite file, or its PostgreSQL database, created the first time. */
-export async function createTestDatabase(dir: string): Promise<string> {
-  if (!testPostgresUrl) return `sqlite:${path.join(dir, 'portal.sqlite')}`;
+/**
+ * The folder's database URL: its SQLite file, or its PostgreSQL database, created the first time. A new
+ * database is a copy of the run's migrated template where there is one, unless `empty` (for the tests
+ * of the migrations themselves); a folder's existing database is kept.
+ */
+export async function createTestDatabase(
+  dir: string,
+  { empty = false }: { empty?: boolean } = {},
+): Promise<string> {
+  const template = empty
+    ? undefined
+    : process.env[testPostgresUrl ? POSTGRES_TEMPLATE_ENV : SQLITE_TEMPLATE_ENV];
+  if (!testPostgresUrl) {
+    const file = path.join(dir, 'portal.sqlite');
+    if (template)
+      await copyFile(template, file, constants.COPYFILE_EXCL).catch((error) => {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      });
+    return `sqlite:${file}`;
+  }
   const nameFile = path.join(dir, DATABASE_NAME_FILE);
   let name = await readFile(nameFile, 'utf8').catch(() => null);
   if (!name) {
     name = `portal_test_${randomBytes(6).toString('hex')}`;
-    await createPostgresDatabase(testPostgresUrl, name);
+    await createPostgresDatabase(testPostgresUrl, name, template);
     await writeFile(nameFile, name);
   }
   const url = new URL(testPostgresUrl);
@@ -45,10 +73,17 @@ export async function createTestDatabase(dir: string): Promise<string> {
   return url.href;
 }
 
-/** Creates the throwaway database `name` on the PostgreSQL server at `serverUrl`; answers its URL. */
-export async function createPostgresDatabase(serverUrl: string, name: string): Promise<string> {
-  await onServer(serverUrl, async (client) => {
-    await client.query(`CREATE DATABASE "${name}"`);
+/**
+ * Creates the throwaway database `name` on the PostgreSQL server at `serverUrl`, empty or as a copy of
+ * the database `template`; answers its URL.
+ */
+export async function createPostgresDatabase(
+  serverUrl: string,
+  name: string,
+  template?: string,
+): Promise<string> {
+  await onPostgresServer(serverUrl, async (client) => {
+    await client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
     // A throwaway database: a commit need not wait for its WAL to reach the disk (a server crash may
     // lose the last commits, never consistency). Without that wait the PostgreSQL tier took 94 s, not 123 s.
     await client.query(`ALTER DATABASE "${name}" SET synchronous_commit = off`);
@@ -73,7 +108,9 @@ export async function dropPostgresDatabase(serverUrl: string, name: string): Pro
   const deadline = Date.now() + stallLimit(30_000);
   for (;;) {
     try {
-      await onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}"`));
+      await onPostgresServer(serverUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS "${name}"`),
+      );
       return;
     } catch (error) {
       const inUse = (error as { code?: string }).code === '55006';

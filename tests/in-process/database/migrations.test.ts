@@ -12,7 +12,7 @@ import { startInProcessPortal, type InProcessPortal } from '../../support/in-pro
 let portal: InProcessPortal;
 
 beforeAll(async () => {
-  portal = await startInProcessPortal({}, { background: false });
+  portal = await startInProcessPortal({}, { background: false, emptyDatabase: true });
 });
 
 afterAll(async () => {

@@ -87,7 +87,8 @@ let target: { dir: string; databaseUrl: string };
 beforeAll(async () => {
   original = await startPortal({ SANDBOX_RECEIPTS: '300' });
   backupDir = await mkdtemp(path.join(tmpdir(), 'portal-backups-'));
-  target = await newPortalFolder();
+  // Restored into as on a new machine: a database nothing has run on yet.
+  target = await newPortalFolder({ empty: true });
 });
 
 afterAll(async () => {

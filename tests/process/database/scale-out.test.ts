@@ -320,7 +320,7 @@ describe('start', () => {
   it.skipIf(!testPostgresUrl)(
     'when two processes start at once on a new database, then both start (one migrates, the other waits)',
     async () => {
-      const { dir } = await newPortalFolder();
+      const { dir } = await newPortalFolder({ empty: true });
       const env = {
         PROVIDER: 'http',
         PROVIDER_URL: `${portalA.url}/sandbox`,
