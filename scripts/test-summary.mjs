@@ -1,4 +1,4 @@
-// Adds up the results of every tier of `npm test` (unit, in-process, process, PostgreSQL, browser) into one closing line,
+// Adds up the results of every tier of `npm test` (unit and in-process, process, PostgreSQL, browser) into one closing line,
 // and names every failed or flaky test with its first error line: CI keeps only the tail of a long log.
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -14,7 +14,7 @@ let skipped = 0;
 /** Failures outside any test: a hook's, an import's, an unhandled error. */
 let outsideTests = 0;
 
-for (const suite of ['unit', 'in-process', 'process', 'pg']) {
+for (const suite of ['unit-and-in-process', 'process', 'pg']) {
   // The PostgreSQL leg is skipped on a machine without PostgreSQL (scripts/test-pg.mjs said so).
   if (suite === 'pg' && !existsSync(`.tmp/results/${suite}.json`)) {
     console.log('pg: skipped (no PostgreSQL server)');
