@@ -5,6 +5,7 @@ import http from 'node:http';
 import compression from 'compression';
 import { constants as zlibConstants } from 'node:zlib';
 import sirv from 'sirv';
+import { keepCompiledCode, saveCompiledCode } from './scripts/lib/compile-cache.mjs';
 
 // Node 22 carries the request's language (src/server/locale.ts) fast only with the async context frame,
 // which is the default from Node 24 (where the flag no longer exists): on 22 the process replaces
@@ -21,6 +22,8 @@ if (
     process.env,
   );
 }
+
+keepCompiledCode();
 
 // React (and others) choose their production build by NODE_ENV, which a self-hoster rarely sets;
 // React's development build renders pages several times slower. Set before the app is loaded.
@@ -140,7 +143,10 @@ server.keepAliveTimeout = 65_000;
 // this server. Requests that come meanwhile wait for the start (src/middleware.ts).
 server.listen(port, host, () => {
   portal.start().then(
-    () => log.info({ component: 'startup' }, `Portal listening on ${config.publicUrl.origin}`),
+    () => {
+      log.info({ component: 'startup' }, `Portal listening on ${config.publicUrl.origin}`);
+      saveCompiledCode();
+    },
     (error) => {
       // A database of a newer version is the operator's to sort out: one line, without a stack trace.
       if (error instanceof UnknownMigrationsError)

@@ -18,6 +18,7 @@ const FILES = [
   'scripts/backup.mjs',
   'scripts/restore.mjs',
   'scripts/lib/built-portal.mjs',
+  'scripts/lib/compile-cache.mjs',
   'scripts/lib/portal-data.mjs',
   'src/server/config.ts',
 ];

@@ -1,6 +1,7 @@
 // What `npm run admin` and `npm run migrate` share: the built portal (dist/server/entry.mjs) with the
 // configuration `npm run serve` reads (the environment and .env), opened for its database only.
 import { existsSync } from 'node:fs';
+import { keepCompiledCode } from './compile-cache.mjs';
 
 /** The built entry's exports; exits with a line saying what to do when there is no build. */
 export async function loadBuiltPortal() {
@@ -11,6 +12,7 @@ export async function loadBuiltPortal() {
     console.error('No built portal in dist/: run `npm run build` first.');
     process.exit(1);
   }
+  keepCompiledCode();
   return import(entry.href);
 }
 

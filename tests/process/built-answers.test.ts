@@ -1,9 +1,12 @@
 /**
  * What only the built server makes (server.mjs and the build): the compression of uncached answers
- * beside the cached ones' own, the pages' Content-Security-Policy, and how long an idle connection is kept.
+ * beside the cached ones' own, the pages' Content-Security-Policy, how long an idle connection is kept,
+ * and the compiled code it keeps for its next start.
  */
+import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { Socket } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../support/api-client';
 import { signedInAdmin, waitForMirror } from '../support/api-steps';
@@ -23,6 +26,24 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await portal?.stop();
+});
+
+describe('start-up', () => {
+  it("when the built server has started, then V8's compiled code of what it loaded is kept for the next start", async () => {
+    // Node's compile cache: a folder per Node version, architecture and set of V8 flags, a file per
+    // module compiled.
+    const cache = path.resolve(
+      import.meta.dirname,
+      '../../node_modules/.cache/portal-compile-cache',
+    );
+    const forThisNode = (await readdir(cache)).filter((name) =>
+      name.startsWith(`v${process.versions.node}-${process.arch}-`),
+    );
+    const modulesKept = await Promise.all(
+      forThisNode.map(async (name) => (await readdir(path.join(cache, name))).length),
+    );
+    expect(Math.max(0, ...modulesKept)).toBeGreaterThan(50);
+  });
 });
 
 describe('response cache', () => {
