@@ -104,9 +104,10 @@ export default defineConfig({
       PROVIDER_SCOPE: 'receipts offline_access',
       SYNC_INTERVAL_SECONDS: '3600',
     }),
+    // The history and pre-alerts tests move their sandbox and then sync now: no sync runs on its own meanwhile.
     portal(E2E_PORT + 7, 'history', {
       SANDBOX_CONTROL: 'true',
-      SYNC_INTERVAL_SECONDS: '1',
+      SYNC_INTERVAL_SECONDS: '3600',
       SANDBOX_CHANGE_SECONDS: '86400',
       SANDBOX_RECEIPTS: '200',
     }),
@@ -137,10 +138,10 @@ export default defineConfig({
       SYNC_INTERVAL_SECONDS: '3600',
       SANDBOX_RECEIPTS: '20',
     }),
-    // Pre-alerts: the sandbox's warehouse receives a pre-alerted package in the window a test advances, and the next sync links it.
+    // Pre-alerts: the sandbox's warehouse receives a pre-alerted package in the window a test advances, and the sync now after it links it.
     portal(E2E_PORT + 12, 'prealerts', {
       SANDBOX_CONTROL: 'true',
-      SYNC_INTERVAL_SECONDS: '1',
+      SYNC_INTERVAL_SECONDS: '3600',
       SANDBOX_CHANGE_SECONDS: '86400',
       SANDBOX_RECEIPTS: '60',
     }),
