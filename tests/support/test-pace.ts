@@ -88,20 +88,26 @@ export function measureOthersShare(ms = 400): number {
  * the tiers one after another: side by side on a quiet 2-core machine they fought for the cores and
  * took longer in all (scripts/test-all.mjs). Once other programs take half the cores, each tier gets
  * half the workers, so that its own do not fight each other for what is left. In-process tests mostly
- * wait on their portals' I/O, so they take two workers a core; spawned servers one a core. A browser
+ * wait on their portals' I/O, so they take two workers a core. Spawned servers take one and a half a
+ * core on a quiet machine (rounded down): the process tier took 91.6 s with three workers on two quiet
+ * cores, against 94.5 s with two (medians of three); one a core on a busy one. A browser
  * test waits on its portals and on Chromium's headless shell between steps: three browser workers on two
  * quiet cores ran the tier in 325 s, against 391 s with two and 312 s with four; beside a busy loop on
  * each core, two took 491 s (one took 967 s with the full browser).
  */
 export function planFor(cores: number, slowness: number, othersShare = 0): TestPace {
   const busy = othersShare >= BUSY_SHARE;
-  const perCore = (each: number, most: number) =>
-    Math.max(1, Math.min(most, Math.round((cores * each) / (busy ? 2 : 1))));
+  const perCore = (each: number, most: number, round = Math.round) =>
+    Math.max(1, Math.min(most, round((cores * each) / (busy ? 2 : 1))));
   return {
     cores,
     slowness,
     othersShare,
-    workers: { inProcess: perCore(2, 8), spawned: perCore(1, 4), browser: perCore(1.5, 4) },
+    workers: {
+      inProcess: perCore(2, 8),
+      spawned: busy ? perCore(1, 4) : perCore(1.5, 4, Math.floor),
+      browser: perCore(1.5, 4),
+    },
   };
 }
 

@@ -3,10 +3,10 @@ import { cpus } from 'node:os';
 import { measureOthersShare, planFor, stallLimit, testPace } from '../support/test-pace';
 
 describe("the test suite's pace", () => {
-  it('when a 2-core machine is quiet, then the in-process tier has two workers a core, the browser one and a half, the spawned servers one, and the limits are as set', () => {
+  it('when a 2-core machine is quiet, then the in-process tier has two workers a core, the browser and the spawned servers one and a half, and the limits are as set', () => {
     const pace = planFor(2, 1);
     expect(pace).toMatchObject({
-      workers: { inProcess: 4, spawned: 2, browser: 3 },
+      workers: { inProcess: 4, spawned: 3, browser: 3 },
     });
     expect(stallLimit(60_000, pace, 2)).toBe(60_000);
   });
@@ -14,7 +14,7 @@ describe("the test suite's pace", () => {
   it('when a 2-core machine is quiet but half as fast, then the plan stays that of a quiet machine, and every limit doubles', () => {
     const pace = planFor(2, 2, 0.05);
     expect(pace).toMatchObject({
-      workers: { inProcess: 4, spawned: 2, browser: 3 },
+      workers: { inProcess: 4, spawned: 3, browser: 3 },
     });
     expect(stallLimit(60_000, pace, 2)).toBe(120_000);
   });
