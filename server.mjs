@@ -5,6 +5,7 @@ import http from 'node:http';
 import compression from 'compression';
 import { constants as zlibConstants } from 'node:zlib';
 import sirv from 'sirv';
+import { fileURLToPath } from 'node:url';
 import { keepCompiledCode, saveCompiledCode } from './scripts/lib/compile-cache.mjs';
 
 // Node 22 carries the request's language (src/server/locale.ts) fast only with the async context frame,
@@ -56,12 +57,15 @@ try {
   process.exit(1);
 }
 const { port, host } = config;
-const portal = createPortal(config);
+// The build beside this file, wherever the portal is started from; the configuration's relative paths
+// (the default database and uploads) stay the working folder's.
+const clientDir = fileURLToPath(new URL('./dist/client', import.meta.url));
+const portal = createPortal(config, { clientDir });
 const { log } = portal;
 
 const YEAR_SECONDS = 31_536_000;
 
-const staticFiles = sirv('dist/client', {
+const staticFiles = sirv(clientDir, {
   brotli: true,
   gzip: true,
   etag: true,

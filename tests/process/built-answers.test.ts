@@ -1,10 +1,11 @@
 /**
  * What only the built server makes (server.mjs and the build): the compression of uncached answers
  * beside the cached ones' own, the pages' Content-Security-Policy, how long an idle connection is kept,
- * and the compiled code it keeps for its next start.
+ * the compiled code it keeps for its next start, and a start from another working folder.
  */
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,29 @@ describe('start-up', () => {
       forThisNode.map(async (name) => (await readdir(path.join(cache, name))).length),
     );
     expect(Math.max(0, ...modulesKept)).toBeGreaterThan(50);
+  });
+});
+
+describe('started from another folder', () => {
+  it('when the server is started from a folder other than its own, then its pages carry their first-paint rules and its built assets are served', async () => {
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'portal-elsewhere-'));
+    const started = await startPortal({ SYNC_INTERVAL_SECONDS: '3600' }, { cwd: elsewhere });
+    try {
+      const login = await fetch(`${started.url}/login`);
+      expect(login.status).toBe(200);
+      const html = await login.text();
+      // A first visit's page carries its stylesheet's rules inline, read from the build beside server.mjs.
+      expect(/<style>[^<]*\.btn[^<]*<\/style>/.test(html)).toBe(true);
+      const assets = [...html.matchAll(/(?:src|href)="(\/_astro\/[^"]+)"/g)].map(
+        (match) => match[1]!,
+      );
+      expect(assets.length).toBeGreaterThan(0);
+      for (const asset of assets)
+        expect((await fetch(`${started.url}${asset}`)).status, asset).toBe(200);
+    } finally {
+      await started.stop();
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 });
 

@@ -42,6 +42,8 @@ export interface StartOptions {
    * it leaves them to that portal.
    */
   alongside?: Portal;
+  /** The working folder the server is started in; the checkout's root unless given. */
+  cwd?: string;
 }
 
 /** A port free now, for a server that must listen itself (a spawned portal): it may be taken before then. */
@@ -115,6 +117,7 @@ export async function startPortal(
         databaseUrl,
         port,
         keepDirByDefault: options.alongside !== undefined,
+        cwd: options.cwd,
       });
     } catch (error) {
       const portTaken =
@@ -158,19 +161,25 @@ interface SpawnOptions {
   databaseUrl: string;
   port: number;
   keepDirByDefault: boolean;
+  cwd?: string;
 }
 
 async function spawnPortal(
   env: Record<string, string>,
-  { dir, databaseUrl, port, keepDirByDefault }: SpawnOptions,
+  { dir, databaseUrl, port, keepDirByDefault, cwd }: SpawnOptions,
 ): Promise<Portal> {
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server.mjs'], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    env: { ...process.env, ...testPortalEnv({ dir, databaseUrl, port }), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const root = path.resolve(import.meta.dirname, '../..');
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...SERVER_NODE_FLAGS, path.join(root, 'server.mjs')],
+    {
+      cwd: cwd ?? root,
+      env: { ...process.env, ...testPortalEnv({ dir, databaseUrl, port }), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) =>
