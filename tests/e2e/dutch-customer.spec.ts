@@ -220,7 +220,10 @@ test('a customer reads the dashboard and the receipts in Dutch, without a hydrat
   );
   await expect(fact(dialog, 'Ontvangstdatum')).toHaveText(/^\d{2}-\d{2}-\d{4}$/);
   await expect(fact(dialog, 'Totaal colli')).toHaveText(inDutch(() => formatCount(receipt.pieces)));
-  const packages = dialog.getByRole('list', { name: 'Pakketten' }).getByRole('listitem');
+  // Exactly: a receipt with photos also has "Foto's van de pakketten", a list whose name holds it.
+  const packages = dialog
+    .getByRole('list', { name: 'Pakketten', exact: true })
+    .getByRole('listitem');
   await expect(packages).toHaveCount(receipt.commodities.length);
   const commodity = receipt.commodities[0]!;
   await expect(packages.first()).toContainText(

@@ -153,9 +153,9 @@ test.describe('status history', () => {
       await expect(
         page.getByRole('definition').filter({ hasText: receipt.shipperName }).first(),
       ).toBeVisible();
-      await expect(page.getByRole('list', { name: 'Packages' }).getByRole('listitem')).toHaveCount(
-        receipt.commodities.length,
-      );
+      await expect(
+        page.getByRole('list', { name: 'Packages', exact: true }).getByRole('listitem'),
+      ).toHaveCount(receipt.commodities.length);
       await expectTimeline(page, receipt);
       await page.getByRole('link', { name: 'Back to receipts' }).click();
       await expect(page).toHaveURL(`${HISTORY_URL}/receipts`);

@@ -63,7 +63,9 @@ test('View opens the receipt details with its packages and their totals; Close c
       .locator('xpath=following-sibling::dd'),
   ).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
 
-  const packages = dialog.getByRole('list', { name: 'Packages' }).getByRole('listitem');
+  const packages = dialog
+    .getByRole('list', { name: 'Packages', exact: true })
+    .getByRole('listitem');
   await expect(packages).toHaveCount(receipt.commodities.length);
   for (const [index, commodity] of receipt.commodities.entries()) {
     const item = packages.nth(index);
