@@ -180,12 +180,13 @@ export class Database {
   /**
    * The rows of a quick read statement whose `$1`, `$2`, … are `values`. Run by the driver itself: on
    * SQLite on a connection of their own, on PostgreSQL on one from Sequelize's pool, with the same type
-   * parsers. Not on SQLite's shared connection: Sequelize runs each of its queries there only once no
-   * statement is in flight on it (node-sqlite3's serialize), and quick reads, which do not wait their
-   * turn, kept a session check waiting for 0.2 to 1.6 s while pages were read under load. Sequelize's query path adds work on the event loop
-   * to every query (on SQLite it formats a stack trace for each), which a page of the list, read on
-   * every request the read cache cannot answer, need not pay. Inside `transaction`, Sequelize runs it
-   * on the transaction's connection.
+   * parsers. Sequelize's query path adds work on the event loop to every query (on SQLite it formats a
+   * stack trace for each), which a page of the list, read on every request the read cache cannot
+   * answer, need not pay. Inside `transaction`, Sequelize runs it on the transaction's connection.
+   *
+   * Not on SQLite's shared connection: Sequelize runs each of its queries there only once nothing is in
+   * flight on it (node-sqlite3's serialize), and quick reads, which do not wait their turn, kept the
+   * session checks waiting while pages were read under load.
    */
   async quickRead<T extends object>(
     sql: string,
